@@ -1,0 +1,14 @@
+// Package api is Easel's client for an OpenAI-compatible image and chat
+// service: typed requests for the four endpoints Easel speaks (image
+// generation, image edits, chat completions, model list), results that carry
+// the bytes the server sent, streamed progress, offline pre-flight checks,
+// and one classified error type whose hint tells a designer what to do.
+//
+// The wire is github.com/openai/openai-go/v3 (it builds the JSON and the
+// multipart bodies, with repeated image[] parts); this package takes the raw
+// HTTP answer back from it so that gateways which answer a stream request
+// with plain JSON, or put an error inside a stream, are handled, and so that
+// a large base64 image is decoded without extra copies.
+//
+// Nothing here imports Fyne: the window and the command line share it.
+package api

@@ -1,0 +1,83 @@
+package api
+
+// ImageOptions are the settings shared by generation and edits. The zero
+// value of each field means "not sent": the server's default applies, which
+// is what a gateway that does not know a parameter needs.
+type ImageOptions struct {
+	// Model is the image model's id exactly as the service lists it.
+	Model string
+	// Size is "auto", a preset such as "1536x1024", or a custom "WxH".
+	Size string
+	// Quality is one of auto, low, medium, high (GPT image models) or
+	// standard, hd (dall-e-3).
+	Quality string
+	// Background is auto, opaque or transparent; transparent needs png or webp.
+	Background string
+	// OutputFormat is png, jpeg or webp.
+	OutputFormat string
+	// OutputCompression is 0–100, only for jpeg and webp; nil means not sent.
+	OutputCompression *int
+	// Moderation is auto or low.
+	Moderation string
+	// N is how many images to make, 1–10; 0 means not sent (one image).
+	N int
+	// Stream asks for server-sent events with partial previews.
+	Stream bool
+	// PartialImages is 0–3 previews while streaming.
+	PartialImages int
+	// ResponseFormat is url or b64_json, for the dall-e models only.
+	ResponseFormat string
+}
+
+// GenerateRequest is one text-to-image call.
+type GenerateRequest struct {
+	Prompt string
+	ImageOptions
+}
+
+// EditRequest is one image-edit call. Images keep the user's order, because
+// prompts refer to "the first" and "the second" image; Mask, when set,
+// applies to the first image.
+type EditRequest struct {
+	Prompt string
+	ImageOptions
+	Images []InputImage
+	Mask   *InputImage
+	// InputFidelity is high or low; empty means not sent.
+	InputFidelity string
+}
+
+// InputImage is one file sent to the edits endpoint.
+type InputImage struct {
+	// Name is the file name the server sees (its extension matters to some
+	// gateways).
+	Name string
+	// ContentType is image/png, image/jpeg or image/webp.
+	ContentType string
+	Data        []byte
+}
+
+// ChatRequest is one chat completion call.
+type ChatRequest struct {
+	Model    string
+	Messages []Message
+	// Temperature and MaxTokens are sent only when set.
+	Temperature *float64
+	MaxTokens   *int
+	// Stream asks for text deltas as they are generated.
+	Stream bool
+}
+
+// Message is one turn of a conversation.
+type Message struct {
+	// Role is system, user or assistant.
+	Role    string
+	Content string
+}
+
+// Roles of a chat message, as the service names them.
+const (
+	RoleSystem    = "system"
+	RoleUser      = "user"
+	RoleAssistant = "assistant"
+)

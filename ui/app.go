@@ -1,0 +1,128 @@
+package ui
+
+import (
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+
+	"easel/assets"
+)
+
+// AppID is Easel's application id; Fyne keys preferences and storage by
+// it, and FyneApp.toml carries the same value for packaging.
+const AppID = "dev.easel.app"
+
+// defaultWindowSize is the size of the first window, before the user has
+// resized it: room for a form beside a large preview.
+var defaultWindowSize = fyne.NewSize(1280, 800)
+
+// Options says how the window starts.
+type Options struct {
+	// Demo marks that the window talks to the built-in demo service.
+	Demo bool
+}
+
+// page is one tab of the main window. Each tab is a small struct that
+// builds its own widgets and names the widget that should take the keyboard
+// focus when the tab is shown.
+type page interface {
+	// buildUI makes the tab's widgets; it is called once.
+	buildUI() fyne.CanvasObject
+	// focusTarget is the main input of the tab.
+	focusTarget() fyne.Focusable
+	// primaryAction is what Ctrl+Enter does on this tab (send, generate).
+	primaryAction()
+}
+
+// App is the main window and its tabs.
+type App struct {
+	fyneApp fyne.App
+	win     fyne.Window
+	opts    Options
+	bridge  *Bridge
+	tabs    *container.AppTabs
+	pages   []page
+
+	chat     *chatTab
+	generate *generateTab
+	edit     *editTab
+	gallery  *galleryTab
+}
+
+// New builds the main window on a Fyne app. The caller runs it with
+// ShowAndRun; tests use Window() with the Fyne test driver instead.
+func New(a fyne.App, opts Options) *App {
+	ea := &App{fyneApp: a, opts: opts, bridge: NewBridge()}
+	a.SetIcon(fyne.NewStaticResource("icon.png", assets.Icon))
+	ea.win = a.NewWindow(windowTitle(opts))
+	ea.buildUI()
+	ea.restoreState()
+	ea.win.SetOnClosed(ea.saveState)
+	return ea
+}
+
+func windowTitle(opts Options) string {
+	if opts.Demo {
+		return "Easel — demo service"
+	}
+	return "Easel"
+}
+
+// Window is the main window, for tests and for dialogs.
+func (a *App) Window() fyne.Window { return a.win }
+
+// ShowAndRun shows the window and runs Fyne's event loop until quit.
+func (a *App) ShowAndRun() {
+	a.win.ShowAndRun()
+}
+
+func (a *App) buildUI() {
+	a.chat = &chatTab{}
+	a.generate = &generateTab{}
+	a.edit = &editTab{}
+	a.gallery = &galleryTab{}
+	a.pages = []page{a.chat, a.generate, a.edit, a.gallery}
+
+	icons := tabIcons()
+	items := make([]*container.TabItem, len(a.pages))
+	for i, p := range a.pages {
+		items[i] = container.NewTabItemWithIcon(tabTitles[i], icons[i], p.buildUI())
+	}
+	a.tabs = container.NewAppTabs(items...)
+	a.tabs.OnSelected = func(*container.TabItem) { a.focusCurrent() }
+	a.win.SetContent(a.tabs)
+	a.win.SetMainMenu(a.mainMenu())
+	a.addShortcuts()
+}
+
+// SelectTab shows tab i (one of the tab constants) and focuses its main
+// input.
+func (a *App) SelectTab(i int) {
+	if i < 0 || i >= len(a.pages) {
+		return
+	}
+	if a.tabs.SelectedIndex() == i {
+		a.focusCurrent()
+		return
+	}
+	a.tabs.SelectIndex(i) // OnSelected focuses
+}
+
+// CurrentTab is the index of the shown tab.
+func (a *App) CurrentTab() int { return a.tabs.SelectedIndex() }
+
+func (a *App) focusCurrent() {
+	i := a.tabs.SelectedIndex()
+	if i < 0 {
+		return
+	}
+	a.fyneApp.Preferences().SetInt(prefLastTab, i)
+	if f := a.pages[i].focusTarget(); f != nil {
+		a.win.Canvas().Focus(f)
+	}
+}
+
+func (a *App) primaryAction() {
+	if i := a.tabs.SelectedIndex(); i >= 0 {
+		a.pages[i].primaryAction()
+	}
+}

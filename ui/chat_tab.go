@@ -1,0 +1,61 @@
+package ui
+
+import (
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+)
+
+// chatTab is the Chat tab: saved conversations on the left, the open
+// conversation and its composer on the right.
+type chatTab struct {
+	conversations *widget.List
+	model         *widget.SelectEntry
+	messages      *fyne.Container
+	composer      *widget.Entry
+	send          *widget.Button
+	stop          *widget.Button
+	status        *widget.Label
+}
+
+func (t *chatTab) buildUI() fyne.CanvasObject {
+	t.conversations = widget.NewList(
+		func() int { return 0 },
+		func() fyne.CanvasObject { return widget.NewLabel("conversation") },
+		func(widget.ListItemID, fyne.CanvasObject) {},
+	)
+	newChat := &widget.Button{Text: "New chat", Icon: theme.ContentAddIcon()}
+	newChat.Disable()
+	search := &widget.Entry{PlaceHolder: "Search conversations"}
+	search.Disable()
+	left := container.NewBorder(container.NewVBox(newChat, search), nil, nil, nil, t.conversations)
+
+	t.model = widget.NewSelectEntry(nil)
+	t.model.SetPlaceHolder("Chat model, e.g. gpt-4o-mini")
+	header := container.NewBorder(nil, nil, widget.NewLabel("Model"), nil, t.model)
+
+	empty := widget.NewLabelWithStyle("Start a conversation: type below and press Ctrl+Enter.",
+		fyne.TextAlignCenter, fyne.TextStyle{Italic: true})
+	t.messages = container.NewVBox(empty)
+	transcript := container.NewVScroll(t.messages)
+
+	t.composer = newPromptEntry("Message — Ctrl+Enter sends")
+	t.composer.SetMinRowsVisible(3)
+	t.send = &widget.Button{Text: "Send", Icon: theme.MailSendIcon(), Importance: widget.HighImportance, OnTapped: t.primaryAction}
+	t.send.Disable()
+	t.stop = &widget.Button{Text: "Stop", Icon: theme.MediaStopIcon()}
+	t.stop.Disable()
+	t.status = hintLabel("Connect a service to chat.")
+	actions := container.NewHBox(t.status, layoutSpacer(), t.stop, t.send)
+	composer := container.NewBorder(nil, actions, nil, nil, t.composer)
+
+	right := container.NewBorder(header, composer, nil, nil, transcript)
+	split := container.NewHSplit(left, right)
+	split.Offset = 0.24
+	return split
+}
+
+func (t *chatTab) focusTarget() fyne.Focusable { return t.composer }
+
+func (t *chatTab) primaryAction() {}

@@ -1,0 +1,101 @@
+package ui
+
+import (
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/widget"
+
+	"easel/assets"
+)
+
+// Version is shown in About; main sets it from the build.
+var Version = "0.1.0"
+
+// Shortcuts of the main window. Each is both a menu item's shortcut (so
+// the menu shows it, and the real driver fires it even while a text field
+// has the focus) and a canvas shortcut (so the test driver reaches it).
+var (
+	shortcutTab = []fyne.Shortcut{
+		&desktop.CustomShortcut{KeyName: fyne.Key1, Modifier: fyne.KeyModifierShortcutDefault},
+		&desktop.CustomShortcut{KeyName: fyne.Key2, Modifier: fyne.KeyModifierShortcutDefault},
+		&desktop.CustomShortcut{KeyName: fyne.Key3, Modifier: fyne.KeyModifierShortcutDefault},
+		&desktop.CustomShortcut{KeyName: fyne.Key4, Modifier: fyne.KeyModifierShortcutDefault},
+	}
+	shortcutPrimary = &desktop.CustomShortcut{KeyName: fyne.KeyReturn, Modifier: fyne.KeyModifierShortcutDefault}
+	shortcutQuit    = &desktop.CustomShortcut{KeyName: fyne.KeyQ, Modifier: fyne.KeyModifierShortcutDefault}
+)
+
+func (a *App) mainMenu() *fyne.MainMenu {
+	primary := fyne.NewMenuItem("Send or generate", a.primaryAction)
+	primary.Shortcut = shortcutPrimary
+	quit := fyne.NewMenuItem("Quit", a.quit)
+	quit.Shortcut = shortcutQuit
+	quit.IsQuit = true
+	file := fyne.NewMenu("File", primary, fyne.NewMenuItemSeparator(), quit)
+
+	edit := fyne.NewMenu("Edit",
+		a.forwardItem("Cut", &fyne.ShortcutCut{Clipboard: a.clipboard()}),
+		a.forwardItem("Copy", &fyne.ShortcutCopy{Clipboard: a.clipboard()}),
+		a.forwardItem("Paste", &fyne.ShortcutPaste{Clipboard: a.clipboard()}),
+		a.forwardItem("Select all", &fyne.ShortcutSelectAll{}),
+	)
+
+	tabItems := make([]*fyne.MenuItem, len(tabTitles))
+	for i, title := range tabTitles {
+		item := fyne.NewMenuItem(title, func() { a.SelectTab(i) })
+		item.Shortcut = shortcutTab[i]
+		tabItems[i] = item
+	}
+	view := fyne.NewMenu("View", tabItems...)
+
+	help := fyne.NewMenu("Help", fyne.NewMenuItem("About Easel", a.showAbout))
+	return fyne.NewMainMenu(file, edit, view, help)
+}
+
+func (a *App) clipboard() fyne.Clipboard {
+	return a.fyneApp.Clipboard()
+}
+
+// forwardItem is an Edit menu item that hands its shortcut to the focused
+// widget, so the menu works on whichever text field the user is in.
+func (a *App) forwardItem(label string, sc fyne.Shortcut) *fyne.MenuItem {
+	item := fyne.NewMenuItem(label, func() {
+		if s, ok := a.win.Canvas().Focused().(fyne.Shortcutable); ok {
+			s.TypedShortcut(sc)
+		}
+	})
+	item.Shortcut = sc
+	return item
+}
+
+// addShortcuts registers the window shortcuts on the canvas too: the real
+// driver runs menu shortcuts first, the test driver only knows the canvas.
+func (a *App) addShortcuts() {
+	c := a.win.Canvas()
+	for i, sc := range shortcutTab {
+		c.AddShortcut(sc, func(fyne.Shortcut) { a.SelectTab(i) })
+	}
+	c.AddShortcut(shortcutPrimary, func(fyne.Shortcut) { a.primaryAction() })
+	c.AddShortcut(shortcutQuit, func(fyne.Shortcut) { a.quit() })
+}
+
+func (a *App) quit() {
+	a.saveState()
+	a.fyneApp.Quit()
+}
+
+func (a *App) showAbout() {
+	icon := canvas.NewImageFromResource(fyne.NewStaticResource("icon.png", assets.Icon))
+	icon.FillMode = canvas.ImageFillContain
+	icon.SetMinSize(fyne.NewSize(96, 96))
+	body := container.NewVBox(
+		container.NewCenter(icon),
+		widget.NewLabelWithStyle("Easel "+Version, fyne.TextAlignCenter, fyne.TextStyle{Bold: true}),
+		widget.NewLabelWithStyle("A designer's studio for OpenAI-compatible image and chat services.",
+			fyne.TextAlignCenter, fyne.TextStyle{}),
+	)
+	dialog.ShowCustom("About Easel", "Close", body, a.win)
+}

@@ -1,0 +1,39 @@
+package ui
+
+import "fyne.io/fyne/v2"
+
+// Preference keys for what the window remembers between runs.
+const (
+	prefLastTab      = "window.lastTab"
+	prefWindowWidth  = "window.width"
+	prefWindowHeight = "window.height"
+)
+
+// restoreState reopens the window at its last size and on its last tab.
+func (a *App) restoreState() {
+	p := a.fyneApp.Preferences()
+	size := fyne.NewSize(
+		float32(p.FloatWithFallback(prefWindowWidth, float64(defaultWindowSize.Width))),
+		float32(p.FloatWithFallback(prefWindowHeight, float64(defaultWindowSize.Height))),
+	)
+	if size.Width < 640 || size.Height < 400 {
+		size = defaultWindowSize
+	}
+	a.win.Resize(size)
+	last := p.IntWithFallback(prefLastTab, TabGenerate)
+	if last < 0 || last >= len(a.pages) {
+		last = TabGenerate
+	}
+	a.tabs.SelectIndex(last)
+}
+
+// saveState records the window size; the tab is saved as it changes.
+func (a *App) saveState() {
+	size := a.win.Canvas().Size()
+	if size.Width < 1 || size.Height < 1 {
+		return
+	}
+	p := a.fyneApp.Preferences()
+	p.SetFloat(prefWindowWidth, float64(size.Width))
+	p.SetFloat(prefWindowHeight, float64(size.Height))
+}
