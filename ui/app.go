@@ -41,6 +41,9 @@ type App struct {
 	bridge  *Bridge
 	tabs    *container.AppTabs
 	pages   []page
+	// built marks the tabs whose widgets exist: a tab is built the first
+	// time it is shown, so start-up pays only for the tab on screen.
+	built []bool
 
 	chat     *chatTab
 	generate *generateTab
@@ -84,14 +87,29 @@ func (a *App) buildUI() {
 
 	icons := tabIcons()
 	items := make([]*container.TabItem, len(a.pages))
-	for i, p := range a.pages {
-		items[i] = container.NewTabItemWithIcon(tabTitles[i], icons[i], p.buildUI())
+	for i := range a.pages {
+		items[i] = container.NewTabItemWithIcon(tabTitles[i], icons[i], container.NewStack())
 	}
+	a.built = make([]bool, len(a.pages))
 	a.tabs = container.NewAppTabs(items...)
-	a.tabs.OnSelected = func(*container.TabItem) { a.focusCurrent() }
+	a.tabs.OnSelected = func(*container.TabItem) {
+		a.ensureBuilt(a.tabs.SelectedIndex())
+		a.focusCurrent()
+	}
 	a.win.SetContent(a.tabs)
 	a.win.SetMainMenu(a.mainMenu())
 	a.addShortcuts()
+}
+
+// ensureBuilt builds tab i's widgets the first time it is shown.
+func (a *App) ensureBuilt(i int) {
+	if i < 0 || a.built[i] {
+		return
+	}
+	a.built[i] = true
+	holder := a.tabs.Items[i].Content.(*fyne.Container)
+	holder.Objects = []fyne.CanvasObject{a.pages[i].buildUI()}
+	holder.Refresh()
 }
 
 // SelectTab shows tab i (one of the tab constants) and focuses its main
@@ -122,7 +140,7 @@ func (a *App) focusCurrent() {
 }
 
 func (a *App) primaryAction() {
-	if i := a.tabs.SelectedIndex(); i >= 0 {
+	if i := a.tabs.SelectedIndex(); i >= 0 && a.built[i] {
 		a.pages[i].primaryAction()
 	}
 }

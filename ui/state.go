@@ -25,6 +25,7 @@ func (a *App) restoreState() {
 		last = TabGenerate
 	}
 	a.tabs.SelectIndex(last)
+	a.ensureBuilt(last) // OnSelected does not fire when last is already shown
 }
 
 // saveState records the window size; the tab is saved as it changes.

@@ -1,0 +1,93 @@
+# Easel's build. `make run` and `make test` are the two set-up commands of
+# README: each installs what is missing on a Debian/Ubuntu machine (apt-get,
+# with sudo when not root; nothing when it is all there), then does its job.
+
+SHELL       := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+export PATH := /usr/local/go/bin:$(HOME)/go/bin:$(PATH)
+export GOTOOLCHAIN ?= auto
+export LANG ?= C.UTF-8
+
+BIN         := bin/easel
+BARE        := bin/barewindow
+SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+XVFB        := xvfb-run -a -s "-screen 0 1400x900x24"
+STATICCHECK := honnef.co/go/tools/cmd/staticcheck@2025.1.1
+PRISM_VER   := 5.14.2
+PRISM       := .cache/prism/node_modules/.bin/prism
+
+# Debian packages: to build (Fyne's OpenGL and X11 headers), and to test
+# (a virtual display, input and screenshots, a real Secret Service, the
+# drag source's GTK, Node.js for the spec-validating proxy).
+BUILD_PKGS := gcc pkg-config libgl1-mesa-dev libx11-dev libxcursor-dev libxrandr-dev \
+              libxinerama-dev libxi-dev libxxf86vm-dev
+TEST_PKGS  := xvfb xauth xdotool imagemagick libgl1-mesa-dri x11-utils gnome-keyring dbus \
+              dbus-x11 libsecret-tools python3-gi gir1.2-gtk-3.0
+
+# Packages whose tests need no display and no cgo OpenGL: everything but
+# the two binaries that open windows and the real-window tests.
+UNIT_PKGS = $$(go list ./... | grep -v -x -e easel -e easel/bench/barewindow -e easel/e2e)
+
+.PHONY: run test build demo unit e2e bench lint screenshot deps-build deps-test deps-go deps-node clean
+
+run: build
+	./$(BIN)
+
+demo: build
+	./$(BIN) --demo
+
+build: deps-build deps-go
+	go build -o $(BIN) .
+
+test: deps-build deps-test deps-go
+	$(MAKE) --no-print-directory unit
+	$(MAKE) --no-print-directory e2e
+
+unit:
+	go test -race -count=1 $(UNIT_PKGS)
+
+e2e: build
+	EASEL_BIN=$(abspath $(BIN)) $(XVFB) go test -tags e2e -count=1 -v -timeout 20m ./e2e/
+
+bench: deps-build deps-test deps-go build
+	go build -o $(BARE) ./bench/barewindow
+	go test -run '^$$' -bench . -benchmem $(UNIT_PKGS)
+	EASEL_BIN=$(abspath $(BIN)) BARE_BIN=$(abspath $(BARE)) $(XVFB) \
+		go test -tags e2e -run '^$$' -bench . -benchtime 5x -timeout 20m ./e2e/
+
+lint: deps-go
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+	go vet $(UNIT_PKGS)
+	go run $(STATICCHECK) ./...
+
+screenshot: build deps-test
+	EASEL_BIN=$(abspath $(BIN)) SCREENSHOT_DIR=$(abspath docs) $(XVFB) \
+		go test -tags e2e -count=1 -run TestScreenshot -v ./e2e/
+
+clean:
+	rm -rf bin .cache
+
+deps-build:
+	@$(call ensure_pkgs,$(BUILD_PKGS))
+
+deps-test:
+	@$(call ensure_pkgs,$(TEST_PKGS))
+
+# Go: the machine's own, or Debian's golang-go, which then fetches the
+# toolchain go.mod asks for (GOTOOLCHAIN=auto).
+deps-go:
+	@command -v go >/dev/null || $(call apt_install,golang-go)
+
+deps-node:
+	@command -v npm >/dev/null || $(call apt_install,nodejs npm)
+	@[ -x $(PRISM) ] || npm install --silent --no-audit --no-fund --prefix .cache/prism @stoplight/prism-cli@$(PRISM_VER)
+
+define apt_install
+	{ echo "Installing: $(1)"; $(SUDO) apt-get update -qq; \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $(1); }
+endef
+
+define ensure_pkgs
+	missing=$$(for p in $(1); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q "ok installed" || echo $$p; done); \
+	if [ -n "$$missing" ]; then $(call apt_install,$$missing); fi
+endef

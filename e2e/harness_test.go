@@ -1,0 +1,166 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"image"
+	_ "image/png"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// proc is one running copy of a program under test with its window.
+type proc struct {
+	t      testing.TB
+	cmd    *exec.Cmd
+	window string
+	out    *bytes.Buffer
+	done   chan error
+}
+
+// binary returns the path in env var name, or skips when it is not set.
+func binary(t testing.TB, name string) string {
+	p := os.Getenv(name)
+	if p == "" {
+		t.Skipf("%s not set: run through make e2e", name)
+	}
+	return p
+}
+
+// start runs bin with a private HOME so preferences and data do not leak
+// between tests, and waits until its window is visible.
+func start(t testing.TB, bin, home string, args ...string) *proc {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	cmd.Env = append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"),
+		"XDG_DATA_HOME="+filepath.Join(home, ".local/share"), "LANG=en_US.UTF-8")
+	out := &bytes.Buffer{}
+	cmd.Stdout, cmd.Stderr = out, out
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("start %s: %v", bin, err)
+	}
+	p := &proc{t: t, cmd: cmd, out: out, done: make(chan error, 1)}
+	go func() { p.done <- cmd.Wait() }()
+	t.Cleanup(func() {
+		if cmd.ProcessState == nil {
+			_ = cmd.Process.Kill()
+			<-p.done
+		}
+	})
+	p.window = p.waitWindow(30 * time.Second)
+	return p
+}
+
+func (p *proc) waitWindow(limit time.Duration) string {
+	deadline := time.Now().Add(limit)
+	for time.Now().Before(deadline) {
+		out, err := exec.Command("xdotool", "search", "--onlyvisible", "--pid", fmt.Sprint(p.cmd.Process.Pid)).Output()
+		if err == nil {
+			if ids := strings.Fields(string(out)); len(ids) > 0 {
+				return ids[len(ids)-1]
+			}
+		}
+		select {
+		case err := <-p.done:
+			p.t.Fatalf("program exited before its window showed (%v):\n%s", err, p.out)
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+	p.t.Fatalf("no window within %v:\n%s", limit, p.out)
+	return ""
+}
+
+// xdo runs xdotool with args.
+func xdo(t testing.TB, args ...string) {
+	t.Helper()
+	if out, err := exec.Command("xdotool", args...).CombinedOutput(); err != nil {
+		t.Fatalf("xdotool %v: %v: %s", args, err, out)
+	}
+}
+
+// key focuses the window and presses a key combination such as "ctrl+2".
+func (p *proc) key(combo string) {
+	p.t.Helper()
+	// Xvfb runs no window manager, so focus is set directly.
+	xdo(p.t, "windowfocus", "--sync", p.window)
+	xdo(p.t, "key", "--clearmodifiers", combo)
+}
+
+// screenshot captures the window's pixels.
+func (p *proc) screenshot() image.Image {
+	p.t.Helper()
+	out, err := exec.Command("import", "-window", p.window, "png:-").Output()
+	if err != nil {
+		p.t.Fatalf("screenshot: %v", err)
+	}
+	img, _, err := image.Decode(bytes.NewReader(out))
+	if err != nil {
+		p.t.Fatalf("decode screenshot: %v", err)
+	}
+	return img
+}
+
+// waitExit waits for the program to end and returns its error.
+func (p *proc) waitExit(limit time.Duration) error {
+	p.t.Helper()
+	select {
+	case err := <-p.done:
+		return err
+	case <-time.After(limit):
+		p.t.Fatalf("still running %v after quit:\n%s", limit, p.out)
+		return nil
+	}
+}
+
+// differingPixels counts pixels that differ between a and b.
+func differingPixels(a, b image.Image) int {
+	n := 0
+	r := a.Bounds().Intersect(b.Bounds())
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			if a.At(x, y) != b.At(x, y) {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// distinctColours counts the colours of img, up to limit; a window that has
+// drawn its widgets has many, a blank one has one or two.
+func distinctColours(img image.Image, limit int) int {
+	seen := map[[4]uint32]bool{}
+	b := img.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			r, g, bl, a := img.At(x, y).RGBA()
+			seen[[4]uint32{r, g, bl, a}] = true
+			if len(seen) >= limit {
+				return len(seen)
+			}
+		}
+	}
+	return len(seen)
+}
+
+// waitDrawn polls until the window shows drawn content.
+func (p *proc) waitDrawn(ctx context.Context) image.Image {
+	for {
+		img := p.screenshot()
+		if distinctColours(img, 3) >= 3 {
+			return img
+		}
+		select {
+		case <-ctx.Done():
+			p.t.Fatalf("window never drew its content:\n%s", p.out)
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}

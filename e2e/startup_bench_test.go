@@ -1,0 +1,70 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"context"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// BenchmarkStartup measures, for easel and for a bare Fyne window built in
+// the same run, the time from exec to the first frame with drawn widgets,
+// and the resident memory once idle. It reports each as a ratio to the
+// bare window (goals: start-up at most 1.2x, memory at most 1.3x).
+func BenchmarkStartup(b *testing.B) {
+	easel := binary(b, "EASEL_BIN")
+	bare := binary(b, "BARE_BIN")
+	var easelMS, bareMS, easelRSS, bareRSS []float64
+	for i := 0; i < b.N; i++ {
+		ms, rss := launchOnce(b, bare)
+		bareMS, bareRSS = append(bareMS, ms), append(bareRSS, rss)
+		ms, rss = launchOnce(b, easel)
+		easelMS, easelRSS = append(easelMS, ms), append(easelRSS, rss)
+	}
+	b.ReportMetric(median(easelMS), "easel-first-frame-ms")
+	b.ReportMetric(median(bareMS), "bare-first-frame-ms")
+	b.ReportMetric(median(easelMS)/median(bareMS), "first-frame-ratio")
+	b.ReportMetric(median(easelRSS), "easel-idle-rss-MiB")
+	b.ReportMetric(median(bareRSS), "bare-idle-rss-MiB")
+	b.ReportMetric(median(easelRSS)/median(bareRSS), "idle-rss-ratio")
+}
+
+func launchOnce(b *testing.B, bin string) (firstFrameMS, idleRSSMiB float64) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	t0 := time.Now()
+	p := start(b, bin, b.TempDir())
+	p.waitDrawn(ctx)
+	firstFrameMS = float64(time.Since(t0).Microseconds()) / 1000
+	time.Sleep(2 * time.Second) // idle: let start-up garbage be collected
+	idleRSSMiB = rssMiB(b, p.cmd.Process.Pid)
+	_ = p.cmd.Process.Kill()
+	<-p.done
+	return firstFrameMS, idleRSSMiB
+}
+
+func rssMiB(b *testing.B, pid int) float64 {
+	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if f := strings.Fields(line); len(f) >= 2 && f[0] == "VmRSS:" {
+			kb, _ := strconv.ParseFloat(f[1], 64)
+			return kb / 1024
+		}
+	}
+	b.Fatal("no VmRSS")
+	return 0
+}
+
+func median(xs []float64) float64 {
+	s := append([]float64(nil), xs...)
+	sort.Float64s(s)
+	return s[len(s)/2]
+}

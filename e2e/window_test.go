@@ -1,0 +1,98 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"context"
+	"image/png"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// TestWindowTabsAndQuit starts the real binary, switches tabs with the
+// keyboard, checks that the picture changes, and quits with Ctrl+Q.
+func TestWindowTabsAndQuit(t *testing.T) {
+	bin := binary(t, "EASEL_BIN")
+	p := start(t, bin, t.TempDir())
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	generate := p.waitDrawn(ctx)
+
+	p.key("ctrl+1")
+	time.Sleep(500 * time.Millisecond)
+	chat := p.screenshot()
+	if n := differingPixels(generate, chat); n < 1000 {
+		t.Fatalf("Ctrl+1 changed only %d pixels: the tab did not switch", n)
+	}
+	p.key("ctrl+2")
+	time.Sleep(500 * time.Millisecond)
+	back := p.screenshot()
+	if n := differingPixels(chat, back); n < 1000 {
+		t.Fatalf("Ctrl+2 changed only %d pixels: the tab did not switch", n)
+	}
+	p.key("ctrl+4")
+	time.Sleep(500 * time.Millisecond)
+	if n := differingPixels(back, p.screenshot()); n < 1000 {
+		t.Fatalf("Ctrl+4 changed only %d pixels: the tab did not switch", n)
+	}
+
+	p.key("ctrl+q")
+	if err := p.waitExit(10 * time.Second); err != nil {
+		t.Fatalf("exit after Ctrl+Q: %v\n%s", err, p.out)
+	}
+}
+
+// TestWindowRemembersLastTab quits on Gallery and expects the next start
+// to open there.
+func TestWindowRemembersLastTab(t *testing.T) {
+	bin := binary(t, "EASEL_BIN")
+	home := t.TempDir()
+	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
+	defer cancel()
+
+	p := start(t, bin, home)
+	p.waitDrawn(ctx)
+	p.key("ctrl+4")
+	time.Sleep(500 * time.Millisecond)
+	gallery := p.screenshot()
+	p.key("ctrl+q")
+	if err := p.waitExit(10 * time.Second); err != nil {
+		t.Fatalf("exit: %v", err)
+	}
+
+	again := start(t, bin, home)
+	again.waitDrawn(ctx)
+	time.Sleep(500 * time.Millisecond)
+	if n := differingPixels(gallery, again.screenshot()); n > 2000 {
+		t.Errorf("second start differs from the Gallery by %d pixels: last tab not restored", n)
+	}
+	again.key("ctrl+q")
+	_ = again.waitExit(10 * time.Second)
+}
+
+// TestScreenshot writes docs/screenshot.png when SCREENSHOT_DIR is set
+// (make screenshot).
+func TestScreenshot(t *testing.T) {
+	dir := os.Getenv("SCREENSHOT_DIR")
+	if dir == "" {
+		t.Skip("SCREENSHOT_DIR not set")
+	}
+	bin := binary(t, "EASEL_BIN")
+	p := start(t, bin, t.TempDir())
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	p.waitDrawn(ctx)
+	time.Sleep(time.Second)
+	f, err := os.Create(filepath.Join(dir, "screenshot.png"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := png.Encode(f, p.screenshot()); err != nil {
+		t.Fatal(err)
+	}
+	p.key("ctrl+q")
+	_ = p.waitExit(10 * time.Second)
+}

@@ -1,0 +1,120 @@
+package ui
+
+import (
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+)
+
+func newTestApp(t *testing.T) (*App, fyne.App) {
+	t.Helper()
+	a := test.NewTempApp(t)
+	ea := New(a, Options{})
+	t.Cleanup(ea.win.Close)
+	return ea, a
+}
+
+func typeShortcut(w fyne.Window, sc fyne.Shortcut) {
+	w.Canvas().(fyne.Shortcutable).TypedShortcut(sc)
+}
+
+func TestTabsInOrder(t *testing.T) {
+	ea, _ := newTestApp(t)
+	want := []string{"Chat", "Text to image", "Edit", "Gallery"}
+	if got := len(ea.tabs.Items); got != len(want) {
+		t.Fatalf("got %d tabs, want %d", got, len(want))
+	}
+	for i, item := range ea.tabs.Items {
+		if item.Text != want[i] {
+			t.Errorf("tab %d is %q, want %q", i, item.Text, want[i])
+		}
+		if item.Content == nil || item.Icon == nil {
+			t.Errorf("tab %q has no content or icon", item.Text)
+		}
+	}
+}
+
+func TestShortcutsSwitchTabAndFocusMainInput(t *testing.T) {
+	ea, _ := newTestApp(t)
+	// Tabs are built when first shown, so the targets are read afterwards.
+	focus := []func() fyne.Focusable{
+		func() fyne.Focusable { return ea.chat.composer },
+		func() fyne.Focusable { return ea.generate.prompt },
+		func() fyne.Focusable { return ea.edit.prompt },
+		func() fyne.Focusable { return ea.gallery.grid },
+	}
+	for _, i := range []int{TabGallery, TabChat, TabEdit, TabGenerate, TabGallery} {
+		typeShortcut(ea.win, shortcutTab[i])
+		if got := ea.CurrentTab(); got != i {
+			t.Fatalf("Ctrl+%d: tab %d shown, want %d", i+1, got, i)
+		}
+		if want, got := focus[i](), ea.win.Canvas().Focused(); got != want || want == nil {
+			t.Errorf("Ctrl+%d: focus on %T %p, want the tab's main input %T %p", i+1, got, got, want, want)
+		}
+	}
+}
+
+func TestTappingATabFocusesItsMainInput(t *testing.T) {
+	ea, _ := newTestApp(t)
+	ea.tabs.SelectIndex(TabChat)
+	if ea.win.Canvas().Focused() != ea.chat.composer {
+		t.Fatalf("selecting Chat left the focus on %T", ea.win.Canvas().Focused())
+	}
+}
+
+func TestMenuShowsEveryTabShortcut(t *testing.T) {
+	ea, _ := newTestApp(t)
+	var view *fyne.Menu
+	for _, m := range ea.win.MainMenu().Items {
+		if m.Label == "View" {
+			view = m
+		}
+	}
+	if view == nil {
+		t.Fatal("no View menu")
+	}
+	for i, item := range view.Items {
+		if item.Shortcut != shortcutTab[i] {
+			t.Errorf("View > %s shows no Ctrl+%d", item.Label, i+1)
+		}
+	}
+	labels := map[string]bool{}
+	for _, m := range ea.win.MainMenu().Items {
+		labels[m.Label] = true
+	}
+	for _, l := range []string{"File", "Edit", "View", "Help"} {
+		if !labels[l] {
+			t.Errorf("main menu lacks %s", l)
+		}
+	}
+}
+
+func TestLastTabAndSizeRemembered(t *testing.T) {
+	a := test.NewTempApp(t)
+	first := New(a, Options{})
+	first.SelectTab(TabEdit)
+	first.win.Resize(fyne.NewSize(1000, 700))
+	first.saveState()
+	first.win.Close()
+
+	second := New(a, Options{})
+	defer second.win.Close()
+	if got := second.CurrentTab(); got != TabEdit {
+		t.Errorf("reopened on tab %d, want %d (Edit)", got, TabEdit)
+	}
+	p := a.Preferences()
+	if w, h := p.Float(prefWindowWidth), p.Float(prefWindowHeight); w != 1000 || h != 700 {
+		t.Errorf("remembered size %vx%v, want 1000x700", w, h)
+	}
+}
+
+func TestFirstRunOpensOnTextToImageAtDefaultSize(t *testing.T) {
+	ea, _ := newTestApp(t)
+	if got := ea.CurrentTab(); got != TabGenerate {
+		t.Errorf("first run shows tab %d, want Text to image", got)
+	}
+	if got := ea.win.Canvas().Size(); got.Width < defaultWindowSize.Width || got.Height < defaultWindowSize.Height {
+		t.Errorf("first window is %v, want at least %v", got, defaultWindowSize)
+	}
+}
