@@ -1,0 +1,215 @@
+package api
+
+import (
+	"context"
+	"errors"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/tidwall/gjson"
+)
+
+// errorFields are the parts of an {"error": …} body Easel reads. Gateways
+// differ: code may be a number, message may be in Chinese, the object may
+// come inside an SSE event.
+type errorFields struct {
+	Code, Type, Param, Message string
+}
+
+// parseErrorBody reads {"error": {...}} (or a bare {"message": …}) from
+// body. ok is false when body is not such JSON (an HTML error page, say).
+func parseErrorBody(body []byte) (f errorFields, ok bool) {
+	if !gjson.ValidBytes(body) {
+		return f, false
+	}
+	root := gjson.ParseBytes(body)
+	e := root.Get("error")
+	if !e.Exists() {
+		e = root
+	}
+	if e.Type == gjson.String { // {"error": "text"}
+		return errorFields{Message: e.String()}, true
+	}
+	f = errorFields{
+		Code:    e.Get("code").String(),
+		Type:    e.Get("type").String(),
+		Param:   e.Get("param").String(),
+		Message: e.Get("message").String(),
+	}
+	return f, f.Message != "" || f.Code != "" || f.Type != ""
+}
+
+// classifyHTTP turns an error answer into an Error. model is the model the
+// request named, for the hint.
+func classifyHTTP(status int, header http.Header, body []byte, model string) *Error {
+	e := &Error{Status: status, RequestID: requestID(header)}
+	f, ok := parseErrorBody(body)
+	if ok {
+		e.Code, e.Type, e.Param, e.Message = f.Code, f.Type, f.Param, f.Message
+	} else {
+		e.Message = nonJSONMessage(status, header, body)
+	}
+	e.RetryAfter = retryAfter(header)
+	e.Kind = kindOf(status, f)
+	e.Hint = hintFor(e, model)
+	return e
+}
+
+// kindOf decides the Kind: codes first, then status, then words.
+func kindOf(status int, f errorFields) Kind {
+	code := strings.ToLower(f.Code)
+	msg := strings.ToLower(f.Message)
+	param := strings.ToLower(f.Param)
+	switch code {
+	case "invalid_api_key", "invalid_token", "unauthorized":
+		return KindAuth
+	case "model_not_found", "model_not_exist":
+		return KindUnknownModel
+	case "insufficient_quota", "credit_balance_exhausted", "insufficient_user_quota", "billing_hard_limit_reached", "quota_exceeded":
+		return KindInsufficientBalance
+	case "rate_limit_exceeded":
+		return KindRateLimited
+	case "invalid_size", "size_not_supported":
+		return KindInvalidSize
+	case "invalid_image", "invalid_image_format", "image_too_large", "invalid_mask", "image_parse_error":
+		return KindInvalidImage
+	case "model_not_allowed", "model_access_denied":
+		return KindNoAccess
+	}
+	switch {
+	case status == http.StatusUnauthorized:
+		return KindAuth
+	case status == http.StatusPaymentRequired:
+		return KindInsufficientBalance
+	case status == http.StatusForbidden:
+		if mentionsBalance(msg) {
+			return KindInsufficientBalance
+		}
+		if strings.Contains(msg, "model") {
+			return KindNoAccess
+		}
+		return KindAuth
+	case status == http.StatusTooManyRequests:
+		if mentionsBalance(msg) {
+			return KindInsufficientBalance
+		}
+		return KindRateLimited
+	case status == http.StatusRequestTimeout || status == http.StatusGatewayTimeout:
+		return KindTimeout
+	case status == http.StatusNotFound && strings.Contains(msg, "model"):
+		return KindUnknownModel
+	case status == http.StatusServiceUnavailable && strings.Contains(msg, "no available channel"):
+		return KindUnknownModel
+	case status >= 500:
+		return KindServer
+	case status >= 400:
+		switch {
+		case param == "size" || strings.Contains(msg, "invalid size") || strings.Contains(msg, "size must") || strings.Contains(msg, "invalid value for 'size'"):
+			return KindInvalidSize
+		case strings.HasPrefix(param, "image") || param == "mask" || strings.Contains(msg, "invalid image") || strings.Contains(msg, "unsupported image"):
+			return KindInvalidImage
+		case strings.Contains(msg, "model") && (strings.Contains(msg, "does not exist") || strings.Contains(msg, "not found")):
+			return KindUnknownModel
+		case mentionsBalance(msg):
+			return KindInsufficientBalance
+		}
+		return KindInvalidRequest
+	}
+	return KindUnknown
+}
+
+func mentionsBalance(msg string) bool {
+	for _, w := range []string{"quota", "balance", "credit", "额度", "余额"} {
+		if strings.Contains(msg, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// nonJSONMessage describes an error body that is not JSON, such as a
+// proxy's HTML page, without pasting the page.
+func nonJSONMessage(status int, header http.Header, body []byte) string {
+	ct := header.Get("Content-Type")
+	if strings.Contains(ct, "html") || strings.HasPrefix(strings.TrimSpace(string(body)), "<") {
+		return "the service answered " + strconv.Itoa(status) + " " + http.StatusText(status) + " with a web page instead of an API error"
+	}
+	text := strings.TrimSpace(string(body))
+	if len(text) > 200 {
+		text = text[:200] + "…"
+	}
+	if text == "" {
+		return "the service answered " + strconv.Itoa(status) + " " + http.StatusText(status) + " with no details"
+	}
+	return text
+}
+
+func requestID(h http.Header) string {
+	for _, k := range []string{"X-Request-Id", "Request-Id", "X-Oneapi-Request-Id", "X-New-Api-Request-Id"} {
+		if v := h.Get(k); v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+// retryAfter reads Retry-After (seconds or an HTTP date) and OpenAI's
+// retry-after-ms.
+func retryAfter(h http.Header) time.Duration {
+	if ms, err := strconv.ParseFloat(h.Get("Retry-After-Ms"), 64); err == nil && ms > 0 {
+		return time.Duration(ms * float64(time.Millisecond))
+	}
+	v := h.Get("Retry-After")
+	if s, err := strconv.ParseFloat(v, 64); err == nil && s > 0 {
+		return time.Duration(s * float64(time.Second))
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		if d := time.Until(t); d > 0 {
+			return d
+		}
+	}
+	return 0
+}
+
+// Causes set on a request's context, so a deadline is told apart from the
+// user's cancel.
+var (
+	errFirstByte = errors.New("no answer from the service in time")
+	errOverall   = errors.New("the request ran past its time limit")
+)
+
+// classifyTransport turns an error with no HTTP answer into an Error.
+func classifyTransport(ctx context.Context, err error, model string) *Error {
+	e := &Error{Err: err}
+	cause := context.Cause(ctx)
+	switch {
+	case errors.Is(cause, errFirstByte) || errors.Is(cause, errOverall):
+		e.Kind = KindTimeout
+		e.Message = cause.Error()
+	case errors.Is(err, context.Canceled) || errors.Is(cause, context.Canceled):
+		e.Kind = KindCancelled
+		e.Message = "cancelled"
+	case errors.Is(err, context.DeadlineExceeded) || errors.Is(cause, context.DeadlineExceeded) || isTimeout(err):
+		e.Kind = KindTimeout
+		e.Message = "the request timed out"
+	default:
+		e.Kind = KindNetwork
+	}
+	e.Hint = hintFor(e, model)
+	return e
+}
+
+func isTimeout(err error) bool {
+	var ne net.Error
+	return errors.As(err, &ne) && ne.Timeout()
+}
+
+// badResponse is an answer that arrived but cannot be used.
+func badResponse(msg string, err error, header http.Header) *Error {
+	e := &Error{Kind: KindBadResponse, Message: msg, Err: err, RequestID: requestID(header)}
+	e.Hint = hintFor(e, "")
+	return e
+}

@@ -1,0 +1,170 @@
+package api
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Kind says what went wrong in terms a designer can act on. The UI and the
+// command line choose their words and actions by Kind, never by parsing a
+// message.
+type Kind int
+
+// The kinds of failure. Classification uses the HTTP status and the
+// service's error code first and the message text last, because gateways
+// reword messages (and translate them) but keep codes.
+const (
+	KindUnknown Kind = iota
+	KindAuth
+	KindUnknownModel
+	KindNoAccess
+	KindInvalidSize
+	KindInvalidImage
+	KindInvalidRequest
+	KindInsufficientBalance
+	KindRateLimited
+	KindTimeout
+	KindServer
+	KindNetwork
+	KindCancelled
+	// KindBadResponse is an answer Easel cannot use: truncated JSON, bad
+	// base64, bytes that are not an image, a stream without its result.
+	KindBadResponse
+)
+
+var kindNames = map[Kind]string{
+	KindUnknown:             "error",
+	KindAuth:                "auth",
+	KindUnknownModel:        "unknown model",
+	KindNoAccess:            "no access to model",
+	KindInvalidSize:         "invalid size",
+	KindInvalidImage:        "invalid image",
+	KindInvalidRequest:      "invalid request",
+	KindInsufficientBalance: "insufficient balance",
+	KindRateLimited:         "rate limited",
+	KindTimeout:             "time-out",
+	KindServer:              "server error",
+	KindNetwork:             "network",
+	KindCancelled:           "cancelled",
+	KindBadResponse:         "bad response",
+}
+
+// String is the kind's short name, as the command line prints it.
+func (k Kind) String() string { return kindNames[k] }
+
+// Error is every failure of this package: one type, so callers branch on
+// Kind and show Hint.
+type Error struct {
+	Kind Kind
+	// Status is the HTTP status, 0 when nothing came back.
+	Status int
+	// Code, Type and Param are the service's error fields, when it sent them.
+	Code  string
+	Type  string
+	Param string
+	// Message is the service's own words (with any piece of the key removed).
+	Message string
+	// RequestID identifies the request to the provider's support.
+	RequestID string
+	// RetryAfter is how long the service asked to wait, when it said.
+	RetryAfter time.Duration
+	// Hint is one sentence on what to do next.
+	Hint string
+	// Suggestions are the closest listed model names, for KindUnknownModel.
+	Suggestions []string
+	// Preflight marks an error found before anything was sent.
+	Preflight bool
+	// Err is the underlying Go error, if any.
+	Err error
+}
+
+// Error reads as "kind: message (HTTP status, code …, request …)".
+func (e *Error) Error() string {
+	var b strings.Builder
+	b.WriteString(e.Kind.String())
+	if e.Message != "" {
+		b.WriteString(": ")
+		b.WriteString(e.Message)
+	} else if e.Err != nil {
+		b.WriteString(": ")
+		b.WriteString(e.Err.Error())
+	}
+	var meta []string
+	if e.Status != 0 {
+		meta = append(meta, "HTTP "+strconv.Itoa(e.Status))
+	}
+	if e.Code != "" {
+		meta = append(meta, "code "+e.Code)
+	}
+	if e.RequestID != "" {
+		meta = append(meta, "request "+e.RequestID)
+	}
+	if len(meta) > 0 {
+		b.WriteString(" (" + strings.Join(meta, ", ") + ")")
+	}
+	return b.String()
+}
+
+// Unwrap gives errors.Is and errors.As the cause.
+func (e *Error) Unwrap() error { return e.Err }
+
+// Line is the error and its hint on one line, for a status bar or stderr.
+func (e *Error) Line() string {
+	if e.Hint == "" {
+		return e.Error()
+	}
+	return e.Error() + " — " + e.Hint
+}
+
+// StandardSizes are what a designer can fall back to when a custom size
+// is refused: every GPT image model takes them.
+var StandardSizes = []string{"1024x1024", "1536x1024", "1024x1536"}
+
+// hintFor writes the one-line advice for an error, following the spec's
+// diagnosis notes.
+func hintFor(e *Error, model string) string {
+	switch e.Kind {
+	case KindAuth:
+		return "The service refused the API key: check it in Settings, or create a new key in your account console."
+	case KindUnknownModel:
+		h := fmt.Sprintf("The service lists no model named %q; names must match exactly, including case, hyphens and version.", model)
+		if len(e.Suggestions) > 0 {
+			h += " Closest listed: " + strings.Join(e.Suggestions, ", ") + "."
+		}
+		return h
+	case KindNoAccess:
+		return fmt.Sprintf("Your key has no access to %q: pick another model, or ask the account owner to enable it for your key or group.", model)
+	case KindInvalidSize:
+		return "The service refused this size: try " + strings.Join(StandardSizes, ", ") + "."
+	case KindInvalidImage:
+		return "An input image was refused: use PNG, JPEG or WebP under 50 MB; a mask must be a PNG the same size as the first image."
+	case KindInvalidRequest:
+		if e.Param != "" {
+			return fmt.Sprintf("The service refused %q: change or remove it and try again.", e.Param)
+		}
+		return "The service refused the request: check the options and try again."
+	case KindInsufficientBalance:
+		return "The account has no balance left: top it up in your provider's account console, then try again."
+	case KindRateLimited:
+		if e.RetryAfter > 0 {
+			return fmt.Sprintf("Too many requests at once: wait %s and try again.", e.RetryAfter.Round(time.Second))
+		}
+		return "Too many requests at once: wait a minute and try again, or run fewer jobs at the same time."
+	case KindTimeout:
+		return "The service took too long: turn on streaming, or lower the size, quality or number of images."
+	case KindServer:
+		if e.Status == 501 {
+			return "This service does not offer this endpoint: use another provider for image edits."
+		}
+		return "The service failed on its side: try again in a minute; if it keeps failing, check the provider's status page."
+	case KindNetwork:
+		return "Could not reach the service: check the base URL and your connection."
+	case KindBadResponse:
+		return "The service sent an answer Easel cannot use: try again; if it persists, this gateway may not support the request."
+	case KindCancelled:
+		return "Cancelled; nothing was saved from this request."
+	}
+	return "Try again; if it keeps failing, note the request id for the provider's support."
+}

@@ -1,0 +1,313 @@
+package api
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"net/url"
+	"time"
+
+	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
+	"github.com/openai/openai-go/v3/packages/ssestream"
+	"github.com/tidwall/gjson"
+)
+
+// Generate makes images from a prompt. With Stream set, onPartial (which
+// may be nil) receives each preview as it arrives, on the calling
+// goroutine. The request is checked before it is sent.
+func (c *Client) Generate(ctx context.Context, req GenerateRequest, onPartial func(Partial)) (*ImageResult, error) {
+	if err := req.Check(c.cfg.Limits); err != nil {
+		return nil, err
+	}
+	o := req.ImageOptions
+	p := openai.ImageGenerateParams{
+		Prompt:         req.Prompt,
+		Model:          openai.ImageModel(o.Model),
+		Size:           openai.ImageGenerateParamsSize(o.Size),
+		Quality:        openai.ImageGenerateParamsQuality(o.Quality),
+		Background:     openai.ImageGenerateParamsBackground(o.Background),
+		OutputFormat:   openai.ImageGenerateParamsOutputFormat(o.OutputFormat),
+		Moderation:     openai.ImageGenerateParamsModeration(o.Moderation),
+		ResponseFormat: openai.ImageGenerateParamsResponseFormat(o.ResponseFormat),
+	}
+	if o.N > 0 {
+		p.N = openai.Int(int64(o.N))
+	}
+	if o.OutputCompression != nil {
+		p.OutputCompression = openai.Int(int64(*o.OutputCompression))
+	}
+	var opts []option.RequestOption
+	firstByte := time.Duration(0)
+	if o.Stream {
+		p.PartialImages = openai.Int(int64(o.PartialImages))
+		opts = append(opts, option.WithJSONSet("stream", true), option.WithHeader("Accept", "text/event-stream"))
+		firstByte = c.cfg.FirstByteTimeout
+	}
+	return c.images(ctx, "images/generations", p, o.Model, firstByte, onPartial, opts...)
+}
+
+// Edit changes or combines images. The images go as repeated image[]
+// parts in the order given; the mask applies to the first. An edit is
+// never retried on its own: it would upload every image again.
+func (c *Client) Edit(ctx context.Context, req EditRequest, onPartial func(Partial)) (*ImageResult, error) {
+	if err := req.Check(c.cfg.Limits); err != nil {
+		return nil, err
+	}
+	o := req.ImageOptions
+	files := make([]io.Reader, len(req.Images))
+	for i, img := range req.Images {
+		files[i] = openai.File(bytes.NewReader(img.Data), img.Name, contentTypeOr(img.ContentType, img.Data))
+	}
+	p := openai.ImageEditParams{
+		Prompt:         req.Prompt,
+		Image:          openai.ImageEditParamsImageUnion{OfFileArray: files},
+		Model:          openai.ImageModel(o.Model),
+		Size:           openai.ImageEditParamsSize(o.Size),
+		Quality:        openai.ImageEditParamsQuality(o.Quality),
+		Background:     openai.ImageEditParamsBackground(o.Background),
+		OutputFormat:   openai.ImageEditParamsOutputFormat(o.OutputFormat),
+		ResponseFormat: openai.ImageEditParamsResponseFormat(o.ResponseFormat),
+		InputFidelity:  openai.ImageEditParamsInputFidelity(req.InputFidelity),
+	}
+	if req.Mask != nil {
+		p.Mask = openai.File(bytes.NewReader(req.Mask.Data), maskName(req.Mask.Name), "image/png")
+	}
+	if o.N > 0 {
+		p.N = openai.Int(int64(o.N))
+	}
+	if o.OutputCompression != nil {
+		p.OutputCompression = openai.Int(int64(*o.OutputCompression))
+	}
+	// The edit body type has no moderation field: it goes as an extra
+	// multipart field, like stream.
+	extra := map[string]any{}
+	if o.Moderation != "" {
+		extra["moderation"] = o.Moderation
+	}
+	var opts []option.RequestOption
+	firstByte := time.Duration(0)
+	if o.Stream {
+		p.PartialImages = openai.Int(int64(o.PartialImages))
+		extra["stream"] = "true"
+		opts = append(opts, option.WithHeader("Accept", "text/event-stream"))
+		firstByte = c.cfg.FirstByteTimeout
+	}
+	if len(extra) > 0 {
+		p.SetExtraFields(extra)
+	}
+	return c.images(ctx, "images/edits", p, o.Model, firstByte, onPartial, opts...)
+}
+
+func maskName(n string) string {
+	if n == "" {
+		return "mask.png"
+	}
+	return n
+}
+
+func contentTypeOr(ct string, data []byte) string {
+	if ct != "" {
+		return ct
+	}
+	return http.DetectContentType(data)
+}
+
+// images sends an image request and reads its answer, streamed or not.
+func (c *Client) images(ctx context.Context, path string, params any, model string, firstByte time.Duration, onPartial func(Partial), opts ...option.RequestOption) (*ImageResult, error) {
+	resp, rctx, cancel, err := c.call(ctx, http.MethodPost, path, params, model, c.cfg.ImageTimeout, firstByte, opts...)
+	if err != nil {
+		return nil, err
+	}
+	defer cancel()
+	defer resp.Body.Close()
+	var res *ImageResult
+	if isEventStream(resp) {
+		res, err = c.readImageStream(rctx, resp, model, onPartial)
+	} else {
+		// A gateway may answer a stream request with plain JSON: read it
+		// as the unstreamed answer it is.
+		res, err = c.readImageJSON(rctx, resp, model)
+	}
+	if err != nil {
+		return nil, err
+	}
+	res.RequestID = requestID(resp.Header)
+	return res, nil
+}
+
+func isEventStream(resp *http.Response) bool {
+	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	return mt == "text/event-stream"
+}
+
+// readErr classifies a failure while reading an answer's body.
+func (c *Client) readErr(ctx context.Context, err error, model string) *Error {
+	if ctx.Err() != nil {
+		return classifyTransport(ctx, err, model)
+	}
+	e := &Error{Kind: KindNetwork, Message: "the connection broke while the answer was arriving", Err: err}
+	e.Hint = hintFor(e, model)
+	return e
+}
+
+func (c *Client) readImageJSON(ctx context.Context, resp *http.Response, model string) (*ImageResult, error) {
+	body, err := readBody(resp.Body, resp.ContentLength, c.cfg.MaxResponse)
+	if err != nil {
+		return nil, c.readErr(ctx, err, model)
+	}
+	doc := viewString(body)
+	if !gjson.Valid(doc) {
+		return nil, badResponse("the answer is not complete JSON", nil, resp.Header)
+	}
+	root := gjson.Parse(doc)
+	if e := root.Get("error"); e.Exists() && e.Type != gjson.Null {
+		return nil, c.streamError(resp, viewBytes(e.Raw), model)
+	}
+	res := &ImageResult{
+		Created:      time.Unix(root.Get("created").Int(), 0),
+		Usage:        usageFrom(root.Get("usage")),
+		Size:         root.Get("size").String(),
+		Quality:      root.Get("quality").String(),
+		Background:   root.Get("background").String(),
+		OutputFormat: root.Get("output_format").String(),
+	}
+	data := root.Get("data")
+	if !data.IsArray() || len(data.Array()) == 0 {
+		return nil, badResponse("the answer holds no images", nil, resp.Header)
+	}
+	for i, item := range data.Array() {
+		var img []byte
+		var err error
+		switch {
+		case item.Get("b64_json").Exists():
+			img, err = decodeB64(item.Get("b64_json"))
+		case item.Get("url").Exists():
+			img, err = c.download(ctx, item.Get("url").String())
+		default:
+			err = errors.New("neither b64_json nor url")
+		}
+		if err != nil {
+			var ae *Error
+			if errors.As(err, &ae) {
+				return nil, ae
+			}
+			return nil, badResponse(fmt.Sprintf("image %d of the answer: %v", i+1, err), err, resp.Header)
+		}
+		out, err := checkedImage(img)
+		if err != nil {
+			return nil, badResponse(fmt.Sprintf("image %d of the answer: %v", i+1, err), err, resp.Header)
+		}
+		out.RevisedPrompt = item.Get("revised_prompt").String()
+		res.Images = append(res.Images, out)
+	}
+	return res, nil
+}
+
+func checkedImage(data []byte) (Image, error) {
+	format, w, h, err := sniffImage(data)
+	if err != nil {
+		return Image{}, err
+	}
+	return Image{Data: data, Format: format, Width: w, Height: h}, nil
+}
+
+// download fetches an image a dall-e style answer links to: http or https
+// only, without the API key, bounded in size.
+func (c *Client) download(ctx context.Context, link string) ([]byte, error) {
+	u, err := url.Parse(link)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("the image link %q is not an http or https address", link)
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := c.http.Do(req)
+	if err != nil {
+		return nil, classifyTransport(ctx, err, "")
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("downloading the image answered %s", resp.Status)
+	}
+	return readBody(resp.Body, resp.ContentLength, c.cfg.MaxResponse)
+}
+
+// readImageStream reads image_generation.* / image_edit.* events.
+func (c *Client) readImageStream(ctx context.Context, resp *http.Response, model string, onPartial func(Partial)) (*ImageResult, error) {
+	dec := ssestream.NewDecoder(resp)
+	defer dec.Close()
+	res := &ImageResult{}
+	for dec.Next() {
+		data := dec.Event().Data
+		if len(data) == 0 || string(data) == "[DONE]" {
+			continue
+		}
+		if !gjson.ValidBytes(data) {
+			return nil, badResponse("a stream event is not valid JSON", nil, resp.Header)
+		}
+		ev := gjson.Parse(viewString(data))
+		if e := ev.Get("error"); e.Exists() && e.Type != gjson.Null {
+			return nil, c.streamError(resp, viewBytes(e.Raw), model)
+		}
+		typ := ev.Get("type").String()
+		switch typ {
+		case "image_generation.partial_image", "image_edit.partial_image":
+			img, err := decodeB64(ev.Get("b64_json"))
+			if err != nil {
+				return nil, badResponse("a preview: "+err.Error(), err, resp.Header)
+			}
+			if onPartial != nil {
+				format, _, _, _ := sniffImage(img)
+				onPartial(Partial{Index: int(ev.Get("partial_image_index").Int()), Data: img, Format: format})
+			}
+		case "image_generation.completed", "image_edit.completed":
+			img, err := decodeB64(ev.Get("b64_json"))
+			if err != nil {
+				return nil, badResponse("the image: "+err.Error(), err, resp.Header)
+			}
+			out, err := checkedImage(img)
+			if err != nil {
+				return nil, badResponse("the image: "+err.Error(), err, resp.Header)
+			}
+			res.Images = append(res.Images, out)
+			res.Created = time.Unix(ev.Get("created_at").Int(), 0)
+			res.Usage = usageFrom(ev.Get("usage"))
+			res.Size = ev.Get("size").String()
+			res.Quality = ev.Get("quality").String()
+			res.Background = ev.Get("background").String()
+			res.OutputFormat = ev.Get("output_format").String()
+		}
+	}
+	if err := dec.Err(); err != nil {
+		return nil, c.readErr(ctx, err, model)
+	}
+	if ctx.Err() != nil {
+		return nil, classifyTransport(ctx, ctx.Err(), model)
+	}
+	if len(res.Images) == 0 {
+		e := &Error{Kind: KindServer, Message: "the stream ended before the image was finished", RequestID: requestID(resp.Header)}
+		e.Hint = hintFor(e, model)
+		return nil, e
+	}
+	return res, nil
+}
+
+// streamError classifies an {"error": …} that came with a 200 answer,
+// inside a stream or a JSON body.
+func (c *Client) streamError(resp *http.Response, errJSON []byte, model string) *Error {
+	body := append([]byte(`{"error":`), errJSON...)
+	body = append(body, '}')
+	e := classifyHTTP(0, resp.Header, body, model)
+	if e.Kind == KindUnknown {
+		e.Kind = KindServer
+		e.Hint = hintFor(e, model)
+	}
+	e.Message = c.redact(e.Message)
+	return e
+}

@@ -1,0 +1,61 @@
+package api
+
+import "time"
+
+// ImageResult is what one generation or edit produced.
+type ImageResult struct {
+	Images []Image
+	// Created is when the service made the images.
+	Created time.Time
+	// Usage is the token count, when the service reports it.
+	Usage *Usage
+	// RequestID identifies the request to the provider.
+	RequestID string
+	// Size, Quality, Background and OutputFormat are what the service says
+	// it used (it resolves "auto").
+	Size, Quality, Background, OutputFormat string
+}
+
+// Image is one picture, with the bytes exactly as the server sent them.
+type Image struct {
+	Data []byte
+	// Format is png, jpeg or webp, read from the bytes themselves.
+	Format        string
+	Width, Height int
+	// RevisedPrompt is the prompt the service actually used (dall-e-3).
+	RevisedPrompt string
+}
+
+// Usage is the token count of a request.
+type Usage struct {
+	InputTokens, OutputTokens, TotalTokens int64
+	// TextTokens and ImageTokens split the input, for images.
+	TextTokens, ImageTokens int64
+}
+
+// Partial is a preview that arrives while an image is streamed.
+type Partial struct {
+	// Index is the preview's number, from 0.
+	Index  int
+	Data   []byte
+	Format string
+}
+
+// ChatResult is a finished chat reply.
+type ChatResult struct {
+	Content      string
+	FinishReason string
+	Model        string
+	Usage        *Usage
+	RequestID    string
+}
+
+// Model is one entry of the service's model list.
+type Model struct {
+	ID      string
+	OwnedBy string
+	Created time.Time
+	// EndpointTypes is what the model serves, when the gateway says
+	// (new-api's supported_endpoint_types); empty means unknown.
+	EndpointTypes []string
+}
