@@ -1,0 +1,113 @@
+package fakeapi
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"time"
+)
+
+func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
+	var body struct {
+		Model    string `json:"model"`
+		Messages []struct {
+			Role    string `json:"role"`
+			Content any    `json:"content"`
+		} `json:"messages"`
+		Stream    bool `json:"stream"`
+		MaxTokens *int `json:"max_tokens"`
+	}
+	if err := json.NewDecoder(io.LimitReader(r.Body, 8<<20)).Decode(&body); err != nil {
+		writeError(w, http.StatusBadRequest, "We could not parse the JSON body of your request.", "invalid_request_error", "", "")
+		return
+	}
+	fault := faultOf(r, body.Model)
+	if fault != "" && s.commonFault(w, r, fault, body.Model) {
+		return
+	}
+	if !s.checkModel(w, body.Model) {
+		return
+	}
+	if len(body.Messages) == 0 {
+		writeError(w, http.StatusBadRequest, "Missing required parameter: 'messages'.", "invalid_request_error", "messages", "")
+		return
+	}
+	last := ""
+	for _, m := range body.Messages {
+		if s, ok := m.Content.(string); ok && m.Role == "user" {
+			last = s
+		}
+	}
+	words := strings.SplitAfter(reply(last), " ")
+	finish := "stop"
+	if body.MaxTokens != nil && *body.MaxTokens < len(words) {
+		words, finish = words[:max(0, *body.MaxTokens)], "length"
+	}
+	id := fmt.Sprintf("chatcmpl-fake%d", time.Now().UnixNano())
+	if !body.Stream || fault == FaultJSONForStream {
+		if fault == FaultTruncatedJSON {
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprintf(w, `{"id":"%s","object":"chat.completion","choices":[{"index":0,"message":{"role":"assist`, id)
+			return
+		}
+		writeJSON(w, map[string]any{
+			"id": id, "object": "chat.completion", "created": time.Now().Unix(), "model": body.Model,
+			"choices": []any{map[string]any{"index": 0, "finish_reason": finish, "logprobs": nil,
+				"message": map[string]any{"role": "assistant", "content": strings.Join(words, ""), "refusal": nil}}},
+			"usage": map[string]any{"prompt_tokens": len(last)/4 + 1, "completion_tokens": len(words), "total_tokens": len(last)/4 + 1 + len(words)},
+		})
+		return
+	}
+	flusher, _ := w.(http.Flusher)
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.WriteHeader(http.StatusOK)
+	send := func(v any) {
+		data, _ := json.Marshal(v)
+		fmt.Fprintf(w, "data: %s\n\n", data)
+		if flusher != nil {
+			flusher.Flush()
+		}
+	}
+	chunk := func(delta map[string]any, finish any) map[string]any {
+		return map[string]any{"id": id, "object": "chat.completion.chunk", "created": time.Now().Unix(), "model": body.Model,
+			"choices": []any{map[string]any{"index": 0, "delta": delta, "finish_reason": finish}}}
+	}
+	for i, word := range words {
+		if !sleep(r.Context(), s.cfg.Pace/20) {
+			return
+		}
+		if i == len(words)/2 {
+			switch fault {
+			case FaultStreamError:
+				send(map[string]any{"error": map[string]any{"message": "upstream error while generating", "type": "server_error", "code": "upstream_error", "param": nil}})
+				return
+			case FaultCutStream:
+				abort(w)
+			}
+		}
+		delta := map[string]any{"content": word}
+		if i == 0 {
+			delta["role"] = "assistant"
+		}
+		send(chunk(delta, nil))
+	}
+	send(chunk(map[string]any{}, finish))
+	fmt.Fprint(w, "data: [DONE]\n\n")
+	if flusher != nil {
+		flusher.Flush()
+	}
+}
+
+// reply is the demo's answer: markdown, so the chat's rendering shows.
+func reply(user string) string {
+	if len(user) > 160 {
+		user = user[:160] + "…"
+	}
+	return fmt.Sprintf("**Demo reply.** You wrote: “%s”\n\nThree directions a designer might try:\n\n"+
+		"1. *Warm palette* — amber light, soft shadows, a low sun.\n"+
+		"2. *Graphic* — flat shapes, two colours, generous negative space.\n"+
+		"3. *Editorial* — a close crop, film grain, muted tones.\n\n"+
+		"This answer comes from Easel's built-in demo service; connect a real service in Settings.", user)
+}

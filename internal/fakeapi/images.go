@@ -1,0 +1,361 @@
+package fakeapi
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"image"
+	_ "image/jpeg" // inputs may be JPEG
+	"io"
+	"mime/multipart"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	_ "golang.org/x/image/webp" // inputs may be WebP
+
+	"easel/internal/api"
+)
+
+// imageJob is one parsed image request, generation or edit.
+type imageJob struct {
+	kind           string // image_generation or image_edit
+	prompt, model  string
+	n              int
+	size           string
+	quality        string
+	background     string
+	format         string
+	compression    int
+	responseFormat string
+	stream         bool
+	partials       int
+	base, mask     image.Image
+	inputs         int
+	fault          string
+}
+
+func (s *Server) handleGenerate(w http.ResponseWriter, r *http.Request) {
+	var body struct {
+		Prompt            string `json:"prompt"`
+		Model             string `json:"model"`
+		N                 *int   `json:"n"`
+		Size              string `json:"size"`
+		Quality           string `json:"quality"`
+		Background        string `json:"background"`
+		OutputFormat      string `json:"output_format"`
+		OutputCompression *int   `json:"output_compression"`
+		Moderation        string `json:"moderation"`
+		ResponseFormat    string `json:"response_format"`
+		Stream            bool   `json:"stream"`
+		PartialImages     *int   `json:"partial_images"`
+	}
+	if err := json.NewDecoder(io.LimitReader(r.Body, 1<<20)).Decode(&body); err != nil {
+		writeError(w, http.StatusBadRequest, "We could not parse the JSON body of your request.", "invalid_request_error", "", "")
+		return
+	}
+	job := imageJob{kind: "image_generation", prompt: body.Prompt, model: body.Model, size: body.Size,
+		quality: body.Quality, background: body.Background, format: body.OutputFormat,
+		responseFormat: body.ResponseFormat, stream: body.Stream, n: 1, compression: 100}
+	if body.N != nil {
+		job.n = *body.N
+	}
+	if body.OutputCompression != nil {
+		job.compression = *body.OutputCompression
+	}
+	if body.PartialImages != nil {
+		job.partials = *body.PartialImages
+	}
+	job.fault = faultOf(r, job.model)
+	s.serveImages(w, r, job, body.OutputCompression != nil)
+}
+
+func (s *Server) handleEdit(w http.ResponseWriter, r *http.Request) {
+	if err := r.ParseMultipartForm(64 << 20); err != nil {
+		writeError(w, http.StatusBadRequest, "The request body must be multipart/form-data: "+err.Error(), "invalid_request_error", "", "")
+		return
+	}
+	f := r.MultipartForm
+	job := imageJob{kind: "image_edit", prompt: r.FormValue("prompt"), model: r.FormValue("model"),
+		size: r.FormValue("size"), quality: r.FormValue("quality"), background: r.FormValue("background"),
+		format: r.FormValue("output_format"), responseFormat: r.FormValue("response_format"),
+		stream: r.FormValue("stream") == "true", n: 1, compression: 100}
+	job.fault = faultOf(r, job.model)
+	if v := r.FormValue("n"); v != "" {
+		job.n, _ = strconv.Atoi(v)
+	}
+	hasCompression := r.FormValue("output_compression") != ""
+	if hasCompression {
+		job.compression, _ = strconv.Atoi(r.FormValue("output_compression"))
+	}
+	if v := r.FormValue("partial_images"); v != "" {
+		job.partials, _ = strconv.Atoi(v)
+	}
+	files := append(f.File["image[]"], f.File["image"]...)
+	if len(files) == 0 {
+		writeError(w, http.StatusBadRequest, "Missing required parameter: 'image'.", "invalid_request_error", "image", "")
+		return
+	}
+	if len(files) > 16 {
+		writeError(w, http.StatusBadRequest, "Too many images: at most 16.", "invalid_request_error", "image", "")
+		return
+	}
+	job.inputs = len(files)
+	for i, fh := range files {
+		img, err := decodePart(fh)
+		if err != nil {
+			writeError(w, http.StatusBadRequest, fmt.Sprintf("Invalid image file %d (%s): %v. Supported formats are png, jpeg and webp.", i+1, fh.Filename, err), "invalid_request_error", "image", "invalid_image_format")
+			return
+		}
+		if i == 0 {
+			job.base = img
+		}
+	}
+	if m := f.File["mask"]; len(m) > 0 {
+		img, err := decodePart(m[0])
+		if err != nil {
+			writeError(w, http.StatusBadRequest, "Invalid mask: "+err.Error(), "invalid_request_error", "mask", "invalid_image_format")
+			return
+		}
+		if img.Bounds().Size() != job.base.Bounds().Size() {
+			writeError(w, http.StatusBadRequest, "Invalid mask: it must have the same dimensions as the first image.", "invalid_request_error", "mask", "invalid_image_format")
+			return
+		}
+		job.mask = img
+	}
+	s.serveImages(w, r, job, hasCompression)
+}
+
+func decodePart(fh *multipart.FileHeader) (image.Image, error) {
+	rd, err := fh.Open()
+	if err != nil {
+		return nil, err
+	}
+	defer rd.Close()
+	img, _, err := image.Decode(rd)
+	return img, err
+}
+
+// validate answers the request errors the real service gives. It returns
+// false when it has answered.
+func (s *Server) validate(w http.ResponseWriter, job *imageJob, hasCompression bool) bool {
+	bad := func(param, msg string) bool {
+		code := ""
+		if param == "size" {
+			code = "invalid_size"
+		}
+		writeError(w, http.StatusBadRequest, msg, "invalid_request_error", param, code)
+		return false
+	}
+	switch {
+	case strings.TrimSpace(job.prompt) == "":
+		return bad("prompt", "Missing required parameter: 'prompt'.")
+	case job.n < 1 || job.n > 10:
+		return bad("n", fmt.Sprintf("Invalid value for 'n': %d. Must be between 1 and 10.", job.n))
+	case job.partials < 0 || job.partials > 3:
+		return bad("partial_images", "Invalid value for 'partial_images': must be between 0 and 3.")
+	case job.background == "transparent" && job.format == "jpeg":
+		return bad("background", "Transparent background is not supported for jpeg output; use png or webp.")
+	case hasCompression && job.format != "jpeg" && job.format != "webp":
+		return bad("output_compression", "output_compression is only supported for jpeg and webp.")
+	case job.compression < 0 || job.compression > 100:
+		return bad("output_compression", "Invalid value for 'output_compression': must be between 0 and 100.")
+	}
+	if err := api.DefaultLimits.CheckSize(job.size); err != nil {
+		return bad("size", fmt.Sprintf("Invalid value for 'size': %s.", job.size))
+	}
+	return true
+}
+
+// serveImages runs the common path of both image endpoints.
+func (s *Server) serveImages(w http.ResponseWriter, r *http.Request, job imageJob, hasCompression bool) {
+	if job.fault != "" && s.commonFault(w, r, job.fault, job.model) {
+		return
+	}
+	if !s.checkModel(w, job.model) || !s.validate(w, &job, hasCompression) {
+		return
+	}
+	if !s.pay(job.n) {
+		writeError(w, http.StatusForbidden, "用户额度不足, 剩余额度: ＄0.000000", "new_api_error", "", "insufficient_user_quota")
+		return
+	}
+	if job.format == "" {
+		job.format = "png"
+	}
+	wd, ht := outputSize(job.size, job.base)
+	if job.stream && job.fault != FaultJSONForStream {
+		s.streamImages(w, r, job, wd, ht)
+		return
+	}
+	if !sleep(r.Context(), 2*s.cfg.Pace) {
+		return
+	}
+	s.jsonImages(w, r, job, wd, ht)
+}
+
+// outputSize is the pixel size to draw: the requested one, or a standard
+// one nearest the first input's shape for auto.
+func outputSize(size string, base image.Image) (int, int) {
+	if w, h, ok := api.ParseSize(size); ok {
+		return w, h
+	}
+	if base != nil {
+		b := base.Bounds()
+		switch {
+		case b.Dx()*2 > b.Dy()*3-b.Dy()/2 && b.Dx() > b.Dy():
+			return 1536, 1024
+		case b.Dy() > b.Dx()*5/4:
+			return 1024, 1536
+		}
+	}
+	return 1024, 1024
+}
+
+func (s *Server) render(job imageJob, i, w, h int) *image.NRGBA {
+	prompt := job.prompt
+	if i > 0 {
+		prompt = fmt.Sprintf("%s #%d", prompt, i+1)
+	}
+	if job.base != nil {
+		return composeEdit(job.base, job.mask, prompt, w, h)
+	}
+	return drawScene(prompt, w, h, job.background == "transparent")
+}
+
+func (s *Server) b64(job imageJob, img image.Image) (string, error) {
+	switch job.fault {
+	case FaultBadBase64:
+		return "@@not*base64@@", nil
+	case FaultNotImage:
+		return base64.StdEncoding.EncodeToString([]byte("this is plain text, not a picture")), nil
+	}
+	data, err := encode(img, job.format, job.compression)
+	if err != nil {
+		return "", err
+	}
+	return base64.StdEncoding.EncodeToString(data), nil
+}
+
+// meta is the fields every image answer and event repeats.
+func meta(job imageJob, w, h int) map[string]any {
+	m := map[string]any{
+		"background":    orDefault(job.background, "opaque", "auto", "opaque"),
+		"output_format": job.format,
+		"quality":       orDefault(job.quality, "high", "auto", "high"),
+	}
+	if size := fmt.Sprintf("%dx%d", w, h); size == "1024x1024" || size == "1536x1024" || size == "1024x1536" {
+		m["size"] = size
+	}
+	return m
+}
+
+func orDefault(v, empty, auto, resolved string) string {
+	switch v {
+	case "":
+		return empty
+	case auto:
+		return resolved
+	}
+	return v
+}
+
+func usage(job imageJob, w, h int) map[string]any {
+	text := len(job.prompt)/4 + 1
+	img := 65 * job.inputs
+	out := w * h / 600
+	return map[string]any{
+		"total_tokens": text + img + out, "input_tokens": text + img, "output_tokens": out,
+		"input_tokens_details": map[string]any{"text_tokens": text, "image_tokens": img},
+	}
+}
+
+func (s *Server) jsonImages(w http.ResponseWriter, r *http.Request, job imageJob, wd, ht int) {
+	data := make([]map[string]any, 0, job.n)
+	for i := 0; i < job.n; i++ {
+		img := s.render(job, i, wd, ht)
+		if job.responseFormat == "url" {
+			enc, err := encode(img, job.format, job.compression)
+			if err != nil {
+				writeError(w, http.StatusInternalServerError, err.Error(), "server_error", "", "")
+				return
+			}
+			data = append(data, map[string]any{"url": "http://" + r.Host + "/v1/fake-files/" + s.stash(enc)})
+			continue
+		}
+		b64, err := s.b64(job, img)
+		if err != nil {
+			writeError(w, http.StatusInternalServerError, err.Error(), "server_error", "", "")
+			return
+		}
+		data = append(data, map[string]any{"b64_json": b64})
+	}
+	out := meta(job, wd, ht)
+	out["created"] = time.Now().Unix()
+	out["data"] = data
+	out["usage"] = usage(job, wd, ht)
+	body, _ := json.Marshal(out)
+	switch job.fault {
+	case FaultTruncatedJSON:
+		body = body[:len(body)/2]
+	case FaultCutStream:
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+		_, _ = w.Write(body[:len(body)/2])
+		abort(w)
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+	_, _ = w.Write(body)
+}
+
+func (s *Server) streamImages(w http.ResponseWriter, r *http.Request, job imageJob, wd, ht int) {
+	flusher, _ := w.(http.Flusher)
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-cache")
+	w.WriteHeader(http.StatusOK)
+	send := func(typ string, payload map[string]any) {
+		payload["type"] = typ
+		data, _ := json.Marshal(payload)
+		var buf bytes.Buffer
+		fmt.Fprintf(&buf, "event: %s\ndata: %s\n\n", typ, data)
+		_, _ = w.Write(buf.Bytes())
+		if flusher != nil {
+			flusher.Flush()
+		}
+	}
+	for i := 0; i < job.n; i++ {
+		full := s.render(job, i, wd, ht)
+		for p := 0; p < job.partials; p++ {
+			if !sleep(r.Context(), s.cfg.Pace) {
+				return
+			}
+			b64, _ := s.b64(job, preview(full, p, job.partials))
+			ev := meta(job, wd, ht)
+			ev["b64_json"], ev["created_at"], ev["partial_image_index"] = b64, time.Now().Unix(), p
+			send(job.kind+".partial_image", ev)
+			if job.fault == FaultCutStream {
+				abort(w)
+			}
+		}
+		if !sleep(r.Context(), s.cfg.Pace) {
+			return
+		}
+		switch job.fault {
+		case FaultStreamError:
+			send("error", map[string]any{"error": map[string]any{"message": "The image could not be finished: upstream error", "type": "server_error", "code": "upstream_error", "param": nil}})
+			return
+		case FaultCutStream:
+			abort(w)
+		}
+		b64, err := s.b64(job, full)
+		if err != nil {
+			send("error", map[string]any{"error": map[string]any{"message": err.Error(), "type": "server_error"}})
+			return
+		}
+		ev := meta(job, wd, ht)
+		ev["b64_json"], ev["created_at"], ev["usage"] = b64, time.Now().Unix(), usage(job, wd, ht)
+		send(job.kind+".completed", ev)
+	}
+}

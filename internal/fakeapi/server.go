@@ -1,0 +1,217 @@
+// Package fakeapi is a local stand-in for an OpenAI-compatible service: the
+// four endpoints Easel speaks, with real PNG, JPEG and WebP images drawn
+// from the prompt, real SSE streams at a realistic pace, bearer auth, a
+// model list, an account balance that runs out, and faults injected per
+// request. Tests, `easel serve-demo`, `easel --demo` and the benchmarks use
+// it, so none of them reaches the internet or spends money.
+package fakeapi
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Config shapes the fake service.
+type Config struct {
+	// Key is the bearer token required; empty accepts any request, like a
+	// local server.
+	Key string
+	// Models is the listed model list; nil uses DefaultModels.
+	Models []ModelInfo
+	// Balance is how many images the account can pay for; 0 is unlimited.
+	Balance int
+	// Pace is the delay between stream events and before an unstreamed
+	// answer; 0 answers at once (tests), the demo uses a realistic pace.
+	Pace time.Duration
+	// SlowFirstByte is how long the slow-first-byte fault waits.
+	SlowFirstByte time.Duration
+}
+
+// ModelInfo is one listed model.
+type ModelInfo struct {
+	ID            string   `json:"id"`
+	EndpointTypes []string `json:"supported_endpoint_types,omitempty"`
+}
+
+// DefaultModels mixes image and chat models, as a gateway lists them.
+var DefaultModels = []ModelInfo{
+	{"gpt-image-1", []string{"image-generation"}},
+	{"gpt-image-1-mini", []string{"image-generation"}},
+	{"gpt-image-1.5", []string{"image-generation"}},
+	{"gpt-image-2", []string{"image-generation"}},
+	{"dall-e-3", []string{"image-generation"}},
+	{"gpt-4o-mini", []string{"openai"}},
+	{"gpt-4.1", []string{"openai"}},
+	{"gpt-5-mini", []string{"openai"}},
+}
+
+// DemoPace is the stream pace of the demo service: slow enough to watch
+// previews arrive, quick enough not to bore.
+const DemoPace = 700 * time.Millisecond
+
+// Server is the fake service. It is an http.Handler.
+type Server struct {
+	cfg     Config
+	mux     *http.ServeMux
+	reqs    atomic.Int64
+	mu      sync.Mutex
+	balance int
+	models  map[string]bool
+	files   map[string][]byte // images served by URL, for response_format=url
+}
+
+// New makes a server from cfg.
+func New(cfg Config) *Server {
+	if cfg.Models == nil {
+		cfg.Models = DefaultModels
+	}
+	if cfg.SlowFirstByte == 0 {
+		cfg.SlowFirstByte = 5 * time.Second
+	}
+	s := &Server{cfg: cfg, mux: http.NewServeMux(), balance: cfg.Balance, models: map[string]bool{}, files: map[string][]byte{}}
+	for _, m := range cfg.Models {
+		s.models[m.ID] = true
+	}
+	s.mux.HandleFunc("GET /v1/models", s.handleModels)
+	s.mux.HandleFunc("POST /v1/images/generations", s.handleGenerate)
+	s.mux.HandleFunc("POST /v1/images/edits", s.handleEdit)
+	s.mux.HandleFunc("POST /v1/chat/completions", s.handleChat)
+	s.mux.HandleFunc("GET /v1/fake-files/{id}", s.handleFile)
+	return s
+}
+
+// ServeHTTP authenticates, numbers the request, and routes it.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("X-Request-Id", fmt.Sprintf("req_fake_%06d", s.reqs.Add(1)))
+	if s.cfg.Key != "" && !strings.HasPrefix(r.URL.Path, "/v1/fake-files/") && r.Header.Get("Authorization") != "Bearer "+s.cfg.Key {
+		writeError(w, http.StatusUnauthorized, "Incorrect API key provided. You can find your API key in your account settings.", "invalid_request_error", "", "invalid_api_key")
+		return
+	}
+	s.mux.ServeHTTP(w, r)
+}
+
+// Listen serves on addr (such as 127.0.0.1:0) until ctx ends, and returns
+// the base URL ending in /v1.
+func (s *Server) Listen(ctx context.Context, addr string) (string, error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return "", err
+	}
+	srv := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
+	go func() {
+		<-ctx.Done()
+		_ = srv.Close()
+	}()
+	go func() { _ = srv.Serve(ln) }()
+	return "http://" + ln.Addr().String() + "/v1", nil
+}
+
+func (s *Server) handleModels(w http.ResponseWriter, r *http.Request) {
+	if f := faultOf(r, ""); f != "" && s.commonFault(w, r, f, "") {
+		return
+	}
+	type model struct {
+		ID            string   `json:"id"`
+		Object        string   `json:"object"`
+		Created       int64    `json:"created"`
+		OwnedBy       string   `json:"owned_by"`
+		EndpointTypes []string `json:"supported_endpoint_types,omitempty"`
+	}
+	out := struct {
+		Object string  `json:"object"`
+		Data   []model `json:"data"`
+	}{Object: "list"}
+	for _, m := range s.cfg.Models {
+		out.Data = append(out.Data, model{m.ID, "model", 1735689600, "easel-demo", m.EndpointTypes})
+	}
+	writeJSON(w, out)
+}
+
+// pay takes n images from the balance; false when it cannot.
+func (s *Server) pay(n int) bool {
+	if s.cfg.Balance == 0 {
+		return true
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.balance < n {
+		return false
+	}
+	s.balance -= n
+	return true
+}
+
+// checkModel answers like a new-api gateway for a model it does not list.
+func (s *Server) checkModel(w http.ResponseWriter, model string) bool {
+	if model == "" {
+		writeError(w, http.StatusBadRequest, "you must provide a model parameter", "invalid_request_error", "model", "")
+		return false
+	}
+	if strings.HasPrefix(model, faultModelPrefix) || s.models[model] {
+		return true
+	}
+	writeError(w, http.StatusServiceUnavailable, fmt.Sprintf("No available channel for model %s under group default (distributor)", model), "new_api_error", "", "model_not_found")
+	return false
+}
+
+func writeJSON(w http.ResponseWriter, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+// writeError sends the spec's error shape.
+func writeError(w http.ResponseWriter, status int, msg, typ, param, code string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	e := map[string]any{"message": msg, "type": typ, "param": nil, "code": nil}
+	if param != "" {
+		e["param"] = param
+	}
+	if code != "" {
+		e["code"] = code
+	}
+	_ = json.NewEncoder(w).Encode(map[string]any{"error": e})
+}
+
+// sleep waits d or until the client goes away; false if it went away.
+func sleep(ctx context.Context, d time.Duration) bool {
+	if d <= 0 {
+		return ctx.Err() == nil
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+// stash keeps an image for download by URL and returns its id.
+func (s *Server) stash(data []byte) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	id := fmt.Sprintf("img%d", len(s.files)+1)
+	s.files[id] = data
+	return id
+}
+
+func (s *Server) handleFile(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	data, ok := s.files[r.PathValue("id")]
+	s.mu.Unlock()
+	if !ok {
+		http.NotFound(w, r)
+		return
+	}
+	w.Header().Set("Content-Type", http.DetectContentType(data))
+	_, _ = w.Write(data)
+}
