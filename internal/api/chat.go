@@ -1,6 +1,7 @@
 package api
 
 import (
+	"bytes"
 	"context"
 	"net/http"
 	"strings"
@@ -94,7 +95,7 @@ func (c *Client) readChatStream(ctx context.Context, resp *http.Response, model 
 	defer func() { res.Content = text.String() }()
 	done := false
 	for dec.Next() {
-		data := dec.Event().Data
+		data := bytes.TrimSpace(dec.Event().Data)
 		if len(data) == 0 {
 			continue
 		}

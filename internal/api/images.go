@@ -244,7 +244,7 @@ func (c *Client) readImageStream(ctx context.Context, resp *http.Response, model
 	defer dec.Close()
 	res := &ImageResult{}
 	for dec.Next() {
-		data := dec.Event().Data
+		data := bytes.TrimSpace(dec.Event().Data)
 		if len(data) == 0 || string(data) == "[DONE]" {
 			continue
 		}

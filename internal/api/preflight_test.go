@@ -1,0 +1,123 @@
+package api
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestPreflight(t *testing.T) {
+	png := []byte("\x89PNG\r\n\x1a\n0000")
+	jpg := []byte("\xff\xd8\xff\xe0")
+	ok := GenerateRequest{Prompt: "x", ImageOptions: ImageOptions{Model: "gpt-image-2"}}
+	with := func(f func(*GenerateRequest)) GenerateRequest { r := ok; f(&r); return r }
+	for _, tc := range []struct {
+		name  string
+		req   GenerateRequest
+		field string // "" means accepted
+		kind  Kind
+	}{
+		{"plain", ok, "", 0},
+		{"empty prompt", with(func(r *GenerateRequest) { r.Prompt = "  \n" }), "prompt", KindInvalidRequest},
+		{"no model", with(func(r *GenerateRequest) { r.Model = "" }), "model", KindInvalidRequest},
+		{"preset", with(func(r *GenerateRequest) { r.Size = "1536x1024" }), "", 0},
+		{"dall-e-2 preset", with(func(r *GenerateRequest) { r.Size = "256x256" }), "", 0},
+		{"auto", with(func(r *GenerateRequest) { r.Size = "auto" }), "", 0},
+		{"custom ok", with(func(r *GenerateRequest) { r.Size = "1536x864" }), "", 0},
+		{"custom max", with(func(r *GenerateRequest) { r.Size = "3840x2160" }), "", 0},
+		{"not multiple of 16", with(func(r *GenerateRequest) { r.Size = "1000x1000" }), "size", KindInvalidSize},
+		{"too wide", with(func(r *GenerateRequest) { r.Size = "3200x1024" }), "size", KindInvalidSize},
+		{"side too long", with(func(r *GenerateRequest) { r.Size = "3856x2160" }), "size", KindInvalidSize},
+		{"too few pixels", with(func(r *GenerateRequest) { r.Size = "768x768" }), "size", KindInvalidSize},
+		{"too many pixels", with(func(r *GenerateRequest) { r.Size = "3840x2400" }), "size", KindInvalidSize},
+		{"not a size", with(func(r *GenerateRequest) { r.Size = "big" }), "size", KindInvalidSize},
+		{"transparent jpeg", with(func(r *GenerateRequest) { r.Background, r.OutputFormat = "transparent", "jpeg" }), "background", KindInvalidRequest},
+		{"transparent webp", with(func(r *GenerateRequest) { r.Background, r.OutputFormat = "transparent", "webp" }), "", 0},
+		{"compression png", with(func(r *GenerateRequest) { r.OutputFormat, r.OutputCompression = "png", ptr(50) }), "output_compression", KindInvalidRequest},
+		{"compression 101", with(func(r *GenerateRequest) { r.OutputFormat, r.OutputCompression = "jpeg", ptr(101) }), "output_compression", KindInvalidRequest},
+		{"compression jpeg 0", with(func(r *GenerateRequest) { r.OutputFormat, r.OutputCompression = "jpeg", ptr(0) }), "", 0},
+		{"n 11", with(func(r *GenerateRequest) { r.N = 11 }), "n", KindInvalidRequest},
+		{"n 10", with(func(r *GenerateRequest) { r.N = 10 }), "", 0},
+		{"partials 4", with(func(r *GenerateRequest) { r.PartialImages = 4 }), "partial_images", KindInvalidRequest},
+		{"bad quality", with(func(r *GenerateRequest) { r.Quality = "ultra" }), "quality", KindInvalidRequest},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := tc.req.Check(DefaultLimits)
+			if tc.field == "" {
+				if err != nil {
+					t.Fatalf("refused: %v", err)
+				}
+				return
+			}
+			e, _ := err.(*Error)
+			if e == nil {
+				t.Fatalf("accepted, want a %s error on %s", tc.kind, tc.field)
+			}
+			if e.Param != tc.field || e.Kind != tc.kind || !e.Preflight || e.Hint == "" {
+				t.Errorf("got %+v", e)
+			}
+		})
+	}
+
+	edit := EditRequest{Prompt: "x", ImageOptions: ImageOptions{Model: "gpt-image-1"}, Images: []InputImage{{Name: "a.png", Data: png}}}
+	if err := edit.Check(DefaultLimits); err != nil {
+		t.Errorf("edit refused: %v", err)
+	}
+	many := edit
+	many.Images = make([]InputImage, 17)
+	for i := range many.Images {
+		many.Images[i] = InputImage{Name: "a.jpg", Data: jpg}
+	}
+	if e, _ := many.Check(DefaultLimits).(*Error); e == nil || e.Param != "image" || !strings.Contains(e.Hint, "Remove 1") {
+		t.Errorf("17 images: %v", e)
+	}
+	none := edit
+	none.Images = nil
+	if e, _ := none.Check(DefaultLimits).(*Error); e == nil || e.Param != "image" {
+		t.Errorf("no images: %v", e)
+	}
+	gif := edit
+	gif.Images = []InputImage{{Name: "a.gif", Data: []byte("GIF89a....")}}
+	if e, _ := gif.Check(DefaultLimits).(*Error); e == nil || e.Kind != KindInvalidImage {
+		t.Errorf("gif: %v", e)
+	}
+	badMask := edit
+	badMask.Mask = &InputImage{Data: jpg}
+	if e, _ := badMask.Check(DefaultLimits).(*Error); e == nil || e.Param != "mask" {
+		t.Errorf("jpeg mask: %v", e)
+	}
+	custom := Limits{Multiple: 8, MaxAspect: 2, MaxSide: 2048, MinPixels: 1, MaxPixels: 1 << 30, MaxImages: 1}
+	if err := custom.CheckSize("1000x1000"); err != nil {
+		t.Errorf("configured limits ignored: %v", err)
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
+
+func TestSizeFixSuggestsNearestMultiple(t *testing.T) {
+	e := DefaultLimits.CheckSize("1000x1010").(*Error)
+	if !strings.Contains(e.Hint, "1008x1008") {
+		t.Errorf("hint %q", e.Hint)
+	}
+}
+
+func TestClosestModels(t *testing.T) {
+	listed := []string{"gpt-image-1", "gpt-image-1-mini", "gpt-image-1.5", "dall-e-3", "gpt-4o-mini"}
+	for _, tc := range []struct {
+		name  string
+		first string
+	}{
+		{"GPT-Image-1", "gpt-image-1"},
+		{"gpt_image_1", "gpt-image-1"},
+		{"gpt-image-15", "gpt-image-1.5"},
+		{"dalle-3", "dall-e-3"},
+		{"gpt-imag-1", "gpt-image-1"},
+	} {
+		got := ClosestModels(tc.name, listed)
+		if len(got) == 0 || got[0] != tc.first {
+			t.Errorf("ClosestModels(%q) = %v, want %s first", tc.name, got, tc.first)
+		}
+	}
+	if got := ClosestModels("stable-diffusion-xl", listed); len(got) != 0 {
+		t.Errorf("far name suggested %v", got)
+	}
+}
