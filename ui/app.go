@@ -19,6 +19,8 @@ var defaultWindowSize = fyne.NewSize(1280, 800)
 type Options struct {
 	// Demo marks that the window talks to the built-in demo service.
 	Demo bool
+	// BaseURL is the service the window talks to (the demo's, with Demo).
+	BaseURL string
 }
 
 // page is one tab of the main window. Each tab is a small struct that

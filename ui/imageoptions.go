@@ -114,7 +114,6 @@ func newImageOptionsForm(defaultModel string, extra ...*widget.FormItem) *imageO
 	f.background.SetSelected("Auto")
 	f.format.SetSelected("PNG")
 
-
 	f.moderation = widget.NewSelect(moderationChoice.labels, nil)
 	f.moderation.SetSelected("Auto")
 

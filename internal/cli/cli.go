@@ -1,0 +1,124 @@
+// Package cli is Easel's command line: the same service client as the
+// window, for scripts, quick checks and the demo server. Each subcommand
+// prints its results on stdout (one image path per line) and a failure as
+// one line on stderr with its kind and hint; the exit status is 1 for a
+// failure and 2 for a usage mistake.
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+
+	"easel/internal/api"
+)
+
+// Commands are the subcommand names main dispatches to Run.
+var Commands = []string{"models", "gen", "edit", "chat", "serve-demo"}
+
+// IsCommand reports whether name is a subcommand.
+func IsCommand(name string) bool {
+	for _, c := range Commands {
+		if c == name {
+			return true
+		}
+	}
+	return false
+}
+
+// Env is what a command reads and writes, so tests run it in-process.
+type Env struct {
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+	// Getenv reads OPENAI_BASE_URL and OPENAI_API_KEY.
+	Getenv func(string) string
+}
+
+// OSEnv is the real process environment.
+func OSEnv() Env {
+	return Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv}
+}
+
+// errUsage marks a mistake in the command line itself (exit 2).
+var errUsage = errors.New("usage")
+
+// Run runs one subcommand and returns the exit status. Ctrl+C cancels the
+// request in flight.
+func Run(args []string, env Env) int {
+	if len(args) == 0 || !IsCommand(args[0]) {
+		fmt.Fprintf(env.Stderr, "easel: unknown command; use one of: %s\n", strings.Join(Commands, ", "))
+		return 2
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	var err error
+	switch args[0] {
+	case "models":
+		err = runModels(ctx, args[1:], env)
+	case "gen":
+		err = runGen(ctx, args[1:], env)
+	case "edit":
+		err = runEdit(ctx, args[1:], env)
+	case "chat":
+		err = runChat(ctx, args[1:], env)
+	case "serve-demo":
+		err = runServeDemo(ctx, args[1:], env)
+	}
+	return report(err, env)
+}
+
+func report(err error, env Env) int {
+	if err == nil {
+		return 0
+	}
+	if errors.Is(err, errUsage) || errors.Is(err, flag.ErrHelp) {
+		return 2
+	}
+	var ae *api.Error
+	if errors.As(err, &ae) {
+		fmt.Fprintln(env.Stderr, "easel: "+oneLine(ae.Line()))
+		return 1
+	}
+	fmt.Fprintln(env.Stderr, "easel: "+oneLine(err.Error()))
+	return 1
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// newFlags makes a FlagSet that reports usage mistakes on stderr.
+func newFlags(name string, env Env) *flag.FlagSet {
+	fs := flag.NewFlagSet("easel "+name, flag.ContinueOnError)
+	fs.SetOutput(env.Stderr)
+	return fs
+}
+
+// parse parses args and turns a parse failure into errUsage.
+func parse(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return errUsage
+	}
+	return nil
+}
+
+func usageErr(env Env, format string, a ...any) error {
+	fmt.Fprintf(env.Stderr, "easel: "+format+"\n", a...)
+	return errUsage
+}
+
+// client makes the service client from the environment, as every OpenAI
+// tool does, until profiles land.
+func client(env Env) *api.Client {
+	base := env.Getenv("OPENAI_BASE_URL")
+	if base == "" {
+		base = "https://api.openai.com/v1"
+	}
+	return api.New(api.Config{BaseURL: base, APIKey: env.Getenv("OPENAI_API_KEY")})
+}

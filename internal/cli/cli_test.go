@@ -1,0 +1,109 @@
+package cli
+
+import (
+	"bytes"
+	"image/color"
+	"image/png"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"image"
+
+	"easel/internal/fakeapi"
+)
+
+func testEnv(t *testing.T, base string) (Env, *bytes.Buffer, *bytes.Buffer) {
+	var out, errOut bytes.Buffer
+	vars := map[string]string{"OPENAI_BASE_URL": base, "OPENAI_API_KEY": "sk-cli-test-key-123456"}
+	return Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errOut, Getenv: func(k string) string { return vars[k] }}, &out, &errOut
+}
+
+func fake(t *testing.T) string {
+	ts := httptest.NewServer(fakeapi.New(fakeapi.Config{Key: "sk-cli-test-key-123456"}))
+	t.Cleanup(ts.Close)
+	return ts.URL + "/v1"
+}
+
+func TestGenWritesOnePathPerImage(t *testing.T) {
+	env, out, errOut := testEnv(t, fake(t))
+	dir := t.TempDir()
+	code := Run([]string{"gen", "--prompt", "a fox", "--n", "2", "--format", "jpeg", "--compression", "70", "--out", dir}, env)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	paths := strings.Fields(out.String())
+	if len(paths) != 2 {
+		t.Fatalf("stdout %q", out)
+	}
+	for _, p := range paths {
+		if filepath.Ext(p) != ".jpg" || filepath.Dir(p) != dir {
+			t.Errorf("path %s", p)
+		}
+		if data, err := os.ReadFile(p); err != nil || len(data) < 100 {
+			t.Errorf("%s: %v", p, err)
+		}
+	}
+}
+
+func TestEditSendsImagesInOrder(t *testing.T) {
+	env, out, errOut := testEnv(t, fake(t))
+	dir := t.TempDir()
+	var args []string
+	for i, c := range []color.NRGBA{{255, 0, 0, 255}, {0, 0, 255, 255}} {
+		img := image.NewNRGBA(image.Rect(0, 0, 32, 32))
+		for p := 0; p < len(img.Pix); p += 4 {
+			copy(img.Pix[p:], []byte{c.R, c.G, c.B, c.A})
+		}
+		var buf bytes.Buffer
+		_ = png.Encode(&buf, img)
+		p := filepath.Join(dir, []string{"a.png", "b.png"}[i])
+		_ = os.WriteFile(p, buf.Bytes(), 0o644)
+		args = append(args, "--image", p)
+	}
+	code := Run(append([]string{"edit", "--prompt", "blend", "--fidelity", "high", "--out", dir}, args...), env)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if len(strings.Fields(out.String())) != 1 {
+		t.Errorf("stdout %q", out)
+	}
+}
+
+func TestFailureIsOneLineWithKindAndHint(t *testing.T) {
+	env, out, errOut := testEnv(t, fake(t))
+	code := Run([]string{"gen", "--prompt", "x", "--model", "fault-no-balance"}, env)
+	if code != 1 {
+		t.Errorf("exit %d, want 1", code)
+	}
+	line := errOut.String()
+	if strings.Count(line, "\n") != 1 || !strings.Contains(line, "insufficient balance") || !strings.Contains(line, "top it up") {
+		t.Errorf("stderr %q", line)
+	}
+	if strings.Contains(line, "sk-cli-test-key") || out.Len() != 0 {
+		t.Errorf("leaked or printed: %q / %q", line, out)
+	}
+}
+
+func TestUsageMistakesExit2(t *testing.T) {
+	for _, args := range [][]string{
+		{"gen", "--bogus"}, {"edit", "--prompt", "x"}, {"chat"}, {"serve-demo", "--addr", "0.0.0.0:1"}, {"nope"},
+	} {
+		env, _, _ := testEnv(t, "http://127.0.0.1:1/v1")
+		if code := Run(args, env); code != 2 {
+			t.Errorf("%v: exit %d, want 2", args, code)
+		}
+	}
+}
+
+func TestChatStreamsToStdout(t *testing.T) {
+	env, out, errOut := testEnv(t, fake(t))
+	if code := Run([]string{"chat", "--system", "be brief", "--temperature", "0.3", "hello", "world"}, env); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(out.String(), "hello world") {
+		t.Errorf("stdout %q", out)
+	}
+}

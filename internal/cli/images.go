@@ -1,0 +1,169 @@
+package cli
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"easel/internal/api"
+)
+
+// imageFlags are the options gen and edit share, named as the API names
+// them.
+type imageFlags struct {
+	model, prompt, size, quality, background, format, moderation, responseFormat string
+	compression, n, partials                                                     int
+	stream                                                                       bool
+	out                                                                          string
+}
+
+func (f *imageFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&f.model, "model", "gpt-image-1", "image model id, exactly as the service lists it")
+	fs.StringVar(&f.prompt, "prompt", "", "what to make (required)")
+	fs.StringVar(&f.size, "size", "", "auto, 1024x1024, 1536x1024, 1024x1536 or a custom WxH")
+	fs.StringVar(&f.quality, "quality", "", "auto, low, medium or high")
+	fs.StringVar(&f.background, "background", "", "auto, opaque or transparent (png or webp)")
+	fs.StringVar(&f.format, "format", "", "output format: png, jpeg or webp")
+	fs.IntVar(&f.compression, "compression", -1, "output compression 0-100, for jpeg and webp")
+	fs.StringVar(&f.moderation, "moderation", "", "auto or low")
+	fs.IntVar(&f.n, "n", 0, "how many images, 1-10")
+	fs.BoolVar(&f.stream, "stream", false, "stream, with previews")
+	fs.IntVar(&f.partials, "partial-images", 0, "previews while streaming, 0-3")
+	fs.StringVar(&f.responseFormat, "response-format", "", "url or b64_json (dall-e models)")
+	fs.StringVar(&f.out, "out", ".", "folder to write images to")
+}
+
+func (f *imageFlags) options() api.ImageOptions {
+	o := api.ImageOptions{Model: f.model, Size: f.size, Quality: f.quality, Background: f.background,
+		OutputFormat: f.format, Moderation: f.moderation, N: f.n, Stream: f.stream,
+		PartialImages: f.partials, ResponseFormat: f.responseFormat}
+	if f.compression >= 0 {
+		c := f.compression
+		o.OutputCompression = &c
+	}
+	return o
+}
+
+func runGen(ctx context.Context, args []string, env Env) error {
+	var f imageFlags
+	fs := newFlags("gen", env)
+	f.register(fs)
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usageErr(env, "gen takes no arguments besides flags; put the prompt in --prompt")
+	}
+	res, err := client(env).Generate(ctx, api.GenerateRequest{Prompt: f.prompt, ImageOptions: f.options()}, progress(env))
+	if err != nil {
+		return err
+	}
+	return writeImages(env, f.out, res)
+}
+
+// repeated collects a flag given several times, in order.
+type repeated []string
+
+func (r *repeated) String() string     { return strings.Join(*r, ",") }
+func (r *repeated) Set(v string) error { *r = append(*r, v); return nil }
+
+func runEdit(ctx context.Context, args []string, env Env) error {
+	var f imageFlags
+	var images repeated
+	var mask, fidelity string
+	fs := newFlags("edit", env)
+	f.register(fs)
+	fs.Var(&images, "image", "an input image; repeat in order (the first is the one the mask applies to)")
+	fs.StringVar(&mask, "mask", "", "PNG whose transparent pixels mark what to change in the first image")
+	fs.StringVar(&fidelity, "fidelity", "", "input fidelity: low or high")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if len(images) == 0 {
+		return usageErr(env, "edit needs at least one --image")
+	}
+	req := api.EditRequest{Prompt: f.prompt, ImageOptions: f.options(), InputFidelity: fidelity}
+	for _, p := range images {
+		in, err := readInput(p)
+		if err != nil {
+			return err
+		}
+		req.Images = append(req.Images, in)
+	}
+	if mask != "" {
+		m, err := readInput(mask)
+		if err != nil {
+			return err
+		}
+		req.Mask = &m
+	}
+	res, err := client(env).Edit(ctx, req, progress(env))
+	if err != nil {
+		return err
+	}
+	return writeImages(env, f.out, res)
+}
+
+func readInput(path string) (api.InputImage, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return api.InputImage{}, fmt.Errorf("cannot read image %s: %w", path, err)
+	}
+	return api.InputImage{Name: filepath.Base(path), ContentType: http.DetectContentType(data), Data: data}, nil
+}
+
+// progress tells on stderr that previews arrive, so a slow job is not
+// silent.
+func progress(env Env) func(api.Partial) {
+	return func(p api.Partial) {
+		fmt.Fprintf(env.Stderr, "preview %d received (%d bytes)\n", p.Index+1, len(p.Data))
+	}
+}
+
+// writeImages saves each image under out, with the bytes as sent, and
+// prints one path per line.
+func writeImages(env Env, out string, res *api.ImageResult) error {
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return fmt.Errorf("cannot create %s: %w", out, err)
+	}
+	stamp := time.Now().Format("20060102-150405")
+	for i, img := range res.Images {
+		ext := "." + img.Format
+		if img.Format == "jpeg" {
+			ext = ".jpg"
+		}
+		path := filepath.Join(out, fmt.Sprintf("easel-%s-%d%s", stamp, i+1, ext))
+		if err := writeAtomic(path, img.Data); err != nil {
+			return err
+		}
+		fmt.Fprintln(env.Stdout, path)
+	}
+	return nil
+}
+
+// writeAtomic writes data to a temporary file beside path, syncs it and
+// renames it into place, so a crash never leaves half an image.
+func writeAtomic(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".easel-*.tmp")
+	if err != nil {
+		return fmt.Errorf("cannot write %s: %w", path, err)
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return fmt.Errorf("cannot write %s: %w", path, err)
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return fmt.Errorf("cannot write %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("cannot write %s: %w", path, err)
+	}
+	return os.Rename(tmp.Name(), path)
+}

@@ -1,0 +1,97 @@
+package cli
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"net"
+	"strings"
+	"time"
+
+	"easel/internal/api"
+	"easel/internal/fakeapi"
+)
+
+func runModels(ctx context.Context, args []string, env Env) error {
+	fs := newFlags("models", env)
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	ms, err := client(env).Models(ctx)
+	if err != nil {
+		return err
+	}
+	for _, m := range ms {
+		if len(m.EndpointTypes) > 0 {
+			fmt.Fprintf(env.Stdout, "%s\t%s\n", m.ID, strings.Join(m.EndpointTypes, ","))
+		} else {
+			fmt.Fprintln(env.Stdout, m.ID)
+		}
+	}
+	return nil
+}
+
+func runChat(ctx context.Context, args []string, env Env) error {
+	fs := newFlags("chat", env)
+	model := fs.String("model", "gpt-4o-mini", "chat model id")
+	system := fs.String("system", "", "system message")
+	temperature := fs.Float64("temperature", -1, "sampling temperature 0-2 (sent only when given)")
+	maxTokens := fs.Int("max-tokens", 0, "longest reply in tokens (sent only when given)")
+	noStream := fs.Bool("no-stream", false, "wait for the whole reply instead of streaming it")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	msg := strings.TrimSpace(strings.Join(fs.Args(), " "))
+	if msg == "" {
+		return usageErr(env, "chat needs a message: easel chat [flags] MESSAGE")
+	}
+	req := api.ChatRequest{Model: *model, Stream: !*noStream}
+	if *system != "" {
+		req.Messages = append(req.Messages, api.Message{Role: api.RoleSystem, Content: *system})
+	}
+	req.Messages = append(req.Messages, api.Message{Role: api.RoleUser, Content: msg})
+	setFlags := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { setFlags[f.Name] = true })
+	if setFlags["temperature"] {
+		req.Temperature = temperature
+	}
+	if setFlags["max-tokens"] {
+		req.MaxTokens = maxTokens
+	}
+	res, err := client(env).Chat(ctx, req, func(d string) { fmt.Fprint(env.Stdout, d) })
+	if res != nil && res.Content != "" {
+		fmt.Fprintln(env.Stdout)
+	}
+	return err
+}
+
+func runServeDemo(ctx context.Context, args []string, env Env) error {
+	fs := newFlags("serve-demo", env)
+	addr := fs.String("addr", "127.0.0.1:8090", "address to listen on (keep it on loopback)")
+	key := fs.String("key", "", "bearer key to require; empty accepts any")
+	pace := fs.Duration("pace", fakeapi.DemoPace, "delay between stream events")
+	balance := fs.Int("balance", 0, "images the demo account can pay for; 0 is unlimited")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if host, _, err := net.SplitHostPort(*addr); err != nil || !isLoopback(host) {
+		return usageErr(env, "--addr must be a loopback address such as 127.0.0.1:8090")
+	}
+	srv := fakeapi.New(fakeapi.Config{Key: *key, Pace: *pace, Balance: *balance})
+	base, err := srv.Listen(ctx, *addr)
+	if err != nil {
+		return fmt.Errorf("cannot listen on %s: %w", *addr, err)
+	}
+	fmt.Fprintf(env.Stdout, "Easel demo service at %s — set OPENAI_BASE_URL=%s; Ctrl+C stops it\n", base, base)
+	<-ctx.Done()
+	time.Sleep(50 * time.Millisecond)
+	return nil
+}
+
+func isLoopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
