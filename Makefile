@@ -39,12 +39,14 @@ demo: build
 build: deps-build deps-go
 	go build -o $(BIN) .
 
-test: deps-build deps-test deps-go
+test: deps-build deps-test deps-go deps-node
 	$(MAKE) --no-print-directory unit
 	$(MAKE) --no-print-directory e2e
 
+# PRISM lets the conformance test send the client's requests through a
+# proxy that validates them, and fakeapi's answers, against the spec.
 unit:
-	go test -race -count=1 $(UNIT_PKGS)
+	PRISM=$(abspath $(PRISM)) go test -race -count=1 $(UNIT_PKGS)
 
 e2e: build
 	EASEL_BIN=$(abspath $(BIN)) $(XVFB) go test -tags e2e -count=1 -v -timeout 20m ./e2e/

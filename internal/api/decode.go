@@ -2,14 +2,11 @@ package api
 
 import (
 	"bytes"
-	"encoding/base64"
 	"fmt"
 	"image"
 	_ "image/jpeg" // decoders for DecodeConfig
 	_ "image/png"
 	"io"
-	"strings"
-	"unsafe"
 
 	"github.com/tidwall/gjson"
 	_ "golang.org/x/image/webp"
@@ -33,44 +30,6 @@ func readBody(r io.Reader, contentLength, limit int64) ([]byte, error) {
 		return nil, fmt.Errorf("the answer is over the %d-byte limit", limit)
 	}
 	return buf.Bytes(), nil
-}
-
-// viewString looks at b as a string without copying it. b must not change
-// while the string is in use; the JSON answers it is used on never do.
-func viewString(b []byte) string {
-	if len(b) == 0 {
-		return ""
-	}
-	return unsafe.String(&b[0], len(b))
-}
-
-// viewBytes is the reverse view, for handing a substring to a decoder.
-func viewBytes(s string) []byte {
-	if s == "" {
-		return nil
-	}
-	return unsafe.Slice(unsafe.StringData(s), len(s))
-}
-
-// decodeB64 decodes a JSON string value (with its quotes) holding base64.
-// The common case, a string with no escapes, decodes straight from the
-// answer's buffer into the result: the answer and the image are the only
-// two copies alive.
-func decodeB64(v gjson.Result) ([]byte, error) {
-	raw := v.Raw
-	if len(raw) < 2 || raw[0] != '"' {
-		return nil, fmt.Errorf("b64_json is not a string")
-	}
-	src := raw[1 : len(raw)-1]
-	if strings.IndexByte(src, '\\') >= 0 { // "\/" escapes: rare, take the slow path
-		src = v.String()
-	}
-	dst := make([]byte, base64.StdEncoding.DecodedLen(len(src)))
-	n, err := base64.StdEncoding.Decode(dst, viewBytes(src))
-	if err != nil {
-		return nil, fmt.Errorf("b64_json is not valid base64: %w", err)
-	}
-	return dst[:n], nil
 }
 
 // sniffImage checks that data is a PNG, JPEG or WebP image and reads its

@@ -160,13 +160,13 @@ func (c *Client) readImageJSON(ctx context.Context, resp *http.Response, model s
 	if err != nil {
 		return nil, c.readErr(ctx, err, model)
 	}
-	doc := viewString(body)
-	if !gjson.Valid(doc) {
-		return nil, badResponse("the answer is not complete JSON", nil, resp.Header)
+	w, err := parseWire(body)
+	if err != nil {
+		return nil, badResponse(err.Error(), err, resp.Header)
 	}
-	root := gjson.Parse(doc)
+	root := w.meta
 	if e := root.Get("error"); e.Exists() && e.Type != gjson.Null {
-		return nil, c.streamError(resp, viewBytes(e.Raw), model)
+		return nil, c.streamError(resp, []byte(e.Raw), model)
 	}
 	res := &ImageResult{
 		Created:      time.Unix(root.Get("created").Int(), 0),
@@ -185,7 +185,7 @@ func (c *Client) readImageJSON(ctx context.Context, resp *http.Response, model s
 		var err error
 		switch {
 		case item.Get("b64_json").Exists():
-			img, err = decodeB64(item.Get("b64_json"))
+			img, err = w.image(item.Get("b64_json"))
 		case item.Get("url").Exists():
 			img, err = c.download(ctx, item.Get("url").String())
 		default:
@@ -248,17 +248,18 @@ func (c *Client) readImageStream(ctx context.Context, resp *http.Response, model
 		if len(data) == 0 || string(data) == "[DONE]" {
 			continue
 		}
-		if !gjson.ValidBytes(data) {
-			return nil, badResponse("a stream event is not valid JSON", nil, resp.Header)
+		w, err := parseWire(data)
+		if err != nil {
+			return nil, badResponse("a stream event: "+err.Error(), err, resp.Header)
 		}
-		ev := gjson.Parse(viewString(data))
+		ev := w.meta
 		if e := ev.Get("error"); e.Exists() && e.Type != gjson.Null {
-			return nil, c.streamError(resp, viewBytes(e.Raw), model)
+			return nil, c.streamError(resp, []byte(e.Raw), model)
 		}
 		typ := ev.Get("type").String()
 		switch typ {
 		case "image_generation.partial_image", "image_edit.partial_image":
-			img, err := decodeB64(ev.Get("b64_json"))
+			img, err := w.image(ev.Get("b64_json"))
 			if err != nil {
 				return nil, badResponse("a preview: "+err.Error(), err, resp.Header)
 			}
@@ -267,7 +268,7 @@ func (c *Client) readImageStream(ctx context.Context, resp *http.Response, model
 				onPartial(Partial{Index: int(ev.Get("partial_image_index").Int()), Data: img, Format: format})
 			}
 		case "image_generation.completed", "image_edit.completed":
-			img, err := decodeB64(ev.Get("b64_json"))
+			img, err := w.image(ev.Get("b64_json"))
 			if err != nil {
 				return nil, badResponse("the image: "+err.Error(), err, resp.Header)
 			}

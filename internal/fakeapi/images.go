@@ -243,7 +243,11 @@ func meta(job imageJob, w, h int) map[string]any {
 	m := map[string]any{
 		"background":    orDefault(job.background, "opaque", "auto", "opaque"),
 		"output_format": job.format,
-		"quality":       orDefault(job.quality, "high", "auto", "high"),
+	}
+	// The answer names only the GPT image qualities; dall-e-3's standard
+	// and hd are not reported, as the real service does.
+	if q := orDefault(job.quality, "high", "auto", "high"); q == "low" || q == "medium" || q == "high" {
+		m["quality"] = q
 	}
 	if size := fmt.Sprintf("%dx%d", w, h); size == "1024x1024" || size == "1536x1024" || size == "1024x1536" {
 		m["size"] = size
