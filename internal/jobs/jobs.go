@@ -1,0 +1,251 @@
+// Package jobs runs every image request as a job in its own goroutine: a
+// queue with a limit per profile, cancel at any time, and a stream of
+// events for the window. A job's result is handed to a Saver, and only
+// once the Saver has stored it does any event say the job is done — so a
+// result survives the user switching tabs, closing the job's card, or the
+// window being slow to draw.
+package jobs
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"easel/internal/api"
+)
+
+// State is where a job is in its life.
+type State int
+
+// The states, in the order a job normally passes through them.
+const (
+	Queued State = iota
+	Sending
+	Waiting
+	Partial
+	Saving
+	Done
+	Failed
+	Cancelled
+)
+
+var stateNames = [...]string{"queued", "sending", "waiting", "preview", "saving", "done", "failed", "cancelled"}
+
+// String names the state for a job card.
+func (s State) String() string { return stateNames[s] }
+
+// Final reports whether no event follows this one.
+func (s State) Final() bool { return s == Done || s == Failed || s == Cancelled }
+
+// Request is one piece of work: exactly one of Generate and Edit is set.
+type Request struct {
+	// Profile names the account the job runs on; the limit is per profile.
+	Profile  string
+	Generate *api.GenerateRequest
+	Edit     *api.EditRequest
+}
+
+// Service is what a job calls: api.Client satisfies it.
+type Service interface {
+	Generate(ctx context.Context, req api.GenerateRequest, onPartial func(api.Partial)) (*api.ImageResult, error)
+	Edit(ctx context.Context, req api.EditRequest, onPartial func(api.Partial)) (*api.ImageResult, error)
+}
+
+// Saver stores a finished job's images and returns their library ids. It
+// runs on the job's goroutine, before the done event.
+type Saver interface {
+	Save(ctx context.Context, job Info, res *api.ImageResult) ([]int64, error)
+}
+
+// Info describes a job to a Saver and in events.
+type Info struct {
+	ID      string
+	Request Request
+	// Started is when the job was submitted.
+	Started time.Time
+}
+
+// Event is one change of a job, sent to the runner's listener.
+type Event struct {
+	Job   Info
+	State State
+	// Elapsed is the time since the job was submitted.
+	Elapsed time.Duration
+	// Preview is set for Partial.
+	Preview *api.Partial
+	// ItemIDs are the library ids of the saved images, for Done.
+	ItemIDs []int64
+	// Err is why the job failed, for Failed.
+	Err *api.Error
+}
+
+// Runner runs jobs. The listener is called from the jobs' goroutines, one
+// event at a time per job and in order; it must not block for long (the
+// window hops to its own goroutine and returns).
+type Runner struct {
+	service  Service
+	saver    Saver
+	listener func(Event)
+	limit    int
+	tick     time.Duration
+
+	mu    sync.Mutex
+	slots map[string]chan struct{}
+	jobs  map[string]context.CancelFunc
+	seq   int
+	wg    sync.WaitGroup
+}
+
+// Options tune a Runner.
+type Options struct {
+	// Limit is how many jobs run at once per profile (default 3).
+	Limit int
+	// Tick is how often a waiting job reports its elapsed time (default 1s).
+	Tick time.Duration
+}
+
+// New makes a runner.
+func New(service Service, saver Saver, listener func(Event), opts Options) *Runner {
+	if opts.Limit <= 0 {
+		opts.Limit = 3
+	}
+	if opts.Tick <= 0 {
+		opts.Tick = time.Second
+	}
+	return &Runner{service: service, saver: saver, listener: listener, limit: opts.Limit, tick: opts.Tick,
+		slots: map[string]chan struct{}{}, jobs: map[string]context.CancelFunc{}}
+}
+
+// Submit queues a job and returns its id at once.
+func (r *Runner) Submit(req Request) (string, error) {
+	if (req.Generate == nil) == (req.Edit == nil) {
+		return "", errors.New("jobs: a request needs exactly one of Generate and Edit")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	r.mu.Lock()
+	r.seq++
+	info := Info{ID: fmt.Sprintf("job-%d-%d", time.Now().UnixNano(), r.seq), Request: req, Started: time.Now()}
+	r.jobs[info.ID] = cancel
+	slot := r.slots[req.Profile]
+	if slot == nil {
+		slot = make(chan struct{}, r.limit)
+		r.slots[req.Profile] = slot
+	}
+	r.wg.Add(1)
+	r.mu.Unlock()
+	r.emit(Event{Job: info, State: Queued})
+	go r.run(ctx, info, slot)
+	return info.ID, nil
+}
+
+// Cancel stops a job in any state; a finished job is left as it is. It
+// returns false for an unknown or finished job.
+func (r *Runner) Cancel(id string) bool {
+	r.mu.Lock()
+	cancel, ok := r.jobs[id]
+	r.mu.Unlock()
+	if ok {
+		cancel()
+	}
+	return ok
+}
+
+// Running is how many jobs have not finished.
+func (r *Runner) Running() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.jobs)
+}
+
+// Wait blocks until every submitted job has finished.
+func (r *Runner) Wait() { r.wg.Wait() }
+
+func (r *Runner) emit(e Event) {
+	e.Elapsed = time.Since(e.Job.Started)
+	if r.listener != nil {
+		r.listener(e)
+	}
+}
+
+func (r *Runner) run(ctx context.Context, info Info, slot chan struct{}) {
+	defer r.wg.Done()
+	defer func() {
+		r.mu.Lock()
+		r.jobs[info.ID]()
+		delete(r.jobs, info.ID)
+		r.mu.Unlock()
+	}()
+	select {
+	case slot <- struct{}{}:
+		defer func() { <-slot }()
+	case <-ctx.Done():
+		r.emit(Event{Job: info, State: Cancelled})
+		return
+	}
+	r.emit(Event{Job: info, State: Sending})
+
+	// While the request is out, report the elapsed time every tick, so the
+	// card never sits silent. Previews and ticks are serialised by mu so
+	// the listener sees one event at a time.
+	var mu sync.Mutex
+	stopTicks := make(chan struct{})
+	ticksDone := make(chan struct{})
+	go func() {
+		defer close(ticksDone)
+		t := time.NewTicker(r.tick)
+		defer t.Stop()
+		for {
+			select {
+			case <-t.C:
+				mu.Lock()
+				r.emit(Event{Job: info, State: Waiting})
+				mu.Unlock()
+			case <-stopTicks:
+				return
+			}
+		}
+	}()
+	onPartial := func(p api.Partial) {
+		mu.Lock()
+		r.emit(Event{Job: info, State: Partial, Preview: &p})
+		mu.Unlock()
+	}
+	var res *api.ImageResult
+	var err error
+	if info.Request.Generate != nil {
+		res, err = r.service.Generate(ctx, *info.Request.Generate, onPartial)
+	} else {
+		res, err = r.service.Edit(ctx, *info.Request.Edit, onPartial)
+	}
+	close(stopTicks)
+	<-ticksDone
+
+	if err != nil {
+		r.finishWithError(ctx, info, err)
+		return
+	}
+	// Once the images have arrived they are paid for: they are saved even
+	// if a cancel comes now, and the job ends as done.
+	r.emit(Event{Job: info, State: Saving})
+	ids, err := r.saver.Save(context.WithoutCancel(ctx), info, res)
+	if err != nil {
+		r.emit(Event{Job: info, State: Failed, Err: &api.Error{Kind: api.KindUnknown, Message: "the images arrived but could not be saved: " + err.Error(),
+			Hint: "Check that the disk has room and the library folder is writable, then try again.", Err: err}})
+		return
+	}
+	r.emit(Event{Job: info, State: Done, ItemIDs: ids})
+}
+
+func (r *Runner) finishWithError(ctx context.Context, info Info, err error) {
+	var ae *api.Error
+	if !errors.As(err, &ae) {
+		ae = &api.Error{Kind: api.KindUnknown, Message: err.Error(), Err: err}
+	}
+	if ae.Kind == api.KindCancelled || ctx.Err() != nil {
+		r.emit(Event{Job: info, State: Cancelled})
+		return
+	}
+	r.emit(Event{Job: info, State: Failed, Err: ae})
+}

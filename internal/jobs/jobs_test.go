@@ -1,0 +1,309 @@
+package jobs
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"easel/internal/api"
+)
+
+// fakeService blocks each call until released, counting how many run.
+type fakeService struct {
+	release  chan struct{}
+	partials int
+	err      error
+	running  atomic.Int32
+	peak     atomic.Int32
+}
+
+func (f *fakeService) Generate(ctx context.Context, req api.GenerateRequest, onPartial func(api.Partial)) (*api.ImageResult, error) {
+	n := f.running.Add(1)
+	defer f.running.Add(-1)
+	for {
+		p := f.peak.Load()
+		if n <= p || f.peak.CompareAndSwap(p, n) {
+			break
+		}
+	}
+	for i := 0; i < f.partials; i++ {
+		onPartial(api.Partial{Index: i, Data: []byte{byte(i)}})
+	}
+	select {
+	case <-f.release:
+	case <-ctx.Done():
+		return nil, &api.Error{Kind: api.KindCancelled}
+	}
+	if f.err != nil {
+		return nil, f.err
+	}
+	return &api.ImageResult{Images: []api.Image{{Data: []byte("img"), Format: "png"}}}, nil
+}
+
+func (f *fakeService) Edit(ctx context.Context, req api.EditRequest, onPartial func(api.Partial)) (*api.ImageResult, error) {
+	return f.Generate(ctx, api.GenerateRequest{}, onPartial)
+}
+
+type fakeSaver struct {
+	mu    sync.Mutex
+	saved []string
+	err   error
+	block chan struct{}
+}
+
+func (s *fakeSaver) Save(ctx context.Context, job Info, res *api.ImageResult) ([]int64, error) {
+	if s.block != nil {
+		<-s.block
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.err != nil {
+		return nil, s.err
+	}
+	s.saved = append(s.saved, job.ID)
+	return []int64{int64(len(s.saved))}, nil
+}
+
+// log records events per job.
+type log struct {
+	mu     sync.Mutex
+	events map[string][]Event
+	saver  *fakeSaver
+	// savedAtDone records whether the saver had the job when done came.
+	savedAtDone map[string]bool
+}
+
+func newLog(s *fakeSaver) *log {
+	return &log{events: map[string][]Event{}, saver: s, savedAtDone: map[string]bool{}}
+}
+
+func (l *log) listen(e Event) {
+	if e.State == Done {
+		l.saver.mu.Lock()
+		for _, id := range l.saver.saved {
+			if id == e.Job.ID {
+				l.mu.Lock()
+				l.savedAtDone[e.Job.ID] = true
+				l.mu.Unlock()
+			}
+		}
+		l.saver.mu.Unlock()
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.events[e.Job.ID] = append(l.events[e.Job.ID], e)
+}
+
+func (l *log) states(id string) []State {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var out []State
+	for _, e := range l.events[id] {
+		if e.State != Waiting {
+			out = append(out, e.State)
+		}
+	}
+	return out
+}
+
+func genReq(profile string) Request {
+	return Request{Profile: profile, Generate: &api.GenerateRequest{Prompt: "p"}}
+}
+
+func eventually(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(3 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+}
+
+func equal(a, b []State) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func TestEventsInOrderAndSavedBeforeDone(t *testing.T) {
+	svc := &fakeService{release: make(chan struct{}), partials: 2}
+	saver := &fakeSaver{}
+	l := newLog(saver)
+	r := New(svc, saver, l.listen, Options{Tick: 5 * time.Millisecond})
+	id, err := r.Submit(genReq("p"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(30 * time.Millisecond) // a few ticks while waiting
+	close(svc.release)
+	r.Wait()
+	want := []State{Queued, Sending, Partial, Partial, Saving, Done}
+	if got := l.states(id); !equal(got, want) {
+		t.Errorf("states %v, want %v", got, want)
+	}
+	if !l.savedAtDone[id] {
+		t.Error("done was sent before the saver had stored the images")
+	}
+	waiting := 0
+	for _, e := range l.events[id] {
+		if e.State == Waiting {
+			waiting++
+		}
+	}
+	if waiting == 0 {
+		t.Error("no elapsed-time events while waiting")
+	}
+	last := l.events[id][len(l.events[id])-1]
+	if len(last.ItemIDs) != 1 || last.Elapsed <= 0 {
+		t.Errorf("done event %+v", last)
+	}
+	if r.Running() != 0 {
+		t.Errorf("%d still running", r.Running())
+	}
+}
+
+func TestLimitPerProfile(t *testing.T) {
+	svc := &fakeService{release: make(chan struct{})}
+	saver := &fakeSaver{}
+	l := newLog(saver)
+	r := New(svc, saver, l.listen, Options{Limit: 2})
+	var ids []string
+	for i := 0; i < 5; i++ {
+		id, _ := r.Submit(genReq("a"))
+		ids = append(ids, id)
+	}
+	other, _ := r.Submit(genReq("b"))
+	eventually(t, "three running", func() bool { return svc.running.Load() == 3 })
+	time.Sleep(20 * time.Millisecond)
+	if n := svc.running.Load(); n != 3 {
+		t.Errorf("%d running, want 2 for profile a and 1 for b", n)
+	}
+	queued := 0
+	for _, id := range ids {
+		if s := l.states(id); len(s) == 1 && s[0] == Queued {
+			queued++
+		}
+	}
+	if queued != 3 {
+		t.Errorf("%d of profile a still queued, want 3", queued)
+	}
+	close(svc.release)
+	r.Wait()
+	if svc.peak.Load() > 3 {
+		t.Errorf("peak %d", svc.peak.Load())
+	}
+	if s := l.states(other); s[len(s)-1] != Done {
+		t.Errorf("profile b ended %v", s)
+	}
+}
+
+func TestCancelInEveryState(t *testing.T) {
+	t.Run("queued", func(t *testing.T) {
+		svc := &fakeService{release: make(chan struct{})}
+		saver := &fakeSaver{}
+		l := newLog(saver)
+		r := New(svc, saver, l.listen, Options{Limit: 1})
+		first, _ := r.Submit(genReq("p"))
+		eventually(t, "first running", func() bool { return svc.running.Load() == 1 })
+		second, _ := r.Submit(genReq("p"))
+		if !r.Cancel(second) {
+			t.Fatal("cancel refused")
+		}
+		eventually(t, "second cancelled", func() bool { s := l.states(second); return len(s) > 0 && s[len(s)-1] == Cancelled })
+		if got := l.states(second); !equal(got, []State{Queued, Cancelled}) {
+			t.Errorf("queued job states %v", got)
+		}
+		close(svc.release)
+		r.Wait()
+		if s := l.states(first); s[len(s)-1] != Done {
+			t.Errorf("first ended %v", s)
+		}
+	})
+	t.Run("waiting", func(t *testing.T) {
+		svc := &fakeService{release: make(chan struct{}), partials: 1}
+		saver := &fakeSaver{}
+		l := newLog(saver)
+		r := New(svc, saver, l.listen, Options{})
+		id, _ := r.Submit(genReq("p"))
+		eventually(t, "running", func() bool { return svc.running.Load() == 1 })
+		r.Cancel(id)
+		r.Wait()
+		if got := l.states(id); !equal(got, []State{Queued, Sending, Partial, Cancelled}) {
+			t.Errorf("states %v", got)
+		}
+		if len(saver.saved) != 0 {
+			t.Error("a cancelled job saved images")
+		}
+	})
+	t.Run("saving", func(t *testing.T) {
+		svc := &fakeService{release: make(chan struct{})}
+		close(svc.release)
+		saver := &fakeSaver{block: make(chan struct{})}
+		l := newLog(saver)
+		r := New(svc, saver, l.listen, Options{})
+		id, _ := r.Submit(genReq("p"))
+		eventually(t, "saving", func() bool { s := l.states(id); return len(s) > 0 && s[len(s)-1] == Saving })
+		r.Cancel(id)
+		close(saver.block)
+		r.Wait()
+		if s := l.states(id); s[len(s)-1] != Done || len(saver.saved) != 1 {
+			t.Errorf("a paid result was lost on cancel while saving: %v", s)
+		}
+	})
+	t.Run("finished", func(t *testing.T) {
+		svc := &fakeService{release: make(chan struct{})}
+		close(svc.release)
+		saver := &fakeSaver{}
+		r := New(svc, saver, nil, Options{})
+		id, _ := r.Submit(genReq("p"))
+		r.Wait()
+		if r.Cancel(id) {
+			t.Error("cancel of a finished job reported true")
+		}
+	})
+}
+
+func TestFailuresCarryTheAPIError(t *testing.T) {
+	svc := &fakeService{release: make(chan struct{}), err: &api.Error{Kind: api.KindInsufficientBalance, Hint: "top up"}}
+	close(svc.release)
+	saver := &fakeSaver{}
+	l := newLog(saver)
+	r := New(svc, saver, l.listen, Options{})
+	id, _ := r.Submit(genReq("p"))
+	r.Wait()
+	evs := l.events[id]
+	last := evs[len(evs)-1]
+	if last.State != Failed || last.Err == nil || last.Err.Kind != api.KindInsufficientBalance {
+		t.Errorf("last event %+v", last)
+	}
+
+	svc2 := &fakeService{release: make(chan struct{})}
+	close(svc2.release)
+	saver2 := &fakeSaver{err: errors.New("disk full")}
+	l2 := newLog(saver2)
+	r2 := New(svc2, saver2, l2.listen, Options{})
+	id2, _ := r2.Submit(genReq("p"))
+	r2.Wait()
+	evs = l2.events[id2]
+	if last := evs[len(evs)-1]; last.State != Failed || last.Err == nil {
+		t.Errorf("save failure ended %+v", last)
+	}
+}
+
+func TestSubmitNeedsOneRequest(t *testing.T) {
+	r := New(&fakeService{}, &fakeSaver{}, nil, Options{})
+	if _, err := r.Submit(Request{}); err == nil {
+		t.Error("empty request accepted")
+	}
+}
