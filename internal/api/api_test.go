@@ -3,6 +3,7 @@ package api_test
 import (
 	"context"
 	"errors"
+	"image/color"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -270,5 +271,27 @@ func TestNetworkErrorForClosedPort(t *testing.T) {
 	_, err := api.New(api.Config{BaseURL: base}).Models(context.Background())
 	if e := asAPIError(t, err); e.Kind != api.KindNetwork || !strings.Contains(e.Hint, "base URL") {
 		t.Errorf("got %v", e)
+	}
+}
+
+func TestPassingRateLimitIsRetriedAfterItsWait(t *testing.T) {
+	c, _, _ := newFake(t, fakeapi.Config{})
+	start := time.Now()
+	res, err := c.Generate(context.Background(), gen("fault-"+fakeapi.FaultRateLimitOnce), nil)
+	if err != nil {
+		t.Fatalf("not retried: %v", err)
+	}
+	if len(res.Images) != 1 || time.Since(start) < time.Second {
+		t.Errorf("retried without waiting Retry-After (%v)", time.Since(start))
+	}
+}
+
+func TestEditIsNeverRetried(t *testing.T) {
+	c, _, _ := newFake(t, fakeapi.Config{})
+	png := solidPNG(t, 8, 8, color.NRGBA{A: 255})
+	_, err := c.Edit(context.Background(), api.EditRequest{Prompt: "p", ImageOptions: api.ImageOptions{Model: "fault-" + fakeapi.FaultRateLimitOnce},
+		Images: []api.InputImage{{Name: "a.png", Data: png}}}, nil)
+	if e := asAPIError(t, err); e.Kind != api.KindRateLimited || e.RetryAfter != time.Second {
+		t.Errorf("edit: %v", e)
 	}
 }

@@ -121,11 +121,38 @@ func New(cfg Config) *Client {
 // Limits are the size rules this client checks before sending.
 func (c *Client) Limits() Limits { return c.cfg.Limits }
 
+// MaxRetryWait is the longest Retry-After that Easel waits out by itself;
+// a longer one is reported to the user instead.
+const MaxRetryWait = 20 * time.Second
+
 // call sends one request and hands back the raw answer with its body
 // unread, or a classified error. overall bounds the whole exchange;
 // firstByte, when non-zero, bounds the wait for headers. The returned
 // cancel must be called once the body has been read.
+//
+// A request refused for a passing rate limit (429 with a short
+// Retry-After, not an exhausted quota) was not carried out, so it is sent
+// once more after the wait — except an edit, whose whole upload would go
+// again without the user knowing.
 func (c *Client) call(ctx context.Context, method, path string, params any, model string, overall, firstByte time.Duration, opts ...option.RequestOption) (*http.Response, context.Context, context.CancelFunc, error) {
+	for attempt := 0; ; attempt++ {
+		resp, rctx, cancel, err := c.callOnce(ctx, method, path, params, model, overall, firstByte, opts...)
+		var e *Error
+		if err == nil || attempt > 0 || path == "images/edits" || !errors.As(err, &e) ||
+			e.Kind != KindRateLimited || e.RetryAfter <= 0 || e.RetryAfter > MaxRetryWait {
+			return resp, rctx, cancel, err
+		}
+		t := time.NewTimer(e.RetryAfter)
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			t.Stop()
+			return nil, nil, nil, classifyTransport(ctx, ctx.Err(), model)
+		}
+	}
+}
+
+func (c *Client) callOnce(ctx context.Context, method, path string, params any, model string, overall, firstByte time.Duration, opts ...option.RequestOption) (*http.Response, context.Context, context.CancelFunc, error) {
 	ctx, cancelOverall := context.WithTimeoutCause(ctx, overall, errOverall)
 	ctx, cancelFB := context.WithCancelCause(ctx)
 	cancel := func() { cancelFB(nil); cancelOverall() }

@@ -22,7 +22,7 @@ func TestEveryFaultIsClassified(t *testing.T) {
 		fakeapi.FaultNoAccess:       {api.KindNoAccess, "access"},
 		fakeapi.FaultModelNotFound:  {api.KindUnknownModel, "exactly"},
 		fakeapi.FaultNoBalance:      {api.KindInsufficientBalance, "top it up"},
-		fakeapi.FaultRateLimit:      {api.KindRateLimited, "7s"},
+		fakeapi.FaultRateLimit:      {api.KindRateLimited, "30s"},
 		fakeapi.FaultServerError:    {api.KindServer, "try again"},
 		fakeapi.FaultBadGatewayHTML: {api.KindServer, "try again"},
 		fakeapi.FaultNotImplemented: {api.KindServer, "does not offer"},
@@ -84,7 +84,7 @@ func TestFaultNamesAreAllCovered(t *testing.T) {
 		fakeapi.FaultServerError: true, fakeapi.FaultBadGatewayHTML: true, fakeapi.FaultSlowFirstByte: true,
 		fakeapi.FaultCutStream: true, fakeapi.FaultStreamError: true, fakeapi.FaultBadBase64: true,
 		fakeapi.FaultNotImage: true, fakeapi.FaultTruncatedJSON: true, fakeapi.FaultJSONForStream: true,
-		fakeapi.FaultNotImplemented: true,
+		fakeapi.FaultNotImplemented: true, fakeapi.FaultRateLimitOnce: true,
 	}
 	for _, f := range fakeapi.Faults {
 		if !covered[f] {

@@ -32,6 +32,9 @@ const (
 	FaultTruncatedJSON  = "truncated-json"
 	FaultJSONForStream  = "json-for-stream"
 	FaultNotImplemented = "not-implemented"
+	// FaultRateLimitOnce answers 429 with Retry-After: 1 to the first
+	// request for a prompt, then serves it.
+	FaultRateLimitOnce = "rate-limit-once"
 )
 
 // Faults lists every fault, for documentation and tests.
@@ -39,11 +42,11 @@ var Faults = []string{
 	FaultInvalidSize, FaultUnauthorized, FaultNoAccess, FaultModelNotFound, FaultNoBalance,
 	FaultRateLimit, FaultServerError, FaultBadGatewayHTML, FaultSlowFirstByte, FaultCutStream,
 	FaultStreamError, FaultBadBase64, FaultNotImage, FaultTruncatedJSON, FaultJSONForStream,
-	FaultNotImplemented,
+	FaultNotImplemented, FaultRateLimitOnce,
 }
 
 // RetryAfterSeconds is what the rate-limit fault asks the client to wait.
-const RetryAfterSeconds = 7
+const RetryAfterSeconds = 30
 
 func faultOf(r *http.Request, model string) string {
 	if f := r.Header.Get(FaultHeader); f != "" {
@@ -71,7 +74,7 @@ func (s *Server) commonFault(w http.ResponseWriter, r *http.Request, fault, mode
 		writeError(w, http.StatusForbidden, "用户额度不足, 剩余额度: ＄0.000000", "new_api_error", "", "insufficient_user_quota")
 	case FaultRateLimit:
 		w.Header().Set("Retry-After", strconv.Itoa(RetryAfterSeconds))
-		writeError(w, http.StatusTooManyRequests, "Rate limit reached for requests per min. Please try again in 7s.", "requests", "", "rate_limit_exceeded")
+		writeError(w, http.StatusTooManyRequests, "Rate limit reached for requests per min. Please try again in 30s.", "requests", "", "rate_limit_exceeded")
 	case FaultServerError:
 		writeError(w, http.StatusInternalServerError, "The server had an error while processing your request. Sorry about that!", "server_error", "", "")
 	case FaultNotImplemented:
@@ -80,6 +83,12 @@ func (s *Server) commonFault(w http.ResponseWriter, r *http.Request, fault, mode
 		w.Header().Set("Content-Type", "text/html")
 		w.WriteHeader(http.StatusBadGateway)
 		fmt.Fprint(w, "<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>\n")
+	case FaultRateLimitOnce:
+		if !s.firstTime(r.URL.Path + "\x00" + model) {
+			return false
+		}
+		w.Header().Set("Retry-After", "1")
+		writeError(w, http.StatusTooManyRequests, "Rate limit reached for requests per min. Please try again in 1s.", "requests", "", "rate_limit_exceeded")
 	case FaultSlowFirstByte:
 		if !sleep(r.Context(), s.cfg.SlowFirstByte) {
 			return true
@@ -97,4 +106,15 @@ func abort(w http.ResponseWriter) {
 		f.Flush()
 	}
 	panic(http.ErrAbortHandler)
+}
+
+// firstTime reports whether key is seen for the first time.
+func (s *Server) firstTime(key string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.seen[key] {
+		return false
+	}
+	s.seen[key] = true
+	return true
 }

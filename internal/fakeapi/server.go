@@ -65,6 +65,7 @@ type Server struct {
 	balance int
 	models  map[string]bool
 	files   map[string][]byte // images served by URL, for response_format=url
+	seen    map[string]bool   // for faults that strike once
 }
 
 // New makes a server from cfg.
@@ -75,7 +76,7 @@ func New(cfg Config) *Server {
 	if cfg.SlowFirstByte == 0 {
 		cfg.SlowFirstByte = 5 * time.Second
 	}
-	s := &Server{cfg: cfg, mux: http.NewServeMux(), balance: cfg.Balance, models: map[string]bool{}, files: map[string][]byte{}}
+	s := &Server{cfg: cfg, mux: http.NewServeMux(), balance: cfg.Balance, models: map[string]bool{}, files: map[string][]byte{}, seen: map[string]bool{}}
 	for _, m := range cfg.Models {
 		s.models[m.ID] = true
 	}
