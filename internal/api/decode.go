@@ -32,9 +32,9 @@ func readBody(r io.Reader, contentLength, limit int64) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// sniffImage checks that data is a PNG, JPEG or WebP image and reads its
+// SniffImage checks that data is a PNG, JPEG or WebP image and reads its
 // format and size without decoding the pixels.
-func sniffImage(data []byte) (format string, w, h int, err error) {
+func SniffImage(data []byte) (format string, w, h int, err error) {
 	cfg, format, err := image.DecodeConfig(bytes.NewReader(data))
 	if err != nil {
 		return "", 0, 0, fmt.Errorf("the bytes are not a PNG, JPEG or WebP image")

@@ -209,7 +209,7 @@ func (c *Client) readImageJSON(ctx context.Context, resp *http.Response, model s
 }
 
 func checkedImage(data []byte) (Image, error) {
-	format, w, h, err := sniffImage(data)
+	format, w, h, err := SniffImage(data)
 	if err != nil {
 		return Image{}, err
 	}
@@ -264,7 +264,7 @@ func (c *Client) readImageStream(ctx context.Context, resp *http.Response, model
 				return nil, badResponse("a preview: "+err.Error(), err, resp.Header)
 			}
 			if onPartial != nil {
-				format, _, _, _ := sniffImage(img)
+				format, _, _, _ := SniffImage(img)
 				onPartial(Partial{Index: int(ev.Get("partial_image_index").Int()), Data: img, Format: format})
 			}
 		case "image_generation.completed", "image_edit.completed":

@@ -1,0 +1,202 @@
+package library
+
+import (
+	"bytes"
+	"context"
+	"image"
+	"image/color"
+	"image/png"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"easel/internal/api"
+)
+
+func pngOf(t testing.TB, w, h int, c color.NRGBA) api.Image {
+	img := image.NewNRGBA(image.Rect(0, 0, w, h))
+	for i := 0; i < len(img.Pix); i += 4 {
+		copy(img.Pix[i:], []byte{c.R, c.G, c.B, c.A})
+	}
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, img); err != nil {
+		t.Fatal(err)
+	}
+	return api.Image{Data: buf.Bytes(), Format: "png", Width: w, Height: h}
+}
+
+func open(t testing.TB) *Library {
+	l, err := Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	return l
+}
+
+func TestAddGetKeepsBytesAndEverySetting(t *testing.T) {
+	l := open(t)
+	ctx := context.Background()
+	img := pngOf(t, 40, 30, color.NRGBA{10, 20, 30, 255})
+	comp := 70
+	params := Params{ImageOptions: api.ImageOptions{Model: "gpt-image-1", Size: "1536x1024", Quality: "high", Background: "opaque",
+		OutputFormat: "png", OutputCompression: &comp, Moderation: "low", N: 2, Stream: true, PartialImages: 2}, InputFidelity: "high"}
+	parent, _ := l.Add(ctx, NewItem{Image: img, Kind: "generate", Prompt: "parent"})
+	id, err := l.Add(ctx, NewItem{Image: img, Kind: "edit", Prompt: "a red lighthouse", Model: "gpt-image-1", Profile: "work",
+		Params: params, Usage: &api.Usage{InputTokens: 5, OutputTokens: 7, TotalTokens: 12}, Created: time.UnixMilli(1700000000123),
+		Duration: 1500 * time.Millisecond, JobID: "job-1", RequestID: "req_1", Parents: []int64{parent, parent}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	it, err := l.Get(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(l.Path(it))
+	if !bytes.Equal(data, img.Data) {
+		t.Error("stored bytes differ from the server's")
+	}
+	if it.Prompt != "a red lighthouse" || it.Model != "gpt-image-1" || it.Profile != "work" || it.Kind != "edit" ||
+		it.Width != 40 || it.Height != 30 || it.TotalTokens != 12 || it.Created.UnixMilli() != 1700000000123 ||
+		it.Duration != 1500*time.Millisecond || it.JobID != "job-1" || it.RequestID != "req_1" {
+		t.Errorf("item %+v", it)
+	}
+	if it.Params.Size != "1536x1024" || *it.Params.OutputCompression != 70 || it.Params.InputFidelity != "high" || !it.Params.Stream {
+		t.Errorf("params %+v", it.Params)
+	}
+	if len(it.Parents) != 2 || it.Parents[0] != parent {
+		t.Errorf("parents %v", it.Parents)
+	}
+}
+
+func TestListSearchFavoritesDelete(t *testing.T) {
+	l := open(t)
+	ctx := context.Background()
+	img := pngOf(t, 8, 8, color.NRGBA{A: 255})
+	prompts := []string{"a red lighthouse at dusk", "blue whale", "lighthouse keeper's cat", "C'est la vie \"quoted\" (parens) OR *"}
+	var ids []int64
+	for i, p := range prompts {
+		id, err := l.Add(ctx, NewItem{Image: img, Kind: "generate", Prompt: p, Created: time.UnixMilli(int64(1000 + i))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, id)
+	}
+	all, _ := l.List(ctx, Query{})
+	if len(all) != 4 || all[0].ID != ids[3] || all[3].ID != ids[0] {
+		t.Fatalf("not newest first: %v", all)
+	}
+	page, _ := l.List(ctx, Query{Limit: 2, Offset: 2})
+	if len(page) != 2 || page[0].ID != ids[1] {
+		t.Errorf("second page %v", page)
+	}
+	found, _ := l.List(ctx, Query{Search: "lightho"})
+	if len(found) != 2 {
+		t.Errorf("prefix search found %d, want 2", len(found))
+	}
+	if n, _ := l.Count(ctx, Query{Search: "lighthouse cat"}); n != 1 {
+		t.Errorf("two-word search found %d", n)
+	}
+	for _, hostile := range []string{`"quoted" (parens) OR *`, `NEAR(`, `'`, `***`} {
+		if _, err := l.List(ctx, Query{Search: hostile}); err != nil {
+			t.Errorf("search %q: %v", hostile, err)
+		}
+	}
+	if err := l.SetFavorite(ctx, ids[1], true); err != nil {
+		t.Fatal(err)
+	}
+	if favs, _ := l.List(ctx, Query{Favorites: true}); len(favs) != 1 || favs[0].ID != ids[1] || !favs[0].Favorite {
+		t.Errorf("favourites %v", favs)
+	}
+	it, _ := l.Get(ctx, ids[0])
+	thumb, _ := l.Thumbnail(it)
+	if err := l.Delete(ctx, ids[0]); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := l.Get(ctx, ids[0]); err != ErrNotFound {
+		t.Errorf("deleted item still there: %v", err)
+	}
+	for _, p := range []string{l.Path(it), thumb} {
+		if _, err := os.Stat(p); !os.IsNotExist(err) {
+			t.Errorf("%s left behind", p)
+		}
+	}
+	if n, _ := l.Count(ctx, Query{Search: "red"}); n != 0 {
+		t.Errorf("search still finds the deleted prompt")
+	}
+}
+
+func TestThumbnailIsSmallAndCached(t *testing.T) {
+	l := open(t)
+	ctx := context.Background()
+	id, _ := l.Add(ctx, NewItem{Image: pngOf(t, 1536, 1024, color.NRGBA{0, 0, 0, 0}), Kind: "generate", Prompt: "x"})
+	it, _ := l.Get(ctx, id)
+	p, err := l.Thumbnail(it)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, _ := os.Open(p)
+	cfg, _, err := image.DecodeConfig(f)
+	f.Close()
+	if err != nil || cfg.Width != 256 || cfg.Height != 170 {
+		t.Errorf("thumbnail %dx%d, %v", cfg.Width, cfg.Height, err)
+	}
+	st1, _ := os.Stat(p)
+	time.Sleep(10 * time.Millisecond)
+	p2, _ := l.Thumbnail(it)
+	st2, _ := os.Stat(p2)
+	if p2 != p || !st1.ModTime().Equal(st2.ModTime()) {
+		t.Error("thumbnail made twice")
+	}
+}
+
+func TestOpenRepairsWhatACrashLeft(t *testing.T) {
+	dir := t.TempDir()
+	l, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	img := pngOf(t, 8, 8, color.NRGBA{1, 2, 3, 255})
+	keep, _ := l.Add(ctx, NewItem{Image: img, Kind: "generate", Prompt: "keep"})
+	lost, _ := l.Add(ctx, NewItem{Image: img, Kind: "generate", Prompt: "file lost"})
+	lostItem, _ := l.Get(ctx, lost)
+	l.Close()
+
+	os.Remove(filepath.Join(dir, lostItem.File))
+	month := filepath.Join(dir, "images", "2026-01")
+	os.MkdirAll(month, 0o700)
+	os.WriteFile(filepath.Join(month, "half.png.123.tmp"), img.Data[:10], 0o600)
+	os.WriteFile(filepath.Join(month, "orphan.png"), img.Data, 0o600)
+	os.WriteFile(filepath.Join(month, "junk.png"), []byte("not an image"), 0o600)
+
+	l, err = Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	items, _ := l.List(ctx, Query{})
+	var kinds []string
+	for _, it := range items {
+		kinds = append(kinds, it.Kind+":"+filepath.Base(it.File))
+		if _, err := os.Stat(l.Path(it)); err != nil {
+			t.Errorf("row %d has no file", it.ID)
+		}
+	}
+	if len(items) != 2 {
+		t.Fatalf("items after repair: %v", kinds)
+	}
+	if _, err := l.Get(ctx, keep); err != nil {
+		t.Error("a good item was lost")
+	}
+	if !strings.Contains(strings.Join(kinds, " "), "recovered:orphan.png") {
+		t.Errorf("the orphan was not adopted: %v", kinds)
+	}
+	for _, stray := range []string{"half.png.123.tmp", "junk.png"} {
+		if _, err := os.Stat(filepath.Join(month, stray)); !os.IsNotExist(err) {
+			t.Errorf("%s left behind", stray)
+		}
+	}
+}

@@ -1,0 +1,61 @@
+package library
+
+import (
+	"bytes"
+	"fmt"
+	"image"
+	"image/png"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/disintegration/imaging"
+	_ "golang.org/x/image/webp" // decode WebP originals
+)
+
+// ThumbSize is the longest side of a thumbnail, in pixels.
+const ThumbSize = 256
+
+func (l *Library) thumbPath(it Item) string {
+	base := strings.TrimSuffix(filepath.Base(it.File), filepath.Ext(it.File))
+	return filepath.Join(l.thumbs, base+".png")
+}
+
+// Thumbnail returns the path of the item's thumbnail (at most ThumbSize
+// pixels, PNG so transparency survives), making it the first time.
+func (l *Library) Thumbnail(it Item) (string, error) {
+	p := l.thumbPath(it)
+	if _, err := os.Stat(p); err == nil {
+		return p, nil
+	}
+	data, err := os.ReadFile(l.Path(it))
+	if err != nil {
+		return "", fmt.Errorf("library: cannot read image %d: %w", it.ID, err)
+	}
+	thumb, err := MakeThumbnail(data)
+	if err != nil {
+		return "", fmt.Errorf("library: image %d: %w", it.ID, err)
+	}
+	if err := writeAtomic(p, thumb); err != nil {
+		return "", fmt.Errorf("library: cannot cache the thumbnail: %w", err)
+	}
+	return p, nil
+}
+
+// MakeThumbnail decodes an image and scales it to fit ThumbSize, as PNG.
+func MakeThumbnail(data []byte) ([]byte, error) {
+	img, _, err := image.Decode(bytes.NewReader(data))
+	if err != nil {
+		return nil, fmt.Errorf("not a readable image: %w", err)
+	}
+	b := img.Bounds()
+	if b.Dx() > ThumbSize || b.Dy() > ThumbSize {
+		img = imaging.Fit(img, ThumbSize, ThumbSize, imaging.Linear)
+	}
+	var buf bytes.Buffer
+	enc := png.Encoder{CompressionLevel: png.BestSpeed}
+	if err := enc.Encode(&buf, img); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
