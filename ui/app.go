@@ -47,6 +47,8 @@ type App struct {
 	// time it is shown, so start-up pays only for the tab on screen.
 	built []bool
 
+	svc services
+
 	chat     *chatTab
 	generate *generateTab
 	edit     *editTab
@@ -59,9 +61,14 @@ func New(a fyne.App, opts Options) *App {
 	ea := &App{fyneApp: a, opts: opts, bridge: NewBridge()}
 	a.SetIcon(fyne.NewStaticResource("icon.png", assets.Icon))
 	ea.win = a.NewWindow(windowTitle(opts))
+	ea.svc.lib, ea.svc.libErr = openLibrary()
+	if client, profile := clientFor(opts); client != nil {
+		ea.useClient(client, profile)
+	}
 	ea.buildUI()
 	ea.restoreState()
 	ea.win.SetOnClosed(ea.saveState)
+	ea.win.SetCloseIntercept(ea.confirmClose)
 	return ea
 }
 
@@ -82,9 +89,9 @@ func (a *App) ShowAndRun() {
 
 func (a *App) buildUI() {
 	a.chat = &chatTab{}
-	a.generate = &generateTab{}
+	a.generate = &generateTab{app: a}
 	a.edit = &editTab{}
-	a.gallery = &galleryTab{}
+	a.gallery = &galleryTab{app: a}
 	a.pages = []page{a.chat, a.generate, a.edit, a.gallery}
 
 	icons := tabIcons()

@@ -9,6 +9,7 @@ import (
 
 func newTestApp(t *testing.T) (*App, fyne.App) {
 	t.Helper()
+	t.Setenv("EASEL_HOME", t.TempDir())
 	a := test.NewTempApp(t)
 	ea := New(a, Options{})
 	t.Cleanup(ea.win.Close)
@@ -91,6 +92,7 @@ func TestMenuShowsEveryTabShortcut(t *testing.T) {
 }
 
 func TestLastTabAndSizeRemembered(t *testing.T) {
+	t.Setenv("EASEL_HOME", t.TempDir())
 	a := test.NewTempApp(t)
 	first := New(a, Options{})
 	first.SelectTab(TabEdit)

@@ -2,6 +2,9 @@ package ui
 
 import (
 	"fyne.io/fyne/v2"
+
+	"easel/internal/api"
+	"easel/internal/jobs"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -10,6 +13,8 @@ import (
 // generateTab is the Text to image tab: the prompt and every option on the
 // left, the running and finished jobs on the right.
 type generateTab struct {
+	app      *App
+	cards    map[string]*jobCard
 	prompt   *widget.Entry
 	options  *imageOptionsForm
 	generate *widget.Button
@@ -21,8 +26,12 @@ func (t *generateTab) buildUI() fyne.CanvasObject {
 	t.prompt = newPromptEntry("Describe the image — Ctrl+Enter generates")
 	t.options = newImageOptionsForm("gpt-image-1")
 	t.generate = &widget.Button{Text: "Generate", Icon: theme.MediaPlayIcon(), Importance: widget.HighImportance, OnTapped: t.primaryAction}
-	t.generate.Disable()
-	t.status = hintLabel("Connect a service to generate.")
+	t.status = hintLabel("")
+	t.cards = map[string]*jobCard{}
+	if t.app.svc.runner == nil {
+		t.generate.Disable()
+		t.status.SetText(noServiceText)
+	}
 
 	form := container.NewVBox(
 		widget.NewLabelWithStyle("Prompt", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
@@ -44,4 +53,34 @@ func (t *generateTab) buildUI() fyne.CanvasObject {
 
 func (t *generateTab) focusTarget() fyne.Focusable { return t.prompt }
 
-func (t *generateTab) primaryAction() {}
+// primaryAction checks the request and submits it as a job; the form
+// stays as it is, so the next variation is one edit away.
+func (t *generateTab) primaryAction() {
+	if t.app.svc.runner == nil {
+		t.status.SetText(noServiceText)
+		return
+	}
+	req := api.GenerateRequest{Prompt: t.prompt.Text, ImageOptions: t.options.options()}
+	if err := req.Check(t.app.svc.client.Limits()); err != nil {
+		t.status.SetText(errorText(err))
+		return
+	}
+	t.status.SetText("")
+	if _, err := t.app.svc.runner.Submit(jobs.Request{Profile: t.app.svc.profile, Generate: &req}); err != nil {
+		t.status.SetText(err.Error())
+	}
+}
+
+// addCard shows a new job at the top of the list.
+func (t *generateTab) addCard(id, prompt string) *jobCard {
+	c := newJobCard(prompt, func() { t.app.svc.runner.Cancel(id) })
+	t.cards[id] = c
+	if len(t.jobs.Objects) == 1 {
+		if _, ok := t.jobs.Objects[0].(*widget.Label); ok {
+			t.jobs.Objects = nil // the empty-state hint
+		}
+	}
+	t.jobs.Objects = append([]fyne.CanvasObject{c.root, widget.NewSeparator()}, t.jobs.Objects...)
+	t.jobs.Refresh()
+	return c
+}

@@ -34,7 +34,8 @@ func (a *App) mainMenu() *fyne.MainMenu {
 	quit := fyne.NewMenuItem("Quit", a.quit)
 	quit.Shortcut = shortcutQuit
 	quit.IsQuit = true
-	file := fyne.NewMenu("File", primary, fyne.NewMenuItemSeparator(), quit)
+	demo := fyne.NewMenuItem("Use the demo service", a.useDemo)
+	file := fyne.NewMenu("File", primary, demo, fyne.NewMenuItemSeparator(), quit)
 
 	edit := fyne.NewMenu("Edit",
 		a.forwardItem("Cut", &fyne.ShortcutCut{Clipboard: a.clipboard()}),
@@ -82,7 +83,12 @@ func (a *App) addShortcuts() {
 	c.AddShortcut(shortcutQuit, func(fyne.Shortcut) { a.quit() })
 }
 
+// quit leaves the app, asking first while jobs run.
 func (a *App) quit() {
+	if a.svc.runner != nil && a.svc.runner.Running() > 0 {
+		a.confirmClose()
+		return
+	}
 	a.saveState()
 	a.fyneApp.Quit()
 }

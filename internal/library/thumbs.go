@@ -42,15 +42,24 @@ func (l *Library) Thumbnail(it Item) (string, error) {
 	return p, nil
 }
 
-// MakeThumbnail decodes an image and scales it to fit ThumbSize, as PNG.
-func MakeThumbnail(data []byte) ([]byte, error) {
+// MakeThumbnailSized decodes an image and scales it to fit side pixels.
+func MakeThumbnailSized(data []byte, side int) (image.Image, error) {
 	img, _, err := image.Decode(bytes.NewReader(data))
 	if err != nil {
 		return nil, fmt.Errorf("not a readable image: %w", err)
 	}
 	b := img.Bounds()
-	if b.Dx() > ThumbSize || b.Dy() > ThumbSize {
-		img = imaging.Fit(img, ThumbSize, ThumbSize, imaging.Linear)
+	if b.Dx() > side || b.Dy() > side {
+		img = imaging.Fit(img, side, side, imaging.Linear)
+	}
+	return img, nil
+}
+
+// MakeThumbnail decodes an image and scales it to fit ThumbSize, as PNG.
+func MakeThumbnail(data []byte) ([]byte, error) {
+	img, err := MakeThumbnailSized(data, ThumbSize)
+	if err != nil {
+		return nil, err
 	}
 	var buf bytes.Buffer
 	enc := png.Encoder{CompressionLevel: png.BestSpeed}

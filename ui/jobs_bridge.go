@@ -1,0 +1,115 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"image"
+
+	"fyne.io/fyne/v2/dialog"
+
+	"easel/internal/api"
+	"easel/internal/fakeapi"
+	"easel/internal/jobs"
+	"easel/internal/library"
+)
+
+// noServiceText is shown where a request would start when no service is
+// set up yet.
+const noServiceText = "No service is set up: set OPENAI_BASE_URL and OPENAI_API_KEY, or use the built-in demo service (File ▸ Use the demo service)."
+
+// errorText is one line for an error next to the control that caused it.
+func errorText(err error) string {
+	var e *api.Error
+	if errors.As(err, &e) {
+		if e.Hint != "" {
+			return e.Message + " — " + e.Hint
+		}
+		return e.Message
+	}
+	return err.Error()
+}
+
+// useClient connects the window to a service: jobs run on it and save
+// into the library.
+func (a *App) useClient(c *api.Client, profile string) {
+	a.svc.client, a.svc.profile = c, profile
+	if a.svc.lib == nil {
+		return // the tabs say why the library could not open
+	}
+	a.svc.runner = jobs.New(c, librarySaver{lib: a.svc.lib}, a.onJobEvent, jobs.Options{})
+}
+
+// useDemo starts the built-in demo service in this process and uses it.
+func (a *App) useDemo() {
+	if a.svc.runner != nil && a.opts.Demo {
+		return
+	}
+	base, err := fakeapi.New(fakeapi.Config{Pace: fakeapi.DemoPace}).Listen(context.Background(), "127.0.0.1:0")
+	if err != nil {
+		dialog.ShowError(fmt.Errorf("the demo service could not start: %w", err), a.win)
+		return
+	}
+	a.opts.Demo, a.opts.BaseURL = true, base
+	a.useClient(api.New(api.Config{BaseURL: base}), "demo")
+	a.win.SetTitle(windowTitle(a.opts))
+	if a.generate.generate != nil && a.svc.runner != nil {
+		a.generate.generate.Enable()
+		a.generate.status.SetText("Using the built-in demo service: images are drawn locally, nothing is charged.")
+	}
+}
+
+// onJobEvent runs on a job's goroutine: it decodes a preview there, then
+// hops to the UI goroutine to show the event.
+func (a *App) onJobEvent(e jobs.Event) {
+	var img image.Image
+	if e.State == jobs.Partial && e.Preview != nil {
+		img, _ = library.MakeThumbnailSized(e.Preview.Data, previewSide)
+	}
+	if e.State == jobs.Done && len(e.ItemIDs) > 0 && a.svc.lib != nil {
+		if it, err := a.svc.lib.Get(context.Background(), e.ItemIDs[0]); err == nil {
+			if p, err := a.svc.lib.Thumbnail(it); err == nil {
+				img = loadImageFile(p)
+			}
+		}
+	}
+	a.bridge.Do(func() { a.showJobEvent(e, img) })
+}
+
+func (a *App) showJobEvent(e jobs.Event, img image.Image) {
+	t := a.generate
+	if t.cards == nil {
+		return
+	}
+	c := t.cards[e.Job.ID]
+	if c == nil {
+		prompt := ""
+		if e.Job.Request.Generate != nil {
+			prompt = e.Job.Request.Generate.Prompt
+		}
+		c = t.addCard(e.Job.ID, prompt)
+	}
+	c.apply(e, img)
+	if e.State == jobs.Done && a.gallery.grid != nil {
+		a.gallery.reload()
+	}
+}
+
+// confirmClose asks before closing while jobs run: their images would be
+// lost though they are paid for.
+func (a *App) confirmClose() {
+	if a.svc.runner == nil || a.svc.runner.Running() == 0 {
+		a.saveState()
+		a.win.Close()
+		return
+	}
+	n := a.svc.runner.Running()
+	dialog.ShowConfirm("Jobs are still running",
+		fmt.Sprintf("%d job(s) have not finished. If you quit now, their images are lost, though the service may charge for them. Quit anyway?", n),
+		func(quit bool) {
+			if quit {
+				a.saveState()
+				a.win.Close()
+			}
+		}, a.win)
+}
