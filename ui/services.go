@@ -73,4 +73,3 @@ func (s librarySaver) Save(ctx context.Context, job jobs.Info, res *api.ImageRes
 	}
 	return ids, nil
 }
-
