@@ -64,7 +64,7 @@ lint: deps-go
 
 screenshot: build deps-test
 	EASEL_BIN=$(abspath $(BIN)) SCREENSHOT_DIR=$(abspath docs) $(XVFB) \
-		go test -tags e2e -count=1 -run TestScreenshot -v ./e2e/
+		go test -tags e2e -count=1 -run "TestScreenshot|TestGenerateOnDemo" -v ./e2e/
 
 clean:
 	rm -rf bin .cache

@@ -39,7 +39,7 @@ func binary(t testing.TB, name string) string {
 func start(t testing.TB, bin, home string, args ...string) *proc {
 	t.Helper()
 	cmd := exec.Command(bin, args...)
-	cmd.Env = append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"),
+	cmd.Env = append(os.Environ(), "HOME="+home, "EASEL_HOME="+filepath.Join(home, "easel"), "XDG_CONFIG_HOME="+filepath.Join(home, ".config"),
 		"XDG_DATA_HOME="+filepath.Join(home, ".local/share"), "LANG=en_US.UTF-8")
 	out := &bytes.Buffer{}
 	cmd.Stdout, cmd.Stderr = out, out
@@ -91,6 +91,12 @@ func (p *proc) key(combo string) {
 	// Xvfb runs no window manager, so focus is set directly.
 	xdo(p.t, "windowfocus", "--sync", p.window)
 	xdo(p.t, "key", "--clearmodifiers", combo)
+}
+
+// typeText types text into the focused widget.
+func (p *proc) typeText(text string) {
+	p.t.Helper()
+	xdo(p.t, "type", "--delay", "5", text)
 }
 
 // screenshot captures the window's pixels.
