@@ -6,7 +6,6 @@ import (
 	"image"
 	"os"
 	"strings"
-	"sync"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -36,8 +35,10 @@ type galleryTab struct {
 	empty     *fyne.Container
 	details   *fyne.Container
 
+	// items is the current page; cache and load are the decoded thumbnails
+	// and the loads under way. All three are touched on the UI goroutine
+	// only: loads hop back through the bridge.
 	items []library.Item
-	mu    sync.Mutex // guards loading
 	cache map[int64]image.Image
 	load  map[int64]bool
 }
@@ -122,13 +123,11 @@ func (t *galleryTab) updateCell(i widget.GridWrapItemID, o fyne.CanvasObject) {
 	}
 	it := t.items[i]
 	img := o.(*fyne.Container).Objects[1].(*canvas.Image)
-	t.mu.Lock()
 	cached, ok := t.cache[it.ID]
 	loading := t.load[it.ID]
 	if !ok && !loading {
 		t.load[it.ID] = true
 	}
-	t.mu.Unlock()
 	img.Image = cached
 	img.Refresh()
 	if ok || loading {
@@ -141,7 +140,6 @@ func (t *galleryTab) updateCell(i widget.GridWrapItemID, o fyne.CanvasObject) {
 			thumb = loadImageFile(p)
 		}
 		t.app.bridge.Do(func() {
-			t.mu.Lock()
 			delete(t.load, it.ID)
 			if len(t.cache) >= thumbCacheSize {
 				t.cache = map[int64]image.Image{}
@@ -149,7 +147,6 @@ func (t *galleryTab) updateCell(i widget.GridWrapItemID, o fyne.CanvasObject) {
 			if thumb != nil {
 				t.cache[it.ID] = thumb
 			}
-			t.mu.Unlock()
 			if i < len(t.items) && t.items[i].ID == it.ID {
 				t.grid.RefreshItem(i)
 			}
