@@ -48,6 +48,8 @@ type App struct {
 	built []bool
 
 	svc services
+	// focused is whether the window is in the foreground, for notifications.
+	focused bool
 
 	chat     *chatTab
 	generate *generateTab
@@ -67,6 +69,9 @@ func New(a fyne.App, opts Options) *App {
 	}
 	ea.buildUI()
 	ea.restoreState()
+	ea.focused = true
+	a.Lifecycle().SetOnEnteredForeground(func() { ea.focused = true })
+	a.Lifecycle().SetOnExitedForeground(func() { ea.focused = false })
 	ea.win.SetOnClosed(ea.saveState)
 	ea.win.SetCloseIntercept(ea.confirmClose)
 	return ea

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -58,6 +59,7 @@ type imageOptionsForm struct {
 	customW      *widget.Entry
 	customH      *widget.Entry
 	customRow    *fyne.Container
+	sizeNote     *widget.Label
 	quality      *widget.Select
 	background   *widget.Select
 	bgNote       *widget.Label
@@ -82,10 +84,13 @@ func newImageOptionsForm(defaultModel string, extra ...*widget.FormItem) *imageO
 	for i, p := range sizePresets {
 		labels[i] = p.label
 	}
-	f.customW = &widget.Entry{PlaceHolder: "width"}
-	f.customH = &widget.Entry{PlaceHolder: "height"}
-	f.customRow = container.NewBorder(nil, nil, nil, nil,
-		container.NewGridWithColumns(3, f.customW, widget.NewLabelWithStyle("×", fyne.TextAlignCenter, fyne.TextStyle{}), f.customH))
+	f.customW = &widget.Entry{PlaceHolder: "width", OnChanged: func(string) { f.checkCustom() }}
+	f.customH = &widget.Entry{PlaceHolder: "height", OnChanged: func(string) { f.checkCustom() }}
+	f.sizeNote = hintLabel("")
+	f.sizeNote.Hide()
+	f.customRow = container.NewVBox(
+		container.NewGridWithColumns(3, f.customW, widget.NewLabelWithStyle("×", fyne.TextAlignCenter, fyne.TextStyle{}), f.customH),
+		f.sizeNote)
 	f.customRow.Hide()
 	f.size = widget.NewSelect(labels, func(label string) {
 		if label == customSizeLabel {
@@ -147,6 +152,66 @@ func newImageOptionsForm(defaultModel string, extra ...*widget.FormItem) *imageO
 		widget.NewFormItem("Previews", f.partials),
 	)...)
 	return f
+}
+
+// checkCustom validates a custom size as it is typed, with the service's
+// rules, and says what to change.
+func (f *imageOptionsForm) checkCustom() {
+	w, h := strings.TrimSpace(f.customW.Text), strings.TrimSpace(f.customH.Text)
+	if w == "" || h == "" {
+		f.sizeNote.Hide()
+		return
+	}
+	if err := api.DefaultLimits.CheckSize(w + "x" + h); err != nil {
+		f.sizeNote.SetText(errorText(err))
+		f.sizeNote.Importance = widget.DangerImportance
+	} else {
+		f.sizeNote.SetText(fmt.Sprintf("%s × %s is accepted by models that take custom sizes (gpt-image-2).", w, h))
+		f.sizeNote.Importance = widget.LowImportance
+	}
+	f.sizeNote.Show()
+	f.sizeNote.Refresh()
+}
+
+// setOptions fills the form from saved settings ("reuse settings").
+func (f *imageOptionsForm) setOptions(o api.ImageOptions) {
+	f.model.SetText(o.Model)
+	custom := o.Size != ""
+	for _, p := range sizePresets {
+		if p.value != "" && p.value == o.Size {
+			f.size.SetSelected(p.label)
+			custom = false
+		}
+	}
+	if custom {
+		if w, h, ok := api.ParseSize(o.Size); ok {
+			f.size.SetSelected(customSizeLabel)
+			f.customW.SetText(strconv.Itoa(w))
+			f.customH.SetText(strconv.Itoa(h))
+		}
+	}
+	selectValue(f.quality, qualityChoice, o.Quality)
+	selectValue(f.background, backgroundChoice, o.Background)
+	selectValue(f.format, formatChoice, o.OutputFormat)
+	selectValue(f.moderation, moderationChoice, o.Moderation)
+	if o.OutputCompression != nil {
+		f.compression.SetValue(float64(*o.OutputCompression))
+	}
+	if o.N > 0 {
+		f.n.SetSelected(strconv.Itoa(o.N))
+	}
+	f.stream.SetChecked(o.Stream)
+	if o.Stream {
+		f.partials.SetSelected(strconv.Itoa(o.PartialImages))
+	}
+}
+
+func selectValue(s *widget.Select, c choice, v string) {
+	for i, val := range c.values {
+		if val == v {
+			s.SetSelected(c.labels[i])
+		}
+	}
 }
 
 // syncBackground keeps the format compatible with a transparent

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2/test"
@@ -62,5 +63,45 @@ func TestOptionsReadEveryControl(t *testing.T) {
 	}
 	if !f.partials.Disabled() {
 		t.Error("previews still enabled without streaming")
+	}
+}
+
+func TestSetOptionsRoundTrips(t *testing.T) {
+	test.NewTempApp(t)
+	src := newImageOptionsForm("gpt-image-1")
+	src.model.SetText("gpt-image-2")
+	src.size.SetSelected(customSizeLabel)
+	src.customW.SetText("1536")
+	src.customH.SetText("864")
+	src.quality.SetSelected("Medium")
+	src.background.SetSelected("Transparent")
+	src.format.SetSelected("WebP")
+	src.compression.SetValue(55)
+	src.n.SetSelected("3")
+	src.partials.SetSelected("1")
+	want := src.options()
+
+	dst := newImageOptionsForm("gpt-image-1")
+	dst.setOptions(want)
+	got := dst.options()
+	if got.Model != want.Model || got.Size != want.Size || got.Quality != want.Quality || got.Background != want.Background ||
+		got.OutputFormat != want.OutputFormat || *got.OutputCompression != 55 || got.N != 3 || got.PartialImages != 1 {
+		t.Errorf("got %+v, want %+v", got, want)
+	}
+}
+
+func TestCustomSizeValidatedAsTyped(t *testing.T) {
+	test.NewTempApp(t)
+	f := newImageOptionsForm("gpt-image-1")
+	f.size.SetSelected(customSizeLabel)
+	f.customW.SetText("1000")
+	f.customH.SetText("1000")
+	if !f.sizeNote.Visible() || !strings.Contains(f.sizeNote.Text, "1008x1008") {
+		t.Errorf("note %q", f.sizeNote.Text)
+	}
+	f.customW.SetText("1536")
+	f.customH.SetText("864")
+	if strings.Contains(f.sizeNote.Text, "multiples") {
+		t.Errorf("valid size still flagged: %q", f.sizeNote.Text)
 	}
 }

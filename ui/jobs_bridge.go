@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"fyne.io/fyne/v2"
 	"image"
 
 	"fyne.io/fyne/v2/dialog"
@@ -83,16 +84,36 @@ func (a *App) showJobEvent(e jobs.Event, img image.Image) {
 	}
 	c := t.cards[e.Job.ID]
 	if c == nil {
-		prompt := ""
-		if e.Job.Request.Generate != nil {
-			prompt = e.Job.Request.Generate.Prompt
-		}
-		c = t.addCard(e.Job.ID, prompt)
+		c = t.addCard(e.Job.ID, jobPrompt(e))
 	}
 	c.apply(e, img)
 	if e.State == jobs.Done && a.gallery.grid != nil {
 		a.gallery.reload()
 	}
+	if (e.State == jobs.Done || e.State == jobs.Failed) && !a.focused {
+		a.notify(e)
+	}
+}
+
+// notify tells, over the desktop's notifications, that a job ended while
+// the window was in the background. Notifications fail quietly.
+func (a *App) notify(e jobs.Event) {
+	title, body := "Image ready", shorten(jobPrompt(e), 80)
+	if e.State == jobs.Failed {
+		title = "Image failed: " + e.Err.Kind.String()
+		body = e.Err.Hint
+	}
+	a.fyneApp.SendNotification(fyne.NewNotification(title, body))
+}
+
+func jobPrompt(e jobs.Event) string {
+	if g := e.Job.Request.Generate; g != nil {
+		return g.Prompt
+	}
+	if ed := e.Job.Request.Edit; ed != nil {
+		return ed.Prompt
+	}
+	return ""
 }
 
 // confirmClose asks before closing while jobs run: their images would be

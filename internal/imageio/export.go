@@ -1,0 +1,69 @@
+// Package imageio turns images into the files a designer takes elsewhere.
+// Originals are kept exactly as the service sent them; an export in the
+// same format at full quality is those bytes, anything else is decoded
+// and encoded once.
+package imageio
+
+import (
+	"bytes"
+	"fmt"
+	"image"
+	"image/color"
+	"image/draw"
+	"image/jpeg"
+	"image/png"
+
+	"github.com/chai2010/webp"
+	_ "golang.org/x/image/webp"
+)
+
+// Formats an export can be written in.
+var Formats = []string{"png", "jpeg", "webp"}
+
+// Export encodes the original image bytes (of format from) as format to.
+// quality (1–100) applies to JPEG and WebP; WebP at 100 is lossless.
+// Transparent pixels become white in a JPEG, which has no alpha.
+func Export(original []byte, from, to string, quality int) ([]byte, error) {
+	if from == to && (to == "png" || quality >= 100) {
+		return original, nil
+	}
+	img, _, err := image.Decode(bytes.NewReader(original))
+	if err != nil {
+		return nil, fmt.Errorf("cannot read the original: %w", err)
+	}
+	quality = max(1, min(100, quality))
+	var buf bytes.Buffer
+	switch to {
+	case "png":
+		err = png.Encode(&buf, img)
+	case "jpeg":
+		err = jpeg.Encode(&buf, flatten(img), &jpeg.Options{Quality: quality})
+	case "webp":
+		if quality >= 100 {
+			return webp.EncodeLosslessRGBA(img)
+		}
+		return webp.EncodeRGBA(img, float32(quality))
+	default:
+		return nil, fmt.Errorf("cannot export as %q: use png, jpeg or webp", to)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// flatten puts img over white.
+func flatten(img image.Image) image.Image {
+	out := image.NewRGBA(img.Bounds())
+	draw.Draw(out, out.Bounds(), image.NewUniform(color.White), image.Point{}, draw.Src)
+	draw.Draw(out, out.Bounds(), img, img.Bounds().Min, draw.Over)
+	return out
+}
+
+// Extension is the file extension for a format.
+func Extension(format string) string {
+	if format == "jpeg" {
+		return ".jpg"
+	}
+	return "." + format
+}

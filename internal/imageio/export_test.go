@@ -1,0 +1,57 @@
+package imageio
+
+import (
+	"bytes"
+	"image"
+	"image/color"
+	"image/png"
+	"testing"
+)
+
+func transparentPNG(t *testing.T) []byte {
+	img := image.NewNRGBA(image.Rect(0, 0, 32, 16))
+	img.Set(1, 1, color.NRGBA{255, 0, 0, 255})
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, img); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+func TestExportEveryFormat(t *testing.T) {
+	orig := transparentPNG(t)
+	same, _ := Export(orig, "png", "png", 80)
+	if !bytes.Equal(same, orig) {
+		t.Error("a PNG exported as PNG was re-encoded")
+	}
+	for _, tc := range []struct {
+		to      string
+		quality int
+	}{{"jpeg", 80}, {"webp", 70}, {"webp", 100}} {
+		out, err := Export(orig, "png", tc.to, tc.quality)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.to, err)
+		}
+		img, format, err := image.Decode(bytes.NewReader(out))
+		if err != nil || format != tc.to || img.Bounds().Dx() != 32 {
+			t.Fatalf("%s q%d: decoded as %q (%v)", tc.to, tc.quality, format, err)
+		}
+		if tc.to == "jpeg" {
+			r, g, b, _ := img.At(20, 10).RGBA()
+			if r>>8 < 240 || g>>8 < 240 || b>>8 < 240 {
+				t.Errorf("transparent pixels not white in JPEG: %d %d %d", r>>8, g>>8, b>>8)
+			}
+		}
+		if tc.to == "webp" && tc.quality == 100 {
+			if _, _, _, a := img.At(20, 10).RGBA(); a != 0 {
+				t.Error("lossless WebP lost transparency")
+			}
+		}
+	}
+	if _, err := Export(orig, "png", "gif", 90); err == nil {
+		t.Error("gif accepted")
+	}
+	if _, err := Export([]byte("junk"), "png", "jpeg", 90); err == nil {
+		t.Error("junk accepted")
+	}
+}
