@@ -1,13 +1,21 @@
 package ui
 
-import "fyne.io/fyne/v2"
+import (
+	"sync"
+
+	"fyne.io/fyne/v2"
+)
 
 // Bridge is the single hop from worker goroutines back to Fyne's UI
 // goroutine. Keeping every fyne.Do call here makes it easy to audit that no
-// widget is touched from elsewhere, and lets tests swap the hop for a
-// synchronous one.
+// widget is touched from elsewhere, and lets tests swap the hop.
 type Bridge struct {
 	do func(func())
+	// mu runs one update at a time. The real driver already runs every
+	// fyne.Do callback on its one UI goroutine, so mu is never contended
+	// there; Fyne's test driver runs each callback on the goroutine that
+	// called fyne.Do, and mu keeps those from overlapping.
+	mu sync.Mutex
 }
 
 // NewBridge returns the bridge used by the real window: each update is
@@ -19,5 +27,9 @@ func NewBridge() *Bridge {
 // Do runs f on the UI goroutine. It never blocks the caller, so a slow
 // frame cannot hold up a job.
 func (b *Bridge) Do(f func()) {
-	b.do(f)
+	b.do(func() {
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		f()
+	})
 }

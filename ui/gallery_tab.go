@@ -6,6 +6,7 @@ import (
 	"image"
 	"os"
 	"strings"
+	"sync"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -20,9 +21,10 @@ import (
 // galleryPage is how many items the grid holds at once, newest first.
 const galleryPage = 1000
 
-// thumbCacheSize bounds the decoded thumbnails kept in memory (each is
-// at most 256×256 pixels).
-const thumbCacheSize = 400
+// thumbCacheSize bounds the decoded thumbnails kept in memory: each is at
+// most 256×256 pixels (256 KB), so the cache stays under 32 MB however far
+// the grid is scrolled, and still holds several screens.
+const thumbCacheSize = 120
 
 // galleryTab is the Gallery tab: every image ever made as a virtualised
 // grid of thumbnails, a search by prompt, and the opened item's details.
@@ -36,15 +38,23 @@ type galleryTab struct {
 	details   *fyne.Container
 
 	// items is the current page; cache and load are the decoded thumbnails
-	// and the loads under way. All three are touched on the UI goroutine
-	// only: loads hop back through the bridge.
+	// and the loads under way. Loads hop back through the bridge, which the
+	// real driver runs on the UI goroutine but Fyne's test driver runs on
+	// the calling goroutine, so mu guards cache and load.
 	items []library.Item
+	mu    sync.Mutex
 	cache map[int64]image.Image
 	load  map[int64]bool
+	// bound maps each grid cell to the item it shows now, so a load for
+	// an item that has scrolled away is dropped before it decodes.
+	bound map[fyne.CanvasObject]int64
+	// loaders bounds how many thumbnails decode at once.
+	loaders chan struct{}
 }
 
 func (t *galleryTab) buildUI() fyne.CanvasObject {
-	t.cache, t.load = map[int64]image.Image{}, map[int64]bool{}
+	t.cache, t.load, t.bound = map[int64]image.Image{}, map[int64]bool{}, map[fyne.CanvasObject]int64{}
+	t.loaders = make(chan struct{}, 4)
 	t.search = &widget.Entry{PlaceHolder: "Search prompts", OnChanged: func(string) { t.reload() }}
 	t.search.ActionItem = widget.NewIcon(theme.SearchIcon())
 	t.favorites = widget.NewCheck("Favourites only", func(bool) { t.reload() })
@@ -123,11 +133,14 @@ func (t *galleryTab) updateCell(i widget.GridWrapItemID, o fyne.CanvasObject) {
 	}
 	it := t.items[i]
 	img := o.(*fyne.Container).Objects[1].(*canvas.Image)
+	t.mu.Lock()
+	t.bound[o] = it.ID
 	cached, ok := t.cache[it.ID]
 	loading := t.load[it.ID]
 	if !ok && !loading {
 		t.load[it.ID] = true
 	}
+	t.mu.Unlock()
 	img.Image = cached
 	img.Refresh()
 	if ok || loading {
@@ -135,11 +148,16 @@ func (t *galleryTab) updateCell(i widget.GridWrapItemID, o fyne.CanvasObject) {
 	}
 	lib := t.app.svc.lib
 	go func() {
+		t.loaders <- struct{}{}
 		var thumb image.Image
-		if p, err := lib.Thumbnail(it); err == nil {
-			thumb = loadImageFile(p)
+		if t.stillShown(it.ID) {
+			if p, err := lib.Thumbnail(it); err == nil {
+				thumb = loadImageFile(p)
+			}
 		}
+		<-t.loaders
 		t.app.bridge.Do(func() {
+			t.mu.Lock()
 			delete(t.load, it.ID)
 			if len(t.cache) >= thumbCacheSize {
 				t.cache = map[int64]image.Image{}
@@ -147,6 +165,7 @@ func (t *galleryTab) updateCell(i widget.GridWrapItemID, o fyne.CanvasObject) {
 			if thumb != nil {
 				t.cache[it.ID] = thumb
 			}
+			t.mu.Unlock()
 			if i < len(t.items) && t.items[i].ID == it.ID {
 				t.grid.RefreshItem(i)
 			}
@@ -248,4 +267,23 @@ func loadImageFile(path string) image.Image {
 		return nil
 	}
 	return img
+}
+
+// cachedThumbs is how many thumbnails are decoded and held.
+func (t *galleryTab) cachedThumbs() int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return len(t.cache)
+}
+
+// stillShown reports whether some cell still shows item id.
+func (t *galleryTab) stillShown(id int64) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for _, v := range t.bound {
+		if v == id {
+			return true
+		}
+	}
+	return false
 }

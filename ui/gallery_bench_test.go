@@ -1,0 +1,203 @@
+package ui
+
+import (
+	"bytes"
+	"context"
+	"image"
+	"image/color"
+	"image/png"
+	"net/http/httptest"
+	"os"
+	"runtime"
+	"sync"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+
+	"easel/internal/api"
+	"easel/internal/fakeapi"
+	"easel/internal/jobs"
+	"easel/internal/library"
+)
+
+// benchLibrary makes (once per process) a library of n small images with
+// their thumbnails, in a folder kept for the run.
+var benchLib = map[int]string{}
+
+func benchLibrary(b *testing.B, n int) string {
+	if dir, ok := benchLib[n]; ok {
+		return dir
+	}
+	dir, err := os.MkdirTemp("", "easel-bench-lib")
+	if err != nil {
+		b.Fatal(err)
+	}
+	lib, err := library.Open(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	img := image.NewNRGBA(image.Rect(0, 0, library.ThumbSize, library.ThumbSize))
+	for i := 0; i < n; i++ {
+		for p := 0; p < len(img.Pix); p += 4 {
+			copy(img.Pix[p:], []byte{byte(i), byte(i >> 8), 200, 255})
+		}
+		var buf bytes.Buffer
+		_ = png.Encode(&buf, img)
+		id, err := lib.Add(context.Background(), library.NewItem{Image: api.Image{Data: buf.Bytes(), Format: "png", Width: library.ThumbSize, Height: library.ThumbSize},
+			Kind: "generate", Prompt: "bench image", Created: time.UnixMilli(int64(1_700_000_000_000 + i))})
+		if err != nil {
+			b.Fatal(err)
+		}
+		it, _ := lib.Get(context.Background(), id)
+		if _, err := lib.Thumbnail(it); err != nil {
+			b.Fatal(err)
+		}
+	}
+	lib.Close()
+	benchLib[n] = dir
+	return dir
+}
+
+func heapMB() float64 {
+	runtime.GC()
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return float64(m.HeapInuse) / (1 << 20)
+}
+
+// openGallery opens the window on the library in dir, shows the Gallery
+// at 1280x800 and waits until every visible cell has its thumbnail.
+func openGallery(b *testing.B, dir string) (*App, time.Duration) {
+	b.Setenv("EASEL_HOME", dir)
+	a := test.NewTempApp(b)
+	ea := New(a, Options{})
+	ea.win.Resize(fyne.NewSize(1280, 800))
+	start := time.Now()
+	ea.SelectTab(TabGallery)
+	waitVisibleThumbs(b, ea)
+	return ea, time.Since(start)
+}
+
+func visibleCells(g *widget.GridWrap) int {
+	cols := int(g.Size().Width / (library.ThumbSize*0.6 + 4))
+	rows := int(g.Size().Height/(library.ThumbSize*0.6+4)) + 1
+	return max(1, cols*rows)
+}
+
+func waitVisibleThumbs(b *testing.B, ea *App) {
+	g := ea.gallery
+	want := min(len(g.items), visibleCells(g.grid))
+	deadline := time.Now().Add(10 * time.Second)
+	for g.cachedThumbs() < want {
+		if time.Now().After(deadline) {
+			b.Fatalf("only %d of %d thumbnails after 10s", g.cachedThumbs(), want)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// BenchmarkGalleryFirstScreen10k opens the gallery on 10,000 images and
+// reports the time until the first screen of thumbnails shows (goal: at
+// most 200 ms), the heap growth over an empty gallery (goal: at most
+// 64 MB), and the heap after scrolling the whole grid (bounded by the
+// thumbnail cache).
+func BenchmarkGalleryFirstScreen10k(b *testing.B) {
+	full := benchLibrary(b, 10_000)
+	empty := b.TempDir()
+	var firstScreen time.Duration
+	var emptyHeap, fullHeap, scrolledHeap float64
+	for i := 0; i < b.N; i++ {
+		e, _ := openGallery(b, empty)
+		emptyHeap = heapMB()
+		e.win.Close()
+		e.svc.lib.Close()
+
+		ea, d := openGallery(b, full)
+		firstScreen = d
+		fullHeap = heapMB()
+		g := ea.gallery
+		if len(g.items) == 0 {
+			b.Fatal("the gallery is empty")
+		}
+		for id := 0; id < len(g.items); id += 60 {
+			done := make(chan struct{})
+			ea.bridge.Do(func() { g.grid.ScrollTo(id); close(done) })
+			<-done
+		}
+		time.Sleep(time.Second) // let the loads still under way finish
+		scrolledHeap = heapMB()
+		ea.win.Close()
+		ea.svc.lib.Close()
+	}
+	b.ReportMetric(float64(firstScreen.Microseconds())/1000, "first-screen-ms")
+	b.ReportMetric(fullHeap-emptyHeap, "heap-growth-MB")
+	b.ReportMetric(scrolledHeap-emptyHeap, "heap-after-scroll-MB")
+}
+
+// BenchmarkThumbnail1536 reports making a thumbnail of a 1536x1024 PNG as
+// a ratio to a plain decode plus resize of the same file in the same run
+// (goal: at most 1.5).
+func BenchmarkThumbnail1536(b *testing.B) {
+	img := image.NewNRGBA(image.Rect(0, 0, 1536, 1024))
+	for y := 0; y < 1024; y++ {
+		for x := 0; x < 1536; x++ {
+			img.SetNRGBA(x, y, color.NRGBA{byte(x), byte(y), byte(x ^ y), 255})
+		}
+	}
+	var buf bytes.Buffer
+	_ = png.Encode(&buf, img)
+	data := buf.Bytes()
+	floor := medianNs(9, func() {
+		src, _, _ := image.Decode(bytes.NewReader(data))
+		_ = resizeFloor(src)
+	})
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := library.MakeThumbnail(data); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.StopTimer()
+	b.ReportMetric(floor/1e6, "decode+resize-ms")
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/floor, "ratio-to-decode+resize")
+}
+
+// BenchmarkFourStreamingJobs runs four streamed jobs with previews on the
+// fake service and reports the longest time a UI callback spent on the
+// UI goroutine (goal: at most 16 ms).
+func BenchmarkFourStreamingJobs(b *testing.B) {
+	var mu sync.Mutex
+	var longest time.Duration
+	for i := 0; i < b.N; i++ {
+		b.Setenv("EASEL_HOME", b.TempDir())
+		ts := httptest.NewServer(fakeapi.New(fakeapi.Config{Pace: 20 * time.Millisecond}))
+		ea := New(test.NewTempApp(b), Options{BaseURL: ts.URL + "/v1"})
+		ea.bridge.do = func(f func()) {
+			fyne.Do(func() {
+				start := time.Now()
+				f()
+				mu.Lock()
+				longest = max(longest, time.Since(start))
+				mu.Unlock()
+			})
+		}
+		ea.svc.runner = jobs.New(ea.svc.client, librarySaver{lib: ea.svc.lib}, ea.onJobEvent, jobs.Options{Limit: 4})
+		ea.SelectTab(TabGenerate)
+		for j := 0; j < 4; j++ {
+			req := api.GenerateRequest{Prompt: "stream " + string(rune('a'+j)), ImageOptions: api.ImageOptions{
+				Model: "gpt-image-1", Size: "1536x1024", Stream: true, PartialImages: 3}}
+			if _, err := ea.svc.runner.Submit(jobs.Request{Profile: "p", Generate: &req}); err != nil {
+				b.Fatal(err)
+			}
+		}
+		ea.svc.runner.Wait()
+		ea.win.Close()
+		ea.svc.lib.Close()
+		ts.Close()
+	}
+	b.ReportMetric(float64(longest.Microseconds())/1000, "longest-ui-callback-ms")
+}
