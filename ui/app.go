@@ -95,7 +95,7 @@ func (a *App) ShowAndRun() {
 func (a *App) buildUI() {
 	a.chat = &chatTab{}
 	a.generate = &generateTab{app: a}
-	a.edit = &editTab{}
+	a.edit = &editTab{app: a}
 	a.gallery = &galleryTab{app: a}
 	a.pages = []page{a.chat, a.generate, a.edit, a.gallery}
 

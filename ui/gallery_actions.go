@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
+	"easel/internal/api"
 	"easel/internal/imageio"
 	"easel/internal/library"
 )
@@ -21,6 +22,19 @@ func (a *App) reuse(it library.Item) {
 	a.SelectTab(TabGenerate)
 	a.generate.prompt.SetText(it.Prompt)
 	a.generate.options.setOptions(it.Params.ImageOptions)
+}
+
+// sendToEdit adds an item to the Edit tab's reference images, after
+// those already there, and shows that tab.
+func (a *App) sendToEdit(it library.Item) {
+	data, err := os.ReadFile(a.svc.lib.Path(it))
+	if err != nil {
+		dialog.ShowError(fmt.Errorf("cannot read image %d: %w", it.ID, err), a.win)
+		return
+	}
+	a.SelectTab(TabEdit)
+	a.edit.add(editRef{item: it.ID, image: api.InputImage{
+		Name: fmt.Sprintf("gallery-%d%s", it.ID, imageio.Extension(it.Format)), ContentType: "image/" + it.Format, Data: data}})
 }
 
 // export asks for a format and quality, then where to write the file.

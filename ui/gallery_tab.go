@@ -212,12 +212,13 @@ func (t *galleryTab) open(i widget.GridWrapItemID) {
 		}, t.app.win)
 	}}
 	reuse := &widget.Button{Text: "Reuse settings", Icon: theme.ViewRefreshIcon(), OnTapped: func() { t.app.reuse(it) }}
+	toEdit := &widget.Button{Text: "Send to Edit", Icon: theme.DocumentCreateIcon(), OnTapped: func() { t.app.sendToEdit(it) }}
 	export := &widget.Button{Text: "Export…", Icon: theme.DocumentSaveIcon(), OnTapped: func() { t.app.export(it) }}
 	settings := widget.NewLabel(describe(it))
 	settings.Wrapping = fyne.TextWrapWord
 	t.details.Objects = []fyne.CanvasObject{
 		widget.NewLabelWithStyle("Details", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
-		full, prompt, container.NewGridWithColumns(2, copyPrompt, reuse, export, del), fav, settings,
+		full, prompt, container.NewGridWithColumns(2, copyPrompt, reuse, toEdit, export, del), fav, settings,
 	}
 	t.details.Refresh()
 }

@@ -2,24 +2,23 @@ package ui
 
 import (
 	"fyne.io/fyne/v2"
-
-	"easel/internal/api"
-	"easel/internal/jobs"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+
+	"easel/internal/api"
+	"easel/internal/jobs"
 )
 
 // generateTab is the Text to image tab: the prompt and every option on the
 // left, the running and finished jobs on the right.
 type generateTab struct {
 	app      *App
-	cards    map[string]*jobCard
 	prompt   *widget.Entry
 	options  *imageOptionsForm
 	generate *widget.Button
 	status   *widget.Label
-	jobs     *fyne.Container
+	jobs     *jobList
 }
 
 func (t *generateTab) buildUI() fyne.CanvasObject {
@@ -27,7 +26,6 @@ func (t *generateTab) buildUI() fyne.CanvasObject {
 	t.options = newImageOptionsForm("gpt-image-1")
 	t.generate = &widget.Button{Text: "Generate", Icon: theme.MediaPlayIcon(), Importance: widget.HighImportance, OnTapped: t.primaryAction}
 	t.status = hintLabel("")
-	t.cards = map[string]*jobCard{}
 	if t.app.svc.runner == nil {
 		t.generate.Disable()
 		t.status.SetText(noServiceText)
@@ -41,10 +39,10 @@ func (t *generateTab) buildUI() fyne.CanvasObject {
 	)
 	left := container.NewVScroll(container.NewPadded(form))
 
-	t.jobs = container.NewVBox(hintLabel("Jobs appear here with a live preview, their elapsed time and a Cancel button. Finished images go straight to the Gallery."))
+	t.jobs = newJobList(t.app, "Jobs appear here with a live preview, their elapsed time and a Cancel button. Finished images go straight to the Gallery.")
 	right := container.NewBorder(
 		widget.NewLabelWithStyle("Jobs", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
-		nil, nil, nil, container.NewVScroll(t.jobs))
+		nil, nil, nil, container.NewVScroll(t.jobs.box))
 
 	split := container.NewHSplit(left, right)
 	split.Offset = 0.42
@@ -69,18 +67,4 @@ func (t *generateTab) primaryAction() {
 	if _, err := t.app.svc.runner.Submit(jobs.Request{Profile: t.app.svc.profile, Generate: &req}); err != nil {
 		t.status.SetText(err.Error())
 	}
-}
-
-// addCard shows a new job at the top of the list.
-func (t *generateTab) addCard(id, prompt string) *jobCard {
-	c := newJobCard(prompt, func() { t.app.svc.runner.Cancel(id) })
-	t.cards[id] = c
-	if len(t.jobs.Objects) == 1 {
-		if _, ok := t.jobs.Objects[0].(*widget.Label); ok {
-			t.jobs.Objects = nil // the empty-state hint
-		}
-	}
-	t.jobs.Objects = append([]fyne.CanvasObject{c.root, widget.NewSeparator()}, t.jobs.Objects...)
-	t.jobs.Refresh()
-	return c
 }

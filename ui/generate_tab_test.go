@@ -33,9 +33,9 @@ func TestGenerateSavesToLibraryAndShowsACard(t *testing.T) {
 	typeShortcut(ea.win, shortcutPrimary)
 	ea.svc.runner.Wait()
 	deadline := time.Now().Add(3 * time.Second)
-	for len(g.cards) == 0 || !strings.HasPrefix(onlyCard(g).status.Text, "Done") {
+	for len(g.jobs.cards) == 0 || !strings.HasPrefix(onlyCard(g).status.Text, "Done") {
 		if time.Now().After(deadline) {
-			t.Fatalf("no finished card: %d cards", len(g.cards))
+			t.Fatalf("no finished card: %d cards", len(g.jobs.cards))
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
@@ -49,7 +49,7 @@ func TestGenerateSavesToLibraryAndShowsACard(t *testing.T) {
 }
 
 func onlyCard(g *generateTab) *jobCard {
-	for _, c := range g.cards {
+	for _, c := range g.jobs.cards {
 		return c
 	}
 	return nil
@@ -63,7 +63,7 @@ func TestGenerateChecksBeforeSending(t *testing.T) {
 	g.options.customW.SetText("1000")
 	g.options.customH.SetText("1000")
 	g.primaryAction()
-	if len(g.cards) != 0 {
+	if len(g.jobs.cards) != 0 {
 		t.Error("a job started with an invalid size")
 	}
 	if !strings.Contains(g.status.Text, "multiples of 16") || !strings.Contains(g.status.Text, "1008x1008") {
@@ -82,5 +82,46 @@ func TestNoServiceOffersTheDemo(t *testing.T) {
 	ea.useDemo()
 	if ea.generate.generate.Disabled() || !strings.Contains(ea.win.Title(), "demo") {
 		t.Error("the demo service did not enable Generate")
+	}
+}
+
+func TestSendToEditKeepsOrderAndLineage(t *testing.T) {
+	ea := newServedApp(t)
+	test.Type(ea.generate.prompt, "first")
+	ea.generate.primaryAction()
+	ea.svc.runner.Wait()
+	ea.generate.prompt.SetText("second")
+	ea.generate.primaryAction()
+	ea.svc.runner.Wait()
+	ctx := context.Background()
+	items, _ := ea.svc.lib.List(ctx, library.Query{})
+	if len(items) != 2 {
+		t.Fatalf("%d items", len(items))
+	}
+	first, second := items[1], items[0] // newest first
+	ea.sendToEdit(second)
+	ea.sendToEdit(first)
+	e := ea.edit
+	if ea.CurrentTab() != TabEdit || len(e.refs) != 2 || e.refs[0].item != second.ID {
+		t.Fatalf("refs %v", e.refs)
+	}
+	e.move(0, 1) // now first, second
+	if e.refs[0].item != first.ID {
+		t.Fatal("move did not reorder")
+	}
+	e.prompt.SetText("put the second on the first")
+	e.primaryAction()
+	ea.svc.runner.Wait()
+	res, _ := ea.svc.lib.List(ctx, library.Query{Search: "put"})
+	if len(res) != 1 || res[0].Kind != "edit" {
+		t.Fatalf("edit results %v (status %q)", res, e.status.Text)
+	}
+	it, _ := ea.svc.lib.Get(ctx, res[0].ID)
+	if len(it.Parents) != 2 || it.Parents[0] != first.ID || it.Parents[1] != second.ID {
+		t.Errorf("lineage %v, want [%d %d]", it.Parents, first.ID, second.ID)
+	}
+	e.remove(0)
+	if len(e.refs) != 1 || e.refs[0].item != second.ID {
+		t.Errorf("remove left %v", e.refs)
 	}
 }

@@ -85,3 +85,30 @@ func (c *jobCard) apply(e jobs.Event, img image.Image) {
 		c.cancel.Hide()
 	}
 }
+
+// jobList is a tab's list of job cards, newest on top.
+type jobList struct {
+	app   *App
+	box   *fyne.Container
+	cards map[string]*jobCard
+}
+
+func newJobList(app *App, emptyHint string) *jobList {
+	return &jobList{app: app, box: container.NewVBox(hintLabel(emptyHint)), cards: map[string]*jobCard{}}
+}
+
+// show applies a job event, making the job's card on its first event.
+func (l *jobList) show(e jobs.Event, img image.Image) {
+	c := l.cards[e.Job.ID]
+	if c == nil {
+		id := e.Job.ID
+		c = newJobCard(jobPrompt(e), func() { l.app.svc.runner.Cancel(id) })
+		l.cards[id] = c
+		if len(l.cards) == 1 {
+			l.box.Objects = nil // the empty-state hint
+		}
+		l.box.Objects = append([]fyne.CanvasObject{c.root, widget.NewSeparator()}, l.box.Objects...)
+		l.box.Refresh()
+	}
+	c.apply(e, img)
+}

@@ -78,15 +78,13 @@ func (a *App) onJobEvent(e jobs.Event) {
 }
 
 func (a *App) showJobEvent(e jobs.Event, img image.Image) {
-	t := a.generate
-	if t.cards == nil {
-		return
+	list := a.generate.jobs
+	if e.Job.Request.Edit != nil {
+		list = a.edit.jobs
 	}
-	c := t.cards[e.Job.ID]
-	if c == nil {
-		c = t.addCard(e.Job.ID, jobPrompt(e))
+	if list != nil {
+		list.show(e, img)
 	}
-	c.apply(e, img)
 	if e.State == jobs.Done && a.gallery.grid != nil {
 		a.gallery.reload()
 	}

@@ -62,7 +62,7 @@ func (s librarySaver) Save(ctx context.Context, job jobs.Info, res *api.ImageRes
 	for _, img := range res.Images {
 		id, err := s.lib.Add(ctx, library.NewItem{Image: img, Kind: kind, Prompt: prompt, Model: params.Model,
 			Profile: job.Request.Profile, Params: params, Usage: res.Usage, Created: res.Created,
-			Duration: time.Since(job.Started), JobID: job.ID, RequestID: res.RequestID})
+			Duration: time.Since(job.Started), JobID: job.ID, RequestID: res.RequestID, Parents: job.Request.Parents})
 		if err != nil {
 			return ids, err
 		}

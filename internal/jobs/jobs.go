@@ -45,6 +45,9 @@ type Request struct {
 	Profile  string
 	Generate *api.GenerateRequest
 	Edit     *api.EditRequest
+	// Parents are the library items an edit's images came from, so the
+	// result records its lineage.
+	Parents []int64
 }
 
 // Service is what a job calls: api.Client satisfies it.
