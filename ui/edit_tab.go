@@ -56,7 +56,9 @@ func (t *editTab) buildUI() fyne.CanvasObject {
 
 	maskBg := canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))
 	maskBg.SetMinSize(fyne.NewSize(320, 200))
-	t.maskArea = container.NewStack(maskBg, container.NewCenter(hintLabel("Painting a mask over the first image comes with the mask painter; without one, the whole image may change.")))
+	// A wrapping label must not sit in a Center container: it would shrink
+	// to one character per line.
+	t.maskArea = container.NewStack(maskBg, container.NewPadded(hintLabel("Painting a mask over the first image comes with the mask painter; without one, the whole image may change.")))
 	brush := widget.NewSlider(4, 256)
 	brush.SetValue(48)
 	brush.Disable()

@@ -178,8 +178,12 @@ func (t *galleryTab) open(i widget.GridWrapItemID) {
 	if i >= len(t.items) {
 		return
 	}
-	it := t.items[i]
 	lib := t.app.svc.lib
+	it, err := lib.Get(context.Background(), t.items[i].ID)
+	if err != nil {
+		t.count.SetText("Could not open the image: " + err.Error())
+		return
+	}
 	full := canvas.NewImageFromFile(lib.Path(it))
 	full.FillMode = canvas.ImageFillContain
 	full.SetMinSize(fyne.NewSize(320, 320))
@@ -230,16 +234,33 @@ func describe(it library.Item) string {
 		fmt.Sprintf("%d × %d %s, %s", it.Width, it.Height, strings.ToUpper(it.Format), humanBytes(it.SizeBytes)),
 		"Model: " + orDash(it.Model),
 		"Size asked: " + orDash(p.Size) + " · Quality: " + orDash(p.Quality) + " · Background: " + orDash(p.Background),
-		"Moderation: " + orDash(p.Moderation),
+		"Format asked: " + orDash(p.OutputFormat) + compressionText(p.OutputCompression) + " · Moderation: " + orDash(p.Moderation),
+		fmt.Sprintf("Images asked: %d · Streamed: %v (%d previews)", max(1, p.N), p.Stream, p.PartialImages),
 		fmt.Sprintf("Made %s in %s", it.Created.Format("2 Jan 2006 15:04"), it.Duration.Round(100e6)),
 	}
 	if it.TotalTokens > 0 {
 		lines = append(lines, fmt.Sprintf("Tokens: %d in, %d out", it.InputTokens, it.OutputTokens))
 	}
+	if p.InputFidelity != "" {
+		lines = append(lines, "Input fidelity: "+p.InputFidelity)
+	}
+	if len(it.Parents) > 0 {
+		lines = append(lines, fmt.Sprintf("Edited from gallery images %v", it.Parents))
+	}
+	if it.Profile != "" {
+		lines = append(lines, "Account: "+it.Profile)
+	}
 	if it.RequestID != "" {
 		lines = append(lines, "Request: "+it.RequestID)
 	}
 	return strings.Join(lines, "\n")
+}
+
+func compressionText(c *int) string {
+	if c == nil {
+		return ""
+	}
+	return fmt.Sprintf(" at %d%%", *c)
 }
 
 func orDash(s string) string {
