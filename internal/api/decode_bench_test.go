@@ -9,9 +9,9 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"runtime"
-	"sort"
 	"testing"
-	"time"
+
+	"easel/internal/benchfloor"
 )
 
 // payload is a 1536x1024 PNG of noise (it barely compresses, like a real
@@ -43,44 +43,33 @@ func payload(b *testing.B) (body []byte, b64 string, raw []byte) {
 func BenchmarkWireToFileBytes(b *testing.B) {
 	body, b64, raw := payload(b)
 	c := New(Config{BaseURL: "http://unused/v1"})
-	floor := floorNs(func() {
-		dst := make([]byte, base64.StdEncoding.DecodedLen(len(b64)))
-		if _, err := base64.StdEncoding.Decode(dst, []byte(b64)); err != nil {
-			b.Fatal(err)
-		}
-	})
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	b.ResetTimer()
+	// The floor and the wire path are timed alternately, so a slower
+	// moment of the machine weighs on both alike.
+	var floor, wire []float64
+	var allocated uint64
 	for i := 0; i < b.N; i++ {
-		resp := &http.Response{Body: io.NopCloser(bytes.NewReader(body)), ContentLength: int64(len(body)), Header: http.Header{}}
-		res, err := c.readImageJSON(b.Context(), resp, "m")
-		if err != nil {
-			b.Fatal(err)
-		}
-		if !bytes.Equal(res.Images[0].Data[:64], raw[:64]) {
-			b.Fatal("wrong bytes")
-		}
+		floor = append(floor, benchfloor.MedianNs(1, func() {
+			dst := make([]byte, base64.StdEncoding.DecodedLen(len(b64)))
+			if _, err := base64.StdEncoding.Decode(dst, []byte(b64)); err != nil {
+				b.Fatal(err)
+			}
+		}))
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		wire = append(wire, benchfloor.MedianNs(1, func() {
+			resp := &http.Response{Body: io.NopCloser(bytes.NewReader(body)), ContentLength: int64(len(body)), Header: http.Header{}}
+			res, err := c.readImageJSON(b.Context(), resp, "m")
+			if err != nil {
+				b.Fatal(err)
+			}
+			if !bytes.Equal(res.Images[0].Data[:64], raw[:64]) {
+				b.Fatal("wrong bytes")
+			}
+		}))
+		runtime.ReadMemStats(&after)
+		allocated += after.TotalAlloc - before.TotalAlloc
 	}
-	b.StopTimer()
-	runtime.ReadMemStats(&after)
-	perOp := float64(after.TotalAlloc-before.TotalAlloc) / float64(b.N)
-	b.ReportMetric(floor/1e6, "floor-ms")
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/floor, "ratio-to-base64")
-	b.ReportMetric(perOp/float64(len(raw)), "alloc-bytes-per-image-byte")
-}
-
-// floorNs is the median time of f over a fixed number of runs: the
-// reference a benchmark is compared with in the same process.
-func floorNs(f func()) float64 {
-	const runs = 15
-	times := make([]float64, runs)
-	for i := range times {
-		start := time.Now()
-		f()
-		times[i] = float64(time.Since(start).Nanoseconds())
-	}
-	sort.Float64s(times)
-	return times[runs/2]
+	b.ReportMetric(benchfloor.Median(floor)/1e6, "floor-ms")
+	b.ReportMetric(benchfloor.Median(wire)/benchfloor.Median(floor), "ratio-to-base64")
+	b.ReportMetric(float64(allocated)/float64(b.N)/float64(len(raw)), "alloc-bytes-per-image-byte")
 }

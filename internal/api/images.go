@@ -156,10 +156,11 @@ func (c *Client) readErr(ctx context.Context, err error, model string) *Error {
 }
 
 func (c *Client) readImageJSON(ctx context.Context, resp *http.Response, model string) (*ImageResult, error) {
-	body, err := readBody(resp.Body, resp.ContentLength, c.cfg.MaxResponse)
+	body, release, err := readPooled(resp.Body, resp.ContentLength, c.cfg.MaxResponse)
 	if err != nil {
 		return nil, c.readErr(ctx, err, model)
 	}
+	defer release() // images are decoded into their own slices; meta is a copy
 	w, err := parseWire(body)
 	if err != nil {
 		return nil, badResponse(err.Error(), err, resp.Header)
