@@ -9,7 +9,9 @@ import (
 
 	"fyne.io/fyne/v2/test"
 
+	"easel/internal/api"
 	"easel/internal/fakeapi"
+	"easel/internal/jobs"
 	"easel/internal/library"
 )
 
@@ -124,4 +126,19 @@ func TestSendToEditKeepsOrderAndLineage(t *testing.T) {
 	if len(e.refs) != 1 || e.refs[0].item != second.ID {
 		t.Errorf("remove left %v", e.refs)
 	}
+}
+
+func TestClosingWhileJobsRunAsksFirst(t *testing.T) {
+	ea := newServedApp(t)
+	req := api.GenerateRequest{Prompt: "slow", ImageOptions: api.ImageOptions{Model: "fault-" + fakeapi.FaultSlowFirstByte, Size: "1024x1024"}}
+	id, err := ea.svc.runner.Submit(jobs.Request{Profile: "p", Generate: &req})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ea.confirmClose()
+	if ea.win.Canvas().Overlays().Top() == nil {
+		t.Error("closing with a job running did not ask first")
+	}
+	ea.svc.runner.Cancel(id)
+	ea.svc.runner.Wait()
 }
