@@ -156,13 +156,14 @@ func (c *Client) readErr(ctx context.Context, err error, model string) *Error {
 }
 
 func (c *Client) readImageJSON(ctx context.Context, resp *http.Response, model string) (*ImageResult, error) {
-	body, release, err := readPooled(resp.Body, resp.ContentLength, c.cfg.MaxResponse)
-	if err != nil {
-		return nil, c.readErr(ctx, err, model)
+	if resp.ContentLength > c.cfg.MaxResponse {
+		return nil, badResponse(fmt.Sprintf("the answer is %d bytes, over the %d-byte limit", resp.ContentLength, c.cfg.MaxResponse), nil, resp.Header)
 	}
-	defer release() // images are decoded into their own slices; meta is a copy
-	w, err := parseWire(body)
+	w, _, err := readWireStream(resp.Body, resp.ContentLength, c.cfg.MaxResponse)
 	if err != nil {
+		if ctx.Err() != nil || !isFormatError(err) {
+			return nil, c.readErr(ctx, err, model)
+		}
 		return nil, badResponse(err.Error(), err, resp.Header)
 	}
 	root := w.meta

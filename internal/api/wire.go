@@ -24,6 +24,9 @@ type wireJSON struct {
 	body  []byte
 	spans [][2]int // the base64 text of each lifted value, in body
 	meta  gjson.Result
+	// decoded holds the images already decoded by readWireStream; then
+	// body and spans are unused.
+	decoded [][]byte
 }
 
 var b64Key = []byte(`"b64_json"`)
@@ -79,6 +82,12 @@ func (w *wireJSON) image(v gjson.Result) ([]byte, error) {
 		return nil, errors.New("b64_json is not where it was expected")
 	}
 	k, err := strconv.Atoi(s[1:])
+	if w.decoded != nil {
+		if err != nil || k < 0 || k >= len(w.decoded) {
+			return nil, errors.New("b64_json is not where it was expected")
+		}
+		return w.decoded[k], nil
+	}
 	if err != nil || k < 0 || k >= len(w.spans) {
 		return nil, errors.New("b64_json is not where it was expected")
 	}

@@ -1,9 +1,12 @@
 package api
 
 import (
+	"bytes"
 	"encoding/base64"
+	"fmt"
 	"strings"
 	"testing"
+	"testing/iotest"
 )
 
 func TestParseWireEdgeCases(t *testing.T) {
@@ -34,5 +37,55 @@ func TestParseWireEdgeCases(t *testing.T) {
 				t.Errorf("err = %v, want ok=%v", err, tc.ok)
 			}
 		})
+	}
+}
+
+func TestReadWireStreamMatchesParseWire(t *testing.T) {
+	small := []byte("\xff\xfe/any bytes?>")
+	big := make([]byte, 700_001) // the base64 spans several 256 KB buffers, with a partial group at each edge
+	for i := range big {
+		big[i] = byte(i * 7 % 251)
+	}
+	for _, data := range [][]byte{small, big} {
+		b64 := base64.StdEncoding.EncodeToString(data)
+		escaped := strings.ReplaceAll(b64, "/", `\/`)
+		for _, tc := range []struct {
+			name, body string
+			ok         bool
+		}{
+			{"plain", `{"created":1,"data":[{"b64_json":"` + b64 + `"}],"size":"1024x1024"}`, true},
+			{"escaped slashes", `{"data":[{"b64_json" : "` + escaped + `"}]}`, true},
+			{"key inside text", `{"data":[{"revised_prompt":"say \"b64_json\": here","b64_json":"` + b64 + `"}]}`, true},
+			{"two images", `{"data":[{"b64_json":"` + b64 + `"},{"b64_json":"` + b64 + `"}]}`, true},
+			{"null image", `{"data":[{"b64_json":null,"url":"x"}]}`, true},
+			{"truncated in image", `{"data":[{"b64_json":"` + b64[:len(b64)/2], false},
+			{"truncated after", `{"data":[{"b64_json":"` + b64 + `"}`, false},
+			{"not base64", `{"data":[{"b64_json":"@@@@` + b64 + `"}]}`, false},
+		} {
+			t.Run(fmt.Sprintf("%s/%d", tc.name, len(data)), func(t *testing.T) {
+				w, _, err := readWireStream(iotest.HalfReader(strings.NewReader(tc.body)), int64(len(tc.body)), 1<<30)
+				if err == nil && tc.name != "null image" {
+					for i, item := range w.meta.Get("data").Array() {
+						got, ierr := w.image(item.Get("b64_json"))
+						if ierr != nil || !bytes.Equal(got, data) {
+							t.Fatalf("image %d: %d bytes, err %v", i, len(got), ierr)
+						}
+					}
+				}
+				if (err == nil) != tc.ok {
+					t.Errorf("err = %v, want ok=%v", err, tc.ok)
+				}
+				if err != nil && !isFormatError(err) {
+					t.Errorf("a malformed answer reads as a network error: %v", err)
+				}
+			})
+		}
+	}
+}
+
+func TestReadWireStreamLimit(t *testing.T) {
+	body := `{"data":[{"b64_json":"` + strings.Repeat("QUJD", 1000) + `"}]}`
+	if _, _, err := readWireStream(strings.NewReader(body), 0, 100); err == nil {
+		t.Error("an answer over the limit was accepted")
 	}
 }
