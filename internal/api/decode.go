@@ -7,48 +7,10 @@ import (
 	_ "image/jpeg" // decoders for DecodeConfig
 	_ "image/png"
 	"io"
-	"sync"
 
 	"github.com/tidwall/gjson"
 	_ "golang.org/x/image/webp"
 )
-
-// answerBuffers keeps the buffers image answers are read into: an answer
-// is several megabytes, and once its images are decoded into their own
-// slices the buffer is free for the next answer. Reusing it saves
-// allocating (and the kernel zeroing) those megabytes on every image.
-var answerBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
-
-// maxPooledBuffer is the largest buffer kept for reuse.
-const maxPooledBuffer = 64 << 20
-
-// readPooled reads an answer like readBody into a pooled buffer; release
-// returns the buffer, after which the bytes must not be used.
-func readPooled(r io.Reader, contentLength, limit int64) (data []byte, release func(), err error) {
-	if contentLength > limit {
-		return nil, func() {}, fmt.Errorf("the answer is %d bytes, over the %d-byte limit", contentLength, limit)
-	}
-	buf := answerBuffers.Get().(*bytes.Buffer)
-	buf.Reset()
-	release = func() {
-		if buf.Cap() <= maxPooledBuffer {
-			answerBuffers.Put(buf)
-		}
-	}
-	if contentLength > 0 {
-		buf.Grow(int(contentLength) + bytes.MinRead)
-	}
-	n, err := buf.ReadFrom(io.LimitReader(r, limit+1))
-	if err != nil {
-		release()
-		return nil, func() {}, err
-	}
-	if n > limit {
-		release()
-		return nil, func() {}, fmt.Errorf("the answer is over the %d-byte limit", limit)
-	}
-	return buf.Bytes(), release, nil
-}
 
 // readBody reads an answer whole, bounded by limit, into one buffer sized
 // from Content-Length so it is not copied while it grows.
