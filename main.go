@@ -5,9 +5,7 @@
 package main
 
 import (
-	"context"
 	"flag"
-	"fmt"
 	"os"
 
 	"fyne.io/fyne/v2/app"
@@ -15,7 +13,6 @@ import (
 	_ "easel/internal/posixlocale" // before Fyne initialises: see the package doc
 
 	"easel/internal/cli"
-	"easel/internal/fakeapi"
 	"easel/ui"
 )
 
@@ -26,16 +23,5 @@ func main() {
 	demo := flag.Bool("demo", false, "open the window on the built-in demo service")
 	flag.Parse()
 
-	opts := ui.Options{}
-	if *demo {
-		ctx, cancel := context.WithCancel(context.Background())
-		defer cancel()
-		base, err := fakeapi.New(fakeapi.Config{Pace: fakeapi.DemoPace}).Listen(ctx, "127.0.0.1:0")
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "easel: cannot start the demo service:", err)
-			os.Exit(1)
-		}
-		opts.Demo, opts.BaseURL = true, base
-	}
-	ui.New(app.NewWithID(ui.AppID), opts).ShowAndRun()
+	ui.New(app.NewWithID(ui.AppID), ui.Options{Demo: *demo}).ShowAndRun()
 }

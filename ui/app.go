@@ -1,8 +1,11 @@
 package ui
 
 import (
+	"fmt"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
 
 	"easel/assets"
 )
@@ -17,7 +20,8 @@ var defaultWindowSize = fyne.NewSize(1280, 800)
 
 // Options says how the window starts.
 type Options struct {
-	// Demo marks that the window talks to the built-in demo service.
+	// Demo opens the window on the built-in demo service, started in this
+	// process unless BaseURL already points at one.
 	Demo bool
 	// BaseURL is the service the window talks to (the demo's, with Demo).
 	BaseURL string
@@ -61,10 +65,15 @@ type App struct {
 // ShowAndRun; tests use Window() with the Fyne test driver instead.
 func New(a fyne.App, opts Options) *App {
 	ea := &App{fyneApp: a, opts: opts, bridge: NewBridge()}
+	var demoErr error
+	if opts.Demo && opts.BaseURL == "" {
+		ea.opts.BaseURL, demoErr = startDemoService()
+		ea.opts.Demo = demoErr == nil
+	}
 	a.SetIcon(fyne.NewStaticResource("icon.png", assets.Icon))
-	ea.win = a.NewWindow(windowTitle(opts))
+	ea.win = a.NewWindow(windowTitle(ea.opts))
 	ea.svc.lib, ea.svc.libErr = openLibrary()
-	if client, profile := clientFor(opts); client != nil {
+	if client, profile := clientFor(ea.opts); client != nil {
 		ea.useClient(client, profile)
 	}
 	ea.buildUI()
@@ -74,6 +83,9 @@ func New(a fyne.App, opts Options) *App {
 	a.Lifecycle().SetOnExitedForeground(func() { ea.focused = false })
 	ea.win.SetOnClosed(ea.saveState)
 	ea.win.SetCloseIntercept(ea.confirmClose)
+	if demoErr != nil {
+		dialog.ShowError(fmt.Errorf("the demo service could not start: %w", demoErr), ea.win)
+	}
 	return ea
 }
 

@@ -81,9 +81,16 @@ func TestNoServiceOffersTheDemo(t *testing.T) {
 	if !ea.generate.generate.Disabled() || !strings.Contains(ea.generate.status.Text, "demo") {
 		t.Errorf("no-service state: disabled=%v %q", ea.generate.generate.Disabled(), ea.generate.status.Text)
 	}
+	ea.SelectTab(TabEdit)
+	if !ea.edit.send.Disabled() {
+		t.Error("Send edit enabled with no service")
+	}
 	ea.useDemo()
 	if ea.generate.generate.Disabled() || !strings.Contains(ea.win.Title(), "demo") {
 		t.Error("the demo service did not enable Generate")
+	}
+	if ea.edit.send.Disabled() {
+		t.Error("the demo service did not enable Send edit")
 	}
 }
 

@@ -41,12 +41,19 @@ func (a *App) useClient(c *api.Client, profile string) {
 	a.svc.runner = jobs.New(c, librarySaver{lib: a.svc.lib}, a.onJobEvent, jobs.Options{})
 }
 
-// useDemo starts the built-in demo service in this process and uses it.
+// startDemoService runs the built-in demo service in this process, for
+// the life of the process, and returns its base URL.
+func startDemoService() (string, error) {
+	return fakeapi.New(fakeapi.Config{Pace: fakeapi.DemoPace}).Listen(context.Background(), "127.0.0.1:0")
+}
+
+// useDemo (File ▸ Use the demo service) switches the window to the demo
+// service and enables the tabs' send buttons that are already built.
 func (a *App) useDemo() {
 	if a.svc.runner != nil && a.opts.Demo {
 		return
 	}
-	base, err := fakeapi.New(fakeapi.Config{Pace: fakeapi.DemoPace}).Listen(context.Background(), "127.0.0.1:0")
+	base, err := startDemoService()
 	if err != nil {
 		dialog.ShowError(fmt.Errorf("the demo service could not start: %w", err), a.win)
 		return
@@ -54,9 +61,17 @@ func (a *App) useDemo() {
 	a.opts.Demo, a.opts.BaseURL = true, base
 	a.useClient(api.New(api.Config{BaseURL: base}), "demo")
 	a.win.SetTitle(windowTitle(a.opts))
-	if a.generate.generate != nil && a.svc.runner != nil {
+	if a.svc.runner == nil {
+		return // no library: the gallery tab says why
+	}
+	const ready = "Using the built-in demo service: images are drawn locally, nothing is charged."
+	if a.generate.generate != nil {
 		a.generate.generate.Enable()
-		a.generate.status.SetText("Using the built-in demo service: images are drawn locally, nothing is charged.")
+		a.generate.status.SetText(ready)
+	}
+	if a.edit.send != nil {
+		a.edit.send.Enable()
+		a.edit.status.SetText(ready)
 	}
 }
 
