@@ -5,11 +5,12 @@ package e2e
 import (
 	"context"
 	"os"
-	"sort"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"easel/internal/benchfloor"
 )
 
 // BenchmarkStartup measures, for easel and for a bare Fyne window built in
@@ -26,12 +27,12 @@ func BenchmarkStartup(b *testing.B) {
 		ms, rss = launchOnce(b, easel)
 		easelMS, easelRSS = append(easelMS, ms), append(easelRSS, rss)
 	}
-	b.ReportMetric(median(easelMS), "easel-first-frame-ms")
-	b.ReportMetric(median(bareMS), "bare-first-frame-ms")
-	b.ReportMetric(median(easelMS)/median(bareMS), "first-frame-ratio")
-	b.ReportMetric(median(easelRSS), "easel-idle-rss-MiB")
-	b.ReportMetric(median(bareRSS), "bare-idle-rss-MiB")
-	b.ReportMetric(median(easelRSS)/median(bareRSS), "idle-rss-ratio")
+	b.ReportMetric(benchfloor.Median(easelMS), "easel-first-frame-ms")
+	b.ReportMetric(benchfloor.Median(bareMS), "bare-first-frame-ms")
+	b.ReportMetric(benchfloor.Median(easelMS)/benchfloor.Median(bareMS), "first-frame-ratio")
+	b.ReportMetric(benchfloor.Median(easelRSS), "easel-idle-rss-MiB")
+	b.ReportMetric(benchfloor.Median(bareRSS), "bare-idle-rss-MiB")
+	b.ReportMetric(benchfloor.Median(easelRSS)/benchfloor.Median(bareRSS), "idle-rss-ratio")
 }
 
 func launchOnce(b *testing.B, bin string) (firstFrameMS, idleRSSMiB float64) {
@@ -61,10 +62,4 @@ func rssMiB(b *testing.B, pid int) float64 {
 	}
 	b.Fatal("no VmRSS")
 	return 0
-}
-
-func median(xs []float64) float64 {
-	s := append([]float64(nil), xs...)
-	sort.Float64s(s)
-	return s[len(s)/2]
 }
