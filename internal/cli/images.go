@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"easel/internal/api"
+	"easel/internal/atomicfile"
 )
 
 // imageFlags are the options gen and edit share, named as the API names
@@ -138,32 +139,10 @@ func writeImages(env Env, out string, res *api.ImageResult) error {
 			ext = ".jpg"
 		}
 		path := filepath.Join(out, fmt.Sprintf("easel-%s-%d%s", stamp, i+1, ext))
-		if err := writeAtomic(path, img.Data); err != nil {
-			return err
+		if err := atomicfile.Write(path, img.Data); err != nil {
+			return fmt.Errorf("cannot write %s: %w", path, err)
 		}
 		fmt.Fprintln(env.Stdout, path)
 	}
 	return nil
-}
-
-// writeAtomic writes data to a temporary file beside path, syncs it and
-// renames it into place, so a crash never leaves half an image.
-func writeAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".easel-*.tmp")
-	if err != nil {
-		return fmt.Errorf("cannot write %s: %w", path, err)
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return fmt.Errorf("cannot write %s: %w", path, err)
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return fmt.Errorf("cannot write %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("cannot write %s: %w", path, err)
-	}
-	return os.Rename(tmp.Name(), path)
 }

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"easel/internal/api"
+	"easel/internal/atomicfile"
 )
 
 // Item is one image in the gallery.
@@ -65,7 +66,7 @@ type NewItem struct {
 	Parents   []int64
 }
 
-const tmpSuffix = ".tmp"
+const tmpSuffix = atomicfile.TempSuffix
 
 // Add stores one image: the file first (temporary name, synced, renamed),
 // then its row. It returns the new item's id.
@@ -125,50 +126,10 @@ func (l *Library) writeImage(data []byte, format string, created time.Time) (str
 	}
 	month := created.Format("2006-01")
 	rel := filepath.ToSlash(filepath.Join("images", month, fmt.Sprintf("%s-%s.%s", created.Format("20060102-150405"), hex.EncodeToString(rnd[:]), ext)))
-	if err := writeAtomic(filepath.Join(l.root, rel), data); err != nil {
+	if err := atomicfile.Write(filepath.Join(l.root, rel), data); err != nil {
 		return "", fmt.Errorf("library: cannot save the image: %w", err)
 	}
 	return rel, nil
-}
-
-// writeAtomic writes data beside path under a temporary name, syncs it,
-// renames it into place and syncs the folder, so path is either absent or
-// whole.
-func writeAtomic(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return err
-	}
-	f, err := os.CreateTemp(dir, filepath.Base(path)+".*"+tmpSuffix)
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	ok := false
-	defer func() {
-		if !ok {
-			f.Close()
-			os.Remove(tmp)
-		}
-	}()
-	if _, err := f.Write(data); err != nil {
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		return err
-	}
-	ok = true
-	if d, err := os.Open(dir); err == nil {
-		_ = d.Sync()
-		d.Close()
-	}
-	return nil
 }
 
 // adopt records a finished file that has no row (a crash came between the

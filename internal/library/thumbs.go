@@ -11,6 +11,8 @@ import (
 
 	"github.com/disintegration/imaging"
 	_ "golang.org/x/image/webp" // decode WebP originals
+
+	"easel/internal/atomicfile"
 )
 
 // ThumbSize is the longest side of a thumbnail, in pixels.
@@ -36,7 +38,7 @@ func (l *Library) Thumbnail(it Item) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("library: image %d: %w", it.ID, err)
 	}
-	if err := writeAtomic(p, thumb); err != nil {
+	if err := atomicfile.Write(p, thumb); err != nil {
 		return "", fmt.Errorf("library: cannot cache the thumbnail: %w", err)
 	}
 	return p, nil

@@ -1,0 +1,53 @@
+// Package atomicfile writes a file so that a crash, a killed process or a
+// full disk leaves either the old file or the new one, never half of
+// either. Images, thumbnails and the profiles file all go through it.
+package atomicfile
+
+import (
+	"os"
+	"path/filepath"
+)
+
+// TempSuffix ends the name of a file still being written; whoever opens a
+// folder after a crash may remove files with it.
+const TempSuffix = ".tmp"
+
+// Write writes data beside path under a temporary name (mode 0600),
+// syncs it, renames it into place and syncs the folder. The folder is
+// made (0700) when missing.
+func Write(path string, data []byte) error {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(dir, filepath.Base(path)+".*"+TempSuffix)
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	ok := false
+	defer func() {
+		if !ok {
+			f.Close()
+			os.Remove(tmp)
+		}
+	}()
+	if _, err := f.Write(data); err != nil {
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return err
+	}
+	ok = true
+	if d, err := os.Open(dir); err == nil {
+		_ = d.Sync()
+		d.Close()
+	}
+	return nil
+}

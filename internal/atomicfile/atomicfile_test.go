@@ -1,0 +1,49 @@
+package atomicfile
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestWriteReplacesWholeAndPrivate(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "sub", "f.json")
+	if err := Write(path, []byte("one")); err != nil {
+		t.Fatal(err)
+	}
+	if err := Write(path, []byte("two")); err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(path)
+	if err != nil || string(got) != "two" {
+		t.Fatalf("read %q, %v; want two", got, err)
+	}
+	st, _ := os.Stat(path)
+	if st.Mode().Perm() != 0o600 {
+		t.Errorf("mode %v, want 0600", st.Mode().Perm())
+	}
+	entries, _ := os.ReadDir(filepath.Dir(path))
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), TempSuffix) {
+			t.Errorf("temporary file %s left behind", e.Name())
+		}
+	}
+}
+
+func TestWriteFailureLeavesOldFile(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "f")
+	if err := Write(path, []byte("old")); err != nil {
+		t.Fatal(err)
+	}
+	// A folder in the way of the rename makes the write fail after the
+	// temporary file exists.
+	if err := Write(filepath.Join(dir, "f", "x"), []byte("new")); err == nil {
+		t.Fatal("writing under a file succeeded")
+	}
+	got, _ := os.ReadFile(path)
+	if string(got) != "old" {
+		t.Fatalf("old file now %q", got)
+	}
+}

@@ -1,0 +1,154 @@
+// Package config keeps Easel's profiles: one per account (OpenAI, a
+// company gateway, a reseller, a local server), each with its base URL,
+// default models and options. The file is JSON, private to the user
+// (0600), written atomically under a lock so the window and the command
+// line can both change it, and it never holds a key: keys live in the
+// OS keyring (package secrets).
+package config
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"net"
+	"net/url"
+	"strings"
+	"time"
+
+	"easel/internal/api"
+)
+
+// EnvironmentID is the id of the read-only profile made from
+// OPENAI_BASE_URL and OPENAI_API_KEY; it is never stored.
+const EnvironmentID = "environment"
+
+// DefaultBaseURL is where a new profile points unless told otherwise.
+const DefaultBaseURL = "https://api.openai.com/v1"
+
+// MaxJobsLimit bounds how many jobs a profile may run at once: more only
+// earns rate-limit errors.
+const MaxJobsLimit = 10
+
+// Profile is one account. The key is not here: it is in the keyring
+// under the profile's ID.
+type Profile struct {
+	// ID is stable across renames; it is the keyring user.
+	ID string `json:"id"`
+	// Name is what the user calls the profile; unique, any case.
+	Name string `json:"name"`
+	// BaseURL ends in /v1, for example https://api.openai.com/v1.
+	BaseURL string `json:"base_url"`
+	// ChatModel and ImageModel are preselected in the pickers.
+	ChatModel  string `json:"chat_model,omitempty"`
+	ImageModel string `json:"image_model,omitempty"`
+	// Image holds the image options a new request starts from.
+	Image ImageDefaults `json:"image_defaults,omitzero"`
+	// TimeoutSeconds bounds one image request; 0 uses the client default.
+	TimeoutSeconds int `json:"request_timeout_seconds,omitempty"`
+	// MaxJobs is how many jobs run at once on this account; 0 means 3.
+	MaxJobs int `json:"max_jobs,omitempty"`
+	// PlainHTTPConfirmed records that the user agreed to send this
+	// profile's key unencrypted to a host that is not this machine.
+	PlainHTTPConfirmed bool `json:"plain_http_confirmed,omitempty"`
+	// ReadOnly marks the Environment profile, which the user changes in
+	// the shell, not in Easel.
+	ReadOnly bool `json:"-"`
+}
+
+// ImageDefaults are the options a new image request starts from; empty
+// fields leave the form's own defaults.
+type ImageDefaults struct {
+	Size         string `json:"size,omitempty"`
+	Quality      string `json:"quality,omitempty"`
+	Background   string `json:"background,omitempty"`
+	OutputFormat string `json:"output_format,omitempty"`
+	Moderation   string `json:"moderation,omitempty"`
+	Stream       bool   `json:"stream,omitempty"`
+}
+
+// NewID makes a fresh profile id.
+func NewID() string {
+	b := make([]byte, 6)
+	_, _ = rand.Read(b)
+	return "p-" + hex.EncodeToString(b)
+}
+
+// Timeout is the profile's image time-out, 0 for the client default.
+func (p Profile) Timeout() time.Duration { return time.Duration(p.TimeoutSeconds) * time.Second }
+
+// Validate says what is wrong with a profile, naming the field.
+func (p Profile) Validate() error {
+	if strings.TrimSpace(p.Name) == "" {
+		return fmt.Errorf("name: give the profile a name")
+	}
+	if err := CheckBaseURL(p.BaseURL); err != nil {
+		return err
+	}
+	if p.TimeoutSeconds < 0 {
+		return fmt.Errorf("request time-out: %d s is negative", p.TimeoutSeconds)
+	}
+	if p.MaxJobs < 0 || p.MaxJobs > MaxJobsLimit {
+		return fmt.Errorf("jobs at once: %d is outside 1–%d", p.MaxJobs, MaxJobsLimit)
+	}
+	return nil
+}
+
+// CheckBaseURL accepts an http or https URL with a host.
+func CheckBaseURL(raw string) error {
+	u, err := url.Parse(strings.TrimSpace(raw))
+	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
+		return fmt.Errorf("base URL: %q is not an http(s) address such as %s", raw, DefaultBaseURL)
+	}
+	return nil
+}
+
+// SendsKeyInClear reports whether a key sent to baseURL would cross the
+// network unencrypted: plain http to a host that is not this machine.
+func SendsKeyInClear(baseURL string) bool {
+	u, err := url.Parse(strings.TrimSpace(baseURL))
+	if err != nil || u.Scheme != "http" {
+		return false
+	}
+	host := u.Hostname()
+	if strings.EqualFold(host, "localhost") || strings.HasSuffix(strings.ToLower(host), ".localhost") {
+		return false
+	}
+	ip := net.ParseIP(host)
+	return ip == nil || !ip.IsLoopback()
+}
+
+// NeedsPlainHTTPConsent reports whether the user must agree before key
+// is sent with this profile: a key, plain http off this machine, and no
+// earlier consent.
+func (p Profile) NeedsPlainHTTPConsent(key string) bool {
+	return key != "" && SendsKeyInClear(p.BaseURL) && !p.PlainHTTPConfirmed
+}
+
+// Environment is the read-only profile made from OPENAI_BASE_URL and
+// OPENAI_API_KEY, with its key; ok is false when neither is set.
+func Environment(getenv func(string) string) (p Profile, key string, ok bool) {
+	base, key := getenv("OPENAI_BASE_URL"), getenv("OPENAI_API_KEY")
+	if base == "" && key == "" {
+		return Profile{}, "", false
+	}
+	if base == "" {
+		base = DefaultBaseURL
+	}
+	return Profile{ID: EnvironmentID, Name: "Environment", BaseURL: base, ReadOnly: true}, key, true
+}
+
+// ClientConfig is the service client's configuration for this profile
+// and its key.
+func (p Profile) ClientConfig(key string) api.Config {
+	return api.Config{BaseURL: strings.TrimSpace(p.BaseURL), APIKey: key, ImageTimeout: p.Timeout()}
+}
+
+// All is the profiles a picker lists: the Environment profile first when
+// OPENAI_* is set, then the file's.
+func All(f File, getenv func(string) string) []Profile {
+	var out []Profile
+	if env, _, ok := Environment(getenv); ok {
+		out = append(out, env)
+	}
+	return append(out, f.Profiles...)
+}

@@ -1,0 +1,216 @@
+package config
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gofrs/flock"
+
+	"easel/internal/atomicfile"
+)
+
+// File is the whole profiles file.
+type File struct {
+	// Active is the id of the profile the window and the command line
+	// use unless told otherwise.
+	Active   string    `json:"active,omitempty"`
+	Profiles []Profile `json:"profiles"`
+}
+
+// Find returns the profile whose id or name (any case) is ref.
+func (f File) Find(ref string) (Profile, bool) {
+	for _, p := range f.Profiles {
+		if p.ID == ref || strings.EqualFold(p.Name, ref) {
+			return p, true
+		}
+	}
+	return Profile{}, false
+}
+
+// ActiveProfile is the active profile, if it still exists.
+func (f File) ActiveProfile() (Profile, bool) {
+	if f.Active == "" {
+		return Profile{}, false
+	}
+	return f.Find(f.Active)
+}
+
+// Put adds p, or replaces the profile with its id, after checking it and
+// that no other profile has its name.
+func (f *File) Put(p Profile) error {
+	if err := p.Validate(); err != nil {
+		return err
+	}
+	if p.ID == "" || p.ID == EnvironmentID {
+		return fmt.Errorf("profile %q has no id of its own", p.Name)
+	}
+	p.Name, p.BaseURL = strings.TrimSpace(p.Name), strings.TrimSpace(p.BaseURL)
+	at := -1
+	for i, q := range f.Profiles {
+		if q.ID == p.ID {
+			at = i
+		} else if strings.EqualFold(q.Name, p.Name) {
+			return fmt.Errorf("name: a profile called %q already exists", q.Name)
+		}
+	}
+	if at < 0 {
+		f.Profiles = append(f.Profiles, p)
+	} else {
+		f.Profiles[at] = p
+	}
+	return nil
+}
+
+// Remove deletes the profile with this id or name and returns it.
+func (f *File) Remove(ref string) (Profile, bool) {
+	for i, p := range f.Profiles {
+		if p.ID == ref || strings.EqualFold(p.Name, ref) {
+			f.Profiles = append(f.Profiles[:i], f.Profiles[i+1:]...)
+			if f.Active == p.ID {
+				f.Active = ""
+			}
+			return p, true
+		}
+	}
+	return Profile{}, false
+}
+
+// CorruptError says the profiles file could not be read and where it was
+// moved, so the user can recover it by hand; Easel starts with no
+// profiles rather than not at all.
+type CorruptError struct {
+	Path, MovedTo string
+	Cause         error
+}
+
+func (e *CorruptError) Error() string {
+	return fmt.Sprintf("the profiles file %s could not be read (%v); it was moved to %s and Easel starts with no profiles", e.Path, e.Cause, e.MovedTo)
+}
+
+func (e *CorruptError) Unwrap() error { return e.Cause }
+
+// Store reads and writes the profiles file.
+type Store struct {
+	path string
+	// mu orders this process's writers; the file lock orders processes.
+	mu sync.Mutex
+}
+
+// DefaultPath is profiles.json in Easel's folder of the user's config
+// folder ($XDG_CONFIG_HOME/easel on Linux).
+func DefaultPath() (string, error) {
+	dir, err := os.UserConfigDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(dir, "easel", "profiles.json"), nil
+}
+
+// Open makes a store for the file at path; the file may not exist yet.
+func Open(path string) *Store { return &Store{path: path} }
+
+// Path is the file's path.
+func (s *Store) Path() string { return s.path }
+
+// Load reads the file. A missing file is an empty one. A file that is not
+// valid is moved aside and reported as a *CorruptError, with an empty
+// File, so the caller can start anyway.
+func (s *Store) Load() (File, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	lock, err := s.lock()
+	if err != nil {
+		return File{}, err
+	}
+	defer lock.Unlock()
+	return s.load()
+}
+
+// Update changes the file under the lock: it reads the newest version,
+// lets change edit it, and writes it back whole. Concurrent writers, in
+// this process or another, each see the others' changes.
+func (s *Store) Update(change func(*File) error) (File, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	lock, err := s.lock()
+	if err != nil {
+		return File{}, err
+	}
+	defer lock.Unlock()
+	f, err := s.load()
+	var corrupt *CorruptError
+	if err != nil && !errors.As(err, &corrupt) {
+		return File{}, err
+	}
+	if err := change(&f); err != nil {
+		return File{}, err
+	}
+	data, err := json.MarshalIndent(f, "", "  ")
+	if err != nil {
+		return File{}, err
+	}
+	if err := atomicfile.Write(s.path, append(data, '\n')); err != nil {
+		return File{}, fmt.Errorf("cannot save the profiles to %s: %w", s.path, err)
+	}
+	return f, nil
+}
+
+func (s *Store) lock() (*flock.Flock, error) {
+	if err := os.MkdirAll(filepath.Dir(s.path), 0o700); err != nil {
+		return nil, fmt.Errorf("cannot create the config folder: %w", err)
+	}
+	lock := flock.New(s.path + ".lock")
+	if err := lock.Lock(); err != nil {
+		return nil, fmt.Errorf("cannot lock %s: %w", s.path, err)
+	}
+	return lock, nil
+}
+
+func (s *Store) load() (File, error) {
+	data, err := os.ReadFile(s.path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return File{}, nil
+	}
+	if err != nil {
+		return File{}, fmt.Errorf("cannot read the profiles file: %w", err)
+	}
+	var f File
+	cause := json.Unmarshal(data, &f)
+	if cause == nil {
+		cause = f.check()
+	}
+	if cause == nil {
+		return f, nil
+	}
+	aside := fmt.Sprintf("%s.corrupt-%s", s.path, time.Now().Format("20060102-150405"))
+	if err := os.Rename(s.path, aside); err != nil {
+		return File{}, fmt.Errorf("the profiles file %s could not be read (%v) nor moved aside: %w", s.path, cause, err)
+	}
+	return File{}, &CorruptError{Path: s.path, MovedTo: aside, Cause: cause}
+}
+
+// check rejects a file Easel could not have written: profiles without
+// ids, duplicate ids or names, bad addresses.
+func (f File) check() error {
+	ids, names := map[string]bool{}, map[string]bool{}
+	for _, p := range f.Profiles {
+		if p.ID == "" || ids[p.ID] {
+			return fmt.Errorf("profile %q has a missing or repeated id", p.Name)
+		}
+		if names[strings.ToLower(p.Name)] {
+			return fmt.Errorf("two profiles are called %q", p.Name)
+		}
+		if err := p.Validate(); err != nil {
+			return fmt.Errorf("profile %q: %w", p.Name, err)
+		}
+		ids[p.ID], names[strings.ToLower(p.Name)] = true, true
+	}
+	return nil
+}

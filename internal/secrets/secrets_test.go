@@ -1,0 +1,156 @@
+package secrets
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/zalando/go-keyring"
+)
+
+// memBackend is a working keyring in memory.
+type memBackend struct {
+	mu sync.Mutex
+	m  map[string]string
+}
+
+func (b *memBackend) Get(s, u string) (string, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	v, ok := b.m[s+"/"+u]
+	if !ok {
+		return "", keyring.ErrNotFound
+	}
+	return v, nil
+}
+
+func (b *memBackend) Set(s, u, p string) error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.m[s+"/"+u] = p
+	return nil
+}
+
+func (b *memBackend) Delete(s, u string) error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if _, ok := b.m[s+"/"+u]; !ok {
+		return keyring.ErrNotFound
+	}
+	delete(b.m, s+"/"+u)
+	return nil
+}
+
+// brokenBackend fails as a keyring with no Secret Service does.
+type brokenBackend struct{ err error }
+
+func (b brokenBackend) Get(string, string) (string, error) { return "", b.err }
+func (b brokenBackend) Set(string, string, string) error   { return b.err }
+func (b brokenBackend) Delete(string, string) error        { return b.err }
+
+// hangingBackend never answers, as a keyring waiting for an unlock prompt.
+type hangingBackend struct{ release chan struct{} }
+
+func (b hangingBackend) Get(string, string) (string, error) { <-b.release; return "", nil }
+func (b hangingBackend) Set(string, string, string) error   { <-b.release; return nil }
+func (b hangingBackend) Delete(string, string) error        { <-b.release; return nil }
+
+func TestSetGetReplaceDelete(t *testing.T) {
+	ctx := context.Background()
+	k := New(&memBackend{m: map[string]string{}}, 0)
+	if _, err := k.Get(ctx, "p-1"); !errors.Is(err, ErrNoKey) {
+		t.Fatalf("empty keyring: %v, want ErrNoKey", err)
+	}
+	for _, key := range []string{"sk-first-0000", "sk-second-1111"} {
+		if err := k.Set(ctx, "p-1", key); err != nil {
+			t.Fatal(err)
+		}
+		if got, err := k.Get(ctx, "p-1"); err != nil || got != key {
+			t.Fatalf("Get = %q, %v; want %q", got, err, key)
+		}
+	}
+	if err := k.Delete(ctx, "p-1"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := k.Get(ctx, "p-1"); !errors.Is(err, ErrNoKey) {
+		t.Fatalf("after delete: %v", err)
+	}
+	if err := k.Delete(ctx, "p-1"); err != nil {
+		t.Fatalf("deleting a missing key: %v", err)
+	}
+	if err := k.Check(ctx); err != nil {
+		t.Fatalf("Check on a working keyring: %v", err)
+	}
+}
+
+// Any error other than ErrNotFound is "unavailable", never "no key", and
+// a session key then stands in.
+func TestBrokenKeyringIsUnavailableNotEmpty(t *testing.T) {
+	ctx := context.Background()
+	k := New(brokenBackend{errors.New("org.freedesktop.secrets was not provided by any .service files")}, 0)
+	for name, err := range map[string]error{
+		"get":    func() error { _, err := k.Get(ctx, "p"); return err }(),
+		"set":    k.Set(ctx, "p", "sk-secret-value"),
+		"delete": k.Delete(ctx, "p"),
+		"check":  k.Check(ctx),
+	} {
+		if !IsUnavailable(err) || errors.Is(err, ErrNoKey) {
+			t.Errorf("%s: %v, want unavailable", name, err)
+		}
+		if err != nil && strings.Contains(err.Error(), "sk-secret") {
+			t.Errorf("%s: the error text holds the key: %v", name, err)
+		}
+	}
+	k.KeepForSession("p", "sk-session")
+	if got, err := k.Get(ctx, "p"); err != nil || got != "sk-session" {
+		t.Fatalf("session key: %q, %v", got, err)
+	}
+	_ = k.Delete(ctx, "p")
+	if _, ok := k.SessionKey("p"); ok {
+		t.Fatal("Delete kept the session key")
+	}
+}
+
+func TestHangingKeyringTimesOut(t *testing.T) {
+	release := make(chan struct{})
+	defer close(release)
+	k := New(hangingBackend{release}, 100*time.Millisecond)
+	start := time.Now()
+	_, err := k.Get(context.Background(), "p")
+	if !IsUnavailable(err) {
+		t.Fatalf("Get on a hanging keyring: %v", err)
+	}
+	if d := time.Since(start); d > time.Second {
+		t.Fatalf("gave up after %s, want about 100ms", d)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := k.Set(ctx, "p", "k"); !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled Set: %v", err)
+	}
+}
+
+// With no D-Bus session at all, the real go-keyring must come back as
+// unavailable. It runs in a child process, because godbus keeps its
+// session connection in a global.
+func TestNoSecretServiceIsUnavailable(t *testing.T) {
+	if os.Getenv("EASEL_NO_BUS_CHILD") == "1" {
+		k := New(OSKeyring{}, 3*time.Second)
+		_, err := k.Get(context.Background(), "p")
+		if !IsUnavailable(err) {
+			t.Fatalf("Get with no bus: %v, want unavailable", err)
+		}
+		return
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestNoSecretServiceIsUnavailable$", "-test.v")
+	cmd.Env = append(os.Environ(), "EASEL_NO_BUS_CHILD=1", "DBUS_SESSION_BUS_ADDRESS=unix:path=/nonexistent/easel-bus")
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "PASS") {
+		t.Fatalf("child: %v\n%s", err, out)
+	}
+}
