@@ -16,10 +16,12 @@ import (
 	"strings"
 
 	"easel/internal/api"
+	"easel/internal/config"
+	"easel/internal/secrets"
 )
 
 // Commands are the subcommand names main dispatches to Run.
-var Commands = []string{"models", "gen", "edit", "chat", "serve-demo"}
+var Commands = []string{"models", "gen", "edit", "chat", "serve-demo", "profile", "key"}
 
 // IsCommand reports whether name is a subcommand.
 func IsCommand(name string) bool {
@@ -37,11 +39,19 @@ type Env struct {
 	Stdout, Stderr io.Writer
 	// Getenv reads OPENAI_BASE_URL and OPENAI_API_KEY.
 	Getenv func(string) string
+	// Profiles is the profiles file; Keys the keyring.
+	Profiles *config.Store
+	Keys     *secrets.Keys
 }
 
 // OSEnv is the real process environment.
 func OSEnv() Env {
-	return Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv}
+	path, err := config.DefaultPath()
+	if err != nil {
+		path = "profiles.json" // no home folder: the current one
+	}
+	return Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv,
+		Profiles: config.Open(path), Keys: secrets.New(secrets.OSKeyring{}, 0)}
 }
 
 // errUsage marks a mistake in the command line itself (exit 2).
@@ -68,6 +78,10 @@ func Run(args []string, env Env) int {
 		err = runChat(ctx, args[1:], env)
 	case "serve-demo":
 		err = runServeDemo(ctx, args[1:], env)
+	case "profile":
+		err = runProfile(ctx, args[1:], env)
+	case "key":
+		err = runKey(ctx, args[1:], env)
 	}
 	return report(err, env)
 }
@@ -111,14 +125,4 @@ func parse(fs *flag.FlagSet, args []string) error {
 func usageErr(env Env, format string, a ...any) error {
 	fmt.Fprintf(env.Stderr, "easel: "+format+"\n", a...)
 	return errUsage
-}
-
-// client makes the service client from the environment, as every OpenAI
-// tool does, until profiles land.
-func client(env Env) *api.Client {
-	base := env.Getenv("OPENAI_BASE_URL")
-	if base == "" {
-		base = "https://api.openai.com/v1"
-	}
-	return api.New(api.Config{BaseURL: base, APIKey: env.Getenv("OPENAI_API_KEY")})
 }

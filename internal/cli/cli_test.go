@@ -12,13 +12,16 @@ import (
 
 	"image"
 
+	"easel/internal/config"
 	"easel/internal/fakeapi"
+	"easel/internal/secrets"
 )
 
 func testEnv(t *testing.T, base string) (Env, *bytes.Buffer, *bytes.Buffer) {
 	var out, errOut bytes.Buffer
 	vars := map[string]string{"OPENAI_BASE_URL": base, "OPENAI_API_KEY": "sk-cli-test-key-123456"}
-	return Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errOut, Getenv: func(k string) string { return vars[k] }}, &out, &errOut
+	return Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errOut, Getenv: func(k string) string { return vars[k] },
+		Profiles: config.Open(filepath.Join(t.TempDir(), "profiles.json")), Keys: secrets.New(secrets.NewMemory(), 0)}, &out, &errOut
 }
 
 func fake(t *testing.T) string {

@@ -21,9 +21,13 @@ type imageFlags struct {
 	compression, n, partials                                                     int
 	stream                                                                       bool
 	out                                                                          string
+	target
+	fs *flag.FlagSet
 }
 
 func (f *imageFlags) register(fs *flag.FlagSet) {
+	f.fs = fs
+	f.target.register(fs)
 	fs.StringVar(&f.model, "model", "gpt-image-1", "image model id, exactly as the service lists it")
 	fs.StringVar(&f.prompt, "prompt", "", "what to make (required)")
 	fs.StringVar(&f.size, "size", "", "auto, 1024x1024, 1536x1024, 1024x1536 or a custom WxH")
@@ -37,6 +41,23 @@ func (f *imageFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.partials, "partial-images", 0, "previews while streaming, 0-3")
 	fs.StringVar(&f.responseFormat, "response-format", "", "url or b64_json (dall-e models)")
 	fs.StringVar(&f.out, "out", ".", "folder to write images to")
+}
+
+// client makes the profile's client; the profile's image model stands in
+// for --model when the flag is not given.
+func (f *imageFlags) client(ctx context.Context, env Env) (*api.Client, error) {
+	c, p, err := f.target.client(ctx, env)
+	if err == nil && p.ImageModel != "" && !given(f.fs, "model") {
+		f.model = p.ImageModel
+	}
+	return c, err
+}
+
+// given reports whether the flag name was set on the command line.
+func given(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
 }
 
 func (f *imageFlags) options() api.ImageOptions {
@@ -60,7 +81,11 @@ func runGen(ctx context.Context, args []string, env Env) error {
 	if fs.NArg() > 0 {
 		return usageErr(env, "gen takes no arguments besides flags; put the prompt in --prompt")
 	}
-	res, err := client(env).Generate(ctx, api.GenerateRequest{Prompt: f.prompt, ImageOptions: f.options()}, progress(env))
+	c, err := f.client(ctx, env)
+	if err != nil {
+		return err
+	}
+	res, err := c.Generate(ctx, api.GenerateRequest{Prompt: f.prompt, ImageOptions: f.options()}, progress(env))
 	if err != nil {
 		return err
 	}
@@ -88,6 +113,10 @@ func runEdit(ctx context.Context, args []string, env Env) error {
 	if len(images) == 0 {
 		return usageErr(env, "edit needs at least one --image")
 	}
+	c, err := f.client(ctx, env)
+	if err != nil {
+		return err
+	}
 	req := api.EditRequest{Prompt: f.prompt, ImageOptions: f.options(), InputFidelity: fidelity}
 	for _, p := range images {
 		in, err := readInput(p)
@@ -103,7 +132,7 @@ func runEdit(ctx context.Context, args []string, env Env) error {
 		}
 		req.Mask = &m
 	}
-	res, err := client(env).Edit(ctx, req, progress(env))
+	res, err := c.Edit(ctx, req, progress(env))
 	if err != nil {
 		return err
 	}

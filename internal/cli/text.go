@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"net"
 	"strings"
@@ -14,10 +13,16 @@ import (
 
 func runModels(ctx context.Context, args []string, env Env) error {
 	fs := newFlags("models", env)
+	var t target
+	t.register(fs)
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	ms, err := client(env).Models(ctx)
+	c, _, err := t.client(ctx, env)
+	if err != nil {
+		return err
+	}
+	ms, err := c.Models(ctx)
 	if err != nil {
 		return err
 	}
@@ -38,6 +43,8 @@ func runChat(ctx context.Context, args []string, env Env) error {
 	temperature := fs.Float64("temperature", -1, "sampling temperature 0-2 (sent only when given)")
 	maxTokens := fs.Int("max-tokens", 0, "longest reply in tokens (sent only when given)")
 	noStream := fs.Bool("no-stream", false, "wait for the whole reply instead of streaming it")
+	var t target
+	t.register(fs)
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -45,20 +52,25 @@ func runChat(ctx context.Context, args []string, env Env) error {
 	if msg == "" {
 		return usageErr(env, "chat needs a message: easel chat [flags] MESSAGE")
 	}
+	c, p, err := t.client(ctx, env)
+	if err != nil {
+		return err
+	}
+	if p.ChatModel != "" && !given(fs, "model") {
+		*model = p.ChatModel
+	}
 	req := api.ChatRequest{Model: *model, Stream: !*noStream}
 	if *system != "" {
 		req.Messages = append(req.Messages, api.Message{Role: api.RoleSystem, Content: *system})
 	}
 	req.Messages = append(req.Messages, api.Message{Role: api.RoleUser, Content: msg})
-	setFlags := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { setFlags[f.Name] = true })
-	if setFlags["temperature"] {
+	if given(fs, "temperature") {
 		req.Temperature = temperature
 	}
-	if setFlags["max-tokens"] {
+	if given(fs, "max-tokens") {
 		req.MaxTokens = maxTokens
 	}
-	res, err := client(env).Chat(ctx, req, func(d string) { fmt.Fprint(env.Stdout, d) })
+	res, err := c.Chat(ctx, req, func(d string) { fmt.Fprint(env.Stdout, d) })
 	if res != nil && res.Content != "" {
 		fmt.Fprintln(env.Stdout)
 	}

@@ -6,52 +6,9 @@ import (
 	"os"
 	"os/exec"
 	"strings"
-	"sync"
 	"testing"
 	"time"
-
-	"github.com/zalando/go-keyring"
 )
-
-// memBackend is a working keyring in memory.
-type memBackend struct {
-	mu sync.Mutex
-	m  map[string]string
-}
-
-func (b *memBackend) Get(s, u string) (string, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	v, ok := b.m[s+"/"+u]
-	if !ok {
-		return "", keyring.ErrNotFound
-	}
-	return v, nil
-}
-
-func (b *memBackend) Set(s, u, p string) error {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	b.m[s+"/"+u] = p
-	return nil
-}
-
-func (b *memBackend) Delete(s, u string) error {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if _, ok := b.m[s+"/"+u]; !ok {
-		return keyring.ErrNotFound
-	}
-	delete(b.m, s+"/"+u)
-	return nil
-}
-
-// brokenBackend fails as a keyring with no Secret Service does.
-type brokenBackend struct{ err error }
-
-func (b brokenBackend) Get(string, string) (string, error) { return "", b.err }
-func (b brokenBackend) Set(string, string, string) error   { return b.err }
-func (b brokenBackend) Delete(string, string) error        { return b.err }
 
 // hangingBackend never answers, as a keyring waiting for an unlock prompt.
 type hangingBackend struct{ release chan struct{} }
@@ -62,7 +19,7 @@ func (b hangingBackend) Delete(string, string) error        { <-b.release; retur
 
 func TestSetGetReplaceDelete(t *testing.T) {
 	ctx := context.Background()
-	k := New(&memBackend{m: map[string]string{}}, 0)
+	k := New(NewMemory(), 0)
 	if _, err := k.Get(ctx, "p-1"); !errors.Is(err, ErrNoKey) {
 		t.Fatalf("empty keyring: %v, want ErrNoKey", err)
 	}
@@ -92,7 +49,7 @@ func TestSetGetReplaceDelete(t *testing.T) {
 // a session key then stands in.
 func TestBrokenKeyringIsUnavailableNotEmpty(t *testing.T) {
 	ctx := context.Background()
-	k := New(brokenBackend{errors.New("org.freedesktop.secrets was not provided by any .service files")}, 0)
+	k := New(Broken{errors.New("org.freedesktop.secrets was not provided by any .service files")}, 0)
 	for name, err := range map[string]error{
 		"get":    func() error { _, err := k.Get(ctx, "p"); return err }(),
 		"set":    k.Set(ctx, "p", "sk-secret-value"),

@@ -1,0 +1,284 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"golang.org/x/term"
+
+	"easel/internal/api"
+	"easel/internal/config"
+	"easel/internal/secrets"
+)
+
+// target is the --profile and --allow-plain-http flags every command that
+// talks to the service takes.
+type target struct {
+	profile    string
+	allowPlain bool
+}
+
+func (t *target) register(fs *flag.FlagSet) {
+	fs.StringVar(&t.profile, "profile", "", "profile name (default: OPENAI_* when set, else the active profile)")
+	fs.BoolVar(&t.allowPlain, "allow-plain-http", false, "send the key over plain http to a host that is not this machine, this once")
+}
+
+// resolve picks the profile and its key: --profile when given, else the
+// environment's OPENAI_* when set, else the active profile.
+func (t *target) resolve(ctx context.Context, env Env) (config.Profile, string, error) {
+	envProfile, envKey, hasEnv := config.Environment(env.Getenv)
+	ref := t.profile
+	if ref == "" && hasEnv || strings.EqualFold(ref, config.EnvironmentID) {
+		if !hasEnv {
+			return config.Profile{}, "", fmt.Errorf("the Environment profile needs OPENAI_BASE_URL or OPENAI_API_KEY to be set")
+		}
+		return t.consent(envProfile, envKey)
+	}
+	f, err := env.Profiles.Load()
+	if err != nil {
+		var corrupt *config.CorruptError
+		if !errors.As(err, &corrupt) {
+			return config.Profile{}, "", err
+		}
+		fmt.Fprintln(env.Stderr, "easel: "+oneLine(err.Error()))
+	}
+	var p config.Profile
+	var ok bool
+	if ref == "" {
+		if p, ok = f.ActiveProfile(); !ok {
+			return config.Profile{}, "", errors.New("no profile is set up: add one with `easel profile add --name NAME --base-url URL` and `easel key set`, or set OPENAI_BASE_URL and OPENAI_API_KEY")
+		}
+	} else if p, ok = f.Find(ref); !ok {
+		return config.Profile{}, "", fmt.Errorf("no profile is called %q; `easel profile list` shows them", ref)
+	}
+	key, err := env.Keys.Get(ctx, p.ID)
+	switch {
+	case errors.Is(err, secrets.ErrNoKey):
+		key = "" // local servers take none
+	case err != nil:
+		return config.Profile{}, "", fmt.Errorf("%w; set OPENAI_BASE_URL and OPENAI_API_KEY for this shell instead", err)
+	}
+	return t.consent(p, key)
+}
+
+func (t *target) consent(p config.Profile, key string) (config.Profile, string, error) {
+	if p.NeedsPlainHTTPConsent(key) && !t.allowPlain {
+		return config.Profile{}, "", fmt.Errorf("profile %q would send its key unencrypted over plain http to %s; use https, confirm once with --allow-plain-http, or for good in the window's Settings", p.Name, p.BaseURL)
+	}
+	return p, key, nil
+}
+
+// client makes the service client of the resolved profile.
+func (t *target) client(ctx context.Context, env Env) (*api.Client, config.Profile, error) {
+	p, key, err := t.resolve(ctx, env)
+	if err != nil {
+		return nil, config.Profile{}, err
+	}
+	return api.New(p.ClientConfig(key)), p, nil
+}
+
+// runProfile is `easel profile list|add|use|remove`.
+func runProfile(ctx context.Context, args []string, env Env) error {
+	if len(args) == 0 {
+		return usageErr(env, "profile needs one of: list, add, use, remove")
+	}
+	switch args[0] {
+	case "list":
+		return profileList(ctx, args[1:], env)
+	case "add":
+		return profileAdd(args[1:], env)
+	case "use":
+		return profileUse(args[1:], env)
+	case "remove":
+		return profileRemove(ctx, args[1:], env)
+	}
+	return usageErr(env, "profile: unknown action %q; use list, add, use or remove", args[0])
+}
+
+func profileList(ctx context.Context, args []string, env Env) error {
+	if err := parse(newFlags("profile list", env), args); err != nil {
+		return err
+	}
+	f, err := env.Profiles.Load()
+	if err != nil {
+		fmt.Fprintln(env.Stderr, "easel: "+oneLine(err.Error()))
+	}
+	w := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
+	for _, p := range config.All(f, env.Getenv) {
+		mark := " "
+		if p.ID == f.Active {
+			mark = "*"
+		}
+		key := "key from OPENAI_API_KEY"
+		if !p.ReadOnly {
+			key = keyState(ctx, env, p.ID)
+		}
+		fmt.Fprintf(w, "%s %s\t%s\t%s\n", mark, p.Name, p.BaseURL, key)
+	}
+	return w.Flush()
+}
+
+func keyState(ctx context.Context, env Env, id string) string {
+	switch _, err := env.Keys.Get(ctx, id); {
+	case err == nil:
+		return "key saved"
+	case errors.Is(err, secrets.ErrNoKey):
+		return "no key"
+	default:
+		return "keyring unavailable"
+	}
+}
+
+func profileAdd(args []string, env Env) error {
+	fs := newFlags("profile add", env)
+	var p config.Profile
+	fs.StringVar(&p.Name, "name", "", "profile name (required)")
+	fs.StringVar(&p.BaseURL, "base-url", config.DefaultBaseURL, "service address, ending in /v1")
+	fs.StringVar(&p.ChatModel, "chat-model", "", "default chat model")
+	fs.StringVar(&p.ImageModel, "image-model", "", "default image model")
+	timeout := fs.Duration("timeout", 0, "longest wait for one image request, e.g. 10m (default: 10m)")
+	fs.IntVar(&p.MaxJobs, "jobs", 0, "jobs at once on this account (default 3)")
+	fs.BoolVar(&p.PlainHTTPConfirmed, "allow-plain-http", false, "agree to send the key over plain http to a host that is not this machine")
+	use := fs.Bool("use", false, "make it the active profile")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	p.ID, p.TimeoutSeconds = config.NewID(), int(*timeout/time.Second)
+	_, err := env.Profiles.Update(func(f *config.File) error {
+		if err := f.Put(p); err != nil {
+			return err
+		}
+		if *use || f.Active == "" {
+			f.Active = p.ID
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(env.Stderr, "easel: profile %q added; save its key with: easel key set --profile %q\n", p.Name, p.Name)
+	return nil
+}
+
+func profileUse(args []string, env Env) error {
+	fs := newFlags("profile use", env)
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		return usageErr(env, "usage: easel profile use NAME")
+	}
+	_, err := env.Profiles.Update(func(f *config.File) error {
+		p, ok := f.Find(fs.Arg(0))
+		if !ok {
+			return fmt.Errorf("no profile is called %q", fs.Arg(0))
+		}
+		f.Active = p.ID
+		return nil
+	})
+	return err
+}
+
+func profileRemove(ctx context.Context, args []string, env Env) error {
+	fs := newFlags("profile remove", env)
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		return usageErr(env, "usage: easel profile remove NAME")
+	}
+	var removed config.Profile
+	_, err := env.Profiles.Update(func(f *config.File) error {
+		p, ok := f.Remove(fs.Arg(0))
+		if !ok {
+			return fmt.Errorf("no profile is called %q", fs.Arg(0))
+		}
+		removed = p
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if err := env.Keys.Delete(ctx, removed.ID); err != nil {
+		return fmt.Errorf("profile %q removed, but its key could not be deleted: %w", removed.Name, err)
+	}
+	return nil
+}
+
+// runKey is `easel key set|delete [--profile NAME]`; the key is read from
+// standard input, never from the command line, where other users and the
+// shell's history would see it.
+func runKey(ctx context.Context, args []string, env Env) error {
+	if len(args) == 0 || (args[0] != "set" && args[0] != "delete") {
+		return usageErr(env, "usage: easel key set|delete [--profile NAME] (set reads the key from standard input)")
+	}
+	fs := newFlags("key "+args[0], env)
+	ref := fs.String("profile", "", "profile name (default: the active profile)")
+	if err := parse(fs, args[1:]); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usageErr(env, "key %s takes no arguments: the key is read from standard input", args[0])
+	}
+	f, err := env.Profiles.Load()
+	if err != nil {
+		return err
+	}
+	p, ok := f.ActiveProfile()
+	if *ref != "" {
+		p, ok = f.Find(*ref)
+	}
+	switch {
+	case strings.EqualFold(*ref, config.EnvironmentID):
+		return errors.New("the Environment profile takes its key from OPENAI_API_KEY, not from the keyring")
+	case !ok && *ref != "":
+		return fmt.Errorf("no profile is called %q; `easel profile list` shows them", *ref)
+	case !ok:
+		return errors.New("no active profile: name one with --profile, or add one with `easel profile add`")
+	}
+	if args[0] == "delete" {
+		return env.Keys.Delete(ctx, p.ID)
+	}
+	key, err := readKey(env, p.Name)
+	if err != nil {
+		return err
+	}
+	if err := env.Keys.Set(ctx, p.ID, key); err != nil {
+		return fmt.Errorf("the key was not saved: %w", err)
+	}
+	fmt.Fprintf(env.Stderr, "easel: key saved in the system keyring for profile %q\n", p.Name)
+	return nil
+}
+
+// readKey reads one line: without echo from a terminal, as is from a pipe.
+func readKey(env Env, name string) (string, error) {
+	var line string
+	if f, ok := env.Stdin.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		fmt.Fprintf(env.Stderr, "Key for profile %q (not shown): ", name)
+		b, err := term.ReadPassword(int(f.Fd()))
+		fmt.Fprintln(env.Stderr)
+		if err != nil {
+			return "", fmt.Errorf("cannot read the key: %w", err)
+		}
+		line = string(b)
+	} else {
+		s, err := bufio.NewReader(env.Stdin).ReadString('\n')
+		if err != nil && !errors.Is(err, io.EOF) {
+			return "", fmt.Errorf("cannot read the key: %w", err)
+		}
+		line = s
+	}
+	key := strings.TrimSpace(line)
+	if key == "" {
+		return "", errors.New("no key on standard input; pipe it in, e.g. `easel key set < key.txt`")
+	}
+	return key, nil
+}
