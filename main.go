@@ -1,6 +1,6 @@
 // Command easel is a designer's desktop studio for OpenAI-compatible image
 // and chat services. With no arguments it opens the window; `easel gen`,
-// `edit`, `chat`, `models` and `serve-demo` are the command line (see
+// `edit`, `chat`, `models`, `profile`, `key` and `serve-demo` are the command line (see
 // README.md).
 package main
 
@@ -21,7 +21,8 @@ func main() {
 		os.Exit(cli.Run(os.Args[1:], cli.OSEnv()))
 	}
 	demo := flag.Bool("demo", false, "open the window on the built-in demo service")
+	profile := flag.String("profile", "", "open the window on this profile (see `easel profile list`)")
 	flag.Parse()
 
-	ui.New(app.NewWithID(ui.AppID), ui.Options{Demo: *demo}).ShowAndRun()
+	ui.New(app.NewWithID(ui.AppID), ui.Options{Demo: *demo, Profile: *profile}).ShowAndRun()
 }

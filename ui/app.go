@@ -1,13 +1,16 @@
 package ui
 
 import (
-	"fmt"
+	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 
 	"easel/assets"
+	"easel/internal/api"
+	"easel/internal/config"
+	"easel/internal/jobs"
+	"easel/internal/secrets"
 )
 
 // AppID is Easel's application id; Fyne keys preferences and storage by
@@ -21,10 +24,19 @@ var defaultWindowSize = fyne.NewSize(1280, 800)
 // Options says how the window starts.
 type Options struct {
 	// Demo opens the window on the built-in demo service, started in this
-	// process unless BaseURL already points at one.
+	// process.
 	Demo bool
-	// BaseURL is the service the window talks to (the demo's, with Demo).
+	// BaseURL opens the window on a keyless service at this address, as
+	// the demo profile (tests point it at their own fake service).
 	BaseURL string
+	// Profile is the profile to open on (--profile), by name or id.
+	Profile string
+	// ConfigPath is the profiles file; "" is the user's config folder.
+	ConfigPath string
+	// Keys is where keys are kept; nil is the OS keyring.
+	Keys *secrets.Keys
+	// Getenv reads OPENAI_BASE_URL and OPENAI_API_KEY; nil is os.Getenv.
+	Getenv func(string) string
 }
 
 // page is one tab of the main window. Each tab is a small struct that
@@ -51,7 +63,16 @@ type App struct {
 	// time it is shown, so start-up pays only for the tab on screen.
 	built []bool
 
-	svc services
+	svc    services
+	acct   account
+	models modelCache
+	// banner and statusBar frame the tabs: app-wide problems above, the
+	// profile below.
+	banner    *banner
+	statusBar *statusBar
+	// firstRun and settings are the open dialogs' forms, for tests.
+	firstRun *profileForm
+	settings *settingsView
 	// focused is whether the window is in the foreground, for notifications.
 	focused bool
 
@@ -64,36 +85,32 @@ type App struct {
 // New builds the main window on a Fyne app. The caller runs it with
 // ShowAndRun; tests use Window() with the Fyne test driver instead.
 func New(a fyne.App, opts Options) *App {
-	ea := &App{fyneApp: a, opts: opts, bridge: NewBridge()}
-	var demoErr error
-	if opts.Demo && opts.BaseURL == "" {
-		ea.opts.BaseURL, demoErr = startDemoService()
-		ea.opts.Demo = demoErr == nil
-	}
+	ea := &App{fyneApp: a, opts: opts, bridge: NewBridge(),
+		models: modelCache{lists: map[string][]api.Model{}, errs: map[string]error{}}}
 	a.SetIcon(fyne.NewStaticResource("icon.png", assets.Icon))
-	ea.win = a.NewWindow(windowTitle(ea.opts))
+	ea.win = a.NewWindow("Easel")
 	ea.svc.lib, ea.svc.libErr = openLibrary()
-	if client, profile := clientFor(ea.opts); client != nil {
-		ea.useClient(client, profile)
+	if ea.svc.lib != nil {
+		ea.svc.runner = jobs.New(nil, librarySaver{lib: ea.svc.lib}, ea.onJobEvent, jobs.Options{})
 	}
 	ea.buildUI()
 	ea.restoreState()
+	ea.startAccount()
 	ea.focused = true
 	a.Lifecycle().SetOnEnteredForeground(func() { ea.focused = true })
 	a.Lifecycle().SetOnExitedForeground(func() { ea.focused = false })
 	ea.win.SetOnClosed(ea.saveState)
 	ea.win.SetCloseIntercept(ea.confirmClose)
-	if demoErr != nil {
-		dialog.ShowError(fmt.Errorf("the demo service could not start: %w", demoErr), ea.win)
-	}
 	return ea
 }
 
-func windowTitle(opts Options) string {
-	if opts.Demo {
-		return "Easel — demo service"
+// windowTitle names the connected profile, so two windows on two accounts
+// are told apart in the task bar.
+func windowTitle(p config.Profile) string {
+	if p.Name == "" {
+		return "Easel"
 	}
-	return "Easel"
+	return "Easel — " + strings.ToLower(p.Name[:1]) + p.Name[1:]
 }
 
 // Window is the main window, for tests and for dialogs.
@@ -105,7 +122,7 @@ func (a *App) ShowAndRun() {
 }
 
 func (a *App) buildUI() {
-	a.chat = &chatTab{}
+	a.chat = &chatTab{app: a}
 	a.generate = &generateTab{app: a}
 	a.edit = &editTab{app: a}
 	a.gallery = &galleryTab{app: a}
@@ -122,7 +139,9 @@ func (a *App) buildUI() {
 		a.ensureBuilt(a.tabs.SelectedIndex())
 		a.focusCurrent()
 	}
-	a.win.SetContent(a.tabs)
+	a.banner = newBanner()
+	a.statusBar = newStatusBar(a)
+	a.win.SetContent(container.NewBorder(a.banner.box, a.statusBar.box, nil, nil, a.tabs))
 	a.win.SetMainMenu(a.mainMenu())
 	a.addShortcuts()
 }

@@ -1,19 +1,39 @@
 package ui
 
 import (
+	"path/filepath"
 	"testing"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+
+	"easel/internal/secrets"
 )
 
 func newTestApp(t *testing.T) (*App, fyne.App) {
 	t.Helper()
-	t.Setenv("EASEL_HOME", t.TempDir())
 	a := test.NewTempApp(t)
-	ea := New(a, Options{})
+	ea := New(a, isolated(t, Options{}))
 	t.Cleanup(ea.win.Close)
 	return ea, a
+}
+
+// isolated gives a window its own gallery, profiles file and keyring, and
+// no OPENAI_* environment, so tests never touch the user's.
+func isolated(t testing.TB, o Options) Options {
+	t.Helper()
+	dir := t.TempDir()
+	t.Setenv("EASEL_HOME", filepath.Join(dir, "data"))
+	if o.ConfigPath == "" {
+		o.ConfigPath = filepath.Join(dir, "config", "profiles.json")
+	}
+	if o.Keys == nil {
+		o.Keys = secrets.New(secrets.NewMemory(), 0)
+	}
+	if o.Getenv == nil {
+		o.Getenv = func(string) string { return "" }
+	}
+	return o
 }
 
 func typeShortcut(w fyne.Window, sc fyne.Shortcut) {
@@ -21,7 +41,7 @@ func typeShortcut(w fyne.Window, sc fyne.Shortcut) {
 }
 
 func TestTabsInOrder(t *testing.T) {
-	ea, _ := newTestApp(t)
+	ea := newServedApp(t)
 	want := []string{"Chat", "Text to image", "Edit", "Gallery"}
 	if got := len(ea.tabs.Items); got != len(want) {
 		t.Fatalf("got %d tabs, want %d", got, len(want))
@@ -37,7 +57,7 @@ func TestTabsInOrder(t *testing.T) {
 }
 
 func TestShortcutsSwitchTabAndFocusMainInput(t *testing.T) {
-	ea, _ := newTestApp(t)
+	ea := newServedApp(t)
 	// Tabs are built when first shown, so the targets are read afterwards.
 	focus := []func() fyne.Focusable{
 		func() fyne.Focusable { return ea.chat.composer },
@@ -57,7 +77,7 @@ func TestShortcutsSwitchTabAndFocusMainInput(t *testing.T) {
 }
 
 func TestTappingATabFocusesItsMainInput(t *testing.T) {
-	ea, _ := newTestApp(t)
+	ea := newServedApp(t)
 	ea.tabs.SelectIndex(TabChat)
 	if ea.win.Canvas().Focused() != ea.chat.composer {
 		t.Fatalf("selecting Chat left the focus on %T", ea.win.Canvas().Focused())
@@ -65,7 +85,7 @@ func TestTappingATabFocusesItsMainInput(t *testing.T) {
 }
 
 func TestMenuShowsEveryTabShortcut(t *testing.T) {
-	ea, _ := newTestApp(t)
+	ea := newServedApp(t)
 	var view *fyne.Menu
 	for _, m := range ea.win.MainMenu().Items {
 		if m.Label == "View" {
@@ -94,13 +114,13 @@ func TestMenuShowsEveryTabShortcut(t *testing.T) {
 func TestLastTabAndSizeRemembered(t *testing.T) {
 	t.Setenv("EASEL_HOME", t.TempDir())
 	a := test.NewTempApp(t)
-	first := New(a, Options{})
+	first := New(a, isolated(t, Options{}))
 	first.SelectTab(TabEdit)
 	first.win.Resize(fyne.NewSize(1000, 700))
 	first.saveState()
 	first.win.Close()
 
-	second := New(a, Options{})
+	second := New(a, isolated(t, Options{}))
 	defer second.win.Close()
 	if got := second.CurrentTab(); got != TabEdit {
 		t.Errorf("reopened on tab %d, want %d (Edit)", got, TabEdit)

@@ -5,13 +5,16 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+
+	"easel/internal/api"
 )
 
 // chatTab is the Chat tab: saved conversations on the left, the open
 // conversation and its composer on the right.
 type chatTab struct {
+	app           *App
 	conversations *widget.List
-	model         *widget.SelectEntry
+	model         *modelPicker
 	messages      *fyne.Container
 	composer      *widget.Entry
 	send          *widget.Button
@@ -31,9 +34,8 @@ func (t *chatTab) buildUI() fyne.CanvasObject {
 	search.Disable()
 	left := container.NewBorder(container.NewVBox(newChat, search), nil, nil, nil, t.conversations)
 
-	t.model = widget.NewSelectEntry(nil)
-	t.model.SetPlaceHolder("Chat model, e.g. gpt-4o-mini")
-	header := container.NewBorder(nil, nil, widget.NewLabel("Model"), nil, t.model)
+	t.model = t.app.newModelPicker(api.EndpointChat, "Chat model, e.g. gpt-4o-mini", t.app.acct.current.ChatModel)
+	header := container.NewBorder(nil, nil, widget.NewLabel("Model"), nil, t.model.obj)
 
 	empty := widget.NewLabelWithStyle("Start a conversation: type below and press Ctrl+Enter.",
 		fyne.TextAlignCenter, fyne.TextStyle{Italic: true})

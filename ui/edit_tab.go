@@ -74,13 +74,14 @@ func (t *editTab) buildUI() fyne.CanvasObject {
 	t.prompt = newPromptEntry("What should change? — Ctrl+Enter sends")
 	t.fidelity = widget.NewSelect([]string{"Low", "High"}, nil)
 	t.fidelity.SetSelected("Low")
-	t.options = newImageOptionsForm("gpt-image-1", widget.NewFormItem("Input fidelity", t.fidelity))
+	t.options = newImageOptionsForm(t.app.newModelPicker(api.EndpointImages, "Image model, e.g. gpt-image-1", "gpt-image-1"), widget.NewFormItem("Input fidelity", t.fidelity))
+	t.options.applyDefaults(t.app.acct.current.ImageModel, t.app.acct.current.Image)
 	t.send = &widget.Button{Text: "Send edit", Icon: theme.MediaPlayIcon(), Importance: widget.HighImportance, OnTapped: t.primaryAction}
 	t.status = hintLabel("")
-	if t.app.svc.runner == nil {
+	if t.app.acct.client == nil || t.app.svc.runner == nil {
 		t.send.Disable()
-		t.status.SetText(noServiceText)
 	}
+	t.status.SetText(t.app.serviceText())
 	t.jobs = newJobList(t.app, "Edits appear here while they run; results go to the Gallery.")
 	right := container.NewVScroll(container.NewPadded(container.NewVBox(
 		widget.NewLabelWithStyle("Prompt", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
@@ -163,8 +164,8 @@ func (t *editTab) addFromFile() {
 
 // primaryAction checks the edit and submits it as a job.
 func (t *editTab) primaryAction() {
-	if t.app.svc.runner == nil {
-		t.status.SetText(noServiceText)
+	if t.app.acct.client == nil || t.app.svc.runner == nil {
+		t.status.SetText(t.app.serviceText())
 		return
 	}
 	req := api.EditRequest{Prompt: t.prompt.Text, ImageOptions: t.options.options(), InputFidelity: strings.ToLower(t.fidelity.Selected)}
@@ -175,12 +176,15 @@ func (t *editTab) primaryAction() {
 			parents = append(parents, r.item)
 		}
 	}
-	if err := req.Check(t.app.svc.client.Limits()); err != nil {
+	if err := req.Check(t.app.acct.client.Limits()); err != nil {
 		t.status.SetText(errorText(err))
 		return
 	}
 	t.status.SetText("")
-	if _, err := t.app.svc.runner.Submit(jobs.Request{Profile: t.app.svc.profile, Edit: &req, Parents: parents}); err != nil {
-		t.status.SetText(err.Error())
-	}
+	t.app.confirmModel(t.options.model, func() {
+		req.Model = t.options.model.text() // the dialog may have swapped it
+		if _, err := t.app.svc.runner.Submit(jobs.Request{Profile: t.app.acct.current.ID, Service: t.app.acct.client, Edit: &req, Parents: parents}); err != nil {
+			t.status.SetText(err.Error())
+		}
+	})
 }

@@ -75,7 +75,7 @@ func heapMB() float64 {
 func openGallery(b *testing.B, dir string) (*App, time.Duration) {
 	b.Setenv("EASEL_HOME", dir)
 	a := test.NewTempApp(b)
-	ea := New(a, Options{})
+	ea := New(a, isolated(b, Options{}))
 	ea.win.Resize(fyne.NewSize(1280, 800))
 	start := time.Now()
 	onUI(ea, func() { ea.SelectTab(TabGallery) })
@@ -186,7 +186,7 @@ func BenchmarkFourStreamingJobs(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		b.Setenv("EASEL_HOME", b.TempDir())
 		ts := httptest.NewServer(fakeapi.New(fakeapi.Config{Pace: 20 * time.Millisecond}))
-		ea := New(test.NewTempApp(b), Options{BaseURL: ts.URL + "/v1"})
+		ea := New(test.NewTempApp(b), isolated(b, Options{BaseURL: ts.URL + "/v1"}))
 		ea.bridge.do = func(f func()) {
 			fyne.Do(func() {
 				start := time.Now()
@@ -196,7 +196,7 @@ func BenchmarkFourStreamingJobs(b *testing.B) {
 				mu.Unlock()
 			})
 		}
-		ea.svc.runner = jobs.New(ea.svc.client, librarySaver{lib: ea.svc.lib}, ea.onJobEvent, jobs.Options{Limit: 4})
+		ea.svc.runner = jobs.New(ea.acct.client, librarySaver{lib: ea.svc.lib}, ea.onJobEvent, jobs.Options{Limit: 4})
 		ea.SelectTab(TabGenerate)
 		for j := 0; j < 4; j++ {
 			req := api.GenerateRequest{Prompt: "stream " + string(rune('a'+j)), ImageOptions: api.ImageOptions{

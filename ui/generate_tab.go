@@ -23,13 +23,14 @@ type generateTab struct {
 
 func (t *generateTab) buildUI() fyne.CanvasObject {
 	t.prompt = newPromptEntry("Describe the image — Ctrl+Enter generates")
-	t.options = newImageOptionsForm("gpt-image-1")
+	t.options = newImageOptionsForm(t.app.newModelPicker(api.EndpointImages, "Image model, e.g. gpt-image-1", "gpt-image-1"))
+	t.options.applyDefaults(t.app.acct.current.ImageModel, t.app.acct.current.Image)
 	t.generate = &widget.Button{Text: "Generate", Icon: theme.MediaPlayIcon(), Importance: widget.HighImportance, OnTapped: t.primaryAction}
 	t.status = hintLabel("")
-	if t.app.svc.runner == nil {
+	if t.app.acct.client == nil || t.app.svc.runner == nil {
 		t.generate.Disable()
-		t.status.SetText(noServiceText)
 	}
+	t.status.SetText(t.app.serviceText())
 
 	form := container.NewVBox(
 		widget.NewLabelWithStyle("Prompt", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
@@ -54,17 +55,20 @@ func (t *generateTab) focusTarget() fyne.Focusable { return t.prompt }
 // primaryAction checks the request and submits it as a job; the form
 // stays as it is, so the next variation is one edit away.
 func (t *generateTab) primaryAction() {
-	if t.app.svc.runner == nil {
-		t.status.SetText(noServiceText)
+	if t.app.acct.client == nil || t.app.svc.runner == nil {
+		t.status.SetText(t.app.serviceText())
 		return
 	}
 	req := api.GenerateRequest{Prompt: t.prompt.Text, ImageOptions: t.options.options()}
-	if err := req.Check(t.app.svc.client.Limits()); err != nil {
+	if err := req.Check(t.app.acct.client.Limits()); err != nil {
 		t.status.SetText(errorText(err))
 		return
 	}
 	t.status.SetText("")
-	if _, err := t.app.svc.runner.Submit(jobs.Request{Profile: t.app.svc.profile, Generate: &req}); err != nil {
-		t.status.SetText(err.Error())
-	}
+	t.app.confirmModel(t.options.model, func() {
+		req.Model = t.options.model.text() // the dialog may have swapped it
+		if _, err := t.app.svc.runner.Submit(jobs.Request{Profile: t.app.acct.current.ID, Service: t.app.acct.client, Generate: &req}); err != nil {
+			t.status.SetText(err.Error())
+		}
+	})
 }

@@ -22,7 +22,7 @@ func newServedApp(t *testing.T) *App {
 	t.Setenv("OPENAI_BASE_URL", "")
 	ts := httptest.NewServer(fakeapi.New(fakeapi.Config{}))
 	t.Cleanup(ts.Close)
-	ea := New(test.NewTempApp(t), Options{BaseURL: ts.URL + "/v1"})
+	ea := New(test.NewTempApp(t), isolated(t, Options{BaseURL: ts.URL + "/v1"}))
 	t.Cleanup(func() { ea.svc.runner.Wait(); ea.svc.lib.Close() })
 	ea.SelectTab(TabGenerate)
 	return ea
@@ -138,7 +138,7 @@ func TestSendToEditKeepsOrderAndLineage(t *testing.T) {
 func TestClosingWhileJobsRunAsksFirst(t *testing.T) {
 	ea := newServedApp(t)
 	req := api.GenerateRequest{Prompt: "slow", ImageOptions: api.ImageOptions{Model: "fault-" + fakeapi.FaultSlowFirstByte, Size: "1024x1024"}}
-	id, err := ea.svc.runner.Submit(jobs.Request{Profile: "p", Generate: &req})
+	id, err := ea.svc.runner.Submit(jobs.Request{Profile: "p", Service: ea.acct.client, Generate: &req})
 	if err != nil {
 		t.Fatal(err)
 	}

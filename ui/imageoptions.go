@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"easel/internal/api"
+	"easel/internal/config"
 )
 
 // sizePreset pairs what the user reads with the size the service takes.
@@ -54,31 +55,27 @@ var (
 // imageOptionsForm holds the controls for every image option the service
 // takes; Text to image and Edit each have one.
 type imageOptionsForm struct {
-	model        *widget.SelectEntry
-	size         *widget.Select
-	customW      *widget.Entry
-	customH      *widget.Entry
-	customRow    *fyne.Container
-	sizeNote     *widget.Label
-	quality      *widget.Select
-	background   *widget.Select
-	bgNote       *widget.Label
-	format       *widget.Select
-	compression  *widget.Slider
-	compressRow  *fyne.Container
-	moderation   *widget.Select
-	n            *widget.Select
-	stream       *widget.Check
-	partials     *widget.Select
-	form         *widget.Form
-	defaultModel string
+	model       *modelPicker
+	size        *widget.Select
+	customW     *widget.Entry
+	customH     *widget.Entry
+	customRow   *fyne.Container
+	sizeNote    *widget.Label
+	quality     *widget.Select
+	background  *widget.Select
+	bgNote      *widget.Label
+	format      *widget.Select
+	compression *widget.Slider
+	compressRow *fyne.Container
+	moderation  *widget.Select
+	n           *widget.Select
+	stream      *widget.Check
+	partials    *widget.Select
+	form        *widget.Form
 }
 
-func newImageOptionsForm(defaultModel string, extra ...*widget.FormItem) *imageOptionsForm {
-	f := &imageOptionsForm{defaultModel: defaultModel}
-	f.model = widget.NewSelectEntry(nil)
-	f.model.SetPlaceHolder("Image model, e.g. gpt-image-1")
-	f.model.SetText(defaultModel)
+func newImageOptionsForm(model *modelPicker, extra ...*widget.FormItem) *imageOptionsForm {
+	f := &imageOptionsForm{model: model}
 
 	labels := make([]string, len(sizePresets))
 	for i, p := range sizePresets {
@@ -140,7 +137,7 @@ func newImageOptionsForm(defaultModel string, extra ...*widget.FormItem) *imageO
 	})
 	f.stream.SetChecked(true)
 
-	items := append(extra, widget.NewFormItem("Model", f.model))
+	items := append(extra, widget.NewFormItem("Model", f.model.obj))
 	f.form = widget.NewForm(append(items,
 		widget.NewFormItem("Size", container.NewVBox(f.size, f.customRow)),
 		widget.NewFormItem("Quality", f.quality),
@@ -175,7 +172,7 @@ func (f *imageOptionsForm) checkCustom() {
 
 // setOptions fills the form from saved settings ("reuse settings").
 func (f *imageOptionsForm) setOptions(o api.ImageOptions) {
-	f.model.SetText(o.Model)
+	f.model.entry.SetText(o.Model)
 	custom := o.Size != ""
 	for _, p := range sizePresets {
 		if p.value != "" && p.value == o.Size {
@@ -244,7 +241,7 @@ func (f *imageOptionsForm) syncFormat() {
 // options reads the form into the request value the service client takes.
 func (f *imageOptionsForm) options() api.ImageOptions {
 	o := api.ImageOptions{
-		Model:        strings.TrimSpace(f.model.Text),
+		Model:        f.model.text(),
 		Quality:      qualityChoice.value(f.quality.Selected),
 		Background:   backgroundChoice.value(f.background.Selected),
 		OutputFormat: formatChoice.value(f.format.Selected),
@@ -268,4 +265,25 @@ func (f *imageOptionsForm) options() api.ImageOptions {
 		o.PartialImages, _ = strconv.Atoi(f.partials.Selected)
 	}
 	return o
+}
+
+// applyDefaults sets the options a profile starts its requests from;
+// fields the profile leaves empty keep the form's values.
+func (f *imageOptionsForm) applyDefaults(model string, d config.ImageDefaults) {
+	o := f.options()
+	for _, set := range []struct {
+		dst *string
+		v   string
+	}{
+		{&o.Model, model}, {&o.Size, d.Size}, {&o.Quality, d.Quality}, {&o.Background, d.Background},
+		{&o.OutputFormat, d.OutputFormat}, {&o.Moderation, d.Moderation},
+	} {
+		if set.v != "" {
+			*set.dst = set.v
+		}
+	}
+	if d.Stream != nil {
+		o.Stream = *d.Stream
+	}
+	f.setOptions(o)
 }

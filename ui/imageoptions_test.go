@@ -5,11 +5,13 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2/test"
+
+	"easel/internal/api"
 )
 
 func TestTransparentBackgroundSwitchesJPEGToPNG(t *testing.T) {
 	test.NewTempApp(t)
-	f := newImageOptionsForm("gpt-image-1")
+	f := newImageOptionsForm((&App{}).newModelPicker(api.EndpointImages, "", "gpt-image-1"))
 	f.format.SetSelected("JPEG")
 	if !f.compressRow.Visible() {
 		t.Fatal("compression hidden for JPEG")
@@ -32,7 +34,7 @@ func TestTransparentBackgroundSwitchesJPEGToPNG(t *testing.T) {
 
 func TestOptionsReadEveryControl(t *testing.T) {
 	test.NewTempApp(t)
-	f := newImageOptionsForm("gpt-image-1")
+	f := newImageOptionsForm((&App{}).newModelPicker(api.EndpointImages, "", "gpt-image-1"))
 	f.size.SetSelected(customSizeLabel)
 	if !f.customRow.Visible() {
 		t.Fatal("custom size fields hidden")
@@ -68,8 +70,8 @@ func TestOptionsReadEveryControl(t *testing.T) {
 
 func TestSetOptionsRoundTrips(t *testing.T) {
 	test.NewTempApp(t)
-	src := newImageOptionsForm("gpt-image-1")
-	src.model.SetText("gpt-image-2")
+	src := newImageOptionsForm((&App{}).newModelPicker(api.EndpointImages, "", "gpt-image-1"))
+	src.model.entry.SetText("gpt-image-2")
 	src.size.SetSelected(customSizeLabel)
 	src.customW.SetText("1536")
 	src.customH.SetText("864")
@@ -81,7 +83,7 @@ func TestSetOptionsRoundTrips(t *testing.T) {
 	src.partials.SetSelected("1")
 	want := src.options()
 
-	dst := newImageOptionsForm("gpt-image-1")
+	dst := newImageOptionsForm((&App{}).newModelPicker(api.EndpointImages, "", "gpt-image-1"))
 	dst.setOptions(want)
 	got := dst.options()
 	if got.Model != want.Model || got.Size != want.Size || got.Quality != want.Quality || got.Background != want.Background ||
@@ -92,7 +94,7 @@ func TestSetOptionsRoundTrips(t *testing.T) {
 
 func TestCustomSizeValidatedAsTyped(t *testing.T) {
 	test.NewTempApp(t)
-	f := newImageOptionsForm("gpt-image-1")
+	f := newImageOptionsForm((&App{}).newModelPicker(api.EndpointImages, "", "gpt-image-1"))
 	f.size.SetSelected(customSizeLabel)
 	f.customW.SetText("1000")
 	f.customH.SetText("1000")

@@ -10,14 +10,9 @@ import (
 	"fyne.io/fyne/v2/dialog"
 
 	"easel/internal/api"
-	"easel/internal/fakeapi"
 	"easel/internal/jobs"
 	"easel/internal/library"
 )
-
-// noServiceText is shown where a request would start when no service is
-// set up yet.
-const noServiceText = "No service is set up: set OPENAI_BASE_URL and OPENAI_API_KEY, or use the built-in demo service (File ▸ Use the demo service)."
 
 // errorText is one line for an error next to the control that caused it.
 func errorText(err error) string {
@@ -29,50 +24,6 @@ func errorText(err error) string {
 		return e.Message
 	}
 	return err.Error()
-}
-
-// useClient connects the window to a service: jobs run on it and save
-// into the library.
-func (a *App) useClient(c *api.Client, profile string) {
-	a.svc.client, a.svc.profile = c, profile
-	if a.svc.lib == nil {
-		return // the tabs say why the library could not open
-	}
-	a.svc.runner = jobs.New(c, librarySaver{lib: a.svc.lib}, a.onJobEvent, jobs.Options{})
-}
-
-// startDemoService runs the built-in demo service in this process, for
-// the life of the process, and returns its base URL.
-func startDemoService() (string, error) {
-	return fakeapi.New(fakeapi.Config{Pace: fakeapi.DemoPace}).Listen(context.Background(), "127.0.0.1:0")
-}
-
-// useDemo (File ▸ Use the demo service) switches the window to the demo
-// service and enables the tabs' send buttons that are already built.
-func (a *App) useDemo() {
-	if a.svc.runner != nil && a.opts.Demo {
-		return
-	}
-	base, err := startDemoService()
-	if err != nil {
-		dialog.ShowError(fmt.Errorf("the demo service could not start: %w", err), a.win)
-		return
-	}
-	a.opts.Demo, a.opts.BaseURL = true, base
-	a.useClient(api.New(api.Config{BaseURL: base}), "demo")
-	a.win.SetTitle(windowTitle(a.opts))
-	if a.svc.runner == nil {
-		return // no library: the gallery tab says why
-	}
-	const ready = "Using the built-in demo service: images are drawn locally, nothing is charged."
-	if a.generate.generate != nil {
-		a.generate.generate.Enable()
-		a.generate.status.SetText(ready)
-	}
-	if a.edit.send != nil {
-		a.edit.send.Enable()
-		a.edit.status.SetText(ready)
-	}
 }
 
 // onJobEvent runs on a job's goroutine: it decodes a preview there, then

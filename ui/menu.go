@@ -24,8 +24,9 @@ var (
 		&desktop.CustomShortcut{KeyName: fyne.Key3, Modifier: fyne.KeyModifierShortcutDefault},
 		&desktop.CustomShortcut{KeyName: fyne.Key4, Modifier: fyne.KeyModifierShortcutDefault},
 	}
-	shortcutPrimary = &desktop.CustomShortcut{KeyName: fyne.KeyReturn, Modifier: fyne.KeyModifierShortcutDefault}
-	shortcutQuit    = &desktop.CustomShortcut{KeyName: fyne.KeyQ, Modifier: fyne.KeyModifierShortcutDefault}
+	shortcutPrimary  = &desktop.CustomShortcut{KeyName: fyne.KeyReturn, Modifier: fyne.KeyModifierShortcutDefault}
+	shortcutQuit     = &desktop.CustomShortcut{KeyName: fyne.KeyQ, Modifier: fyne.KeyModifierShortcutDefault}
+	shortcutSettings = &desktop.CustomShortcut{KeyName: fyne.KeyComma, Modifier: fyne.KeyModifierShortcutDefault}
 )
 
 func (a *App) mainMenu() *fyne.MainMenu {
@@ -35,7 +36,9 @@ func (a *App) mainMenu() *fyne.MainMenu {
 	quit.Shortcut = shortcutQuit
 	quit.IsQuit = true
 	demo := fyne.NewMenuItem("Use the demo service", a.useDemo)
-	file := fyne.NewMenu("File", primary, demo, fyne.NewMenuItemSeparator(), quit)
+	settings := fyne.NewMenuItem("Settings…", a.showSettings)
+	settings.Shortcut = shortcutSettings
+	file := fyne.NewMenu("File", primary, fyne.NewMenuItemSeparator(), settings, demo, fyne.NewMenuItemSeparator(), quit)
 
 	edit := fyne.NewMenu("Edit",
 		a.forwardItem("Cut", &fyne.ShortcutCut{Clipboard: a.clipboard()}),
@@ -81,6 +84,7 @@ func (a *App) addShortcuts() {
 	}
 	c.AddShortcut(shortcutPrimary, func(fyne.Shortcut) { a.primaryAction() })
 	c.AddShortcut(shortcutQuit, func(fyne.Shortcut) { a.quit() })
+	c.AddShortcut(shortcutSettings, func(fyne.Shortcut) { a.showSettings() })
 }
 
 // quit leaves the app, asking first while jobs run.

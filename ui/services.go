@@ -2,7 +2,6 @@ package ui
 
 import (
 	"context"
-	"os"
 	"time"
 
 	"easel/internal/api"
@@ -10,15 +9,13 @@ import (
 	"easel/internal/library"
 )
 
-// services are the non-drawing parts the window uses: the service client,
-// the job runner and the gallery's library. Each may be missing (no
-// account yet, a library folder that cannot be opened); the tabs say so.
+// services are the non-drawing parts the window uses: the job runner and
+// the gallery's library. Both are missing when the library folder cannot
+// be opened; the tabs say so.
 type services struct {
-	client  *api.Client
-	runner  *jobs.Runner
-	lib     *library.Library
-	libErr  error
-	profile string
+	runner *jobs.Runner
+	lib    *library.Library
+	libErr error
 }
 
 // openLibrary opens the gallery in its folder.
@@ -28,19 +25,6 @@ func openLibrary() (*library.Library, error) {
 		return nil, err
 	}
 	return library.Open(dir)
-}
-
-// clientFor picks the service: the demo's base URL, or the environment's
-// OPENAI_BASE_URL / OPENAI_API_KEY. Profiles from Settings replace the
-// second once they land.
-func clientFor(opts Options) (*api.Client, string) {
-	if opts.BaseURL != "" {
-		return api.New(api.Config{BaseURL: opts.BaseURL}), "demo"
-	}
-	if os.Getenv("OPENAI_API_KEY") != "" || os.Getenv("OPENAI_BASE_URL") != "" {
-		return api.New(api.ConfigFromEnv()), "environment"
-	}
-	return nil, ""
 }
 
 // librarySaver stores a job's images in the library and makes their

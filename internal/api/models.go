@@ -3,6 +3,7 @@ package api
 import (
 	"context"
 	"net/http"
+	"slices"
 	"sort"
 	"time"
 
@@ -51,4 +52,24 @@ func ModelIDs(ms []Model) []string {
 		ids[i] = m.ID
 	}
 	return ids
+}
+
+// Endpoint types, as gateways list them in supported_endpoint_types, that
+// Easel's pickers filter by.
+const (
+	EndpointImages = "image-generation"
+	EndpointChat   = "openai"
+)
+
+// ModelsFor is the ids of the models that serve endpoint. A model that
+// lists no endpoint types may serve anything, so it is kept; a server
+// that lists none at all gets every id back.
+func ModelsFor(ms []Model, endpoint string) []string {
+	var out []string
+	for _, m := range ms {
+		if len(m.EndpointTypes) == 0 || slices.Contains(m.EndpointTypes, endpoint) {
+			out = append(out, m.ID)
+		}
+	}
+	return out
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -21,7 +22,7 @@ func TestRoundTrip(t *testing.T) {
 		t.Fatalf("missing file: %+v, %v; want empty, nil", f, err)
 	}
 	want := Profile{ID: NewID(), Name: "Studio gateway", BaseURL: "https://gw.example/v1", ChatModel: "gpt-4.1",
-		ImageModel: "gpt-image-1", Image: ImageDefaults{Size: "1536x1024", Quality: "high", OutputFormat: "webp", Stream: true},
+		ImageModel: "gpt-image-1", Image: ImageDefaults{Size: "1536x1024", Quality: "high", OutputFormat: "webp", Stream: new(true)},
 		TimeoutSeconds: 300, MaxJobs: 2}
 	if _, err := s.Update(func(f *File) error { f.Active = want.ID; return f.Put(want) }); err != nil {
 		t.Fatal(err)
@@ -31,7 +32,7 @@ func TestRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	p, ok := got.ActiveProfile()
-	if !ok || fmt.Sprint(p) != fmt.Sprint(want) {
+	if !ok || !reflect.DeepEqual(p, want) {
 		t.Fatalf("read back %+v (active %v), want %+v", p, ok, want)
 	}
 	st, err := os.Stat(s.Path())

@@ -22,6 +22,10 @@ import (
 // OPENAI_BASE_URL and OPENAI_API_KEY; it is never stored.
 const EnvironmentID = "environment"
 
+// DemoID is the id of the built-in demo service; as the active profile it
+// means "open on the demo service".
+const DemoID = "demo"
+
 // DefaultBaseURL is where a new profile points unless told otherwise.
 const DefaultBaseURL = "https://api.openai.com/v1"
 
@@ -63,7 +67,7 @@ type ImageDefaults struct {
 	Background   string `json:"background,omitempty"`
 	OutputFormat string `json:"output_format,omitempty"`
 	Moderation   string `json:"moderation,omitempty"`
-	Stream       bool   `json:"stream,omitempty"`
+	Stream       *bool  `json:"stream,omitempty"`
 }
 
 // NewID makes a fresh profile id.

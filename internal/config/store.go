@@ -48,7 +48,7 @@ func (f *File) Put(p Profile) error {
 	if err := p.Validate(); err != nil {
 		return err
 	}
-	if p.ID == "" || p.ID == EnvironmentID {
+	if p.ID == "" || p.ID == EnvironmentID || p.ID == DemoID {
 		return fmt.Errorf("profile %q has no id of its own", p.Name)
 	}
 	p.Name, p.BaseURL = strings.TrimSpace(p.Name), strings.TrimSpace(p.BaseURL)

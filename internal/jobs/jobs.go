@@ -48,6 +48,10 @@ type Request struct {
 	// Parents are the library items an edit's images came from, so the
 	// result records its lineage.
 	Parents []int64
+	// Service runs this job; nil uses the runner's. The window sets it to
+	// the client of the profile that was active at submit time, so
+	// switching profiles never moves a running job to another account.
+	Service Service
 }
 
 // Service is what a job calls: api.Client satisfies it.
@@ -94,8 +98,9 @@ type Runner struct {
 	limit    int
 	tick     time.Duration
 
-	mu    sync.Mutex
-	slots map[string]chan struct{}
+	mu     sync.Mutex
+	limits map[string]int
+	slots  map[string]chan struct{}
 	jobs  map[string]context.CancelFunc
 	seq   int
 	wg    sync.WaitGroup
@@ -118,7 +123,19 @@ func New(service Service, saver Saver, listener func(Event), opts Options) *Runn
 		opts.Tick = time.Second
 	}
 	return &Runner{service: service, saver: saver, listener: listener, limit: opts.Limit, tick: opts.Tick,
-		slots: map[string]chan struct{}{}, jobs: map[string]context.CancelFunc{}}
+		limits: map[string]int{}, slots: map[string]chan struct{}{}, jobs: map[string]context.CancelFunc{}}
+}
+
+// SetLimit sets how many jobs of one profile run at once; n <= 0 returns
+// to the runner's default. Jobs already running keep their slots.
+func (r *Runner) SetLimit(profile string, n int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if n <= 0 {
+		delete(r.limits, profile)
+	} else {
+		r.limits[profile] = n
+	}
 }
 
 // Submit queues a job and returns its id at once.
@@ -126,14 +143,21 @@ func (r *Runner) Submit(req Request) (string, error) {
 	if (req.Generate == nil) == (req.Edit == nil) {
 		return "", errors.New("jobs: a request needs exactly one of Generate and Edit")
 	}
+	if req.Service == nil && r.service == nil {
+		return "", errors.New("jobs: no service to run the request on")
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	r.mu.Lock()
 	r.seq++
 	info := Info{ID: fmt.Sprintf("job-%d-%d", time.Now().UnixNano(), r.seq), Request: req, Started: time.Now()}
 	r.jobs[info.ID] = cancel
+	limit, ok := r.limits[req.Profile]
+	if !ok {
+		limit = r.limit
+	}
 	slot := r.slots[req.Profile]
-	if slot == nil {
-		slot = make(chan struct{}, r.limit)
+	if slot == nil || cap(slot) != limit {
+		slot = make(chan struct{}, limit)
 		r.slots[req.Profile] = slot
 	}
 	r.wg.Add(1)
@@ -215,12 +239,16 @@ func (r *Runner) run(ctx context.Context, info Info, slot chan struct{}) {
 		r.emit(Event{Job: info, State: Partial, Preview: &p})
 		mu.Unlock()
 	}
+	service := info.Request.Service
+	if service == nil {
+		service = r.service
+	}
 	var res *api.ImageResult
 	var err error
 	if info.Request.Generate != nil {
-		res, err = r.service.Generate(ctx, *info.Request.Generate, onPartial)
+		res, err = service.Generate(ctx, *info.Request.Generate, onPartial)
 	} else {
-		res, err = r.service.Edit(ctx, *info.Request.Edit, onPartial)
+		res, err = service.Edit(ctx, *info.Request.Edit, onPartial)
 	}
 	close(stopTicks)
 	<-ticksDone

@@ -307,3 +307,31 @@ func TestSubmitNeedsOneRequest(t *testing.T) {
 		t.Error("empty request accepted")
 	}
 }
+
+func TestSetLimitAndPerRequestService(t *testing.T) {
+	saver := &fakeSaver{}
+	l := newLog(saver)
+	r := New(nil, saver, l.listen, Options{Limit: 3})
+	if _, err := r.Submit(genReq("a")); err == nil {
+		t.Fatal("a runner with no service accepted a job with none")
+	}
+	svc := &fakeService{release: make(chan struct{})}
+	r.SetLimit("a", 1)
+	for range 3 {
+		req := genReq("a")
+		req.Service = svc
+		if _, err := r.Submit(req); err != nil {
+			t.Fatal(err)
+		}
+	}
+	eventually(t, "one running", func() bool { return svc.running.Load() == 1 })
+	time.Sleep(20 * time.Millisecond)
+	if n := svc.running.Load(); n != 1 {
+		t.Errorf("%d running with a limit of 1", n)
+	}
+	close(svc.release)
+	r.Wait()
+	if svc.peak.Load() != 1 {
+		t.Errorf("peak %d, want 1", svc.peak.Load())
+	}
+}
