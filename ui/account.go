@@ -37,6 +37,8 @@ type account struct {
 	consent map[string]bool
 	// keyringDown is set once the keyring has failed.
 	keyringDown bool
+	// firstRun asks New to welcome a user with no profile.
+	firstRun bool
 }
 
 // noServiceText is shown where a request would start when no service is
@@ -94,7 +96,7 @@ func (a *App) startAccount() {
 		a.activate(env)
 	case len(f.Profiles) == 0:
 		a.setNote(noServiceText)
-		a.bridge.Do(a.showFirstRun) // once the window is up
+		a.acct.firstRun = true // New shows the dialog once it lets go of the bridge
 	default:
 		a.setNote("Pick a profile below to connect.")
 	}

@@ -87,6 +87,17 @@ type App struct {
 func New(a fyne.App, opts Options) *App {
 	ea := &App{fyneApp: a, opts: opts, bridge: NewBridge(),
 		models: modelCache{lists: map[string][]api.Model{}, errs: map[string]error{}}}
+	ea.build()
+	return ea
+}
+
+// build makes the window and connects its account. The goroutines it
+// starts may want to update widgets before it is done; holding the bridge
+// makes them wait, so nothing here may call bridge.Do synchronously.
+func (ea *App) build() {
+	a := ea.fyneApp
+	ea.bridge.mu.Lock()
+	defer ea.bridge.mu.Unlock()
 	a.SetIcon(fyne.NewStaticResource("icon.png", assets.Icon))
 	ea.win = a.NewWindow("Easel")
 	ea.svc.lib, ea.svc.libErr = openLibrary()
@@ -101,7 +112,9 @@ func New(a fyne.App, opts Options) *App {
 	a.Lifecycle().SetOnExitedForeground(func() { ea.focused = false })
 	ea.win.SetOnClosed(ea.saveState)
 	ea.win.SetCloseIntercept(ea.confirmClose)
-	return ea
+	if ea.acct.firstRun {
+		ea.showFirstRun()
+	}
 }
 
 // windowTitle names the connected profile, so two windows on two accounts

@@ -24,7 +24,10 @@ func newServedApp(t *testing.T) *App {
 	t.Cleanup(ts.Close)
 	ea := New(test.NewTempApp(t), isolated(t, Options{BaseURL: ts.URL + "/v1"}))
 	t.Cleanup(func() { ea.svc.runner.Wait(); ea.svc.lib.Close() })
-	ea.SelectTab(TabGenerate)
+	onUI(ea, func() { ea.SelectTab(TabGenerate) })
+	// Let the model list arrive, so no update is in flight when the test
+	// starts driving the widgets.
+	waitFor(t, ea, "the model list", func() bool { return len(ea.generate.options.model.listed) > 0 })
 	return ea
 }
 

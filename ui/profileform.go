@@ -23,6 +23,9 @@ import (
 type profileForm struct {
 	app  *App
 	orig config.Profile
+	// newID is the id a new profile gets, fixed when the form opens so a
+	// test and the save that follows speak of the same profile.
+	newID string
 	// hasKey is whether the keyring holds a key for orig.
 	hasKey bool
 
@@ -39,7 +42,7 @@ type profileForm struct {
 // newProfileForm fills a form from p; full adds the defaults and limits
 // rows that Settings shows.
 func newProfileForm(a *App, p config.Profile, full bool) *profileForm {
-	f := &profileForm{app: a, orig: p}
+	f := &profileForm{app: a, orig: p, newID: config.NewID()}
 	f.name = &widget.Entry{Text: p.Name, PlaceHolder: "e.g. OpenAI, Studio gateway, Local"}
 	f.baseURL = &widget.Entry{Text: p.BaseURL, PlaceHolder: config.DefaultBaseURL}
 	f.key = newKeyEntry()
@@ -144,7 +147,7 @@ func (f *profileForm) profile() (config.Profile, error) {
 		p.MaxJobs, _ = strconv.Atoi(f.jobs.Selected)
 	}
 	if p.ID == "" {
-		p.ID = config.NewID()
+		p.ID = f.newID
 	}
 	if !p.ReadOnly {
 		if err := p.Validate(); err != nil {

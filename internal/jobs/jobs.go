@@ -101,9 +101,9 @@ type Runner struct {
 	mu     sync.Mutex
 	limits map[string]int
 	slots  map[string]chan struct{}
-	jobs  map[string]context.CancelFunc
-	seq   int
-	wg    sync.WaitGroup
+	jobs   map[string]context.CancelFunc
+	seq    int
+	wg     sync.WaitGroup
 }
 
 // Options tune a Runner.

@@ -1,0 +1,304 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+
+	"easel/internal/config"
+	"easel/internal/fakeapi"
+	"easel/internal/library"
+	"easel/internal/secrets"
+)
+
+const testKey = "sk-ui-account-key-0123456789"
+
+// keyedFake is a fake service that takes only testKey.
+func keyedFake(t *testing.T) string {
+	t.Helper()
+	ts := httptest.NewServer(fakeapi.New(fakeapi.Config{Key: testKey}))
+	t.Cleanup(ts.Close)
+	return ts.URL + "/v1"
+}
+
+// waitFor polls cond under the bridge's lock, so it reads the widgets
+// only between UI updates.
+func waitFor(t *testing.T, ea *App, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		ea.bridge.mu.Lock()
+		ok := cond()
+		ea.bridge.mu.Unlock()
+		if ok {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// findButton finds a button by its text in the top dialog, or nil.
+func findButton(w fyne.Window, text string) *widget.Button {
+	top := w.Canvas().Overlays().Top()
+	if top == nil {
+		return nil
+	}
+	var found *widget.Button
+	walk(top, func(o fyne.CanvasObject) {
+		if b, ok := o.(*widget.Button); ok && b.Text == text && b.Visible() {
+			found = b
+		}
+	})
+	return found
+}
+
+// topText is every label's text in the top dialog.
+func topText(w fyne.Window) string {
+	top := w.Canvas().Overlays().Top()
+	if top == nil {
+		return ""
+	}
+	var sb strings.Builder
+	walk(top, func(o fyne.CanvasObject) {
+		switch l := o.(type) {
+		case *widget.Label:
+			sb.WriteString(l.Text + "\n")
+		case *widget.RichText:
+			sb.WriteString(l.String() + "\n")
+		}
+	})
+	return sb.String()
+}
+
+func walk(o fyne.CanvasObject, f func(fyne.CanvasObject)) {
+	f(o)
+	switch x := o.(type) {
+	case *fyne.Container:
+		for _, c := range x.Objects {
+			walk(c, f)
+		}
+	case fyne.Widget:
+		r := test.WidgetRenderer(x)
+		for _, c := range r.Objects() {
+			walk(c, f)
+		}
+	}
+}
+
+func tap(t *testing.T, w fyne.Window, text string) {
+	t.Helper()
+	b := findButton(w, text)
+	if b == nil {
+		t.Fatalf("no %q button in the top dialog; it says:\n%s", text, topText(w))
+	}
+	test.Tap(b)
+}
+
+func TestFirstRunTestsSavesAndConnects(t *testing.T) {
+	base := keyedFake(t)
+	backend := secrets.NewMemory()
+	opts := isolated(t, Options{Keys: secrets.New(backend, 0)})
+	ea := New(test.NewTempApp(t), opts)
+	t.Cleanup(func() { ea.svc.runner.Wait(); ea.svc.lib.Close() })
+	f := ea.firstRun
+	onUI(ea, func() {
+		f.baseURL.SetText(base)
+		test.Type(f.key, testKey)
+		test.Tap(f.test)
+	})
+	waitFor(t, ea, "the connection test", func() bool { return strings.HasPrefix(f.result.Text, "Connected") })
+	if !strings.Contains(f.result.Text, "8 models") {
+		t.Errorf("test result %q", f.result.Text)
+	}
+	onUI(ea, func() { tap(t, ea.win, "Save and connect") })
+	waitFor(t, ea, "the model list", func() bool { return ea.acct.client != nil && len(ea.models.lists) > 0 })
+
+	file, err := config.Open(opts.ConfigPath).Load()
+	if err != nil || len(file.Profiles) != 1 || file.Active != file.Profiles[0].ID {
+		t.Fatalf("profiles file: %+v, %v", file, err)
+	}
+	if got, _ := backend.Get(secrets.Service, file.Profiles[0].ID); got != testKey {
+		t.Fatalf("keyring holds %q", got)
+	}
+	data, _ := os.ReadFile(opts.ConfigPath)
+	if strings.Contains(string(data), testKey[3:11]) {
+		t.Fatal("the profiles file holds the key")
+	}
+	onUI(ea, func() { ea.SelectTab(TabGenerate) })
+	// The pickers fill from the service, filtered to their endpoint.
+	waitFor(t, ea, "the picker's list", func() bool { return len(ea.generate.options.model.listed) > 0 })
+	if ea.generate.generate.Disabled() {
+		t.Fatal("Generate is disabled after connecting")
+	}
+	if got := ea.generate.options.model.listed; slices.Contains(got, "gpt-4.1") || !slices.Contains(got, "gpt-image-1") {
+		t.Errorf("image picker lists %v", got)
+	}
+}
+
+func TestFirstRunOffersTheDemo(t *testing.T) {
+	ea := New(test.NewTempApp(t), isolated(t, Options{}))
+	onUI(ea, func() { tap(t, ea.win, "Use the demo service") })
+	waitFor(t, ea, "the demo's model list", func() bool { return len(ea.models.lists) > 0 })
+	if ea.acct.client == nil || ea.acct.current.ID != config.DemoID {
+		t.Fatalf("not on the demo: %+v", ea.acct.current)
+	}
+	if !strings.Contains(ea.win.Title(), "demo") {
+		t.Errorf("title %q", ea.win.Title())
+	}
+}
+
+// With no D-Bus session at all, the real go-keyring fails: the banner
+// says so, and a session key makes the window work.
+func TestNoSecretServiceBannerAndSessionKey(t *testing.T) {
+	t.Setenv("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent/easel-test-bus")
+	base := keyedFake(t)
+	keys := secrets.New(secrets.OSKeyring{}, 3*time.Second)
+	ea := New(test.NewTempApp(t), isolated(t, Options{Keys: keys}))
+	t.Cleanup(func() { ea.svc.runner.Wait(); ea.svc.lib.Close() })
+	waitFor(t, ea, "the keyring banner", func() bool { return ea.banner.text(bannerKeyring) != "" })
+	if msg := ea.banner.text(bannerKeyring); !strings.Contains(msg, "keyring is unavailable") {
+		t.Fatalf("banner %q", msg)
+	}
+	f := ea.firstRun
+	onUI(ea, func() {
+		f.baseURL.SetText(base)
+		f.name.SetText("Gateway")
+		test.Type(f.key, testKey)
+		tap(t, ea.win, "Save and connect")
+	})
+	waitFor(t, ea, "the session offer", func() bool { return findButton(ea.win, "Keep for this session") != nil })
+	onUI(ea, func() { tap(t, ea.win, "Keep for this session") })
+	waitFor(t, ea, "the model list", func() bool { return ea.acct.client != nil && len(ea.models.lists) > 0 })
+
+	onUI(ea, func() {
+		ea.SelectTab(TabGenerate)
+		test.Type(ea.generate.prompt, "a session-key kite")
+	})
+	waitFor(t, ea, "the picker's list", func() bool { return len(ea.generate.options.model.listed) > 0 })
+	// Submitting emits the job's first event through the bridge at once,
+	// so it runs outside onUI.
+	ea.generate.primaryAction()
+	ea.svc.runner.Wait()
+	n, _ := ea.svc.lib.Count(context.Background(), library.Query{Search: "kite"})
+	if n != 1 {
+		t.Fatalf("%d images saved with the session key, want 1", n)
+	}
+}
+
+func TestPlainHTTPKeyNeedsConsent(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "profiles.json")
+	p := config.Profile{ID: "p-lan", Name: "LAN", BaseURL: "http://192.0.2.10:3000/v1"}
+	if _, err := config.Open(path).Update(func(f *config.File) error { f.Active = p.ID; return f.Put(p) }); err != nil {
+		t.Fatal(err)
+	}
+	keys := secrets.New(secrets.NewMemory(), 0)
+	_ = keys.Set(context.Background(), p.ID, testKey)
+	ea := New(test.NewTempApp(t), isolated(t, Options{ConfigPath: path, Keys: keys}))
+	waitFor(t, ea, "the warning", func() bool { return findButton(ea.win, "Send over http") != nil })
+	if ea.acct.client != nil {
+		t.Fatal("connected before the user agreed")
+	}
+	if text := topText(ea.win); !strings.Contains(text, "192.0.2.10:3000") || !strings.Contains(text, "plain http") {
+		t.Errorf("warning says %q", text)
+	}
+	onUI(ea, func() { tap(t, ea.win, "Send over http") })
+	if ea.acct.client == nil {
+		t.Fatal("not connected after consent")
+	}
+	f, _ := config.Open(path).Load()
+	if got, _ := f.Find("LAN"); !got.PlainHTTPConfirmed {
+		t.Error("consent not recorded in the profile")
+	}
+}
+
+func TestModelPickerWarnsAndSuggestsBeforeSending(t *testing.T) {
+	ea := newServedApp(t)
+	g := ea.generate
+	g.options.model.entry.SetText("GPT-Image-1")
+	if !g.options.model.note.Visible() || !strings.Contains(g.options.model.note.Text, "gpt-image-1") {
+		t.Fatalf("no suggestion under the picker: %q", g.options.model.note.Text)
+	}
+	test.Type(g.prompt, "a suggested model")
+	g.primaryAction()
+	if ea.svc.runner.Running() != 0 {
+		t.Fatal("sent an unlisted model without asking")
+	}
+	tap(t, ea.win, "Use gpt-image-1") // submits: outside onUI, see above
+	ea.svc.runner.Wait()
+	items, _ := ea.svc.lib.List(context.Background(), library.Query{Search: "suggested"})
+	if len(items) != 1 || items[0].Model != "gpt-image-1" {
+		t.Fatalf("saved %+v, want one image made with gpt-image-1", items)
+	}
+	if g.options.model.note.Visible() {
+		t.Error("the warning stayed after the name was fixed")
+	}
+}
+
+func TestSettingsAddSwitchDelete(t *testing.T) {
+	base := keyedFake(t)
+	keys := secrets.New(secrets.NewMemory(), 0)
+	ea := newServedAppWith(t, Options{Keys: keys})
+	onUI(ea, func() {
+		ea.showSettings()
+		s := ea.settings
+		s.add()
+		s.form.name.SetText("Studio")
+		s.form.baseURL.SetText(base)
+		test.Type(s.form.key, testKey)
+		s.form.imageModel.SetText("gpt-image-1-mini")
+		s.form.jobs.SetSelected("2")
+		test.Tap(s.use)
+	})
+	waitFor(t, ea, "the switch", func() bool { return ea.acct.current.Name == "Studio" && ea.acct.client != nil && len(ea.models.lists) > 1 })
+	if got := ea.generate.options.model.text(); got != "gpt-image-1-mini" {
+		t.Errorf("the profile's image model did not reach the form: %q", got)
+	}
+	if ea.statusBar.profile.Selected != "Studio" {
+		t.Errorf("status bar shows %q", ea.statusBar.profile.Selected)
+	}
+	onUI(ea, ea.showSettings)
+	waitFor(t, ea, "the key state", func() bool { return strings.Contains(ea.settings.form.key.PlaceHolder, "keyring") })
+	if ea.settings.form.key.Text != "" {
+		t.Fatal("Settings shows the saved key")
+	}
+	id := ea.acct.current.ID
+	onUI(ea, func() {
+		test.Tap(ea.settings.del)
+		tap(t, ea.win, "Yes")
+	})
+	waitFor(t, ea, "the deletion", func() bool { return len(ea.acct.file.Profiles) == 0 })
+	if ea.acct.client != nil {
+		t.Error("still connected to a deleted profile")
+	}
+	waitFor(t, ea, "the key's removal", func() bool {
+		_, err := keys.Get(context.Background(), id)
+		return errors.Is(err, secrets.ErrNoKey)
+	})
+}
+
+// newServedAppWith is newServedApp with extra options.
+func newServedAppWith(t *testing.T, o Options) *App {
+	t.Helper()
+	ts := httptest.NewServer(fakeapi.New(fakeapi.Config{}))
+	t.Cleanup(ts.Close)
+	o.BaseURL = ts.URL + "/v1"
+	ea := New(test.NewTempApp(t), isolated(t, o))
+	t.Cleanup(func() { ea.svc.runner.Wait(); ea.svc.lib.Close() })
+	onUI(ea, func() { ea.SelectTab(TabGenerate) })
+	waitFor(t, ea, "the model list", func() bool { return len(ea.generate.options.model.listed) > 0 })
+	return ea
+}
