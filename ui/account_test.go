@@ -263,7 +263,9 @@ func TestSettingsAddSwitchDelete(t *testing.T) {
 		s.form.jobs.SetSelected("2")
 		test.Tap(s.use)
 	})
-	waitFor(t, ea, "the switch", func() bool { return ea.acct.current.Name == "Studio" && ea.acct.client != nil && len(ea.models.lists) > 1 })
+	waitFor(t, ea, "the switch", func() bool {
+		return ea.acct.current.Name == "Studio" && ea.acct.client != nil && len(ea.models.lists) > 1
+	})
 	if got := ea.generate.options.model.text(); got != "gpt-image-1-mini" {
 		t.Errorf("the profile's image model did not reach the form: %q", got)
 	}

@@ -1,0 +1,132 @@
+package ui
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io/fs"
+	"log"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2/test"
+
+	"easel/internal/api"
+	"easel/internal/fakeapi"
+	"easel/internal/jobs"
+	"easel/internal/secrets"
+)
+
+// TestKeyNeverLeaks runs a whole session — set the key in the first-run
+// dialog, generate, fail with every fault the fake service has, quit —
+// and then looks for the key, or any 8-character run of it, in every file
+// under the config and data folders, in the log and in every error text.
+func TestKeyNeverLeaks(t *testing.T) {
+	const key = "sk-leak-7Gq2XbN4pLm9Rt5VwZ8cKd3F"
+	var logs bytes.Buffer
+	log.SetOutput(&logs)
+	t.Cleanup(func() { log.SetOutput(os.Stderr) })
+
+	srv := fakeapi.New(fakeapi.Config{Key: key, SlowFirstByte: 50 * time.Millisecond})
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+	dir := t.TempDir()
+	configPath := filepath.Join(dir, "config", "easel", "profiles.json")
+	opts := isolated(t, Options{ConfigPath: configPath, Keys: secrets.New(secrets.NewMemory(), 0)})
+	dataDir := os.Getenv("EASEL_HOME")
+	ea := New(test.NewTempApp(t), opts)
+
+	onUI(ea, func() {
+		ea.firstRun.baseURL.SetText(ts.URL + "/v1")
+		test.Type(ea.firstRun.key, key)
+		tap(t, ea.win, "Save and connect")
+	})
+	waitFor(t, ea, "the connection", func() bool { return ea.acct.client != nil && len(ea.models.lists) > 0 })
+	onUI(ea, func() { ea.SelectTab(TabGenerate) })
+	waitFor(t, ea, "the picker's list", func() bool { return len(ea.generate.options.model.listed) > 0 })
+
+	var texts []string
+	submit := func(model string, stream bool) {
+		req := api.GenerateRequest{Prompt: "leak check " + model, ImageOptions: api.ImageOptions{Model: model, Size: "1024x1024", Stream: stream, PartialImages: 1}}
+		if _, err := ea.svc.runner.Submit(jobs.Request{Profile: ea.acct.current.ID, Service: ea.acct.client, Generate: &req}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	submit("gpt-image-1", false)
+	for _, f := range fakeapi.Faults {
+		submit("fault-"+f, f == fakeapi.FaultCutStream || f == fakeapi.FaultStreamError || f == fakeapi.FaultJSONForStream)
+	}
+	ea.svc.runner.Wait()
+	// The same faults straight from the client, to read the whole error
+	// (message, hint, raw answer), not only what a card shows.
+	for _, f := range fakeapi.Faults {
+		_, err := ea.acct.client.Models(context.Background())
+		_, gerr := ea.acct.client.Generate(context.Background(), api.GenerateRequest{Prompt: "x", ImageOptions: api.ImageOptions{Model: "fault-" + f}}, nil)
+		for _, e := range []error{err, gerr} {
+			if e != nil {
+				texts = append(texts, e.Error(), errorText(e))
+				var ae *api.Error
+				if errors.As(e, &ae) {
+					texts = append(texts, ae.Line(), ae.Message, ae.Hint, ae.Code, ae.Param)
+				}
+			}
+		}
+	}
+	onUI(ea, func() {
+		for _, c := range ea.generate.jobs.cards {
+			texts = append(texts, c.status.Text)
+		}
+		texts = append(texts, ea.generate.status.Text, ea.statusBar.state.Text, ea.banner.text(bannerKeyring), ea.win.Title())
+	})
+	if len(ea.generate.jobs.cards) != len(fakeapi.Faults)+1 {
+		t.Fatalf("%d job cards, want %d", len(ea.generate.jobs.cards), len(fakeapi.Faults)+1)
+	}
+	onUI(ea, func() { ea.saveState(); ea.win.Close() })
+	ea.svc.lib.Close()
+
+	runs := keyRuns(key)
+	check := func(where, s string) {
+		for _, r := range runs {
+			if strings.Contains(s, r) {
+				t.Errorf("%s holds %q, part of the key", where, r)
+				return
+			}
+		}
+	}
+	for i, s := range texts {
+		check("error text "+strconv.Itoa(i)+" ("+shorten(s, 60)+")", s)
+	}
+	check("the log", logs.String())
+	files := 0
+	for _, root := range []string{filepath.Dir(filepath.Dir(configPath)), dataDir} {
+		_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			data, rerr := os.ReadFile(p)
+			if rerr != nil {
+				t.Errorf("read %s: %v", p, rerr)
+			}
+			files++
+			check(p, string(data))
+			return nil
+		})
+	}
+	if files < 3 {
+		t.Fatalf("only %d files looked at: the session did not write what it should", files)
+	}
+}
+
+// keyRuns is every 8-character run of key.
+func keyRuns(key string) []string {
+	var out []string
+	for i := 0; i+8 <= len(key); i++ {
+		out = append(out, key[i:i+8])
+	}
+	return out
+}
