@@ -28,7 +28,7 @@ TEST_PKGS  := xvfb xauth xdotool imagemagick libgl1-mesa-dri x11-utils gnome-key
 # the two binaries that open windows and the real-window tests.
 UNIT_PKGS = $$(go list ./... | grep -v -x -e easel -e easel/bench/barewindow -e easel/e2e)
 
-.PHONY: run test build demo unit e2e bench lint screenshot deps-build deps-test deps-go deps-node clean
+.PHONY: run test build demo unit keyring e2e bench lint screenshot deps-build deps-test deps-go deps-node clean
 
 run: build
 	./$(BIN)
@@ -41,6 +41,7 @@ build: deps-build deps-go
 
 test: deps-build deps-test deps-go deps-node
 	$(MAKE) --no-print-directory unit
+	$(MAKE) --no-print-directory keyring
 	$(MAKE) --no-print-directory e2e
 
 # PRISM lets the conformance test send the client's requests through a
@@ -48,8 +49,16 @@ test: deps-build deps-test deps-go deps-node
 unit:
 	PRISM=$(abspath $(PRISM)) go test -race -count=1 $(UNIT_PKGS)
 
+# The keyring tests talk to a real Secret Service: a private D-Bus session
+# with gnome-keyring, its keyrings in a fresh folder, unlocked by a
+# throw-away password.
+WITH_KEYRING := dbus-run-session -- bash -c 'printf easel-test | XDG_DATA_HOME=$$(mktemp -d) gnome-keyring-daemon --unlock --components=secrets >/dev/null && "$$0" "$$@"'
+
+keyring:
+	$(WITH_KEYRING) go test -race -count=1 -tags keyring -run Keyring ./internal/secrets/ ./internal/cli/
+
 e2e: build
-	EASEL_BIN=$(abspath $(BIN)) $(XVFB) go test -tags e2e -count=1 -v -timeout 20m ./e2e/
+	EASEL_BIN=$(abspath $(BIN)) $(XVFB) $(WITH_KEYRING) go test -tags e2e -count=1 -v -timeout 20m ./e2e/
 
 bench: deps-build deps-test deps-go build
 	go build -o $(BARE) ./bench/barewindow
@@ -63,8 +72,8 @@ lint: deps-go
 	go run $(STATICCHECK) ./...
 
 screenshot: build deps-test
-	EASEL_BIN=$(abspath $(BIN)) SCREENSHOT_DIR=$(abspath docs) $(XVFB) \
-		go test -tags e2e -count=1 -run "TestScreenshot|TestGenerateOnDemo" -v ./e2e/
+	EASEL_BIN=$(abspath $(BIN)) SCREENSHOT_DIR=$(abspath docs) $(XVFB) $(WITH_KEYRING) \
+		go test -tags e2e -count=1 -run "TestScreenshot|TestGenerateOnDemo|InRealWindow" -v ./e2e/
 
 clean:
 	rm -rf bin .cache

@@ -38,8 +38,15 @@ func binary(t testing.TB, name string) string {
 // between tests, and waits until its window is visible.
 func start(t testing.TB, bin, home string, args ...string) *proc {
 	t.Helper()
+	return startEnv(t, bin, home, nil, args...)
+}
+
+// startEnv is start with extra environment variables.
+func startEnv(t testing.TB, bin, home string, env []string, args ...string) *proc {
+	t.Helper()
 	cmd := exec.Command(bin, args...)
-	cmd.Env = append(os.Environ(), "HOME="+home, "EASEL_HOME="+filepath.Join(home, "easel"), "XDG_CONFIG_HOME="+filepath.Join(home, ".config"),
+	cmd.Env = append(os.Environ(), env...)
+	cmd.Env = append(cmd.Env, "HOME="+home, "EASEL_HOME="+filepath.Join(home, "easel"), "XDG_CONFIG_HOME="+filepath.Join(home, ".config"),
 		"XDG_DATA_HOME="+filepath.Join(home, ".local/share"), "LANG=en_US.UTF-8")
 	out := &bytes.Buffer{}
 	cmd.Stdout, cmd.Stderr = out, out

@@ -39,7 +39,7 @@ func launchOnce(b *testing.B, bin string) (firstFrameMS, idleRSSMiB float64) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	t0 := time.Now()
-	p := start(b, bin, b.TempDir())
+	p := start(b, bin, b.TempDir(), "--demo")
 	p.waitDrawn(ctx)
 	firstFrameMS = float64(time.Since(t0).Microseconds()) / 1000
 	time.Sleep(2 * time.Second) // idle: let start-up garbage be collected

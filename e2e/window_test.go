@@ -15,7 +15,7 @@ import (
 // keyboard, checks that the picture changes, and quits with Ctrl+Q.
 func TestWindowTabsAndQuit(t *testing.T) {
 	bin := binary(t, "EASEL_BIN")
-	p := start(t, bin, t.TempDir())
+	p := start(t, bin, t.TempDir(), "--demo")
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	generate := p.waitDrawn(ctx)
@@ -52,7 +52,7 @@ func TestWindowRemembersLastTab(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
 	defer cancel()
 
-	p := start(t, bin, home)
+	p := start(t, bin, home, "--demo")
 	p.waitDrawn(ctx)
 	p.key("ctrl+4")
 	time.Sleep(500 * time.Millisecond)
@@ -62,7 +62,7 @@ func TestWindowRemembersLastTab(t *testing.T) {
 		t.Fatalf("exit: %v", err)
 	}
 
-	again := start(t, bin, home)
+	again := start(t, bin, home, "--demo")
 	again.waitDrawn(ctx)
 	time.Sleep(500 * time.Millisecond)
 	if n := differingPixels(gallery, again.screenshot()); n > 2000 {
@@ -80,7 +80,7 @@ func TestScreenshot(t *testing.T) {
 		t.Skip("SCREENSHOT_DIR not set")
 	}
 	bin := binary(t, "EASEL_BIN")
-	p := start(t, bin, t.TempDir())
+	p := start(t, bin, t.TempDir(), "--demo")
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	p.waitDrawn(ctx)

@@ -22,6 +22,9 @@ type settingsView struct {
 	list  *widget.List
 	form  *profileForm
 	pane  *fyne.Container
+	// testRow holds the shown form's Test connection and its result, kept
+	// in sight below the scrolling form.
+	testRow *fyne.Container
 	save  *widget.Button
 	use   *widget.Button
 	del   *widget.Button
@@ -59,7 +62,8 @@ func (a *App) showSettings() {
 	close := &widget.Button{Text: "Close", OnTapped: func() { s.dlg.Hide() }}
 	actions := container.NewHBox(layoutSpacer(), close, s.save, s.use)
 
-	split := container.NewHSplit(left, container.NewBorder(nil, actions, nil, nil, container.NewVScroll(s.pane)))
+	s.testRow = container.NewStack()
+	split := container.NewHSplit(left, container.NewBorder(nil, container.NewVBox(s.testRow, actions), nil, nil, container.NewVScroll(s.pane)))
 	split.Offset = 0.28
 	s.dlg = dialog.NewCustomWithoutButtons("Settings", split, a.win)
 	s.dlg.SetOnClosed(func() { a.settings = nil })
@@ -91,9 +95,10 @@ func (s *settingsView) reload(id string) {
 // open shows p's form.
 func (s *settingsView) open(p config.Profile) {
 	s.form = newProfileForm(s.app, p, true)
-	test := container.NewBorder(nil, nil, s.form.test, nil, s.form.result)
-	s.pane.Objects = []fyne.CanvasObject{container.NewPadded(container.NewVBox(s.form.form, test))}
+	s.pane.Objects = []fyne.CanvasObject{container.NewPadded(s.form.form)}
 	s.pane.Refresh()
+	s.testRow.Objects = []fyne.CanvasObject{container.NewBorder(nil, nil, s.form.test, nil, s.form.result)}
+	s.testRow.Refresh()
 	for _, b := range []*widget.Button{s.save, s.del} {
 		if p.ReadOnly {
 			b.Disable()

@@ -28,7 +28,9 @@ func newStatusBar(a *App) *statusBar {
 	s.state = widget.NewLabel("")
 	s.state.Importance = widget.LowImportance
 	s.state.Truncation = fyne.TextTruncateEllipsis
-	s.box = container.NewBorder(nil, nil, container.NewHBox(widget.NewLabel("Profile"), s.profile, s.settings), nil, s.state)
+	// The picker keeps a readable width whatever the names' lengths.
+	picker := container.NewGridWrap(fyne.NewSize(240, s.profile.MinSize().Height), s.profile)
+	s.box = container.NewBorder(nil, nil, container.NewHBox(widget.NewLabel("Profile"), picker, s.settings), nil, s.state)
 	return s
 }
 
