@@ -25,10 +25,10 @@ type settingsView struct {
 	// testRow holds the shown form's Test connection and its result, kept
 	// in sight below the scrolling form.
 	testRow *fyne.Container
-	save  *widget.Button
-	use   *widget.Button
-	del   *widget.Button
-	dlg   dialog.Dialog
+	save    *widget.Button
+	use     *widget.Button
+	del     *widget.Button
+	dlg     dialog.Dialog
 }
 
 // showSettings opens Settings on the connected profile.
