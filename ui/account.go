@@ -35,8 +35,6 @@ type account struct {
 	// consent holds plain-http consent given this session to profiles that
 	// cannot record it (the Environment profile).
 	consent map[string]bool
-	// keyringDown is set once the keyring has failed.
-	keyringDown bool
 	// firstRun asks New to welcome a user with no profile.
 	firstRun bool
 }
@@ -135,7 +133,6 @@ func (a *App) checkKeyring() {
 
 // keyringFailed shows, once, that keys cannot be kept in the keyring.
 func (a *App) keyringFailed(err error) {
-	a.acct.keyringDown = true
 	a.banner.show(bannerKeyring, "The system keyring is unavailable, so keys cannot be saved or read ("+shortCause(err)+"). "+
 		"You can keep a key in memory for this session only.", "Enter a key for this session…", func() { a.askSessionKey(a.acct.current) })
 }

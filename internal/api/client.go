@@ -6,7 +6,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"os"
 	"strings"
 	"time"
 
@@ -48,16 +47,6 @@ const (
 	DefaultChatTimeout      = 5 * time.Minute
 	DefaultMaxResponse      = 256 << 20
 )
-
-// ConfigFromEnv reads OPENAI_BASE_URL and OPENAI_API_KEY, the variables
-// every OpenAI tool honours.
-func ConfigFromEnv() Config {
-	base := os.Getenv("OPENAI_BASE_URL")
-	if base == "" {
-		base = "https://api.openai.com/v1"
-	}
-	return Config{BaseURL: base, APIKey: os.Getenv("OPENAI_API_KEY")}
-}
 
 func (c Config) withDefaults() Config {
 	if c.ConnectTimeout == 0 {
