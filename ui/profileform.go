@@ -26,8 +26,6 @@ type profileForm struct {
 	// newID is the id a new profile gets, fixed when the form opens so a
 	// test and the save that follows speak of the same profile.
 	newID string
-	// hasKey is whether the keyring holds a key for orig.
-	hasKey bool
 
 	name, baseURL, key    *widget.Entry
 	chatModel, imageModel *widget.SelectEntry
