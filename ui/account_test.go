@@ -304,3 +304,23 @@ func newServedAppWith(t *testing.T, o Options) *App {
 	waitFor(t, ea, "the model list", func() bool { return len(ea.generate.options.model.listed) > 0 })
 	return ea
 }
+
+// A profiles file that cannot be read is moved aside; the window still
+// opens, says where the file went, and offers the first-run dialog.
+func TestCorruptProfilesFileStillStarts(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "profiles.json")
+	if err := os.WriteFile(path, []byte(`{"profiles":[{"id":"a","na`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ea := New(test.NewTempApp(t), isolated(t, Options{ConfigPath: path}))
+	msg := ea.banner.text(bannerConfig)
+	if !strings.Contains(msg, "moved to "+path+".corrupt-") {
+		t.Fatalf("banner %q does not say where the file went", msg)
+	}
+	if ea.firstRun == nil {
+		t.Error("no first-run dialog after the file was moved aside")
+	}
+	if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the broken file is still in place: %v", err)
+	}
+}

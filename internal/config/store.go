@@ -123,27 +123,17 @@ func (s *Store) Path() string { return s.path }
 // valid is moved aside and reported as a *CorruptError, with an empty
 // File, so the caller can start anyway.
 func (s *Store) Load() (File, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	lock, err := s.lock()
-	if err != nil {
-		return File{}, err
-	}
-	defer lock.Unlock()
-	return s.load()
+	return s.locked(s.load)
 }
 
 // Update changes the file under the lock: it reads the newest version,
 // lets change edit it, and writes it back whole. Concurrent writers, in
 // this process or another, each see the others' changes.
 func (s *Store) Update(change func(*File) error) (File, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	lock, err := s.lock()
-	if err != nil {
-		return File{}, err
-	}
-	defer lock.Unlock()
+	return s.locked(func() (File, error) { return s.update(change) })
+}
+
+func (s *Store) update(change func(*File) error) (File, error) {
 	f, err := s.load()
 	var corrupt *CorruptError
 	if err != nil && !errors.As(err, &corrupt) {
@@ -162,15 +152,19 @@ func (s *Store) Update(change func(*File) error) (File, error) {
 	return f, nil
 }
 
-func (s *Store) lock() (*flock.Flock, error) {
+// locked runs f holding this process's mutex and the file lock.
+func (s *Store) locked(f func() (File, error)) (File, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	if err := os.MkdirAll(filepath.Dir(s.path), 0o700); err != nil {
-		return nil, fmt.Errorf("cannot create the config folder: %w", err)
+		return File{}, fmt.Errorf("cannot create the config folder: %w", err)
 	}
 	lock := flock.New(s.path + ".lock")
 	if err := lock.Lock(); err != nil {
-		return nil, fmt.Errorf("cannot lock %s: %w", s.path, err)
+		return File{}, fmt.Errorf("cannot lock %s: %w", s.path, err)
 	}
-	return lock, nil
+	defer lock.Unlock()
+	return f()
 }
 
 func (s *Store) load() (File, error) {
