@@ -181,10 +181,5 @@ func (t *editTab) primaryAction() {
 		return
 	}
 	t.status.SetText("")
-	t.app.confirmModel(t.options.model, func() {
-		req.Model = t.options.model.text() // the dialog may have swapped it
-		if _, err := t.app.svc.runner.Submit(jobs.Request{Profile: t.app.acct.current.ID, Service: t.app.acct.client, Edit: &req, Parents: parents}); err != nil {
-			t.status.SetText(err.Error())
-		}
-	})
+	t.app.submitImageJob(t.options.model, &req.ImageOptions, jobs.Request{Edit: &req, Parents: parents}, t.status)
 }

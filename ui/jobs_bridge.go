@@ -8,6 +8,7 @@ import (
 	"image"
 
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/widget"
 
 	"easel/internal/api"
 	"easel/internal/jobs"
@@ -24,6 +25,20 @@ func errorText(err error) string {
 		return e.Message
 	}
 	return err.Error()
+}
+
+// submitImageJob sends a checked Generate or Edit request as a job on the
+// connected profile, once the model name is confirmed; opts is the
+// request's options, whose model the confirmation may swap for a listed
+// one. A refusal is shown in status.
+func (a *App) submitImageJob(model *modelPicker, opts *api.ImageOptions, req jobs.Request, status *widget.Label) {
+	a.confirmModel(model, func() {
+		opts.Model = model.text()
+		req.Profile, req.Service = a.acct.current.ID, a.acct.client
+		if _, err := a.svc.runner.Submit(req); err != nil {
+			status.SetText(err.Error())
+		}
+	})
 }
 
 // onJobEvent runs on a job's goroutine: it decodes a preview there, then
