@@ -6,9 +6,6 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/option"
-	"github.com/openai/openai-go/v3/packages/ssestream"
 	"github.com/tidwall/gjson"
 )
 
@@ -23,28 +20,12 @@ func (c *Client) Chat(ctx context.Context, req ChatRequest, onDelta func(string)
 	if len(req.Messages) == 0 {
 		return nil, preflight(KindInvalidRequest, "messages", "nothing to send", "Type a message.")
 	}
-	p := openai.ChatCompletionNewParams{Model: openai.ChatModel(req.Model)}
-	for _, m := range req.Messages {
-		switch m.Role {
-		case RoleSystem:
-			p.Messages = append(p.Messages, openai.SystemMessage(m.Content))
-		case RoleAssistant:
-			p.Messages = append(p.Messages, openai.AssistantMessage(m.Content))
-		default:
-			p.Messages = append(p.Messages, openai.UserMessage(m.Content))
-		}
+	r, err := jsonRequest("chat/completions", newChatBody(req))
+	if err != nil {
+		return nil, err
 	}
-	if req.Temperature != nil {
-		p.Temperature = openai.Float(*req.Temperature)
-	}
-	if req.MaxTokens != nil {
-		p.MaxTokens = openai.Int(int64(*req.MaxTokens))
-	}
-	var opts []option.RequestOption
-	if req.Stream {
-		opts = append(opts, option.WithJSONSet("stream", true), option.WithHeader("Accept", "text/event-stream"))
-	}
-	resp, rctx, cancel, err := c.call(ctx, http.MethodPost, "chat/completions", p, req.Model, c.cfg.ChatTimeout, c.cfg.FirstByteTimeout, opts...)
+	r.model, r.stream, r.overall, r.firstByte = req.Model, req.Stream, c.cfg.ChatTimeout, c.cfg.FirstByteTimeout
+	resp, rctx, cancel, err := c.call(ctx, r)
 	if err != nil {
 		return nil, err
 	}
@@ -89,13 +70,16 @@ func (c *Client) readChatJSON(ctx context.Context, resp *http.Response, model st
 }
 
 func (c *Client) readChatStream(ctx context.Context, resp *http.Response, model string, res *ChatResult, onDelta func(string)) error {
-	dec := ssestream.NewDecoder(resp)
-	defer dec.Close()
+	events := newSSEReader(resp.Body, c.cfg.MaxResponse)
 	var text strings.Builder
 	defer func() { res.Content = text.String() }()
 	done := false
-	for dec.Next() {
-		data := bytes.TrimSpace(dec.Event().Data)
+	for {
+		data, ok := events.next()
+		if !ok {
+			break
+		}
+		data = bytes.TrimSpace(data)
 		if len(data) == 0 {
 			continue
 		}
@@ -127,8 +111,8 @@ func (c *Client) readChatStream(ctx context.Context, resp *http.Response, model 
 			res.FinishReason = f
 		}
 	}
-	if err := dec.Err(); err != nil {
-		return c.readErr(ctx, err, model)
+	if events.err != nil {
+		return c.readErr(ctx, events.err, model)
 	}
 	if ctx.Err() != nil {
 		return classifyTransport(ctx, ctx.Err(), model)

@@ -1,16 +1,15 @@
 package api
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"strings"
 	"time"
-
-	"github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/option"
 )
 
 // Config says where the service is and how long to wait for it.
@@ -76,7 +75,6 @@ func (c Config) withDefaults() Config {
 type Client struct {
 	cfg  Config
 	http *http.Client
-	oa   openai.Client
 }
 
 // New makes a client. Nothing is sent until a method is called.
@@ -93,18 +91,7 @@ func New(cfg Config) *Client {
 			IdleConnTimeout:     90 * time.Second,
 		}}
 	}
-	// openai-go reads OPENAI_* from the environment in NewClient; the
-	// explicit options below come after and win. Retries are off: a
-	// retried image request costs money again and re-uploads an edit's
-	// whole body, so Easel decides itself what to retry.
-	oa := openai.NewClient(
-		option.WithBaseURL(cfg.BaseURL),
-		option.WithAPIKey(cfg.APIKey),
-		option.WithHTTPClient(hc),
-		option.WithMaxRetries(0),
-		option.WithHeader("Accept-Language", "en"),
-	)
-	return &Client{cfg: cfg, http: hc, oa: oa}
+	return &Client{cfg: cfg, http: hc}
 }
 
 // Limits are the size rules this client checks before sending.
@@ -114,20 +101,36 @@ func (c *Client) Limits() Limits { return c.cfg.Limits }
 // a longer one is reported to the user instead.
 const MaxRetryWait = 20 * time.Second
 
+// request is one call as it goes on the wire.
+type request struct {
+	method, path string
+	// body is sent as is with contentType; nil for a GET. Being whole
+	// bytes, it can be sent again after a rate-limit wait.
+	body        []byte
+	contentType string
+	// stream asks for server-sent events (Accept: text/event-stream).
+	stream bool
+	// model names the model for hints in errors; "" when none.
+	model string
+	// overall bounds the whole exchange; firstByte, when non-zero, bounds
+	// the wait for the answer's headers.
+	overall, firstByte time.Duration
+}
+
 // call sends one request and hands back the raw answer with its body
-// unread, or a classified error. overall bounds the whole exchange;
-// firstByte, when non-zero, bounds the wait for headers. The returned
-// cancel must be called once the body has been read.
+// unread, or a classified error. The returned cancel must be called once
+// the body has been read.
 //
+// Easel decides itself what to retry: a retried image costs money again.
 // A request refused for a passing rate limit (429 with a short
 // Retry-After, not an exhausted quota) was not carried out, so it is sent
 // once more after the wait — except an edit, whose whole upload would go
 // again without the user knowing.
-func (c *Client) call(ctx context.Context, method, path string, params any, model string, overall, firstByte time.Duration, opts ...option.RequestOption) (*http.Response, context.Context, context.CancelFunc, error) {
+func (c *Client) call(ctx context.Context, r request) (*http.Response, context.Context, context.CancelFunc, error) {
 	for attempt := 0; ; attempt++ {
-		resp, rctx, cancel, err := c.callOnce(ctx, method, path, params, model, overall, firstByte, opts...)
+		resp, rctx, cancel, err := c.callOnce(ctx, r)
 		var e *Error
-		if err == nil || attempt > 0 || path == "images/edits" || !errors.As(err, &e) ||
+		if err == nil || attempt > 0 || r.path == "images/edits" || !errors.As(err, &e) ||
 			e.Kind != KindRateLimited || e.RetryAfter <= 0 || e.RetryAfter > MaxRetryWait {
 			return resp, rctx, cancel, err
 		}
@@ -136,33 +139,70 @@ func (c *Client) call(ctx context.Context, method, path string, params any, mode
 		case <-t.C:
 		case <-ctx.Done():
 			t.Stop()
-			return nil, nil, nil, classifyTransport(ctx, ctx.Err(), model)
+			return nil, nil, nil, classifyTransport(ctx, ctx.Err(), r.model)
 		}
 	}
 }
 
-func (c *Client) callOnce(ctx context.Context, method, path string, params any, model string, overall, firstByte time.Duration, opts ...option.RequestOption) (*http.Response, context.Context, context.CancelFunc, error) {
-	ctx, cancelOverall := context.WithTimeoutCause(ctx, overall, errOverall)
+func (c *Client) callOnce(ctx context.Context, r request) (*http.Response, context.Context, context.CancelFunc, error) {
+	ctx, cancelOverall := context.WithTimeoutCause(ctx, r.overall, errOverall)
 	ctx, cancelFB := context.WithCancelCause(ctx)
 	cancel := func() { cancelFB(nil); cancelOverall() }
 	var timer *time.Timer
-	if firstByte > 0 {
-		timer = time.AfterFunc(firstByte, func() { cancelFB(errFirstByte) })
+	if r.firstByte > 0 {
+		timer = time.AfterFunc(r.firstByte, func() { cancelFB(errFirstByte) })
 	}
-	var raw *http.Response
-	err := c.oa.Execute(ctx, method, path, params, &raw, opts...)
+	resp, err := c.send(ctx, r)
 	if timer != nil {
 		timer.Stop()
 	}
-	if err != nil {
-		defer cancel()
-		e := c.classify(ctx, err, model)
-		if e.Kind == KindUnknownModel && model != "" && path != "models" {
-			c.suggest(context.WithoutCancel(ctx), e, model)
+	var e *Error
+	switch {
+	case err != nil:
+		e = classifyTransport(ctx, err, r.model)
+		if e.Err != nil {
+			e.Err = errors.New(c.redact(e.Err.Error()))
 		}
-		return nil, nil, nil, e
+	case resp.StatusCode/100 != 2:
+		body, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+		resp.Body.Close()
+		e = classifyHTTP(resp.StatusCode, resp.Header, body, r.model)
+		e.Message = c.redact(e.Message)
+	default:
+		return resp, ctx, cancel, nil
 	}
-	return raw, ctx, cancel, nil
+	defer cancel()
+	if e.Kind == KindUnknownModel && r.model != "" && r.path != "models" {
+		c.suggest(context.WithoutCancel(ctx), e, r.model)
+	}
+	return nil, nil, nil, e
+}
+
+// send puts r on the wire. The key goes only in the Authorization header,
+// and only when there is one.
+func (c *Client) send(ctx context.Context, r request) (*http.Response, error) {
+	var body io.Reader
+	if r.body != nil {
+		body = bytes.NewReader(r.body)
+	}
+	req, err := http.NewRequestWithContext(ctx, r.method, c.cfg.BaseURL+r.path, body)
+	if err != nil {
+		return nil, fmt.Errorf("the service address %q cannot be used: %w", c.cfg.BaseURL, err)
+	}
+	if r.body != nil {
+		req.Header.Set("Content-Type", r.contentType)
+	}
+	if r.stream {
+		req.Header.Set("Accept", "text/event-stream")
+	} else {
+		req.Header.Set("Accept", "application/json")
+	}
+	req.Header.Set("Accept-Language", "en")
+	req.Header.Set("User-Agent", "Easel")
+	if c.cfg.APIKey != "" {
+		req.Header.Set("Authorization", "Bearer "+c.cfg.APIKey)
+	}
+	return c.http.Do(req)
 }
 
 // suggest adds the closest listed model names to an unknown-model error,
@@ -176,25 +216,6 @@ func (c *Client) suggest(ctx context.Context, e *Error, model string) {
 	}
 	e.Suggestions = ClosestModels(model, ModelIDs(ms))
 	e.Hint = hintFor(e, model)
-}
-
-// classify turns whatever openai-go returned into an *Error.
-func (c *Client) classify(ctx context.Context, err error, model string) *Error {
-	var apiErr *openai.Error
-	if errors.As(err, &apiErr) && apiErr.Response != nil {
-		var body []byte
-		if apiErr.Response.Body != nil {
-			body, _ = io.ReadAll(io.LimitReader(apiErr.Response.Body, 1<<20))
-		}
-		e := classifyHTTP(apiErr.StatusCode, apiErr.Response.Header, body, model)
-		e.Message = c.redact(e.Message)
-		return e
-	}
-	e := classifyTransport(ctx, err, model)
-	if e.Err != nil {
-		e.Err = errors.New(c.redact(e.Err.Error()))
-	}
-	return e
 }
 
 // redact removes from s any run of 8 or more characters of the API key:

@@ -4,11 +4,12 @@
 // the bytes the server sent, streamed progress, offline pre-flight checks,
 // and one classified error type whose hint tells a designer what to do.
 //
-// The wire is github.com/openai/openai-go/v3 (it builds the JSON and the
-// multipart bodies, with repeated image[] parts); this package takes the raw
-// HTTP answer back from it so that gateways which answer a stream request
-// with plain JSON, or put an error inside a stream, are handled, and so that
-// a large base64 image is decoded without extra copies.
+// The wire is net/http, encoding/json and mime/multipart: the bodies are
+// the spec's (body.go), the answer comes back raw so that gateways which
+// answer a stream request with plain JSON, or put an error inside a
+// stream, are handled (sse.go), and so that a large base64 image is
+// decoded without extra copies (wirestream.go). docs/decisions.md says why
+// this is not openai-go.
 //
 // Nothing here imports Fyne: the window and the command line share it.
 package api

@@ -5,15 +5,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"mime"
 	"net/http"
 	"net/url"
 	"time"
 
-	"github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/option"
-	"github.com/openai/openai-go/v3/packages/ssestream"
 	"github.com/tidwall/gjson"
 )
 
@@ -24,31 +20,11 @@ func (c *Client) Generate(ctx context.Context, req GenerateRequest, onPartial fu
 	if err := req.Check(c.cfg.Limits); err != nil {
 		return nil, err
 	}
-	o := req.ImageOptions
-	p := openai.ImageGenerateParams{
-		Prompt:         req.Prompt,
-		Model:          openai.ImageModel(o.Model),
-		Size:           openai.ImageGenerateParamsSize(o.Size),
-		Quality:        openai.ImageGenerateParamsQuality(o.Quality),
-		Background:     openai.ImageGenerateParamsBackground(o.Background),
-		OutputFormat:   openai.ImageGenerateParamsOutputFormat(o.OutputFormat),
-		Moderation:     openai.ImageGenerateParamsModeration(o.Moderation),
-		ResponseFormat: openai.ImageGenerateParamsResponseFormat(o.ResponseFormat),
+	r, err := jsonRequest("images/generations", newGenerateBody(req))
+	if err != nil {
+		return nil, err
 	}
-	if o.N > 0 {
-		p.N = openai.Int(int64(o.N))
-	}
-	if o.OutputCompression != nil {
-		p.OutputCompression = openai.Int(int64(*o.OutputCompression))
-	}
-	var opts []option.RequestOption
-	firstByte := time.Duration(0)
-	if o.Stream {
-		p.PartialImages = openai.Int(int64(o.PartialImages))
-		opts = append(opts, option.WithJSONSet("stream", true), option.WithHeader("Accept", "text/event-stream"))
-		firstByte = c.cfg.FirstByteTimeout
-	}
-	return c.images(ctx, "images/generations", p, o.Model, firstByte, onPartial, opts...)
+	return c.images(ctx, r, req.ImageOptions, onPartial)
 }
 
 // Edit changes or combines images. The images go as repeated image[]
@@ -58,68 +34,23 @@ func (c *Client) Edit(ctx context.Context, req EditRequest, onPartial func(Parti
 	if err := req.Check(c.cfg.Limits); err != nil {
 		return nil, err
 	}
-	o := req.ImageOptions
-	files := make([]io.Reader, len(req.Images))
-	for i, img := range req.Images {
-		files[i] = openai.File(bytes.NewReader(img.Data), img.Name, contentTypeOr(img.ContentType, img.Data))
+	r, err := editRequest(req)
+	if err != nil {
+		return nil, err
 	}
-	p := openai.ImageEditParams{
-		Prompt:         req.Prompt,
-		Image:          openai.ImageEditParamsImageUnion{OfFileArray: files},
-		Model:          openai.ImageModel(o.Model),
-		Size:           openai.ImageEditParamsSize(o.Size),
-		Quality:        openai.ImageEditParamsQuality(o.Quality),
-		Background:     openai.ImageEditParamsBackground(o.Background),
-		OutputFormat:   openai.ImageEditParamsOutputFormat(o.OutputFormat),
-		ResponseFormat: openai.ImageEditParamsResponseFormat(o.ResponseFormat),
-		InputFidelity:  openai.ImageEditParamsInputFidelity(req.InputFidelity),
-	}
-	if req.Mask != nil {
-		p.Mask = openai.File(bytes.NewReader(req.Mask.Data), maskName(req.Mask.Name), "image/png")
-	}
-	if o.N > 0 {
-		p.N = openai.Int(int64(o.N))
-	}
-	if o.OutputCompression != nil {
-		p.OutputCompression = openai.Int(int64(*o.OutputCompression))
-	}
-	// The edit body type has no moderation field: it goes as an extra
-	// multipart field, like stream.
-	extra := map[string]any{}
-	if o.Moderation != "" {
-		extra["moderation"] = o.Moderation
-	}
-	var opts []option.RequestOption
-	firstByte := time.Duration(0)
-	if o.Stream {
-		p.PartialImages = openai.Int(int64(o.PartialImages))
-		extra["stream"] = "true"
-		opts = append(opts, option.WithHeader("Accept", "text/event-stream"))
-		firstByte = c.cfg.FirstByteTimeout
-	}
-	if len(extra) > 0 {
-		p.SetExtraFields(extra)
-	}
-	return c.images(ctx, "images/edits", p, o.Model, firstByte, onPartial, opts...)
-}
-
-func maskName(n string) string {
-	if n == "" {
-		return "mask.png"
-	}
-	return n
-}
-
-func contentTypeOr(ct string, data []byte) string {
-	if ct != "" {
-		return ct
-	}
-	return http.DetectContentType(data)
+	return c.images(ctx, r, req.ImageOptions, onPartial)
 }
 
 // images sends an image request and reads its answer, streamed or not.
-func (c *Client) images(ctx context.Context, path string, params any, model string, firstByte time.Duration, onPartial func(Partial), opts ...option.RequestOption) (*ImageResult, error) {
-	resp, rctx, cancel, err := c.call(ctx, http.MethodPost, path, params, model, c.cfg.ImageTimeout, firstByte, opts...)
+// A non-streamed image sends nothing until it is done, so only a stream
+// has a first-byte deadline.
+func (c *Client) images(ctx context.Context, r request, o ImageOptions, onPartial func(Partial)) (*ImageResult, error) {
+	r.model, r.stream, r.overall = o.Model, o.Stream, c.cfg.ImageTimeout
+	if o.Stream {
+		r.firstByte = c.cfg.FirstByteTimeout
+	}
+	model := o.Model
+	resp, rctx, cancel, err := c.call(ctx, r)
 	if err != nil {
 		return nil, err
 	}
@@ -242,11 +173,14 @@ func (c *Client) download(ctx context.Context, link string) ([]byte, error) {
 
 // readImageStream reads image_generation.* / image_edit.* events.
 func (c *Client) readImageStream(ctx context.Context, resp *http.Response, model string, onPartial func(Partial)) (*ImageResult, error) {
-	dec := ssestream.NewDecoder(resp)
-	defer dec.Close()
+	events := newSSEReader(resp.Body, c.cfg.MaxResponse)
 	res := &ImageResult{}
-	for dec.Next() {
-		data := bytes.TrimSpace(dec.Event().Data)
+	for {
+		data, ok := events.next()
+		if !ok {
+			break
+		}
+		data = bytes.TrimSpace(data)
 		if len(data) == 0 || string(data) == "[DONE]" {
 			continue
 		}
@@ -287,8 +221,8 @@ func (c *Client) readImageStream(ctx context.Context, resp *http.Response, model
 			res.OutputFormat = ev.Get("output_format").String()
 		}
 	}
-	if err := dec.Err(); err != nil {
-		return nil, c.readErr(ctx, err, model)
+	if events.err != nil {
+		return nil, c.readErr(ctx, events.err, model)
 	}
 	if ctx.Err() != nil {
 		return nil, classifyTransport(ctx, ctx.Err(), model)

@@ -12,7 +12,8 @@ import (
 
 // Models lists the model ids the service offers to this key, sorted.
 func (c *Client) Models(ctx context.Context) ([]Model, error) {
-	resp, rctx, cancel, err := c.call(ctx, http.MethodGet, "models", nil, "", c.cfg.FirstByteTimeout, c.cfg.FirstByteTimeout)
+	resp, rctx, cancel, err := c.call(ctx, request{method: http.MethodGet, path: "models",
+		overall: c.cfg.FirstByteTimeout, firstByte: c.cfg.FirstByteTimeout})
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,160 @@
+package api
+
+import (
+	"bytes"
+	"encoding/json"
+	"mime/multipart"
+	"net/http"
+	"net/textproto"
+	"strconv"
+)
+
+// The request bodies of the spec's three POST endpoints. Each field is
+// sent only when it is set, so a gateway that does not know a parameter
+// never sees it and the server's default applies.
+
+// generateBody is CreateImageRequest.
+type generateBody struct {
+	Prompt            string `json:"prompt"`
+	Model             string `json:"model,omitempty"`
+	N                 int    `json:"n,omitempty"`
+	Size              string `json:"size,omitempty"`
+	Quality           string `json:"quality,omitempty"`
+	Background        string `json:"background,omitempty"`
+	OutputFormat      string `json:"output_format,omitempty"`
+	OutputCompression *int   `json:"output_compression,omitempty"`
+	Moderation        string `json:"moderation,omitempty"`
+	ResponseFormat    string `json:"response_format,omitempty"`
+	Stream            bool   `json:"stream,omitempty"`
+	// PartialImages is sent with every stream, 0 included: 0 asks for
+	// the final image alone.
+	PartialImages *int `json:"partial_images,omitempty"`
+}
+
+func newGenerateBody(req GenerateRequest) generateBody {
+	o := req.ImageOptions
+	b := generateBody{Prompt: req.Prompt, Model: o.Model, N: o.N, Size: o.Size, Quality: o.Quality,
+		Background: o.Background, OutputFormat: o.OutputFormat, OutputCompression: o.OutputCompression,
+		Moderation: o.Moderation, ResponseFormat: o.ResponseFormat, Stream: o.Stream}
+	if o.Stream {
+		b.PartialImages = &o.PartialImages
+	}
+	return b
+}
+
+// chatBody is CreateChatCompletionRequest, with the fields Easel sets.
+type chatBody struct {
+	Model       string        `json:"model"`
+	Messages    []chatMessage `json:"messages"`
+	Temperature *float64      `json:"temperature,omitempty"`
+	MaxTokens   *int          `json:"max_tokens,omitempty"`
+	Stream      bool          `json:"stream,omitempty"`
+}
+
+type chatMessage struct {
+	Role    string `json:"role"`
+	Content string `json:"content"`
+}
+
+func newChatBody(req ChatRequest) chatBody {
+	b := chatBody{Model: req.Model, Temperature: req.Temperature, MaxTokens: req.MaxTokens, Stream: req.Stream,
+		Messages: make([]chatMessage, len(req.Messages))}
+	for i, m := range req.Messages {
+		role := m.Role
+		if role != RoleSystem && role != RoleAssistant {
+			role = RoleUser
+		}
+		b.Messages[i] = chatMessage{Role: role, Content: m.Content}
+	}
+	return b
+}
+
+// jsonRequest is a POST of v as JSON.
+func jsonRequest(path string, v any) (request, error) {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return request{}, err
+	}
+	return request{method: http.MethodPost, path: path, body: data, contentType: "application/json"}, nil
+}
+
+// editRequest is CreateImageEditRequest as multipart/form-data: the
+// images as repeated image[] parts in the user's order, then the mask,
+// then each field that is set.
+func editRequest(req EditRequest) (request, error) {
+	var buf bytes.Buffer
+	size := 4096
+	for _, img := range req.Images {
+		size += len(img.Data) + 512
+	}
+	if req.Mask != nil {
+		size += len(req.Mask.Data) + 512
+	}
+	buf.Grow(size)
+	w := multipart.NewWriter(&buf)
+	field := func(name, value string) {
+		if value != "" {
+			_ = w.WriteField(name, value) // writes to a bytes.Buffer do not fail
+		}
+	}
+	file := func(name string, img InputImage, ctype string) error {
+		h := textproto.MIMEHeader{}
+		h.Set("Content-Disposition", multipart.FileContentDisposition(name, img.Name))
+		h.Set("Content-Type", ctype)
+		part, err := w.CreatePart(h)
+		if err == nil {
+			_, err = part.Write(img.Data)
+		}
+		return err
+	}
+	o := req.ImageOptions
+	field("prompt", req.Prompt)
+	for _, img := range req.Images {
+		if err := file("image[]", img, contentTypeOr(img.ContentType, img.Data)); err != nil {
+			return request{}, err
+		}
+	}
+	if req.Mask != nil {
+		m := *req.Mask
+		m.Name = maskName(m.Name)
+		if err := file("mask", m, "image/png"); err != nil {
+			return request{}, err
+		}
+	}
+	field("model", o.Model)
+	if o.N > 0 {
+		field("n", strconv.Itoa(o.N))
+	}
+	field("size", o.Size)
+	field("quality", o.Quality)
+	field("background", o.Background)
+	field("output_format", o.OutputFormat)
+	if o.OutputCompression != nil {
+		field("output_compression", strconv.Itoa(*o.OutputCompression))
+	}
+	field("moderation", o.Moderation)
+	field("response_format", o.ResponseFormat)
+	field("input_fidelity", req.InputFidelity)
+	if o.Stream {
+		field("stream", "true")
+		field("partial_images", strconv.Itoa(o.PartialImages))
+	}
+	if err := w.Close(); err != nil {
+		return request{}, err
+	}
+	return request{method: http.MethodPost, path: "images/edits", body: buf.Bytes(), contentType: w.FormDataContentType()}, nil
+}
+
+func maskName(n string) string {
+	if n == "" {
+		return "mask.png"
+	}
+	return n
+}
+
+func contentTypeOr(ct string, data []byte) string {
+	if ct != "" {
+		return ct
+	}
+	return http.DetectContentType(data)
+}
