@@ -17,11 +17,12 @@ PRISM_VER   := 5.14.2
 PRISM       := .cache/prism/node_modules/.bin/prism
 
 # Debian packages: to build (Fyne's OpenGL and X11 headers), and to test
-# (a virtual display, input and screenshots, a real Secret Service, the
-# drag source's GTK, Node.js for the spec-validating proxy).
+# (a virtual display and input — the tests read pixels over X11 themselves —
+# a real Secret Service, the drag source's GTK, Node.js for the
+# spec-validating proxy).
 BUILD_PKGS := gcc pkg-config libgl1-mesa-dev libx11-dev libxcursor-dev libxrandr-dev \
               libxinerama-dev libxi-dev libxxf86vm-dev
-TEST_PKGS  := xvfb xauth xdotool imagemagick libgl1-mesa-dri x11-utils gnome-keyring dbus \
+TEST_PKGS  := xvfb xauth xdotool libgl1-mesa-dri gnome-keyring dbus \
               dbus-x11 libsecret-tools python3-gi gir1.2-gtk-3.0
 
 # Packages whose tests need no display and no cgo OpenGL: everything but

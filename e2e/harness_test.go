@@ -7,20 +7,20 @@ import (
 	"context"
 	"fmt"
 	"image"
-	_ "image/png"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
+
+	"github.com/jezek/xgb/xproto"
 )
 
 // proc is one running copy of a program under test with its window.
 type proc struct {
 	t      testing.TB
 	cmd    *exec.Cmd
-	window string
+	window xproto.Window
 	out    *bytes.Buffer
 	done   chan error
 }
@@ -65,23 +65,24 @@ func startEnv(t testing.TB, bin, home string, env []string, args ...string) *pro
 	return p
 }
 
-func (p *proc) waitWindow(limit time.Duration) string {
+func (p *proc) waitWindow(limit time.Duration) xproto.Window {
 	deadline := time.Now().Add(limit)
 	for time.Now().Before(deadline) {
-		out, err := exec.Command("xdotool", "search", "--onlyvisible", "--pid", fmt.Sprint(p.cmd.Process.Pid)).Output()
-		if err == nil {
-			if ids := strings.Fields(string(out)); len(ids) > 0 {
-				return ids[len(ids)-1]
-			}
+		w, err := mappedWindowOf(p.cmd.Process.Pid)
+		if err != nil {
+			p.t.Fatalf("X11: %v", err)
+		}
+		if w != 0 {
+			return w
 		}
 		select {
 		case err := <-p.done:
 			p.t.Fatalf("program exited before its window showed (%v):\n%s", err, p.out)
-		case <-time.After(50 * time.Millisecond):
+		case <-time.After(5 * time.Millisecond):
 		}
 	}
 	p.t.Fatalf("no window within %v:\n%s", limit, p.out)
-	return ""
+	return 0
 }
 
 // xdo runs xdotool with args.
@@ -96,7 +97,7 @@ func xdo(t testing.TB, args ...string) {
 func (p *proc) key(combo string) {
 	p.t.Helper()
 	// Xvfb runs no window manager, so focus is set directly.
-	xdo(p.t, "windowfocus", "--sync", p.window)
+	xdo(p.t, "windowfocus", "--sync", fmt.Sprint(uint32(p.window)))
 	xdo(p.t, "key", "--clearmodifiers", combo)
 }
 
@@ -107,15 +108,11 @@ func (p *proc) typeText(text string) {
 }
 
 // screenshot captures the window's pixels.
-func (p *proc) screenshot() image.Image {
+func (p *proc) screenshot() *image.RGBA {
 	p.t.Helper()
-	out, err := exec.Command("import", "-window", p.window, "png:-").Output()
+	img, err := grab(p.window)
 	if err != nil {
 		p.t.Fatalf("screenshot: %v", err)
-	}
-	img, _, err := image.Decode(bytes.NewReader(out))
-	if err != nil {
-		p.t.Fatalf("decode screenshot: %v", err)
 	}
 	return img
 }
@@ -146,34 +143,17 @@ func differingPixels(a, b image.Image) int {
 	return n
 }
 
-// distinctColours counts the colours of img, up to limit; a window that has
-// drawn its widgets has many, a blank one has one or two.
-func distinctColours(img image.Image, limit int) int {
-	seen := map[[4]uint32]bool{}
-	b := img.Bounds()
-	for y := b.Min.Y; y < b.Max.Y; y++ {
-		for x := b.Min.X; x < b.Max.X; x++ {
-			r, g, bl, a := img.At(x, y).RGBA()
-			seen[[4]uint32{r, g, bl, a}] = true
-			if len(seen) >= limit {
-				return len(seen)
-			}
-		}
-	}
-	return len(seen)
-}
-
 // waitDrawn polls until the window shows drawn content.
 func (p *proc) waitDrawn(ctx context.Context) image.Image {
 	for {
 		img := p.screenshot()
-		if distinctColours(img, 3) >= 3 {
+		if hasDrawn(img) {
 			return img
 		}
 		select {
 		case <-ctx.Done():
 			p.t.Fatalf("window never drew its content:\n%s", p.out)
-		case <-time.After(20 * time.Millisecond):
+		case <-time.After(5 * time.Millisecond):
 		}
 	}
 }

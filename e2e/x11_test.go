@@ -1,0 +1,128 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"fmt"
+	"image"
+	"image/color"
+	"sync"
+
+	"github.com/jezek/xgb"
+	"github.com/jezek/xgb/xproto"
+)
+
+// display is one X11 connection shared by the tests: finding a window and
+// reading its pixels over it costs a round trip, not a process start, so
+// the start-up bench can poll every few milliseconds without taking the
+// CPU from the program it measures.
+var display struct {
+	once sync.Once
+	conn *xgb.Conn
+	err  error
+	// pidAtom is _NET_WM_PID, which GLFW sets on every window it opens.
+	pidAtom xproto.Atom
+}
+
+func x11() (*xgb.Conn, error) {
+	display.once.Do(func() {
+		display.conn, display.err = xgb.NewConn()
+		if display.err != nil {
+			return
+		}
+		r, err := xproto.InternAtom(display.conn, false, uint16(len("_NET_WM_PID")), "_NET_WM_PID").Reply()
+		if err != nil {
+			display.err = err
+			return
+		}
+		display.pidAtom = r.Atom
+	})
+	return display.conn, display.err
+}
+
+// mappedWindowOf returns the top-level window of process pid that is
+// mapped, or 0 when it has none yet. Xvfb runs no window manager, so the
+// program's windows are children of the root.
+func mappedWindowOf(pid int) (xproto.Window, error) {
+	c, err := x11()
+	if err != nil {
+		return 0, err
+	}
+	tree, err := xproto.QueryTree(c, xproto.Setup(c).DefaultScreen(c).Root).Reply()
+	if err != nil {
+		return 0, err
+	}
+	var found xproto.Window
+	for _, w := range tree.Children {
+		prop, err := xproto.GetProperty(c, false, w, display.pidAtom, xproto.AtomCardinal, 0, 1).Reply()
+		if err != nil || prop.ValueLen != 1 || int(xgb.Get32(prop.Value)) != pid {
+			continue
+		}
+		attrs, err := xproto.GetWindowAttributes(c, w).Reply()
+		if err == nil && attrs.MapState == xproto.MapStateViewable {
+			found = w // the last is the newest, as with xdotool search
+		}
+	}
+	return found, nil
+}
+
+// grab reads the pixels of window w as they are on the screen. They are
+// read from the root window: Xvfb keeps no backing store, and GetImage on
+// a window that reaches past the screen's edge fails.
+func grab(w xproto.Window) (*image.RGBA, error) {
+	c, err := x11()
+	if err != nil {
+		return nil, err
+	}
+	screen := xproto.Setup(c).DefaultScreen(c)
+	if screen.RootDepth != 24 && screen.RootDepth != 32 {
+		return nil, fmt.Errorf("screen depth %d: want a 24-bit TrueColor screen", screen.RootDepth)
+	}
+	geo, err := xproto.GetGeometry(c, xproto.Drawable(w)).Reply()
+	if err != nil {
+		return nil, err
+	}
+	at, err := xproto.TranslateCoordinates(c, w, screen.Root, 0, 0).Reply()
+	if err != nil {
+		return nil, err
+	}
+	area := image.Rect(int(at.DstX), int(at.DstY), int(at.DstX)+int(geo.Width), int(at.DstY)+int(geo.Height)).
+		Intersect(image.Rect(0, 0, int(screen.WidthInPixels), int(screen.HeightInPixels)))
+	if area.Empty() {
+		return nil, fmt.Errorf("window %d is off the screen", w)
+	}
+	width := area.Dx()
+	img := image.NewRGBA(image.Rect(0, 0, width, area.Dy()))
+	// A request may carry at most 16 MiB; read in bands of rows.
+	band := max(1, (4<<20)/(4*width))
+	for y := 0; y < area.Dy(); y += band {
+		h := min(band, area.Dy()-y)
+		r, err := xproto.GetImage(c, xproto.ImageFormatZPixmap, xproto.Drawable(screen.Root),
+			int16(area.Min.X), int16(area.Min.Y+y), uint16(width), uint16(h), 0xffffffff).Reply()
+		if err != nil {
+			return nil, err
+		}
+		if len(r.Data) < 4*width*h {
+			return nil, fmt.Errorf("short image: %d bytes for %dx%d", len(r.Data), width, h)
+		}
+		// ZPixmap at depth 24 is 32 bits a pixel, little-endian BGRX.
+		for i := 0; i < width*h; i++ {
+			o := img.PixOffset(i%width, y+i/width)
+			img.Pix[o], img.Pix[o+1], img.Pix[o+2], img.Pix[o+3] = r.Data[4*i+2], r.Data[4*i+1], r.Data[4*i], 0xff
+		}
+	}
+	return img, nil
+}
+
+// hasDrawn reports whether img shows drawn widgets: a window that has
+// only been cleared has one or two colours.
+func hasDrawn(img *image.RGBA) bool {
+	seen := map[color.RGBA]bool{}
+	for i := 0; i+3 < len(img.Pix); i += 4 {
+		seen[color.RGBA{img.Pix[i], img.Pix[i+1], img.Pix[i+2], 0xff}] = true
+		if len(seen) >= 3 {
+			return true
+		}
+	}
+	return false
+}
