@@ -140,3 +140,24 @@ func TestFirstRunOpensOnTextToImageAtDefaultSize(t *testing.T) {
 		t.Errorf("first window is %v, want at least %v", got, defaultWindowSize)
 	}
 }
+
+// smallestWindow is the room a 1366x768 laptop leaves a window once its
+// panels and title bar are drawn. A tab that needs more makes Fyne grow the
+// window past the screen's edge: the Gallery's wrapped empty-state hint did
+// (1030 px tall) until a real-window screenshot caught it.
+var smallestWindow = fyne.NewSize(1280, 680)
+
+func TestEveryTabFitsASmallWindow(t *testing.T) {
+	ea := newServedApp(t)
+	for i, item := range ea.tabs.Items {
+		onUI(ea, func() { ea.SelectTab(i) })
+		min := item.Content.MinSize()
+		if min.Width > smallestWindow.Width || min.Height > smallestWindow.Height {
+			t.Errorf("tab %q needs %.0fx%.0f, more than %.0fx%.0f", item.Text, min.Width, min.Height, smallestWindow.Width, smallestWindow.Height)
+		}
+	}
+	// The whole window too, with the banner, status bar and tab strip.
+	if min := ea.win.Content().MinSize(); min.Height > smallestWindow.Height {
+		t.Errorf("window content needs %.0f px of height", min.Height)
+	}
+}

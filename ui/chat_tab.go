@@ -49,7 +49,8 @@ func (t *chatTab) buildUI() fyne.CanvasObject {
 	t.stop = &widget.Button{Text: "Stop", Icon: theme.MediaStopIcon()}
 	t.stop.Disable()
 	t.status = hintLabel("Connect a service to chat.")
-	actions := container.NewHBox(t.status, layoutSpacer(), t.stop, t.send)
+	t.status.Wrapping, t.status.Truncation = fyne.TextWrapOff, fyne.TextTruncateEllipsis
+	actions := container.NewBorder(nil, nil, nil, container.NewHBox(t.stop, t.send), t.status)
 	composer := container.NewBorder(nil, actions, nil, nil, t.composer)
 
 	right := container.NewBorder(header, composer, nil, nil, transcript)

@@ -63,7 +63,11 @@ func (t *galleryTab) buildUI() fyne.CanvasObject {
 
 	t.grid = widget.NewGridWrap(func() int { return len(t.items) }, t.newCell, t.updateCell)
 	t.grid.OnSelected = t.open
-	t.empty = container.NewCenter(hintLabel("Images you make appear here, newest first."))
+	// Not wrapped: a wrapping label in a Center is as narrow as its
+	// longest word, and as tall as that makes it, which grew the window.
+	emptyHint := hintLabel("Images you make appear here, newest first.")
+	emptyHint.Wrapping = fyne.TextWrapOff
+	t.empty = container.NewCenter(emptyHint)
 	gridArea := container.NewStack(t.grid, t.empty)
 
 	t.details = container.NewVBox(
