@@ -10,6 +10,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"sync"
 	"time"
 
@@ -56,19 +57,40 @@ type Backend interface {
 	Delete(service, user string) error
 }
 
-// OSKeyring is the system keyring through go-keyring.
+// OSKeyring is the system keyring through go-keyring. On Linux and the
+// BSDs it needs a D-Bus session bus, and never starts one (see sessionBus).
 type OSKeyring struct{}
 
+func (OSKeyring) reachable() error {
+	if usesSecretService {
+		return sessionBus(os.Getenv)
+	}
+	return nil
+}
+
 // Get implements Backend.
-func (OSKeyring) Get(service, user string) (string, error) { return keyring.Get(service, user) }
+func (o OSKeyring) Get(service, user string) (string, error) {
+	if err := o.reachable(); err != nil {
+		return "", err
+	}
+	return keyring.Get(service, user)
+}
 
 // Set implements Backend.
-func (OSKeyring) Set(service, user, password string) error {
+func (o OSKeyring) Set(service, user, password string) error {
+	if err := o.reachable(); err != nil {
+		return err
+	}
 	return keyring.Set(service, user, password)
 }
 
 // Delete implements Backend.
-func (OSKeyring) Delete(service, user string) error { return keyring.Delete(service, user) }
+func (o OSKeyring) Delete(service, user string) error {
+	if err := o.reachable(); err != nil {
+		return err
+	}
+	return keyring.Delete(service, user)
+}
 
 // Keys are the profiles' keys: the keyring first, and keys the user chose
 // to keep in memory for this session when the keyring is unavailable.

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -109,5 +111,39 @@ func TestNoSecretServiceIsUnavailable(t *testing.T) {
 	out, err := cmd.CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "PASS") {
 		t.Fatalf("child: %v\n%s", err, out)
+	}
+}
+
+// With no session bus to be found, Easel must not start one (godbus's
+// autolaunch would leave a dbus-daemon and a gnome-keyring-daemon behind
+// at every start): the keyring is unavailable, and says why.
+func TestNoSessionBusIsFoundNotStarted(t *testing.T) {
+	runtimeDir := t.TempDir()
+	env := map[string]string{"XDG_RUNTIME_DIR": runtimeDir}
+	getenv := func(k string) string { return env[k] }
+	if err := sessionBus(getenv); !errors.Is(err, errNoSessionBus) {
+		t.Fatalf("no address, no socket: %v", err)
+	}
+	// A plain file where the socket would be is not a bus.
+	if err := os.WriteFile(filepath.Join(runtimeDir, "bus"), nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := sessionBus(getenv); !errors.Is(err, errNoSessionBus) {
+		t.Fatalf("a file named bus: %v", err)
+	}
+	env["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=/run/user/1000/bus"
+	if err := sessionBus(getenv); err != nil {
+		t.Fatalf("with an address: %v", err)
+	}
+
+	// Through Keys and the real back end: unavailable, with the cause.
+	t.Setenv("DBUS_SESSION_BUS_ADDRESS", "")
+	t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
+	if !usesSecretService {
+		t.Skip("no Secret Service on " + runtime.GOOS)
+	}
+	_, err := New(OSKeyring{}, 0).Get(context.Background(), "p")
+	if !IsUnavailable(err) || !strings.Contains(err.Error(), "no D-Bus session bus") {
+		t.Fatalf("Get with no session bus: %v", err)
 	}
 }
