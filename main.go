@@ -24,5 +24,5 @@ func main() {
 	profile := flag.String("profile", "", "open the window on this profile (see `easel profile list`)")
 	flag.Parse()
 
-	ui.New(app.NewWithID(ui.AppID), ui.Options{Demo: *demo, Profile: *profile}).ShowAndRun()
+	ui.Run(app.NewWithID(ui.AppID), ui.Options{Demo: *demo, Profile: *profile})
 }

@@ -35,8 +35,6 @@ type account struct {
 	// consent holds plain-http consent given this session to profiles that
 	// cannot record it (the Environment profile).
 	consent map[string]bool
-	// firstRun asks New to welcome a user with no profile.
-	firstRun bool
 }
 
 // noServiceText is shown where a request would start when no service is
@@ -94,7 +92,7 @@ func (a *App) startAccount() {
 		a.activate(env)
 	case len(f.Profiles) == 0:
 		a.setNote(noServiceText)
-		a.acct.firstRun = true // New shows the dialog once it lets go of the bridge
+		a.onWindow(a.showFirstRun)
 	default:
 		a.setNote("Pick a profile below to connect.")
 	}
@@ -224,7 +222,7 @@ func (a *App) askPlainHTTP(p config.Profile, then func()) {
 		}, a.win)
 	d.SetConfirmText("Send over http")
 	d.SetDismissText("Cancel")
-	d.Show()
+	a.onWindow(d.Show)
 }
 
 // saveProfile writes a changed profile to the file, reporting a failure.
@@ -246,7 +244,7 @@ func (a *App) connect(p config.Profile, key string) {
 	if a.svc.runner != nil {
 		a.svc.runner.SetLimit(p.ID, p.MaxJobs)
 	}
-	a.win.SetTitle(windowTitle(p))
+	a.onWindow(func() { a.win.SetTitle(windowTitle(p)) })
 	ready := fmt.Sprintf("Connected to %q.", p.Name)
 	if p.ID == config.DemoID {
 		ready = "Using the built-in demo service: images are drawn locally, nothing is charged."

@@ -5,6 +5,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
 
 	"easel/assets"
 	"easel/internal/api"
@@ -58,6 +59,8 @@ type App struct {
 	opts    Options
 	bridge  *Bridge
 	tabs    *container.AppTabs
+	// content is the whole window below the menu: banner, tabs, status bar.
+	content *fyne.Container
 	pages   []page
 	// built marks the tabs whose widgets exist: a tab is built the first
 	// time it is shown, so start-up pays only for the tab on screen.
@@ -75,6 +78,10 @@ type App struct {
 	settings *settingsView
 	// focused is whether the window is in the foreground, for notifications.
 	focused bool
+	// attached is set once the widgets are in the window; until then
+	// nothing may touch the window (see Run), and pending holds what will.
+	attached bool
+	pending  []func()
 
 	chat     *chatTab
 	generate *generateTab
@@ -82,39 +89,102 @@ type App struct {
 	gallery  *galleryTab
 }
 
-// New builds the main window on a Fyne app. The caller runs it with
-// ShowAndRun; tests use Window() with the Fyne test driver instead.
+// New builds the main window on a Fyne app, all of it before it
+// returns: tests drive it with Fyne's test driver through Window().
 func New(a fyne.App, opts Options) *App {
-	ea := &App{fyneApp: a, opts: opts, bridge: NewBridge(),
-		models: modelCache{lists: map[string][]api.Model{}, errs: map[string]error{}}}
+	ea := newApp(a, opts)
+	ea.bridge.mu.Lock()
+	defer ea.bridge.mu.Unlock()
 	ea.build()
+	ea.attach()
 	return ea
 }
 
-// build makes the window and connects its account. The goroutines it
-// starts may want to update widgets before it is done; holding the bridge
-// makes them wait, so nothing here may call bridge.Do synchronously.
-func (ea *App) build() {
-	a := ea.fyneApp
+// Run opens the main window and runs Fyne's event loop until quit. The
+// main thread creates the window and its GL context (a tenth of a second
+// with a software renderer) while a goroutine builds the widgets and
+// opens the gallery and the account: the two halves of start-up overlap
+// instead of following each other. The window shows its content once
+// both are done.
+func Run(a fyne.App, opts Options) {
+	ea := newApp(a, opts)
 	ea.bridge.mu.Lock()
-	defer ea.bridge.mu.Unlock()
+	go func() {
+		ea.build()
+		ea.bridge.mu.Unlock()
+		ea.bridge.Do(ea.attach)
+	}()
+	ea.win.ShowAndRun()
+}
+
+// newApp makes the window, still empty, at its remembered size; this is
+// all the main thread needs before it can show it.
+func newApp(a fyne.App, opts Options) *App {
+	ea := &App{fyneApp: a, opts: opts, bridge: NewBridge(),
+		models: modelCache{lists: map[string][]api.Model{}, errs: map[string]error{}}}
 	a.SetIcon(fyne.NewStaticResource("icon.png", assets.Icon))
 	ea.win = a.NewWindow("Easel")
+	ea.win.Resize(ea.savedSize())
+	ea.win.SetOnClosed(ea.saveState)
+	ea.win.SetCloseIntercept(ea.confirmClose)
+	return ea
+}
+
+// build makes the widgets, opens the gallery and connects the account.
+// It touches no window (Run calls it off the main thread) and holds the
+// bridge: goroutines it starts that want to update widgets wait until it
+// is done, so nothing here may call bridge.Do synchronously.
+func (ea *App) build() {
 	ea.svc.lib, ea.svc.libErr = openLibrary()
 	if ea.svc.lib != nil {
 		ea.svc.runner = jobs.New(nil, librarySaver{lib: ea.svc.lib}, ea.onJobEvent, jobs.Options{})
 	}
 	ea.buildUI()
-	ea.restoreState()
+	// Lay out at the window's size now: built at size zero, every wrapped
+	// label would be wrapped a word a line first, and again in attach.
+	ea.content = container.NewBorder(ea.banner.box, ea.statusBar.box, nil, nil, ea.tabs)
+	ea.content.Resize(contentArea(ea.savedSize()))
+	ea.restoreTab()
 	ea.startAccount()
-	ea.focused = true
-	a.Lifecycle().SetOnEnteredForeground(func() { ea.focused = true })
-	a.Lifecycle().SetOnExitedForeground(func() { ea.focused = false })
-	ea.win.SetOnClosed(ea.saveState)
-	ea.win.SetCloseIntercept(ea.confirmClose)
-	if ea.acct.firstRun {
-		ea.showFirstRun()
+}
+
+// contentArea is the part of a window of the given size that its content
+// gets: less the window's padding and the menu bar Fyne draws at the top.
+func contentArea(window fyne.Size) fyne.Size {
+	menuBar := fyne.MeasureText("File", theme.TextSize(), fyne.TextStyle{}).Height + theme.InnerPadding()
+	return window.SubtractWidthHeight(2*theme.Padding(), 2*theme.Padding()+menuBar)
+}
+
+// attach puts the built widgets in the window, on the UI goroutine: the
+// content, the menu and shortcuts, the focus, and what build left for
+// the window (onWindow): the title, the first-run or plain-http dialog.
+func (ea *App) attach() {
+	ea.win.SetContent(ea.content)
+	ea.win.SetMainMenu(ea.mainMenu())
+	ea.addShortcuts()
+	ea.tabs.OnSelected = func(*container.TabItem) {
+		ea.ensureBuilt(ea.tabs.SelectedIndex())
+		ea.focusCurrent()
 	}
+	ea.focusCurrent()
+	ea.focused = true
+	ea.fyneApp.Lifecycle().SetOnEnteredForeground(func() { ea.focused = true })
+	ea.fyneApp.Lifecycle().SetOnExitedForeground(func() { ea.focused = false })
+	ea.attached = true
+	for _, f := range ea.pending {
+		f()
+	}
+	ea.pending = nil
+}
+
+// onWindow runs f, which touches the window (a title, a dialog), now if
+// the widgets are in it, or else as soon as attach puts them there.
+func (a *App) onWindow(f func()) {
+	if !a.attached {
+		a.pending = append(a.pending, f)
+		return
+	}
+	f()
 }
 
 // windowTitle names the connected profile, so two windows on two accounts
@@ -128,11 +198,6 @@ func windowTitle(p config.Profile) string {
 
 // Window is the main window, for tests and for dialogs.
 func (a *App) Window() fyne.Window { return a.win }
-
-// ShowAndRun shows the window and runs Fyne's event loop until quit.
-func (a *App) ShowAndRun() {
-	a.win.ShowAndRun()
-}
 
 func (a *App) buildUI() {
 	a.chat = &chatTab{app: a}
@@ -148,15 +213,8 @@ func (a *App) buildUI() {
 	}
 	a.built = make([]bool, len(a.pages))
 	a.tabs = container.NewAppTabs(items...)
-	a.tabs.OnSelected = func(*container.TabItem) {
-		a.ensureBuilt(a.tabs.SelectedIndex())
-		a.focusCurrent()
-	}
 	a.banner = newBanner()
 	a.statusBar = newStatusBar(a)
-	a.win.SetContent(container.NewBorder(a.banner.box, a.statusBar.box, nil, nil, a.tabs))
-	a.win.SetMainMenu(a.mainMenu())
-	a.addShortcuts()
 }
 
 // ensureBuilt builds tab i's widgets the first time it is shown.

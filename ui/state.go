@@ -9,23 +9,27 @@ const (
 	prefWindowHeight = "window.height"
 )
 
-// restoreState reopens the window at its last size and on its last tab.
-func (a *App) restoreState() {
+// savedSize is the window's size when it was last closed.
+func (a *App) savedSize() fyne.Size {
 	p := a.fyneApp.Preferences()
 	size := fyne.NewSize(
 		float32(p.FloatWithFallback(prefWindowWidth, float64(defaultWindowSize.Width))),
 		float32(p.FloatWithFallback(prefWindowHeight, float64(defaultWindowSize.Height))),
 	)
 	if size.Width < 640 || size.Height < 400 {
-		size = defaultWindowSize
+		return defaultWindowSize
 	}
-	a.win.Resize(size)
-	last := p.IntWithFallback(prefLastTab, TabGenerate)
+	return size
+}
+
+// restoreTab shows the tab that was last shown, and builds it.
+func (a *App) restoreTab() {
+	last := a.fyneApp.Preferences().IntWithFallback(prefLastTab, TabGenerate)
 	if last < 0 || last >= len(a.pages) {
 		last = TabGenerate
 	}
 	a.tabs.SelectIndex(last)
-	a.ensureBuilt(last) // OnSelected does not fire when last is already shown
+	a.ensureBuilt(last)
 }
 
 // saveState records the window size; the tab is saved as it changes.
