@@ -143,17 +143,34 @@ func differingPixels(a, b image.Image) int {
 	return n
 }
 
-// waitDrawn polls until the window shows drawn content.
-func (p *proc) waitDrawn(ctx context.Context) image.Image {
+// waitDrawn waits until the window shows drawn content, and returns it.
+func (p *proc) waitDrawn(ctx context.Context) *image.RGBA {
+	p.t.Helper()
+	p.waitFirstFrame(ctx)
+	return p.screenshot()
+}
+
+// waitFirstFrame returns as soon as the window has drawn its widgets. It
+// looks each time the window is drawn to, at the top 64 rows only (the
+// menu and tab bar, or the bare window's label): a frame is drawn whole,
+// and a few rows are read in a fraction of the time of the whole window.
+func (p *proc) waitFirstFrame(ctx context.Context) {
+	p.t.Helper()
+	d, err := watchDamage(p.window)
+	if err != nil {
+		p.t.Fatalf("X11 damage: %v", err)
+	}
+	defer d.close()
 	for {
-		img := p.screenshot()
-		if hasDrawn(img) {
-			return img
+		top, err := grabRows(p.window, 64)
+		if err != nil {
+			p.t.Fatalf("screenshot: %v", err)
 		}
-		select {
-		case <-ctx.Done():
-			p.t.Fatalf("window never drew its content:\n%s", p.out)
-		case <-time.After(5 * time.Millisecond):
+		if hasDrawn(top) {
+			return
+		}
+		if err := d.next(ctx); err != nil {
+			p.t.Fatalf("window never drew its content (%v):\n%s", err, p.out)
 		}
 	}
 }

@@ -43,7 +43,7 @@ func launchOnce(b *testing.B, bin string, args ...string) (firstFrameMS, idleRSS
 	defer cancel()
 	t0 := time.Now()
 	p := start(b, bin, b.TempDir(), args...)
-	p.waitDrawn(ctx)
+	p.waitFirstFrame(ctx)
 	firstFrameMS = float64(time.Since(t0).Microseconds()) / 1000
 	time.Sleep(2 * time.Second) // idle: let start-up garbage be collected
 	idleRSSMiB = rssMiB(b, p.cmd.Process.Pid)
