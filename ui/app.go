@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 
@@ -59,8 +60,10 @@ type App struct {
 	opts    Options
 	bridge  *Bridge
 	tabs    *container.AppTabs
-	// content is the whole window below the menu: banner, tabs, status bar.
+	// content is the whole window below the menu: banner, tabs, status
+	// bar; root holds it in the window, empty until attach.
 	content *fyne.Container
+	root    *fyne.Container
 	pages   []page
 	// built marks the tabs whose widgets exist: a tab is built the first
 	// time it is shown, so start-up pays only for the tab on screen.
@@ -124,6 +127,8 @@ func newApp(a fyne.App, opts Options) *App {
 		models: modelCache{lists: map[string][]api.Model{}, errs: map[string]error{}}}
 	a.SetIcon(fyne.NewStaticResource("icon.png", assets.Icon))
 	ea.win = a.NewWindow("Easel")
+	ea.root = container.NewStack()
+	ea.win.SetContent(ea.root)
 	ea.win.Resize(ea.savedSize())
 	ea.win.SetOnClosed(ea.saveState)
 	ea.win.SetCloseIntercept(ea.confirmClose)
@@ -159,8 +164,14 @@ func contentArea(window fyne.Size) fyne.Size {
 // content, the menu and shortcuts, the focus, and what build left for
 // the window (onWindow): the title, the first-run or plain-http dialog.
 func (ea *App) attach() {
-	ea.win.SetContent(ea.content)
+	// The menu first: it takes its height from the content area, and the
+	// content then goes in at the size it was laid out for. It goes into
+	// root rather than through SetContent, which lays the whole tree out
+	// twice more (at its minimum size, then at the window's), and Add
+	// lays it out only if the size differs.
 	ea.win.SetMainMenu(ea.mainMenu())
+	ea.root.Add(ea.content)
+	canvas.Refresh(ea.root)
 	ea.addShortcuts()
 	ea.tabs.OnSelected = func(*container.TabItem) {
 		ea.ensureBuilt(ea.tabs.SelectedIndex())
