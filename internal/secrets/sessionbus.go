@@ -9,7 +9,7 @@ import (
 
 // errNoSessionBus is the keyring's cause when there is no D-Bus session
 // bus to find the Secret Service on.
-var errNoSessionBus = errors.New("no D-Bus session bus: DBUS_SESSION_BUS_ADDRESS is not set and $XDG_RUNTIME_DIR/bus does not exist")
+var errNoSessionBus = errors.New("no D-Bus session bus is running")
 
 // usesSecretService is whether go-keyring talks to the Secret Service
 // over D-Bus on this system (its Linux and BSD back end).
