@@ -73,9 +73,10 @@ func heapMB() float64 {
 // openGallery opens the window on the library in dir, shows the Gallery
 // at 1280x800 and waits until every visible cell has its thumbnail.
 func openGallery(b *testing.B, dir string) (*App, time.Duration) {
-	b.Setenv("EASEL_HOME", dir)
+	o := isolated(b, Options{})
+	b.Setenv("EASEL_HOME", dir) // after isolated, which points it at an empty folder
 	a := test.NewTempApp(b)
-	ea := New(a, isolated(b, Options{}))
+	ea := New(a, o)
 	ea.win.Resize(fyne.NewSize(1280, 800))
 	start := time.Now()
 	onUI(ea, func() { ea.SelectTab(TabGallery) })
