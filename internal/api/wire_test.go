@@ -89,3 +89,36 @@ func TestReadWireStreamLimit(t *testing.T) {
 		t.Error("an answer over the limit was accepted")
 	}
 }
+
+// Gateways that escape every "/" as "\/" must decode wherever the reader's
+// buffer ends: between the backslash and its slash too. Tiny buffers put
+// an edge at every position.
+func TestReadWireStreamEscapesAcrossChunkEdges(t *testing.T) {
+	data := make([]byte, 3000)
+	for i := range data {
+		data[i] = byte(i * 131 % 256)
+	}
+	b64 := base64.StdEncoding.EncodeToString(data)
+	escaped := strings.ReplaceAll(b64, "/", `\/`)
+	if strings.Count(escaped, `\/`) < 20 {
+		t.Fatal("the test data needs many slashes")
+	}
+	body := `{"data":[{"b64_json":"` + escaped + `"}]}`
+	defer func(n int) { wireBufferSize = n }(wireBufferSize)
+	for size := 16; size <= 48; size++ {
+		wireBufferSize = size
+		w, _, err := readWireStream(strings.NewReader(body), 0, 1<<30)
+		if err != nil {
+			t.Fatalf("buffer of %d bytes: %v", size, err)
+		}
+		got, err := w.image(w.meta.Get("data.0.b64_json"))
+		if err != nil || !bytes.Equal(got, data) {
+			t.Fatalf("buffer of %d bytes: %d bytes decoded, err %v", size, len(got), err)
+		}
+	}
+	// A backslash that escapes anything else is still refused.
+	bad := `{"data":[{"b64_json":"QUJD\nQUJD"}]}`
+	if _, _, err := readWireStream(strings.NewReader(bad), 0, 1<<30); err == nil || !isFormatError(err) {
+		t.Errorf("an escape other than \\/ was accepted: %v", err)
+	}
+}

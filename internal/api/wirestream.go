@@ -32,6 +32,11 @@ func endedOrBroken(err error) error {
 	return err
 }
 
+// wireBufferSize is how much of an answer is read at a time: large enough
+// that a decode step dwarfs its call, small enough to stay in cache. Tests
+// make it tiny to put chunk edges everywhere.
+var wireBufferSize = 256 << 10
+
 // readWireStream reads an image answer from r, decoding each b64_json
 // value while it arrives: the base64 text is never held whole, so the
 // decoded image is the only payload-sized buffer. The rest of the answer
@@ -39,7 +44,7 @@ func endedOrBroken(err error) error {
 // the images), parsed and validated by gjson. sizeHint (the answer's
 // Content-Length, or 0) sizes the first image's buffer.
 func readWireStream(r io.Reader, sizeHint, limit int64) (*wireJSON, [][]byte, error) {
-	br := bufio.NewReaderSize(io.LimitReader(r, limit+1), 256<<10)
+	br := bufio.NewReaderSize(io.LimitReader(r, limit+1), wireBufferSize)
 	var skel []byte
 	var images [][]byte
 	var total int64
@@ -105,6 +110,8 @@ func decodeStreamed(br *bufio.Reader, sizeHint int64) ([]byte, int64, error) {
 	var carry [4]byte
 	nc := 0
 	var read int64
+	// escaped is set when a chunk ended inside a "\/" escape.
+	escaped := false
 	for {
 		chunk, err := br.ReadSlice('"')
 		read += int64(len(chunk))
@@ -114,8 +121,18 @@ func decodeStreamed(br *bufio.Reader, sizeHint int64) ([]byte, int64, error) {
 		} else if !errors.Is(err, bufio.ErrBufferFull) {
 			return nil, read, endedOrBroken(err)
 		}
+		if escaped { // the last chunk ended in the backslash of "\/"
+			if len(chunk) == 0 || chunk[0] != '/' {
+				return nil, read, formatError{"b64_json is not valid base64: unexpected escape"}
+			}
+			escaped = false
+		}
 		if bytes.IndexByte(chunk, '\\') >= 0 { // "\/" escapes: rare
 			chunk = bytes.ReplaceAll(chunk, []byte(`\/`), []byte(`/`))
+			if !done && chunk[len(chunk)-1] == '\\' {
+				// The buffer ended between the backslash and its slash.
+				chunk, escaped = chunk[:len(chunk)-1], true
+			}
 			if bytes.IndexByte(chunk, '\\') >= 0 {
 				return nil, read, formatError{"b64_json is not valid base64: unexpected escape"}
 			}
