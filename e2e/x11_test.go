@@ -161,6 +161,13 @@ func watchDamage(w xproto.Window) (*damageWatch, error) {
 	if err := damage.CreateChecked(c, id, xproto.Drawable(w), damage.ReportLevelNonEmpty).Check(); err != nil {
 		return nil, err
 	}
+	// Start from an empty region: NonEmpty reports only when the region
+	// goes from empty to not, and a region left non-empty would never
+	// report. The caller looks at the pixels after this, so nothing drawn
+	// before is missed.
+	if err := damage.SubtractChecked(c, id, 0, 0).Check(); err != nil {
+		return nil, err
+	}
 	return &damageWatch{c: c, id: id}, nil
 }
 
