@@ -10,6 +10,7 @@ export LANG ?= C.UTF-8
 
 BIN         := bin/easel
 BARE        := bin/barewindow
+RACE_BIN    := bin/easel-race
 SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 XVFB        := xvfb-run -a -s "-screen 0 1400x900x24"
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@2025.1.1
@@ -58,8 +59,13 @@ WITH_KEYRING := dbus-run-session -- bash -c 'printf easel-test | XDG_DATA_HOME=$
 keyring:
 	$(WITH_KEYRING) go test -race -count=1 -tags keyring -run Keyring ./internal/secrets/ ./internal/cli/
 
+# The real-window tests also run a -race build of easel: the window's
+# widgets are built off the main thread (ui.Run), which only the real
+# driver exercises.
 e2e: build
-	EASEL_BIN=$(abspath $(BIN)) $(XVFB) $(WITH_KEYRING) go test -tags e2e -count=1 -v -timeout 20m ./e2e/
+	go build -race -o $(RACE_BIN) .
+	EASEL_BIN=$(abspath $(BIN)) EASEL_RACE_BIN=$(abspath $(RACE_BIN)) $(XVFB) $(WITH_KEYRING) \
+		go test -tags e2e -count=1 -v -timeout 20m ./e2e/
 
 bench: deps-build deps-test deps-go build
 	go build -o $(BARE) ./bench/barewindow

@@ -37,22 +37,7 @@ func TestGenerateOnDemoLandsInGallery(t *testing.T) {
 		t.Errorf("no job card with a preview appeared (%d pixels changed)", n)
 	}
 
-	lib, err := library.Open(filepath.Join(home, "easel"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer lib.Close()
-	for {
-		n, _ := lib.Count(ctx, library.Query{Search: "lighthouse"})
-		if n == 1 {
-			break
-		}
-		select {
-		case <-ctx.Done():
-			t.Fatalf("the image never reached the library:\n%s", p.out)
-		case <-time.After(200 * time.Millisecond):
-		}
-	}
+	p.waitInLibrary(ctx, home, "lighthouse")
 	time.Sleep(500 * time.Millisecond)
 	done := p.screenshot()
 	p.key("ctrl+4")
@@ -80,5 +65,26 @@ func save(t *testing.T, path string, img image.Image) {
 	defer f.Close()
 	if err := png.Encode(f, img); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// waitInLibrary waits until an image whose prompt holds search is in the
+// library of the easel running in home.
+func (p *proc) waitInLibrary(ctx context.Context, home, search string) {
+	p.t.Helper()
+	lib, err := library.Open(filepath.Join(home, "easel"))
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	defer lib.Close()
+	for {
+		if n, _ := lib.Count(ctx, library.Query{Search: search}); n > 0 {
+			return
+		}
+		select {
+		case <-ctx.Done():
+			p.t.Fatalf("the image never reached the library:\n%s", p.out)
+		case <-time.After(200 * time.Millisecond):
+		}
 	}
 }

@@ -66,8 +66,10 @@ type App struct {
 	root    *fyne.Container
 	pages   []page
 	// built marks the tabs whose widgets exist: a tab is built the first
-	// time it is shown, so start-up pays only for the tab on screen.
-	built []bool
+	// time it is shown, so start-up pays only for the tab on screen, the
+	// one last shown (openTab).
+	built   []bool
+	openTab int
 
 	svc    services
 	acct   account
@@ -107,16 +109,26 @@ func New(a fyne.App, opts Options) *App {
 // main thread creates the window and its GL context (a tenth of a second
 // with a software renderer) while a goroutine builds the widgets and
 // opens the gallery and the account: the two halves of start-up overlap
-// instead of following each other. The window shows its content once
-// both are done.
+// instead of following each other.
+//
+// The widgets go into the window in Fyne's OnStarted, which it calls on
+// the main goroutine once the window exists and before its event loop
+// first turns. Nothing of Fyne's own runs beside build until then: its
+// caches of text sizes and its animations are not safe to share with the
+// loop (go build -race shows both, if attach waits for the loop).
 func Run(a fyne.App, opts Options) {
 	ea := newApp(a, opts)
+	built := make(chan struct{})
 	ea.bridge.mu.Lock()
 	go func() {
+		defer close(built)
 		ea.build()
-		ea.bridge.mu.Unlock()
-		ea.bridge.Do(ea.attach)
 	}()
+	a.Lifecycle().SetOnStarted(func() {
+		<-built
+		ea.attach()
+		ea.bridge.mu.Unlock()
+	})
 	ea.win.ShowAndRun()
 }
 
@@ -149,7 +161,13 @@ func (ea *App) build() {
 	// label would be wrapped a word a line first, and again in attach.
 	ea.content = container.NewBorder(ea.banner.box, ea.statusBar.box, nil, nil, ea.tabs)
 	ea.content.Resize(contentArea(ea.savedSize()))
-	ea.restoreTab()
+	// The tab the window opens on is built and laid out here, at the size
+	// of the tab shown now, but selected in attach: moving the selection
+	// animates the tab indicator, and Fyne's animations belong to the UI
+	// goroutine, which build (see Run) is not.
+	ea.openTab = ea.lastTab()
+	ea.tabs.Items[ea.openTab].Content.Resize(ea.tabs.Items[ea.tabs.SelectedIndex()].Content.Size())
+	ea.ensureBuilt(ea.openTab)
 	ea.startAccount()
 }
 
@@ -173,6 +191,7 @@ func (ea *App) attach() {
 	ea.root.Add(ea.content)
 	canvas.Refresh(ea.root)
 	ea.addShortcuts()
+	ea.tabs.SelectIndex(ea.openTab)
 	ea.tabs.OnSelected = func(*container.TabItem) {
 		ea.ensureBuilt(ea.tabs.SelectedIndex())
 		ea.focusCurrent()

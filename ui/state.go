@@ -22,14 +22,13 @@ func (a *App) savedSize() fyne.Size {
 	return size
 }
 
-// restoreTab shows the tab that was last shown, and builds it.
-func (a *App) restoreTab() {
+// lastTab is the tab that was shown when the window was last closed.
+func (a *App) lastTab() int {
 	last := a.fyneApp.Preferences().IntWithFallback(prefLastTab, TabGenerate)
 	if last < 0 || last >= len(a.pages) {
-		last = TabGenerate
+		return TabGenerate
 	}
-	a.tabs.SelectIndex(last)
-	a.ensureBuilt(last)
+	return last
 }
 
 // saveState records the window size; the tab is saved as it changes.
