@@ -68,33 +68,38 @@ func (a *App) startAccount() {
 	if err != nil {
 		a.banner.show(bannerConfig, err.Error(), "", nil)
 	}
-	go a.checkKeyring()
-
 	env, _, hasEnv := config.Environment(a.getenv)
 	active, hasActive := f.ActiveProfile()
+	readsKey := false
 	switch {
 	case a.opts.BaseURL != "":
 		a.connect(demoProfile(a.opts.BaseURL), "")
 	case a.opts.Demo:
 		a.useDemo()
 	case a.opts.Profile != "":
-		p, ok := a.findProfile(a.opts.Profile)
-		if !ok {
+		if p, ok := a.findProfile(a.opts.Profile); ok {
+			readsKey = a.activate(p)
+		} else {
 			a.setNote(fmt.Sprintf("No profile is called %q. Pick one below, or add it in Settings.", a.opts.Profile))
-			return
 		}
-		a.activate(p)
 	case f.Active == config.DemoID:
 		a.useDemo()
 	case hasActive:
-		a.activate(active)
+		readsKey = a.activate(active)
 	case f.Active == config.EnvironmentID && hasEnv, len(f.Profiles) == 0 && hasEnv:
-		a.activate(env)
+		readsKey = a.activate(env)
 	case len(f.Profiles) == 0:
 		a.setNote(noServiceText)
 		a.onWindow(a.showFirstRun)
 	default:
 		a.setNote("Pick a profile below to connect.")
+	}
+	// Reading a profile's key tells whether the keyring works (and raises
+	// the banner when not); with no key to read, ask it once, so the
+	// banner shows before a profile is added. One D-Bus call at start-up,
+	// not two.
+	if !readsKey {
+		go a.checkKeyring()
 	}
 }
 
@@ -145,8 +150,8 @@ func shortCause(err error) string {
 
 // activate connects a profile: the demo starts its service, the
 // environment's key is at hand, a stored profile's key is read from the
-// keyring off the UI goroutine.
-func (a *App) activate(p config.Profile) {
+// keyring off the UI goroutine. It reports whether it reads the keyring.
+func (a *App) activate(p config.Profile) (readsKey bool) {
 	switch {
 	case p.ID == config.DemoID:
 		a.useDemo()
@@ -154,6 +159,7 @@ func (a *App) activate(p config.Profile) {
 		_, key, _ := config.Environment(a.getenv)
 		a.connectWithConsent(p, key)
 	default:
+		readsKey = true
 		a.disconnect(fmt.Sprintf("Reading the key of %q from the system keyring…", p.Name))
 		a.acct.current = p
 		go func() {
@@ -175,6 +181,7 @@ func (a *App) activate(p config.Profile) {
 		}()
 	}
 	a.rememberActive(p.ID)
+	return readsKey
 }
 
 // rememberActive records the profile the window opens on next time.

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -322,5 +323,60 @@ func TestCorruptProfilesFileStillStarts(t *testing.T) {
 	}
 	if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("the broken file is still in place: %v", err)
+	}
+}
+
+// countingKeyring counts reads of the keyring.
+type countingKeyring struct {
+	secrets.Backend
+	mu    sync.Mutex
+	reads int
+}
+
+func (c *countingKeyring) Get(service, user string) (string, error) {
+	c.mu.Lock()
+	c.reads++
+	c.mu.Unlock()
+	return c.Backend.Get(service, user)
+}
+
+func (c *countingKeyring) count() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.reads
+}
+
+// Start-up asks the keyring once: reading the active profile's key is
+// itself the check that the keyring works; with no key to read (the demo),
+// a check stands in, so a broken keyring is still reported at once.
+func TestStartReadsTheKeyringOnce(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "profiles.json")
+	p := config.Profile{ID: "p-studio", Name: "Studio", BaseURL: keyedFake(t)}
+	if _, err := config.Open(path).Update(func(f *config.File) error { f.Active = p.ID; return f.Put(p) }); err != nil {
+		t.Fatal(err)
+	}
+	backend := &countingKeyring{Backend: secrets.NewMemory()}
+	keys := secrets.New(backend, 0)
+	if err := keys.Set(context.Background(), p.ID, testKey); err != nil {
+		t.Fatal(err)
+	}
+	ea := New(test.NewTempApp(t), isolated(t, Options{ConfigPath: path, Keys: keys}))
+	t.Cleanup(func() { ea.svc.runner.Wait(); ea.svc.lib.Close() })
+	waitFor(t, ea, "the profile's connection", func() bool { return ea.acct.client != nil })
+	time.Sleep(100 * time.Millisecond) // a second read would have started by now
+	if n := backend.count(); n != 1 {
+		t.Errorf("a stored profile: %d keyring reads at start-up, want 1 (its key)", n)
+	}
+
+	demo := &countingKeyring{Backend: secrets.NewMemory()}
+	ea2 := New(test.NewTempApp(t), isolated(t, Options{Demo: true, Keys: secrets.New(demo, 0)}))
+	t.Cleanup(func() { ea2.svc.runner.Wait(); ea2.svc.lib.Close() })
+	deadline := time.Now().Add(5 * time.Second)
+	for demo.count() == 0 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	time.Sleep(100 * time.Millisecond)
+	if n := demo.count(); n != 1 {
+		t.Errorf("the demo: %d keyring reads at start-up, want 1 (the check)", n)
 	}
 }
