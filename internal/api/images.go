@@ -49,7 +49,6 @@ func (c *Client) images(ctx context.Context, r request, o ImageOptions, onPartia
 	if o.Stream {
 		r.firstByte = c.cfg.FirstByteTimeout
 	}
-	model := o.Model
 	resp, rctx, cancel, err := c.call(ctx, r)
 	if err != nil {
 		return nil, err
@@ -58,11 +57,11 @@ func (c *Client) images(ctx context.Context, r request, o ImageOptions, onPartia
 	defer resp.Body.Close()
 	var res *ImageResult
 	if isEventStream(resp) {
-		res, err = c.readImageStream(rctx, resp, model, onPartial)
+		res, err = c.readImageStream(rctx, resp, r.model, onPartial)
 	} else {
 		// A gateway may answer a stream request with plain JSON: read it
 		// as the unstreamed answer it is.
-		res, err = c.readImageJSON(rctx, resp, model)
+		res, err = c.readImageJSON(rctx, resp, r.model)
 	}
 	if err != nil {
 		return nil, err
