@@ -122,3 +122,40 @@ func TestReadWireStreamEscapesAcrossChunkEdges(t *testing.T) {
 		t.Errorf("an escape other than \\/ was accepted: %v", err)
 	}
 }
+
+// The fast path lets the decoder find the closing quote. Wherever the
+// reader's buffer ends — before the quote, on it, just after it — and
+// whatever padding the text ends with, the image decodes whole, and an
+// answer cut after its quote, or whose groups are broken, is still
+// refused. (Line breaks are skipped, as encoding/base64 does.)
+func TestReadWireStreamQuoteAtEveryChunkEdge(t *testing.T) {
+	defer func(n int) { wireBufferSize = n }(wireBufferSize)
+	for length := 90; length < 93; length++ { // "", "==" and "=" endings
+		data := make([]byte, length)
+		for i := range data {
+			data[i] = byte(i*53 + 7)
+		}
+		b64 := base64.StdEncoding.EncodeToString(data)
+		body := `{"data":[{"b64_json":"` + b64 + `"}],"size":"1024x1024"}`
+		for size := 16; size <= 48; size++ {
+			wireBufferSize = size
+			w, _, err := readWireStream(strings.NewReader(body), 0, 1<<30)
+			if err != nil {
+				t.Fatalf("%d bytes, buffer of %d: %v", length, size, err)
+			}
+			got, err := w.image(w.meta.Get("data.0.b64_json"))
+			if err != nil || !bytes.Equal(got, data) || w.meta.Get("size").String() != "1024x1024" {
+				t.Fatalf("%d bytes, buffer of %d: %d bytes decoded, err %v", length, size, len(got), err)
+			}
+			for _, bad := range []string{
+				`{"data":[{"b64_json":"` + b64 + `"`,                              // cut after the quote
+				`{"data":[{"b64_json":"` + b64[:len(b64)-8] + "AB\nC" + `"}]}`,    // a group short by one
+				`{"data":[{"b64_json":"` + b64[:len(b64)-4] + "AA==AAAA" + `"}]}`, // padding in the middle
+			} {
+				if _, _, err := readWireStream(strings.NewReader(bad), 0, 1<<30); err == nil {
+					t.Fatalf("buffer of %d: accepted %q", size, bad[len(bad)-16:])
+				}
+			}
+		}
+	}
+}

@@ -104,14 +104,73 @@ func readWireStream(r io.Reader, sizeHint, limit int64) (*wireJSON, [][]byte, er
 	return &wireJSON{meta: gjson.ParseBytes(skel), decoded: images}, images, nil
 }
 
-// decodeStreamed decodes base64 from br up to the closing quote.
+// decodeStreamed decodes base64 from br up to the closing quote. Most of
+// an image decodes straight from the reader's buffer, whole 4-byte groups
+// at a time, and the decoder itself finds the closing quote as the first
+// byte it cannot decode: the text is not scanned for it first. A buffer
+// the decoder stops in for any other reason (a "\/" escape, a bad byte, a
+// quote out of step with the groups), or that ends in padding, goes to
+// decodeEscaped from its start, which takes the rest of the image apart
+// with care.
 func decodeStreamed(br *bufio.Reader, sizeHint int64) ([]byte, int64, error) {
 	out := make([]byte, 0, max(0, sizeHint*3/4))
+	var read int64
+	for {
+		if br.Buffered() < 4 {
+			// Fill; a read error shows as a short buffer, and
+			// decodeEscaped reports it.
+			_, _ = br.Peek(br.Buffered() + 1)
+		}
+		chunk, _ := br.Peek(br.Buffered())
+		whole := len(chunk) / 4 * 4
+		if whole == 0 {
+			break
+		}
+		out = room(out, base64.StdEncoding.DecodedLen(whole))
+		n, err := base64.StdEncoding.Decode(out[len(out):cap(out)], chunk[:whole])
+		if err == nil && n == whole/4*3 {
+			out = out[:len(out)+n]
+			_, _ = br.Discard(whole)
+			read += int64(whole)
+			continue
+		}
+		if at, ok := err.(base64.CorruptInputError); ok && chunk[at] == '"' && n == groupsBefore(chunk, int(at)) {
+			out = out[:len(out)+n]
+			_, _ = br.Discard(int(at) + 1)
+			return out, read + int64(at) + 1, nil
+		}
+		break
+	}
+	out, n, err := decodeEscaped(br, out)
+	return out, read + n, err
+}
+
+// groupsBefore is how many bytes the base64 in text[:end] decodes to when
+// it is whole 4-byte groups with no line breaks, or -1 when end is not on
+// a group's edge. A decode that stopped at a quote and wrote exactly this
+// many bytes read nothing but the image.
+func groupsBefore(text []byte, end int) int {
+	if end%4 != 0 {
+		return -1
+	}
+	n := end / 4 * 3
+	for i := end - 1; i >= 0 && i >= end-2 && text[i] == '='; i-- {
+		n--
+	}
+	return n
+}
+
+// decodeEscaped decodes the rest of an image's base64 onto out, up to
+// the closing quote, undoing "\/" escapes wherever the reader's buffer
+// ends: between a backslash and its slash, or inside a 4-byte group.
+func decodeEscaped(br *bufio.Reader, out []byte) ([]byte, int64, error) {
 	var carry [4]byte
 	nc := 0
 	var read int64
 	// escaped is set when a chunk ended inside a "\/" escape.
 	escaped := false
+	// closed is set once the text has ended in padding.
+	closed := false
 	for {
 		chunk, err := br.ReadSlice('"')
 		read += int64(len(chunk))
@@ -145,7 +204,7 @@ func decodeStreamed(br *bufio.Reader, sizeHint int64) ([]byte, int64, error) {
 		}
 		if nc == 4 {
 			var err error
-			if out, err = appendDecoded(out, carry[:]); err != nil {
+			if out, err = appendDecoded(out, carry[:], &closed); err != nil {
 				return nil, read, err
 			}
 			nc = 0
@@ -161,7 +220,7 @@ func decodeStreamed(br *bufio.Reader, sizeHint int64) ([]byte, int64, error) {
 			whole = len(chunk)
 		}
 		var derr error
-		if out, derr = appendDecoded(out, chunk[:whole]); derr != nil {
+		if out, derr = appendDecoded(out, chunk[:whole], &closed); derr != nil {
 			return nil, read, derr
 		}
 		nc = copy(carry[:], chunk[whole:])
@@ -174,19 +233,33 @@ func decodeStreamed(br *bufio.Reader, sizeHint int64) ([]byte, int64, error) {
 	}
 }
 
-func appendDecoded(out, src []byte) ([]byte, error) {
+// appendDecoded decodes src onto out. Padding ends an image: closed is
+// set when src ends short of whole groups, and text after that is refused
+// (the decoder alone would take each buffer's groups as a fresh start).
+func appendDecoded(out, src []byte, closed *bool) ([]byte, error) {
 	if len(src) == 0 {
 		return out, nil
 	}
-	need := base64.StdEncoding.DecodedLen(len(src))
-	if cap(out)-len(out) < need {
-		grown := make([]byte, len(out), max(2*cap(out), len(out)+need))
-		copy(grown, out)
-		out = grown
+	if *closed {
+		return out, formatError{"b64_json is not valid base64: it goes on after its end"}
 	}
+	need := base64.StdEncoding.DecodedLen(len(src))
+	out = room(out, need)
 	n, err := base64.StdEncoding.Decode(out[len(out):len(out)+need], src)
 	if err != nil {
 		return out, formatError{"b64_json is not valid base64: " + err.Error()}
 	}
+	*closed = n < len(src)/4*3
 	return out[:len(out)+n], nil
+}
+
+// room grows out, when it must, so that need more bytes fit after its
+// length.
+func room(out []byte, need int) []byte {
+	if cap(out)-len(out) >= need {
+		return out
+	}
+	grown := make([]byte, len(out), max(2*cap(out), len(out)+need))
+	copy(grown, out)
+	return grown
 }
