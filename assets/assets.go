@@ -12,3 +12,10 @@ import _ "embed"
 //
 //go:embed icon.png
 var Icon []byte
+
+// WindowIcon is the application icon at 128x128, drawn from the same
+// design, for the window: task bars show it at 16-128 pixels, and the
+// window decodes it while it opens, on the main thread.
+//
+//go:embed icon-window.png
+var WindowIcon []byte

@@ -127,6 +127,12 @@ func Run(a fyne.App, opts Options) {
 	a.Lifecycle().SetOnStarted(func() {
 		<-built
 		ea.attach()
+		// Paint now: the window was first painted empty, when Show
+		// made it, and its loop would paint again at its first 60 Hz
+		// tick (17 ms on). Show on a shown window repaints at once
+		// (Fyne 2.7); with GLFW's static gravity on X11 its move to
+		// the same place is a no-op.
+		ea.win.Show()
 		ea.bridge.mu.Unlock()
 	})
 	ea.win.ShowAndRun()
@@ -137,7 +143,7 @@ func Run(a fyne.App, opts Options) {
 func newApp(a fyne.App, opts Options) *App {
 	ea := &App{fyneApp: a, opts: opts, bridge: NewBridge(),
 		models: modelCache{lists: map[string][]api.Model{}, errs: map[string]error{}}}
-	a.SetIcon(fyne.NewStaticResource("icon.png", assets.Icon))
+	a.SetIcon(fyne.NewStaticResource("icon.png", assets.WindowIcon))
 	ea.win = a.NewWindow("Easel")
 	ea.root = container.NewStack()
 	ea.win.SetContent(ea.root)
@@ -157,16 +163,15 @@ func (ea *App) build() {
 		ea.svc.runner = jobs.New(nil, librarySaver{lib: ea.svc.lib}, ea.onJobEvent, jobs.Options{})
 	}
 	ea.buildUI()
-	// Lay out at the window's size now: built at size zero, every wrapped
-	// label would be wrapped a word a line first, and again in attach.
+	// The tab the window opens on is selected before anything is laid
+	// out, so the tab indicator is placed rather than animated (Fyne's
+	// animations belong to the UI goroutine, which build, see Run, is
+	// not). Its widgets go in once it has its size: laid out at size
+	// zero first, every wrapped label would be wrapped a word a line.
+	ea.openTab = ea.lastTab()
+	ea.tabs.SelectIndex(ea.openTab)
 	ea.content = container.NewBorder(ea.banner.box, ea.statusBar.box, nil, nil, ea.tabs)
 	ea.content.Resize(contentArea(ea.savedSize()))
-	// The tab the window opens on is built and laid out here, at the size
-	// of the tab shown now, but selected in attach: moving the selection
-	// animates the tab indicator, and Fyne's animations belong to the UI
-	// goroutine, which build (see Run) is not.
-	ea.openTab = ea.lastTab()
-	ea.tabs.Items[ea.openTab].Content.Resize(ea.tabs.Items[ea.tabs.SelectedIndex()].Content.Size())
 	ea.ensureBuilt(ea.openTab)
 	ea.startAccount()
 }
@@ -191,7 +196,6 @@ func (ea *App) attach() {
 	ea.root.Add(ea.content)
 	canvas.Refresh(ea.root)
 	ea.addShortcuts()
-	ea.tabs.SelectIndex(ea.openTab)
 	ea.tabs.OnSelected = func(*container.TabItem) {
 		ea.ensureBuilt(ea.tabs.SelectedIndex())
 		ea.focusCurrent()
