@@ -335,7 +335,9 @@ func (a *App) useDemo() {
 	if a.acct.demoURL == "" {
 		base, err := startDemoService()
 		if err != nil {
-			dialog.ShowError(fmt.Errorf("the demo service could not start: %w", err), a.win)
+			a.onWindow(func() {
+				dialog.ShowError(fmt.Errorf("the demo service could not start: %w", err), a.win)
+			})
 			return
 		}
 		a.acct.demoURL = base

@@ -97,7 +97,8 @@ type App struct {
 // New builds the main window on a Fyne app, all of it before it
 // returns: tests drive it with Fyne's test driver through Window().
 func New(a fyne.App, opts Options) *App {
-	ea := newApp(a, opts)
+	ea := newState(a, opts)
+	ea.newWindow()
 	ea.bridge.mu.Lock()
 	defer ea.bridge.mu.Unlock()
 	ea.build()
@@ -107,9 +108,10 @@ func New(a fyne.App, opts Options) *App {
 
 // Run opens the main window and runs Fyne's event loop until quit. The
 // main thread creates the window and its GL context (a tenth of a second
-// with a software renderer) while a goroutine builds the widgets and
-// opens the gallery and the account: the two halves of start-up overlap
-// instead of following each other.
+// with a software renderer) while a goroutine, started first, builds the
+// widgets and opens the gallery and the account: the two halves of
+// start-up overlap instead of following each other. Collection waits
+// until the window has painted (holdGC).
 //
 // The widgets go into the window in Fyne's OnStarted, which it calls on
 // the main goroutine once the window exists and before its event loop
@@ -117,13 +119,15 @@ func New(a fyne.App, opts Options) *App {
 // caches of text sizes and its animations are not safe to share with the
 // loop (go build -race shows both, if attach waits for the loop).
 func Run(a fyne.App, opts Options) {
-	ea := newApp(a, opts)
+	releaseGC := holdGC()
+	ea := newState(a, opts)
 	built := make(chan struct{})
 	ea.bridge.mu.Lock()
 	go func() {
 		defer close(built)
 		ea.build()
 	}()
+	ea.newWindow()
 	a.Lifecycle().SetOnStarted(func() {
 		<-built
 		ea.attach()
@@ -133,16 +137,22 @@ func Run(a fyne.App, opts Options) {
 		// (Fyne 2.7); with GLFW's static gravity on X11 its move to
 		// the same place is a no-op.
 		ea.win.Show()
+		releaseGC()
 		ea.bridge.mu.Unlock()
 	})
 	ea.win.ShowAndRun()
 }
 
-// newApp makes the window, still empty, at its remembered size; this is
-// all the main thread needs before it can show it.
-func newApp(a fyne.App, opts Options) *App {
-	ea := &App{fyneApp: a, opts: opts, bridge: NewBridge(),
+// newState is the App before its window and widgets exist.
+func newState(a fyne.App, opts Options) *App {
+	return &App{fyneApp: a, opts: opts, bridge: NewBridge(),
 		models: modelCache{lists: map[string][]api.Model{}, errs: map[string]error{}}}
+}
+
+// newWindow makes the window, still empty, at its remembered size; this
+// is all the main thread needs before it can show it.
+func (ea *App) newWindow() {
+	a := ea.fyneApp
 	a.SetIcon(fyne.NewStaticResource("icon.png", assets.WindowIcon))
 	ea.win = a.NewWindow("Easel")
 	ea.root = container.NewStack()
@@ -150,7 +160,6 @@ func newApp(a fyne.App, opts Options) *App {
 	ea.win.Resize(ea.savedSize())
 	ea.win.SetOnClosed(ea.saveState)
 	ea.win.SetCloseIntercept(ea.confirmClose)
-	return ea
 }
 
 // build makes the widgets, opens the gallery and connects the account.
