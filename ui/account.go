@@ -35,6 +35,8 @@ type account struct {
 	// consent holds plain-http consent given this session to profiles that
 	// cannot record it (the Environment profile).
 	consent map[string]bool
+	// keyringErr is why the keyring failed, once it has.
+	keyringErr error
 }
 
 // noServiceText is shown where a request would start when no service is
@@ -134,10 +136,27 @@ func (a *App) checkKeyring() {
 	}
 }
 
-// keyringFailed shows, once, that keys cannot be kept in the keyring.
+// keyringFailed shows that keys cannot be kept in the keyring.
 func (a *App) keyringFailed(err error) {
-	a.banner.show(bannerKeyring, "The system keyring is unavailable, so keys cannot be saved or read ("+shortCause(err)+"). "+
-		"You can keep a key in memory for this session only.", "Enter a key for this session…", func() { a.askSessionKey(a.acct.current) })
+	a.acct.keyringErr = err
+	a.wordKeyringBanner()
+}
+
+// wordKeyringBanner words the keyring banner for the connected profile:
+// the demo and the environment's profile need no keyring, so only a
+// stored profile is offered a key kept in memory for the session.
+func (a *App) wordKeyringBanner() {
+	err := a.acct.keyringErr
+	if err == nil {
+		return
+	}
+	text := "The system keyring is unavailable, so keys cannot be saved or read (" + shortCause(err) + "). "
+	if p := a.acct.current; p.ID != "" && !p.ReadOnly {
+		a.banner.show(bannerKeyring, text+"You can keep a key in memory for this session only.",
+			"Enter a key for this session…", func() { a.askSessionKey(a.acct.current) })
+		return
+	}
+	a.banner.show(bannerKeyring, text+"A profile you add or pick can keep its key in memory for this session.", "", nil)
 }
 
 func shortCause(err error) string {
@@ -258,6 +277,9 @@ func (a *App) connect(p config.Profile, key string) {
 	}
 	a.setServiceState(ready)
 	a.statusBar.refresh()
+	if a.banner.text(bannerKeyring) != "" { // still shown: reword it
+		a.wordKeyringBanner()
+	}
 	a.applyProfileDefaults(p)
 	a.refreshModels(false)
 }

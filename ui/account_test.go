@@ -380,3 +380,31 @@ func TestStartReadsTheKeyringOnce(t *testing.T) {
 		t.Errorf("the demo: %d keyring reads at start-up, want 1 (the check)", n)
 	}
 }
+
+// The keyring banner offers a key kept for the session only where one is
+// needed: not on the demo, which takes none, but on a stored profile,
+// and not again once the window is back on the demo.
+func TestKeyringBannerOffersASessionKeyOnlyForAStoredProfile(t *testing.T) {
+	t.Setenv("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent/easel-test-bus")
+	keys := secrets.New(secrets.OSKeyring{}, 3*time.Second)
+	ea := New(test.NewTempApp(t), isolated(t, Options{Keys: keys, Demo: true}))
+	t.Cleanup(func() { ea.svc.runner.Wait(); ea.svc.lib.Close() })
+	offered := func() bool {
+		row := ea.banner.rows[bannerKeyring]
+		return row != nil && row.action.Visible() && row.action.OnTapped != nil
+	}
+	waitFor(t, ea, "the keyring banner", func() bool { return ea.banner.text(bannerKeyring) != "" })
+	if offered() {
+		t.Fatalf("the demo is offered a session key: %q", ea.banner.text(bannerKeyring))
+	}
+	stored := config.Profile{ID: "p-gw", Name: "Gateway", BaseURL: keyedFake(t)}
+	onUI(ea, func() { ea.activate(stored) })
+	waitFor(t, ea, "the offer of a session key", offered)
+	if msg := ea.banner.text(bannerKeyring); !strings.Contains(msg, "this session only") {
+		t.Errorf("banner %q", msg)
+	}
+	onUI(ea, func() { ea.useDemo() })
+	if offered() {
+		t.Error("back on the demo, the banner still offers a session key")
+	}
+}
