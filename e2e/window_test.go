@@ -6,7 +6,11 @@ import (
 	"context"
 	"image/png"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -41,6 +45,27 @@ func TestWindowTabsAndQuit(t *testing.T) {
 	p.key("ctrl+q")
 	if err := p.waitExit(10 * time.Second); err != nil {
 		t.Fatalf("exit after Ctrl+Q: %v\n%s", err, p.out)
+	}
+}
+
+// TestWindowClosesCleanly starts the real binary, finds its window as
+// xdotool does, and closes it the way a window manager's close button
+// does: the program ends, with status 0.
+func TestWindowClosesCleanly(t *testing.T) {
+	bin := binary(t, "EASEL_BIN")
+	p := start(t, bin, t.TempDir(), "--demo")
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	p.waitDrawn(ctx)
+	out, err := exec.Command("xdotool", "search", "--onlyvisible", "--pid", strconv.Itoa(p.cmd.Process.Pid)).Output()
+	if err != nil || !slices.Contains(strings.Fields(string(out)), strconv.Itoa(int(p.window))) {
+		t.Fatalf("xdotool search --pid found %q (%v), not window %d", out, err, p.window)
+	}
+	if err := closeWindow(p.window); err != nil {
+		t.Fatalf("close: %v", err)
+	}
+	if err := p.waitExit(10 * time.Second); err != nil {
+		t.Fatalf("exit after closing the window: %v\n%s", err, p.out)
 	}
 }
 

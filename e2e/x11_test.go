@@ -195,3 +195,31 @@ func (d *damageWatch) next(ctx context.Context) error {
 }
 
 func (d *damageWatch) close() { damage.Destroy(d.c, d.id) }
+
+// closeWindow asks window w to close as a window manager does when its
+// close button is clicked: a WM_DELETE_WINDOW message (ICCCM), which the
+// program may answer as it likes.
+func closeWindow(w xproto.Window) error {
+	c, err := x11()
+	if err != nil {
+		return err
+	}
+	atom := func(name string) (xproto.Atom, error) {
+		r, err := xproto.InternAtom(c, false, uint16(len(name)), name).Reply()
+		if err != nil {
+			return 0, err
+		}
+		return r.Atom, nil
+	}
+	protocols, err := atom("WM_PROTOCOLS")
+	if err != nil {
+		return err
+	}
+	del, err := atom("WM_DELETE_WINDOW")
+	if err != nil {
+		return err
+	}
+	ev := xproto.ClientMessageEvent{Format: 32, Window: w, Type: protocols,
+		Data: xproto.ClientMessageDataUnionData32New([]uint32{uint32(del), uint32(xproto.TimeCurrentTime), 0, 0, 0})}
+	return xproto.SendEventChecked(c, false, w, xproto.EventMaskNoEvent, string(ev.Bytes())).Check()
+}
