@@ -71,7 +71,7 @@ bench: deps-build deps-test deps-go build
 	go build -o $(BARE) ./bench/barewindow
 	go test -run '^$$' -bench . -benchmem $(UNIT_PKGS)
 	EASEL_BIN=$(abspath $(BIN)) BARE_BIN=$(abspath $(BARE)) $(XVFB) $(WITH_KEYRING) \
-		go test -tags e2e -run '^$$' -bench . -benchtime 10x -timeout 20m ./e2e/
+		go test -tags e2e -run '^$$' -bench . -benchtime 20x -timeout 20m ./e2e/
 
 lint: deps-go
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
