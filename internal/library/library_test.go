@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -198,5 +199,59 @@ func TestOpenRepairsWhatACrashLeft(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(month, stray)); !os.IsNotExist(err) {
 			t.Errorf("%s left behind", stray)
 		}
+	}
+}
+
+// Several jobs finish at once: every image they save is recorded, with
+// readers (the gallery) between the writes. A deferred transaction that
+// found another writer mid-commit failed at once with SQLITE_BUSY, its
+// busy timeout never consulted.
+func TestConcurrentAddsAreAllRecorded(t *testing.T) {
+	l := open(t)
+	ctx := context.Background()
+	img := pngOf(t, 8, 8, color.NRGBA{1, 2, 3, 255})
+	const writers, each = 8, 15
+	errs := make(chan error, writers+1)
+	done := make(chan struct{})
+	var reader sync.WaitGroup
+	reader.Add(1)
+	go func() { // a gallery reading while the jobs write
+		defer reader.Done()
+		for {
+			select {
+			case <-done:
+				return
+			default:
+			}
+			if _, err := l.Count(ctx, Query{}); err != nil {
+				errs <- err
+				return
+			}
+		}
+	}()
+	var wg sync.WaitGroup
+	for w := 0; w < writers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < each; i++ {
+				if _, err := l.Add(ctx, NewItem{Image: img, Kind: "generate", Prompt: "at once"}); err != nil {
+					errs <- err
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(done)
+	reader.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n, err := l.Count(ctx, Query{Search: "once"}); err != nil || n != writers*each {
+		t.Fatalf("%d images recorded (%v), want %d", n, err, writers*each)
 	}
 }
