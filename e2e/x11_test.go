@@ -33,18 +33,24 @@ func x11() (*xgb.Conn, error) {
 		if display.err != nil {
 			return
 		}
-		r, err := xproto.InternAtom(display.conn, false, uint16(len("_NET_WM_PID")), "_NET_WM_PID").Reply()
-		if err != nil {
-			display.err = err
+		if display.pidAtom, display.err = atom(display.conn, "_NET_WM_PID"); display.err != nil {
 			return
 		}
-		display.pidAtom = r.Atom
 		if display.err = damage.Init(display.conn); display.err != nil {
 			return
 		}
 		_, display.err = damage.QueryVersion(display.conn, 1, 1).Reply()
 	})
 	return display.conn, display.err
+}
+
+// atom is the X server's number for an atom's name.
+func atom(c *xgb.Conn, name string) (xproto.Atom, error) {
+	r, err := xproto.InternAtom(c, false, uint16(len(name)), name).Reply()
+	if err != nil {
+		return 0, err
+	}
+	return r.Atom, nil
 }
 
 // mappedWindowOf returns the top-level window of process pid that is
@@ -204,18 +210,11 @@ func closeWindow(w xproto.Window) error {
 	if err != nil {
 		return err
 	}
-	atom := func(name string) (xproto.Atom, error) {
-		r, err := xproto.InternAtom(c, false, uint16(len(name)), name).Reply()
-		if err != nil {
-			return 0, err
-		}
-		return r.Atom, nil
-	}
-	protocols, err := atom("WM_PROTOCOLS")
+	protocols, err := atom(c, "WM_PROTOCOLS")
 	if err != nil {
 		return err
 	}
-	del, err := atom("WM_DELETE_WINDOW")
+	del, err := atom(c, "WM_DELETE_WINDOW")
 	if err != nil {
 		return err
 	}

@@ -67,9 +67,8 @@ type App struct {
 	pages   []page
 	// built marks the tabs whose widgets exist: a tab is built the first
 	// time it is shown, so start-up pays only for the tab on screen, the
-	// one last shown (openTab).
-	built   []bool
-	openTab int
+	// one last shown.
+	built []bool
 
 	svc    services
 	acct   account
@@ -177,11 +176,11 @@ func (ea *App) build() {
 	// animations belong to the UI goroutine, which build, see Run, is
 	// not). Its widgets go in once it has its size: laid out at size
 	// zero first, every wrapped label would be wrapped a word a line.
-	ea.openTab = ea.lastTab()
-	ea.tabs.SelectIndex(ea.openTab)
+	opening := ea.lastTab()
+	ea.tabs.SelectIndex(opening)
 	ea.content = container.NewBorder(ea.banner.box, ea.statusBar.box, nil, nil, ea.tabs)
 	ea.content.Resize(contentArea(ea.savedSize()))
-	ea.ensureBuilt(ea.openTab)
+	ea.ensureBuilt(opening)
 	ea.startAccount()
 }
 
