@@ -24,5 +24,8 @@ func main() {
 	profile := flag.String("profile", "", "open the window on this profile (see `easel profile list`)")
 	flag.Parse()
 
-	ui.Run(app.NewWithID(ui.AppID), ui.Options{Demo: *demo, Profile: *profile})
+	a := app.NewWithID(ui.AppID)
+	// Before anything reaches the driver: Fyne reads the migrations once.
+	app.SetMetadata(ui.WithFyneDo(a.Metadata()))
+	ui.Run(a, ui.Options{Demo: *demo, Profile: *profile})
 }
