@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jezek/xgb/damage"
 	"github.com/jezek/xgb/xproto"
 )
 
@@ -22,7 +23,9 @@ type proc struct {
 	cmd    *exec.Cmd
 	window xproto.Window
 	out    *bytes.Buffer
-	done   chan error
+	// ev hears the window being mapped and drawn to (launchEvents).
+	ev   *launchEvents
+	done chan error
 }
 
 // binary returns the path in env var name, or skips when it is not set.
@@ -50,10 +53,15 @@ func startEnv(t testing.TB, bin, home string, env []string, args ...string) *pro
 		"XDG_DATA_HOME="+filepath.Join(home, ".local/share"), "LANG=en_US.UTF-8")
 	out := &bytes.Buffer{}
 	cmd.Stdout, cmd.Stderr = out, out
+	ev, err := listen()
+	if err != nil {
+		t.Fatalf("X11: %v", err)
+	}
+	t.Cleanup(ev.close)
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("start %s: %v", bin, err)
 	}
-	p := &proc{t: t, cmd: cmd, out: out, done: make(chan error, 1)}
+	p := &proc{t: t, cmd: cmd, out: out, ev: ev, done: make(chan error, 1)}
 	go func() { p.done <- cmd.Wait() }()
 	t.Cleanup(func() {
 		if cmd.ProcessState == nil {
@@ -61,28 +69,12 @@ func startEnv(t testing.TB, bin, home string, env []string, args ...string) *pro
 			<-p.done
 		}
 	})
-	p.window = p.waitWindow(30 * time.Second)
-	return p
-}
-
-func (p *proc) waitWindow(limit time.Duration) xproto.Window {
-	deadline := time.Now().Add(limit)
-	for time.Now().Before(deadline) {
-		w, err := mappedWindowOf(p.cmd.Process.Pid)
-		if err != nil {
-			p.t.Fatalf("X11: %v", err)
-		}
-		if w != 0 {
-			return w
-		}
-		select {
-		case err := <-p.done:
-			p.t.Fatalf("program exited before its window showed (%v):\n%s", err, p.out)
-		case <-time.After(5 * time.Millisecond):
-		}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if p.window, err = ev.mapped(ctx, cmd.Process.Pid, p.done); err != nil {
+		t.Fatalf("no window (%v):\n%s", err, out)
 	}
-	p.t.Fatalf("no window within %v:\n%s", limit, p.out)
-	return 0
+	return p
 }
 
 // xdo runs xdotool with args.
@@ -156,11 +148,11 @@ func (p *proc) waitDrawn(ctx context.Context) *image.RGBA {
 // and a few rows are read in a fraction of the time of the whole window.
 func (p *proc) waitFirstFrame(ctx context.Context) {
 	p.t.Helper()
-	d, err := watchDamage(p.window)
+	id, err := p.ev.watchDamage(p.window)
 	if err != nil {
 		p.t.Fatalf("X11 damage: %v", err)
 	}
-	defer d.close()
+	defer damage.Destroy(p.ev.c, id)
 	for {
 		top, err := grabRows(p.window, 64)
 		if err != nil {
@@ -169,7 +161,7 @@ func (p *proc) waitFirstFrame(ctx context.Context) {
 		if hasDrawn(top) {
 			return
 		}
-		if err := d.next(ctx); err != nil {
+		if err := p.ev.drawn(ctx, id, p.done); err != nil {
 			p.t.Fatalf("window never drew its content (%v):\n%s", err, p.out)
 		}
 	}

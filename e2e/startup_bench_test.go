@@ -49,6 +49,10 @@ func BenchmarkStartup(b *testing.B) {
 		cold.bareMS, cold.bareRSS = append(cold.bareMS, bareMS), append(cold.bareRSS, bareRSS)
 		cold.easelMS, cold.easelRSS = append(cold.easelMS, easelMS), append(cold.easelRSS, easelRSS)
 		cold.ratio, cold.rssRatio = append(cold.ratio, easelMS/bareMS), append(cold.rssRatio, easelRSS/bareRSS)
+		// Each round's figures, for go test -v: the medians alone hide
+		// a machine that slowed down for part of the run.
+		b.Logf("round %2d: warm %.0f/%.0f ms (%.3f), cold %.0f/%.0f ms (%.3f)", i+1,
+			warm.easelMS[i], warm.bareMS[i], warm.ratio[i], cold.easelMS[i], cold.bareMS[i], cold.ratio[i])
 	}
 	m := benchfloor.Median
 	b.ReportMetric(m(warm.easelMS), "easel-first-frame-ms")

@@ -7,40 +7,24 @@ import (
 	"fmt"
 	"image"
 	"sync"
-	"time"
 
 	"github.com/jezek/xgb"
 	"github.com/jezek/xgb/damage"
 	"github.com/jezek/xgb/xproto"
 )
 
-// display is one X11 connection shared by the tests: finding a window and
-// reading its pixels over it costs a round trip, not a process start, and
-// the DAMAGE extension says when a window has drawn, so the start-up bench
-// looks at the pixels only then and takes no CPU from the program it
-// measures while it waits.
+// display is one X11 connection shared by the tests for reading pixels
+// and sending messages: a round trip each, not a process start. What a
+// launch waits for (its window, its frames) arrives on a connection of
+// its own (launchEvents).
 var display struct {
 	once sync.Once
 	conn *xgb.Conn
 	err  error
-	// pidAtom is _NET_WM_PID, which GLFW sets on every window it opens.
-	pidAtom xproto.Atom
 }
 
 func x11() (*xgb.Conn, error) {
-	display.once.Do(func() {
-		display.conn, display.err = xgb.NewConn()
-		if display.err != nil {
-			return
-		}
-		if display.pidAtom, display.err = atom(display.conn, "_NET_WM_PID"); display.err != nil {
-			return
-		}
-		if display.err = damage.Init(display.conn); display.err != nil {
-			return
-		}
-		_, display.err = damage.QueryVersion(display.conn, 1, 1).Reply()
-	})
+	display.once.Do(func() { display.conn, display.err = xgb.NewConn() })
 	return display.conn, display.err
 }
 
@@ -51,32 +35,6 @@ func atom(c *xgb.Conn, name string) (xproto.Atom, error) {
 		return 0, err
 	}
 	return r.Atom, nil
-}
-
-// mappedWindowOf returns the top-level window of process pid that is
-// mapped, or 0 when it has none yet. Xvfb runs no window manager, so the
-// program's windows are children of the root.
-func mappedWindowOf(pid int) (xproto.Window, error) {
-	c, err := x11()
-	if err != nil {
-		return 0, err
-	}
-	tree, err := xproto.QueryTree(c, xproto.Setup(c).DefaultScreen(c).Root).Reply()
-	if err != nil {
-		return 0, err
-	}
-	var found xproto.Window
-	for _, w := range tree.Children {
-		prop, err := xproto.GetProperty(c, false, w, display.pidAtom, xproto.AtomCardinal, 0, 1).Reply()
-		if err != nil || prop.ValueLen != 1 || int(xgb.Get32(prop.Value)) != pid {
-			continue
-		}
-		attrs, err := xproto.GetWindowAttributes(c, w).Reply()
-		if err == nil && attrs.MapState == xproto.MapStateViewable {
-			found = w // the last is the newest, as with xdotool search
-		}
-	}
-	return found, nil
 }
 
 // grab reads the pixels of window w as they are on the screen. They are
@@ -149,58 +107,137 @@ func hasDrawn(img *image.RGBA) bool {
 	return false
 }
 
-// damageWatch reports each time window w is drawn to.
-type damageWatch struct {
-	c  *xgb.Conn
-	id damage.Damage
+// launchEvents is an X11 connection of one launch's own, open from before
+// the program starts: it hears the program's window being mapped and then
+// drawn to as X events, read by a goroutine blocked on the socket, so the
+// harness neither polls the server nor wakes up while the program starts
+// (on two cores, a poll every few milliseconds competes with the very
+// start-up the bench measures).
+type launchEvents struct {
+	c       *xgb.Conn
+	root    xproto.Window
+	pidAtom xproto.Atom
+	ch      chan xgb.Event
+	done    chan struct{}
 }
 
-func watchDamage(w xproto.Window) (*damageWatch, error) {
-	c, err := x11()
+// listen opens the connection and asks for the root's children being
+// mapped (Xvfb runs no window manager, so top-level windows are those).
+func listen() (*launchEvents, error) {
+	c, err := xgb.NewConn()
 	if err != nil {
 		return nil, err
 	}
-	id, err := damage.NewDamageId(c)
-	if err != nil {
+	e := &launchEvents{c: c, root: xproto.Setup(c).DefaultScreen(c).Root,
+		ch: make(chan xgb.Event, 64), done: make(chan struct{})}
+	if err := e.init(); err != nil {
+		c.Close()
 		return nil, err
 	}
-	if err := damage.CreateChecked(c, id, xproto.Drawable(w), damage.ReportLevelNonEmpty).Check(); err != nil {
-		return nil, err
-	}
-	// Start from an empty region: NonEmpty reports only when the region
-	// goes from empty to not, and a region left non-empty would never
-	// report. The caller looks at the pixels after this, so nothing drawn
-	// before is missed.
-	if err := damage.SubtractChecked(c, id, 0, 0).Check(); err != nil {
-		return nil, err
-	}
-	return &damageWatch{c: c, id: id}, nil
-}
-
-// next waits until the window has been drawn to since the last call.
-func (d *damageWatch) next(ctx context.Context) error {
-	for {
-		ev, xerr := d.c.PollForEvent()
-		switch {
-		case xerr != nil:
-			return xerr
-		case ev == nil:
+	go func() {
+		for {
+			ev, xerr := c.WaitForEvent()
+			if ev == nil && xerr == nil {
+				return // closed
+			}
+			if ev == nil {
+				continue // an X error of an unchecked request
+			}
 			select {
-			case <-ctx.Done():
-				return ctx.Err()
-			case <-time.After(time.Millisecond):
+			case e.ch <- ev:
+			case <-e.done:
+				return
 			}
-		default:
-			if n, ok := ev.(damage.NotifyEvent); ok && n.Damage == d.id {
-				// Re-arm: NonEmpty reports again only once the damage is cleared.
-				damage.Subtract(d.c, d.id, 0, 0)
-				return nil
-			}
+		}
+	}()
+	return e, nil
+}
+
+func (e *launchEvents) init() error {
+	var err error
+	if e.pidAtom, err = atom(e.c, "_NET_WM_PID"); err != nil {
+		return err
+	}
+	if err := damage.Init(e.c); err != nil {
+		return err
+	}
+	if _, err := damage.QueryVersion(e.c, 1, 1).Reply(); err != nil {
+		return err
+	}
+	return xproto.ChangeWindowAttributesChecked(e.c, e.root, xproto.CwEventMask,
+		[]uint32{xproto.EventMaskSubstructureNotify}).Check()
+}
+
+// next returns the next event, or an error when ctx ends or the program
+// exits first.
+func (e *launchEvents) next(ctx context.Context, exited <-chan error) (xgb.Event, error) {
+	select {
+	case ev := <-e.ch:
+		return ev, nil
+	case err := <-exited:
+		return nil, fmt.Errorf("the program exited (%v)", err)
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// mapped waits for a top-level window of process pid (GLFW sets
+// _NET_WM_PID before it maps a window) to be mapped, and stops listening
+// for other windows.
+func (e *launchEvents) mapped(ctx context.Context, pid int, exited <-chan error) (xproto.Window, error) {
+	for {
+		ev, err := e.next(ctx, exited)
+		if err != nil {
+			return 0, err
+		}
+		m, ok := ev.(xproto.MapNotifyEvent)
+		if !ok || m.Event != e.root {
+			continue
+		}
+		prop, err := xproto.GetProperty(e.c, false, m.Window, e.pidAtom, xproto.AtomCardinal, 0, 1).Reply()
+		if err != nil || prop.ValueLen != 1 || int(xgb.Get32(prop.Value)) != pid {
+			continue
+		}
+		xproto.ChangeWindowAttributes(e.c, e.root, xproto.CwEventMask, []uint32{0})
+		return m.Window, nil
+	}
+}
+
+// watchDamage starts reporting each time window w is drawn to, from an
+// empty region: NonEmpty reports only when the region goes from empty to
+// not, and a region left non-empty would never report. The caller looks at
+// the pixels after this, so nothing drawn before is missed.
+func (e *launchEvents) watchDamage(w xproto.Window) (damage.Damage, error) {
+	id, err := damage.NewDamageId(e.c)
+	if err != nil {
+		return 0, err
+	}
+	if err := damage.CreateChecked(e.c, id, xproto.Drawable(w), damage.ReportLevelNonEmpty).Check(); err != nil {
+		return 0, err
+	}
+	return id, damage.SubtractChecked(e.c, id, 0, 0).Check()
+}
+
+// drawn waits until the window of damage id has been drawn to since the
+// last call.
+func (e *launchEvents) drawn(ctx context.Context, id damage.Damage, exited <-chan error) error {
+	for {
+		ev, err := e.next(ctx, exited)
+		if err != nil {
+			return err
+		}
+		if n, ok := ev.(damage.NotifyEvent); ok && n.Damage == id {
+			// Re-arm: NonEmpty reports again only once the damage is cleared.
+			damage.Subtract(e.c, id, 0, 0)
+			return nil
 		}
 	}
 }
 
-func (d *damageWatch) close() { damage.Destroy(d.c, d.id) }
+func (e *launchEvents) close() {
+	close(e.done)
+	e.c.Close()
+}
 
 // closeWindow asks window w to close as a window manager does when its
 // close button is clicked: a WM_DELETE_WINDOW message (ICCCM), which the
