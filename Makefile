@@ -69,7 +69,8 @@ e2e: build
 
 bench: deps-build deps-test deps-go build
 	go build -o $(BARE) ./bench/barewindow
-	go test -run '^$$' -bench . -benchmem $(UNIT_PKGS)
+	mkdir -p .cache/bench
+	EASEL_BENCH_CACHE=$(abspath .cache/bench) go test -run '^$$' -bench . -benchmem $(UNIT_PKGS)
 	EASEL_BIN=$(abspath $(BIN)) BARE_BIN=$(abspath $(BARE)) $(XVFB) $(WITH_KEYRING) \
 		go test -tags e2e -run '^$$' -bench . -benchtime 20x -timeout 20m ./e2e/
 

@@ -3,11 +3,13 @@ package ui
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"image"
 	"image/color"
 	"image/png"
 	"net/http/httptest"
 	"os"
+	"path/filepath"
 	"runtime"
 	"sync"
 	"testing"
@@ -24,24 +26,84 @@ import (
 	"easel/internal/library"
 )
 
-// benchLibrary makes (once per process) a library of n small images with
-// their thumbnails, in a folder kept for the run.
-var benchLib = map[int]string{}
+// benchLib holds, per size, the library the benchmarks of this process
+// use; benchTemp, those to remove when the tests end.
+var benchLib, benchTemp = map[int]string{}, []string{}
 
+// TestMain removes the benchmark libraries made in temporary folders.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	for _, dir := range benchTemp {
+		_ = os.RemoveAll(dir)
+	}
+	os.Exit(code)
+}
+
+// benchLibrary returns a library of n small images with their thumbnails.
+// Writing it takes about a minute for 10,000 images (each is synced to
+// disk, as the app does), so make bench keeps it between runs in
+// EASEL_BENCH_CACHE (.cache/bench; make clean drops it). Without that
+// variable it is made in a temporary folder, removed when the tests end.
 func benchLibrary(b *testing.B, n int) string {
 	if dir, ok := benchLib[n]; ok {
 		return dir
 	}
-	dir, err := os.MkdirTemp("", "easel-bench-lib")
+	cache := os.Getenv("EASEL_BENCH_CACHE")
+	// The thumbnail size is in the name: a library kept from before a
+	// change of it would hold thumbnails of the old size.
+	kept := filepath.Join(cache, fmt.Sprintf("library-%d-thumb%d", n, library.ThumbSize))
+	if cache != "" && benchLibraryComplete(kept, n) {
+		benchLib[n] = kept
+		return kept
+	}
+	dir, err := os.MkdirTemp(cache, "easel-bench-lib")
 	if err != nil {
 		b.Fatal(err)
 	}
+	benchTemp = append(benchTemp, dir)
+	fillBenchLibrary(b, dir, n)
+	if cache != "" {
+		// Complete only now: a run killed while writing leaves a folder
+		// that is never mistaken for a library to keep.
+		if err := os.WriteFile(filepath.Join(dir, benchComplete), nil, 0o600); err != nil {
+			b.Fatal(err)
+		}
+		_ = os.RemoveAll(kept)
+		if err := os.Rename(dir, kept); err != nil {
+			b.Fatal(err)
+		}
+		dir = kept
+	}
+	benchLib[n] = dir
+	return dir
+}
+
+// benchComplete marks a kept benchmark library as whole.
+const benchComplete = "bench-complete"
+
+// benchLibraryComplete reports whether dir is a whole library of n items
+// that today's code still opens.
+func benchLibraryComplete(dir string, n int) bool {
+	if _, err := os.Stat(filepath.Join(dir, benchComplete)); err != nil {
+		return false
+	}
+	lib, err := library.Open(dir)
+	if err != nil {
+		return false
+	}
+	defer lib.Close()
+	count, err := lib.Count(context.Background(), library.Query{})
+	return err == nil && count == n
+}
+
+// fillBenchLibrary writes n images and their thumbnails into the library
+// in dir, from a few writers at once so their syncs overlap.
+func fillBenchLibrary(b *testing.B, dir string, n int) {
 	lib, err := library.Open(dir)
 	if err != nil {
 		b.Fatal(err)
 	}
-	// Each image is written and synced to disk as the app does, which
-	// is most of the time; a few writers at once overlap the syncs.
+	defer lib.Close()
 	add := func(i int) error {
 		img := image.NewNRGBA(image.Rect(0, 0, library.ThumbSize, library.ThumbSize))
 		for p := 0; p < len(img.Pix); p += 4 {
@@ -76,9 +138,6 @@ func benchLibrary(b *testing.B, n int) string {
 			b.Fatal(err)
 		}
 	}
-	lib.Close()
-	benchLib[n] = dir
-	return dir
 }
 
 func heapMB() float64 {
@@ -138,6 +197,7 @@ func waitVisibleThumbs(b *testing.B, ea *App) {
 func BenchmarkGalleryFirstScreen10k(b *testing.B) {
 	full := benchLibrary(b, 10_000)
 	empty := b.TempDir()
+	b.ResetTimer()
 	var firstScreen time.Duration
 	var emptyHeap, fullHeap, scrolledHeap float64
 	for i := 0; i < b.N; i++ {
