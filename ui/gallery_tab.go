@@ -43,7 +43,7 @@ type galleryTab struct {
 	// the calling goroutine, so mu guards cache and load.
 	items []library.Item
 	mu    sync.Mutex
-	cache map[int64]image.Image
+	cache map[int64]thumb
 	load  map[int64]bool
 	// bound maps each grid cell to the item it shows now, so a load for
 	// an item that has scrolled away is dropped before it decodes.
@@ -53,7 +53,7 @@ type galleryTab struct {
 }
 
 func (t *galleryTab) buildUI() fyne.CanvasObject {
-	t.cache, t.load, t.bound = map[int64]image.Image{}, map[int64]bool{}, map[fyne.CanvasObject]int64{}
+	t.cache, t.load, t.bound = map[int64]thumb{}, map[int64]bool{}, map[fyne.CanvasObject]int64{}
 	t.loaders = make(chan struct{}, 4)
 	t.search = &widget.Entry{PlaceHolder: "Search prompts", OnChanged: func(string) { t.reload() }}
 	t.search.ActionItem = widget.NewIcon(theme.SearchIcon())
@@ -122,10 +122,7 @@ func (t *galleryTab) reload() {
 
 func (t *galleryTab) newCell() fyne.CanvasObject {
 	bg := canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))
-	img := canvas.NewImageFromImage(nil)
-	img.FillMode = canvas.ImageFillContain
-	img.SetMinSize(fyne.NewSize(library.ThumbSize*0.6, library.ThumbSize*0.6))
-	return container.NewStack(bg, img)
+	return container.NewStack(bg, newPicture(fyne.NewSize(library.ThumbSize*0.6, library.ThumbSize*0.6)))
 }
 
 // updateCell shows item i's thumbnail: from the cache, or a placeholder
@@ -136,7 +133,7 @@ func (t *galleryTab) updateCell(i widget.GridWrapItemID, o fyne.CanvasObject) {
 		return
 	}
 	it := t.items[i]
-	img := o.(*fyne.Container).Objects[1].(*canvas.Image)
+	pic := o.(*fyne.Container).Objects[1].(*picture)
 	t.mu.Lock()
 	t.bound[o] = it.ID
 	cached, ok := t.cache[it.ID]
@@ -145,18 +142,17 @@ func (t *galleryTab) updateCell(i widget.GridWrapItemID, o fyne.CanvasObject) {
 		t.load[it.ID] = true
 	}
 	t.mu.Unlock()
-	img.Image = cached
-	img.Refresh()
+	pic.SetImageOpaque(cached.img, cached.opaque)
 	if ok || loading {
 		return
 	}
 	lib := t.app.svc.lib
 	go func() {
 		t.loaders <- struct{}{}
-		var thumb image.Image
+		var th thumb
 		if t.stillShown(it.ID) {
 			if p, err := lib.Thumbnail(it); err == nil {
-				thumb = loadImageFile(p)
+				th = newThumb(loadImageFile(p))
 			}
 		}
 		<-t.loaders
@@ -164,10 +160,10 @@ func (t *galleryTab) updateCell(i widget.GridWrapItemID, o fyne.CanvasObject) {
 			t.mu.Lock()
 			delete(t.load, it.ID)
 			if len(t.cache) >= thumbCacheSize {
-				t.cache = map[int64]image.Image{}
+				t.cache = map[int64]thumb{}
 			}
-			if thumb != nil {
-				t.cache[it.ID] = thumb
+			if th.img != nil {
+				t.cache[it.ID] = th
 			}
 			t.mu.Unlock()
 			if i < len(t.items) && t.items[i].ID == it.ID {
@@ -188,9 +184,8 @@ func (t *galleryTab) open(i widget.GridWrapItemID) {
 		t.count.SetText("Could not open the image: " + err.Error())
 		return
 	}
-	full := canvas.NewImageFromFile(lib.Path(it))
-	full.FillMode = canvas.ImageFillContain
-	full.SetMinSize(fyne.NewSize(320, 320))
+	full := newPicture(fyne.NewSize(320, 320))
+	full.SetImage(loadImageFile(lib.Path(it)))
 	prompt := widget.NewLabel(it.Prompt)
 	prompt.Wrapping = fyne.TextWrapWord
 	if it.Prompt == "" {
@@ -293,6 +288,19 @@ func loadImageFile(path string) image.Image {
 		return nil
 	}
 	return img
+}
+
+// thumb is a decoded thumbnail and whether it is opaque, found once as it
+// loads, off the UI goroutine: a cell is bound again each time the grid
+// scrolls or refreshes, and looking at every pixel each time was a third
+// of the first screen's time.
+type thumb struct {
+	img    image.Image
+	opaque bool
+}
+
+func newThumb(img image.Image) thumb {
+	return thumb{img: img, opaque: img == nil || isOpaque(img)}
 }
 
 // cachedThumbs is how many thumbnails are decoded and held.

@@ -22,7 +22,7 @@ const previewSide = 192
 // and Cancel while it runs. A failure shows its hint in the card.
 type jobCard struct {
 	root    *fyne.Container
-	preview *canvas.Image
+	preview *picture
 	title   *widget.Label
 	status  *widget.Label
 	hint    *widget.Label
@@ -31,9 +31,7 @@ type jobCard struct {
 
 func newJobCard(prompt string, onCancel func()) *jobCard {
 	c := &jobCard{}
-	c.preview = canvas.NewImageFromImage(image.NewNRGBA(image.Rect(0, 0, 1, 1)))
-	c.preview.FillMode = canvas.ImageFillContain
-	c.preview.SetMinSize(fyne.NewSize(previewSide/1.5, previewSide/1.5))
+	c.preview = newPicture(fyne.NewSize(previewSide/1.5, previewSide/1.5))
 	bg := canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))
 	c.title = widget.NewLabelWithStyle(shorten(prompt, 80), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	c.title.Wrapping = fyne.TextWrapWord
@@ -78,8 +76,7 @@ func (c *jobCard) apply(e jobs.Event, img image.Image) {
 		c.status.SetText("Cancelled")
 	}
 	if img != nil {
-		c.preview.Image = img
-		c.preview.Refresh()
+		c.preview.SetImage(img)
 	}
 	if e.State.Final() {
 		c.cancel.Hide()

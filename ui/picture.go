@@ -1,0 +1,161 @@
+package ui
+
+import (
+	"image"
+	"image/color"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+)
+
+// checkerSide is the side of one checkerboard square, in screen pixels.
+const checkerSide = 8
+
+// picture shows an image fitted into its area, over a checkerboard where
+// the image has transparency, as image editors do: an image made with a
+// transparent background would otherwise look like one with a dark
+// background. The checkerboard covers the fitted image only, not the
+// margins beside it, and its squares keep their size on screen whatever
+// the image's scale.
+type picture struct {
+	widget.BaseWidget
+	img     *canvas.Image
+	checker *canvas.Raster
+	min     fyne.Size
+}
+
+func newPicture(min fyne.Size) *picture {
+	p := &picture{min: min, img: &canvas.Image{FillMode: canvas.ImageFillContain}}
+	p.checker = canvas.NewRaster(drawChecker)
+	p.checker.Hide()
+	p.ExtendBaseWidget(p)
+	return p
+}
+
+// SetImage shows img (nil shows nothing), looking at its pixels to learn
+// whether it is opaque.
+func (p *picture) SetImage(img image.Image) {
+	p.SetImageOpaque(img, img == nil || isOpaque(img))
+}
+
+// SetImageOpaque shows img, which the caller knows to be opaque or not.
+// It refreshes the two objects it changed, not the whole widget: a grid
+// cell is bound again at every scroll.
+func (p *picture) SetImageOpaque(img image.Image, opaque bool) {
+	p.img.Image = img
+	p.img.Refresh()
+	p.checker.Hidden = img == nil || opaque
+	if p.placeChecker(p.Size()) {
+		canvas.Refresh(p.checker)
+	}
+}
+
+// placeChecker puts the checkerboard under the image as fitted into an
+// area of the given size; it reports whether there is one to draw.
+func (p *picture) placeChecker(size fyne.Size) bool {
+	if p.checker.Hidden {
+		return false
+	}
+	at, fit := fitted(p.img.Image, size)
+	p.checker.Move(at)
+	p.checker.Resize(fit)
+	return true
+}
+
+// Image is the image shown.
+func (p *picture) Image() image.Image { return p.img.Image }
+
+// CreateRenderer is Fyne's hook for drawing the widget.
+func (p *picture) CreateRenderer() fyne.WidgetRenderer {
+	return &pictureRenderer{p: p}
+}
+
+type pictureRenderer struct{ p *picture }
+
+func (r *pictureRenderer) Layout(size fyne.Size) {
+	r.p.img.Move(fyne.NewPos(0, 0))
+	r.p.img.Resize(size)
+	r.p.placeChecker(size)
+}
+
+func (r *pictureRenderer) MinSize() fyne.Size { return r.p.min }
+
+func (r *pictureRenderer) Refresh() {
+	r.Layout(r.p.Size())
+	if r.p.checker.Visible() {
+		canvas.Refresh(r.p.checker) // the theme may have changed
+	}
+	r.p.img.Refresh()
+}
+
+func (r *pictureRenderer) Objects() []fyne.CanvasObject {
+	return []fyne.CanvasObject{r.p.checker, r.p.img}
+}
+
+func (r *pictureRenderer) Destroy() {}
+
+// fitted is where an image drawn with ImageFillContain lands in an area
+// of the given size: as large as fits, centred.
+func fitted(img image.Image, area fyne.Size) (fyne.Position, fyne.Size) {
+	if img == nil || img.Bounds().Empty() || area.IsZero() {
+		return fyne.NewPos(0, 0), fyne.NewSize(0, 0)
+	}
+	w, h := float32(img.Bounds().Dx()), float32(img.Bounds().Dy())
+	scale := min(area.Width/w, area.Height/h)
+	fit := fyne.NewSize(w*scale, h*scale)
+	return fyne.NewPos((area.Width-fit.Width)/2, (area.Height-fit.Height)/2), fit
+}
+
+// isOpaque reports whether every pixel of img is opaque. Images that can
+// tell cheaply (a JPEG's YCbCr, a scan of an NRGBA's alpha bytes that
+// stops at the first transparent pixel) do; others are looked at pixel
+// by pixel.
+func isOpaque(img image.Image) bool {
+	if o, ok := img.(interface{ Opaque() bool }); ok {
+		return o.Opaque()
+	}
+	b := img.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			if _, _, _, a := img.At(x, y).RGBA(); a != 0xffff {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// drawChecker draws the checkerboard at w×h pixels in two shades of the
+// theme's field background, so it reads as "nothing here" in a dark or
+// a light theme alike.
+func drawChecker(w, h int) image.Image {
+	img := image.NewNRGBA(image.Rect(0, 0, w, h))
+	dark := color.NRGBAModel.Convert(theme.Color(theme.ColorNameInputBackground)).(color.NRGBA)
+	dark.A = 0xff
+	light := lighten(dark, 0x22)
+	for y := 0; y < h; y++ {
+		row := img.Pix[y*img.Stride : y*img.Stride+4*w]
+		for x := 0; x < w; x++ {
+			c := dark
+			if (x/checkerSide+y/checkerSide)%2 == 0 {
+				c = light
+			}
+			row[4*x], row[4*x+1], row[4*x+2], row[4*x+3] = c.R, c.G, c.B, c.A
+		}
+	}
+	return img
+}
+
+// lighten moves c towards white (or, for a light colour, towards black)
+// by d in each channel.
+func lighten(c color.NRGBA, d uint8) color.NRGBA {
+	shift := func(v uint8) uint8 {
+		if c.R > 0x80 {
+			return uint8(max(int(v)-int(d), 0))
+		}
+		return uint8(min(int(v)+int(d), 0xff))
+	}
+	return color.NRGBA{R: shift(c.R), G: shift(c.G), B: shift(c.B), A: c.A}
+}
