@@ -23,11 +23,11 @@ type picture struct {
 	widget.BaseWidget
 	img     *canvas.Image
 	checker *canvas.Raster
-	min     fyne.Size
+	minSize fyne.Size
 }
 
-func newPicture(min fyne.Size) *picture {
-	p := &picture{min: min, img: &canvas.Image{FillMode: canvas.ImageFillContain}}
+func newPicture(minSize fyne.Size) *picture {
+	p := &picture{minSize: minSize, img: &canvas.Image{FillMode: canvas.ImageFillContain}}
 	p.checker = canvas.NewRaster(drawChecker)
 	p.checker.Hide()
 	p.ExtendBaseWidget(p)
@@ -64,9 +64,6 @@ func (p *picture) placeChecker(size fyne.Size) bool {
 	return true
 }
 
-// Image is the image shown.
-func (p *picture) Image() image.Image { return p.img.Image }
-
 // CreateRenderer is Fyne's hook for drawing the widget.
 func (p *picture) CreateRenderer() fyne.WidgetRenderer {
 	return &pictureRenderer{p: p}
@@ -80,7 +77,7 @@ func (r *pictureRenderer) Layout(size fyne.Size) {
 	r.p.placeChecker(size)
 }
 
-func (r *pictureRenderer) MinSize() fyne.Size { return r.p.min }
+func (r *pictureRenderer) MinSize() fyne.Size { return r.p.minSize }
 
 func (r *pictureRenderer) Refresh() {
 	r.Layout(r.p.Size())
