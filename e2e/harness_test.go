@@ -24,8 +24,11 @@ type proc struct {
 	window xproto.Window
 	out    *bytes.Buffer
 	// ev hears the window being mapped and drawn to (launchEvents).
-	ev   *launchEvents
-	done chan error
+	ev *launchEvents
+	// started is when the program was started, after the harness's own
+	// set-up, so the start-up bench times the program alone.
+	started time.Time
+	done    chan error
 }
 
 // binary returns the path in env var name, or skips when it is not set.
@@ -58,10 +61,11 @@ func startEnv(t testing.TB, bin, home string, env []string, args ...string) *pro
 		t.Fatalf("X11: %v", err)
 	}
 	t.Cleanup(ev.close)
+	started := time.Now()
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("start %s: %v", bin, err)
 	}
-	p := &proc{t: t, cmd: cmd, out: out, ev: ev, done: make(chan error, 1)}
+	p := &proc{t: t, cmd: cmd, out: out, ev: ev, started: started, done: make(chan error, 1)}
 	go func() { p.done <- cmd.Wait() }()
 	t.Cleanup(func() {
 		if cmd.ProcessState == nil {
