@@ -198,17 +198,12 @@ func (r *Runner) emit(e Event) {
 
 func (r *Runner) run(ctx context.Context, info Info, slot chan struct{}) {
 	defer r.wg.Done()
-	defer func() {
-		r.mu.Lock()
-		r.jobs[info.ID]()
-		delete(r.jobs, info.ID)
-		r.mu.Unlock()
-	}()
+	defer r.forget(info.ID) // for a panic in the service or the saver
 	select {
 	case slot <- struct{}{}:
 		defer func() { <-slot }()
 	case <-ctx.Done():
-		r.emit(Event{Job: info, State: Cancelled})
+		r.end(Event{Job: info, State: Cancelled})
 		return
 	}
 	r.emit(Event{Job: info, State: Sending})
@@ -262,11 +257,31 @@ func (r *Runner) run(ctx context.Context, info Info, slot chan struct{}) {
 	r.emit(Event{Job: info, State: Saving})
 	ids, err := r.saver.Save(context.WithoutCancel(ctx), info, res)
 	if err != nil {
-		r.emit(Event{Job: info, State: Failed, Err: &api.Error{Kind: api.KindUnknown, Message: "the images arrived but could not be saved: " + err.Error(),
+		r.end(Event{Job: info, State: Failed, Err: &api.Error{Kind: api.KindUnknown, Message: "the images arrived but could not be saved: " + err.Error(),
 			Hint: "Check that the disk has room and the library folder is writable, then try again.", Err: err}})
 		return
 	}
-	r.emit(Event{Job: info, State: Done, ItemIDs: ids})
+	r.end(Event{Job: info, State: Done, ItemIDs: ids})
+}
+
+// end reports a job's final event, once the job no longer counts as
+// running: a listener that shows "Done" and then asks Running (the window
+// asking before it quits) must not still find the job there. Its images
+// are saved by now.
+func (r *Runner) end(e Event) {
+	r.forget(e.Job.ID)
+	r.emit(e)
+}
+
+// forget releases a job's context and drops it from the running jobs; a
+// second call does nothing.
+func (r *Runner) forget(id string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if cancel, ok := r.jobs[id]; ok {
+		cancel()
+		delete(r.jobs, id)
+	}
 }
 
 func (r *Runner) finishWithError(ctx context.Context, info Info, err error) {
@@ -275,8 +290,8 @@ func (r *Runner) finishWithError(ctx context.Context, info Info, err error) {
 		ae = &api.Error{Kind: api.KindUnknown, Message: err.Error(), Err: err}
 	}
 	if ae.Kind == api.KindCancelled || ctx.Err() != nil {
-		r.emit(Event{Job: info, State: Cancelled})
+		r.end(Event{Job: info, State: Cancelled})
 		return
 	}
-	r.emit(Event{Job: info, State: Failed, Err: ae})
+	r.end(Event{Job: info, State: Failed, Err: ae})
 }

@@ -335,3 +335,53 @@ func TestSetLimitAndPerRequestService(t *testing.T) {
 		t.Errorf("peak %d, want 1", svc.peak.Load())
 	}
 }
+
+// TestAFinishedJobNoLongerRunsWhenItsLastEventArrives: the window shows
+// "Done" from the last event, and a quit right after asks Running whether
+// jobs would be lost. The job must not still count then, in any of the
+// four ways a job ends.
+func TestAFinishedJobNoLongerRunsWhenItsLastEventArrives(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		svcErr error
+		saver  *fakeSaver
+		cancel bool
+		want   State
+	}{
+		{"done", nil, &fakeSaver{}, false, Done},
+		{"service failed", &api.Error{Kind: api.KindInsufficientBalance}, &fakeSaver{}, false, Failed},
+		{"save failed", nil, &fakeSaver{err: errors.New("disk full")}, false, Failed},
+		{"cancelled", nil, &fakeSaver{}, true, Cancelled},
+	} {
+		svc := &fakeService{release: make(chan struct{}), err: c.svcErr}
+		var r *Runner
+		var mu sync.Mutex
+		runningAtEnd := map[State]int{}
+		r = New(svc, c.saver, func(e Event) {
+			if e.State.Final() {
+				mu.Lock()
+				runningAtEnd[e.State] = r.Running()
+				mu.Unlock()
+			}
+		}, Options{})
+		id, err := r.Submit(genReq("p"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.cancel {
+			eventually(t, "the request is out", func() bool { return svc.running.Load() == 1 })
+			r.Cancel(id)
+		} else {
+			close(svc.release)
+		}
+		r.Wait()
+		mu.Lock()
+		got, ok := runningAtEnd[c.want]
+		mu.Unlock()
+		if !ok {
+			t.Errorf("%s: no %v event (%v)", c.name, c.want, runningAtEnd)
+		} else if got != 0 {
+			t.Errorf("%s: Running() = %d when the %v event arrived, want 0", c.name, got, c.want)
+		}
+	}
+}
