@@ -27,8 +27,8 @@ func openLibrary() (*library.Library, error) {
 	return library.Open(dir)
 }
 
-// librarySaver stores a job's images in the library and makes their
-// thumbnails, so the gallery can show them at once.
+// librarySaver stores a job's images in the library, with their prompt
+// and settings.
 type librarySaver struct {
 	lib *library.Library
 }
@@ -51,9 +51,10 @@ func (s librarySaver) Save(ctx context.Context, job jobs.Info, res *api.ImageRes
 			return ids, err
 		}
 		ids = append(ids, id)
-		if it, err := s.lib.Get(ctx, id); err == nil {
-			_, _ = s.lib.Thumbnail(it) // made now, off the UI goroutine
-		}
 	}
+	// No thumbnails here: the job ends once its images are saved, so a
+	// quit is not held up (the race-built window took over a second for a
+	// 1024-pixel one). The card's is made as the Done event is shown
+	// (onJobEvent), the gallery's as cells need them.
 	return ids, nil
 }
