@@ -7,7 +7,9 @@ require (
 	github.com/agnivade/levenshtein v1.2.2
 	github.com/chai2010/webp v1.4.0
 	github.com/disintegration/imaging v1.6.2
+	github.com/dustin/go-humanize v1.0.1
 	github.com/gofrs/flock v0.13.1
+	github.com/hashicorp/golang-lru/v2 v2.0.7
 	github.com/jezek/xgb v1.1.1
 	github.com/tidwall/gjson v1.20.0
 	github.com/zalando/go-keyring v0.2.8
@@ -20,7 +22,6 @@ require (
 	fyne.io/systray v1.11.1-0.20250603113521-ca66a66d8b58 // indirect
 	github.com/BurntSushi/toml v1.5.0 // indirect
 	github.com/danieljoos/wincred v1.2.3 // indirect
-	github.com/dustin/go-humanize v1.0.1 // indirect
 	github.com/fredbi/uri v1.1.1 // indirect
 	github.com/fsnotify/fsnotify v1.9.0 // indirect
 	github.com/fyne-io/gl-js v0.2.0 // indirect

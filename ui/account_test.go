@@ -20,6 +20,7 @@ import (
 	"easel/internal/fakeapi"
 	"easel/internal/library"
 	"easel/internal/secrets"
+	"easel/ui/chrome"
 )
 
 const testKey = "sk-ui-account-key-0123456789"
@@ -113,19 +114,19 @@ func TestFirstRunTestsSavesAndConnects(t *testing.T) {
 	backend := secrets.NewMemory()
 	opts := isolated(t, Options{Keys: secrets.New(backend, 0)})
 	ea := New(test.NewTempApp(t), opts)
-	t.Cleanup(func() { ea.svc.runner.Wait(); ea.svc.lib.Close() })
+	t.Cleanup(func() { ea.runner.Wait(); ea.lib.Close() })
 	f := ea.firstRun
 	onUI(ea, func() {
-		f.baseURL.SetText(base)
-		test.Type(f.key, testKey)
-		test.Tap(f.test)
+		f.BaseURL.SetText(base)
+		test.Type(f.Key, testKey)
+		test.Tap(f.Test)
 	})
-	waitFor(t, ea, "the connection test", func() bool { return strings.HasPrefix(f.result.Text, "Connected") })
-	if !strings.Contains(f.result.Text, "8 models") {
-		t.Errorf("test result %q", f.result.Text)
+	waitFor(t, ea, "the connection test", func() bool { return strings.HasPrefix(f.Result.Text, "Connected") })
+	if !strings.Contains(f.Result.Text, "8 models") {
+		t.Errorf("test result %q", f.Result.Text)
 	}
 	onUI(ea, func() { tap(t, ea.win, "Save and connect") })
-	waitFor(t, ea, "the model list", func() bool { return ea.acct.client != nil && len(ea.models.lists) > 0 })
+	waitFor(t, ea, "the model list", func() bool { return ea.session.Client() != nil && modelsKnown(ea) })
 
 	file, err := config.Open(opts.ConfigPath).Load()
 	if err != nil || len(file.Profiles) != 1 || file.Active != file.Profiles[0].ID {
@@ -140,11 +141,11 @@ func TestFirstRunTestsSavesAndConnects(t *testing.T) {
 	}
 	onUI(ea, func() { ea.SelectTab(TabGenerate) })
 	// The pickers fill from the service, filtered to their endpoint.
-	waitFor(t, ea, "the picker's list", func() bool { return len(ea.generate.options.model.listed) > 0 })
-	if ea.generate.generate.Disabled() {
+	waitFor(t, ea, "the picker's list", func() bool { return len(ea.generate.Options().Model.Listed()) > 0 })
+	if ea.generate.Button().Disabled() {
 		t.Fatal("Generate is disabled after connecting")
 	}
-	if got := ea.generate.options.model.listed; slices.Contains(got, "gpt-4.1") || !slices.Contains(got, "gpt-image-1") {
+	if got := ea.generate.Options().Model.Listed(); slices.Contains(got, "gpt-4.1") || !slices.Contains(got, "gpt-image-1") {
 		t.Errorf("image picker lists %v", got)
 	}
 }
@@ -152,9 +153,9 @@ func TestFirstRunTestsSavesAndConnects(t *testing.T) {
 func TestFirstRunOffersTheDemo(t *testing.T) {
 	ea := New(test.NewTempApp(t), isolated(t, Options{}))
 	onUI(ea, func() { tap(t, ea.win, "Use the demo service") })
-	waitFor(t, ea, "the demo's model list", func() bool { return len(ea.models.lists) > 0 })
-	if ea.acct.client == nil || ea.acct.current.ID != config.DemoID {
-		t.Fatalf("not on the demo: %+v", ea.acct.current)
+	waitFor(t, ea, "the demo's model list", func() bool { return modelsKnown(ea) })
+	if ea.session.Client() == nil || ea.session.Current().ID != config.DemoID {
+		t.Fatalf("not on the demo: %+v", ea.session.Current())
 	}
 	if !strings.Contains(ea.win.Title(), "demo") {
 		t.Errorf("title %q", ea.win.Title())
@@ -168,32 +169,32 @@ func TestNoSecretServiceBannerAndSessionKey(t *testing.T) {
 	base := keyedFake(t)
 	keys := secrets.New(secrets.OSKeyring{}, 3*time.Second)
 	ea := New(test.NewTempApp(t), isolated(t, Options{Keys: keys}))
-	t.Cleanup(func() { ea.svc.runner.Wait(); ea.svc.lib.Close() })
-	waitFor(t, ea, "the keyring banner", func() bool { return ea.banner.text(bannerKeyring) != "" })
-	if msg := ea.banner.text(bannerKeyring); !strings.Contains(msg, "keyring is unavailable") {
+	t.Cleanup(func() { ea.runner.Wait(); ea.lib.Close() })
+	waitFor(t, ea, "the keyring banner", func() bool { return ea.banner.Text(chrome.BannerKeyring) != "" })
+	if msg := ea.banner.Text(chrome.BannerKeyring); !strings.Contains(msg, "keyring is unavailable") {
 		t.Fatalf("banner %q", msg)
 	}
 	f := ea.firstRun
 	onUI(ea, func() {
-		f.baseURL.SetText(base)
-		f.name.SetText("Gateway")
-		test.Type(f.key, testKey)
+		f.BaseURL.SetText(base)
+		f.Name.SetText("Gateway")
+		test.Type(f.Key, testKey)
 		tap(t, ea.win, "Save and connect")
 	})
 	waitFor(t, ea, "the session offer", func() bool { return findButton(ea.win, "Keep for this session") != nil })
 	onUI(ea, func() { tap(t, ea.win, "Keep for this session") })
-	waitFor(t, ea, "the model list", func() bool { return ea.acct.client != nil && len(ea.models.lists) > 0 })
+	waitFor(t, ea, "the model list", func() bool { return ea.session.Client() != nil && modelsKnown(ea) })
 
 	onUI(ea, func() {
 		ea.SelectTab(TabGenerate)
-		test.Type(ea.generate.prompt, "a session-key kite")
+		test.Type(ea.generate.Prompt(), "a session-key kite")
 	})
-	waitFor(t, ea, "the picker's list", func() bool { return len(ea.generate.options.model.listed) > 0 })
+	waitFor(t, ea, "the picker's list", func() bool { return len(ea.generate.Options().Model.Listed()) > 0 })
 	// Submitting emits the job's first event through the bridge at once,
 	// so it runs outside onUI.
-	ea.generate.primaryAction()
-	ea.svc.runner.Wait()
-	n, _ := ea.svc.lib.Count(context.Background(), library.Query{Search: "kite"})
+	ea.generate.PrimaryAction()
+	ea.runner.Wait()
+	n, _ := ea.lib.Count(context.Background(), library.Query{Search: "kite"})
 	if n != 1 {
 		t.Fatalf("%d images saved with the session key, want 1", n)
 	}
@@ -210,14 +211,14 @@ func TestPlainHTTPKeyNeedsConsent(t *testing.T) {
 	_ = keys.Set(context.Background(), p.ID, testKey)
 	ea := New(test.NewTempApp(t), isolated(t, Options{ConfigPath: path, Keys: keys}))
 	waitFor(t, ea, "the warning", func() bool { return findButton(ea.win, "Send over http") != nil })
-	if ea.acct.client != nil {
+	if ea.session.Client() != nil {
 		t.Fatal("connected before the user agreed")
 	}
 	if text := topText(ea.win); !strings.Contains(text, "192.0.2.10:3000") || !strings.Contains(text, "plain http") {
 		t.Errorf("warning says %q", text)
 	}
 	onUI(ea, func() { tap(t, ea.win, "Send over http") })
-	if ea.acct.client == nil {
+	if ea.session.Client() == nil {
 		t.Fatal("not connected after consent")
 	}
 	f, _ := config.Open(path).Load()
@@ -229,22 +230,22 @@ func TestPlainHTTPKeyNeedsConsent(t *testing.T) {
 func TestModelPickerWarnsAndSuggestsBeforeSending(t *testing.T) {
 	ea := newServedApp(t)
 	g := ea.generate
-	g.options.model.entry.SetText("GPT-Image-1")
-	if !g.options.model.note.Visible() || !strings.Contains(g.options.model.note.Text, "gpt-image-1") {
-		t.Fatalf("no suggestion under the picker: %q", g.options.model.note.Text)
+	g.Options().Model.SetText("GPT-Image-1")
+	if !strings.Contains(g.Options().Model.Note(), "gpt-image-1") {
+		t.Fatalf("no suggestion under the picker: %q", g.Options().Model.Note())
 	}
-	test.Type(g.prompt, "a suggested model")
-	g.primaryAction()
-	if ea.svc.runner.Running() != 0 {
+	test.Type(g.Prompt(), "a suggested model")
+	g.PrimaryAction()
+	if ea.runner.Running() != 0 {
 		t.Fatal("sent an unlisted model without asking")
 	}
 	tap(t, ea.win, "Use gpt-image-1") // submits: outside onUI, see above
-	ea.svc.runner.Wait()
-	items, _ := ea.svc.lib.List(context.Background(), library.Query{Search: "suggested"})
+	ea.runner.Wait()
+	items, _ := ea.lib.List(context.Background(), library.Query{Search: "suggested"})
 	if len(items) != 1 || items[0].Model != "gpt-image-1" {
 		t.Fatalf("saved %+v, want one image made with gpt-image-1", items)
 	}
-	if g.options.model.note.Visible() {
+	if g.Options().Model.Note() != "" {
 		t.Error("the warning stayed after the name was fixed")
 	}
 }
@@ -256,35 +257,35 @@ func TestSettingsAddSwitchDelete(t *testing.T) {
 	onUI(ea, func() {
 		ea.showSettings()
 		s := ea.settings
-		s.add()
-		s.form.name.SetText("Studio")
-		s.form.baseURL.SetText(base)
-		test.Type(s.form.key, testKey)
-		s.form.imageModel.SetText("gpt-image-1-mini")
-		s.form.jobs.SetSelected("2")
-		test.Tap(s.use)
+		s.Add()
+		s.Form.Name.SetText("Studio")
+		s.Form.BaseURL.SetText(base)
+		test.Type(s.Form.Key, testKey)
+		s.Form.ImageModel.SetText("gpt-image-1-mini")
+		s.Form.Jobs.SetSelected("2")
+		test.Tap(s.Use)
 	})
 	waitFor(t, ea, "the switch", func() bool {
-		return ea.acct.current.Name == "Studio" && ea.acct.client != nil && len(ea.models.lists) > 1
+		return ea.session.Current().Name == "Studio" && ea.session.Client() != nil && modelsKnown(ea)
 	})
-	if got := ea.generate.options.model.text(); got != "gpt-image-1-mini" {
+	if got := ea.generate.Options().Model.Text(); got != "gpt-image-1-mini" {
 		t.Errorf("the profile's image model did not reach the form: %q", got)
 	}
-	if ea.statusBar.profile.Selected != "Studio" {
-		t.Errorf("status bar shows %q", ea.statusBar.profile.Selected)
+	if ea.statusBar.Profile.Selected != "Studio" {
+		t.Errorf("status bar shows %q", ea.statusBar.Profile.Selected)
 	}
 	onUI(ea, ea.showSettings)
-	waitFor(t, ea, "the key state", func() bool { return strings.Contains(ea.settings.form.key.PlaceHolder, "keyring") })
-	if ea.settings.form.key.Text != "" {
+	waitFor(t, ea, "the key state", func() bool { return strings.Contains(ea.settings.Form.Key.PlaceHolder, "keyring") })
+	if ea.settings.Form.Key.Text != "" {
 		t.Fatal("Settings shows the saved key")
 	}
-	id := ea.acct.current.ID
+	id := ea.session.Current().ID
 	onUI(ea, func() {
-		test.Tap(ea.settings.del)
-		tap(t, ea.win, "Yes")
+		test.Tap(ea.settings.Delete)
+		tap(t, ea.win, "Delete profile")
 	})
-	waitFor(t, ea, "the deletion", func() bool { return len(ea.acct.file.Profiles) == 0 })
-	if ea.acct.client != nil {
+	waitFor(t, ea, "the deletion", func() bool { return len(ea.session.File().Profiles) == 0 })
+	if ea.session.Client() != nil {
 		t.Error("still connected to a deleted profile")
 	}
 	waitFor(t, ea, "the key's removal", func() bool {
@@ -300,9 +301,9 @@ func newServedAppWith(t *testing.T, o Options) *App {
 	t.Cleanup(ts.Close)
 	o.BaseURL = ts.URL + "/v1"
 	ea := New(test.NewTempApp(t), isolated(t, o))
-	t.Cleanup(func() { ea.svc.runner.Wait(); ea.svc.lib.Close() })
+	t.Cleanup(func() { ea.runner.Wait(); ea.lib.Close() })
 	onUI(ea, func() { ea.SelectTab(TabGenerate) })
-	waitFor(t, ea, "the model list", func() bool { return len(ea.generate.options.model.listed) > 0 })
+	waitFor(t, ea, "the model list", func() bool { return len(ea.generate.Options().Model.Listed()) > 0 })
 	return ea
 }
 
@@ -314,7 +315,7 @@ func TestCorruptProfilesFileStillStarts(t *testing.T) {
 		t.Fatal(err)
 	}
 	ea := New(test.NewTempApp(t), isolated(t, Options{ConfigPath: path}))
-	msg := ea.banner.text(bannerConfig)
+	msg := ea.banner.Text(chrome.BannerConfig)
 	if !strings.Contains(msg, "moved to "+path+".corrupt-") {
 		t.Fatalf("banner %q does not say where the file went", msg)
 	}
@@ -361,8 +362,8 @@ func TestStartReadsTheKeyringOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	ea := New(test.NewTempApp(t), isolated(t, Options{ConfigPath: path, Keys: keys}))
-	t.Cleanup(func() { ea.svc.runner.Wait(); ea.svc.lib.Close() })
-	waitFor(t, ea, "the profile's connection", func() bool { return ea.acct.client != nil })
+	t.Cleanup(func() { ea.runner.Wait(); ea.lib.Close() })
+	waitFor(t, ea, "the profile's connection", func() bool { return ea.session.Client() != nil })
 	time.Sleep(100 * time.Millisecond) // a second read would have started by now
 	if n := backend.count(); n != 1 {
 		t.Errorf("a stored profile: %d keyring reads at start-up, want 1 (its key)", n)
@@ -370,7 +371,7 @@ func TestStartReadsTheKeyringOnce(t *testing.T) {
 
 	demo := &countingKeyring{Backend: secrets.NewMemory()}
 	ea2 := New(test.NewTempApp(t), isolated(t, Options{Demo: true, Keys: secrets.New(demo, 0)}))
-	t.Cleanup(func() { ea2.svc.runner.Wait(); ea2.svc.lib.Close() })
+	t.Cleanup(func() { ea2.runner.Wait(); ea2.lib.Close() })
 	deadline := time.Now().Add(5 * time.Second)
 	for demo.count() == 0 && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
@@ -388,23 +389,29 @@ func TestKeyringBannerOffersASessionKeyOnlyForAStoredProfile(t *testing.T) {
 	t.Setenv("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent/easel-test-bus")
 	keys := secrets.New(secrets.OSKeyring{}, 3*time.Second)
 	ea := New(test.NewTempApp(t), isolated(t, Options{Keys: keys, Demo: true}))
-	t.Cleanup(func() { ea.svc.runner.Wait(); ea.svc.lib.Close() })
+	t.Cleanup(func() { ea.runner.Wait(); ea.lib.Close() })
 	offered := func() bool {
-		row := ea.banner.rows[bannerKeyring]
-		return row != nil && row.action.Visible() && row.action.OnTapped != nil
+		b := ea.banner.Action(chrome.BannerKeyring)
+		return b != nil && b.OnTapped != nil
 	}
-	waitFor(t, ea, "the keyring banner", func() bool { return ea.banner.text(bannerKeyring) != "" })
+	waitFor(t, ea, "the keyring banner", func() bool { return ea.banner.Text(chrome.BannerKeyring) != "" })
 	if offered() {
-		t.Fatalf("the demo is offered a session key: %q", ea.banner.text(bannerKeyring))
+		t.Fatalf("the demo is offered a session key: %q", ea.banner.Text(chrome.BannerKeyring))
 	}
 	stored := config.Profile{ID: "p-gw", Name: "Gateway", BaseURL: keyedFake(t)}
-	onUI(ea, func() { ea.activate(stored) })
+	onUI(ea, func() { ea.session.Activate(stored) })
 	waitFor(t, ea, "the offer of a session key", offered)
-	if msg := ea.banner.text(bannerKeyring); !strings.Contains(msg, "this session only") {
+	if msg := ea.banner.Text(chrome.BannerKeyring); !strings.Contains(msg, "this session only") {
 		t.Errorf("banner %q", msg)
 	}
-	onUI(ea, func() { ea.useDemo() })
+	onUI(ea, func() { ea.session.UseDemo() })
 	if offered() {
 		t.Error("back on the demo, the banner still offers a session key")
 	}
+}
+
+// modelsKnown reports whether the connected profile's model list arrived.
+func modelsKnown(ea *App) bool {
+	ms, _ := ea.session.Models()
+	return len(ms) > 0
 }

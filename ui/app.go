@@ -1,8 +1,6 @@
 package ui
 
 import (
-	"strings"
-
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
@@ -12,7 +10,19 @@ import (
 	"easel/internal/api"
 	"easel/internal/config"
 	"easel/internal/jobs"
+	"easel/internal/library"
+	"easel/internal/saver"
 	"easel/internal/secrets"
+	"easel/internal/session"
+	"easel/internal/thumbs"
+	"easel/ui/chat"
+	"easel/ui/chrome"
+	"easel/ui/dialogs"
+	"easel/ui/edit"
+	"easel/ui/gallery"
+	"easel/ui/generate"
+	"easel/ui/modelpick"
+	"easel/ui/room"
 )
 
 // AppID is Easel's application id; Fyne keys preferences and storage by
@@ -41,19 +51,9 @@ type Options struct {
 	Getenv func(string) string
 }
 
-// page is one tab of the main window. Each tab is a small struct that
-// builds its own widgets and names the widget that should take the keyboard
-// focus when the tab is shown.
-type page interface {
-	// buildUI makes the tab's widgets; it is called once.
-	buildUI() fyne.CanvasObject
-	// focusTarget is the main input of the tab.
-	focusTarget() fyne.Focusable
-	// primaryAction is what Ctrl+Enter does on this tab (send, generate).
-	primaryAction()
-}
-
-// App is the main window and its tabs.
+// App is the main window: its tabs (rooms), the frame around them
+// (banner, status bar, menu), and the services they share. It is the
+// rooms' Host and the session's observer; no room knows it.
 type App struct {
 	fyneApp fyne.App
 	win     fyne.Window
@@ -64,22 +64,28 @@ type App struct {
 	// bar; root holds it in the window, empty until attach.
 	content *fyne.Container
 	root    *fyne.Container
-	pages   []page
+	rooms   []room.Room
 	// built marks the tabs whose widgets exist: a tab is built the first
 	// time it is shown, so start-up pays only for the tab on screen, the
 	// one last shown.
 	built []bool
 
-	svc    services
-	acct   account
-	models modelCache
+	session *session.Session
+	// connected is the client the rooms last heard of, so a new
+	// connection is told to them once.
+	connected *api.Client
+	runner    *jobs.Runner
+	lib       *library.Library
+	libErr    error
+	thumbs    *thumbs.Service
+	models    *modelpick.Registry
 	// banner and statusBar frame the tabs: app-wide problems above, the
 	// profile below.
-	banner    *banner
-	statusBar *statusBar
+	banner    *chrome.Banner
+	statusBar *chrome.StatusBar
 	// firstRun and settings are the open dialogs' forms, for tests.
-	firstRun *profileForm
-	settings *settingsView
+	firstRun *dialogs.ProfileForm
+	settings *dialogs.Settings
 	// focused is whether the window is in the foreground, for notifications.
 	focused bool
 	// attached is set once the widgets are in the window; until then
@@ -87,10 +93,10 @@ type App struct {
 	attached bool
 	pending  []func()
 
-	chat     *chatTab
-	generate *generateTab
-	edit     *editTab
-	gallery  *galleryTab
+	chat     *chat.Room
+	generate *generate.Room
+	edit     *edit.Room
+	gallery  *gallery.Room
 }
 
 // New builds the main window on a Fyne app, all of it before it
@@ -144,8 +150,7 @@ func Run(a fyne.App, opts Options) {
 
 // newState is the App before its window and widgets exist.
 func newState(a fyne.App, opts Options) *App {
-	return &App{fyneApp: a, opts: opts, bridge: NewBridge(),
-		models: modelCache{lists: map[string][]api.Model{}, errs: map[string]error{}}}
+	return &App{fyneApp: a, opts: opts, bridge: NewBridge()}
 }
 
 // newWindow makes the window, still empty, at its remembered size; this
@@ -166,10 +171,16 @@ func (ea *App) newWindow() {
 // bridge: goroutines it starts that want to update widgets wait until it
 // is done, so nothing here may call bridge.Do synchronously.
 func (ea *App) build() {
-	ea.svc.lib, ea.svc.libErr = openLibrary()
-	if ea.svc.lib != nil {
-		ea.svc.runner = jobs.New(nil, librarySaver{lib: ea.svc.lib}, ea.onJobEvent, jobs.Options{})
+	ea.lib, ea.libErr = openLibrary()
+	if ea.lib != nil {
+		ea.runner = jobs.New(nil, saver.Library{Lib: ea.lib}, ea.onJobEvent, jobs.Options{})
+		ea.thumbs = thumbs.New(ea.lib)
 	}
+	ea.session = session.New(session.Options{
+		ConfigPath: ea.opts.ConfigPath, Keys: ea.opts.Keys, Getenv: ea.opts.Getenv,
+		Demo: ea.opts.Demo, BaseURL: ea.opts.BaseURL, Profile: ea.opts.Profile,
+	}, sessionObserver{ea}, ea.bridge.Do)
+	ea.models = modelpick.NewRegistry(func() { ea.session.RefreshModels(true) })
 	ea.buildUI()
 	// The tab the window opens on is selected before anything is laid
 	// out, so the tab indicator is placed rather than animated (Fyne's
@@ -178,10 +189,13 @@ func (ea *App) build() {
 	// zero first, every wrapped label would be wrapped a word a line.
 	opening := ea.lastTab()
 	ea.tabs.SelectIndex(opening)
-	ea.content = container.NewBorder(ea.banner.box, ea.statusBar.box, nil, nil, ea.tabs)
+	ea.content = container.NewBorder(ea.banner.Box, ea.statusBar.Box, nil, nil, ea.tabs)
+	ea.banner.OnResize = ea.content.Refresh
 	ea.content.Resize(contentArea(ea.savedSize()))
 	ea.ensureBuilt(opening)
-	ea.startAccount()
+	if err := ea.session.Start(); err != nil {
+		ea.banner.Show(chrome.BannerConfig, err.Error(), "", nil)
+	}
 }
 
 // contentArea is the part of a window of the given size that its content
@@ -229,34 +243,31 @@ func (a *App) onWindow(f func()) {
 	f()
 }
 
-// windowTitle names the connected profile, so two windows on two accounts
-// are told apart in the task bar.
+// windowTitle names the connected profile as its user wrote it, so two
+// windows on two accounts are told apart in the task bar.
 func windowTitle(p config.Profile) string {
 	if p.Name == "" {
 		return "Easel"
 	}
-	return "Easel — " + strings.ToLower(p.Name[:1]) + p.Name[1:]
+	return "Easel — " + p.Name
 }
 
-// Window is the main window, for tests and for dialogs.
-func (a *App) Window() fyne.Window { return a.win }
-
 func (a *App) buildUI() {
-	a.chat = &chatTab{app: a}
-	a.generate = &generateTab{app: a}
-	a.edit = &editTab{app: a}
-	a.gallery = &galleryTab{app: a}
-	a.pages = []page{a.chat, a.generate, a.edit, a.gallery}
+	a.chat = chat.New(a)
+	a.generate = generate.New(a)
+	a.edit = edit.New(a)
+	a.gallery = gallery.New(a, galleryActions{a})
+	a.rooms = []room.Room{a.chat, a.generate, a.edit, a.gallery}
 
 	icons := tabIcons()
-	items := make([]*container.TabItem, len(a.pages))
-	for i := range a.pages {
+	items := make([]*container.TabItem, len(a.rooms))
+	for i := range a.rooms {
 		items[i] = container.NewTabItemWithIcon(tabTitles[i], icons[i], container.NewStack())
 	}
-	a.built = make([]bool, len(a.pages))
+	a.built = make([]bool, len(a.rooms))
 	a.tabs = container.NewAppTabs(items...)
-	a.banner = newBanner()
-	a.statusBar = newStatusBar(a)
+	a.banner = chrome.NewBanner()
+	a.statusBar = chrome.NewStatusBar(a.pickProfile, a.showSettings)
 }
 
 // ensureBuilt builds tab i's widgets the first time it is shown.
@@ -266,14 +277,14 @@ func (a *App) ensureBuilt(i int) {
 	}
 	a.built[i] = true
 	holder := a.tabs.Items[i].Content.(*fyne.Container)
-	holder.Objects = []fyne.CanvasObject{a.pages[i].buildUI()}
+	holder.Objects = []fyne.CanvasObject{a.rooms[i].Build()}
 	holder.Refresh()
 }
 
 // SelectTab shows tab i (one of the tab constants) and focuses its main
 // input.
 func (a *App) SelectTab(i int) {
-	if i < 0 || i >= len(a.pages) {
+	if i < 0 || i >= len(a.rooms) {
 		return
 	}
 	if a.tabs.SelectedIndex() == i {
@@ -292,13 +303,13 @@ func (a *App) focusCurrent() {
 		return
 	}
 	a.fyneApp.Preferences().SetInt(prefLastTab, i)
-	if f := a.pages[i].focusTarget(); f != nil {
+	if f := a.rooms[i].FocusTarget(); f != nil {
 		a.win.Canvas().Focus(f)
 	}
 }
 
 func (a *App) primaryAction() {
 	if i := a.tabs.SelectedIndex(); i >= 0 && a.built[i] {
-		a.pages[i].primaryAction()
+		a.rooms[i].PrimaryAction()
 	}
 }

@@ -60,10 +60,10 @@ func TestShortcutsSwitchTabAndFocusMainInput(t *testing.T) {
 	ea := newServedApp(t)
 	// Tabs are built when first shown, so the targets are read afterwards.
 	focus := []func() fyne.Focusable{
-		func() fyne.Focusable { return ea.chat.composer },
-		func() fyne.Focusable { return ea.generate.prompt },
-		func() fyne.Focusable { return ea.edit.prompt },
-		func() fyne.Focusable { return ea.gallery.grid },
+		func() fyne.Focusable { return ea.chat.FocusTarget() },
+		func() fyne.Focusable { return ea.generate.Prompt() },
+		func() fyne.Focusable { return ea.edit.Prompt() },
+		func() fyne.Focusable { return ea.gallery.FocusTarget() },
 	}
 	for _, i := range []int{TabGallery, TabChat, TabEdit, TabGenerate, TabGallery} {
 		typeShortcut(ea.win, shortcutTab[i])
@@ -79,7 +79,7 @@ func TestShortcutsSwitchTabAndFocusMainInput(t *testing.T) {
 func TestTappingATabFocusesItsMainInput(t *testing.T) {
 	ea := newServedApp(t)
 	ea.tabs.SelectIndex(TabChat)
-	if ea.win.Canvas().Focused() != ea.chat.composer {
+	if ea.win.Canvas().Focused() != ea.chat.FocusTarget() {
 		t.Fatalf("selecting Chat left the focus on %T", ea.win.Canvas().Focused())
 	}
 }

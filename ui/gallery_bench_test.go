@@ -24,6 +24,7 @@ import (
 	"easel/internal/fakeapi"
 	"easel/internal/jobs"
 	"easel/internal/library"
+	"easel/internal/saver"
 )
 
 // benchLib holds, per size, the library the benchmarks of this process
@@ -178,12 +179,10 @@ func visibleCells(g *widget.GridWrap) int {
 }
 
 func waitVisibleThumbs(b *testing.B, ea *App) {
-	g := ea.gallery
-	want := min(len(g.items), visibleCells(g.grid))
 	deadline := time.Now().Add(10 * time.Second)
-	for g.cachedThumbs() < want {
+	for ea.thumbs.Len() < min(len(ea.gallery.Items()), visibleCells(ea.gallery.Grid())) {
 		if time.Now().After(deadline) {
-			b.Fatalf("only %d of %d thumbnails after 10s", g.cachedThumbs(), want)
+			b.Fatalf("only %d thumbnails after 10s", ea.thumbs.Len())
 		}
 		time.Sleep(time.Millisecond)
 	}
@@ -204,22 +203,22 @@ func BenchmarkGalleryFirstScreen10k(b *testing.B) {
 		e, _ := openGallery(b, empty)
 		emptyHeap = heapMB()
 		onUI(e, e.win.Close)
-		e.svc.lib.Close()
+		e.lib.Close()
 
 		ea, d := openGallery(b, full)
 		firstScreen = d
 		fullHeap = heapMB()
 		g := ea.gallery
-		if len(g.items) == 0 {
+		if len(g.Items()) == 0 {
 			b.Fatal("the gallery is empty")
 		}
-		for id := 0; id < len(g.items); id += 60 {
-			onUI(ea, func() { g.grid.ScrollTo(id) })
+		for id := 0; id < len(g.Items()); id += 60 {
+			onUI(ea, func() { g.Grid().ScrollTo(id) })
 		}
 		time.Sleep(time.Second) // let the loads still under way finish
 		scrolledHeap = heapMB()
 		onUI(ea, ea.win.Close)
-		ea.svc.lib.Close()
+		ea.lib.Close()
 	}
 	b.ReportMetric(float64(firstScreen.Microseconds())/1000, "first-screen-ms")
 	b.ReportMetric(fullHeap-emptyHeap, "heap-growth-MB")
@@ -276,18 +275,18 @@ func BenchmarkFourStreamingJobs(b *testing.B) {
 				mu.Unlock()
 			})
 		}
-		ea.svc.runner = jobs.New(ea.acct.client, librarySaver{lib: ea.svc.lib}, ea.onJobEvent, jobs.Options{Limit: 4})
+		ea.runner = jobs.New(ea.session.Client(), saver.Library{Lib: ea.lib}, ea.onJobEvent, jobs.Options{Limit: 4})
 		ea.SelectTab(TabGenerate)
 		for j := 0; j < 4; j++ {
 			req := api.GenerateRequest{Prompt: "stream " + string(rune('a'+j)), ImageOptions: api.ImageOptions{
 				Model: "gpt-image-1", Size: "1536x1024", Stream: true, PartialImages: 3}}
-			if _, err := ea.svc.runner.Submit(jobs.Request{Profile: "p", Generate: &req}); err != nil {
+			if _, err := ea.runner.Submit(jobs.Request{Profile: "p", Generate: &req}); err != nil {
 				b.Fatal(err)
 			}
 		}
-		ea.svc.runner.Wait()
+		ea.runner.Wait()
 		ea.win.Close()
-		ea.svc.lib.Close()
+		ea.lib.Close()
 		ts.Close()
 	}
 	b.ReportMetric(float64(longest.Microseconds())/1000, "longest-ui-callback-ms")

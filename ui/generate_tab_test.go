@@ -5,14 +5,16 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
-	"time"
 
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 
 	"easel/internal/api"
 	"easel/internal/fakeapi"
 	"easel/internal/jobs"
 	"easel/internal/library"
+	"easel/ui/generate"
+	"easel/ui/jobview"
 )
 
 func newServedApp(t *testing.T) *App {
@@ -23,39 +25,36 @@ func newServedApp(t *testing.T) *App {
 	ts := httptest.NewServer(fakeapi.New(fakeapi.Config{}))
 	t.Cleanup(ts.Close)
 	ea := New(test.NewTempApp(t), isolated(t, Options{BaseURL: ts.URL + "/v1"}))
-	t.Cleanup(func() { ea.svc.runner.Wait(); ea.svc.lib.Close() })
+	t.Cleanup(func() { ea.runner.Wait(); ea.lib.Close() })
 	onUI(ea, func() { ea.SelectTab(TabGenerate) })
 	// Let the model list arrive, so no update is in flight when the test
 	// starts driving the widgets.
-	waitFor(t, ea, "the model list", func() bool { return len(ea.generate.options.model.listed) > 0 })
+	waitFor(t, ea, "the model list", func() bool { return len(ea.generate.Options().Model.Listed()) > 0 })
 	return ea
 }
 
 func TestGenerateSavesToLibraryAndShowsACard(t *testing.T) {
 	ea := newServedApp(t)
 	g := ea.generate
-	test.Type(g.prompt, "a lighthouse")
+	test.Type(g.Prompt(), "a lighthouse")
 	typeShortcut(ea.win, shortcutPrimary)
-	ea.svc.runner.Wait()
-	deadline := time.Now().Add(3 * time.Second)
-	for len(g.jobs.cards) == 0 || !strings.HasPrefix(onlyCard(g).status.Text, "Done") {
-		if time.Now().After(deadline) {
-			t.Fatalf("no finished card: %d cards", len(g.jobs.cards))
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	n, _ := ea.svc.lib.Count(context.Background(), library.Query{Search: "lighthouse"})
+	ea.runner.Wait()
+	waitFor(t, ea, "a finished card", func() bool {
+		c := onlyCard(g)
+		return c != nil && strings.HasPrefix(c.Status.Text, "Done")
+	})
+	n, _ := ea.lib.Count(context.Background(), library.Query{Search: "lighthouse"})
 	if n != 1 {
 		t.Errorf("library holds %d matching images, want 1", n)
 	}
-	if onlyCard(g).cancel.Visible() {
+	if onlyCard(g).CanCancel() {
 		t.Error("a finished job still offers Cancel")
 	}
 }
 
-func onlyCard(g *generateTab) *jobCard {
-	for _, c := range g.jobs.cards {
-		return c
+func onlyCard(g *generate.Room) *jobview.Card {
+	if cards := g.Jobs().Cards(); len(cards) > 0 {
+		return cards[0]
 	}
 	return nil
 }
@@ -63,16 +62,16 @@ func onlyCard(g *generateTab) *jobCard {
 func TestGenerateChecksBeforeSending(t *testing.T) {
 	ea := newServedApp(t)
 	g := ea.generate
-	test.Type(g.prompt, "x")
-	g.options.size.SetSelected(customSizeLabel)
-	g.options.customW.SetText("1000")
-	g.options.customH.SetText("1000")
-	g.primaryAction()
-	if len(g.jobs.cards) != 0 {
+	o := g.Options().Options()
+	o.Size = "1000x1000"
+	g.Options().SetOptions(o)
+	test.Type(g.Prompt(), "x")
+	g.PrimaryAction()
+	if g.Jobs().Len() != 0 {
 		t.Error("a job started with an invalid size")
 	}
-	if !strings.Contains(g.status.Text, "multiples of 16") || !strings.Contains(g.status.Text, "1008x1008") {
-		t.Errorf("status %q", g.status.Text)
+	if !strings.Contains(g.StatusText(), "multiples of 16") || !strings.Contains(g.StatusText(), "1008x1008") {
+		t.Errorf("status %q", g.StatusText())
 	}
 }
 
@@ -81,74 +80,80 @@ func TestNoServiceOffersTheDemo(t *testing.T) {
 	t.Setenv("OPENAI_BASE_URL", "")
 	ea, _ := newTestApp(t)
 	ea.SelectTab(TabGenerate)
-	if !ea.generate.generate.Disabled() || !strings.Contains(ea.generate.status.Text, "demo") {
-		t.Errorf("no-service state: disabled=%v %q", ea.generate.generate.Disabled(), ea.generate.status.Text)
+	if !ea.generate.Button().Disabled() || !strings.Contains(ea.generate.StatusText(), "demo") {
+		t.Errorf("no-service state: disabled=%v %q", ea.generate.Button().Disabled(), ea.generate.StatusText())
 	}
 	ea.SelectTab(TabEdit)
-	if !ea.edit.send.Disabled() {
+	if !ea.edit.Button().Disabled() {
 		t.Error("Send edit enabled with no service")
 	}
-	ea.useDemo()
-	if ea.generate.generate.Disabled() || !strings.Contains(ea.win.Title(), "demo") {
-		t.Error("the demo service did not enable Generate")
+	ea.session.UseDemo()
+	if ea.generate.Button().Disabled() || !strings.Contains(ea.win.Title(), "Demo") {
+		t.Errorf("the demo service did not enable Generate (title %q)", ea.win.Title())
 	}
-	if ea.edit.send.Disabled() {
+	if ea.edit.Button().Disabled() {
 		t.Error("the demo service did not enable Send edit")
 	}
 }
 
 func TestSendToEditKeepsOrderAndLineage(t *testing.T) {
 	ea := newServedApp(t)
-	test.Type(ea.generate.prompt, "first")
-	ea.generate.primaryAction()
-	ea.svc.runner.Wait()
-	ea.generate.prompt.SetText("second")
-	ea.generate.primaryAction()
-	ea.svc.runner.Wait()
+	test.Type(ea.generate.Prompt(), "first")
+	ea.generate.PrimaryAction()
+	ea.runner.Wait()
+	ea.generate.Prompt().SetText("second")
+	ea.generate.PrimaryAction()
+	ea.runner.Wait()
 	ctx := context.Background()
-	items, _ := ea.svc.lib.List(ctx, library.Query{})
+	items, _ := ea.lib.List(ctx, library.Query{})
 	if len(items) != 2 {
 		t.Fatalf("%d items", len(items))
 	}
 	first, second := items[1], items[0] // newest first
-	ea.sendToEdit(second)
-	ea.sendToEdit(first)
+	actions := galleryActions{ea}
+	actions.SendToEdit(second)
+	waitFor(t, ea, "the first input", func() bool { return len(ea.edit.Inputs()) == 1 })
+	actions.SendToEdit(first)
+	waitFor(t, ea, "the second input", func() bool { return len(ea.edit.Inputs()) == 2 })
 	e := ea.edit
-	if ea.CurrentTab() != TabEdit || len(e.refs) != 2 || e.refs[0].item != second.ID {
-		t.Fatalf("refs %v", e.refs)
+	if ea.CurrentTab() != TabEdit || e.Inputs()[0].Item != second.ID {
+		t.Fatalf("inputs %v", e.Inputs())
 	}
-	e.move(0, 1) // now first, second
-	if e.refs[0].item != first.ID {
+	onUI(ea, func() { e.Move(0, 1) }) // now first, second
+	if e.Inputs()[0].Item != first.ID {
 		t.Fatal("move did not reorder")
 	}
-	e.prompt.SetText("put the second on the first")
-	e.primaryAction()
-	ea.svc.runner.Wait()
-	res, _ := ea.svc.lib.List(ctx, library.Query{Search: "put"})
+	e.Prompt().SetText("put the second on the first")
+	e.PrimaryAction()
+	ea.runner.Wait()
+	res, _ := ea.lib.List(ctx, library.Query{Search: "put"})
 	if len(res) != 1 || res[0].Kind != "edit" {
-		t.Fatalf("edit results %v (status %q)", res, e.status.Text)
+		t.Fatalf("edit results %v (status %q)", res, e.StatusText())
 	}
-	it, _ := ea.svc.lib.Get(ctx, res[0].ID)
+	it, _ := ea.lib.Get(ctx, res[0].ID)
 	if len(it.Parents) != 2 || it.Parents[0] != first.ID || it.Parents[1] != second.ID {
 		t.Errorf("lineage %v, want [%d %d]", it.Parents, first.ID, second.ID)
 	}
-	e.remove(0)
-	if len(e.refs) != 1 || e.refs[0].item != second.ID {
-		t.Errorf("remove left %v", e.refs)
+	onUI(ea, func() { e.Remove(0) })
+	if len(e.Inputs()) != 1 || e.Inputs()[0].Item != second.ID {
+		t.Errorf("remove left %v", e.Inputs())
 	}
 }
 
-func TestClosingWhileJobsRunAsksFirst(t *testing.T) {
+func TestClosingWhileJobsRunAsksFirstAndKeepsRunningByDefault(t *testing.T) {
 	ea := newServedApp(t)
 	req := api.GenerateRequest{Prompt: "slow", ImageOptions: api.ImageOptions{Model: "fault-" + fakeapi.FaultSlowFirstByte, Size: "1024x1024"}}
-	id, err := ea.svc.runner.Submit(jobs.Request{Profile: "p", Service: ea.acct.client, Generate: &req})
+	id, err := ea.runner.Submit(jobs.Request{Profile: "p", Service: ea.session.Client(), Generate: &req})
 	if err != nil {
 		t.Fatal(err)
 	}
 	ea.confirmClose()
 	if ea.win.Canvas().Overlays().Top() == nil {
-		t.Error("closing with a job running did not ask first")
+		t.Fatal("closing with a job running did not ask first")
 	}
-	ea.svc.runner.Cancel(id)
-	ea.svc.runner.Wait()
+	if b := findButton(ea.win, "Quit and lose them"); b == nil || b.Importance == widget.HighImportance {
+		t.Errorf("the destructive choice is missing or the default: %+v", b)
+	}
+	ea.runner.Cancel(id)
+	ea.runner.Wait()
 }

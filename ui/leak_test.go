@@ -20,6 +20,8 @@ import (
 	"easel/internal/fakeapi"
 	"easel/internal/jobs"
 	"easel/internal/secrets"
+	"easel/ui/chrome"
+	"easel/ui/kit"
 )
 
 // TestKeyNeverLeaks runs a whole session — set the key in the first-run
@@ -42,18 +44,18 @@ func TestKeyNeverLeaks(t *testing.T) {
 	ea := New(test.NewTempApp(t), opts)
 
 	onUI(ea, func() {
-		ea.firstRun.baseURL.SetText(ts.URL + "/v1")
-		test.Type(ea.firstRun.key, key)
+		ea.firstRun.BaseURL.SetText(ts.URL + "/v1")
+		test.Type(ea.firstRun.Key, key)
 		tap(t, ea.win, "Save and connect")
 	})
-	waitFor(t, ea, "the connection", func() bool { return ea.acct.client != nil && len(ea.models.lists) > 0 })
+	waitFor(t, ea, "the connection", func() bool { return ea.session.Client() != nil && modelsKnown(ea) })
 	onUI(ea, func() { ea.SelectTab(TabGenerate) })
-	waitFor(t, ea, "the picker's list", func() bool { return len(ea.generate.options.model.listed) > 0 })
+	waitFor(t, ea, "the picker's list", func() bool { return len(ea.generate.Options().Model.Listed()) > 0 })
 
 	var texts []string
 	submit := func(model string, stream bool) {
 		req := api.GenerateRequest{Prompt: "leak check " + model, ImageOptions: api.ImageOptions{Model: model, Size: "1024x1024", Stream: stream, PartialImages: 1}}
-		if _, err := ea.svc.runner.Submit(jobs.Request{Profile: ea.acct.current.ID, Service: ea.acct.client, Generate: &req}); err != nil {
+		if _, err := ea.runner.Submit(jobs.Request{Profile: ea.session.Current().ID, Service: ea.session.Client(), Generate: &req}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -61,15 +63,15 @@ func TestKeyNeverLeaks(t *testing.T) {
 	for _, f := range fakeapi.Faults {
 		submit("fault-"+f, f == fakeapi.FaultCutStream || f == fakeapi.FaultStreamError || f == fakeapi.FaultJSONForStream)
 	}
-	ea.svc.runner.Wait()
+	ea.runner.Wait()
 	// The same faults straight from the client, to read the whole error
 	// (message, hint, raw answer), not only what a card shows.
 	for _, f := range fakeapi.Faults {
-		_, err := ea.acct.client.Models(context.Background())
-		_, gerr := ea.acct.client.Generate(context.Background(), api.GenerateRequest{Prompt: "x", ImageOptions: api.ImageOptions{Model: "fault-" + f}}, nil)
+		_, err := ea.session.Client().Models(context.Background())
+		_, gerr := ea.session.Client().Generate(context.Background(), api.GenerateRequest{Prompt: "x", ImageOptions: api.ImageOptions{Model: "fault-" + f}}, nil)
 		for _, e := range []error{err, gerr} {
 			if e != nil {
-				texts = append(texts, e.Error(), errorText(e))
+				texts = append(texts, e.Error(), kit.ErrorText(e))
 				var ae *api.Error
 				if errors.As(e, &ae) {
 					texts = append(texts, ae.Line(), ae.Message, ae.Hint, ae.Code, ae.Param)
@@ -78,16 +80,16 @@ func TestKeyNeverLeaks(t *testing.T) {
 		}
 	}
 	onUI(ea, func() {
-		for _, c := range ea.generate.jobs.cards {
-			texts = append(texts, c.status.Text)
+		for _, c := range ea.generate.Jobs().Cards() {
+			texts = append(texts, c.Status.Text)
 		}
-		texts = append(texts, ea.generate.status.Text, ea.statusBar.state.Text, ea.banner.text(bannerKeyring), ea.win.Title())
+		texts = append(texts, ea.generate.StatusText(), ea.statusBar.State(), ea.banner.Text(chrome.BannerKeyring), ea.win.Title())
 	})
-	if len(ea.generate.jobs.cards) != len(fakeapi.Faults)+1 {
-		t.Fatalf("%d job cards, want %d", len(ea.generate.jobs.cards), len(fakeapi.Faults)+1)
+	if n := ea.generate.Jobs().Len(); n != len(fakeapi.Faults)+1 {
+		t.Fatalf("%d job cards, want %d", n, len(fakeapi.Faults)+1)
 	}
 	onUI(ea, func() { ea.saveState(); ea.win.Close() })
-	ea.svc.lib.Close()
+	ea.lib.Close()
 
 	runs := keyRuns(key)
 	check := func(where, s string) {
@@ -99,7 +101,7 @@ func TestKeyNeverLeaks(t *testing.T) {
 		}
 	}
 	for i, s := range texts {
-		check("error text "+strconv.Itoa(i)+" ("+shorten(s, 60)+")", s)
+		check("error text "+strconv.Itoa(i)+" ("+kit.Shorten(s, 60)+")", s)
 	}
 	check("the log", logs.String())
 	files := 0

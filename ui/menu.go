@@ -2,13 +2,10 @@ package ui
 
 import (
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/canvas"
-	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/driver/desktop"
-	"fyne.io/fyne/v2/widget"
 
 	"easel/assets"
+	"easel/ui/dialogs"
 )
 
 // Version is shown in About; main sets it from the build.
@@ -35,7 +32,7 @@ func (a *App) mainMenu() *fyne.MainMenu {
 	quit := fyne.NewMenuItem("Quit", a.quit)
 	quit.Shortcut = shortcutQuit
 	quit.IsQuit = true
-	demo := fyne.NewMenuItem("Use the demo service", a.useDemo)
+	demo := fyne.NewMenuItem("Use the demo service", func() { a.session.UseDemo() })
 	settings := fyne.NewMenuItem("Settings…", a.showSettings)
 	settings.Shortcut = shortcutSettings
 	file := fyne.NewMenu("File", primary, fyne.NewMenuItemSeparator(), settings, demo, fyne.NewMenuItemSeparator(), quit)
@@ -89,7 +86,7 @@ func (a *App) addShortcuts() {
 
 // quit leaves the app, asking first while jobs run.
 func (a *App) quit() {
-	if a.svc.runner != nil && a.svc.runner.Running() > 0 {
+	if a.runner != nil && a.runner.Running() > 0 {
 		a.confirmClose()
 		return
 	}
@@ -98,14 +95,5 @@ func (a *App) quit() {
 }
 
 func (a *App) showAbout() {
-	icon := canvas.NewImageFromResource(fyne.NewStaticResource("icon.png", assets.Icon))
-	icon.FillMode = canvas.ImageFillContain
-	icon.SetMinSize(fyne.NewSize(96, 96))
-	body := container.NewVBox(
-		container.NewCenter(icon),
-		widget.NewLabelWithStyle("Easel "+Version, fyne.TextAlignCenter, fyne.TextStyle{Bold: true}),
-		widget.NewLabelWithStyle("A designer's studio for OpenAI-compatible image and chat services.",
-			fyne.TextAlignCenter, fyne.TextStyle{}),
-	)
-	dialog.ShowCustom("About Easel", "Close", body, a.win)
+	dialogs.About(a.win, fyne.NewStaticResource("icon.png", assets.Icon), Version)
 }

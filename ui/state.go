@@ -25,7 +25,7 @@ func (a *App) savedSize() fyne.Size {
 // lastTab is the tab that was shown when the window was last closed.
 func (a *App) lastTab() int {
 	last := a.fyneApp.Preferences().IntWithFallback(prefLastTab, TabGenerate)
-	if last < 0 || last >= len(a.pages) {
+	if last < 0 || last >= len(a.rooms) {
 		return TabGenerate
 	}
 	return last

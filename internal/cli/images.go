@@ -12,6 +12,7 @@ import (
 
 	"easel/internal/api"
 	"easel/internal/atomicfile"
+	"easel/internal/imageio"
 )
 
 // imageFlags are the options gen and edit share, named as the API names
@@ -163,11 +164,7 @@ func writeImages(env Env, out string, res *api.ImageResult) error {
 	}
 	stamp := time.Now().Format("20060102-150405")
 	for i, img := range res.Images {
-		ext := "." + img.Format
-		if img.Format == "jpeg" {
-			ext = ".jpg"
-		}
-		path := filepath.Join(out, fmt.Sprintf("easel-%s-%d%s", stamp, i+1, ext))
+		path := filepath.Join(out, fmt.Sprintf("easel-%s-%d%s", stamp, i+1, imageio.Extension(img.Format)))
 		if err := atomicfile.Write(path, img.Data); err != nil {
 			return fmt.Errorf("cannot write %s: %w", path, err)
 		}

@@ -127,10 +127,10 @@ func profileList(ctx context.Context, args []string, env Env) error {
 }
 
 func keyState(ctx context.Context, env Env, id string) string {
-	switch _, err := env.Keys.Get(ctx, id); {
-	case err == nil:
+	switch env.Keys.State(ctx, id) {
+	case secrets.StateSaved, secrets.StateSession:
 		return "key saved"
-	case errors.Is(err, secrets.ErrNoKey):
+	case secrets.StateNone:
 		return "no key"
 	default:
 		return "keyring unavailable"

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"easel/internal/api"
+	"easel/internal/config"
 	"easel/internal/fakeapi"
 )
 
@@ -86,7 +87,7 @@ func runServeDemo(ctx context.Context, args []string, env Env) error {
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	if host, _, err := net.SplitHostPort(*addr); err != nil || !isLoopback(host) {
+	if host, _, err := net.SplitHostPort(*addr); err != nil || !config.IsLocalHost(host) {
 		return usageErr(env, "--addr must be a loopback address such as 127.0.0.1:8090")
 	}
 	srv := fakeapi.New(fakeapi.Config{Key: *key, Pace: *pace, Balance: *balance})
@@ -98,12 +99,4 @@ func runServeDemo(ctx context.Context, args []string, env Env) error {
 	<-ctx.Done()
 	time.Sleep(50 * time.Millisecond)
 	return nil
-}
-
-func isLoopback(host string) bool {
-	if host == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }

@@ -27,7 +27,7 @@ func Export(original []byte, from, to string, quality int) ([]byte, error) {
 	if from == to && (to == "png" || quality >= 100) {
 		return original, nil
 	}
-	img, _, err := image.Decode(bytes.NewReader(original))
+	img, err := DecodeBounded(bytes.NewReader(original), MaxPixels)
 	if err != nil {
 		return nil, fmt.Errorf("cannot read the original: %w", err)
 	}

@@ -13,6 +13,7 @@ import (
 	_ "golang.org/x/image/webp" // decode WebP originals
 
 	"easel/internal/atomicfile"
+	"easel/internal/imageio"
 )
 
 // ThumbSize is the longest side of a thumbnail, in pixels.
@@ -46,9 +47,9 @@ func (l *Library) Thumbnail(it Item) (string, error) {
 
 // MakeThumbnailSized decodes an image and scales it to fit side pixels.
 func MakeThumbnailSized(data []byte, side int) (image.Image, error) {
-	img, _, err := image.Decode(bytes.NewReader(data))
+	img, err := imageio.DecodeBounded(bytes.NewReader(data), imageio.MaxPixels)
 	if err != nil {
-		return nil, fmt.Errorf("not a readable image: %w", err)
+		return nil, err
 	}
 	b := img.Bounds()
 	if b.Dx() > side || b.Dy() > side {

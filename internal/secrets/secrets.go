@@ -254,3 +254,33 @@ func (b Broken) Set(string, string, string) error { return b.Err }
 
 // Delete implements Backend.
 func (b Broken) Delete(string, string) error { return b.Err }
+
+// State is where a profile's key is, as Settings and `easel profile list`
+// tell it.
+type State int
+
+const (
+	// StateNone: no key is saved (fine for a local server).
+	StateNone State = iota
+	// StateSaved: the keyring holds the key.
+	StateSaved
+	// StateSession: the key is kept in memory for this session.
+	StateSession
+	// StateUnavailable: the keyring cannot be read.
+	StateUnavailable
+)
+
+// State says where a profile's key is, without returning it.
+func (k *Keys) State(ctx context.Context, profile string) State {
+	if _, ok := k.SessionKey(profile); ok {
+		return StateSession
+	}
+	switch _, err := k.Get(ctx, profile); {
+	case err == nil:
+		return StateSaved
+	case errors.Is(err, ErrNoKey):
+		return StateNone
+	default:
+		return StateUnavailable
+	}
+}

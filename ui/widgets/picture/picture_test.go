@@ -1,4 +1,4 @@
-package ui
+package picture
 
 import (
 	"image"
@@ -19,7 +19,7 @@ func filled(w, h int, c color.NRGBA) *image.NRGBA {
 
 func TestPictureShowsTheCheckerboardOnlyUnderTransparency(t *testing.T) {
 	test.NewTempApp(t)
-	p := newPicture(fyne.NewSize(100, 100))
+	p := New(fyne.NewSize(100, 100))
 	if p.checker.Visible() {
 		t.Error("checkerboard shown with no image")
 	}
@@ -56,7 +56,7 @@ func TestPictureCheckerboardCoversTheFittedImageOnly(t *testing.T) {
 		{"wide in a square area", fyne.NewSize(400, 100), fyne.NewSize(200, 200), fyne.NewPos(0, 75), fyne.NewSize(200, 50)},
 		{"tall, scaled up", fyne.NewSize(10, 20), fyne.NewSize(100, 100), fyne.NewPos(25, 0), fyne.NewSize(50, 100)},
 	} {
-		p := newPicture(fyne.NewSize(10, 10))
+		p := New(fyne.NewSize(10, 10))
 		p.SetImage(image.NewNRGBA(image.Rect(0, 0, int(c.img.Width), int(c.img.Height))))
 		p.Resize(c.area)
 		test.TempWidgetRenderer(t, p).Layout(c.area)
@@ -71,7 +71,7 @@ func TestPictureCheckerboardCoversTheFittedImageOnly(t *testing.T) {
 
 func TestPictureDrawsACheckerboardThroughATransparentImage(t *testing.T) {
 	test.NewTempApp(t)
-	p := newPicture(fyne.NewSize(64, 64))
+	p := New(fyne.NewSize(64, 64))
 	p.SetImage(image.NewNRGBA(image.Rect(0, 0, 64, 64))) // every pixel transparent
 	w := test.NewTempWindow(t, p)
 	w.SetPadded(false)

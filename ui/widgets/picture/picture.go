@@ -1,4 +1,8 @@
-package ui
+// Package picture is a widget that shows an image fitted into its area,
+// over a checkerboard where the image is transparent, as image editors
+// do. Job cards, gallery cells and the details pane use it; it knows
+// nothing of the app.
+package picture
 
 import (
 	"image"
@@ -8,26 +12,29 @@ import (
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+
+	"easel/internal/imageio"
 )
 
 // checkerSide is the side of one checkerboard square, in screen pixels.
 const checkerSide = 8
 
-// picture shows an image fitted into its area, over a checkerboard where
+// Picture shows an image fitted into its area, over a checkerboard where
 // the image has transparency, as image editors do: an image made with a
 // transparent background would otherwise look like one with a dark
 // background. The checkerboard covers the fitted image only, not the
 // margins beside it, and its squares keep their size on screen whatever
 // the image's scale.
-type picture struct {
+type Picture struct {
 	widget.BaseWidget
 	img     *canvas.Image
 	checker *canvas.Raster
 	minSize fyne.Size
 }
 
-func newPicture(minSize fyne.Size) *picture {
-	p := &picture{minSize: minSize, img: &canvas.Image{FillMode: canvas.ImageFillContain}}
+// New makes an empty Picture that asks for at least minSize.
+func New(minSize fyne.Size) *Picture {
+	p := &Picture{minSize: minSize, img: &canvas.Image{FillMode: canvas.ImageFillContain}}
 	p.checker = canvas.NewRaster(drawChecker)
 	p.checker.Hide()
 	p.ExtendBaseWidget(p)
@@ -36,14 +43,14 @@ func newPicture(minSize fyne.Size) *picture {
 
 // SetImage shows img (nil shows nothing), looking at its pixels to learn
 // whether it is opaque.
-func (p *picture) SetImage(img image.Image) {
-	p.SetImageOpaque(img, img == nil || isOpaque(img))
+func (p *Picture) SetImage(img image.Image) {
+	p.SetImageOpaque(img, img == nil || imageio.IsOpaque(img))
 }
 
 // SetImageOpaque shows img, which the caller knows to be opaque or not.
 // It refreshes the two objects it changed, not the whole widget: a grid
 // cell is bound again at every scroll.
-func (p *picture) SetImageOpaque(img image.Image, opaque bool) {
+func (p *Picture) SetImageOpaque(img image.Image, opaque bool) {
 	p.img.Image = img
 	p.img.Refresh()
 	p.checker.Hidden = img == nil || opaque
@@ -54,7 +61,7 @@ func (p *picture) SetImageOpaque(img image.Image, opaque bool) {
 
 // placeChecker puts the checkerboard under the image as fitted into an
 // area of the given size; it reports whether there is one to draw.
-func (p *picture) placeChecker(size fyne.Size) bool {
+func (p *Picture) placeChecker(size fyne.Size) bool {
 	if p.checker.Hidden {
 		return false
 	}
@@ -65,21 +72,21 @@ func (p *picture) placeChecker(size fyne.Size) bool {
 }
 
 // CreateRenderer is Fyne's hook for drawing the widget.
-func (p *picture) CreateRenderer() fyne.WidgetRenderer {
-	return &pictureRenderer{p: p}
+func (p *Picture) CreateRenderer() fyne.WidgetRenderer {
+	return &renderer{p: p}
 }
 
-type pictureRenderer struct{ p *picture }
+type renderer struct{ p *Picture }
 
-func (r *pictureRenderer) Layout(size fyne.Size) {
+func (r *renderer) Layout(size fyne.Size) {
 	r.p.img.Move(fyne.NewPos(0, 0))
 	r.p.img.Resize(size)
 	r.p.placeChecker(size)
 }
 
-func (r *pictureRenderer) MinSize() fyne.Size { return r.p.minSize }
+func (r *renderer) MinSize() fyne.Size { return r.p.minSize }
 
-func (r *pictureRenderer) Refresh() {
+func (r *renderer) Refresh() {
 	r.Layout(r.p.Size())
 	if r.p.checker.Visible() {
 		canvas.Refresh(r.p.checker) // the theme may have changed
@@ -87,11 +94,11 @@ func (r *pictureRenderer) Refresh() {
 	r.p.img.Refresh()
 }
 
-func (r *pictureRenderer) Objects() []fyne.CanvasObject {
+func (r *renderer) Objects() []fyne.CanvasObject {
 	return []fyne.CanvasObject{r.p.checker, r.p.img}
 }
 
-func (r *pictureRenderer) Destroy() {}
+func (r *renderer) Destroy() {}
 
 // fitted is where an image drawn with ImageFillContain lands in an area
 // of the given size: as large as fits, centred.
@@ -103,25 +110,6 @@ func fitted(img image.Image, area fyne.Size) (fyne.Position, fyne.Size) {
 	scale := min(area.Width/w, area.Height/h)
 	fit := fyne.NewSize(w*scale, h*scale)
 	return fyne.NewPos((area.Width-fit.Width)/2, (area.Height-fit.Height)/2), fit
-}
-
-// isOpaque reports whether every pixel of img is opaque. Images that can
-// tell cheaply (a JPEG's YCbCr, a scan of an NRGBA's alpha bytes that
-// stops at the first transparent pixel) do; others are looked at pixel
-// by pixel.
-func isOpaque(img image.Image) bool {
-	if o, ok := img.(interface{ Opaque() bool }); ok {
-		return o.Opaque()
-	}
-	b := img.Bounds()
-	for y := b.Min.Y; y < b.Max.Y; y++ {
-		for x := b.Min.X; x < b.Max.X; x++ {
-			if _, _, _, a := img.At(x, y).RGBA(); a != 0xffff {
-				return false
-			}
-		}
-	}
-	return true
 }
 
 // drawChecker draws the checkerboard at w×h pixels in two shades of the

@@ -1,4 +1,4 @@
-package ui
+package imageform
 
 import (
 	"strings"
@@ -7,11 +7,12 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"easel/internal/api"
+	"easel/ui/modelpick"
 )
 
 func TestTransparentBackgroundSwitchesJPEGToPNG(t *testing.T) {
 	test.NewTempApp(t)
-	f := newImageOptionsForm((&App{}).newModelPicker(api.EndpointImages, "", "gpt-image-1"))
+	f := New(modelpick.NewRegistry(nil).New(api.EndpointImages, "", "gpt-image-1"))
 	f.format.SetSelected("JPEG")
 	if !f.compressRow.Visible() {
 		t.Fatal("compression hidden for JPEG")
@@ -34,8 +35,8 @@ func TestTransparentBackgroundSwitchesJPEGToPNG(t *testing.T) {
 
 func TestOptionsReadEveryControl(t *testing.T) {
 	test.NewTempApp(t)
-	f := newImageOptionsForm((&App{}).newModelPicker(api.EndpointImages, "", "gpt-image-1"))
-	f.size.SetSelected(customSizeLabel)
+	f := New(modelpick.NewRegistry(nil).New(api.EndpointImages, "", "gpt-image-1"))
+	f.size.SetSelected(CustomSizeLabel)
 	if !f.customRow.Visible() {
 		t.Fatal("custom size fields hidden")
 	}
@@ -47,7 +48,7 @@ func TestOptionsReadEveryControl(t *testing.T) {
 	f.moderation.SetSelected("Low")
 	f.n.SetSelected("4")
 	f.partials.SetSelected("3")
-	o := f.options()
+	o := f.Options()
 	if o.Size != "1536x864" || o.Quality != "high" || o.OutputFormat != "webp" || o.Moderation != "low" || o.N != 4 {
 		t.Errorf("options = %+v", o)
 	}
@@ -59,7 +60,7 @@ func TestOptionsReadEveryControl(t *testing.T) {
 	}
 	f.stream.SetChecked(false)
 	f.format.SetSelected("PNG")
-	o = f.options()
+	o = f.Options()
 	if o.Stream || o.PartialImages != 0 || o.OutputCompression != nil {
 		t.Errorf("unstreamed PNG options = %+v", o)
 	}
@@ -70,9 +71,9 @@ func TestOptionsReadEveryControl(t *testing.T) {
 
 func TestSetOptionsRoundTrips(t *testing.T) {
 	test.NewTempApp(t)
-	src := newImageOptionsForm((&App{}).newModelPicker(api.EndpointImages, "", "gpt-image-1"))
-	src.model.entry.SetText("gpt-image-2")
-	src.size.SetSelected(customSizeLabel)
+	src := New(modelpick.NewRegistry(nil).New(api.EndpointImages, "", "gpt-image-1"))
+	src.Model.Entry.SetText("gpt-image-2")
+	src.size.SetSelected(CustomSizeLabel)
 	src.customW.SetText("1536")
 	src.customH.SetText("864")
 	src.quality.SetSelected("Medium")
@@ -81,11 +82,11 @@ func TestSetOptionsRoundTrips(t *testing.T) {
 	src.compression.SetValue(55)
 	src.n.SetSelected("3")
 	src.partials.SetSelected("1")
-	want := src.options()
+	want := src.Options()
 
-	dst := newImageOptionsForm((&App{}).newModelPicker(api.EndpointImages, "", "gpt-image-1"))
-	dst.setOptions(want)
-	got := dst.options()
+	dst := New(modelpick.NewRegistry(nil).New(api.EndpointImages, "", "gpt-image-1"))
+	dst.SetOptions(want)
+	got := dst.Options()
 	if got.Model != want.Model || got.Size != want.Size || got.Quality != want.Quality || got.Background != want.Background ||
 		got.OutputFormat != want.OutputFormat || *got.OutputCompression != 55 || got.N != 3 || got.PartialImages != 1 {
 		t.Errorf("got %+v, want %+v", got, want)
@@ -94,8 +95,8 @@ func TestSetOptionsRoundTrips(t *testing.T) {
 
 func TestCustomSizeValidatedAsTyped(t *testing.T) {
 	test.NewTempApp(t)
-	f := newImageOptionsForm((&App{}).newModelPicker(api.EndpointImages, "", "gpt-image-1"))
-	f.size.SetSelected(customSizeLabel)
+	f := New(modelpick.NewRegistry(nil).New(api.EndpointImages, "", "gpt-image-1"))
+	f.size.SetSelected(CustomSizeLabel)
 	f.customW.SetText("1000")
 	f.customH.SetText("1000")
 	if !f.sizeNote.Visible() || !strings.Contains(f.sizeNote.Text, "1008x1008") {

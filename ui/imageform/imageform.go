@@ -1,4 +1,9 @@
-package ui
+// Package imageform is the form of every image option the service takes —
+// model, size with custom sizes checked as they are typed, quality,
+// background, format and compression, moderation, count, streaming — as
+// Text to image and Edit both show it, read into the request value the
+// service client sends. It knows nothing of the app.
+package imageform
 
 import (
 	"fmt"
@@ -11,16 +16,18 @@ import (
 
 	"easel/internal/api"
 	"easel/internal/config"
+	"easel/ui/kit"
+	"easel/ui/modelpick"
 )
 
-// sizePreset pairs what the user reads with the size the service takes.
-type sizePreset struct {
-	label string
-	value string
+// SizePreset pairs what the user reads with the size the service takes.
+type SizePreset struct {
+	Label string
+	Value string
 }
 
-// sizePresets name what each size suits, so a designer picks by purpose.
-var sizePresets = []sizePreset{
+// SizePresets name what each size suits, so a designer picks by purpose.
+var SizePresets = []SizePreset{
 	{"Auto — the model chooses", "auto"},
 	{"Square 1024×1024 — avatars, icons, products", "1024x1024"},
 	{"Landscape 1536×1024 — posters, covers", "1536x1024"},
@@ -28,34 +35,41 @@ var sizePresets = []sizePreset{
 	{"Custom…", ""},
 }
 
-const customSizeLabel = "Custom…"
+// CustomSizeLabel is the size choice that shows the width and height fields.
+const CustomSizeLabel = "Custom…"
 
-// choice maps a Select's labels to the values the service takes.
-type choice struct {
-	labels []string
-	values []string
+// Choice maps a Select's labels to the values the service takes.
+type Choice struct {
+	Labels []string
+	Values []string
 }
 
-func (c choice) value(label string) string {
-	for i, l := range c.labels {
+// Value is the service's value for a label, "" for none.
+func (c Choice) Value(label string) string {
+	for i, l := range c.Labels {
 		if l == label {
-			return c.values[i]
+			return c.Values[i]
 		}
 	}
 	return ""
 }
 
 var (
-	qualityChoice    = choice{[]string{"Auto", "Low", "Medium", "High"}, []string{"auto", "low", "medium", "high"}}
-	backgroundChoice = choice{[]string{"Auto", "Opaque", "Transparent"}, []string{"auto", "opaque", "transparent"}}
-	formatChoice     = choice{[]string{"PNG", "JPEG", "WebP"}, []string{"png", "jpeg", "webp"}}
-	moderationChoice = choice{[]string{"Auto", "Low"}, []string{"auto", "low"}}
+	// QualityChoice is the service's quality values.
+	QualityChoice = Choice{[]string{"Auto", "Low", "Medium", "High"}, []string{"auto", "low", "medium", "high"}}
+	// BackgroundChoice is the service's background values.
+	BackgroundChoice = Choice{[]string{"Auto", "Opaque", "Transparent"}, []string{"auto", "opaque", "transparent"}}
+	// FormatChoice is the service's output formats.
+	FormatChoice = Choice{[]string{"PNG", "JPEG", "WebP"}, []string{"png", "jpeg", "webp"}}
+	// ModerationChoice is the service's moderation values.
+	ModerationChoice = Choice{[]string{"Auto", "Low"}, []string{"auto", "low"}}
 )
 
-// imageOptionsForm holds the controls for every image option the service
+// Form holds the controls for every image option the service
 // takes; Text to image and Edit each have one.
-type imageOptionsForm struct {
-	model       *modelPicker
+type Form struct {
+	// Model is the model field.
+	Model       *modelpick.Picker
 	size        *widget.Select
 	customW     *widget.Entry
 	customH     *widget.Entry
@@ -71,34 +85,36 @@ type imageOptionsForm struct {
 	n           *widget.Select
 	stream      *widget.Check
 	partials    *widget.Select
-	form        *widget.Form
+	// Form is the whole form, for a tab to lay out.
+	Form *widget.Form
 }
 
-func newImageOptionsForm(model *modelPicker, extra ...*widget.FormItem) *imageOptionsForm {
-	f := &imageOptionsForm{model: model}
+// New makes the form around a model picker; extra rows come first.
+func New(model *modelpick.Picker, extra ...*widget.FormItem) *Form {
+	f := &Form{Model: model}
 
-	labels := make([]string, len(sizePresets))
-	for i, p := range sizePresets {
-		labels[i] = p.label
+	labels := make([]string, len(SizePresets))
+	for i, p := range SizePresets {
+		labels[i] = p.Label
 	}
 	f.customW = &widget.Entry{PlaceHolder: "width", OnChanged: func(string) { f.checkCustom() }}
 	f.customH = &widget.Entry{PlaceHolder: "height", OnChanged: func(string) { f.checkCustom() }}
-	f.sizeNote = hintLabel("")
+	f.sizeNote = kit.HintLabel("")
 	f.sizeNote.Hide()
 	f.customRow = container.NewVBox(
 		container.NewGridWithColumns(3, f.customW, widget.NewLabelWithStyle("×", fyne.TextAlignCenter, fyne.TextStyle{}), f.customH),
 		f.sizeNote)
 	f.customRow.Hide()
 	f.size = widget.NewSelect(labels, func(label string) {
-		if label == customSizeLabel {
+		if label == CustomSizeLabel {
 			f.customRow.Show()
 		} else {
 			f.customRow.Hide()
 		}
 	})
-	f.size.SetSelected(sizePresets[1].label)
+	f.size.SetSelected(SizePresets[1].Label)
 
-	f.quality = widget.NewSelect(qualityChoice.labels, nil)
+	f.quality = widget.NewSelect(QualityChoice.Labels, nil)
 	f.quality.SetSelected("Auto")
 
 	f.compression = widget.NewSlider(0, 100)
@@ -111,12 +127,12 @@ func newImageOptionsForm(model *modelPicker, extra ...*widget.FormItem) *imageOp
 	f.bgNote.Wrapping = fyne.TextWrapWord
 	f.bgNote.Importance = widget.LowImportance
 	f.bgNote.Hide()
-	f.format = widget.NewSelect(formatChoice.labels, func(string) { f.syncFormat() })
-	f.background = widget.NewSelect(backgroundChoice.labels, func(string) { f.syncBackground() })
+	f.format = widget.NewSelect(FormatChoice.Labels, func(string) { f.syncFormat() })
+	f.background = widget.NewSelect(BackgroundChoice.Labels, func(string) { f.syncBackground() })
 	f.background.SetSelected("Auto")
 	f.format.SetSelected("PNG")
 
-	f.moderation = widget.NewSelect(moderationChoice.labels, nil)
+	f.moderation = widget.NewSelect(ModerationChoice.Labels, nil)
 	f.moderation.SetSelected("Auto")
 
 	counts := make([]string, 10)
@@ -137,8 +153,8 @@ func newImageOptionsForm(model *modelPicker, extra ...*widget.FormItem) *imageOp
 	})
 	f.stream.SetChecked(true)
 
-	items := append(extra, widget.NewFormItem("Model", f.model.obj))
-	f.form = widget.NewForm(append(items,
+	items := append(extra, widget.NewFormItem("Model", f.Model.Object))
+	f.Form = widget.NewForm(append(items,
 		widget.NewFormItem("Size", container.NewVBox(f.size, f.customRow)),
 		widget.NewFormItem("Quality", f.quality),
 		widget.NewFormItem("Background", container.NewVBox(f.background, f.bgNote)),
@@ -153,14 +169,14 @@ func newImageOptionsForm(model *modelPicker, extra ...*widget.FormItem) *imageOp
 
 // checkCustom validates a custom size as it is typed, with the service's
 // rules, and says what to change.
-func (f *imageOptionsForm) checkCustom() {
+func (f *Form) checkCustom() {
 	w, h := strings.TrimSpace(f.customW.Text), strings.TrimSpace(f.customH.Text)
 	if w == "" || h == "" {
 		f.sizeNote.Hide()
 		return
 	}
 	if err := api.DefaultLimits.CheckSize(w + "x" + h); err != nil {
-		f.sizeNote.SetText(errorText(err))
+		f.sizeNote.SetText(kit.ErrorText(err))
 		f.sizeNote.Importance = widget.DangerImportance
 	} else {
 		f.sizeNote.SetText(fmt.Sprintf("%s × %s is accepted by models that take custom sizes (gpt-image-2).", w, h))
@@ -170,27 +186,27 @@ func (f *imageOptionsForm) checkCustom() {
 	f.sizeNote.Refresh()
 }
 
-// setOptions fills the form from saved settings ("reuse settings").
-func (f *imageOptionsForm) setOptions(o api.ImageOptions) {
-	f.model.entry.SetText(o.Model)
+// SetOptions fills the form from saved settings ("reuse settings").
+func (f *Form) SetOptions(o api.ImageOptions) {
+	f.Model.SetText(o.Model)
 	custom := o.Size != ""
-	for _, p := range sizePresets {
-		if p.value != "" && p.value == o.Size {
-			f.size.SetSelected(p.label)
+	for _, p := range SizePresets {
+		if p.Value != "" && p.Value == o.Size {
+			f.size.SetSelected(p.Label)
 			custom = false
 		}
 	}
 	if custom {
 		if w, h, ok := api.ParseSize(o.Size); ok {
-			f.size.SetSelected(customSizeLabel)
+			f.size.SetSelected(CustomSizeLabel)
 			f.customW.SetText(strconv.Itoa(w))
 			f.customH.SetText(strconv.Itoa(h))
 		}
 	}
-	selectValue(f.quality, qualityChoice, o.Quality)
-	selectValue(f.background, backgroundChoice, o.Background)
-	selectValue(f.format, formatChoice, o.OutputFormat)
-	selectValue(f.moderation, moderationChoice, o.Moderation)
+	selectValue(f.quality, QualityChoice, o.Quality)
+	selectValue(f.background, BackgroundChoice, o.Background)
+	selectValue(f.format, FormatChoice, o.OutputFormat)
+	selectValue(f.moderation, ModerationChoice, o.Moderation)
 	if o.OutputCompression != nil {
 		f.compression.SetValue(float64(*o.OutputCompression))
 	}
@@ -203,17 +219,17 @@ func (f *imageOptionsForm) setOptions(o api.ImageOptions) {
 	}
 }
 
-func selectValue(s *widget.Select, c choice, v string) {
-	for i, val := range c.values {
+func selectValue(s *widget.Select, c Choice, v string) {
+	for i, val := range c.Values {
 		if val == v {
-			s.SetSelected(c.labels[i])
+			s.SetSelected(c.Labels[i])
 		}
 	}
 }
 
 // syncBackground keeps the format compatible with a transparent
 // background and says why it changed it.
-func (f *imageOptionsForm) syncBackground() {
+func (f *Form) syncBackground() {
 	if f.background.Selected != "Transparent" {
 		f.bgNote.Hide()
 		return
@@ -227,7 +243,7 @@ func (f *imageOptionsForm) syncBackground() {
 
 // syncFormat shows compression only where the service accepts it, and
 // leaves transparency when the user picks JPEG.
-func (f *imageOptionsForm) syncFormat() {
+func (f *Form) syncFormat() {
 	if f.format.Selected == "JPEG" || f.format.Selected == "WebP" {
 		f.compressRow.Show()
 	} else {
@@ -238,22 +254,22 @@ func (f *imageOptionsForm) syncFormat() {
 	}
 }
 
-// options reads the form into the request value the service client takes.
-func (f *imageOptionsForm) options() api.ImageOptions {
+// Options reads the form into the request value the service client takes.
+func (f *Form) Options() api.ImageOptions {
 	o := api.ImageOptions{
-		Model:        f.model.text(),
-		Quality:      qualityChoice.value(f.quality.Selected),
-		Background:   backgroundChoice.value(f.background.Selected),
-		OutputFormat: formatChoice.value(f.format.Selected),
-		Moderation:   moderationChoice.value(f.moderation.Selected),
+		Model:        f.Model.Text(),
+		Quality:      QualityChoice.Value(f.quality.Selected),
+		Background:   BackgroundChoice.Value(f.background.Selected),
+		OutputFormat: FormatChoice.Value(f.format.Selected),
+		Moderation:   ModerationChoice.Value(f.moderation.Selected),
 		Stream:       f.stream.Checked,
 	}
-	for _, p := range sizePresets {
-		if p.label == f.size.Selected {
-			o.Size = p.value
+	for _, p := range SizePresets {
+		if p.Label == f.size.Selected {
+			o.Size = p.Value
 		}
 	}
-	if f.size.Selected == customSizeLabel {
+	if f.size.Selected == CustomSizeLabel {
 		o.Size = strings.TrimSpace(f.customW.Text) + "x" + strings.TrimSpace(f.customH.Text)
 	}
 	if o.OutputFormat == "jpeg" || o.OutputFormat == "webp" {
@@ -267,10 +283,10 @@ func (f *imageOptionsForm) options() api.ImageOptions {
 	return o
 }
 
-// applyDefaults sets the options a profile starts its requests from;
+// ApplyDefaults sets the options a profile starts its requests from;
 // fields the profile leaves empty keep the form's values.
-func (f *imageOptionsForm) applyDefaults(model string, d config.ImageDefaults) {
-	o := f.options()
+func (f *Form) ApplyDefaults(model string, d config.ImageDefaults) {
+	o := f.Options()
 	for _, set := range []struct {
 		dst *string
 		v   string
@@ -285,5 +301,5 @@ func (f *imageOptionsForm) applyDefaults(model string, d config.ImageDefaults) {
 	if d.Stream != nil {
 		o.Stream = *d.Stream
 	}
-	f.setOptions(o)
+	f.SetOptions(o)
 }

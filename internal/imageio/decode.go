@@ -1,0 +1,86 @@
+package imageio
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"image"
+	"io"
+	"os"
+
+	"github.com/disintegration/imaging"
+)
+
+// MaxPixels is the most pixels Easel decodes in one image: well above the
+// largest image a service makes (3840x2160 is 8.3 million) and a 24
+// megapixel photo, far below what would eat the machine (a 60000x60000
+// header asks for 14 GB as NRGBA).
+const MaxPixels = 64 << 20
+
+// TooLargeError is an image whose header claims more pixels than a
+// limit; it is refused before any decode.
+type TooLargeError struct {
+	Width, Height, Limit int
+}
+
+func (e *TooLargeError) Error() string {
+	return fmt.Sprintf("the image claims %dx%d pixels, more than the %d million Easel opens", e.Width, e.Height, e.Limit>>20)
+}
+
+// DecodeBounded decodes an image after reading its header and refusing
+// one of more than limit pixels, so a small file cannot ask for gigabytes.
+func DecodeBounded(r io.Reader, limit int) (image.Image, error) {
+	br := bufio.NewReader(r)
+	head, _ := br.Peek(64 << 10)
+	cfg, _, err := image.DecodeConfig(bytes.NewReader(head))
+	if err != nil {
+		return nil, fmt.Errorf("not a readable image: %w", err)
+	}
+	if cfg.Width <= 0 || cfg.Height <= 0 || cfg.Width*cfg.Height > limit {
+		return nil, &TooLargeError{Width: cfg.Width, Height: cfg.Height, Limit: limit}
+	}
+	img, _, err := image.Decode(br)
+	if err != nil {
+		return nil, fmt.Errorf("not a readable image: %w", err)
+	}
+	return img, nil
+}
+
+// DecodeFileFit decodes an image file, within MaxPixels, and scales it to
+// fit side pixels when it is larger: what a pane of the window shows,
+// without holding a 4096-pixel original in memory (and in the GPU) for a
+// view a fifth of its size.
+func DecodeFileFit(path string, side int) (image.Image, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	img, err := DecodeBounded(f, MaxPixels)
+	if err != nil {
+		return nil, err
+	}
+	if b := img.Bounds(); b.Dx() > side || b.Dy() > side {
+		img = imaging.Fit(img, side, side, imaging.Linear)
+	}
+	return img, nil
+}
+
+// IsOpaque reports whether every pixel of img is opaque. Images that can
+// tell cheaply (a JPEG's YCbCr, a scan of an NRGBA's alpha bytes that
+// stops at the first transparent pixel) do; others are looked at pixel
+// by pixel.
+func IsOpaque(img image.Image) bool {
+	if o, ok := img.(interface{ Opaque() bool }); ok {
+		return o.Opaque()
+	}
+	b := img.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			if _, _, _, a := img.At(x, y).RGBA(); a != 0xffff {
+				return false
+			}
+		}
+	}
+	return true
+}

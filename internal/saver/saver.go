@@ -1,0 +1,46 @@
+// Package saver puts a finished job's images into the gallery's library,
+// with the prompt and settings that made them: it is the jobs.Saver the
+// window runs its jobs with, kept apart from both so that neither the job
+// runner nor the library knows of the other, and tested without a window.
+package saver
+
+import (
+	"context"
+	"time"
+
+	"easel/internal/api"
+	"easel/internal/jobs"
+	"easel/internal/library"
+)
+
+// Library stores a job's images in a library.
+type Library struct {
+	Lib *library.Library
+}
+
+// Save implements jobs.Saver: one library item per image, in the order
+// the service sent them, each with its job's prompt, settings, usage and
+// lineage. It makes no thumbnails: the job ends once its images are
+// saved, so a quit is not held up (the race-built window took over a
+// second for a 1024-pixel one); the card and the gallery make theirs as
+// they need them.
+func (s Library) Save(ctx context.Context, job jobs.Info, res *api.ImageResult) ([]int64, error) {
+	kind, prompt, params := "generate", "", library.Params{}
+	if g := job.Request.Generate; g != nil {
+		prompt, params.ImageOptions = g.Prompt, g.ImageOptions
+	} else if e := job.Request.Edit; e != nil {
+		kind, prompt, params.ImageOptions = "edit", e.Prompt, e.ImageOptions
+		params.InputFidelity, params.HasMask = e.InputFidelity, e.Mask != nil
+	}
+	var ids []int64
+	for _, img := range res.Images {
+		id, err := s.Lib.Add(ctx, library.NewItem{Image: img, Kind: kind, Prompt: prompt, Model: params.Model,
+			Profile: job.Request.Profile, Params: params, Usage: res.Usage, Created: res.Created,
+			Duration: time.Since(job.Started), JobID: job.ID, RequestID: res.RequestID, Parents: job.Request.Parents})
+		if err != nil {
+			return ids, err
+		}
+		ids = append(ids, id)
+	}
+	return ids, nil
+}

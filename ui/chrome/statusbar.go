@@ -1,0 +1,63 @@
+package chrome
+
+import (
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+)
+
+// StatusBar is the strip along the bottom of the window: which profile
+// the window talks to, a way to switch, and Settings.
+type StatusBar struct {
+	// Profile is the profile picker.
+	Profile  *widget.Select
+	settings *widget.Button
+	state    *widget.Label
+	// Box is the bar, for the window to lay out below the tabs.
+	Box fyne.CanvasObject
+	// quiet is set while Show changes the selection, so that is not
+	// taken for the user's choice.
+	quiet  bool
+	picked func(name string)
+}
+
+// NewStatusBar makes the bar; picked runs when the user picks a profile
+// by name, settings when they press Settings….
+func NewStatusBar(picked func(name string), settings func()) *StatusBar {
+	s := &StatusBar{picked: picked}
+	s.Profile = widget.NewSelect(nil, s.onPicked)
+	s.Profile.PlaceHolder = "No profile"
+	s.settings = &widget.Button{Text: "Settings…", Icon: theme.SettingsIcon(), Importance: widget.LowImportance, OnTapped: settings}
+	s.state = widget.NewLabel("")
+	s.state.Importance = widget.LowImportance
+	s.state.Truncation = fyne.TextTruncateEllipsis
+	// The picker keeps a readable width whatever the names' lengths.
+	picker := container.NewGridWrap(fyne.NewSize(240, s.Profile.MinSize().Height), s.Profile)
+	s.Box = container.NewBorder(nil, nil, container.NewHBox(widget.NewLabel("Profile"), picker, s.settings), nil, s.state)
+	return s
+}
+
+// Show lists the profiles by name, selects the current one ("" for
+// none) and shows state beside them.
+func (s *StatusBar) Show(names []string, current, state string) {
+	s.quiet = true
+	s.Profile.SetOptions(names)
+	if current != "" {
+		s.Profile.SetSelected(current)
+	} else {
+		s.Profile.ClearSelected()
+	}
+	s.quiet = false
+	s.state.SetText(state)
+}
+
+func (s *StatusBar) onPicked(name string) {
+	if !s.quiet && s.picked != nil {
+		s.picked(name)
+	}
+}
+
+// State is the text beside the picker: the service's address, or why
+// nothing is connected.
+func (s *StatusBar) State() string { return s.state.Text }

@@ -1,0 +1,86 @@
+// Package dialogs holds the window's dialogs: the first-run welcome,
+// Settings with its profile form, the plain-http consent, the session
+// key, export and About. Each works through the small Host interface
+// below, so none of them knows the window's type; the account logic
+// behind them is internal/session's.
+package dialogs
+
+import (
+	"fmt"
+	"net/url"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/widget"
+
+	"easel/internal/config"
+	"easel/internal/session"
+	"easel/ui/kit"
+)
+
+// Host is what the dialogs need of the window.
+type Host interface {
+	// Window is the main window the dialogs open over.
+	Window() fyne.Window
+	// Do runs f on the UI goroutine; it never blocks the caller.
+	Do(f func())
+	// Session is the connected service and its profiles.
+	Session() *session.Session
+}
+
+// AskPlainHTTP warns that p's key would cross the network in clear text;
+// agreed runs if the user says yes.
+func AskPlainHTTP(win fyne.Window, p config.Profile, agreed func()) {
+	host := p.BaseURL
+	if u, err := url.Parse(p.BaseURL); err == nil {
+		host = u.Host
+	}
+	d := dialog.NewConfirm("Send the key without encryption?",
+		fmt.Sprintf("Profile %q talks to %s over plain http. Anyone on the network between this computer and %s can read its key and spend your balance.\n\nUse https if the server offers it. Send the key over http anyway for this profile?", p.Name, host, host),
+		func(ok bool) {
+			if ok {
+				agreed()
+			}
+		}, win)
+	d.SetConfirmText("Send over http")
+	d.SetDismissText("Cancel")
+	d.Show()
+}
+
+// AskSessionKey asks for p's key and keeps it in memory only, for a
+// keyring that cannot store it.
+func AskSessionKey(h Host, p config.Profile) {
+	win := h.Window()
+	if p.ID == "" || p.ReadOnly {
+		dialog.ShowInformation("No profile to unlock",
+			"Pick or add a profile first (File ▸ Settings…); its key can then be kept for this session.", win)
+		return
+	}
+	entry := kit.KeyEntry()
+	d := dialog.NewForm(fmt.Sprintf("Key for %q, this session only", p.Name), "Use key", "Cancel",
+		[]*widget.FormItem{kit.FormItem("API key", entry, "Kept in memory until Easel quits; never written to disk. Leave empty for a local server that takes none.")},
+		func(ok bool) {
+			if ok {
+				h.Session().UseSessionKey(p, entry.Text)
+			}
+		}, win)
+	d.Resize(fyne.NewSize(520, 0))
+	d.Show()
+	win.Canvas().Focus(entry)
+}
+
+// About shows Easel's name, version and icon.
+func About(win fyne.Window, icon fyne.Resource, version string) {
+	img := canvas.NewImageFromResource(icon)
+	img.FillMode = canvas.ImageFillContain
+	img.SetMinSize(fyne.NewSize(96, 96))
+	body := container.NewVBox(
+		container.NewCenter(img),
+		widget.NewLabelWithStyle("Easel "+version, fyne.TextAlignCenter, fyne.TextStyle{Bold: true}),
+		widget.NewLabelWithStyle("A designer's studio for OpenAI-compatible image and chat services.",
+			fyne.TextAlignCenter, fyne.TextStyle{}),
+	)
+	dialog.ShowCustom("About Easel", "Close", body, win)
+}

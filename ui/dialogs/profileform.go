@@ -1,0 +1,332 @@
+package dialogs
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"easel/internal/api"
+	"easel/internal/config"
+	"easel/internal/secrets"
+	"easel/ui/imageform"
+	"easel/ui/kit"
+)
+
+// ProfileForm edits one profile: the first-run dialog shows its first
+// rows, Settings all of them. The key field starts empty: a saved key is
+// never shown again, only replaced.
+type ProfileForm struct {
+	host Host
+	orig config.Profile
+	// newID is the id a new profile gets, fixed when the form opens so a
+	// test and the save that follows speak of the same profile.
+	newID string
+
+	// Name, BaseURL and Key are the profile's first rows.
+	Name, BaseURL, Key *widget.Entry
+	// ChatModel and ImageModel are the profile's default models.
+	ChatModel, ImageModel *widget.SelectEntry
+	size, quality, format *widget.Select
+	timeout               *widget.Entry
+	// Jobs is how many jobs run at once on the profile.
+	Jobs *widget.Select
+	// Test is Test connection, Result its answer.
+	Test   *widget.Button
+	Result *widget.Label
+	form   *widget.Form
+}
+
+// NewProfileForm fills a form from p; full adds the defaults and limits
+// rows that Settings shows.
+func NewProfileForm(h Host, p config.Profile, full bool) *ProfileForm {
+	f := &ProfileForm{host: h, orig: p, newID: config.NewID()}
+	f.Name = &widget.Entry{Text: p.Name, PlaceHolder: "e.g. OpenAI, Studio gateway, Local"}
+	f.BaseURL = &widget.Entry{Text: p.BaseURL, PlaceHolder: config.DefaultBaseURL}
+	f.Key = kit.KeyEntry()
+	f.Test = &widget.Button{Text: "Test connection", Icon: theme.ConfirmIcon(), OnTapped: f.TestConnection}
+	f.Result = kit.HintLabel("")
+	keyHint := "Kept in the system keyring, never in a file. Leave empty for a local server that takes no key."
+	f.form = widget.NewForm(
+		kit.FormItem("Name", f.Name, ""),
+		kit.FormItem("Base URL", f.BaseURL, "The address up to /v1, as the service documents it."),
+		kit.FormItem("API key", f.Key, keyHint),
+	)
+	if p.ID != "" && !p.ReadOnly {
+		f.Key.SetPlaceHolder(keyPlaceholder(secrets.StateSaved))
+	}
+	if full {
+		f.ChatModel = widget.NewSelectEntry(nil)
+		f.ChatModel.SetText(p.ChatModel)
+		f.ChatModel.SetPlaceHolder("e.g. gpt-4.1")
+		f.ImageModel = widget.NewSelectEntry(nil)
+		f.ImageModel.SetText(p.ImageModel)
+		f.ImageModel.SetPlaceHolder("e.g. gpt-image-1")
+		sizes := []string{"Form default"}
+		for _, s := range imageform.SizePresets[:len(imageform.SizePresets)-1] {
+			sizes = append(sizes, s.Label)
+		}
+		f.size = widget.NewSelect(sizes, nil)
+		f.size.SetSelected("Form default")
+		for _, s := range imageform.SizePresets {
+			if s.Value != "" && s.Value == p.Image.Size {
+				f.size.SetSelected(s.Label)
+			}
+		}
+		f.quality = defaultSelect(imageform.QualityChoice, p.Image.Quality)
+		f.format = defaultSelect(imageform.FormatChoice, p.Image.OutputFormat)
+		f.timeout = &widget.Entry{PlaceHolder: "10"}
+		if p.TimeoutSeconds > 0 {
+			f.timeout.SetText(strconv.Itoa(p.TimeoutSeconds / 60))
+		}
+		counts := make([]string, config.MaxJobsLimit)
+		for i := range counts {
+			counts[i] = strconv.Itoa(i + 1)
+		}
+		f.Jobs = widget.NewSelect(counts, nil)
+		f.Jobs.SetSelected("3")
+		if p.MaxJobs > 0 {
+			f.Jobs.SetSelected(strconv.Itoa(p.MaxJobs))
+		}
+		f.form.Append("Chat model", f.ChatModel)
+		f.form.Append("Image model", f.ImageModel)
+		f.form.Append("Default size", f.size)
+		f.form.Append("Default quality", f.quality)
+		f.form.Append("Default format", f.format)
+		f.form.AppendItem(kit.FormItem("Time-out (min)", f.timeout, "Longest wait for one image; slow services need 10 or more."))
+		f.form.AppendItem(kit.FormItem("Jobs at once", f.Jobs, "More than the account allows only earns rate-limit errors."))
+	}
+	if p.ReadOnly {
+		for _, e := range []*widget.Entry{f.Name, f.BaseURL, f.Key} {
+			e.Disable()
+		}
+		f.Key.SetPlaceHolder("From OPENAI_API_KEY")
+	}
+	return f
+}
+
+// defaultSelect is a Select of a choice's labels plus "Form default".
+func defaultSelect(c imageform.Choice, value string) *widget.Select {
+	s := widget.NewSelect(append([]string{"Form default"}, c.Labels...), nil)
+	s.SetSelected("Form default")
+	for i, v := range c.Values {
+		if v == value {
+			s.SetSelected(c.Labels[i])
+		}
+	}
+	return s
+}
+
+// profile reads the form into a profile, keeping orig's id and consent.
+func (f *ProfileForm) profile() (config.Profile, error) {
+	p := f.orig
+	p.Name, p.BaseURL = strings.TrimSpace(f.Name.Text), strings.TrimSpace(f.BaseURL.Text)
+	if p.BaseURL == "" {
+		p.BaseURL = config.DefaultBaseURL
+	}
+	if f.ChatModel != nil {
+		p.ChatModel, p.ImageModel = strings.TrimSpace(f.ChatModel.Text), strings.TrimSpace(f.ImageModel.Text)
+		p.Image.Size = ""
+		for _, s := range imageform.SizePresets {
+			if s.Label == f.size.Selected {
+				p.Image.Size = s.Value
+			}
+		}
+		p.Image.Quality = imageform.QualityChoice.Value(f.quality.Selected)
+		p.Image.OutputFormat = imageform.FormatChoice.Value(f.format.Selected)
+		p.TimeoutSeconds = 0
+		if t := strings.TrimSpace(f.timeout.Text); t != "" {
+			min, err := strconv.Atoi(t)
+			if err != nil || min < 1 {
+				return p, fmt.Errorf("time-out: %q is not a whole number of minutes", t)
+			}
+			p.TimeoutSeconds = min * 60
+		}
+		p.MaxJobs, _ = strconv.Atoi(f.Jobs.Selected)
+	}
+	if p.ID == "" {
+		p.ID = f.newID
+	}
+	if !p.ReadOnly {
+		if err := p.Validate(); err != nil {
+			return p, err
+		}
+	}
+	return p, nil
+}
+
+// typedKey is the key as typed; for an existing profile an empty field
+// means "keep the saved key".
+func (f *ProfileForm) typedKey() string { return strings.TrimSpace(f.Key.Text) }
+
+// keyForUse is the key a test or a connection uses: typed, else the
+// saved one of orig (the form's profile as it was opened). It is called
+// off the UI goroutine with both read on it before, never the widgets.
+func (f *ProfileForm) keyForUse(ctx context.Context, typed string, orig config.Profile) (string, error) {
+	if typed != "" || orig.ID == "" {
+		return typed, nil
+	}
+	if orig.ReadOnly {
+		_, key, _ := config.Environment(f.host.Session().Getenv)
+		return key, nil
+	}
+	key, err := f.host.Session().Keys().Get(ctx, orig.ID)
+	if errors.Is(err, secrets.ErrNoKey) {
+		return "", nil
+	}
+	return key, err
+}
+
+// TestConnection lists the models with the form's address and key, and
+// fills the model fields' choices with what it found. The typed key and
+// the profile are read here, on the UI goroutine; the keyring and the
+// service are asked off it.
+func (f *ProfileForm) TestConnection() {
+	p, err := f.profile()
+	if err != nil {
+		f.ShowResult(err.Error(), widget.DangerImportance)
+		return
+	}
+	typed, orig := f.typedKey(), f.orig
+	f.ShowResult("Connecting…", widget.LowImportance)
+	f.Test.Disable()
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		key, err := f.keyForUse(ctx, typed, orig)
+		if err != nil {
+			f.host.Do(func() { f.Test.Enable(); f.ShowResult(err.Error(), widget.DangerImportance) })
+			return
+		}
+		f.host.Do(func() {
+			s := f.host.Session()
+			if s.NeedsConsent(p, key) {
+				f.Test.Enable()
+				f.ShowResult("Not tested: the key would travel unencrypted.", widget.WarningImportance)
+				s.AskConsent(p, func(config.Profile) {
+					f.orig.PlainHTTPConfirmed = true
+					f.TestConnection()
+				})
+				return
+			}
+			go f.listModels(p, key)
+		})
+	}()
+}
+
+func (f *ProfileForm) listModels(p config.Profile, key string) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	ms, err := api.New(p.ClientConfig(key)).Models(ctx)
+	f.host.Do(func() {
+		f.Test.Enable()
+		if err != nil {
+			f.ShowResult(kit.ErrorText(err), widget.DangerImportance)
+			return
+		}
+		images, chats := api.ModelsFor(ms, api.EndpointImages), api.ModelsFor(ms, api.EndpointChat)
+		f.ShowResult(fmt.Sprintf("Connected: %d models listed (%d for images, %d for chat).", len(ms), len(images), len(chats)), widget.SuccessImportance)
+		if f.ChatModel != nil {
+			f.ChatModel.SetOptions(chats)
+			f.ImageModel.SetOptions(images)
+		}
+		f.host.Session().SetModels(p.ID, ms)
+	})
+}
+
+// ShowResult shows a line under Test connection.
+func (f *ProfileForm) ShowResult(text string, imp widget.Importance) {
+	f.Result.Importance = imp
+	f.Result.SetText(text)
+}
+
+// Save writes the profile and its typed key, then runs then with the
+// saved profile. A keyring that cannot take the key is offered the
+// session instead; plain http asks for consent first.
+func (f *ProfileForm) Save(then func(p config.Profile)) {
+	p, err := f.profile()
+	if err != nil {
+		f.ShowResult(err.Error(), widget.DangerImportance)
+		return
+	}
+	key := f.typedKey()
+	s := f.host.Session()
+	if s.NeedsConsent(p, key) {
+		s.AskConsent(p, func(saved config.Profile) {
+			f.orig.ID, f.orig.PlainHTTPConfirmed = saved.ID, true
+			f.Save(then)
+		})
+		return
+	}
+	f.ShowResult("Saving…", widget.LowImportance)
+	s.SaveProfile(p, func() {
+		f.orig = p
+		if key == "" {
+			f.ShowResult("Saved.", widget.SuccessImportance)
+			then(p)
+			return
+		}
+		f.saveKey(p, key, then)
+	})
+}
+
+// saveKey puts the typed key in the keyring, off the UI goroutine.
+func (f *ProfileForm) saveKey(p config.Profile, key string, then func(p config.Profile)) {
+	s := f.host.Session()
+	f.ShowResult("Saving the key in the system keyring…", widget.LowImportance)
+	go func() {
+		err := s.Keys().Set(context.Background(), p.ID, key)
+		f.host.Do(func() {
+			if err == nil {
+				f.Key.SetText("")
+				f.Key.SetPlaceHolder(keyPlaceholder(secrets.StateSaved))
+				f.ShowResult("Saved; the key is in the system keyring.", widget.SuccessImportance)
+				then(p)
+				return
+			}
+			s.KeyringFailed(err)
+			d := dialog.NewConfirm("Keep the key for this session only?",
+				"The system keyring is unavailable ("+ShortCause(err)+"), so the key cannot be saved. Easel can keep it in memory until it quits; you will be asked again next time.",
+				func(ok bool) {
+					if ok {
+						s.Keys().KeepForSession(p.ID, key)
+						f.Key.SetPlaceHolder(keyPlaceholder(secrets.StateSession))
+						f.ShowResult("Saved; the key is kept for this session only.", widget.WarningImportance)
+						then(p)
+					}
+				}, f.host.Window())
+			d.SetConfirmText("Keep for this session")
+			d.Show()
+		})
+	}()
+}
+
+// keyPlaceholder says, in the empty key field, where the profile's key
+// is kept.
+func keyPlaceholder(st secrets.State) string {
+	switch st {
+	case secrets.StateSession:
+		return "Key kept for this session — type to replace it"
+	case secrets.StateSaved:
+		return "Key saved in the keyring — type to replace it"
+	case secrets.StateNone:
+		return "No key saved (fine for local servers)"
+	default:
+		return "The keyring is unavailable — a key typed here is kept for this session"
+	}
+}
+
+// ShortCause is the keyring's own words for a failure, cut to a line.
+func ShortCause(err error) string {
+	var u *secrets.UnavailableError
+	if errors.As(err, &u) {
+		return kit.Shorten(u.Cause.Error(), 90)
+	}
+	return kit.Shorten(err.Error(), 90)
+}

@@ -1,0 +1,189 @@
+package dialogs
+
+import (
+	"context"
+	"fmt"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"easel/internal/config"
+	"easel/ui/kit"
+)
+
+// Settings is the Settings dialog: the profiles on the left, the chosen
+// one's form on the right, with Test connection, Save, Use and Delete.
+type Settings struct {
+	host  Host
+	items []config.Profile
+	list  *widget.List
+	// Form is the shown profile's form.
+	Form *ProfileForm
+	pane *fyne.Container
+	// testRow holds the shown form's Test connection and its result, kept
+	// in sight below the scrolling form.
+	testRow *fyne.Container
+	save    *widget.Button
+	// Use saves the shown profile and connects it.
+	Use *widget.Button
+	// Delete deletes the shown profile, after asking.
+	Delete *widget.Button
+	dlg    dialog.Dialog
+}
+
+// ShowSettings opens Settings on the connected profile; closed runs when
+// it closes.
+func ShowSettings(h Host, closed func()) *Settings {
+	s := &Settings{host: h}
+	s.pane = container.NewStack()
+	s.list = widget.NewList(
+		func() int { return len(s.items) },
+		func() fyne.CanvasObject { return widget.NewLabel("profile name") },
+		func(i widget.ListItemID, o fyne.CanvasObject) {
+			p := s.items[i]
+			text := p.Name
+			if p.ID == "" {
+				text = "New profile"
+			}
+			if p.ReadOnly {
+				text += " (read-only)"
+			}
+			if p.ID == h.Session().Current().ID && p.ID != "" {
+				text += "  ●"
+			}
+			o.(*widget.Label).SetText(text)
+		})
+	s.list.OnSelected = func(i widget.ListItemID) { s.open(s.items[i]) }
+	add := &widget.Button{Text: "Add", Icon: theme.ContentAddIcon(), OnTapped: s.Add}
+	s.Delete = &widget.Button{Text: "Delete", Icon: theme.DeleteIcon(), OnTapped: s.remove}
+	left := container.NewBorder(nil, container.NewGridWithColumns(2, add, s.Delete), nil, nil, s.list)
+
+	s.save = &widget.Button{Text: "Save", Icon: theme.DocumentSaveIcon(), OnTapped: func() { s.Form.Save(s.saved) }}
+	s.Use = &widget.Button{Text: "Use this profile", Importance: widget.HighImportance, OnTapped: s.useProfile}
+	closeButton := &widget.Button{Text: "Close", OnTapped: func() { s.dlg.Hide() }}
+	actions := container.NewHBox(kit.Spacer(), closeButton, s.save, s.Use)
+
+	s.testRow = container.NewStack()
+	split := container.NewHSplit(left, container.NewBorder(nil, container.NewVBox(s.testRow, actions), nil, nil, container.NewVScroll(s.pane)))
+	split.Offset = 0.28
+	s.dlg = dialog.NewCustomWithoutButtons("Settings", split, h.Window())
+	s.dlg.SetOnClosed(closed)
+	s.dlg.Resize(fyne.NewSize(920, 620))
+	s.reload(h.Session().Current().ID)
+	s.dlg.Show()
+	return s
+}
+
+// Refresh lists the profiles again, keeping the shown one, after the
+// profiles file changed.
+func (s *Settings) Refresh() { s.list.Refresh() }
+
+// reload lists the profiles again and selects the one with id (or the
+// first).
+func (s *Settings) reload(id string) {
+	s.items = config.All(s.host.Session().File(), s.host.Session().Getenv)
+	s.list.Refresh()
+	at := 0
+	for i, p := range s.items {
+		if p.ID == id {
+			at = i
+		}
+	}
+	if len(s.items) == 0 {
+		s.Add()
+		return
+	}
+	s.list.Select(at)
+	s.open(s.items[at]) // Select does not fire when at is already selected
+}
+
+// open shows p's form.
+func (s *Settings) open(p config.Profile) {
+	s.Form = NewProfileForm(s.host, p, true)
+	s.pane.Objects = []fyne.CanvasObject{container.NewPadded(s.Form.form)}
+	s.pane.Refresh()
+	s.testRow.Objects = []fyne.CanvasObject{container.NewBorder(nil, nil, s.Form.Test, nil, s.Form.Result)}
+	s.testRow.Refresh()
+	for _, b := range []*widget.Button{s.save, s.Delete} {
+		if p.ReadOnly {
+			b.Disable()
+		} else {
+			b.Enable()
+		}
+	}
+	if p.ReadOnly {
+		s.Form.ShowResult("This profile comes from OPENAI_BASE_URL and OPENAI_API_KEY; change them in your shell.", widget.LowImportance)
+	}
+	if p.ID != "" && !p.ReadOnly {
+		go s.showKeyState(s.Form, p)
+	}
+}
+
+// showKeyState says whether the keyring holds a key for p, without
+// showing it; it runs off the UI goroutine.
+func (s *Settings) showKeyState(f *ProfileForm, p config.Profile) {
+	state := keyPlaceholder(s.host.Session().Keys().State(context.Background(), p.ID))
+	s.host.Do(func() {
+		if s.Form == f && f.typedKey() == "" {
+			f.Key.SetPlaceHolder(state)
+		}
+	})
+}
+
+// Add starts a new, unsaved profile.
+func (s *Settings) Add() {
+	s.list.UnselectAll()
+	s.open(config.Profile{BaseURL: config.DefaultBaseURL})
+	s.Delete.Disable()
+	s.host.Window().Canvas().Focus(s.Form.Name)
+}
+
+// saved refreshes the list after a save and reconnects when the saved
+// profile is the connected one, so new settings apply at once.
+func (s *Settings) saved(p config.Profile) {
+	s.reload(p.ID)
+	if p.ID == s.host.Session().Current().ID {
+		s.host.Session().Activate(p)
+	}
+}
+
+func (s *Settings) useProfile() {
+	if s.Form.orig.ReadOnly {
+		s.host.Session().Activate(s.Form.orig)
+		s.dlg.Hide()
+		return
+	}
+	s.Form.Save(func(p config.Profile) {
+		s.host.Session().Activate(p)
+		s.dlg.Hide()
+	})
+}
+
+// remove deletes the shown profile and its key, after asking. A key the
+// keyring would not remove is reported: the user should know it is
+// still there.
+func (s *Settings) remove() {
+	p := s.Form.orig
+	if p.ID == "" || p.ReadOnly {
+		return
+	}
+	d := dialog.NewConfirm("Delete profile?", fmt.Sprintf("Delete %q and remove its key from the system keyring? Images made with it stay in the Gallery.", p.Name),
+		func(ok bool) {
+			if !ok {
+				return
+			}
+			s.host.Session().DeleteProfile(p, func(keyErr error) {
+				s.reload("")
+				if keyErr != nil {
+					dialog.ShowError(fmt.Errorf("the profile %q was deleted, but its key could not be removed from the system keyring (%s): remove the entry of service \"Easel\" with your keyring's own tool", p.Name, ShortCause(keyErr)), s.host.Window())
+				}
+			})
+		}, s.host.Window())
+	d.SetConfirmText("Delete profile")
+	d.SetDismissText("Keep it")
+	d.SetConfirmImportance(widget.DangerImportance)
+	d.Show()
+}

@@ -1,0 +1,244 @@
+// Package edit is the Edit tab: reference images in order and the mask
+// painted over the first on the left, the prompt and options on the
+// right, and the edits that run below them.
+package edit
+
+import (
+	"fmt"
+	"image"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"easel/internal/api"
+	"easel/internal/imageio"
+	"easel/internal/jobs"
+	"easel/ui/imageform"
+	"easel/ui/jobview"
+	"easel/ui/kit"
+	"easel/ui/room"
+)
+
+// Input is one reference image, in the order the prompt refers to them.
+type Input struct {
+	Image api.InputImage
+	// Item is the gallery item it came from, 0 for a file.
+	Item int64
+}
+
+// Room is the Edit tab.
+type Room struct {
+	host       room.Host
+	inputs     []Input
+	refList    *fyne.Container
+	references *fyne.Container
+	maskArea   *fyne.Container
+	prompt     *widget.Entry
+	fidelity   *widget.Select
+	options    *imageform.Form
+	send       *widget.Button
+	status     *widget.Label
+	jobs       *jobview.List
+}
+
+// New makes the tab; its widgets are made by Build.
+func New(h room.Host) *Room { return &Room{host: h} }
+
+// Build implements room.Room.
+func (t *Room) Build() fyne.CanvasObject {
+	s := t.host.Session()
+	dropHint := widget.NewLabelWithStyle("Add images, or send them here from the Gallery.\nTheir order matters: the prompt can say “the first”, “the second”.",
+		fyne.TextAlignCenter, fyne.TextStyle{})
+	border := canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))
+	border.StrokeColor = theme.Color(theme.ColorNamePrimary)
+	border.StrokeWidth = 2
+	border.CornerRadius = theme.Size(theme.SizeNameInputRadius)
+	t.refList = container.NewVBox()
+	t.references = container.NewStack(border, container.NewCenter(dropHint), container.NewVScroll(t.refList))
+	add := &widget.Button{Text: "Add images…", Icon: theme.FolderOpenIcon(), OnTapped: t.addFromFile}
+	refs := container.NewBorder(kit.Heading("Reference images"), container.NewHBox(add), nil, nil, t.references)
+
+	maskBg := canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))
+	maskBg.SetMinSize(fyne.NewSize(320, 200))
+	// A wrapping label must not sit in a Center container: it would shrink
+	// to one character per line.
+	t.maskArea = container.NewStack(maskBg, container.NewPadded(kit.HintLabel("Painting a mask over the first image comes with the mask painter; without one, the whole image may change.")))
+	mask := container.NewBorder(kit.Heading("Mask"), nil, nil, nil, t.maskArea)
+
+	left := container.NewVSplit(refs, mask)
+	left.Offset = 0.55
+
+	t.prompt = kit.PromptEntry("What should change? — Ctrl+Enter sends")
+	t.fidelity = widget.NewSelect([]string{"Low", "High"}, nil)
+	t.fidelity.SetSelected("Low")
+	t.options = imageform.New(t.host.Models().New(api.EndpointImages, "Image model, e.g. gpt-image-1", "gpt-image-1"), widget.NewFormItem("Input fidelity", t.fidelity))
+	t.options.ApplyDefaults(s.Current().ImageModel, s.Current().Image)
+	t.send = &widget.Button{Text: "Send edit", Icon: theme.MediaPlayIcon(), Importance: widget.HighImportance, OnTapped: t.PrimaryAction}
+	t.status = kit.HintLabel(room.ServiceText(t.host))
+	t.setReady()
+	t.jobs = jobview.NewList("Edits appear here while they run; results go to the Gallery.", t.cancel)
+	right := container.NewVScroll(container.NewPadded(container.NewVBox(
+		kit.Heading("Prompt"),
+		t.prompt,
+		t.options.Form,
+		container.NewBorder(nil, nil, nil, t.send, t.status),
+		widget.NewSeparator(),
+		t.jobs.Box,
+	)))
+
+	split := container.NewHSplit(left, right)
+	split.Offset = 0.45
+	t.showInputs()
+	return split
+}
+
+func (t *Room) cancel(id string) {
+	if r := t.host.Runner(); r != nil {
+		r.Cancel(id)
+	}
+}
+
+func (t *Room) setReady() {
+	if room.Ready(t.host) {
+		t.send.Enable()
+	} else {
+		t.send.Disable()
+	}
+}
+
+// FocusTarget implements room.Room: the prompt.
+func (t *Room) FocusTarget() fyne.Focusable { return t.prompt }
+
+// ServiceChanged implements room.Room.
+func (t *Room) ServiceChanged() {
+	t.setReady()
+	t.status.SetText(room.ReadyText(t.host))
+}
+
+// Connected implements room.Room: the profile's default model and
+// options go into the form.
+func (t *Room) Connected() {
+	p := t.host.Session().Current()
+	t.options.ApplyDefaults(p.ImageModel, p.Image)
+}
+
+// Add appends reference images; each one's place in the list is its
+// number in the prompt.
+func (t *Room) Add(in ...Input) {
+	t.inputs = append(t.inputs, in...)
+	t.showInputs()
+}
+
+// Inputs is the reference images in order.
+func (t *Room) Inputs() []Input { return t.inputs }
+
+// showInputs redraws the numbered list with move and remove controls.
+func (t *Room) showInputs() {
+	if t.refList == nil {
+		return
+	}
+	t.refList.Objects = nil
+	for i, r := range t.inputs {
+		label := widget.NewLabel(fmt.Sprintf("%d. %s", i+1, r.Image.Name))
+		up := &widget.Button{Icon: theme.MoveUpIcon(), OnTapped: func() { t.move(i, -1) }}
+		down := &widget.Button{Icon: theme.MoveDownIcon(), OnTapped: func() { t.move(i, 1) }}
+		remove := &widget.Button{Icon: theme.DeleteIcon(), OnTapped: func() { t.remove(i) }}
+		if i == 0 {
+			up.Disable()
+		}
+		if i == len(t.inputs)-1 {
+			down.Disable()
+		}
+		t.refList.Objects = append(t.refList.Objects, container.NewBorder(nil, nil, nil, container.NewHBox(up, down, remove), label))
+	}
+	// The hint shows only while the list is empty.
+	t.references.Objects[1].(*fyne.Container).Hidden = len(t.inputs) > 0
+	t.references.Refresh()
+}
+
+func (t *Room) move(i, by int) {
+	j := i + by
+	if j < 0 || j >= len(t.inputs) {
+		return
+	}
+	t.inputs[i], t.inputs[j] = t.inputs[j], t.inputs[i]
+	t.showInputs()
+}
+
+func (t *Room) remove(i int) {
+	t.inputs = append(t.inputs[:i], t.inputs[i+1:]...)
+	t.showInputs()
+}
+
+// addFromFile asks for a file and reads it off the UI goroutine: a large
+// file never freezes the window, and one over the service's limit is
+// refused with the reason, never cut short and sent.
+func (t *Room) addFromFile() {
+	d := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
+		if err != nil || r == nil {
+			return
+		}
+		name := r.URI().Name()
+		go func() {
+			defer r.Close()
+			data, ctype, err := imageio.ReadInput(r, name, imageio.MaxUploadBytes)
+			t.host.Do(func() {
+				if err != nil {
+					t.status.SetText(err.Error())
+					dialog.ShowError(err, t.host.Window())
+					return
+				}
+				t.Add(Input{Image: api.InputImage{Name: name, ContentType: ctype, Data: data}})
+			})
+		}()
+	}, t.host.Window())
+	d.Show()
+}
+
+// PrimaryAction checks the edit and submits it as a job.
+func (t *Room) PrimaryAction() {
+	if !room.Ready(t.host) {
+		t.status.SetText(room.ServiceText(t.host))
+		return
+	}
+	req := api.EditRequest{Prompt: t.prompt.Text, ImageOptions: t.options.Options(), InputFidelity: strings.ToLower(t.fidelity.Selected)}
+	var parents []int64
+	for _, r := range t.inputs {
+		req.Images = append(req.Images, r.Image)
+		if r.Item != 0 {
+			parents = append(parents, r.Item)
+		}
+	}
+	if err := req.Check(t.host.Session().Client().Limits()); err != nil {
+		t.status.SetText(kit.ErrorText(err))
+		return
+	}
+	t.status.SetText("")
+	room.SubmitImageJob(t.host, t.options.Model, &req.ImageOptions, jobs.Request{Edit: &req, Parents: parents}, t.status.SetText)
+}
+
+// ShowJob shows a job event on the job's card; img is its preview.
+func (t *Room) ShowJob(e jobs.Event, img image.Image) { t.jobs.Show(e, img) }
+
+// Jobs is the tab's job list.
+func (t *Room) Jobs() *jobview.List { return t.jobs }
+
+// Prompt is the prompt field.
+func (t *Room) Prompt() *widget.Entry { return t.prompt }
+
+// Button is Send edit.
+func (t *Room) Button() *widget.Button { return t.send }
+
+// StatusText is the line beside Send edit.
+func (t *Room) StatusText() string { return t.status.Text }
+
+// Move moves input i by one place up (-1) or down (1).
+func (t *Room) Move(i, by int) { t.move(i, by) }
+
+// Remove removes input i.
+func (t *Room) Remove(i int) { t.remove(i) }

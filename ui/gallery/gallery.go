@@ -1,0 +1,383 @@
+// Package gallery is the Gallery tab: every image ever made as a
+// virtualised grid of thumbnails, a search by prompt, and the opened
+// item's details with its actions. Every query and every decode runs off
+// the UI goroutine; a result that arrives after the user has moved on (a
+// search typed further, another image opened) is dropped.
+package gallery
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+	"github.com/dustin/go-humanize"
+
+	"easel/internal/imageio"
+	"easel/internal/library"
+	"easel/internal/thumbs"
+	"easel/ui/kit"
+	"easel/ui/room"
+	"easel/ui/widgets/picture"
+)
+
+// Page is how many items the grid holds at once, newest first.
+const Page = 1000
+
+// detailSide is the longest side of the image the details pane shows:
+// sharp in the pane at any window size, without decoding (and uploading
+// to the GPU) a 4096-pixel original at full size.
+const detailSide = 1600
+
+// Actions are what the gallery asks of the other tabs.
+type Actions interface {
+	// Reuse fills Text to image with an item's prompt and settings.
+	Reuse(it library.Item)
+	// SendToEdit adds an item to Edit's reference images.
+	SendToEdit(it library.Item)
+	// Export asks where and how to export an item.
+	Export(it library.Item)
+}
+
+// Room is the Gallery tab.
+type Room struct {
+	host      room.Host
+	actions   Actions
+	search    *widget.Entry
+	favorites *widget.Check
+	count     *widget.Label
+	grid      *widget.GridWrap
+	empty     *fyne.Container
+	details   *fyne.Container
+
+	// items is the current page.
+	items []library.Item
+	// query counts the queries sent; an answer to an older one is
+	// dropped.
+	query int
+	// opened is the item the details pane shows (0: none), openSeq
+	// counts the opens so a late decode is dropped.
+	opened  int64
+	openSeq int
+	// selected is the item selected in the grid (0: none); quiet is set
+	// while the grid's selection is moved to follow it.
+	selected int64
+	quiet    bool
+	cells    *thumbs.Cells[fyne.CanvasObject]
+}
+
+// New makes the tab; its widgets are made by Build.
+func New(h room.Host, actions Actions) *Room {
+	return &Room{host: h, actions: actions, cells: thumbs.NewCells[fyne.CanvasObject]()}
+}
+
+// Build implements room.Room.
+func (t *Room) Build() fyne.CanvasObject {
+	t.search = &widget.Entry{PlaceHolder: "Search prompts", OnChanged: func(string) { t.Reload() }}
+	t.search.ActionItem = widget.NewIcon(theme.SearchIcon())
+	t.favorites = widget.NewCheck("Favourites only", func(bool) { t.Reload() })
+	t.count = widget.NewLabel("")
+	toolbar := container.NewBorder(nil, nil, nil, container.NewHBox(t.favorites, t.count), t.search)
+
+	t.grid = widget.NewGridWrap(func() int { return len(t.items) }, t.newCell, t.updateCell)
+	t.grid.OnSelected = t.selectedCell
+	t.grid.OnUnselected = func(widget.GridWrapItemID) {
+		if !t.quiet {
+			t.selected = 0
+		}
+	}
+	// Not wrapped: a wrapping label in a Center is as narrow as its
+	// longest word, and as tall as that makes it, which grew the window.
+	emptyHint := kit.HintLabel("Images you make appear here, newest first.")
+	emptyHint.Wrapping = fyne.TextWrapOff
+	t.empty = container.NewCenter(emptyHint)
+	gridArea := container.NewStack(t.grid, t.empty)
+
+	t.details = container.NewVBox()
+	t.closeDetails()
+	split := container.NewHSplit(gridArea, container.NewVScroll(container.NewPadded(t.details)))
+	split.Offset = 0.68
+	t.Reload()
+	return container.NewBorder(toolbar, nil, nil, nil, split)
+}
+
+// FocusTarget implements room.Room: the grid.
+func (t *Room) FocusTarget() fyne.Focusable { return t.grid }
+
+// PrimaryAction implements room.Room; the gallery has none.
+func (t *Room) PrimaryAction() {}
+
+// ServiceChanged implements room.Room; the gallery does not send.
+func (t *Room) ServiceChanged() {}
+
+// Connected implements room.Room.
+func (t *Room) Connected() {}
+
+// Items is the page the grid shows.
+func (t *Room) Items() []library.Item { return t.items }
+
+// Selected is the item selected in the grid, 0 for none.
+func (t *Room) Selected() int64 { return t.selected }
+
+// Opened is the item the details pane shows, 0 for none.
+func (t *Room) Opened() int64 { return t.opened }
+
+// Reload runs the query again off the UI goroutine and shows its answer,
+// unless a newer query was sent meanwhile. The selection stays on the
+// item it was on.
+func (t *Room) Reload() {
+	lib := t.host.Library()
+	if lib == nil {
+		msg := "The gallery could not be opened."
+		if err := t.host.LibraryErr(); err != nil {
+			msg += " " + err.Error()
+		}
+		t.count.SetText(msg)
+		return
+	}
+	t.query++
+	seq := t.query
+	q := library.Query{Search: t.search.Text, Favorites: t.favorites.Checked, Limit: Page}
+	go func() {
+		items, err := lib.List(context.Background(), q)
+		n, cerr := 0, error(nil)
+		if err == nil {
+			n, cerr = lib.Count(context.Background(), q)
+		}
+		t.host.Do(func() {
+			if seq != t.query {
+				return // a newer query is on its way
+			}
+			t.showPage(q, items, n, err, cerr)
+		})
+	}()
+}
+
+func (t *Room) showPage(q library.Query, items []library.Item, n int, err, countErr error) {
+	switch {
+	case err != nil:
+		t.count.SetText("Could not read the gallery: " + err.Error())
+		return
+	case countErr != nil:
+		t.count.SetText("Could not count the images: " + countErr.Error())
+	case n == 0 && q.Search == "" && !q.Favorites:
+		t.count.SetText("No images yet")
+	case n == 1:
+		t.count.SetText("1 image")
+	default:
+		t.count.SetText(humanize.Comma(int64(n)) + " images")
+	}
+	t.items = items
+	t.cells.Reset()
+	t.empty.Hidden = len(items) > 0
+	t.empty.Refresh()
+	t.followSelection()
+	t.grid.Refresh()
+}
+
+// followSelection moves the grid's selection to where the selected item
+// is in the new page (a new image on top shifts every index), or clears
+// it when the item is no longer shown.
+func (t *Room) followSelection() {
+	if t.selected == 0 {
+		return
+	}
+	t.quiet = true
+	defer func() { t.quiet = false }()
+	for i, it := range t.items {
+		if it.ID == t.selected {
+			t.grid.Select(i)
+			return
+		}
+	}
+	t.grid.UnselectAll()
+	t.selected = 0
+}
+
+func (t *Room) newCell() fyne.CanvasObject {
+	bg := canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))
+	return container.NewStack(bg, picture.New(fyne.NewSize(library.ThumbSize*0.6, library.ThumbSize*0.6)))
+}
+
+// updateCell shows item i's thumbnail: from memory, or nothing while it
+// loads in the background. Binding a cell to another item cancels the
+// load it waited for, so a fast scroll decodes only what stays in view.
+func (t *Room) updateCell(i widget.GridWrapItemID, o fyne.CanvasObject) {
+	if i >= len(t.items) {
+		return
+	}
+	it := t.items[i]
+	pic := o.(*fyne.Container).Objects[1].(*picture.Picture)
+	svc := t.host.Thumbs()
+	if th, ok := svc.Cached(it.ID); ok {
+		t.cells.Bind(o, it.ID)
+		pic.SetImageOpaque(th.Image, th.Opaque)
+		return
+	}
+	pic.SetImageOpaque(nil, true)
+	ctx := t.cells.Bind(o, it.ID)
+	svc.Load(ctx, it, func(th thumbs.Thumb) {
+		t.host.Do(func() {
+			if t.cells.Shows(o, it.ID) {
+				pic.SetImageOpaque(th.Image, th.Opaque)
+			}
+		})
+	})
+}
+
+func (t *Room) selectedCell(i widget.GridWrapItemID) {
+	if t.quiet || i >= len(t.items) {
+		return
+	}
+	t.selected = t.items[i].ID
+	t.Open(t.items[i])
+}
+
+// closeDetails empties the details pane.
+func (t *Room) closeDetails() {
+	t.opened = 0
+	t.openSeq++
+	t.details.Objects = []fyne.CanvasObject{
+		kit.Heading("Details"),
+		kit.HintLabel("Open an image to see it with its prompt and settings, copy the prompt, mark it as a favourite or delete it."),
+	}
+	t.details.Refresh()
+}
+
+// Open shows an item's details beside the grid. The image decodes off
+// the UI goroutine, scaled to the pane; it appears when ready, unless
+// another image was opened meanwhile.
+func (t *Room) Open(it library.Item) {
+	lib := t.host.Library()
+	if lib == nil {
+		return
+	}
+	t.openSeq++
+	seq := t.openSeq
+	t.opened = it.ID
+	full := picture.New(fyne.NewSize(320, 320))
+	go func() {
+		img, err := imageio.DecodeFileFit(lib.Path(it), detailSide)
+		t.host.Do(func() {
+			if seq != t.openSeq {
+				return // closed, or another image opened
+			}
+			if err != nil {
+				t.count.SetText(fmt.Sprintf("Could not show image %d: %v", it.ID, err))
+				return
+			}
+			full.SetImage(img)
+		})
+	}()
+	prompt := widget.NewLabel(it.Prompt)
+	prompt.Wrapping = fyne.TextWrapWord
+	if it.Prompt == "" {
+		prompt.SetText("(prompt unknown: this image was recovered after a crash)")
+	}
+	copyPrompt := &widget.Button{Text: "Copy prompt", Icon: theme.ContentCopyIcon(), OnTapped: func() {
+		t.host.Clipboard().SetContent(it.Prompt)
+	}}
+	fav := widget.NewCheck("Favourite", nil)
+	fav.SetChecked(it.Favorite)
+	fav.OnChanged = func(on bool) { t.setFavorite(it, on) }
+	del := &widget.Button{Text: "Delete…", Icon: theme.DeleteIcon(), Importance: widget.DangerImportance, OnTapped: func() { t.confirmDelete(it) }}
+	reuse := &widget.Button{Text: "Reuse settings", Icon: theme.ViewRefreshIcon(), OnTapped: func() { t.actions.Reuse(it) }}
+	toEdit := &widget.Button{Text: "Send to Edit", Icon: theme.DocumentCreateIcon(), OnTapped: func() { t.actions.SendToEdit(it) }}
+	export := &widget.Button{Text: "Export…", Icon: theme.DocumentSaveIcon(), OnTapped: func() { t.actions.Export(it) }}
+	settings := widget.NewLabel(Describe(it))
+	settings.Wrapping = fyne.TextWrapWord
+	t.details.Objects = []fyne.CanvasObject{
+		kit.Heading("Details"),
+		full, prompt, container.NewGridWithColumns(2, copyPrompt, reuse, toEdit, export, del), fav, settings,
+	}
+	t.details.Refresh()
+}
+
+func (t *Room) setFavorite(it library.Item, on bool) {
+	lib := t.host.Library()
+	go func() {
+		if err := lib.SetFavorite(context.Background(), it.ID, on); err != nil {
+			t.host.Do(func() { dialog.ShowError(err, t.host.Window()) })
+		}
+	}()
+}
+
+func (t *Room) confirmDelete(it library.Item) {
+	lib := t.host.Library()
+	d := dialog.NewConfirm("Delete this image?", "It is removed from the gallery and its file is deleted. This cannot be undone.", func(ok bool) {
+		if !ok {
+			return
+		}
+		go func() {
+			err := lib.Delete(context.Background(), it.ID)
+			t.host.Do(func() {
+				if err != nil {
+					dialog.ShowError(err, t.host.Window())
+				}
+				if t.opened == it.ID {
+					t.closeDetails()
+				}
+				t.Reload()
+			})
+		}()
+	}, t.host.Window())
+	d.SetConfirmText("Delete image")
+	d.SetDismissText("Keep it")
+	d.SetConfirmImportance(widget.DangerImportance)
+	d.Show()
+}
+
+// Describe lists an item's settings for the details pane.
+func Describe(it library.Item) string {
+	p := it.Params
+	stream := "No"
+	if p.Stream {
+		stream = fmt.Sprintf("Yes, %d previews", p.PartialImages)
+	}
+	lines := []string{
+		fmt.Sprintf("%d × %d %s, %s", it.Width, it.Height, strings.ToUpper(it.Format), humanize.IBytes(uint64(max(it.SizeBytes, 0)))),
+		"Model: " + orDash(it.Model),
+		"Size asked: " + orDash(p.Size) + " · Quality: " + orDash(p.Quality) + " · Background: " + orDash(p.Background),
+		"Format asked: " + orDash(p.OutputFormat) + compressionText(p.OutputCompression) + " · Moderation: " + orDash(p.Moderation),
+		fmt.Sprintf("Images asked: %d · Streamed: %s", max(1, p.N), stream),
+		fmt.Sprintf("Made %s in %s", it.Created.Format("2 Jan 2006 15:04"), it.Duration.Round(100e6)),
+	}
+	if it.TotalTokens > 0 {
+		lines = append(lines, fmt.Sprintf("Tokens: %d in, %d out", it.InputTokens, it.OutputTokens))
+	}
+	if p.InputFidelity != "" {
+		lines = append(lines, "Input fidelity: "+p.InputFidelity)
+	}
+	if len(it.Parents) > 0 {
+		lines = append(lines, fmt.Sprintf("Edited from gallery images %v", it.Parents))
+	}
+	if it.Profile != "" {
+		lines = append(lines, "Account: "+it.Profile)
+	}
+	if it.RequestID != "" {
+		lines = append(lines, "Request: "+it.RequestID)
+	}
+	return strings.Join(lines, "\n")
+}
+
+func compressionText(c *int) string {
+	if c == nil {
+		return ""
+	}
+	return fmt.Sprintf(" at quality %d", *c)
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "—"
+	}
+	return s
+}
+
+// Grid is the thumbnail grid.
+func (t *Room) Grid() *widget.GridWrap { return t.grid }

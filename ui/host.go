@@ -1,0 +1,264 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"image"
+	"os"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/widget"
+
+	"easel/internal/api"
+	"easel/internal/config"
+	"easel/internal/imageio"
+	"easel/internal/jobs"
+	"easel/internal/library"
+	"easel/internal/session"
+	"easel/internal/thumbs"
+	"easel/ui/chrome"
+	"easel/ui/dialogs"
+	"easel/ui/edit"
+	"easel/ui/jobview"
+	"easel/ui/modelpick"
+)
+
+// The App is the Host of its rooms and dialogs.
+
+// Window is the main window, for tests and for dialogs.
+func (a *App) Window() fyne.Window { return a.win }
+
+// Do runs f on the UI goroutine, through the bridge.
+func (a *App) Do(f func()) { a.bridge.Do(f) }
+
+// Session is the connected service.
+func (a *App) Session() *session.Session { return a.session }
+
+// Runner runs the window's jobs; nil without a gallery.
+func (a *App) Runner() *jobs.Runner { return a.runner }
+
+// Library is the gallery; nil when it could not be opened.
+func (a *App) Library() *library.Library { return a.lib }
+
+// LibraryErr is why the gallery could not be opened.
+func (a *App) LibraryErr() error { return a.libErr }
+
+// Thumbs loads the gallery's thumbnails.
+func (a *App) Thumbs() *thumbs.Service { return a.thumbs }
+
+// Models makes model pickers fed by the connected profile's list.
+func (a *App) Models() *modelpick.Registry { return a.models }
+
+// Clipboard is the system clipboard.
+func (a *App) Clipboard() fyne.Clipboard { return a.fyneApp.Clipboard() }
+
+// openLibrary opens the gallery in its folder.
+func openLibrary() (*library.Library, error) {
+	dir, err := library.Dir()
+	if err != nil {
+		return nil, err
+	}
+	return library.Open(dir)
+}
+
+// sessionObserver is how the session tells the window what changed; it
+// runs on the UI goroutine (or in build, which holds the bridge).
+type sessionObserver struct{ a *App }
+
+// Changed tells the rooms, the status bar and the title.
+func (o sessionObserver) Changed() {
+	a := o.a
+	s := a.session
+	if c := s.Client(); c != nil && c != a.connected {
+		a.connected = c
+		p := s.Current()
+		if a.runner != nil {
+			a.runner.SetLimit(p.ID, p.MaxJobs)
+		}
+		a.onWindow(func() { a.win.SetTitle(windowTitle(p)) })
+		if a.banner.Text(chrome.BannerKeyring) != "" { // still shown: reword it
+			a.wordKeyringBanner()
+		}
+		a.eachBuilt(func(i int) { a.rooms[i].Connected() })
+	}
+	a.eachBuilt(func(i int) { a.rooms[i].ServiceChanged() })
+	a.refreshStatusBar()
+	if a.settings != nil {
+		a.settings.Refresh()
+	}
+}
+
+// ModelsChanged gives every model picker the connected profile's list.
+func (o sessionObserver) ModelsChanged() { o.a.models.Show(o.a.session.Models()) }
+
+// KeyringFailed raises the keyring banner.
+func (o sessionObserver) KeyringFailed(error) { o.a.wordKeyringBanner() }
+
+// AskPlainHTTP asks before a key travels in clear text.
+func (o sessionObserver) AskPlainHTTP(p config.Profile, agreed func()) {
+	o.a.onWindow(func() { dialogs.AskPlainHTTP(o.a.win, p, agreed) })
+}
+
+// FirstRun opens the welcome dialog.
+func (o sessionObserver) FirstRun() {
+	o.a.onWindow(func() { o.a.firstRun = dialogs.ShowFirstRun(o.a) })
+}
+
+// Failed shows what could not be done.
+func (o sessionObserver) Failed(err error) {
+	o.a.onWindow(func() { dialog.ShowError(err, o.a.win) })
+}
+
+// eachBuilt calls f with the index of every built room.
+func (a *App) eachBuilt(f func(i int)) {
+	for i := range a.rooms {
+		if a.built != nil && a.built[i] {
+			f(i)
+		}
+	}
+}
+
+func (a *App) refreshStatusBar() {
+	var names []string
+	for _, p := range a.session.Profiles() {
+		names = append(names, p.Name)
+	}
+	a.statusBar.Show(names, a.session.Current().Name, a.session.StatusText())
+}
+
+// pickProfile connects the profile the user picked in the status bar.
+func (a *App) pickProfile(name string) {
+	s := a.session
+	if p, ok := s.Find(name); ok && (p.ID != s.Current().ID || s.Client() == nil) {
+		s.Activate(p)
+	}
+}
+
+// wordKeyringBanner words the keyring banner for the connected profile:
+// the demo and the environment's profile need no keyring, so only a
+// stored profile is offered a key kept in memory for the session.
+func (a *App) wordKeyringBanner() {
+	err := a.session.KeyringErr()
+	if err == nil {
+		return
+	}
+	text := "The system keyring is unavailable, so keys cannot be saved or read (" + dialogs.ShortCause(err) + "). "
+	if p := a.session.Current(); p.ID != "" && !p.ReadOnly {
+		a.banner.Show(chrome.BannerKeyring, text+"You can keep a key in memory for this session only.",
+			"Enter a key for this session…", func() { dialogs.AskSessionKey(a, a.session.Current()) })
+		return
+	}
+	a.banner.Show(chrome.BannerKeyring, text+"A profile you add or pick can keep its key in memory for this session.", "", nil)
+}
+
+// showSettings opens Settings (Ctrl+,).
+func (a *App) showSettings() {
+	a.settings = dialogs.ShowSettings(a, func() { a.settings = nil })
+}
+
+// galleryActions are what the Gallery asks of the other tabs.
+type galleryActions struct{ a *App }
+
+// Reuse fills Text to image with an item's prompt and settings and shows
+// that tab, ready for a variation.
+func (g galleryActions) Reuse(it library.Item) {
+	g.a.SelectTab(TabGenerate)
+	g.a.generate.Reuse(it.Prompt, it.Params.ImageOptions)
+}
+
+// SendToEdit adds an item to Edit's reference images, after those
+// already there, and shows that tab. The file is read off the UI
+// goroutine.
+func (g galleryActions) SendToEdit(it library.Item) {
+	a := g.a
+	path := a.lib.Path(it)
+	go func() {
+		data, err := os.ReadFile(path)
+		a.Do(func() {
+			if err != nil {
+				dialog.ShowError(fmt.Errorf("cannot read image %d: %w", it.ID, err), a.win)
+				return
+			}
+			a.SelectTab(TabEdit)
+			a.edit.Add(edit.Input{Item: it.ID, Image: api.InputImage{
+				Name: fmt.Sprintf("gallery-%d%s", it.ID, imageio.Extension(it.Format)), ContentType: "image/" + it.Format, Data: data}})
+		})
+	}()
+}
+
+// Export asks where and how to export an item.
+func (g galleryActions) Export(it library.Item) {
+	dialogs.Export(g.a, it, g.a.lib.Path(it), nil)
+}
+
+// onJobEvent runs on a job's goroutine: it decodes a preview there, then
+// hops to the UI goroutine to show the event.
+func (a *App) onJobEvent(e jobs.Event) {
+	var img image.Image
+	if e.State == jobs.Partial && e.Preview != nil {
+		img, _ = library.MakeThumbnailSized(e.Preview.Data, jobview.PreviewSide)
+	}
+	if e.State == jobs.Done && len(e.ItemIDs) > 0 && a.lib != nil {
+		if it, err := a.lib.Get(context.Background(), e.ItemIDs[0]); err == nil {
+			if p, err := a.lib.Thumbnail(it); err == nil {
+				img, _ = imageio.DecodeFileFit(p, jobview.PreviewSide)
+			}
+		}
+	}
+	a.bridge.Do(func() { a.showJobEvent(e, img) })
+}
+
+func (a *App) showJobEvent(e jobs.Event, img image.Image) {
+	if e.Job.Request.Edit != nil {
+		if a.built[TabEdit] {
+			a.edit.ShowJob(e, img)
+		}
+	} else if a.built[TabGenerate] {
+		a.generate.ShowJob(e, img)
+	}
+	if e.State == jobs.Done && a.built[TabGallery] {
+		a.gallery.Reload()
+	}
+	if (e.State == jobs.Done || e.State == jobs.Failed) && !a.focused {
+		a.notify(e)
+	}
+}
+
+// notify tells, over the desktop's notifications, that a job ended while
+// the window was in the background. Notifications fail quietly.
+func (a *App) notify(e jobs.Event) {
+	title, body := "Image ready", jobview.Prompt(e)
+	if e.State == jobs.Failed {
+		title = "Image failed: " + e.Err.Kind.String()
+		body = e.Err.Hint
+	}
+	a.fyneApp.SendNotification(fyne.NewNotification(title, body))
+}
+
+// confirmClose asks before closing while jobs run: their images would be
+// lost though they are paid for. Keeping them is the default.
+func (a *App) confirmClose() {
+	if a.runner == nil || a.runner.Running() == 0 {
+		a.saveState()
+		a.win.Close()
+		return
+	}
+	n := a.runner.Running()
+	what := "1 job has"
+	if n > 1 {
+		what = fmt.Sprintf("%d jobs have", n)
+	}
+	d := dialog.NewConfirm("Jobs are still running",
+		what+" not finished. If you quit now, their images are lost, though the service may charge for them.",
+		func(quit bool) {
+			if quit {
+				a.saveState()
+				a.win.Close()
+			}
+		}, a.win)
+	d.SetConfirmText("Quit and lose them")
+	d.SetDismissText("Keep running")
+	d.SetConfirmImportance(widget.DangerImportance)
+	d.Show()
+}

@@ -1,0 +1,225 @@
+// Package jobview shows jobs as cards: a preview, the prompt, the state
+// with its elapsed time, Cancel while a job runs, and what went wrong when
+// it failed. Text to image and Edit each keep a List of them. Finished
+// cards can be cleared, and a list keeps a bounded number of them, so a
+// long session's previews do not pile up in memory.
+package jobview
+
+import (
+	"fmt"
+	"image"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"easel/internal/jobs"
+	"easel/ui/kit"
+	"easel/ui/widgets/picture"
+)
+
+// PreviewSide is the longest side of a job card's preview, in pixels.
+const PreviewSide = 192
+
+// KeepFinished is how many finished cards a list keeps; older finished
+// cards are dropped as new jobs come (their images are in the gallery).
+const KeepFinished = 50
+
+// Card shows one job.
+type Card struct {
+	root    *fyne.Container
+	preview *picture.Picture
+	title   *widget.Label
+	// Status is the job's state in words, for tests and screen readers.
+	Status *widget.Label
+	hint   *widget.Label
+	cancel *widget.Button
+	clear  *widget.Button
+	final  bool
+}
+
+func newCard(prompt string, onCancel, onClear func()) *Card {
+	c := &Card{}
+	c.preview = picture.New(fyne.NewSize(PreviewSide/1.5, PreviewSide/1.5))
+	bg := canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))
+	c.title = widget.NewLabelWithStyle(kit.Shorten(prompt, 80), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	c.title.Wrapping = fyne.TextWrapWord
+	c.Status = widget.NewLabel("Queued")
+	c.hint = kit.HintLabel("")
+	c.hint.Hide()
+	c.cancel = &widget.Button{Text: "Cancel", Icon: theme.CancelIcon(), OnTapped: onCancel}
+	c.clear = &widget.Button{Text: "Clear", Icon: theme.ContentClearIcon(), Importance: widget.LowImportance, OnTapped: onClear}
+	c.clear.Hide()
+	text := container.NewVBox(c.title, c.Status, c.hint, container.NewHBox(c.cancel, c.clear))
+	c.root = container.NewBorder(nil, nil, container.NewStack(bg, c.preview), nil, text)
+	return c
+}
+
+// CanCancel reports whether the card offers Cancel (its job runs).
+func (c *Card) CanCancel() bool { return c.cancel.Visible() }
+
+// apply shows one job event; img is the decoded preview, if any.
+func (c *Card) apply(e jobs.Event, img image.Image) {
+	secs := e.Elapsed.Round(time.Second)
+	switch e.State {
+	case jobs.Queued:
+		c.Status.SetText("Queued")
+	case jobs.Sending:
+		c.Status.SetText("Sending…")
+	case jobs.Waiting:
+		c.Status.SetText(fmt.Sprintf("Waiting for the service · %s", secs))
+	case jobs.Partial:
+		c.Status.SetText(fmt.Sprintf("Preview %d · %s", e.Preview.Index+1, secs))
+	case jobs.Saving:
+		c.Status.SetText("Saving to the gallery…")
+	case jobs.Done:
+		c.Status.SetText(fmt.Sprintf("Done in %s · %s in the gallery", secs, countImages(len(e.ItemIDs))))
+	case jobs.Failed:
+		c.Status.SetText("Failed: " + e.Err.Kind.String())
+		c.hint.SetText(e.Err.Hint)
+		c.hint.Show()
+	case jobs.Cancelled:
+		c.Status.SetText("Cancelled")
+	}
+	if img != nil {
+		c.preview.SetImage(img)
+	}
+	if e.State.Final() {
+		c.final = true
+		c.cancel.Hide()
+		c.clear.Show()
+	}
+}
+
+func countImages(n int) string {
+	if n == 1 {
+		return "1 image"
+	}
+	return fmt.Sprintf("%d images", n)
+}
+
+// List is a tab's job cards, newest on top. Use it on the UI goroutine.
+type List struct {
+	// Box is the list for a tab to lay out.
+	Box       *fyne.Container
+	cards     *fyne.Container
+	empty     *widget.Label
+	clearAll  *widget.Button
+	cancel    func(id string)
+	byID      map[string]*Card
+	order     []string // job ids, newest first
+	keepFinal int
+}
+
+// NewList makes an empty list that shows emptyHint until the first job;
+// cancel cancels a job by id.
+func NewList(emptyHint string, cancel func(id string)) *List {
+	l := &List{cancel: cancel, byID: map[string]*Card{}, keepFinal: KeepFinished}
+	l.empty = kit.HintLabel(emptyHint)
+	l.cards = container.NewVBox()
+	l.clearAll = &widget.Button{Text: "Clear finished", Icon: theme.ContentClearIcon(), Importance: widget.LowImportance, OnTapped: l.ClearFinished}
+	l.clearAll.Hide()
+	l.Box = container.NewVBox(l.empty, l.cards, container.NewHBox(l.clearAll))
+	return l
+}
+
+// Len is how many cards the list shows.
+func (l *List) Len() int { return len(l.order) }
+
+// Card is the card of a job, or nil.
+func (l *List) Card(id string) *Card { return l.byID[id] }
+
+// Show applies a job event, making the job's card on its first event.
+func (l *List) Show(e jobs.Event, img image.Image) {
+	c := l.byID[e.Job.ID]
+	if c == nil {
+		id := e.Job.ID
+		c = newCard(Prompt(e), func() { l.cancel(id) }, func() { l.remove(id) })
+		l.byID[id] = c
+		l.order = append([]string{id}, l.order...)
+		l.dropOldFinished()
+		l.relayout()
+	}
+	c.apply(e, img)
+	if e.State.Final() {
+		l.dropOldFinished()
+		l.relayout()
+	}
+}
+
+// ClearFinished removes every finished, failed and cancelled card.
+func (l *List) ClearFinished() {
+	for _, id := range append([]string(nil), l.order...) {
+		if l.byID[id].final {
+			l.drop(id)
+		}
+	}
+	l.relayout()
+}
+
+func (l *List) remove(id string) {
+	l.drop(id)
+	l.relayout()
+}
+
+func (l *List) drop(id string) {
+	delete(l.byID, id)
+	for i, o := range l.order {
+		if o == id {
+			l.order = append(l.order[:i], l.order[i+1:]...)
+			return
+		}
+	}
+}
+
+// dropOldFinished keeps at most keepFinal finished cards, the newest.
+func (l *List) dropOldFinished() {
+	finished := 0
+	for _, id := range append([]string(nil), l.order...) {
+		if !l.byID[id].final {
+			continue
+		}
+		if finished++; finished > l.keepFinal {
+			l.drop(id)
+		}
+	}
+}
+
+// relayout puts the cards in order with separators, and shows the empty
+// hint and Clear finished as they apply.
+func (l *List) relayout() {
+	objs := make([]fyne.CanvasObject, 0, 2*len(l.order))
+	anyFinal := false
+	for _, id := range l.order {
+		c := l.byID[id]
+		objs = append(objs, c.root, widget.NewSeparator())
+		anyFinal = anyFinal || c.final
+	}
+	l.cards.Objects = objs
+	l.empty.Hidden = len(l.order) > 0
+	l.clearAll.Hidden = !anyFinal
+	l.Box.Refresh()
+}
+
+// Prompt is the prompt of the job an event is about.
+func Prompt(e jobs.Event) string {
+	if g := e.Job.Request.Generate; g != nil {
+		return g.Prompt
+	}
+	if ed := e.Job.Request.Edit; ed != nil {
+		return ed.Prompt
+	}
+	return ""
+}
+
+// Cards is the list's cards, newest first.
+func (l *List) Cards() []*Card {
+	out := make([]*Card, len(l.order))
+	for i, id := range l.order {
+		out[i] = l.byID[id]
+	}
+	return out
+}

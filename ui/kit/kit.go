@@ -1,0 +1,81 @@
+// Package kit holds the few small widget helpers every room of the window
+// builds with — a prompt field, a quiet hint line, a form row with help —
+// so the tabs look and read alike. It knows nothing of the app.
+package kit
+
+import (
+	"errors"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/widget"
+
+	"easel/internal/api"
+)
+
+// PromptEntry is the multi-line, wrapping text field used for prompts and
+// the chat composer. Ctrl+Enter is a window shortcut, so it works here
+// without the entry knowing about it.
+func PromptEntry(placeholder string) *widget.Entry {
+	e := widget.NewMultiLineEntry()
+	e.Wrapping = fyne.TextWrapWord
+	e.SetPlaceHolder(placeholder)
+	e.SetMinRowsVisible(5)
+	return e
+}
+
+// HintLabel is a small, quiet line of help text under a control.
+func HintLabel(text string) *widget.Label {
+	l := widget.NewLabel(text)
+	l.Wrapping = fyne.TextWrapWord
+	l.Importance = widget.LowImportance
+	return l
+}
+
+// Heading is a section's bold title.
+func Heading(text string) *widget.Label {
+	return widget.NewLabelWithStyle(text, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+}
+
+// KeyEntry is a masked field for an API key; Fyne's password entry has
+// the reveal toggle built in.
+func KeyEntry() *widget.Entry {
+	e := widget.NewPasswordEntry()
+	e.SetPlaceHolder("sk-…")
+	return e
+}
+
+// FormItem is a form row with a line of help under the field.
+func FormItem(label string, w fyne.CanvasObject, hint string) *widget.FormItem {
+	item := widget.NewFormItem(label, w)
+	item.HintText = hint
+	return item
+}
+
+// Spacer pushes the widgets after it to the end of a box.
+func Spacer() fyne.CanvasObject { return layout.NewSpacer() }
+
+// ErrorText is one line for an error next to the control that caused it:
+// the service's classified message and its hint, or the error's text.
+func ErrorText(err error) string {
+	var e *api.Error
+	if errors.As(err, &e) {
+		if e.Hint != "" {
+			return e.Message + " — " + e.Hint
+		}
+		return e.Message
+	}
+	return err.Error()
+}
+
+// Shorten folds white space and cuts s to at most n characters (not
+// bytes: a cut never splits a letter), ending a cut one with "…".
+func Shorten(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}

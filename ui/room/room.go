@@ -1,0 +1,96 @@
+// Package room is the contract between the window and each of its tabs
+// (Text to image, Edit, Chat, Gallery): what a tab gets from the app
+// (Host) and what the app asks of a tab (Room). A tab depends on this
+// narrow interface, not on the window's type, so it can be built and
+// tested against a fake host, and no tab reaches into another's widgets:
+// what one tab does to another (Reuse settings, Send to Edit) goes
+// through the window, which calls the other tab's own methods.
+package room
+
+import (
+	"fyne.io/fyne/v2"
+
+	"easel/internal/api"
+	"easel/internal/jobs"
+	"easel/internal/library"
+	"easel/internal/session"
+	"easel/internal/thumbs"
+	"easel/ui/modelpick"
+)
+
+// Host is what a room gets from the app. Call it on the UI goroutine,
+// except Do, which is for goroutines.
+type Host interface {
+	// Window is the main window, for dialogs.
+	Window() fyne.Window
+	// Do runs f on the UI goroutine; it never blocks the caller.
+	Do(f func())
+	// Session is the connected service.
+	Session() *session.Session
+	// Runner runs jobs; nil when the gallery could not be opened (then
+	// nothing could be saved, so nothing is sent).
+	Runner() *jobs.Runner
+	// Library is the gallery; nil when it could not be opened.
+	Library() *library.Library
+	// LibraryErr is why the gallery could not be opened.
+	LibraryErr() error
+	// Thumbs loads the gallery's thumbnails.
+	Thumbs() *thumbs.Service
+	// Models makes model pickers fed by the connected profile's list.
+	Models() *modelpick.Registry
+	// Clipboard is the system clipboard.
+	Clipboard() fyne.Clipboard
+}
+
+// Room is one tab of the window.
+type Room interface {
+	// Build makes the tab's widgets; it is called once, when the tab is
+	// first shown.
+	Build() fyne.CanvasObject
+	// FocusTarget is the tab's main input, focused when it is shown.
+	FocusTarget() fyne.Focusable
+	// PrimaryAction is what Ctrl+Enter does on this tab.
+	PrimaryAction()
+	// ServiceChanged says the connected service or its note changed:
+	// enable or disable sending, and say why. Called on built rooms only.
+	ServiceChanged()
+	// Connected says a profile was just connected: apply its defaults.
+	// Called on built rooms only.
+	Connected()
+}
+
+// Ready reports whether a request can be sent now: a connected service
+// and a gallery to save its images in.
+func Ready(h Host) bool { return h.Session().Client() != nil && h.Runner() != nil }
+
+// ServiceText is what a tab shows beside its send button: why nothing can
+// be sent, or that the service is ready.
+func ServiceText(h Host) string {
+	if h.Runner() == nil && h.LibraryErr() != nil {
+		return "The gallery folder could not be opened, so images could not be saved: " + h.LibraryErr().Error()
+	}
+	return h.Session().Text()
+}
+
+// ReadyText is ServiceText once a profile has just connected: what the
+// service is, or why nothing can be sent.
+func ReadyText(h Host) string {
+	if h.Runner() == nil && h.LibraryErr() != nil {
+		return ServiceText(h)
+	}
+	return h.Session().ReadyText()
+}
+
+// SubmitImageJob sends a checked Generate or Edit request as a job on the
+// connected profile, once the model name is confirmed; opts is the
+// request's options, whose model the confirmation may swap for a listed
+// one. A refusal goes to status.
+func SubmitImageJob(h Host, model *modelpick.Picker, opts *api.ImageOptions, req jobs.Request, status func(string)) {
+	modelpick.Confirm(h.Window(), model, func() {
+		opts.Model = model.Text()
+		req.Profile, req.Service = h.Session().Current().ID, h.Session().Client()
+		if _, err := h.Runner().Submit(req); err != nil {
+			status(err.Error())
+		}
+	})
+}
