@@ -113,8 +113,7 @@ func TestFirstRunTestsSavesAndConnects(t *testing.T) {
 	base := keyedFake(t)
 	backend := secrets.NewMemory()
 	opts := isolated(t, Options{Keys: secrets.New(backend, 0)})
-	ea := New(test.NewTempApp(t), opts)
-	t.Cleanup(func() { ea.runner.Wait(); ea.lib.Close() })
+	ea := newApp(t, test.NewTempApp(t), opts)
 	f := ea.firstRun
 	onUI(ea, func() {
 		f.BaseURL.SetText(base)
@@ -151,13 +150,13 @@ func TestFirstRunTestsSavesAndConnects(t *testing.T) {
 }
 
 func TestFirstRunOffersTheDemo(t *testing.T) {
-	ea := New(test.NewTempApp(t), isolated(t, Options{}))
+	ea := newApp(t, test.NewTempApp(t), isolated(t, Options{}))
 	onUI(ea, func() { tap(t, ea.win, "Use the demo service") })
 	waitFor(t, ea, "the demo's model list", func() bool { return modelsKnown(ea) })
 	if ea.session.Client() == nil || ea.session.Current().ID != config.DemoID {
 		t.Fatalf("not on the demo: %+v", ea.session.Current())
 	}
-	if !strings.Contains(ea.win.Title(), "demo") {
+	if !strings.Contains(ea.win.Title(), "Demo service") {
 		t.Errorf("title %q", ea.win.Title())
 	}
 }
@@ -168,8 +167,7 @@ func TestNoSecretServiceBannerAndSessionKey(t *testing.T) {
 	t.Setenv("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent/easel-test-bus")
 	base := keyedFake(t)
 	keys := secrets.New(secrets.OSKeyring{}, 3*time.Second)
-	ea := New(test.NewTempApp(t), isolated(t, Options{Keys: keys}))
-	t.Cleanup(func() { ea.runner.Wait(); ea.lib.Close() })
+	ea := newApp(t, test.NewTempApp(t), isolated(t, Options{Keys: keys}))
 	waitFor(t, ea, "the keyring banner", func() bool { return ea.banner.Text(chrome.BannerKeyring) != "" })
 	if msg := ea.banner.Text(chrome.BannerKeyring); !strings.Contains(msg, "keyring is unavailable") {
 		t.Fatalf("banner %q", msg)
@@ -209,7 +207,7 @@ func TestPlainHTTPKeyNeedsConsent(t *testing.T) {
 	}
 	keys := secrets.New(secrets.NewMemory(), 0)
 	_ = keys.Set(context.Background(), p.ID, testKey)
-	ea := New(test.NewTempApp(t), isolated(t, Options{ConfigPath: path, Keys: keys}))
+	ea := newApp(t, test.NewTempApp(t), isolated(t, Options{ConfigPath: path, Keys: keys}))
 	waitFor(t, ea, "the warning", func() bool { return findButton(ea.win, "Send over http") != nil })
 	if ea.session.Client() != nil {
 		t.Fatal("connected before the user agreed")
@@ -300,8 +298,7 @@ func newServedAppWith(t *testing.T, o Options) *App {
 	ts := httptest.NewServer(fakeapi.New(fakeapi.Config{}))
 	t.Cleanup(ts.Close)
 	o.BaseURL = ts.URL + "/v1"
-	ea := New(test.NewTempApp(t), isolated(t, o))
-	t.Cleanup(func() { ea.runner.Wait(); ea.lib.Close() })
+	ea := newApp(t, test.NewTempApp(t), isolated(t, o))
 	onUI(ea, func() { ea.SelectTab(TabGenerate) })
 	waitFor(t, ea, "the model list", func() bool { return len(ea.generate.Options().Model.Listed()) > 0 })
 	return ea
@@ -314,7 +311,7 @@ func TestCorruptProfilesFileStillStarts(t *testing.T) {
 	if err := os.WriteFile(path, []byte(`{"profiles":[{"id":"a","na`), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	ea := New(test.NewTempApp(t), isolated(t, Options{ConfigPath: path}))
+	ea := newApp(t, test.NewTempApp(t), isolated(t, Options{ConfigPath: path}))
 	msg := ea.banner.Text(chrome.BannerConfig)
 	if !strings.Contains(msg, "moved to "+path+".corrupt-") {
 		t.Fatalf("banner %q does not say where the file went", msg)
@@ -361,8 +358,7 @@ func TestStartReadsTheKeyringOnce(t *testing.T) {
 	if err := keys.Set(context.Background(), p.ID, testKey); err != nil {
 		t.Fatal(err)
 	}
-	ea := New(test.NewTempApp(t), isolated(t, Options{ConfigPath: path, Keys: keys}))
-	t.Cleanup(func() { ea.runner.Wait(); ea.lib.Close() })
+	ea := newApp(t, test.NewTempApp(t), isolated(t, Options{ConfigPath: path, Keys: keys}))
 	waitFor(t, ea, "the profile's connection", func() bool { return ea.session.Client() != nil })
 	time.Sleep(100 * time.Millisecond) // a second read would have started by now
 	if n := backend.count(); n != 1 {
@@ -370,8 +366,7 @@ func TestStartReadsTheKeyringOnce(t *testing.T) {
 	}
 
 	demo := &countingKeyring{Backend: secrets.NewMemory()}
-	ea2 := New(test.NewTempApp(t), isolated(t, Options{Demo: true, Keys: secrets.New(demo, 0)}))
-	t.Cleanup(func() { ea2.runner.Wait(); ea2.lib.Close() })
+	newApp(t, test.NewTempApp(t), isolated(t, Options{Demo: true, Keys: secrets.New(demo, 0)}))
 	deadline := time.Now().Add(5 * time.Second)
 	for demo.count() == 0 && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
@@ -388,8 +383,7 @@ func TestStartReadsTheKeyringOnce(t *testing.T) {
 func TestKeyringBannerOffersASessionKeyOnlyForAStoredProfile(t *testing.T) {
 	t.Setenv("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent/easel-test-bus")
 	keys := secrets.New(secrets.OSKeyring{}, 3*time.Second)
-	ea := New(test.NewTempApp(t), isolated(t, Options{Keys: keys, Demo: true}))
-	t.Cleanup(func() { ea.runner.Wait(); ea.lib.Close() })
+	ea := newApp(t, test.NewTempApp(t), isolated(t, Options{Keys: keys, Demo: true}))
 	offered := func() bool {
 		b := ea.banner.Action(chrome.BannerKeyring)
 		return b != nil && b.OnTapped != nil

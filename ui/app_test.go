@@ -10,10 +10,27 @@ import (
 	"easel/internal/secrets"
 )
 
+// newApp opens a window for a test and shuts it down at the end: no
+// update reaches its widgets after that (the next test's window may be
+// building), and its goroutines and library are finished.
+func newApp(t testing.TB, a fyne.App, o Options) *App {
+	t.Helper()
+	ea := New(a, o)
+	t.Cleanup(func() {
+		ea.bridge.Close()
+		ea.session.Wait()
+		if ea.runner != nil {
+			ea.runner.Wait()
+			ea.lib.Close()
+		}
+	})
+	return ea
+}
+
 func newTestApp(t *testing.T) (*App, fyne.App) {
 	t.Helper()
 	a := test.NewTempApp(t)
-	ea := New(a, isolated(t, Options{}))
+	ea := newApp(t, a, isolated(t, Options{}))
 	t.Cleanup(ea.win.Close)
 	return ea, a
 }
@@ -66,13 +83,17 @@ func TestShortcutsSwitchTabAndFocusMainInput(t *testing.T) {
 		func() fyne.Focusable { return ea.gallery.FocusTarget() },
 	}
 	for _, i := range []int{TabGallery, TabChat, TabEdit, TabGenerate, TabGallery} {
-		typeShortcut(ea.win, shortcutTab[i])
-		if got := ea.CurrentTab(); got != i {
-			t.Fatalf("Ctrl+%d: tab %d shown, want %d", i+1, got, i)
-		}
-		if want, got := focus[i](), ea.win.Canvas().Focused(); got != want || want == nil {
-			t.Errorf("Ctrl+%d: focus on %T %p, want the tab's main input %T %p", i+1, got, got, want, want)
-		}
+		// The gallery's query answers through the bridge, so the test
+		// drives and reads the window there too.
+		onUI(ea, func() {
+			typeShortcut(ea.win, shortcutTab[i])
+			if got := ea.CurrentTab(); got != i {
+				t.Fatalf("Ctrl+%d: tab %d shown, want %d", i+1, got, i)
+			}
+			if want, got := focus[i](), ea.win.Canvas().Focused(); got != want || want == nil {
+				t.Errorf("Ctrl+%d: focus on %T %p, want the tab's main input %T %p", i+1, got, got, want, want)
+			}
+		})
 	}
 }
 
@@ -114,13 +135,13 @@ func TestMenuShowsEveryTabShortcut(t *testing.T) {
 func TestLastTabAndSizeRemembered(t *testing.T) {
 	t.Setenv("EASEL_HOME", t.TempDir())
 	a := test.NewTempApp(t)
-	first := New(a, isolated(t, Options{}))
+	first := newApp(t, a, isolated(t, Options{}))
 	first.SelectTab(TabEdit)
 	first.win.Resize(fyne.NewSize(1000, 700))
 	first.saveState()
 	first.win.Close()
 
-	second := New(a, isolated(t, Options{}))
+	second := newApp(t, a, isolated(t, Options{}))
 	defer second.win.Close()
 	if got := second.CurrentTab(); got != TabEdit {
 		t.Errorf("reopened on tab %d, want %d (Edit)", got, TabEdit)
@@ -150,14 +171,18 @@ var smallestWindow = fyne.NewSize(1280, 680)
 func TestEveryTabFitsASmallWindow(t *testing.T) {
 	ea := newServedApp(t)
 	for i, item := range ea.tabs.Items {
-		onUI(ea, func() { ea.SelectTab(i) })
-		min := item.Content.MinSize()
-		if min.Width > smallestWindow.Width || min.Height > smallestWindow.Height {
-			t.Errorf("tab %q needs %.0fx%.0f, more than %.0fx%.0f", item.Text, min.Width, min.Height, smallestWindow.Width, smallestWindow.Height)
-		}
+		onUI(ea, func() {
+			ea.SelectTab(i)
+			min := item.Content.MinSize()
+			if min.Width > smallestWindow.Width || min.Height > smallestWindow.Height {
+				t.Errorf("tab %q needs %.0fx%.0f, more than %.0fx%.0f", item.Text, min.Width, min.Height, smallestWindow.Width, smallestWindow.Height)
+			}
+		})
 	}
 	// The whole window too, with the banner, status bar and tab strip.
-	if min := ea.win.Content().MinSize(); min.Height > smallestWindow.Height {
-		t.Errorf("window content needs %.0f px of height", min.Height)
-	}
+	onUI(ea, func() {
+		if min := ea.win.Content().MinSize(); min.Height > smallestWindow.Height {
+			t.Errorf("window content needs %.0f px of height", min.Height)
+		}
+	})
 }

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"sync"
+	"sync/atomic"
 
 	"fyne.io/fyne/v2"
 )
@@ -16,6 +17,8 @@ type Bridge struct {
 	// there; Fyne's test driver runs each callback on the goroutine that
 	// called fyne.Do, and mu keeps those from overlapping.
 	mu sync.Mutex
+	// closed drops updates that arrive after the window is gone.
+	closed atomic.Bool
 }
 
 // NewBridge returns the bridge used by the real window: each update is
@@ -30,6 +33,13 @@ func (b *Bridge) Do(f func()) {
 	b.do(func() {
 		b.mu.Lock()
 		defer b.mu.Unlock()
-		f()
+		if !b.closed.Load() {
+			f()
+		}
 	})
 }
+
+// Close drops every update from now on: the window they were for is
+// closed, and its widgets must not be touched (an answer that arrives
+// late, a job that ends after the last window).
+func (b *Bridge) Close() { b.closed.Store(true) }

@@ -24,8 +24,7 @@ func newServedApp(t *testing.T) *App {
 	t.Setenv("OPENAI_BASE_URL", "")
 	ts := httptest.NewServer(fakeapi.New(fakeapi.Config{}))
 	t.Cleanup(ts.Close)
-	ea := New(test.NewTempApp(t), isolated(t, Options{BaseURL: ts.URL + "/v1"}))
-	t.Cleanup(func() { ea.runner.Wait(); ea.lib.Close() })
+	ea := newApp(t, test.NewTempApp(t), isolated(t, Options{BaseURL: ts.URL + "/v1"}))
 	onUI(ea, func() { ea.SelectTab(TabGenerate) })
 	// Let the model list arrive, so no update is in flight when the test
 	// starts driving the widgets.

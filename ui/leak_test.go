@@ -41,7 +41,7 @@ func TestKeyNeverLeaks(t *testing.T) {
 	configPath := filepath.Join(dir, "config", "easel", "profiles.json")
 	opts := isolated(t, Options{ConfigPath: configPath, Keys: secrets.New(secrets.NewMemory(), 0)})
 	dataDir := os.Getenv("EASEL_HOME")
-	ea := New(test.NewTempApp(t), opts)
+	ea := newApp(t, test.NewTempApp(t), opts)
 
 	onUI(ea, func() {
 		ea.firstRun.BaseURL.SetText(ts.URL + "/v1")

@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"sync"
 	"time"
 
 	"easel/internal/api"
@@ -100,7 +101,24 @@ type Session struct {
 
 	models    map[string][]api.Model
 	modelErrs map[string]error
+	// work counts the goroutines under way (file writes, key reads, model
+	// lists), for Wait.
+	work sync.WaitGroup
 }
+
+// goBackground runs f on a goroutine that Wait waits for.
+func (s *Session) goBackground(f func()) {
+	s.work.Add(1)
+	go func() {
+		defer s.work.Done()
+		f()
+	}()
+}
+
+// Wait waits for the Session's goroutines: a profile being written, a key
+// being read, a model list being fetched. Their answers may still be
+// posted afterwards.
+func (s *Session) Wait() { s.work.Wait() }
 
 // New makes a Session on its profiles file and keys; post runs a function
 // on the Session's goroutine (the window's bridge), and obs is told of
@@ -165,11 +183,11 @@ func (s *Session) Start() error {
 	// the banner shows before a profile is added. One D-Bus call at
 	// start-up, not two.
 	if !readsKey {
-		go func() {
+		s.goBackground(func() {
 			if err := s.keys.Check(context.Background()); secrets.IsUnavailable(err) {
 				s.post(func() { s.KeyringFailed(err) })
 			}
-		}()
+		})
 	}
 	return err
 }
@@ -268,10 +286,10 @@ func (s *Session) Activate(p config.Profile) (readsKey bool) {
 		s.client = nil
 		s.current = p
 		s.SetNote(fmt.Sprintf("Reading the key of %q from the system keyring…", p.Name))
-		go func() {
+		s.goBackground(func() {
 			key, err := s.keys.Get(context.Background(), p.ID)
 			s.post(func() { s.keyRead(p, key, err) })
-		}()
+		})
 	}
 	s.rememberActive(p.ID)
 	return readsKey
@@ -310,7 +328,7 @@ func (s *Session) rememberActive(id string) {
 // and fsyncs) and records the result; done, if given, runs after a
 // successful write.
 func (s *Session) update(change func(*config.File) error, done func()) {
-	go func() {
+	s.goBackground(func() {
 		f, err := s.store.Update(change)
 		s.post(func() {
 			if err != nil {
@@ -323,7 +341,7 @@ func (s *Session) update(change func(*config.File) error, done func()) {
 				done()
 			}
 		})
-	}()
+	})
 }
 
 // ConnectWithConsent asks before a key goes over plain http to another
@@ -345,18 +363,17 @@ func (s *Session) NeedsConsent(p config.Profile, key string) bool {
 	return p.NeedsPlainHTTPConsent(key) && !s.consent[p.ID]
 }
 
-// AskConsent asks the user about plain http for p; on yes it records the
-// consent (in the profile when it is stored) and runs then with the
-// profile as recorded.
+// AskConsent asks the user about plain http for p; on yes it runs then
+// with the profile as agreed to, at once, and records the consent (in
+// the profiles file, in the background, when the profile is stored).
 func (s *Session) AskConsent(p config.Profile, then func(config.Profile)) {
 	s.obs.AskPlainHTTP(p, func() {
 		s.consent[p.ID] = true
-		if p.ReadOnly || p.ID == "" {
-			then(p)
-			return
+		if !p.ReadOnly && p.ID != "" {
+			p.PlainHTTPConfirmed = true
+			s.SaveProfile(p, nil)
 		}
-		p.PlainHTTPConfirmed = true
-		s.SaveProfile(p, func() { then(p) })
+		then(p)
 	})
 }
 
@@ -375,10 +392,10 @@ func (s *Session) DeleteProfile(p config.Profile, done func(keyErr error)) {
 			s.current = config.Profile{}
 			s.Disconnect("The profile in use was deleted. Pick another below.")
 		}
-		go func() {
+		s.goBackground(func() {
 			err := s.keys.Delete(context.Background(), p.ID)
 			s.post(func() { done(err) })
-		}()
+		})
 	})
 }
 
@@ -456,7 +473,7 @@ func (s *Session) RefreshModels(force bool) {
 		s.obs.ModelsChanged()
 		return
 	}
-	go func() {
+	s.goBackground(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), modelListTimeout)
 		defer cancel()
 		ms, err := c.Models(ctx)
@@ -471,5 +488,5 @@ func (s *Session) RefreshModels(force bool) {
 				s.obs.ModelsChanged()
 			}
 		})
-	}()
+	})
 }
