@@ -3,10 +3,12 @@ package ui
 import (
 	"path/filepath"
 	"testing"
+	"unicode/utf8"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
+	"easel/internal/config"
 	"easel/internal/secrets"
 )
 
@@ -185,4 +187,15 @@ func TestEveryTabFitsASmallWindow(t *testing.T) {
 			t.Errorf("window content needs %.0f px of height", min.Height)
 		}
 	})
+}
+
+// The title names the profile as its user wrote it; a name that starts
+// with a letter of two bytes stays whole.
+func TestWindowTitleKeepsTheProfileNameWhole(t *testing.T) {
+	for _, name := range []string{"Étude", "Studio", "工作室"} {
+		got := windowTitle(config.Profile{Name: name})
+		if got != "Easel — "+name || !utf8.ValidString(got) {
+			t.Errorf("title for %q is %q", name, got)
+		}
+	}
 }

@@ -2,7 +2,11 @@ package imageio
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
+	"hash/crc32"
+	"image"
+	"image/png"
 	"strings"
 	"testing"
 )
@@ -20,5 +24,27 @@ func TestReadInputRefusesAFileOverTheLimitRatherThanCutIt(t *testing.T) {
 	}
 	if _, _, err := ReadInput(bytes.NewReader(nil), "empty.png", 1024); err == nil || !strings.Contains(err.Error(), "empty") {
 		t.Errorf("an empty file: %v", err)
+	}
+}
+
+// A small file whose header claims a huge image is refused before any
+// pixel is decoded.
+func TestDecodeBoundedRefusesAHugeHeaderBeforeDecoding(t *testing.T) {
+	var buf bytes.Buffer
+	_ = png.Encode(&buf, image.NewGray(image.Rect(0, 0, 64, 64)))
+	data := buf.Bytes()
+	// IHDR's width and height sit at bytes 16–23; claim 60000x60000.
+	binary.BigEndian.PutUint32(data[16:], 60000)
+	binary.BigEndian.PutUint32(data[20:], 60000)
+	binary.BigEndian.PutUint32(data[29:], crc32.ChecksumIEEE(data[12:29]))
+	_, err := DecodeBounded(bytes.NewReader(data), MaxPixels)
+	var tooLarge *TooLargeError
+	if !errors.As(err, &tooLarge) || tooLarge.Width != 60000 {
+		t.Fatalf("got %v, want a TooLargeError for 60000x60000", err)
+	}
+	buf.Reset()
+	_ = png.Encode(&buf, image.NewGray(image.Rect(0, 0, 64, 64)))
+	if img, err := DecodeBounded(&buf, MaxPixels); err != nil || img.Bounds().Dx() != 64 {
+		t.Fatalf("a plain 64x64 PNG: %v", err)
 	}
 }
