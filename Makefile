@@ -22,6 +22,7 @@ PRISM       := .cache/prism/node_modules/.bin/prism
 # a real Secret Service, the drag source's GTK, Node.js for the
 # spec-validating proxy).
 BUILD_PKGS := gcc pkg-config libgl1-mesa-dev libx11-dev libxcursor-dev libxrandr-dev \
+              libwayland-dev libxkbcommon-dev wayland-protocols \
               libxinerama-dev libxi-dev libxxf86vm-dev
 TEST_PKGS  := xvfb xauth xdotool libgl1-mesa-dri gnome-keyring dbus \
               dbus-x11 libsecret-tools python3-gi gir1.2-gtk-3.0

@@ -92,6 +92,8 @@ type App struct {
 	// nothing may touch the window (see Run), and pending holds what will.
 	attached bool
 	pending  []func()
+	// shortcuts are the window's shortcuts by name (addShortcuts).
+	shortcuts map[string]func()
 
 	chat     *chat.Room
 	generate *generate.Room

@@ -36,7 +36,7 @@ func TestGenerateSavesToLibraryAndShowsACard(t *testing.T) {
 	ea := newServedApp(t)
 	g := ea.generate
 	test.Type(g.Prompt(), "a lighthouse")
-	typeShortcut(ea.win, shortcutPrimary)
+	typeShortcut(ea, shortcutPrimary)
 	ea.runner.Wait()
 	waitFor(t, ea, "a finished card", func() bool {
 		c := onlyCard(g)
@@ -146,13 +146,15 @@ func TestClosingWhileJobsRunAsksFirstAndKeepsRunningByDefault(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ea.confirmClose()
-	if ea.win.Canvas().Overlays().Top() == nil {
-		t.Fatal("closing with a job running did not ask first")
-	}
-	if b := findButton(ea.win, "Quit and lose them"); b == nil || b.Importance == widget.HighImportance {
-		t.Errorf("the destructive choice is missing or the default: %+v", b)
-	}
+	onUI(ea, func() {
+		ea.confirmClose()
+		if ea.win.Canvas().Overlays().Top() == nil {
+			t.Fatal("closing with a job running did not ask first")
+		}
+		if b := findButton(ea.win, "Quit and lose them"); b == nil || b.Importance == widget.HighImportance {
+			t.Errorf("the destructive choice is missing or the default: %+v", b)
+		}
+	})
 	ea.runner.Cancel(id)
 	ea.runner.Wait()
 }

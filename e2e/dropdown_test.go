@@ -1,0 +1,123 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+)
+
+// dropdown is a Select (or a model field's list button) to click, at its
+// place in a 1280x800 window with no banner.
+type dropdown struct {
+	name string
+	x, y int
+}
+
+// Each tab's dropdowns, and the status bar's profile picker. A layout
+// change that moves one makes the test fail (no pop-up opens), not pass.
+var (
+	generateDropdowns = []dropdown{{"model", 472, 252}, {"size", 200, 291}, {"quality", 200, 330}, {"background", 200, 369},
+		{"format", 200, 408}, {"moderation", 200, 447}, {"images", 200, 486}, {"previews", 200, 564}}
+	editDropdowns = []dropdown{{"input fidelity", 970, 251}, {"model", 1212, 290}, {"size", 970, 330}, {"quality", 970, 369},
+		{"background", 970, 408}, {"format", 970, 447}, {"moderation", 970, 486}, {"images", 970, 525}, {"previews", 970, 603}}
+	chatDropdowns   = []dropdown{{"model", 1216, 93}}
+	statusDropdowns = []dropdown{{"profile", 185, 777}}
+)
+
+// The window crashed four times out of four (SIGSEGV in
+// widget.NewPopUpMenu, from Select.showPopUp with a nil canvas) when a
+// new user chose the demo service in the first-run dialog, opened a
+// dropdown, left the window idle and then opened another. Fyne 2.7.1
+// let a window that repaints all the time (a blinking cursor) expire its
+// own object-to-canvas cache, and a tap in the frame after the cache was
+// cleaned found no canvas; Fyne 2.8.1 keeps the entries alive. The cache
+// lasts FYNE_CACHE here instead of a minute, so the idle wait is short.
+func TestDropdownsOpenAfterTheWindowIdles(t *testing.T) {
+	bin := binary(t, "EASEL_BIN")
+	const cache = 15 * time.Second
+	p := startEnv(t, bin, t.TempDir(), []string{"FYNE_CACHE=" + cache.String()})
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	p.waitDrawn(ctx)
+	time.Sleep(time.Second)
+	p.click(422, 577) // the first-run dialog's "Use the demo service"
+	p.waitTitle("Demo service", 10*time.Second)
+	p.openAndClose(dropdown{"background", 200, 369})
+
+	time.Sleep(2*cache + 10*time.Second) // the cache expires and is cleaned
+	for _, d := range generateDropdowns {
+		p.openAndClose(d)
+	}
+	p.key("ctrl+3")
+	time.Sleep(500 * time.Millisecond)
+	for _, d := range editDropdowns {
+		p.openAndClose(d)
+	}
+	p.key("ctrl+1")
+	time.Sleep(500 * time.Millisecond)
+	for _, d := range append(chatDropdowns, statusDropdowns...) {
+		p.openAndClose(d)
+	}
+	p.key("ctrl+q")
+	if err := p.waitExit(10 * time.Second); err != nil {
+		t.Fatalf("exit: %v\n%s", err, p.out)
+	}
+}
+
+// click clicks at a point of the window.
+func (p *proc) click(x, y int) {
+	p.t.Helper()
+	w := fmt.Sprint(uint32(p.window))
+	xdo(p.t, "mousemove", "--window", w, "--sync", fmt.Sprint(x), fmt.Sprint(y))
+	xdo(p.t, "click", "1")
+}
+
+// openAndClose clicks a dropdown, checks that its pop-up opened and the
+// program lives, and closes the pop-up with Esc.
+func (p *proc) openAndClose(d dropdown) {
+	p.t.Helper()
+	xdo(p.t, "mousemove", "--window", fmt.Sprint(uint32(p.window)), "--sync", "1", "1")
+	time.Sleep(300 * time.Millisecond)
+	before := p.screenshot()
+	p.click(d.x, d.y)
+	time.Sleep(700 * time.Millisecond)
+	p.alive(d.name)
+	if n := differingPixels(before, p.screenshot()); n < 3000 {
+		p.t.Errorf("%s: clicking it changed %d pixels: no pop-up opened", d.name, n)
+	}
+	p.key("Escape")
+	time.Sleep(300 * time.Millisecond)
+	p.alive(d.name)
+}
+
+// alive fails the test if the program has ended.
+func (p *proc) alive(when string) {
+	p.t.Helper()
+	select {
+	case err := <-p.done:
+		p.done <- err
+		p.t.Fatalf("easel ended at %s: %v\n%s", when, err, p.out)
+	default:
+	}
+}
+
+// waitTitle waits until the window's title holds want.
+func (p *proc) waitTitle(want string, limit time.Duration) {
+	p.t.Helper()
+	deadline := time.Now().Add(limit)
+	for {
+		out, _ := exec.Command("xdotool", "getwindowname", fmt.Sprint(uint32(p.window))).Output()
+		if strings.Contains(strings.ToLower(string(out)), strings.ToLower(want)) {
+			return
+		}
+		if time.Now().After(deadline) {
+			p.t.Fatalf("title %q never held %q", strings.TrimSpace(string(out)), want)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
