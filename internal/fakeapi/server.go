@@ -4,6 +4,13 @@
 // model list, an account balance that runs out, and faults injected per
 // request. Tests, `easel serve-demo`, `easel --demo` and the benchmarks use
 // it, so none of them reaches the internet or spends money.
+//
+// It ships in the program (File ▸ Use the demo service, `--demo`,
+// `serve-demo`) and keeps the name "fake" on purpose: it is a fake of the
+// service in the testing sense — a working implementation that takes
+// shortcuts (images drawn locally, no model) — and the same code is what
+// the tests call the fake service, so there is one name for one thing.
+// What a user sees is "the demo service"; what code sees is fakeapi.
 package fakeapi
 
 import (

@@ -143,7 +143,10 @@ func (l *Library) adopt(ctx context.Context, rel string) error {
 	if err != nil { // not an image: nothing worth keeping
 		return os.Remove(filepath.Join(l.root, rel))
 	}
-	info, _ := os.Stat(filepath.Join(l.root, rel))
+	info, err := os.Stat(filepath.Join(l.root, rel))
+	if err != nil {
+		return fmt.Errorf("library: cannot look at %s: %w", rel, err)
+	}
 	_, err = l.db.ExecContext(ctx, `INSERT INTO items (file, format, width, height, size_bytes, kind, prompt, created_ms)
 		VALUES (?, ?, ?, ?, ?, 'recovered', '', ?)`, rel, format, w, h, len(data), info.ModTime().UnixMilli())
 	return err

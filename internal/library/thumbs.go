@@ -2,9 +2,11 @@ package library
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"image"
 	"image/png"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -28,8 +30,13 @@ func (l *Library) thumbPath(it Item) string {
 // pixels, PNG so transparency survives), making it the first time.
 func (l *Library) Thumbnail(it Item) (string, error) {
 	p := l.thumbPath(it)
-	if _, err := os.Stat(p); err == nil {
+	switch _, err := os.Stat(p); {
+	case err == nil:
 		return p, nil
+	case !errors.Is(err, fs.ErrNotExist):
+		// Not "missing" but unreadable (permissions, a drive gone):
+		// say so rather than make a new one over it.
+		return "", fmt.Errorf("library: cannot look at the thumbnail of image %d: %w", it.ID, err)
 	}
 	data, err := os.ReadFile(l.Path(it))
 	if err != nil {

@@ -8,6 +8,7 @@ package gallery
 import (
 	"context"
 	"fmt"
+	"image"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -68,7 +69,9 @@ type Room struct {
 	// while the grid's selection is moved to follow it.
 	selected int64
 	quiet    bool
-	cells    *thumbs.Cells[fyne.CanvasObject]
+	// full is the details pane's picture.
+	full  *picture.Picture
+	cells *thumbs.Cells[fyne.CanvasObject]
 }
 
 // New makes the tab; its widgets are made by Build.
@@ -261,6 +264,7 @@ func (t *Room) Open(it library.Item) {
 	seq := t.openSeq
 	t.opened = it.ID
 	full := picture.New(fyne.NewSize(320, 320))
+	t.full = full
 	go func() {
 		img, err := imageio.DecodeFileFit(lib.Path(it), detailSide)
 		t.host.Do(func() {
@@ -381,3 +385,11 @@ func orDash(s string) string {
 
 // Grid is the thumbnail grid.
 func (t *Room) Grid() *widget.GridWrap { return t.grid }
+
+// shown is the image the details pane shows, nil while it decodes.
+func (t *Room) shown() image.Image {
+	if t.full == nil {
+		return nil
+	}
+	return t.full.Image()
+}

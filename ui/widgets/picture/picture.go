@@ -41,6 +41,9 @@ func New(minSize fyne.Size) *Picture {
 	return p
 }
 
+// Image is the image shown, nil for none.
+func (p *Picture) Image() image.Image { return p.img.Image }
+
 // SetImage shows img (nil shows nothing), looking at its pixels to learn
 // whether it is opaque.
 func (p *Picture) SetImage(img image.Image) {

@@ -1,0 +1,93 @@
+package gallery
+
+import (
+	"bytes"
+	"context"
+	"image"
+	"image/color"
+	"image/png"
+	"testing"
+	"time"
+
+	"easel/internal/api"
+	"easel/internal/library"
+	"easel/ui/room/roomtest"
+)
+
+// noActions is a gallery's other tabs, for a test of the gallery alone.
+type noActions struct{}
+
+func (noActions) Reuse(library.Item)      {}
+func (noActions) SendToEdit(library.Item) {}
+func (noActions) Export(library.Item)     {}
+
+func addImage(t *testing.T, lib *library.Library, prompt string, side int) int64 {
+	t.Helper()
+	img := image.NewNRGBA(image.Rect(0, 0, side, side))
+	for i := range img.Pix {
+		img.Pix[i] = byte(i * 7)
+	}
+	for i := 3; i < len(img.Pix); i += 4 {
+		img.Pix[i] = 0xff
+	}
+	img.SetNRGBA(0, 0, color.NRGBA{A: 0xff})
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, img); err != nil {
+		t.Fatal(err)
+	}
+	id, err := lib.Add(context.Background(), library.NewItem{Image: api.Image{Data: buf.Bytes(), Format: "png", Width: side, Height: side},
+		Kind: "generate", Prompt: prompt, Created: time.Now()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+func newGallery(t *testing.T) (*Room, *roomtest.Host) {
+	h := roomtest.New(t)
+	g := New(h, noActions{})
+	h.Show(g.Build)
+	return g, h
+}
+
+// A finished job reloads the grid; the selection stays on the image the
+// user chose, though the new image on top moves every index.
+func TestANewImageKeepsTheSelectionOnItsItem(t *testing.T) {
+	g, h := newGallery(t)
+	older := addImage(t, h.Library(), "older", 32)
+	chosen := addImage(t, h.Library(), "chosen", 32)
+	h.UI(g.Reload)
+	h.Until("two items", func() bool { return len(g.Items()) == 2 })
+	h.UI(func() { g.Grid().Select(0) }) // newest first: "chosen"
+	if g.Selected() != chosen || g.Opened() != chosen {
+		t.Fatalf("selected %d, opened %d, want %d", g.Selected(), g.Opened(), chosen)
+	}
+	addImage(t, h.Library(), "newest", 32)
+	h.UI(g.Reload)
+	h.Until("three items", func() bool { return len(g.Items()) == 3 })
+	h.UI(func() {
+		if g.Selected() != chosen || g.Opened() != chosen {
+			t.Errorf("after a reload: selected %d, opened %d, want %d", g.Selected(), g.Opened(), chosen)
+		}
+		if g.Items()[1].ID != chosen {
+			t.Fatalf("items %v", g.Items())
+		}
+	})
+	_ = older
+}
+
+// The details pane decodes the original off the UI goroutine, scaled to
+// the pane: a 4096-pixel image is never held at full size for it.
+func TestDetailsShowALargeImageScaledDown(t *testing.T) {
+	g, h := newGallery(t)
+	id := addImage(t, h.Library(), "large", 2048)
+	h.UI(g.Reload)
+	h.Until("the item", func() bool { return len(g.Items()) == 1 })
+	h.UI(func() { g.Grid().Select(0) })
+	h.Until("the decoded image", func() bool { return g.shown() != nil })
+	h.UI(func() {
+		if b := g.shown().Bounds(); b.Dx() > detailSide || g.Opened() != id {
+			t.Errorf("details hold a %dx%d image of item %d", b.Dx(), b.Dy(), g.Opened())
+		}
+	})
+}

@@ -1,0 +1,178 @@
+// Package roomtest is a fake of the window for testing one room alone: a
+// room.Host with its own temporary gallery, a session on a fake service,
+// and a UI goroutine of its own that runs every update in order, one at
+// a time, as Fyne's does, so a test reads the room's widgets only on it.
+package roomtest
+
+import (
+	"net/http/httptest"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+
+	"easel/internal/config"
+	"easel/internal/fakeapi"
+	"easel/internal/jobs"
+	"easel/internal/library"
+	"easel/internal/saver"
+	"easel/internal/secrets"
+	"easel/internal/session"
+	"easel/internal/thumbs"
+	"easel/ui/modelpick"
+)
+
+// Host is a room.Host for tests.
+type Host struct {
+	t testing.TB
+	// queue feeds the host's UI goroutine.
+	mu     sync.Mutex
+	queue  []func()
+	wake   chan struct{}
+	closed bool
+	win    fyne.Window
+	sess   *session.Session
+	lib    *library.Library
+	run    *jobs.Runner
+	th     *thumbs.Service
+	reg    *modelpick.Registry
+	// OnJob receives the runner's events on the UI side, under the lock.
+	OnJob func(jobs.Event)
+}
+
+// New makes a host with an empty gallery, connected to a fresh fake
+// service; everything is closed when the test ends.
+func New(t testing.TB) *Host {
+	t.Helper()
+	app := test.NewTempApp(t)
+	h := &Host{t: t, win: app.NewWindow("room"), wake: make(chan struct{}, 1)}
+	go h.loop()
+	h.win.Resize(fyne.NewSize(1280, 800))
+	lib, err := library.Open(filepath.Join(t.TempDir(), "library"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.lib = lib
+	h.th = thumbs.New(lib)
+	h.run = jobs.New(nil, saver.Library{Lib: lib}, func(e jobs.Event) {
+		h.Do(func() {
+			if h.OnJob != nil {
+				h.OnJob(e)
+			}
+		})
+	}, jobs.Options{})
+	ts := httptest.NewServer(fakeapi.New(fakeapi.Config{}))
+	h.sess = session.New(session.Options{
+		ConfigPath: filepath.Join(t.TempDir(), "profiles.json"),
+		Keys:       secrets.New(secrets.NewMemory(), 0),
+		Getenv:     func(string) string { return "" },
+		BaseURL:    ts.URL + "/v1",
+	}, quiet{}, h.Do)
+	h.reg = modelpick.NewRegistry(nil)
+	h.UI(func() { _ = h.sess.Start() })
+	t.Cleanup(func() {
+		h.sess.Wait()
+		h.run.Wait()
+		h.UI(func() {})
+		h.mu.Lock()
+		h.closed = true // no update after this
+		h.mu.Unlock()
+		lib.Close()
+		ts.Close()
+	})
+	return h
+}
+
+// Window implements room.Host.
+func (h *Host) Window() fyne.Window { return h.win }
+
+// Do implements room.Host: f is queued for the host's UI goroutine.
+func (h *Host) Do(f func()) {
+	h.mu.Lock()
+	if !h.closed {
+		h.queue = append(h.queue, f)
+	}
+	h.mu.Unlock()
+	select {
+	case h.wake <- struct{}{}:
+	default:
+	}
+}
+
+// UI runs f on the host's UI goroutine and waits for it.
+func (h *Host) UI(f func()) {
+	done := make(chan struct{})
+	h.Do(func() { f(); close(done) })
+	<-done
+}
+
+func (h *Host) loop() {
+	for range h.wake {
+		for {
+			h.mu.Lock()
+			if len(h.queue) == 0 {
+				h.mu.Unlock()
+				break
+			}
+			f := h.queue[0]
+			h.queue = h.queue[1:]
+			h.mu.Unlock()
+			f()
+		}
+	}
+}
+
+// Session implements room.Host.
+func (h *Host) Session() *session.Session { return h.sess }
+
+// Runner implements room.Host.
+func (h *Host) Runner() *jobs.Runner { return h.run }
+
+// Library implements room.Host.
+func (h *Host) Library() *library.Library { return h.lib }
+
+// LibraryErr implements room.Host.
+func (h *Host) LibraryErr() error { return nil }
+
+// Thumbs implements room.Host.
+func (h *Host) Thumbs() *thumbs.Service { return h.th }
+
+// Models implements room.Host.
+func (h *Host) Models() *modelpick.Registry { return h.reg }
+
+// Clipboard implements room.Host.
+func (h *Host) Clipboard() fyne.Clipboard { return fyne.CurrentApp().Clipboard() }
+
+// Show builds a room's widgets on the UI goroutine and puts them in the
+// window.
+func (h *Host) Show(build func() fyne.CanvasObject) { h.UI(func() { h.win.SetContent(build()) }) }
+
+// Until polls cond between updates until it holds, or fails the test.
+func (h *Host) Until(what string, cond func() bool) {
+	h.t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		var ok bool
+		h.UI(func() { ok = cond() })
+		if ok {
+			return
+		}
+		if time.Now().After(deadline) {
+			h.t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// quiet is a session observer with nothing to tell.
+type quiet struct{}
+
+func (quiet) Changed()                            {}
+func (quiet) ModelsChanged()                      {}
+func (quiet) KeyringFailed(error)                 {}
+func (quiet) AskPlainHTTP(config.Profile, func()) {}
+func (quiet) FirstRun()                           {}
+func (quiet) Failed(error)                        {}
