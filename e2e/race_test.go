@@ -4,6 +4,8 @@ package e2e
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -32,12 +34,53 @@ func TestNoDataRaceInRealWindow(t *testing.T) {
 		}
 		cancel()
 		time.Sleep(time.Second)
-		p.key("ctrl+q")
-		if err := p.waitExit(20 * time.Second); err != nil && !strings.Contains(p.out.String(), "DATA RACE") {
-			t.Fatalf("easel %v: exit: %v\n%s", args, err, p.out)
-		}
-		if out := p.out.String(); strings.Contains(out, "WARNING: DATA RACE") {
-			t.Errorf("easel %v: data race:\n%s", args, out)
-		}
+		quitWithoutRace(t, p, args)
+	}
+}
+
+// TestNoDataRaceInRealWindowSettings opens Settings on a profile of a
+// local service in a -race build, types a key and tests the connection:
+// the test runs off the UI goroutine and once read the form's fields from
+// there.
+func TestNoDataRaceInRealWindowSettings(t *testing.T) {
+	bin := binary(t, "EASEL_RACE_BIN")
+	base := serveDemo(t, binary(t, "EASEL_BIN"))
+	home := t.TempDir()
+	cfg := filepath.Join(home, ".config", "easel")
+	if err := os.MkdirAll(cfg, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	profiles := `{"active":"p-local","profiles":[{"id":"p-local","name":"Local demo","base_url":"` + base + `"}]}`
+	if err := os.WriteFile(filepath.Join(cfg, "profiles.json"), []byte(profiles), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	p := startEnv(t, bin, home, []string{"GORACE=halt_on_error=0"})
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	before := p.waitDrawn(ctx)
+	time.Sleep(time.Second)
+	p.key("ctrl+comma")
+	time.Sleep(1500 * time.Millisecond)
+	p.click(830, 264) // the key field
+	p.typeText("sk-e2e-demo-key-000111")
+	p.click(522, 632) // Test connection
+	time.Sleep(3 * time.Second)
+	if n := differingPixels(before, p.screenshot()); n < 20000 {
+		t.Errorf("Ctrl+, changed only %d pixels: no Settings?", n)
+	}
+	p.key("Escape")
+	quitWithoutRace(t, p, nil)
+}
+
+// quitWithoutRace quits with Ctrl+Q and fails the test if the race
+// detector spoke.
+func quitWithoutRace(t *testing.T, p *proc, args []string) {
+	t.Helper()
+	p.key("ctrl+q")
+	if err := p.waitExit(20 * time.Second); err != nil && !strings.Contains(p.out.String(), "DATA RACE") {
+		t.Fatalf("easel %v: exit: %v\n%s", args, err, p.out)
+	}
+	if out := p.out.String(); strings.Contains(out, "WARNING: DATA RACE") {
+		t.Errorf("easel %v: data race:\n%s", args, out)
 	}
 }
