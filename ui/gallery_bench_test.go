@@ -159,6 +159,7 @@ func openGallery(b *testing.B, dir string) (*App, time.Duration) {
 	ea.win.Resize(fyne.NewSize(1280, 800))
 	start := time.Now()
 	onUI(ea, func() { ea.SelectTab(TabGallery) })
+	waitUntil(b, ea, "the gallery's first page", ea.gallery.Answered)
 	waitVisibleThumbs(b, ea)
 	return ea, time.Since(start)
 }

@@ -2,6 +2,7 @@ package dialogs
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"strconv"
 	"strings"
@@ -53,27 +54,33 @@ func chooseFile(h Host, it library.Item, path, to string, quality int, done func
 		if err != nil || w == nil {
 			return
 		}
-		go func() {
-			target := w.URI().Path()
-			err := encodeTo(w, path, it.Format, to, quality)
-			h.Do(func() {
-				if err != nil {
-					dialog.ShowError(fmt.Errorf("the export failed: %w", err), h.Window())
-				} else {
-					dialog.ShowInformation("Exported", "The image was written to "+target+".", h.Window())
-				}
-				if done != nil {
-					done(target, err)
-				}
-			})
-		}()
+		ExportTo(h, w, w.URI().Path(), path, it.Format, to, quality, done)
 	}, h.Window())
 	save.SetFileName(ExportName(it, to))
 	save.Show()
 }
 
+// ExportTo reads the original at path (of format from), encodes it as to
+// and writes it to w (named target), all off the UI goroutine, then says
+// where it wrote or why it could not; done, if given, gets the same.
+func ExportTo(h Host, w io.WriteCloser, target, path, from, to string, quality int, done func(to string, err error)) {
+	go func() {
+		err := encodeTo(w, path, from, to, quality)
+		h.Do(func() {
+			if err != nil {
+				dialog.ShowError(fmt.Errorf("the export failed: %w", err), h.Window())
+			} else {
+				dialog.ShowInformation("Exported", "The image was written to "+target+".", h.Window())
+			}
+			if done != nil {
+				done(target, err)
+			}
+		})
+	}()
+}
+
 // encodeTo reads and encodes the original, then writes it to w.
-func encodeTo(w fyne.URIWriteCloser, path, from, to string, quality int) error {
+func encodeTo(w io.WriteCloser, path, from, to string, quality int) error {
 	defer w.Close()
 	orig, err := os.ReadFile(path)
 	if err != nil {

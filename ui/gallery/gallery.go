@@ -61,6 +61,8 @@ type Room struct {
 	// query counts the queries sent; an answer to an older one is
 	// dropped.
 	query int
+	// answered is the last query whose answer was shown.
+	answered int
 	// opened is the item the details pane shows (0: none), openSeq
 	// counts the opens so a late decode is dropped.
 	opened  int64
@@ -156,6 +158,7 @@ func (t *Room) Reload() {
 			if seq != t.query {
 				return // a newer query is on its way
 			}
+			t.answered = seq
 			t.showPage(q, items, n, err, cerr)
 		})
 	}()
@@ -267,6 +270,7 @@ func (t *Room) Open(it library.Item) {
 	t.full = full
 	go func() {
 		img, err := imageio.DecodeFileFit(lib.Path(it), detailSide)
+		opaque := err == nil && imageio.IsOpaque(img) // a full scan: here, not on the UI goroutine
 		t.host.Do(func() {
 			if seq != t.openSeq {
 				return // closed, or another image opened
@@ -275,7 +279,7 @@ func (t *Room) Open(it library.Item) {
 				t.count.SetText(fmt.Sprintf("Could not show image %d: %v", it.ID, err))
 				return
 			}
-			full.SetImage(img)
+			full.SetImageOpaque(img, opaque)
 		})
 	}()
 	prompt := widget.NewLabel(it.Prompt)
@@ -393,3 +397,13 @@ func (t *Room) shown() image.Image {
 	}
 	return t.full.Image()
 }
+
+// Search types text into the search field, as a user does: each change
+// sends a query.
+func (t *Room) Search(text string) { t.search.SetText(text) }
+
+// Answered reports whether the last query sent has been answered.
+func (t *Room) Answered() bool { return t.answered == t.query }
+
+// Shown is the image the details pane shows, nil while it decodes.
+func (t *Room) Shown() image.Image { return t.shown() }
