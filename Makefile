@@ -13,7 +13,7 @@ BARE        := bin/barewindow
 RACE_BIN    := bin/easel-race
 SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 XVFB        := xvfb-run -a -s "-screen 0 1400x900x24"
-STATICCHECK := honnef.co/go/tools/cmd/staticcheck@2025.1.1
+STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 PRISM_VER   := 5.14.2
 PRISM       := .cache/prism/node_modules/.bin/prism
 
