@@ -10,6 +10,7 @@ import (
 
 	"easel/internal/config"
 	"easel/internal/secrets"
+	"easel/ui/chrome"
 )
 
 // newApp opens a window for a test and shuts it down at the end: no
@@ -200,4 +201,22 @@ func TestWindowTitleKeepsTheProfileNameWhole(t *testing.T) {
 			t.Errorf("title for %q is %q", name, got)
 		}
 	}
+}
+
+// A banner that comes after the window is laid out pushes the tabs down
+// rather than covering the tab bar.
+func TestABannerPushesTheTabsDown(t *testing.T) {
+	ea := newServedApp(t)
+	onUI(ea, func() {
+		top := ea.tabs.Position().Y
+		ea.banner.Show(chrome.BannerKeyring, "The system keyring is unavailable.", "Enter a key for this session…", func() {})
+		h := ea.banner.Box.MinSize().Height
+		if got := ea.tabs.Position().Y; got < top+h {
+			t.Errorf("the tabs start at y=%.0f under a banner %.0f px tall (before: %.0f)", got, h, top)
+		}
+		ea.banner.Hide(chrome.BannerKeyring)
+		if got := ea.tabs.Position().Y; got != top {
+			t.Errorf("the tabs stay at y=%.0f once the banner is gone, want %.0f", got, top)
+		}
+	})
 }

@@ -82,14 +82,16 @@ func (t *Room) Build() fyne.CanvasObject {
 	t.status = kit.HintLabel(room.ServiceText(t.host))
 	t.setReady()
 	t.jobs = jobview.NewList("Edits appear here while they run; results go to the Gallery.", t.cancel)
-	right := container.NewVScroll(container.NewPadded(container.NewVBox(
+	// The form and the jobs scroll; Send edit stays in sight below them
+	// at any window size.
+	action := container.NewPadded(container.NewBorder(nil, nil, nil, t.send, t.status))
+	right := container.NewBorder(nil, action, nil, nil, container.NewVScroll(container.NewPadded(container.NewVBox(
 		kit.Heading("Prompt"),
 		t.prompt,
 		t.options.Form,
-		container.NewBorder(nil, nil, nil, t.send, t.status),
 		widget.NewSeparator(),
 		t.jobs.Box,
-	)))
+	))))
 
 	split := container.NewHSplit(left, right)
 	split.Offset = 0.45

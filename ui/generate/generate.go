@@ -41,13 +41,11 @@ func (t *Room) Build() fyne.CanvasObject {
 	t.status = kit.HintLabel(room.ServiceText(t.host))
 	t.setReady()
 
-	form := container.NewVBox(
-		kit.Heading("Prompt"),
-		t.prompt,
-		t.options.Form,
-		container.NewBorder(nil, nil, nil, t.generate, t.status),
-	)
-	left := container.NewVScroll(container.NewPadded(form))
+	form := container.NewVBox(kit.Heading("Prompt"), t.prompt, t.options.Form)
+	// The form scrolls; Generate stays in sight below it at any window
+	// size.
+	action := container.NewPadded(container.NewBorder(nil, nil, nil, t.generate, t.status))
+	left := container.NewBorder(nil, action, nil, nil, container.NewVScroll(container.NewPadded(form)))
 
 	t.jobs = jobview.NewList("Jobs appear here with a live preview, their elapsed time and a Cancel button. Finished images go straight to the Gallery.", t.cancel)
 	right := container.NewBorder(kit.Heading("Jobs"), nil, nil, nil, container.NewVScroll(t.jobs.Box))
