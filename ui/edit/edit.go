@@ -18,7 +18,6 @@ import (
 	"easel/internal/api"
 	"easel/internal/imageio"
 	"easel/internal/jobs"
-	"easel/ui/imageform"
 	"easel/ui/jobview"
 	"easel/ui/kit"
 	"easel/ui/room"
@@ -33,6 +32,7 @@ type Input struct {
 
 // Room is the Edit tab.
 type Room struct {
+	room.Sender
 	host       room.Host
 	inputs     []Input
 	refList    *fyne.Container
@@ -40,9 +40,6 @@ type Room struct {
 	maskArea   *fyne.Container
 	prompt     *widget.Entry
 	fidelity   *widget.Select
-	options    *imageform.Form
-	send       *widget.Button
-	status     *widget.Label
 	jobs       *jobview.List
 }
 
@@ -51,7 +48,6 @@ func New(h room.Host) *Room { return &Room{host: h} }
 
 // Build implements room.Room.
 func (t *Room) Build() fyne.CanvasObject {
-	s := t.host.Session()
 	dropHint := widget.NewLabelWithStyle("Add images, or send them here from the Gallery.\nTheir order matters: the prompt can say “the first”, “the second”.",
 		fyne.TextAlignCenter, fyne.TextStyle{})
 	border := canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))
@@ -76,19 +72,14 @@ func (t *Room) Build() fyne.CanvasObject {
 	t.prompt = kit.PromptEntry("What should change? — Ctrl+Enter sends")
 	t.fidelity = widget.NewSelect([]string{"Low", "High"}, nil)
 	t.fidelity.SetSelected("Low")
-	t.options = imageform.New(t.host.Models().New(api.EndpointImages, "Image model, e.g. gpt-image-1", "gpt-image-1"), widget.NewFormItem("Input fidelity", t.fidelity))
-	t.options.ApplyDefaults(s.Current().ImageModel, s.Current().Image)
-	t.send = &widget.Button{Text: "Send edit", Icon: theme.MediaPlayIcon(), Importance: widget.HighImportance, OnTapped: t.PrimaryAction}
-	t.status = kit.HintLabel(room.ServiceText(t.host))
-	t.setReady()
-	t.jobs = jobview.NewList("Edits appear here while they run; results go to the Gallery.", t.cancel)
+	t.Sender = room.NewSender(t.host, "Send edit", theme.MediaPlayIcon(), t.PrimaryAction, widget.NewFormItem("Input fidelity", t.fidelity))
+	t.jobs = jobview.NewList("Edits appear here while they run; results go to the Gallery.", t.Cancel)
 	// The form and the jobs scroll; Send edit stays in sight below them
 	// at any window size.
-	action := container.NewPadded(container.NewBorder(nil, nil, nil, t.send, t.status))
-	right := container.NewBorder(nil, action, nil, nil, container.NewVScroll(container.NewPadded(container.NewVBox(
+	right := container.NewBorder(nil, t.ActionRow(), nil, nil, container.NewVScroll(container.NewPadded(container.NewVBox(
 		kit.Heading("Prompt"),
 		t.prompt,
-		t.options.Form,
+		t.Options().Form,
 		widget.NewSeparator(),
 		t.jobs.Box,
 	))))
@@ -99,35 +90,8 @@ func (t *Room) Build() fyne.CanvasObject {
 	return split
 }
 
-func (t *Room) cancel(id string) {
-	if r := t.host.Runner(); r != nil {
-		r.Cancel(id)
-	}
-}
-
-func (t *Room) setReady() {
-	if room.Ready(t.host) {
-		t.send.Enable()
-	} else {
-		t.send.Disable()
-	}
-}
-
 // FocusTarget implements room.Room: the prompt.
 func (t *Room) FocusTarget() fyne.Focusable { return t.prompt }
-
-// ServiceChanged implements room.Room.
-func (t *Room) ServiceChanged() {
-	t.setReady()
-	t.status.SetText(room.ReadyText(t.host))
-}
-
-// Connected implements room.Room: the profile's default model and
-// options go into the form.
-func (t *Room) Connected() {
-	p := t.host.Session().Current()
-	t.options.ApplyDefaults(p.ImageModel, p.Image)
-}
 
 // Add appends reference images; each one's place in the list is its
 // number in the prompt.
@@ -191,7 +155,7 @@ func (t *Room) addFromFile() {
 			data, ctype, err := imageio.ReadInput(r, name, imageio.MaxUploadBytes)
 			t.host.Do(func() {
 				if err != nil {
-					t.status.SetText(err.Error())
+					t.SetStatus(err.Error())
 					dialog.ShowError(err, t.host.Window())
 					return
 				}
@@ -204,11 +168,7 @@ func (t *Room) addFromFile() {
 
 // PrimaryAction checks the edit and submits it as a job.
 func (t *Room) PrimaryAction() {
-	if !room.Ready(t.host) {
-		t.status.SetText(room.ServiceText(t.host))
-		return
-	}
-	req := api.EditRequest{Prompt: t.prompt.Text, ImageOptions: t.options.Options(), InputFidelity: strings.ToLower(t.fidelity.Selected)}
+	req := api.EditRequest{Prompt: t.prompt.Text, ImageOptions: t.Options().Options(), InputFidelity: strings.ToLower(t.fidelity.Selected)}
 	var parents []int64
 	for _, r := range t.inputs {
 		req.Images = append(req.Images, r.Image)
@@ -216,12 +176,7 @@ func (t *Room) PrimaryAction() {
 			parents = append(parents, r.Item)
 		}
 	}
-	if err := req.Check(t.host.Session().Client().Limits()); err != nil {
-		t.status.SetText(kit.ErrorText(err))
-		return
-	}
-	t.status.SetText("")
-	room.SubmitImageJob(t.host, t.options.Model, &req.ImageOptions, jobs.Request{Edit: &req, Parents: parents}, t.status.SetText)
+	t.Send(req.Check, &req.ImageOptions, jobs.Request{Edit: &req, Parents: parents})
 }
 
 // ShowJob shows a job event on the job's card; img is its preview.
@@ -232,12 +187,6 @@ func (t *Room) Jobs() *jobview.List { return t.jobs }
 
 // Prompt is the prompt field.
 func (t *Room) Prompt() *widget.Entry { return t.prompt }
-
-// Button is Send edit.
-func (t *Room) Button() *widget.Button { return t.send }
-
-// StatusText is the line beside Send edit.
-func (t *Room) StatusText() string { return t.status.Text }
 
 // Move moves input i by one place up (-1) or down (1).
 func (t *Room) Move(i, by int) { t.move(i, by) }

@@ -80,7 +80,7 @@ func TestANewImageKeepsTheSelectionOnItsItem(t *testing.T) {
 // the pane: a 4096-pixel image is never held at full size for it.
 func TestDetailsShowALargeImageScaledDown(t *testing.T) {
 	g, h := newGallery(t)
-	id := addImage(t, h.Library(), "large", 2048)
+	id := addImage(t, h.Library(), "large", detailSide+100)
 	h.UI(g.Reload)
 	h.Until("the item", func() bool { return len(g.Items()) == 1 })
 	h.UI(func() { g.Grid().Select(0) })

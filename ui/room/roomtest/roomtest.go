@@ -153,7 +153,7 @@ func (h *Host) Show(build func() fyne.CanvasObject) { h.UI(func() { h.win.SetCon
 // Until polls cond between updates until it holds, or fails the test.
 func (h *Host) Until(what string, cond func() bool) {
 	h.t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(30 * time.Second)
 	for {
 		var ok bool
 		h.UI(func() { ok = cond() })

@@ -1,0 +1,99 @@
+package room
+
+import (
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/widget"
+
+	"easel/internal/api"
+	"easel/internal/jobs"
+	"easel/ui/imageform"
+	"easel/ui/kit"
+)
+
+// Sender is the sending side that Text to image and Edit share: the
+// options form, the send button and the line beside it, kept in step with
+// the connected service. A tab embeds it, which gives the tab
+// ServiceChanged and Connected.
+type Sender struct {
+	host    Host
+	options *imageform.Form
+	button  *widget.Button
+	status  *widget.Label
+}
+
+// NewSender makes the form, the button (labelled text, running send when
+// tapped) and the status line; extra rows go first in the form.
+func NewSender(h Host, text string, icon fyne.Resource, send func(), extra ...*widget.FormItem) Sender {
+	s := Sender{host: h}
+	cur := h.Session().Current()
+	s.options = imageform.New(h.Models().New(api.EndpointImages, "Image model, e.g. gpt-image-1", "gpt-image-1"), extra...)
+	s.options.ApplyDefaults(cur.ImageModel, cur.Image)
+	s.button = &widget.Button{Text: text, Icon: icon, Importance: widget.HighImportance, OnTapped: send}
+	s.status = kit.HintLabel(ServiceText(h))
+	s.setReady()
+	return s
+}
+
+// ActionRow is the status line with the send button at its end, for a
+// tab to keep in sight below its scrolling form.
+func (s *Sender) ActionRow() fyne.CanvasObject {
+	return container.NewPadded(container.NewBorder(nil, nil, nil, s.button, s.status))
+}
+
+// Options is the options form.
+func (s *Sender) Options() *imageform.Form { return s.options }
+
+// Button is the send button.
+func (s *Sender) Button() *widget.Button { return s.button }
+
+// StatusText is the line beside the button: why nothing can be sent, or
+// what a check refused.
+func (s *Sender) StatusText() string { return s.status.Text }
+
+// SetStatus shows text beside the button.
+func (s *Sender) SetStatus(text string) { s.status.SetText(text) }
+
+func (s *Sender) setReady() {
+	if Ready(s.host) {
+		s.button.Enable()
+	} else {
+		s.button.Disable()
+	}
+}
+
+// ServiceChanged implements Room: sending is enabled only with a
+// service and a gallery, and the line says which service or why not.
+func (s *Sender) ServiceChanged() {
+	s.setReady()
+	s.status.SetText(ReadyText(s.host))
+}
+
+// Connected implements Room: the profile's default model and options go
+// into the form.
+func (s *Sender) Connected() {
+	p := s.host.Session().Current()
+	s.options.ApplyDefaults(p.ImageModel, p.Image)
+}
+
+// Cancel cancels a job by id (a job card's Cancel).
+func (s *Sender) Cancel(id string) {
+	if r := s.host.Runner(); r != nil {
+		r.Cancel(id)
+	}
+}
+
+// Send checks req with check and submits it as a job, or says on the
+// status line why not; opts is the request's options.
+func (s *Sender) Send(check func(api.Limits) error, opts *api.ImageOptions, req jobs.Request) {
+	if !Ready(s.host) {
+		s.status.SetText(ServiceText(s.host))
+		return
+	}
+	if err := check(s.host.Session().Client().Limits()); err != nil {
+		s.status.SetText(kit.ErrorText(err))
+		return
+	}
+	s.status.SetText("")
+	SubmitImageJob(s.host, s.options.Model, opts, req, s.status.SetText)
+}
