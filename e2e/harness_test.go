@@ -170,3 +170,16 @@ func (p *proc) waitFirstFrame(ctx context.Context) {
 		}
 	}
 }
+
+// writeProfiles writes a profiles file into home's config folder, where
+// an easel started with that home reads it.
+func writeProfiles(t *testing.T, home, profiles string) {
+	t.Helper()
+	cfg := filepath.Join(home, ".config", "easel")
+	if err := os.MkdirAll(cfg, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(cfg, "profiles.json"), []byte(profiles), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -61,16 +61,9 @@ func TestFirstRunDialogInRealWindow(t *testing.T) {
 func TestSettingsInRealWindow(t *testing.T) {
 	bin := binary(t, "EASEL_BIN")
 	home := t.TempDir()
-	cfg := filepath.Join(home, ".config", "easel")
-	if err := os.MkdirAll(cfg, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	profiles := `{"active":"demo","profiles":[
+	writeProfiles(t, home, `{"active":"demo","profiles":[
  {"id":"p-studio","name":"Studio gateway","base_url":"https://gateway.example.com/v1","chat_model":"gpt-4.1","image_model":"gpt-image-1","image_defaults":{"size":"1536x1024","quality":"high","output_format":"webp"},"request_timeout_seconds":900,"max_jobs":2},
- {"id":"p-local","name":"Local (Ollama)","base_url":"http://localhost:11434/v1"}]}`
-	if err := os.WriteFile(filepath.Join(cfg, "profiles.json"), []byte(profiles), 0o600); err != nil {
-		t.Fatal(err)
-	}
+ {"id":"p-local","name":"Local (Ollama)","base_url":"http://localhost:11434/v1"}]}`)
 	p := start(t, bin, home)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()

@@ -4,8 +4,6 @@ package e2e
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -46,14 +44,7 @@ func TestNoDataRaceInRealWindowSettings(t *testing.T) {
 	bin := binary(t, "EASEL_RACE_BIN")
 	base := serveDemo(t, binary(t, "EASEL_BIN"))
 	home := t.TempDir()
-	cfg := filepath.Join(home, ".config", "easel")
-	if err := os.MkdirAll(cfg, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	profiles := `{"active":"p-local","profiles":[{"id":"p-local","name":"Local demo","base_url":"` + base + `"}]}`
-	if err := os.WriteFile(filepath.Join(cfg, "profiles.json"), []byte(profiles), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	writeProfiles(t, home, `{"active":"p-local","profiles":[{"id":"p-local","name":"Local demo","base_url":"`+base+`"}]}`)
 	p := startEnv(t, bin, home, []string{"GORACE=halt_on_error=0"})
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()

@@ -255,3 +255,26 @@ func TestConcurrentAddsAreAllRecorded(t *testing.T) {
 		t.Fatalf("%d images recorded (%v), want %d", n, err, writers*each)
 	}
 }
+
+// A thumbnail that is there but cannot be looked at (its folder replaced
+// by a file, a drive gone) is reported as such, not taken for a missing
+// one and made again over it.
+func TestAnUnreadableThumbnailIsAnError(t *testing.T) {
+	l := open(t)
+	ctx := context.Background()
+	id, err := l.Add(ctx, NewItem{Image: pngOf(t, 8, 8, color.NRGBA{1, 2, 3, 255}), Kind: "generate", Prompt: "p"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	it, _ := l.Get(ctx, id)
+	if err := os.RemoveAll(l.thumbs); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(l.thumbs, []byte("not a folder"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err = l.Thumbnail(it)
+	if err == nil || !strings.Contains(err.Error(), "cannot look at the thumbnail") {
+		t.Fatalf("got %v, want the thumbnail's own error", err)
+	}
+}

@@ -3,9 +3,11 @@ package gallery
 import (
 	"bytes"
 	"context"
+	"errors"
 	"image"
 	"image/color"
 	"image/png"
+	"strings"
 	"testing"
 	"time"
 
@@ -88,6 +90,17 @@ func TestDetailsShowALargeImageScaledDown(t *testing.T) {
 	h.UI(func() {
 		if b := g.shown().Bounds(); b.Dx() > detailSide || g.Opened() != id {
 			t.Errorf("details hold a %dx%d image of item %d", b.Dx(), b.Dy(), g.Opened())
+		}
+	})
+}
+
+// A count that fails is said on the bar, not shown as "0 images".
+func TestACountThatFailsIsSaid(t *testing.T) {
+	g, h := newGallery(t)
+	h.UI(func() {
+		g.showPage(library.Query{}, nil, 0, nil, errors.New("disk I/O error"))
+		if got := g.count.Text; !strings.Contains(got, "Could not count") || !strings.Contains(got, "disk I/O error") {
+			t.Errorf("the bar says %q", got)
 		}
 	})
 }
