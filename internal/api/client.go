@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -75,23 +76,32 @@ func (c Config) withDefaults() Config {
 type Client struct {
 	cfg  Config
 	http *http.Client
+	// links fetches the images a dall-e style answer links to: no key,
+	// redirects over http(s) only, guarded addresses (origin.go).
+	links *http.Client
 }
 
 // New makes a client. Nothing is sent until a method is called.
 func New(cfg Config) *Client {
 	cfg = cfg.withDefaults()
-	hc := cfg.HTTPClient
-	if hc == nil {
-		dialer := &net.Dialer{Timeout: cfg.ConnectTimeout, KeepAlive: 30 * time.Second}
-		hc = &http.Client{Transport: &http.Transport{
+	c := &Client{cfg: cfg}
+	transport := func(control func(string, string, syscall.RawConn) error) http.RoundTripper {
+		dialer := &net.Dialer{Timeout: cfg.ConnectTimeout, KeepAlive: 30 * time.Second, Control: control}
+		return &http.Transport{
 			Proxy:               http.ProxyFromEnvironment,
 			DialContext:         dialer.DialContext,
 			TLSHandshakeTimeout: cfg.ConnectTimeout,
 			MaxIdleConnsPerHost: 8,
 			IdleConnTimeout:     90 * time.Second,
-		}}
+		}
 	}
-	return &Client{cfg: cfg, http: hc}
+	api, links := http.Client{Transport: transport(nil)}, http.Client{Transport: transport(linkDialControl(isLocalService(cfg.BaseURL)))}
+	if cfg.HTTPClient != nil { // tests: their transport, our policies
+		api, links = *cfg.HTTPClient, *cfg.HTTPClient
+	}
+	api.CheckRedirect, links.CheckRedirect = c.sameOrigin, linkRedirect
+	c.http, c.links = &api, &links
+	return c
 }
 
 // Limits are the size rules this client checks before sending.

@@ -11,7 +11,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -23,17 +22,20 @@ import (
 
 // TestConformanceThroughPrism sends the client's requests through Prism,
 // a proxy that validates each request and each answer against the
-// official OpenAPI document (../shared/openai-spec). `make test` installs
-// Prism and sets PRISM; without it the test is skipped.
+// official OpenAPI document (testdata/openai-spec, a copy kept in the
+// repository). `make test` installs Prism and sets PRISM; without it the
+// test is skipped.
 func TestConformanceThroughPrism(t *testing.T) {
 	prism := os.Getenv("PRISM")
 	if prism == "" {
 		t.Skip("PRISM not set: run through make test")
 	}
-	_, here, _, _ := runtime.Caller(0)
-	spec := filepath.Join(filepath.Dir(here), "../../../shared/openai-spec/openapi.json")
+	spec, err := filepath.Abs(filepath.Join("testdata", "openai-spec", "openapi.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	if _, err := os.Stat(spec); err != nil {
-		t.Fatalf("the spec is not beside the repository: %v", err)
+		t.Fatalf("the spec is missing from the repository: %v", err)
 	}
 	upstream := httptest.NewServer(fakeapi.New(fakeapi.Config{Key: testKey}))
 	defer upstream.Close()
@@ -75,7 +77,7 @@ func TestConformanceThroughPrism(t *testing.T) {
 			t.Errorf("%s through Prism: %v", what, err)
 		}
 	}
-	_, err := c.Models(ctx)
+	_, err = c.Models(ctx)
 	mustOK("models", err)
 	for _, o := range []api.ImageOptions{
 		{Model: "gpt-image-1", Size: "1024x1024", Quality: "low", OutputFormat: "png", Moderation: "low"},

@@ -159,7 +159,7 @@ func (c *Client) download(ctx context.Context, link string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	resp, err := c.http.Do(req)
+	resp, err := c.links.Do(req)
 	if err != nil {
 		return nil, classifyTransport(ctx, err, "")
 	}
