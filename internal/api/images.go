@@ -161,7 +161,14 @@ func (c *Client) download(ctx context.Context, link string) ([]byte, error) {
 	}
 	resp, err := c.links.Do(req)
 	if err != nil {
-		return nil, classifyTransport(ctx, err, "")
+		// The error quotes the link, which the service chose: take any
+		// piece of the key out of it.
+		e := classifyTransport(ctx, err, "")
+		e.Message = c.redact(e.Message)
+		if e.Err != nil {
+			e.Err = errors.New(c.redact(e.Err.Error()))
+		}
+		return nil, e
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {

@@ -157,3 +157,13 @@ func TestAnImageLinkNeverReachesMetadataOrOtherSchemes(t *testing.T) {
 		})
 	}
 }
+
+// A refused link that carries the key (a hostile service can put it
+// there) does not bring the key back in the error.
+func TestARefusedLinkDoesNotShowTheKey(t *testing.T) {
+	base := newTarget(t, urlAnswer("http://169.254.169.254/latest?token="+testKey))
+	_, err := api.New(api.Config{BaseURL: base.URL + "/v1", APIKey: testKey}).Generate(context.Background(), gen("dall-e-3"), nil)
+	if err == nil || strings.Contains(err.Error(), testKey[3:11]) || strings.Contains(asAPIError(t, err).Message, testKey[3:11]) {
+		t.Fatalf("error %v", err)
+	}
+}
