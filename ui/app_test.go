@@ -24,6 +24,7 @@ func newApp(t testing.TB, a fyne.App, o Options) *App {
 		ea.session.Wait()
 		if ea.runner != nil {
 			ea.runner.Wait()
+			ea.thumbs.Wait()
 			ea.lib.Close()
 		}
 	})

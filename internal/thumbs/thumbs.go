@@ -51,6 +51,8 @@ type Service struct {
 	src   Source
 	cache *lru.Cache[int64, Thumb]
 	slots chan struct{}
+	// loads counts the loads under way, for Wait.
+	loads sync.WaitGroup
 }
 
 // New makes a Service over a source of thumbnail files.
@@ -71,7 +73,9 @@ func (s *Service) Len() int { return s.cache.Len() }
 // had not started decoding, nothing is decoded. A thumbnail that cannot
 // be made is reported as a Thumb with no image.
 func (s *Service) Load(ctx context.Context, it library.Item, done func(Thumb)) {
+	s.loads.Add(1)
 	go func() {
+		defer s.loads.Done()
 		select {
 		case s.slots <- struct{}{}:
 		case <-ctx.Done():
@@ -95,6 +99,10 @@ func (s *Service) Load(ctx context.Context, it library.Item, done func(Thumb)) {
 		}
 	}()
 }
+
+// Wait waits for the loads under way (a thumbnail being made is written
+// to the library's folder), before the library is closed or removed.
+func (s *Service) Wait() { s.loads.Wait() }
 
 // decodeFile decodes a small image file (a thumbnail), or returns nil.
 func decodeFile(path string) image.Image {

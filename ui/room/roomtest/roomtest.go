@@ -80,6 +80,7 @@ func New(t testing.TB) *Host {
 		h.mu.Lock()
 		h.closed = true // no update after this
 		h.mu.Unlock()
+		h.th.Wait()
 		lib.Close()
 		ts.Close()
 	})
