@@ -2,6 +2,7 @@ package api
 
 import (
 	"fmt"
+	"math"
 	"net/http"
 	"strconv"
 	"strings"
@@ -73,32 +74,68 @@ func (l Limits) CheckSize(size string) error {
 		return preflight(KindInvalidSize, "size", fmt.Sprintf("%q is not a size", size),
 			"Write it as WIDTHxHEIGHT, for example 1536x864, or pick "+strings.Join(StandardSizes, ", ")+".")
 	}
-	if w%l.Multiple != 0 || h%l.Multiple != 0 {
-		return preflight(KindInvalidSize, "size", fmt.Sprintf("%dx%d: both sides must be multiples of %d", w, h, l.Multiple),
-			fmt.Sprintf("Try %dx%d.", roundTo(w, l.Multiple), roundTo(h, l.Multiple)))
-	}
-	long, short := max(w, h), min(w, h)
-	if float64(long) > l.MaxAspect*float64(short) {
-		return preflight(KindInvalidSize, "size", fmt.Sprintf("%dx%d is wider than %g:1", w, h, l.MaxAspect),
-			fmt.Sprintf("Keep the long side at most %g times the short side, or use %s.", l.MaxAspect, strings.Join(StandardSizes, ", ")))
-	}
-	if long > l.MaxSide {
-		return preflight(KindInvalidSize, "size", fmt.Sprintf("%dx%d has a side over %d", w, h, l.MaxSide),
-			fmt.Sprintf("Keep both sides at most %d pixels.", l.MaxSide))
-	}
-	if px := w * h; px < l.MinPixels || px > l.MaxPixels {
-		return preflight(KindInvalidSize, "size", fmt.Sprintf("%dx%d is %d pixels, outside %d–%d", w, h, px, l.MinPixels, l.MaxPixels),
-			"Pick a size between about 1024x640 and 3840x2160, or use "+strings.Join(StandardSizes, ", ")+".")
+	if problem := l.sizeProblem(w, h); problem != "" {
+		nw, nh := l.Nearest(w, h)
+		return &Error{Kind: KindInvalidSize, Param: "size", Preflight: true,
+			Message: fmt.Sprintf("The size %dx%d %s.", w, h, problem),
+			Hint:    fmt.Sprintf("Try %dx%d, the nearest size that every rule allows, or pick %s.", nw, nh, strings.Join(StandardSizes, ", "))}
 	}
 	return nil
 }
 
-func roundTo(v, m int) int {
-	r := (v + m/2) / m * m
-	if r == 0 {
-		r = m
+// sizeProblem says which custom-size rule w×h breaks, "" for none.
+func (l Limits) sizeProblem(w, h int) string {
+	long, short := max(w, h), min(w, h)
+	switch {
+	case w <= 0 || h <= 0:
+		return "has a side of zero"
+	case w%l.Multiple != 0 || h%l.Multiple != 0:
+		return fmt.Sprintf("needs both sides to be multiples of %d", l.Multiple)
+	case float64(long) > l.MaxAspect*float64(short):
+		return fmt.Sprintf("is longer than %g times its short side", l.MaxAspect)
+	case long > l.MaxSide:
+		return fmt.Sprintf("has a side over %d pixels", l.MaxSide)
+	case w*h < l.MinPixels || w*h > l.MaxPixels:
+		return fmt.Sprintf("is %d pixels, outside %d–%d", w*h, l.MinPixels, l.MaxPixels)
 	}
-	return r
+	return ""
+}
+
+// Nearest is the size closest to w×h that passes every custom-size rule:
+// its aspect as near as the rules allow, its area as near as they allow,
+// both sides multiples. A suggestion made from it never breaks a rule.
+func (l Limits) Nearest(w, h int) (int, int) {
+	w, h = max(w, 1), max(h, 1)
+	// The aspect, clamped to the rule, and the area, clamped to its
+	// bounds and to what the longest side allows at that aspect.
+	ratio := float64(w) / float64(h)
+	ratio = min(max(ratio, 1/l.MaxAspect), l.MaxAspect)
+	area := min(max(float64(w*h), float64(l.MinPixels)), float64(l.MaxPixels))
+	if side := float64(l.MaxSide); ratio >= 1 {
+		area = min(area, side*side/ratio)
+	} else {
+		area = min(area, side*side*ratio)
+	}
+	tw, th := math.Sqrt(area*ratio), math.Sqrt(area/ratio)
+	// The passing multiples around that ideal, the nearest side by side
+	// (a tie goes to the larger, as rounding half up does).
+	m := l.Multiple
+	bw, bh, best := 0, 0, math.Inf(1)
+	for cw := (int(tw)/m + 5) * m; cw >= (int(tw)/m-4)*m; cw -= m {
+		for ch := (int(th)/m + 5) * m; ch >= (int(th)/m-4)*m; ch -= m {
+			if cw <= 0 || ch <= 0 || l.sizeProblem(cw, ch) != "" {
+				continue
+			}
+			d := math.Pow(float64(cw)-tw, 2) + math.Pow(float64(ch)-th, 2)
+			if d < best {
+				bw, bh, best = cw, ch, d
+			}
+		}
+	}
+	if bw == 0 {
+		return 1024, 1024
+	}
+	return bw, bh
 }
 
 func oneOf(field, v string, allowed []string) error {

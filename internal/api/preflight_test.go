@@ -1,6 +1,7 @@
 package api
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -119,5 +120,37 @@ func TestClosestModels(t *testing.T) {
 	}
 	if got := ClosestModels("stable-diffusion-xl", listed); len(got) != 0 {
 		t.Errorf("far name suggested %v", got)
+	}
+}
+
+// Every suggestion passes every rule the client checks, for sizes that
+// break each rule and several at once; and the message is a sentence.
+func TestSizeSuggestionsPassEveryRule(t *testing.T) {
+	for _, size := range []string{"4000x500", "1000x1010", "5000x5000", "100x100", "3840x3840", "500x4000",
+		"1008x16", "16x16", "3850x2160", "2000x600", "7680x4320", "1x1", "1536x1023"} {
+		err := DefaultLimits.CheckSize(size)
+		e, _ := err.(*Error)
+		if e == nil {
+			t.Errorf("%s passed", size)
+			continue
+		}
+		var w, h int
+		if _, serr := fmt.Sscanf(e.Hint, "Try %dx%d", &w, &h); serr != nil {
+			t.Errorf("%s: hint %q suggests no size", size, e.Hint)
+			continue
+		}
+		if err := DefaultLimits.CheckSize(fmt.Sprintf("%dx%d", w, h)); err != nil {
+			t.Errorf("%s: the suggested %dx%d fails: %v", size, w, h, err)
+		}
+		if !strings.HasPrefix(e.Message, "The size ") {
+			t.Errorf("%s: message %q does not begin with words", size, e.Message)
+		}
+	}
+	// The aspect is kept where the rules allow it.
+	if w, h := DefaultLimits.Nearest(1000, 1010); w != 1008 || h != 1008 && h != 1024 {
+		t.Errorf("1000x1010 suggests %dx%d", w, h)
+	}
+	if w, h := DefaultLimits.Nearest(4000, 500); float64(w)/float64(h) > 3 || w > 3840 {
+		t.Errorf("4000x500 suggests %dx%d", w, h)
 	}
 }
