@@ -158,3 +158,32 @@ func TestClosingWhileJobsRunAsksFirstAndKeepsRunningByDefault(t *testing.T) {
 	ea.runner.Cancel(id)
 	ea.runner.Wait()
 }
+
+// A job of four images shows all four on its card, and one opens large
+// in the Gallery's details.
+func TestAJobOfFourShowsEveryImageAndOpensOne(t *testing.T) {
+	ea := newServedApp(t)
+	g := ea.generate
+	onUI(ea, func() {
+		o := g.Options().Options()
+		o.N, o.Stream = 4, false
+		g.Options().SetOptions(o)
+	})
+	test.Type(g.Prompt(), "four lighthouses")
+	g.PrimaryAction()
+	ea.runner.Wait()
+	waitFor(t, ea, "four results on the card", func() bool { c := onlyCard(g); return c != nil && c.Opens() == 4 })
+	items, _ := ea.lib.List(context.Background(), library.Query{Search: "lighthouses"})
+	if len(items) != 4 {
+		t.Fatalf("%d images saved", len(items))
+	}
+	onUI(ea, func() { onlyCard(g).Open(1) })
+	waitFor(t, ea, "the image's details", func() bool { return ea.CurrentTab() == TabGallery && ea.gallery.Opened() != 0 })
+	found := false
+	for _, it := range items {
+		found = found || it.ID == ea.gallery.Opened()
+	}
+	if !found {
+		t.Errorf("opened item %d, not one of the job's", ea.gallery.Opened())
+	}
+}

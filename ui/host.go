@@ -53,6 +53,15 @@ func (a *App) Models() *modelpick.Registry { return a.models }
 // Clipboard is the system clipboard.
 func (a *App) Clipboard() fyne.Clipboard { return a.fyneApp.Clipboard() }
 
+// OpenItem shows a gallery item large: the Gallery, with its details.
+func (a *App) OpenItem(id int64) {
+	a.SelectTab(TabGallery)
+	a.gallery.OpenID(id)
+}
+
+// ShowSettings opens Settings (Ctrl+,).
+func (a *App) ShowSettings() { a.showSettings() }
+
 // openLibrary opens the gallery in its folder.
 func openLibrary() (*library.Library, error) {
 	dir, err := library.Dir()
@@ -196,26 +205,33 @@ func (g galleryActions) Export(it library.Item) {
 // hops to the UI goroutine to show the event.
 func (a *App) onJobEvent(e jobs.Event) {
 	var img image.Image
+	var results []jobview.Result
 	if e.State == jobs.Partial && e.Preview != nil {
 		img, _ = library.MakeThumbnailSized(e.Preview.Data, jobview.PreviewSide)
 	}
-	if e.State == jobs.Done && len(e.ItemIDs) > 0 && a.lib != nil {
-		if it, err := a.lib.Get(context.Background(), e.ItemIDs[0]); err == nil {
-			if p, err := a.lib.Thumbnail(it); err == nil {
-				img, _ = imageio.DecodeFileFit(p, jobview.PreviewSide)
+	if e.State == jobs.Done && a.lib != nil {
+		// Every image the job made, each with its thumbnail (n is at
+		// most 10, and the runner keeps no more than were asked for).
+		for _, id := range e.ItemIDs {
+			r := jobview.Result{Item: id}
+			if it, err := a.lib.Get(context.Background(), id); err == nil {
+				if p, err := a.lib.Thumbnail(it); err == nil {
+					r.Thumb, _ = imageio.DecodeFileFit(p, jobview.PreviewSide)
+				}
 			}
+			results = append(results, r)
 		}
 	}
-	a.bridge.Do(func() { a.showJobEvent(e, img) })
+	a.bridge.Do(func() { a.showJobEvent(e, img, results) })
 }
 
-func (a *App) showJobEvent(e jobs.Event, img image.Image) {
+func (a *App) showJobEvent(e jobs.Event, img image.Image, results []jobview.Result) {
 	if e.Job.Request.Edit != nil {
 		if a.built[TabEdit] {
-			a.edit.ShowJob(e, img)
+			a.edit.ShowJob(e, img, results)
 		}
 	} else if a.built[TabGenerate] {
-		a.generate.ShowJob(e, img)
+		a.generate.ShowJob(e, img, results)
 	}
 	if e.State == jobs.Done && a.built[TabGallery] {
 		a.gallery.Reload()

@@ -73,7 +73,7 @@ func (t *Room) Build() fyne.CanvasObject {
 	t.fidelity = widget.NewSelect([]string{"Low", "High"}, nil)
 	t.fidelity.SetSelected("Low")
 	t.Sender = room.NewSender(t.host, "Send edit", theme.MediaPlayIcon(), t.PrimaryAction, widget.NewFormItem("Input fidelity", t.fidelity))
-	t.jobs = jobview.NewList("Edits appear here while they run; results go to the Gallery.", t.Cancel)
+	t.jobs = jobview.NewList("Edits appear here while they run; results go to the Gallery.", t.JobActions())
 	// The form and the jobs scroll; Send edit stays in sight below them
 	// at any window size.
 	right := container.NewBorder(nil, t.ActionRow(), nil, nil, container.NewVScroll(container.NewPadded(container.NewVBox(
@@ -179,8 +179,11 @@ func (t *Room) PrimaryAction() {
 	t.Send(req.Check, &req.ImageOptions, jobs.Request{Edit: &req, Parents: parents})
 }
 
-// ShowJob shows a job event on the job's card; img is its preview.
-func (t *Room) ShowJob(e jobs.Event, img image.Image) { t.jobs.Show(e, img) }
+// ShowJob shows a job event on the job's card; img is its preview,
+// results a finished job's images.
+func (t *Room) ShowJob(e jobs.Event, img image.Image, results []jobview.Result) {
+	t.jobs.Show(e, img, results)
+}
 
 // Jobs is the tab's job list.
 func (t *Room) Jobs() *jobview.List { return t.jobs }

@@ -306,6 +306,27 @@ func (t *Room) Open(it library.Item) {
 	t.details.Refresh()
 }
 
+// OpenID shows the details of the item with id, read off the UI
+// goroutine, and selects it in the grid when it is there.
+func (t *Room) OpenID(id int64) {
+	lib := t.host.Library()
+	if lib == nil {
+		return
+	}
+	go func() {
+		it, err := lib.Get(context.Background(), id)
+		t.host.Do(func() {
+			if err != nil {
+				t.count.SetText(fmt.Sprintf("Could not open image %d: %v", id, err))
+				return
+			}
+			t.selected = id
+			t.followSelection()
+			t.Open(it)
+		})
+	}()
+}
+
 func (t *Room) setFavorite(it library.Item, on bool) {
 	lib := t.host.Library()
 	go func() {

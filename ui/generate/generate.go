@@ -37,7 +37,7 @@ func (t *Room) Build() fyne.CanvasObject {
 	// size.
 	left := container.NewBorder(nil, t.ActionRow(), nil, nil, container.NewVScroll(container.NewPadded(form)))
 
-	t.jobs = jobview.NewList("Jobs appear here with a live preview, their elapsed time and a Cancel button. Finished images go straight to the Gallery.", t.Cancel)
+	t.jobs = jobview.NewList("Jobs appear here with a live preview, their elapsed time and a Cancel button. Finished images go straight to the Gallery.", t.JobActions())
 	right := container.NewBorder(kit.Heading("Jobs"), nil, nil, nil, container.NewVScroll(t.jobs.Box))
 
 	split := container.NewHSplit(left, right)
@@ -62,8 +62,11 @@ func (t *Room) Reuse(prompt string, opts api.ImageOptions) {
 	t.Options().SetOptions(opts)
 }
 
-// ShowJob shows a job event on the job's card; img is its preview.
-func (t *Room) ShowJob(e jobs.Event, img image.Image) { t.jobs.Show(e, img) }
+// ShowJob shows a job event on the job's card; img is its preview,
+// results a finished job's images.
+func (t *Room) ShowJob(e jobs.Event, img image.Image, results []jobview.Result) {
+	t.jobs.Show(e, img, results)
+}
 
 // Jobs is the tab's job list.
 func (t *Room) Jobs() *jobview.List { return t.jobs }

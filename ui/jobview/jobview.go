@@ -16,6 +16,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"easel/internal/api"
 	"easel/internal/jobs"
 	"easel/ui/kit"
 	"easel/ui/widgets/picture"
@@ -28,35 +29,117 @@ const PreviewSide = 192
 // cards are dropped as new jobs come (their images are in the gallery).
 const KeepFinished = 50
 
+// Result is one image a finished job saved: its gallery item and its
+// thumbnail.
+type Result struct {
+	Item  int64
+	Thumb image.Image
+}
+
+// Actions are what a card's buttons do beyond Cancel and Clear.
+type Actions struct {
+	// Cancel cancels a running job by id.
+	Cancel func(id string)
+	// Open shows a result large (the Gallery's details).
+	Open func(item int64)
+	// Retry sends a failed job's request again.
+	Retry func(jobs.Request)
+	// Settings opens Settings, for a failure the profile must fix (the
+	// key, the balance, access to the model).
+	Settings func()
+}
+
 // Card shows one job.
 type Card struct {
 	root    *fyne.Container
 	preview *picture.Picture
+	// results holds a finished job's images, each opening large.
+	results *fyne.Container
 	title   *widget.Label
 	// Status is the job's state in words, for tests and screen readers.
-	Status *widget.Label
-	hint   *widget.Label
-	cancel *widget.Button
-	clear  *widget.Button
-	final  bool
+	Status   *widget.Label
+	hint     *widget.Label
+	cancel   *widget.Button
+	clear    *widget.Button
+	retry    *widget.Button
+	settings *widget.Button
+	final    bool
 }
 
-func newCard(prompt string, onCancel, onClear func()) *Card {
+func newCard(e jobs.Event, a Actions, onClear func()) *Card {
 	c := &Card{}
 	c.preview = picture.New(fyne.NewSize(PreviewSide/1.5, PreviewSide/1.5))
 	bg := canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))
-	c.title = widget.NewLabelWithStyle(kit.Shorten(prompt, 80), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	c.title = widget.NewLabelWithStyle(kit.Shorten(Prompt(e), 80), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	c.title.Wrapping = fyne.TextWrapWord
 	c.Status = widget.NewLabel("Queued")
 	c.hint = kit.HintLabel("")
 	c.hint.Hide()
-	c.cancel = &widget.Button{Text: "Cancel", Icon: theme.CancelIcon(), OnTapped: onCancel}
+	id, req := e.Job.ID, e.Job.Request
+	c.cancel = &widget.Button{Text: "Cancel", Icon: theme.CancelIcon(), OnTapped: func() { a.Cancel(id) }}
 	c.clear = &widget.Button{Text: "Clear", Icon: theme.ContentClearIcon(), Importance: widget.LowImportance, OnTapped: onClear}
-	c.clear.Hide()
-	text := container.NewVBox(c.title, c.Status, c.hint, container.NewHBox(c.cancel, c.clear))
+	c.retry = &widget.Button{Text: "Retry", Icon: theme.ViewRefreshIcon(), OnTapped: func() {
+		if a.Retry != nil {
+			a.Retry(req)
+		}
+	}}
+	c.settings = &widget.Button{Text: "Open Settings", Icon: theme.SettingsIcon(), OnTapped: func() {
+		if a.Settings != nil {
+			a.Settings()
+		}
+	}}
+	for _, b := range []*widget.Button{c.clear, c.retry, c.settings} {
+		b.Hide()
+	}
+	c.results = container.NewGridWrap(fyne.NewSize(ResultSide, ResultSide))
+	c.results.Hide()
+	text := container.NewVBox(c.title, c.Status, c.hint, container.NewHBox(c.cancel, c.retry, c.settings, c.clear), c.results)
 	c.root = container.NewBorder(nil, nil, container.NewStack(bg, c.preview), nil, text)
 	return c
 }
+
+// ResultSide is the side of each result's thumbnail on a finished card
+// of several images.
+const ResultSide = 72
+
+// showResults puts every result of a finished job on the card, each a
+// button that opens it; the large preview shows the first.
+func (c *Card) showResults(results []Result, open func(int64)) {
+	if len(results) == 0 {
+		return
+	}
+	c.preview.SetImage(results[0].Thumb)
+	c.results.Objects = nil
+	for _, r := range results {
+		pic := picture.New(fyne.NewSize(ResultSide, ResultSide))
+		pic.SetImage(r.Thumb)
+		item := r.Item
+		b := &widget.Button{Importance: widget.LowImportance, OnTapped: func() {
+			if open != nil {
+				open(item)
+			}
+		}}
+		c.results.Add(container.NewStack(pic, b))
+	}
+	c.results.Show()
+	c.results.Refresh()
+}
+
+// Opens is how many results the card offers to open.
+func (c *Card) Opens() int { return len(c.results.Objects) }
+
+// Open taps result i, for tests.
+func (c *Card) Open(i int) {
+	c.results.Objects[i].(*fyne.Container).Objects[1].(*widget.Button).OnTapped()
+}
+
+// CanRetry reports whether the card offers Retry; NeedsSettings whether
+// it offers Open Settings.
+func (c *Card) CanRetry() bool      { return c.retry.Visible() }
+func (c *Card) NeedsSettings() bool { return c.settings.Visible() }
+
+// Retry taps Retry, for tests.
+func (c *Card) Retry() { c.retry.OnTapped() }
 
 // CanCancel reports whether the card offers Cancel (its job runs).
 func (c *Card) CanCancel() bool { return c.cancel.Visible() }
@@ -81,6 +164,11 @@ func (c *Card) apply(e jobs.Event, img image.Image) {
 		c.Status.SetText("Failed: " + e.Err.Kind.String())
 		c.hint.SetText(e.Err.Hint)
 		c.hint.Show()
+		c.retry.Show()
+		switch e.Err.Kind {
+		case api.KindAuth, api.KindInsufficientBalance, api.KindNoAccess:
+			c.settings.Show()
+		}
 	case jobs.Cancelled:
 		c.Status.SetText("Cancelled")
 	}
@@ -108,16 +196,16 @@ type List struct {
 	cards     *fyne.Container
 	empty     *widget.Label
 	clearAll  *widget.Button
-	cancel    func(id string)
+	actions   Actions
 	byID      map[string]*Card
 	order     []string // job ids, newest first
 	keepFinal int
 }
 
 // NewList makes an empty list that shows emptyHint until the first job;
-// cancel cancels a job by id.
-func NewList(emptyHint string, cancel func(id string)) *List {
-	l := &List{cancel: cancel, byID: map[string]*Card{}, keepFinal: KeepFinished}
+// a's functions are what the cards' buttons do.
+func NewList(emptyHint string, a Actions) *List {
+	l := &List{actions: a, byID: map[string]*Card{}, keepFinal: KeepFinished}
 	l.empty = kit.HintLabel(emptyHint)
 	l.cards = container.NewVBox()
 	l.clearAll = &widget.Button{Text: "Clear finished", Icon: theme.ContentClearIcon(), Importance: widget.LowImportance, OnTapped: l.ClearFinished}
@@ -132,18 +220,22 @@ func (l *List) Len() int { return len(l.order) }
 // Card is the card of a job, or nil.
 func (l *List) Card(id string) *Card { return l.byID[id] }
 
-// Show applies a job event, making the job's card on its first event.
-func (l *List) Show(e jobs.Event, img image.Image) {
+// Show applies a job event, making the job's card on its first event;
+// img is a preview, results a finished job's images.
+func (l *List) Show(e jobs.Event, img image.Image, results []Result) {
 	c := l.byID[e.Job.ID]
 	if c == nil {
 		id := e.Job.ID
-		c = newCard(Prompt(e), func() { l.cancel(id) }, func() { l.remove(id) })
+		c = newCard(e, l.actions, func() { l.remove(id) })
 		l.byID[id] = c
 		l.order = append([]string{id}, l.order...)
 		l.dropOldFinished()
 		l.relayout()
 	}
 	c.apply(e, img)
+	if len(results) > 0 {
+		c.showResults(results, l.actions.Open)
+	}
 	if e.State.Final() {
 		l.dropOldFinished()
 		l.relayout()

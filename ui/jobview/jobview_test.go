@@ -21,11 +21,11 @@ func event(id string, state jobs.State) jobs.Event {
 // Finished cards can be cleared, one or all, and running ones stay.
 func TestFinishedCardsCanBeCleared(t *testing.T) {
 	test.NewTempApp(t)
-	l := NewList("empty", func(string) {})
-	l.Show(event("a", jobs.Done), nil)
-	l.Show(event("b", jobs.Failed), nil)
-	l.Show(event("c", jobs.Waiting), nil)
-	l.Show(event("d", jobs.Cancelled), nil)
+	l := NewList("empty", Actions{Cancel: func(string) {}})
+	l.Show(event("a", jobs.Done), nil, nil)
+	l.Show(event("b", jobs.Failed), nil, nil)
+	l.Show(event("c", jobs.Waiting), nil, nil)
+	l.Show(event("d", jobs.Cancelled), nil, nil)
 	if l.Len() != 4 || l.clearAll.Hidden || !l.empty.Hidden {
 		t.Fatalf("%d cards, Clear finished hidden %v", l.Len(), l.clearAll.Hidden)
 	}
@@ -43,7 +43,7 @@ func TestFinishedCardsCanBeCleared(t *testing.T) {
 	if !l.clearAll.Hidden {
 		t.Error("Clear finished still shown with nothing finished")
 	}
-	l.Show(event("c", jobs.Done), nil)
+	l.Show(event("c", jobs.Done), nil, nil)
 	test.Tap(l.clearAll)
 	if l.Len() != 0 || l.empty.Hidden {
 		t.Error("the empty hint does not come back once every card is cleared")
@@ -54,12 +54,12 @@ func TestFinishedCardsCanBeCleared(t *testing.T) {
 // so their previews do not pile up; running jobs are never dropped.
 func TestALongSessionKeepsABoundedNumberOfCards(t *testing.T) {
 	test.NewTempApp(t)
-	l := NewList("empty", func(string) {})
-	l.Show(event("running", jobs.Waiting), nil)
+	l := NewList("empty", Actions{Cancel: func(string) {}})
+	l.Show(event("running", jobs.Waiting), nil, nil)
 	for i := 0; i < 3*KeepFinished; i++ {
 		id := fmt.Sprint(i)
-		l.Show(event(id, jobs.Sending), nil)
-		l.Show(event(id, jobs.Done), nil)
+		l.Show(event(id, jobs.Sending), nil, nil)
+		l.Show(event(id, jobs.Done), nil, nil)
 	}
 	if l.Len() != KeepFinished+1 {
 		t.Fatalf("%d cards after %d jobs, want %d", l.Len(), 3*KeepFinished, KeepFinished+1)
@@ -69,5 +69,46 @@ func TestALongSessionKeepsABoundedNumberOfCards(t *testing.T) {
 	}
 	if got := len(l.cards.Objects); got != 2*l.Len() {
 		t.Errorf("%d objects laid out for %d cards", got, l.Len())
+	}
+}
+
+// A finished job of several images shows every one, each opening large;
+// a failed job offers Retry with its own request, and Open Settings for a
+// failure the profile must fix.
+func TestCardsShowEveryResultAndOfferRetry(t *testing.T) {
+	test.NewTempApp(t)
+	var opened []int64
+	var retried []jobs.Request
+	settings := 0
+	l := NewList("empty", Actions{Cancel: func(string) {}, Open: func(id int64) { opened = append(opened, id) },
+		Retry: func(r jobs.Request) { retried = append(retried, r) }, Settings: func() { settings++ }})
+	results := []Result{{Item: 11}, {Item: 12}, {Item: 13}, {Item: 14}}
+	l.Show(event("four", jobs.Done), nil, results)
+	c := l.Card("four")
+	if c.Opens() != 4 {
+		t.Fatalf("a job of four images shows %d", c.Opens())
+	}
+	c.Open(2)
+	if len(opened) != 1 || opened[0] != 13 {
+		t.Errorf("opening the third result opened %v", opened)
+	}
+	if c.CanRetry() || c.NeedsSettings() {
+		t.Error("a finished job offers Retry or Settings")
+	}
+
+	server := event("server", jobs.Failed)
+	l.Show(server, nil, nil)
+	if c := l.Card("server"); !c.CanRetry() || c.NeedsSettings() {
+		t.Errorf("a server error: Retry %v, Settings %v", c.CanRetry(), c.NeedsSettings())
+	}
+	l.Card("server").Retry()
+	if len(retried) != 1 || retried[0].Generate.Prompt != "p server" {
+		t.Errorf("Retry sent %+v", retried)
+	}
+	balance := event("balance", jobs.Failed)
+	balance.Err = &api.Error{Kind: api.KindInsufficientBalance, Hint: "top up"}
+	l.Show(balance, nil, nil)
+	if !l.Card("balance").NeedsSettings() {
+		t.Error("a balance failure does not offer Settings")
 	}
 }

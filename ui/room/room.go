@@ -40,6 +40,10 @@ type Host interface {
 	Models() *modelpick.Registry
 	// Clipboard is the system clipboard.
 	Clipboard() fyne.Clipboard
+	// OpenItem shows a gallery item large, in the Gallery's details.
+	OpenItem(id int64)
+	// ShowSettings opens Settings, where a profile's key and limits are.
+	ShowSettings()
 }
 
 // Room is one tab of the window.

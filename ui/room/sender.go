@@ -8,6 +8,7 @@ import (
 	"easel/internal/api"
 	"easel/internal/jobs"
 	"easel/ui/imageform"
+	"easel/ui/jobview"
 	"easel/ui/kit"
 )
 
@@ -80,6 +81,25 @@ func (s *Sender) Connected() {
 func (s *Sender) Cancel(id string) {
 	if r := s.host.Runner(); r != nil {
 		r.Cancel(id)
+	}
+}
+
+// JobActions are what the tab's job cards do: cancel, open a result,
+// retry a failure, open Settings for one the profile must fix.
+func (s *Sender) JobActions() jobview.Actions {
+	return jobview.Actions{Cancel: s.Cancel, Open: s.host.OpenItem, Retry: s.Retry, Settings: s.host.ShowSettings}
+}
+
+// Retry sends a failed job's request again, as it was (same profile,
+// same client, same options).
+func (s *Sender) Retry(req jobs.Request) {
+	r := s.host.Runner()
+	if r == nil {
+		s.status.SetText(ServiceText(s.host))
+		return
+	}
+	if _, err := r.Submit(req); err != nil {
+		s.status.SetText(err.Error())
 	}
 }
 

@@ -41,6 +41,9 @@ type Host struct {
 	reg    *modelpick.Registry
 	// OnJob receives the runner's events on the UI side, under the lock.
 	OnJob func(jobs.Event)
+	// Opened and Settings record OpenItem and ShowSettings.
+	Opened   []int64
+	Settings int
 }
 
 // New makes a host with an empty gallery, connected to a fresh fake
@@ -146,6 +149,12 @@ func (h *Host) Models() *modelpick.Registry { return h.reg }
 
 // Clipboard implements room.Host.
 func (h *Host) Clipboard() fyne.Clipboard { return fyne.CurrentApp().Clipboard() }
+
+// OpenItem implements room.Host: it records the item.
+func (h *Host) OpenItem(id int64) { h.Opened = append(h.Opened, id) }
+
+// ShowSettings implements room.Host: it counts the calls.
+func (h *Host) ShowSettings() { h.Settings++ }
 
 // Show builds a room's widgets on the UI goroutine and puts them in the
 // window.
