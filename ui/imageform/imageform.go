@@ -78,13 +78,16 @@ type Form struct {
 	quality     *widget.Select
 	background  *widget.Select
 	bgNote      *widget.Label
+	formatNote  *widget.Label
 	format      *widget.Select
 	compression *widget.Slider
 	compressRow *fyne.Container
-	moderation  *widget.Select
-	n           *widget.Select
-	stream      *widget.Check
-	partials    *widget.Select
+	// qualityValue shows the compression slider's value.
+	qualityValue *widget.Label
+	moderation   *widget.Select
+	n            *widget.Select
+	stream       *widget.Check
+	partials     *widget.Select
 	// Form is the whole form, for a tab to lay out.
 	Form *widget.Form
 }
@@ -102,7 +105,9 @@ func New(model *modelpick.Picker, extra ...*widget.FormItem) *Form {
 	f.sizeNote = kit.HintLabel("")
 	f.sizeNote.Hide()
 	f.customRow = container.NewVBox(
-		container.NewGridWithColumns(3, f.customW, widget.NewLabelWithStyle("×", fyne.TextAlignCenter, fyne.TextStyle{}), f.customH),
+		// The "×" sits between the two fields, not centred in a column
+		// of its own.
+		container.NewGridWithColumns(2, f.customW, container.NewBorder(nil, nil, widget.NewLabel("×"), nil, f.customH)),
 		f.sizeNote)
 	f.customRow.Hide()
 	f.size = widget.NewSelect(labels, func(label string) {
@@ -120,13 +125,15 @@ func New(model *modelpick.Picker, extra ...*widget.FormItem) *Form {
 	f.compression = widget.NewSlider(0, 100)
 	f.compression.Step = 1
 	f.compression.SetValue(100)
-	compLabel := widget.NewLabel("100%")
-	f.compression.OnChanged = func(v float64) { compLabel.SetText(strconv.Itoa(int(v)) + "%") }
-	f.compressRow = container.NewBorder(nil, nil, nil, compLabel, f.compression)
-	f.bgNote = widget.NewLabel("")
-	f.bgNote.Wrapping = fyne.TextWrapWord
-	f.bgNote.Importance = widget.LowImportance
+	// The service's output_compression, named and scaled as Export's
+	// quality is: 100 is the best, the least compressed.
+	f.qualityValue = widget.NewLabel("100")
+	f.compression.OnChanged = func(v float64) { f.qualityValue.SetText(strconv.Itoa(int(v))) }
+	f.compressRow = container.NewBorder(nil, nil, widget.NewLabel("Quality"), f.qualityValue, f.compression)
+	f.bgNote = kit.HintLabel("")
 	f.bgNote.Hide()
+	f.formatNote = kit.HintLabel("")
+	f.formatNote.Hide()
 	f.format = widget.NewSelect(FormatChoice.Labels, func(string) { f.syncFormat() })
 	f.background = widget.NewSelect(BackgroundChoice.Labels, func(string) { f.syncBackground() })
 	f.background.SetSelected("Auto")
@@ -158,7 +165,7 @@ func New(model *modelpick.Picker, extra ...*widget.FormItem) *Form {
 		widget.NewFormItem("Size", container.NewVBox(f.size, f.customRow)),
 		widget.NewFormItem("Quality", f.quality),
 		widget.NewFormItem("Background", container.NewVBox(f.background, f.bgNote)),
-		widget.NewFormItem("Format", container.NewVBox(f.format, f.compressRow)),
+		widget.NewFormItem("Format", container.NewVBox(f.format, f.formatNote, f.compressRow)),
 		widget.NewFormItem("Moderation", f.moderation),
 		widget.NewFormItem("Images", f.n),
 		widget.NewFormItem("Stream", f.stream),
@@ -180,7 +187,7 @@ func (f *Form) checkCustom() {
 		f.sizeNote.Importance = widget.DangerImportance
 	} else {
 		f.sizeNote.SetText(fmt.Sprintf("%s × %s is accepted by models that take custom sizes (gpt-image-2).", w, h))
-		f.sizeNote.Importance = widget.LowImportance
+		f.sizeNote.Importance = widget.MediumImportance
 	}
 	f.sizeNote.Show()
 	f.sizeNote.Refresh()
@@ -228,29 +235,37 @@ func selectValue(s *widget.Select, c Choice, v string) {
 }
 
 // syncBackground keeps the format compatible with a transparent
-// background and says why it changed it.
+// background, and says next to the control what it changed and why.
 func (f *Form) syncBackground() {
+	f.formatNote.Hide()
 	if f.background.Selected != "Transparent" {
 		f.bgNote.Hide()
 		return
 	}
 	if f.format.Selected == "JPEG" {
 		f.format.SetSelected("PNG")
+		f.formatNote.Hide() // set by syncFormat; the change is said here
+		f.bgNote.SetText("Format changed from JPEG to PNG: a transparent background needs PNG or WebP, and JPEG has no transparency.")
+	} else {
+		f.bgNote.SetText("A transparent background needs PNG or WebP; choosing JPEG sets the background back to Auto.")
 	}
-	f.bgNote.SetText("Transparent backgrounds need PNG or WebP; JPEG has no alpha channel.")
 	f.bgNote.Show()
 }
 
 // syncFormat shows compression only where the service accepts it, and
-// leaves transparency when the user picks JPEG.
+// when JPEG is picked over a transparent background, sets the background
+// back to Auto and says so next to the format.
 func (f *Form) syncFormat() {
 	if f.format.Selected == "JPEG" || f.format.Selected == "WebP" {
 		f.compressRow.Show()
 	} else {
 		f.compressRow.Hide()
 	}
+	f.formatNote.Hide()
 	if f.format.Selected == "JPEG" && f.background.Selected == "Transparent" {
 		f.background.SetSelected("Auto")
+		f.formatNote.SetText("Background changed from Transparent to Auto: JPEG has no transparency.")
+		f.formatNote.Show()
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 
 	"easel/internal/api"
 	"easel/ui/modelpick"
@@ -106,5 +107,55 @@ func TestCustomSizeValidatedAsTyped(t *testing.T) {
 	f.customH.SetText("864")
 	if strings.Contains(f.sizeNote.Text, "multiples") {
 		t.Errorf("valid size still flagged: %q", f.sizeNote.Text)
+	}
+}
+
+// Each silent change now says what changed and why, next to the control
+// it changed.
+func TestFormatAndBackgroundChangesAreSaid(t *testing.T) {
+	test.NewTempApp(t)
+	f := New(modelpick.NewRegistry(nil).New(api.EndpointImages, "", "gpt-image-1"))
+	f.format.SetSelected("JPEG")
+	f.background.SetSelected("Transparent")
+	if !f.bgNote.Visible() || !strings.Contains(f.bgNote.Text, "from JPEG to PNG") {
+		t.Errorf("background note %q (shown %v)", f.bgNote.Text, f.bgNote.Visible())
+	}
+	f.format.SetSelected("JPEG")
+	if f.background.Selected != "Auto" {
+		t.Fatalf("background %q after choosing JPEG", f.background.Selected)
+	}
+	if !f.formatNote.Visible() || !strings.Contains(f.formatNote.Text, "from Transparent to Auto") {
+		t.Errorf("format note %q (shown %v)", f.formatNote.Text, f.formatNote.Visible())
+	}
+	if f.bgNote.Visible() {
+		t.Error("the background's old note stays")
+	}
+	f.format.SetSelected("WebP")
+	if f.formatNote.Visible() {
+		t.Error("the format note stays after another change")
+	}
+}
+
+// The compression slider is labelled Quality and reads as Export's
+// quality does: a plain number, no per cent.
+func TestCompressionReadsAsQuality(t *testing.T) {
+	test.NewTempApp(t)
+	f := New(modelpick.NewRegistry(nil).New(api.EndpointImages, "", "gpt-image-1"))
+	f.format.SetSelected("JPEG")
+	f.compression.SetValue(52)
+	if f.qualityValue.Text != "52" {
+		t.Errorf("the slider reads %q", f.qualityValue.Text)
+	}
+	found := false
+	for _, o := range f.compressRow.Objects {
+		if lb, ok := o.(*widget.Label); ok && lb.Text == "Quality" {
+			found = true
+		}
+	}
+	if !found {
+		t.Error("the slider has no Quality label")
+	}
+	if o := f.Options(); o.OutputCompression == nil || *o.OutputCompression != 52 {
+		t.Errorf("sent compression %v", o.OutputCompression)
 	}
 }

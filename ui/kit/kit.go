@@ -25,11 +25,13 @@ func PromptEntry(placeholder string) *widget.Entry {
 	return e
 }
 
-// HintLabel is a small, quiet line of help text under a control.
+// HintLabel is a line of help text under a control. It is drawn in the
+// theme's text colour: Fyne's low-importance grey (its "disabled"
+// colour) was too faint to read on the dark theme's fields.
 func HintLabel(text string) *widget.Label {
 	l := widget.NewLabel(text)
 	l.Wrapping = fyne.TextWrapWord
-	l.Importance = widget.LowImportance
+	l.Importance = widget.MediumImportance
 	return l
 }
 
@@ -61,7 +63,10 @@ func Spacer() fyne.CanvasObject { return layout.NewSpacer() }
 func ErrorText(err error) string {
 	var e *api.Error
 	if errors.As(err, &e) {
-		if e.Hint != "" {
+		switch {
+		case e.Message == "":
+			return e.Hint
+		case e.Hint != "":
 			return e.Message + " — " + e.Hint
 		}
 		return e.Message

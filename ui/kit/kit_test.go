@@ -1,0 +1,69 @@
+package kit
+
+import (
+	"errors"
+	"image/color"
+	"math"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"easel/internal/api"
+)
+
+// luminance is WCAG's relative luminance of c.
+func luminance(c color.Color) float64 {
+	r, g, b, _ := c.RGBA()
+	lin := func(v uint32) float64 {
+		x := float64(v) / 0xffff
+		if x <= 0.03928 {
+			return x / 12.92
+		}
+		return math.Pow((x+0.055)/1.055, 2.4)
+	}
+	return 0.2126*lin(r) + 0.7152*lin(g) + 0.0722*lin(b)
+}
+
+func contrast(a, b color.Color) float64 {
+	la, lb := luminance(a), luminance(b)
+	return (max(la, lb) + 0.05) / (min(la, lb) + 0.05)
+}
+
+// A hint is readable on the window and on a field, in the dark and the
+// light theme alike: WCAG's 4.5:1 for body text.
+func TestHintsAreReadableInBothThemes(t *testing.T) {
+	test.NewTempApp(t)
+	l := HintLabel("Longest wait for one image")
+	// The colour Fyne's label draws each importance in.
+	name := theme.ColorNameForeground
+	if l.Importance == widget.LowImportance {
+		name = theme.ColorNameDisabled
+	}
+	for _, v := range []fyne.ThemeVariant{theme.VariantDark, theme.VariantLight} {
+		fg := theme.DefaultTheme().Color(name, v)
+		for _, bgName := range []fyne.ThemeColorName{theme.ColorNameBackground, theme.ColorNameInputBackground} {
+			if c := contrast(fg, theme.DefaultTheme().Color(bgName, v)); c < 4.5 {
+				t.Errorf("variant %d on %s: contrast %.1f:1", v, bgName, c)
+			}
+		}
+	}
+}
+
+// An error with a hint but no message reads as the hint, with no stray
+// dash before it.
+func TestErrorTextHasNoStrayDash(t *testing.T) {
+	cases := map[string]error{
+		"Check the key.":           &api.Error{Hint: "Check the key."},
+		"refused — Check the key.": &api.Error{Message: "refused", Hint: "Check the key."},
+		"refused":                  &api.Error{Message: "refused"},
+		"the connection broke":     errors.New("the connection broke"),
+	}
+	for want, err := range cases {
+		if got := ErrorText(err); got != want {
+			t.Errorf("ErrorText = %q, want %q", got, want)
+		}
+	}
+}
