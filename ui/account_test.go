@@ -409,3 +409,47 @@ func modelsKnown(ea *App) bool {
 	ms, _ := ea.session.Models()
 	return len(ms) > 0
 }
+
+// Closing Settings with a profile that is not saved asks first, keeping
+// it by default; with nothing changed it closes at once.
+func TestSettingsAskBeforeDiscardingAnUnsavedProfile(t *testing.T) {
+	ea := newServedApp(t)
+	onUI(ea, func() {
+		ea.showSettings()
+		ea.settings.Add()
+		ea.settings.Form.Name.SetText("Studio")
+		tap(t, ea.win, "Close")
+	})
+	onUI(ea, func() {
+		if findButton(ea.win, "Discard changes") == nil {
+			t.Fatalf("no question before discarding; the top dialog says:\n%s", topText(ea.win))
+		}
+		tap(t, ea.win, "Keep editing")
+	})
+	onUI(ea, func() {
+		if ea.settings == nil || ea.settings.Form.Name.Text != "Studio" {
+			t.Fatal("Keep editing lost the form")
+		}
+		tap(t, ea.win, "Close")
+		tap(t, ea.win, "Discard changes")
+	})
+	waitFor(t, ea, "Settings to close", func() bool { return ea.settings == nil })
+	onUI(ea, func() {
+		ea.showSettings() // the demo is connected: a new, untouched profile
+		tap(t, ea.win, "Close")
+	})
+	waitFor(t, ea, "an untouched Settings to close at once", func() bool { return ea.settings == nil })
+}
+
+// With the keyring down, the key field says a typed key is kept for this
+// session only.
+func TestTheKeyFieldSaysWhereTheKeyIsKept(t *testing.T) {
+	ea := newServedAppWith(t, Options{Keys: secrets.New(secrets.Broken{Err: errors.New("no D-Bus")}, 0)})
+	waitFor(t, ea, "the keyring's failure", func() bool { return ea.session.KeyringErr() != nil })
+	onUI(ea, func() {
+		ea.showSettings()
+		if hint := ea.settings.Form.KeyHint(); !strings.Contains(hint, "this session only") {
+			t.Errorf("the key field's hint does not say the key stays in memory: %q", hint)
+		}
+	})
+}

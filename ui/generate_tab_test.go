@@ -151,7 +151,7 @@ func TestClosingWhileJobsRunAsksFirstAndKeepsRunningByDefault(t *testing.T) {
 		if ea.win.Canvas().Overlays().Top() == nil {
 			t.Fatal("closing with a job running did not ask first")
 		}
-		if b := findButton(ea.win, "Quit and lose them"); b == nil || b.Importance == widget.HighImportance {
+		if b := findButton(ea.win, "Quit and lose 1 image"); b == nil || b.Importance == widget.HighImportance {
 			t.Errorf("the destructive choice is missing or the default: %+v", b)
 		}
 	})

@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
+	"github.com/dustin/go-humanize"
 
 	"easel/internal/api"
 	"easel/internal/config"
@@ -260,20 +261,23 @@ func (a *App) confirmClose() {
 		a.win.Close()
 		return
 	}
-	n := a.runner.Running()
-	what := "1 job has"
-	if n > 1 {
-		what = fmt.Sprintf("%d jobs have", n)
+	images, are := humanize.Comma(int64(a.runner.RunningImages()))+" images", "are"
+	if a.runner.RunningImages() == 1 {
+		images, are = "1 image", "is"
+	}
+	jobsText := "1 job has"
+	if n := a.runner.Running(); n > 1 {
+		jobsText = fmt.Sprintf("%d jobs have", n)
 	}
 	d := dialog.NewConfirm("Jobs are still running",
-		what+" not finished. If you quit now, their images are lost, though the service may charge for them.",
+		jobsText+" not finished. If you quit now, "+images+" "+are+" lost, though the service may charge for them.",
 		func(quit bool) {
 			if quit {
 				a.saveState()
 				a.win.Close()
 			}
 		}, a.win)
-	d.SetConfirmText("Quit and lose them")
+	d.SetConfirmText("Quit and lose " + images)
 	d.SetDismissText("Keep running")
 	d.SetConfirmImportance(widget.DangerImportance)
 	d.Show()

@@ -102,6 +102,8 @@ type Runner struct {
 	limits map[string]int
 	slots  map[string]chan struct{}
 	jobs   map[string]context.CancelFunc
+	// images is how many images each unfinished job asked for.
+	images map[string]int
 	seq    int
 	wg     sync.WaitGroup
 }
@@ -123,7 +125,7 @@ func New(service Service, saver Saver, listener func(Event), opts Options) *Runn
 		opts.Tick = time.Second
 	}
 	return &Runner{service: service, saver: saver, listener: listener, limit: opts.Limit, tick: opts.Tick,
-		limits: map[string]int{}, slots: map[string]chan struct{}{}, jobs: map[string]context.CancelFunc{}}
+		limits: map[string]int{}, slots: map[string]chan struct{}{}, jobs: map[string]context.CancelFunc{}, images: map[string]int{}}
 }
 
 // SetLimit sets how many jobs of one profile run at once; n <= 0 returns
@@ -151,6 +153,7 @@ func (r *Runner) Submit(req Request) (string, error) {
 	r.seq++
 	info := Info{ID: fmt.Sprintf("job-%d-%d", time.Now().UnixNano(), r.seq), Request: req, Started: time.Now()}
 	r.jobs[info.ID] = cancel
+	r.images[info.ID] = req.imageCount()
 	limit, ok := r.limits[req.Profile]
 	if !ok {
 		limit = r.limit
@@ -281,7 +284,32 @@ func (r *Runner) forget(id string) {
 	if cancel, ok := r.jobs[id]; ok {
 		cancel()
 		delete(r.jobs, id)
+		delete(r.images, id)
 	}
+}
+
+// RunningImages is how many images the unfinished jobs asked for: what a
+// quit now would lose.
+func (r *Runner) RunningImages() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	n := 0
+	for _, c := range r.images {
+		n += c
+	}
+	return n
+}
+
+// imageCount is how many images a request asks for (n, 1 when unset).
+func (req Request) imageCount() int {
+	n := 0
+	switch {
+	case req.Generate != nil:
+		n = req.Generate.N
+	case req.Edit != nil:
+		n = req.Edit.N
+	}
+	return max(n, 1)
 }
 
 func (r *Runner) finishWithError(ctx context.Context, info Info, err error) {

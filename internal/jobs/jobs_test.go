@@ -385,3 +385,22 @@ func TestAFinishedJobNoLongerRunsWhenItsLastEventArrives(t *testing.T) {
 		}
 	}
 }
+
+// A quit asks about images, not jobs: the runner counts what the
+// unfinished jobs asked for, and forgets a job once it ends.
+func TestRunningImagesCountsWhatTheJobsAskedFor(t *testing.T) {
+	r := New(&fakeService{release: make(chan struct{})}, &fakeSaver{}, nil, Options{Limit: 4})
+	four := api.GenerateRequest{Prompt: "x", ImageOptions: api.ImageOptions{Model: "m", N: 4}}
+	one := api.GenerateRequest{Prompt: "y", ImageOptions: api.ImageOptions{Model: "m"}}
+	a, _ := r.Submit(Request{Generate: &four})
+	b, _ := r.Submit(Request{Generate: &one})
+	if got := r.RunningImages(); got != 5 {
+		t.Errorf("%d images running, want 5", got)
+	}
+	r.Cancel(a)
+	r.Cancel(b)
+	r.Wait()
+	if got := r.RunningImages(); got != 0 {
+		t.Errorf("%d images after every job ended", got)
+	}
+}

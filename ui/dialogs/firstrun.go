@@ -20,7 +20,7 @@ func ShowFirstRun(h Host) *ProfileForm {
 	intro.Wrapping = fyne.TextWrapWord
 	var d dialog.Dialog
 	demo := &widget.Button{Text: "Use the demo service", OnTapped: func() { d.Hide(); h.Session().UseDemo() }}
-	later := &widget.Button{Text: "Later", OnTapped: func() { d.Hide() }}
+	later := &widget.Button{Text: "Later", OnTapped: func() { f.ConfirmDiscard(d.Hide) }}
 	save := &widget.Button{Text: "Save and connect", Importance: widget.HighImportance}
 	save.OnTapped = func() {
 		f.Save(func(p config.Profile) {
@@ -29,7 +29,7 @@ func ShowFirstRun(h Host) *ProfileForm {
 		})
 	}
 	buttons := container.NewHBox(demo, kit.Spacer(), later, save)
-	body := container.NewVBox(intro, f.form, container.NewBorder(nil, nil, f.Test, nil, f.Result))
+	body := container.NewVBox(intro, f.form, container.NewBorder(nil, nil, container.NewVBox(f.Test), nil, f.Result))
 	d = dialog.NewCustomWithoutButtons("Welcome to Easel", container.NewBorder(nil, buttons, nil, nil, body), h.Window())
 	d.Resize(fyne.NewSize(640, 440))
 	d.Show()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -41,6 +42,46 @@ type ProfileForm struct {
 	Test   *widget.Button
 	Result *widget.Label
 	form   *widget.Form
+	// initial is every field as the form opened or was last saved, to
+	// tell unsaved changes.
+	initial []string
+}
+
+// fields is every field's value, in order.
+func (f *ProfileForm) fields() []string {
+	out := []string{f.Name.Text, f.BaseURL.Text, f.Key.Text}
+	if f.ChatModel != nil {
+		out = append(out, f.ChatModel.Text, f.ImageModel.Text, f.size.Selected, f.quality.Selected,
+			f.format.Selected, f.timeout.Text, f.Jobs.Selected)
+	}
+	return out
+}
+
+// Dirty reports whether the form holds changes that are not saved.
+func (f *ProfileForm) Dirty() bool { return !slices.Equal(f.fields(), f.initial) }
+
+// ConfirmDiscard runs close at once when nothing is unsaved; otherwise it
+// asks first, keeping the form open by default.
+func (f *ProfileForm) ConfirmDiscard(close func()) {
+	if !f.Dirty() {
+		close()
+		return
+	}
+	name := strings.TrimSpace(f.Name.Text)
+	if name == "" {
+		name = "the new profile"
+	}
+	d := dialog.NewConfirm("Discard unsaved changes?",
+		fmt.Sprintf("The changes to %s are not saved. Discard them?", name),
+		func(discard bool) {
+			if discard {
+				close()
+			}
+		}, f.host.Window())
+	d.SetConfirmText("Discard changes")
+	d.SetConfirmImportance(widget.DangerImportance)
+	d.SetDismissText("Keep editing")
+	d.Show()
 }
 
 // NewProfileForm fills a form from p; full adds the defaults and limits
@@ -52,7 +93,11 @@ func NewProfileForm(h Host, p config.Profile, full bool) *ProfileForm {
 	f.Key = kit.KeyEntry()
 	f.Test = &widget.Button{Text: "Test connection", Icon: theme.ConfirmIcon(), OnTapped: f.TestConnection}
 	f.Result = kit.HintLabel("")
+	// The key field says where a typed key will be kept.
 	keyHint := "Kept in the system keyring, never in a file. Leave empty for a local server that takes no key."
+	if h.Session().KeyringErr() != nil {
+		keyHint = "The system keyring is unavailable: a key typed here is kept in memory for this session only, never in a file."
+	}
 	f.form = widget.NewForm(
 		kit.FormItem("Name", f.Name, ""),
 		kit.FormItem("Base URL", f.BaseURL, "The address up to /v1, as the service documents it."),
@@ -108,6 +153,7 @@ func NewProfileForm(h Host, p config.Profile, full bool) *ProfileForm {
 		}
 		f.Key.SetPlaceHolder("From OPENAI_API_KEY")
 	}
+	f.initial = f.fields()
 	return f
 }
 
@@ -267,6 +313,7 @@ func (f *ProfileForm) Save(then func(p config.Profile)) {
 	f.ShowResult("Saving…", widget.LowImportance)
 	s.SaveProfile(p, func() {
 		f.orig = p
+		f.initial = f.fields()
 		if key == "" {
 			f.ShowResult("Saved.", widget.SuccessImportance)
 			then(p)
@@ -285,6 +332,7 @@ func (f *ProfileForm) saveKey(p config.Profile, key string, then func(p config.P
 		f.host.Do(func() {
 			if err == nil {
 				f.Key.SetText("")
+				f.initial = f.fields()
 				f.Key.SetPlaceHolder(keyPlaceholder(secrets.StateSaved))
 				f.ShowResult("Saved; the key is in the system keyring.", widget.SuccessImportance)
 				then(p)
@@ -296,6 +344,7 @@ func (f *ProfileForm) saveKey(p config.Profile, key string, then func(p config.P
 				func(ok bool) {
 					if ok {
 						s.Keys().KeepForSession(p.ID, key)
+						f.initial = f.fields()
 						f.Key.SetPlaceHolder(keyPlaceholder(secrets.StateSession))
 						f.ShowResult("Saved; the key is kept for this session only.", widget.WarningImportance)
 						then(p)
@@ -330,3 +379,6 @@ func ShortCause(err error) string {
 	}
 	return kit.Shorten(err.Error(), 90)
 }
+
+// KeyHint is the line under the key field: where a typed key is kept.
+func (f *ProfileForm) KeyHint() string { return f.form.Items[2].HintText }

@@ -63,7 +63,7 @@ func ShowSettings(h Host, closed func()) *Settings {
 
 	s.save = &widget.Button{Text: "Save", Icon: theme.DocumentSaveIcon(), OnTapped: func() { s.Form.Save(s.saved) }}
 	s.Use = &widget.Button{Text: "Use this profile", Importance: widget.HighImportance, OnTapped: s.useProfile}
-	closeButton := &widget.Button{Text: "Close", OnTapped: func() { s.dlg.Hide() }}
+	closeButton := &widget.Button{Text: "Close", OnTapped: func() { s.Form.ConfirmDiscard(s.dlg.Hide) }}
 	actions := container.NewHBox(kit.Spacer(), closeButton, s.save, s.Use)
 
 	s.testRow = container.NewStack()
@@ -105,7 +105,8 @@ func (s *Settings) open(p config.Profile) {
 	s.Form = NewProfileForm(s.host, p, true)
 	s.pane.Objects = []fyne.CanvasObject{container.NewPadded(s.Form.form)}
 	s.pane.Refresh()
-	s.testRow.Objects = []fyne.CanvasObject{container.NewBorder(nil, nil, s.Form.Test, nil, s.Form.Result)}
+	// The button keeps its height beside a result of several lines.
+	s.testRow.Objects = []fyne.CanvasObject{container.NewBorder(nil, nil, container.NewVBox(s.Form.Test), nil, s.Form.Result)}
 	s.testRow.Refresh()
 	for _, b := range []*widget.Button{s.save, s.Delete} {
 		if p.ReadOnly {
