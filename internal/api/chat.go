@@ -15,10 +15,10 @@ import (
 // holds the whole text even if the stream failed midway (with the error).
 func (c *Client) Chat(ctx context.Context, req ChatRequest, onDelta func(string)) (*ChatResult, error) {
 	if strings.TrimSpace(req.Model) == "" {
-		return nil, preflight(KindInvalidRequest, "model", "no model chosen", "Pick a chat model from the list.")
+		return nil, preflight(KindInvalidRequest, "model", "no model is chosen", "Pick a chat model from the list.")
 	}
 	if len(req.Messages) == 0 {
-		return nil, preflight(KindInvalidRequest, "messages", "nothing to send", "Type a message.")
+		return nil, preflight(KindInvalidRequest, "messages", "there is nothing to send", "Type a message.")
 	}
 	r, err := jsonRequest("chat/completions", newChatBody(req))
 	if err != nil {

@@ -178,6 +178,9 @@ func (c *Client) callOnce(ctx context.Context, r request) (*http.Response, conte
 		resp.Body.Close()
 		e = classifyHTTP(resp.StatusCode, resp.Header, body, r.model)
 		e.Message = c.redact(e.Message)
+		if e.Status == http.StatusNotImplemented {
+			e.Hint = notImplementedHint(r.path)
+		}
 	default:
 		return resp, ctx, cancel, nil
 	}
@@ -213,6 +216,22 @@ func (c *Client) send(ctx context.Context, r request) (*http.Response, error) {
 		req.Header.Set("Authorization", "Bearer "+c.cfg.APIKey)
 	}
 	return c.http.Do(req)
+}
+
+// notImplementedHint says which of Easel's requests the service does not
+// offer: a 501 means the endpoint, not the request, and the advice
+// differs for each.
+func notImplementedHint(path string) string {
+	what := map[string]string{
+		"images/generations": "image generation (Text to image)",
+		"images/edits":       "image edits (Edit)",
+		"chat/completions":   "chat",
+		"models":             "a model list",
+	}[path]
+	if what == "" {
+		what = "this request"
+	}
+	return "This service does not offer " + what + ": use a profile on another provider for it."
 }
 
 // suggest adds the closest listed model names to an unknown-model error,

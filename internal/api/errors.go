@@ -34,25 +34,38 @@ const (
 	KindBadResponse
 )
 
+// kindNames are the words a designer reads for each kind, in the window
+// and on the command line alike: what happened, not the protocol's
+// jargon ("auth", "network").
 var kindNames = map[Kind]string{
-	KindUnknown:             "error",
-	KindAuth:                "auth",
+	KindUnknown:             "request failed",
+	KindAuth:                "key refused",
 	KindUnknownModel:        "unknown model",
-	KindNoAccess:            "no access to model",
-	KindInvalidSize:         "invalid size",
-	KindInvalidImage:        "invalid image",
-	KindInvalidRequest:      "invalid request",
+	KindNoAccess:            "no access to the model",
+	KindInvalidSize:         "size not accepted",
+	KindInvalidImage:        "image not accepted",
+	KindInvalidRequest:      "request not accepted",
 	KindInsufficientBalance: "insufficient balance",
 	KindRateLimited:         "rate limited",
-	KindTimeout:             "time-out",
-	KindServer:              "server error",
-	KindNetwork:             "network",
+	KindTimeout:             "timed out",
+	KindServer:              "service failed",
+	KindNetwork:             "connection failed",
 	KindCancelled:           "cancelled",
-	KindBadResponse:         "bad response",
+	KindBadResponse:         "unusable answer",
 }
 
-// String is the kind's short name, as the command line prints it.
+// String is the kind in a few words, as the command line prints it.
 func (k Kind) String() string { return kindNames[k] }
+
+// Title is the kind as a heading, for a job card or a notification: the
+// same words as String, capitalised.
+func (k Kind) Title() string {
+	s := k.String()
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
 
 // Error is every failure of this package: one type, so callers branch on
 // Kind and show Hint.
@@ -155,9 +168,6 @@ func hintFor(e *Error, model string) string {
 	case KindTimeout:
 		return "The service took too long: turn on streaming, or lower the size, quality or number of images."
 	case KindServer:
-		if e.Status == 501 {
-			return "This service does not offer this endpoint: use another provider for image edits."
-		}
 		return "The service failed on its side: try again in a minute; if it keeps failing, check the provider's status page."
 	case KindNetwork:
 		return "Could not reach the service: check the base URL and your connection."

@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 
@@ -89,6 +90,39 @@ func TestFaultNamesAreAllCovered(t *testing.T) {
 	for _, f := range fakeapi.Faults {
 		if !covered[f] {
 			t.Errorf("fault %q has no test", f)
+		}
+	}
+}
+
+// Every fault reads in words a designer acts on: no protocol jargon in
+// its title, and a hint that fits what happened.
+func TestFailuresAreWordedForWhatHappened(t *testing.T) {
+	c, _, _ := newFake(t, fakeapi.Config{})
+	ctx := context.Background()
+	for _, f := range fakeapi.Faults {
+		_, err := c.Generate(ctx, api.GenerateRequest{Prompt: "x", ImageOptions: api.ImageOptions{Model: "fault-" + f, Size: "1024x1024",
+			Stream: f == fakeapi.FaultCutStream || f == fakeapi.FaultStreamError}}, nil)
+		var e *api.Error
+		if !errors.As(err, &e) {
+			continue // a fault that succeeds once (rate-limit-once)
+		}
+		for _, jargon := range []string{"auth", "network", "bad response"} {
+			if e.Kind.String() == jargon {
+				t.Errorf("%s: titled %q", f, jargon)
+			}
+		}
+		if e.Hint == "" || e.Kind.Title() == "" {
+			t.Errorf("%s: no title or hint: %+v", f, e)
+		}
+		switch f {
+		case fakeapi.FaultCutStream:
+			if strings.Contains(e.Hint, "base URL") || strings.Contains(e.Hint, "Could not reach") {
+				t.Errorf("a stream cut after the service answered reads %q", e.Hint)
+			}
+		case fakeapi.FaultNotImplemented:
+			if strings.Contains(e.Hint, "edits") || !strings.Contains(e.Hint, "generation") {
+				t.Errorf("a generation the service does not offer reads %q", e.Hint)
+			}
 		}
 	}
 }

@@ -80,9 +80,10 @@ func (c *Client) readErr(ctx context.Context, err error, model string) *Error {
 	if ctx.Err() != nil {
 		return classifyTransport(ctx, err, model)
 	}
-	e := &Error{Kind: KindNetwork, Message: "the connection broke while the answer was arriving", Err: err}
-	e.Hint = hintFor(e, model)
-	return e
+	// The service was reached and had begun to answer: its address is
+	// right, so the hint is not the one for an unreachable service.
+	return &Error{Kind: KindNetwork, Message: "the connection broke while the answer was arriving", Err: err,
+		Hint: "The service answered but the connection broke before the end: try again; if it keeps happening, turn streaming off, or a proxy or gateway between may be cutting long answers."}
 }
 
 func (c *Client) readImageJSON(ctx context.Context, resp *http.Response, model string) (*ImageResult, error) {

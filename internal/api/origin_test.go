@@ -71,8 +71,7 @@ func TestAnAPIRedirectToAnotherOriginIsNotFollowed(t *testing.T) {
 
 // A redirect within the base URL's origin is followed as before.
 func TestAnAPIRedirectWithinTheOriginIsFollowed(t *testing.T) {
-	var base *target
-	base = newTarget(t, func(w http.ResponseWriter, r *http.Request) {
+	base := newTarget(t, func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/v1/models" {
 			http.Redirect(w, r, "/v2/models", http.StatusTemporaryRedirect)
 			return

@@ -45,8 +45,20 @@ var (
 
 // preflight builds the error for a field that would be refused.
 func preflight(kind Kind, field, problem, fix string) *Error {
-	return &Error{Kind: kind, Param: field, Preflight: true,
-		Message: field + ": " + problem, Hint: fix}
+	return &Error{Kind: kind, Param: field, Preflight: true, Message: sentence(problem), Hint: fix}
+}
+
+// sentence is problem as a sentence: a capital first and a full stop
+// last, so a message begins with words, not a field's name.
+func sentence(problem string) string {
+	if problem == "" {
+		return problem
+	}
+	problem = strings.ToUpper(problem[:1]) + problem[1:]
+	if !strings.HasSuffix(problem, ".") {
+		problem += "."
+	}
+	return problem
 }
 
 // ParseSize reads "WxH". ok is false for anything else, "auto" included.
@@ -71,7 +83,7 @@ func (l Limits) CheckSize(size string) error {
 	}
 	w, h, ok := ParseSize(size)
 	if !ok {
-		return preflight(KindInvalidSize, "size", fmt.Sprintf("%q is not a size", size),
+		return preflight(KindInvalidSize, "size", fmt.Sprintf("the size %q is not a width and a height", size),
 			"Write it as WIDTHxHEIGHT, for example 1536x864, or pick "+strings.Join(StandardSizes, ", ")+".")
 	}
 	if problem := l.sizeProblem(w, h); problem != "" {
@@ -147,14 +159,14 @@ func oneOf(field, v string, allowed []string) error {
 			return nil
 		}
 	}
-	return preflight(KindInvalidRequest, field, fmt.Sprintf("%q is not accepted", v), "Use one of: "+strings.Join(allowed, ", ")+".")
+	return preflight(KindInvalidRequest, field, fmt.Sprintf("the %s %q is not accepted", strings.ReplaceAll(field, "_", " "), v), "Use one of: "+strings.Join(allowed, ", ")+".")
 }
 
 // Check finds, before anything is sent, each option the service would
 // refuse, and names the field and the fix.
 func (o ImageOptions) Check(l Limits) error {
 	if strings.TrimSpace(o.Model) == "" {
-		return preflight(KindInvalidRequest, "model", "no model chosen", "Pick an image model from the list.")
+		return preflight(KindInvalidRequest, "model", "no model is chosen", "Pick an image model from the list.")
 	}
 	if err := l.CheckSize(o.Size); err != nil {
 		return err
@@ -178,18 +190,18 @@ func (o ImageOptions) Check(l Limits) error {
 	if o.OutputCompression != nil {
 		c := *o.OutputCompression
 		if c < 0 || c > 100 {
-			return preflight(KindInvalidRequest, "output_compression", fmt.Sprintf("%d is outside 0–100", c), "Choose a compression from 0 to 100.")
+			return preflight(KindInvalidRequest, "output_compression", fmt.Sprintf("a quality of %d is outside 0–100", c), "Choose a quality from 0 to 100.")
 		}
 		if o.OutputFormat != "jpeg" && o.OutputFormat != "webp" {
-			return preflight(KindInvalidRequest, "output_compression", "compression applies only to JPEG and WebP",
+			return preflight(KindInvalidRequest, "output_compression", "quality applies only to JPEG and WebP",
 				"Choose JPEG or WebP, or leave compression out.")
 		}
 	}
 	if o.N < 0 || o.N > 10 {
-		return preflight(KindInvalidRequest, "n", fmt.Sprintf("%d images is outside 1–10", o.N), "Ask for 1 to 10 images.")
+		return preflight(KindInvalidRequest, "n", fmt.Sprintf("%d images is more or fewer than the 1–10 a request takes", o.N), "Ask for 1 to 10 images.")
 	}
 	if o.PartialImages < 0 || o.PartialImages > 3 {
-		return preflight(KindInvalidRequest, "partial_images", fmt.Sprintf("%d previews is outside 0–3", o.PartialImages), "Ask for 0 to 3 previews.")
+		return preflight(KindInvalidRequest, "partial_images", fmt.Sprintf("%d previews is more or fewer than the 0–3 a request takes", o.PartialImages), "Ask for 0 to 3 previews.")
 	}
 	return nil
 }
@@ -218,10 +230,10 @@ func (r EditRequest) Check(l Limits) error {
 		return err
 	}
 	if len(r.Images) == 0 {
-		return preflight(KindInvalidImage, "image", "no input image", "Add at least one image to edit.")
+		return preflight(KindInvalidImage, "image", "there is no input image", "Add at least one image to edit.")
 	}
 	if len(r.Images) > l.MaxImages {
-		return preflight(KindInvalidImage, "image", fmt.Sprintf("%d images, at most %d are taken", len(r.Images), l.MaxImages),
+		return preflight(KindInvalidImage, "image", fmt.Sprintf("%d input images is more than the %d an edit takes", len(r.Images), l.MaxImages),
 			fmt.Sprintf("Remove %d of them.", len(r.Images)-l.MaxImages))
 	}
 	for i, img := range r.Images {

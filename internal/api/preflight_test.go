@@ -154,3 +154,27 @@ func TestSizeSuggestionsPassEveryRule(t *testing.T) {
 		t.Errorf("4000x500 suggests %dx%d", w, h)
 	}
 }
+
+// A message found before sending begins with words and ends as a
+// sentence, never with a field's name ("size: 4000x500: …").
+func TestPreflightMessagesAreSentences(t *testing.T) {
+	bad := []error{
+		GenerateRequest{Prompt: "", ImageOptions: ImageOptions{Model: "m"}}.Check(DefaultLimits),
+		GenerateRequest{Prompt: "x", ImageOptions: ImageOptions{}}.Check(DefaultLimits),
+		GenerateRequest{Prompt: "x", ImageOptions: ImageOptions{Model: "m", Quality: "ultra"}}.Check(DefaultLimits),
+		GenerateRequest{Prompt: "x", ImageOptions: ImageOptions{Model: "m", N: 11}}.Check(DefaultLimits),
+		GenerateRequest{Prompt: "x", ImageOptions: ImageOptions{Model: "m", Size: "wide"}}.Check(DefaultLimits),
+		EditRequest{Prompt: "x", ImageOptions: ImageOptions{Model: "m"}}.Check(DefaultLimits),
+	}
+	for i, err := range bad {
+		e, _ := err.(*Error)
+		if e == nil {
+			t.Errorf("case %d passed", i)
+			continue
+		}
+		first := e.Message[:1]
+		if first != strings.ToUpper(first) || strings.HasPrefix(e.Message, e.Param+":") || !strings.HasSuffix(e.Message, ".") {
+			t.Errorf("case %d: %q is not a sentence", i, e.Message)
+		}
+	}
+}

@@ -74,15 +74,14 @@ func (t *Room) Build() fyne.CanvasObject {
 	t.fidelity.SetSelected("Low")
 	t.Sender = room.NewSender(t.host, "Send edit", theme.MediaPlayIcon(), t.PrimaryAction, widget.NewFormItem("Input fidelity", t.fidelity))
 	t.jobs = jobview.NewList("Edits appear here while they run; results go to the Gallery.", t.JobActions())
-	// The form and the jobs scroll; Send edit stays in sight below them
-	// at any window size.
-	right := container.NewBorder(nil, t.ActionRow(), nil, nil, container.NewVScroll(container.NewPadded(container.NewVBox(
-		kit.Heading("Prompt"),
-		t.prompt,
-		t.Options().Form,
-		widget.NewSeparator(),
-		t.jobs.Box,
-	))))
+	// The form scrolls above, the edits below it, each in its own part
+	// of the column, and Send edit stays in sight under both at any
+	// window size.
+	form := container.NewVScroll(container.NewPadded(container.NewVBox(kit.Heading("Prompt"), t.prompt, t.Options().Form)))
+	jobs := container.NewBorder(kit.Heading("Edits"), nil, nil, nil, container.NewVScroll(t.jobs.Box))
+	column := container.NewVSplit(form, jobs)
+	column.Offset = 0.62
+	right := container.NewBorder(nil, t.ActionRow(), nil, nil, column)
 
 	split := container.NewHSplit(left, right)
 	split.Offset = 0.45

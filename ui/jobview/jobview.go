@@ -161,7 +161,7 @@ func (c *Card) apply(e jobs.Event, img image.Image) {
 	case jobs.Done:
 		c.Status.SetText(fmt.Sprintf("Done in %s · %s in the gallery", secs, countImages(len(e.ItemIDs))))
 	case jobs.Failed:
-		c.Status.SetText("Failed: " + e.Err.Kind.String())
+		c.Status.SetText(e.Err.Kind.Title())
 		c.hint.SetText(e.Err.Hint)
 		c.hint.Show()
 		c.retry.Show()
