@@ -453,3 +453,15 @@ func TestTheKeyFieldSaysWhereTheKeyIsKept(t *testing.T) {
 		}
 	})
 }
+
+// Later in the first-run dialog asks before discarding a typed key.
+func TestFirstRunLaterAsksBeforeDiscarding(t *testing.T) {
+	ea := newApp(t, test.NewTempApp(t), isolated(t, Options{}))
+	onUI(ea, func() {
+		test.Type(ea.firstRun.Key, "sk-typed")
+		tap(t, ea.win, "Later")
+		if findButton(ea.win, "Discard changes") == nil {
+			t.Errorf("Later dropped a typed key without asking; the top dialog says:\n%s", topText(ea.win))
+		}
+	})
+}

@@ -186,4 +186,5 @@ func TestAJobOfFourShowsEveryImageAndOpensOne(t *testing.T) {
 	if !found {
 		t.Errorf("opened item %d, not one of the job's", ea.gallery.Opened())
 	}
+	waitFor(t, ea, "the grid to select the opened image", func() bool { return ea.gallery.Selected() == ea.gallery.Opened() })
 }

@@ -29,7 +29,7 @@ func ShowFirstRun(h Host) *ProfileForm {
 		})
 	}
 	buttons := container.NewHBox(demo, kit.Spacer(), later, save)
-	body := container.NewVBox(intro, f.form, container.NewBorder(nil, nil, container.NewVBox(f.Test), nil, f.Result))
+	body := container.NewVBox(intro, f.form, kit.ButtonBeside(f.Test, f.Result))
 	d = dialog.NewCustomWithoutButtons("Welcome to Easel", container.NewBorder(nil, buttons, nil, nil, body), h.Window())
 	d.Resize(fyne.NewSize(640, 440))
 	d.Show()

@@ -106,7 +106,7 @@ func (s *Settings) open(p config.Profile) {
 	s.pane.Objects = []fyne.CanvasObject{container.NewPadded(s.Form.form)}
 	s.pane.Refresh()
 	// The button keeps its height beside a result of several lines.
-	s.testRow.Objects = []fyne.CanvasObject{container.NewBorder(nil, nil, container.NewVBox(s.Form.Test), nil, s.Form.Result)}
+	s.testRow.Objects = []fyne.CanvasObject{kit.ButtonBeside(s.Form.Test, s.Form.Result)}
 	s.testRow.Refresh()
 	for _, b := range []*widget.Button{s.save, s.Delete} {
 		if p.ReadOnly {

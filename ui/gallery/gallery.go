@@ -202,7 +202,11 @@ func (t *Room) followSelection() {
 		}
 	}
 	t.grid.UnselectAll()
-	t.selected = 0
+	if t.answered == t.query {
+		// Not in the page shown, and no newer page is on its way
+		// that might hold it.
+		t.selected = 0
+	}
 }
 
 func (t *Room) newCell() fyne.CanvasObject {

@@ -11,6 +11,10 @@ import (
 	"testing"
 	"time"
 
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+
 	"easel/internal/api"
 	"easel/internal/library"
 	"easel/ui/room/roomtest"
@@ -103,4 +107,64 @@ func TestACountThatFailsIsSaid(t *testing.T) {
 			t.Errorf("the bar says %q", got)
 		}
 	})
+}
+
+// The details read as sentences a designer uses: no "true", no "(s)".
+func TestDetailsAreWorded(t *testing.T) {
+	it := library.Item{Width: 1024, Height: 1536, Format: "png", SizeBytes: 1 << 20, Model: "gpt-image-1",
+		Params: library.Params{ImageOptions: api.ImageOptions{Stream: true, PartialImages: 2, N: 2}}}
+	got := Describe(it)
+	for _, bad := range []string{"true", "false", "(s)", "%"} {
+		if strings.Contains(got, bad) {
+			t.Errorf("details hold %q:\n%s", bad, got)
+		}
+	}
+	if !strings.Contains(got, "Streamed: Yes, 2 previews") || !strings.Contains(got, "1.0 MiB") {
+		t.Errorf("details:\n%s", got)
+	}
+}
+
+// Deleting asks, with keeping the image as the default and the
+// destructive choice saying what it does.
+func TestDeleteAsksWithKeepingAsTheDefault(t *testing.T) {
+	g, h := newGallery(t)
+	addImage(t, h.Library(), "to delete", 32)
+	h.UI(g.Reload)
+	h.Until("the item", func() bool { return len(g.Items()) == 1 })
+	h.UI(func() {
+		g.confirmDelete(g.Items()[0])
+		top := h.Window().Canvas().Overlays().Top()
+		if top == nil {
+			t.Fatal("no question before deleting")
+		}
+		var del, keep *widget.Button
+		walk(top, func(o fyne.CanvasObject) {
+			if b, ok := o.(*widget.Button); ok {
+				switch b.Text {
+				case "Delete image":
+					del = b
+				case "Keep it":
+					keep = b
+				}
+			}
+		})
+		if del == nil || keep == nil || del.Importance != widget.DangerImportance || keep.Importance == widget.HighImportance {
+			t.Errorf("delete %+v, keep %+v", del, keep)
+		}
+	})
+}
+
+// walk visits o and everything in it.
+func walk(o fyne.CanvasObject, f func(fyne.CanvasObject)) {
+	f(o)
+	switch c := o.(type) {
+	case *fyne.Container:
+		for _, child := range c.Objects {
+			walk(child, f)
+		}
+	case fyne.Widget:
+		for _, child := range test.WidgetRenderer(c).Objects() {
+			walk(child, f)
+		}
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
@@ -158,4 +159,38 @@ func TestCompressionReadsAsQuality(t *testing.T) {
 	if o := f.Options(); o.OutputCompression == nil || *o.OutputCompression != 52 {
 		t.Errorf("sent compression %v", o.OutputCompression)
 	}
+}
+
+// The "×" sits with the fields, just before the height, not centred in
+// a third column as wide as a field.
+func TestTheTimesSignSitsBetweenTheSizeFields(t *testing.T) {
+	test.NewTempApp(t)
+	f := New(modelpick.NewRegistry(nil).New(api.EndpointImages, "", "gpt-image-1"))
+	f.size.SetSelected(CustomSizeLabel)
+	w := test.NewTempWindow(t, f.Form)
+	w.Resize(fyne.NewSize(500, 800))
+	times := findLabel(f.customRow, "×")
+	if times == nil {
+		t.Fatal("no × between the fields")
+	}
+	abs := fyne.CurrentApp().Driver().AbsolutePositionForObject
+	wEnd := abs(f.customW).X + f.customW.Size().Width
+	gap := abs(f.customH).X - wEnd
+	if gap <= 0 || gap > 3*times.MinSize().Width {
+		t.Errorf("the fields are %.0f px apart around a %.0f px ×", gap, times.MinSize().Width)
+	}
+}
+
+func findLabel(o fyne.CanvasObject, text string) *widget.Label {
+	if l, ok := o.(*widget.Label); ok && l.Text == text {
+		return l
+	}
+	if c, ok := o.(*fyne.Container); ok {
+		for _, child := range c.Objects {
+			if l := findLabel(child, text); l != nil {
+				return l
+			}
+		}
+	}
+	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/widget"
 
@@ -83,4 +84,11 @@ func Shorten(s string, n int) string {
 		return s
 	}
 	return string(r[:n-1]) + "…"
+}
+
+// ButtonBeside puts a button at the leading edge of content, keeping the
+// button's own height however tall content grows (a result of several
+// lines beside Test connection stretched the button with it).
+func ButtonBeside(b fyne.CanvasObject, content fyne.CanvasObject) *fyne.Container {
+	return container.NewBorder(nil, nil, container.NewVBox(b), nil, content)
 }

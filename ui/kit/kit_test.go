@@ -67,3 +67,14 @@ func TestErrorTextHasNoStrayDash(t *testing.T) {
 		}
 	}
 }
+
+// A button beside tall content keeps its own height.
+func TestButtonBesideKeepsItsHeight(t *testing.T) {
+	test.NewTempApp(t)
+	b := widget.NewButton("Test connection", nil)
+	row := ButtonBeside(b, HintLabel("a result\nof\nseveral\nlines"))
+	row.Resize(fyne.NewSize(600, 200))
+	if h, want := b.Size().Height, b.MinSize().Height; h > want+0.5 {
+		t.Errorf("the button is %.0f px tall beside tall content, want %.0f", h, want)
+	}
+}

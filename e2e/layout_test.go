@@ -1,0 +1,74 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"image"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// primaryBlue is the theme's primary colour, which Generate and Send edit
+// are filled with.
+var primaryBlue = [3]int{0x29, 0x6f, 0xf6}
+
+// bluePixels counts the pixels in area that are the primary colour.
+func bluePixels(img *image.RGBA, area image.Rectangle) int {
+	n := 0
+	area = area.Intersect(img.Bounds())
+	for y := area.Min.Y; y < area.Max.Y; y++ {
+		for x := area.Min.X; x < area.Max.X; x++ {
+			i := img.PixOffset(x, y)
+			d := 0
+			for c := 0; c < 3; c++ {
+				d += max(int(img.Pix[i+c])-primaryBlue[c], primaryBlue[c]-int(img.Pix[i+c]))
+			}
+			if d < 24 {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// At 1024x700, the smallest window Easel is made for, Generate and Send
+// edit are on screen below their forms, which scroll instead. A real
+// window is needed: the test driver does not shrink a window below its
+// content's minimum size the way a window manager does.
+func TestActionsStayOnScreenAt1024x700(t *testing.T) {
+	bin := binary(t, "EASEL_BIN")
+	p := start(t, bin, t.TempDir(), "--demo")
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	p.waitDrawn(ctx)
+	xdo(t, "windowsize", "--sync", fmt.Sprint(uint32(p.window)), "1024", "700")
+	time.Sleep(time.Second)
+	for _, c := range []struct {
+		key, name string
+		area      image.Rectangle
+	}{
+		{"ctrl+2", "Generate", image.Rect(0, 450, 440, 700)},
+		{"ctrl+3", "Send edit", image.Rect(600, 450, 1024, 700)},
+	} {
+		p.key(c.key)
+		time.Sleep(700 * time.Millisecond)
+		shot := p.screenshot()
+		if b := shot.Bounds(); b.Dx() != 1024 || b.Dy() != 700 {
+			t.Fatalf("the window is %dx%d, not 1024x700", b.Dx(), b.Dy())
+		}
+		if n := bluePixels(shot, c.area); n < 1500 {
+			t.Errorf("%s is not on screen at 1024x700 (%d pixels of its colour in %v)", c.name, n, c.area)
+		}
+		if dir := os.Getenv("SCREENSHOT_DIR"); dir != "" {
+			save(t, filepath.Join(dir, fmt.Sprintf("small-%s.png", map[string]string{"ctrl+2": "generate", "ctrl+3": "edit"}[c.key])), shot)
+		}
+	}
+	p.key("ctrl+q")
+	if err := p.waitExit(10 * time.Second); err != nil {
+		t.Fatalf("exit: %v\n%s", err, p.out)
+	}
+}
