@@ -5,7 +5,9 @@ package e2e
 import (
 	"context"
 	"fmt"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -55,6 +57,9 @@ func TestDropdownsOpenAfterTheWindowIdles(t *testing.T) {
 	}
 	p.key("ctrl+3")
 	time.Sleep(500 * time.Millisecond)
+	// Edit's form shares its column with the edits below it: drag the
+	// divider down so the whole form is in view.
+	p.drag(928, 465, 928, 700)
 	for _, d := range editDropdowns {
 		p.openAndClose(d)
 	}
@@ -77,6 +82,21 @@ func (p *proc) click(x, y int) {
 	xdo(p.t, "click", "1")
 }
 
+// drag drags with the left button from one point of the window to
+// another, in steps, as a hand does.
+func (p *proc) drag(x0, y0, x1, y1 int) {
+	p.t.Helper()
+	w := fmt.Sprint(uint32(p.window))
+	xdo(p.t, "mousemove", "--window", w, "--sync", fmt.Sprint(x0), fmt.Sprint(y0))
+	xdo(p.t, "mousedown", "1")
+	for i := 1; i <= 5; i++ {
+		xdo(p.t, "mousemove", "--window", w, "--sync", fmt.Sprint(x0+(x1-x0)*i/5), fmt.Sprint(y0+(y1-y0)*i/5))
+		time.Sleep(30 * time.Millisecond)
+	}
+	xdo(p.t, "mouseup", "1")
+	time.Sleep(300 * time.Millisecond)
+}
+
 // openAndClose clicks a dropdown, checks that its pop-up opened and the
 // program lives, and closes the pop-up with Esc.
 func (p *proc) openAndClose(d dropdown) {
@@ -89,6 +109,9 @@ func (p *proc) openAndClose(d dropdown) {
 	p.alive(d.name)
 	if n := differingPixels(before, p.screenshot()); n < 3000 {
 		p.t.Errorf("%s: clicking it changed %d pixels: no pop-up opened", d.name, n)
+		if dir := os.Getenv("SCREENSHOT_DIR"); dir != "" {
+			save(p.t, filepath.Join(dir, "dropdown-"+strings.ReplaceAll(d.name, " ", "-")+".png"), before)
+		}
 	}
 	p.key("Escape")
 	time.Sleep(300 * time.Millisecond)

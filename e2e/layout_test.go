@@ -41,11 +41,21 @@ func bluePixels(img *image.RGBA, area image.Rectangle) int {
 // content's minimum size the way a window manager does.
 func TestActionsStayOnScreenAt1024x700(t *testing.T) {
 	bin := binary(t, "EASEL_BIN")
-	p := start(t, bin, t.TempDir(), "--demo")
+	// The window opens at the size it was closed at, as Fyne's
+	// preferences remember it: 1024x700 from the first frame, with no
+	// resize to race the window's own first sizing.
+	home := t.TempDir()
+	prefs := filepath.Join(home, ".config", "fyne", "dev.easel.app")
+	if err := os.MkdirAll(prefs, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(prefs, "preferences.json"), []byte(`{"window.width":1024,"window.height":700}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	p := start(t, bin, home, "--demo")
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	p.waitDrawn(ctx)
-	xdo(t, "windowsize", "--sync", fmt.Sprint(uint32(p.window)), "1024", "700")
 	time.Sleep(time.Second)
 	for _, c := range []struct {
 		key, name string
