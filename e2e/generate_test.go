@@ -80,13 +80,17 @@ func (p *proc) waitPicture(ctx context.Context, what string, area image.Rectangl
 // theme's fields, text and its anti-aliasing are all grey (the blue of
 // a focused field is kept out of the areas looked at).
 func coloured(img *image.RGBA, area image.Rectangle) int {
+	return countPixels(img, area, func(r, g, b int) bool { return max(r, g, b)-min(r, g, b) > 40 })
+}
+
+// countPixels counts the pixels in area of img for which is holds.
+func countPixels(img *image.RGBA, area image.Rectangle, is func(r, g, b int) bool) int {
 	n := 0
 	area = area.Intersect(img.Bounds())
 	for y := area.Min.Y; y < area.Max.Y; y++ {
 		for x := area.Min.X; x < area.Max.X; x++ {
 			i := img.PixOffset(x, y)
-			r, g, b := int(img.Pix[i]), int(img.Pix[i+1]), int(img.Pix[i+2])
-			if max(r, g, b)-min(r, g, b) > 40 {
+			if is(int(img.Pix[i]), int(img.Pix[i+1]), int(img.Pix[i+2])) {
 				n++
 			}
 		}

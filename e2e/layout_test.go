@@ -18,21 +18,10 @@ var primaryBlue = [3]int{0x29, 0x6f, 0xf6}
 
 // bluePixels counts the pixels in area that are the primary colour.
 func bluePixels(img *image.RGBA, area image.Rectangle) int {
-	n := 0
-	area = area.Intersect(img.Bounds())
-	for y := area.Min.Y; y < area.Max.Y; y++ {
-		for x := area.Min.X; x < area.Max.X; x++ {
-			i := img.PixOffset(x, y)
-			d := 0
-			for c := 0; c < 3; c++ {
-				d += max(int(img.Pix[i+c])-primaryBlue[c], primaryBlue[c]-int(img.Pix[i+c]))
-			}
-			if d < 24 {
-				n++
-			}
-		}
-	}
-	return n
+	abs := func(v int) int { return max(v, -v) }
+	return countPixels(img, area, func(r, g, b int) bool {
+		return abs(r-primaryBlue[0])+abs(g-primaryBlue[1])+abs(b-primaryBlue[2]) < 24
+	})
 }
 
 // At 1024x700, the smallest window Easel is made for, Generate and Send

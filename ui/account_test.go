@@ -21,6 +21,7 @@ import (
 	"easel/internal/library"
 	"easel/internal/secrets"
 	"easel/ui/chrome"
+	"easel/ui/room/roomtest"
 )
 
 const testKey = "sk-ui-account-key-0123456789"
@@ -59,7 +60,7 @@ func findButton(w fyne.Window, text string) *widget.Button {
 		return nil
 	}
 	var found *widget.Button
-	walk(top, func(o fyne.CanvasObject) {
+	roomtest.Walk(top, func(o fyne.CanvasObject) {
 		if b, ok := o.(*widget.Button); ok && b.Text == text && b.Visible() {
 			found = b
 		}
@@ -74,7 +75,7 @@ func topText(w fyne.Window) string {
 		return ""
 	}
 	var sb strings.Builder
-	walk(top, func(o fyne.CanvasObject) {
+	roomtest.Walk(top, func(o fyne.CanvasObject) {
 		switch l := o.(type) {
 		case *widget.Label:
 			sb.WriteString(l.Text + "\n")
@@ -83,21 +84,6 @@ func topText(w fyne.Window) string {
 		}
 	})
 	return sb.String()
-}
-
-func walk(o fyne.CanvasObject, f func(fyne.CanvasObject)) {
-	f(o)
-	switch x := o.(type) {
-	case *fyne.Container:
-		for _, c := range x.Objects {
-			walk(c, f)
-		}
-	case fyne.Widget:
-		r := test.WidgetRenderer(x)
-		for _, c := range r.Objects() {
-			walk(c, f)
-		}
-	}
 }
 
 func tap(t *testing.T, w fyne.Window, text string) {

@@ -11,7 +11,6 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
 	"easel/internal/library"
@@ -72,21 +71,10 @@ func TestAFinishedExportSaysWhereItWrote(t *testing.T) {
 // textOf is every label's text in o.
 func textOf(o fyne.CanvasObject) string {
 	var sb strings.Builder
-	var walk func(fyne.CanvasObject)
-	walk = func(o fyne.CanvasObject) {
-		switch c := o.(type) {
-		case *widget.Label:
-			sb.WriteString(c.Text + "\n")
-		case *fyne.Container:
-			for _, child := range c.Objects {
-				walk(child)
-			}
-		case fyne.Widget:
-			for _, child := range test.WidgetRenderer(c).Objects() {
-				walk(child)
-			}
+	roomtest.Walk(o, func(o fyne.CanvasObject) {
+		if l, ok := o.(*widget.Label); ok {
+			sb.WriteString(l.Text + "\n")
 		}
-	}
-	walk(o)
+	})
 	return sb.String()
 }

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
 	"easel/internal/api"
@@ -138,7 +137,7 @@ func TestDeleteAsksWithKeepingAsTheDefault(t *testing.T) {
 			t.Fatal("no question before deleting")
 		}
 		var del, keep *widget.Button
-		walk(top, func(o fyne.CanvasObject) {
+		roomtest.Walk(top, func(o fyne.CanvasObject) {
 			if b, ok := o.(*widget.Button); ok {
 				switch b.Text {
 				case "Delete image":
@@ -152,19 +151,4 @@ func TestDeleteAsksWithKeepingAsTheDefault(t *testing.T) {
 			t.Errorf("delete %+v, keep %+v", del, keep)
 		}
 	})
-}
-
-// walk visits o and everything in it.
-func walk(o fyne.CanvasObject, f func(fyne.CanvasObject)) {
-	f(o)
-	switch c := o.(type) {
-	case *fyne.Container:
-		for _, child := range c.Objects {
-			walk(child, f)
-		}
-	case fyne.Widget:
-		for _, child := range test.WidgetRenderer(c).Objects() {
-			walk(child, f)
-		}
-	}
 }

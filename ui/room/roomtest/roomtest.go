@@ -186,3 +186,20 @@ func (quiet) KeyringFailed(error)                 {}
 func (quiet) AskPlainHTTP(config.Profile, func()) {}
 func (quiet) FirstRun()                           {}
 func (quiet) Failed(error)                        {}
+
+// Walk calls f on o and on everything drawn inside it (containers'
+// objects and widgets' renderers' objects), for tests that look for a
+// button or a text in a dialog.
+func Walk(o fyne.CanvasObject, f func(fyne.CanvasObject)) {
+	f(o)
+	switch x := o.(type) {
+	case *fyne.Container:
+		for _, c := range x.Objects {
+			Walk(c, f)
+		}
+	case fyne.Widget:
+		for _, c := range test.WidgetRenderer(x).Objects() {
+			Walk(c, f)
+		}
+	}
+}
