@@ -98,6 +98,17 @@ func linkDialControl(serviceIsLocal bool) func(network, address string, _ syscal
 	}
 }
 
+// IsLocalHost reports whether host is this machine: localhost, a
+// .localhost name, or a loopback address. It is the one loopback check of
+// the client, the profiles and the command line.
+func IsLocalHost(host string) bool {
+	if strings.EqualFold(host, "localhost") || strings.HasSuffix(strings.ToLower(host), ".localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
 // isLocalService reports whether the base URL's host is this machine or
 // a private network, by name or address.
 func isLocalService(baseURL string) bool {
@@ -105,10 +116,9 @@ func isLocalService(baseURL string) bool {
 	if err != nil {
 		return false
 	}
-	host := u.Hostname()
-	if strings.EqualFold(host, "localhost") || strings.HasSuffix(strings.ToLower(host), ".localhost") {
+	if IsLocalHost(u.Hostname()) {
 		return true
 	}
-	ip := net.ParseIP(host)
-	return ip != nil && (ip.IsLoopback() || ip.IsPrivate())
+	ip := net.ParseIP(u.Hostname())
+	return ip != nil && ip.IsPrivate()
 }

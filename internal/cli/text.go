@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"easel/internal/api"
-	"easel/internal/config"
 	"easel/internal/fakeapi"
 )
 
@@ -87,7 +86,7 @@ func runServeDemo(ctx context.Context, args []string, env Env) error {
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	if host, _, err := net.SplitHostPort(*addr); err != nil || !config.IsLocalHost(host) {
+	if host, _, err := net.SplitHostPort(*addr); err != nil || !api.IsLocalHost(host) {
 		return usageErr(env, "--addr must be a loopback address such as 127.0.0.1:8090")
 	}
 	srv := fakeapi.New(fakeapi.Config{Key: *key, Pace: *pace, Balance: *balance})

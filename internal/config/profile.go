@@ -10,7 +10,6 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
-	"net"
 	"net/url"
 	"strings"
 	"time"
@@ -113,25 +112,14 @@ func SendsKeyInClear(baseURL string) bool {
 	if err != nil || u.Scheme != "http" {
 		return false
 	}
-	return !IsLocalHost(u.Hostname())
+	return !api.IsLocalHost(u.Hostname())
 }
 
 // IsLocal reports whether baseURL names a server on this machine, which
 // usually takes no key (Ollama, LM Studio, the demo service).
 func IsLocal(baseURL string) bool {
 	u, err := url.Parse(strings.TrimSpace(baseURL))
-	return err == nil && IsLocalHost(u.Hostname())
-}
-
-// IsLocalHost reports whether host is this machine: localhost, a
-// .localhost name, or a loopback address. It is the one loopback check of
-// the command line and the window.
-func IsLocalHost(host string) bool {
-	if strings.EqualFold(host, "localhost") || strings.HasSuffix(strings.ToLower(host), ".localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
+	return err == nil && api.IsLocalHost(u.Hostname())
 }
 
 // NeedsPlainHTTPConsent reports whether the user must agree before key
