@@ -1,7 +1,6 @@
 package imageio
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
 	"image"
@@ -29,17 +28,19 @@ func (e *TooLargeError) Error() string {
 
 // DecodeBounded decodes an image after reading its header and refusing
 // one of more than limit pixels, so a small file cannot ask for gigabytes.
+// The header is read from the stream itself, however far into it the
+// size comes (a JPEG's may follow hundreds of kilobytes of metadata), and
+// what it read is decoded again from memory with the rest.
 func DecodeBounded(r io.Reader, limit int) (image.Image, error) {
-	br := bufio.NewReader(r)
-	head, _ := br.Peek(64 << 10)
-	cfg, _, err := image.DecodeConfig(bytes.NewReader(head))
+	var head bytes.Buffer
+	cfg, _, err := image.DecodeConfig(io.TeeReader(r, &head))
 	if err != nil {
 		return nil, fmt.Errorf("not a readable image: %w", err)
 	}
 	if cfg.Width <= 0 || cfg.Height <= 0 || cfg.Width*cfg.Height > limit {
 		return nil, &TooLargeError{Width: cfg.Width, Height: cfg.Height, Limit: limit}
 	}
-	img, _, err := image.Decode(br)
+	img, _, err := image.Decode(io.MultiReader(&head, r))
 	if err != nil {
 		return nil, fmt.Errorf("not a readable image: %w", err)
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"hash/crc32"
 	"image"
+	"image/jpeg"
 	"image/png"
 	"strings"
 	"testing"
@@ -46,5 +47,26 @@ func TestDecodeBoundedRefusesAHugeHeaderBeforeDecoding(t *testing.T) {
 	_ = png.Encode(&buf, image.NewGray(image.Rect(0, 0, 64, 64)))
 	if img, err := DecodeBounded(&buf, MaxPixels); err != nil || img.Bounds().Dx() != 64 {
 		t.Fatalf("a plain 64x64 PNG: %v", err)
+	}
+}
+
+// A JPEG whose size comes after large metadata (EXIF, an ICC profile:
+// up to 64 KB a segment, several segments) still decodes.
+func TestDecodeBoundedReadsAHeaderBehindLargeMetadata(t *testing.T) {
+	var buf bytes.Buffer
+	if err := jpeg.Encode(&buf, image.NewGray(image.Rect(0, 0, 32, 16)), nil); err != nil {
+		t.Fatal(err)
+	}
+	plain := buf.Bytes()
+	var withMeta bytes.Buffer
+	withMeta.Write(plain[:2]) // SOI
+	for i := 0; i < 3; i++ {  // three APP2 segments of 65,533 bytes
+		withMeta.Write([]byte{0xff, 0xe2, 0xff, 0xff})
+		withMeta.Write(make([]byte, 0xffff-2))
+	}
+	withMeta.Write(plain[2:])
+	img, err := DecodeBounded(bytes.NewReader(withMeta.Bytes()), MaxPixels)
+	if err != nil || img.Bounds().Dx() != 32 || img.Bounds().Dy() != 16 {
+		t.Fatalf("a JPEG with 192 KB of metadata: %v", err)
 	}
 }
