@@ -22,6 +22,7 @@ import (
 	"easel/ui/dialogs"
 	"easel/ui/edit"
 	"easel/ui/jobview"
+	"easel/ui/kit"
 	"easel/ui/modelpick"
 )
 
@@ -245,7 +246,7 @@ func (a *App) showJobEvent(e jobs.Event, img image.Image, results []jobview.Resu
 // notify tells, over the desktop's notifications, that a job ended while
 // the window was in the background. Notifications fail quietly.
 func (a *App) notify(e jobs.Event) {
-	title, body := "Image ready", jobview.Prompt(e)
+	title, body := "Image ready", kit.Shorten(jobview.Prompt(e), 80)
 	if e.State == jobs.Failed {
 		title = "Image failed: " + e.Err.Kind.String()
 		body = e.Err.Hint

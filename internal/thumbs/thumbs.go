@@ -10,7 +10,6 @@ package thumbs
 import (
 	"context"
 	"image"
-	"os"
 	"sync"
 
 	lru "github.com/hashicorp/golang-lru/v2"
@@ -88,7 +87,8 @@ func (s *Service) Load(ctx context.Context, it library.Item, done func(Thumb)) {
 		th, ok := s.cache.Get(it.ID)
 		if !ok {
 			if p, err := s.src.Thumbnail(it); err == nil {
-				th = NewThumb(decodeFile(p))
+				img, _ := imageio.DecodeFileFit(p, library.ThumbSize)
+				th = NewThumb(img)
 			}
 			if th.Image != nil {
 				s.cache.Add(it.ID, th)
@@ -103,20 +103,6 @@ func (s *Service) Load(ctx context.Context, it library.Item, done func(Thumb)) {
 // Wait waits for the loads under way (a thumbnail being made is written
 // to the library's folder), before the library is closed or removed.
 func (s *Service) Wait() { s.loads.Wait() }
-
-// decodeFile decodes a small image file (a thumbnail), or returns nil.
-func decodeFile(path string) image.Image {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil
-	}
-	defer f.Close()
-	img, err := imageio.DecodeBounded(f, imageio.MaxPixels)
-	if err != nil {
-		return nil
-	}
-	return img
-}
 
 // Cells tracks which load each grid cell waits for, so binding a cell to
 // another item cancels its old load. Its methods are called on the UI

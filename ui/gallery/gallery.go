@@ -415,14 +415,6 @@ func orDash(s string) string {
 // Grid is the thumbnail grid.
 func (t *Room) Grid() *widget.GridWrap { return t.grid }
 
-// shown is the image the details pane shows, nil while it decodes.
-func (t *Room) shown() image.Image {
-	if t.full == nil {
-		return nil
-	}
-	return t.full.Image()
-}
-
 // Search types text into the search field, as a user does: each change
 // sends a query.
 func (t *Room) Search(text string) { t.search.SetText(text) }
@@ -431,4 +423,9 @@ func (t *Room) Search(text string) { t.search.SetText(text) }
 func (t *Room) Answered() bool { return t.answered == t.query }
 
 // Shown is the image the details pane shows, nil while it decodes.
-func (t *Room) Shown() image.Image { return t.shown() }
+func (t *Room) Shown() image.Image {
+	if t.full == nil {
+		return nil
+	}
+	return t.full.Image()
+}

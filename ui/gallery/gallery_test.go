@@ -89,9 +89,9 @@ func TestDetailsShowALargeImageScaledDown(t *testing.T) {
 	h.UI(g.Reload)
 	h.Until("the item", func() bool { return len(g.Items()) == 1 })
 	h.UI(func() { g.Grid().Select(0) })
-	h.Until("the decoded image", func() bool { return g.shown() != nil })
+	h.Until("the decoded image", func() bool { return g.Shown() != nil })
 	h.UI(func() {
-		if b := g.shown().Bounds(); b.Dx() > detailSide || g.Opened() != id {
+		if b := g.Shown().Bounds(); b.Dx() > detailSide || g.Opened() != id {
 			t.Errorf("details hold a %dx%d image of item %d", b.Dx(), b.Dy(), g.Opened())
 		}
 	})
