@@ -169,7 +169,10 @@ func (c *Client) callOnce(ctx context.Context, r request) (*http.Response, conte
 	var e *Error
 	switch {
 	case err != nil:
+		// A transport error can quote what the service chose (a
+		// redirect's target): redact the message as well as the cause.
 		e = classifyTransport(ctx, err, r.model)
+		e.Message = c.redact(e.Message)
 		if e.Err != nil {
 			e.Err = errors.New(c.redact(e.Err.Error()))
 		}

@@ -166,3 +166,16 @@ func TestARefusedLinkDoesNotShowTheKey(t *testing.T) {
 		t.Fatalf("error %v", err)
 	}
 }
+
+// A redirect to a host that spells the key out does not bring the key
+// back in the error that names it.
+func TestARedirectErrorDoesNotShowTheKey(t *testing.T) {
+	base := newTarget(t, func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "http://"+strings.ReplaceAll(testKey, "_", "-")+".example.invalid/v1/models", http.StatusTemporaryRedirect)
+	})
+	_, err := api.New(api.Config{BaseURL: base.URL + "/v1", APIKey: testKey}).Models(context.Background())
+	e := asAPIError(t, err)
+	if strings.Contains(e.Message, testKey[3:11]) || strings.Contains(e.Error(), testKey[3:11]) {
+		t.Fatalf("the error shows the key: %v", e)
+	}
+}
