@@ -8,7 +8,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"time"
@@ -40,6 +42,10 @@ type Item struct {
 	Favorite                               bool
 	// Parents are the library items an edit started from, in order.
 	Parents []int64
+	// Missing is set when the image's file is not where the row says
+	// (moved, deleted by hand, a drive not mounted): the row is kept, with
+	// its prompt, until the user locates the file or removes the item.
+	Missing bool
 }
 
 // Params are the request's settings, kept so "reuse settings" can fill
@@ -68,53 +74,120 @@ type NewItem struct {
 
 const tmpSuffix = atomicfile.TempSuffix
 
-// Add stores one image: the file first (temporary name, synced, renamed),
-// then its row. It returns the new item's id.
+// pendingItem is everything a row records but the file's size: written
+// as JSON to the pending table before the file, so recovery after a kill
+// can record the image with its prompt and settings.
+type pendingItem struct {
+	Format                                 string
+	Width, Height                          int
+	Kind, Prompt, RevisedPrompt            string
+	Model, Profile                         string
+	Params                                 Params
+	InputTokens, OutputTokens, TotalTokens int64
+	CreatedMs, DurationMs                  int64
+	JobID, RequestID                       string
+	Parents                                []int64
+}
+
+// Plausible times: a service's created time outside them (a year 10000,
+// 1970) would name folders and fix the gallery's order for ever.
+var earliest = time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// plausible is created, or the local clock when created is unset or
+// implausible (before 2020, or more than two days ahead).
+func plausible(created time.Time) time.Time {
+	now := time.Now()
+	if created.Before(earliest) || created.After(now.Add(48*time.Hour)) {
+		return now
+	}
+	return created
+}
+
+// Add stores one image: its prompt and settings as a pending record, then
+// the file (temporary name, synced, renamed), then its row in place of the
+// pending record. It returns the new item's id.
 func (l *Library) Add(ctx context.Context, n NewItem) (int64, error) {
+	if l.saveErr != nil {
+		return 0, l.saveErr
+	}
 	if len(n.Image.Data) == 0 {
 		return 0, errors.New("library: no image bytes")
 	}
-	created := n.Created
-	if created.IsZero() || created.Unix() <= 0 {
-		created = time.Now()
+	created := plausible(n.Created)
+	p := pendingItem{Format: n.Image.Format, Width: n.Image.Width, Height: n.Image.Height, Kind: n.Kind, Prompt: n.Prompt,
+		RevisedPrompt: n.Image.RevisedPrompt, Model: n.Model, Profile: n.Profile, Params: n.Params,
+		CreatedMs: created.UnixMilli(), DurationMs: n.Duration.Milliseconds(), JobID: n.JobID, RequestID: n.RequestID, Parents: n.Parents}
+	if u := n.Usage; u != nil {
+		p.InputTokens, p.OutputTokens, p.TotalTokens = u.InputTokens, u.OutputTokens, u.TotalTokens
 	}
-	rel, err := l.writeImage(n.Image.Data, n.Image.Format, created)
-	if err != nil {
-		return 0, err
-	}
-	params, _ := json.Marshal(n.Params)
-	var in, out, total int64
-	if n.Usage != nil {
-		in, out, total = n.Usage.InputTokens, n.Usage.OutputTokens, n.Usage.TotalTokens
-	}
-	tx, err := l.db.BeginTx(ctx, nil)
-	if err != nil {
-		return 0, fmt.Errorf("library: %w", err)
-	}
-	defer tx.Rollback() //nolint:errcheck // after Commit this is a no-op
-	res, err := tx.ExecContext(ctx, `INSERT INTO items (file, format, width, height, size_bytes, kind, prompt, revised_prompt,
-		model, profile, params, input_tokens, output_tokens, total_tokens, created_ms, duration_ms, job_id, request_id)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		rel, n.Image.Format, n.Image.Width, n.Image.Height, len(n.Image.Data), n.Kind, n.Prompt, n.Image.RevisedPrompt,
-		n.Model, n.Profile, string(params), in, out, total, created.UnixMilli(), n.Duration.Milliseconds(), n.JobID, n.RequestID)
-	if err != nil {
+	rel := l.newName(n.Image.Format, created)
+	meta, _ := json.Marshal(p)
+	if _, err := l.db.ExecContext(ctx, `INSERT INTO pending (file, item, created_ms) VALUES (?, ?, ?)`, rel, string(meta), time.Now().UnixMilli()); err != nil {
 		return 0, fmt.Errorf("library: cannot record the image: %w", err)
 	}
-	id, _ := res.LastInsertId()
-	for i, p := range n.Parents {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO parents (item, position, parent) VALUES (?, ?, ?)`, id, i, p); err != nil {
-			return 0, fmt.Errorf("library: %w", err)
-		}
+	if err := atomicfile.Write(filepath.Join(l.root, filepath.FromSlash(rel)), n.Image.Data); err != nil {
+		_, _ = l.db.ExecContext(context.WithoutCancel(ctx), `DELETE FROM pending WHERE file = ?`, rel)
+		return 0, fmt.Errorf("library: cannot save the image: %w", err)
 	}
-	if err := tx.Commit(); err != nil {
+	var id int64
+	err := l.inTx(ctx, func(tx *sql.Tx) (err error) {
+		id, err = insertItem(ctx, tx, rel, int64(len(n.Image.Data)), p)
+		return err
+	})
+	if err != nil {
 		return 0, fmt.Errorf("library: cannot record the image: %w", err)
 	}
 	return id, nil
 }
 
-// writeImage writes data under images/YYYY-MM/ and returns its path
-// relative to the library.
-func (l *Library) writeImage(data []byte, format string, created time.Time) (string, error) {
+// record turns a pending record whose file is finished into a row.
+func (l *Library) record(ctx context.Context, rel string, size int64, p pendingItem) error {
+	return l.inTx(ctx, func(tx *sql.Tx) error {
+		_, err := insertItem(ctx, tx, rel, size, p)
+		return err
+	})
+}
+
+func (l *Library) inTx(ctx context.Context, f func(*sql.Tx) error) error {
+	tx, err := l.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback() //nolint:errcheck // after Commit this is a no-op
+	if err := f(tx); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// insertItem writes an item's row and its parents and drops its pending
+// record, inside tx.
+func insertItem(ctx context.Context, tx *sql.Tx, rel string, size int64, p pendingItem) (int64, error) {
+	params, _ := json.Marshal(p.Params)
+	res, err := tx.ExecContext(ctx, `INSERT INTO items (file, format, width, height, size_bytes, kind, prompt, revised_prompt,
+		model, profile, params, input_tokens, output_tokens, total_tokens, created_ms, duration_ms, job_id, request_id)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		rel, p.Format, p.Width, p.Height, size, p.Kind, p.Prompt, p.RevisedPrompt,
+		p.Model, p.Profile, string(params), p.InputTokens, p.OutputTokens, p.TotalTokens, p.CreatedMs, p.DurationMs, p.JobID, p.RequestID)
+	if err != nil {
+		return 0, err
+	}
+	id, _ := res.LastInsertId()
+	for i, parent := range p.Parents {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO parents (item, position, parent) VALUES (?, ?, ?)`, id, i, parent); err != nil {
+			return 0, err
+		}
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM pending WHERE file = ?`, rel); err != nil {
+		return 0, err
+	}
+	return id, nil
+}
+
+// newName is a new image's path relative to the library: under
+// images/YYYY-MM/, named by its time and 48 random bits, so names never
+// collide between jobs or processes.
+func (l *Library) newName(format string, created time.Time) string {
 	var rnd [6]byte
 	_, _ = rand.Read(rnd[:])
 	ext := format
@@ -124,32 +197,7 @@ func (l *Library) writeImage(data []byte, format string, created time.Time) (str
 	if ext == "" {
 		ext = "bin"
 	}
-	month := created.Format("2006-01")
-	rel := filepath.ToSlash(filepath.Join("images", month, fmt.Sprintf("%s-%s.%s", created.Format("20060102-150405"), hex.EncodeToString(rnd[:]), ext)))
-	if err := atomicfile.Write(filepath.Join(l.root, rel), data); err != nil {
-		return "", fmt.Errorf("library: cannot save the image: %w", err)
-	}
-	return rel, nil
-}
-
-// adopt records a finished file that has no row (a crash came between the
-// rename and the commit): its bytes are kept, its settings are lost.
-func (l *Library) adopt(ctx context.Context, rel string) error {
-	data, err := os.ReadFile(filepath.Join(l.root, rel))
-	if err != nil {
-		return err
-	}
-	format, w, h, err := api.SniffImage(data)
-	if err != nil { // not an image: nothing worth keeping
-		return os.Remove(filepath.Join(l.root, rel))
-	}
-	info, err := os.Stat(filepath.Join(l.root, rel))
-	if err != nil {
-		return fmt.Errorf("library: cannot look at %s: %w", rel, err)
-	}
-	_, err = l.db.ExecContext(ctx, `INSERT INTO items (file, format, width, height, size_bytes, kind, prompt, created_ms)
-		VALUES (?, ?, ?, ?, ?, 'recovered', '', ?)`, rel, format, w, h, len(data), info.ModTime().UnixMilli())
-	return err
+	return path.Join("images", created.Format("2006-01"), fmt.Sprintf("%s-%s.%s", created.Format("20060102-150405"), hex.EncodeToString(rnd[:]), ext))
 }
 
 const itemColumns = `id, file, format, width, height, size_bytes, kind, prompt, revised_prompt, model, profile, params,
@@ -170,6 +218,12 @@ func scanItem(sc interface{ Scan(...any) error }) (Item, error) {
 	return it, nil
 }
 
+// checkMissing sets it.Missing when its file is not there.
+func (l *Library) checkMissing(it *Item) {
+	_, err := os.Stat(l.Path(*it))
+	it.Missing = errors.Is(err, fs.ErrNotExist)
+}
+
 // ErrNotFound is returned for an id the library does not hold.
 var ErrNotFound = errors.New("library: no such image")
 
@@ -182,6 +236,7 @@ func (l *Library) Get(ctx context.Context, id int64) (Item, error) {
 	if err != nil {
 		return it, fmt.Errorf("library: %w", err)
 	}
+	l.checkMissing(&it)
 	rows, err := l.db.QueryContext(ctx, `SELECT parent FROM parents WHERE item = ? ORDER BY position`, id)
 	if err != nil {
 		return it, fmt.Errorf("library: %w", err)
@@ -257,6 +312,7 @@ func (l *Library) List(ctx context.Context, q Query) ([]Item, error) {
 		if err != nil {
 			return nil, fmt.Errorf("library: %w", err)
 		}
+		l.checkMissing(&it)
 		out = append(out, it)
 	}
 	return out, rows.Err()
@@ -272,6 +328,9 @@ func (l *Library) Count(ctx context.Context, q Query) (int, error) {
 
 // SetFavorite marks or unmarks an item.
 func (l *Library) SetFavorite(ctx context.Context, id int64, fav bool) error {
+	if l.roErr != nil {
+		return l.roErr
+	}
 	res, err := l.db.ExecContext(ctx, `UPDATE items SET favorite = ? WHERE id = ?`, fav, id)
 	if err != nil {
 		return fmt.Errorf("library: %w", err)
@@ -285,6 +344,9 @@ func (l *Library) SetFavorite(ctx context.Context, id int64, fav bool) error {
 // Delete removes an item's row, then its file and thumbnail. Edits made
 // from it keep their own images.
 func (l *Library) Delete(ctx context.Context, id int64) error {
+	if l.roErr != nil {
+		return l.roErr
+	}
 	it, err := l.Get(ctx, id)
 	if err != nil {
 		return err
@@ -297,4 +359,45 @@ func (l *Library) Delete(ctx context.Context, id int64) error {
 		return fmt.Errorf("library: the image was removed from the gallery but its file stays: %w", err)
 	}
 	return nil
+}
+
+// MaxLocateBytes bounds a file offered to Locate: no image Easel keeps
+// comes near it.
+const MaxLocateBytes = 256 << 20
+
+// Locate puts the file at src in place of a missing item's image (the
+// user found it elsewhere): the bytes are copied into the library, and
+// the row takes the file's format and size. The file must be an image.
+func (l *Library) Locate(ctx context.Context, id int64, src string) (Item, error) {
+	if l.roErr != nil {
+		return Item{}, l.roErr
+	}
+	it, err := l.Get(ctx, id)
+	if err != nil {
+		return it, err
+	}
+	st, err := os.Stat(src)
+	if err != nil {
+		return it, fmt.Errorf("library: cannot read %s: %w", src, err)
+	}
+	if st.Size() > MaxLocateBytes {
+		return it, fmt.Errorf("library: %s is %d MB, too large to be an image Easel made", filepath.Base(src), st.Size()>>20)
+	}
+	data, err := os.ReadFile(src)
+	if err != nil {
+		return it, fmt.Errorf("library: cannot read %s: %w", src, err)
+	}
+	format, w, h, err := api.SniffImage(data)
+	if err != nil {
+		return it, fmt.Errorf("library: %s is not a PNG, JPEG or WebP image Easel can read", filepath.Base(src))
+	}
+	if err := atomicfile.Write(l.Path(it), data); err != nil {
+		return it, fmt.Errorf("library: cannot copy %s into the gallery: %w", filepath.Base(src), err)
+	}
+	if _, err := l.db.ExecContext(ctx, `UPDATE items SET format = ?, width = ?, height = ?, size_bytes = ? WHERE id = ?`,
+		format, w, h, len(data), id); err != nil {
+		return it, fmt.Errorf("library: %w", err)
+	}
+	_ = os.Remove(l.thumbPath(it))
+	return l.Get(ctx, id)
 }

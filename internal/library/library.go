@@ -3,11 +3,20 @@
 // setting, in a SQLite index (WAL mode, FTS5 for prompt search) beside the
 // image files and a cache of thumbnails.
 //
-// An image file is written under a temporary name, synced and renamed
-// before its row is committed, so every row has its file; Open cleans up
-// after a crash: half-written files are removed, and a finished file whose
-// row never committed is adopted rather than thrown away, because it was
-// paid for.
+// A gallery is paid work, so the library is careful with what it holds:
+//   - An image's prompt and settings are recorded as pending before its
+//     file is written (temporary name, synced, renamed), and its row
+//     replaces the pending record in one transaction: a kill at any moment
+//     leaves either nothing or an image that recovery records with its
+//     prompt.
+//   - Recovery runs only when no other process has the library open (a
+//     file lock), so it never touches another process's saves in flight.
+//   - Nothing is deleted because it could not be seen: a row whose file is
+//     missing is kept and shown as missing, a whole missing images folder
+//     changes nothing, and a file Easel cannot read is left alone.
+//   - The schema is versioned (schema.go); a library from a newer Easel is
+//     opened read-only, never altered.
+//   - Folders are 0700 and files 0600, whatever existed before.
 package library
 
 import (
@@ -15,10 +24,14 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
+	"github.com/gofrs/flock"
+	"golang.org/x/sys/unix"
 	_ "modernc.org/sqlite" // the pure-Go SQLite driver, registered as "sqlite"
 )
 
@@ -28,6 +41,15 @@ type Library struct {
 	root   string
 	images string
 	thumbs string
+	lock   *flock.Flock
+	// notices are sentences the user should read about this library.
+	notices []string
+	// roErr, when set, is why the index cannot be written (a newer
+	// Easel's library, a read-only file).
+	roErr error
+	// saveErr, when set, is why no image can be saved here: roErr, or a
+	// missing images folder.
+	saveErr error
 }
 
 // Dir is where the library lives: $EASEL_HOME when set (tests, portable
@@ -46,116 +68,202 @@ func Dir() (string, error) {
 	return filepath.Join(home, ".local", "share", "easel"), nil
 }
 
-const schema = `
-CREATE TABLE IF NOT EXISTS items (
-	id            INTEGER PRIMARY KEY,
-	file          TEXT NOT NULL UNIQUE,
-	format        TEXT NOT NULL,
-	width         INTEGER NOT NULL,
-	height        INTEGER NOT NULL,
-	size_bytes    INTEGER NOT NULL,
-	kind          TEXT NOT NULL,
-	prompt        TEXT NOT NULL,
-	revised_prompt TEXT NOT NULL DEFAULT '',
-	model         TEXT NOT NULL DEFAULT '',
-	profile       TEXT NOT NULL DEFAULT '',
-	params        TEXT NOT NULL DEFAULT '{}',
-	input_tokens  INTEGER NOT NULL DEFAULT 0,
-	output_tokens INTEGER NOT NULL DEFAULT 0,
-	total_tokens  INTEGER NOT NULL DEFAULT 0,
-	created_ms    INTEGER NOT NULL,
-	duration_ms   INTEGER NOT NULL DEFAULT 0,
-	job_id        TEXT NOT NULL DEFAULT '',
-	request_id    TEXT NOT NULL DEFAULT '',
-	favorite      INTEGER NOT NULL DEFAULT 0
-);
-CREATE INDEX IF NOT EXISTS items_newest ON items(created_ms DESC, id DESC);
-CREATE TABLE IF NOT EXISTS parents (
-	item     INTEGER NOT NULL REFERENCES items(id) ON DELETE CASCADE,
-	position INTEGER NOT NULL,
-	parent   INTEGER NOT NULL,
-	PRIMARY KEY (item, position)
-);
-CREATE VIRTUAL TABLE IF NOT EXISTS items_fts USING fts5(prompt, content='items', content_rowid='id');
-CREATE TRIGGER IF NOT EXISTS items_ai AFTER INSERT ON items BEGIN
-	INSERT INTO items_fts(rowid, prompt) VALUES (new.id, new.prompt);
-END;
-CREATE TRIGGER IF NOT EXISTS items_ad AFTER DELETE ON items BEGIN
-	INSERT INTO items_fts(items_fts, rowid, prompt) VALUES ('delete', old.id, old.prompt);
-END;
-`
+// dbName is the index's file name in the library folder.
+const dbName = "library.db"
 
-// Open opens (or creates) the library in dir and repairs what a crash
-// left behind.
+// lockWait bounds how long Open waits for another process's recovery.
+const lockWait = time.Minute
+
+// Open opens (or creates) the library in dir and, when no other process
+// has it open, repairs what a crash left behind. What the user should know
+// about it (Notices) does not stop it opening; what stops saving is
+// reported by CanSave and Add.
 func Open(dir string) (*Library, error) {
 	l := &Library{root: dir, images: filepath.Join(dir, "images"), thumbs: filepath.Join(dir, "thumbs")}
-	for _, d := range []string{l.images, l.thumbs} {
-		if err := os.MkdirAll(d, 0o700); err != nil {
-			return nil, fmt.Errorf("library: cannot create %s: %w", d, err)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("library: cannot create %s: %w", dir, err)
+	}
+	private(dir, 0o700)
+	l.lock = flock.New(filepath.Join(dir, "library.lock"), flock.SetPermissions(0o600))
+	alone, err := l.lock.TryLock()
+	if err != nil {
+		return nil, fmt.Errorf("library: cannot lock %s: %w", dir, err)
+	}
+	if !alone {
+		if err := l.share(); err != nil {
+			return nil, err
 		}
 	}
-	dsn := "file:" + filepath.Join(dir, "library.db") +
-		"?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=foreign_keys(1)&_pragma=synchronous(NORMAL)&_txlock=immediate"
-	db, err := sql.Open("sqlite", dsn)
-	if err != nil {
-		return nil, fmt.Errorf("library: %w", err)
-	}
-	if _, err := db.Exec(schema); err != nil {
-		db.Close()
-		return nil, fmt.Errorf("library: cannot prepare the database in %s: %w", dir, err)
-	}
-	l.db = db
-	if err := l.recover(context.Background()); err != nil {
-		db.Close()
+	if err := l.open(alone); err != nil {
+		l.lock.Unlock() //nolint:errcheck // closing on the way out
 		return nil, err
+	}
+	if alone {
+		// Let other processes in: from now on this one only adds what it
+		// records itself. Between the unlock and the shared lock another
+		// process may recover, which is safe: nothing is in flight here yet.
+		if err := l.lock.Unlock(); err == nil {
+			err = l.share()
+		}
+		if err != nil {
+			l.db.Close()
+			return nil, err
+		}
 	}
 	return l, nil
 }
 
-// Close closes the database.
-func (l *Library) Close() error { return l.db.Close() }
+// share takes the shared lock every open library holds, waiting while
+// another process recovers.
+func (l *Library) share() error {
+	ctx, cancel := context.WithTimeout(context.Background(), lockWait)
+	defer cancel()
+	ok, err := l.lock.TryRLockContext(ctx, 20*time.Millisecond)
+	if err != nil || !ok {
+		return fmt.Errorf("library: another Easel has been repairing the gallery in %s for over a minute; try again when it is done (%v)", l.root, err)
+	}
+	return nil
+}
+
+// open opens the index, upgrades it, checks the images folder and, when
+// this process is alone, recovers.
+func (l *Library) open(alone bool) error {
+	ctx := context.Background()
+	path := filepath.Join(l.root, dbName)
+	st, statErr := os.Stat(path)
+	if statErr != nil && !errors.Is(statErr, fs.ErrNotExist) {
+		return fmt.Errorf("library: cannot look at %s: %w", path, statErr)
+	}
+	wasEmpty := statErr == nil && st.Size() == 0
+	readOnly := statErr == nil && (unix.Access(path, unix.W_OK) != nil || unix.Access(l.root, unix.W_OK) != nil)
+
+	db, err := sql.Open("sqlite", dsn(path, readOnly))
+	if err != nil {
+		return fmt.Errorf("library: %w", err)
+	}
+	version, err := userVersion(ctx, db)
+	if err != nil {
+		db.Close()
+		return fmt.Errorf("library: %s cannot be read as a gallery (%w); Easel has not changed it", path, err)
+	}
+	switch {
+	case version > SchemaVersion:
+		l.saveErr = &NewerError{Dir: l.root, Found: version, Known: SchemaVersion}
+		if !readOnly {
+			db.Close()
+			if db, err = sql.Open("sqlite", dsn(path, true)); err != nil {
+				return fmt.Errorf("library: %w", err)
+			}
+		}
+	case readOnly:
+		l.saveErr = fmt.Errorf("the gallery's index %s cannot be written (check its permissions and the folder's): it is shown read-only and new images cannot be saved", path)
+	default:
+		if _, err := db.ExecContext(ctx, `PRAGMA journal_mode = WAL`); err != nil {
+			db.Close()
+			return fmt.Errorf("library: cannot prepare the database in %s: %w", l.root, err)
+		}
+		if err := migrate(ctx, db); err != nil {
+			db.Close()
+			return fmt.Errorf("library: %s: %w", path, err)
+		}
+	}
+	l.db = db
+	l.roErr = l.saveErr
+	if l.saveErr != nil {
+		l.notices = append(l.notices, sentence(l.saveErr.Error()))
+		return nil
+	}
+	for _, f := range []string{path, path + "-wal", path + "-shm"} {
+		private(f, 0o600)
+	}
+
+	rows, err := l.Count(ctx, Query{})
+	if err != nil {
+		return fmt.Errorf("library: %w", err)
+	}
+	if rows > 0 && !hasImages(l.images) {
+		// A drive not mounted, a folder moved, a sync not finished: the
+		// rows are the only record of the prompts, so nothing changes.
+		l.saveErr = fmt.Errorf("the gallery's images are not in %s, where its %d images are recorded: if they are on a drive that is not connected or a folder that was moved, put them back and restart Easel; nothing has been changed, and new images cannot be saved until then", l.images, rows)
+		l.notices = append(l.notices, sentence(l.saveErr.Error()))
+		return nil
+	}
+	for _, d := range []string{l.images, l.thumbs} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			return fmt.Errorf("library: cannot create %s: %w", d, err)
+		}
+		private(d, 0o700)
+	}
+	var adopted int
+	if alone {
+		if adopted, err = l.recover(ctx); err != nil {
+			return err
+		}
+	}
+	if wasEmpty && adopted > 0 {
+		l.notices = append(l.notices, fmt.Sprintf("The gallery's index %s was empty (0 bytes), so its record of prompts and settings is gone. Easel made a new index and took back the %d images in %s, without their prompts.", path, adopted, l.images))
+	}
+	return nil
+}
+
+// dsn is how the index is opened: WAL, a busy timeout so concurrent
+// writers (in this process or another) wait rather than fail, and
+// immediate transactions so a writer takes the lock before it reads.
+func dsn(path string, readOnly bool) string {
+	d := "file:" + path + "?_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)&_pragma=synchronous(NORMAL)&_txlock=immediate"
+	if readOnly {
+		d += "&mode=ro&_pragma=query_only(1)"
+	}
+	return d
+}
+
+// private narrows a path's permissions to mode, when it exists and is
+// ours: another local user must not read a designer's prompts.
+func private(path string, mode os.FileMode) {
+	if st, err := os.Stat(path); err == nil && st.Mode().Perm()&^mode != 0 {
+		_ = os.Chmod(path, mode)
+	}
+}
+
+// hasImages reports whether the images folder holds any finished file.
+func hasImages(dir string) bool {
+	found := false
+	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || found {
+			return filepath.SkipAll
+		}
+		if !d.IsDir() && !strings.HasSuffix(p, tmpSuffix) {
+			found = true
+			return filepath.SkipAll
+		}
+		return nil
+	})
+	return found
+}
+
+// sentence capitalises an error's text and ends it with a full stop.
+func sentence(s string) string {
+	if s == "" {
+		return s
+	}
+	s = strings.ToUpper(s[:1]) + s[1:]
+	if !strings.HasSuffix(s, ".") {
+		s += "."
+	}
+	return s
+}
+
+// Close closes the database and lets recovery run in the next process
+// that opens the library alone.
+func (l *Library) Close() error {
+	err := l.db.Close()
+	_ = l.lock.Unlock()
+	return err
+}
 
 // Root is the library's folder.
 func (l *Library) Root() string { return l.root }
 
-// recover removes half-written files, rows whose file is gone, and adopts
-// finished files that have no row.
-func (l *Library) recover(ctx context.Context) error {
-	known := map[string]bool{}
-	rows, err := l.db.QueryContext(ctx, `SELECT id, file FROM items`)
-	if err != nil {
-		return fmt.Errorf("library: %w", err)
-	}
-	var missing []int64
-	for rows.Next() {
-		var id int64
-		var file string
-		if err := rows.Scan(&id, &file); err != nil {
-			rows.Close()
-			return fmt.Errorf("library: %w", err)
-		}
-		known[file] = true
-		if _, err := os.Stat(filepath.Join(l.root, file)); errors.Is(err, os.ErrNotExist) {
-			missing = append(missing, id)
-		}
-	}
-	rows.Close()
-	for _, id := range missing {
-		if _, err := l.db.ExecContext(ctx, `DELETE FROM items WHERE id = ?`, id); err != nil {
-			return fmt.Errorf("library: %w", err)
-		}
-	}
-	return filepath.WalkDir(l.images, func(path string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		rel, _ := filepath.Rel(l.root, path)
-		switch {
-		case strings.HasSuffix(path, tmpSuffix):
-			return os.Remove(path)
-		case !known[filepath.ToSlash(rel)]:
-			return l.adopt(ctx, filepath.ToSlash(rel))
-		}
-		return nil
-	})
-}
+// Notices are what the user should know about the library as it opened:
+// whole sentences for the window's banner and the command line.
+func (l *Library) Notices() []string { return append([]string(nil), l.notices...) }

@@ -79,7 +79,7 @@ func TestListSearchFavoritesDelete(t *testing.T) {
 	prompts := []string{"a red lighthouse at dusk", "blue whale", "lighthouse keeper's cat", "C'est la vie \"quoted\" (parens) OR *"}
 	var ids []int64
 	for i, p := range prompts {
-		id, err := l.Add(ctx, NewItem{Image: img, Kind: "generate", Prompt: p, Created: time.UnixMilli(int64(1000 + i))})
+		id, err := l.Add(ctx, NewItem{Image: img, Kind: "generate", Prompt: p, Created: time.Date(2024, 5, 1, 12, 0, i, 0, time.UTC)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -153,7 +153,7 @@ func TestThumbnailIsSmallAndCached(t *testing.T) {
 	}
 }
 
-func TestOpenRepairsWhatACrashLeft(t *testing.T) {
+func TestOpenRepairsWhatACrashLeftAndDeletesNothingItCannotSee(t *testing.T) {
 	dir := t.TempDir()
 	l, err := Open(dir)
 	if err != nil {
@@ -169,9 +169,15 @@ func TestOpenRepairsWhatACrashLeft(t *testing.T) {
 	os.Remove(filepath.Join(dir, lostItem.File))
 	month := filepath.Join(dir, "images", "2026-01")
 	os.MkdirAll(month, 0o700)
-	os.WriteFile(filepath.Join(month, "half.png.123.tmp"), img.Data[:10], 0o600)
+	half := "20260101-120000-0123456789ab.png.123.tmp" // Easel's own temporary name
+	os.WriteFile(filepath.Join(month, half), img.Data[:10], 0o600)
 	os.WriteFile(filepath.Join(month, "orphan.png"), img.Data, 0o600)
-	os.WriteFile(filepath.Join(month, "junk.png"), []byte("not an image"), 0o600)
+	// Files Easel did not write or cannot read stay where they are.
+	theirs := map[string][]byte{"junk.png": []byte("not an image"), "notes.txt": []byte("client wants blue"),
+		"photo.heic": []byte("\x00\x00\x00\x18ftypheic"), "draft.tmp": []byte("someone's")}
+	for name, data := range theirs {
+		os.WriteFile(filepath.Join(month, name), data, 0o600)
+	}
 
 	l, err = Open(dir)
 	if err != nil {
@@ -182,22 +188,26 @@ func TestOpenRepairsWhatACrashLeft(t *testing.T) {
 	var kinds []string
 	for _, it := range items {
 		kinds = append(kinds, it.Kind+":"+filepath.Base(it.File))
-		if _, err := os.Stat(l.Path(it)); err != nil {
-			t.Errorf("row %d has no file", it.ID)
-		}
 	}
-	if len(items) != 2 {
+	if len(items) != 3 {
 		t.Fatalf("items after repair: %v", kinds)
 	}
-	if _, err := l.Get(ctx, keep); err != nil {
-		t.Error("a good item was lost")
+	if it, err := l.Get(ctx, keep); err != nil || it.Missing {
+		t.Errorf("a good item was lost or is called missing: %v", err)
+	}
+	gone, err := l.Get(ctx, lost)
+	if err != nil || !gone.Missing || gone.Prompt != "file lost" {
+		t.Errorf("the row whose file is missing: %+v, %v; want it kept, with its prompt, marked missing", gone, err)
 	}
 	if !strings.Contains(strings.Join(kinds, " "), "recovered:orphan.png") {
 		t.Errorf("the orphan was not adopted: %v", kinds)
 	}
-	for _, stray := range []string{"half.png.123.tmp", "junk.png"} {
-		if _, err := os.Stat(filepath.Join(month, stray)); !os.IsNotExist(err) {
-			t.Errorf("%s left behind", stray)
+	if _, err := os.Stat(filepath.Join(month, half)); !os.IsNotExist(err) {
+		t.Errorf("Easel's half-written file was left behind")
+	}
+	for name, data := range theirs {
+		if got, err := os.ReadFile(filepath.Join(month, name)); err != nil || !bytes.Equal(got, data) {
+			t.Errorf("%s, which Easel did not write, was removed or changed: %v", name, err)
 		}
 	}
 }

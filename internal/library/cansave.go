@@ -1,0 +1,74 @@
+package library
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/dustin/go-humanize"
+	"golang.org/x/sys/unix"
+)
+
+// Reserve is the free space CanSave leaves untouched beyond the images
+// themselves: the index grows with every row, and a disk filled to the
+// last byte fails in ways nobody can predict.
+const Reserve = 64 << 20
+
+// freeSpace is the space available to this user on the disk holding dir;
+// a variable so a test can stand in for a nearly full disk.
+var freeSpace = func(dir string) (uint64, error) {
+	var st unix.Statfs_t
+	if err := unix.Statfs(dir, &st); err != nil {
+		return 0, err
+	}
+	return st.Bavail * uint64(st.Bsize), nil
+}
+
+// SpaceError says the disk has too little room for what a job would make.
+type SpaceError struct {
+	Dir        string
+	Free, Need uint64
+}
+
+func (e *SpaceError) Error() string {
+	return fmt.Sprintf("the disk that holds the gallery (%s) has %s free; the images asked for need about %s. Free some space, or ask for fewer or smaller images",
+		e.Dir, humanize.IBytes(e.Free), humanize.IBytes(e.Need))
+}
+
+// CanSave says whether n images of about each bytes can be saved now:
+// the window asks before it sends a paid request, so the user hears of a
+// read-only or full disk before paying, not after. It probes the images
+// folder with a real file, so permissions, read-only mounts and quotas
+// all show.
+func (l *Library) CanSave(n int, each int64) error {
+	if l.saveErr != nil {
+		return l.saveErr
+	}
+	if err := unix.Access(filepath.Join(l.root, dbName), unix.W_OK); err != nil {
+		return fmt.Errorf("the gallery's index %s cannot be written (%v): new images could not be recorded", filepath.Join(l.root, dbName), err)
+	}
+	f, err := os.CreateTemp(l.images, ".easel-probe-*")
+	if err != nil {
+		return fmt.Errorf("the gallery's folder %s cannot be written (%v): new images could not be saved", l.images, unwrapPath(err))
+	}
+	f.Close()
+	os.Remove(f.Name())
+	free, err := freeSpace(l.images)
+	if err != nil {
+		return nil // the disk will tell at save time; nothing here to refuse on
+	}
+	need := uint64(max(n, 1))*uint64(max(each, 0)) + Reserve
+	if free < need {
+		return &SpaceError{Dir: l.images, Free: free, Need: need}
+	}
+	return nil
+}
+
+// unwrapPath is err without the path and operation of a *PathError, which
+// the message already names.
+func unwrapPath(err error) error {
+	if pe, ok := err.(*os.PathError); ok {
+		return pe.Err
+	}
+	return err
+}
