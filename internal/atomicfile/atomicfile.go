@@ -51,3 +51,41 @@ func Write(path string, data []byte) error {
 	}
 	return nil
 }
+
+// WriteNew writes data to path as Write does, but never replaces a file:
+// when path exists (even as a dangling link) it returns an error for
+// which errors.Is(err, fs.ErrExist) holds, and writes nothing. Two
+// processes choosing the same name therefore never overwrite each other.
+func WriteNew(path string, data []byte) error {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(dir, filepath.Base(path)+".*"+TempSuffix)
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	defer os.Remove(tmp) // after the link, only the temporary name goes
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	// A hard link fails when the name is taken, where a rename would
+	// replace it.
+	if err := os.Link(tmp, path); err != nil {
+		return err
+	}
+	if d, err := os.Open(dir); err == nil {
+		_ = d.Sync()
+		d.Close()
+	}
+	return nil
+}

@@ -1,6 +1,8 @@
 package atomicfile
 
 import (
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -45,5 +47,31 @@ func TestWriteFailureLeavesOldFile(t *testing.T) {
 	got, _ := os.ReadFile(path)
 	if string(got) != "old" {
 		t.Fatalf("old file now %q", got)
+	}
+}
+
+func TestWriteNewNeverReplaces(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "f.png")
+	if err := WriteNew(path, []byte("first")); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteNew(path, []byte("second")); !errors.Is(err, fs.ErrExist) {
+		t.Errorf("a second write: %v, want ErrExist", err)
+	}
+	dangling := filepath.Join(dir, "link.png")
+	os.Symlink(filepath.Join(dir, "nowhere"), dangling)
+	if err := WriteNew(dangling, []byte("x")); !errors.Is(err, fs.ErrExist) {
+		t.Errorf("a write over a dangling link: %v, want ErrExist", err)
+	}
+	if got, _ := os.ReadFile(path); string(got) != "first" {
+		t.Errorf("the first file now holds %q", got)
+	}
+	if _, err := os.Lstat(filepath.Join(dir, "nowhere")); err == nil {
+		t.Error("the write went through the link")
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 2 {
+		t.Errorf("files left: %v", entries)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"image"
@@ -108,5 +109,36 @@ func TestChatStreamsToStdout(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "hello world") {
 		t.Errorf("stdout %q", out)
+	}
+}
+
+// Runs into one folder in the same second never replace each other's
+// files: three runs of n=2 leave six files and print six paths.
+func TestGenNeverOverwrites(t *testing.T) {
+	base, dir := fake(t), t.TempDir()
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var printed []string
+	for i := 0; i < 3; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			env, out, errOut := testEnv(t, base)
+			if code := Run([]string{"gen", "--prompt", "a fox", "--n", "2", "--out", dir}, env); code != 0 {
+				t.Errorf("exit %d: %s", code, errOut)
+			}
+			mu.Lock()
+			printed = append(printed, strings.Fields(out.String())...)
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	entries, _ := os.ReadDir(dir)
+	seen := map[string]bool{}
+	for _, p := range printed {
+		seen[p] = true
+	}
+	if len(entries) != 6 || len(seen) != 6 {
+		t.Errorf("%d files and %d distinct paths printed, want 6 and 6: %v", len(entries), len(seen), printed)
 	}
 }

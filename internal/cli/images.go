@@ -2,8 +2,10 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
+	"io/fs"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -157,18 +159,29 @@ func progress(env Env) func(api.Partial) {
 }
 
 // writeImages saves each image under out, with the bytes as sent, and
-// prints one path per line.
+// prints one path per line. Names are easel-<time>-<number>; a name
+// already taken (an earlier run, another run in the same second) is
+// skipped, never replaced.
 func writeImages(env Env, out string, res *api.ImageResult) error {
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return fmt.Errorf("cannot create %s: %w", out, err)
 	}
 	stamp := time.Now().Format("20060102-150405")
-	for i, img := range res.Images {
-		path := filepath.Join(out, fmt.Sprintf("easel-%s-%d%s", stamp, i+1, imageio.Extension(img.Format)))
-		if err := atomicfile.Write(path, img.Data); err != nil {
-			return fmt.Errorf("cannot write %s: %w", path, err)
+	seq := 1
+	for _, img := range res.Images {
+		for ; ; seq++ {
+			path := filepath.Join(out, fmt.Sprintf("easel-%s-%d%s", stamp, seq, imageio.Extension(img.Format)))
+			err := atomicfile.WriteNew(path, img.Data)
+			if errors.Is(err, fs.ErrExist) {
+				continue
+			}
+			if err != nil {
+				return fmt.Errorf("cannot write %s: %w", path, err)
+			}
+			fmt.Fprintln(env.Stdout, path)
+			seq++
+			break
 		}
-		fmt.Fprintln(env.Stdout, path)
 	}
 	return nil
 }
