@@ -42,13 +42,9 @@ func (t *target) resolve(ctx context.Context, env Env) (config.Profile, string, 
 		}
 		return t.consent(envProfile, envKey)
 	}
-	f, err := env.Profiles.Load()
+	f, err := loadProfiles(env)
 	if err != nil {
-		var corrupt *config.CorruptError
-		if !errors.As(err, &corrupt) {
-			return config.Profile{}, "", err
-		}
-		fmt.Fprintln(env.Stderr, "easel: "+oneLine(err.Error()))
+		return config.Profile{}, "", err
 	}
 	var p config.Profile
 	var ok bool
@@ -107,10 +103,9 @@ func profileList(ctx context.Context, args []string, env Env) error {
 	if err := parse(newFlags("profile list", env), args); err != nil {
 		return err
 	}
-	f, err := env.Profiles.Load()
-	if err != nil {
-		fmt.Fprintln(env.Stderr, "easel: "+oneLine(err.Error()))
-	}
+	// What could be read is listed; what could not is said, and the exit
+	// status tells a script the file needs attention.
+	f, loadErr := env.Profiles.Load()
 	w := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
 	for _, p := range config.All(f, env.Getenv) {
 		mark := " "
@@ -123,7 +118,24 @@ func profileList(ctx context.Context, args []string, env Env) error {
 		}
 		fmt.Fprintf(w, "%s %s\t%s\t%s\n", mark, p.Name, p.BaseURL, key)
 	}
-	return w.Flush()
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	return loadErr
+}
+
+// loadProfiles reads the profiles file for a command that goes on with
+// what could be read: an unreadable file or unusable values are said on
+// stderr (the file itself is left as it is), other errors stop it.
+func loadProfiles(env Env) (config.File, error) {
+	f, err := env.Profiles.Load()
+	var corrupt *config.CorruptError
+	var problems *config.ProblemsError
+	if errors.As(err, &corrupt) || errors.As(err, &problems) {
+		fmt.Fprintln(env.Stderr, "easel: "+oneLine(err.Error()))
+		return f, nil
+	}
+	return f, err
 }
 
 func keyState(ctx context.Context, env Env, id string) string {
@@ -228,7 +240,7 @@ func runKey(ctx context.Context, args []string, env Env) error {
 	if fs.NArg() > 0 {
 		return usageErr(env, "key %s takes no arguments: the key is read from standard input", args[0])
 	}
-	f, err := env.Profiles.Load()
+	f, err := loadProfiles(env)
 	if err != nil {
 		return err
 	}

@@ -184,3 +184,25 @@ func TestPlainHTTPNeedsConsent(t *testing.T) {
 		t.Fatalf("local, keyless: %+v %q %v", p, key, err)
 	}
 }
+
+// `easel profile list` on a file with a bad value lists what it can,
+// says what it could not use, exits 1, and moves nothing.
+func TestProfileListReportsABadFileAndMovesNothing(t *testing.T) {
+	env, out, errOut := profileEnv(t, secrets.NewMemory())
+	path := env.Profiles.Path()
+	os.MkdirAll(filepath.Dir(path), 0o700)
+	content := `{"profiles":[{"id":"w","name":"Work","base_url":"https://gw.example/v1","max_jobs":12}]}`
+	os.WriteFile(path, []byte(content), 0o600)
+	if code := run(t, env, "", "profile", "list"); code != 1 {
+		t.Errorf("exit %d, want 1", code)
+	}
+	if !strings.Contains(out.String(), "Work") || !strings.Contains(errOut.String(), "jobs at once 12") {
+		t.Errorf("stdout %q, stderr %q", out, errOut)
+	}
+	if kept, _ := os.ReadFile(path); string(kept) != content {
+		t.Error("listing changed the file")
+	}
+	if aside, _ := filepath.Glob(path + ".corrupt-*"); len(aside) > 0 {
+		t.Errorf("listing moved the file: %v", aside)
+	}
+}

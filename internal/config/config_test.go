@@ -1,6 +1,7 @@
 package config
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -108,39 +109,139 @@ func TestConcurrentWritersLoseNothing(t *testing.T) {
 	}
 }
 
-func TestCorruptFileIsMovedAsideAndStartsEmpty(t *testing.T) {
+// A file that is not JSON is left as it is by reads; Easel starts with
+// no profiles, and only the first write moves it aside, where it can be
+// recovered by hand.
+func TestAnUnreadableFileIsMovedOnlyByAWrite(t *testing.T) {
 	for name, content := range map[string]string{
-		"truncated":  `{"active":"a","profiles":[{"id":"a","na`,
-		"not json":   "\x00\x01binary",
-		"bad values": `{"profiles":[{"id":"a","name":"A","base_url":"nowhere"}]}`,
-		"dup ids":    `{"profiles":[{"id":"a","name":"A","base_url":"http://x/v1"},{"id":"a","name":"B","base_url":"http://x/v1"}]}`,
+		"truncated": `{"active":"a","profiles":[{"id":"a","na`,
+		"not json":  "\x00\x01binary",
+		"a list":    `[1, 2]`,
 	} {
 		t.Run(name, func(t *testing.T) {
 			s := newStore(t)
 			os.MkdirAll(filepath.Dir(s.Path()), 0o700)
 			os.WriteFile(s.Path(), []byte(content), 0o600)
-			f, err := s.Load()
-			var ce *CorruptError
-			if !errors.As(err, &ce) || len(f.Profiles) != 0 {
-				t.Fatalf("Load = %+v, %v; want empty and a CorruptError", f, err)
+			for i := 0; i < 2; i++ {
+				f, err := s.Load()
+				var ce *CorruptError
+				if !errors.As(err, &ce) || len(f.Profiles) != 0 || ce.MovedTo != "" {
+					t.Fatalf("Load = %+v, %v; want empty and a CorruptError", f, err)
+				}
+				if kept, _ := os.ReadFile(s.Path()); string(kept) != content {
+					t.Fatal("a read changed or moved the file")
+				}
 			}
-			kept, rerr := os.ReadFile(ce.MovedTo)
-			if rerr != nil || string(kept) != content {
-				t.Fatalf("the broken file was not kept at %s: %v", ce.MovedTo, rerr)
-			}
-			if !strings.Contains(err.Error(), ce.MovedTo) {
-				t.Errorf("message %q does not say where the file went", err)
-			}
-			// The app goes on: a new profile saves over the empty state.
 			if _, err := s.Update(func(f *File) error {
 				return f.Put(Profile{ID: "n", Name: "New", BaseURL: DefaultBaseURL})
 			}); err != nil {
 				t.Fatal(err)
 			}
+			aside, _ := filepath.Glob(s.Path() + ".corrupt-*")
+			if len(aside) != 1 {
+				t.Fatalf("the unreadable file was not moved aside before the write: %v", aside)
+			}
+			if kept, _ := os.ReadFile(aside[0]); string(kept) != content {
+				t.Fatalf("the file moved aside holds %q", kept)
+			}
 			if f, err := s.Load(); err != nil || len(f.Profiles) != 1 {
 				t.Fatalf("after saving: %+v, %v", f, err)
 			}
 		})
+	}
+}
+
+// A bad value costs that value, a profile Easel cannot use is set aside
+// (and written back as it was), and the rest of the file is used: one
+// out-of-range max_jobs used to cost every profile.
+func TestABadValueCostsThatValueNotTheFile(t *testing.T) {
+	s := newStore(t)
+	os.MkdirAll(filepath.Dir(s.Path()), 0o700)
+	content := `{"active":"w","profiles":[
+		{"id":"w","name":"Work","base_url":"https://gw.example/v1","max_jobs":12,"image_model":"gpt-image-1"},
+		{"id":"h","name":"Home","base_url":"https://api.openai.com/v1","request_timeout_seconds":"soon"},
+		{"id":"x","name":"Broken","base_url":"nowhere"}]}`
+	os.WriteFile(s.Path(), []byte(content), 0o600)
+	f, err := s.Load()
+	var pe *ProblemsError
+	if !errors.As(err, &pe) || len(pe.Problems) != 3 {
+		t.Fatalf("Load error %v; want three problems", err)
+	}
+	for _, want := range []string{`"Work": jobs at once 12 is outside 1–10`, `"Home": request_timeout_seconds "soon" cannot be read`, `"Broken" was set aside`} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("%q does not say %q", err, want)
+		}
+	}
+	if kept, _ := os.ReadFile(s.Path()); string(kept) != content {
+		t.Fatal("a read changed the file")
+	}
+	work, ok := f.Find("Work")
+	if !ok || work.MaxJobs != 0 || work.ImageModel != "gpt-image-1" || f.Active != "w" {
+		t.Errorf("Work read as %+v (active %q)", work, f.Active)
+	}
+	if home, ok := f.Find("Home"); !ok || home.TimeoutSeconds != 0 {
+		t.Errorf("Home read as %+v", home)
+	}
+	if _, ok := f.Find("Broken"); ok {
+		t.Error("an unusable profile is offered")
+	}
+	if _, err := s.Update(func(f *File) error { return f.Put(Profile{ID: "n", Name: "New", BaseURL: DefaultBaseURL}) }); err != nil {
+		t.Fatal(err)
+	}
+	written, _ := os.ReadFile(s.Path())
+	if !strings.Contains(string(written), `"nowhere"`) {
+		t.Errorf("the unusable profile was dropped by a write:\n%s", written)
+	}
+}
+
+// Fields this Easel does not know (a newer Easel's) survive its writes,
+// and the file's version is kept or raised, never lowered.
+func TestUnknownFieldsSurviveAWrite(t *testing.T) {
+	s := newStore(t)
+	os.MkdirAll(filepath.Dir(s.Path()), 0o700)
+	os.WriteFile(s.Path(), []byte(`{"version":7,"theme":{"accent":"teal"},"profiles":[
+		{"id":"w","name":"Work","base_url":"https://gw.example/v1","org_id":"org-42","chat_presets":["terse"]}]}`), 0o600)
+	if _, err := s.Update(func(f *File) error {
+		p, _ := f.Find("Work")
+		p.ChatModel = "gpt-5"
+		if err := f.Put(p); err != nil {
+			return err
+		}
+		return f.Put(Profile{ID: "n", Name: "New", BaseURL: DefaultBaseURL})
+	}); err != nil {
+		t.Fatal(err)
+	}
+	var back struct {
+		Version  int
+		Theme    map[string]string
+		Profiles []map[string]any
+	}
+	data, _ := os.ReadFile(s.Path())
+	if err := json.Unmarshal(data, &back); err != nil {
+		t.Fatal(err)
+	}
+	if back.Version != 7 || back.Theme["accent"] != "teal" || len(back.Profiles) != 2 ||
+		back.Profiles[0]["org_id"] != "org-42" || back.Profiles[0]["chat_model"] != "gpt-5" || back.Profiles[0]["chat_presets"] == nil {
+		t.Errorf("after a write:\n%s", data)
+	}
+}
+
+// A file from before versions is upgraded by being read and written, not
+// moved aside.
+func TestAFileWithoutAVersionIsUpgraded(t *testing.T) {
+	s := newStore(t)
+	os.MkdirAll(filepath.Dir(s.Path()), 0o700)
+	os.WriteFile(s.Path(), []byte(`{"active":"w","profiles":[{"id":"w","name":"Work","base_url":"https://gw.example/v1"}]}`), 0o600)
+	f, err := s.Update(func(f *File) error { return nil })
+	if err != nil || f.Version != FileVersion || len(f.Profiles) != 1 || f.Active != "w" {
+		t.Fatalf("%+v, %v", f, err)
+	}
+	if aside, _ := filepath.Glob(s.Path() + ".*"); len(aside) > 1 { // the lock file only
+		t.Errorf("files beside it: %v", aside)
+	}
+	data, _ := os.ReadFile(s.Path())
+	if !strings.Contains(string(data), `"version": 1`) {
+		t.Errorf("written without its version:\n%s", data)
 	}
 }
 

@@ -9,6 +9,7 @@ package config
 import (
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"net/url"
 	"strings"
@@ -56,6 +57,9 @@ type Profile struct {
 	// ReadOnly marks the Environment profile, which the user changes in
 	// the shell, not in Easel.
 	ReadOnly bool `json:"-"`
+	// extra holds fields this Easel does not know (a newer one's),
+	// written back as they were read.
+	extra map[string]json.RawMessage
 }
 
 // ImageDefaults are the options a new image request starts from; empty

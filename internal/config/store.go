@@ -18,10 +18,17 @@ import (
 
 // File is the whole profiles file.
 type File struct {
+	// Version is the format version the file was written with (see
+	// FileVersion).
+	Version int `json:"version"`
 	// Active is the id of the profile the window and the command line
 	// use unless told otherwise.
 	Active   string    `json:"active,omitempty"`
 	Profiles []Profile `json:"profiles"`
+	// extra holds fields this Easel does not know, written back as read.
+	extra map[string]json.RawMessage
+	// unusable holds profiles that could not be used, written back as read.
+	unusable []json.RawMessage
 }
 
 // Find returns the profile whose id or name (any case) is ref.
@@ -63,6 +70,9 @@ func (f *File) Put(p Profile) error {
 	if at < 0 {
 		f.Profiles = append(f.Profiles, p)
 	} else {
+		if p.extra == nil { // an edit keeps what a newer Easel stored
+			p.extra = f.Profiles[at].extra
+		}
 		f.Profiles[at] = p
 	}
 	return nil
@@ -82,16 +92,20 @@ func (f *File) Remove(ref string) (Profile, bool) {
 	return Profile{}, false
 }
 
-// CorruptError says the profiles file could not be read and where it was
-// moved, so the user can recover it by hand; Easel starts with no
-// profiles rather than not at all.
+// CorruptError says the profiles file is not JSON at all. Reading it
+// moves nothing: Easel starts with no profiles and the file stays as it
+// is. Only a write (the user adds a profile) moves it aside first, to
+// MovedTo, so it can still be recovered by hand.
 type CorruptError struct {
 	Path, MovedTo string
 	Cause         error
 }
 
 func (e *CorruptError) Error() string {
-	return fmt.Sprintf("the profiles file %s could not be read (%v); it was moved to %s and Easel starts with no profiles", e.Path, e.Cause, e.MovedTo)
+	if e.MovedTo != "" {
+		return fmt.Sprintf("the profiles file %s could not be read (%v); it was moved to %s before the new profiles were written", e.Path, e.Cause, e.MovedTo)
+	}
+	return fmt.Sprintf("the profiles file %s could not be read (%v); Easel starts with no profiles and leaves the file as it is", e.Path, e.Cause)
 }
 
 func (e *CorruptError) Unwrap() error { return e.Cause }
@@ -119,9 +133,10 @@ func Open(path string) *Store { return &Store{path: path} }
 // Path is the file's path.
 func (s *Store) Path() string { return s.path }
 
-// Load reads the file. A missing file is an empty one. A file that is not
-// valid is moved aside and reported as a *CorruptError, with an empty
-// File, so the caller can start anyway.
+// Load reads the file and changes nothing. A missing file is an empty
+// one. A file with values Easel cannot use returns what it could read and
+// a *ProblemsError; a file that is not JSON returns an empty File and a
+// *CorruptError, so the caller can start anyway.
 func (s *Store) Load() (File, error) {
 	return s.locked(s.load)
 }
@@ -136,12 +151,23 @@ func (s *Store) Update(change func(*File) error) (File, error) {
 func (s *Store) update(change func(*File) error) (File, error) {
 	f, err := s.load()
 	var corrupt *CorruptError
-	if err != nil && !errors.As(err, &corrupt) {
+	var problems *ProblemsError
+	switch {
+	case errors.As(err, &corrupt):
+		// Only now, about to write, is the unreadable file moved aside.
+		aside := fmt.Sprintf("%s.corrupt-%s", s.path, time.Now().Format("20060102-150405"))
+		if err := os.Rename(s.path, aside); err != nil {
+			return File{}, fmt.Errorf("the profiles file %s could not be read (%v) nor moved aside: %w", s.path, corrupt.Cause, err)
+		}
+		corrupt.MovedTo = aside
+	case errors.As(err, &problems):
+	case err != nil:
 		return File{}, err
 	}
 	if err := change(&f); err != nil {
 		return File{}, err
 	}
+	f.Version = max(f.Version, FileVersion)
 	data, err := json.MarshalIndent(f, "", "  ")
 	if err != nil {
 		return File{}, err
@@ -175,36 +201,12 @@ func (s *Store) load() (File, error) {
 	if err != nil {
 		return File{}, fmt.Errorf("cannot read the profiles file: %w", err)
 	}
-	var f File
-	cause := json.Unmarshal(data, &f)
-	if cause == nil {
-		cause = f.check()
+	f, problems, err := decodeFile(data)
+	if err != nil {
+		return File{}, &CorruptError{Path: s.path, Cause: err}
 	}
-	if cause == nil {
-		return f, nil
+	if len(problems) > 0 {
+		return f, &ProblemsError{Path: s.path, Problems: problems}
 	}
-	aside := fmt.Sprintf("%s.corrupt-%s", s.path, time.Now().Format("20060102-150405"))
-	if err := os.Rename(s.path, aside); err != nil {
-		return File{}, fmt.Errorf("the profiles file %s could not be read (%v) nor moved aside: %w", s.path, cause, err)
-	}
-	return File{}, &CorruptError{Path: s.path, MovedTo: aside, Cause: cause}
-}
-
-// check rejects a file Easel could not have written: profiles without
-// ids, duplicate ids or names, bad addresses.
-func (f File) check() error {
-	ids, names := map[string]bool{}, map[string]bool{}
-	for _, p := range f.Profiles {
-		if p.ID == "" || ids[p.ID] {
-			return fmt.Errorf("profile %q has a missing or repeated id", p.Name)
-		}
-		if names[strings.ToLower(p.Name)] {
-			return fmt.Errorf("two profiles are called %q", p.Name)
-		}
-		if err := p.Validate(); err != nil {
-			return fmt.Errorf("profile %q: %w", p.Name, err)
-		}
-		ids[p.ID], names[strings.ToLower(p.Name)] = true, true
-	}
-	return nil
+	return f, nil
 }
