@@ -5,6 +5,8 @@ import (
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
+	"net/url"
+	"strings"
 
 	"easel/assets"
 	"easel/internal/api"
@@ -195,6 +197,14 @@ func (ea *App) build() {
 	ea.banner.OnResize = ea.content.Refresh
 	ea.content.Resize(contentArea(ea.savedSize()))
 	ea.ensureBuilt(opening)
+	if ea.lib != nil {
+		if notes := ea.lib.Notices(); len(notes) > 0 {
+			root := ea.lib.Root()
+			ea.banner.Show(chrome.BannerLibrary, strings.Join(notes, " "), "Show folder", func() {
+				_ = ea.fyneApp.OpenURL(&url.URL{Scheme: "file", Path: root})
+			})
+		}
+	}
 	if err := ea.session.Start(); err != nil {
 		ea.banner.Show(chrome.BannerConfig, err.Error(), "", nil)
 	}

@@ -180,12 +180,9 @@ func BenchmarkUICallbackExportJPEG4096(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		clock.reset()
 		written := make(chan error, 1)
+		os.Remove(out) // no confirmation to replace it
 		onUITimed(ea, func() {
-			f, err := os.Create(out)
-			if err != nil {
-				b.Fatal(err)
-			}
-			dialogs.ExportTo(ea, f, out, ea.lib.Path(it), it.Format, "jpeg", 90, func(_ string, err error) { written <- err })
+			dialogs.ExportTo(ea, out, ea.lib.Path(it), it.Format, "jpeg", 90, func(_ string, err error) { written <- err })
 		})
 		if err := <-written; err != nil {
 			b.Fatal(err)

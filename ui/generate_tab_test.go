@@ -99,10 +99,10 @@ func TestSendToEditKeepsOrderAndLineage(t *testing.T) {
 	ea := newServedApp(t)
 	test.Type(ea.generate.Prompt(), "first")
 	ea.generate.PrimaryAction()
-	ea.runner.Wait()
+	waitImages(t, ea, "first", 1)
 	ea.generate.Prompt().SetText("second")
 	ea.generate.PrimaryAction()
-	ea.runner.Wait()
+	waitImages(t, ea, "second", 1)
 	ctx := context.Background()
 	items, _ := ea.lib.List(ctx, library.Query{})
 	if len(items) != 2 {
@@ -124,7 +124,7 @@ func TestSendToEditKeepsOrderAndLineage(t *testing.T) {
 	}
 	e.Prompt().SetText("put the second on the first")
 	e.PrimaryAction()
-	ea.runner.Wait()
+	waitImages(t, ea, "put", 1)
 	res, _ := ea.lib.List(ctx, library.Query{Search: "put"})
 	if len(res) != 1 || res[0].Kind != "edit" {
 		t.Fatalf("edit results %v (status %q)", res, e.StatusText())

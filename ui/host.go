@@ -55,6 +55,12 @@ func (a *App) Models() *modelpick.Registry { return a.models }
 // Clipboard is the system clipboard.
 func (a *App) Clipboard() fyne.Clipboard { return a.fyneApp.Clipboard() }
 
+// SaveImageAs offers to write an image the gallery could not take to a
+// file of the user's choice.
+func (a *App) SaveImageAs(img api.Image, prompt string, n int) {
+	dialogs.SaveAs(a, img, dialogs.UnsavedName(prompt, img.Format, n), nil)
+}
+
 // OpenItem shows a gallery item large: the Gallery, with its details.
 func (a *App) OpenItem(id int64) {
 	a.SelectTab(TabGallery)
@@ -223,6 +229,11 @@ func (a *App) onJobEvent(e jobs.Event) {
 			}
 			results = append(results, r)
 		}
+		for i := range e.Unsaved {
+			u := &e.Unsaved[i]
+			thumb, _ := library.MakeThumbnailSized(u.Image.Data, jobview.PreviewSide)
+			results = append(results, jobview.Result{Thumb: thumb, Unsaved: u})
+		}
 	}
 	a.bridge.Do(func() { a.showJobEvent(e, img, results) })
 }
@@ -247,6 +258,9 @@ func (a *App) showJobEvent(e jobs.Event, img image.Image, results []jobview.Resu
 // the window was in the background. Notifications fail quietly.
 func (a *App) notify(e jobs.Event) {
 	title, body := "Image ready", kit.Shorten(jobview.Prompt(e), 80)
+	if len(e.Unsaved) > 0 {
+		title, body = "Images not saved", library.Cause(e.Unsaved[0].Err)
+	}
 	if e.State == jobs.Failed {
 		title = "Image failed: " + e.Err.Kind.String()
 		body = e.Err.Hint

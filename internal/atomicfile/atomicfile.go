@@ -14,8 +14,13 @@ const TempSuffix = ".tmp"
 
 // Write writes data beside path under a temporary name (mode 0600),
 // syncs it, renames it into place and syncs the folder. The folder is
-// made (0700) when missing.
-func Write(path string, data []byte) error {
+// made (0700) when missing. A link at path is replaced itself: nothing is
+// ever written through it to another place.
+func Write(path string, data []byte) error { return WriteMode(path, data, 0o600) }
+
+// WriteMode is Write with the file's mode: 0644 for a file the user hands
+// on (an export), 0600 for Easel's own.
+func WriteMode(path string, data []byte, mode os.FileMode) error {
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
@@ -32,6 +37,11 @@ func Write(path string, data []byte) error {
 			os.Remove(tmp)
 		}
 	}()
+	if mode != 0o600 {
+		if err := f.Chmod(mode); err != nil {
+			return err
+		}
+	}
 	if _, err := f.Write(data); err != nil {
 		return err
 	}

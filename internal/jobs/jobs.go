@@ -60,10 +60,28 @@ type Service interface {
 	Edit(ctx context.Context, req api.EditRequest, onPartial func(api.Partial)) (*api.ImageResult, error)
 }
 
-// Saver stores a finished job's images and returns their library ids. It
-// runs on the job's goroutine, before the done event.
+// Saver stores a finished job's images, each on its own: one failure
+// (a full disk, a file too large) must not throw the others away. It
+// returns one Saved per image, in order, and runs on the job's goroutine
+// before the done event.
 type Saver interface {
-	Save(ctx context.Context, job Info, res *api.ImageResult) ([]int64, error)
+	Save(ctx context.Context, job Info, res *api.ImageResult) []Saved
+}
+
+// Saved is what became of one image a job received.
+type Saved struct {
+	// Item is its library id, when it was saved.
+	Item int64
+	// Err is why it could not be saved; the image is then kept in Image
+	// so the user can save it elsewhere, as it was paid for.
+	Err   error
+	Image api.Image
+}
+
+// Unsaved is an image that arrived but could not be saved, with why.
+type Unsaved struct {
+	Image api.Image
+	Err   error
 }
 
 // Info describes a job to a Saver and in events.
@@ -84,6 +102,10 @@ type Event struct {
 	Preview *api.Partial
 	// ItemIDs are the library ids of the saved images, for Done.
 	ItemIDs []int64
+	// Unsaved are the images that arrived but could not be saved, for
+	// Done: the job is done (the service delivered and charged), and the
+	// window offers to save them elsewhere.
+	Unsaved []Unsaved
 	// Err is why the job failed, for Failed.
 	Err *api.Error
 }
@@ -165,7 +187,6 @@ func (r *Runner) Submit(req Request) (string, error) {
 	}
 	r.wg.Add(1)
 	r.mu.Unlock()
-	r.emit(Event{Job: info, State: Queued})
 	go r.run(ctx, info, slot)
 	return info.ID, nil
 }
@@ -202,6 +223,10 @@ func (r *Runner) emit(e Event) {
 func (r *Runner) run(ctx context.Context, info Info, slot chan struct{}) {
 	defer r.wg.Done()
 	defer r.forget(info.ID) // for a panic in the service or the saver
+	// Queued comes from here, not from Submit: the listener is never
+	// called on the submitter's goroutine, which may be inside the very
+	// UI callback the listener's update would wait for.
+	r.emit(Event{Job: info, State: Queued})
 	select {
 	case slot <- struct{}{}:
 		defer func() { <-slot }()
@@ -258,13 +283,15 @@ func (r *Runner) run(ctx context.Context, info Info, slot chan struct{}) {
 	// Once the images have arrived they are paid for: they are saved even
 	// if a cancel comes now, and the job ends as done.
 	r.emit(Event{Job: info, State: Saving})
-	ids, err := r.saver.Save(context.WithoutCancel(ctx), info, res)
-	if err != nil {
-		r.end(Event{Job: info, State: Failed, Err: &api.Error{Kind: api.KindUnknown, Message: "the images arrived but could not be saved: " + err.Error(),
-			Hint: "Check that the disk has room and the library folder is writable, then try again.", Err: err}})
-		return
+	done := Event{Job: info, State: Done}
+	for _, s := range r.saver.Save(context.WithoutCancel(ctx), info, res) {
+		if s.Err != nil {
+			done.Unsaved = append(done.Unsaved, Unsaved{Image: s.Image, Err: s.Err})
+		} else {
+			done.ItemIDs = append(done.ItemIDs, s.Item)
+		}
 	}
-	r.end(Event{Job: info, State: Done, ItemIDs: ids})
+	r.end(done)
 }
 
 // end reports a job's final event, once the job no longer counts as

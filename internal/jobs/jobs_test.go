@@ -54,17 +54,17 @@ type fakeSaver struct {
 	block chan struct{}
 }
 
-func (s *fakeSaver) Save(ctx context.Context, job Info, res *api.ImageResult) ([]int64, error) {
+func (s *fakeSaver) Save(ctx context.Context, job Info, res *api.ImageResult) []Saved {
 	if s.block != nil {
 		<-s.block
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.err != nil {
-		return nil, s.err
+		return []Saved{{Err: s.err, Image: api.Image{Data: []byte("kept")}}}
 	}
 	s.saved = append(s.saved, job.ID)
-	return []int64{int64(len(s.saved))}, nil
+	return []Saved{{Item: int64(len(s.saved))}}
 }
 
 // log records events per job.
@@ -296,7 +296,10 @@ func TestFailuresCarryTheAPIError(t *testing.T) {
 	id2, _ := r2.Submit(genReq("p"))
 	r2.Wait()
 	evs = l2.events[id2]
-	if last := evs[len(evs)-1]; last.State != Failed || last.Err == nil {
+	// The service delivered: the job is done, and the image it could not
+	// save is handed on with the cause, to be saved elsewhere.
+	if last := evs[len(evs)-1]; last.State != Done || len(last.Unsaved) != 1 || last.Unsaved[0].Err == nil ||
+		string(last.Unsaved[0].Image.Data) != "kept" || len(last.ItemIDs) != 0 {
 		t.Errorf("save failure ended %+v", last)
 	}
 }
@@ -350,7 +353,7 @@ func TestAFinishedJobNoLongerRunsWhenItsLastEventArrives(t *testing.T) {
 	}{
 		{"done", nil, &fakeSaver{}, false, Done},
 		{"service failed", &api.Error{Kind: api.KindInsufficientBalance}, &fakeSaver{}, false, Failed},
-		{"save failed", nil, &fakeSaver{err: errors.New("disk full")}, false, Failed},
+		{"save failed", nil, &fakeSaver{err: errors.New("disk full")}, false, Done},
 		{"cancelled", nil, &fakeSaver{}, true, Cancelled},
 	} {
 		svc := &fakeService{release: make(chan struct{}), err: c.svcErr}

@@ -1,9 +1,13 @@
 package library
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
+	"syscall"
 
 	"github.com/dustin/go-humanize"
 	"golang.org/x/sys/unix"
@@ -71,4 +75,36 @@ func unwrapPath(err error) error {
 		return pe.Err
 	}
 	return err
+}
+
+// Cause says in a designer's words why a save failed: the disk is full,
+// read-only or not Easel's to write; otherwise the error itself.
+func Cause(err error) string {
+	var space *SpaceError
+	var newer *NewerError
+	switch {
+	case err == nil:
+		return ""
+	case errors.As(err, &space), errors.As(err, &newer):
+		return err.Error()
+	case errors.Is(err, syscall.ENOSPC), errors.Is(err, syscall.EDQUOT):
+		return "the disk that holds the gallery is full"
+	case errors.Is(err, syscall.EROFS):
+		return "the disk that holds the gallery is read-only"
+	case errors.Is(err, fs.ErrPermission):
+		return "Easel may not write in the gallery's folder (permissions)"
+	}
+	return strings.TrimPrefix(err.Error(), "library: ")
+}
+
+// EstimateBytes is what CanSave should assume one image of size ("WxH",
+// "auto" or empty) takes on disk: four bytes a pixel, more than any PNG
+// the services send, so a check that passes is not proved wrong by the
+// image that arrives. Auto is taken as the largest common preset.
+func EstimateBytes(size string) int64 {
+	var w, h int64
+	if _, err := fmt.Sscanf(size, "%dx%d", &w, &h); err != nil || w <= 0 || h <= 0 {
+		w, h = 1536, 1024
+	}
+	return w * h * 4
 }

@@ -20,11 +20,12 @@ type Library struct {
 
 // Save implements jobs.Saver: one library item per image, in the order
 // the service sent them, each with its job's prompt, settings, usage and
-// lineage. It makes no thumbnails: the job ends once its images are
-// saved, so a quit is not held up (the race-built window took over a
-// second for a 1024-pixel one); the card and the gallery make theirs as
-// they need them.
-func (s Library) Save(ctx context.Context, job jobs.Info, res *api.ImageResult) ([]int64, error) {
+// lineage, each saved on its own so one failure costs only that image
+// (which is handed back to be saved elsewhere). It makes no thumbnails:
+// the job ends once its images are saved, so a quit is not held up (the
+// race-built window took over a second for a 1024-pixel one); the card
+// and the gallery make theirs as they need them.
+func (s Library) Save(ctx context.Context, job jobs.Info, res *api.ImageResult) []jobs.Saved {
 	kind, prompt, params := "generate", "", library.Params{}
 	if g := job.Request.Generate; g != nil {
 		prompt, params.ImageOptions = g.Prompt, g.ImageOptions
@@ -32,15 +33,16 @@ func (s Library) Save(ctx context.Context, job jobs.Info, res *api.ImageResult) 
 		kind, prompt, params.ImageOptions = "edit", e.Prompt, e.ImageOptions
 		params.InputFidelity, params.HasMask = e.InputFidelity, e.Mask != nil
 	}
-	var ids []int64
+	out := make([]jobs.Saved, 0, len(res.Images))
 	for _, img := range res.Images {
 		id, err := s.Lib.Add(ctx, library.NewItem{Image: img, Kind: kind, Prompt: prompt, Model: params.Model,
 			Profile: job.Request.Profile, Params: params, Usage: res.Usage, Created: res.Created,
 			Duration: time.Since(job.Started), JobID: job.ID, RequestID: res.RequestID, Parents: job.Request.Parents})
 		if err != nil {
-			return ids, err
+			out = append(out, jobs.Saved{Err: err, Image: img})
+			continue
 		}
-		ids = append(ids, id)
+		out = append(out, jobs.Saved{Item: id})
 	}
-	return ids, nil
+	return out
 }

@@ -63,6 +63,10 @@ func New(src Source) *Service {
 // Cached returns an item's thumbnail if it is in memory.
 func (s *Service) Cached(id int64) (Thumb, bool) { return s.cache.Get(id) }
 
+// Forget drops an item's thumbnail from memory: its image changed (a
+// missing file was located), and the next Load makes it again.
+func (s *Service) Forget(id int64) { s.cache.Remove(id) }
+
 // Len is how many thumbnails are in memory.
 func (s *Service) Len() int { return s.cache.Len() }
 

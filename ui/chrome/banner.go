@@ -21,8 +21,12 @@ type BannerKind int
 const (
 	// BannerKeyring says the keyring is unavailable.
 	BannerKeyring BannerKind = iota
-	// BannerConfig says the profiles file was unreadable and moved aside.
+	// BannerConfig says the profiles file could not be read, or not all
+	// of it.
 	BannerConfig
+	// BannerLibrary says what the gallery found as it opened: its images
+	// folder missing, a newer Easel's library, a read-only index.
+	BannerLibrary
 )
 
 // Banner is the bar across the top of the window for problems that

@@ -2,8 +2,8 @@ package dialogs
 
 import (
 	"fmt"
-	"io"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"unicode"
@@ -11,8 +11,12 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/storage"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"easel/internal/api"
+	"easel/internal/atomicfile"
 	"easel/internal/imageio"
 	"easel/internal/library"
 	"easel/ui/kit"
@@ -21,10 +25,9 @@ import (
 // formatLabels maps the export formats to what the dialog shows.
 var formatLabels = map[string]string{"png": "PNG", "jpeg": "JPEG", "webp": "WebP"}
 
-// Export asks for a format and quality, then where to write the image
-// (original at path). The decode and encode run off the UI goroutine,
-// and the file is written only once the encoded image is whole; done,
-// if given, gets where it was written or why not.
+// Export asks for a format, a quality, a folder and a name, then writes
+// the image (original at path) there; done, if given, gets where it was
+// written or why not.
 func Export(h Host, it library.Item, path string, done func(to string, err error)) {
 	format := widget.NewSelect([]string{"PNG", "JPEG", "WebP"}, nil)
 	quality := widget.NewSlider(1, 100)
@@ -33,72 +36,193 @@ func Export(h Host, it library.Item, path string, done func(to string, err error
 	qLabel := widget.NewLabel("90")
 	quality.OnChanged = func(v float64) { qLabel.SetText(strconv.Itoa(int(v))) }
 	qRow := container.NewBorder(nil, nil, widget.NewLabel("Quality"), qLabel, quality)
-	format.OnChanged = func(s string) { qRow.Hidden = s == "PNG"; qRow.Refresh() }
+	dest := newDestination(h, ExportName(it, it.Format))
+	format.OnChanged = func(s string) {
+		qRow.Hidden = s == "PNG"
+		qRow.Refresh()
+		dest.setExtension(imageio.Extension(strings.ToLower(s)))
+	}
 	format.SetSelected(formatLabels[it.Format])
 	if format.Selected == "" {
 		format.SetSelected("PNG")
 	}
-	body := container.NewVBox(widget.NewForm(widget.NewFormItem("Format", format)), qRow,
+	body := container.NewVBox(widget.NewForm(widget.NewFormItem("Format", format)), qRow, dest.form(),
 		kit.HintLabel("The same format at quality 100 exports the original bytes unchanged."))
-	dialog.ShowCustomConfirm("Export image", "Choose file…", "Cancel", body, func(ok bool) {
-		if !ok {
+	d := dialog.NewCustomConfirm("Export image", "Export", "Cancel", body, func(ok bool) {
+		if ok {
+			ExportTo(h, dest.target(), path, it.Format, strings.ToLower(format.Selected), int(quality.Value), done)
+		}
+	}, h.Window())
+	d.Resize(fyne.NewSize(560, d.MinSize().Height))
+	d.Show()
+}
+
+// SaveAs asks for a folder and a name and writes img there as it is: an
+// image that arrived but could not be saved in the gallery, so the money
+// it cost is not lost.
+func SaveAs(h Host, img api.Image, name string, done func(to string, err error)) {
+	dest := newDestination(h, name)
+	body := container.NewVBox(dest.form(), kit.HintLabel("The image is written as the service sent it."))
+	d := dialog.NewCustomConfirm("Save image as", "Save", "Cancel", body, func(ok bool) {
+		if ok {
+			WriteChecked(h, dest.target(), func() ([]byte, error) { return img.Data, nil }, done)
+		}
+	}, h.Window())
+	d.Resize(fyne.NewSize(560, d.MinSize().Height))
+	d.Show()
+}
+
+// destination is the folder and file name rows of the export dialogs.
+type destination struct {
+	h      Host
+	folder string
+	shown  *widget.Label
+	name   *widget.Entry
+}
+
+// folderPref remembers the last folder exported to.
+const folderPref = "export.folder"
+
+func newDestination(h Host, name string) *destination {
+	d := &destination{h: h, folder: defaultFolder(), name: widget.NewEntry()}
+	d.shown = widget.NewLabel(d.folder)
+	d.shown.Truncation = fyne.TextTruncateEllipsis
+	d.name.SetText(name)
+	return d
+}
+
+// defaultFolder is the last folder exported to, else Pictures, else home.
+func defaultFolder() string {
+	if a := fyne.CurrentApp(); a != nil {
+		if f := a.Preferences().String(folderPref); f != "" {
+			if st, err := os.Stat(f); err == nil && st.IsDir() {
+				return f
+			}
+		}
+	}
+	home, _ := os.UserHomeDir()
+	if pics := filepath.Join(home, "Pictures"); home != "" {
+		if st, err := os.Stat(pics); err == nil && st.IsDir() {
+			return pics
+		}
+	}
+	return home
+}
+
+func (d *destination) form() fyne.CanvasObject {
+	choose := &widget.Button{Text: "Choose…", Icon: theme.FolderOpenIcon(), OnTapped: d.choose}
+	return widget.NewForm(
+		widget.NewFormItem("Folder", container.NewBorder(nil, nil, nil, choose, d.shown)),
+		widget.NewFormItem("Name", d.name))
+}
+
+func (d *destination) choose() {
+	fd := dialog.NewFolderOpen(func(u fyne.ListableURI, err error) {
+		if err != nil || u == nil {
 			return
 		}
-		to := strings.ToLower(format.Selected)
-		chooseFile(h, it, path, to, int(quality.Value), done)
-	}, h.Window())
+		d.folder = u.Path()
+		d.shown.SetText(d.folder)
+	}, d.h.Window())
+	if u, err := storage.ListerForURI(storage.NewFileURI(d.folder)); err == nil {
+		fd.SetLocation(u)
+	}
+	fd.Show()
 }
 
-func chooseFile(h Host, it library.Item, path, to string, quality int, done func(string, error)) {
-	save := dialog.NewFileSave(func(w fyne.URIWriteCloser, err error) {
-		if err != nil || w == nil {
-			return
+// setExtension puts ext on the name in place of the one it has.
+func (d *destination) setExtension(ext string) {
+	n := d.name.Text
+	d.name.SetText(strings.TrimSuffix(n, filepath.Ext(n)) + ext)
+}
+
+// target is the chosen path; the folder is remembered for next time.
+func (d *destination) target() string {
+	if a := fyne.CurrentApp(); a != nil {
+		a.Preferences().SetString(folderPref, d.folder)
+	}
+	name := filepath.Base(strings.TrimSpace(d.name.Text)) // a name, never a path elsewhere
+	return filepath.Join(d.folder, name)
+}
+
+// ExportTo encodes the original at path (of format from) as to, then
+// writes it to target as WriteChecked does.
+func ExportTo(h Host, target, path, from, to string, quality int, done func(to string, err error)) {
+	WriteChecked(h, target, func() ([]byte, error) {
+		orig, err := os.ReadFile(path)
+		if err != nil {
+			return nil, err
 		}
-		ExportTo(h, w, w.URI().Path(), path, it.Format, to, quality, done)
+		return imageio.Export(orig, from, to, quality)
+	}, done)
+}
+
+// WriteChecked asks before replacing anything at target (a file, a link,
+// even one that points nowhere), then, off the UI goroutine, makes the
+// bytes with encode and writes them whole beside target before renaming
+// them into place: a failure leaves what was there untouched, and a link
+// is replaced itself, never written through. It says where it wrote or
+// why not; done, if given, gets the same.
+func WriteChecked(h Host, target string, encode func() ([]byte, error), done func(to string, err error)) {
+	write := func() {
+		go func() {
+			data, err := encode()
+			if err == nil {
+				err = atomicfile.WriteMode(target, data, 0o644)
+			}
+			h.Do(func() {
+				if err != nil {
+					dialog.ShowError(fmt.Errorf("the image was not written to %s: %w", target, err), h.Window())
+				} else {
+					dialog.ShowInformation("Exported", "The image was written to "+target+".", h.Window())
+				}
+				if done != nil {
+					done(target, err)
+				}
+			})
+		}()
+	}
+	st, err := os.Lstat(target)
+	if err != nil {
+		write()
+		return
+	}
+	base := filepath.Base(target)
+	msg := base + " already exists in " + filepath.Dir(target) + ". Replace it?"
+	switch {
+	case st.IsDir():
+		dialog.ShowError(fmt.Errorf("%s is a folder: choose another name", target), h.Window())
+		return
+	case st.Mode()&os.ModeSymlink != 0:
+		to, _ := os.Readlink(target)
+		msg = fmt.Sprintf("%s is a link to %s. Replacing it puts the image in place of the link; %s itself is not changed.", base, to, to)
+	}
+	confirm := dialog.NewConfirm("Replace "+base+"?", msg, func(ok bool) {
+		if ok {
+			write()
+		}
 	}, h.Window())
-	save.SetFileName(ExportName(it, to))
-	save.Show()
-}
-
-// ExportTo reads the original at path (of format from), encodes it as to
-// and writes it to w (named target), all off the UI goroutine, then says
-// where it wrote or why it could not; done, if given, gets the same.
-func ExportTo(h Host, w io.WriteCloser, target, path, from, to string, quality int, done func(to string, err error)) {
-	go func() {
-		err := encodeTo(w, path, from, to, quality)
-		h.Do(func() {
-			if err != nil {
-				dialog.ShowError(fmt.Errorf("the export failed: %w", err), h.Window())
-			} else {
-				dialog.ShowInformation("Exported", "The image was written to "+target+".", h.Window())
-			}
-			if done != nil {
-				done(target, err)
-			}
-		})
-	}()
-}
-
-// encodeTo reads and encodes the original, then writes it to w.
-func encodeTo(w io.WriteCloser, path, from, to string, quality int) error {
-	defer w.Close()
-	orig, err := os.ReadFile(path)
-	if err != nil {
-		return err
-	}
-	out, err := imageio.Export(orig, from, to, quality)
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(out)
-	return err
+	confirm.SetConfirmText("Replace")
+	confirm.Show()
 }
 
 // ExportName is an export's default file name: the prompt's first words,
 // then the item's id, so a folder of exports reads as what they show.
 func ExportName(it library.Item, format string) string {
+	return fmt.Sprintf("%s-%d%s", promptWords(it.Prompt), it.ID, imageio.Extension(format))
+}
+
+// UnsavedName is the default file name of the n-th image of a job that
+// could not be saved in the gallery: it has no id yet.
+func UnsavedName(prompt, format string, n int) string {
+	return fmt.Sprintf("%s-unsaved-%d%s", promptWords(prompt), n, imageio.Extension(format))
+}
+
+// promptWords is a prompt's first five words in lower case, joined by
+// hyphens, at most 48 letters; "easel" for a prompt with none.
+func promptWords(prompt string) string {
 	var words []string
-	for _, w := range strings.FieldsFunc(strings.ToLower(it.Prompt), func(r rune) bool {
+	for _, w := range strings.FieldsFunc(strings.ToLower(prompt), func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
 	}) {
 		if len(words) == 5 {
@@ -113,5 +237,5 @@ func ExportName(it library.Item, format string) string {
 	if name == "" {
 		name = "easel"
 	}
-	return fmt.Sprintf("%s-%d%s", name, it.ID, imageio.Extension(format))
+	return name
 }

@@ -47,12 +47,8 @@ func TestAFinishedExportSaysWhereItWrote(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := filepath.Join(t.TempDir(), "a-lighthouse-7.jpg")
-	f, err := os.Create(out)
-	if err != nil {
-		t.Fatal(err)
-	}
 	done := make(chan error, 1)
-	h.UI(func() { ExportTo(h, f, out, src, "png", "jpeg", 90, func(_ string, err error) { done <- err }) })
+	h.UI(func() { ExportTo(h, out, src, "png", "jpeg", 90, func(_ string, err error) { done <- err }) })
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
@@ -77,4 +73,103 @@ func textOf(o fyne.CanvasObject) string {
 		}
 	})
 	return sb.String()
+}
+
+// tapButton taps the button labelled text in the window's top overlay.
+func tapButton(t *testing.T, h *roomtest.Host, text string) {
+	t.Helper()
+	h.UI(func() {
+		top := h.Window().Canvas().Overlays().Top()
+		var found *widget.Button
+		if top != nil {
+			roomtest.Walk(top, func(o fyne.CanvasObject) {
+				if b, ok := o.(*widget.Button); ok && b.Text == text {
+					found = b
+				}
+			})
+		}
+		if found == nil {
+			t.Fatalf("no %q button on top", text)
+		}
+		found.OnTapped()
+	})
+}
+
+// topText is every label's text in the window's top overlay.
+func topText(h *roomtest.Host) string {
+	var s string
+	h.UI(func() {
+		if top := h.Window().Canvas().Overlays().Top(); top != nil {
+			s = textOf(top)
+		}
+	})
+	return s
+}
+
+// A confirmed overwrite whose export then fails leaves the old file as it
+// was: the image is encoded and written beside the target first. (The
+// file used to be opened, and so emptied, before the encode.)
+func TestAFailedExportLeavesTheOldFileWhole(t *testing.T) {
+	h := roomtest.New(t)
+	dir := t.TempDir()
+	src := filepath.Join(dir, "orig.png")
+	os.WriteFile(src, []byte("not a png at all"), 0o600)
+	out := filepath.Join(dir, "poster.jpg")
+	os.WriteFile(out, []byte("last week's poster"), 0o644)
+	done := make(chan error, 1)
+	h.UI(func() { ExportTo(h, out, src, "png", "jpeg", 90, func(_ string, err error) { done <- err }) })
+	if !strings.Contains(topText(h), "already exists") {
+		t.Fatalf("no confirmation before replacing: %q", topText(h))
+	}
+	tapButton(t, h, "Replace")
+	if err := <-done; err == nil {
+		t.Fatal("exporting a broken original succeeded")
+	}
+	if got, _ := os.ReadFile(out); string(got) != "last week's poster" {
+		t.Errorf("the old file now holds %q", got)
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 2 {
+		t.Errorf("files left in the folder: %v", entries)
+	}
+}
+
+// A link at the chosen name is replaced itself, after a confirmation that
+// says where it points; the file it points to, outside the folder, is not
+// touched. A link that points nowhere is confirmed too.
+func TestExportNeverWritesThroughALink(t *testing.T) {
+	for _, dangling := range []bool{false, true} {
+		h := roomtest.New(t)
+		dir, elsewhere := t.TempDir(), t.TempDir()
+		var buf bytes.Buffer
+		png.Encode(&buf, image.NewGray(image.Rect(0, 0, 4, 4)))
+		src := filepath.Join(dir, "orig.png")
+		os.WriteFile(src, buf.Bytes(), 0o600)
+		victim := filepath.Join(elsewhere, "precious.txt")
+		if !dangling {
+			os.WriteFile(victim, []byte("keep me"), 0o600)
+		}
+		out := filepath.Join(dir, "export.png")
+		os.Symlink(victim, out)
+		done := make(chan error, 1)
+		h.UI(func() { ExportTo(h, out, src, "png", "png", 90, func(_ string, err error) { done <- err }) })
+		if msg := topText(h); !strings.Contains(msg, "is a link to "+victim) {
+			t.Fatalf("dangling %v: the confirmation does not name the link's target: %q", dangling, msg)
+		}
+		tapButton(t, h, "Replace")
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+		st, err := os.Lstat(out)
+		if err != nil || st.Mode()&os.ModeSymlink != 0 {
+			t.Errorf("dangling %v: the link is still there (%v)", dangling, err)
+		}
+		got, err := os.ReadFile(victim)
+		if dangling && err == nil || !dangling && string(got) != "keep me" {
+			t.Errorf("dangling %v: the link's target was written: %q, %v", dangling, got, err)
+		}
+		if got, _ := os.ReadFile(out); !bytes.Equal(got, buf.Bytes()) {
+			t.Errorf("dangling %v: the export holds %d bytes", dangling, len(got))
+		}
+	}
 }

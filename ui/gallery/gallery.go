@@ -15,6 +15,7 @@ import (
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 	"github.com/dustin/go-humanize"
@@ -211,7 +212,9 @@ func (t *Room) followSelection() {
 
 func (t *Room) newCell() fyne.CanvasObject {
 	bg := canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))
-	return container.NewStack(bg, picture.New(fyne.NewSize(library.ThumbSize*0.6, library.ThumbSize*0.6)))
+	missing := container.NewCenter(container.NewHBox(widget.NewIcon(theme.WarningIcon()), widget.NewLabel("File missing")))
+	missing.Hide()
+	return container.NewStack(bg, picture.New(fyne.NewSize(library.ThumbSize*0.6, library.ThumbSize*0.6)), missing)
 }
 
 // updateCell shows item i's thumbnail: from memory, or nothing while it
@@ -222,7 +225,9 @@ func (t *Room) updateCell(i widget.GridWrapItemID, o fyne.CanvasObject) {
 		return
 	}
 	it := t.items[i]
-	pic := o.(*fyne.Container).Objects[1].(*picture.Picture)
+	cell := o.(*fyne.Container)
+	pic := cell.Objects[1].(*picture.Picture)
+	cell.Objects[2].(*fyne.Container).Hidden = !it.Missing
 	svc := t.host.Thumbs()
 	if th, ok := svc.Cached(it.ID); ok {
 		t.cells.Bind(o, it.ID)
@@ -307,7 +312,47 @@ func (t *Room) Open(it library.Item) {
 		kit.Heading("Details"),
 		full, prompt, container.NewGridWithColumns(2, copyPrompt, reuse, toEdit, export, del), fav, settings,
 	}
+	if it.Missing {
+		// No picture, nothing to send or export: say where Easel looked,
+		// and offer to locate the file or remove the item.
+		t.openSeq++ // the decode above will fail; its error is not news
+		locate := &widget.Button{Text: "Locate…", Icon: theme.SearchIcon(), Importance: widget.HighImportance, OnTapped: func() { t.locate(it) }}
+		remove := &widget.Button{Text: "Remove from gallery…", Icon: theme.DeleteIcon(), OnTapped: func() { t.confirmDelete(it) }}
+		where := kit.HintLabel(fmt.Sprintf("The image file is missing: Easel looked for it at %s. If it was moved or renamed, locate it; its prompt and settings are kept here.", lib.Path(it)))
+		t.details.Objects = []fyne.CanvasObject{
+			kit.Heading("Details"),
+			container.NewBorder(nil, nil, widget.NewIcon(theme.WarningIcon()), nil, where),
+			container.NewGridWithColumns(2, locate, remove), prompt, container.NewGridWithColumns(2, copyPrompt, reuse), fav, settings,
+		}
+	}
 	t.details.Refresh()
+}
+
+// locate asks for the file of a missing item and copies it back into the
+// gallery, off the UI goroutine.
+func (t *Room) locate(it library.Item) {
+	lib := t.host.Library()
+	d := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
+		if err != nil || r == nil {
+			return
+		}
+		src := r.URI().Path()
+		r.Close()
+		go func() {
+			found, err := lib.Locate(context.Background(), it.ID, src)
+			t.host.Do(func() {
+				if err != nil {
+					dialog.ShowError(err, t.host.Window())
+					return
+				}
+				t.host.Thumbs().Forget(it.ID)
+				t.Reload()
+				t.Open(found)
+			})
+		}()
+	}, t.host.Window())
+	d.SetFilter(storage.NewExtensionFileFilter([]string{".png", ".jpg", ".jpeg", ".webp", ".PNG", ".JPG", ".JPEG", ".WEBP"}))
+	d.Show()
 }
 
 // OpenID shows the details of the item with id, read off the UI
@@ -342,7 +387,11 @@ func (t *Room) setFavorite(it library.Item, on bool) {
 
 func (t *Room) confirmDelete(it library.Item) {
 	lib := t.host.Library()
-	d := dialog.NewConfirm("Delete this image?", "It is removed from the gallery and its file is deleted. This cannot be undone.", func(ok bool) {
+	title, text, yes := "Delete this image?", "It is removed from the gallery and its file is deleted. This cannot be undone.", "Delete image"
+	if it.Missing {
+		title, text, yes = "Remove this image from the gallery?", "Its prompt and settings are removed from the gallery. Its file is not there to delete. This cannot be undone.", "Remove"
+	}
+	d := dialog.NewConfirm(title, text, func(ok bool) {
 		if !ok {
 			return
 		}
@@ -359,7 +408,7 @@ func (t *Room) confirmDelete(it library.Item) {
 			})
 		}()
 	}, t.host.Window())
-	d.SetConfirmText("Delete image")
+	d.SetConfirmText(yes)
 	d.SetDismissText("Keep it")
 	d.SetConfirmImportance(widget.DangerImportance)
 	d.Show()

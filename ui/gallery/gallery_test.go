@@ -7,6 +7,8 @@ import (
 	"image"
 	"image/color"
 	"image/png"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -151,4 +153,67 @@ func TestDeleteAsksWithKeepingAsTheDefault(t *testing.T) {
 			t.Errorf("delete %+v, keep %+v", del, keep)
 		}
 	})
+}
+
+// An item whose file is missing stays in the gallery, marked in the grid,
+// and its details say where Easel looked and offer to locate the file or
+// remove the item; locating it shows the image again.
+func TestAMissingFileIsShownAndCanBeLocated(t *testing.T) {
+	g, h := newGallery(t)
+	id := addImage(t, h.Library(), "the client's favourite", 32)
+	it, _ := h.Library().Get(context.Background(), id)
+	path := h.Library().Path(it)
+	data, _ := os.ReadFile(path)
+	found := filepath.Join(t.TempDir(), "found.png")
+	os.WriteFile(found, data, 0o600)
+	os.Remove(path)
+
+	h.UI(g.Reload)
+	h.Until("the item", func() bool { return len(g.Items()) == 1 })
+	h.UI(func() {
+		if !g.Items()[0].Missing {
+			t.Fatal("the item is not marked missing")
+		}
+		g.Grid().Select(0)
+	})
+	h.Until("the cell marked missing", func() bool {
+		marked := false
+		roomtest.Walk(g.Grid(), func(o fyne.CanvasObject) {
+			if c, ok := o.(*fyne.Container); ok && !c.Hidden && len(c.Objects) == 1 {
+				if box, ok := c.Objects[0].(*fyne.Container); ok {
+					for _, w := range box.Objects {
+						if l, ok := w.(*widget.Label); ok && l.Text == "File missing" {
+							marked = true
+						}
+					}
+				}
+			}
+		})
+		return marked
+	})
+	var locate *widget.Button
+	h.UI(func() {
+		text := ""
+		roomtest.Walk(g.details, func(o fyne.CanvasObject) {
+			switch w := o.(type) {
+			case *widget.Label:
+				text += w.Text + "\n"
+			case *widget.Button:
+				if w.Text == "Locate…" {
+					locate = w
+				}
+			}
+		})
+		if !strings.Contains(text, path) || !strings.Contains(text, "the client's favourite") {
+			t.Errorf("the details do not say where Easel looked, or lost the prompt:\n%s", text)
+		}
+	})
+	if locate == nil {
+		t.Fatal("no Locate… button")
+	}
+	if _, err := h.Library().Locate(context.Background(), id, found); err != nil {
+		t.Fatal(err)
+	}
+	h.UI(g.Reload)
+	h.Until("the item found", func() bool { return len(g.Items()) == 1 && !g.Items()[0].Missing })
 }

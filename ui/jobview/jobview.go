@@ -18,6 +18,7 @@ import (
 
 	"easel/internal/api"
 	"easel/internal/jobs"
+	"easel/internal/library"
 	"easel/ui/kit"
 	"easel/ui/widgets/picture"
 )
@@ -29,11 +30,13 @@ const PreviewSide = 192
 // cards are dropped as new jobs come (their images are in the gallery).
 const KeepFinished = 50
 
-// Result is one image a finished job saved: its gallery item and its
-// thumbnail.
+// Result is one image a finished job received: its gallery item and its
+// thumbnail, or, when it could not be saved, the image and why.
 type Result struct {
 	Item  int64
 	Thumb image.Image
+	// Unsaved is set for an image the gallery could not take.
+	Unsaved *jobs.Unsaved
 }
 
 // Actions are what a card's buttons do beyond Cancel and Clear.
@@ -47,6 +50,9 @@ type Actions struct {
 	// Settings opens Settings, for a failure the profile must fix (the
 	// key, the balance, access to the model).
 	Settings func()
+	// SaveAs offers to write an image the gallery could not take
+	// elsewhere; n counts from 1 among the job's images.
+	SaveAs func(img api.Image, prompt string, n int)
 }
 
 // Card shows one job.
@@ -55,6 +61,8 @@ type Card struct {
 	preview *picture.Picture
 	// results holds a finished job's images, each opening large.
 	results *fyne.Container
+	// unsaved lists the images that could not be saved, each with Save as….
+	unsaved *fyne.Container
 	title   *widget.Label
 	// Status is the job's state in words, for tests and screen readers.
 	Status   *widget.Label
@@ -93,7 +101,9 @@ func newCard(e jobs.Event, a Actions, onClear func()) *Card {
 	}
 	c.results = container.NewGridWrap(fyne.NewSize(ResultSide, ResultSide))
 	c.results.Hide()
-	text := container.NewVBox(c.title, c.Status, c.hint, container.NewHBox(c.cancel, c.retry, c.settings, c.clear), c.results)
+	c.unsaved = container.NewVBox()
+	c.unsaved.Hide()
+	text := container.NewVBox(c.title, c.Status, c.hint, container.NewHBox(c.cancel, c.retry, c.settings, c.clear), c.results, c.unsaved)
 	c.root = container.NewBorder(nil, nil, container.NewStack(bg, c.preview), nil, text)
 	return c
 }
@@ -102,27 +112,54 @@ func newCard(e jobs.Event, a Actions, onClear func()) *Card {
 // of several images.
 const ResultSide = 72
 
-// showResults puts every result of a finished job on the card, each a
-// button that opens it; the large preview shows the first.
-func (c *Card) showResults(results []Result, open func(int64)) {
+// showResults puts every result of a finished job on the card: saved
+// ones as buttons that open them, unsaved ones with Save as…; the large
+// preview shows the first.
+func (c *Card) showResults(results []Result, a Actions, prompt string) {
 	if len(results) == 0 {
 		return
 	}
 	c.preview.SetImage(results[0].Thumb)
-	c.results.Objects = nil
-	for _, r := range results {
+	c.results.Objects, c.unsaved.Objects = nil, nil
+	for i, r := range results {
 		pic := picture.New(fyne.NewSize(ResultSide, ResultSide))
 		pic.SetImage(r.Thumb)
+		if r.Unsaved != nil {
+			img, n := r.Unsaved.Image, i+1
+			save := &widget.Button{Text: "Save as…", Icon: theme.DocumentSaveIcon(), Importance: widget.HighImportance, OnTapped: func() {
+				if a.SaveAs != nil {
+					a.SaveAs(img, prompt, n)
+				}
+			}}
+			c.unsaved.Add(container.NewBorder(nil, nil, container.NewGridWrap(fyne.NewSize(ResultSide, ResultSide), pic), nil,
+				container.NewVBox(widget.NewLabel(fmt.Sprintf("Image %d is not in the gallery", n)), container.NewHBox(save))))
+			continue
+		}
 		item := r.Item
 		b := &widget.Button{Importance: widget.LowImportance, OnTapped: func() {
-			if open != nil {
-				open(item)
+			if a.Open != nil {
+				a.Open(item)
 			}
 		}}
 		c.results.Add(container.NewStack(pic, b))
 	}
-	c.results.Show()
+	c.results.Hidden = len(c.results.Objects) == 0
+	c.unsaved.Hidden = len(c.unsaved.Objects) == 0
 	c.results.Refresh()
+	c.unsaved.Refresh()
+}
+
+// SaveAsOffers is how many unsaved images the card offers to save.
+func (c *Card) SaveAsOffers() int { return len(c.unsaved.Objects) }
+
+// SaveAs taps Save as… of the i-th unsaved image, for tests.
+func (c *Card) SaveAs(i int) {
+	row := c.unsaved.Objects[i].(*fyne.Container)
+	for _, o := range row.Objects {
+		if box, ok := o.(*fyne.Container); ok && len(box.Objects) == 2 {
+			box.Objects[1].(*fyne.Container).Objects[0].(*widget.Button).OnTapped()
+		}
+	}
 }
 
 // Opens is how many results the card offers to open.
@@ -159,7 +196,19 @@ func (c *Card) apply(e jobs.Event, img image.Image) {
 	case jobs.Saving:
 		c.Status.SetText("Saving to the gallery…")
 	case jobs.Done:
-		c.Status.SetText(fmt.Sprintf("Done in %s · %s in the gallery", secs, countImages(len(e.ItemIDs))))
+		if len(e.Unsaved) == 0 {
+			c.Status.SetText(fmt.Sprintf("Done in %s · %s in the gallery", secs, countImages(len(e.ItemIDs))))
+			break
+		}
+		all := len(e.ItemIDs) + len(e.Unsaved)
+		c.Status.SetText(fmt.Sprintf("Arrived in %s · %d of %s saved", secs, len(e.ItemIDs), countImages(all)))
+		them := "it"
+		if len(e.Unsaved) > 1 {
+			them = "them"
+		}
+		c.hint.SetText(fmt.Sprintf("%s could not be saved in the gallery: %s. Keep %s with Save as…; the service has charged for %s.",
+			countImages(len(e.Unsaved)), library.Cause(e.Unsaved[0].Err), them, them))
+		c.hint.Show()
 	case jobs.Failed:
 		c.Status.SetText(e.Err.Kind.Title())
 		c.hint.SetText(e.Err.Hint)
@@ -234,7 +283,7 @@ func (l *List) Show(e jobs.Event, img image.Image, results []Result) {
 	}
 	c.apply(e, img)
 	if len(results) > 0 {
-		c.showResults(results, l.actions.Open)
+		c.showResults(results, l.actions, Prompt(e))
 	}
 	if e.State.Final() {
 		l.dropOldFinished()

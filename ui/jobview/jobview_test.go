@@ -2,6 +2,8 @@ package jobview
 
 import (
 	"fmt"
+	"strings"
+	"syscall"
 	"testing"
 
 	"fyne.io/fyne/v2/test"
@@ -110,5 +112,35 @@ func TestCardsShowEveryResultAndOfferRetry(t *testing.T) {
 	l.Show(balance, nil, nil)
 	if !l.Card("balance").NeedsSettings() {
 		t.Error("a balance failure does not offer Settings")
+	}
+}
+
+// A job whose images arrived but could not all be saved says how many
+// were saved and why the others were not, and offers Save as… for each
+// of those, with the image as it arrived.
+func TestACardKeepsImagesItCouldNotSave(t *testing.T) {
+	test.NewTempApp(t)
+	var offered []api.Image
+	l := NewList("empty", Actions{Cancel: func(string) {}, SaveAs: func(img api.Image, prompt string, n int) {
+		offered = append(offered, img)
+	}})
+	e := event("a", jobs.Done)
+	lost := api.Image{Data: []byte("paid-for bytes"), Format: "png"}
+	e.ItemIDs = []int64{7}
+	e.Unsaved = []jobs.Unsaved{{Image: lost, Err: fmt.Errorf("library: cannot save the image: %w", syscall.ENOSPC)}}
+	l.Show(e, nil, []Result{{Item: 7}, {Unsaved: &e.Unsaved[0]}})
+	c := l.Card("a")
+	if got := c.Status.Text; !strings.Contains(got, "1 of 2 images saved") {
+		t.Errorf("status %q", got)
+	}
+	if got := c.hint.Text; !c.hint.Visible() || !strings.Contains(got, "the disk that holds the gallery is full") || !strings.Contains(got, "Save as") {
+		t.Errorf("hint %q (shown %v): want the real cause and Save as", got, c.hint.Visible())
+	}
+	if c.Opens() != 1 || c.SaveAsOffers() != 1 {
+		t.Fatalf("%d results to open and %d to save as, want 1 and 1", c.Opens(), c.SaveAsOffers())
+	}
+	c.SaveAs(0)
+	if len(offered) != 1 || string(offered[0].Data) != "paid-for bytes" {
+		t.Errorf("Save as offered %v", offered)
 	}
 }

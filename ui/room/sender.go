@@ -7,6 +7,7 @@ import (
 
 	"easel/internal/api"
 	"easel/internal/jobs"
+	"easel/internal/library"
 	"easel/ui/imageform"
 	"easel/ui/jobview"
 	"easel/ui/kit"
@@ -87,7 +88,8 @@ func (s *Sender) Cancel(id string) {
 // JobActions are what the tab's job cards do: cancel, open a result,
 // retry a failure, open Settings for one the profile must fix.
 func (s *Sender) JobActions() jobview.Actions {
-	return jobview.Actions{Cancel: s.Cancel, Open: s.host.OpenItem, Retry: s.Retry, Settings: s.host.ShowSettings}
+	return jobview.Actions{Cancel: s.Cancel, Open: s.host.OpenItem, Retry: s.Retry, Settings: s.host.ShowSettings,
+		SaveAs: s.host.SaveImageAs}
 }
 
 // Retry sends a failed job's request again, as it was (same profile,
@@ -98,9 +100,17 @@ func (s *Sender) Retry(req jobs.Request) {
 		s.status.SetText(ServiceText(s.host))
 		return
 	}
-	if _, err := r.Submit(req); err != nil {
-		s.status.SetText(err.Error())
+	opts := api.ImageOptions{}
+	if req.Generate != nil {
+		opts = req.Generate.ImageOptions
+	} else if req.Edit != nil {
+		opts = req.Edit.ImageOptions
 	}
+	s.whenSavable(opts, func() {
+		if _, err := r.Submit(req); err != nil {
+			s.status.SetText(err.Error())
+		}
+	})
 }
 
 // Send checks req with check and submits it as a job, or says on the
@@ -114,6 +124,26 @@ func (s *Sender) Send(check func(api.Limits) error, opts *api.ImageOptions, req 
 		s.status.SetText(kit.ErrorText(err))
 		return
 	}
-	s.status.SetText("")
-	SubmitImageJob(s.host, s.options.Model, opts, req, s.status.SetText)
+	s.whenSavable(*opts, func() {
+		s.status.SetText("")
+		SubmitImageJob(s.host, s.options.Model, opts, req, s.status.SetText)
+	})
+}
+
+// whenSavable runs then, on the UI goroutine, once the gallery is known
+// to be able to keep what a request with opts makes; otherwise it says on
+// the status line why not, before anything is paid for. The check touches
+// the disk, so it runs off the UI goroutine.
+func (s *Sender) whenSavable(opts api.ImageOptions, then func()) {
+	lib := s.host.Library()
+	go func() {
+		err := lib.CanSave(max(opts.N, 1), library.EstimateBytes(opts.Size))
+		s.host.Do(func() {
+			if err != nil {
+				s.status.SetText("Not sent, as the images could not be kept: " + library.Cause(err) + ".")
+				return
+			}
+			then()
+		})
+	}()
 }

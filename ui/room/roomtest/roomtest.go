@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
+	"easel/internal/api"
 	"easel/internal/config"
 	"easel/internal/fakeapi"
 	"easel/internal/jobs"
@@ -44,6 +45,8 @@ type Host struct {
 	// Opened and Settings record OpenItem and ShowSettings.
 	Opened   []int64
 	Settings int
+	// SavedAs records SaveImageAs.
+	SavedAs []api.Image
 }
 
 // New makes a host with an empty gallery, connected to a fresh fake
@@ -155,6 +158,9 @@ func (h *Host) OpenItem(id int64) { h.Opened = append(h.Opened, id) }
 
 // ShowSettings implements room.Host: it counts the calls.
 func (h *Host) ShowSettings() { h.Settings++ }
+
+// SaveImageAs implements room.Host: it records the image offered.
+func (h *Host) SaveImageAs(img api.Image, prompt string, n int) { h.SavedAs = append(h.SavedAs, img) }
 
 // Show builds a room's widgets on the UI goroutine and puts them in the
 // window.

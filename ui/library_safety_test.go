@@ -1,0 +1,109 @@
+package ui
+
+import (
+	"bytes"
+	"context"
+	"image"
+	"image/png"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2/test"
+
+	"easel/internal/api"
+	"easel/internal/library"
+	"easel/internal/secrets"
+	"easel/ui/chrome"
+)
+
+// galleryWith makes a library of n images in a new folder and returns
+// the folder, closed.
+func galleryWith(t *testing.T, n int) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "data")
+	lib, err := library.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	png.Encode(&buf, image.NewGray(image.Rect(0, 0, 16, 16)))
+	for i := 0; i < n; i++ {
+		if _, err := lib.Add(context.Background(), library.NewItem{Image: api.Image{Data: buf.Bytes(), Format: "png", Width: 16, Height: 16},
+			Kind: "generate", Prompt: "a paid poster"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	lib.Close()
+	return dir
+}
+
+// appOn opens a window on the gallery in dir, with the demo service.
+func appOn(t *testing.T, dir string) *App {
+	t.Helper()
+	t.Setenv("EASEL_HOME", dir)
+	o := Options{Demo: true, ConfigPath: filepath.Join(t.TempDir(), "profiles.json"), Keys: secrets.New(secrets.NewMemory(), 0),
+		Getenv: func(string) string { return "" }}
+	ea := newApp(t, test.NewTempApp(t), o)
+	t.Cleanup(ea.win.Close)
+	onUI(ea, func() { ea.SelectTab(TabGenerate) })
+	waitFor(t, ea, "the model list", func() bool { return len(ea.generate.Options().Model.Listed()) > 0 })
+	return ea
+}
+
+// A gallery whose images folder is missing (a drive not mounted) opens
+// with its rows, a banner says where Easel looked, and nothing is sent
+// that could not be kept.
+func TestAMissingImagesFolderIsSaidInABanner(t *testing.T) {
+	dir := galleryWith(t, 3)
+	if err := os.Rename(filepath.Join(dir, "images"), filepath.Join(t.TempDir(), "elsewhere")); err != nil {
+		t.Fatal(err)
+	}
+	ea := appOn(t, dir)
+	msg := ea.banner.Text(chrome.BannerLibrary)
+	if !strings.Contains(msg, filepath.Join(dir, "images")) || !strings.Contains(msg, "3 images") {
+		t.Fatalf("banner %q does not say where Easel looked", msg)
+	}
+	if n, _ := ea.lib.Count(context.Background(), library.Query{}); n != 3 {
+		t.Errorf("%d rows, want 3", n)
+	}
+	onUI(ea, func() {
+		ea.SelectTab(TabGenerate)
+		ea.generate.Prompt().SetText("one more poster")
+		ea.generate.PrimaryAction()
+	})
+	waitFor(t, ea, "the refusal", func() bool { return strings.Contains(ea.generate.StatusText(), "Not sent") })
+	if got := ea.generate.StatusText(); !strings.Contains(got, "are not in") {
+		t.Errorf("status %q does not say why", got)
+	}
+	ea.runner.Wait()
+	if n, _ := ea.lib.Count(context.Background(), library.Query{}); n != 3 {
+		t.Errorf("%d rows after the refused send, want 3", n)
+	}
+}
+
+// A gallery folder that cannot be written is found before the request is
+// paid for: the status says so and no job starts. (The first paid job
+// used to fail at save.)
+func TestAnUnwritableGalleryIsToldBeforeSending(t *testing.T) {
+	dir := galleryWith(t, 1)
+	ea := appOn(t, dir)
+	// A file where the images folder should be: no image can be written
+	// there, for root as for anyone.
+	images := filepath.Join(dir, "images")
+	os.RemoveAll(images)
+	os.WriteFile(images, []byte("in the way"), 0o600)
+	onUI(ea, func() {
+		ea.SelectTab(TabGenerate)
+		ea.generate.Prompt().SetText("a poster")
+		ea.generate.PrimaryAction()
+	})
+	waitFor(t, ea, "the refusal", func() bool { return strings.Contains(ea.generate.StatusText(), "Not sent") })
+	if got := ea.generate.StatusText(); !strings.Contains(got, images) {
+		t.Errorf("status %q does not name the folder", got)
+	}
+	if ea.runner.Running() != 0 || len(ea.generate.Jobs().Cards()) != 0 {
+		t.Error("a job started though its images could not be kept")
+	}
+}
