@@ -18,7 +18,6 @@ var primaryBlue = [3]int{0x29, 0x6f, 0xf6}
 
 // bluePixels counts the pixels in area that are the primary colour.
 func bluePixels(img *image.RGBA, area image.Rectangle) int {
-	abs := func(v int) int { return max(v, -v) }
 	return countPixels(img, area, func(r, g, b int) bool {
 		return abs(r-primaryBlue[0])+abs(g-primaryBlue[1])+abs(b-primaryBlue[2]) < 24
 	})

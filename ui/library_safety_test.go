@@ -74,7 +74,7 @@ func TestAMissingImagesFolderIsSaidInABanner(t *testing.T) {
 		ea.generate.PrimaryAction()
 	})
 	waitFor(t, ea, "the refusal", func() bool { return strings.Contains(ea.generate.StatusText(), "Not sent") })
-	if got := ea.generate.StatusText(); !strings.Contains(got, "are not in") {
+	if got := ea.generate.StatusText(); !strings.Contains(got, "images folder "+filepath.Join(dir, "images")+" is missing") {
 		t.Errorf("status %q does not say why", got)
 	}
 	ea.runner.Wait()

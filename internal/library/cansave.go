@@ -82,12 +82,15 @@ func unwrapPath(err error) error {
 func Cause(err error) string {
 	var space *SpaceError
 	var newer *NewerError
+	var missing *MissingFolderError
 	switch {
 	case err == nil:
 		return ""
+	case errors.As(err, &missing):
+		return "the gallery's images folder " + missing.Dir + " is missing (see the banner above)"
 	case errors.As(err, &space), errors.As(err, &newer):
 		return err.Error()
-	case errors.Is(err, syscall.ENOSPC), errors.Is(err, syscall.EDQUOT):
+	case errors.Is(err, syscall.ENOSPC), errors.Is(err, syscall.EDQUOT), sqliteCode(err) == sqliteFull:
 		return "the disk that holds the gallery is full"
 	case errors.Is(err, syscall.EROFS):
 		return "the disk that holds the gallery is read-only"
@@ -107,4 +110,16 @@ func EstimateBytes(size string) int64 {
 		w, h = 1536, 1024
 	}
 	return w * h * 4
+}
+
+// sqliteFull is SQLite's SQLITE_FULL: the index could not grow.
+const sqliteFull = 13
+
+// sqliteCode is the primary result code of a SQLite error, 0 for others.
+func sqliteCode(err error) int {
+	var coded interface{ Code() int }
+	if errors.As(err, &coded) {
+		return coded.Code() & 0xff
+	}
+	return 0
 }

@@ -184,7 +184,7 @@ func (l *Library) open(alone bool) error {
 	if rows > 0 && !hasImages(l.images) {
 		// A drive not mounted, a folder moved, a sync not finished: the
 		// rows are the only record of the prompts, so nothing changes.
-		l.saveErr = fmt.Errorf("the gallery's images are not in %s, where its %d images are recorded: if they are on a drive that is not connected or a folder that was moved, put them back and restart Easel; nothing has been changed, and new images cannot be saved until then", l.images, rows)
+		l.saveErr = &MissingFolderError{Dir: l.images, Rows: rows}
 		l.notices = append(l.notices, sentence(l.saveErr.Error()))
 		return nil
 	}
@@ -204,6 +204,18 @@ func (l *Library) open(alone bool) error {
 		l.notices = append(l.notices, fmt.Sprintf("The gallery's index %s was empty (0 bytes), so its record of prompts and settings is gone. Easel made a new index and took back the %d images in %s, without their prompts.", path, adopted, l.images))
 	}
 	return nil
+}
+
+// MissingFolderError says the images folder is missing or empty while
+// the index records images: nothing is changed and nothing saved until
+// the files are back.
+type MissingFolderError struct {
+	Dir  string
+	Rows int
+}
+
+func (e *MissingFolderError) Error() string {
+	return fmt.Sprintf("the gallery's images are not in %s, where its %d images are recorded: if they are on a drive that is not connected or a folder that was moved, put them back and restart Easel; nothing has been changed, and new images cannot be saved until then", e.Dir, e.Rows)
 }
 
 // dsn is how the index is opened: WAL, a busy timeout so concurrent

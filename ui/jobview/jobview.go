@@ -201,7 +201,11 @@ func (c *Card) apply(e jobs.Event, img image.Image) {
 			break
 		}
 		all := len(e.ItemIDs) + len(e.Unsaved)
-		c.Status.SetText(fmt.Sprintf("Arrived in %s · %d of %s saved", secs, len(e.ItemIDs), countImages(all)))
+		if len(e.ItemIDs) == 0 {
+			c.Status.SetText(fmt.Sprintf("Arrived in %s · not saved in the gallery", secs))
+		} else {
+			c.Status.SetText(fmt.Sprintf("Arrived in %s · %d of %s saved", secs, len(e.ItemIDs), countImages(all)))
+		}
 		them := "it"
 		if len(e.Unsaved) > 1 {
 			them = "them"
