@@ -102,7 +102,8 @@ func Open(dir string) (*Library, error) {
 		// Let other processes in: from now on this one only adds what it
 		// records itself. Between the unlock and the shared lock another
 		// process may recover, which is safe: nothing is in flight here yet.
-		if err := l.lock.Unlock(); err == nil {
+		err := l.lock.Unlock()
+		if err == nil {
 			err = l.share()
 		}
 		if err != nil {
