@@ -1,18 +1,24 @@
 // Command easel is a designer's desktop studio for OpenAI-compatible image
-// and chat services. With no arguments it opens the window; `easel gen`,
-// `edit`, `chat`, `models`, `profile`, `key` and `serve-demo` are the command line (see
+// and chat services. With no arguments it opens the window, and `easel
+// a.png b.jpg` opens it with those images in Edit (or hands them to the
+// window already open on the same gallery); `easel gen`, `edit`, `chat`,
+// `models`, `profile`, `key` and `serve-demo` are the command line (see
 // README.md).
 package main
 
 import (
 	"flag"
+	"fmt"
 	"os"
+	"path/filepath"
 
 	"fyne.io/fyne/v2/app"
 
 	_ "easel/internal/posixlocale" // before Fyne initialises: see the package doc
 
 	"easel/internal/cli"
+	"easel/internal/instance"
+	"easel/internal/library"
 	"easel/ui"
 )
 
@@ -23,9 +29,39 @@ func main() {
 	demo := flag.Bool("demo", false, "open the window on the built-in demo service")
 	profile := flag.String("profile", "", "open the window on this profile (see `easel profile list`)")
 	flag.Parse()
+	files := absolute(flag.Args())
 
+	// One window per gallery: a second start hands its files over and
+	// leaves. Without the socket (an odd runtime folder), Easel still
+	// opens, as before single-instance existed.
+	var srv *instance.Server
+	if dir, err := library.Dir(); err == nil {
+		var handed bool
+		srv, handed, err = instance.Claim(dir, instance.Message{Files: files})
+		switch {
+		case handed:
+			return
+		case err != nil:
+			fmt.Fprintln(os.Stderr, "easel: cannot check for a running window:", err)
+		}
+	}
 	a := app.NewWithID(ui.AppID)
 	// Before anything reaches the driver: Fyne reads the migrations once.
 	app.SetMetadata(ui.WithFyneDo(a.Metadata()))
-	ui.Run(a, ui.Options{Demo: *demo, Profile: *profile})
+	ui.Run(a, ui.Options{Demo: *demo, Profile: *profile, Files: files, Instance: srv})
+	if srv != nil {
+		srv.Close()
+	}
+}
+
+// absolute makes the file arguments absolute, as the window that opens
+// them may be another process in another folder.
+func absolute(args []string) []string {
+	var out []string
+	for _, a := range args {
+		if p, err := filepath.Abs(a); err == nil {
+			out = append(out, p)
+		}
+	}
+	return out
 }

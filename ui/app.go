@@ -11,6 +11,7 @@ import (
 	"easel/assets"
 	"easel/internal/api"
 	"easel/internal/config"
+	"easel/internal/instance"
 	"easel/internal/jobs"
 	"easel/internal/library"
 	"easel/internal/saver"
@@ -51,6 +52,13 @@ type Options struct {
 	Keys *secrets.Keys
 	// Getenv reads OPENAI_BASE_URL and OPENAI_API_KEY; nil is os.Getenv.
 	Getenv func(string) string
+	// Files are images to open in Edit's inputs, in order (`easel a.png`,
+	// "Open with Easel").
+	Files []string
+	// Instance, when set, is this window's end of the single-instance
+	// socket: files a second start hands over open in Edit, and the window
+	// comes forward.
+	Instance *instance.Server
 }
 
 // App is the main window: its tabs (rooms), the frame around them
@@ -192,11 +200,22 @@ func (ea *App) build() {
 	// not). Its widgets go in once it has its size: laid out at size
 	// zero first, every wrapped label would be wrapped a word a line.
 	opening := ea.lastTab()
+	if len(ea.opts.Files) > 0 {
+		opening = TabEdit // `easel a.png`: the files go to Edit
+	}
 	ea.tabs.SelectIndex(opening)
 	ea.content = container.NewBorder(ea.banner.Box, ea.statusBar.Box, nil, nil, ea.tabs)
 	ea.banner.OnResize = ea.content.Refresh
 	ea.content.Resize(contentArea(ea.savedSize()))
 	ea.ensureBuilt(opening)
+	if len(ea.opts.Files) > 0 {
+		ea.edit.AddFiles(ea.opts.Files)
+	}
+	if srv := ea.opts.Instance; srv != nil {
+		// Files from a second start wait on the bridge until the window
+		// is attached, like every other update.
+		srv.Serve(func(m instance.Message) { ea.bridge.Do(func() { ea.handOver(m) }) })
+	}
 	if ea.lib != nil {
 		if notes := ea.lib.Notices(); len(notes) > 0 {
 			root := ea.lib.Root()

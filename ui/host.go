@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"easel/internal/instance"
 	"fmt"
 	"image"
 	"os"
@@ -296,4 +297,20 @@ func (a *App) confirmClose() {
 	d.SetDismissText("Keep running")
 	d.SetConfirmImportance(widget.DangerImportance)
 	d.Show()
+}
+
+// openFiles puts image files into Edit's inputs, in order, and shows
+// Edit; the files are read off the UI goroutine.
+func (a *App) openFiles(paths []string) {
+	a.SelectTab(TabEdit)
+	a.edit.AddFiles(paths)
+}
+
+// handOver takes what a second start of Easel handed this window: its
+// files go to Edit, and the window comes forward.
+func (a *App) handOver(m instance.Message) {
+	if len(m.Files) > 0 {
+		a.openFiles(m.Files)
+	}
+	a.win.RequestFocus()
 }

@@ -107,3 +107,33 @@ func TestAnUnwritableGalleryIsToldBeforeSending(t *testing.T) {
 		t.Error("a job started though its images could not be kept")
 	}
 }
+
+// `easel a.png b.jpg` opens on Edit with the files as its inputs, in
+// order, whichever tab was last shown; a file that cannot be read is
+// named in a dialog and the others are added.
+func TestOpeningWithFilesPutsThemInEdit(t *testing.T) {
+	dir := t.TempDir()
+	var buf bytes.Buffer
+	png.Encode(&buf, image.NewGray(image.Rect(0, 0, 8, 8)))
+	a, b := filepath.Join(dir, "a.png"), filepath.Join(dir, "b.png")
+	os.WriteFile(a, buf.Bytes(), 0o600)
+	os.WriteFile(b, buf.Bytes(), 0o600)
+	gone := filepath.Join(dir, "gone.png")
+	t.Setenv("EASEL_HOME", filepath.Join(dir, "data"))
+	o := Options{Demo: true, ConfigPath: filepath.Join(dir, "profiles.json"), Keys: secrets.New(secrets.NewMemory(), 0),
+		Getenv: func(string) string { return "" }, Files: []string{b, gone, a}}
+	ea := newApp(t, test.NewTempApp(t), o)
+	t.Cleanup(ea.win.Close)
+	waitFor(t, ea, "the inputs", func() bool { return len(ea.edit.Inputs()) == 2 })
+	onUI(ea, func() {
+		if ea.CurrentTab() != TabEdit {
+			t.Errorf("opened on tab %d, want Edit", ea.CurrentTab())
+		}
+		if in := ea.edit.Inputs(); in[0].Image.Name != "b.png" || in[1].Image.Name != "a.png" {
+			t.Errorf("inputs %s, %s; want b.png, a.png", in[0].Image.Name, in[1].Image.Name)
+		}
+		if msg := topText(ea.win); !strings.Contains(msg, "gone.png") {
+			t.Errorf("the dialog %q does not name the missing file", msg)
+		}
+	})
+}

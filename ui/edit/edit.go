@@ -4,8 +4,11 @@
 package edit
 
 import (
+	"errors"
 	"fmt"
 	"image"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -163,6 +166,54 @@ func (t *Room) addFromFile() {
 		}()
 	}, t.host.Window())
 	d.Show()
+}
+
+// AddFiles adds image files as inputs, in the order given, reading them
+// off the UI goroutine. A file that cannot be used is named with the
+// reason; the others are added.
+func (t *Room) AddFiles(paths []string) {
+	go func() {
+		var ins []Input
+		var problems []string
+		for _, p := range paths {
+			data, ctype, err := readInputFile(p)
+			if err != nil {
+				problems = append(problems, err.Error())
+				continue
+			}
+			ins = append(ins, Input{Image: api.InputImage{Name: filepath.Base(p), ContentType: ctype, Data: data}})
+		}
+		t.host.Do(func() {
+			if len(ins) > 0 {
+				t.Add(ins...)
+			}
+			if len(problems) > 0 {
+				// A dialog, not only the status line, which the service's
+				// state rewrites as it connects.
+				dialog.ShowError(errors.New(strings.Join(problems, " ")), t.host.Window())
+			}
+		})
+	}()
+}
+
+// readInputFile reads one input image from disk, bounded as the file
+// dialog's are.
+func readInputFile(path string) ([]byte, string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, "", fmt.Errorf("cannot open %s: %w", filepath.Base(path), unwrapPath(err))
+	}
+	defer f.Close()
+	return imageio.ReadInput(f, filepath.Base(path), imageio.MaxUploadBytes)
+}
+
+// unwrapPath is err without the *PathError's path, which the message names.
+func unwrapPath(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }
 
 // PrimaryAction checks the edit and submits it as a job.

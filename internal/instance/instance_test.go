@@ -1,0 +1,98 @@
+package instance
+
+import (
+	"net"
+	"os"
+	"reflect"
+	"sync"
+	"testing"
+)
+
+func claim(t *testing.T, dir string, files ...string) (*Server, bool) {
+	t.Helper()
+	srv, handed, err := Claim(dir, Message{Files: files})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if srv != nil {
+		t.Cleanup(srv.Close)
+	}
+	return srv, handed
+}
+
+// A second start hands its files to the first and is told to exit; a
+// start on another data folder gets its own window.
+func TestASecondStartHandsItsFilesToTheFirst(t *testing.T) {
+	t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
+	data := t.TempDir()
+	first, handed := claim(t, data)
+	if first == nil || handed {
+		t.Fatal("the first start did not become the window")
+	}
+	got := make(chan Message, 1)
+	first.Serve(func(m Message) { got <- m })
+	if srv, handed := claim(t, data, "/tmp/a.png", "/tmp/b.jpg"); srv != nil || !handed {
+		t.Fatal("the second start did not hand over")
+	}
+	if m := <-got; !reflect.DeepEqual(m.Files, []string{"/tmp/a.png", "/tmp/b.jpg"}) {
+		t.Errorf("the window got %v", m.Files)
+	}
+	if other, handed := claim(t, t.TempDir()); other == nil || handed {
+		t.Error("another data folder did not get its own window")
+	}
+	if st, err := os.Stat(first.Path()); err != nil || st.Mode().Perm()&0o077 != 0 {
+		t.Errorf("the socket is not private: %v %v", st.Mode(), err)
+	}
+}
+
+// A socket left by a crash (nothing listens on it) is taken over.
+func TestAStaleSocketIsTakenOver(t *testing.T) {
+	t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
+	data := t.TempDir()
+	path, _ := SocketPath(data)
+	ln, err := net.Listen("unix", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln.(*net.UnixListener).SetUnlinkOnClose(false)
+	ln.Close() // the crashed window's socket stays behind
+	if _, err := os.Stat(path); err != nil {
+		t.Fatal("the stale socket is not there to test with")
+	}
+	if srv, handed := claim(t, data); srv == nil || handed {
+		t.Fatal("a stale socket kept the window from opening")
+	}
+}
+
+// Starts at the same moment agree on one window.
+func TestStartsAtOnceAgreeOnOneWindow(t *testing.T) {
+	t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
+	data := t.TempDir()
+	var mu sync.Mutex
+	var servers []*Server
+	var wg sync.WaitGroup
+	for i := 0; i < 6; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			srv, _, err := Claim(data, Message{})
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			if srv != nil {
+				srv.Serve(func(Message) {})
+				mu.Lock()
+				servers = append(servers, srv)
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	for _, s := range servers {
+		s.Close()
+	}
+	if len(servers) != 1 {
+		t.Errorf("%d windows for one data folder, want 1", len(servers))
+	}
+}
