@@ -37,7 +37,7 @@ func TestGenerateSavesToLibraryAndShowsACard(t *testing.T) {
 	g := ea.generate
 	test.Type(g.Prompt(), "a lighthouse")
 	typeShortcut(ea, shortcutPrimary)
-	ea.runner.Wait()
+	waitImages(t, ea, "lighthouse", 1)
 	waitFor(t, ea, "a finished card", func() bool {
 		c := onlyCard(g)
 		return c != nil && strings.HasPrefix(c.Status.Text, "Done")
@@ -171,7 +171,7 @@ func TestAJobOfFourShowsEveryImageAndOpensOne(t *testing.T) {
 	})
 	test.Type(g.Prompt(), "four lighthouses")
 	g.PrimaryAction()
-	ea.runner.Wait()
+	waitImages(t, ea, "lighthouses", 4)
 	waitFor(t, ea, "four results on the card", func() bool { c := onlyCard(g); return c != nil && c.Opens() == 4 })
 	items, _ := ea.lib.List(context.Background(), library.Query{Search: "lighthouses"})
 	if len(items) != 4 {

@@ -15,7 +15,7 @@ import (
 	"easel/internal/library"
 )
 
-func pngBytes(t *testing.T, side int) []byte {
+func pngBytes(t testing.TB, side int) []byte {
 	var buf bytes.Buffer
 	if err := png.Encode(&buf, image.NewGray(image.Rect(0, 0, side, side))); err != nil {
 		t.Fatal(err)
