@@ -16,6 +16,14 @@ XVFB        := xvfb-run -a -s "-screen 0 1400x900x24"
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 PRISM_VER   := 5.14.2
 PRISM       := .cache/prism/node_modules/.bin/prism
+FYNE_TOOL   := fyne.io/tools/cmd/fyne@v1.7.4
+APP_ID      := dev.easel.app
+DIST        := dist
+PACKAGE     := $(DIST)/easel-linux-amd64.tar.xz
+# What the package holds, unpacked beside it; the real-window tests run
+# this release binary, the one users get.
+PKG_ROOT    := $(DIST)/easel/usr/local
+RELEASE_BIN := $(PKG_ROOT)/bin/easel
 
 # Debian packages: to build (Fyne's OpenGL and X11 headers), and to test
 # (a virtual display and input — the tests read pixels over X11 themselves —
@@ -25,13 +33,15 @@ BUILD_PKGS := gcc pkg-config libgl1-mesa-dev libx11-dev libxcursor-dev libxrandr
               libwayland-dev libxkbcommon-dev wayland-protocols \
               libxinerama-dev libxi-dev libxxf86vm-dev
 TEST_PKGS  := xvfb xauth xdotool libgl1-mesa-dri gnome-keyring dbus \
-              dbus-x11 libsecret-tools python3-gi gir1.2-gtk-3.0
+              dbus-x11 libsecret-tools python3-gi gir1.2-gtk-3.0 desktop-file-utils
+# The tarball is xz-compressed, as fyne package makes it.
+PKG_PKGS   := xz-utils
 
 # Packages whose tests need no display and no cgo OpenGL: everything but
 # the two binaries that open windows and the real-window tests.
 UNIT_PKGS = $$(go list ./... | grep -v -x -e easel -e easel/bench/barewindow -e easel/e2e)
 
-.PHONY: run test build demo unit keyring e2e bench lint screenshot deps-build deps-test deps-go deps-node clean
+.PHONY: run test build demo unit keyring e2e bench lint screenshot package install uninstall deps-build deps-test deps-go deps-node clean
 
 run: build
 	./$(BIN)
@@ -46,6 +56,37 @@ test: deps-build deps-test deps-go deps-node
 	$(MAKE) --no-print-directory unit
 	$(MAKE) --no-print-directory keyring
 	$(MAKE) --no-print-directory e2e
+
+# The release package, with Fyne's own tool: a stripped -trimpath build
+# with Fyne's release tags, the .desktop entry (FyneApp.toml: "Open with
+# Easel" for PNG, JPEG and WebP) and the icon, in a tarball, also unpacked
+# beside it. fyne package raises the build number in FyneApp.toml each
+# time; the file is put back, so packaging changes nothing in the tree.
+package: deps-build deps-go
+	@$(call ensure_pkgs,$(PKG_PKGS))
+	rm -rf $(DIST) && mkdir -p $(DIST)
+	cp FyneApp.toml $(DIST)/FyneApp.toml.orig
+	go run $(FYNE_TOOL) package -os linux -release || { cp $(DIST)/FyneApp.toml.orig FyneApp.toml; exit 1; }
+	cp $(DIST)/FyneApp.toml.orig FyneApp.toml && rm $(DIST)/FyneApp.toml.orig
+	mv Easel.tar.xz $(PACKAGE)
+	tar -xJf $(PACKAGE) -C $(DIST)
+
+# For the current user: the binary in ~/.local/bin, the menu entry in
+# ~/.local/share/applications (its Exec pointing at that binary, as
+# ~/.local/bin may not be on a launcher's PATH), the icon in the hicolor
+# theme. uninstall removes exactly these three files.
+INSTALLED := $(HOME)/.local/bin/easel $(HOME)/.local/share/applications/$(APP_ID).desktop \
+             $(HOME)/.local/share/icons/hicolor/512x512/apps/$(APP_ID).png
+
+install:
+	@[ -x $(RELEASE_BIN) ] || $(MAKE) --no-print-directory package
+	install -Dm755 $(RELEASE_BIN) $(HOME)/.local/bin/easel
+	install -Dm644 $(PKG_ROOT)/share/applications/$(APP_ID).desktop $(HOME)/.local/share/applications/$(APP_ID).desktop
+	sed -i 's|^Exec=easel |Exec=$(HOME)/.local/bin/easel |' $(HOME)/.local/share/applications/$(APP_ID).desktop
+	install -Dm644 $(PKG_ROOT)/share/pixmaps/$(APP_ID).png $(HOME)/.local/share/icons/hicolor/512x512/apps/$(APP_ID).png
+
+uninstall:
+	rm -f $(INSTALLED)
 
 # PRISM lets the conformance test send the client's requests through a
 # proxy that validates them, and fakeapi's answers, against the spec.
@@ -63,10 +104,10 @@ keyring:
 # The real-window tests also run a -race build of easel: the window's
 # widgets are built off the main thread (ui.Run), which only the real
 # driver exercises.
-e2e: build
+e2e: package
 	go build -race -o $(RACE_BIN) .
-	EASEL_BIN=$(abspath $(BIN)) EASEL_RACE_BIN=$(abspath $(RACE_BIN)) $(XVFB) $(WITH_KEYRING) \
-		go test -tags e2e -count=1 -v -timeout 20m ./e2e/
+	EASEL_BIN=$(abspath $(RELEASE_BIN)) EASEL_RACE_BIN=$(abspath $(RACE_BIN)) EASEL_PACKAGE=$(abspath $(PACKAGE)) \
+		$(XVFB) $(WITH_KEYRING) go test -tags e2e -count=1 -v -timeout 20m ./e2e/
 
 bench: deps-build deps-test deps-go build
 	go build -o $(BARE) ./bench/barewindow
@@ -85,7 +126,7 @@ screenshot: build deps-test
 		go test -tags e2e -count=1 -run "TestScreenshot|TestGenerateOnDemo|InRealWindow" -v ./e2e/
 
 clean:
-	rm -rf bin .cache
+	rm -rf bin .cache $(DIST)
 
 deps-build:
 	@$(call ensure_pkgs,$(BUILD_PKGS))
