@@ -162,6 +162,7 @@ func Run(a fyne.App, opts Options) {
 
 // newState is the App before its window and widgets exist.
 func newState(a fyne.App, opts Options) *App {
+	upgradePrefs(a.Preferences())
 	return &App{fyneApp: a, opts: opts, bridge: NewBridge()}
 }
 

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
 )
 
 func TestWithFyneDoDeclaresTheMigrationAndKeepsTheRest(t *testing.T) {
@@ -21,5 +22,28 @@ func TestWithFyneDoDeclaresTheMigrationAndKeepsTheRest(t *testing.T) {
 	}
 	if m := WithFyneDo(fyne.AppMetadata{}); !m.Migrations["fyneDo"] {
 		t.Errorf("no migrations to start from: got %v", m.Migrations)
+	}
+}
+
+// Window settings from before versions keep every value and gain the
+// version; settings from a newer Easel are left as they are.
+func TestWindowSettingsAreUpgradedNotDropped(t *testing.T) {
+	a := test.NewTempApp(t)
+	p := a.Preferences()
+	p.SetInt(prefLastTab, TabGallery)
+	p.SetFloat(prefWindowWidth, 1111)
+	p.SetFloat(prefWindowHeight, 777)
+	ea := newApp(t, a, isolated(t, Options{}))
+	t.Cleanup(ea.win.Close)
+	if got := p.Int(prefVersion); got != prefsVersion {
+		t.Errorf("version %d after start, want %d", got, prefsVersion)
+	}
+	if ea.lastTab() != TabGallery || ea.savedSize() != fyne.NewSize(1111, 777) {
+		t.Errorf("after the upgrade: tab %d, size %v", ea.lastTab(), ea.savedSize())
+	}
+	p.SetInt(prefVersion, prefsVersion+5)
+	upgradePrefs(p)
+	if got := p.Int(prefVersion); got != prefsVersion+5 {
+		t.Errorf("a newer version was lowered to %d", got)
 	}
 }

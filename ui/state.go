@@ -7,7 +7,26 @@ const (
 	prefLastTab      = "window.lastTab"
 	prefWindowWidth  = "window.width"
 	prefWindowHeight = "window.height"
+	// prefVersion is the version of these settings (prefsVersion).
+	prefVersion = "window.version"
 )
+
+// prefsVersion is the window settings' version. Settings written before
+// versions existed read as 0 and hold the same keys. A change of a key's
+// name or meaning is a new version, with a step in upgradePrefs that moves
+// the old value over: a user's settings are upgraded, never dropped.
+const prefsVersion = 1
+
+// upgradePrefs brings the window settings to prefsVersion. Settings from
+// a newer Easel are left as they are: it reads what it knows of them.
+func upgradePrefs(p fyne.Preferences) {
+	v := p.IntWithFallback(prefVersion, 0)
+	if v >= prefsVersion {
+		return
+	}
+	// 0 → 1: the keys are the same; only the version is new.
+	p.SetInt(prefVersion, prefsVersion)
+}
 
 // savedSize is the window's size when it was last closed.
 func (a *App) savedSize() fyne.Size {
