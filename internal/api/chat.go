@@ -13,7 +13,23 @@ import (
 // onDelta (which may be nil) receives each piece of text as it arrives,
 // so a caller can save and show it as it streams; the returned result
 // holds the whole text even if the stream failed midway (with the error).
-func (c *Client) Chat(ctx context.Context, req ChatRequest, onDelta func(string)) (*ChatResult, error) {
+func (c *Client) Chat(ctx context.Context, req ChatRequest, onDelta func(string)) (res *ChatResult, err error) {
+	defer func() {
+		err = c.cleanErr(err)
+		if res != nil {
+			res.Content = Clean(c.redact(res.Content), true)
+			res.Reasoning = Clean(c.redact(res.Reasoning), true)
+			res.Model, res.FinishReason = Clean(res.Model, false), Clean(res.FinishReason, false)
+			res.RequestID = Clean(c.redact(res.RequestID), false)
+		}
+	}()
+	if onDelta != nil {
+		// What is shown as it streams is cleaned piece by piece: an
+		// escape sequence split between two pieces loses its ESC, which
+		// is what a terminal needs to act on it.
+		show := onDelta
+		onDelta = func(d string) { show(Clean(d, true)) }
+	}
 	if strings.TrimSpace(req.Model) == "" {
 		return nil, preflight(KindInvalidRequest, "model", "no model is chosen", "Pick a chat model from the list.")
 	}
@@ -31,14 +47,21 @@ func (c *Client) Chat(ctx context.Context, req ChatRequest, onDelta func(string)
 	}
 	defer cancel()
 	defer resp.Body.Close()
-	res := &ChatResult{RequestID: requestID(resp.Header)}
+	res = &ChatResult{RequestID: requestID(resp.Header)}
 	if isEventStream(resp) {
-		err = c.readChatStream(rctx, resp, req.Model, res, onDelta)
+		err = c.readChatStream(rctx, resp, req.Model, res, onDelta, req.OnReasoning)
 	} else {
 		err = c.readChatJSON(rctx, resp, req.Model, res, onDelta)
 	}
 	if err != nil {
 		return res, err
+	}
+	if strings.TrimSpace(res.Content) == "" && strings.TrimSpace(res.Reasoning) == "" {
+		// Only [DONE], only empty events: nothing came back, which is a
+		// failure to say, not an empty success.
+		e := &Error{Kind: KindBadResponse, Message: "the reply was empty: the service sent no text", RequestID: requestID(resp.Header)}
+		e.Hint = hintFor(e, req.Model)
+		return res, e
 	}
 	return res, nil
 }
@@ -60,6 +83,7 @@ func (c *Client) readChatJSON(ctx context.Context, resp *http.Response, model st
 		return badResponse("the answer holds no reply", nil, resp.Header)
 	}
 	res.Content = choice.Get("message.content").String()
+	res.Reasoning = choice.Get("message.reasoning_content").String()
 	res.FinishReason = choice.Get("finish_reason").String()
 	res.Model = root.Get("model").String()
 	res.Usage = usageFrom(root.Get("usage"))
@@ -69,10 +93,10 @@ func (c *Client) readChatJSON(ctx context.Context, resp *http.Response, model st
 	return nil
 }
 
-func (c *Client) readChatStream(ctx context.Context, resp *http.Response, model string, res *ChatResult, onDelta func(string)) error {
+func (c *Client) readChatStream(ctx context.Context, resp *http.Response, model string, res *ChatResult, onDelta, onReasoning func(string)) error {
 	events := newSSEReader(resp.Body, c.cfg.MaxResponse)
-	var text strings.Builder
-	defer func() { res.Content = text.String() }()
+	var text, thinking strings.Builder
+	defer func() { res.Content, res.Reasoning = text.String(), thinking.String() }()
 	done := false
 	for {
 		data, ok := events.next()
@@ -101,6 +125,14 @@ func (c *Client) readChatStream(ctx context.Context, resp *http.Response, model 
 			res.Usage = usageFrom(u)
 		}
 		choice := ev.Get("choices.0")
+		// Thinking models stream their reasoning apart from the reply
+		// (gateways name it reasoning_content): kept apart, never mixed in.
+		if r := choice.Get("delta.reasoning_content").String(); r != "" {
+			thinking.WriteString(r)
+			if onReasoning != nil {
+				onReasoning(Clean(r, true))
+			}
+		}
 		if d := choice.Get("delta.content").String(); d != "" {
 			text.WriteString(d)
 			if onDelta != nil {

@@ -170,17 +170,13 @@ func (c *Client) callOnce(ctx context.Context, r request) (*http.Response, conte
 	switch {
 	case err != nil:
 		// A transport error can quote what the service chose (a
-		// redirect's target): redact the message as well as the cause.
+		// redirect's target): it is cleaned below like the service's own
+		// words.
 		e = classifyTransport(ctx, err, r.model)
-		e.Message = c.redact(e.Message)
-		if e.Err != nil {
-			e.Err = errors.New(c.redact(e.Err.Error()))
-		}
 	case resp.StatusCode/100 != 2:
 		body, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
 		resp.Body.Close()
 		e = classifyHTTP(resp.StatusCode, resp.Header, body, r.model)
-		e.Message = c.redact(e.Message)
 		if e.Status == http.StatusNotImplemented {
 			e.Hint = notImplementedHint(r.path)
 		}
@@ -191,7 +187,7 @@ func (c *Client) callOnce(ctx context.Context, r request) (*http.Response, conte
 	if e.Kind == KindUnknownModel && r.model != "" && r.path != "models" {
 		c.suggest(context.WithoutCancel(ctx), e, r.model)
 	}
-	return nil, nil, nil, e
+	return nil, nil, nil, c.cleanError(e)
 }
 
 // send puts r on the wire. The key goes only in the Authorization header,

@@ -61,7 +61,7 @@ func BenchmarkWireToFileBytes(b *testing.B) {
 		runtime.ReadMemStats(&before)
 		ns := benchfloor.MedianNs(1, func() {
 			resp := &http.Response{Body: io.NopCloser(bytes.NewReader(body)), ContentLength: int64(len(body)), Header: http.Header{}}
-			res, err := c.readImageJSON(b.Context(), resp, "m")
+			res, err := c.readImageJSON(b.Context(), resp, "m", wanted{images: 1})
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -16,7 +16,8 @@ import (
 // Generate makes images from a prompt. With Stream set, onPartial (which
 // may be nil) receives each preview as it arrives, on the calling
 // goroutine. The request is checked before it is sent.
-func (c *Client) Generate(ctx context.Context, req GenerateRequest, onPartial func(Partial)) (*ImageResult, error) {
+func (c *Client) Generate(ctx context.Context, req GenerateRequest, onPartial func(Partial)) (res *ImageResult, err error) {
+	defer func() { err = c.cleanErr(err) }()
 	if err := req.Check(c.cfg.Limits); err != nil {
 		return nil, err
 	}
@@ -30,7 +31,8 @@ func (c *Client) Generate(ctx context.Context, req GenerateRequest, onPartial fu
 // Edit changes or combines images. The images go as repeated image[]
 // parts in the order given; the mask applies to the first. An edit is
 // never retried on its own: it would upload every image again.
-func (c *Client) Edit(ctx context.Context, req EditRequest, onPartial func(Partial)) (*ImageResult, error) {
+func (c *Client) Edit(ctx context.Context, req EditRequest, onPartial func(Partial)) (res *ImageResult, err error) {
+	defer func() { err = c.cleanErr(err) }()
 	if err := req.Check(c.cfg.Limits); err != nil {
 		return nil, err
 	}
@@ -56,18 +58,28 @@ func (c *Client) images(ctx context.Context, r request, o ImageOptions, onPartia
 	defer cancel()
 	defer resp.Body.Close()
 	var res *ImageResult
+	want := wanted{images: max(o.N, 1), previews: o.PartialImages * max(o.N, 1)} // previews are per image
 	if isEventStream(resp) {
-		res, err = c.readImageStream(rctx, resp, r.model, onPartial)
+		res, err = c.readImageStream(rctx, resp, r.model, want, onPartial)
 	} else {
 		// A gateway may answer a stream request with plain JSON: read it
 		// as the unstreamed answer it is.
-		res, err = c.readImageJSON(rctx, resp, r.model)
+		res, err = c.readImageJSON(rctx, resp, r.model, want)
 	}
 	if err != nil {
-		return nil, err
+		return nil, c.cleanErr(err)
 	}
-	res.RequestID = requestID(resp.Header)
+	res.RequestID = Clean(c.redact(requestID(resp.Header)), false)
+	for i := range res.Images {
+		res.Images[i].RevisedPrompt = Clean(c.redact(res.Images[i].RevisedPrompt), true)
+	}
 	return res, nil
+}
+
+// wanted is what a request asked for: an answer is never allowed to make
+// more, whatever it sends (20,000 images for one, previews without end).
+type wanted struct {
+	images, previews int
 }
 
 func isEventStream(resp *http.Response) bool {
@@ -86,7 +98,7 @@ func (c *Client) readErr(ctx context.Context, err error, model string) *Error {
 		Hint: "The service answered but the connection broke before the end: try again; if it keeps happening, turn streaming off, or a proxy or gateway between may be cutting long answers."}
 }
 
-func (c *Client) readImageJSON(ctx context.Context, resp *http.Response, model string) (*ImageResult, error) {
+func (c *Client) readImageJSON(ctx context.Context, resp *http.Response, model string, want wanted) (*ImageResult, error) {
 	if resp.ContentLength > c.cfg.MaxResponse {
 		return nil, badResponse(fmt.Sprintf("the answer is %d bytes, over the %d-byte limit", resp.ContentLength, c.cfg.MaxResponse), nil, resp.Header)
 	}
@@ -113,7 +125,12 @@ func (c *Client) readImageJSON(ctx context.Context, resp *http.Response, model s
 	if !data.IsArray() || len(data.Array()) == 0 {
 		return nil, badResponse("the answer holds no images", nil, resp.Header)
 	}
-	for i, item := range data.Array() {
+	items := data.Array()
+	if len(items) > want.images {
+		res.Dropped = len(items) - want.images
+		items = items[:want.images]
+	}
+	for i, item := range items {
 		var img []byte
 		var err error
 		switch {
@@ -141,9 +158,15 @@ func (c *Client) readImageJSON(ctx context.Context, resp *http.Response, model s
 	return res, nil
 }
 
+// checkedImage reads an image's format and size from its header and
+// refuses one that claims more pixels than Easel will decode, before
+// anything decodes it.
 func checkedImage(data []byte) (Image, error) {
 	format, w, h, err := SniffImage(data)
 	if err != nil {
+		return Image{}, err
+	}
+	if err := CheckPixels(w, h); err != nil {
 		return Image{}, err
 	}
 	return Image{Data: data, Format: format, Width: w, Height: h}, nil
@@ -164,12 +187,7 @@ func (c *Client) download(ctx context.Context, link string) ([]byte, error) {
 	if err != nil {
 		// The error quotes the link, which the service chose: take any
 		// piece of the key out of it.
-		e := classifyTransport(ctx, err, "")
-		e.Message = c.redact(e.Message)
-		if e.Err != nil {
-			e.Err = errors.New(c.redact(e.Err.Error()))
-		}
-		return nil, e
+		return nil, c.cleanError(classifyTransport(ctx, err, ""))
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
@@ -179,9 +197,10 @@ func (c *Client) download(ctx context.Context, link string) ([]byte, error) {
 }
 
 // readImageStream reads image_generation.* / image_edit.* events.
-func (c *Client) readImageStream(ctx context.Context, resp *http.Response, model string, onPartial func(Partial)) (*ImageResult, error) {
+func (c *Client) readImageStream(ctx context.Context, resp *http.Response, model string, want wanted, onPartial func(Partial)) (*ImageResult, error) {
 	events := newSSEReader(resp.Body, c.cfg.MaxResponse)
 	res := &ImageResult{}
+	previews := 0
 	for {
 		data, ok := events.next()
 		if !ok {
@@ -202,15 +221,32 @@ func (c *Client) readImageStream(ctx context.Context, resp *http.Response, model
 		typ := ev.Get("type").String()
 		switch typ {
 		case "image_generation.partial_image", "image_edit.partial_image":
+			// A preview is a courtesy: one that is broken, too large or
+			// more than were asked for is dropped, and the job goes on to
+			// its final image.
+			if previews >= want.previews {
+				res.DroppedPreviews++
+				continue
+			}
 			img, err := w.image(ev.Get("b64_json"))
 			if err != nil {
-				return nil, badResponse("a preview: "+err.Error(), err, resp.Header)
+				res.DroppedPreviews++
+				continue
 			}
+			format, pw, ph, err := SniffImage(img)
+			if err != nil || CheckPixels(pw, ph) != nil {
+				res.DroppedPreviews++
+				continue
+			}
+			previews++
 			if onPartial != nil {
-				format, _, _, _ := SniffImage(img)
 				onPartial(Partial{Index: int(ev.Get("partial_image_index").Int()), Data: img, Format: format})
 			}
 		case "image_generation.completed", "image_edit.completed":
+			if len(res.Images) >= want.images {
+				res.Dropped++
+				continue
+			}
 			img, err := w.image(ev.Get("b64_json"))
 			if err != nil {
 				return nil, badResponse("the image: "+err.Error(), err, resp.Header)
@@ -252,6 +288,5 @@ func (c *Client) streamError(resp *http.Response, errJSON []byte, model string) 
 		e.Kind = KindServer
 		e.Hint = hintFor(e, model)
 	}
-	e.Message = c.redact(e.Message)
-	return e
+	return c.cleanError(e)
 }

@@ -11,7 +11,8 @@ import (
 )
 
 // Models lists the model ids the service offers to this key, sorted.
-func (c *Client) Models(ctx context.Context) ([]Model, error) {
+func (c *Client) Models(ctx context.Context) (out []Model, err error) {
+	defer func() { err = c.cleanErr(err) }()
 	resp, rctx, cancel, err := c.call(ctx, request{method: http.MethodGet, path: "models",
 		overall: c.cfg.FirstByteTimeout, firstByte: c.cfg.FirstByteTimeout})
 	if err != nil {
@@ -30,15 +31,16 @@ func (c *Client) Models(ctx context.Context) ([]Model, error) {
 	if !data.IsArray() {
 		return nil, badResponse("the answer holds no model list", nil, resp.Header)
 	}
-	var out []Model
 	for _, m := range data.Array() {
-		id := m.Get("id").String()
+		// A name is shown and sent back as it is: cleaned of anything a
+		// terminal or the eye would take for something else.
+		id := Clean(c.redact(m.Get("id").String()), false)
 		if id == "" {
 			continue
 		}
-		model := Model{ID: id, OwnedBy: m.Get("owned_by").String(), Created: time.Unix(m.Get("created").Int(), 0)}
+		model := Model{ID: id, OwnedBy: Clean(c.redact(m.Get("owned_by").String()), false), Created: time.Unix(m.Get("created").Int(), 0)}
 		for _, t := range m.Get("supported_endpoint_types").Array() {
-			model.EndpointTypes = append(model.EndpointTypes, t.String())
+			model.EndpointTypes = append(model.EndpointTypes, Clean(t.String(), false))
 		}
 		out = append(out, model)
 	}

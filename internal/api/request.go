@@ -66,6 +66,9 @@ type ChatRequest struct {
 	MaxTokens   *int
 	// Stream asks for text deltas as they are generated.
 	Stream bool
+	// OnReasoning, when set, gets a thinking model's reasoning as it
+	// streams (reasoning_content), apart from the reply.
+	OnReasoning func(string)
 }
 
 // Message is one turn of a conversation.

@@ -14,6 +14,10 @@ type ImageResult struct {
 	// Size, Quality, Background and OutputFormat are what the service says
 	// it used (it resolves "auto").
 	Size, Quality, Background, OutputFormat string
+	// Dropped is how many images the service sent beyond those asked
+	// for, and DroppedPreviews how many previews beyond those asked for
+	// (or broken): neither is kept, and the caller says so once.
+	Dropped, DroppedPreviews int
 }
 
 // Image is one picture, with the bytes exactly as the server sent them.
@@ -43,7 +47,9 @@ type Partial struct {
 
 // ChatResult is a finished chat reply.
 type ChatResult struct {
-	Content      string
+	Content string
+	// Reasoning is what a thinking model sent as reasoning_content.
+	Reasoning    string
 	FinishReason string
 	Model        string
 	Usage        *Usage

@@ -23,7 +23,40 @@ type sseReader struct {
 }
 
 func newSSEReader(r io.Reader, limit int64) *sseReader {
-	return &sseReader{r: bufio.NewReaderSize(r, 64<<10), left: limit}
+	return &sseReader{r: bufio.NewReaderSize(&lineEndings{r: r}, 64<<10), left: limit}
+}
+
+// lineEndings turns the three line endings the SSE standard allows (CRLF,
+// LF and CR alone) into LF as the stream passes, so a server that ends
+// its lines with CR alone is read, not taken for one endless line.
+type lineEndings struct {
+	r io.Reader
+	// cr is set when the last byte passed on was a CR turned into LF: an
+	// LF that follows it belongs to the same ending.
+	cr bool
+}
+
+func (l *lineEndings) Read(p []byte) (int, error) {
+	for {
+		n, err := l.r.Read(p)
+		out := 0
+		for _, c := range p[:n] {
+			switch {
+			case c == '\n' && l.cr:
+				l.cr = false
+				continue
+			case c == '\r':
+				c, l.cr = '\n', true
+			default:
+				l.cr = false
+			}
+			p[out] = c
+			out++
+		}
+		if out > 0 || err != nil {
+			return out, err
+		}
+	}
 }
 
 // next returns the data of the next event, valid until the next call, or

@@ -15,6 +15,7 @@ import (
 
 	"easel/internal/config"
 	"easel/internal/fakeapi"
+	"easel/internal/hostile"
 	"easel/internal/secrets"
 )
 
@@ -140,5 +141,60 @@ func TestGenNeverOverwrites(t *testing.T) {
 	}
 	if len(entries) != 6 || len(seen) != 6 {
 		t.Errorf("%d files and %d distinct paths printed, want 6 and 6: %v", len(entries), len(seen), printed)
+	}
+}
+
+// Against a hostile service the command line keeps no more images than
+// asked for and says so once, and nothing the service sends reaches the
+// terminal as a control sequence: not an error line, not a model name,
+// not a chat reply.
+func TestAHostileServiceCannotDriveTheTerminal(t *testing.T) {
+	const key = "sk-hostile-key-0123456789abcdef"
+	ts := httptest.NewServer(hostile.Server{Key: key})
+	t.Cleanup(ts.Close)
+	run := func(args ...string) (string, string, int) {
+		var out, errOut bytes.Buffer
+		vars := map[string]string{"OPENAI_BASE_URL": ts.URL + "/v1", "OPENAI_API_KEY": key}
+		env := Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errOut, Getenv: func(k string) string { return vars[k] },
+			Profiles: config.Open(filepath.Join(t.TempDir(), "profiles.json")), Keys: secrets.New(secrets.NewMemory(), 0)}
+		code := Run(args, env)
+		return out.String(), errOut.String(), code
+	}
+	terminalSafe := func(what, s string) {
+		t.Helper()
+		if strings.ContainsAny(s, "\x1b\x07\x08\x00\u202e\u009b\u009d") || strings.Contains(s, key[:12]) {
+			t.Errorf("%s reaches the terminal unclean: %q", what, s)
+		}
+	}
+	dir := t.TempDir()
+	out, errOut, code := run("gen", "--prompt", "x", "--model", hostile.ManyImages, "--n", "1", "--out", dir)
+	if entries, _ := os.ReadDir(dir); code != 0 || len(entries) != 1 || len(strings.Fields(out)) != 1 {
+		t.Errorf("gen --n 1 against 200 images: exit %d, %d files, stdout %q", code, len(entries), out)
+	}
+	if strings.Count(errOut, "were not kept") != 1 {
+		t.Errorf("stderr %q does not say once that images were dropped", errOut)
+	}
+	_, errOut, code = run("gen", "--prompt", "x", "--model", hostile.EndlessPreview, "--stream", "--partial-images", "2", "--out", dir)
+	if code != 0 || strings.Count(errOut, "preview") != 3 { // two previews and one notice
+		t.Errorf("an endless preview stream: exit %d, stderr %q", code, errOut)
+	}
+	_, errOut, code = run("gen", "--prompt", "x", "--model", hostile.EvilError, "--out", dir)
+	terminalSafe("an error line", errOut)
+	if code != 1 || !strings.Contains(errOut, "evil") {
+		t.Errorf("the error: exit %d, %q", code, errOut)
+	}
+	out, _, _ = run("models")
+	terminalSafe("the model list", out)
+	out, errOut, _ = run("chat", "--model", hostile.EvilChat, "hi")
+	terminalSafe("a chat reply", out+errOut)
+	if !strings.Contains(out, "hello") || !strings.Contains(out, "world") {
+		t.Errorf("the reply lost its text: %q", out)
+	}
+	out, errOut, code = run("chat", "--model", hostile.ReasoningOnly, "hi")
+	if code != 0 || !strings.Contains(errOut, "thinking it over") || strings.Contains(out, "thinking") {
+		t.Errorf("a reply of reasoning only: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	if _, _, code := run("chat", "--model", hostile.EmptyChat, "hi"); code != 1 {
+		t.Errorf("an empty chat stream exited %d, want 1", code)
 	}
 }

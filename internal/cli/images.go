@@ -163,6 +163,12 @@ func progress(env Env) func(api.Partial) {
 // already taken (an earlier run, another run in the same second) is
 // skipped, never replaced.
 func writeImages(env Env, out string, res *api.ImageResult) error {
+	if res.Dropped > 0 {
+		fmt.Fprintf(env.Stderr, "easel: the service sent %d more images than were asked for; they were not kept\n", res.Dropped)
+	}
+	if res.DroppedPreviews > 0 {
+		fmt.Fprintf(env.Stderr, "easel: %d previews beyond those asked for (or broken) were not shown\n", res.DroppedPreviews)
+	}
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return fmt.Errorf("cannot create %s: %w", out, err)
 	}

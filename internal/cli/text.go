@@ -70,7 +70,17 @@ func runChat(ctx context.Context, args []string, env Env) error {
 	if given(fs, "max-tokens") {
 		req.MaxTokens = maxTokens
 	}
+	// A thinking model's reasoning goes to stderr, apart from the reply,
+	// so a script reading stdout gets the reply alone.
+	thought := false
+	req.OnReasoning = func(r string) { thought = true; fmt.Fprint(env.Stderr, r) }
 	res, err := c.Chat(ctx, req, func(d string) { fmt.Fprint(env.Stdout, d) })
+	if res != nil && res.Reasoning != "" {
+		if !thought {
+			fmt.Fprint(env.Stderr, res.Reasoning)
+		}
+		fmt.Fprintln(env.Stderr)
+	}
 	if res != nil && res.Content != "" {
 		fmt.Fprintln(env.Stdout)
 	}

@@ -2,6 +2,7 @@ package imageio
 
 import (
 	"bytes"
+	"easel/internal/api"
 	"fmt"
 	"image"
 	"io"
@@ -10,21 +11,14 @@ import (
 	"github.com/disintegration/imaging"
 )
 
-// MaxPixels is the most pixels Easel decodes in one image: well above the
-// largest image a service makes (3840x2160 is 8.3 million) and a 24
-// megapixel photo, far below what would eat the machine (a 60000x60000
-// header asks for 14 GB as NRGBA).
-const MaxPixels = 64 << 20
+// MaxPixels is the most pixels Easel decodes in one image: api.MaxPixels,
+// the limit the answers are checked against too (a 60000x60000 header
+// would ask for 14 GB as NRGBA).
+const MaxPixels = api.MaxPixels
 
 // TooLargeError is an image whose header claims more pixels than a
 // limit; it is refused before any decode.
-type TooLargeError struct {
-	Width, Height, Limit int
-}
-
-func (e *TooLargeError) Error() string {
-	return fmt.Sprintf("the image claims %dx%d pixels, more than the %d million Easel opens", e.Width, e.Height, e.Limit>>20)
-}
+type TooLargeError = api.TooLargeError
 
 // DecodeBounded decodes an image after reading its header and refusing
 // one of more than limit pixels, so a small file cannot ask for gigabytes.
@@ -37,8 +31,8 @@ func DecodeBounded(r io.Reader, limit int) (image.Image, error) {
 	if err != nil {
 		return nil, fmt.Errorf("not a readable image: %w", err)
 	}
-	if cfg.Width <= 0 || cfg.Height <= 0 || cfg.Width*cfg.Height > limit {
-		return nil, &TooLargeError{Width: cfg.Width, Height: cfg.Height, Limit: limit}
+	if err := api.CheckPixelsWithin(cfg.Width, cfg.Height, limit); err != nil {
+		return nil, err
 	}
 	img, _, err := image.Decode(io.MultiReader(&head, r))
 	if err != nil {

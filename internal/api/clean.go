@@ -1,0 +1,153 @@
+package api
+
+import (
+	"errors"
+	"strings"
+	"unicode/utf8"
+)
+
+// Clean makes text a service sent safe to show a person, in a terminal or
+// the window: terminal escape sequences (clear-screen, window titles,
+// OSC 52 clipboard writes, hyperlinks) are removed whole, other control
+// characters (BEL, backspace, NUL, C1 controls) and bidirectional
+// overrides, which can make text read as something else, are removed, and
+// invalid UTF-8 is replaced. Newlines and tabs are kept when multiline;
+// otherwise they become spaces, so one field stays on one line.
+func Clean(s string, multiline bool) string {
+	if isPlain(s) {
+		return s
+	}
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == 0x1b: // ESC: skip the whole sequence
+			i += escapeLen(s[i:])
+			continue
+		case r == 0x9b || r == 0x9d || r == 0x90 || r == 0x98 || r == 0x9e || r == 0x9f: // C1 CSI, OSC, DCS…: same
+			i += size + sequenceBody(s[i+size:], r)
+			continue
+		case r == '\n' || r == '\t':
+			if multiline {
+				b.WriteRune(r)
+			} else {
+				b.WriteByte(' ')
+			}
+		case r == '\r':
+			if !multiline {
+				b.WriteByte(' ')
+			}
+		case r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f), isBidiControl(r):
+			// removed
+		default:
+			b.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	return b.String()
+}
+
+// isPlain reports whether s is printable ASCII (plus spaces): the common
+// case, returned as it is.
+func isPlain(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
+// isBidiControl reports the explicit directional formatting characters
+// (embeddings, overrides, isolates and the marks), which reorder what
+// follows them on screen.
+func isBidiControl(r rune) bool {
+	return r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 || r == 0x200e || r == 0x200f || r == 0x061c
+}
+
+// escapeLen is the length of the escape sequence at the start of s (s[0]
+// is ESC): CSI up to its final byte, OSC/DCS/PM/APC/SOS up to their
+// terminator, or ESC and one character.
+func escapeLen(s string) int {
+	if len(s) < 2 {
+		return len(s)
+	}
+	switch s[1] {
+	case '[':
+		return 2 + sequenceBody(s[2:], 0x9b)
+	case ']', 'P', 'X', '^', '_':
+		return 2 + sequenceBody(s[2:], 0x9d)
+	}
+	_, size := utf8.DecodeRuneInString(s[1:])
+	return 1 + size
+}
+
+// sequenceBody is the length of a control sequence's body after its
+// introducer: for CSI (0x9b) parameters up to the final byte; for string
+// sequences up to BEL or ST (ESC \ or 0x9c). An unterminated sequence runs
+// to the end of s.
+func sequenceBody(s string, kind rune) int {
+	if kind == 0x9b {
+		for i := 0; i < len(s); i++ {
+			if c := s[i]; c >= 0x40 && c <= 0x7e {
+				return i + 1
+			} else if c < 0x20 || c > 0x7e {
+				return i // not a CSI byte: the sequence was broken off
+			}
+		}
+		return len(s)
+	}
+	for i := 0; i < len(s); i++ {
+		switch {
+		case s[i] == 0x07:
+			return i + 1
+		case s[i] == 0x1b && i+1 < len(s) && s[i+1] == '\\':
+			return i + 2
+		case s[i] == 0xc2 && i+1 < len(s) && s[i+1] == 0x9c: // U+009C, ST
+			return i + 2
+		}
+	}
+	return len(s)
+}
+
+// cleanError redacts the key from every string of e that came from the
+// service and cleans it for display: the one place a service's words pass
+// through on their way to a person, a log or the library.
+func (c *Client) cleanError(e *Error) *Error {
+	if e == nil {
+		return nil
+	}
+	text := func(s string) string { return Clean(c.redact(s), false) }
+	e.Message, e.Code, e.Type, e.Param = text(e.Message), text(e.Code), text(e.Type), text(e.Param)
+	e.RequestID, e.Hint = text(e.RequestID), text(e.Hint)
+	for i, s := range e.Suggestions {
+		e.Suggestions[i] = text(s)
+	}
+	if e.Err != nil {
+		// A cause whose text had to change is replaced by its cleaned
+		// text, not wrapped: unwrapping must not give the key back.
+		if msg := text(e.Err.Error()); msg != e.Err.Error() {
+			e.Err = errors.New(msg)
+		}
+	}
+	return e
+}
+
+// cleanErr cleans any error a public method returns: an *Error field by
+// field, another error's text as a whole.
+func (c *Client) cleanErr(err error) error {
+	if err == nil {
+		return nil
+	}
+	var e *Error
+	if errors.As(err, &e) {
+		c.cleanError(e)
+		return err
+	}
+	if msg := Clean(c.redact(err.Error()), false); msg != err.Error() {
+		return errors.New(msg)
+	}
+	return err
+}

@@ -1,0 +1,186 @@
+package api
+
+import (
+	"context"
+	"errors"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"easel/internal/hostile"
+)
+
+const hostileKey = "sk-hostile-key-0123456789abcdef"
+
+func hostileClient(t *testing.T) *Client {
+	t.Helper()
+	ts := httptest.NewServer(hostile.Server{Key: hostileKey})
+	t.Cleanup(ts.Close)
+	return New(Config{BaseURL: ts.URL + "/v1", APIKey: hostileKey})
+}
+
+// dirty reports what in s could drive a terminal or disguise text, or
+// the key.
+func dirty(s string) string {
+	for _, r := range s {
+		switch {
+		case r == 0x1b || r == 0x07 || r == 0x08 || r == 0 || r == 0x9b || r == 0x9d:
+			return "a control character"
+		case r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069:
+			return "a bidi control"
+		}
+	}
+	if strings.Contains(s, hostileKey[:12]) {
+		return "the key"
+	}
+	return ""
+}
+
+func hostileGen(model string, n, previews int) GenerateRequest {
+	return GenerateRequest{Prompt: "x", ImageOptions: ImageOptions{Model: model, Size: "1024x1024", N: n,
+		Stream: previews > 0, PartialImages: previews}}
+}
+
+// An answer with 200 images for n=1 keeps one, says how many it dropped,
+// and the revised prompt it kept is clean.
+func TestAnAnswerCannotMakeMoreImagesThanAsked(t *testing.T) {
+	c := hostileClient(t)
+	res, err := c.Generate(context.Background(), hostileGen(hostile.ManyImages, 1, 0), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Images) != 1 || res.Dropped != 199 {
+		t.Errorf("%d images kept, %d dropped; want 1 and 199", len(res.Images), res.Dropped)
+	}
+	if d := dirty(res.Images[0].RevisedPrompt); d != "" {
+		t.Errorf("the revised prompt holds %s: %q", d, res.Images[0].RevisedPrompt)
+	}
+}
+
+// An endless preview stream gives no more previews than asked for; a
+// broken preview does not fail a job whose image arrived; a stream whose
+// lines end with CR alone is read.
+func TestStreamsCannotFloodOrBreakAJob(t *testing.T) {
+	c := hostileClient(t)
+	for _, tc := range []struct {
+		model              string
+		previews, wantSeen int
+	}{
+		{hostile.EndlessPreview, 2, 2},
+		{hostile.BrokenPreview, 1, 0},
+		{hostile.CROnly, 1, 0},
+	} {
+		seen := 0
+		res, err := c.Generate(context.Background(), hostileGen(tc.model, 1, tc.previews), func(Partial) { seen++ })
+		if err != nil {
+			t.Errorf("%s: %v", tc.model, err)
+			continue
+		}
+		if len(res.Images) != 1 || seen != tc.wantSeen {
+			t.Errorf("%s: %d images and %d previews, want 1 and %d", tc.model, len(res.Images), seen, tc.wantSeen)
+		}
+	}
+}
+
+// An image whose header claims 60000x60000 pixels is refused, in words,
+// before anything decodes it.
+func TestAHugeHeaderIsRefusedBeforeDecoding(t *testing.T) {
+	c := hostileClient(t)
+	_, err := c.Generate(context.Background(), hostileGen(hostile.HugeHeader, 1, 0), nil)
+	var e *Error
+	if !errors.As(err, &e) || e.Kind != KindBadResponse || !strings.Contains(e.Message, "60000x60000") {
+		t.Errorf("got %v, want an unusable answer that names the size", err)
+	}
+}
+
+// Every string of an error from the service reaches the user cleaned of
+// terminal controls and bidi overrides, and without the key.
+func TestAServiceErrorIsCleanedEverywhere(t *testing.T) {
+	c := hostileClient(t)
+	_, err := c.Generate(context.Background(), hostileGen(hostile.EvilError, 1, 0), nil)
+	var e *Error
+	if !errors.As(err, &e) {
+		t.Fatalf("got %v", err)
+	}
+	for name, s := range map[string]string{"message": e.Message, "code": e.Code, "param": e.Param, "type": e.Type,
+		"request id": e.RequestID, "hint": e.Hint, "error": e.Error()} {
+		if d := dirty(s); d != "" {
+			t.Errorf("the %s holds %s: %q", name, d, s)
+		}
+	}
+	if !strings.Contains(e.Message, "bad") || !strings.Contains(e.Message, "evil") {
+		t.Errorf("the message lost its text: %q", e.Message)
+	}
+}
+
+// Model names are cleaned and never carry the key.
+func TestModelNamesAreCleaned(t *testing.T) {
+	c := hostileClient(t)
+	ms, err := c.Models(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range ms {
+		if d := dirty(m.ID); d != "" {
+			t.Errorf("model %q holds %s", m.ID, d)
+		}
+	}
+}
+
+// A chat stream with nothing in it is an error; a reply of reasoning
+// alone is a reply; a reply's escape sequences are removed and its text
+// kept, as it streams and at the end.
+func TestChatStreamsAreReadHonestly(t *testing.T) {
+	c := hostileClient(t)
+	chat := func(model string, onDelta func(string), onReasoning func(string)) (*ChatResult, error) {
+		return c.Chat(context.Background(), ChatRequest{Model: model, Stream: true, OnReasoning: onReasoning,
+			Messages: []Message{{Role: RoleUser, Content: "hi"}}}, onDelta)
+	}
+	if _, err := chat(hostile.EmptyChat, nil, nil); err == nil {
+		t.Error("an empty stream was taken for an empty reply")
+	}
+	var thought string
+	res, err := chat(hostile.ReasoningOnly, nil, func(s string) { thought += s })
+	if err != nil || res.Reasoning != "thinking it over" || thought != "thinking it over" || res.Content != "" {
+		t.Errorf("reasoning only: %+v, %v, streamed %q", res, err, thought)
+	}
+	var shown string
+	res, err = chat(hostile.EvilChat, func(s string) { shown += s }, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, s := range map[string]string{"streamed": shown, "final": res.Content} {
+		if d := dirty(s); d != "" {
+			t.Errorf("the %s reply holds %s: %q", name, d, s)
+		}
+		if !strings.HasPrefix(s, "hello ") || !strings.HasSuffix(s, "evil\nworld") {
+			t.Errorf("the %s reply lost its text: %q", name, s)
+		}
+	}
+}
+
+// Clean keeps ordinary text, newlines only where asked, and removes whole
+// escape sequences rather than leaving their arguments behind.
+func TestClean(t *testing.T) {
+	for _, c := range []struct {
+		in        string
+		multiline bool
+		want      string
+	}{
+		{"plain text", false, "plain text"},
+		{"Étude n°2 — 東京", false, "Étude n°2 — 東京"},
+		{"two\nlines\tand tab", true, "two\nlines\tand tab"},
+		{"two\nlines", false, "two lines"},
+		{"\x1b[31mred\x1b[0m", false, "red"},
+		{"a\x1b]0;title\x07b", false, "ab"},
+		{"a\x1b]52;c;ZXZpbA==\x1b\\b", false, "ab"},
+		{"\u202egnp.exe", false, "gnp.exe"},
+		{"bell\a back\b nul\x00", false, "bell back nul"},
+		{"bad \xff utf8", false, "bad \uFFFD utf8"},
+		{"cut \x1b", false, "cut "},
+	} {
+		if got := Clean(c.in, c.multiline); got != c.want {
+			t.Errorf("Clean(%q, %v) = %q, want %q", c.in, c.multiline, got, c.want)
+		}
+	}
+}
