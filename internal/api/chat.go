@@ -67,7 +67,10 @@ func (c *Client) Chat(ctx context.Context, req ChatRequest, onDelta func(string)
 }
 
 func (c *Client) readChatJSON(ctx context.Context, resp *http.Response, model string, res *ChatResult, onDelta func(string)) error {
-	body, err := readBody(resp.Body, resp.ContentLength, c.cfg.MaxResponse)
+	if isWebPage(resp) {
+		return webPage(resp)
+	}
+	body, err := readBody(resp.Body, resp.ContentLength, c.limitFor("chat/completions"))
 	if err != nil {
 		return c.readErr(ctx, err, model)
 	}
@@ -94,7 +97,7 @@ func (c *Client) readChatJSON(ctx context.Context, resp *http.Response, model st
 }
 
 func (c *Client) readChatStream(ctx context.Context, resp *http.Response, model string, res *ChatResult, onDelta, onReasoning func(string)) error {
-	events := newSSEReader(resp.Body, c.cfg.MaxResponse)
+	events := newSSEReader(resp.Body, c.limitFor("chat/completions"))
 	var text, thinking strings.Builder
 	defer func() { res.Content, res.Reasoning = text.String(), thinking.String() }()
 	done := false

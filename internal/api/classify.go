@@ -138,13 +138,39 @@ func nonJSONMessage(status int, header http.Header, body []byte) string {
 		return "the service answered " + strconv.Itoa(status) + " " + http.StatusText(status) + " with a web page instead of an API error"
 	}
 	text := strings.TrimSpace(string(body))
-	if len(text) > 200 {
-		text = text[:200] + "…"
+	if msg, ok := cutMessage(body); ok {
+		// JSON cut off (longer than Easel reads of an error): its
+		// message, cut cleanly, rather than a raw fragment.
+		return msg
+	}
+	if r := []rune(text); len(r) > 200 {
+		text = string(r[:200]) + "…"
 	}
 	if text == "" {
 		return "the service answered " + strconv.Itoa(status) + " " + http.StatusText(status) + " with no details"
 	}
 	return text
+}
+
+// cutMessage finds the "message" of an error answer whose JSON was cut
+// off, and shortens it to what a person reads.
+func cutMessage(body []byte) (string, bool) {
+	_, after, ok := strings.Cut(string(body), `"message"`)
+	if !ok {
+		return "", false
+	}
+	after = strings.TrimLeft(after, " \t\r\n:")
+	if !strings.HasPrefix(after, `"`) {
+		return "", false
+	}
+	msg := after[1:]
+	if end := strings.IndexByte(msg, '"'); end >= 0 {
+		msg = msg[:end]
+	}
+	if r := []rune(msg); len(r) > 200 {
+		msg = string(r[:200]) + "… (the service's message was cut here)"
+	}
+	return msg, msg != ""
 }
 
 func requestID(h http.Header) string {
@@ -173,6 +199,10 @@ func retryAfter(h http.Header) time.Duration {
 	}
 	return 0
 }
+
+// MaxRetryAfter is the longest wait a service's Retry-After is taken at
+// its word for; beyond it (277 hours, 73 years) the hint says "later".
+const MaxRetryAfter = time.Hour
 
 // Causes set on a request's context, so a deadline is told apart from the
 // user's cancel.

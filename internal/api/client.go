@@ -32,6 +32,9 @@ type Config struct {
 	MaxResponse int64
 	// Limits are the custom-size rules checked before sending.
 	Limits Limits
+	// OnWait, when set, is told when Easel waits out a short Retry-After
+	// itself before sending again, so the wait is shown, not silent.
+	OnWait func(time.Duration)
 	// HTTPClient replaces the transport, for tests; nil builds one from
 	// the time-outs above.
 	HTTPClient *http.Client
@@ -46,7 +49,28 @@ const (
 	DefaultImageTimeout     = 10 * time.Minute
 	DefaultChatTimeout      = 5 * time.Minute
 	DefaultMaxResponse      = 256 << 20
+	// MaxListResponse bounds a model list: a gateway listing ten
+	// thousand models sends about a megabyte.
+	MaxListResponse = 8 << 20
+	// MaxChatResponse bounds a chat answer, streamed or not: a whole
+	// book is a few megabytes of text.
+	MaxChatResponse = 32 << 20
+	// MaxErrorBody bounds what is read of an error answer: a message,
+	// a code and a few fields.
+	MaxErrorBody = 64 << 10
 )
+
+// limitFor is the byte limit of an answer to path, never more than the
+// configured MaxResponse: small where only a little is needed.
+func (c *Client) limitFor(path string) int64 {
+	switch {
+	case path == "models":
+		return min(MaxListResponse, c.cfg.MaxResponse)
+	case strings.HasPrefix(path, "chat/"):
+		return min(MaxChatResponse, c.cfg.MaxResponse)
+	}
+	return c.cfg.MaxResponse
+}
 
 func (c Config) withDefaults() Config {
 	if c.ConnectTimeout == 0 {
@@ -144,6 +168,9 @@ func (c *Client) call(ctx context.Context, r request) (*http.Response, context.C
 			e.Kind != KindRateLimited || e.RetryAfter <= 0 || e.RetryAfter > MaxRetryWait {
 			return resp, rctx, cancel, err
 		}
+		if c.cfg.OnWait != nil {
+			c.cfg.OnWait(e.RetryAfter)
+		}
 		t := time.NewTimer(e.RetryAfter)
 		select {
 		case <-t.C:
@@ -174,7 +201,7 @@ func (c *Client) callOnce(ctx context.Context, r request) (*http.Response, conte
 		// words.
 		e = classifyTransport(ctx, err, r.model)
 	case resp.StatusCode/100 != 2:
-		body, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+		body, _ := io.ReadAll(io.LimitReader(resp.Body, MaxErrorBody))
 		resp.Body.Close()
 		e = classifyHTTP(resp.StatusCode, resp.Header, body, r.model)
 		if e.Status == http.StatusNotImplemented {

@@ -16,7 +16,7 @@ import (
 // from Content-Length so it is not copied while it grows.
 func readBody(r io.Reader, contentLength, limit int64) ([]byte, error) {
 	if contentLength > limit {
-		return nil, fmt.Errorf("the answer is %d bytes, over the %d-byte limit", contentLength, limit)
+		return nil, &TooLongError{Limit: limit, Said: contentLength}
 	}
 	var buf bytes.Buffer
 	if contentLength > 0 {
@@ -27,9 +27,32 @@ func readBody(r io.Reader, contentLength, limit int64) ([]byte, error) {
 		return nil, err
 	}
 	if n > limit {
-		return nil, fmt.Errorf("the answer is over the %d-byte limit", limit)
+		return nil, &TooLongError{Limit: limit}
 	}
 	return buf.Bytes(), nil
+}
+
+// TooLongError is an answer longer than Easel reads for its kind: it was
+// refused (at its Content-Length when it said one) rather than held.
+type TooLongError struct {
+	Limit int64
+	// Said is the length the answer announced, 0 when it did not.
+	Said int64
+}
+
+func (e *TooLongError) Error() string {
+	if e.Said > 0 {
+		return fmt.Sprintf("the answer would be %s, over the %s Easel reads for it", mb(e.Said), mb(e.Limit))
+	}
+	return fmt.Sprintf("the answer is over the %s Easel reads for it", mb(e.Limit))
+}
+
+// mb is a byte count in whole megabytes (or kilobytes, when small).
+func mb(n int64) string {
+	if n < 1<<20 {
+		return fmt.Sprintf("%d KB", n>>10)
+	}
+	return fmt.Sprintf("%d MB", n>>20)
 }
 
 // MaxPixels is the most pixels Easel accepts in one image, answer,

@@ -161,6 +161,9 @@ func hintFor(e *Error, model string) string {
 	case KindInsufficientBalance:
 		return "The account has no balance left: top it up in your provider's account console, then try again."
 	case KindRateLimited:
+		if e.RetryAfter > MaxRetryAfter {
+			return "Too many requests: the service asks to wait a very long time; try again later, or check the account's limits."
+		}
 		if e.RetryAfter > 0 {
 			return fmt.Sprintf("Too many requests at once: wait %s and try again.", e.RetryAfter.Round(time.Second))
 		}

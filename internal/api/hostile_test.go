@@ -3,7 +3,9 @@ package api
 import (
 	"context"
 	"errors"
+	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -183,4 +185,62 @@ func TestClean(t *testing.T) {
 			t.Errorf("Clean(%q, %v) = %q, want %q", c.in, c.multiline, got, c.want)
 		}
 	}
+}
+
+// Each failure says what it is: an answer refused at its length names
+// the limit (not a broken connection), a web page is called one, a long
+// error is cut cleanly to its message, and an absurd wait reads "later".
+func TestFailuresSayWhatHappened(t *testing.T) {
+	huge := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/v1/models":
+			w.Header().Set("Content-Length", strconv.Itoa(2<<30))
+			w.WriteHeader(http.StatusOK)
+			w.Write([]byte(`{"data":[`)) // and then nothing like 2 GB
+		case "/v1/chat/completions":
+			w.Header().Set("Content-Type", "text/html")
+			w.Write([]byte("<html><body>Please log in</body></html>"))
+		case "/v1/images/generations":
+			w.Header().Set("Content-Type", "application/json")
+			w.Header().Set("Retry-After", "999999999")
+			if r.Header.Get("X-Case") == "long" {
+				w.WriteHeader(http.StatusBadRequest)
+				w.Write([]byte(`{"error":{"message":"` + strings.Repeat("E", 100<<10) + `"}}`))
+				return
+			}
+			w.WriteHeader(http.StatusTooManyRequests)
+			w.Write([]byte(`{"error":{"message":"slow down","code":"rate_limit_exceeded"}}`))
+		}
+	}))
+	t.Cleanup(huge.Close)
+	c := New(Config{BaseURL: huge.URL + "/v1"})
+	ctx := context.Background()
+
+	_, err := c.Models(ctx)
+	var e *Error
+	if !errors.As(err, &e) || e.Kind != KindBadResponse || !strings.Contains(e.Message, "over the 8 MB") {
+		t.Errorf("a 2 GB model list: %v", err)
+	}
+	_, err = c.Chat(ctx, ChatRequest{Model: "m", Messages: []Message{{Role: RoleUser, Content: "hi"}}}, nil)
+	if !errors.As(err, &e) || !strings.Contains(e.Message, "web page") || !strings.Contains(e.Hint, "base URL") {
+		t.Errorf("a web page: %v", err)
+	}
+	_, err = c.Generate(ctx, GenerateRequest{Prompt: "x", ImageOptions: ImageOptions{Model: "gpt-image-1", Size: "1024x1024"}}, nil)
+	if !errors.As(err, &e) || e.Kind != KindRateLimited || strings.Contains(e.Hint, "wait 2") || !strings.Contains(e.Hint, "later") {
+		t.Errorf("Retry-After of 31 years: hint %q", e.Hint)
+	}
+	long := New(Config{BaseURL: huge.URL + "/v1", HTTPClient: &http.Client{Transport: headerTransport{"X-Case", "long"}}})
+	_, err = long.Generate(ctx, GenerateRequest{Prompt: "x", ImageOptions: ImageOptions{Model: "gpt-image-1", Size: "1024x1024"}}, nil)
+	if !errors.As(err, &e) || strings.Contains(e.Message, `{"error"`) || !strings.Contains(e.Message, "cut here") || len(e.Message) > 400 {
+		t.Errorf("a 100 KB error: %q", e.Message)
+	}
+}
+
+// headerTransport adds one header to every request.
+type headerTransport struct{ k, v string }
+
+func (h headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set(h.k, h.v)
+	return http.DefaultTransport.RoundTrip(r)
 }

@@ -82,6 +82,20 @@ type wanted struct {
 	images, previews int
 }
 
+// isWebPage reports an answer that is an HTML page: a login portal, a
+// proxy's error page, a base URL that points at a website.
+func isWebPage(resp *http.Response) bool {
+	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	return mt == "text/html"
+}
+
+// webPage is the failure of a 200 that is a web page, not an answer.
+func webPage(resp *http.Response) *Error {
+	e := &Error{Kind: KindBadResponse, Message: "the service answered with a web page instead of an API answer", RequestID: requestID(resp.Header)}
+	e.Hint = "Check the base URL: it should be the API's address, usually ending in /v1, not a website or a login page."
+	return e
+}
+
 func isEventStream(resp *http.Response) bool {
 	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	return mt == "text/event-stream"
@@ -92,6 +106,11 @@ func (c *Client) readErr(ctx context.Context, err error, model string) *Error {
 	if ctx.Err() != nil {
 		return classifyTransport(ctx, err, model)
 	}
+	var long *TooLongError
+	if errors.As(err, &long) {
+		return &Error{Kind: KindBadResponse, Message: long.Error(), Err: err,
+			Hint: "The service sent far more than such an answer holds: check that the base URL points at an OpenAI-compatible API, or ask for fewer or smaller images."}
+	}
 	// The service was reached and had begun to answer: its address is
 	// right, so the hint is not the one for an unreachable service.
 	return &Error{Kind: KindNetwork, Message: "the connection broke while the answer was arriving", Err: err,
@@ -100,7 +119,10 @@ func (c *Client) readErr(ctx context.Context, err error, model string) *Error {
 
 func (c *Client) readImageJSON(ctx context.Context, resp *http.Response, model string, want wanted) (*ImageResult, error) {
 	if resp.ContentLength > c.cfg.MaxResponse {
-		return nil, badResponse(fmt.Sprintf("the answer is %d bytes, over the %d-byte limit", resp.ContentLength, c.cfg.MaxResponse), nil, resp.Header)
+		return nil, c.readErr(ctx, &TooLongError{Limit: c.cfg.MaxResponse, Said: resp.ContentLength}, model)
+	}
+	if isWebPage(resp) {
+		return nil, webPage(resp)
 	}
 	w, _, err := readWireStream(resp.Body, resp.ContentLength, c.cfg.MaxResponse)
 	if err != nil {

@@ -20,7 +20,10 @@ func (c *Client) Models(ctx context.Context) (out []Model, err error) {
 	}
 	defer cancel()
 	defer resp.Body.Close()
-	body, err := readBody(resp.Body, resp.ContentLength, c.cfg.MaxResponse)
+	if isWebPage(resp) {
+		return nil, webPage(resp)
+	}
+	body, err := readBody(resp.Body, resp.ContentLength, c.limitFor("models"))
 	if err != nil {
 		return nil, c.readErr(rctx, err, "")
 	}

@@ -78,7 +78,11 @@ func (t *target) client(ctx context.Context, env Env) (*api.Client, config.Profi
 	if err != nil {
 		return nil, config.Profile{}, err
 	}
-	return api.New(p.ClientConfig(key)), p, nil
+	cfg := p.ClientConfig(key)
+	cfg.OnWait = func(d time.Duration) {
+		fmt.Fprintf(env.Stderr, "easel: the service asks to wait %s before another request; waiting, then sending once more\n", d.Round(time.Second))
+	}
+	return api.New(cfg), p, nil
 }
 
 // runProfile is `easel profile list|add|use|remove`.
