@@ -38,9 +38,14 @@ type TooLongError struct {
 	Limit int64
 	// Said is the length the answer announced, 0 when it did not.
 	Said int64
+	// Event is set when one event of a stream was too long.
+	Event bool
 }
 
 func (e *TooLongError) Error() string {
+	if e.Event {
+		return fmt.Sprintf("one event of the stream is over the %s Easel reads for it", mb(e.Limit))
+	}
 	if e.Said > 0 {
 		return fmt.Sprintf("the answer would be %s, over the %s Easel reads for it", mb(e.Said), mb(e.Limit))
 	}

@@ -124,7 +124,7 @@ func (c *Client) readImageJSON(ctx context.Context, resp *http.Response, model s
 	if isWebPage(resp) {
 		return nil, webPage(resp)
 	}
-	w, _, err := readWireStream(resp.Body, resp.ContentLength, c.cfg.MaxResponse)
+	w, _, err := readWireStream(resp.Body, resp.ContentLength, c.cfg.MaxResponse, want.images)
 	if err != nil {
 		if ctx.Err() != nil || !isFormatError(err) {
 			return nil, c.readErr(ctx, err, model)
@@ -143,15 +143,23 @@ func (c *Client) readImageJSON(ctx context.Context, resp *http.Response, model s
 		Background:   root.Get("background").String(),
 		OutputFormat: root.Get("output_format").String(),
 	}
-	data := root.Get("data")
-	if !data.IsArray() || len(data.Array()) == 0 {
+	// The items are walked, not made into an array: an answer may list
+	// millions, and only those asked for are kept.
+	var items []gjson.Result
+	count := 0
+	if data := root.Get("data"); data.IsArray() {
+		data.ForEach(func(_, item gjson.Result) bool {
+			if count < want.images {
+				items = append(items, item)
+			}
+			count++
+			return true
+		})
+	}
+	if count == 0 {
 		return nil, badResponse("the answer holds no images", nil, resp.Header)
 	}
-	items := data.Array()
-	if len(items) > want.images {
-		res.Dropped = len(items) - want.images
-		items = items[:want.images]
-	}
+	res.Dropped = count - len(items)
 	for i, item := range items {
 		var img []byte
 		var err error

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
-	"fmt"
 	"io"
 )
 
@@ -15,15 +14,15 @@ import (
 // scanner's token size but by the answer's byte limit.
 type sseReader struct {
 	r *bufio.Reader
-	// left is how many more bytes the stream may send.
-	left int64
+	// left is how many more bytes the stream may send, of limit.
+	left, limit int64
 	data []byte
 	// err is why the stream stopped; nil at a clean end.
 	err error
 }
 
 func newSSEReader(r io.Reader, limit int64) *sseReader {
-	return &sseReader{r: bufio.NewReaderSize(&lineEndings{r: r}, 64<<10), left: limit}
+	return &sseReader{r: bufio.NewReaderSize(&lineEndings{r: r}, 64<<10), left: limit, limit: limit}
 }
 
 // lineEndings turns the three line endings the SSE standard allows (CRLF,
@@ -61,11 +60,14 @@ func (l *lineEndings) Read(p []byte) (int, error) {
 
 // next returns the data of the next event, valid until the next call, or
 // false at the end of the stream or on an error (in err). An event cut
-// off by the end of the stream is dropped: it may be incomplete.
+// off by the end of the stream is dropped: it may be incomplete. An event
+// of one long data line (an image's megabytes of base64) is returned in
+// the buffer the line was read into, never copied again.
 func (s *sseReader) next() ([]byte, bool) {
 	s.data = s.data[:0]
+	var single []byte // the event's only data line, when it owns its buffer
 	for s.err == nil {
-		line, err := s.line()
+		line, owned, err := s.line()
 		if err != nil {
 			if err != io.EOF {
 				s.err = err
@@ -73,44 +75,74 @@ func (s *sseReader) next() ([]byte, bool) {
 			return nil, false
 		}
 		if len(line) == 0 {
+			if single != nil {
+				return single, true
+			}
 			if len(s.data) == 0 {
 				continue
 			}
 			return bytes.TrimSuffix(s.data, []byte("\n")), true
 		}
 		name, value, _ := bytes.Cut(line, []byte(":"))
-		if string(name) == "data" {
-			value = bytes.TrimPrefix(value, []byte(" "))
+		if string(name) != "data" {
+			continue
+		}
+		value = bytes.TrimPrefix(value, []byte(" "))
+		switch {
+		case owned && single == nil && len(s.data) == 0:
+			single = value
+		case single != nil: // a second line: join them after all
+			s.data = append(append(s.data, single...), '\n')
+			single = nil
+			fallthrough
+		default:
 			s.data = append(append(s.data, value...), '\n')
 		}
 	}
 	return nil, false
 }
 
-// line reads one line without its ending (\n or \r\n).
-func (s *sseReader) line() ([]byte, error) {
-	var long []byte
+// MaxEventBytes bounds one line of a stream: the largest image a service
+// makes (3840x2160 as PNG, some 25 MB) is about 33 MB of base64; a line
+// longer than this is no image, and is refused before it is held.
+const MaxEventBytes = 64 << 20
+
+// line reads one line without its ending. A line longer than the reader's
+// buffer is gathered into a buffer of its own (owned), whose pieces are
+// kept apart until the line's end and then copied once into one buffer
+// of exactly its length: no doubling while it grows.
+func (s *sseReader) line() ([]byte, bool, error) {
+	var pieces [][]byte
+	size := 0
 	for {
 		frag, err := s.r.ReadSlice('\n')
 		s.left -= int64(len(frag))
 		if s.left < 0 {
-			return nil, fmt.Errorf("the stream is over the answer's byte limit")
+			return nil, false, &TooLongError{Limit: s.limit}
 		}
 		if errors.Is(err, bufio.ErrBufferFull) {
-			long = append(long, frag...)
+			if size += len(frag); size > MaxEventBytes {
+				return nil, false, &TooLongError{Limit: MaxEventBytes, Event: true}
+			}
+			pieces = append(pieces, bytes.Clone(frag))
 			continue
 		}
-		if err != nil && (err != io.EOF || len(frag)+len(long) == 0) {
-			return nil, err
-		}
-		if long != nil {
-			frag = append(long, frag...)
+		if err != nil && (err != io.EOF || len(frag)+size == 0) {
+			return nil, false, err
 		}
 		if err == io.EOF {
 			// A last line with no newline is an event cut off.
-			return nil, io.EOF
+			return nil, false, io.EOF
 		}
-		frag = bytes.TrimSuffix(frag[:len(frag)-1], []byte("\r"))
-		return frag, nil
+		frag = frag[:len(frag)-1]
+		if pieces == nil {
+			return frag, false, nil
+		}
+		whole := make([]byte, 0, size+len(frag))
+		for i, p := range pieces {
+			whole = append(whole, p...)
+			pieces[i] = nil // let each piece go as soon as it is copied
+		}
+		return append(whole, frag...), true, nil
 	}
 }

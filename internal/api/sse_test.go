@@ -59,7 +59,8 @@ func TestSSEReaderFailures(t *testing.T) {
 		t.Errorf("a broken connection: got %q, %v; want one event and the read error", got, err)
 	}
 	_, err = readEvents(t, strings.NewReader("data: "+strings.Repeat("A", 5000)+"\n\n"), 4096)
-	if err == nil || !strings.Contains(err.Error(), "limit") {
+	var long *TooLongError
+	if !errors.As(err, &long) || long.Limit != 4096 {
 		t.Errorf("over the byte limit: %v", err)
 	}
 }

@@ -63,7 +63,7 @@ func TestReadWireStreamMatchesParseWire(t *testing.T) {
 			{"not base64", `{"data":[{"b64_json":"@@@@` + b64 + `"}]}`, false},
 		} {
 			t.Run(fmt.Sprintf("%s/%d", tc.name, len(data)), func(t *testing.T) {
-				w, _, err := readWireStream(iotest.HalfReader(strings.NewReader(tc.body)), int64(len(tc.body)), 1<<30)
+				w, _, err := readWireStream(iotest.HalfReader(strings.NewReader(tc.body)), int64(len(tc.body)), 1<<30, 1<<20)
 				if err == nil && tc.name != "null image" {
 					for i, item := range w.meta.Get("data").Array() {
 						got, ierr := w.image(item.Get("b64_json"))
@@ -85,7 +85,7 @@ func TestReadWireStreamMatchesParseWire(t *testing.T) {
 
 func TestReadWireStreamLimit(t *testing.T) {
 	body := `{"data":[{"b64_json":"` + strings.Repeat("QUJD", 1000) + `"}]}`
-	if _, _, err := readWireStream(strings.NewReader(body), 0, 100); err == nil {
+	if _, _, err := readWireStream(strings.NewReader(body), 0, 100, 1<<20); err == nil {
 		t.Error("an answer over the limit was accepted")
 	}
 }
@@ -107,7 +107,7 @@ func TestReadWireStreamEscapesAcrossChunkEdges(t *testing.T) {
 	defer func(n int) { wireBufferSize = n }(wireBufferSize)
 	for size := 16; size <= 48; size++ {
 		wireBufferSize = size
-		w, _, err := readWireStream(strings.NewReader(body), 0, 1<<30)
+		w, _, err := readWireStream(strings.NewReader(body), 0, 1<<30, 1<<20)
 		if err != nil {
 			t.Fatalf("buffer of %d bytes: %v", size, err)
 		}
@@ -118,7 +118,7 @@ func TestReadWireStreamEscapesAcrossChunkEdges(t *testing.T) {
 	}
 	// A backslash that escapes anything else is still refused.
 	bad := `{"data":[{"b64_json":"QUJD\nQUJD"}]}`
-	if _, _, err := readWireStream(strings.NewReader(bad), 0, 1<<30); err == nil || !isFormatError(err) {
+	if _, _, err := readWireStream(strings.NewReader(bad), 0, 1<<30, 1<<20); err == nil || !isFormatError(err) {
 		t.Errorf("an escape other than \\/ was accepted: %v", err)
 	}
 }
@@ -139,7 +139,7 @@ func TestReadWireStreamQuoteAtEveryChunkEdge(t *testing.T) {
 		body := `{"data":[{"b64_json":"` + b64 + `"}],"size":"1024x1024"}`
 		for size := 16; size <= 48; size++ {
 			wireBufferSize = size
-			w, _, err := readWireStream(strings.NewReader(body), 0, 1<<30)
+			w, _, err := readWireStream(strings.NewReader(body), 0, 1<<30, 1<<20)
 			if err != nil {
 				t.Fatalf("%d bytes, buffer of %d: %v", length, size, err)
 			}
@@ -152,7 +152,7 @@ func TestReadWireStreamQuoteAtEveryChunkEdge(t *testing.T) {
 				`{"data":[{"b64_json":"` + b64[:len(b64)-8] + "AB\nC" + `"}]}`,    // a group short by one
 				`{"data":[{"b64_json":"` + b64[:len(b64)-4] + "AA==AAAA" + `"}]}`, // padding in the middle
 			} {
-				if _, _, err := readWireStream(strings.NewReader(bad), 0, 1<<30); err == nil {
+				if _, _, err := readWireStream(strings.NewReader(bad), 0, 1<<30, 1<<20); err == nil {
 					t.Fatalf("buffer of %d: accepted %q", size, bad[len(bad)-16:])
 				}
 			}

@@ -42,8 +42,10 @@ var wireBufferSize = 256 << 10
 // decoded image is the only payload-sized buffer. The rest of the answer
 // becomes the same skeleton parseWire makes ("#0", "#1", … in place of
 // the images), parsed and validated by gjson. sizeHint (the answer's
-// Content-Length, or 0) sizes the first image's buffer.
-func readWireStream(r io.Reader, sizeHint, limit int64) (*wireJSON, [][]byte, error) {
+// Content-Length, or 0) sizes the first image's buffer. Only the first
+// keep images are decoded: the base64 of any after them is read past and
+// never held (a hostile answer of millions of tiny images for n=1).
+func readWireStream(r io.Reader, sizeHint, limit int64, keep int) (*wireJSON, [][]byte, error) {
 	br := bufio.NewReaderSize(io.LimitReader(r, limit+1), wireBufferSize)
 	var skel []byte
 	var images [][]byte
@@ -81,6 +83,15 @@ func readWireStream(r io.Reader, sizeHint, limit int64) (*wireJSON, [][]byte, er
 				goto next // null or another value: not an image string
 			}
 		}
+		if len(images) >= keep {
+			n, err := skipString(br)
+			if err != nil {
+				return nil, nil, err
+			}
+			total += n
+			skel = append(skel, '-', '"') // "-": an image not kept
+			continue
+		}
 		{
 			img, n, err := decodeStreamed(br, sizeHint)
 			if err != nil {
@@ -102,6 +113,38 @@ func readWireStream(r io.Reader, sizeHint, limit int64) (*wireJSON, [][]byte, er
 		return nil, nil, formatError{"the answer is not complete JSON"}
 	}
 	return &wireJSON{meta: gjson.ParseBytes(skel), decoded: images}, images, nil
+}
+
+// skipString reads past a JSON string's text up to its closing quote
+// (escapes included) and returns how many bytes it read.
+func skipString(br *bufio.Reader) (int64, error) {
+	var read int64
+	escaped := false
+	for {
+		chunk, err := br.ReadSlice('"')
+		read += int64(len(chunk))
+		if err != nil && !errors.Is(err, bufio.ErrBufferFull) {
+			return read, endedOrBroken(err)
+		}
+		if err == nil {
+			// The quote ends the string unless an odd run of
+			// backslashes escapes it.
+			body := chunk[:len(chunk)-1]
+			n := 0
+			for i := len(body) - 1; i >= 0 && body[i] == '\\'; i-- {
+				n++
+			}
+			if escaped && len(body) == 0 {
+				n++
+			}
+			if n%2 == 0 {
+				return read, nil
+			}
+			escaped = false
+			continue
+		}
+		escaped = len(chunk) > 0 && chunk[len(chunk)-1] == '\\'
+	}
 }
 
 // decodeStreamed decodes base64 from br up to the closing quote. Most of
