@@ -16,7 +16,7 @@ type sseReader struct {
 	r *bufio.Reader
 	// left is how many more bytes the stream may send, of limit.
 	left, limit int64
-	data []byte
+	data        []byte
 	// err is why the stream stopped; nil at a clean end.
 	err error
 }
