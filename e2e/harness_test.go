@@ -51,9 +51,7 @@ func start(t testing.TB, bin, home string, args ...string) *proc {
 func startEnv(t testing.TB, bin, home string, env []string, args ...string) *proc {
 	t.Helper()
 	cmd := exec.Command(bin, args...)
-	cmd.Env = append(os.Environ(), env...)
-	cmd.Env = append(cmd.Env, "HOME="+home, "EASEL_HOME="+filepath.Join(home, "easel"), "XDG_CONFIG_HOME="+filepath.Join(home, ".config"),
-		"XDG_DATA_HOME="+filepath.Join(home, ".local/share"), "LANG=en_US.UTF-8")
+	cmd.Env = append(append(os.Environ(), env...), homeEnv(home)...)
 	out := &bytes.Buffer{}
 	cmd.Stdout, cmd.Stderr = out, out
 	ev, err := listen()
@@ -79,6 +77,32 @@ func startEnv(t testing.TB, bin, home string, env []string, args ...string) *pro
 		t.Fatalf("no window (%v):\n%s", err, out)
 	}
 	return p
+}
+
+// homeEnv is the environment that gives an easel its own HOME, gallery,
+// profiles and preferences under home.
+func homeEnv(home string) []string {
+	return []string{"HOME=" + home, "EASEL_HOME=" + filepath.Join(home, "easel"), "XDG_CONFIG_HOME=" + filepath.Join(home, ".config"),
+		"XDG_DATA_HOME=" + filepath.Join(home, ".local/share"), "LANG=en_US.UTF-8"}
+}
+
+// waitScreen waits until the window's pixels satisfy ok and returns them;
+// it saves the last screen and fails the test when ctx ends first.
+func (p *proc) waitScreen(ctx context.Context, what string, ok func(*image.RGBA) bool) *image.RGBA {
+	p.t.Helper()
+	for {
+		shot := p.screenshot()
+		if ok(shot) {
+			return shot
+		}
+		select {
+		case <-ctx.Done():
+			path := filepath.Join(p.t.TempDir(), "timeout.png")
+			save(p.t, path, shot)
+			p.t.Fatalf("%s never showed (last screen: %s)", what, path)
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
 }
 
 // xdo runs xdotool with args.

@@ -49,8 +49,7 @@ func TestASecondStartHandsItsFileToTheRunningWindow(t *testing.T) {
 	}
 	defer ev.close()
 	second := exec.Command(bin, file)
-	second.Env = append(os.Environ(), "HOME="+home, "EASEL_HOME="+filepath.Join(home, "easel"),
-		"XDG_CONFIG_HOME="+filepath.Join(home, ".config"), "XDG_DATA_HOME="+filepath.Join(home, ".local/share"), "LANG=en_US.UTF-8")
+	second.Env = append(os.Environ(), homeEnv(home)...)
 	var out bytes.Buffer
 	second.Stdout, second.Stderr = &out, &out
 	started := time.Now()
@@ -67,18 +66,7 @@ func TestASecondStartHandsItsFileToTheRunningWindow(t *testing.T) {
 	}
 	t.Logf("the second start handed over and exited in %v", time.Since(started).Round(time.Millisecond))
 
-	for {
-		shot := p.screenshot()
-		if bluePixels(shot, editTabHeader) > 20 {
-			break
-		}
-		select {
-		case <-ctx.Done():
-			save(t, filepath.Join(t.TempDir(), "timeout.png"), shot)
-			t.Fatal("the running window did not show Edit with the file")
-		case <-time.After(50 * time.Millisecond):
-		}
-	}
+	p.waitScreen(ctx, "Edit in the running window", func(shot *image.RGBA) bool { return bluePixels(shot, editTabHeader) > 20 })
 	p.key("ctrl+q")
 	if err := p.waitExit(10 * time.Second); err != nil {
 		t.Errorf("exit: %v", err)

@@ -120,20 +120,9 @@ func TestAnImageThatCannotBeSavedStaysOnItsCard(t *testing.T) {
 	// The job is on its way once its first preview shows: fill the disk.
 	p.waitPicture(ctx, "the first preview", cardPreview)
 	_ = os.WriteFile(filepath.Join(data, "filler"), make([]byte, 100<<20), 0o600)
-	for {
-		shot := p.screenshot()
-		if bluePixels(shot, jobsArea) > 1500 {
-			if dir := os.Getenv("SCREENSHOT_DIR"); dir != "" {
-				save(t, filepath.Join(dir, "unsaved-card.png"), shot)
-			}
-			break
-		}
-		select {
-		case <-ctx.Done():
-			save(t, filepath.Join(t.TempDir(), "timeout.png"), shot)
-			t.Fatalf("no Save as… on the card")
-		case <-time.After(100 * time.Millisecond):
-		}
+	shot := p.waitScreen(ctx, "Save as… on the card", func(shot *image.RGBA) bool { return bluePixels(shot, jobsArea) > 1500 })
+	if dir := os.Getenv("SCREENSHOT_DIR"); dir != "" {
+		save(t, filepath.Join(dir, "unsaved-card.png"), shot)
 	}
 	os.Remove(filepath.Join(data, "filler"))
 	if n := libraryCount(t, home, "kite"); n != 0 {

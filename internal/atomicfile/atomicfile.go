@@ -21,6 +21,26 @@ func Write(path string, data []byte) error { return WriteMode(path, data, 0o600)
 // WriteMode is Write with the file's mode: 0644 for a file the user hands
 // on (an export), 0600 for Easel's own.
 func WriteMode(path string, data []byte, mode os.FileMode) error {
+	return place(path, data, mode, os.Rename)
+}
+
+// WriteNew writes data to path as Write does, but never replaces a file:
+// when path exists (even as a dangling link) it returns an error for
+// which errors.Is(err, fs.ErrExist) holds, and writes nothing. Two
+// processes choosing the same name therefore never overwrite each other.
+func WriteNew(path string, data []byte) error {
+	// A hard link fails when the name is taken, where a rename would
+	// replace it; the temporary name is removed after either.
+	return place(path, data, 0o600, func(tmp, path string) error {
+		defer os.Remove(tmp)
+		return os.Link(tmp, path)
+	})
+}
+
+// place writes data to a temporary file beside path (with mode), syncs
+// it, puts it at path with put (a rename or a link) and syncs the folder.
+// On any failure the temporary file is removed and path is untouched.
+func place(path string, data []byte, mode os.FileMode, put func(tmp, path string) error) error {
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
@@ -51,48 +71,10 @@ func WriteMode(path string, data []byte, mode os.FileMode) error {
 	if err := f.Close(); err != nil {
 		return err
 	}
-	if err := os.Rename(tmp, path); err != nil {
+	if err := put(tmp, path); err != nil {
 		return err
 	}
 	ok = true
-	if d, err := os.Open(dir); err == nil {
-		_ = d.Sync()
-		d.Close()
-	}
-	return nil
-}
-
-// WriteNew writes data to path as Write does, but never replaces a file:
-// when path exists (even as a dangling link) it returns an error for
-// which errors.Is(err, fs.ErrExist) holds, and writes nothing. Two
-// processes choosing the same name therefore never overwrite each other.
-func WriteNew(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return err
-	}
-	f, err := os.CreateTemp(dir, filepath.Base(path)+".*"+TempSuffix)
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	defer os.Remove(tmp) // after the link, only the temporary name goes
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	// A hard link fails when the name is taken, where a rename would
-	// replace it.
-	if err := os.Link(tmp, path); err != nil {
-		return err
-	}
 	if d, err := os.Open(dir); err == nil {
 		_ = d.Sync()
 		d.Close()
