@@ -93,8 +93,13 @@ func topText(w fyne.Window) string {
 	if top == nil {
 		return ""
 	}
+	return topTextOf(top)
+}
+
+// topTextOf is the text of every label in o.
+func topTextOf(o fyne.CanvasObject) string {
 	var sb strings.Builder
-	roomtest.Walk(top, func(o fyne.CanvasObject) {
+	roomtest.Walk(o, func(o fyne.CanvasObject) {
 		switch l := o.(type) {
 		case *widget.Label:
 			sb.WriteString(l.Text + "\n")

@@ -106,6 +106,9 @@ type Event struct {
 	// Done: the job is done (the service delivered and charged), and the
 	// window offers to save them elsewhere.
 	Unsaved []Unsaved
+	// Dropped is how many images the service sent beyond those asked
+	// for, for Done: not kept, and said once on the card.
+	Dropped int
 	// Err is why the job failed, for Failed.
 	Err *api.Error
 }
@@ -283,7 +286,7 @@ func (r *Runner) run(ctx context.Context, info Info, slot chan struct{}) {
 	// Once the images have arrived they are paid for: they are saved even
 	// if a cancel comes now, and the job ends as done.
 	r.emit(Event{Job: info, State: Saving})
-	done := Event{Job: info, State: Done}
+	done := Event{Job: info, State: Done, Dropped: res.Dropped}
 	for _, s := range r.saver.Save(context.WithoutCancel(ctx), info, res) {
 		if s.Err != nil {
 			done.Unsaved = append(done.Unsaved, Unsaved{Image: s.Image, Err: s.Err})

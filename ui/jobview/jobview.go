@@ -196,6 +196,10 @@ func (c *Card) apply(e jobs.Event, img image.Image) {
 	case jobs.Saving:
 		c.Status.SetText("Saving to the gallery…")
 	case jobs.Done:
+		if e.Dropped > 0 {
+			c.hint.SetText(fmt.Sprintf("The service sent %s more than were asked for; they were not kept.", countImages(e.Dropped)))
+			c.hint.Show()
+		}
 		if len(e.Unsaved) == 0 {
 			c.Status.SetText(fmt.Sprintf("Done in %s · %s in the gallery", secs, countImages(len(e.ItemIDs))))
 			break

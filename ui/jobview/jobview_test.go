@@ -144,3 +144,15 @@ func TestACardKeepsImagesItCouldNotSave(t *testing.T) {
 		t.Errorf("Save as offered %v", offered)
 	}
 }
+
+// Images a service sent beyond those asked for are said once on the card.
+func TestACardSaysWhatTheServiceSentTooMany(t *testing.T) {
+	test.NewTempApp(t)
+	l := NewList("empty", Actions{Cancel: func(string) {}})
+	e := event("a", jobs.Done)
+	e.ItemIDs, e.Dropped = []int64{1}, 199
+	l.Show(e, nil, nil)
+	if c := l.Card("a"); !c.hint.Visible() || !strings.Contains(c.hint.Text, "199 images more than were asked for") {
+		t.Errorf("hint %q (shown %v)", c.hint.Text, c.hint.Visible())
+	}
+}
