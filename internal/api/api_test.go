@@ -189,7 +189,9 @@ func TestFirstByteTimeout(t *testing.T) {
 	start := time.Now()
 	_, err := c.Generate(context.Background(), req, nil)
 	e := asAPIError(t, err)
-	if e.Kind != api.KindTimeout || !strings.Contains(e.Hint, "streaming") {
+	// The request was streamed: the hint must not tell the user to turn
+	// streaming on.
+	if e.Kind != api.KindTimeout || strings.Contains(e.Hint, "turn on streaming") || !strings.Contains(e.Hint, "stopped sending") {
 		t.Errorf("got %v / %s", e, e.Hint)
 	}
 	if time.Since(start) > 2*time.Second {

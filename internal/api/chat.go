@@ -15,6 +15,7 @@ import (
 // holds the whole text even if the stream failed midway (with the error).
 func (c *Client) Chat(ctx context.Context, req ChatRequest, onDelta func(string)) (res *ChatResult, err error) {
 	defer func() {
+		fitTimeout(err, "chat", req.Stream)
 		err = c.cleanErr(err)
 		if res != nil {
 			res.Content = Clean(c.redact(res.Content), true)

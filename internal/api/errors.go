@@ -1,6 +1,7 @@
 package api
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -56,6 +57,28 @@ var kindNames = map[Kind]string{
 
 // String is the kind in a few words, as the command line prints it.
 func (k Kind) String() string { return kindNames[k] }
+
+// timeoutHint is the hint for a time-out that fits the request: turning
+// streaming on helps only an unstreamed image.
+func timeoutHint(what string, streamed bool) string {
+	switch {
+	case what == "models":
+		return "The service did not answer in time: check the base URL and your connection, then try again."
+	case what == "chat":
+		return "The reply took too long: try again, ask for a shorter answer, or pick a faster model."
+	case streamed:
+		return "The service stopped sending for too long: try again, or lower the size, quality or number of images."
+	}
+	return "The service took too long: turn on streaming, or lower the size, quality or number of images."
+}
+
+// fitTimeout gives a time-out the hint that fits its request.
+func fitTimeout(err error, what string, streamed bool) {
+	var e *Error
+	if errors.As(err, &e) && e.Kind == KindTimeout {
+		e.Hint = timeoutHint(what, streamed)
+	}
+}
 
 // Title is the kind as a heading, for a job card or a notification: the
 // same words as String, capitalised.

@@ -53,6 +53,7 @@ func (c *Client) images(ctx context.Context, r request, o ImageOptions, onPartia
 	}
 	resp, rctx, cancel, err := c.call(ctx, r)
 	if err != nil {
+		fitTimeout(err, "images", o.Stream)
 		return nil, err
 	}
 	defer cancel()
@@ -67,6 +68,7 @@ func (c *Client) images(ctx context.Context, r request, o ImageOptions, onPartia
 		res, err = c.readImageJSON(rctx, resp, r.model, want)
 	}
 	if err != nil {
+		fitTimeout(err, "images", o.Stream)
 		return nil, c.cleanErr(err)
 	}
 	res.RequestID = Clean(c.redact(requestID(resp.Header)), false)

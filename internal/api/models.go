@@ -12,7 +12,10 @@ import (
 
 // Models lists the model ids the service offers to this key, sorted.
 func (c *Client) Models(ctx context.Context) (out []Model, err error) {
-	defer func() { err = c.cleanErr(err) }()
+	defer func() {
+		fitTimeout(err, "models", false)
+		err = c.cleanErr(err)
+	}()
 	resp, rctx, cancel, err := c.call(ctx, request{method: http.MethodGet, path: "models",
 		overall: c.cfg.FirstByteTimeout, firstByte: c.cfg.FirstByteTimeout})
 	if err != nil {

@@ -45,10 +45,17 @@ var wireBufferSize = 256 << 10
 // Content-Length, or 0) sizes the first image's buffer. Only the first
 // keep images are decoded: the base64 of any after them is read past and
 // never held (a hostile answer of millions of tiny images for n=1).
-func readWireStream(r io.Reader, sizeHint, limit int64, keep int) (*wireJSON, [][]byte, error) {
-	br := bufio.NewReaderSize(io.LimitReader(r, limit+1), wireBufferSize)
+func readWireStream(r io.Reader, sizeHint, limit int64, keep int) (w *wireJSON, images [][]byte, err error) {
+	counted := &countingReader{r: io.LimitReader(r, limit+1)}
+	defer func() {
+		// Hitting the limit inside an image reads as the answer ending
+		// there: it is the limit, and says so.
+		if err != nil && counted.n > limit {
+			w, images, err = nil, nil, &TooLongError{Limit: limit}
+		}
+	}()
+	br := bufio.NewReaderSize(counted, wireBufferSize)
 	var skel []byte
-	var images [][]byte
 	var total int64
 	for {
 		chunk, err := br.ReadSlice('"')
@@ -113,6 +120,18 @@ func readWireStream(r io.Reader, sizeHint, limit int64, keep int) (*wireJSON, []
 		return nil, nil, formatError{"the answer is not complete JSON"}
 	}
 	return &wireJSON{meta: gjson.ParseBytes(skel), decoded: images}, images, nil
+}
+
+// countingReader counts the bytes read through it.
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
 }
 
 // skipString reads past a JSON string's text up to its closing quote
