@@ -38,11 +38,15 @@ type TooLongError struct {
 	Limit int64
 	// Said is the length the answer announced, 0 when it did not.
 	Said int64
-	// Event is set when one event of a stream was too long.
-	Event bool
+	// Event is set when one event of a stream was too long, Image when
+	// one image of an answer was.
+	Event, Image bool
 }
 
 func (e *TooLongError) Error() string {
+	if e.Image {
+		return fmt.Sprintf("one image of the answer is over the %s Easel reads for an image", mb(e.Limit))
+	}
 	if e.Event {
 		return fmt.Sprintf("one event of the stream is over the %s Easel reads for it", mb(e.Limit))
 	}

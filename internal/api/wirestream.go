@@ -50,7 +50,8 @@ func readWireStream(r io.Reader, sizeHint, limit int64, keep int) (w *wireJSON, 
 	defer func() {
 		// Hitting the limit inside an image reads as the answer ending
 		// there: it is the limit, and says so.
-		if err != nil && counted.n > limit {
+		var long *TooLongError
+		if err != nil && counted.n > limit && !errors.As(err, &long) {
 			w, images, err = nil, nil, &TooLongError{Limit: limit}
 		}
 	}()
@@ -121,6 +122,11 @@ func readWireStream(r io.Reader, sizeHint, limit int64, keep int) (w *wireJSON, 
 	}
 	return &wireJSON{meta: gjson.ParseBytes(skel), decoded: images}, images, nil
 }
+
+// tooLongImage refuses one image's base64 longer than any image a
+// service makes (MaxEventBytes, the same bound as one stream event),
+// before its decoded bytes grow to match.
+var tooLongImage = &TooLongError{Limit: MaxEventBytes, Image: true}
 
 // countingReader counts the bytes read through it.
 type countingReader struct {
@@ -194,6 +200,9 @@ func decodeStreamed(br *bufio.Reader, sizeHint int64) ([]byte, int64, error) {
 			out = out[:len(out)+n]
 			_, _ = br.Discard(whole)
 			read += int64(whole)
+			if read > MaxEventBytes {
+				return nil, read, tooLongImage
+			}
 			continue
 		}
 		if at, ok := err.(base64.CorruptInputError); ok && chunk[at] == '"' && n == groupsBefore(chunk, int(at)) {
@@ -236,6 +245,9 @@ func decodeEscaped(br *bufio.Reader, out []byte) ([]byte, int64, error) {
 	for {
 		chunk, err := br.ReadSlice('"')
 		read += int64(len(chunk))
+		if read > MaxEventBytes {
+			return nil, read, tooLongImage
+		}
 		done := err == nil
 		if done {
 			chunk = chunk[:len(chunk)-1]
