@@ -86,10 +86,15 @@ func Open(dir string) (*Library, error) {
 	private(dir, 0o700)
 	l.lock = flock.New(filepath.Join(dir, "library.lock"), flock.SetPermissions(0o600))
 	alone, err := l.lock.TryLock()
-	if err != nil {
+	switch {
+	case err != nil && unix.Access(dir, unix.W_OK) != nil:
+		// A folder that cannot be written (a read-only drive) cannot
+		// hold the lock file; nothing is written there either: the
+		// library opens read-only, without recovery.
+		alone = false
+	case err != nil:
 		return nil, fmt.Errorf("library: cannot lock %s: %w", dir, err)
-	}
-	if !alone {
+	case !alone:
 		if err := l.share(); err != nil {
 			return nil, err
 		}
@@ -226,6 +231,12 @@ func dsn(path string, readOnly bool) string {
 	d := "file:" + path + "?_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)&_pragma=synchronous(NORMAL)&_txlock=immediate"
 	if readOnly {
 		d += "&mode=ro&_pragma=query_only(1)"
+		if unix.Access(filepath.Dir(path), unix.W_OK) != nil {
+			// SQLite cannot make the shared-memory file a WAL reader
+			// needs in a folder it may not write (a read-only drive):
+			// read the file as it stands.
+			d += "&immutable=1"
+		}
 	}
 	return d
 }

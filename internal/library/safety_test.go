@@ -470,6 +470,14 @@ func TestHelperReadOnly(t *testing.T) {
 // A library.db the user cannot write opens, shows its images, and says
 // before the first paid job that nothing can be saved.
 func TestAReadOnlyIndexIsSaidBeforeSaving(t *testing.T) {
+	for _, whole := range []bool{false, true} {
+		t.Run(map[bool]string{false: "index", true: "folder"}[whole], func(t *testing.T) { readOnlyLibrary(t, whole) })
+	}
+}
+
+// readOnlyLibrary checks a library whose index (or whole folder, as on a
+// read-only drive) the user cannot write.
+func readOnlyLibrary(t *testing.T, wholeFolder bool) {
 	dir, _ := libraryOf(t, 2)
 	if err := os.Chmod(filepath.Join(dir, dbName), 0o444); err != nil {
 		t.Fatal(err)
@@ -483,6 +491,11 @@ func TestAReadOnlyIndexIsSaidBeforeSaving(t *testing.T) {
 		const nobody = 65534
 		_ = filepath.WalkDir(dir, func(q string, _ fs.DirEntry, _ error) error { return os.Lchown(q, nobody, nobody) })
 		os.Chown(filepath.Join(dir, dbName), 0, 0)
+		if wholeFolder {
+			os.Remove(filepath.Join(dir, "library.lock"))
+			os.Chown(dir, 0, 0)
+			os.Chmod(dir, 0o755)
+		}
 		bin := t.TempDir()
 		exe = filepath.Join(bin, "library.test")
 		data, err := os.ReadFile(os.Args[0])
