@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"easel/internal/api"
+	"easel/internal/instance"
 	"easel/internal/library"
 	"easel/internal/secrets"
 	"easel/ui/chrome"
@@ -134,6 +135,38 @@ func TestOpeningWithFilesPutsThemInEdit(t *testing.T) {
 		}
 		if msg := topText(ea.win); !strings.Contains(msg, "gone.png") {
 			t.Errorf("the dialog %q does not name the missing file", msg)
+		}
+	})
+}
+
+// A second start on the same gallery hands its files over the socket;
+// the window shows Edit with them as inputs, after any it had.
+func TestASecondStartsFilesJoinEdit(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
+	data := filepath.Join(dir, "data")
+	t.Setenv("EASEL_HOME", data)
+	var buf bytes.Buffer
+	png.Encode(&buf, image.NewGray(image.Rect(0, 0, 8, 8)))
+	a := filepath.Join(dir, "a.png")
+	os.WriteFile(a, buf.Bytes(), 0o600)
+	srv, handed, err := instance.Claim(data, instance.Message{})
+	if err != nil || handed {
+		t.Fatalf("claim: %v %v", handed, err)
+	}
+	t.Cleanup(srv.Close)
+	o := Options{Demo: true, ConfigPath: filepath.Join(dir, "profiles.json"), Keys: secrets.New(secrets.NewMemory(), 0),
+		Getenv: func(string) string { return "" }, Instance: srv}
+	ea := newApp(t, test.NewTempApp(t), o)
+	t.Cleanup(ea.win.Close)
+	onUI(ea, func() { ea.SelectTab(TabGallery) })
+	if _, handed, err := instance.Claim(data, instance.Message{Files: []string{a}}); err != nil || !handed {
+		t.Fatalf("the second start did not hand over: %v", err)
+	}
+	waitFor(t, ea, "the file in Edit", func() bool { return len(ea.edit.Inputs()) == 1 })
+	onUI(ea, func() {
+		if ea.CurrentTab() != TabEdit || ea.edit.Inputs()[0].Image.Name != "a.png" {
+			t.Errorf("tab %d, inputs %v", ea.CurrentTab(), ea.edit.Inputs())
 		}
 	})
 }
