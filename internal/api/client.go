@@ -131,6 +131,17 @@ func New(cfg Config) *Client {
 // Limits are the size rules this client checks before sending.
 func (c *Client) Limits() Limits { return c.cfg.Limits }
 
+// onWaitKey carries a request's own OnWait in its context.
+type onWaitKey struct{}
+
+// WithOnWait returns ctx carrying f, told (as Config.OnWait is) when
+// Easel waits out a Retry-After before sending this request again: a job
+// shows its own countdown, while the client is shared by every job of a
+// profile.
+func WithOnWait(ctx context.Context, f func(time.Duration)) context.Context {
+	return context.WithValue(ctx, onWaitKey{}, f)
+}
+
 // MaxRetryWait is the longest Retry-After that Easel waits out by itself;
 // a longer one is reported to the user instead.
 const MaxRetryWait = 20 * time.Second
@@ -170,6 +181,9 @@ func (c *Client) call(ctx context.Context, r request) (*http.Response, context.C
 		}
 		if c.cfg.OnWait != nil {
 			c.cfg.OnWait(e.RetryAfter)
+		}
+		if f, ok := ctx.Value(onWaitKey{}).(func(time.Duration)); ok {
+			f(e.RetryAfter)
 		}
 		t := time.NewTimer(e.RetryAfter)
 		select {

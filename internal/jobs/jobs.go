@@ -98,6 +98,10 @@ type Event struct {
 	State State
 	// Elapsed is the time since the job was submitted.
 	Elapsed time.Duration
+	// RetryIn, for Waiting, is how long until Easel sends the request
+	// again after the service asked it to wait (a rate limit), 0 when
+	// it is not waiting for that.
+	RetryIn time.Duration
 	// Preview is set for Partial.
 	Preview *api.Partial
 	// ItemIDs are the library ids of the saved images, for Done.
@@ -243,6 +247,12 @@ func (r *Runner) run(ctx context.Context, info Info, slot chan struct{}) {
 	// card never sits silent. Previews and ticks are serialised by mu so
 	// the listener sees one event at a time.
 	var mu sync.Mutex
+	var retryAt time.Time // when a wait the service asked for ends
+	ctx = api.WithOnWait(ctx, func(d time.Duration) {
+		mu.Lock()
+		retryAt = time.Now().Add(d)
+		mu.Unlock()
+	})
 	stopTicks := make(chan struct{})
 	ticksDone := make(chan struct{})
 	go func() {
@@ -253,7 +263,7 @@ func (r *Runner) run(ctx context.Context, info Info, slot chan struct{}) {
 			select {
 			case <-t.C:
 				mu.Lock()
-				r.emit(Event{Job: info, State: Waiting})
+				r.emit(Event{Job: info, State: Waiting, RetryIn: max(0, time.Until(retryAt))})
 				mu.Unlock()
 			case <-stopTicks:
 				return

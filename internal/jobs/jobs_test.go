@@ -3,12 +3,14 @@ package jobs
 import (
 	"context"
 	"errors"
+	"net/http/httptest"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"easel/internal/api"
+	"easel/internal/fakeapi"
 )
 
 // fakeService blocks each call until released, counting how many run.
@@ -405,5 +407,35 @@ func TestRunningImagesCountsWhatTheJobsAskedFor(t *testing.T) {
 	r.Wait()
 	if got := r.RunningImages(); got != 0 {
 		t.Errorf("%d images after every job ended", got)
+	}
+}
+
+// A wait the service asks for, which Easel makes itself before sending
+// again, shows on the job's ticks as a countdown, not as silence.
+func TestAWaitTheServiceAskedForIsCountedDown(t *testing.T) {
+	ts := httptest.NewServer(fakeapi.New(fakeapi.Config{}))
+	t.Cleanup(ts.Close)
+	client := api.New(api.Config{BaseURL: ts.URL + "/v1"})
+	var mu sync.Mutex
+	var longest time.Duration
+	final := Queued
+	r := New(client, &fakeSaver{}, func(e Event) {
+		mu.Lock()
+		defer mu.Unlock()
+		longest = max(longest, e.RetryIn)
+		if e.State.Final() {
+			final = e.State
+		}
+	}, Options{Tick: 50 * time.Millisecond})
+	req := Request{Profile: "p", Generate: &api.GenerateRequest{Prompt: "p", ImageOptions: api.ImageOptions{
+		Model: "fault-" + fakeapi.FaultRateLimitOnce, Size: "1024x1024"}}}
+	if _, err := r.Submit(req); err != nil {
+		t.Fatal(err)
+	}
+	r.Wait()
+	mu.Lock()
+	defer mu.Unlock()
+	if final != Done || longest < 500*time.Millisecond || longest > time.Second {
+		t.Errorf("ended %v; longest countdown %v, want under the 1 s asked for and well above 0", final, longest)
 	}
 }

@@ -190,7 +190,11 @@ func (c *Card) apply(e jobs.Event, img image.Image) {
 	case jobs.Sending:
 		c.Status.SetText("Sending…")
 	case jobs.Waiting:
-		c.Status.SetText(fmt.Sprintf("Waiting for the service · %s", secs))
+		if e.RetryIn > 0 {
+			c.Status.SetText(fmt.Sprintf("The service asked to wait: sending again in %s", e.RetryIn.Round(time.Second)))
+		} else {
+			c.Status.SetText(fmt.Sprintf("Waiting for the service · %s", secs))
+		}
 	case jobs.Partial:
 		c.Status.SetText(fmt.Sprintf("Preview %d · %s", e.Preview.Index+1, secs))
 	case jobs.Saving:

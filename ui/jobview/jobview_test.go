@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"syscall"
+	"time"
 	"testing"
 
 	"fyne.io/fyne/v2/test"
@@ -154,5 +155,17 @@ func TestACardSaysWhatTheServiceSentTooMany(t *testing.T) {
 	l.Show(e, nil, nil)
 	if c := l.Card("a"); !c.hint.Visible() || !strings.Contains(c.hint.Text, "199 images more than were asked for") {
 		t.Errorf("hint %q (shown %v)", c.hint.Text, c.hint.Visible())
+	}
+}
+
+// A wait the service asked for reads as a countdown on the card.
+func TestACardCountsDownAWait(t *testing.T) {
+	test.NewTempApp(t)
+	l := NewList("empty", Actions{Cancel: func(string) {}})
+	e := event("a", jobs.Waiting)
+	e.RetryIn = 12 * time.Second
+	l.Show(e, nil, nil)
+	if got := l.Card("a").Status.Text; got != "The service asked to wait: sending again in 12s" {
+		t.Errorf("status %q", got)
 	}
 }
