@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"syscall"
-	"time"
 	"testing"
+	"time"
 
 	"fyne.io/fyne/v2/test"
 
