@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"easel/internal/hostile"
 )
@@ -243,4 +244,31 @@ func (h headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	r = r.Clone(r.Context())
 	r.Header.Set(h.k, h.v)
 	return http.DefaultTransport.RoundTrip(r)
+}
+
+// An image link that stalls reads as a link that did not arrive in time,
+// not as an unusable answer.
+func TestAStalledImageLinkSaysSo(t *testing.T) {
+	var ts *httptest.Server
+	ts = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/slow.png" {
+			w.Header().Set("Content-Length", "100000")
+			w.Write([]byte("\x89PNG"))
+			w.(http.Flusher).Flush()
+			select {
+			case <-r.Context().Done():
+			case <-time.After(5 * time.Second):
+			}
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.Write([]byte(`{"created":1700000000,"data":[{"url":"` + ts.URL + `/slow.png"}]}`))
+	}))
+	t.Cleanup(ts.Close)
+	c := New(Config{BaseURL: ts.URL + "/v1", ImageTimeout: 300 * time.Millisecond})
+	_, err := c.Generate(context.Background(), GenerateRequest{Prompt: "x", ImageOptions: ImageOptions{Model: "dall-e-3", Size: "1024x1024"}}, nil)
+	var e *Error
+	if !errors.As(err, &e) || e.Kind != KindTimeout || !strings.Contains(e.Message, "did not arrive in time") {
+		t.Errorf("a stalled link: %v", err)
+	}
 }

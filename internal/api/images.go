@@ -217,15 +217,33 @@ func (c *Client) download(ctx context.Context, link string) ([]byte, error) {
 	}
 	resp, err := c.links.Do(req)
 	if err != nil {
-		// The error quotes the link, which the service chose: take any
-		// piece of the key out of it.
-		return nil, c.cleanError(classifyTransport(ctx, err, ""))
+		return nil, c.linkError(ctx, err)
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
 		return nil, fmt.Errorf("downloading the image answered %s", resp.Status)
 	}
-	return readBody(resp.Body, resp.ContentLength, c.cfg.MaxResponse)
+	data, err := readBody(resp.Body, resp.ContentLength, c.cfg.MaxResponse)
+	var long *TooLongError
+	if err != nil && !errors.As(err, &long) {
+		return nil, c.linkError(ctx, err)
+	}
+	return data, err
+}
+
+// linkError words a failure to fetch an image the answer links to: the
+// image was made (and may be charged), only its download failed.
+func (c *Client) linkError(ctx context.Context, err error) *Error {
+	e := classifyTransport(ctx, err, "")
+	switch e.Kind {
+	case KindTimeout:
+		e.Message = "the image the answer links to did not arrive in time"
+		e.Hint = "The service made the image but its link stalled: try again; the image may already be charged."
+	case KindNetwork:
+		e.Message = "the image the answer links to could not be downloaded"
+		e.Hint = "The service made the image but its link could not be reached: try again; the image may already be charged."
+	}
+	return c.cleanError(e)
 }
 
 // readImageStream reads image_generation.* / image_edit.* events.
