@@ -24,9 +24,7 @@ func TestGenerateOnDemoLandsInGallery(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	p.waitDrawn(ctx)
-	p.key("ctrl+2")
-	p.typeText("a lighthouse on a cliff at dusk, poster")
-	p.key("ctrl+Return")
+	p.generate("a lighthouse on a cliff at dusk, poster")
 
 	// A preview shows on the job card before the image is in the
 	// library: the card's picture fills with an image (a card that only
@@ -48,6 +46,14 @@ func TestGenerateOnDemoLandsInGallery(t *testing.T) {
 	if err := p.waitExit(10 * time.Second); err != nil {
 		t.Errorf("exit: %v", err)
 	}
+}
+
+// generate types prompt on Text to image and sends it.
+func (p *proc) generate(prompt string) {
+	p.t.Helper()
+	p.key("ctrl+2")
+	p.typeText(prompt)
+	p.key("ctrl+Return")
 }
 
 // The places in a 1280x800 window where a picture shows: the first job

@@ -70,9 +70,7 @@ func TestAMissingImagesFolderShowsABannerAndChangesNothing(t *testing.T) {
 		save(t, filepath.Join(t.TempDir(), "no-banner.png"), shot)
 		t.Fatalf("no banner across the top (%d tinted pixels)", n)
 	}
-	p.key("ctrl+2")
-	p.typeText("one more poster")
-	p.key("ctrl+Return")
+	p.generate("one more poster")
 	time.Sleep(3 * time.Second) // the demo would have drawn and saved by now
 	// Two banners push the tabs down: no card's preview anywhere below
 	// the job list's heading.
@@ -114,9 +112,7 @@ func TestAnImageThatCannotBeSavedStaysOnItsCard(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	p.waitDrawn(ctx)
-	p.key("ctrl+2")
-	p.typeText("a kite over the dunes")
-	p.key("ctrl+Return")
+	p.generate("a kite over the dunes")
 	// The job is on its way once its first preview shows: fill the disk.
 	p.waitPicture(ctx, "the first preview", cardPreview)
 	_ = os.WriteFile(filepath.Join(data, "filler"), make([]byte, 100<<20), 0o600)
