@@ -1,7 +1,10 @@
 package imageio
 
 import (
+	"bytes"
+	"easel/internal/api"
 	"fmt"
+	"image"
 	"io"
 	"net/http"
 
@@ -36,6 +39,14 @@ func ReadInput(r io.Reader, name string, limit int64) (data []byte, contentType 
 	}
 	if len(data) == 0 {
 		return nil, "", fmt.Errorf("%s is empty (0 bytes): it holds no image", name)
+	}
+	// The one pixel check answers and thumbnails use: a small file whose
+	// header claims billions of pixels is refused before anything decodes
+	// it.
+	if cfg, _, err := image.DecodeConfig(bytes.NewReader(data)); err == nil {
+		if err := api.CheckPixels(cfg.Width, cfg.Height); err != nil {
+			return nil, "", fmt.Errorf("%s: %w", name, err)
+		}
 	}
 	return data, http.DetectContentType(data), nil
 }

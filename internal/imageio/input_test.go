@@ -70,3 +70,19 @@ func TestDecodeBoundedReadsAHeaderBehindLargeMetadata(t *testing.T) {
 		t.Fatalf("a JPEG with 192 KB of metadata: %v", err)
 	}
 }
+
+// An Edit input whose header claims a huge image is refused when it is
+// read, with the check the answers and thumbnails use, naming the file.
+func TestReadInputRefusesAHugeHeader(t *testing.T) {
+	var buf bytes.Buffer
+	_ = png.Encode(&buf, image.NewGray(image.Rect(0, 0, 64, 64)))
+	data := buf.Bytes()
+	binary.BigEndian.PutUint32(data[16:], 60000)
+	binary.BigEndian.PutUint32(data[20:], 60000)
+	binary.BigEndian.PutUint32(data[29:], crc32.ChecksumIEEE(data[12:29]))
+	_, _, err := ReadInput(bytes.NewReader(data), "bomb.png", MaxUploadBytes)
+	var tooLarge *TooLargeError
+	if !errors.As(err, &tooLarge) || !strings.Contains(err.Error(), "bomb.png") {
+		t.Errorf("got %v, want a TooLargeError naming the file", err)
+	}
+}

@@ -391,6 +391,9 @@ func (l *Library) Locate(ctx context.Context, id int64, src string) (Item, error
 	if err != nil {
 		return it, fmt.Errorf("library: %s is not a PNG, JPEG or WebP image Easel can read", filepath.Base(src))
 	}
+	if err := api.CheckPixels(w, h); err != nil {
+		return it, fmt.Errorf("library: %s: %w", filepath.Base(src), err)
+	}
 	if err := atomicfile.Write(l.Path(it), data); err != nil {
 		return it, fmt.Errorf("library: cannot copy %s into the gallery: %w", filepath.Base(src), err)
 	}
