@@ -250,6 +250,18 @@ func (ea *App) attach() {
 	ea.root.Add(ea.content)
 	canvas.Refresh(ea.root)
 	ea.addShortcuts()
+	// Files dropped anywhere on the window join Edit's inputs, in order.
+	ea.win.SetOnDropped(func(_ fyne.Position, uris []fyne.URI) {
+		var paths []string
+		for _, u := range uris {
+			if u.Scheme() == "file" {
+				paths = append(paths, u.Path())
+			}
+		}
+		if len(paths) > 0 {
+			ea.openFiles(paths)
+		}
+	})
 	ea.tabs.OnSelected = func(*container.TabItem) {
 		ea.ensureBuilt(ea.tabs.SelectedIndex())
 		ea.focusCurrent()

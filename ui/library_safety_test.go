@@ -3,6 +3,7 @@ package ui
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"image"
 	"image/png"
 	"os"
@@ -169,4 +170,40 @@ func TestASecondStartsFilesJoinEdit(t *testing.T) {
 			t.Errorf("tab %d, inputs %v", ea.CurrentTab(), ea.edit.Inputs())
 		}
 	})
+}
+
+// A folder adds its images by name and nothing else; Edit takes at most
+// 16 images, and the rest are named in a dialog, not dropped in silence.
+func TestAFolderAddsItsImagesUpToTheLimit(t *testing.T) {
+	dir := t.TempDir()
+	var buf bytes.Buffer
+	png.Encode(&buf, image.NewGray(image.Rect(0, 0, 8, 8)))
+	folder := filepath.Join(dir, "refs")
+	os.Mkdir(folder, 0o700)
+	for _, name := range []string{"b.png", "a.png", "notes.txt"} {
+		os.WriteFile(filepath.Join(folder, name), buf.Bytes(), 0o600)
+	}
+	var many []string
+	for i := range 18 {
+		p := filepath.Join(dir, fmt.Sprintf("shot-%02d.png", i))
+		os.WriteFile(p, buf.Bytes(), 0o600)
+		many = append(many, p)
+	}
+	t.Setenv("EASEL_HOME", filepath.Join(dir, "data"))
+	o := Options{Demo: true, ConfigPath: filepath.Join(dir, "profiles.json"), Keys: secrets.New(secrets.NewMemory(), 0),
+		Getenv: func(string) string { return "" }, Files: []string{folder}}
+	ea := newApp(t, test.NewTempApp(t), o)
+	t.Cleanup(ea.win.Close)
+	waitFor(t, ea, "the folder's images", func() bool { return len(ea.edit.Inputs()) == 2 })
+	onUI(ea, func() {
+		if in := ea.edit.Inputs(); in[0].Image.Name != "a.png" || in[1].Image.Name != "b.png" {
+			t.Errorf("inputs %s, %s; want a.png, b.png", in[0].Image.Name, in[1].Image.Name)
+		}
+		ea.openFiles(many)
+	})
+	waitFor(t, ea, "Edit full", func() bool { return len(ea.edit.Inputs()) == 16 })
+	waitFor(t, ea, "the dialog", func() bool { return strings.Contains(topText(ea.win), "at most 16 images") })
+	if msg := topText(ea.win); !strings.Contains(msg, "4 were not added") || !strings.Contains(msg, "shot-17.png") {
+		t.Errorf("the dialog does not name what was left out: %q", msg)
+	}
 }

@@ -168,14 +168,22 @@ func (t *Room) addFromFile() {
 	d.Show()
 }
 
-// AddFiles adds image files as inputs, in the order given, reading them
-// off the UI goroutine. A file that cannot be used is named with the
-// reason; the others are added.
+// AddFiles adds image files as inputs, in the order given (a dropped or
+// handed-over folder adds its images by name), reading them off the UI
+// goroutine. Edit takes at most maxInputs images; a file that cannot be
+// used, or one past the limit, is named with the reason and the others
+// are added.
 func (t *Room) AddFiles(paths []string) {
+	room := t.maxInputs() - len(t.inputs)
 	go func() {
+		files, problems := expandFolders(paths)
 		var ins []Input
-		var problems []string
-		for _, p := range paths {
+		var over []string
+		for _, p := range files {
+			if len(ins) >= room {
+				over = append(over, filepath.Base(p))
+				continue
+			}
 			data, ctype, err := readInputFile(p)
 			if err != nil {
 				problems = append(problems, err.Error())
@@ -184,8 +192,20 @@ func (t *Room) AddFiles(paths []string) {
 			ins = append(ins, Input{Image: api.InputImage{Name: filepath.Base(p), ContentType: ctype, Data: data}})
 		}
 		t.host.Do(func() {
+			// Another drop may have landed meanwhile: the limit is
+			// checked again where the inputs are.
+			if free := t.maxInputs() - len(t.inputs); len(ins) > free {
+				for _, in := range ins[max(free, 0):] {
+					over = append(over, in.Image.Name)
+				}
+				ins = ins[:max(free, 0)]
+			}
 			if len(ins) > 0 {
 				t.Add(ins...)
+			}
+			if len(over) > 0 {
+				problems = append(problems, fmt.Sprintf("Edit takes at most %d images, so %d %s not added: %s.",
+					t.maxInputs(), len(over), plural(len(over), "was", "were"), strings.Join(over, ", ")))
 			}
 			if len(problems) > 0 {
 				// A dialog, not only the status line, which the service's
@@ -194,6 +214,52 @@ func (t *Room) AddFiles(paths []string) {
 			}
 		})
 	}()
+}
+
+// maxInputs is how many images an edit takes: the service's limit.
+func (t *Room) maxInputs() int {
+	if c := t.host.Session().Client(); c != nil && c.Limits().MaxImages > 0 {
+		return c.Limits().MaxImages
+	}
+	return api.DefaultLimits.MaxImages
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// inputExtensions are the file types a folder's images are taken from.
+var inputExtensions = map[string]bool{".png": true, ".jpg": true, ".jpeg": true, ".webp": true}
+
+// expandFolders replaces each folder in paths by the images in it, by
+// name; a folder with none is a problem to tell.
+func expandFolders(paths []string) (files, problems []string) {
+	for _, p := range paths {
+		st, err := os.Stat(p)
+		if err != nil || !st.IsDir() {
+			files = append(files, p) // reading it says what is wrong
+			continue
+		}
+		entries, err := os.ReadDir(p)
+		if err != nil {
+			problems = append(problems, fmt.Sprintf("cannot open the folder %s: %v.", filepath.Base(p), unwrapPath(err)))
+			continue
+		}
+		found := 0
+		for _, e := range entries { // ReadDir sorts by name
+			if e.Type().IsRegular() && inputExtensions[strings.ToLower(filepath.Ext(e.Name()))] {
+				files = append(files, filepath.Join(p, e.Name()))
+				found++
+			}
+		}
+		if found == 0 {
+			problems = append(problems, fmt.Sprintf("The folder %s holds no PNG, JPEG or WebP images.", filepath.Base(p)))
+		}
+	}
+	return files, problems
 }
 
 // readInputFile reads one input image from disk, bounded as the file
