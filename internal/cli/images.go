@@ -122,18 +122,19 @@ func runEdit(ctx context.Context, args []string, env Env) error {
 	}
 	req := api.EditRequest{Prompt: f.prompt, ImageOptions: f.options(), InputFidelity: fidelity}
 	for _, p := range images {
-		in, err := readInput(p)
+		in, err := readInput(env, p)
 		if err != nil {
 			return err
 		}
 		req.Images = append(req.Images, in)
 	}
 	if mask != "" {
-		m, err := readInput(mask)
+		// The mask goes as it is: its pixels are the edit's meaning.
+		data, err := os.ReadFile(mask)
 		if err != nil {
-			return err
+			return fmt.Errorf("cannot read the mask %s: %w", mask, err)
 		}
-		req.Mask = &m
+		req.Mask = &api.InputImage{Name: filepath.Base(mask), ContentType: http.DetectContentType(data), Data: data}
 	}
 	res, err := c.Edit(ctx, req, progress(env))
 	if err != nil {
@@ -142,12 +143,23 @@ func runEdit(ctx context.Context, args []string, env Env) error {
 	return writeImages(env, f.out, res)
 }
 
-func readInput(path string) (api.InputImage, error) {
-	data, err := os.ReadFile(path)
+// readInput reads an input image and prepares it as the window does
+// (converted, turned upright or scaled down when it must be, said on
+// stderr), or says why it cannot be sent.
+func readInput(env Env, path string) (api.InputImage, error) {
+	f, err := os.Open(path)
 	if err != nil {
 		return api.InputImage{}, fmt.Errorf("cannot read image %s: %w", path, err)
 	}
-	return api.InputImage{Name: filepath.Base(path), ContentType: http.DetectContentType(data), Data: data}, nil
+	defer f.Close()
+	p, err := imageio.ReadPrepared(f, filepath.Base(path))
+	if err != nil {
+		return api.InputImage{}, err
+	}
+	if p.Notice != "" {
+		fmt.Fprintln(env.Stderr, "easel: "+p.Notice)
+	}
+	return api.InputImage{Name: filepath.Base(path), ContentType: p.ContentType, Data: p.Data}, nil
 }
 
 // progress tells on stderr that previews arrive, so a slow job is not

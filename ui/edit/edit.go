@@ -154,14 +154,17 @@ func (t *Room) addFromFile() {
 		name := r.URI().Name()
 		go func() {
 			defer r.Close()
-			data, ctype, err := imageio.ReadInput(r, name, imageio.MaxUploadBytes)
+			p, err := imageio.ReadPrepared(r, name)
 			t.host.Do(func() {
 				if err != nil {
 					t.SetStatus(err.Error())
 					dialog.ShowError(err, t.host.Window())
 					return
 				}
-				t.Add(Input{Image: api.InputImage{Name: name, ContentType: ctype, Data: data}})
+				t.Add(Input{Image: api.InputImage{Name: name, ContentType: p.ContentType, Data: p.Data}})
+				if p.Notice != "" {
+					t.SetStatus(p.Notice + ".")
+				}
 			})
 		}()
 	}, t.host.Window())
@@ -178,18 +181,21 @@ func (t *Room) AddFiles(paths []string) {
 	go func() {
 		files, problems := expandFolders(paths)
 		var ins []Input
-		var over []string
+		var over, notices []string
 		for _, p := range files {
 			if len(ins) >= room {
 				over = append(over, filepath.Base(p))
 				continue
 			}
-			data, ctype, err := readInputFile(p)
+			prepared, err := readInputFile(p)
 			if err != nil {
-				problems = append(problems, err.Error())
+				problems = append(problems, kit.Sentence(err.Error()))
 				continue
 			}
-			ins = append(ins, Input{Image: api.InputImage{Name: filepath.Base(p), ContentType: ctype, Data: data}})
+			if prepared.Notice != "" {
+				notices = append(notices, prepared.Notice)
+			}
+			ins = append(ins, Input{Image: api.InputImage{Name: filepath.Base(p), ContentType: prepared.ContentType, Data: prepared.Data}})
 		}
 		t.host.Do(func() {
 			// Another drop may have landed meanwhile: the limit is
@@ -202,6 +208,9 @@ func (t *Room) AddFiles(paths []string) {
 			}
 			if len(ins) > 0 {
 				t.Add(ins...)
+			}
+			if len(notices) > 0 {
+				t.SetStatus(strings.Join(notices, "; ") + ".")
 			}
 			if len(over) > 0 {
 				problems = append(problems, fmt.Sprintf("Edit takes at most %d images, so %d %s not added: %s.",
@@ -262,15 +271,15 @@ func expandFolders(paths []string) (files, problems []string) {
 	return files, problems
 }
 
-// readInputFile reads one input image from disk, bounded as the file
-// dialog's are.
-func readInputFile(path string) ([]byte, string, error) {
+// readInputFile reads one input image from disk and prepares it as the
+// file dialog's are.
+func readInputFile(path string) (imageio.Prepared, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, "", fmt.Errorf("cannot open %s: %w", filepath.Base(path), unwrapPath(err))
+		return imageio.Prepared{}, fmt.Errorf("cannot open %s: %w", filepath.Base(path), unwrapPath(err))
 	}
 	defer f.Close()
-	return imageio.ReadInput(f, filepath.Base(path), imageio.MaxUploadBytes)
+	return imageio.ReadPrepared(f, filepath.Base(path))
 }
 
 // unwrapPath is err without the *PathError's path, which the message names.
