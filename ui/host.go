@@ -193,14 +193,14 @@ func (g galleryActions) SendToEdit(it library.Item) {
 	path := a.lib.Path(it)
 	go func() {
 		data, err := os.ReadFile(path)
+		in := edit.NewInput(fmt.Sprintf("gallery-%d%s", it.ID, imageio.Extension(it.Format)), "image/"+it.Format, data, it.ID)
 		a.Do(func() {
 			if err != nil {
 				dialog.ShowError(fmt.Errorf("cannot read image %d: %w", it.ID, err), a.win)
 				return
 			}
 			a.SelectTab(TabEdit)
-			a.edit.Add(edit.Input{Item: it.ID, Image: api.InputImage{
-				Name: fmt.Sprintf("gallery-%d%s", it.ID, imageio.Extension(it.Format)), ContentType: "image/" + it.Format, Data: data}})
+			a.edit.Add(in)
 		})
 	}()
 }

@@ -4,8 +4,11 @@
 package edit
 
 import (
+	"easel/internal/library"
+	"easel/ui/widgets/picture"
 	"errors"
 	"fmt"
+	"github.com/dustin/go-humanize"
 	"image"
 	"os"
 	"path/filepath"
@@ -31,6 +34,50 @@ type Input struct {
 	Image api.InputImage
 	// Item is the gallery item it came from, 0 for a file.
 	Item int64
+	// Thumb, Width, Height and Format are what the strip shows; NewInput
+	// fills them.
+	Thumb         image.Image
+	Width, Height int
+	Format        string
+}
+
+// stripThumb is the side of an input's thumbnail in the strip.
+const stripThumb = 64
+
+// NewInput makes an input of an image's bytes, with its thumbnail and
+// size for the strip. It decodes the image: call it off the UI goroutine.
+func NewInput(name, contentType string, data []byte, item int64) Input {
+	in := Input{Item: item, Image: api.InputImage{Name: name, ContentType: contentType, Data: data}}
+	if format, w, h, err := api.SniffImage(data); err == nil {
+		in.Format, in.Width, in.Height = format, w, h
+		in.Thumb, _ = library.MakeThumbnailSized(data, 2*stripThumb)
+	}
+	return in
+}
+
+// ordinal is 1st, 2nd, 3rd, 4th…: how a prompt names an input.
+func ordinal(n int) string {
+	suffix := "th"
+	if n%100 < 11 || n%100 > 13 {
+		switch n % 10 {
+		case 1:
+			suffix = "st"
+		case 2:
+			suffix = "nd"
+		case 3:
+			suffix = "rd"
+		}
+	}
+	return fmt.Sprintf("%d%s", n, suffix)
+}
+
+// describe is an input's size, format and file size, as the strip shows.
+func describe(in Input) string {
+	size := humanize.IBytes(uint64(len(in.Image.Data)))
+	if in.Width == 0 {
+		return size
+	}
+	return fmt.Sprintf("%d×%d · %s · %s", in.Width, in.Height, strings.ToUpper(in.Format), size)
 }
 
 // Room is the Edit tab.
@@ -51,7 +98,7 @@ func New(h room.Host) *Room { return &Room{host: h} }
 
 // Build implements room.Room.
 func (t *Room) Build() fyne.CanvasObject {
-	dropHint := widget.NewLabelWithStyle("Add images, or send them here from the Gallery.\nTheir order matters: the prompt can say “the first”, “the second”.",
+	dropHint := widget.NewLabelWithStyle("Drop images anywhere on the window, add them, or send them from the Gallery.\nTheir order matters: the prompt can say “the first”, “the second”.",
 		fyne.TextAlignCenter, fyne.TextStyle{})
 	border := canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))
 	border.StrokeColor = theme.Color(theme.ColorNamePrimary)
@@ -112,7 +159,14 @@ func (t *Room) showInputs() {
 	}
 	t.refList.Objects = nil
 	for i, r := range t.inputs {
-		label := widget.NewLabel(fmt.Sprintf("%d. %s", i+1, r.Image.Name))
+		label := widget.NewLabelWithStyle(fmt.Sprintf("%s · %s", ordinal(i+1), r.Image.Name), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+		label.Truncation = fyne.TextTruncateEllipsis
+		text := container.NewVBox(label, kit.HintLabel(describe(r)))
+		if i == 0 {
+			text.Add(kit.HintLabel("The mask is painted on this one."))
+		}
+		pic := picture.New(fyne.NewSize(stripThumb, stripThumb))
+		pic.SetImage(r.Thumb)
 		up := &widget.Button{Icon: theme.MoveUpIcon(), OnTapped: func() { t.move(i, -1) }}
 		down := &widget.Button{Icon: theme.MoveDownIcon(), OnTapped: func() { t.move(i, 1) }}
 		remove := &widget.Button{Icon: theme.DeleteIcon(), OnTapped: func() { t.remove(i) }}
@@ -122,7 +176,7 @@ func (t *Room) showInputs() {
 		if i == len(t.inputs)-1 {
 			down.Disable()
 		}
-		t.refList.Objects = append(t.refList.Objects, container.NewBorder(nil, nil, nil, container.NewHBox(up, down, remove), label))
+		t.refList.Objects = append(t.refList.Objects, container.NewBorder(nil, nil, pic, container.NewHBox(up, down, remove), text))
 	}
 	// The hint shows only while the list is empty.
 	t.references.Objects[1].(*fyne.Container).Hidden = len(t.inputs) > 0
@@ -155,13 +209,14 @@ func (t *Room) addFromFile() {
 		go func() {
 			defer r.Close()
 			p, err := imageio.ReadPrepared(r, name)
+			in := NewInput(name, p.ContentType, p.Data, 0)
 			t.host.Do(func() {
 				if err != nil {
 					t.SetStatus(err.Error())
 					dialog.ShowError(err, t.host.Window())
 					return
 				}
-				t.Add(Input{Image: api.InputImage{Name: name, ContentType: p.ContentType, Data: p.Data}})
+				t.Add(in)
 				if p.Notice != "" {
 					t.SetStatus(p.Notice + ".")
 				}
@@ -195,7 +250,7 @@ func (t *Room) AddFiles(paths []string) {
 			if prepared.Notice != "" {
 				notices = append(notices, prepared.Notice)
 			}
-			ins = append(ins, Input{Image: api.InputImage{Name: filepath.Base(p), ContentType: prepared.ContentType, Data: prepared.Data}})
+			ins = append(ins, NewInput(filepath.Base(p), prepared.ContentType, prepared.Data, 0))
 		}
 		t.host.Do(func() {
 			// Another drop may have landed meanwhile: the limit is
