@@ -42,12 +42,7 @@ func (p *proc) clickBlue(ctx context.Context, what string, area image.Rectangle)
 // dialog, truncating it and following links, before anything was
 // encoded.)
 func TestExportReplacesALinkNotItsTarget(t *testing.T) {
-	bin := binary(t, "EASEL_BIN")
-	home := t.TempDir()
-	p := start(t, bin, home, "--demo")
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	p.waitDrawn(ctx)
+	p, home, ctx := startDemo(t)
 	p.generate("a kite")
 	p.waitInLibrary(ctx, home, "kite")
 	p.key("ctrl+4")

@@ -18,12 +18,7 @@ import (
 // the built-in demo service, generates with streaming previews, and finds
 // the image in the library and in the Gallery tab.
 func TestGenerateOnDemoLandsInGallery(t *testing.T) {
-	bin := binary(t, "EASEL_BIN")
-	home := t.TempDir()
-	p := start(t, bin, home, "--demo")
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	p.waitDrawn(ctx)
+	p, home, ctx := startDemo(t)
 	p.generate("a lighthouse on a cliff at dusk, poster")
 
 	// A preview shows on the job card before the image is in the
@@ -46,6 +41,18 @@ func TestGenerateOnDemoLandsInGallery(t *testing.T) {
 	if err := p.waitExit(10 * time.Second); err != nil {
 		t.Errorf("exit: %v", err)
 	}
+}
+
+// startDemo opens easel on the demo service in a fresh home, and waits
+// until its window is drawn; the context bounds the test at a minute.
+func startDemo(t *testing.T) (p *proc, home string, ctx context.Context) {
+	t.Helper()
+	home = t.TempDir()
+	p = start(t, binary(t, "EASEL_BIN"), home, "--demo")
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	t.Cleanup(cancel)
+	p.waitDrawn(ctx)
+	return p, home, ctx
 }
 
 // generate types prompt on Text to image and sends it.

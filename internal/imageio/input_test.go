@@ -28,16 +28,24 @@ func TestReadInputRefusesAFileOverTheLimitRatherThanCutIt(t *testing.T) {
 	}
 }
 
+// hugePNG is a 64x64 PNG whose header (with its CRC mended) claims
+// 60000x60000 pixels.
+func hugePNG() []byte {
+	var buf bytes.Buffer
+	_ = png.Encode(&buf, image.NewGray(image.Rect(0, 0, 64, 64)))
+	data := buf.Bytes()
+	// IHDR's width and height sit at bytes 16–23.
+	binary.BigEndian.PutUint32(data[16:], 60000)
+	binary.BigEndian.PutUint32(data[20:], 60000)
+	binary.BigEndian.PutUint32(data[29:], crc32.ChecksumIEEE(data[12:29]))
+	return data
+}
+
 // A small file whose header claims a huge image is refused before any
 // pixel is decoded.
 func TestDecodeBoundedRefusesAHugeHeaderBeforeDecoding(t *testing.T) {
 	var buf bytes.Buffer
-	_ = png.Encode(&buf, image.NewGray(image.Rect(0, 0, 64, 64)))
-	data := buf.Bytes()
-	// IHDR's width and height sit at bytes 16–23; claim 60000x60000.
-	binary.BigEndian.PutUint32(data[16:], 60000)
-	binary.BigEndian.PutUint32(data[20:], 60000)
-	binary.BigEndian.PutUint32(data[29:], crc32.ChecksumIEEE(data[12:29]))
+	data := hugePNG()
 	_, err := DecodeBounded(bytes.NewReader(data), MaxPixels)
 	var tooLarge *TooLargeError
 	if !errors.As(err, &tooLarge) || tooLarge.Width != 60000 {
@@ -74,13 +82,7 @@ func TestDecodeBoundedReadsAHeaderBehindLargeMetadata(t *testing.T) {
 // An Edit input whose header claims a huge image is refused when it is
 // read, with the check the answers and thumbnails use, naming the file.
 func TestReadInputRefusesAHugeHeader(t *testing.T) {
-	var buf bytes.Buffer
-	_ = png.Encode(&buf, image.NewGray(image.Rect(0, 0, 64, 64)))
-	data := buf.Bytes()
-	binary.BigEndian.PutUint32(data[16:], 60000)
-	binary.BigEndian.PutUint32(data[20:], 60000)
-	binary.BigEndian.PutUint32(data[29:], crc32.ChecksumIEEE(data[12:29]))
-	_, _, err := ReadInput(bytes.NewReader(data), "bomb.png", MaxUploadBytes)
+	_, _, err := ReadInput(bytes.NewReader(hugePNG()), "bomb.png", MaxUploadBytes)
 	var tooLarge *TooLargeError
 	if !errors.As(err, &tooLarge) || !strings.Contains(err.Error(), "bomb.png") {
 		t.Errorf("got %v, want a TooLargeError naming the file", err)

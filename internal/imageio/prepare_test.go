@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
-	"hash/crc32"
 	"image"
 	"image/color"
 	"image/gif"
@@ -133,10 +132,7 @@ func TestPrepareScalesDownAFileOverTheLimit(t *testing.T) {
 // Each refusal names the file and says why, in a designer's words.
 func TestPrepareRefusesWithAReason(t *testing.T) {
 	pngData := encoded(t, func(b *bytes.Buffer) error { return png.Encode(b, picture(40, 20)) })
-	huge := bytes.Clone(pngData)
-	binary.BigEndian.PutUint32(huge[16:], 60000)
-	binary.BigEndian.PutUint32(huge[20:], 60000)
-	binary.BigEndian.PutUint32(huge[29:], crc32.ChecksumIEEE(huge[12:29]))
+	huge := hugePNG()
 	for _, c := range []struct {
 		name string
 		data []byte
