@@ -4,6 +4,7 @@
 package edit
 
 import (
+	"bytes"
 	"easel/internal/library"
 	"easel/ui/widgets/picture"
 	"errors"
@@ -88,6 +89,7 @@ type Room struct {
 	refList    *fyne.Container
 	references *fyne.Container
 	maskArea   *fyne.Container
+	mask       *maskTools
 	prompt     *widget.Entry
 	fidelity   *widget.Select
 	jobs       *jobview.List
@@ -109,11 +111,8 @@ func (t *Room) Build() fyne.CanvasObject {
 	add := &widget.Button{Text: "Add images…", Icon: theme.FolderOpenIcon(), OnTapped: t.addFromFile}
 	refs := container.NewBorder(kit.Heading("Reference images"), container.NewHBox(add), nil, nil, t.references)
 
-	maskBg := canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))
-	maskBg.SetMinSize(fyne.NewSize(320, 200))
-	// A wrapping label must not sit in a Center container: it would shrink
-	// to one character per line.
-	t.maskArea = container.NewStack(maskBg, container.NewPadded(kit.HintLabel("Painting a mask over the first image comes with the mask painter; without one, the whole image may change.")))
+	t.mask = newMaskTools()
+	t.maskArea = t.mask.box
 	mask := container.NewBorder(kit.Heading("Mask"), nil, nil, nil, t.maskArea)
 
 	left := container.NewVSplit(refs, mask)
@@ -181,6 +180,34 @@ func (t *Room) showInputs() {
 	// The hint shows only while the list is empty.
 	t.references.Objects[1].(*fyne.Container).Hidden = len(t.inputs) > 0
 	t.references.Refresh()
+	t.showFirst()
+}
+
+// showFirst puts the first input in the mask painter when it changed,
+// decoding it off the UI goroutine; a new first image starts a new mask.
+func (t *Room) showFirst() {
+	var first *Input
+	if len(t.inputs) > 0 {
+		first = &t.inputs[0]
+	}
+	if !t.mask.differs(first) {
+		return
+	}
+	t.mask.expect(first)
+	if first == nil {
+		t.mask.show(nil, nil)
+		return
+	}
+	in := *first
+	go func() {
+		img, err := imageio.DecodeBounded(bytes.NewReader(in.Image.Data), imageio.MaxPixels)
+		t.host.Do(func() {
+			if err != nil {
+				img = nil
+			}
+			t.mask.show(&in, img)
+		})
+	}()
 }
 
 func (t *Room) move(i, by int) {
@@ -355,6 +382,9 @@ func (t *Room) PrimaryAction() {
 		if r.Item != 0 {
 			parents = append(parents, r.Item)
 		}
+	}
+	if m := t.mask.painted(); m != nil {
+		req.Mask = m
 	}
 	t.Send(req.Check, &req.ImageOptions, jobs.Request{Edit: &req, Parents: parents})
 }

@@ -12,6 +12,8 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/widget"
 
+	"easel/internal/jobs"
+	"easel/internal/mask"
 	"easel/ui/room/roomtest"
 )
 
@@ -62,5 +64,55 @@ func TestTheStripNamesEachInputByItsPlace(t *testing.T) {
 	}
 	if r.Inputs()[0].Thumb == nil {
 		t.Error("no thumbnail for the strip")
+	}
+}
+
+// The first input shows in the mask painter; what is painted there goes
+// with the edit as a mask the size of that image, transparent where it
+// was painted. Nothing painted sends no mask.
+func TestThePaintedMaskGoesWithTheEdit(t *testing.T) {
+	h := roomtest.New(t)
+	r := New(h)
+	h.Show(r.Build)
+	var sent []*jobs.Request
+	h.OnJob = func(e jobs.Event) {
+		if e.State == jobs.Queued {
+			req := e.Job.Request
+			sent = append(sent, &req)
+		}
+	}
+	var buf bytes.Buffer
+	png.Encode(&buf, image.NewGray(image.Rect(0, 0, 64, 32)))
+	p := filepath.Join(t.TempDir(), "room.png")
+	os.WriteFile(p, buf.Bytes(), 0o600)
+	h.UI(func() { r.AddFiles([]string{p}) })
+	h.Until("the painter", func() bool { return r.mask.painter.Mask() != nil })
+	h.UI(func() {
+		r.Prompt().SetText("no mask")
+		r.PrimaryAction()
+	})
+	h.Until("the first edit", func() bool { return len(sent) == 1 })
+	h.UI(func() {
+		r.mask.painter.Do(func(m *mask.Mask) { m.Rect(image.Rect(0, 0, 32, 32), false) })
+		r.Prompt().SetText("left half")
+		r.PrimaryAction()
+	})
+	h.Until("the second edit", func() bool { return len(sent) == 2 })
+	if sent[0].Edit.Mask != nil {
+		t.Error("a mask was sent though nothing was painted")
+	}
+	m := sent[1].Edit.Mask
+	if m == nil {
+		t.Fatal("the painted mask was not sent")
+	}
+	img, err := png.Decode(bytes.NewReader(m.Data))
+	if err != nil || img.Bounds().Dx() != 64 || img.Bounds().Dy() != 32 {
+		t.Fatalf("the mask is %v (%v), want 64x32", img.Bounds(), err)
+	}
+	if _, _, _, a := img.At(10, 10).RGBA(); a != 0 {
+		t.Error("the painted half is not transparent")
+	}
+	if _, _, _, a := img.At(50, 10).RGBA(); a != 0xffff {
+		t.Error("the kept half is not opaque")
 	}
 }

@@ -1,0 +1,158 @@
+package edit
+
+import (
+	"fmt"
+	"image"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"easel/internal/api"
+	"easel/internal/mask"
+	"easel/ui/kit"
+	"easel/ui/widgets/maskpaint"
+)
+
+// maskTools is Edit's mask area: the painter over the first input, the
+// brush's controls, and what share of the image may change.
+type maskTools struct {
+	box      *fyne.Container
+	painter  *maskpaint.Painter
+	empty    *fyne.Container
+	tool     *widget.RadioGroup
+	eraser   *widget.Check
+	size     *widget.Slider
+	hardness *widget.Slider
+	undo     *widget.Button
+	redo     *widget.Button
+	coverage *widget.Label
+	// showing is the first input the painter shows (or waits for).
+	showing *Input
+}
+
+var toolNames = []string{"Brush", "Rectangle", "Lasso"}
+
+func newMaskTools() *maskTools {
+	m := &maskTools{painter: maskpaint.New(fyne.NewSize(320, 200))}
+	m.painter.Hide()
+	m.tool = widget.NewRadioGroup(toolNames, func(s string) {
+		for i, n := range toolNames {
+			if n == s {
+				m.painter.Tool = maskpaint.Tool(i)
+			}
+		}
+	})
+	m.tool.Horizontal = true
+	m.tool.Required = true
+	m.tool.SetSelected("Brush")
+	m.eraser = widget.NewCheck("Eraser (E)", func(on bool) { m.painter.Erase = on })
+	m.size = widget.NewSlider(1, 300)
+	m.size.SetValue(m.painter.Radius)
+	m.size.OnChanged = func(v float64) { m.painter.Radius = v }
+	m.hardness = widget.NewSlider(0, 1)
+	m.hardness.Step = 0.05
+	m.hardness.SetValue(m.painter.Hardness)
+	m.hardness.OnChanged = func(v float64) { m.painter.Hardness = v }
+	do := func(f func(*mask.Mask)) func() { return func() { m.painter.Do(f) } }
+	m.undo = &widget.Button{Icon: theme.ContentUndoIcon(), OnTapped: do((*mask.Mask).Undo)}
+	m.redo = &widget.Button{Icon: theme.ContentRedoIcon(), OnTapped: do((*mask.Mask).Redo)}
+	invert := &widget.Button{Text: "Invert", OnTapped: do((*mask.Mask).Invert)}
+	clear := &widget.Button{Text: "Clear", OnTapped: do((*mask.Mask).Clear)}
+	fill := &widget.Button{Text: "Fill", OnTapped: do((*mask.Mask).Fill)}
+	m.coverage = kit.HintLabel("")
+	m.painter.OnChanged = m.sync
+
+	controls := container.NewVBox(
+		container.NewHBox(m.tool, m.eraser),
+		widget.NewForm(widget.NewFormItem("Size ([ ])", m.size), widget.NewFormItem("Hardness", m.hardness)),
+		container.NewHBox(m.undo, m.redo, invert, clear, fill),
+	)
+	bg := canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))
+	// A wrapping label must not sit in a Center container: it would
+	// shrink to one character per line.
+	m.empty = container.NewPadded(kit.HintLabel("Add an image: the mask is painted on the first one, over what may change. Without a mask, the whole image may change."))
+	m.box = container.NewBorder(controls, m.coverage, nil, nil, container.NewStack(bg, m.empty, m.painter))
+	m.sync()
+	return m
+}
+
+// differs reports whether in is not the input the painter shows.
+func (m *maskTools) differs(in *Input) bool {
+	if in == nil || m.showing == nil {
+		return (in == nil) != (m.showing == nil)
+	}
+	return in.Image.Name != m.showing.Image.Name || len(in.Image.Data) != len(m.showing.Image.Data) ||
+		(len(in.Image.Data) > 0 && &in.Image.Data[0] != &m.showing.Image.Data[0])
+}
+
+// expect notes the input the painter is about to show.
+func (m *maskTools) expect(in *Input) {
+	if in == nil {
+		m.showing = nil
+		return
+	}
+	c := *in
+	m.showing = &c
+}
+
+// show puts img (of in) in the painter with a new mask, unless another
+// first input has been chosen since.
+func (m *maskTools) show(in *Input, img image.Image) {
+	if m.differs(in) {
+		return
+	}
+	m.painter.SetImage(img)
+	m.painter.Hidden = img == nil
+	m.empty.Hidden = img != nil
+	m.box.Refresh()
+	m.sync()
+}
+
+// sync shows the brush and the mask's state in the controls.
+func (m *maskTools) sync() {
+	m.eraser.Checked = m.painter.Erase
+	m.eraser.Refresh()
+	if m.size.Value != m.painter.Radius {
+		m.size.Value = m.painter.Radius
+		m.size.Refresh()
+	}
+	mk := m.painter.Mask()
+	if mk == nil {
+		m.coverage.SetText("")
+		m.undo.Disable()
+		m.redo.Disable()
+		return
+	}
+	setEnabled(m.undo, mk.CanUndo())
+	setEnabled(m.redo, mk.CanRedo())
+	if p := mk.Painted(); p == 0 {
+		m.coverage.SetText("Nothing painted: the whole image may change.")
+	} else {
+		m.coverage.SetText(fmt.Sprintf("%.0f %% of the first image may change; the rest is kept.", 100*p))
+	}
+}
+
+func setEnabled(b *widget.Button, on bool) {
+	if on {
+		b.Enable()
+	} else {
+		b.Disable()
+	}
+}
+
+// painted is the mask to send, or nil when nothing is painted (the whole
+// image may change, as without a mask).
+func (m *maskTools) painted() *api.InputImage {
+	mk := m.painter.Mask()
+	if mk == nil || mk.Painted() == 0 {
+		return nil
+	}
+	data, err := mk.PNG()
+	if err != nil {
+		return nil
+	}
+	return &api.InputImage{Name: "mask.png", ContentType: "image/png", Data: data}
+}
