@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"easel/internal/api"
+	"easel/internal/imageio"
 	"easel/internal/jobs"
 	"easel/internal/library"
 )
@@ -35,6 +36,7 @@ func (s Library) Save(ctx context.Context, job jobs.Info, res *api.ImageResult) 
 	}
 	out := make([]jobs.Saved, 0, len(res.Images))
 	for _, img := range res.Images {
+		img = keepUnmasked(job, img)
 		id, err := s.Lib.Add(ctx, library.NewItem{Image: img, Kind: kind, Prompt: prompt, Model: params.Model,
 			Profile: job.Request.Profile, Params: params, Usage: res.Usage, Created: res.Created,
 			Duration: time.Since(job.Started), JobID: job.ID, RequestID: res.RequestID, Parents: job.Request.Parents})
@@ -45,4 +47,20 @@ func (s Library) Save(ctx context.Context, job jobs.Info, res *api.ImageResult) 
 		out = append(out, jobs.Saved{Item: id})
 	}
 	return out
+}
+
+// keepUnmasked puts the first input's pixels back where an edit's mask
+// protected them (see imageio.KeepUnmasked); an image that cannot be
+// matched (another size, a decode failure) is kept as the service sent it.
+func keepUnmasked(job jobs.Info, img api.Image) api.Image {
+	e := job.Request.Edit
+	if e == nil || e.Mask == nil || len(e.Images) == 0 {
+		return img
+	}
+	data, ok, err := imageio.KeepUnmasked(img.Data, e.Images[0].Data, e.Mask.Data)
+	if err != nil || !ok {
+		return img
+	}
+	img.Data, img.Format = data, "png"
+	return img
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"image"
 	"image/png"
+	"os"
 	"os/exec"
 	"strings"
 	"testing"
@@ -56,5 +57,52 @@ func TestOneFailedSaveCostsOnlyThatImage(t *testing.T) {
 	}
 	if it, err := lib.Get(context.Background(), out[1].Item); err != nil || it.Prompt != "two foxes" {
 		t.Errorf("the saved image: %+v, %v", it, err)
+	}
+}
+
+// An edit with a mask keeps the first input's pixels where the mask
+// protected them, in the image the gallery keeps.
+func TestAMaskedEditKeepsWhatTheMaskProtects(t *testing.T) {
+	lib, err := library.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lib.Close()
+	enc := func(img image.Image) []byte {
+		var buf bytes.Buffer
+		png.Encode(&buf, img)
+		return buf.Bytes()
+	}
+	orig := image.NewNRGBA(image.Rect(0, 0, 8, 8))
+	res := image.NewNRGBA(image.Rect(0, 0, 8, 8))
+	msk := image.NewNRGBA(image.Rect(0, 0, 8, 8))
+	for i := 0; i < len(orig.Pix); i += 4 {
+		copy(orig.Pix[i:], []byte{0, 0, 255, 255})
+		copy(res.Pix[i:], []byte{255, 0, 0, 255})
+		copy(msk.Pix[i:], []byte{0, 0, 0, 255}) // kept…
+	}
+	for y := 0; y < 8; y++ {
+		for x := 0; x < 4; x++ {
+			msk.Pix[msk.PixOffset(x, y)+3] = 0 // …but the left half may change
+		}
+	}
+	edit := &api.EditRequest{Prompt: "left half red", Images: []api.InputImage{{Name: "a.png", Data: enc(orig)}},
+		Mask: &api.InputImage{Name: "mask.png", Data: enc(msk)}}
+	job := jobs.Info{ID: "j", Started: time.Now(), Request: jobs.Request{Edit: edit}}
+	out := Library{Lib: lib}.Save(context.Background(), job, &api.ImageResult{Images: []api.Image{{Data: enc(res), Format: "png", Width: 8, Height: 8}}})
+	if len(out) != 1 || out[0].Err != nil {
+		t.Fatalf("saved %+v", out)
+	}
+	it, _ := lib.Get(context.Background(), out[0].Item)
+	data, _ := os.ReadFile(lib.Path(it))
+	img, err := png.Decode(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, _, b, _ := img.At(1, 1).RGBA(); r>>8 != 255 || b != 0 {
+		t.Error("the painted half did not keep the result")
+	}
+	if r, _, b, _ := img.At(6, 6).RGBA(); r != 0 || b>>8 != 255 {
+		t.Error("the protected half did not get the original back")
 	}
 }
