@@ -35,32 +35,45 @@ func (s Library) Save(ctx context.Context, job jobs.Info, res *api.ImageResult) 
 		params.InputFidelity, params.HasMask = e.InputFidelity, e.Mask != nil
 	}
 	out := make([]jobs.Saved, 0, len(res.Images))
-	for _, img := range res.Images {
-		img = keepUnmasked(job, img)
+	add := func(img api.Image, parents []int64) int64 {
 		id, err := s.Lib.Add(ctx, library.NewItem{Image: img, Kind: kind, Prompt: prompt, Model: params.Model,
 			Profile: job.Request.Profile, Params: params, Usage: res.Usage, Created: res.Created,
-			Duration: time.Since(job.Started), JobID: job.ID, RequestID: res.RequestID, Parents: job.Request.Parents})
+			Duration: time.Since(job.Started), JobID: job.ID, RequestID: res.RequestID, Parents: parents})
 		if err != nil {
 			out = append(out, jobs.Saved{Err: err, Image: img})
-			continue
+			return 0
 		}
 		out = append(out, jobs.Saved{Item: id})
+		return id
+	}
+	for _, raw := range res.Images {
+		// The result as the service sent it is kept; a masked edit's
+		// result with the protected pixels put back is its own item,
+		// whose first parent is that raw result.
+		rawID := add(raw, job.Request.Parents)
+		if kept, ok := keepUnmasked(job, raw); ok {
+			parents := job.Request.Parents
+			if rawID != 0 {
+				parents = append([]int64{rawID}, parents...)
+			}
+			add(kept, parents)
+		}
 	}
 	return out
 }
 
-// keepUnmasked puts the first input's pixels back where an edit's mask
-// protected them (see imageio.KeepUnmasked); an image that cannot be
-// matched (another size, a decode failure) is kept as the service sent it.
-func keepUnmasked(job jobs.Info, img api.Image) api.Image {
+// keepUnmasked is img with the first input's pixels put back where an
+// edit's mask protected them (see imageio.KeepUnmasked), and whether it
+// could be made: an image of another size cannot be matched.
+func keepUnmasked(job jobs.Info, img api.Image) (api.Image, bool) {
 	e := job.Request.Edit
 	if e == nil || e.Mask == nil || len(e.Images) == 0 {
-		return img
+		return img, false
 	}
 	data, ok, err := imageio.KeepUnmasked(img.Data, e.Images[0].Data, e.Mask.Data)
 	if err != nil || !ok {
-		return img
+		return img, false
 	}
 	img.Data, img.Format = data, "png"
-	return img
+	return img, true
 }

@@ -60,8 +60,9 @@ func TestOneFailedSaveCostsOnlyThatImage(t *testing.T) {
 	}
 }
 
-// An edit with a mask keeps the first input's pixels where the mask
-// protected them, in the image the gallery keeps.
+// An edit with a mask keeps the result as sent and, as its own item
+// made from it, the result with the first input's pixels back where the
+// mask protected them.
 func TestAMaskedEditKeepsWhatTheMaskProtects(t *testing.T) {
 	lib, err := library.Open(t.TempDir())
 	if err != nil {
@@ -90,10 +91,17 @@ func TestAMaskedEditKeepsWhatTheMaskProtects(t *testing.T) {
 		Mask: &api.InputImage{Name: "mask.png", Data: enc(msk)}}
 	job := jobs.Info{ID: "j", Started: time.Now(), Request: jobs.Request{Edit: edit}}
 	out := Library{Lib: lib}.Save(context.Background(), job, &api.ImageResult{Images: []api.Image{{Data: enc(res), Format: "png", Width: 8, Height: 8}}})
-	if len(out) != 1 || out[0].Err != nil {
-		t.Fatalf("saved %+v", out)
+	if len(out) != 2 || out[0].Err != nil || out[1].Err != nil {
+		t.Fatalf("saved %+v, want the raw result and the kept one", out)
 	}
-	it, _ := lib.Get(context.Background(), out[0].Item)
+	raw, _ := lib.Get(context.Background(), out[0].Item)
+	if data, _ := os.ReadFile(lib.Path(raw)); !bytes.Equal(data, enc(res)) {
+		t.Error("the raw result was not kept as the service sent it")
+	}
+	it, _ := lib.Get(context.Background(), out[1].Item)
+	if len(it.Parents) == 0 || it.Parents[0] != raw.ID {
+		t.Errorf("the kept image's parents %v, want the raw result first", it.Parents)
+	}
 	data, _ := os.ReadFile(lib.Path(it))
 	img, err := png.Decode(bytes.NewReader(data))
 	if err != nil {
