@@ -1,7 +1,11 @@
 package api
 
 import (
+	"bytes"
 	"fmt"
+	"image"
+	"image/color"
+	"image/png"
 	"math"
 	"net/http"
 	"strconv"
@@ -242,8 +246,49 @@ func (r EditRequest) Check(l Limits) error {
 				"Convert it to PNG, JPEG or WebP.")
 		}
 	}
-	if r.Mask != nil && http.DetectContentType(r.Mask.Data) != "image/png" {
-		return preflight(KindInvalidImage, "mask", "the mask is not a PNG", "Paint the mask again; masks are sent as PNG with transparency.")
+	if r.Mask != nil {
+		if err := r.checkMask(); err != nil {
+			return err
+		}
 	}
 	return oneOf("input_fidelity", r.InputFidelity, fidelities)
+}
+
+// checkMask refuses, before anything is sent, a mask the service would
+// refuse after the upload: not a PNG, without an alpha channel (its
+// transparent pixels are what marks the area to change), or not the first
+// image's size.
+func (r EditRequest) checkMask() error {
+	if http.DetectContentType(r.Mask.Data) != "image/png" {
+		return preflight(KindInvalidImage, "mask", "the mask is not a PNG", "Save the mask as a PNG with transparency where the image may change.")
+	}
+	mc, err := png.DecodeConfig(bytes.NewReader(r.Mask.Data))
+	if err != nil {
+		return preflight(KindInvalidImage, "mask", "the mask is a damaged PNG", "Save the mask again as a PNG.")
+	}
+	if !hasAlpha(mc.ColorModel) {
+		return preflight(KindInvalidImage, "mask", "the mask has no transparency (no alpha channel)",
+			"Save the mask as a PNG with an alpha channel: transparent where the image may change, opaque where it is kept.")
+	}
+	if ic, _, err := image.DecodeConfig(bytes.NewReader(r.Images[0].Data)); err == nil && (ic.Width != mc.Width || ic.Height != mc.Height) {
+		return preflight(KindInvalidImage, "mask", fmt.Sprintf("the mask is %dx%d but the first image is %dx%d", mc.Width, mc.Height, ic.Width, ic.Height),
+			"Make the mask exactly the first image's size, or paint it over that image in the window.")
+	}
+	return nil
+}
+
+// hasAlpha reports whether a PNG's colour model can hold transparency.
+func hasAlpha(m color.Model) bool {
+	switch m {
+	case color.NRGBAModel, color.NRGBA64Model, color.RGBAModel, color.RGBA64Model, color.AlphaModel, color.Alpha16Model:
+		return true
+	}
+	if p, ok := m.(color.Palette); ok {
+		for _, c := range p {
+			if _, _, _, a := c.RGBA(); a != 0xffff {
+				return true
+			}
+		}
+	}
+	return false
 }
