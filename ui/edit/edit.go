@@ -186,6 +186,7 @@ func (t *Room) showInputs() {
 // showFirst puts the first input in the mask painter when it changed,
 // decoding it off the UI goroutine; a new first image starts a new mask.
 func (t *Room) showFirst() {
+	t.mask.keep(t.inputs)
 	var first *Input
 	if len(t.inputs) > 0 {
 		first = &t.inputs[0]

@@ -116,3 +116,34 @@ func TestThePaintedMaskGoesWithTheEdit(t *testing.T) {
 		t.Error("the kept half is not opaque")
 	}
 }
+
+// A mask belongs to the image it was painted on: moving another image
+// first shows that one with its own mask, and moving the first back
+// brings its mask back, undo history and all.
+func TestAMaskStaysWithItsImage(t *testing.T) {
+	h := roomtest.New(t)
+	r := New(h)
+	h.Show(r.Build)
+	dir := t.TempDir()
+	var paths []string
+	for _, name := range []string{"room.png", "sofa.png"} {
+		var buf bytes.Buffer
+		png.Encode(&buf, image.NewGray(image.Rect(0, 0, 40, 40)))
+		p := filepath.Join(dir, name)
+		os.WriteFile(p, buf.Bytes(), 0o600)
+		paths = append(paths, p)
+	}
+	h.UI(func() { r.AddFiles(paths) })
+	h.Until("the painter", func() bool { return r.mask.painter.Mask() != nil && len(r.Inputs()) == 2 })
+	h.UI(func() { r.mask.painter.Do(func(m *mask.Mask) { m.Rect(image.Rect(0, 0, 10, 10), false) }) })
+	h.UI(func() { r.Move(0, 1) })
+	h.Until("sofa in the painter", func() bool { return r.mask.showing != nil && r.mask.showing.Image.Name == "sofa.png" && r.mask.painter.Mask() != nil })
+	h.Until("sofa's own mask", func() bool { return r.mask.painter.Mask().Painted() == 0 })
+	h.UI(func() { r.Move(0, 1) })
+	h.Until("room's mask back", func() bool { return r.mask.painter.Mask() != nil && r.mask.painter.Mask().At(5, 5) == 255 })
+	h.UI(func() {
+		if !r.mask.painter.Mask().CanUndo() {
+			t.Error("the mask came back without its undo history")
+		}
+	})
+}

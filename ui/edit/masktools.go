@@ -31,12 +31,36 @@ type maskTools struct {
 	coverage *widget.Label
 	// showing is the first input the painter shows (or waits for).
 	showing *Input
+	// masks keeps each input's mask by its bytes, so a mask stays with
+	// its image when the inputs are reordered.
+	masks map[*byte]*mask.Mask
+}
+
+// key is an input's identity: its bytes.
+func key(in *Input) *byte {
+	if in == nil || len(in.Image.Data) == 0 {
+		return nil
+	}
+	return &in.Image.Data[0]
+}
+
+// keep forgets the masks of inputs no longer there.
+func (m *maskTools) keep(inputs []Input) {
+	live := map[*byte]bool{}
+	for i := range inputs {
+		live[key(&inputs[i])] = true
+	}
+	for k := range m.masks {
+		if !live[k] {
+			delete(m.masks, k)
+		}
+	}
 }
 
 var toolNames = []string{"Brush", "Rectangle", "Lasso"}
 
 func newMaskTools() *maskTools {
-	m := &maskTools{painter: maskpaint.New(fyne.NewSize(320, 200))}
+	m := &maskTools{painter: maskpaint.New(fyne.NewSize(320, 200)), masks: map[*byte]*mask.Mask{}}
 	m.painter.Hide()
 	m.tool = widget.NewRadioGroup(toolNames, func(s string) {
 		for i, n := range toolNames {
@@ -84,8 +108,7 @@ func (m *maskTools) differs(in *Input) bool {
 	if in == nil || m.showing == nil {
 		return (in == nil) != (m.showing == nil)
 	}
-	return in.Image.Name != m.showing.Image.Name || len(in.Image.Data) != len(m.showing.Image.Data) ||
-		(len(in.Image.Data) > 0 && &in.Image.Data[0] != &m.showing.Image.Data[0])
+	return in.Image.Name != m.showing.Image.Name || key(in) != key(m.showing)
 }
 
 // expect notes the input the painter is about to show.
@@ -104,7 +127,16 @@ func (m *maskTools) show(in *Input, img image.Image) {
 	if m.differs(in) {
 		return
 	}
-	m.painter.SetImage(img)
+	if k := key(in); k != nil && img != nil {
+		if mk, ok := m.masks[k]; ok {
+			m.painter.SetImageMask(img, mk)
+		} else {
+			m.painter.SetImage(img)
+			m.masks[k] = m.painter.Mask()
+		}
+	} else {
+		m.painter.SetImage(img)
+	}
 	m.painter.Hidden = img == nil
 	m.empty.Hidden = img != nil
 	m.box.Refresh()

@@ -67,15 +67,22 @@ func New(minSize fyne.Size) *Painter {
 }
 
 // SetImage shows img and starts an empty mask of its size.
-func (p *Painter) SetImage(img image.Image) {
+func (p *Painter) SetImage(img image.Image) { p.SetImageMask(img, nil) }
+
+// SetImageMask shows img with m, a mask painted on it before (with its
+// undo history), so a mask stays with its image; a nil m, or one of
+// another size, starts an empty mask.
+func (p *Painter) SetImageMask(img image.Image, m *mask.Mask) {
 	p.base.Image = img
-	if img == nil {
-		p.m, p.tinted, p.overlay.Image = nil, nil, nil
-	} else {
-		b := img.Bounds()
-		p.m = mask.New(b.Dx(), b.Dy())
-		p.tinted = image.NewNRGBA(image.Rect(0, 0, b.Dx(), b.Dy()))
+	p.m, p.tinted, p.overlay.Image = nil, nil, nil
+	if img != nil {
+		if m == nil || m.Bounds().Size() != img.Bounds().Size() {
+			m = mask.New(img.Bounds().Dx(), img.Bounds().Dy())
+		}
+		p.m = m
+		p.tinted = image.NewNRGBA(m.Bounds())
 		p.overlay.Image = p.tinted
+		p.retint(m.Bounds())
 	}
 	p.Refresh()
 }
