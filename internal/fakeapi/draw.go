@@ -94,7 +94,9 @@ func preview(img *image.NRGBA, step, of int) *image.NRGBA {
 
 // composeEdit paints the prompt's scene into the first input: where the
 // mask is transparent (the area to change), or faintly everywhere when
-// there is no mask. The rest of the first image shows through unchanged.
+// there is no mask. Outside the mask it drifts a little, as real image
+// models repaint the whole image: Easel's "keep what the mask protects"
+// visibly matters in the demo.
 func composeEdit(base image.Image, mask image.Image, prompt string, w, h int) *image.NRGBA {
 	out := imaging.Fill(base, w, h, imaging.Center, imaging.Linear)
 	scene := drawScene(prompt, w, h, false)
@@ -107,13 +109,10 @@ func composeEdit(base image.Image, mask image.Image, prompt string, w, h int) *i
 			i := out.PixOffset(x, y)
 			t := 0.35
 			if m != nil {
-				t = 0
+				t = outsideMaskDrift
 				if m.Pix[i+3] < 128 {
 					t = 0.85
 				}
-			}
-			if t == 0 {
-				continue
 			}
 			for k := 0; k < 3; k++ {
 				out.Pix[i+k] = uint8(float64(out.Pix[i+k])*(1-t) + float64(scene.Pix[i+k])*t)
@@ -123,6 +122,9 @@ func composeEdit(base image.Image, mask image.Image, prompt string, w, h int) *i
 	}
 	return out
 }
+
+// outsideMaskDrift is how much of the scene bleeds outside the mask.
+const outsideMaskDrift = 0.08
 
 // encode writes img in format (png, jpeg, webp) at compression 0–100.
 func encode(img image.Image, format string, compression int) ([]byte, error) {
