@@ -205,6 +205,25 @@ func (g galleryActions) SendToEdit(it library.Item) {
 	}()
 }
 
+// EditThis makes an item Edit's first image, keeping the other inputs,
+// and shows that tab. The file is read off the UI goroutine.
+func (g galleryActions) EditThis(it library.Item) {
+	a := g.a
+	path := a.lib.Path(it)
+	go func() {
+		data, err := os.ReadFile(path)
+		in := edit.NewInput(fmt.Sprintf("gallery-%d%s", it.ID, imageio.Extension(it.Format)), "image/"+it.Format, data, it.ID)
+		a.Do(func() {
+			if err != nil {
+				dialog.ShowError(fmt.Errorf("cannot read image %d: %w", it.ID, err), a.win)
+				return
+			}
+			a.SelectTab(TabEdit)
+			a.edit.InsertFirst(in)
+		})
+	}()
+}
+
 // Export asks where and how to export an item.
 func (g galleryActions) Export(it library.Item) {
 	dialogs.Export(g.a, it, g.a.lib.Path(it), nil)

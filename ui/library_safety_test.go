@@ -207,3 +207,21 @@ func TestAFolderAddsItsImagesUpToTheLimit(t *testing.T) {
 		t.Errorf("the dialog does not name what was left out: %q", msg)
 	}
 }
+
+// "Edit this" makes a gallery item Edit's first image, keeping the
+// inputs already there after it.
+func TestEditThisPutsAnItemFirst(t *testing.T) {
+	dir := galleryWith(t, 2)
+	ea := appOn(t, dir)
+	items, _ := ea.lib.List(context.Background(), library.Query{})
+	actions := galleryActions{ea}
+	actions.SendToEdit(items[0])
+	waitFor(t, ea, "the first input", func() bool { return len(ea.edit.Inputs()) == 1 })
+	actions.EditThis(items[1])
+	waitFor(t, ea, "the second input", func() bool { return len(ea.edit.Inputs()) == 2 })
+	onUI(ea, func() {
+		if in := ea.edit.Inputs(); in[0].Item != items[1].ID || in[1].Item != items[0].ID || ea.CurrentTab() != TabEdit {
+			t.Errorf("inputs %d, %d on tab %d; want %d first", in[0].Item, in[1].Item, ea.CurrentTab(), items[1].ID)
+		}
+	})
+}

@@ -148,6 +148,23 @@ func (t *Room) Add(in ...Input) {
 	t.showInputs()
 }
 
+// InsertFirst makes in the first input (the one the mask is painted on),
+// keeping the others after it: "Edit this" on a result. When Edit is
+// full, the last input gives way, and a dialog says which.
+func (t *Room) InsertFirst(in Input) {
+	t.inputs = append([]Input{in}, t.inputs...)
+	if n := t.maxInputs(); len(t.inputs) > n {
+		dropped := t.inputs[n:]
+		t.inputs = t.inputs[:n]
+		var names []string
+		for _, d := range dropped {
+			names = append(names, d.Image.Name)
+		}
+		dialog.ShowInformation("Edit is full", fmt.Sprintf("Edit takes at most %d images: %s was removed to make room.", n, strings.Join(names, ", ")), t.host.Window())
+	}
+	t.showInputs()
+}
+
 // Inputs is the reference images in order.
 func (t *Room) Inputs() []Input { return t.inputs }
 

@@ -26,6 +26,7 @@ type noActions struct{}
 
 func (noActions) Reuse(library.Item)      {}
 func (noActions) SendToEdit(library.Item) {}
+func (noActions) EditThis(library.Item)   {}
 func (noActions) Export(library.Item)     {}
 
 func addImage(t *testing.T, lib *library.Library, prompt string, side int) int64 {
