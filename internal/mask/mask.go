@@ -329,3 +329,32 @@ func (m *Mask) PNG() ([]byte, error) {
 	err := png.Encode(&buf, img)
 	return buf.Bytes(), err
 }
+
+// FromImage makes a mask of img, as painters hand masks around: a PNG
+// with transparency marks the area to change with its transparent pixels
+// (the service's own convention); an opaque image marks it in white, as
+// black-and-white masks do.
+func FromImage(img image.Image) *Mask {
+	b := img.Bounds()
+	m := New(b.Dx(), b.Dy())
+	transparent := false
+	for y := b.Min.Y; y < b.Max.Y && !transparent; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			if _, _, _, a := img.At(x, y).RGBA(); a != 0xffff {
+				transparent = true
+				break
+			}
+		}
+	}
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			c := color.NRGBAModel.Convert(img.At(x, y)).(color.NRGBA)
+			v := 255 - c.A
+			if !transparent {
+				v = uint8((uint32(c.R)*299 + uint32(c.G)*587 + uint32(c.B)*114) / 1000)
+			}
+			m.a.SetAlpha(x-b.Min.X, y-b.Min.Y, color.Alpha{A: v})
+		}
+	}
+	return m
+}

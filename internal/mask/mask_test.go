@@ -3,6 +3,7 @@ package mask
 import (
 	"bytes"
 	"image"
+	"image/color"
 	"image/png"
 	"testing"
 )
@@ -157,5 +158,29 @@ func TestThePNGMarksWhatMayChangeAsTransparent(t *testing.T) {
 	}
 	if _, _, _, a := img.At(20, 5).RGBA(); a != 0xffff {
 		t.Errorf("a kept pixel has alpha %d, want opaque", a)
+	}
+}
+
+// A mask imported from a PNG with transparency takes its transparent
+// pixels as the area to change; an opaque black-and-white one, its white;
+// a mask exported and imported again is the same mask.
+func TestMasksImportAndExport(t *testing.T) {
+	m := New(20, 10)
+	m.Rect(image.Rect(0, 0, 5, 10), false)
+	data, _ := m.PNG()
+	img, _ := png.Decode(bytes.NewReader(data))
+	back := FromImage(img)
+	if !bytes.Equal(back.a.Pix, m.a.Pix) {
+		t.Error("an exported mask does not import as itself")
+	}
+	bw := image.NewGray(image.Rect(0, 0, 20, 10))
+	for y := 0; y < 10; y++ {
+		for x := 15; x < 20; x++ {
+			bw.SetGray(x, y, color.Gray{Y: 255})
+		}
+	}
+	got := FromImage(bw)
+	if got.At(17, 5) != 255 || got.At(2, 5) != 0 {
+		t.Errorf("a black-and-white mask: white %d, black %d", got.At(17, 5), got.At(2, 5))
 	}
 }

@@ -111,7 +111,7 @@ func (t *Room) Build() fyne.CanvasObject {
 	add := &widget.Button{Text: "Add images…", Icon: theme.FolderOpenIcon(), OnTapped: t.addFromFile}
 	refs := container.NewBorder(kit.Heading("Reference images"), container.NewHBox(add), nil, nil, t.references)
 
-	t.mask = newMaskTools()
+	t.mask = newMaskTools(t.host)
 	t.maskArea = t.mask.box
 	mask := container.NewBorder(kit.Heading("Mask"), nil, nil, nil, t.maskArea)
 

@@ -149,3 +149,34 @@ func TestAMaskStaysWithItsImage(t *testing.T) {
 		}
 	})
 }
+
+// An imported mask of the first image's size replaces the painted one;
+// one of another size is refused with both sizes.
+func TestAMaskCanBeImported(t *testing.T) {
+	h := roomtest.New(t)
+	r := New(h)
+	h.Show(r.Build)
+	var buf bytes.Buffer
+	png.Encode(&buf, image.NewGray(image.Rect(0, 0, 40, 20)))
+	p := filepath.Join(t.TempDir(), "room.png")
+	os.WriteFile(p, buf.Bytes(), 0o600)
+	h.UI(func() { r.AddFiles([]string{p}) })
+	h.Until("the painter", func() bool { return r.mask.painter.Mask() != nil })
+	bw := image.NewGray(image.Rect(0, 0, 40, 20))
+	for x := 20; x < 40; x++ {
+		for y := 0; y < 20; y++ {
+			bw.Pix[bw.PixOffset(x, y)] = 255
+		}
+	}
+	h.UI(func() {
+		if err := r.mask.useMask(r.mask.showing, image.NewGray(image.Rect(0, 0, 10, 10)), "small.png"); err == nil || !strings.Contains(err.Error(), "10x10 but the first image is 40x20") {
+			t.Errorf("a mask of another size: %v", err)
+		}
+		if err := r.mask.useMask(r.mask.showing, bw, "half.png"); err != nil {
+			t.Fatal(err)
+		}
+		if m := r.mask.painter.Mask(); m.At(30, 10) != 255 || m.At(5, 10) != 0 {
+			t.Errorf("the imported mask: %d where white, %d where black", m.At(30, 10), m.At(5, 10))
+		}
+	})
+}

@@ -3,22 +3,31 @@ package edit
 import (
 	"fmt"
 	"image"
+	"io"
+	"path/filepath"
+	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"easel/internal/api"
+	"easel/internal/imageio"
 	"easel/internal/mask"
+	"easel/ui/dialogs"
 	"easel/ui/kit"
+	"easel/ui/room"
 	"easel/ui/widgets/maskpaint"
 )
 
 // maskTools is Edit's mask area: the painter over the first input, the
 // brush's controls, and what share of the image may change.
 type maskTools struct {
+	host     room.Host
 	box      *fyne.Container
 	painter  *maskpaint.Painter
 	empty    *fyne.Container
@@ -59,8 +68,8 @@ func (m *maskTools) keep(inputs []Input) {
 
 var toolNames = []string{"Brush", "Rectangle", "Lasso"}
 
-func newMaskTools() *maskTools {
-	m := &maskTools{painter: maskpaint.New(fyne.NewSize(320, 200)), masks: map[*byte]*mask.Mask{}}
+func newMaskTools(h room.Host) *maskTools {
+	m := &maskTools{host: h, painter: maskpaint.New(fyne.NewSize(320, 200)), masks: map[*byte]*mask.Mask{}}
 	m.painter.Hide()
 	m.tool = widget.NewRadioGroup(toolNames, func(s string) {
 		for i, n := range toolNames {
@@ -86,13 +95,15 @@ func newMaskTools() *maskTools {
 	invert := &widget.Button{Text: "Invert", OnTapped: do((*mask.Mask).Invert)}
 	clear := &widget.Button{Text: "Clear", OnTapped: do((*mask.Mask).Clear)}
 	fill := &widget.Button{Text: "Fill", OnTapped: do((*mask.Mask).Fill)}
+	importMask := &widget.Button{Text: "Import…", Icon: theme.FolderOpenIcon(), OnTapped: m.importMask}
+	exportMask := &widget.Button{Text: "Export…", Icon: theme.DocumentSaveIcon(), OnTapped: m.exportMask}
 	m.coverage = kit.HintLabel("")
 	m.painter.OnChanged = m.sync
 
 	controls := container.NewVBox(
 		container.NewHBox(m.tool, m.eraser),
 		widget.NewForm(widget.NewFormItem("Size ([ ])", m.size), widget.NewFormItem("Hardness", m.hardness)),
-		container.NewHBox(m.undo, m.redo, invert, clear, fill),
+		container.NewHBox(m.undo, m.redo, invert, clear, fill, importMask, exportMask),
 	)
 	bg := canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))
 	// A wrapping label must not sit in a Center container: it would
@@ -187,4 +198,66 @@ func (m *maskTools) painted() *api.InputImage {
 		return nil
 	}
 	return &api.InputImage{Name: "mask.png", ContentType: "image/png", Data: data}
+}
+
+// importMask reads a mask from a PNG (transparent, or white, where the
+// image may change) for the first image, off the UI goroutine; it must
+// be that image's size.
+func (m *maskTools) importMask() {
+	first := m.showing
+	if first == nil || m.painter.Mask() == nil {
+		dialog.ShowInformation("No image to mask", "Add an image first: the mask is painted on the first one.", m.host.Window())
+		return
+	}
+	d := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
+		if err != nil || r == nil {
+			return
+		}
+		name := r.URI().Name()
+		go func() {
+			defer r.Close()
+			img, err := imageio.DecodeBounded(io.LimitReader(r, imageio.MaxReadBytes), imageio.MaxPixels)
+			m.host.Do(func() {
+				if err == nil {
+					err = m.useMask(first, img, name)
+				}
+				if err != nil {
+					dialog.ShowError(fmt.Errorf("%s: %w", name, err), m.host.Window())
+				}
+			})
+		}()
+	}, m.host.Window())
+	d.SetFilter(storage.NewExtensionFileFilter([]string{".png", ".PNG"}))
+	d.Show()
+}
+
+// useMask makes img (named name) the mask of first, which must still be
+// the image shown and be img's size.
+func (m *maskTools) useMask(first *Input, img image.Image, name string) error {
+	if m.differs(first) || m.painter.Mask() == nil {
+		return fmt.Errorf("the first image changed meanwhile: import the mask again")
+	}
+	want := m.painter.Mask().Bounds().Size()
+	if img.Bounds().Size() != want {
+		return fmt.Errorf("the mask is %dx%d but the first image is %dx%d: it must be that size", img.Bounds().Dx(), img.Bounds().Dy(), want.X, want.Y)
+	}
+	m.masks[key(first)] = mask.FromImage(img)
+	m.show(first, m.painter.Image())
+	return nil
+}
+
+// exportMask saves the mask as the PNG the service gets.
+func (m *maskTools) exportMask() {
+	mk := m.painter.Mask()
+	if mk == nil || m.showing == nil {
+		dialog.ShowInformation("No mask yet", "Add an image and paint over what may change first.", m.host.Window())
+		return
+	}
+	data, err := mk.PNG()
+	if err != nil {
+		dialog.ShowError(err, m.host.Window())
+		return
+	}
+	name := strings.TrimSuffix(m.showing.Image.Name, filepath.Ext(m.showing.Image.Name)) + "-mask.png"
+	dialogs.SaveAs(m.host, api.Image{Data: data, Format: "png"}, name, nil)
 }

@@ -87,6 +87,9 @@ func (p *Painter) SetImageMask(img image.Image, m *mask.Mask) {
 	p.Refresh()
 }
 
+// Image is the image the mask is painted on, nil for none.
+func (p *Painter) Image() image.Image { return p.base.Image }
+
 // Mask is the mask being painted, nil without an image.
 func (p *Painter) Mask() *mask.Mask { return p.m }
 
