@@ -69,7 +69,7 @@ func (m *maskTools) keep(inputs []Input) {
 var toolNames = []string{"Brush", "Rectangle", "Lasso"}
 
 func newMaskTools(h room.Host) *maskTools {
-	m := &maskTools{host: h, painter: maskpaint.New(fyne.NewSize(320, 200)), masks: map[*byte]*mask.Mask{}}
+	m := &maskTools{host: h, painter: maskpaint.New(fyne.NewSize(200, 100)), masks: map[*byte]*mask.Mask{}}
 	m.painter.Hide()
 	m.tool = widget.NewRadioGroup(toolNames, func(s string) {
 		for i, n := range toolNames {
