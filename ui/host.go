@@ -205,6 +205,24 @@ func (g galleryActions) SendToEdit(it library.Item) {
 	}()
 }
 
+// EditItem makes the gallery item id Edit's first image (a job card's
+// "Edit this result"), read off the UI goroutine.
+func (a *App) EditItem(id int64) {
+	if a.lib == nil {
+		return
+	}
+	go func() {
+		it, err := a.lib.Get(context.Background(), id)
+		a.Do(func() {
+			if err != nil {
+				dialog.ShowError(fmt.Errorf("cannot open image %d: %w", id, err), a.win)
+				return
+			}
+			galleryActions{a}.EditThis(it)
+		})
+	}()
+}
+
 // EditThis makes an item Edit's first image, keeping the other inputs,
 // and shows that tab. The file is read off the UI goroutine.
 func (g galleryActions) EditThis(it library.Item) {

@@ -53,6 +53,8 @@ type Actions struct {
 	// SaveAs offers to write an image the gallery could not take
 	// elsewhere; n counts from 1 among the job's images.
 	SaveAs func(img api.Image, prompt string, n int)
+	// EditThis makes a result Edit's first image: paint, send, refine.
+	EditThis func(item int64)
 }
 
 // Card shows one job.
@@ -71,7 +73,11 @@ type Card struct {
 	clear    *widget.Button
 	retry    *widget.Button
 	settings *widget.Button
-	final    bool
+	editThis *widget.Button
+	// lastResult is the result "Edit this result" takes: the last one
+	// saved (for a masked edit, the one that kept the unmasked area).
+	lastResult int64
+	final      bool
 }
 
 func newCard(e jobs.Event, a Actions, onClear func()) *Card {
@@ -96,14 +102,19 @@ func newCard(e jobs.Event, a Actions, onClear func()) *Card {
 			a.Settings()
 		}
 	}}
-	for _, b := range []*widget.Button{c.clear, c.retry, c.settings} {
+	c.editThis = &widget.Button{Text: "Edit this result", Icon: theme.ColorPaletteIcon(), OnTapped: func() {
+		if a.EditThis != nil && c.lastResult != 0 {
+			a.EditThis(c.lastResult)
+		}
+	}}
+	for _, b := range []*widget.Button{c.clear, c.retry, c.settings, c.editThis} {
 		b.Hide()
 	}
 	c.results = container.NewGridWrap(fyne.NewSize(ResultSide, ResultSide))
 	c.results.Hide()
 	c.unsaved = container.NewVBox()
 	c.unsaved.Hide()
-	text := container.NewVBox(c.title, c.Status, c.hint, container.NewHBox(c.cancel, c.retry, c.settings, c.clear), c.results, c.unsaved)
+	text := container.NewVBox(c.title, c.Status, c.hint, container.NewHBox(c.cancel, c.retry, c.settings, c.editThis, c.clear), c.results, c.unsaved)
 	c.root = container.NewBorder(nil, nil, container.NewStack(bg, c.preview), nil, text)
 	return c
 }
@@ -136,6 +147,7 @@ func (c *Card) showResults(results []Result, a Actions, prompt string) {
 			continue
 		}
 		item := r.Item
+		c.lastResult = item
 		b := &widget.Button{Importance: widget.LowImportance, OnTapped: func() {
 			if a.Open != nil {
 				a.Open(item)
@@ -145,6 +157,7 @@ func (c *Card) showResults(results []Result, a Actions, prompt string) {
 	}
 	c.results.Hidden = len(c.results.Objects) == 0
 	c.unsaved.Hidden = len(c.unsaved.Objects) == 0
+	c.editThis.Hidden = c.lastResult == 0 || a.EditThis == nil
 	c.results.Refresh()
 	c.unsaved.Refresh()
 }
@@ -161,6 +174,13 @@ func (c *Card) SaveAs(i int) {
 		}
 	}
 }
+
+// EditThis taps "Edit this result", for tests; CanEditThis says whether
+// the card offers it.
+func (c *Card) EditThis() { c.editThis.OnTapped() }
+
+// CanEditThis reports whether the card offers "Edit this result".
+func (c *Card) CanEditThis() bool { return c.editThis.Visible() }
 
 // Opens is how many results the card offers to open.
 func (c *Card) Opens() int { return len(c.results.Objects) }

@@ -169,3 +169,25 @@ func TestACardCountsDownAWait(t *testing.T) {
 		t.Errorf("status %q", got)
 	}
 }
+
+// A finished card offers "Edit this result" on its last saved image.
+func TestACardOffersToEditItsResult(t *testing.T) {
+	test.NewTempApp(t)
+	var edited []int64
+	l := NewList("empty", Actions{Cancel: func(string) {}, EditThis: func(id int64) { edited = append(edited, id) }})
+	e := event("a", jobs.Done)
+	e.ItemIDs = []int64{4, 5}
+	l.Show(e, nil, []Result{{Item: 4}, {Item: 5}})
+	c := l.Card("a")
+	if !c.CanEditThis() {
+		t.Fatal("no Edit this result")
+	}
+	c.EditThis()
+	if len(edited) != 1 || edited[0] != 5 {
+		t.Errorf("edited %v, want [5]", edited)
+	}
+	l.Show(event("b", jobs.Failed), nil, nil)
+	if l.Card("b").CanEditThis() {
+		t.Error("a failed card offers Edit this result")
+	}
+}

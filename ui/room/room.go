@@ -44,6 +44,9 @@ type Host interface {
 	OpenItem(id int64)
 	// ShowSettings opens Settings, where a profile's key and limits are.
 	ShowSettings()
+	// EditItem makes a gallery item Edit's first image, keeping the other
+	// inputs: "Edit this result".
+	EditItem(id int64)
 	// SaveImageAs offers to write an image the gallery could not take
 	// to a file of the user's choice; it is the n-th of a job for prompt.
 	SaveImageAs(img api.Image, prompt string, n int)

@@ -89,7 +89,7 @@ func (s *Sender) Cancel(id string) {
 // retry a failure, open Settings for one the profile must fix.
 func (s *Sender) JobActions() jobview.Actions {
 	return jobview.Actions{Cancel: s.Cancel, Open: s.host.OpenItem, Retry: s.Retry, Settings: s.host.ShowSettings,
-		SaveAs: s.host.SaveImageAs}
+		SaveAs: s.host.SaveImageAs, EditThis: s.host.EditItem}
 }
 
 // Retry sends a failed job's request again, as it was (same profile,

@@ -45,8 +45,9 @@ type Host struct {
 	// Opened and Settings record OpenItem and ShowSettings.
 	Opened   []int64
 	Settings int
-	// SavedAs records SaveImageAs.
+	// SavedAs records SaveImageAs; Edited records EditItem.
 	SavedAs []api.Image
+	Edited  []int64
 }
 
 // New makes a host with an empty gallery, connected to a fresh fake
@@ -158,6 +159,9 @@ func (h *Host) OpenItem(id int64) { h.Opened = append(h.Opened, id) }
 
 // ShowSettings implements room.Host: it counts the calls.
 func (h *Host) ShowSettings() { h.Settings++ }
+
+// EditItem implements room.Host: it records the item.
+func (h *Host) EditItem(id int64) { h.Edited = append(h.Edited, id) }
 
 // SaveImageAs implements room.Host: it records the image offered.
 func (h *Host) SaveImageAs(img api.Image, prompt string, n int) { h.SavedAs = append(h.SavedAs, img) }
