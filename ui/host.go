@@ -186,10 +186,14 @@ func (g galleryActions) Reuse(it library.Item) {
 }
 
 // SendToEdit adds an item to Edit's reference images, after those
-// already there, and shows that tab. The file is read off the UI
-// goroutine.
+// already there, and shows that tab.
 func (g galleryActions) SendToEdit(it library.Item) {
-	a := g.a
+	g.a.toEdit(it, func(in edit.Input) { g.a.edit.Add(in) })
+}
+
+// toEdit reads an item's file and makes it an input off the UI goroutine,
+// then shows Edit and hands the input to put.
+func (a *App) toEdit(it library.Item, put func(edit.Input)) {
 	path := a.lib.Path(it)
 	go func() {
 		data, err := os.ReadFile(path)
@@ -200,7 +204,7 @@ func (g galleryActions) SendToEdit(it library.Item) {
 				return
 			}
 			a.SelectTab(TabEdit)
-			a.edit.Add(in)
+			put(in)
 		})
 	}()
 }
@@ -224,23 +228,8 @@ func (a *App) EditItem(id int64) {
 }
 
 // EditThis makes an item Edit's first image, keeping the other inputs,
-// and shows that tab. The file is read off the UI goroutine.
-func (g galleryActions) EditThis(it library.Item) {
-	a := g.a
-	path := a.lib.Path(it)
-	go func() {
-		data, err := os.ReadFile(path)
-		in := edit.NewInput(fmt.Sprintf("gallery-%d%s", it.ID, imageio.Extension(it.Format)), "image/"+it.Format, data, it.ID)
-		a.Do(func() {
-			if err != nil {
-				dialog.ShowError(fmt.Errorf("cannot read image %d: %w", it.ID, err), a.win)
-				return
-			}
-			a.SelectTab(TabEdit)
-			a.edit.InsertFirst(in)
-		})
-	}()
-}
+// and shows that tab.
+func (g galleryActions) EditThis(it library.Item) { g.a.toEdit(it, g.a.edit.InsertFirst) }
 
 // Export asks where and how to export an item.
 func (g galleryActions) Export(it library.Item) {

@@ -341,15 +341,17 @@ func (r *Runner) RunningImages() int {
 }
 
 // imageCount is how many images a request asks for (n, 1 when unset).
-func (req Request) imageCount() int {
-	n := 0
+func (req Request) imageCount() int { return max(req.Options().N, 1) }
+
+// Options are the image options of the request, whichever kind it is.
+func (req Request) Options() api.ImageOptions {
 	switch {
 	case req.Generate != nil:
-		n = req.Generate.N
+		return req.Generate.ImageOptions
 	case req.Edit != nil:
-		n = req.Edit.N
+		return req.Edit.ImageOptions
 	}
-	return max(n, 1)
+	return api.ImageOptions{}
 }
 
 func (r *Runner) finishWithError(ctx context.Context, info Info, err error) {

@@ -100,13 +100,7 @@ func (s *Sender) Retry(req jobs.Request) {
 		s.status.SetText(ServiceText(s.host))
 		return
 	}
-	opts := api.ImageOptions{}
-	if req.Generate != nil {
-		opts = req.Generate.ImageOptions
-	} else if req.Edit != nil {
-		opts = req.Edit.ImageOptions
-	}
-	s.whenSavable(opts, func() {
+	s.whenSavable(req.Options(), func() {
 		if _, err := r.Submit(req); err != nil {
 			s.status.SetText(err.Error())
 		}

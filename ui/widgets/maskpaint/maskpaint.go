@@ -54,7 +54,6 @@ type Painter struct {
 	last     image.Point
 	start    image.Point
 	outline  []image.Point
-	focused  bool
 	minSize  fyne.Size
 }
 
@@ -203,11 +202,12 @@ func (p *Painter) requestFocus() {
 	}
 }
 
-// FocusGained and FocusLost implement fyne.Focusable.
-func (p *Painter) FocusGained() { p.focused = true }
+// FocusGained implements fyne.Focusable: the painter takes keys once
+// clicked or painted on.
+func (p *Painter) FocusGained() {}
 
 // FocusLost implements fyne.Focusable.
-func (p *Painter) FocusLost() { p.focused = false }
+func (p *Painter) FocusLost() {}
 
 // TypedRune changes the brush: [ smaller, ] larger, E toggles the eraser.
 func (p *Painter) TypedRune(r rune) {
