@@ -22,6 +22,7 @@ func newApp(t testing.TB, a fyne.App, o Options) *App {
 	t.Cleanup(func() {
 		ea.bridge.Close()
 		ea.session.Wait()
+		ea.edit.Wait()
 		if ea.runner != nil {
 			ea.runner.Wait()
 			ea.thumbs.Wait()

@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -84,7 +85,10 @@ func describe(in Input) string {
 // Room is the Edit tab.
 type Room struct {
 	room.Sender
-	host       room.Host
+	host room.Host
+	// work counts the goroutines reading and decoding files, so Wait can
+	// let a closing window see them end.
+	work       sync.WaitGroup
 	inputs     []Input
 	refList    *fyne.Container
 	references *fyne.Container
@@ -94,6 +98,10 @@ type Room struct {
 	fidelity   *widget.Select
 	jobs       *jobview.List
 }
+
+// Wait waits for the files being read and decoded: after the window's
+// bridge is closed their updates are dropped, and they end at once.
+func (t *Room) Wait() { t.work.Wait() }
 
 // New makes the tab; its widgets are made by Build.
 func New(h room.Host) *Room { return &Room{host: h} }
@@ -111,7 +119,7 @@ func (t *Room) Build() fyne.CanvasObject {
 	add := &widget.Button{Text: "Add images…", Icon: theme.FolderOpenIcon(), OnTapped: t.addFromFile}
 	refs := container.NewBorder(kit.Heading("Reference images"), container.NewHBox(add), nil, nil, t.references)
 
-	t.mask = newMaskTools(t.host)
+	t.mask = newMaskTools(t.host, &t.work)
 	t.maskArea = t.mask.box
 	mask := container.NewBorder(kit.Heading("Mask"), nil, nil, nil, t.maskArea)
 
@@ -217,7 +225,9 @@ func (t *Room) showFirst() {
 		return
 	}
 	in := *first
+	t.work.Add(1)
 	go func() {
+		defer t.work.Done()
 		img, err := imageio.DecodeBounded(bytes.NewReader(in.Image.Data), imageio.MaxPixels)
 		t.host.Do(func() {
 			if err != nil {
@@ -251,7 +261,9 @@ func (t *Room) addFromFile() {
 			return
 		}
 		name := r.URI().Name()
+		t.work.Add(1)
 		go func() {
+			defer t.work.Done()
 			defer r.Close()
 			p, err := imageio.ReadPrepared(r, name)
 			in := NewInput(name, p.ContentType, p.Data, 0)
@@ -278,7 +290,9 @@ func (t *Room) addFromFile() {
 // are added.
 func (t *Room) AddFiles(paths []string) {
 	room := t.maxInputs() - len(t.inputs)
+	t.work.Add(1)
 	go func() {
+		defer t.work.Done()
 		files, problems := expandFolders(paths)
 		var ins []Input
 		var over, notices []string

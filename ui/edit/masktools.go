@@ -6,6 +6,7 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -28,6 +29,7 @@ import (
 // brush's controls, and what share of the image may change.
 type maskTools struct {
 	host     room.Host
+	work     *sync.WaitGroup
 	box      *fyne.Container
 	painter  *maskpaint.Painter
 	empty    *fyne.Container
@@ -68,8 +70,8 @@ func (m *maskTools) keep(inputs []Input) {
 
 var toolNames = []string{"Brush", "Rectangle", "Lasso"}
 
-func newMaskTools(h room.Host) *maskTools {
-	m := &maskTools{host: h, painter: maskpaint.New(fyne.NewSize(200, 100)), masks: map[*byte]*mask.Mask{}}
+func newMaskTools(h room.Host, work *sync.WaitGroup) *maskTools {
+	m := &maskTools{host: h, work: work, painter: maskpaint.New(fyne.NewSize(200, 100)), masks: map[*byte]*mask.Mask{}}
 	m.painter.Hide()
 	m.tool = widget.NewRadioGroup(toolNames, func(s string) {
 		for i, n := range toolNames {
@@ -214,7 +216,9 @@ func (m *maskTools) importMask() {
 			return
 		}
 		name := r.URI().Name()
+		m.work.Add(1)
 		go func() {
+			defer m.work.Done()
 			defer r.Close()
 			img, err := imageio.DecodeBounded(io.LimitReader(r, imageio.MaxReadBytes), imageio.MaxPixels)
 			m.host.Do(func() {
