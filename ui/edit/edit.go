@@ -124,7 +124,7 @@ func (t *Room) Build() fyne.CanvasObject {
 	mask := container.NewBorder(kit.Heading("Mask"), nil, nil, nil, t.maskArea)
 
 	left := container.NewVSplit(refs, mask)
-	left.Offset = 0.55
+	left.Offset = 0.42
 
 	t.prompt = kit.PromptEntry("What should change? — Ctrl+Enter sends")
 	t.fidelity = widget.NewSelect([]string{"Low", "High"}, nil)

@@ -40,6 +40,9 @@ type maskTools struct {
 	undo     *widget.Button
 	redo     *widget.Button
 	coverage *widget.Label
+	opacity  *widget.Slider
+	tintShow *widget.Check
+	zoom     *widget.Label
 	// showing is the first input the painter shows (or waits for).
 	showing *Input
 	// masks keeps each input's mask by its bytes, so a mask stays with
@@ -100,18 +103,31 @@ func newMaskTools(h room.Host, work *sync.WaitGroup) *maskTools {
 	importMask := &widget.Button{Text: "Import…", Icon: theme.FolderOpenIcon(), OnTapped: m.importMask}
 	exportMask := &widget.Button{Text: "Export…", Icon: theme.DocumentSaveIcon(), OnTapped: m.exportMask}
 	m.coverage = kit.HintLabel("")
+	m.opacity = widget.NewSlider(0.1, 1)
+	m.opacity.Step = 0.05
+	m.opacity.SetValue(m.painter.Opacity())
+	m.opacity.OnChanged = m.painter.SetOpacity
+	m.tintShow = widget.NewCheck("Show (H)", func(on bool) { m.painter.SetTintHidden(!on) })
+	m.tintShow.Checked = true
+	m.zoom = widget.NewLabel("")
+	zoomOut := &widget.Button{Icon: theme.ZoomOutIcon(), OnTapped: m.painter.ZoomOut}
+	zoomIn := &widget.Button{Icon: theme.ZoomInIcon(), OnTapped: m.painter.ZoomIn}
+	fit := &widget.Button{Icon: theme.ZoomFitIcon(), OnTapped: m.painter.ZoomFit}
+	actual := &widget.Button{Text: "100 %", OnTapped: m.painter.ZoomActual}
 	m.painter.OnChanged = m.sync
 
 	controls := container.NewVBox(
 		container.NewHBox(m.tool, m.eraser),
-		widget.NewForm(widget.NewFormItem("Size ([ ])", m.size), widget.NewFormItem("Hardness", m.hardness)),
+		widget.NewForm(widget.NewFormItem("Size ([ ])", m.size), widget.NewFormItem("Hardness", m.hardness),
+			widget.NewFormItem("Tint", container.NewBorder(nil, nil, nil, m.tintShow, m.opacity))),
 		container.NewHBox(m.undo, m.redo, invert, clear, fill, importMask, exportMask),
 	)
+	zoomRow := container.NewHBox(zoomOut, m.zoom, zoomIn, fit, actual)
 	bg := canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))
 	// A wrapping label must not sit in a Center container: it would
 	// shrink to one character per line.
 	m.empty = container.NewPadded(kit.HintLabel("Add an image: the mask is painted on the first one, over what may change. Without a mask, the whole image may change."))
-	m.box = container.NewBorder(controls, m.coverage, nil, nil, container.NewStack(bg, m.empty, m.painter))
+	m.box = container.NewBorder(controls, container.NewBorder(nil, nil, nil, zoomRow, m.coverage), nil, nil, container.NewStack(bg, m.empty, m.painter))
 	m.sync()
 	return m
 }
@@ -164,13 +180,19 @@ func (m *maskTools) sync() {
 		m.size.Value = m.painter.Radius
 		m.size.Refresh()
 	}
+	if m.tintShow.Checked == m.painter.TintHidden() {
+		m.tintShow.Checked = !m.painter.TintHidden()
+		m.tintShow.Refresh()
+	}
 	mk := m.painter.Mask()
 	if mk == nil {
+		m.zoom.SetText("")
 		m.coverage.SetText("")
 		m.undo.Disable()
 		m.redo.Disable()
 		return
 	}
+	m.zoom.SetText(fmt.Sprintf("%.0f %%", m.painter.ZoomPercent()))
 	setEnabled(m.undo, mk.CanUndo())
 	setEnabled(m.redo, mk.CanRedo())
 	if p := mk.Painted(); p == 0 {

@@ -1,9 +1,12 @@
 // Package maskpaint is the mask painter: an image with its mask over it
 // in a tint, painted with the mouse. A drag paints with a round brush (or
 // erases), or draws a rectangle or a lasso that fills in one gesture;
-// [ and ] change the brush, E toggles the eraser, Ctrl+Z and Ctrl+Shift+Z
-// undo and redo. The logic is internal/mask's; this widget only maps the
-// pointer to the image's pixels and draws. It knows nothing of the app.
+// [ and ] change the brush, E toggles the eraser, H hides the tint,
+// Ctrl+Z and Ctrl+Shift+Z undo and redo; Ctrl+wheel, Ctrl+= and Ctrl+-
+// zoom about the pointer, Ctrl+0 fits and Ctrl+1 shows 100 %, the wheel
+// and the scroll bars pan. The logic is internal/mask's (the mask, and
+// the View that maps the pointer to pixels); this widget draws and feeds
+// it gestures. It knows nothing of the app.
 package maskpaint
 
 import (
@@ -12,8 +15,8 @@ import (
 	"math"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/widget"
 
 	"easel/internal/mask"
@@ -30,7 +33,16 @@ const (
 )
 
 // tint is the colour painted areas show in: what may change.
-var tint = color.NRGBA{R: 0xff, G: 0x30, B: 0x60, A: 0x90}
+var tint = color.NRGBA{R: 0xff, G: 0x30, B: 0x60, A: 0xff}
+
+// modifiers is the keyboard's modifiers now, so the wheel can tell a
+// zoom (Ctrl held) from a pan; tests replace it.
+var modifiers = func() fyne.KeyModifier {
+	if d, ok := fyne.CurrentApp().Driver().(desktop.Driver); ok {
+		return d.CurrentKeyModifiers()
+	}
+	return 0
+}
 
 // Painter is the mask painter widget.
 type Painter struct {
@@ -41,26 +53,32 @@ type Painter struct {
 	Radius   float64
 	Hardness float64
 	Erase    bool
-	// OnChanged is told after every change of the mask, and of the brush
-	// by a key, so the tab's controls can follow.
+	// OnChanged is told after every change of the mask, and of the brush,
+	// the tint or the zoom by a key, so the tab's controls can follow.
 	OnChanged func()
 
 	m       *mask.Mask
-	base    *canvas.Image
-	overlay *canvas.Image
-	tinted  *image.NRGBA
+	img     image.Image
+	opacity float64
+	hidden  bool
+	// view is the zoom and the area; fit makes the zoom follow the area.
+	view    mask.View
+	fit     bool
+	minSize fyne.Size
+	scroll  *container.Scroll
+	surface *surface
 	// The gesture in progress, in image pixels.
 	dragging bool
-	last     image.Point
-	start    image.Point
+	last     [2]float64
+	start    [2]float64
 	outline  []image.Point
-	minSize  fyne.Size
 }
 
 // New makes an empty painter that asks for at least minSize.
 func New(minSize fyne.Size) *Painter {
-	p := &Painter{Radius: 24, Hardness: 0.8, minSize: minSize,
-		base: &canvas.Image{FillMode: canvas.ImageFillContain}, overlay: &canvas.Image{FillMode: canvas.ImageFillContain}}
+	p := &Painter{Radius: 24, Hardness: 0.8, opacity: 0.55, fit: true, minSize: minSize}
+	p.surface = newSurface(p)
+	p.scroll = container.NewScroll(p.surface)
 	p.ExtendBaseWidget(p)
 	return p
 }
@@ -70,24 +88,23 @@ func (p *Painter) SetImage(img image.Image) { p.SetImageMask(img, nil) }
 
 // SetImageMask shows img with m, a mask painted on it before (with its
 // undo history), so a mask stays with its image; a nil m, or one of
-// another size, starts an empty mask.
+// another size, starts an empty mask. A new image is shown whole.
 func (p *Painter) SetImageMask(img image.Image, m *mask.Mask) {
-	p.base.Image = img
-	p.m, p.tinted, p.overlay.Image = nil, nil, nil
-	if img != nil {
-		if m == nil || m.Bounds().Size() != img.Bounds().Size() {
-			m = mask.New(img.Bounds().Dx(), img.Bounds().Dy())
-		}
-		p.m = m
-		p.tinted = image.NewNRGBA(m.Bounds())
-		p.overlay.Image = p.tinted
-		p.retint(m.Bounds())
+	p.img, p.m = img, nil
+	if img != nil && (m == nil || m.Bounds().Size() != img.Bounds().Size()) {
+		m = mask.New(img.Bounds().Dx(), img.Bounds().Dy())
 	}
-	p.Refresh()
+	if img != nil {
+		p.m = m
+		p.view.Size = m.Bounds().Size()
+	}
+	p.fit = true
+	p.surface.setImage(img, m)
+	p.applyZoom(p.view.Fit(), 0, 0)
 }
 
 // Image is the image the mask is painted on, nil for none.
-func (p *Painter) Image() image.Image { return p.base.Image }
+func (p *Painter) Image() image.Image { return p.img }
 
 // Mask is the mask being painted, nil without an image.
 func (p *Painter) Mask() *mask.Mask { return p.m }
@@ -98,62 +115,156 @@ func (p *Painter) Do(f func(*mask.Mask)) {
 		return
 	}
 	f(p.m)
-	p.retint(p.m.Bounds())
+	p.surface.retint(p.m.Bounds())
 	p.changed()
 }
 
-// toImage maps a position in the widget to the image's pixels.
-func (p *Painter) toImage(pos fyne.Position) (image.Point, float64) {
-	b := p.m.Bounds()
-	s := p.Size()
-	scale := math.Min(float64(s.Width)/float64(b.Dx()), float64(s.Height)/float64(b.Dy()))
-	if scale <= 0 {
-		return image.Point{}, 1
-	}
-	ox := (float64(s.Width) - float64(b.Dx())*scale) / 2
-	oy := (float64(s.Height) - float64(b.Dy())*scale) / 2
-	return image.Pt(int((float64(pos.X)-ox)/scale), int((float64(pos.Y)-oy)/scale)), scale
+// Opacity is how strongly the tint shows, 0 to 1.
+func (p *Painter) Opacity() float64 { return p.opacity }
+
+// SetOpacity sets how strongly the tint shows, 0 to 1.
+func (p *Painter) SetOpacity(o float64) {
+	p.opacity = math.Max(0, math.Min(1, o))
+	p.surface.showTint()
 }
 
-// Tapped dabs the brush once.
-func (p *Painter) Tapped(e *fyne.PointEvent) {
+// TintHidden reports whether the tint is hidden (H), to see the image
+// plain.
+func (p *Painter) TintHidden() bool { return p.hidden }
+
+// SetTintHidden hides or shows the tint.
+func (p *Painter) SetTintHidden(h bool) {
+	p.hidden = h
+	p.surface.showTint()
+}
+
+// Zoom is the zoom in screen units per image pixel; ZoomPercent is the
+// same as a share of the image's own pixels on this screen.
+func (p *Painter) Zoom() float64 { return p.view.Zoom }
+
+// ZoomPercent is the zoom as people say it: 100 is one image pixel per
+// screen pixel.
+func (p *Painter) ZoomPercent() float64 { return 100 * p.view.Zoom / mask.Actual(p.scale()) }
+
+// ZoomIn and ZoomOut zoom one step about the area's centre.
+func (p *Painter) ZoomIn() { p.zoomBy(mask.ZoomStep) }
+
+// ZoomOut zooms one step out about the area's centre.
+func (p *Painter) ZoomOut() { p.zoomBy(1 / mask.ZoomStep) }
+
+// ZoomFit shows the whole image, and keeps it whole as the area changes.
+func (p *Painter) ZoomFit() {
+	p.fit = true
+	p.applyZoom(p.view.Fit(), p.view.AreaW/2, p.view.AreaH/2)
+	p.changed()
+}
+
+// ZoomActual shows one image pixel per screen pixel ("100 %").
+func (p *Painter) ZoomActual() {
+	p.fit = false
+	p.applyZoom(mask.Actual(p.scale()), p.view.AreaW/2, p.view.AreaH/2)
+	p.changed()
+}
+
+func (p *Painter) zoomBy(f float64) {
+	p.zoomAt(p.view.Zoom*f, p.view.AreaW/2, p.view.AreaH/2)
+}
+
+func (p *Painter) zoomAt(z, ax, ay float64) {
+	p.fit = false
+	p.applyZoom(z, ax, ay)
+	p.changed()
+}
+
+// applyZoom sets the zoom, keeping the pixel at (ax, ay) in the area
+// where it is, and scrolls to match.
+func (p *Painter) applyZoom(z, ax, ay float64) {
+	p.view.OffX, p.view.OffY = float64(p.scroll.Offset.X), float64(p.scroll.Offset.Y)
+	p.view = p.view.ZoomAt(z, ax, ay)
+	p.surface.Refresh()
+	p.scroll.Refresh()
+	p.scroll.ScrollToOffset(fyne.NewPos(float32(p.view.OffX), float32(p.view.OffY)))
+}
+
+// scale is the screen's scale (device pixels per unit).
+func (p *Painter) scale() float64 {
+	if c := fyne.CurrentApp().Driver().CanvasForObject(p); c != nil {
+		return float64(c.Scale())
+	}
+	return 1
+}
+
+// resized follows a new size of the area: a fitted image is fitted again.
+func (p *Painter) resized(s fyne.Size) {
+	if float64(s.Width) == p.view.AreaW && float64(s.Height) == p.view.AreaH {
+		return
+	}
+	p.view.AreaW, p.view.AreaH = float64(s.Width), float64(s.Height)
+	z := p.view.Zoom
+	if p.fit {
+		z = p.view.Fit()
+	}
+	p.applyZoom(z, p.view.AreaW/2, p.view.AreaH/2)
+	if z != p.view.Zoom || p.fit {
+		p.changed() // the zoom shown follows
+	}
+}
+
+// toImage maps a position on the surface (the scrolled content) to the
+// image's pixels, with their fraction.
+func (p *Painter) toImage(pos fyne.Position) [2]float64 {
+	x, y := p.view.ToImage(float64(pos.X), float64(pos.Y))
+	return [2]float64{x, y}
+}
+
+func pt(f [2]float64) image.Point {
+	return image.Pt(int(math.Floor(f[0])), int(math.Floor(f[1])))
+}
+
+// tapped dabs the brush once.
+func (p *Painter) tapped(pos fyne.Position) {
 	p.requestFocus()
 	if p.m == nil || p.Tool != Brush {
 		return
 	}
-	pt, _ := p.toImage(e.Position)
+	at := p.toImage(pos)
 	p.m.Begin()
-	p.m.Dab(float64(pt.X), float64(pt.Y), p.Radius, p.Hardness, p.Erase)
+	p.m.Dab(at[0], at[1], p.Radius, p.Hardness, p.Erase)
 	p.m.End()
-	p.retint(p.around(pt, pt))
+	p.surface.retint(p.around(at, at))
 	p.changed()
 }
 
-// Dragged paints along the drag, or follows the rectangle or the lasso.
-func (p *Painter) Dragged(e *fyne.DragEvent) {
+// dragged paints along the drag, or follows the rectangle or the lasso.
+func (p *Painter) dragged(pos fyne.Position) {
 	if p.m == nil {
 		return
 	}
-	pt, _ := p.toImage(e.Position)
+	at := p.toImage(pos)
 	if !p.dragging {
 		p.requestFocus()
-		p.dragging, p.start, p.last, p.outline = true, pt, pt, []image.Point{pt}
+		p.dragging, p.start, p.last, p.outline = true, at, at, []image.Point{pt(at)}
 		if p.Tool == Brush {
 			p.m.Begin()
 		}
 	}
 	switch p.Tool {
 	case Brush:
-		p.m.Line(float64(p.last.X), float64(p.last.Y), float64(pt.X), float64(pt.Y), p.Radius, p.Hardness, p.Erase)
-		p.retint(p.around(p.last, pt))
+		p.m.Line(p.last[0], p.last[1], at[0], at[1], p.Radius, p.Hardness, p.Erase)
+		p.surface.retint(p.around(p.last, at))
+	case Rectangle:
+		p.surface.showRect(p.start, at)
 	case Lasso:
-		p.outline = append(p.outline, pt)
+		if q := pt(at); q != p.outline[len(p.outline)-1] {
+			p.outline = append(p.outline, q)
+			p.surface.showLasso(p.outline)
+		}
 	}
-	p.last = pt
+	p.last = at
 }
 
-// DragEnd finishes the gesture as one step.
-func (p *Painter) DragEnd() {
+// dragEnd finishes the gesture as one step.
+func (p *Painter) dragEnd() {
 	if p.m == nil || !p.dragging {
 		return
 	}
@@ -162,32 +273,36 @@ func (p *Painter) DragEnd() {
 	case Brush:
 		p.m.End()
 	case Rectangle:
-		p.m.Rect(image.Rectangle{p.start, p.last}.Canon(), p.Erase)
-		p.retint(p.m.Bounds())
+		r := image.Rectangle{pt(p.start), pt(p.last)}.Canon()
+		r.Max = r.Max.Add(image.Pt(1, 1))
+		p.m.Rect(r, p.Erase)
+		p.surface.retint(r)
 	case Lasso:
 		p.m.Lasso(p.outline, p.Erase)
-		p.retint(p.m.Bounds())
+		p.surface.retint(p.m.Bounds())
 	}
+	p.surface.clearGuides()
 	p.changed()
 }
 
-// around is the image area a stroke from a to b changes.
-func (p *Painter) around(a, b image.Point) image.Rectangle {
-	r := int(math.Ceil(p.Radius)) + 1
-	return image.Rectangle{a, b}.Canon().Inset(-r)
+// wheel zooms about the pointer with Ctrl held, and pans otherwise.
+func (p *Painter) wheel(e *fyne.ScrollEvent) {
+	if modifiers()&(fyne.KeyModifierControl|fyne.KeyModifierSuper) == 0 {
+		p.scroll.Scrolled(e)
+		return
+	}
+	f := mask.ZoomStep
+	if e.Scrolled.DY < 0 {
+		f = 1 / f
+	}
+	ax, ay := float64(e.Position.X-p.scroll.Offset.X), float64(e.Position.Y-p.scroll.Offset.Y)
+	p.zoomAt(p.view.Zoom*f, ax, ay)
 }
 
-// retint redraws the tint of the mask within r.
-func (p *Painter) retint(r image.Rectangle) {
-	r = r.Intersect(p.m.Bounds())
-	for y := r.Min.Y; y < r.Max.Y; y++ {
-		for x := r.Min.X; x < r.Max.X; x++ {
-			c := tint
-			c.A = uint8(uint16(tint.A) * uint16(p.m.At(x, y)) / 255)
-			p.tinted.SetNRGBA(x, y, c)
-		}
-	}
-	p.overlay.Refresh()
+// around is the image area a stroke from a to b changes.
+func (p *Painter) around(a, b [2]float64) image.Rectangle {
+	r := int(math.Ceil(p.Radius)) + 1
+	return image.Rectangle{pt(a), pt(b)}.Canon().Inset(-r)
 }
 
 func (p *Painter) changed() {
@@ -209,7 +324,8 @@ func (p *Painter) FocusGained() {}
 // FocusLost implements fyne.Focusable.
 func (p *Painter) FocusLost() {}
 
-// TypedRune changes the brush: [ smaller, ] larger, E toggles the eraser.
+// TypedRune changes the brush: [ smaller, ] larger, E toggles the eraser,
+// H hides or shows the tint.
 func (p *Painter) TypedRune(r rune) {
 	switch r {
 	case '[':
@@ -218,9 +334,12 @@ func (p *Painter) TypedRune(r rune) {
 		p.Radius = math.Min(1000, p.Radius*1.25)
 	case 'e', 'E':
 		p.Erase = !p.Erase
+	case 'h', 'H':
+		p.SetTintHidden(!p.hidden)
 	default:
 		return
 	}
+	p.surface.showCursor()
 	p.changed()
 }
 
@@ -228,13 +347,29 @@ func (p *Painter) TypedRune(r rune) {
 func (p *Painter) TypedKey(*fyne.KeyEvent) {}
 
 // TypedShortcut undoes (Ctrl+Z) and redoes (Ctrl+Shift+Z, Ctrl+Y), as
-// the driver names them (fyne.ShortcutUndo, fyne.ShortcutRedo).
+// the driver names them (fyne.ShortcutUndo, fyne.ShortcutRedo), and
+// zooms: Ctrl+= (or Ctrl++) in, Ctrl+- out, Ctrl+0 to fit, Ctrl+1 to
+// 100 %.
 func (p *Painter) TypedShortcut(s fyne.Shortcut) {
-	switch s.(type) {
+	switch s := s.(type) {
 	case *fyne.ShortcutUndo:
 		p.Do((*mask.Mask).Undo)
 	case *fyne.ShortcutRedo:
 		p.Do((*mask.Mask).Redo)
+	case *desktop.CustomShortcut:
+		if s.Modifier&(fyne.KeyModifierControl|fyne.KeyModifierSuper) == 0 {
+			return
+		}
+		switch s.KeyName {
+		case fyne.KeyEqual, fyne.KeyPlus:
+			p.ZoomIn()
+		case fyne.KeyMinus:
+			p.ZoomOut()
+		case fyne.Key0:
+			p.ZoomFit()
+		case fyne.Key1:
+			p.ZoomActual()
+		}
 	}
 }
 
@@ -242,6 +377,17 @@ func (p *Painter) TypedShortcut(s fyne.Shortcut) {
 func (p *Painter) MinSize() fyne.Size { return p.minSize }
 
 // CreateRenderer implements fyne.Widget.
-func (p *Painter) CreateRenderer() fyne.WidgetRenderer {
-	return widget.NewSimpleRenderer(container.NewStack(p.base, p.overlay))
+func (p *Painter) CreateRenderer() fyne.WidgetRenderer { return &painterRenderer{p: p} }
+
+// painterRenderer lays the scrolled surface over the whole widget and
+// tells the painter its area.
+type painterRenderer struct{ p *Painter }
+
+func (r *painterRenderer) Layout(s fyne.Size) {
+	r.p.scroll.Resize(s)
+	r.p.resized(s)
 }
+func (r *painterRenderer) MinSize() fyne.Size           { return r.p.minSize }
+func (r *painterRenderer) Refresh()                     { r.p.scroll.Refresh() }
+func (r *painterRenderer) Objects() []fyne.CanvasObject { return []fyne.CanvasObject{r.p.scroll} }
+func (r *painterRenderer) Destroy()                     {}
