@@ -24,12 +24,12 @@ const ZoomStep = 1.25
 // larger. The painter draws by it and maps the pointer by it, so the
 // pixel under the pointer is the pixel painted at any zoom and scale.
 type View struct {
-	Size   image.Point
-	AreaW  float64
-	AreaH  float64
-	Zoom   float64
-	OffX   float64
-	OffY   float64
+	Size  image.Point
+	AreaW float64
+	AreaH float64
+	Zoom  float64
+	OffX  float64
+	OffY  float64
 }
 
 // Fit is the zoom at which the whole image fits the area.
