@@ -247,11 +247,23 @@ func (a *App) onJobEvent(e jobs.Event) {
 	if e.State == jobs.Done && a.lib != nil {
 		// Every image the job made, each with its thumbnail (n is at
 		// most 10, and the runner keeps no more than were asked for).
+		// An edit whose unmasked area was kept has two of each: the
+		// card names them, and compares the kept one with the first
+		// input.
+		var before image.Image
 		for _, id := range e.ItemIDs {
 			r := jobview.Result{Item: id}
 			if it, err := a.lib.Get(context.Background(), id); err == nil {
 				if p, err := a.lib.Thumbnail(it); err == nil {
 					r.Thumb, _ = imageio.DecodeFileFit(p, jobview.PreviewSide)
+				}
+				if it.Kind == "kept" && e.Job.Request.Edit != nil && len(e.Job.Request.Edit.Images) > 0 {
+					if before == nil {
+						before, _ = library.MakeThumbnailSized(e.Job.Request.Edit.Images[0].Data, jobview.PreviewSide)
+					}
+					r.Label, r.Before = "Unmasked kept", before
+				} else if e.Job.Request.Keep != nil {
+					r.Label = "As sent"
 				}
 			}
 			results = append(results, r)

@@ -292,3 +292,32 @@ func hasAlpha(m color.Model) bool {
 	}
 	return false
 }
+
+// TakesCustomSizes reports whether a model takes any size the custom-size
+// rules allow (the spec's gpt-image-2 family); others take the listed
+// sizes only.
+func TakesCustomSizes(model string) bool {
+	return strings.HasPrefix(strings.ToLower(model), "gpt-image-2")
+}
+
+// MatchSize is the size to ask for so a result has the shape of a w×h
+// image (Edit's "Match the first image"): for a model that takes custom
+// sizes, the nearest size every rule allows; for others, the standard
+// size whose shape is closest.
+func MatchSize(model string, w, h int) string {
+	if w <= 0 || h <= 0 {
+		return "auto"
+	}
+	if TakesCustomSizes(model) {
+		nw, nh := DefaultLimits.Nearest(w, h)
+		return fmt.Sprintf("%dx%d", nw, nh)
+	}
+	best, bestDiff := "1024x1024", math.Inf(1)
+	for _, s := range StandardSizes {
+		sw, sh, _ := ParseSize(s)
+		if d := math.Abs(math.Log(float64(sw)/float64(sh)) - math.Log(float64(w)/float64(h))); d < bestDiff {
+			best, bestDiff = s, d
+		}
+	}
+	return best
+}

@@ -178,3 +178,29 @@ func TestPreflightMessagesAreSentences(t *testing.T) {
 		}
 	}
 }
+
+// "Match the first image" keeps the first image's shape: exactly, within
+// the rules, for a model that takes custom sizes; the closest standard
+// shape for one that does not.
+func TestMatchSizeKeepsTheShape(t *testing.T) {
+	for _, c := range []struct {
+		model string
+		w, h  int
+		want  string
+	}{
+		{"gpt-image-2", 3000, 2000, "3008x2000"},
+		{"gpt-image-2", 1000, 1000, "1008x1008"},
+		{"gpt-image-1", 3000, 2000, "1536x1024"},
+		{"gpt-image-1", 1080, 1920, "1024x1536"},
+		{"gpt-image-1", 1100, 1000, "1024x1024"},
+		{"gpt-image-1", 0, 0, "auto"},
+	} {
+		got := MatchSize(c.model, c.w, c.h)
+		if got != c.want {
+			t.Errorf("%s %dx%d: %s, want %s", c.model, c.w, c.h, got, c.want)
+		}
+		if err := DefaultLimits.CheckSize(got); err != nil {
+			t.Errorf("%s: %v", got, err)
+		}
+	}
+}

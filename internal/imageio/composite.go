@@ -6,54 +6,179 @@ import (
 	"image"
 	"image/draw"
 	"image/png"
+	"math"
+
+	xdraw "golang.org/x/image/draw"
 )
+
+// MaxAspectDrift is how far (as a share) a result's aspect may differ
+// from the first input's for it to be scaled onto it: services round
+// sizes to multiples of 16 or 64, which changes a 3000x2000 photo's 1.5
+// to 1536x1024's 1.5 but a 1000x700 scan's 1.43 to 1.5 (5 %).
+const MaxAspectDrift = 0.06
+
+// ShapeError says why the unmasked area cannot be put back: the result's
+// shape is not the first input's, so no scaling maps one onto the other.
+type ShapeError struct {
+	Result, Original image.Point
+}
+
+func (e *ShapeError) Error() string {
+	return fmt.Sprintf("the result is %dx%d and the first image %dx%d: their shapes differ, so the unmasked area cannot be put back (choose “Match the first image” as the size)",
+		e.Result.X, e.Result.Y, e.Original.X, e.Original.Y)
+}
+
+// SameShape reports whether an image of size a can be scaled onto one of
+// size b without distortion a person would see.
+func SameShape(a, b image.Point) bool {
+	if a.X <= 0 || a.Y <= 0 || b.X <= 0 || b.Y <= 0 {
+		return false
+	}
+	ra, rb := float64(a.X)/float64(a.Y), float64(b.X)/float64(b.Y)
+	return math.Abs(ra/rb-1) <= MaxAspectDrift
+}
 
 // KeepUnmasked puts the original's pixels back wherever the mask keeps
 // them: services repaint the whole image, and what the user protected
 // drifts (colours, text, faces). The mask is the one sent with the edit,
-// transparent where the image may change; its partial alpha (a soft
-// brush's edge) blends the two. The result is PNG. It reports false, and
-// returns the result unchanged, when the sizes differ (the service chose
-// another size) and there is nothing to match pixel for pixel.
-func KeepUnmasked(result, original, mask []byte) ([]byte, bool, error) {
+// transparent where the image may change. The result is first scaled to
+// the original's size when their shapes agree (a *ShapeError when they do
+// not), and the seam is feathered over feather pixels into the painted
+// area, so outside the mask the original is exact. The output is PNG.
+func KeepUnmasked(result, original, mask []byte, feather int) ([]byte, error) {
 	res, err := DecodeBounded(bytes.NewReader(result), MaxPixels)
 	if err != nil {
-		return result, false, fmt.Errorf("the result: %w", err)
+		return nil, fmt.Errorf("the result: %w", err)
 	}
 	orig, err := DecodeBounded(bytes.NewReader(original), MaxPixels)
 	if err != nil {
-		return result, false, fmt.Errorf("the first input: %w", err)
+		return nil, fmt.Errorf("the first input: %w", err)
 	}
 	m, err := DecodeBounded(bytes.NewReader(mask), MaxPixels)
 	if err != nil {
-		return result, false, fmt.Errorf("the mask: %w", err)
+		return nil, fmt.Errorf("the mask: %w", err)
 	}
-	b := res.Bounds()
-	if orig.Bounds().Size() != b.Size() || m.Bounds().Size() != b.Size() {
-		return result, false, nil
+	if m.Bounds().Size() != orig.Bounds().Size() {
+		return nil, fmt.Errorf("the mask is %dx%d but the first image %dx%d", m.Bounds().Dx(), m.Bounds().Dy(), orig.Bounds().Dx(), orig.Bounds().Dy())
 	}
-	out := image.NewNRGBA(image.Rect(0, 0, b.Dx(), b.Dy()))
-	draw.Draw(out, out.Bounds(), res, b.Min, draw.Src)
-	o := image.NewNRGBA(out.Bounds())
-	draw.Draw(o, o.Bounds(), orig, orig.Bounds().Min, draw.Src)
-	mb := m.Bounds()
-	for y := 0; y < b.Dy(); y++ {
-		for x := 0; x < b.Dx(); x++ {
-			_, _, _, a := m.At(mb.Min.X+x, mb.Min.Y+y).RGBA()
-			keep := a >> 8 // 255 where the mask protects the original
-			if keep == 0 {
-				continue
-			}
-			i := out.PixOffset(x, y)
-			for c := 0; c < 4; c++ {
-				r, k := uint32(out.Pix[i+c]), uint32(o.Pix[i+c])
-				out.Pix[i+c] = uint8((r*(255-keep) + k*keep + 127) / 255)
-			}
-		}
+	out, err := Composite(res, orig, KeepAlpha(m), feather)
+	if err != nil {
+		return nil, err
 	}
 	var buf bytes.Buffer
 	if err := (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(&buf, out); err != nil {
-		return result, false, err
+		return nil, err
 	}
-	return buf.Bytes(), true, nil
+	return buf.Bytes(), nil
+}
+
+// KeepAlpha is a sent mask's alpha as an *image.Alpha at the origin: 255
+// where the original is kept, 0 where it may change.
+func KeepAlpha(m image.Image) *image.Alpha {
+	b := m.Bounds()
+	a := image.NewAlpha(image.Rect(0, 0, b.Dx(), b.Dy()))
+	draw.Draw(a, a.Rect, m, b.Min, draw.Src)
+	return a
+}
+
+// Composite is result, scaled to original's size, with original put back
+// through keep (255: original, 0: result), feathered (see Feather).
+func Composite(result, original image.Image, keep *image.Alpha, feather int) (*image.NRGBA, error) {
+	ob, rb := original.Bounds(), result.Bounds()
+	if !SameShape(rb.Size(), ob.Size()) {
+		return nil, &ShapeError{Result: rb.Size(), Original: ob.Size()}
+	}
+	out := image.NewNRGBA(image.Rect(0, 0, ob.Dx(), ob.Dy()))
+	if rb.Size() == ob.Size() {
+		draw.Draw(out, out.Rect, result, rb.Min, draw.Src)
+	} else {
+		xdraw.BiLinear.Scale(out, out.Rect, result, rb, draw.Src, nil)
+	}
+	o := asNRGBA(original)
+	k := Feather(keep, feather)
+	for y := 0; y < out.Rect.Dy(); y++ {
+		row := k.Pix[y*k.Stride : y*k.Stride+out.Rect.Dx()]
+		op := out.Pix[y*out.Stride:]
+		kp := o.Pix[y*o.Stride:]
+		for x, w := range row {
+			if w == 0 {
+				continue
+			}
+			i := 4 * x
+			if w == 255 {
+				copy(op[i:i+4], kp[i:i+4])
+				continue
+			}
+			ww := uint32(w)
+			for c := i; c < i+4; c++ {
+				op[c] = uint8((uint32(op[c])*(255-ww) + uint32(kp[c])*ww + 127) / 255)
+			}
+		}
+	}
+	return out, nil
+}
+
+// asNRGBA is img as an *image.NRGBA at the origin, converted only when it
+// is not one already.
+func asNRGBA(img image.Image) *image.NRGBA {
+	if n, ok := img.(*image.NRGBA); ok && n.Rect.Min == (image.Point{}) {
+		return n
+	}
+	b := img.Bounds()
+	n := image.NewNRGBA(image.Rect(0, 0, b.Dx(), b.Dy()))
+	draw.Draw(n, n.Rect, img, b.Min, draw.Src)
+	return n
+}
+
+// Feather softens keep's edge into the area that may change, over about
+// radius pixels: each pixel takes the greater of its own value and a
+// blur of its neighbourhood (two box blurs, a tent), so what the mask
+// keeps stays exactly the original, the painted area far from the edge
+// stays exactly the result, and the band between blends monotonically.
+// A radius of 0 or less returns keep itself.
+func Feather(keep *image.Alpha, radius int) *image.Alpha {
+	if radius <= 0 {
+		return keep
+	}
+	r := max(1, radius/2)
+	w, h := keep.Rect.Dx(), keep.Rect.Dy()
+	a := make([]uint16, w*h)
+	b := make([]uint16, w*h)
+	for y := 0; y < h; y++ {
+		row := keep.Pix[y*keep.Stride:]
+		for x := 0; x < w; x++ {
+			a[y*w+x] = uint16(row[x])
+		}
+	}
+	for range 2 {
+		boxBlur(a, b, w, h, r, 1, w) // rows
+		boxBlur(b, a, h, w, r, w, 1) // columns
+	}
+	out := image.NewAlpha(image.Rect(0, 0, w, h))
+	for y := 0; y < h; y++ {
+		row := keep.Pix[y*keep.Stride:]
+		for x := 0; x < w; x++ {
+			out.Pix[y*out.Stride+x] = max(row[x], uint8(a[y*w+x]))
+		}
+	}
+	return out
+}
+
+// boxBlur averages src over 2r+1 samples along lines of n samples, step
+// apart, lines lines (stride apart) into dst, with a running sum: its
+// cost does not grow with the radius. The edges repeat the last sample.
+func boxBlur(src, dst []uint16, n, lines, r, step, stride int) {
+	div := uint32(2*r + 1)
+	for l := 0; l < lines; l++ {
+		base := l * stride
+		at := func(i int) uint32 { return uint32(src[base+min(max(i, 0), n-1)*step]) }
+		var sum uint32
+		for i := -r; i <= r; i++ {
+			sum += at(i)
+		}
+		for i := 0; i < n; i++ {
+			dst[base+i*step] = uint16((sum + div/2) / div)
+			sum += at(i+r+1) - at(i-r)
+		}
+	}
 }

@@ -2,6 +2,8 @@ package imageio
 
 import (
 	"bytes"
+	"errors"
+	"strings"
 	"image"
 	"image/color"
 	"image/png"
@@ -30,9 +32,9 @@ func TestKeepUnmaskedPutsTheProtectedPixelsBack(t *testing.T) {
 	m.SetNRGBA(3, 0, color.NRGBA{A: 255})
 	var mb bytes.Buffer
 	png.Encode(&mb, m)
-	out, ok, err := KeepUnmasked(result, original, mb.Bytes())
-	if err != nil || !ok {
-		t.Fatal(ok, err)
+	out, err := KeepUnmasked(result, original, mb.Bytes(), 0)
+	if err != nil {
+		t.Fatal(err)
 	}
 	img, _ := png.Decode(bytes.NewReader(out))
 	at := func(x int) color.NRGBA { return color.NRGBAModel.Convert(img.At(x, 0)).(color.NRGBA) }
@@ -45,9 +47,64 @@ func TestKeepUnmaskedPutsTheProtectedPixelsBack(t *testing.T) {
 	if c := at(1); c.R < 100 || c.R > 155 || c.B < 100 || c.B > 155 {
 		t.Errorf("the soft edge is %v, want a blend", c)
 	}
-	// Another size: nothing to match, the result is kept as it came.
-	other := solid(8, 2, color.NRGBA{255, 0, 0, 255})
-	if got, ok, err := KeepUnmasked(other, original, mb.Bytes()); err != nil || ok || !bytes.Equal(got, other) {
-		t.Errorf("a result of another size: %v, %v", ok, err)
+	// Another shape: nothing to match, and the error says so.
+	other := solid(8, 4, color.NRGBA{255, 0, 0, 255})
+	var shape *ShapeError
+	if _, err := KeepUnmasked(other, original, mb.Bytes(), 0); !errors.As(err, &shape) || !strings.Contains(err.Error(), "Match the first image") {
+		t.Errorf("a result of another shape: %v", err)
+	}
+}
+
+// A result of another size but the same shape is scaled onto the
+// original; across the feather the original gives way to the result
+// monotonically; outside the mask the original is exact, and deep in the
+// painted area the result is.
+func TestKeepUnmaskedScalesAndFeathers(t *testing.T) {
+	const w, h, edge, feather = 96, 16, 40, 12
+	orig := image.NewNRGBA(image.Rect(0, 0, w, h))
+	for y := range h {
+		for x := range w {
+			orig.SetNRGBA(x, y, color.NRGBA{uint8(x), uint8(y * 9), 255, 255})
+		}
+	}
+	result := image.NewNRGBA(image.Rect(0, 0, 2*w, 2*h)) // twice the size
+	for i := 0; i < len(result.Pix); i += 4 {
+		copy(result.Pix[i:], []byte{250, 10, 0, 255})
+	}
+	keep := image.NewAlpha(orig.Rect)
+	for y := range h {
+		for x := range edge {
+			keep.SetAlpha(x, y, color.Alpha{255})
+		}
+	}
+	out, err := Composite(result, orig, keep, feather)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Rect.Size() != orig.Rect.Size() {
+		t.Fatalf("composite is %v, want the original's %v", out.Rect.Size(), orig.Rect.Size())
+	}
+	for y := range h {
+		prevB := 256
+		for x := range w {
+			got, o := out.NRGBAAt(x, y), orig.NRGBAAt(x, y)
+			switch {
+			case x < edge && got != o:
+				t.Fatalf("(%d,%d) kept by the mask is %v, want the original %v", x, y, got, o)
+			case x >= edge+feather+1 && got != (color.NRGBA{250, 10, 0, 255}):
+				t.Fatalf("(%d,%d) deep in the painted area is %v, want the result", x, y, got)
+			}
+			// The original's blue fades out and never comes back.
+			if int(got.B) > prevB {
+				t.Fatalf("(%d,%d): blue %d after %d: the feather is not monotonic", x, y, got.B, prevB)
+			}
+			prevB = int(got.B)
+		}
+		if b := out.NRGBAAt(edge+1, y).B; b == 0 || b == 255 {
+			t.Errorf("row %d: no blend just inside the painted area (blue %d)", y, b)
+		}
+	}
+	if Feather(keep, 0) != keep {
+		t.Error("feather 0 changed the mask")
 	}
 }

@@ -48,10 +48,21 @@ type Request struct {
 	// Parents are the library items an edit's images came from, so the
 	// result records its lineage.
 	Parents []int64
+	// Keep, for an edit with a mask, asks that its results be kept a
+	// second time with the first input's pixels put back where the mask
+	// protects them; nil keeps only what the service sent.
+	Keep *Keep
 	// Service runs this job; nil uses the runner's. The window sets it to
 	// the client of the profile that was active at submit time, so
 	// switching profiles never moves a running job to another account.
 	Service Service
+}
+
+// Keep is how an edit's protected area is put back (imageio.KeepUnmasked).
+type Keep struct {
+	// Feather is how many pixels the seam blends over, into the area
+	// that may change.
+	Feather int
 }
 
 // Service is what a job calls: api.Client satisfies it.

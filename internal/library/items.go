@@ -27,7 +27,8 @@ type Item struct {
 	Format        string
 	Width, Height int
 	SizeBytes     int64
-	// Kind is "generate", "edit" or "recovered".
+	// Kind is "generate", "edit", "kept" (an edit's result with the
+	// unmasked area put back) or "recovered".
 	Kind          string
 	Prompt        string
 	RevisedPrompt string

@@ -35,7 +35,7 @@ func (s Library) Save(ctx context.Context, job jobs.Info, res *api.ImageResult) 
 		params.InputFidelity, params.HasMask = e.InputFidelity, e.Mask != nil
 	}
 	out := make([]jobs.Saved, 0, len(res.Images))
-	add := func(img api.Image, parents []int64) int64 {
+	add := func(img api.Image, kind string, parents []int64) int64 {
 		id, err := s.Lib.Add(ctx, library.NewItem{Image: img, Kind: kind, Prompt: prompt, Model: params.Model,
 			Profile: job.Request.Profile, Params: params, Usage: res.Usage, Created: res.Created,
 			Duration: time.Since(job.Started), JobID: job.ID, RequestID: res.RequestID, Parents: parents})
@@ -50,28 +50,32 @@ func (s Library) Save(ctx context.Context, job jobs.Info, res *api.ImageResult) 
 		// The result as the service sent it is kept; a masked edit's
 		// result with the protected pixels put back is its own item,
 		// whose first parent is that raw result.
-		rawID := add(raw, job.Request.Parents)
+		rawID := add(raw, kind, job.Request.Parents)
 		if kept, ok := keepUnmasked(job, raw); ok {
 			parents := job.Request.Parents
 			if rawID != 0 {
 				parents = append([]int64{rawID}, parents...)
 			}
-			add(kept, parents)
+			add(kept, "kept", parents)
 		}
 	}
 	return out
 }
 
 // keepUnmasked is img with the first input's pixels put back where an
-// edit's mask protected them (see imageio.KeepUnmasked), and whether it
-// could be made: an image of another size cannot be matched.
+// edit's mask protected them (see imageio.KeepUnmasked), when the job
+// asks for it, and whether it could be made: an image of another shape
+// cannot be matched (Edit says so before sending).
 func keepUnmasked(job jobs.Info, img api.Image) (api.Image, bool) {
 	e := job.Request.Edit
 	if e == nil || e.Mask == nil || len(e.Images) == 0 {
 		return img, false
 	}
-	data, ok, err := imageio.KeepUnmasked(img.Data, e.Images[0].Data, e.Mask.Data)
-	if err != nil || !ok {
+	if job.Request.Keep == nil {
+		return img, false
+	}
+	data, err := imageio.KeepUnmasked(img.Data, e.Images[0].Data, e.Mask.Data, job.Request.Keep.Feather)
+	if err != nil {
 		return img, false
 	}
 	img.Data, img.Format = data, "png"

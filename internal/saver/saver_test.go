@@ -89,7 +89,12 @@ func TestAMaskedEditKeepsWhatTheMaskProtects(t *testing.T) {
 	}
 	edit := &api.EditRequest{Prompt: "left half red", Images: []api.InputImage{{Name: "a.png", Data: enc(orig)}},
 		Mask: &api.InputImage{Name: "mask.png", Data: enc(msk)}}
-	job := jobs.Info{ID: "j", Started: time.Now(), Request: jobs.Request{Edit: edit}}
+	sent := api.Image{Data: enc(res), Format: "png", Width: 8, Height: 8}
+	unasked := Library{Lib: lib}.Save(context.Background(), jobs.Info{ID: "j0", Started: time.Now(), Request: jobs.Request{Edit: edit}}, &api.ImageResult{Images: []api.Image{sent}})
+	if len(unasked) != 1 {
+		t.Fatalf("without Keep, %d images saved, want only the raw one", len(unasked))
+	}
+	job := jobs.Info{ID: "j", Started: time.Now(), Request: jobs.Request{Edit: edit, Keep: &jobs.Keep{}}}
 	out := Library{Lib: lib}.Save(context.Background(), job, &api.ImageResult{Images: []api.Image{{Data: enc(res), Format: "png", Width: 8, Height: 8}}})
 	if len(out) != 2 || out[0].Err != nil || out[1].Err != nil {
 		t.Fatalf("saved %+v, want the raw result and the kept one", out)
@@ -99,6 +104,9 @@ func TestAMaskedEditKeepsWhatTheMaskProtects(t *testing.T) {
 		t.Error("the raw result was not kept as the service sent it")
 	}
 	it, _ := lib.Get(context.Background(), out[1].Item)
+	if it.Kind != "kept" || raw.Kind != "edit" {
+		t.Errorf("kinds %q and %q, want edit and kept", raw.Kind, it.Kind)
+	}
 	if len(it.Parents) == 0 || it.Parents[0] != raw.ID {
 		t.Errorf("the kept image's parents %v, want the raw result first", it.Parents)
 	}

@@ -96,6 +96,7 @@ type Room struct {
 	mask       *maskTools
 	prompt     *widget.Entry
 	fidelity   *widget.Select
+	keep       *keepOption
 	jobs       *jobview.List
 }
 
@@ -129,7 +130,13 @@ func (t *Room) Build() fyne.CanvasObject {
 	t.prompt = kit.PromptEntry("What should change? — Ctrl+Enter sends")
 	t.fidelity = widget.NewSelect([]string{"Low", "High"}, nil)
 	t.fidelity.SetSelected("Low")
-	t.Sender = room.NewSender(t.host, "Send edit", theme.MediaPlayIcon(), t.PrimaryAction, widget.NewFormItem("Input fidelity", t.fidelity))
+	t.keep = newKeepOption(t.firstSize, t.painted, func() string { return t.Options().Options().Size })
+	t.Sender = room.NewSender(t.host, "Send edit", theme.MediaPlayIcon(), t.PrimaryAction,
+		widget.NewFormItem("Input fidelity", t.fidelity), widget.NewFormItem("Unmasked area", t.keep.box))
+	t.Options().OfferMatch(t.firstSize)
+	t.Options().OnSizeChanged = t.keep.sync
+	t.mask.onChanged = t.keep.sync
+	t.keep.sync()
 	t.jobs = jobview.NewList("Edits appear here while they run; results go to the Gallery.", t.JobActions())
 	// The form scrolls above, the edits below it, each in its own part
 	// of the column, and Send edit stays in sight under both at any
@@ -208,10 +215,22 @@ func (t *Room) showInputs() {
 	t.showFirst()
 }
 
+// firstSize is the first input's size in pixels, false without one.
+func (t *Room) firstSize() (image.Point, bool) {
+	if len(t.inputs) == 0 || t.inputs[0].Width == 0 {
+		return image.Point{}, false
+	}
+	return image.Pt(t.inputs[0].Width, t.inputs[0].Height), true
+}
+
+// painted reports whether a mask is painted on the first input.
+func (t *Room) painted() bool { return t.mask.painted() != nil }
+
 // showFirst puts the first input in the mask painter when it changed,
 // decoding it off the UI goroutine; a new first image starts a new mask.
 func (t *Room) showFirst() {
 	t.mask.keep(t.inputs)
+	t.Options().SizeChanged()
 	var first *Input
 	if len(t.inputs) > 0 {
 		first = &t.inputs[0]
@@ -418,7 +437,7 @@ func (t *Room) PrimaryAction() {
 	if m := t.mask.painted(); m != nil {
 		req.Mask = m
 	}
-	t.Send(req.Check, &req.ImageOptions, jobs.Request{Edit: &req, Parents: parents})
+	t.Send(req.Check, &req.ImageOptions, jobs.Request{Edit: &req, Parents: parents, Keep: t.keep.request(req.Mask != nil)})
 }
 
 // ShowJob shows a job event on the job's card; img is its preview,

@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/widget"
 
+	"easel/internal/api"
 	"easel/internal/jobs"
 	"easel/internal/mask"
 	"easel/ui/room/roomtest"
@@ -114,6 +115,24 @@ func TestThePaintedMaskGoesWithTheEdit(t *testing.T) {
 	}
 	if _, _, _, a := img.At(50, 10).RGBA(); a != 0xffff {
 		t.Error("the kept half is not opaque")
+	}
+	// Keep the unmasked area is on by default once a mask is painted,
+	// and the size matches the first image's shape.
+	if sent[0].Keep != nil || sent[1].Keep == nil || sent[1].Keep.Feather != 8 {
+		t.Errorf("keep: %+v without a mask, %+v with one; want nil, then feather 8", sent[0].Keep, sent[1].Keep)
+	}
+	if sz := sent[1].Edit.Size; sz != "1536x1024" {
+		t.Errorf("matched the 64x32 image with %s, want the standard 1536x1024", sz)
+	}
+	// A size of another shape: the option says, before sending, that it
+	// cannot apply.
+	var note string
+	h.UI(func() {
+		r.Options().SetOptions(api.ImageOptions{Model: "gpt-image-1", Size: "1024x1536"})
+		note = r.keep.note.Text
+	})
+	if !strings.Contains(note, "shapes differ") || !strings.Contains(note, "Match the first image") {
+		t.Errorf("for a portrait size on a landscape image the note reads %q", note)
 	}
 }
 

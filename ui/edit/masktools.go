@@ -43,6 +43,8 @@ type maskTools struct {
 	opacity  *widget.Slider
 	tintShow *widget.Check
 	zoom     *widget.Label
+	// onChanged is told when the mask may have changed.
+	onChanged func()
 	// showing is the first input the painter shows (or waits for).
 	showing *Input
 	// masks keeps each input's mask by its bytes, so a mask stays with
@@ -174,6 +176,9 @@ func (m *maskTools) show(in *Input, img image.Image) {
 
 // sync shows the brush and the mask's state in the controls.
 func (m *maskTools) sync() {
+	if m.onChanged != nil {
+		defer m.onChanged()
+	}
 	m.eraser.Checked = m.painter.Erase
 	m.eraser.Refresh()
 	if m.size.Value != m.painter.Radius {

@@ -6,6 +6,7 @@
 package imageform
 
 import (
+	"image"
 	"fmt"
 	"strconv"
 	"strings"
@@ -37,6 +38,10 @@ var SizePresets = []SizePreset{
 
 // CustomSizeLabel is the size choice that shows the width and height fields.
 const CustomSizeLabel = "Custom…"
+
+// MatchLabel is Edit's size choice that asks for the first image's shape,
+// so the result lines up with it (and its unmasked area can be kept).
+const MatchLabel = "Match the first image"
 
 // Choice maps a Select's labels to the values the service takes.
 type Choice struct {
@@ -88,6 +93,13 @@ type Form struct {
 	n            *widget.Select
 	stream       *widget.Check
 	partials     *widget.Select
+	// match is the first image's size, for MatchLabel; nil when the form
+	// does not offer it. matchNote says what it sends.
+	match     func() (image.Point, bool)
+	matchNote *widget.Label
+	// OnSizeChanged is told when the size that would be sent may have
+	// changed (the choice, the model, or the first image for a match).
+	OnSizeChanged func()
 	// Form is the whole form, for a tab to lay out.
 	Form *widget.Form
 }
@@ -110,13 +122,17 @@ func New(model *modelpick.Picker, extra ...*widget.FormItem) *Form {
 		container.NewGridWithColumns(2, f.customW, container.NewBorder(nil, nil, widget.NewLabel("×"), nil, f.customH)),
 		f.sizeNote)
 	f.customRow.Hide()
+	f.matchNote = kit.HintLabel("")
+	f.matchNote.Hide()
 	f.size = widget.NewSelect(labels, func(label string) {
 		if label == CustomSizeLabel {
 			f.customRow.Show()
 		} else {
 			f.customRow.Hide()
 		}
+		f.SizeChanged()
 	})
+	model.OnChanged = func(string) { f.SizeChanged() }
 	f.size.SetSelected(SizePresets[1].Label)
 
 	f.quality = widget.NewSelect(QualityChoice.Labels, nil)
@@ -162,7 +178,7 @@ func New(model *modelpick.Picker, extra ...*widget.FormItem) *Form {
 
 	items := append(extra, widget.NewFormItem("Model", f.Model.Object))
 	f.Form = widget.NewForm(append(items,
-		widget.NewFormItem("Size", container.NewVBox(f.size, f.customRow)),
+		widget.NewFormItem("Size", container.NewVBox(f.size, f.matchNote, f.customRow)),
 		widget.NewFormItem("Quality", f.quality),
 		widget.NewFormItem("Background", container.NewVBox(f.background, f.bgNote)),
 		widget.NewFormItem("Format", container.NewVBox(f.format, f.formatNote, f.compressRow)),
@@ -191,6 +207,36 @@ func (f *Form) checkCustom() {
 	}
 	f.sizeNote.Show()
 	f.sizeNote.Refresh()
+}
+
+// OfferMatch adds "Match the first image" to the sizes, and chooses it:
+// first is that image's size, false while there is none.
+func (f *Form) OfferMatch(first func() (image.Point, bool)) {
+	f.match = first
+	opts := append([]string{f.size.Options[0], MatchLabel}, f.size.Options[1:]...)
+	f.size.Options = opts
+	f.size.SetSelected(MatchLabel)
+}
+
+// SizeChanged shows what "Match the first image" sends, and tells
+// OnSizeChanged; Edit calls it when the first image changes.
+func (f *Form) SizeChanged() {
+	if f.matchNote == nil {
+		return
+	}
+	if f.match != nil && f.size.Selected == MatchLabel {
+		if p, ok := f.match(); ok {
+			f.matchNote.SetText(fmt.Sprintf("Sends %s for the first image's %d×%d.", api.MatchSize(f.Model.Text(), p.X, p.Y), p.X, p.Y))
+		} else {
+			f.matchNote.SetText("Sends auto until there is a first image.")
+		}
+		f.matchNote.Show()
+	} else {
+		f.matchNote.Hide()
+	}
+	if f.OnSizeChanged != nil {
+		f.OnSizeChanged()
+	}
 }
 
 // SetOptions fills the form from saved settings ("reuse settings").
@@ -284,8 +330,14 @@ func (f *Form) Options() api.ImageOptions {
 			o.Size = p.Value
 		}
 	}
-	if f.size.Selected == CustomSizeLabel {
+	switch f.size.Selected {
+	case CustomSizeLabel:
 		o.Size = strings.TrimSpace(f.customW.Text) + "x" + strings.TrimSpace(f.customH.Text)
+	case MatchLabel:
+		o.Size = "auto"
+		if p, ok := f.match(); ok {
+			o.Size = api.MatchSize(o.Model, p.X, p.Y)
+		}
 	}
 	if o.OutputFormat == "jpeg" || o.OutputFormat == "webp" {
 		c := int(f.compression.Value)

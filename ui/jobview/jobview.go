@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -35,6 +36,12 @@ const KeepFinished = 50
 type Result struct {
 	Item  int64
 	Thumb image.Image
+	// Label names the result when a job made two kinds ("As sent",
+	// "Unmasked kept"), under its thumbnail.
+	Label string
+	// Before is, for a result with the unmasked area kept, the first
+	// input it was made from: the card toggles between the two.
+	Before image.Image
 	// Unsaved is set for an image the gallery could not take.
 	Unsaved *jobs.Unsaved
 }
@@ -74,6 +81,11 @@ type Card struct {
 	retry    *widget.Button
 	settings *widget.Button
 	editThis *widget.Button
+	// compare toggles the preview between after (the result, with the
+	// unmasked area kept) and before (the first input).
+	compare       *widget.Button
+	before, after image.Image
+	showingBefore bool
 	// lastResult is the result "Edit this result" takes: the last one
 	// saved (for a masked edit, the one that kept the unmasked area).
 	lastResult int64
@@ -114,7 +126,9 @@ func newCard(e jobs.Event, a Actions, onClear func()) *Card {
 	c.results.Hide()
 	c.unsaved = container.NewVBox()
 	c.unsaved.Hide()
-	text := container.NewVBox(c.title, c.Status, c.hint, container.NewHBox(c.cancel, c.retry, c.settings, c.editThis, c.clear), c.results, c.unsaved)
+	c.compare = &widget.Button{Text: "Before", Icon: theme.ViewRestoreIcon(), OnTapped: c.toggleBefore}
+	c.compare.Hide()
+	text := container.NewVBox(c.title, c.Status, c.hint, container.NewHBox(c.cancel, c.retry, c.settings, c.editThis, c.compare, c.clear), c.results, c.unsaved)
 	c.root = container.NewBorder(nil, nil, container.NewStack(bg, c.preview), nil, text)
 	return c
 }
@@ -130,11 +144,27 @@ func (c *Card) showResults(results []Result, a Actions, prompt string) {
 	if len(results) == 0 {
 		return
 	}
-	c.preview.SetImage(results[0].Thumb)
+	c.after, c.before = results[0].Thumb, nil
+	for _, r := range results {
+		if r.Before != nil && c.before == nil {
+			c.after, c.before = r.Thumb, r.Before
+		}
+	}
+	c.showingBefore = false
+	c.preview.SetImage(c.after)
+	c.compare.Hidden = c.before == nil
+	c.compare.SetText("Before")
 	c.results.Objects, c.unsaved.Objects = nil, nil
 	for i, r := range results {
 		pic := picture.New(fyne.NewSize(ResultSide, ResultSide))
 		pic.SetImage(r.Thumb)
+		var tile fyne.CanvasObject = pic
+		if r.Label != "" {
+			tag := canvas.NewText(r.Label, theme.Color(theme.ColorNameForeground))
+			tag.TextSize = theme.CaptionTextSize()
+			shade := canvas.NewRectangle(theme.Color(theme.ColorNameOverlayBackground))
+			tile = container.NewStack(pic, container.NewVBox(layout.NewSpacer(), container.NewStack(shade, container.NewCenter(tag))))
+		}
 		if r.Unsaved != nil {
 			img, n := r.Unsaved.Image, i+1
 			save := &widget.Button{Text: "Save as…", Icon: theme.DocumentSaveIcon(), Importance: widget.HighImportance, OnTapped: func() {
@@ -153,7 +183,7 @@ func (c *Card) showResults(results []Result, a Actions, prompt string) {
 				a.Open(item)
 			}
 		}}
-		c.results.Add(container.NewStack(pic, b))
+		c.results.Add(container.NewStack(tile, b))
 	}
 	c.results.Hidden = len(c.results.Objects) == 0
 	c.unsaved.Hidden = len(c.unsaved.Objects) == 0
@@ -161,6 +191,29 @@ func (c *Card) showResults(results []Result, a Actions, prompt string) {
 	c.results.Refresh()
 	c.unsaved.Refresh()
 }
+
+// toggleBefore shows the first input in the large preview, or the result
+// again: what the edit changed, and that the rest stayed.
+func (c *Card) toggleBefore() {
+	c.showingBefore = !c.showingBefore
+	if c.showingBefore {
+		c.preview.SetImage(c.before)
+		c.compare.SetText("After")
+	} else {
+		c.preview.SetImage(c.after)
+		c.compare.SetText("Before")
+	}
+}
+
+// CanCompare reports whether the card offers Before/After; ShowingBefore
+// whether it shows the first input now.
+func (c *Card) CanCompare() bool { return c.compare.Visible() }
+
+// ShowingBefore reports whether the preview shows the first input.
+func (c *Card) ShowingBefore() bool { return c.showingBefore }
+
+// ToggleBefore taps Before/After, for tests.
+func (c *Card) ToggleBefore() { c.compare.OnTapped() }
 
 // SaveAsOffers is how many unsaved images the card offers to save.
 func (c *Card) SaveAsOffers() int { return len(c.unsaved.Objects) }

@@ -1,6 +1,7 @@
 package jobview
 
 import (
+	"image"
 	"fmt"
 	"strings"
 	"syscall"
@@ -189,5 +190,30 @@ func TestACardOffersToEditItsResult(t *testing.T) {
 	l.Show(event("b", jobs.Failed), nil, nil)
 	if l.Card("b").CanEditThis() {
 		t.Error("a failed card offers Edit this result")
+	}
+}
+
+// An edit whose unmasked area was kept shows the kept result large, and
+// Before/After flips it with the first input.
+func TestAKeptEditComparesBeforeAndAfter(t *testing.T) {
+	test.NewTempApp(t)
+	l := NewList("empty", Actions{Cancel: func(string) {}})
+	raw, kept, first := image.NewGray(image.Rect(0, 0, 2, 2)), image.NewGray(image.Rect(0, 0, 3, 3)), image.NewGray(image.Rect(0, 0, 4, 4))
+	l.Show(event("plain", jobs.Done), nil, []Result{{Item: 1, Thumb: raw}})
+	if l.Card("plain").CanCompare() {
+		t.Error("a result without a kept copy offers Before/After")
+	}
+	l.Show(event("kept", jobs.Done), nil, []Result{{Item: 2, Thumb: raw, Label: "As sent"}, {Item: 3, Thumb: kept, Label: "Unmasked kept", Before: first}})
+	c := l.Card("kept")
+	if !c.CanCompare() || c.Opens() != 2 || c.preview.Image() != image.Image(kept) {
+		t.Fatalf("compare %v, %d results, preview %v: want the kept result large", c.CanCompare(), c.Opens(), c.preview.Image().Bounds())
+	}
+	c.ToggleBefore()
+	if !c.ShowingBefore() || c.preview.Image() != image.Image(first) || c.compare.Text != "After" {
+		t.Error("Before did not show the first input")
+	}
+	c.ToggleBefore()
+	if c.ShowingBefore() || c.preview.Image() != image.Image(kept) {
+		t.Error("After did not show the kept result again")
 	}
 }

@@ -54,6 +54,9 @@ type Picker struct {
 	// Object is what a form shows: the field, its refresh button and the
 	// note under it.
 	Object fyne.CanvasObject
+	// OnChanged is told the model name as it is typed or picked, so a
+	// form can follow what depends on the model.
+	OnChanged func(string)
 	// listed is the service's names for this endpoint; nil when unknown.
 	listed []string
 }
@@ -65,7 +68,12 @@ func (r *Registry) New(endpoint, placeholder, def string) *Picker {
 	m.Entry = widget.NewSelectEntry(nil)
 	m.Entry.SetPlaceHolder(placeholder)
 	m.Entry.SetText(def)
-	m.Entry.OnChanged = func(string) { m.check() }
+	m.Entry.OnChanged = func(s string) {
+		m.check()
+		if m.OnChanged != nil {
+			m.OnChanged(s)
+		}
+	}
 	m.refresh = &widget.Button{Icon: theme.ViewRefreshIcon(), Importance: widget.LowImportance, OnTapped: func() {
 		if r.refresh != nil {
 			r.refresh()
