@@ -3,10 +3,10 @@ package imageio
 import (
 	"bytes"
 	"errors"
-	"strings"
 	"image"
 	"image/color"
 	"image/png"
+	"strings"
 	"testing"
 )
 

@@ -6,8 +6,8 @@
 package imageform
 
 import (
-	"image"
 	"fmt"
+	"image"
 	"strconv"
 	"strings"
 

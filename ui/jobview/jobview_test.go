@@ -1,8 +1,8 @@
 package jobview
 
 import (
-	"image"
 	"fmt"
+	"image"
 	"strings"
 	"syscall"
 	"testing"
