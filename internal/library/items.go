@@ -71,6 +71,11 @@ type NewItem struct {
 	JobID     string
 	RequestID string
 	Parents   []int64
+	// Inputs are the images an edit sent, in order, and Mask its mask:
+	// stored with the result (each file once, by its content), so the
+	// result shows what it was made from even when the files are gone.
+	Inputs []Input
+	Mask   *Input
 }
 
 const tmpSuffix = atomicfile.TempSuffix
@@ -88,6 +93,8 @@ type pendingItem struct {
 	CreatedMs, DurationMs                  int64
 	JobID, RequestID                       string
 	Parents                                []int64
+	// Inputs are the stored inputs and mask to link (schema 3 on).
+	Inputs []storedRef `json:",omitempty"`
 }
 
 // Plausible times: a service's created time outside them (a year 10000,
@@ -115,11 +122,15 @@ func (l *Library) Add(ctx context.Context, n NewItem) (int64, error) {
 		return 0, errors.New("library: no image bytes")
 	}
 	created := plausible(n.Created)
+	var err error
 	p := pendingItem{Format: n.Image.Format, Width: n.Image.Width, Height: n.Image.Height, Kind: n.Kind, Prompt: n.Prompt,
 		RevisedPrompt: n.Image.RevisedPrompt, Model: n.Model, Profile: n.Profile, Params: n.Params,
 		CreatedMs: created.UnixMilli(), DurationMs: n.Duration.Milliseconds(), JobID: n.JobID, RequestID: n.RequestID, Parents: n.Parents}
 	if u := n.Usage; u != nil {
 		p.InputTokens, p.OutputTokens, p.TotalTokens = u.InputTokens, u.OutputTokens, u.TotalTokens
+	}
+	if p.Inputs, err = l.storeInputs(n.Inputs, n.Mask); err != nil {
+		return 0, err
 	}
 	rel := l.newName(n.Image.Format, created)
 	meta, _ := json.Marshal(p)
@@ -131,7 +142,7 @@ func (l *Library) Add(ctx context.Context, n NewItem) (int64, error) {
 		return 0, fmt.Errorf("library: cannot save the image: %w", err)
 	}
 	var id int64
-	err := l.inTx(ctx, func(tx *sql.Tx) (err error) {
+	err = l.inTx(ctx, func(tx *sql.Tx) (err error) {
 		id, err = insertItem(ctx, tx, rel, int64(len(n.Image.Data)), p)
 		return err
 	})
@@ -178,6 +189,9 @@ func insertItem(ctx context.Context, tx *sql.Tx, rel string, size int64, p pendi
 		if _, err := tx.ExecContext(ctx, `INSERT INTO parents (item, position, parent) VALUES (?, ?, ?)`, id, i, parent); err != nil {
 			return 0, err
 		}
+	}
+	if err := linkInputs(ctx, tx, id, p.Inputs); err != nil {
+		return 0, err
 	}
 	if _, err := tx.ExecContext(ctx, `DELETE FROM pending WHERE file = ?`, rel); err != nil {
 		return 0, err

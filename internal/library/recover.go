@@ -85,6 +85,9 @@ func (l *Library) recover(ctx context.Context) (int, error) {
 	if _, err := l.db.ExecContext(ctx, `DELETE FROM pending`); err != nil {
 		return adopted, fmt.Errorf("library: %w", err)
 	}
+	if err := l.cleanInputs(ctx); err != nil {
+		return adopted, fmt.Errorf("library: cannot tidy the stored inputs: %w", err)
+	}
 	return adopted, l.cleanThumbs(bases)
 }
 

@@ -65,6 +65,25 @@ CREATE TABLE pending (
 	created_ms INTEGER NOT NULL
 );
 `},
+	{3, "an edit's inputs and mask, each file stored once by its content hash", `
+CREATE TABLE inputs (
+	hash       TEXT PRIMARY KEY,
+	file       TEXT NOT NULL,
+	format     TEXT NOT NULL,
+	width      INTEGER NOT NULL,
+	height     INTEGER NOT NULL,
+	size_bytes INTEGER NOT NULL
+);
+CREATE TABLE item_inputs (
+	item     INTEGER NOT NULL REFERENCES items(id) ON DELETE CASCADE,
+	role     TEXT NOT NULL,
+	position INTEGER NOT NULL,
+	hash     TEXT NOT NULL REFERENCES inputs(hash),
+	name     TEXT NOT NULL DEFAULT '',
+	PRIMARY KEY (item, role, position)
+);
+CREATE INDEX item_inputs_hash ON item_inputs(hash);
+`},
 }
 
 // SchemaVersion is the newest schema this Easel knows.

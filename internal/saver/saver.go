@@ -28,17 +28,25 @@ type Library struct {
 // and the gallery make theirs as they need them.
 func (s Library) Save(ctx context.Context, job jobs.Info, res *api.ImageResult) []jobs.Saved {
 	kind, prompt, params := "generate", "", library.Params{}
+	var inputs []library.Input
+	var mask *library.Input
 	if g := job.Request.Generate; g != nil {
 		prompt, params.ImageOptions = g.Prompt, g.ImageOptions
 	} else if e := job.Request.Edit; e != nil {
 		kind, prompt, params.ImageOptions = "edit", e.Prompt, e.ImageOptions
 		params.InputFidelity, params.HasMask = e.InputFidelity, e.Mask != nil
+		for _, in := range e.Images {
+			inputs = append(inputs, library.Input{Name: in.Name, Data: in.Data})
+		}
+		if e.Mask != nil {
+			mask = &library.Input{Name: e.Mask.Name, Data: e.Mask.Data}
+		}
 	}
 	out := make([]jobs.Saved, 0, len(res.Images))
 	add := func(img api.Image, kind string, parents []int64) int64 {
 		id, err := s.Lib.Add(ctx, library.NewItem{Image: img, Kind: kind, Prompt: prompt, Model: params.Model,
 			Profile: job.Request.Profile, Params: params, Usage: res.Usage, Created: res.Created,
-			Duration: time.Since(job.Started), JobID: job.ID, RequestID: res.RequestID, Parents: parents})
+			Duration: time.Since(job.Started), JobID: job.ID, RequestID: res.RequestID, Parents: parents, Inputs: inputs, Mask: mask})
 		if err != nil {
 			out = append(out, jobs.Saved{Err: err, Image: img})
 			return 0

@@ -104,6 +104,12 @@ func TestAMaskedEditKeepsWhatTheMaskProtects(t *testing.T) {
 		t.Error("the raw result was not kept as the service sent it")
 	}
 	it, _ := lib.Get(context.Background(), out[1].Item)
+	for _, id := range []int64{raw.ID, it.ID} {
+		stored, err := lib.Inputs(context.Background(), id)
+		if err != nil || len(stored) != 2 || stored[0].Name != "a.png" || stored[1].Role != library.RoleMask {
+			t.Errorf("item %d keeps inputs %+v (%v), want the first image and the mask", id, stored, err)
+		}
+	}
 	if it.Kind != "kept" || raw.Kind != "edit" {
 		t.Errorf("kinds %q and %q, want edit and kept", raw.Kind, it.Kind)
 	}

@@ -57,22 +57,6 @@ func NewInput(name, contentType string, data []byte, item int64) Input {
 	return in
 }
 
-// ordinal is 1st, 2nd, 3rd, 4th…: how a prompt names an input.
-func ordinal(n int) string {
-	suffix := "th"
-	if n%100 < 11 || n%100 > 13 {
-		switch n % 10 {
-		case 1:
-			suffix = "st"
-		case 2:
-			suffix = "nd"
-		case 3:
-			suffix = "rd"
-		}
-	}
-	return fmt.Sprintf("%d%s", n, suffix)
-}
-
 // describe is an input's size, format and file size, as the strip shows.
 func describe(in Input) string {
 	size := humanize.IBytes(uint64(len(in.Image.Data)))
@@ -190,7 +174,7 @@ func (t *Room) showInputs() {
 	}
 	t.refList.Objects = nil
 	for i, r := range t.inputs {
-		label := widget.NewLabelWithStyle(fmt.Sprintf("%s · %s", ordinal(i+1), r.Image.Name), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+		label := widget.NewLabelWithStyle(fmt.Sprintf("%s · %s", kit.Ordinal(i+1), r.Image.Name), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 		label.Truncation = fyne.TextTruncateEllipsis
 		text := container.NewVBox(label, kit.HintLabel(describe(r)))
 		if i == 0 {

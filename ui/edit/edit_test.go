@@ -18,14 +18,6 @@ import (
 	"easel/ui/room/roomtest"
 )
 
-func TestOrdinals(t *testing.T) {
-	for n, want := range map[int]string{1: "1st", 2: "2nd", 3: "3rd", 4: "4th", 11: "11th", 12: "12th", 13: "13th", 16: "16th", 21: "21st", 22: "22nd"} {
-		if got := ordinal(n); got != want {
-			t.Errorf("ordinal(%d) = %q, want %q", n, got, want)
-		}
-	}
-}
-
 // The strip names each input by its place (the prompt says "the
 // first"), with its size, format and file size, and says which one the
 // mask goes on.

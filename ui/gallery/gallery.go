@@ -280,13 +280,17 @@ func (t *Room) Open(it library.Item) {
 	t.opened = it.ID
 	full := picture.New(fyne.NewSize(320, 320))
 	t.full = full
+	madeFrom := container.NewVBox()
+	madeFrom.Hide()
 	go func() {
 		img, err := imageio.DecodeFileFit(lib.Path(it), detailSide)
 		opaque := err == nil && imageio.IsOpaque(img) // a full scan: here, not on the UI goroutine
+		inputs := madeFromThumbs(lib, it.ID)
 		t.host.Do(func() {
 			if seq != t.openSeq {
 				return // closed, or another image opened
 			}
+			showMadeFrom(madeFrom, inputs)
 			if err != nil {
 				t.count.SetText(fmt.Sprintf("Could not show image %d: %v", it.ID, err))
 				return
@@ -314,7 +318,7 @@ func (t *Room) Open(it library.Item) {
 	settings.Wrapping = fyne.TextWrapWord
 	t.details.Objects = []fyne.CanvasObject{
 		kit.Heading("Details"),
-		full, prompt, container.NewGridWithColumns(2, copyPrompt, reuse, editThis, toEdit, export, del), fav, settings,
+		full, prompt, container.NewGridWithColumns(2, copyPrompt, reuse, editThis, toEdit, export, del), fav, madeFrom, settings,
 	}
 	if it.Missing {
 		// No picture, nothing to send or export: say where Easel looked,
@@ -330,6 +334,53 @@ func (t *Room) Open(it library.Item) {
 		}
 	}
 	t.details.Refresh()
+}
+
+// inputThumb is a stored input with its thumbnail, for the details.
+type inputThumb struct {
+	library.StoredInput
+	thumb image.Image
+}
+
+// madeFromSide is the side of an input's thumbnail in the details.
+const madeFromSide = 56
+
+// madeFromThumbs reads what item id was made from, with thumbnails; it
+// decodes files, so it runs off the UI goroutine.
+func madeFromThumbs(lib *library.Library, id int64) []inputThumb {
+	stored, err := lib.Inputs(context.Background(), id)
+	if err != nil {
+		return nil
+	}
+	out := make([]inputThumb, 0, len(stored))
+	for _, s := range stored {
+		img, _ := imageio.DecodeFileFit(lib.InputPath(s), 2*madeFromSide)
+		out = append(out, inputThumb{StoredInput: s, thumb: img})
+	}
+	return out
+}
+
+// showMadeFrom fills box with an edit's inputs, named as the prompt named
+// them (1st, 2nd…), and its mask.
+func showMadeFrom(box *fyne.Container, inputs []inputThumb) {
+	if len(inputs) == 0 {
+		return
+	}
+	row := container.NewHBox()
+	for _, in := range inputs {
+		pic := picture.New(fyne.NewSize(madeFromSide, madeFromSide))
+		pic.SetImage(in.thumb)
+		label := kit.Ordinal(in.Position + 1)
+		if in.Role == library.RoleMask {
+			label = "mask"
+		}
+		caption := widget.NewLabelWithStyle(label, fyne.TextAlignCenter, fyne.TextStyle{})
+		caption.Truncation = fyne.TextTruncateEllipsis
+		row.Add(container.NewBorder(nil, caption, nil, nil, pic))
+	}
+	box.Objects = []fyne.CanvasObject{widget.NewLabelWithStyle("Made from", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), container.NewHScroll(row)}
+	box.Show()
+	box.Refresh()
 }
 
 // locate asks for the file of a missing item and copies it back into the

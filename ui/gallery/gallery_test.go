@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 
 	"easel/internal/api"
@@ -217,4 +218,41 @@ func TestAMissingFileIsShownAndCanBeLocated(t *testing.T) {
 	}
 	h.UI(g.Reload)
 	h.Until("the item found", func() bool { return len(g.Items()) == 1 && !g.Items()[0].Missing })
+}
+
+// An edit's details show what it was made from: its inputs, named as the
+// prompt named them, and its mask.
+func TestDetailsShowWhatAnEditWasMadeFrom(t *testing.T) {
+	g, h := newGallery(t)
+	enc := func(side int) []byte {
+		var buf bytes.Buffer
+		png.Encode(&buf, image.NewGray(image.Rect(0, 0, side, side)))
+		return buf.Bytes()
+	}
+	_, err := h.Library().Add(context.Background(), library.NewItem{Image: api.Image{Data: enc(16), Format: "png", Width: 16, Height: 16},
+		Kind: "edit", Prompt: "the chair from the second in the first", Created: time.Now(),
+		Inputs: []library.Input{{Name: "room.png", Data: enc(16)}, {Name: "chair.png", Data: enc(8)}}, Mask: &library.Input{Name: "mask.png", Data: enc(17)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.UI(g.Reload)
+	h.Until("the item", func() bool { return len(g.Items()) == 1 })
+	h.UI(func() { g.Grid().Select(0) })
+	var captions []string
+	h.Until("made from", func() bool {
+		captions = nil
+		for _, o := range g.details.Objects {
+			if box, ok := o.(*fyne.Container); ok && box.Visible() && len(box.Objects) == 2 {
+				if l, ok := box.Objects[0].(*widget.Label); ok && l.Text == "Made from" {
+					for _, cell := range box.Objects[1].(*container.Scroll).Content.(*fyne.Container).Objects {
+						captions = append(captions, cell.(*fyne.Container).Objects[1].(*widget.Label).Text)
+					}
+				}
+			}
+		}
+		return len(captions) > 0
+	})
+	if strings.Join(captions, " ") != "1st 2nd mask" {
+		t.Errorf("made from %v, want 1st 2nd mask", captions)
+	}
 }

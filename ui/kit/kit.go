@@ -5,6 +5,7 @@ package kit
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -104,4 +105,21 @@ func Shorten(s string, n int) string {
 // lines beside Test connection stretched the button with it).
 func ButtonBeside(b fyne.CanvasObject, content fyne.CanvasObject) *fyne.Container {
 	return container.NewBorder(nil, nil, container.NewVBox(b), nil, content)
+}
+
+// Ordinal is 1st, 2nd, 3rd, 4th…: how a prompt names an edit's inputs,
+// so the strip and the gallery name them as the prompt does.
+func Ordinal(n int) string {
+	suffix := "th"
+	if n%100 < 11 || n%100 > 13 {
+		switch n % 10 {
+		case 1:
+			suffix = "st"
+		case 2:
+			suffix = "nd"
+		case 3:
+			suffix = "rd"
+		}
+	}
+	return fmt.Sprintf("%d%s", n, suffix)
 }

@@ -78,3 +78,11 @@ func TestButtonBesideKeepsItsHeight(t *testing.T) {
 		t.Errorf("the button is %.0f px tall beside tall content, want %.0f", h, want)
 	}
 }
+
+func TestOrdinals(t *testing.T) {
+	for n, want := range map[int]string{1: "1st", 2: "2nd", 3: "3rd", 4: "4th", 11: "11th", 12: "12th", 13: "13th", 16: "16th", 21: "21st", 22: "22nd"} {
+		if got := Ordinal(n); got != want {
+			t.Errorf("Ordinal(%d) = %q, want %q", n, got, want)
+		}
+	}
+}

@@ -1,0 +1,187 @@
+package library
+
+import (
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+
+	"easel/internal/api"
+	"easel/internal/atomicfile"
+)
+
+// Input is an image an edit was made from, or its mask, as it was sent.
+type Input struct {
+	Name string
+	Data []byte
+}
+
+// The roles an input plays.
+const (
+	RoleImage = "image"
+	RoleMask  = "mask"
+)
+
+// StoredInput is one of the files an item was made from.
+type StoredInput struct {
+	// Role is RoleImage or RoleMask; Position is an image's place among
+	// the inputs (0 is the first, the one the mask was painted on).
+	Role     string
+	Position int
+	// Name is the file's name as the user had it.
+	Name string
+	// Hash is the SHA-256 of its bytes: the same file sent ten times is
+	// stored once.
+	Hash          string
+	File          string
+	Format        string
+	Width, Height int
+	SizeBytes     int64
+}
+
+// storedRef is an input as the pending record and the rows hold it.
+type storedRef struct {
+	Role, Name, Hash, File, Format string
+	Position, Width, Height        int
+	Size                           int64
+}
+
+// ownInput is the name Easel gives a stored input: its hash.
+var ownInput = regexp.MustCompile(`^[0-9a-f]{64}\.[a-z]{3,4}$`)
+
+// storeInputs writes each input's file under inputs/, named by its
+// content, unless it is there already, and returns what the row will
+// link. It runs before the pending record, so a kill leaves at most a
+// file no row names, which recovery removes.
+func (l *Library) storeInputs(images []Input, mask *Input) ([]storedRef, error) {
+	var refs []storedRef
+	add := func(in Input, role string, pos int) error {
+		format, w, h, err := api.SniffImage(in.Data)
+		if err != nil {
+			return fmt.Errorf("library: input %q: %w", in.Name, err)
+		}
+		sum := sha256.Sum256(in.Data)
+		hash := hex.EncodeToString(sum[:])
+		ext := format
+		if ext == "jpeg" {
+			ext = "jpg"
+		}
+		rel := path.Join("inputs", hash[:2], hash+"."+ext)
+		full := filepath.Join(l.root, filepath.FromSlash(rel))
+		if st, err := os.Stat(full); err != nil || st.Size() != int64(len(in.Data)) {
+			if err := atomicfile.Write(full, in.Data); err != nil {
+				return fmt.Errorf("library: cannot keep the input %q: %w", in.Name, err)
+			}
+		}
+		refs = append(refs, storedRef{Role: role, Position: pos, Name: in.Name, Hash: hash, File: rel, Format: format, Width: w, Height: h, Size: int64(len(in.Data))})
+		return nil
+	}
+	for i, in := range images {
+		if err := add(in, RoleImage, i); err != nil {
+			return nil, err
+		}
+	}
+	if mask != nil {
+		if err := add(*mask, RoleMask, 0); err != nil {
+			return nil, err
+		}
+	}
+	return refs, nil
+}
+
+// linkInputs records an item's inputs inside its transaction.
+func linkInputs(ctx context.Context, tx *sql.Tx, item int64, refs []storedRef) error {
+	for _, r := range refs {
+		if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO inputs (hash, file, format, width, height, size_bytes) VALUES (?, ?, ?, ?, ?, ?)`,
+			r.Hash, r.File, r.Format, r.Width, r.Height, r.Size); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO item_inputs (item, role, position, hash, name) VALUES (?, ?, ?, ?, ?)`,
+			item, r.Role, r.Position, r.Hash, r.Name); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Inputs are the files item id was made from: its images in the order
+// they were sent, then its mask. Items made before inputs were kept (and
+// generations) have none.
+func (l *Library) Inputs(ctx context.Context, id int64) ([]StoredInput, error) {
+	rows, err := l.db.QueryContext(ctx, `SELECT ii.role, ii.position, ii.name, i.hash, i.file, i.format, i.width, i.height, i.size_bytes
+		FROM item_inputs ii JOIN inputs i ON i.hash = ii.hash WHERE ii.item = ?
+		ORDER BY ii.role = 'mask', ii.position`, id)
+	if err != nil {
+		return nil, fmt.Errorf("library: %w", err)
+	}
+	defer rows.Close()
+	var out []StoredInput
+	for rows.Next() {
+		var s StoredInput
+		if err := rows.Scan(&s.Role, &s.Position, &s.Name, &s.Hash, &s.File, &s.Format, &s.Width, &s.Height, &s.SizeBytes); err != nil {
+			return nil, fmt.Errorf("library: %w", err)
+		}
+		out = append(out, s)
+	}
+	return out, rows.Err()
+}
+
+// InputPath is the absolute path of a stored input's file.
+func (l *Library) InputPath(s StoredInput) string {
+	return filepath.Join(l.root, filepath.FromSlash(s.File))
+}
+
+// cleanInputs drops stored inputs no item links any more (their items
+// were deleted) and files in inputs/ that Easel named but no row holds (a
+// save killed before its row). It runs in recovery, alone, after every
+// pending record is settled; files Easel did not name stay.
+func (l *Library) cleanInputs(ctx context.Context) error {
+	if _, err := l.db.ExecContext(ctx, `DELETE FROM inputs WHERE hash NOT IN (SELECT hash FROM item_inputs)`); err != nil {
+		return err
+	}
+	known := map[string]bool{}
+	rows, err := l.db.QueryContext(ctx, `SELECT file FROM inputs`)
+	if err != nil {
+		return err
+	}
+	for rows.Next() {
+		var f string
+		if err := rows.Scan(&f); err != nil {
+			rows.Close()
+			return err
+		}
+		known[f] = true
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	dir := filepath.Join(l.root, "inputs")
+	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(l.root, p)
+		if known[filepath.ToSlash(rel)] {
+			return nil
+		}
+		if ownInput.MatchString(d.Name()) || ownInputTemp.MatchString(d.Name()) {
+			return removeIfThere(p)
+		}
+		return nil
+	})
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	return err
+}
+
+// ownInputTemp is a stored input's half-written file.
+var ownInputTemp = regexp.MustCompile(`^[0-9a-f]{64}\.[a-z]{3,4}\.\d+\.tmp$`)
