@@ -197,7 +197,7 @@ func (a *App) toEdit(it library.Item, put func(edit.Input)) {
 	path := a.lib.Path(it)
 	go func() {
 		data, err := os.ReadFile(path)
-		in := edit.NewInput(fmt.Sprintf("gallery-%d%s", it.ID, imageio.Extension(it.Format)), "image/"+it.Format, data, it.ID)
+		in := edit.NewInput(fmt.Sprintf("gallery-%d%s", it.ID, imageio.Extension(it.Format)), "image/"+it.Format, data, it.ID, nil)
 		a.Do(func() {
 			if err != nil {
 				dialog.ShowError(fmt.Errorf("cannot read image %d: %w", it.ID, err), a.win)

@@ -55,10 +55,15 @@ func DecodeFileFit(path string, side int) (image.Image, error) {
 	if err != nil {
 		return nil, err
 	}
+	return Fit(img, side), nil
+}
+
+// Fit is img scaled down to fit side pixels, or img itself when it fits.
+func Fit(img image.Image, side int) image.Image {
 	if b := img.Bounds(); b.Dx() > side || b.Dy() > side {
-		img = imaging.Fit(img, side, side, imaging.Linear)
+		return imaging.Fit(img, side, side, imaging.Linear)
 	}
-	return img, nil
+	return img
 }
 
 // IsOpaque reports whether every pixel of img is opaque. Images that can

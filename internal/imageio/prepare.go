@@ -35,6 +35,10 @@ type Prepared struct {
 	// Notice says what Easel did to the file ("" when nothing): a
 	// designer should know the image sent is not the file they chose.
 	Notice string
+	// Image is the picture decoded (upright), which proved the file
+	// whole: a caller makes its thumbnail from it rather than decode
+	// the file again, and lets it go.
+	Image image.Image
 }
 
 // ReadPrepared reads an input image named name from r and prepares it
@@ -78,15 +82,22 @@ func Prepare(name string, data []byte, limit int64) (Prepared, error) {
 	if !complete(format, data) {
 		return Prepared{}, fmt.Errorf("%s looks like a %s image but is damaged or cut short", name, formatName(format))
 	}
-	asIs := (format == "png" || format == "jpeg" || format == "webp") && orientation == 1
-	if asIs && int64(len(data)) <= limit {
-		return Prepared{Data: data, ContentType: "image/" + format, Format: format, Width: cfg.Width, Height: cfg.Height}, nil
+	// Every file is decoded once, whole: a file damaged inside (its end
+	// intact) is refused here, not by the service after the upload.
+	var img image.Image
+	if orientation == 1 {
+		img, _, err = image.Decode(bytes.NewReader(data))
+	} else {
+		img, err = imaging.Decode(bytes.NewReader(data), imaging.AutoOrientation(true))
 	}
-
-	img, err := imaging.Decode(bytes.NewReader(data), imaging.AutoOrientation(true))
 	if err != nil {
 		return Prepared{}, fmt.Errorf("%s looks like a %s image but is damaged or cut short", name, formatName(format))
 	}
+	asIs := (format == "png" || format == "jpeg" || format == "webp") && orientation == 1
+	if asIs && int64(len(data)) <= limit {
+		return Prepared{Data: data, ContentType: "image/" + format, Format: format, Width: cfg.Width, Height: cfg.Height, Image: img}, nil
+	}
+
 	var notes []string
 	out := "png"
 	switch {
@@ -124,7 +135,7 @@ func Prepare(name string, data []byte, limit int64) (Prepared, error) {
 		notes = append(notes, fmt.Sprintf("scaled down from %dx%d to %dx%d to fit the %s upload limit",
 			w0, h0, b.Dx(), b.Dy(), humanize.IBytes(uint64(limit))))
 	}
-	p := Prepared{Data: encoded, ContentType: "image/" + out, Format: out, Width: b.Dx(), Height: b.Dy()}
+	p := Prepared{Data: encoded, ContentType: "image/" + out, Format: out, Width: b.Dx(), Height: b.Dy(), Image: img}
 	if len(notes) > 0 {
 		p.Notice = name + ": " + joinNotes(notes)
 	}

@@ -33,6 +33,8 @@ import (
 	"github.com/gofrs/flock"
 	"golang.org/x/sys/unix"
 	_ "modernc.org/sqlite" // the pure-Go SQLite driver, registered as "sqlite"
+
+	"easel/internal/wording"
 )
 
 // Library is an open gallery. It is safe for concurrent use.
@@ -176,7 +178,7 @@ func (l *Library) open(alone bool) error {
 	l.db = db
 	l.roErr = l.saveErr
 	if l.saveErr != nil {
-		l.notices = append(l.notices, sentence(l.saveErr.Error()))
+		l.notices = append(l.notices, wording.Sentence(l.saveErr.Error()))
 		return nil
 	}
 	for _, f := range []string{path, path + "-wal", path + "-shm"} {
@@ -191,7 +193,7 @@ func (l *Library) open(alone bool) error {
 		// A drive not mounted, a folder moved, a sync not finished: the
 		// rows are the only record of the prompts, so nothing changes.
 		l.saveErr = &MissingFolderError{Dir: l.images, Rows: rows}
-		l.notices = append(l.notices, sentence(l.saveErr.Error()))
+		l.notices = append(l.notices, wording.Sentence(l.saveErr.Error()))
 		return nil
 	}
 	for _, d := range []string{l.images, l.thumbs} {
@@ -263,18 +265,6 @@ func hasImages(dir string) bool {
 		return nil
 	})
 	return found
-}
-
-// sentence capitalises an error's text and ends it with a full stop.
-func sentence(s string) string {
-	if s == "" {
-		return s
-	}
-	s = strings.ToUpper(s[:1]) + s[1:]
-	if !strings.HasSuffix(s, ".") {
-		s += "."
-	}
-	return s
 }
 
 // Close closes the database and lets recovery run in the next process

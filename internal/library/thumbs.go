@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/disintegration/imaging"
 	_ "golang.org/x/image/webp" // decode WebP originals
 
 	"easel/internal/atomicfile"
@@ -58,11 +57,7 @@ func MakeThumbnailSized(data []byte, side int) (image.Image, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := img.Bounds()
-	if b.Dx() > side || b.Dy() > side {
-		img = imaging.Fit(img, side, side, imaging.Linear)
-	}
-	return img, nil
+	return imageio.Fit(img, side), nil
 }
 
 // MakeThumbnail decodes an image and scales it to fit ThumbSize, as PNG.

@@ -26,6 +26,7 @@ import (
 	"easel/internal/api"
 	"easel/internal/imageio"
 	"easel/internal/jobs"
+	"easel/internal/wording"
 	"easel/ui/jobview"
 	"easel/ui/kit"
 	"easel/ui/room"
@@ -47,12 +48,18 @@ type Input struct {
 const stripThumb = 64
 
 // NewInput makes an input of an image's bytes, with its thumbnail and
-// size for the strip. It decodes the image: call it off the UI goroutine.
-func NewInput(name, contentType string, data []byte, item int64) Input {
+// size for the strip. The thumbnail is made from decoded, the picture
+// already decoded (imageio.Prepared.Image), or by decoding data when it
+// is nil: call it off the UI goroutine.
+func NewInput(name, contentType string, data []byte, item int64, decoded image.Image) Input {
 	in := Input{Item: item, Image: api.InputImage{Name: name, ContentType: contentType, Data: data}}
 	if format, w, h, err := api.SniffImage(data); err == nil {
 		in.Format, in.Width, in.Height = format, w, h
-		in.Thumb, _ = library.MakeThumbnailSized(data, 2*stripThumb)
+		if decoded != nil {
+			in.Thumb = imageio.Fit(decoded, 2*stripThumb)
+		} else {
+			in.Thumb, _ = library.MakeThumbnailSized(data, 2*stripThumb)
+		}
 	}
 	return in
 }
@@ -269,7 +276,7 @@ func (t *Room) addFromFile() {
 			defer t.work.Done()
 			defer r.Close()
 			p, err := imageio.ReadPrepared(r, name)
-			in := NewInput(name, p.ContentType, p.Data, 0)
+			in := NewInput(name, p.ContentType, p.Data, 0, p.Image)
 			t.host.Do(func() {
 				if err != nil {
 					t.SetStatus(err.Error())
@@ -306,13 +313,13 @@ func (t *Room) AddFiles(paths []string) {
 			}
 			prepared, err := readInputFile(p)
 			if err != nil {
-				problems = append(problems, kit.Sentence(err.Error()))
+				problems = append(problems, wording.Sentence(err.Error()))
 				continue
 			}
 			if prepared.Notice != "" {
 				notices = append(notices, prepared.Notice)
 			}
-			ins = append(ins, NewInput(filepath.Base(p), prepared.ContentType, prepared.Data, 0))
+			ins = append(ins, NewInput(filepath.Base(p), prepared.ContentType, prepared.Data, 0, prepared.Image))
 		}
 		t.host.Do(func() {
 			// Another drop may have landed meanwhile: the limit is

@@ -191,3 +191,56 @@ func TestAMaskCanBeImported(t *testing.T) {
 		}
 	})
 }
+
+// Files that cannot be used are named with the reason, and the good ones
+// are added all the same: an empty folder, a file that cannot be read,
+// one that is gone, one damaged inside.
+func TestBadFilesAreNamedAndTheRestAdded(t *testing.T) {
+	h := roomtest.New(t)
+	r := New(h)
+	h.Show(r.Build)
+	dir := t.TempDir()
+	var buf bytes.Buffer
+	png.Encode(&buf, image.NewGray(image.Rect(0, 0, 24, 16)))
+	good := filepath.Join(dir, "good.png")
+	os.WriteFile(good, buf.Bytes(), 0o600)
+	empty := filepath.Join(dir, "references")
+	os.Mkdir(empty, 0o700)
+	os.WriteFile(filepath.Join(empty, "notes.txt"), []byte("no images here"), 0o600)
+	damaged := buf.Bytes()
+	damaged = append(append([]byte{}, damaged[:40]...), bytes.Repeat([]byte{0xa5}, len(damaged)-40)...)
+	os.WriteFile(filepath.Join(dir, "damaged.png"), damaged, 0o600)
+	paths := []string{good, empty, filepath.Join(dir, "gone.png"), filepath.Join(dir, "damaged.png")}
+	want := []string{"references holds no PNG, JPEG or WebP images", "gone.png", "damaged.png"}
+	if os.Geteuid() != 0 { // root reads any file
+		locked := filepath.Join(dir, "locked.png")
+		os.WriteFile(locked, buf.Bytes(), 0o000)
+		paths = append(paths, locked)
+		want = append(want, "locked.png")
+	}
+	h.UI(func() { r.AddFiles(paths) })
+	h.Until("the good file", func() bool { return len(r.Inputs()) == 1 })
+	var said string
+	h.Until("the reasons", func() bool {
+		if top := h.Window().Canvas().Overlays().Top(); top != nil {
+			said = ""
+			roomtest.Walk(top, func(o fyne.CanvasObject) {
+				if l, ok := o.(*widget.Label); ok {
+					said += l.Text + " "
+				}
+				if l, ok := o.(*widget.RichText); ok {
+					said += l.String() + " "
+				}
+			})
+		}
+		return said != ""
+	})
+	for _, w := range want {
+		if !strings.Contains(said, w) {
+			t.Errorf("the dialog %q does not name %q", said, w)
+		}
+	}
+	if r.Inputs()[0].Image.Name != "good.png" {
+		t.Errorf("added %q", r.Inputs()[0].Image.Name)
+	}
+}

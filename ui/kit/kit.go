@@ -76,19 +76,6 @@ func ErrorText(err error) string {
 	return err.Error()
 }
 
-// Sentence is a message as a sentence: capitalised, ending in a full
-// stop, so several can be joined in one dialog.
-func Sentence(s string) string {
-	if s == "" {
-		return s
-	}
-	s = strings.ToUpper(s[:1]) + s[1:]
-	if !strings.HasSuffix(s, ".") {
-		s += "."
-	}
-	return s
-}
-
 // Shorten folds white space and cuts s to at most n characters (not
 // bytes: a cut never splits a letter), ending a cut one with "…".
 func Shorten(s string, n int) string {
