@@ -116,7 +116,7 @@ func (t *Room) Build() fyne.CanvasObject {
 	mask := container.NewBorder(kit.Heading("Mask"), nil, nil, nil, t.maskArea)
 
 	left := container.NewVSplit(refs, mask)
-	left.Offset = 0.42
+	left.Offset = 0.36
 
 	t.prompt = kit.PromptEntry("What should change? — Ctrl+Enter sends")
 	t.fidelity = widget.NewSelect([]string{"Low", "High"}, nil)

@@ -118,10 +118,14 @@ func newMaskTools(h room.Host, work *sync.WaitGroup) *maskTools {
 	actual := &widget.Button{Text: "100 %", OnTapped: m.painter.ZoomActual}
 	m.painter.OnChanged = m.sync
 
+	// Three rows: the tools, the brush and the tint, the actions; the
+	// rest of the area is the painter's.
+	labelled := func(text string, o fyne.CanvasObject) fyne.CanvasObject {
+		return container.NewBorder(nil, nil, widget.NewLabel(text), nil, o)
+	}
 	controls := container.NewVBox(
-		container.NewHBox(m.tool, m.eraser),
-		widget.NewForm(widget.NewFormItem("Size ([ ])", m.size), widget.NewFormItem("Hardness", m.hardness),
-			widget.NewFormItem("Tint", container.NewBorder(nil, nil, nil, m.tintShow, m.opacity))),
+		container.NewBorder(nil, nil, container.NewHBox(m.tool, m.eraser), m.tintShow),
+		container.NewGridWithColumns(3, labelled("Size ([ ])", m.size), labelled("Hardness", m.hardness), labelled("Tint", m.opacity)),
 		container.NewHBox(m.undo, m.redo, invert, clear, fill, importMask, exportMask),
 	)
 	zoomRow := container.NewHBox(zoomOut, m.zoom, zoomIn, fit, actual)

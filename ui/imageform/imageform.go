@@ -368,5 +368,11 @@ func (f *Form) ApplyDefaults(model string, d config.ImageDefaults) {
 	if d.Stream != nil {
 		o.Stream = *d.Stream
 	}
+	matching := f.size.Selected == MatchLabel
 	f.SetOptions(o)
+	if matching && d.Size == "" {
+		// Edit's "Match the first image" stays unless the profile
+		// names a size: what it sends now is no default to keep.
+		f.size.SetSelected(MatchLabel)
+	}
 }

@@ -93,6 +93,11 @@ func (p *Painter) SetImageMask(img image.Image, m *mask.Mask) {
 	p.img, p.m = img, nil
 	if img != nil && (m == nil || m.Bounds().Size() != img.Bounds().Size()) {
 		m = mask.New(img.Bounds().Dx(), img.Bounds().Dy())
+		// A new image starts with a brush of its scale: a thirtieth of
+		// its long side, as a 24-pixel brush would cover a quarter of
+		// an icon and a speck of a poster.
+		long := max(img.Bounds().Dx(), img.Bounds().Dy())
+		p.Radius = math.Max(2, math.Min(300, math.Round(float64(long)/30)))
 	}
 	if img != nil {
 		p.m = m
