@@ -118,7 +118,9 @@ func TestDropPaintAndSendAnEdit(t *testing.T) {
 	p.stroke(160, 420, 660)
 	second := p.waitScreen(ctx, "the second stroke", func(shot *image.RGBA) bool { return tinted(shot, painterImage) > 3000 })
 	// The second stroke is lower: the first stroke's row is clear now.
-	row := func(shot *image.RGBA, y int) int { return tinted(shot, image.Rect(painterImage.Min.X, y-3, painterImage.Max.X, y+3)) }
+	row := func(shot *image.RGBA, y int) int {
+		return tinted(shot, image.Rect(painterImage.Min.X, y-3, painterImage.Max.X, y+3))
+	}
 	if row(first, 560) == 0 || row(second, 560) != 0 || row(second, 660) == 0 {
 		t.Errorf("strokes: first at 560: %d, second at 560: %d, at 660: %d", row(first, 560), row(second, 560), row(second, 660))
 	}
