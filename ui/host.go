@@ -2,7 +2,6 @@ package ui
 
 import (
 	"context"
-	"easel/internal/instance"
 	"fmt"
 	"image"
 	"os"
@@ -15,6 +14,7 @@ import (
 	"easel/internal/api"
 	"easel/internal/config"
 	"easel/internal/imageio"
+	"easel/internal/instance"
 	"easel/internal/jobs"
 	"easel/internal/library"
 	"easel/internal/session"

@@ -2,13 +2,14 @@ package imageio
 
 import (
 	"bytes"
-	"easel/internal/api"
 	"fmt"
 	"image"
 	"io"
 	"os"
 
 	"github.com/disintegration/imaging"
+
+	"easel/internal/api"
 )
 
 // MaxPixels is the most pixels Easel decodes in one image: api.MaxPixels,

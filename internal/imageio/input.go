@@ -2,13 +2,14 @@ package imageio
 
 import (
 	"bytes"
-	"easel/internal/api"
 	"fmt"
 	"image"
 	"io"
 	"net/http"
 
 	"github.com/dustin/go-humanize"
+
+	"easel/internal/api"
 )
 
 // MaxUploadBytes is the largest input image the service takes (the spec:

@@ -5,11 +5,8 @@ package edit
 
 import (
 	"bytes"
-	"easel/internal/library"
-	"easel/ui/widgets/picture"
 	"errors"
 	"fmt"
-	"github.com/dustin/go-humanize"
 	"image"
 	"os"
 	"path/filepath"
@@ -22,14 +19,18 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+	"github.com/dustin/go-humanize"
 
 	"easel/internal/api"
 	"easel/internal/imageio"
 	"easel/internal/jobs"
+	"easel/internal/library"
 	"easel/internal/wording"
 	"easel/ui/jobview"
 	"easel/ui/kit"
 	"easel/ui/room"
+	"easel/ui/widgets/picture"
+	"easel/ui/widgets/reorder"
 )
 
 // Input is one reference image, in the order the prompt refers to them.
@@ -79,9 +80,13 @@ type Room struct {
 	host room.Host
 	// work counts the goroutines reading and decoding files, so Wait can
 	// let a closing window see them end.
-	work       sync.WaitGroup
-	inputs     []Input
-	refList    *fyne.Container
+	work    sync.WaitGroup
+	inputs  []Input
+	refList *fyne.Container
+	// marks highlight, per row, where a dragged input would land;
+	// refocus is the row whose grip takes the keys after a redraw.
+	marks      []*canvas.Rectangle
+	refocus    int
 	references *fyne.Container
 	maskArea   *fyne.Container
 	mask       *maskTools
@@ -96,7 +101,7 @@ type Room struct {
 func (t *Room) Wait() { t.work.Wait() }
 
 // New makes the tab; its widgets are made by Build.
-func New(h room.Host) *Room { return &Room{host: h} }
+func New(h room.Host) *Room { return &Room{host: h, refocus: -1} }
 
 // Build implements room.Room.
 func (t *Room) Build() fyne.CanvasObject {
@@ -179,7 +184,8 @@ func (t *Room) showInputs() {
 	if t.refList == nil {
 		return
 	}
-	t.refList.Objects = nil
+	t.refList.Objects, t.marks = nil, nil
+	var grips []*reorder.Handle
 	for i, r := range t.inputs {
 		label := widget.NewLabelWithStyle(fmt.Sprintf("%s · %s", kit.Ordinal(i+1), r.Image.Name), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 		label.Truncation = fyne.TextTruncateEllipsis
@@ -198,8 +204,24 @@ func (t *Room) showInputs() {
 		if i == len(t.inputs)-1 {
 			down.Disable()
 		}
-		t.refList.Objects = append(t.refList.Objects, container.NewBorder(nil, nil, pic, container.NewHBox(up, down, remove), text))
+		mark := canvas.NewRectangle(theme.Color(theme.ColorNameSelection))
+		mark.Hide()
+		row := container.NewStack(mark, container.NewBorder(nil, nil, nil, container.NewHBox(up, down, remove), container.NewBorder(nil, nil, pic, nil, text)))
+		// Drag the grip, or focus it and press Up, Down or Delete: the
+		// order is the prompt's "first", "second".
+		grip := reorder.New(func() float32 { return row.Size().Height + theme.Padding() }, func(steps int) { t.moveTo(i, i+steps) })
+		grip.OnDragging = func(steps int) { t.markLanding(i, steps) }
+		grip.OnRemove = func() { t.remove(i) }
+		grips = append(grips, grip)
+		t.marks = append(t.marks, mark)
+		t.refList.Objects = append(t.refList.Objects, container.NewBorder(nil, nil, grip, nil, row))
 	}
+	if f := t.refocus; f >= 0 && f < len(grips) {
+		if c := fyne.CurrentApp().Driver().CanvasForObject(t.refList); c != nil {
+			c.Focus(grips[f])
+		}
+	}
+	t.refocus = -1
 	// The hint shows only while the list is empty.
 	t.references.Objects[1].(*fyne.Container).Hidden = len(t.inputs) > 0
 	t.references.Refresh()
@@ -255,6 +277,33 @@ func (t *Room) move(i, by int) {
 	}
 	t.inputs[i], t.inputs[j] = t.inputs[j], t.inputs[i]
 	t.showInputs()
+}
+
+// moveTo moves input i to place j (clamped to the list), the others
+// shifting to make room, and keeps the keys on its grip.
+func (t *Room) moveTo(i, j int) {
+	j = max(0, min(j, len(t.inputs)-1))
+	if i == j || i < 0 || i >= len(t.inputs) {
+		return
+	}
+	in := t.inputs[i]
+	rest := append(append([]Input{}, t.inputs[:i]...), t.inputs[i+1:]...)
+	t.inputs = append(append(append([]Input{}, rest[:j]...), in), rest[j:]...)
+	t.refocus = j
+	t.showInputs()
+}
+
+// markLanding highlights where input i would land, steps places away,
+// while its grip is dragged; 0 steps clears it.
+func (t *Room) markLanding(i, steps int) {
+	target := max(0, min(i+steps, len(t.marks)-1))
+	for k, m := range t.marks {
+		show := steps != 0 && k == target
+		if m.Visible() != show {
+			m.Hidden = !show
+			m.Refresh()
+		}
+	}
 }
 
 func (t *Room) remove(i int) {

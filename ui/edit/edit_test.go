@@ -16,6 +16,7 @@ import (
 	"easel/internal/jobs"
 	"easel/internal/mask"
 	"easel/ui/room/roomtest"
+	"easel/ui/widgets/reorder"
 )
 
 // The strip names each input by its place (the prompt says "the
@@ -243,4 +244,87 @@ func TestBadFilesAreNamedAndTheRestAdded(t *testing.T) {
 	if r.Inputs()[0].Image.Name != "good.png" {
 		t.Errorf("added %q", r.Inputs()[0].Image.Name)
 	}
+}
+
+// grips are the strip's reorder grips, in order.
+func grips(r *Room) []*reorder.Handle {
+	var out []*reorder.Handle
+	for _, o := range r.refList.Objects {
+		roomtest.Walk(o, func(c fyne.CanvasObject) {
+			if g, ok := c.(*reorder.Handle); ok {
+				out = append(out, g)
+			}
+		})
+	}
+	return out
+}
+
+// An input moves by its grip: dragged by rows, or by Up and Down once it
+// has the keys, which it keeps after the move; Delete removes it. The
+// mask goes with its image.
+func TestTheStripReordersByGripAndKeys(t *testing.T) {
+	h := roomtest.New(t)
+	r := New(h)
+	h.Show(r.Build)
+	dir := t.TempDir()
+	var paths []string
+	for _, name := range []string{"a.png", "b.png", "c.png", "d.png"} {
+		var buf bytes.Buffer
+		png.Encode(&buf, image.NewGray(image.Rect(0, 0, 20, 20)))
+		p := filepath.Join(dir, name)
+		os.WriteFile(p, buf.Bytes(), 0o600)
+		paths = append(paths, p)
+	}
+	h.UI(func() { r.AddFiles(paths) })
+	h.Until("four inputs", func() bool { return len(r.Inputs()) == 4 })
+	order := func() string {
+		var s []string
+		for _, in := range r.Inputs() {
+			s = append(s, strings.TrimSuffix(in.Image.Name, ".png"))
+		}
+		return strings.Join(s, "")
+	}
+	h.Until("the painter", func() bool { return r.mask.painter.Mask() != nil })
+	h.UI(func() {
+		r.mask.painter.Do(func(m *mask.Mask) { m.Fill() }) // a's mask
+		g := grips(r)[0]
+		rowH := g.RowHeight()
+		if rowH <= 0 {
+			t.Fatal("rows have no height")
+		}
+		for range 4 {
+			g.Dragged(&fyne.DragEvent{Dragged: fyne.NewDelta(0, rowH/2)})
+		}
+		g.DragEnd()
+	})
+	h.UI(func() {
+		if order() != "bcad" {
+			t.Errorf("after dragging a's grip two rows down: %s, want bcad", order())
+		}
+		focused := h.Window().Canvas().Focused()
+		g := grips(r)
+		if focused != g[2] {
+			t.Fatal("the moved input's grip lost the keys")
+		}
+		g[2].TypedKey(&fyne.KeyEvent{Name: fyne.KeyUp})
+	})
+	h.UI(func() {
+		// The next key goes to the grip that has the keys now: a's.
+		if order() != "bacd" {
+			t.Errorf("after Up: %s, want bacd", order())
+		}
+		h.Window().Canvas().Focused().(*reorder.Handle).TypedKey(&fyne.KeyEvent{Name: fyne.KeyUp})
+	})
+	h.Until("a first again, in the painter", func() bool {
+		return order() == "abcd" && r.mask.painter.Mask() != nil && r.mask.painter.Mask() == r.mask.masks[key(&r.Inputs()[0])]
+	})
+	h.UI(func() {
+		if p := r.mask.painter.Mask().Painted(); p != 1 {
+			t.Errorf("a's mask did not come back with it: %v painted", p)
+		}
+		grips(r)[3].TypedKey(&fyne.KeyEvent{Name: fyne.KeyDelete})
+		if order() != "abc" {
+			t.Errorf("Delete on d's grip: %s", order())
+		}
+	})
 }
