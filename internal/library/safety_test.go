@@ -50,7 +50,7 @@ func TestUpgradeKeepsEverything(t *testing.T) {
 	for _, fixture := range []struct {
 		name    string
 		pending int // saves cut short that the upgrade records
-	}{{"v0", 0}, {"v2", 1}} {
+	}{{"v0", 0}, {"v2", 1}, {"v3", 1}} {
 		t.Run(fixture.name, func(t *testing.T) { upgradeKeepsEverything(t, fixture.name, fixture.pending) })
 	}
 }
@@ -98,6 +98,23 @@ func upgradeKeepsEverything(t *testing.T, fixture string, pending int) {
 		}
 		if n, _ := l.Count(ctx, Query{}); n != len(want)+pending+round {
 			t.Errorf("%d items, want %d", n, len(want)+pending+round)
+		}
+		if madeFrom, err := os.ReadFile(filepath.Join("testdata", fixture, "inputs.json")); err == nil {
+			var wantInputs map[int64][]StoredInput
+			if err := json.Unmarshal(madeFrom, &wantInputs); err != nil {
+				t.Fatal(err)
+			}
+			for id, w := range wantInputs {
+				got, err := l.Inputs(ctx, id)
+				if err != nil || !reflect.DeepEqual(got, w) {
+					t.Errorf("item %d made from %+v (%v), want %+v", id, got, err, w)
+				}
+				for _, in := range got {
+					if _, err := os.Stat(l.InputPath(in)); err != nil {
+						t.Errorf("item %d's input %s is gone: %v", id, in.Name, err)
+					}
+				}
+			}
 		}
 		if pending > 0 {
 			cut, err := l.List(ctx, Query{Search: "killed", Limit: 10})
