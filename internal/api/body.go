@@ -2,6 +2,7 @@ package api
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"mime/multipart"
 	"net/http"
@@ -44,27 +45,66 @@ func newGenerateBody(req GenerateRequest) generateBody {
 
 // chatBody is CreateChatCompletionRequest, with the fields Easel sets.
 type chatBody struct {
-	Model       string        `json:"model"`
-	Messages    []chatMessage `json:"messages"`
-	Temperature *float64      `json:"temperature,omitempty"`
-	MaxTokens   *int          `json:"max_tokens,omitempty"`
-	Stream      bool          `json:"stream,omitempty"`
+	Model         string         `json:"model"`
+	Messages      []chatMessage  `json:"messages"`
+	Temperature   *float64       `json:"temperature,omitempty"`
+	MaxTokens     *int           `json:"max_tokens,omitempty"`
+	Stream        bool           `json:"stream,omitempty"`
+	StreamOptions *streamOptions `json:"stream_options,omitempty"`
 }
 
+type streamOptions struct {
+	IncludeUsage bool `json:"include_usage"`
+}
+
+// chatMessage's Content is a string, or content parts when the message
+// carries images.
 type chatMessage struct {
 	Role    string `json:"role"`
-	Content string `json:"content"`
+	Content any    `json:"content"`
+}
+
+// contentPart is one part of a message's content: text, or an image as
+// a data URL.
+type contentPart struct {
+	Type     string    `json:"type"`
+	Text     string    `json:"text,omitempty"`
+	ImageURL *imageURL `json:"image_url,omitempty"`
+}
+
+type imageURL struct {
+	URL string `json:"url"`
+}
+
+// dataURL is an image as a data: URL, the form every vision model takes.
+func dataURL(img InputImage) string {
+	ct := img.ContentType
+	if ct == "" {
+		ct = http.DetectContentType(img.Data)
+	}
+	return "data:" + ct + ";base64," + base64.StdEncoding.EncodeToString(img.Data)
 }
 
 func newChatBody(req ChatRequest) chatBody {
 	b := chatBody{Model: req.Model, Temperature: req.Temperature, MaxTokens: req.MaxTokens, Stream: req.Stream,
 		Messages: make([]chatMessage, len(req.Messages))}
+	if req.Stream && req.IncludeUsage {
+		b.StreamOptions = &streamOptions{IncludeUsage: true}
+	}
 	for i, m := range req.Messages {
 		role := m.Role
 		if role != RoleSystem && role != RoleAssistant {
 			role = RoleUser
 		}
-		b.Messages[i] = chatMessage{Role: role, Content: m.Content}
+		if len(m.Images) == 0 || role != RoleUser {
+			b.Messages[i] = chatMessage{Role: role, Content: m.Content}
+			continue
+		}
+		parts := []contentPart{{Type: "text", Text: m.Content}}
+		for _, img := range m.Images {
+			parts = append(parts, contentPart{Type: "image_url", ImageURL: &imageURL{URL: dataURL(img)}})
+		}
+		b.Messages[i] = chatMessage{Role: role, Content: parts}
 	}
 	return b
 }

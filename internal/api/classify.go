@@ -107,6 +107,8 @@ func kindOf(status int, f errorFields) Kind {
 		return KindServer
 	case status >= 400:
 		switch {
+		case refusesImages(msg, code):
+			return KindNoImages
 		case param == "size" || strings.Contains(msg, "invalid size") || strings.Contains(msg, "size must") || strings.Contains(msg, "invalid value for 'size'"):
 			return KindInvalidSize
 		case strings.HasPrefix(param, "image") || param == "mask" || strings.Contains(msg, "invalid image") || strings.Contains(msg, "unsupported image"):
@@ -119,6 +121,24 @@ func kindOf(status int, f errorFields) Kind {
 		return KindInvalidRequest
 	}
 	return KindUnknown
+}
+
+// refusesImages reports whether a 400 says the model takes no images, in
+// the words OpenAI and the gateways use ("image_url is only supported by
+// certain models", "does not support image input").
+func refusesImages(msg, code string) bool {
+	if code == "image_input_not_supported" || code == "unsupported_content_type" {
+		return true
+	}
+	if !strings.Contains(msg, "image") {
+		return false
+	}
+	for _, w := range []string{"only supported by certain models", "does not support image", "not support image", "image input is not supported", "vision is not supported", "invalid content type"} {
+		if strings.Contains(msg, w) {
+			return true
+		}
+	}
+	return false
 }
 
 func mentionsBalance(msg string) bool {

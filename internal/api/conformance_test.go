@@ -94,6 +94,11 @@ func TestConformanceThroughPrism(t *testing.T) {
 	mustOK("chat", err)
 	_, err = c.Chat(ctx, api.ChatRequest{Model: "gpt-4o-mini", Stream: true, Messages: []api.Message{{Role: api.RoleUser, Content: "u"}}}, nil)
 	mustOK("chat stream", err)
+	// What the Chat tab sends: images as content parts, a stream that
+	// asks for its usage.
+	_, err = c.Chat(ctx, api.ChatRequest{Model: "gpt-4o-mini", Stream: true, IncludeUsage: true, Messages: []api.Message{
+		{Role: api.RoleUser, Content: "what is this?", Images: []api.InputImage{{Name: "a.png", ContentType: "image/png", Data: solidPNG(t, 8, 8, color.NRGBA{1, 2, 3, 255})}}}}}, nil)
+	mustOK("chat with an image, usage asked", err)
 
 	// Prism's proxy re-encodes multipart bodies as text, which breaks the
 	// image bytes on the way upstream; its request validation still runs

@@ -33,6 +33,9 @@ const (
 	// KindBadResponse is an answer Easel cannot use: truncated JSON, bad
 	// base64, bytes that are not an image, a stream without its result.
 	KindBadResponse
+	// KindNoImages is a chat model that takes no images: the message can
+	// go again without them, or to a model that sees.
+	KindNoImages
 )
 
 // kindNames are the words a designer reads for each kind, in the window
@@ -53,6 +56,7 @@ var kindNames = map[Kind]string{
 	KindNetwork:             "connection failed",
 	KindCancelled:           "cancelled",
 	KindBadResponse:         "unusable answer",
+	KindNoImages:            "the model takes no images",
 }
 
 // String is the kind in a few words, as the command line prints it.
@@ -201,6 +205,8 @@ func hintFor(e *Error, model string) string {
 		return "The service sent an answer Easel cannot use: try again; if it persists, this gateway may not support the request."
 	case KindCancelled:
 		return "Cancelled; nothing was saved from this request."
+	case KindNoImages:
+		return fmt.Sprintf("%q does not take images: send the message again without them, or pick a model that sees images (gpt-4o-mini, gpt-4.1).", model)
 	}
 	return "Try again; if it keeps failing, note the request id for the provider's support."
 }

@@ -85,7 +85,7 @@ func TestFaultNamesAreAllCovered(t *testing.T) {
 		fakeapi.FaultServerError: true, fakeapi.FaultBadGatewayHTML: true, fakeapi.FaultSlowFirstByte: true,
 		fakeapi.FaultCutStream: true, fakeapi.FaultStreamError: true, fakeapi.FaultBadBase64: true,
 		fakeapi.FaultNotImage: true, fakeapi.FaultTruncatedJSON: true, fakeapi.FaultJSONForStream: true,
-		fakeapi.FaultNotImplemented: true, fakeapi.FaultRateLimitOnce: true,
+		fakeapi.FaultNotImplemented: true, fakeapi.FaultRateLimitOnce: true, fakeapi.FaultNoImages: true,
 	}
 	for _, f := range fakeapi.Faults {
 		if !covered[f] {

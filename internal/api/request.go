@@ -66,6 +66,9 @@ type ChatRequest struct {
 	MaxTokens   *int
 	// Stream asks for text deltas as they are generated.
 	Stream bool
+	// IncludeUsage asks a stream to end with the reply's token usage
+	// (stream_options.include_usage), which streams omit otherwise.
+	IncludeUsage bool
 	// OnReasoning, when set, gets a thinking model's reasoning as it
 	// streams (reasoning_content), apart from the reply.
 	OnReasoning func(string)
@@ -76,6 +79,9 @@ type Message struct {
 	// Role is system, user or assistant.
 	Role    string
 	Content string
+	// Images go with a user's text as the widely used content parts
+	// (text, then image_url data URLs), for models that see images.
+	Images []InputImage
 }
 
 // Roles of a chat message, as the service names them.

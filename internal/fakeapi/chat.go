@@ -16,8 +16,11 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 			Role    string `json:"role"`
 			Content any    `json:"content"`
 		} `json:"messages"`
-		Stream    bool `json:"stream"`
-		MaxTokens *int `json:"max_tokens"`
+		Stream        bool `json:"stream"`
+		MaxTokens     *int `json:"max_tokens"`
+		StreamOptions struct {
+			IncludeUsage bool `json:"include_usage"`
+		} `json:"stream_options"`
 	}
 	if err := json.NewDecoder(io.LimitReader(r.Body, 8<<20)).Decode(&body); err != nil {
 		writeError(w, http.StatusBadRequest, "We could not parse the JSON body of your request.", "invalid_request_error", "", "")
@@ -34,13 +37,28 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "Missing required parameter: 'messages'.", "invalid_request_error", "messages", "")
 		return
 	}
-	last := ""
+	last, images := "", 0
 	for _, m := range body.Messages {
-		if s, ok := m.Content.(string); ok && m.Role == "user" {
-			last = s
+		if m.Role != "user" {
+			continue
 		}
+		text, n := content(m.Content)
+		last, images = text, n
 	}
-	words := strings.SplitAfter(reply(last), " ")
+	if images > 0 && fault == FaultNoImages {
+		writeError(w, http.StatusBadRequest, "Invalid content type. image_url is only supported by certain models.", "invalid_request_error", "messages", "")
+		return
+	}
+	answer := reply(last)
+	if images > 0 {
+		answer = fmt.Sprintf("I see %d %s. ", images, plural(images, "image", "images")) + answer
+	}
+	words := strings.SplitAfter(answer, " ")
+	// A thinking model streams its reasoning first, apart from the reply.
+	var thoughts []string
+	if strings.Contains(body.Model, "reasoner") {
+		thoughts = strings.SplitAfter("The user wants directions for an image; list three distinct looks.", " ")
+	}
 	finish := "stop"
 	if body.MaxTokens != nil && *body.MaxTokens < len(words) {
 		words, finish = words[:max(0, *body.MaxTokens)], "length"
@@ -74,6 +92,16 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 		return map[string]any{"id": id, "object": "chat.completion.chunk", "created": time.Now().Unix(), "model": body.Model,
 			"choices": []any{map[string]any{"index": 0, "delta": delta, "finish_reason": finish}}}
 	}
+	for i, thought := range thoughts {
+		if !sleep(r.Context(), s.cfg.Pace/20) {
+			return
+		}
+		delta := map[string]any{"reasoning_content": thought, "content": nil}
+		if i == 0 {
+			delta["role"] = "assistant"
+		}
+		send(chunk(delta, nil))
+	}
 	for i, word := range words {
 		if !sleep(r.Context(), s.cfg.Pace/20) {
 			return
@@ -94,10 +122,46 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 		send(chunk(delta, nil))
 	}
 	send(chunk(map[string]any{}, finish))
+	if body.StreamOptions.IncludeUsage {
+		// As OpenAI does: a last chunk with no choices and the usage.
+		send(map[string]any{"id": id, "object": "chat.completion.chunk", "created": time.Now().Unix(), "model": body.Model, "choices": []any{},
+			"usage": map[string]any{"prompt_tokens": len(last)/4 + 1, "completion_tokens": len(words), "total_tokens": len(last)/4 + 1 + len(words)}})
+	}
 	fmt.Fprint(w, "data: [DONE]\n\n")
 	if flusher != nil {
 		flusher.Flush()
 	}
+}
+
+// content is a message's text and how many images it carries: a string,
+// or content parts (text and image_url).
+func content(c any) (string, int) {
+	switch c := c.(type) {
+	case string:
+		return c, 0
+	case []any:
+		var text []string
+		images := 0
+		for _, p := range c {
+			part, _ := p.(map[string]any)
+			switch part["type"] {
+			case "text":
+				t, _ := part["text"].(string)
+				text = append(text, t)
+			case "image_url":
+				images++
+			}
+		}
+		return strings.Join(text, "\n"), images
+	}
+	return "", 0
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // reply is the demo's answer: markdown, so the chat's rendering shows.

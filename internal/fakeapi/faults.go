@@ -35,6 +35,9 @@ const (
 	// FaultRateLimitOnce answers 429 with Retry-After: 1 to the first
 	// request for a prompt, then serves it.
 	FaultRateLimitOnce = "rate-limit-once"
+	// FaultNoImages refuses a chat message with images, as a model
+	// that does not see images does.
+	FaultNoImages = "no-images"
 )
 
 // Faults lists every fault, for documentation and tests.
@@ -42,7 +45,7 @@ var Faults = []string{
 	FaultInvalidSize, FaultUnauthorized, FaultNoAccess, FaultModelNotFound, FaultNoBalance,
 	FaultRateLimit, FaultServerError, FaultBadGatewayHTML, FaultSlowFirstByte, FaultCutStream,
 	FaultStreamError, FaultBadBase64, FaultNotImage, FaultTruncatedJSON, FaultJSONForStream,
-	FaultNotImplemented, FaultRateLimitOnce,
+	FaultNotImplemented, FaultRateLimitOnce, FaultNoImages,
 }
 
 // RetryAfterSeconds is what the rate-limit fault asks the client to wait.

@@ -57,6 +57,7 @@ var DefaultModels = []ModelInfo{
 	{"gpt-4o-mini", []string{"openai"}},
 	{"gpt-4.1", []string{"openai"}},
 	{"gpt-5-mini", []string{"openai"}},
+	{"deepseek-reasoner", []string{"openai"}},
 }
 
 // DemoPace is the stream pace of the demo service: slow enough to watch
