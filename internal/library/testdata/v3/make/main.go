@@ -98,12 +98,12 @@ func main() {
 	m := &library.Input{Name: "mask.png", Data: msk.Data}
 	id6, err := l.Add(ctx, library.NewItem{Image: enc("png", pic(40, 30, color.NRGBA{190, 170, 150, 255})), Kind: "edit",
 		Prompt: "the chair from the second image in the first", Model: "gpt-image-1", Profile: "p-0a1b2c3d4e5f",
-		Params: library.Params{ImageOptions: api.ImageOptions{Model: "gpt-image-1", Size: "1536x1024"}, InputFidelity: "high", HasMask: true},
+		Params:  library.Params{ImageOptions: api.ImageOptions{Model: "gpt-image-1", Size: "1536x1024"}, InputFidelity: "high", HasMask: true},
 		Created: t0.Add(4 * time.Hour), JobID: "job-5", Inputs: ins, Mask: m})
 	must(err)
 	_, err = l.Add(ctx, library.NewItem{Image: enc("png", pic(40, 30, color.NRGBA{195, 175, 155, 255})), Kind: "kept",
 		Prompt: "the chair from the second image in the first", Model: "gpt-image-1", Profile: "p-0a1b2c3d4e5f",
-		Params: library.Params{ImageOptions: api.ImageOptions{Model: "gpt-image-1", Size: "1536x1024"}, InputFidelity: "high", HasMask: true},
+		Params:  library.Params{ImageOptions: api.ImageOptions{Model: "gpt-image-1", Size: "1536x1024"}, InputFidelity: "high", HasMask: true},
 		Created: t0.Add(4 * time.Hour), JobID: "job-5", Parents: []int64{id6}, Inputs: ins, Mask: m})
 	must(err)
 	must(l.SetFavorite(ctx, id1, true))
