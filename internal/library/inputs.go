@@ -96,6 +96,28 @@ func (l *Library) storeInputs(images []Input, mask *Input) ([]storedRef, error) 
 	return refs, nil
 }
 
+// StoreInput keeps an image a chat message carries, like an edit's
+// inputs: its file once under inputs/, by content. The caller links it
+// (RecordInput, then its own row) in one transaction.
+func (l *Library) StoreInput(in Input) (StoredInput, error) {
+	if l.saveErr != nil {
+		return StoredInput{}, l.saveErr
+	}
+	refs, err := l.storeInputs([]Input{in}, nil)
+	if err != nil {
+		return StoredInput{}, err
+	}
+	r := refs[0]
+	return StoredInput{Role: r.Role, Name: r.Name, Hash: r.Hash, File: r.File, Format: r.Format, Width: r.Width, Height: r.Height, SizeBytes: r.Size}, nil
+}
+
+// RecordInput records a stored input's row inside tx (once per content).
+func RecordInput(ctx context.Context, tx *sql.Tx, s StoredInput) error {
+	_, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO inputs (hash, file, format, width, height, size_bytes) VALUES (?, ?, ?, ?, ?, ?)`,
+		s.Hash, s.File, s.Format, s.Width, s.Height, s.SizeBytes)
+	return err
+}
+
 // linkInputs records an item's inputs inside its transaction.
 func linkInputs(ctx context.Context, tx *sql.Tx, item int64, refs []storedRef) error {
 	for _, r := range refs {
@@ -138,12 +160,12 @@ func (l *Library) InputPath(s StoredInput) string {
 	return filepath.Join(l.root, filepath.FromSlash(s.File))
 }
 
-// cleanInputs drops stored inputs no item links any more (their items
-// were deleted) and files in inputs/ that Easel named but no row holds (a
+// cleanInputs drops stored inputs no item or chat message links any more
+// (they were deleted) and files in inputs/ that Easel named but no row holds (a
 // save killed before its row). It runs in recovery, alone, after every
 // pending record is settled; files Easel did not name stay.
 func (l *Library) cleanInputs(ctx context.Context) error {
-	if _, err := l.db.ExecContext(ctx, `DELETE FROM inputs WHERE hash NOT IN (SELECT hash FROM item_inputs)`); err != nil {
+	if _, err := l.db.ExecContext(ctx, `DELETE FROM inputs WHERE hash NOT IN (SELECT hash FROM item_inputs) AND hash NOT IN (SELECT hash FROM message_images)`); err != nil {
 		return err
 	}
 	known := map[string]bool{}

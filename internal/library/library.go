@@ -52,6 +52,8 @@ type Library struct {
 	// saveErr, when set, is why no image can be saved here: roErr, or a
 	// missing images folder.
 	saveErr error
+	// alone is set when this process opened the library alone.
+	alone bool
 }
 
 // Dir is where the library lives: $EASEL_HOME when set (tests, portable
@@ -207,6 +209,7 @@ func (l *Library) open(alone bool) error {
 		if adopted, err = l.recover(ctx); err != nil {
 			return err
 		}
+		l.alone = true
 	}
 	if wasEmpty && adopted > 0 {
 		l.notices = append(l.notices, fmt.Sprintf("The gallery's index %s was empty (0 bytes), so its record of prompts and settings is gone. Easel made a new index and took back the %d images in %s, without their prompts.", path, adopted, l.images))
@@ -274,6 +277,19 @@ func (l *Library) Close() error {
 	_ = l.lock.Unlock()
 	return err
 }
+
+// DB is the library's database, for the packages that keep their own
+// tables in it (internal/conversations): one file, one schema version,
+// one backup. Its tables are created by the migrations in schema.go.
+func (l *Library) DB() *sql.DB { return l.db }
+
+// Alone reports whether this process opened the library alone (and so
+// recovered it): only then may state another process could be writing
+// (a reply streaming) be called abandoned.
+func (l *Library) Alone() bool { return l.alone }
+
+// SaveErr is why nothing can be written to the library, nil when it can.
+func (l *Library) SaveErr() error { return l.saveErr }
 
 // Root is the library's folder.
 func (l *Library) Root() string { return l.root }

@@ -84,6 +84,77 @@ CREATE TABLE item_inputs (
 );
 CREATE INDEX item_inputs_hash ON item_inputs(hash);
 `},
+	{4, "chat conversations, their messages as a tree of versions, message search, images attached, system prompt presets (internal/conversations owns these tables)", `
+CREATE TABLE conversations (
+	id            INTEGER PRIMARY KEY,
+	title         TEXT NOT NULL,
+	model         TEXT NOT NULL DEFAULT '',
+	system_prompt TEXT NOT NULL DEFAULT '',
+	temperature   REAL,
+	max_tokens    INTEGER,
+	pinned        INTEGER NOT NULL DEFAULT 0,
+	leaf          INTEGER,
+	created_ms    INTEGER NOT NULL,
+	updated_ms    INTEGER NOT NULL,
+	deleted_ms    INTEGER
+);
+CREATE INDEX conversations_order ON conversations(pinned DESC, updated_ms DESC);
+CREATE TABLE messages (
+	id            INTEGER PRIMARY KEY,
+	conversation  INTEGER NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,
+	parent        INTEGER REFERENCES messages(id) ON DELETE CASCADE,
+	role          TEXT NOT NULL,
+	content       TEXT NOT NULL DEFAULT '',
+	reasoning     TEXT NOT NULL DEFAULT '',
+	state         TEXT NOT NULL DEFAULT 'done',
+	error_kind    TEXT NOT NULL DEFAULT '',
+	error_text    TEXT NOT NULL DEFAULT '',
+	model         TEXT NOT NULL DEFAULT '',
+	input_tokens  INTEGER NOT NULL DEFAULT 0,
+	output_tokens INTEGER NOT NULL DEFAULT 0,
+	created_ms    INTEGER NOT NULL
+);
+CREATE INDEX messages_parent ON messages(conversation, parent);
+CREATE TABLE message_images (
+	message  INTEGER NOT NULL REFERENCES messages(id) ON DELETE CASCADE,
+	position INTEGER NOT NULL,
+	hash     TEXT NOT NULL REFERENCES inputs(hash),
+	name     TEXT NOT NULL DEFAULT '',
+	PRIMARY KEY (message, position)
+);
+CREATE INDEX message_images_hash ON message_images(hash);
+CREATE TABLE presets (
+	id            INTEGER PRIMARY KEY,
+	name          TEXT NOT NULL UNIQUE,
+	system_prompt TEXT NOT NULL
+);
+CREATE VIRTUAL TABLE conversations_fts USING fts5(title, content='conversations', content_rowid='id');
+CREATE TRIGGER conversations_ai AFTER INSERT ON conversations BEGIN
+	INSERT INTO conversations_fts(rowid, title) VALUES (new.id, new.title);
+END;
+CREATE TRIGGER conversations_ad AFTER DELETE ON conversations BEGIN
+	INSERT INTO conversations_fts(conversations_fts, rowid, title) VALUES ('delete', old.id, old.title);
+END;
+CREATE TRIGGER conversations_au AFTER UPDATE OF title ON conversations BEGIN
+	INSERT INTO conversations_fts(conversations_fts, rowid, title) VALUES ('delete', old.id, old.title);
+	INSERT INTO conversations_fts(rowid, title) VALUES (new.id, new.title);
+END;
+-- A reply is indexed once it stops streaming: re-indexing it twenty
+-- times a second as it grows would cost more than the stream.
+CREATE VIRTUAL TABLE messages_fts USING fts5(content, content='messages', content_rowid='id');
+CREATE TRIGGER messages_ai AFTER INSERT ON messages WHEN new.state != 'streaming' BEGIN
+	INSERT INTO messages_fts(rowid, content) VALUES (new.id, new.content);
+END;
+CREATE TRIGGER messages_ad AFTER DELETE ON messages WHEN old.state != 'streaming' BEGIN
+	INSERT INTO messages_fts(messages_fts, rowid, content) VALUES ('delete', old.id, old.content);
+END;
+CREATE TRIGGER messages_au_old AFTER UPDATE ON messages WHEN old.state != 'streaming' BEGIN
+	INSERT INTO messages_fts(messages_fts, rowid, content) VALUES ('delete', old.id, old.content);
+END;
+CREATE TRIGGER messages_au_new AFTER UPDATE ON messages WHEN new.state != 'streaming' BEGIN
+	INSERT INTO messages_fts(rowid, content) VALUES (new.id, new.content);
+END;
+`},
 }
 
 // SchemaVersion is the newest schema this Easel knows.
