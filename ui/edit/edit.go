@@ -17,6 +17,7 @@ import (
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 	"github.com/dustin/go-humanize"
@@ -105,14 +106,16 @@ func New(h room.Host) *Room { return &Room{host: h, refocus: -1} }
 
 // Build implements room.Room.
 func (t *Room) Build() fyne.CanvasObject {
-	dropHint := widget.NewLabelWithStyle("Drop images anywhere on the window, add them, or send them from the Gallery.\nTheir order matters: the prompt can say “the first”, “the second”.",
+	dropHint := widget.NewLabelWithStyle("Drop images anywhere on the window, add them, or send them from the Gallery. Their order matters: the prompt can say “the first”, “the second”.",
 		fyne.TextAlignCenter, fyne.TextStyle{})
+	// It wraps to the strip's width rather than setting it.
+	dropHint.Wrapping = fyne.TextWrapWord
 	border := canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))
 	border.StrokeColor = theme.Color(theme.ColorNamePrimary)
 	border.StrokeWidth = 2
 	border.CornerRadius = theme.Size(theme.SizeNameInputRadius)
 	t.refList = container.NewVBox()
-	t.references = container.NewStack(border, container.NewCenter(dropHint), container.NewVScroll(t.refList))
+	t.references = container.NewStack(border, container.NewVBox(layout.NewSpacer(), dropHint, layout.NewSpacer()), container.NewVScroll(t.refList))
 	add := &widget.Button{Text: "Add images…", Icon: theme.FolderOpenIcon(), OnTapped: t.addFromFile}
 	refs := container.NewBorder(kit.Heading("Reference images"), container.NewHBox(add), nil, nil, t.references)
 

@@ -41,7 +41,7 @@ func newKeepOption(first func() (image.Point, bool), painted func() bool, size f
 	k.check.Checked = true
 	k.feather = widget.NewSelect(feathers, func(string) { k.sync() })
 	k.feather.Selected = "8 px"
-	k.box = container.NewVBox(container.NewBorder(nil, nil, k.check, container.NewHBox(widget.NewLabel("Feather"), k.feather)), k.note)
+	k.box = container.NewVBox(k.check, container.NewHBox(widget.NewLabel("Feather"), k.feather), k.note)
 	return k
 }
 

@@ -43,6 +43,7 @@ type maskTools struct {
 	opacity  *widget.Slider
 	tintShow *widget.Check
 	zoom     *widget.Label
+	zoomRow  *fyne.Container
 	// onChanged is told when the mask may have changed.
 	onChanged func()
 	// showing is the first input the painter shows (or waits for).
@@ -128,12 +129,12 @@ func newMaskTools(h room.Host, work *sync.WaitGroup) *maskTools {
 		container.NewGridWithColumns(3, labelled("Size ([ ])", m.size), labelled("Hardness", m.hardness), labelled("Tint", m.opacity)),
 		container.NewHBox(m.undo, m.redo, invert, clear, fill, importMask, exportMask),
 	)
-	zoomRow := container.NewHBox(zoomOut, m.zoom, zoomIn, fit, actual)
+	m.zoomRow = container.NewHBox(zoomOut, m.zoom, zoomIn, fit, actual)
 	bg := canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))
 	// A wrapping label must not sit in a Center container: it would
 	// shrink to one character per line.
 	m.empty = container.NewPadded(kit.HintLabel("Add an image: the mask is painted on the first one, over what may change. Without a mask, the whole image may change."))
-	m.box = container.NewBorder(controls, container.NewBorder(nil, nil, nil, zoomRow, m.coverage), nil, nil, container.NewStack(bg, m.empty, m.painter))
+	m.box = container.NewBorder(controls, container.NewBorder(nil, nil, nil, m.zoomRow, m.coverage), nil, nil, container.NewStack(bg, m.empty, m.painter))
 	m.sync()
 	return m
 }
@@ -194,6 +195,7 @@ func (m *maskTools) sync() {
 		m.tintShow.Refresh()
 	}
 	mk := m.painter.Mask()
+	m.zoomRow.Hidden = mk == nil // no image: nothing to zoom
 	if mk == nil {
 		m.zoom.SetText("")
 		m.coverage.SetText("")
