@@ -25,8 +25,10 @@ type dropdown struct {
 var (
 	generateDropdowns = []dropdown{{"model", 472, 252}, {"size", 200, 291}, {"quality", 200, 330}, {"background", 200, 369},
 		{"format", 200, 408}, {"moderation", 200, 447}, {"images", 200, 486}, {"previews", 200, 564}}
-	editDropdowns = []dropdown{{"input fidelity", 970, 251}, {"model", 1212, 290}, {"size", 970, 330}, {"quality", 970, 369},
-		{"background", 970, 408}, {"format", 970, 447}, {"moderation", 970, 486}, {"images", 970, 525}, {"previews", 970, 603}}
+	editDropdowns = []dropdown{{"input fidelity", 970, 251}, {"feather", 850, 329}, {"model", 1212, 426}, {"size", 970, 466},
+		{"quality", 970, 544}, {"background", 970, 583}}
+	// Edit's form scrolled to its end.
+	editDropdownsScrolled = []dropdown{{"format", 970, 454}, {"moderation", 970, 493}, {"images", 970, 532}, {"previews", 970, 610}}
 	chatDropdowns   = []dropdown{{"model", 1216, 93}}
 	statusDropdowns = []dropdown{{"profile", 185, 777}}
 )
@@ -61,6 +63,16 @@ func TestDropdownsOpenAfterTheWindowIdles(t *testing.T) {
 	// divider down so the whole form is in view.
 	p.drag(928, 465, 928, 700)
 	for _, d := range editDropdowns {
+		p.openAndClose(d)
+	}
+	// The rest of the form is below: scroll it to its end, with the
+	// pointer over the labels (an entry under it would take the wheel).
+	xdo(t, "mousemove", "--window", fmt.Sprint(uint32(p.window)), "--sync", "640", "400")
+	for range 40 {
+		xdo(t, "click", "5")
+	}
+	time.Sleep(300 * time.Millisecond)
+	for _, d := range editDropdownsScrolled {
 		p.openAndClose(d)
 	}
 	p.key("ctrl+1")

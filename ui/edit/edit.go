@@ -94,6 +94,7 @@ type Room struct {
 	prompt     *widget.Entry
 	fidelity   *widget.Select
 	keep       *keepOption
+	formScroll *container.Scroll
 	jobs       *jobview.List
 }
 
@@ -133,14 +134,15 @@ func (t *Room) Build() fyne.CanvasObject {
 	t.Sender = room.NewSender(t.host, "Send edit", theme.MediaPlayIcon(), t.PrimaryAction,
 		widget.NewFormItem("Input fidelity", t.fidelity), widget.NewFormItem("Unmasked area", t.keep.box))
 	t.Options().OfferMatch(t.firstSize)
-	t.Options().OnSizeChanged = t.keep.sync
-	t.mask.onChanged = t.keep.sync
-	t.keep.sync()
+	t.Options().OnSizeChanged = t.optionsChanged
+	t.mask.onChanged = t.optionsChanged
 	t.jobs = jobview.NewList("Edits appear here while they run; results go to the Gallery.", t.JobActions())
 	// The form scrolls above, the edits below it, each in its own part
 	// of the column, and Send edit stays in sight under both at any
 	// window size.
 	form := container.NewVScroll(container.NewPadded(container.NewVBox(kit.Heading("Prompt"), t.prompt, t.Options().Form)))
+	t.formScroll = form
+	t.optionsChanged()
 	jobs := container.NewBorder(kit.Heading("Edits"), nil, nil, nil, container.NewVScroll(t.jobs.Box))
 	column := container.NewVSplit(form, jobs)
 	column.Offset = 0.62
@@ -229,6 +231,17 @@ func (t *Room) showInputs() {
 	t.references.Objects[1].(*fyne.Container).Hidden = len(t.inputs) > 0
 	t.references.Refresh()
 	t.showFirst()
+}
+
+// optionsChanged follows a change of what the form's notes say (the
+// size a match sends, whether the unmasked area can be kept): a note
+// that grows or shrinks changes the form's height, which its scroll
+// learns only when refreshed.
+func (t *Room) optionsChanged() {
+	t.keep.sync()
+	if t.formScroll != nil {
+		t.formScroll.Refresh()
+	}
 }
 
 // firstSize is the first input's size in pixels, false without one.
