@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -131,7 +132,7 @@ func TestFirstRunTestsSavesAndConnects(t *testing.T) {
 		test.Tap(f.Test)
 	})
 	waitFor(t, ea, "the connection test", func() bool { return strings.HasPrefix(f.Result.Text, "Connected") })
-	if !strings.Contains(f.Result.Text, "8 models") {
+	if !strings.Contains(f.Result.Text, fmt.Sprintf("%d models", len(fakeapi.DefaultModels))) {
 		t.Errorf("test result %q", f.Result.Text)
 	}
 	onUI(ea, func() { tap(t, ea.win, "Save and connect") })

@@ -258,7 +258,12 @@ func (ea *App) attach() {
 				paths = append(paths, u.Path())
 			}
 		}
-		if len(paths) > 0 {
+		switch {
+		case len(paths) == 0:
+		case ea.CurrentTab() == TabChat && ea.built[TabChat]:
+			// On Chat, images go with the message being written.
+			ea.chat.AttachFiles(paths)
+		default:
 			ea.openFiles(paths)
 		}
 	})

@@ -25,6 +25,7 @@ import (
 	"easel/ui/jobview"
 	"easel/ui/kit"
 	"easel/ui/modelpick"
+	"easel/ui/room"
 )
 
 // The App is the Host of its rooms and dialogs.
@@ -191,6 +192,23 @@ func (g galleryActions) SendToEdit(it library.Item) {
 	g.a.toEdit(it, func(in edit.Input) { g.a.edit.Add(in) })
 }
 
+// SendToChat attaches an item to the chat message being written, and
+// shows Chat.
+func (g galleryActions) SendToChat(it library.Item) {
+	a, path := g.a, g.a.lib.Path(it)
+	a.SelectTab(TabChat)
+	go func() {
+		data, err := os.ReadFile(path)
+		a.Do(func() {
+			if err != nil {
+				dialog.ShowError(fmt.Errorf("cannot read image %d: %w", it.ID, err), a.win)
+				return
+			}
+			a.chat.Attach(fmt.Sprintf("gallery-%d%s", it.ID, imageio.Extension(it.Format)), data)
+		})
+	}()
+}
+
 // toEdit reads an item's file and makes it an input off the UI goroutine,
 // then shows Edit and hands the input to put.
 func (a *App) toEdit(it library.Item, put func(edit.Input)) {
@@ -335,6 +353,20 @@ func (a *App) confirmClose() {
 	d.SetDismissText("Keep running")
 	d.SetConfirmImportance(widget.DangerImportance)
 	d.Show()
+}
+
+// UsePrompt implements room.Host: Chat's "Use as prompt" fills Text to
+// image's or Edit's prompt and shows that tab.
+func (a *App) UsePrompt(target, text string) {
+	switch target {
+	case room.TargetEdit:
+		a.SelectTab(TabEdit)
+		a.edit.Prompt().SetText(text)
+	default:
+		a.SelectTab(TabGenerate)
+		a.generate.Prompt().SetText(text)
+	}
+	a.focusCurrent()
 }
 
 // openFiles puts image files into Edit's inputs, in order, and shows

@@ -24,6 +24,7 @@ var (
 	shortcutPrimary  = &desktop.CustomShortcut{KeyName: fyne.KeyReturn, Modifier: fyne.KeyModifierShortcutDefault}
 	shortcutQuit     = &desktop.CustomShortcut{KeyName: fyne.KeyQ, Modifier: fyne.KeyModifierShortcutDefault}
 	shortcutSettings = &desktop.CustomShortcut{KeyName: fyne.KeyComma, Modifier: fyne.KeyModifierShortcutDefault}
+	shortcutNewChat  = &desktop.CustomShortcut{KeyName: fyne.KeyN, Modifier: fyne.KeyModifierShortcutDefault}
 )
 
 func (a *App) mainMenu() *fyne.MainMenu {
@@ -35,7 +36,9 @@ func (a *App) mainMenu() *fyne.MainMenu {
 	demo := fyne.NewMenuItem("Use the demo service", func() { a.session.UseDemo() })
 	settings := fyne.NewMenuItem("Settings…", a.showSettings)
 	settings.Shortcut = shortcutSettings
-	file := fyne.NewMenu("File", primary, fyne.NewMenuItemSeparator(), settings, demo, fyne.NewMenuItemSeparator(), quit)
+	newChat := fyne.NewMenuItem("New chat", a.newChat)
+	newChat.Shortcut = shortcutNewChat
+	file := fyne.NewMenu("File", newChat, primary, fyne.NewMenuItemSeparator(), settings, demo, fyne.NewMenuItemSeparator(), quit)
 
 	edit := fyne.NewMenu("Edit",
 		a.forwardItem("Cut", &fyne.ShortcutCut{Clipboard: a.clipboard()}),
@@ -88,6 +91,13 @@ func (a *App) addShortcuts() {
 	add(shortcutPrimary, a.primaryAction)
 	add(shortcutQuit, a.quit)
 	add(shortcutSettings, a.showSettings)
+	add(shortcutNewChat, a.newChat)
+}
+
+// newChat shows Chat with a new conversation (Ctrl+N).
+func (a *App) newChat() {
+	a.SelectTab(TabChat)
+	a.chat.NewChat()
 }
 
 // quit leaves the app, asking first while jobs run.

@@ -1,87 +1,363 @@
-// Package chat is the Chat tab: saved conversations on the left, the open
-// conversation and its composer on the right. Sending, streaming and
-// keeping conversations are still to come (the Chat issue); today the
-// tab holds the chat model's picker, fed by the connected service.
+// Package chat is the Chat tab: the conversations on the left (search,
+// new, rename, pin, delete with undo), the open conversation on the
+// right (its settings, the transcript, the composer with its images).
+// Conversations are kept by internal/conversations in the gallery's
+// database; replies stream in goroutines (stream.go), each written before
+// it is shown, several conversations at once.
 package chat
 
 import (
+	"context"
+	"fmt"
+	"image"
+	"strings"
+	"sync"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"easel/internal/api"
+	"easel/internal/conversations"
+	"easel/internal/imageio"
 	"easel/ui/kit"
 	"easel/ui/modelpick"
 	"easel/ui/room"
+	"easel/ui/widgets/composer"
+	"easel/ui/widgets/transcript"
 )
 
 // Room is the Chat tab.
 type Room struct {
-	host          room.Host
-	conversations *widget.List
-	model         *modelpick.Picker
-	messages      *fyne.Container
-	composer      *widget.Entry
-	send          *widget.Button
-	stop          *widget.Button
-	status        *widget.Label
+	host room.Host
+	// store is nil until opened (off the UI goroutine), or when the
+	// gallery could not be opened; storeErr says why.
+	store    *conversations.Store
+	storeErr error
+
+	convs    []conversations.Conversation
+	list     *widget.List
+	search   *widget.Entry
+	undoBar  *fyne.Container
+	undoText *widget.Label
+	deleted  int64
+
+	// current is the open conversation (ID 0: a new one, not yet
+	// saved); path its branch shown.
+	current conversations.Conversation
+	path    []conversations.Message
+	title   *widget.Label
+
+	model   *modelpick.Picker
+	system  *widget.Entry
+	presets *widget.Select
+	// presetList is what the preset choice offers.
+	presetList []conversations.Preset
+	temp       *widget.Entry
+	maxTok     *widget.Entry
+	settings   *widget.Accordion
+
+	transcript  *transcript.Transcript
+	composer    *composer.Entry
+	attachments []attachment
+	attachRow   *fyne.Container
+	send        *widget.Button
+	stop        *widget.Button
+	status      *widget.Label
+
+	// streams are the replies streaming now, by conversation.
+	streams map[int64]*stream
+	// thumbs are the thumbnails of images shown, by content hash.
+	thumbs map[string]image.Image
+	// work counts goroutines reading files and the database, so a test
+	// can wait for them.
+	work sync.WaitGroup
 }
 
+// attachment is an image waiting in the composer.
+type attachment struct {
+	name  string
+	data  []byte
+	thumb image.Image
+}
+
+// MaxAttachments is how many images one message carries.
+const MaxAttachments = 10
+
 // New makes the tab; its widgets are made by Build.
-func New(h room.Host) *Room { return &Room{host: h} }
+func New(h room.Host) *Room {
+	return &Room{host: h, streams: map[int64]*stream{}, thumbs: map[string]image.Image{}}
+}
+
+// Wait waits for the tab's goroutines (tests).
+func (t *Room) Wait() { t.work.Wait() }
 
 // Build implements room.Room.
 func (t *Room) Build() fyne.CanvasObject {
-	t.conversations = widget.NewList(
-		func() int { return 0 },
-		func() fyne.CanvasObject { return widget.NewLabel("conversation") },
-		func(widget.ListItemID, fyne.CanvasObject) {},
-	)
-	newChat := &widget.Button{Text: "New chat", Icon: theme.ContentAddIcon()}
-	newChat.Disable()
-	search := &widget.Entry{PlaceHolder: "Search conversations"}
-	search.Disable()
-	left := container.NewBorder(container.NewVBox(newChat, search), nil, nil, nil, t.conversations)
+	left := t.buildList()
 
-	t.model = t.host.Models().New(api.EndpointChat, "Chat model, e.g. gpt-4o-mini", t.host.Session().Current().ChatModel)
-	header := container.NewBorder(nil, nil, widget.NewLabel("Model"), nil, t.model.Object)
+	t.title = widget.NewLabelWithStyle("New chat", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	t.title.Truncation = fyne.TextTruncateEllipsis
+	settings := t.buildSettings()
+	export := &widget.Button{Icon: theme.DocumentSaveIcon(), Importance: widget.LowImportance, OnTapped: t.exportMarkdown}
+	copyAll := &widget.Button{Icon: theme.ContentCopyIcon(), Importance: widget.LowImportance, OnTapped: t.copyConversation}
+	header := container.NewVBox(
+		container.NewBorder(nil, nil, nil, container.NewHBox(copyAll, export), t.title),
+		container.NewBorder(nil, nil, widget.NewLabel("Model"), nil, t.model.Object),
+		settings)
 
-	empty := widget.NewLabelWithStyle("Start a conversation: type below and press Ctrl+Enter.",
-		fyne.TextAlignCenter, fyne.TextStyle{Italic: true})
-	t.messages = container.NewVBox(empty)
-	transcript := container.NewVScroll(t.messages)
+	t.transcript = transcript.New(transcript.Actions{
+		Copy:          func(s string) { t.host.Clipboard().SetContent(s) },
+		Delete:        t.deleteMessage,
+		Regenerate:    t.regenerate,
+		Edit:          t.editMessage,
+		Version:       t.showVersion,
+		UseAsPrompt:   t.host.UsePrompt,
+		Targets:       []string{room.TargetGenerate, room.TargetEdit},
+		RetryBare:     func(id int64) { t.retry(id, retryBare) },
+		WithoutImages: func(id int64) { t.retry(id, retryWithoutImages) },
+	}, "Start a conversation: type below and press Enter. Drop images here to ask about them.")
 
-	t.composer = kit.PromptEntry("Message — Ctrl+Enter sends")
+	t.composer = composer.New("Message — Enter sends, Shift+Enter adds a line")
 	t.composer.SetMinRowsVisible(3)
+	t.composer.OnSend = t.PrimaryAction
+	t.composer.OnStop = t.Stop
 	t.send = &widget.Button{Text: "Send", Icon: theme.MailSendIcon(), Importance: widget.HighImportance, OnTapped: t.PrimaryAction}
-	t.send.Disable()
-	t.stop = &widget.Button{Text: "Stop", Icon: theme.MediaStopIcon()}
-	t.stop.Disable()
-	t.status = kit.HintLabel("Chat in the window is coming; `easel chat` streams replies today.")
+	t.stop = &widget.Button{Text: "Stop", Icon: theme.MediaStopIcon(), OnTapped: t.Stop}
+	t.stop.Hide()
+	attach := &widget.Button{Text: "Images…", Icon: theme.FileImageIcon(), OnTapped: t.attachFromFile}
+	t.status = kit.HintLabel(room.ServiceText(t.host))
 	t.status.Wrapping, t.status.Truncation = fyne.TextWrapOff, fyne.TextTruncateEllipsis
-	actions := container.NewBorder(nil, nil, nil, container.NewHBox(t.stop, t.send), t.status)
-	composer := container.NewBorder(nil, actions, nil, nil, t.composer)
+	t.attachRow = container.NewHBox()
+	t.attachRow.Hide()
+	actions := container.NewBorder(nil, nil, attach, container.NewHBox(t.stop, t.send), t.status)
+	compose := container.NewBorder(t.attachRow, actions, nil, nil, t.composer)
 
-	right := container.NewBorder(header, composer, nil, nil, transcript)
+	right := container.NewBorder(header, compose, nil, nil, t.transcript)
 	split := container.NewHSplit(left, right)
 	split.Offset = 0.24
+
+	t.newChat()
+	t.openStore()
 	return split
+}
+
+// openStore opens the conversations off the UI goroutine and lists them.
+func (t *Room) openStore() {
+	lib := t.host.Library()
+	if lib == nil {
+		t.storeErr = fmt.Errorf("the gallery could not be opened, and conversations are kept with it: %v", t.host.LibraryErr())
+		t.status.SetText(t.storeErr.Error())
+		return
+	}
+	t.work.Add(1)
+	go func() {
+		defer t.work.Done()
+		s, err := conversations.Open(context.Background(), lib)
+		t.host.Do(func() {
+			t.store, t.storeErr = s, err
+			if err != nil {
+				t.status.SetText(err.Error())
+				return
+			}
+			t.reloadList()
+		})
+	}()
 }
 
 // FocusTarget implements room.Room: the composer.
 func (t *Room) FocusTarget() fyne.Focusable { return t.composer }
 
-// PrimaryAction implements room.Room; sending comes with the Chat issue.
-func (t *Room) PrimaryAction() {}
-
 // ServiceChanged implements room.Room.
-func (t *Room) ServiceChanged() {}
-
-// Connected implements room.Room: the profile's chat model goes into the
-// picker.
-func (t *Room) Connected() {
-	if m := t.host.Session().Current().ChatModel; m != "" {
-		t.model.SetText(m)
+func (t *Room) ServiceChanged() {
+	if t.status != nil && t.streams[t.current.ID] == nil {
+		t.status.SetText(room.ServiceText(t.host))
 	}
+}
+
+// Connected implements room.Room: a new chat takes the profile's model.
+func (t *Room) Connected() {
+	if t.current.ID == 0 && t.model != nil {
+		if m := t.host.Session().Current().ChatModel; m != "" {
+			t.model.SetText(m)
+		}
+	}
+	t.ServiceChanged()
+}
+
+// NewChat starts a new conversation (Ctrl+N): saved once its first
+// message is sent.
+func (t *Room) NewChat() {
+	t.newChat()
+	if c := t.host.Window().Canvas(); c != nil {
+		c.Focus(t.composer)
+	}
+}
+
+func (t *Room) newChat() {
+	t.current = conversations.Conversation{Title: "New chat", Model: t.host.Session().Current().ChatModel}
+	if t.current.Model == "" {
+		t.current.Model = "gpt-4o-mini"
+	}
+	t.path = nil
+	t.showSettings()
+	t.title.SetText("New chat")
+	t.transcript.SetMessages(nil)
+	if t.list != nil {
+		t.list.UnselectAll()
+	}
+	t.syncSend()
+}
+
+// Current is the open conversation (ID 0 while new).
+func (t *Room) Current() conversations.Conversation { return t.current }
+
+// Transcript is the open conversation's view.
+func (t *Room) Transcript() *transcript.Transcript { return t.transcript }
+
+// Composer is the message field.
+func (t *Room) Composer() *composer.Entry { return t.composer }
+
+// Conversations is the list shown.
+func (t *Room) Conversations() []conversations.Conversation { return t.convs }
+
+// Store is the conversations' store, nil until open.
+func (t *Room) Store() *conversations.Store { return t.store }
+
+// StatusText is the line beside Send.
+func (t *Room) StatusText() string { return t.status.Text }
+
+// Streaming reports whether the open conversation's reply is streaming.
+func (t *Room) Streaming() bool { return t.streams[t.current.ID] != nil }
+
+// syncSend shows Send or Stop for the open conversation.
+func (t *Room) syncSend() {
+	if t.send == nil {
+		return
+	}
+	streaming := t.streams[t.current.ID] != nil
+	t.send.Hidden, t.stop.Hidden = streaming, !streaming
+	t.send.Refresh()
+	t.stop.Refresh()
+}
+
+// view is a message as the transcript shows it.
+func (t *Room) view(m conversations.Message) transcript.Message {
+	v := transcript.Message{ID: m.ID, Role: m.Role, Text: m.Content, Reasoning: m.Reasoning, Model: m.Model,
+		Version: m.Version, Versions: m.Versions, Streaming: m.State == conversations.Streaming}
+	if m.OutputTokens > 0 {
+		v.Usage = fmt.Sprintf("%d tokens in, %d out", m.InputTokens, m.OutputTokens)
+	}
+	switch m.State {
+	case conversations.Stopped:
+		v.Note = "Stopped: the text that had arrived is kept."
+	case conversations.Cut:
+		v.Note = "Cut short: " + m.ErrorText
+	case conversations.Failed:
+		v.Note, v.Failed = m.ErrorText, true
+		v.NoImages = m.ErrorKind == api.KindNoImages.String()
+	}
+	for _, img := range m.Images {
+		if th := t.thumbs[img.Hash]; th != nil {
+			v.Images = append(v.Images, th)
+		}
+	}
+	return v
+}
+
+// showPath draws the open conversation's branch.
+func (t *Room) showPath() {
+	msgs := make([]transcript.Message, len(t.path))
+	for i, m := range t.path {
+		msgs[i] = t.view(m)
+	}
+	t.transcript.SetMessages(msgs)
+}
+
+// open shows conversation id, read off the UI goroutine.
+func (t *Room) open(id int64) {
+	if t.store == nil {
+		return
+	}
+	t.saveSettings()
+	t.load(id, nil)
+}
+
+// load reads conversation id and its branch (with the thumbnails of its
+// images) off the UI goroutine, then shows it, and calls then.
+func (t *Room) load(id int64, then func()) {
+	store, lib := t.store, t.host.Library()
+	t.work.Add(1)
+	go func() {
+		defer t.work.Done()
+		ctx := context.Background()
+		c, err := store.Get(ctx, id)
+		var path []conversations.Message
+		if err == nil {
+			path, err = store.Path(ctx, id)
+		}
+		thumbs := map[string]image.Image{}
+		for _, m := range path {
+			for _, img := range m.Images {
+				if _, ok := thumbs[img.Hash]; !ok {
+					thumbs[img.Hash], _ = imageio.DecodeFileFit(lib.InputPath(img.StoredInput), 192)
+				}
+			}
+		}
+		t.host.Do(func() {
+			if err != nil {
+				dialog.ShowError(fmt.Errorf("cannot open the conversation: %w", err), t.host.Window())
+				return
+			}
+			for k, v := range thumbs {
+				t.thumbs[k] = v
+			}
+			t.current, t.path = c, path
+			t.title.SetText(c.Title)
+			t.showSettings()
+			t.showPath()
+			t.syncSend()
+			if s := t.streams[id]; s != nil {
+				s.showNow()
+			} else {
+				t.status.SetText(room.ServiceText(t.host))
+			}
+			if then != nil {
+				then()
+			}
+		})
+	}()
+}
+
+// reload reads the open conversation again (after a change).
+func (t *Room) reload() {
+	if t.current.ID != 0 {
+		t.load(t.current.ID, nil)
+	}
+	t.reloadList()
+}
+
+// PrimaryAction implements room.Room: Enter and Send.
+func (t *Room) PrimaryAction() {
+	text := strings.TrimSpace(t.composer.Text)
+	if text == "" && len(t.attachments) == 0 {
+		return
+	}
+	if t.streams[t.current.ID] != nil {
+		t.status.SetText("A reply is still being written: Stop it (Esc) before sending another message.")
+		return
+	}
+	if t.store == nil {
+		if t.storeErr != nil {
+			t.status.SetText(t.storeErr.Error())
+		}
+		return
+	}
+	if t.host.Session().Client() == nil {
+		t.status.SetText(room.ServiceText(t.host))
+		return
+	}
+	modelpick.Confirm(t.host.Window(), t.model, func() { t.sendMessage(t.composer.Text) })
 }

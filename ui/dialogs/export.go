@@ -164,6 +164,24 @@ func ExportTo(h Host, target, path, from, to string, quality int, done func(to s
 // is replaced itself, never written through. It says where it wrote or
 // why not; done, if given, gets the same.
 func WriteChecked(h Host, target string, encode func() ([]byte, error), done func(to string, err error)) {
+	writeChecked(h, target, "image", encode, done)
+}
+
+// SaveFile asks for a folder and a name (name is the default) and writes
+// data there as WriteChecked does; what names it in messages ("the
+// conversation").
+func SaveFile(h Host, title, name, what string, data []byte) {
+	dest := newDestination(h, name)
+	d := dialog.NewCustomConfirm(title, "Save", "Cancel", dest.form(), func(ok bool) {
+		if ok {
+			writeChecked(h, dest.target(), what, func() ([]byte, error) { return data, nil }, nil)
+		}
+	}, h.Window())
+	d.Resize(fyne.NewSize(560, d.MinSize().Height))
+	d.Show()
+}
+
+func writeChecked(h Host, target, what string, encode func() ([]byte, error), done func(to string, err error)) {
 	write := func() {
 		go func() {
 			data, err := encode()
@@ -172,9 +190,9 @@ func WriteChecked(h Host, target string, encode func() ([]byte, error), done fun
 			}
 			h.Do(func() {
 				if err != nil {
-					dialog.ShowError(fmt.Errorf("the image was not written to %s: %w", target, err), h.Window())
+					dialog.ShowError(fmt.Errorf("the %s was not written to %s: %w", what, target, err), h.Window())
 				} else {
-					dialog.ShowInformation("Exported", "The image was written to "+target+".", h.Window())
+					dialog.ShowInformation("Saved", "The "+what+" was written to "+target+".", h.Window())
 				}
 				if done != nil {
 					done(target, err)
@@ -195,7 +213,7 @@ func WriteChecked(h Host, target string, encode func() ([]byte, error), done fun
 		return
 	case st.Mode()&os.ModeSymlink != 0:
 		to, _ := os.Readlink(target)
-		msg = fmt.Sprintf("%s is a link to %s. Replacing it puts the image in place of the link; %s itself is not changed.", base, to, to)
+		msg = fmt.Sprintf("%s is a link to %s. Replacing it puts the %s in place of the link; %s itself is not changed.", base, to, what, to)
 	}
 	confirm := dialog.NewConfirm("Replace "+base+"?", msg, func(ok bool) {
 		if ok {

@@ -42,6 +42,8 @@ type Actions interface {
 	Reuse(it library.Item)
 	// SendToEdit adds an item to Edit's reference images.
 	SendToEdit(it library.Item)
+	// SendToChat attaches an item to the chat message being written.
+	SendToChat(it library.Item)
 	// EditThis makes an item Edit's first image (the one the mask is
 	// painted on), keeping the other inputs: paint, send, refine.
 	EditThis(it library.Item)
@@ -313,12 +315,13 @@ func (t *Room) Open(it library.Item) {
 	reuse := &widget.Button{Text: "Reuse settings", Icon: theme.ViewRefreshIcon(), OnTapped: func() { t.actions.Reuse(it) }}
 	toEdit := &widget.Button{Text: "Send to Edit", Icon: theme.DocumentCreateIcon(), OnTapped: func() { t.actions.SendToEdit(it) }}
 	editThis := &widget.Button{Text: "Edit this", Icon: theme.ColorPaletteIcon(), OnTapped: func() { t.actions.EditThis(it) }}
+	toChat := &widget.Button{Text: "Send to Chat", Icon: theme.MailComposeIcon(), OnTapped: func() { t.actions.SendToChat(it) }}
 	export := &widget.Button{Text: "Export…", Icon: theme.DocumentSaveIcon(), OnTapped: func() { t.actions.Export(it) }}
 	settings := widget.NewLabel(Describe(it))
 	settings.Wrapping = fyne.TextWrapWord
 	t.details.Objects = []fyne.CanvasObject{
 		kit.Heading("Details"),
-		full, prompt, container.NewGridWithColumns(2, copyPrompt, reuse, editThis, toEdit, export, del), fav, madeFrom, settings,
+		full, prompt, container.NewGridWithColumns(2, copyPrompt, reuse, editThis, toEdit, toChat, export, del), fav, madeFrom, settings,
 	}
 	if it.Missing {
 		// No picture, nothing to send or export: say where Easel looked,

@@ -27,6 +27,7 @@ type noActions struct{}
 
 func (noActions) Reuse(library.Item)      {}
 func (noActions) SendToEdit(library.Item) {}
+func (noActions) SendToChat(library.Item) {}
 func (noActions) EditThis(library.Item)   {}
 func (noActions) Export(library.Item)     {}
 

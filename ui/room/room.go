@@ -50,7 +50,17 @@ type Host interface {
 	// SaveImageAs offers to write an image the gallery could not take
 	// to a file of the user's choice; it is the n-th of a job for prompt.
 	SaveImageAs(img api.Image, prompt string, n int)
+	// UsePrompt puts text into the prompt of the tab named target
+	// (TargetGenerate or TargetEdit) and shows that tab: Chat's "Use as
+	// prompt".
+	UsePrompt(target, text string)
 }
+
+// The tabs Chat's "Use as prompt" can fill.
+const (
+	TargetGenerate = "Text to image"
+	TargetEdit     = "Edit"
+)
 
 // Room is one tab of the window.
 type Room interface {

@@ -5,8 +5,12 @@
 package roomtest
 
 import (
+	"bytes"
+	"io"
+	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -45,14 +49,29 @@ type Host struct {
 	// Opened and Settings record OpenItem and ShowSettings.
 	Opened   []int64
 	Settings int
-	// SavedAs records SaveImageAs; Edited records EditItem.
+	// SavedAs records SaveImageAs; Edited records EditItem; Prompts
+	// records UsePrompt as "target: text".
 	SavedAs []api.Image
 	Edited  []int64
+	Prompts []string
+	// ChatBodies are the bodies of the chat requests the fake service
+	// received, in order.
+	ChatBodies [][]byte
+	bodiesMu   sync.Mutex
+}
+
+// Options change the fake service a host talks to.
+type Options struct {
+	// Pace is the fake service's delay between stream events.
+	Pace time.Duration
 }
 
 // New makes a host with an empty gallery, connected to a fresh fake
 // service; everything is closed when the test ends.
-func New(t testing.TB) *Host {
+func New(t testing.TB) *Host { return NewWith(t, Options{}) }
+
+// NewWith is New with a fake service of the given options.
+func NewWith(t testing.TB, o Options) *Host {
 	t.Helper()
 	app := test.NewTempApp(t)
 	h := &Host{t: t, win: app.NewWindow("room"), wake: make(chan struct{}, 1)}
@@ -71,7 +90,17 @@ func New(t testing.TB) *Host {
 			}
 		})
 	}, jobs.Options{})
-	ts := httptest.NewServer(fakeapi.New(fakeapi.Config{}))
+	fake := fakeapi.New(fakeapi.Config{Pace: o.Pace})
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, "/chat/completions") {
+			body, _ := io.ReadAll(io.LimitReader(r.Body, 64<<20))
+			h.bodiesMu.Lock()
+			h.ChatBodies = append(h.ChatBodies, body)
+			h.bodiesMu.Unlock()
+			r.Body = io.NopCloser(bytes.NewReader(body))
+		}
+		fake.ServeHTTP(w, r)
+	}))
 	h.sess = session.New(session.Options{
 		ConfigPath: filepath.Join(t.TempDir(), "profiles.json"),
 		Keys:       secrets.New(secrets.NewMemory(), 0),
@@ -93,6 +122,16 @@ func New(t testing.TB) *Host {
 	})
 	return h
 }
+
+// Bodies is a copy of ChatBodies, safe from any goroutine.
+func (h *Host) Bodies() [][]byte {
+	h.bodiesMu.Lock()
+	defer h.bodiesMu.Unlock()
+	return append([][]byte(nil), h.ChatBodies...)
+}
+
+// UsePrompt implements room.Host.
+func (h *Host) UsePrompt(target, text string) { h.Prompts = append(h.Prompts, target+": "+text) }
 
 // Window implements room.Host.
 func (h *Host) Window() fyne.Window { return h.win }

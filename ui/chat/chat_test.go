@@ -1,0 +1,231 @@
+package chat
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"image"
+	"image/png"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"easel/internal/api"
+	"easel/internal/conversations"
+	"easel/ui/room"
+	"easel/ui/room/roomtest"
+	"easel/ui/widgets/transcript"
+)
+
+// newChat opens the tab on a fake service streaming at pace.
+func newChat(t *testing.T, pace time.Duration) (*Room, *roomtest.Host) {
+	h := roomtest.NewWith(t, roomtest.Options{Pace: pace})
+	r := New(h)
+	h.Show(r.Build)
+	h.Until("the conversations", func() bool { return r.store != nil })
+	t.Cleanup(func() {
+		h.UI(r.Stop)
+		r.Wait()
+	})
+	return r, h
+}
+
+// send types text and presses Enter.
+func send(h *roomtest.Host, r *Room, text string) {
+	h.UI(func() {
+		r.composer.SetText(text)
+		r.PrimaryAction()
+	})
+}
+
+// lastReply is the last message shown, once its reply has ended.
+func waitReply(t *testing.T, h *roomtest.Host, r *Room) transcript.Message {
+	t.Helper()
+	var last transcript.Message
+	h.Until("the reply", func() bool {
+		msgs := r.transcript.Messages()
+		if len(msgs) == 0 || r.Streaming() {
+			return false
+		}
+		last = msgs[len(msgs)-1]
+		return last.Role == transcript.Assistant && !last.Streaming
+	})
+	return last
+}
+
+// A message is sent, its reply streams in and is kept: the conversation
+// is titled from the first message, listed, and reads back from the
+// database with its usage.
+func TestAMessageStreamsAndIsKept(t *testing.T) {
+	r, h := newChat(t, 0)
+	send(h, r, "A poster for a jazz night")
+	reply := waitReply(t, h, r)
+	if !strings.Contains(reply.Text, "Demo reply") || reply.Usage == "" {
+		t.Errorf("reply %+v: want the demo's text and its usage", reply)
+	}
+	h.Until("the list", func() bool { return len(r.Conversations()) == 1 })
+	var c conversations.Conversation
+	h.UI(func() { c = r.Current() })
+	if c.Title != "A poster for a jazz night" || c.ID == 0 {
+		t.Errorf("conversation %+v", c)
+	}
+	path, err := r.store.Path(context.Background(), c.ID)
+	if err != nil || len(path) != 2 || path[1].State != conversations.Done || path[1].OutputTokens == 0 {
+		t.Fatalf("kept %+v (%v)", path, err)
+	}
+	// The stream asked for its usage.
+	var body struct {
+		StreamOptions struct {
+			IncludeUsage bool `json:"include_usage"`
+		} `json:"stream_options"`
+		Stream bool `json:"stream"`
+	}
+	json.Unmarshal(h.Bodies()[0], &body)
+	if !body.Stream || !body.StreamOptions.IncludeUsage {
+		t.Errorf("the request did not stream with usage: %s", h.Bodies()[0])
+	}
+	if r.composer.Text != "" {
+		t.Error("the composer kept the sent text")
+	}
+}
+
+// Stop ends the reply at once and keeps what had arrived, marked as
+// stopped; the reply is kept so in the database.
+func TestStopKeepsTheTextSoFar(t *testing.T) {
+	r, h := newChat(t, time.Second) // a word every 50 ms
+	send(h, r, "tell me about posters")
+	h.Until("some text", func() bool {
+		msgs := r.transcript.Messages()
+		return len(msgs) == 2 && len(msgs[1].Text) > 10
+	})
+	h.UI(r.composer.OnStop) // Esc
+	reply := waitReply(t, h, r)
+	if !strings.Contains(reply.Note, "Stopped") || reply.Text == "" {
+		t.Errorf("after Stop: %+v", reply)
+	}
+	var id int64
+	h.UI(func() { id = r.Current().ID })
+	path, _ := r.store.Path(context.Background(), id)
+	if path[1].State != conversations.Stopped || path[1].Content != reply.Text || strings.Contains(path[1].Content, "demo service;") {
+		t.Errorf("kept %q (%s), shown %q", path[1].Content, path[1].State, reply.Text)
+	}
+}
+
+// Regenerate keeps the earlier reply as a version that can be shown
+// again; editing the question and sending it again keeps the old branch.
+func TestRegenerateAndEditKeepVersions(t *testing.T) {
+	r, h := newChat(t, 0)
+	send(h, r, "first question")
+	first := waitReply(t, h, r)
+	h.UI(func() { r.regenerate(first.ID) })
+	h.Until("a second version", func() bool {
+		msgs := r.transcript.Messages()
+		return len(msgs) == 2 && msgs[1].Versions == 2 && !msgs[1].Streaming && msgs[1].Version == 1
+	})
+	h.UI(func() { r.showVersion(r.transcript.Messages()[1].ID, -1) })
+	h.Until("the first version again", func() bool {
+		msgs := r.transcript.Messages()
+		return len(msgs) == 2 && msgs[1].ID == first.ID
+	})
+	// Edit the question: a new branch, the old one a version.
+	var q conversations.Message
+	h.UI(func() { q = r.path[0] })
+	h.UI(func() { r.resend(q, "second question") })
+	h.Until("the edited branch", func() bool {
+		msgs := r.transcript.Messages()
+		return len(msgs) == 2 && msgs[0].Text == "second question" && msgs[0].Versions == 2 && !msgs[1].Streaming && strings.Contains(msgs[1].Text, "second question")
+	})
+}
+
+// Images attached reach the service as content parts, and show on the
+// message; a model that takes no images is explained and the message
+// can go again without them.
+func TestImagesGoAsContentParts(t *testing.T) {
+	r, h := newChat(t, 0)
+	var buf bytes.Buffer
+	png.Encode(&buf, image.NewGray(image.Rect(0, 0, 16, 12)))
+	p := filepath.Join(t.TempDir(), "sketch.png")
+	os.WriteFile(p, buf.Bytes(), 0o600)
+	h.UI(func() { r.AttachFiles([]string{p}) })
+	h.Until("the attachment", func() bool { return len(r.Attachments()) == 1 })
+	send(h, r, "what is in this sketch?")
+	reply := waitReply(t, h, r)
+	if !strings.HasPrefix(reply.Text, "I see 1 image.") {
+		t.Errorf("reply %q", reply.Text)
+	}
+	bodies := h.Bodies()
+	if !strings.Contains(string(bodies[len(bodies)-1]), `"type":"image_url"`) || !strings.Contains(string(bodies[len(bodies)-1]), "data:image/png;base64,") {
+		t.Errorf("the image did not go as a content part: %.300s", bodies[len(bodies)-1])
+	}
+	msgs := r.transcript.Messages()
+	if len(msgs[0].Images) != 1 {
+		t.Errorf("the message shows %d images", len(msgs[0].Images))
+	}
+
+	// A model without images.
+	h.UI(func() {
+		r.NewChat()
+		r.model.SetText("fault-no-images")
+		r.AttachFiles([]string{p})
+	})
+	h.Until("the attachment", func() bool { return len(r.Attachments()) == 1 })
+	send(h, r, "and this?")
+	failed := waitReply(t, h, r)
+	if !failed.Failed || !failed.NoImages || !strings.Contains(failed.Note, "does not take images") {
+		t.Fatalf("the failure: %+v", failed)
+	}
+	n := len(h.Bodies())
+	h.UI(func() { r.retry(failed.ID, retryWithoutImages) })
+	h.Until("the retry", func() bool { return len(h.Bodies()) > n })
+	if strings.Contains(string(h.Bodies()[n]), "image_url") {
+		t.Error("sent again without the images, but they went")
+	}
+}
+
+// A conversation is kept across a restart: another tab on the same
+// gallery lists it and opens it with its messages.
+func TestConversationsAreListedAndSearched(t *testing.T) {
+	r, h := newChat(t, 0)
+	send(h, r, "Moodboard for a bakery")
+	waitReply(t, h, r)
+	h.UI(r.NewChat)
+	send(h, r, "Logo for a bike shop")
+	waitReply(t, h, r)
+	h.Until("two listed", func() bool { return len(r.Conversations()) == 2 })
+	if r.Conversations()[0].Title != "Logo for a bike shop" {
+		t.Errorf("newest first: %v", r.Conversations()[0].Title)
+	}
+	h.UI(func() { r.search.SetText("baker") })
+	h.Until("the search", func() bool {
+		return len(r.Conversations()) == 1 && r.Conversations()[0].Title == "Moodboard for a bakery"
+	})
+	h.UI(func() { r.search.SetText("") })
+	h.Until("both again", func() bool { return len(r.Conversations()) == 2 })
+
+	// A second tab on the same gallery: the conversations are there.
+	r2 := New(h)
+	h.Show(r2.Build)
+	h.Until("the other tab's list", func() bool { return len(r2.Conversations()) == 2 })
+	id := r2.Conversations()[1].ID
+	h.UI(func() { r2.open(id) })
+	h.Until("the conversation opened", func() bool {
+		msgs := r2.transcript.Messages()
+		return r2.Current().ID == id && len(msgs) == 2 && strings.Contains(msgs[1].Text, "bakery")
+	})
+	r2.Wait()
+}
+
+// "Use as prompt" puts a reply's text in Text to image's prompt.
+func TestUseAsPrompt(t *testing.T) {
+	r, h := newChat(t, 0)
+	send(h, r, "write me a prompt")
+	reply := waitReply(t, h, r)
+	h.UI(func() { r.transcript.Messages() })
+	h.UsePrompt(room.TargetGenerate, reply.Text)
+	if len(h.Prompts) != 1 || !strings.HasPrefix(h.Prompts[0], "Text to image: **Demo reply.**") {
+		t.Errorf("prompts %v", h.Prompts)
+	}
+	_ = api.RoleUser
+}

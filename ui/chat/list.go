@@ -1,0 +1,192 @@
+package chat
+
+import (
+	"context"
+	"fmt"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"easel/internal/conversations"
+)
+
+// buildList makes the left side: New chat, the search, the list of
+// conversations (pinned first, then newest), and the bar that undoes a
+// delete.
+func (t *Room) buildList() fyne.CanvasObject {
+	newChat := &widget.Button{Text: "New chat (Ctrl+N)", Icon: theme.ContentAddIcon(), OnTapped: t.NewChat}
+	t.search = widget.NewEntry()
+	t.search.SetPlaceHolder("Search conversations")
+	t.search.OnChanged = func(string) { t.reloadList() }
+	t.list = widget.NewList(
+		func() int { return len(t.convs) },
+		func() fyne.CanvasObject {
+			pin := widget.NewIcon(theme.RadioButtonCheckedIcon())
+			title := widget.NewLabel("")
+			title.Truncation = fyne.TextTruncateEllipsis
+			more := &widget.Button{Icon: theme.MoreVerticalIcon(), Importance: widget.LowImportance}
+			return container.NewBorder(nil, nil, pin, more, title)
+		},
+		func(i widget.ListItemID, o fyne.CanvasObject) {
+			if i >= len(t.convs) {
+				return
+			}
+			c := t.convs[i]
+			row := o.(*fyne.Container)
+			row.Objects[0].(*widget.Label).SetText(c.Title)
+			row.Objects[1].(*widget.Icon).Hidden = !c.Pinned
+			more := row.Objects[2].(*widget.Button)
+			more.OnTapped = func() { t.conversationMenu(c, more) }
+		},
+	)
+	t.list.OnSelected = func(i widget.ListItemID) {
+		if i < len(t.convs) && t.convs[i].ID != t.current.ID {
+			t.open(t.convs[i].ID)
+		}
+	}
+	t.undoText = widget.NewLabel("")
+	t.undoText.Wrapping = fyne.TextWrapWord
+	undo := &widget.Button{Text: "Undo", Icon: theme.ContentUndoIcon(), OnTapped: t.undoDelete}
+	t.undoBar = container.NewBorder(nil, nil, nil, undo, t.undoText)
+	t.undoBar.Hide()
+	return container.NewBorder(container.NewVBox(newChat, t.search), t.undoBar, nil, nil, t.list)
+}
+
+// reloadList reads the conversations (those matching the search) off the
+// UI goroutine.
+func (t *Room) reloadList() {
+	if t.store == nil {
+		return
+	}
+	store, q := t.store, t.search.Text
+	t.work.Add(1)
+	go func() {
+		defer t.work.Done()
+		convs, err := store.List(context.Background(), q)
+		t.host.Do(func() {
+			if q != t.search.Text {
+				return // typed on since
+			}
+			if err != nil {
+				t.status.SetText(err.Error())
+				return
+			}
+			t.convs = convs
+			t.list.Refresh()
+			t.list.UnselectAll()
+			for i, c := range convs {
+				if c.ID == t.current.ID {
+					t.list.Select(i)
+				}
+			}
+		})
+	}()
+}
+
+// conversationMenu offers Rename, Pin, Export, Copy and Delete for c.
+func (t *Room) conversationMenu(c conversations.Conversation, at fyne.CanvasObject) {
+	pin := "Pin to the top"
+	if c.Pinned {
+		pin = "Unpin"
+	}
+	del := fyne.NewMenuItem("Delete…", func() { t.confirmDelete(c) })
+	del.Icon = theme.DeleteIcon()
+	menu := fyne.NewMenu("",
+		fyne.NewMenuItem("Rename…", func() { t.rename(c) }),
+		fyne.NewMenuItem(pin, func() { t.write(func(ctx context.Context) error { return t.store.SetPinned(ctx, c.ID, !c.Pinned) }) }),
+		fyne.NewMenuItem("Export as Markdown…", func() { t.load(c.ID, t.exportMarkdown) }),
+		fyne.NewMenuItem("Copy conversation", func() { t.load(c.ID, t.copyConversation) }),
+		fyne.NewMenuItemSeparator(), del)
+	pos := fyne.CurrentApp().Driver().AbsolutePositionForObject(at).AddXY(0, at.Size().Height)
+	widget.ShowPopUpMenuAtPosition(menu, t.host.Window().Canvas(), pos)
+}
+
+// write runs a change to the store off the UI goroutine, then reloads.
+func (t *Room) write(f func(context.Context) error) {
+	if t.store == nil {
+		return
+	}
+	t.work.Add(1)
+	go func() {
+		defer t.work.Done()
+		err := f(context.Background())
+		t.host.Do(func() {
+			if err != nil {
+				dialog.ShowError(err, t.host.Window())
+			}
+			t.reload()
+		})
+	}()
+}
+
+// rename asks for a conversation's new title.
+func (t *Room) rename(c conversations.Conversation) {
+	e := widget.NewEntry()
+	e.SetText(c.Title)
+	d := dialog.NewForm("Rename conversation", "Rename", "Cancel", []*widget.FormItem{widget.NewFormItem("Title", e)}, func(ok bool) {
+		if ok && e.Text != "" {
+			t.write(func(ctx context.Context) error { return t.store.Rename(ctx, c.ID, e.Text) })
+		}
+	}, t.host.Window())
+	d.Resize(fyne.NewSize(460, d.MinSize().Height))
+	d.Show()
+	t.host.Window().Canvas().Focus(e)
+}
+
+// confirmDelete asks, then deletes c; Undo brings it back until Easel
+// closes.
+func (t *Room) confirmDelete(c conversations.Conversation) {
+	d := dialog.NewConfirm("Delete “"+c.Title+"”?", "The conversation goes from the list. You can undo this until Easel closes.", func(ok bool) {
+		if !ok {
+			return
+		}
+		if s := t.streams[c.ID]; s != nil {
+			s.cancel()
+		}
+		t.write(func(ctx context.Context) error { return t.store.Delete(ctx, c.ID) })
+		t.deleted = c.ID
+		t.undoText.SetText(fmt.Sprintf("Deleted “%s”.", c.Title))
+		t.undoBar.Show()
+		if t.current.ID == c.ID {
+			t.newChat()
+		}
+	}, t.host.Window())
+	d.SetConfirmText("Delete")
+	d.SetConfirmImportance(widget.DangerImportance)
+	d.Show()
+}
+
+// undoDelete brings the last deleted conversation back and opens it.
+func (t *Room) undoDelete() {
+	id := t.deleted
+	if id == 0 {
+		return
+	}
+	t.deleted = 0
+	t.undoBar.Hide()
+	t.write(func(ctx context.Context) error { return t.store.Restore(ctx, id) })
+	t.load(id, nil)
+}
+
+// exportMarkdown saves the open conversation as a Markdown file.
+func (t *Room) exportMarkdown() {
+	if t.current.ID == 0 {
+		dialog.ShowInformation("Nothing to export yet", "Send a message first: a new chat is saved with its first message.", t.host.Window())
+		return
+	}
+	md := conversations.Markdown(t.current, t.path)
+	saveText(t, fileName(t.current.Title)+".md", []byte(md))
+}
+
+// copyConversation puts the open conversation on the clipboard as
+// Markdown.
+func (t *Room) copyConversation() {
+	if t.current.ID == 0 {
+		return
+	}
+	t.host.Clipboard().SetContent(conversations.Markdown(t.current, t.path))
+	t.status.SetText("The conversation is on the clipboard, as Markdown.")
+}

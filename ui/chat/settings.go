@@ -1,0 +1,235 @@
+package chat
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"easel/internal/api"
+	"easel/internal/conversations"
+	"easel/ui/dialogs"
+)
+
+// noPreset is the preset choice that leaves the system prompt as typed.
+const noPreset = "No preset"
+
+// buildSettings makes the model picker and the folded settings: the
+// system prompt and its presets, temperature and max tokens, each sent
+// only when set.
+func (t *Room) buildSettings() fyne.CanvasObject {
+	t.model = t.host.Models().New(api.EndpointChat, "Chat model, e.g. gpt-4o-mini", t.host.Session().Current().ChatModel)
+	t.system = widget.NewMultiLineEntry()
+	t.system.SetPlaceHolder("System prompt: how the assistant should answer (optional)")
+	t.system.Wrapping = fyne.TextWrapWord
+	t.system.SetMinRowsVisible(3)
+	t.presets = widget.NewSelect(nil, t.applyPreset)
+	t.presets.PlaceHolder = "Presets"
+	savePreset := &widget.Button{Text: "Save as preset…", Icon: theme.DocumentSaveIcon(), OnTapped: t.savePreset}
+	t.temp = widget.NewEntry()
+	t.temp.SetPlaceHolder("not sent (the model's default)")
+	t.temp.Validator = func(s string) error {
+		if strings.TrimSpace(s) == "" {
+			return nil
+		}
+		v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+		if err != nil || v < 0 || v > 2 {
+			return fmt.Errorf("a number from 0 to 2")
+		}
+		return nil
+	}
+	t.maxTok = widget.NewEntry()
+	t.maxTok.SetPlaceHolder("not sent (no limit)")
+	t.maxTok.Validator = func(s string) error {
+		if strings.TrimSpace(s) == "" {
+			return nil
+		}
+		if n, err := strconv.Atoi(strings.TrimSpace(s)); err != nil || n < 1 {
+			return fmt.Errorf("a whole number above 0")
+		}
+		return nil
+	}
+	form := widget.NewForm(
+		widget.NewFormItem("System", t.system),
+		widget.NewFormItem("Preset", container.NewBorder(nil, nil, nil, savePreset, t.presets)),
+		widget.NewFormItem("Temperature", t.temp),
+		widget.NewFormItem("Max tokens", t.maxTok),
+	)
+	t.settings = widget.NewAccordion(widget.NewAccordionItem("Settings: system prompt, temperature, max tokens", form))
+	return t.settings
+}
+
+// showSettings fills the fields from the open conversation.
+func (t *Room) showSettings() {
+	c := t.current
+	t.model.SetText(c.Model)
+	t.system.SetText(c.System)
+	t.temp.SetText("")
+	if c.Temperature != nil {
+		t.temp.SetText(strconv.FormatFloat(*c.Temperature, 'g', -1, 64))
+	}
+	t.maxTok.SetText("")
+	if c.MaxTokens != nil {
+		t.maxTok.SetText(strconv.Itoa(*c.MaxTokens))
+	}
+	t.loadPresets()
+}
+
+// readSettings is the open conversation with the fields' values.
+func (t *Room) readSettings() (conversations.Conversation, error) {
+	c := t.current
+	c.Model, c.System = t.model.Text(), t.system.Text
+	c.Temperature, c.MaxTokens = nil, nil
+	if s := strings.TrimSpace(t.temp.Text); s != "" {
+		v, err := strconv.ParseFloat(s, 64)
+		if err != nil || v < 0 || v > 2 {
+			return c, fmt.Errorf("the temperature %q is not a number from 0 to 2: correct it or leave it empty", s)
+		}
+		c.Temperature = &v
+	}
+	if s := strings.TrimSpace(t.maxTok.Text); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 1 {
+			return c, fmt.Errorf("the max tokens %q is not a whole number above 0: correct it or leave it empty", s)
+		}
+		c.MaxTokens = &n
+	}
+	return c, nil
+}
+
+// saveSettings keeps the fields' values with the open conversation when
+// they changed.
+func (t *Room) saveSettings() {
+	c, err := t.readSettings()
+	if err != nil || t.current.ID == 0 || sameSettings(c, t.current) {
+		return
+	}
+	t.current = c
+	store := t.store
+	t.work.Add(1)
+	go func() {
+		defer t.work.Done()
+		_ = store.SetSettings(context.Background(), c)
+	}()
+}
+
+func sameSettings(a, b conversations.Conversation) bool {
+	eqF := (a.Temperature == nil) == (b.Temperature == nil) && (a.Temperature == nil || *a.Temperature == *b.Temperature)
+	eqI := (a.MaxTokens == nil) == (b.MaxTokens == nil) && (a.MaxTokens == nil || *a.MaxTokens == *b.MaxTokens)
+	return a.Model == b.Model && a.System == b.System && eqF && eqI
+}
+
+// loadPresets lists the presets off the UI goroutine.
+func (t *Room) loadPresets() {
+	if t.store == nil {
+		t.showPresets([]conversations.Preset{conversations.PromptWriter})
+		return
+	}
+	store := t.store
+	t.work.Add(1)
+	go func() {
+		defer t.work.Done()
+		ps, err := store.Presets(context.Background())
+		if err != nil {
+			ps = []conversations.Preset{conversations.PromptWriter}
+		}
+		t.host.Do(func() { t.showPresets(ps) })
+	}()
+}
+
+func (t *Room) showPresets(ps []conversations.Preset) {
+	t.presetList = ps
+	names := []string{noPreset}
+	for _, p := range ps {
+		names = append(names, p.Name)
+	}
+	t.presets.Options = names
+	t.presets.Selected = ""
+	for _, p := range ps {
+		if p.System == t.system.Text && p.System != "" {
+			t.presets.Selected = p.Name
+		}
+	}
+	t.presets.Refresh()
+}
+
+// applyPreset puts a preset's system prompt in the field.
+func (t *Room) applyPreset(name string) {
+	if name == noPreset {
+		t.system.SetText("")
+		return
+	}
+	for _, p := range t.presetList {
+		if p.Name == name && t.system.Text != p.System {
+			t.system.SetText(p.System)
+		}
+	}
+}
+
+// savePreset asks for a name and saves the system prompt under it.
+func (t *Room) savePreset() {
+	if strings.TrimSpace(t.system.Text) == "" {
+		dialog.ShowInformation("No system prompt", "Write a system prompt first: a preset keeps it to use again.", t.host.Window())
+		return
+	}
+	if t.store == nil {
+		return
+	}
+	name := widget.NewEntry()
+	d := dialog.NewForm("Save as preset", "Save", "Cancel", []*widget.FormItem{widget.NewFormItem("Name", name)}, func(ok bool) {
+		if !ok {
+			return
+		}
+		system, store := t.system.Text, t.store
+		t.work.Add(1)
+		go func() {
+			defer t.work.Done()
+			err := store.SavePreset(context.Background(), name.Text, system)
+			t.host.Do(func() {
+				if err != nil {
+					dialog.ShowError(err, t.host.Window())
+					return
+				}
+				t.loadPresets()
+			})
+		}()
+	}, t.host.Window())
+	d.Resize(fyne.NewSize(420, d.MinSize().Height))
+	d.Show()
+}
+
+// saveText asks where to save data, named name.
+func saveText(t *Room, name string, data []byte) {
+	dialogs.SaveFile(t.host, "Export conversation", name, "conversation", data)
+}
+
+// fileName makes a title a file's name: letters, digits, dashes.
+func fileName(title string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range title {
+		switch {
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			b.WriteRune(r)
+			dash = false
+		case !dash && b.Len() > 0:
+			b.WriteRune('-')
+			dash = true
+		}
+		if b.Len() >= 60 {
+			break
+		}
+	}
+	s := strings.Trim(b.String(), "-")
+	if s == "" {
+		return "conversation"
+	}
+	return s
+}

@@ -1,0 +1,430 @@
+package chat
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/widget"
+
+	"easel/internal/api"
+	"easel/internal/conversations"
+	"easel/ui/kit"
+	"easel/ui/room"
+)
+
+// FrameInterval is how often a streaming reply is written and shown:
+// twenty times a second.
+const FrameInterval = 50 * time.Millisecond
+
+// stream is one reply arriving, in a goroutine of its own.
+type stream struct {
+	t      *Room
+	conv   int64
+	reply  int64
+	model  string
+	cancel context.CancelFunc
+	// stopped is set by Stop: the reply ends as stopped, not failed.
+	stopped atomic.Bool
+
+	mu        sync.Mutex
+	text      strings.Builder
+	reasoning strings.Builder
+	// shown is what was last written and shown.
+	shownText, shownReasoning string
+}
+
+// retryKind is how a failed reply is tried again.
+type retryKind int
+
+const (
+	retryFull retryKind = iota
+	// retryBare sends only the model and the last question, as the
+	// spec advises after a failure.
+	retryBare
+	// retryWithoutImages sends the question again without its images.
+	retryWithoutImages
+)
+
+// sendMessage saves the user's message (creating the conversation with
+// its first message) and streams the reply, off the UI goroutine.
+func (t *Room) sendMessage(text string) {
+	c, err := t.readSettings()
+	if err != nil {
+		t.status.SetText(err.Error())
+		return
+	}
+	atts := t.attachments
+	t.attachments = nil
+	t.showAttachments()
+	t.composer.SetText("")
+	t.current = c
+	store := t.store
+	var images []conversations.NewImage
+	for _, a := range atts {
+		images = append(images, conversations.NewImage{Name: a.name, Data: a.data})
+		t.thumbs[hashOf(a.data)] = a.thumb
+	}
+	t.work.Add(1)
+	go func() {
+		defer t.work.Done()
+		ctx := context.Background()
+		if c.ID == 0 {
+			c.Title = conversations.TitleFrom(text)
+			if strings.TrimSpace(text) == "" {
+				c.Title = "Images"
+			}
+			id, err := store.Create(ctx, c)
+			if err != nil {
+				t.host.Do(func() { t.restoreDraft(text, atts, err) })
+				return
+			}
+			c.ID = id
+		} else if err := store.SetSettings(ctx, c); err != nil {
+			t.host.Do(func() { t.restoreDraft(text, atts, err) })
+			return
+		}
+		user, err := store.AddUser(ctx, c.ID, c.Leaf, strings.TrimSpace(text), images)
+		if err != nil {
+			t.host.Do(func() { t.restoreDraft(text, atts, err) })
+			return
+		}
+		t.host.Do(func() {
+			if t.current.ID == 0 || t.current.ID == c.ID {
+				t.current = c
+			}
+			t.startReply(c.ID, user, retryFull)
+		})
+	}()
+}
+
+// restoreDraft puts an unsent message back in the composer and says why.
+func (t *Room) restoreDraft(text string, atts []attachment, err error) {
+	if t.composer.Text == "" {
+		t.composer.SetText(text)
+	}
+	t.attachments = append(atts, t.attachments...)
+	t.showAttachments()
+	dialog.ShowError(fmt.Errorf("the message was not sent: %w", err), t.host.Window())
+}
+
+// startReply streams a reply to message parent of conversation conv:
+// the branch up to parent is sent (kind says how much of it), a new
+// reply follows parent (a new version if it had one).
+func (t *Room) startReply(conv, parent int64, kind retryKind) {
+	client := t.host.Session().Client()
+	if client == nil {
+		t.status.SetText(room.ServiceText(t.host))
+		t.reload()
+		return
+	}
+	if t.streams[conv] != nil {
+		return
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	s := &stream{t: t, conv: conv, cancel: cancel}
+	t.streams[conv] = s
+	t.syncSend()
+	store := t.store
+	t.work.Add(1)
+	go func() {
+		defer t.work.Done()
+		defer cancel()
+		s.run(ctx, store, client, parent, kind)
+	}()
+}
+
+// run sends the request and streams the reply into the store and the
+// window.
+func (s *stream) run(ctx context.Context, store *conversations.Store, client *api.Client, parent int64, kind retryKind) {
+	t := s.t
+	bg := context.Background()
+	fail := func(err error) {
+		t.host.Do(func() {
+			delete(t.streams, s.conv)
+			t.syncSend()
+			dialog.ShowError(err, t.host.Window())
+			t.reload()
+		})
+	}
+	c, err := store.Get(bg, s.conv)
+	if err != nil {
+		fail(err)
+		return
+	}
+	path, err := store.Path(bg, s.conv)
+	if err != nil {
+		fail(err)
+		return
+	}
+	// The branch up to the message answered: a regenerated reply's
+	// predecessors, not the reply it replaces.
+	for i, m := range path {
+		if m.ID == parent {
+			path = path[:i+1]
+			break
+		}
+	}
+	req, err := store.Request(c, path, kind == retryBare)
+	if err != nil {
+		fail(err)
+		return
+	}
+	if kind == retryWithoutImages && len(req.Messages) > 0 {
+		req.Messages[len(req.Messages)-1].Images = nil
+	}
+	s.model = c.Model
+	s.reply, err = store.StartReply(bg, s.conv, parent, c.Model)
+	if err != nil {
+		fail(err)
+		return
+	}
+	history := path
+	t.host.Do(func() {
+		if t.current.ID == s.conv {
+			// The branch as sent, then the reply as it arrives.
+			t.current.Leaf = s.reply
+			t.path = history
+			t.showPath()
+			t.transcript.Append(t.view(conversations.Message{ID: s.reply, Role: api.RoleAssistant, Model: s.model, State: conversations.Streaming}))
+			t.status.SetText("Writing… Esc or Stop ends it and keeps the text.")
+		}
+	})
+
+	req.OnReasoning = func(d string) {
+		s.mu.Lock()
+		s.reasoning.WriteString(d)
+		s.mu.Unlock()
+	}
+	done := make(chan struct{})
+	var flushed sync.WaitGroup
+	flushed.Add(1)
+	go func() {
+		defer flushed.Done()
+		tick := time.NewTicker(FrameInterval)
+		defer tick.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+				s.flush(store)
+			}
+		}
+	}()
+	res, err := client.Chat(ctx, req, func(d string) {
+		s.mu.Lock()
+		s.text.WriteString(d)
+		s.mu.Unlock()
+	})
+	close(done)
+	flushed.Wait()
+
+	s.mu.Lock()
+	end := conversations.Ending{State: conversations.Done, Content: s.text.String(), Reasoning: s.reasoning.String()}
+	s.mu.Unlock()
+	if res != nil {
+		end.Usage, end.Model = res.Usage, res.Model
+		if res.Content != "" {
+			end.Content = res.Content
+		}
+		if res.Reasoning != "" {
+			end.Reasoning = res.Reasoning
+		}
+	}
+	var ae *api.Error
+	switch {
+	case err == nil:
+	case s.stopped.Load() || errors.Is(ctx.Err(), context.Canceled):
+		end.State = conversations.Stopped
+	case end.Content != "":
+		end.State = conversations.Cut
+		end.ErrorText = kit.ErrorText(err)
+		if errors.As(err, &ae) {
+			end.ErrorKind = ae.Kind.String()
+		}
+	default:
+		end.State = conversations.Failed
+		end.ErrorText = kit.ErrorText(err)
+		if errors.As(err, &ae) {
+			end.ErrorKind = ae.Kind.String()
+		}
+	}
+	ferr := store.Finish(bg, s.reply, end)
+	t.host.Do(func() {
+		delete(t.streams, s.conv)
+		if ferr != nil {
+			dialog.ShowError(fmt.Errorf("the reply could not be kept: %w", ferr), t.host.Window())
+		}
+		if t.current.ID == s.conv {
+			t.syncSend()
+			switch end.State {
+			case conversations.Done:
+				t.status.SetText(room.ServiceText(t.host))
+			case conversations.Stopped:
+				t.status.SetText("Stopped: the text so far is kept.")
+			default:
+				t.status.SetText(end.ErrorText)
+			}
+			t.reload()
+		} else {
+			t.reloadList()
+		}
+	})
+}
+
+// flush writes what arrived since the last frame, then shows it: the
+// window never shows text the database does not hold.
+func (s *stream) flush(store *conversations.Store) {
+	s.mu.Lock()
+	text, reasoning := s.text.String(), s.reasoning.String()
+	s.mu.Unlock()
+	if text == s.shownText && reasoning == s.shownReasoning {
+		return
+	}
+	if err := store.Stream(context.Background(), s.reply, text, reasoning); err != nil {
+		return // shown at the end, with the reason
+	}
+	s.shownText, s.shownReasoning = text, reasoning
+	s.t.host.Do(func() { s.show(text, reasoning) })
+}
+
+// show draws the reply so far, when its conversation is open.
+func (s *stream) show(text, reasoning string) {
+	t := s.t
+	if t.current.ID != s.conv || t.streams[s.conv] != s {
+		return
+	}
+	t.transcript.UpdateLast(t.view(conversations.Message{ID: s.reply, Role: api.RoleAssistant, Model: s.model,
+		State: conversations.Streaming, Content: text, Reasoning: reasoning}))
+}
+
+// showNow draws the reply as last written (its conversation was opened
+// again while it streams).
+func (s *stream) showNow() {
+	s.show(s.shownText, s.shownReasoning)
+}
+
+// Stop ends the open conversation's reply at once, keeping its text.
+func (t *Room) Stop() {
+	if s := t.streams[t.current.ID]; s != nil {
+		s.stopped.Store(true)
+		s.cancel()
+	}
+}
+
+// regenerate writes the last reply again; the earlier one is kept as a
+// version.
+func (t *Room) regenerate(id int64) {
+	for _, m := range t.path {
+		if m.ID == id && m.Role == api.RoleAssistant {
+			t.saveSettings()
+			t.startReply(t.current.ID, m.Parent, retryFull)
+			return
+		}
+	}
+}
+
+// retry tries a failed reply again: with only the last question, or
+// without its images.
+func (t *Room) retry(id int64, kind retryKind) {
+	for _, m := range t.path {
+		if m.ID == id {
+			t.startReply(t.current.ID, m.Parent, kind)
+			return
+		}
+	}
+}
+
+// editMessage asks for a new text for an earlier question and sends it:
+// what followed is replaced, the old branch kept as a version.
+func (t *Room) editMessage(id int64) {
+	var msg *conversations.Message
+	for i := range t.path {
+		if t.path[i].ID == id {
+			msg = &t.path[i]
+		}
+	}
+	if msg == nil || t.streams[t.current.ID] != nil {
+		return
+	}
+	e := widget.NewMultiLineEntry()
+	e.Wrapping = fyne.TextWrapWord
+	e.SetText(msg.Content)
+	e.SetMinRowsVisible(5)
+	m := *msg
+	d := dialog.NewForm("Edit and send again", "Send", "Cancel", []*widget.FormItem{
+		widget.NewFormItem("Message", e),
+		widget.NewFormItem("", kit.HintLabel("What followed this message is replaced by the new reply. The earlier branch is kept: flip back to it with the arrows on the message.")),
+	}, func(ok bool) {
+		if ok && strings.TrimSpace(e.Text) != "" {
+			t.resend(m, e.Text)
+		}
+	}, t.host.Window())
+	d.Resize(d.MinSize().AddWidthHeight(240, 0))
+	d.Show()
+}
+
+// resend adds an edited question as a new branch from where m was, with
+// m's images, and streams its reply.
+func (t *Room) resend(m conversations.Message, text string) {
+	store, lib, conv := t.store, t.host.Library(), t.current.ID
+	t.work.Add(1)
+	go func() {
+		defer t.work.Done()
+		var images []conversations.NewImage
+		for _, img := range m.Images {
+			data, err := readStored(lib.InputPath(img.StoredInput))
+			if err == nil {
+				images = append(images, conversations.NewImage{Name: img.Name, Data: data})
+			}
+		}
+		user, err := store.AddUser(context.Background(), conv, m.Parent, strings.TrimSpace(text), images)
+		t.host.Do(func() {
+			if err != nil {
+				dialog.ShowError(err, t.host.Window())
+				return
+			}
+			t.startReply(conv, user, retryFull)
+		})
+	}()
+}
+
+// showVersion shows the version of message id delta places away.
+func (t *Room) showVersion(id int64, delta int) {
+	for _, m := range t.path {
+		if m.ID != id {
+			continue
+		}
+		k := m.Version + delta
+		if k < 0 || k >= len(m.Siblings) || t.streams[t.current.ID] != nil {
+			return
+		}
+		target := m.Siblings[k]
+		t.write(func(ctx context.Context) error { return t.store.ShowVersion(ctx, t.current.ID, target) })
+		return
+	}
+}
+
+// deleteMessage asks, then deletes a message and what followed it.
+func (t *Room) deleteMessage(id int64) {
+	if t.streams[t.current.ID] != nil {
+		t.status.SetText("A reply is being written: Stop it before deleting messages.")
+		return
+	}
+	conv := t.current.ID
+	d := dialog.NewConfirm("Delete this message?", "The message and everything after it in this branch are deleted.", func(ok bool) {
+		if ok {
+			t.write(func(ctx context.Context) error { return t.store.DeleteMessage(ctx, conv, id) })
+		}
+	}, t.host.Window())
+	d.SetConfirmText("Delete")
+	d.SetConfirmImportance(widget.DangerImportance)
+	d.Show()
+}
