@@ -11,6 +11,7 @@ import (
 	"easel/internal/config"
 	"easel/internal/secrets"
 	"easel/ui/chrome"
+	"easel/ui/room"
 )
 
 // newApp opens a window for a test and shuts it down at the end: no
@@ -219,6 +220,26 @@ func TestABannerPushesTheTabsDown(t *testing.T) {
 		ea.banner.Hide(chrome.BannerKeyring)
 		if got := ea.tabs.Position().Y; got != top {
 			t.Errorf("the tabs stay at y=%.0f once the banner is gone, want %.0f", got, top)
+		}
+	})
+}
+
+// Chat's "Use as prompt" fills the chosen tab's prompt and shows it;
+// Ctrl+N opens Chat on a new conversation.
+func TestUseAsPromptAndNewChat(t *testing.T) {
+	ea := newServedApp(t)
+	onUI(ea, func() {
+		ea.UsePrompt(room.TargetEdit, "a green velvet armchair")
+		if ea.CurrentTab() != TabEdit || ea.edit.Prompt().Text != "a green velvet armchair" {
+			t.Errorf("Use as prompt in Edit: tab %d, prompt %q", ea.CurrentTab(), ea.edit.Prompt().Text)
+		}
+		ea.UsePrompt(room.TargetGenerate, "a lighthouse at dusk")
+		if ea.CurrentTab() != TabGenerate || ea.generate.Prompt().Text != "a lighthouse at dusk" {
+			t.Errorf("Use as prompt in Text to image: tab %d, prompt %q", ea.CurrentTab(), ea.generate.Prompt().Text)
+		}
+		typeShortcut(ea, shortcutNewChat)
+		if ea.CurrentTab() != TabChat || ea.chat.Current().ID != 0 || ea.win.Canvas().Focused() != ea.chat.FocusTarget() {
+			t.Errorf("Ctrl+N: tab %d, conversation %d", ea.CurrentTab(), ea.chat.Current().ID)
 		}
 	})
 }

@@ -173,5 +173,8 @@ func reply(user string) string {
 		"1. *Warm palette* — amber light, soft shadows, a low sun.\n"+
 		"2. *Graphic* — flat shapes, two colours, generous negative space.\n"+
 		"3. *Editorial* — a close crop, film grain, muted tones.\n\n"+
-		"This answer comes from Easel's built-in demo service; connect a real service in Settings.", user)
+		"| Direction | Palette | Light |\n|---|---|---|\n| Warm | amber, rust | golden hour |\n| Graphic | two flat colours | even |\n| Editorial | muted greys | soft window light |\n\n"+
+		"A prompt to start from:\n\n```\n%s, warm palette of amber and rust, soft golden-hour light, low sun, gentle shadows, "+
+		"wide composition with generous negative space, high detail, no text\n```\n\n"+
+		"This answer comes from Easel's built-in demo service; connect a real service in Settings.", user, user)
 }

@@ -114,7 +114,7 @@ func (t *Room) Build() fyne.CanvasObject {
 		Regenerate:    t.regenerate,
 		Edit:          t.editMessage,
 		Version:       t.showVersion,
-		UseAsPrompt:   t.host.UsePrompt,
+		UseAsPrompt:   t.useAsPrompt,
 		Targets:       []string{room.TargetGenerate, room.TargetEdit},
 		RetryBare:     func(id int64) { t.retry(id, retryBare) },
 		WithoutImages: func(id int64) { t.retry(id, retryWithoutImages) },
@@ -143,6 +143,10 @@ func (t *Room) Build() fyne.CanvasObject {
 	t.openStore()
 	return split
 }
+
+// useAsPrompt puts a reply's text (or a code block's) into the prompt
+// of Text to image or Edit.
+func (t *Room) useAsPrompt(text, target string) { t.host.UsePrompt(target, text) }
 
 // openStore opens the conversations off the UI goroutine and lists them.
 func (t *Room) openStore() {

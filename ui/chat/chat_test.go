@@ -222,8 +222,7 @@ func TestUseAsPrompt(t *testing.T) {
 	r, h := newChat(t, 0)
 	send(h, r, "write me a prompt")
 	reply := waitReply(t, h, r)
-	h.UI(func() { r.transcript.Messages() })
-	h.UsePrompt(room.TargetGenerate, reply.Text)
+	h.UI(func() { r.useAsPrompt(reply.Text, room.TargetGenerate) })
 	if len(h.Prompts) != 1 || !strings.HasPrefix(h.Prompts[0], "Text to image: **Demo reply.**") {
 		t.Errorf("prompts %v", h.Prompts)
 	}

@@ -17,8 +17,9 @@ import (
 
 // blockActions are what a code block's buttons do.
 type blockActions struct {
-	copyText    func(string)
-	useAsPrompt func(string)
+	copyText func(string)
+	// useAsPrompt offers text to the prompts, its menu under anchor.
+	useAsPrompt func(text string, anchor fyne.CanvasObject)
 }
 
 // render draws markdown blocks as Fyne objects, top to bottom.
@@ -116,7 +117,8 @@ func codeBlock(b markdown.Block, a blockActions) fyne.CanvasObject {
 	code.Wrapping = fyne.TextWrapBreak
 	text := b.Code
 	copyBtn := &widget.Button{Text: "Copy", Icon: theme.ContentCopyIcon(), Importance: widget.LowImportance, OnTapped: func() { a.copyText(text) }}
-	use := &widget.Button{Text: "Use as prompt", Icon: theme.ColorPaletteIcon(), Importance: widget.LowImportance, OnTapped: func() { a.useAsPrompt(trimNewline(text)) }}
+	use := &widget.Button{Text: "Use as prompt", Icon: theme.ColorPaletteIcon(), Importance: widget.LowImportance}
+	use.OnTapped = func() { a.useAsPrompt(trimNewline(text), use) }
 	lang := widget.NewLabelWithStyle(b.Lang, fyne.TextAlignLeading, fyne.TextStyle{Italic: true})
 	header := container.NewHBox(lang, layout.NewSpacer(), copyBtn, use)
 	return container.NewStack(bg, container.NewBorder(header, nil, nil, nil, code))

@@ -253,13 +253,13 @@ func (v *messageView) renderBody(m Message) []fyne.CanvasObject {
 		l.Wrapping = fyne.TextWrapWord
 		return []fyne.CanvasObject{l}
 	}
-	a := blockActions{copyText: v.t.actions.Copy, useAsPrompt: func(text string) { v.useAsPrompt(text) }}
+	a := blockActions{copyText: v.t.actions.Copy, useAsPrompt: v.useAsPrompt}
 	return render(markdown.Parse(m.Text), a)
 }
 
 // useAsPrompt offers the tabs the text can go to, or sends it to the
 // only one.
-func (v *messageView) useAsPrompt(text string) {
+func (v *messageView) useAsPrompt(text string, anchor fyne.CanvasObject) {
 	targets := v.t.actions.Targets
 	if len(targets) == 1 {
 		v.t.actions.UseAsPrompt(text, targets[0])
@@ -269,7 +269,7 @@ func (v *messageView) useAsPrompt(text string) {
 	for _, target := range targets {
 		items = append(items, fyne.NewMenuItem("Use as prompt in "+target, func() { v.t.actions.UseAsPrompt(text, target) }))
 	}
-	v.popUp(items)
+	v.popUp(items, anchor)
 }
 
 // showMenu offers the message's other actions.
@@ -295,15 +295,16 @@ func (v *messageView) showMenu() {
 		del.Icon = theme.DeleteIcon()
 		items = append(items, fyne.NewMenuItemSeparator(), del)
 	}
-	v.popUp(items)
+	v.popUp(items, v.more)
 }
 
-func (v *messageView) popUp(items []*fyne.MenuItem) {
+// popUp shows a menu under anchor.
+func (v *messageView) popUp(items []*fyne.MenuItem, anchor fyne.CanvasObject) {
 	c := fyne.CurrentApp().Driver().CanvasForObject(v)
 	if c == nil || len(items) == 0 {
 		return
 	}
-	at := fyne.CurrentApp().Driver().AbsolutePositionForObject(v.more).AddXY(0, v.more.Size().Height)
+	at := fyne.CurrentApp().Driver().AbsolutePositionForObject(anchor).AddXY(0, anchor.Size().Height)
 	widget.ShowPopUpMenuAtPosition(fyne.NewMenu("", items...), c, at)
 }
 
