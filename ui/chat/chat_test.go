@@ -228,3 +228,32 @@ func TestUseAsPrompt(t *testing.T) {
 	}
 	_ = api.RoleUser
 }
+
+// A fault in the middle of a stream keeps the text that had arrived,
+// marked as cut with the reason; a thinking model's reasoning goes to its
+// own section, never into the reply.
+func TestAFaultMidStreamKeepsTheTextAndThinkingStaysApart(t *testing.T) {
+	r, h := newChat(t, 0)
+	h.UI(func() { r.model.SetText("fault-stream-error") })
+	send(h, r, "a long answer please")
+	cut := waitReply(t, h, r)
+	if cut.Text == "" || !strings.Contains(cut.Note, "Cut short") || cut.Failed {
+		t.Errorf("after a fault mid-stream: %+v", cut)
+	}
+	var id int64
+	h.UI(func() { id = r.Current().ID })
+	path, _ := r.store.Path(context.Background(), id)
+	if path[1].State != conversations.Cut || path[1].Content != cut.Text || path[1].ErrorText == "" {
+		t.Errorf("kept %+v", path[1])
+	}
+
+	h.UI(func() {
+		r.NewChat()
+		r.model.SetText("deepseek-reasoner")
+	})
+	send(h, r, "think first")
+	reply := waitReply(t, h, r)
+	if reply.Reasoning == "" || strings.Contains(reply.Text, reply.Reasoning) || !strings.HasPrefix(reply.Text, "**Demo reply.**") {
+		t.Errorf("reasoning %q, reply %.60q", reply.Reasoning, reply.Text)
+	}
+}
