@@ -12,7 +12,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"easel/internal/api"
@@ -269,77 +268,6 @@ func (l *Library) Get(ctx context.Context, id int64) (Item, error) {
 
 // Path is the absolute path of an item's image file.
 func (l *Library) Path(it Item) string { return filepath.Join(l.root, filepath.FromSlash(it.File)) }
-
-// Query selects items for the gallery.
-type Query struct {
-	// Search matches words of the prompt (prefixes too).
-	Search string
-	// Favorites keeps only favourites.
-	Favorites bool
-	// Limit and Offset page through the result, newest first.
-	Limit, Offset int
-}
-
-func (q Query) where() (string, []any) {
-	var conds []string
-	var args []any
-	if m := ftsQuery(q.Search); m != "" {
-		conds = append(conds, `id IN (SELECT rowid FROM items_fts WHERE items_fts MATCH ?)`)
-		args = append(args, m)
-	}
-	if q.Favorites {
-		conds = append(conds, `favorite = 1`)
-	}
-	if len(conds) == 0 {
-		return "", nil
-	}
-	return " WHERE " + strings.Join(conds, " AND "), args
-}
-
-// ftsQuery turns what the user typed into an FTS5 query: every word must
-// appear, as a prefix, and nothing typed can be FTS5 syntax.
-func ftsQuery(s string) string {
-	var terms []string
-	for _, w := range strings.FieldsFunc(s, func(r rune) bool {
-		return !(r == '_' || r == '-' || r > 127 || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
-	}) {
-		terms = append(terms, `"`+strings.ReplaceAll(w, `"`, `""`)+`"*`)
-	}
-	return strings.Join(terms, " ")
-}
-
-// List returns a page of items, newest first.
-func (l *Library) List(ctx context.Context, q Query) ([]Item, error) {
-	where, args := q.where()
-	limit := q.Limit
-	if limit <= 0 {
-		limit = 100
-	}
-	args = append(args, limit, q.Offset)
-	rows, err := l.db.QueryContext(ctx, `SELECT `+itemColumns+` FROM items`+where+` ORDER BY created_ms DESC, id DESC LIMIT ? OFFSET ?`, args...)
-	if err != nil {
-		return nil, fmt.Errorf("library: %w", err)
-	}
-	defer rows.Close()
-	var out []Item
-	for rows.Next() {
-		it, err := scanItem(rows)
-		if err != nil {
-			return nil, fmt.Errorf("library: %w", err)
-		}
-		l.checkMissing(&it)
-		out = append(out, it)
-	}
-	return out, rows.Err()
-}
-
-// Count is how many items match q (Limit and Offset are ignored).
-func (l *Library) Count(ctx context.Context, q Query) (int, error) {
-	where, args := q.where()
-	var n int
-	err := l.db.QueryRowContext(ctx, `SELECT count(*) FROM items`+where, args...).Scan(&n)
-	return n, err
-}
 
 // SetFavorite marks or unmarks an item.
 func (l *Library) SetFavorite(ctx context.Context, id int64, fav bool) error {
