@@ -24,6 +24,7 @@ func newApp(t testing.TB, a fyne.App, o Options) *App {
 		ea.bridge.Close()
 		ea.session.Wait()
 		ea.edit.Wait()
+		ea.chat.Wait()
 		if ea.runner != nil {
 			ea.runner.Wait()
 			ea.thumbs.Wait()
@@ -107,10 +108,12 @@ func TestShortcutsSwitchTabAndFocusMainInput(t *testing.T) {
 
 func TestTappingATabFocusesItsMainInput(t *testing.T) {
 	ea := newServedApp(t)
-	ea.tabs.SelectIndex(TabChat)
-	if ea.win.Canvas().Focused() != ea.chat.FocusTarget() {
-		t.Fatalf("selecting Chat left the focus on %T", ea.win.Canvas().Focused())
-	}
+	onUI(ea, func() {
+		ea.tabs.SelectIndex(TabChat)
+		if ea.win.Canvas().Focused() != ea.chat.FocusTarget() {
+			t.Fatalf("selecting Chat left the focus on %T", ea.win.Canvas().Focused())
+		}
+	})
 }
 
 func TestMenuShowsEveryTabShortcut(t *testing.T) {

@@ -26,7 +26,13 @@ func newChat(t *testing.T, pace time.Duration) (*Room, *roomtest.Host) {
 	h.Show(r.Build)
 	h.Until("the conversations", func() bool { return r.store != nil })
 	t.Cleanup(func() {
+		// Work ends in a callback that may start more (a reply's end
+		// reloads the conversation): settle before the app goes.
 		h.UI(r.Stop)
+		for range 5 {
+			r.Wait()
+			h.UI(func() {})
+		}
 		r.Wait()
 	})
 	return r, h
@@ -214,7 +220,10 @@ func TestConversationsAreListedAndSearched(t *testing.T) {
 		msgs := r2.transcript.Messages()
 		return r2.Current().ID == id && len(msgs) == 2 && strings.Contains(msgs[1].Text, "bakery")
 	})
-	r2.Wait()
+	for range 3 {
+		r2.Wait()
+		h.UI(func() {})
+	}
 }
 
 // "Use as prompt" puts a reply's text in Text to image's prompt.

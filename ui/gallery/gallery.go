@@ -1,6 +1,7 @@
 // Package gallery is the Gallery tab: every image ever made as a
-// virtualised grid of thumbnails, a search by prompt, and the opened
-// item's details with its actions. Every query and every decode runs off
+// virtualised grid of thumbnails, paged from the library as it scrolls
+// (the 100,000th image is as near as the first), a search by prompt,
+// filters, and the opened item's details with its actions. Every query and every decode runs off
 // the UI goroutine; a result that arrives after the user has moved on (a
 // search typed further, another image opened) is dropped.
 package gallery
@@ -28,8 +29,8 @@ import (
 	"easel/ui/widgets/picture"
 )
 
-// Page is how many items the grid holds at once, newest first.
-const Page = 1000
+// Page is how many items one read of the library brings.
+const Page = 200
 
 // detailSide is the longest side of the image the details pane shows:
 // sharp in the pane at any window size, without decoding (and uploading
@@ -57,13 +58,17 @@ type Room struct {
 	actions   Actions
 	search    *widget.Entry
 	favorites *widget.Check
+	filters   *filterBar
 	count     *widget.Label
 	grid      *widget.GridWrap
 	empty     *fyne.Container
 	details   *fyne.Container
 
-	// items is the current page.
-	items []library.Item
+	// pager reads the grid's items by place; total is how many match.
+	pager *library.Pager
+	total int
+	// loading are the pages being read for the grid.
+	loading map[int]bool
 	// query counts the queries sent; an answer to an older one is
 	// dropped.
 	query int
@@ -84,7 +89,7 @@ type Room struct {
 
 // New makes the tab; its widgets are made by Build.
 func New(h room.Host, actions Actions) *Room {
-	return &Room{host: h, actions: actions, cells: thumbs.NewCells[fyne.CanvasObject]()}
+	return &Room{host: h, actions: actions, cells: thumbs.NewCells[fyne.CanvasObject](), loading: map[int]bool{}}
 }
 
 // Build implements room.Room.
@@ -93,9 +98,14 @@ func (t *Room) Build() fyne.CanvasObject {
 	t.search.ActionItem = widget.NewIcon(theme.SearchIcon())
 	t.favorites = widget.NewCheck("Favourites only", func(bool) { t.Reload() })
 	t.count = widget.NewLabel("")
-	toolbar := container.NewBorder(nil, nil, nil, container.NewHBox(t.favorites, t.count), t.search)
+	t.filters = newFilterBar(t.Reload)
+	top := &widget.Button{Icon: theme.MoveUpIcon(), Importance: widget.LowImportance, OnTapped: func() { t.grid.ScrollToTop() }}
+	end := &widget.Button{Icon: theme.MoveDownIcon(), Importance: widget.LowImportance, OnTapped: func() { t.grid.ScrollToBottom() }}
+	toolbar := container.NewVBox(
+		container.NewBorder(nil, nil, nil, container.NewHBox(t.count, top, end), t.search),
+		container.NewHScroll(container.NewHBox(t.filters.objects(t.favorites)...)))
 
-	t.grid = widget.NewGridWrap(func() int { return len(t.items) }, t.newCell, t.updateCell)
+	t.grid = widget.NewGridWrap(func() int { return t.total }, t.newCell, t.updateCell)
 	t.grid.OnSelected = t.selectedCell
 	t.grid.OnUnselected = func(widget.GridWrapItemID) {
 		if !t.quiet {
@@ -129,8 +139,27 @@ func (t *Room) ServiceChanged() {}
 // Connected implements room.Room.
 func (t *Room) Connected() {}
 
-// Items is the page the grid shows.
-func (t *Room) Items() []library.Item { return t.items }
+// Items is the grid's first page, as loaded.
+func (t *Room) Items() []library.Item {
+	var out []library.Item
+	for i := 0; i < min(t.total, Page); i++ {
+		if it, ok := t.item(i); ok {
+			out = append(out, it)
+		}
+	}
+	return out
+}
+
+// Total is how many items match the search and filters.
+func (t *Room) Total() int { return t.total }
+
+// item is item i of the grid, when its page is loaded.
+func (t *Room) item(i int) (library.Item, bool) {
+	if t.pager == nil {
+		return library.Item{}, false
+	}
+	return t.pager.Item(i)
+}
 
 // Selected is the item selected in the grid, 0 for none.
 func (t *Room) Selected() int64 { return t.selected }
@@ -151,45 +180,92 @@ func (t *Room) Reload() {
 		t.count.SetText(msg)
 		return
 	}
+	q, problem := t.filters.query()
+	if problem != "" {
+		t.count.SetText(problem)
+		return
+	}
+	q.Search, q.Favorites = t.search.Text, t.favorites.Checked
 	t.query++
 	seq := t.query
-	q := library.Query{Search: t.search.Text, Favorites: t.favorites.Checked, Limit: Page}
+	pager := lib.NewPager(q, Page)
+	filtered := q.Search != "" || q.Favorites || t.filters.active()
 	go func() {
-		items, err := lib.List(context.Background(), q)
-		n, cerr := 0, error(nil)
-		if err == nil {
-			n, cerr = lib.Count(context.Background(), q)
+		ctx := context.Background()
+		n, cerr := pager.Count(ctx)
+		all := n
+		if cerr == nil && filtered {
+			all, cerr = lib.Count(ctx, library.Query{})
+		}
+		var err error
+		if cerr == nil && n > 0 {
+			err = pager.Load(ctx, 0)
 		}
 		t.host.Do(func() {
 			if seq != t.query {
 				return // a newer query is on its way
 			}
 			t.answered = seq
-			t.showPage(q, items, n, err, cerr)
+			t.showPage(pager, n, all, filtered, err, cerr)
 		})
 	}()
+	t.filters.loadFacets(lib, t.host.Do)
 }
 
-func (t *Room) showPage(q library.Query, items []library.Item, n int, err, countErr error) {
+func (t *Room) showPage(pager *library.Pager, n, all int, filtered bool, err, countErr error) {
 	switch {
+	case countErr != nil:
+		t.count.SetText("Could not count the images: " + countErr.Error())
+		return
 	case err != nil:
 		t.count.SetText("Could not read the gallery: " + err.Error())
 		return
-	case countErr != nil:
-		t.count.SetText("Could not count the images: " + countErr.Error())
-	case n == 0 && q.Search == "" && !q.Favorites:
+	case all == 0:
 		t.count.SetText("No images yet")
-	case n == 1:
-		t.count.SetText("1 image")
+	case filtered:
+		t.count.SetText(fmt.Sprintf("%s of %s %s", humanize.Comma(int64(n)), humanize.Comma(int64(all)), plural(all, "image", "images")))
 	default:
-		t.count.SetText(humanize.Comma(int64(n)) + " images")
+		t.count.SetText(humanize.Comma(int64(n)) + " " + plural(n, "image", "images"))
 	}
-	t.items = items
+	t.pager, t.total = pager, n
+	t.loading = map[int]bool{}
 	t.cells.Reset()
-	t.empty.Hidden = len(items) > 0
+	t.empty.Hidden = n > 0
 	t.empty.Refresh()
 	t.followSelection()
 	t.grid.Refresh()
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// loadPage reads page n of the grid off the UI goroutine, then draws
+// the cells waiting for it.
+func (t *Room) loadPage(n int) {
+	pager, seq := t.pager, t.query
+	if pager == nil || t.loading[n] {
+		return
+	}
+	t.loading[n] = true
+	go func() {
+		err := pager.Load(context.Background(), n)
+		t.host.Do(func() {
+			if pager != t.pager || seq != t.query {
+				return
+			}
+			delete(t.loading, n)
+			if err != nil {
+				t.count.SetText("Could not read the gallery: " + err.Error())
+				return
+			}
+			t.followSelection()
+			t.grid.Refresh()
+		})
+	}()
 }
 
 // followSelection moves the grid's selection to where the selected item
@@ -201,8 +277,8 @@ func (t *Room) followSelection() {
 	}
 	t.quiet = true
 	defer func() { t.quiet = false }()
-	for i, it := range t.items {
-		if it.ID == t.selected {
+	if t.pager != nil {
+		if i, ok := t.pager.Find(t.selected); ok {
 			t.grid.Select(i)
 			return
 		}
@@ -226,12 +302,19 @@ func (t *Room) newCell() fyne.CanvasObject {
 // loads in the background. Binding a cell to another item cancels the
 // load it waited for, so a fast scroll decodes only what stays in view.
 func (t *Room) updateCell(i widget.GridWrapItemID, o fyne.CanvasObject) {
-	if i >= len(t.items) {
-		return
-	}
-	it := t.items[i]
 	cell := o.(*fyne.Container)
 	pic := cell.Objects[1].(*picture.Picture)
+	it, ok := t.item(i)
+	if !ok {
+		// Its page is on its way: an empty cell until then.
+		t.cells.Bind(o, 0)
+		pic.SetImageOpaque(nil, true)
+		cell.Objects[2].(*fyne.Container).Hidden = true
+		if t.pager != nil && i < t.total {
+			t.loadPage(t.pager.Page(i))
+		}
+		return
+	}
 	cell.Objects[2].(*fyne.Container).Hidden = !it.Missing
 	svc := t.host.Thumbs()
 	if th, ok := svc.Cached(it.ID); ok {
@@ -251,11 +334,12 @@ func (t *Room) updateCell(i widget.GridWrapItemID, o fyne.CanvasObject) {
 }
 
 func (t *Room) selectedCell(i widget.GridWrapItemID) {
-	if t.quiet || i >= len(t.items) {
+	it, ok := t.item(i)
+	if t.quiet || !ok {
 		return
 	}
-	t.selected = t.items[i].ID
-	t.Open(t.items[i])
+	t.selected = it.ID
+	t.Open(it)
 }
 
 // closeDetails empties the details pane.

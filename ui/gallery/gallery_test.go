@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"image"
 	"image/color"
 	"image/png"
@@ -106,7 +107,7 @@ func TestDetailsShowALargeImageScaledDown(t *testing.T) {
 func TestACountThatFailsIsSaid(t *testing.T) {
 	g, h := newGallery(t)
 	h.UI(func() {
-		g.showPage(library.Query{}, nil, 0, nil, errors.New("disk I/O error"))
+		g.showPage(h.Library().NewPager(library.Query{}, Page), 0, 0, false, nil, errors.New("disk I/O error"))
 		if got := g.count.Text; !strings.Contains(got, "Could not count") || !strings.Contains(got, "disk I/O error") {
 			t.Errorf("the bar says %q", got)
 		}
@@ -256,4 +257,59 @@ func TestDetailsShowWhatAnEditWasMadeFrom(t *testing.T) {
 	if strings.Join(captions, " ") != "1st 2nd mask" {
 		t.Errorf("made from %v, want 1st 2nd mask", captions)
 	}
+}
+
+// rows inserts n rows straight into the index (no files), the i-th of
+// kind kinds[i%len(kinds)], made i seconds after a fixed time.
+func rows(t *testing.T, lib *library.Library, n int, kinds ...string) {
+	t.Helper()
+	tx, err := lib.DB().Begin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < n; i++ {
+		if _, err := tx.Exec(`INSERT INTO items (file, format, width, height, size_bytes, kind, prompt, created_ms) VALUES (?, 'png', 64, 48, 1, ?, ?, ?)`,
+			fmt.Sprintf("images/x/%d.png", i), kinds[i%len(kinds)], fmt.Sprintf("row %d", i), time.Date(2026, 5, 1, 0, 0, i, 0, time.UTC).UnixMilli()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// The grid holds every item, not a first page: scrolled to the end, it
+// reads the last page and shows the oldest image; a filter narrows it
+// and the bar says how many match.
+func TestTheGridReachesEveryItemAndFilters(t *testing.T) {
+	g, h := newGallery(t)
+	rows(t, h.Library(), 2*Page+50, "generate", "edit")
+	h.UI(g.Reload)
+	h.Until("the count", func() bool { return g.Total() == 2*Page+50 })
+	h.UI(func() { g.Grid().ScrollToBottom() })
+	h.Until("the last page", func() bool {
+		it, ok := g.item(2*Page + 49)
+		return ok && it.Prompt == "row 0"
+	})
+	if n := len(g.pager.Query().Kinds); n != 0 {
+		t.Fatalf("a filter is on: %v", g.pager.Query())
+	}
+	h.UI(func() { g.filters.kind.SetSelected("Edited") })
+	h.Until("the filtered count", func() bool { return g.Total() == Page+25 })
+	h.UI(func() {
+		if got := g.count.Text; got != "225 of 450 images" {
+			t.Errorf("the bar says %q", got)
+		}
+		g.filters.order.SetSelected("Oldest first")
+	})
+	h.Until("oldest first", func() bool {
+		it, ok := g.item(0)
+		return ok && it.Prompt == "row 1"
+	})
+	h.UI(func() { g.filters.from.SetText("not a date") })
+	h.UI(func() {
+		if !strings.Contains(g.count.Text, "write a date as") {
+			t.Errorf("a bad date: the bar says %q", g.count.Text)
+		}
+	})
 }

@@ -1,0 +1,150 @@
+package gallery
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/widget"
+
+	"easel/internal/library"
+)
+
+// The filters' "everything" choices.
+const (
+	allKinds   = "All kinds"
+	allModels  = "All models"
+	allShapes  = "All shapes"
+	allFormats = "All formats"
+	newest     = "Newest first"
+	oldest     = "Oldest first"
+)
+
+// kindChoices name the kinds of item as a designer does.
+var kindChoices = []struct{ label, kind string }{
+	{"Generated", "generate"}, {"Edited", "edit"}, {"Kept (unmasked)", "kept"}, {"Imported", "imported"}, {"Recovered", "recovered"},
+}
+
+var shapeChoices = []struct {
+	label string
+	o     library.Orientation
+}{{"Square", library.Square}, {"Landscape", library.Landscape}, {"Portrait", library.Portrait}}
+
+// dateLayout is how the date filters are written.
+const dateLayout = "2006-01-02"
+
+// filterBar is the gallery's filters beside the search: each a part of
+// the library's query.
+type filterBar struct {
+	kind, model, shape, format, order *widget.Select
+	from, to                          *widget.Entry
+	changed                           func()
+	facetsOnce                        sync.Once
+}
+
+func newFilterBar(changed func()) *filterBar {
+	f := &filterBar{changed: changed}
+	on := func(string) { f.changed() }
+	labels := []string{allKinds}
+	for _, k := range kindChoices {
+		labels = append(labels, k.label)
+	}
+	f.kind = widget.NewSelect(labels, nil)
+	f.kind.Selected = allKinds
+	f.model = widget.NewSelect([]string{allModels}, nil)
+	f.model.Selected = allModels
+	shapes := []string{allShapes}
+	for _, s := range shapeChoices {
+		shapes = append(shapes, s.label)
+	}
+	f.shape = widget.NewSelect(shapes, nil)
+	f.shape.Selected = allShapes
+	f.format = widget.NewSelect([]string{allFormats, "PNG", "JPEG", "WebP"}, nil)
+	f.format.Selected = allFormats
+	f.order = widget.NewSelect([]string{newest, oldest}, nil)
+	f.order.Selected = newest
+	for _, s := range []*widget.Select{f.kind, f.model, f.shape, f.format, f.order} {
+		s.OnChanged = on
+	}
+	f.from = &widget.Entry{PlaceHolder: "from 2026-01-31", OnChanged: on}
+	f.to = &widget.Entry{PlaceHolder: "to 2026-12-31", OnChanged: on}
+	return f
+}
+
+// objects are the bar's widgets, with fav among them.
+func (f *filterBar) objects(fav fyne.CanvasObject) []fyne.CanvasObject {
+	dates := container.NewGridWrap(fyne.NewSize(140, f.from.MinSize().Height), f.from, f.to)
+	return []fyne.CanvasObject{f.kind, f.model, f.shape, f.format, dates, fav, f.order}
+}
+
+// active reports whether any filter narrows the gallery.
+func (f *filterBar) active() bool {
+	return f.kind.Selected != allKinds || f.model.Selected != allModels || f.shape.Selected != allShapes ||
+		f.format.Selected != allFormats || strings.TrimSpace(f.from.Text) != "" || strings.TrimSpace(f.to.Text) != ""
+}
+
+// query is the filters as a library query, or what is wrong with a date.
+func (f *filterBar) query() (library.Query, string) {
+	var q library.Query
+	for _, k := range kindChoices {
+		if k.label == f.kind.Selected {
+			q.Kinds = []string{k.kind}
+		}
+	}
+	if f.model.Selected != allModels {
+		q.Model = f.model.Selected
+	}
+	for _, s := range shapeChoices {
+		if s.label == f.shape.Selected {
+			q.Orientation = s.o
+		}
+	}
+	if f.format.Selected != allFormats {
+		q.Format = strings.ToLower(f.format.Selected)
+	}
+	q.Oldest = f.order.Selected == oldest
+	for _, d := range []struct {
+		e    *widget.Entry
+		dst  *time.Time
+		next bool
+		name string
+	}{{f.from, &q.From, false, "From"}, {f.to, &q.To, true, "To"}} {
+		text := strings.TrimSpace(d.e.Text)
+		if text == "" {
+			continue
+		}
+		day, err := time.ParseInLocation(dateLayout, text, time.Local)
+		if err != nil {
+			return q, d.name + ": write a date as 2026-11-23"
+		}
+		if d.next {
+			day = day.AddDate(0, 0, 1) // "to" includes its day
+		}
+		*d.dst = day
+	}
+	return q, ""
+}
+
+// loadFacets fills the model choice from the library, once, off the UI
+// goroutine; do hops back.
+func (f *filterBar) loadFacets(lib *library.Library, do func(func())) {
+	f.facetsOnce.Do(func() {
+		go func() {
+			facets, err := lib.Facets(context.Background())
+			if err != nil {
+				return
+			}
+			do(func() {
+				models := append([]string{allModels}, facets.Models...)
+				if !slices.Equal(models, f.model.Options) {
+					f.model.Options = models
+					f.model.Refresh()
+				}
+			})
+		}()
+	})
+}
