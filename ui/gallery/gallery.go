@@ -620,3 +620,21 @@ func (t *Room) Shown() image.Image {
 	}
 	return t.full.Image()
 }
+
+// VisibleRange is the first and last place of the grid on screen.
+func (t *Room) VisibleRange() (first, last int) {
+	cols := max(1, t.grid.ColumnCount())
+	cell := t.newCell().MinSize().Height + theme.Padding()
+	if cell <= 0 {
+		return 0, 0
+	}
+	top := int(t.grid.GetScrollOffset() / cell)
+	rows := int(t.grid.Size().Height/cell) + 1
+	return top * cols, min(t.total, (top+rows)*cols) - 1
+}
+
+// ItemAt is item i of the grid, when its page is loaded.
+func (t *Room) ItemAt(i int) (library.Item, bool) { return t.item(i) }
+
+// SetKindFilter chooses a kind in the filters ("Edited", "All kinds").
+func (t *Room) SetKindFilter(label string) { t.filters.kind.SetSelected(label) }
