@@ -17,7 +17,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
-	"fyne.io/fyne/v2/widget"
 
 	"easel/internal/api"
 	"easel/internal/benchfloor"
@@ -184,7 +183,7 @@ func onUI(ea *App, f func()) {
 	<-done
 }
 
-func visibleCells(g *widget.GridWrap) int {
+func visibleCells(g interface{ Size() fyne.Size }) int {
 	cols := int(g.Size().Width / (library.ThumbSize*0.6 + 4))
 	rows := int(g.Size().Height/(library.ThumbSize*0.6+4)) + 1
 	return max(1, cols*rows)

@@ -254,6 +254,12 @@ func (g galleryActions) Export(it library.Item) {
 	dialogs.Export(g.a, it, g.a.lib.Path(it), nil)
 }
 
+// ExportMany asks where and how to export items, then exports them with
+// a progress bar.
+func (g galleryActions) ExportMany(items []library.Item) {
+	dialogs.ExportMany(g.a, items, g.a.lib.Path, nil)
+}
+
 // onJobEvent runs on a job's goroutine: it decodes a preview there, then
 // hops to the UI goroutine to show the event.
 func (a *App) onJobEvent(e jobs.Event) {

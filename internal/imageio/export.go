@@ -12,6 +12,7 @@ import (
 	"image/draw"
 	"image/jpeg"
 	"image/png"
+	"io"
 
 	"github.com/chai2010/webp"
 	_ "golang.org/x/image/webp"
@@ -66,4 +67,31 @@ func Extension(format string) string {
 		return ".jpg"
 	}
 	return "." + format
+}
+
+// EncodeTo writes img as format ("png", "jpeg", "webp"); quality (1–100)
+// applies to JPEG and WebP, WebP at 100 is lossless, and a JPEG's
+// transparent pixels become white.
+func EncodeTo(w io.Writer, img image.Image, format string, quality int) error {
+	quality = max(1, min(100, quality))
+	switch format {
+	case "png":
+		return png.Encode(w, img)
+	case "jpeg":
+		return jpeg.Encode(w, flatten(img), &jpeg.Options{Quality: quality})
+	case "webp":
+		var data []byte
+		var err error
+		if quality >= 100 {
+			data, err = webp.EncodeLosslessRGBA(img)
+		} else {
+			data, err = webp.EncodeRGBA(img, float32(quality))
+		}
+		if err != nil {
+			return err
+		}
+		_, err = w.Write(data)
+		return err
+	}
+	return fmt.Errorf("cannot export as %q: use png, jpeg or webp", format)
 }

@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"unicode"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -17,6 +16,7 @@ import (
 
 	"easel/internal/api"
 	"easel/internal/atomicfile"
+	"easel/internal/export"
 	"easel/internal/imageio"
 	"easel/internal/library"
 	"easel/ui/kit"
@@ -110,10 +110,15 @@ func defaultFolder() string {
 }
 
 func (d *destination) form() fyne.CanvasObject {
-	choose := &widget.Button{Text: "Choose…", Icon: theme.FolderOpenIcon(), OnTapped: d.choose}
 	return widget.NewForm(
-		widget.NewFormItem("Folder", container.NewBorder(nil, nil, nil, choose, d.shown)),
+		widget.NewFormItem("Folder", d.folderRow()),
 		widget.NewFormItem("Name", d.name))
+}
+
+// folderRow is the folder shown, with Choose….
+func (d *destination) folderRow() fyne.CanvasObject {
+	choose := &widget.Button{Text: "Choose…", Icon: theme.FolderOpenIcon(), OnTapped: d.choose}
+	return container.NewBorder(nil, nil, nil, choose, d.shown)
 }
 
 func (d *destination) choose() {
@@ -227,33 +232,11 @@ func writeChecked(h Host, target, what string, encode func() ([]byte, error), do
 // ExportName is an export's default file name: the prompt's first words,
 // then the item's id, so a folder of exports reads as what they show.
 func ExportName(it library.Item, format string) string {
-	return fmt.Sprintf("%s-%d%s", promptWords(it.Prompt), it.ID, imageio.Extension(format))
+	return fmt.Sprintf("%s-%d%s", export.PromptWords(it.Prompt), it.ID, imageio.Extension(format))
 }
 
 // UnsavedName is the default file name of the n-th image of a job that
 // could not be saved in the gallery: it has no id yet.
 func UnsavedName(prompt, format string, n int) string {
-	return fmt.Sprintf("%s-unsaved-%d%s", promptWords(prompt), n, imageio.Extension(format))
-}
-
-// promptWords is a prompt's first five words in lower case, joined by
-// hyphens, at most 48 letters; "easel" for a prompt with none.
-func promptWords(prompt string) string {
-	var words []string
-	for _, w := range strings.FieldsFunc(strings.ToLower(prompt), func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
-	}) {
-		if len(words) == 5 {
-			break
-		}
-		words = append(words, w)
-	}
-	name := strings.Join(words, "-")
-	if r := []rune(name); len(r) > 48 {
-		name = string(r[:48])
-	}
-	if name == "" {
-		name = "easel"
-	}
-	return name
+	return fmt.Sprintf("%s-unsaved-%d%s", export.PromptWords(prompt), n, imageio.Extension(format))
 }

@@ -27,6 +27,7 @@ import (
 	"easel/ui/kit"
 	"easel/ui/room"
 	"easel/ui/widgets/picture"
+	"easel/ui/widgets/thumbgrid"
 )
 
 // Page is how many items one read of the library brings.
@@ -50,6 +51,9 @@ type Actions interface {
 	EditThis(it library.Item)
 	// Export asks where and how to export an item.
 	Export(it library.Item)
+	// ExportMany asks where and how to export items, and exports them
+	// with a progress bar.
+	ExportMany(items []library.Item)
 }
 
 // Room is the Gallery tab.
@@ -60,7 +64,8 @@ type Room struct {
 	favorites *widget.Check
 	filters   *filterBar
 	count     *widget.Label
-	grid      *widget.GridWrap
+	grid      *thumbgrid.Grid
+	batch     *batchBar
 	empty     *fyne.Container
 	details   *fyne.Container
 
@@ -105,19 +110,17 @@ func (t *Room) Build() fyne.CanvasObject {
 		container.NewBorder(nil, nil, nil, container.NewHBox(t.count, top, end), t.search),
 		container.NewHScroll(container.NewHBox(t.filters.objects(t.favorites)...)))
 
-	t.grid = widget.NewGridWrap(func() int { return t.total }, t.newCell, t.updateCell)
-	t.grid.OnSelected = t.selectedCell
-	t.grid.OnUnselected = func(widget.GridWrapItemID) {
-		if !t.quiet {
-			t.selected = 0
-		}
-	}
+	t.grid = thumbgrid.New(func() int { return t.total }, t.newCell, t.updateCell)
+	t.grid.OnChanged = t.selectionChanged
+	t.grid.OnOpen = t.openAt
+	t.grid.OnKey = t.onKey
+	t.batch = newBatchBar(t)
 	// Not wrapped: a wrapping label in a Center is as narrow as its
 	// longest word, and as tall as that makes it, which grew the window.
 	emptyHint := kit.HintLabel("Images you make appear here, newest first.")
 	emptyHint.Wrapping = fyne.TextWrapOff
 	t.empty = container.NewCenter(emptyHint)
-	gridArea := container.NewStack(t.grid, t.empty)
+	gridArea := container.NewBorder(nil, t.batch.box, nil, nil, container.NewStack(t.grid, t.empty))
 
 	t.details = container.NewVBox()
 	t.closeDetails()
@@ -232,6 +235,9 @@ func (t *Room) showPage(pager *library.Pager, n, all int, filtered bool, err, co
 	t.cells.Reset()
 	t.empty.Hidden = n > 0
 	t.empty.Refresh()
+	// The places show other items now: the selection starts again,
+	// and the cursor follows its item when it is in the first page.
+	t.grid.Reset()
 	t.followSelection()
 	t.grid.Refresh()
 }
@@ -279,11 +285,13 @@ func (t *Room) followSelection() {
 	defer func() { t.quiet = false }()
 	if t.pager != nil {
 		if i, ok := t.pager.Find(t.selected); ok {
-			t.grid.Select(i)
+			if t.grid.Selection().Cursor() != i {
+				t.grid.Select(i)
+			}
 			return
 		}
 	}
-	t.grid.UnselectAll()
+	t.grid.Reset()
 	if t.answered == t.query {
 		// Not in the page shown, and no newer page is on its way
 		// that might hold it.
@@ -301,7 +309,7 @@ func (t *Room) newCell() fyne.CanvasObject {
 // updateCell shows item i's thumbnail: from memory, or nothing while it
 // loads in the background. Binding a cell to another item cancels the
 // load it waited for, so a fast scroll decodes only what stays in view.
-func (t *Room) updateCell(i widget.GridWrapItemID, o fyne.CanvasObject) {
+func (t *Room) updateCell(i int, o fyne.CanvasObject) {
 	cell := o.(*fyne.Container)
 	pic := cell.Objects[1].(*picture.Picture)
 	it, ok := t.item(i)
@@ -333,13 +341,27 @@ func (t *Room) updateCell(i widget.GridWrapItemID, o fyne.CanvasObject) {
 	})
 }
 
-func (t *Room) selectedCell(i widget.GridWrapItemID) {
-	it, ok := t.item(i)
-	if t.quiet || !ok {
+// selectionChanged follows the grid: the item under the cursor is shown
+// in the details, and the batch bar counts the selection.
+func (t *Room) selectionChanged() {
+	t.batch.sync()
+	if t.quiet {
+		return
+	}
+	it, ok := t.item(t.grid.Selection().Cursor())
+	if !ok || it.ID == t.selected && t.opened == it.ID {
 		return
 	}
 	t.selected = it.ID
 	t.Open(it)
+}
+
+// openAt opens place i's item (Enter, a double click).
+func (t *Room) openAt(i int) {
+	if it, ok := t.item(i); ok {
+		t.selected = it.ID
+		t.Open(it)
+	}
 }
 
 // closeDetails empties the details pane.
@@ -604,7 +626,7 @@ func orDash(s string) string {
 }
 
 // Grid is the thumbnail grid.
-func (t *Room) Grid() *widget.GridWrap { return t.grid }
+func (t *Room) Grid() *thumbgrid.Grid { return t.grid }
 
 // Search types text into the search field, as a user does: each change
 // sends a query.

@@ -26,11 +26,12 @@ import (
 // noActions is a gallery's other tabs, for a test of the gallery alone.
 type noActions struct{}
 
-func (noActions) Reuse(library.Item)      {}
-func (noActions) SendToEdit(library.Item) {}
-func (noActions) SendToChat(library.Item) {}
-func (noActions) EditThis(library.Item)   {}
-func (noActions) Export(library.Item)     {}
+func (noActions) Reuse(library.Item)        {}
+func (noActions) SendToEdit(library.Item)   {}
+func (noActions) SendToChat(library.Item)   {}
+func (noActions) EditThis(library.Item)     {}
+func (noActions) Export(library.Item)       {}
+func (noActions) ExportMany([]library.Item) {}
 
 func addImage(t *testing.T, lib *library.Library, prompt string, side int) int64 {
 	t.Helper()

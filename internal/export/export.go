@@ -1,0 +1,305 @@
+// Package export writes gallery items to a folder a designer chose: as
+// PNG, JPEG or WebP with a quality, at their size or scaled to a long
+// side, named from the prompt's first words, the date and the item's id,
+// with the prompt and settings beside each (PNG text chunks or a JSON
+// file). An existing file is never replaced; a file is written whole or
+// not at all (a cancelled or failed export leaves no half-written file);
+// the work runs on every core. The original's bytes are copied unchanged
+// when the format is the same and nothing else is asked of them.
+package export
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"image"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"unicode"
+
+	"github.com/disintegration/imaging"
+
+	"easel/internal/atomicfile"
+	"easel/internal/imageio"
+	"easel/internal/library"
+)
+
+// Metadata is how the prompt and settings go along.
+type Metadata int
+
+// The ways metadata goes along.
+const (
+	NoMetadata Metadata = iota
+	// TextChunks writes them into PNG files as tEXt chunks (other
+	// formats get a JSON file).
+	TextChunks
+	// Sidecar writes a JSON file beside each image.
+	Sidecar
+)
+
+// Options are an export's choices.
+type Options struct {
+	// Dir is the folder written to.
+	Dir string
+	// Format is "png", "jpeg" or "webp"; "" keeps each item's own.
+	Format string
+	// Quality (1–100) is for JPEG and WebP.
+	Quality int
+	// LongSide scales each image so its longer side is this many
+	// pixels (never up); 0 keeps the size.
+	LongSide int
+	Metadata Metadata
+	// Workers is how many images are made at once; 0 is every core.
+	Workers int
+}
+
+// Result is what became of one item.
+type Result struct {
+	Item library.Item
+	// Path is the file written, "" when it failed.
+	Path string
+	Err  error
+}
+
+// Name is an export's file name: the prompt's first words, the date made
+// and the item's id, so a folder of exports reads as what they show.
+func Name(it library.Item, format string) string {
+	return fmt.Sprintf("%s-%s-%d%s", PromptWords(it.Prompt), it.Created.Format("20060102"), it.ID, imageio.Extension(format))
+}
+
+// PromptWords is a prompt's first five words in lower case, joined by
+// hyphens, at most 48 letters; "easel" for a prompt with none.
+func PromptWords(prompt string) string {
+	var words []string
+	for _, w := range strings.FieldsFunc(strings.ToLower(prompt), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	}) {
+		words = append(words, w)
+		if len(words) == 5 {
+			break
+		}
+	}
+	s := strings.Join(words, "-")
+	if r := []rune(s); len(r) > 48 {
+		s = strings.TrimRight(string(r[:48]), "-")
+	}
+	if s == "" {
+		return "easel"
+	}
+	return s
+}
+
+// Run exports items, whose files pathOf gives, on opt.Workers goroutines,
+// telling progress after each; it stops early when ctx is cancelled
+// (what was written stays, whole). Results are in the items' order.
+func Run(ctx context.Context, items []library.Item, pathOf func(library.Item) string, opt Options, progress func(done, total int)) []Result {
+	workers := opt.Workers
+	if workers <= 0 {
+		workers = runtime.NumCPU()
+	}
+	results := make([]Result, len(items))
+	var next, done atomic.Int64
+	var names sync.Mutex // one name chosen at a time
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(items) {
+					return
+				}
+				if ctx.Err() != nil {
+					results[i] = Result{Item: items[i], Err: ctx.Err()}
+					continue
+				}
+				path, err := one(ctx, items[i], pathOf(items[i]), opt, &names)
+				results[i] = Result{Item: items[i], Path: path, Err: err}
+				if progress != nil {
+					progress(int(done.Add(1)), len(items))
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return results
+}
+
+// one exports one item.
+func one(ctx context.Context, it library.Item, src string, opt Options, names *sync.Mutex) (string, error) {
+	original, err := readFile(src)
+	if err != nil {
+		return "", fmt.Errorf("image %d: %w", it.ID, err)
+	}
+	format := opt.Format
+	if format == "" {
+		format = it.Format
+	}
+	data := original
+	// The same format and no scaling: the original's bytes, unchanged.
+	same := format == it.Format
+	if !same || opt.LongSide > 0 {
+		img, err := imageio.DecodeBounded(bytes.NewReader(original), imageio.MaxPixels)
+		if err != nil {
+			return "", fmt.Errorf("image %d: %w", it.ID, err)
+		}
+		scaled := false
+		if b := img.Bounds(); opt.LongSide > 0 && max(b.Dx(), b.Dy()) > opt.LongSide {
+			img = imaging.Fit(img, opt.LongSide, opt.LongSide, imaging.Lanczos)
+			scaled = true
+		}
+		if !same || scaled {
+			if data, err = encode(img, format, opt.Quality); err != nil {
+				return "", fmt.Errorf("image %d: %w", it.ID, err)
+			}
+		}
+	}
+	if ctx.Err() != nil {
+		return "", ctx.Err()
+	}
+	meta := Describe(it)
+	if opt.Metadata == TextChunks && format == "png" {
+		if data, err = withText(data, meta); err != nil {
+			return "", fmt.Errorf("image %d: %w", it.ID, err)
+		}
+	}
+	names.Lock()
+	defer names.Unlock()
+	path, err := writeFree(opt.Dir, Name(it, format), data)
+	if err != nil {
+		return "", err
+	}
+	if opt.Metadata == Sidecar || (opt.Metadata == TextChunks && format != "png") {
+		js, _ := json.MarshalIndent(meta, "", "  ")
+		side := strings.TrimSuffix(path, filepath.Ext(path)) + ".json"
+		if err := atomicfile.WriteNew(side, append(js, '\n')); err != nil {
+			return path, fmt.Errorf("image %d was written, but not its settings: %w", it.ID, err)
+		}
+	}
+	return path, nil
+}
+
+func encode(img image.Image, format string, quality int) ([]byte, error) {
+	var buf bytes.Buffer
+	if err := imageio.EncodeTo(&buf, img, format, quality); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// writeFree writes data under name in dir, or under name-2, name-3…
+// when a file has the name: nothing is ever replaced.
+func writeFree(dir, name string, data []byte) (string, error) {
+	ext := filepath.Ext(name)
+	stem := strings.TrimSuffix(name, ext)
+	for n := 1; n < 10_000; n++ {
+		candidate := name
+		if n > 1 {
+			candidate = fmt.Sprintf("%s-%d%s", stem, n, ext)
+		}
+		path := filepath.Join(dir, candidate)
+		if _, err := os.Lstat(path); err == nil {
+			continue
+		}
+		err := atomicfile.WriteNew(path, data)
+		if err == nil {
+			return path, nil
+		}
+		if !errors.Is(err, os.ErrExist) {
+			return "", err
+		}
+	}
+	return "", fmt.Errorf("no free name for %s in %s", name, dir)
+}
+
+// readFile reads a gallery file, bounded.
+func readFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, imageio.MaxReadBytes))
+}
+
+// Describe is the prompt and settings that go along with an export.
+func Describe(it library.Item) map[string]any {
+	m := map[string]any{
+		"prompt":  it.Prompt,
+		"model":   it.Model,
+		"created": it.Created.Format("2006-01-02T15:04:05Z07:00"),
+		"kind":    it.Kind,
+		"width":   it.Width,
+		"height":  it.Height,
+		"id":      it.ID,
+	}
+	if it.RevisedPrompt != "" {
+		m["revised_prompt"] = it.RevisedPrompt
+	}
+	p := it.Params
+	for k, v := range map[string]string{"size": p.Size, "quality": p.Quality, "background": p.Background, "output_format": p.OutputFormat,
+		"moderation": p.Moderation, "input_fidelity": p.InputFidelity} {
+		if v != "" {
+			m[k] = v
+		}
+	}
+	if len(it.Parents) > 0 {
+		m["parents"] = it.Parents
+	}
+	return m
+}
+
+// withText puts meta into a PNG as tEXt chunks after its header: the
+// prompt under "Description" (the key image viewers show), everything
+// under "easel" as JSON. The image data is unchanged.
+func withText(png []byte, meta map[string]any) ([]byte, error) {
+	const sig = 8
+	if len(png) < sig+25 || string(png[12:16]) != "IHDR" {
+		return nil, errors.New("not a PNG")
+	}
+	ihdrEnd := sig + 8 + int(binary.BigEndian.Uint32(png[8:12])) + 4
+	js, _ := json.Marshal(meta)
+	prompt, _ := meta["prompt"].(string)
+	var out bytes.Buffer
+	out.Write(png[:ihdrEnd])
+	writeChunk(&out, "tEXt", append([]byte("Description\x00"), latin1(prompt)...))
+	writeChunk(&out, "tEXt", append([]byte("easel\x00"), latin1(string(js))...))
+	out.Write(png[ihdrEnd:])
+	return out.Bytes(), nil
+}
+
+// latin1 is s as tEXt takes it: Latin-1; other letters become '?'.
+func latin1(s string) []byte {
+	out := make([]byte, 0, len(s))
+	for _, r := range s {
+		if r < 256 && r != 0 {
+			out = append(out, byte(r))
+		} else {
+			out = append(out, '?')
+		}
+	}
+	return out
+}
+
+func writeChunk(w *bytes.Buffer, kind string, data []byte) {
+	var n [4]byte
+	binary.BigEndian.PutUint32(n[:], uint32(len(data)))
+	w.Write(n[:])
+	crc := crc32.NewIEEE()
+	crc.Write([]byte(kind))
+	crc.Write(data)
+	w.WriteString(kind)
+	w.Write(data)
+	binary.BigEndian.PutUint32(n[:], crc.Sum32())
+	w.Write(n[:])
+}

@@ -1,0 +1,152 @@
+package dialogs
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"easel/internal/export"
+	"easel/internal/library"
+	"easel/ui/kit"
+)
+
+// exportFormats are the batch export's format choices.
+var exportFormats = []string{"As they are", "PNG", "JPEG", "WebP"}
+
+// exportMeta are the ways the prompt and settings go along.
+var exportMeta = []string{"Nothing", "In PNG text (JSON for other formats)", "A JSON file beside each image"}
+
+// ExportMany asks for a folder, a format, a size and where the settings
+// go, then exports items on every core with a progress bar and Cancel;
+// pathOf is each item's file. done, if given, gets the results.
+func ExportMany(h Host, items []library.Item, pathOf func(library.Item) string, done func([]export.Result)) {
+	if len(items) == 0 {
+		return
+	}
+	dest := newDestination(h, "")
+	format := widget.NewSelect(exportFormats, nil)
+	format.SetSelected(exportFormats[0])
+	quality := widget.NewSlider(1, 100)
+	quality.Step = 1
+	quality.SetValue(90)
+	qualityLabel := widget.NewLabel("90")
+	quality.OnChanged = func(v float64) { qualityLabel.SetText(strconv.Itoa(int(v))) }
+	long := widget.NewEntry()
+	long.SetPlaceHolder("full size")
+	long.Validator = func(s string) error {
+		if strings.TrimSpace(s) == "" {
+			return nil
+		}
+		if n, err := strconv.Atoi(strings.TrimSpace(s)); err != nil || n < 16 {
+			return errors.New("a whole number of pixels, 16 or more")
+		}
+		return nil
+	}
+	meta := widget.NewRadioGroup(exportMeta, nil)
+	meta.SetSelected(exportMeta[1])
+	note := kit.HintLabel("Images kept in their format and size are copied unchanged. Nothing in the folder is replaced: a taken name gets a number.")
+	form := widget.NewForm(
+		widget.NewFormItem("Folder", dest.folderRow()),
+		widget.NewFormItem("Format", format),
+		widget.NewFormItem("Quality", container.NewBorder(nil, nil, nil, qualityLabel, quality)),
+		widget.NewFormItem("Long side", long),
+		widget.NewFormItem("Settings", meta),
+	)
+	title := fmt.Sprintf("Export %d %s", len(items), plural(len(items), "image", "images"))
+	d := dialog.NewCustomConfirm(title, "Export", "Cancel", container.NewVBox(form, note), func(ok bool) {
+		if !ok {
+			return
+		}
+		opt := export.Options{Dir: dest.folder, Quality: int(quality.Value)}
+		if i := indexOf(exportFormats, format.Selected); i > 0 {
+			opt.Format = []string{"", "png", "jpeg", "webp"}[i]
+		}
+		if n, err := strconv.Atoi(strings.TrimSpace(long.Text)); err == nil && n >= 16 {
+			opt.LongSide = n
+		}
+		opt.Metadata = export.Metadata(indexOf(exportMeta, meta.Selected))
+		rememberFolder(dest.folder)
+		runExport(h, items, pathOf, opt, done)
+	}, h.Window())
+	d.Resize(fyne.NewSize(620, d.MinSize().Height))
+	d.Show()
+}
+
+func indexOf(list []string, s string) int {
+	for i, v := range list {
+		if v == s {
+			return i
+		}
+	}
+	return 0
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// rememberFolder keeps the folder for the next export.
+func rememberFolder(dir string) {
+	if a := fyne.CurrentApp(); a != nil {
+		a.Preferences().SetString(folderPref, dir)
+	}
+}
+
+// runExport exports off the UI goroutine with a progress bar and Cancel,
+// then says what was written, and what failed and why.
+func runExport(h Host, items []library.Item, pathOf func(library.Item) string, opt export.Options, done func([]export.Result)) {
+	ctx, cancel := context.WithCancel(context.Background())
+	bar := widget.NewProgressBar()
+	bar.Max = float64(len(items))
+	status := widget.NewLabel(fmt.Sprintf("0 of %d", len(items)))
+	stop := &widget.Button{Text: "Cancel", Icon: theme.CancelIcon(), OnTapped: cancel}
+	progress := dialog.NewCustomWithoutButtons("Exporting", container.NewVBox(bar, container.NewBorder(nil, nil, nil, stop, status)), h.Window())
+	progress.Resize(fyne.NewSize(460, progress.MinSize().Height))
+	progress.Show()
+	go func() {
+		res := export.Run(ctx, items, pathOf, opt, func(n, total int) {
+			h.Do(func() {
+				bar.SetValue(float64(n))
+				status.SetText(fmt.Sprintf("%d of %d", n, total))
+			})
+		})
+		cancelled := ctx.Err() != nil
+		cancel()
+		h.Do(func() {
+			progress.Hide()
+			written, failed := 0, []string{}
+			for _, r := range res {
+				switch {
+				case r.Path != "":
+					written++
+				case r.Err != nil && !errors.Is(r.Err, context.Canceled):
+					failed = append(failed, r.Err.Error())
+				}
+			}
+			msg := fmt.Sprintf("%d %s written to %s.", written, plural(written, "image", "images"), opt.Dir)
+			if cancelled {
+				msg = "Cancelled: " + msg + " Nothing half-written was left."
+			}
+			if len(failed) > 0 {
+				msg += fmt.Sprintf(" %d failed: %s", len(failed), strings.Join(failed, "; "))
+				dialog.ShowError(errors.New(msg), h.Window())
+			} else {
+				dialog.ShowInformation("Export", msg, h.Window())
+			}
+			if done != nil {
+				done(res)
+			}
+		})
+	}()
+}

@@ -1,0 +1,175 @@
+package gallery
+
+import (
+	"context"
+	"fmt"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"easel/internal/library"
+	"easel/ui/widgets/thumbgrid"
+)
+
+// batchBar is what can be done to the selection: it shows while more
+// than one item is selected.
+type batchBar struct {
+	t     *Room
+	box   *fyne.Container
+	count *widget.Label
+}
+
+func newBatchBar(t *Room) *batchBar {
+	b := &batchBar{t: t, count: widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})}
+	export := &widget.Button{Text: "Export… (Ctrl+E)", Icon: theme.DocumentSaveIcon(), OnTapped: t.exportSelection}
+	fav := &widget.Button{Text: "Favourite (F)", Icon: theme.ConfirmIcon(), OnTapped: t.favouriteSelection}
+	toEdit := &widget.Button{Text: "Send to Edit", Icon: theme.DocumentCreateIcon(), OnTapped: t.selectionToEdit}
+	del := &widget.Button{Text: "Delete…", Icon: theme.DeleteIcon(), Importance: widget.DangerImportance, OnTapped: t.deleteSelection}
+	clear := &widget.Button{Text: "Clear (Esc)", Icon: theme.CancelIcon(), Importance: widget.LowImportance, OnTapped: func() {
+		t.grid.Selection().Clear()
+		t.grid.Refresh()
+		b.sync()
+	}}
+	b.box = container.NewVBox(container.NewHScroll(container.NewHBox(b.count, export, fav, toEdit, del, clear)))
+	b.box.Hide()
+	return b
+}
+
+// sync shows the bar while more than one item is selected.
+func (b *batchBar) sync() {
+	n := b.t.grid.Selection().Len()
+	b.count.SetText(fmt.Sprintf("%d selected", n))
+	b.box.Hidden = n < 2
+	b.box.Refresh()
+}
+
+// onKey acts on the keys the grid hands over: F, Delete, Ctrl+E.
+func (t *Room) onKey(key string) {
+	switch key {
+	case thumbgrid.KeyFavourite:
+		t.favouriteSelection()
+	case thumbgrid.KeyDelete:
+		t.deleteSelection()
+	case thumbgrid.KeyExport:
+		t.exportSelection()
+	}
+}
+
+// withSelection reads the selected items, in the order chosen (pages not
+// yet loaded are read), off the UI goroutine, and hands them to f.
+func (t *Room) withSelection(f func([]library.Item)) {
+	pager := t.pager
+	order := t.grid.Selection().Order()
+	if pager == nil || len(order) == 0 {
+		return
+	}
+	go func() {
+		ctx := context.Background()
+		items := make([]library.Item, 0, len(order))
+		for _, i := range order {
+			it, ok := pager.Item(i)
+			if !ok {
+				if err := pager.Load(ctx, pager.Page(i)); err != nil {
+					t.host.Do(func() { dialog.ShowError(err, t.host.Window()) })
+					return
+				}
+				if it, ok = pager.Item(i); !ok {
+					continue
+				}
+			}
+			items = append(items, it)
+		}
+		t.host.Do(func() {
+			if pager == t.pager {
+				f(items)
+			}
+		})
+	}()
+}
+
+// favouriteSelection marks the selected items as favourites, or unmarks
+// them when all already are.
+func (t *Room) favouriteSelection() {
+	lib := t.host.Library()
+	t.withSelection(func(items []library.Item) {
+		all := true
+		for _, it := range items {
+			all = all && it.Favorite
+		}
+		go func() {
+			for _, it := range items {
+				_ = lib.SetFavorite(context.Background(), it.ID, !all)
+			}
+			t.host.Do(func() {
+				verb := "marked as favourites"
+				if all {
+					verb = "no longer favourites"
+				}
+				t.count.SetText(fmt.Sprintf("%d %s %s", len(items), plural(len(items), "image", "images"), verb))
+				if t.opened != 0 {
+					t.OpenID(t.opened)
+				}
+			})
+		}()
+	})
+}
+
+// selectionToEdit sends the selected items to Edit as ordered inputs, in
+// the order they were chosen.
+func (t *Room) selectionToEdit() {
+	t.withSelection(func(items []library.Item) {
+		for _, it := range items {
+			t.actions.SendToEdit(it)
+		}
+	})
+}
+
+// deleteSelection asks, then deletes the selected items.
+func (t *Room) deleteSelection() {
+	t.withSelection(func(items []library.Item) {
+		if len(items) == 1 {
+			t.confirmDelete(items[0])
+			return
+		}
+		d := dialog.NewConfirm(fmt.Sprintf("Delete %d images?", len(items)),
+			"Their files and their prompts and settings are removed from the gallery.", func(ok bool) {
+				if ok {
+					t.deleteItems(items)
+				}
+			}, t.host.Window())
+		d.SetConfirmText(fmt.Sprintf("Delete %d images", len(items)))
+		d.SetDismissText("Keep them")
+		d.SetConfirmImportance(widget.DangerImportance)
+		d.Show()
+	})
+}
+
+// deleteItems deletes items off the UI goroutine, then reloads.
+func (t *Room) deleteItems(items []library.Item) {
+	lib := t.host.Library()
+	go func() {
+		var failed error
+		for _, it := range items {
+			if err := lib.Delete(context.Background(), it.ID); err != nil && failed == nil {
+				failed = err
+			}
+			t.host.Thumbs().Forget(it.ID)
+		}
+		t.host.Do(func() {
+			if failed != nil {
+				dialog.ShowError(failed, t.host.Window())
+			}
+			t.closeDetails()
+			t.Reload()
+		})
+	}()
+}
+
+// exportSelection exports the selected items (or the one under the
+// cursor) with the batch export dialog.
+func (t *Room) exportSelection() {
+	t.withSelection(func(items []library.Item) { t.actions.ExportMany(items) })
+}

@@ -1,0 +1,114 @@
+package thumbgrid
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+)
+
+func grid(t *testing.T, n int) (*Grid, fyne.Window) {
+	test.NewTempApp(t)
+	g := New(func() int { return n }, func() fyne.CanvasObject {
+		l := widget.NewLabel("")
+		return box(l)
+	}, func(i int, o fyne.CanvasObject) { o.(*fyne.Container).Objects[0].(*widget.Label).SetText(fmt.Sprint(i)) })
+	w := test.NewTempWindow(t, g)
+	w.Resize(fyne.NewSize(400, 400))
+	return g, w
+}
+
+func box(o fyne.CanvasObject) *fyne.Container {
+	c := &fyne.Container{Objects: []fyne.CanvasObject{o}}
+	c.Resize(fyne.NewSize(80, 80))
+	return c
+}
+
+// cells are the cells on screen, by place.
+func cells(g *Grid) map[int]*cell {
+	out := map[int]*cell{}
+	var walk func(o fyne.CanvasObject)
+	walk = func(o fyne.CanvasObject) {
+		if c, ok := o.(*cell); ok {
+			out[c.place] = c
+			return
+		}
+		if c, ok := o.(*fyne.Container); ok {
+			for _, k := range c.Objects {
+				walk(k)
+			}
+		}
+		if w, ok := o.(fyne.Widget); ok {
+			for _, k := range test.WidgetRenderer(w).Objects() {
+				walk(k)
+			}
+		}
+	}
+	walk(g.wrap)
+	return out
+}
+
+// Clicks with and without Ctrl and Shift choose as a file manager does;
+// the cells draw the selection; keys move, extend, toggle, clear, open
+// and hand F, Delete and Ctrl+E over.
+func TestClicksAndKeysSelect(t *testing.T) {
+	g, w := grid(t, 40)
+	var keys []string
+	opened := -1
+	g.OnKey = func(k string) { keys = append(keys, k) }
+	g.OnOpen = func(i int) { opened = i }
+	cs := cells(g)
+	down := func(i int, mod fyne.KeyModifier) {
+		cs[i].MouseDown(&desktop.MouseEvent{Button: desktop.MouseButtonPrimary, Modifier: mod})
+	}
+	down(2, 0)
+	down(5, fyne.KeyModifierControl)
+	down(8, fyne.KeyModifierShift)
+	if got := g.Selection().Order(); !slices.Equal(got, []int{2, 5, 6, 7, 8}) {
+		t.Fatalf("click, Ctrl+click, Shift+click: %v", got)
+	}
+	cs = cells(g)
+	if !cs[6].tint.Visible() || cs[3].tint.Visible() || !cs[8].border.Visible() {
+		t.Error("the cells do not draw the selection and the cursor")
+	}
+	if w.Canvas().Focused() != g {
+		t.Error("a click did not give the grid the keys")
+	}
+	shift := fyne.KeyModifier(0)
+	modifiers = func() fyne.KeyModifier { return shift }
+	t.Cleanup(func() { modifiers = func() fyne.KeyModifier { return 0 } })
+	g.TypedKey(&fyne.KeyEvent{Name: fyne.KeyRight})
+	if got := g.Selection().Order(); !slices.Equal(got, []int{9}) {
+		t.Errorf("Right: %v", got)
+	}
+	shift = fyne.KeyModifierShift
+	g.TypedKey(&fyne.KeyEvent{Name: fyne.KeyRight})
+	g.TypedKey(&fyne.KeyEvent{Name: fyne.KeyRight})
+	shift = 0
+	if got := g.Selection().Order(); !slices.Equal(got, []int{9, 10, 11}) {
+		t.Errorf("Shift+Right twice: %v", got)
+	}
+	g.TypedKey(&fyne.KeyEvent{Name: fyne.KeySpace})
+	if g.Selection().Has(11) {
+		t.Error("Space did not toggle the cursor's place")
+	}
+	g.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	g.TypedRune('f')
+	g.TypedKey(&fyne.KeyEvent{Name: fyne.KeyDelete})
+	g.TypedShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyE, Modifier: fyne.KeyModifierControl})
+	if opened != 11 || !slices.Equal(keys, []string{KeyFavourite, KeyDelete, KeyExport}) {
+		t.Errorf("opened %d, keys %v", opened, keys)
+	}
+	g.TypedShortcut(&fyne.ShortcutSelectAll{})
+	if g.Selection().Len() != 40 {
+		t.Errorf("Ctrl+A selected %d", g.Selection().Len())
+	}
+	g.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
+	if g.Selection().Len() != 0 {
+		t.Error("Esc kept the selection")
+	}
+}
