@@ -16,7 +16,9 @@ func grid(t *testing.T, n int) (*Grid, fyne.Window) {
 	g := New(func() int { return n }, func() fyne.CanvasObject {
 		l := widget.NewLabel("")
 		return box(l)
-	}, func(i int, o fyne.CanvasObject) { o.(*fyne.Container).Objects[0].(*widget.Label).SetText(fmt.Sprint(i)) })
+	}, func(i int, o fyne.CanvasObject) {
+		o.(*fyne.Container).Objects[0].(*widget.Label).SetText(fmt.Sprint(i))
+	})
 	w := test.NewTempWindow(t, g)
 	w.Resize(fyne.NewSize(400, 400))
 	return g, w
