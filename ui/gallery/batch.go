@@ -99,9 +99,16 @@ func (t *Room) favouriteSelection() {
 		for _, it := range items {
 			all = all && it.Favorite
 		}
+		openedID := t.opened
 		go func() {
+			var opened *library.Item
 			for _, it := range items {
 				_ = lib.SetFavorite(context.Background(), it.ID, !all)
+				if it.ID == openedID {
+					if fresh, err := lib.Get(context.Background(), it.ID); err == nil {
+						opened = &fresh
+					}
+				}
 			}
 			t.host.Do(func() {
 				verb := "marked as favourites"
@@ -109,8 +116,8 @@ func (t *Room) favouriteSelection() {
 					verb = "no longer favourites"
 				}
 				t.count.SetText(fmt.Sprintf("%d %s %s", len(items), plural(len(items), "image", "images"), verb))
-				if t.opened != 0 {
-					t.OpenID(t.opened)
+				if opened != nil && opened.ID == t.opened {
+					t.Open(*opened) // its Favourite box follows
 				}
 			})
 		}()

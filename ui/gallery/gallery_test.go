@@ -314,3 +314,48 @@ func TestTheGridReachesEveryItemAndFilters(t *testing.T) {
 		}
 	})
 }
+
+// Keys choose several items and act on them: Shift+arrows extend, F
+// marks them favourites, Ctrl+E hands them to the export in the order
+// chosen.
+func TestKeysSelectAndActOnSeveral(t *testing.T) {
+	h := roomtest.New(t)
+	var exported []library.Item
+	g := New(h, exportRecorder{&exported})
+	h.Show(g.Build)
+	var ids []int64
+	for i := 0; i < 5; i++ {
+		ids = append(ids, addImage(t, h.Library(), fmt.Sprint("picture ", i), 16))
+	}
+	h.UI(g.Reload)
+	h.Until("five items", func() bool { return len(g.Items()) == 5 })
+	h.UI(func() {
+		g.Grid().Select(1)
+		g.Grid().TypedShortcut(&fyne.ShortcutSelectAll{})
+		g.Grid().TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
+		g.Grid().Select(1)
+		g.Grid().Selection().Extend(3) // as Shift+click or Shift+Right twice
+		g.Grid().Refresh()
+		g.onKey("favourite")
+	})
+	h.Until("three favourites", func() bool {
+		n, _ := h.Library().Count(context.Background(), library.Query{Favorites: true})
+		return n == 3
+	})
+	h.UI(func() { g.onKey("export") })
+	h.Until("the export", func() bool { return len(exported) == 3 })
+	// Newest first: places 1..3 are pictures 3, 2, 1.
+	if exported[0].ID != ids[3] || exported[1].ID != ids[2] || exported[2].ID != ids[1] {
+		t.Errorf("exported %d %d %d, want %d %d %d", exported[0].ID, exported[1].ID, exported[2].ID, ids[3], ids[2], ids[1])
+	}
+}
+
+// exportRecorder is a gallery's other tabs that records ExportMany.
+type exportRecorder struct{ got *[]library.Item }
+
+func (exportRecorder) Reuse(library.Item)            {}
+func (exportRecorder) SendToEdit(library.Item)       {}
+func (exportRecorder) SendToChat(library.Item)       {}
+func (exportRecorder) EditThis(library.Item)         {}
+func (exportRecorder) Export(library.Item)           {}
+func (r exportRecorder) ExportMany(i []library.Item) { *r.got = i }
