@@ -77,8 +77,9 @@ func newFilterBar(changed func()) *filterBar {
 
 // objects are the bar's widgets, with fav among them.
 func (f *filterBar) objects(fav fyne.CanvasObject) []fyne.CanvasObject {
-	dates := container.NewGridWrap(fyne.NewSize(140, f.from.MinSize().Height), f.from, f.to)
-	return []fyne.CanvasObject{f.kind, f.model, f.shape, f.format, dates, fav, f.order}
+	size := fyne.NewSize(140, f.from.MinSize().Height)
+	return []fyne.CanvasObject{f.kind, f.model, f.shape, f.format,
+		container.NewGridWrap(size, f.from), container.NewGridWrap(size, f.to), fav, f.order}
 }
 
 // active reports whether any filter narrows the gallery.

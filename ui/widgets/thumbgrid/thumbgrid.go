@@ -8,10 +8,13 @@
 package thumbgrid
 
 import (
+	"image/color"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -216,26 +219,36 @@ type cell struct {
 	g       *Grid
 	place   int
 	content fyne.CanvasObject
-	tint    *canvas.Rectangle
-	border  *canvas.Rectangle
+	// tint and check mark a selected cell over any picture; border
+	// marks the keyboard's cursor.
+	tint   *canvas.Rectangle
+	check  *fyne.Container
+	border *canvas.Rectangle
 }
 
 func newCell(g *Grid, content fyne.CanvasObject) *cell {
 	c := &cell{g: g, content: content, place: -1}
-	c.tint = canvas.NewRectangle(theme.Color(theme.ColorNameSelection))
+	p := theme.Color(theme.ColorNamePrimary)
+	r, gg, b, _ := p.RGBA()
+	c.tint = canvas.NewRectangle(color.NRGBA{R: uint8(r >> 8), G: uint8(gg >> 8), B: uint8(b >> 8), A: 0x60})
+	c.tint.StrokeColor, c.tint.StrokeWidth = p, 4
 	c.tint.Hide()
-	c.border = canvas.NewRectangle(nil)
-	c.border.StrokeColor, c.border.StrokeWidth = theme.Color(theme.ColorNamePrimary), 2
-	c.border.FillColor = nil
+	badge := canvas.NewCircle(p)
+	icon := widget.NewIcon(theme.ConfirmIcon())
+	c.check = container.NewVBox(container.NewHBox(layout.NewSpacer(), container.NewGridWrap(fyne.NewSize(24, 24), container.NewStack(badge, icon))), layout.NewSpacer())
+	c.check.Hide()
+	c.border = canvas.NewRectangle(color.Transparent)
+	c.border.StrokeColor, c.border.StrokeWidth = theme.Color(theme.ColorNameForeground), 1
 	c.border.Hide()
 	c.ExtendBaseWidget(c)
 	return c
 }
 
 func (c *cell) show(selected, cursor bool) {
-	c.tint.Hidden = !selected
+	c.tint.Hidden, c.check.Hidden = !selected, !selected
 	c.border.Hidden = !cursor
 	c.tint.Refresh()
+	c.check.Refresh()
 	c.border.Refresh()
 }
 
@@ -266,5 +279,5 @@ func (c *cell) DoubleTapped(*fyne.PointEvent) {
 
 // CreateRenderer implements fyne.Widget.
 func (c *cell) CreateRenderer() fyne.WidgetRenderer {
-	return widget.NewSimpleRenderer(container.NewStack(c.content, c.tint, c.border))
+	return widget.NewSimpleRenderer(container.NewStack(c.content, c.tint, c.border, container.NewPadded(c.check)))
 }
