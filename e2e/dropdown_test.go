@@ -29,8 +29,8 @@ var (
 		{"quality", 970, 544}, {"background", 970, 583}}
 	// Edit's form scrolled to its end.
 	editDropdownsScrolled = []dropdown{{"format", 970, 454}, {"moderation", 970, 493}, {"images", 970, 532}, {"previews", 970, 610}}
-	chatDropdowns   = []dropdown{{"model", 1216, 93}}
-	statusDropdowns = []dropdown{{"profile", 185, 777}}
+	chatDropdowns         = []dropdown{{"model", 1216, 93}}
+	statusDropdowns       = []dropdown{{"profile", 185, 777}}
 )
 
 // The window crashed four times out of four (SIGSEGV in
