@@ -17,7 +17,7 @@ var dialogArea = image.Rect(300, 200, 980, 600)
 
 // exportButton is the Gallery details' Export… button for a square image
 // with a one-line prompt, at 1280x800.
-var exportButton = image.Pt(972, 618)
+var exportButton = image.Pt(1172, 658)
 
 // clickBlue clicks the middle of the primary-coloured button in area,
 // once one shows there.
@@ -55,7 +55,7 @@ func TestExportReplacesALinkNotItsTarget(t *testing.T) {
 		t.Fatal(err)
 	}
 	p.click(firstGalleryCell.Min.X+60, firstGalleryCell.Min.Y+60)
-	p.waitPicture(ctx, "the details' picture", image.Rect(913, 157, 1233, 477))
+	p.waitPicture(ctx, "the details' picture", image.Rect(913, 197, 1233, 517))
 	p.click(exportButton.X, exportButton.Y)
 	p.clickBlue(ctx, "the Export dialog", dialogArea) // Export
 	time.Sleep(300 * time.Millisecond)

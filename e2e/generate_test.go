@@ -67,7 +67,7 @@ func (p *proc) generate(prompt string) {
 // card's preview on Text to image, the first cell of the Gallery.
 var (
 	cardPreview      = image.Rect(550, 110, 680, 240)
-	firstGalleryCell = image.Rect(10, 80, 150, 220)
+	firstGalleryCell = image.Rect(10, 160, 150, 300)
 )
 
 // waitPicture waits until an image shows in area of the window (many
