@@ -175,7 +175,10 @@ func (ea *App) newWindow() {
 	ea.root = container.NewStack()
 	ea.win.SetContent(ea.root)
 	ea.win.Resize(ea.savedSize())
-	ea.win.SetOnClosed(ea.saveState)
+	ea.win.SetOnClosed(func() {
+		ea.saveState()
+		ea.emptyTrash()
+	})
 	ea.win.SetCloseIntercept(ea.confirmClose)
 }
 
@@ -263,6 +266,9 @@ func (ea *App) attach() {
 		case ea.CurrentTab() == TabChat && ea.built[TabChat]:
 			// On Chat, images go with the message being written.
 			ea.chat.AttachFiles(paths)
+		case ea.CurrentTab() == TabGallery && ea.built[TabGallery]:
+			// On the Gallery, they join it as imported images.
+			ea.gallery.Import(paths)
 		default:
 			ea.openFiles(paths)
 		}

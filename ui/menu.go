@@ -1,8 +1,12 @@
 package ui
 
 import (
+	"context"
+
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/storage"
 
 	"easel/assets"
 	"easel/ui/dialogs"
@@ -38,7 +42,8 @@ func (a *App) mainMenu() *fyne.MainMenu {
 	settings.Shortcut = shortcutSettings
 	newChat := fyne.NewMenuItem("New chat", a.newChat)
 	newChat.Shortcut = shortcutNewChat
-	file := fyne.NewMenu("File", newChat, primary, fyne.NewMenuItemSeparator(), settings, demo, fyne.NewMenuItemSeparator(), quit)
+	importItem := fyne.NewMenuItem("Import images…", a.importImages)
+	file := fyne.NewMenu("File", newChat, importItem, primary, fyne.NewMenuItemSeparator(), settings, demo, fyne.NewMenuItemSeparator(), quit)
 
 	edit := fyne.NewMenu("Edit",
 		a.forwardItem("Cut", &fyne.ShortcutCut{Clipboard: a.clipboard()}),
@@ -92,6 +97,29 @@ func (a *App) addShortcuts() {
 	add(shortcutQuit, a.quit)
 	add(shortcutSettings, a.showSettings)
 	add(shortcutNewChat, a.newChat)
+}
+
+// importImages asks for image files and adds them to the gallery.
+func (a *App) importImages() {
+	d := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
+		if err != nil || r == nil {
+			return
+		}
+		path := r.URI().Path()
+		r.Close()
+		a.SelectTab(TabGallery)
+		a.gallery.Import([]string{path})
+	}, a.win)
+	d.SetFilter(storage.NewExtensionFileFilter([]string{".png", ".jpg", ".jpeg", ".webp", ".gif", ".bmp", ".tif", ".tiff", ".PNG", ".JPG", ".JPEG", ".WEBP"}))
+	d.Show()
+}
+
+// emptyTrash removes for good what was deleted in this session: Undo
+// lasted until now.
+func (a *App) emptyTrash() {
+	if a.lib != nil {
+		_ = a.lib.EmptyTrash(context.Background())
+	}
 }
 
 // newChat shows Chat with a new conversation (Ctrl+N).

@@ -1,6 +1,7 @@
 package library
 
 import (
+	"crypto/sha256"
 	"context"
 	"crypto/rand"
 	"database/sql"
@@ -94,6 +95,8 @@ type pendingItem struct {
 	Parents                                []int64
 	// Inputs are the stored inputs and mask to link (schema 3 on).
 	Inputs []storedRef `json:",omitempty"`
+	// Sha256 is the image's content hash (schema 5 on).
+	Sha256 string `json:",omitempty"`
 }
 
 // Plausible times: a service's created time outside them (a year 10000,
@@ -128,6 +131,8 @@ func (l *Library) Add(ctx context.Context, n NewItem) (int64, error) {
 	if u := n.Usage; u != nil {
 		p.InputTokens, p.OutputTokens, p.TotalTokens = u.InputTokens, u.OutputTokens, u.TotalTokens
 	}
+	sum := sha256.Sum256(n.Image.Data)
+	p.Sha256 = hex.EncodeToString(sum[:])
 	if p.Inputs, err = l.storeInputs(n.Inputs, n.Mask); err != nil {
 		return 0, err
 	}
@@ -175,11 +180,15 @@ func (l *Library) inTx(ctx context.Context, f func(*sql.Tx) error) error {
 // record, inside tx.
 func insertItem(ctx context.Context, tx *sql.Tx, rel string, size int64, p pendingItem) (int64, error) {
 	params, _ := json.Marshal(p.Params)
+	var sha any
+	if p.Sha256 != "" {
+		sha = p.Sha256
+	}
 	res, err := tx.ExecContext(ctx, `INSERT INTO items (file, format, width, height, size_bytes, kind, prompt, revised_prompt,
-		model, profile, params, input_tokens, output_tokens, total_tokens, created_ms, duration_ms, job_id, request_id)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		model, profile, params, input_tokens, output_tokens, total_tokens, created_ms, duration_ms, job_id, request_id, sha256)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		rel, p.Format, p.Width, p.Height, size, p.Kind, p.Prompt, p.RevisedPrompt,
-		p.Model, p.Profile, string(params), p.InputTokens, p.OutputTokens, p.TotalTokens, p.CreatedMs, p.DurationMs, p.JobID, p.RequestID)
+		p.Model, p.Profile, string(params), p.InputTokens, p.OutputTokens, p.TotalTokens, p.CreatedMs, p.DurationMs, p.JobID, p.RequestID, sha)
 	if err != nil {
 		return 0, err
 	}

@@ -56,7 +56,7 @@ func (it Item) Key() Key { return Key{CreatedMs: it.Created.UnixMilli(), ID: it.
 
 // filter is q's conditions, without paging.
 func (q Query) filter() ([]string, []any) {
-	var conds []string
+	conds := []string{`deleted_ms IS NULL`} // in the trash until Easel closes
 	var args []any
 	if m := ftsQuery(q.Search); m != "" {
 		conds = append(conds, `id IN (SELECT rowid FROM items_fts WHERE items_fts MATCH ?)`)
@@ -98,9 +98,6 @@ func (q Query) filter() ([]string, []any) {
 }
 
 func where(conds []string) string {
-	if len(conds) == 0 {
-		return ""
-	}
 	return " WHERE " + strings.Join(conds, " AND ")
 }
 
@@ -171,7 +168,7 @@ func (l *Library) Facets(ctx context.Context) (Facets, error) {
 		col string
 		dst *[]string
 	}{{"model", &f.Models}, {"profile", &f.Profiles}, {"format", &f.Formats}} {
-		rows, err := l.db.QueryContext(ctx, `SELECT DISTINCT `+c.col+` FROM items WHERE `+c.col+` != '' ORDER BY `+c.col)
+		rows, err := l.db.QueryContext(ctx, `SELECT DISTINCT `+c.col+` FROM items WHERE `+c.col+` != '' AND deleted_ms IS NULL ORDER BY `+c.col)
 		if err != nil {
 			return f, fmt.Errorf("library: %w", err)
 		}

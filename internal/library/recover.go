@@ -1,6 +1,8 @@
 package library
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"context"
 	"database/sql"
 	"encoding/json"
@@ -85,6 +87,11 @@ func (l *Library) recover(ctx context.Context) (int, error) {
 	if _, err := l.db.ExecContext(ctx, `DELETE FROM pending`); err != nil {
 		return adopted, fmt.Errorf("library: %w", err)
 	}
+	// Images deleted in a session that ended without emptying its
+	// trash (a crash) go now: Undo lasted until that Easel closed.
+	if err := l.EmptyTrash(ctx); err != nil {
+		return adopted, err
+	}
 	if err := l.cleanInputs(ctx); err != nil {
 		return adopted, fmt.Errorf("library: cannot tidy the stored inputs: %w", err)
 	}
@@ -131,8 +138,9 @@ func (l *Library) adopt(ctx context.Context, rel string) (bool, error) {
 	if err != nil {
 		return false, nil
 	}
-	_, err = l.db.ExecContext(ctx, `INSERT INTO items (file, format, width, height, size_bytes, kind, prompt, created_ms)
-		VALUES (?, ?, ?, ?, ?, 'recovered', '', ?)`, rel, format, w, h, len(data), info.ModTime().UnixMilli())
+	sum := sha256.Sum256(data)
+	_, err = l.db.ExecContext(ctx, `INSERT INTO items (file, format, width, height, size_bytes, kind, prompt, created_ms, sha256)
+		VALUES (?, ?, ?, ?, ?, 'recovered', '', ?, ?)`, rel, format, w, h, len(data), info.ModTime().UnixMilli(), hex.EncodeToString(sum[:]))
 	return err == nil, err
 }
 

@@ -155,6 +155,11 @@ CREATE TRIGGER messages_au_new AFTER UPDATE ON messages WHEN new.state != 'strea
 	INSERT INTO messages_fts(rowid, content) VALUES (new.id, new.content);
 END;
 `},
+	{5, "deleting can be undone until Easel closes (deleted_ms), and an image's content hash (sha256) so one imported twice is kept once", `
+ALTER TABLE items ADD COLUMN deleted_ms INTEGER;
+ALTER TABLE items ADD COLUMN sha256 TEXT;
+CREATE INDEX items_sha256 ON items(sha256);
+`},
 }
 
 // SchemaVersion is the newest schema this Easel knows.

@@ -3,6 +3,9 @@ package gallery
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -10,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"easel/internal/imageio"
 	"easel/internal/library"
 	"easel/ui/widgets/thumbgrid"
 )
@@ -142,7 +146,7 @@ func (t *Room) deleteSelection() {
 			return
 		}
 		d := dialog.NewConfirm(fmt.Sprintf("Delete %d images?", len(items)),
-			"Their files and their prompts and settings are removed from the gallery.", func(ok bool) {
+			"They are removed from the gallery, with their files when Easel closes: until then, Undo brings them back.", func(ok bool) {
 				if ok {
 					t.deleteItems(items)
 				}
@@ -154,25 +158,102 @@ func (t *Room) deleteSelection() {
 	})
 }
 
-// deleteItems deletes items off the UI goroutine, then reloads.
+// deleteItems moves items to the library's trash off the UI goroutine,
+// then reloads and offers Undo until Easel closes.
 func (t *Room) deleteItems(items []library.Item) {
 	lib := t.host.Library()
+	ids := make([]int64, len(items))
+	for i, it := range items {
+		ids[i] = it.ID
+	}
 	go func() {
-		var failed error
-		for _, it := range items {
-			if err := lib.Delete(context.Background(), it.ID); err != nil && failed == nil {
-				failed = err
-			}
-			t.host.Thumbs().Forget(it.ID)
-		}
+		err := lib.Trash(context.Background(), ids)
 		t.host.Do(func() {
-			if failed != nil {
-				dialog.ShowError(failed, t.host.Window())
+			if err != nil {
+				dialog.ShowError(err, t.host.Window())
+				return
 			}
-			t.closeDetails()
+			t.trashed = ids
+			t.undoText.SetText(fmt.Sprintf("Deleted %d %s. Undo brings %s back until Easel closes.", len(ids), plural(len(ids), "image", "images"), plural(len(ids), "it", "them")))
+			t.undoBar.Show()
+			for _, id := range ids {
+				if id == t.opened {
+					t.closeDetails()
+				}
+			}
 			t.Reload()
 		})
 	}()
+}
+
+// undoDelete brings back what was last deleted.
+func (t *Room) undoDelete() {
+	lib, ids := t.host.Library(), t.trashed
+	if len(ids) == 0 {
+		return
+	}
+	t.trashed = nil
+	t.undoBar.Hide()
+	go func() {
+		err := lib.Restore(context.Background(), ids)
+		t.host.Do(func() {
+			if err != nil {
+				dialog.ShowError(err, t.host.Window())
+			}
+			t.Reload()
+		})
+	}()
+}
+
+// Import adds image files to the gallery (dropped on the Gallery tab,
+// or File ▸ Import…), off the UI goroutine: each as an imported item,
+// unless the same image is there already.
+func (t *Room) Import(paths []string) {
+	lib := t.host.Library()
+	if lib == nil {
+		return
+	}
+	go func() {
+		added, existing := 0, 0
+		var problems []string
+		for _, p := range paths {
+			data, err := readImport(p)
+			if err == nil {
+				var r library.Imported
+				r, err = lib.Import(context.Background(), p, data)
+				if err == nil && r.Existing {
+					existing++
+				} else if err == nil {
+					added++
+				}
+			}
+			if err != nil {
+				problems = append(problems, err.Error())
+			}
+		}
+		t.host.Do(func() {
+			msg := fmt.Sprintf("Imported %d %s", added, plural(added, "image", "images"))
+			if existing > 0 {
+				msg += fmt.Sprintf("; %d already in the gallery", existing)
+			}
+			t.count.SetText(msg + ".")
+			if len(problems) > 0 {
+				dialog.ShowError(fmt.Errorf("%s", strings.Join(problems, "; ")), t.host.Window())
+			}
+			t.Reload()
+		})
+	}()
+}
+
+// readImport reads a file to import, bounded, or says why not.
+func readImport(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, _, err := imageio.ReadInput(f, filepath.Base(path), imageio.MaxReadBytes)
+	return data, err
 }
 
 // exportSelection exports the selected items (or the one under the

@@ -66,6 +66,10 @@ type Room struct {
 	count     *widget.Label
 	grid      *thumbgrid.Grid
 	batch     *batchBar
+	// undoBar offers to bring back what was just deleted.
+	undoBar  *fyne.Container
+	undoText *widget.Label
+	trashed  []int64
 	empty     *fyne.Container
 	details   *fyne.Container
 
@@ -110,6 +114,10 @@ func (t *Room) Build() fyne.CanvasObject {
 		container.NewBorder(nil, nil, nil, container.NewHBox(t.count, top, end), t.search),
 		container.NewHScroll(container.NewHBox(t.filters.objects(t.favorites)...)))
 
+	t.undoText = widget.NewLabel("")
+	undo := &widget.Button{Text: "Undo", Icon: theme.ContentUndoIcon(), OnTapped: t.undoDelete}
+	t.undoBar = container.NewBorder(nil, nil, nil, undo, t.undoText)
+	t.undoBar.Hide()
 	t.grid = thumbgrid.New(func() int { return t.total }, t.newCell, t.updateCell)
 	t.grid.OnChanged = t.selectionChanged
 	t.grid.OnOpen = t.openAt
@@ -120,7 +128,7 @@ func (t *Room) Build() fyne.CanvasObject {
 	emptyHint := kit.HintLabel("Images you make appear here, newest first.")
 	emptyHint.Wrapping = fyne.TextWrapOff
 	t.empty = container.NewCenter(emptyHint)
-	gridArea := container.NewBorder(nil, t.batch.box, nil, nil, container.NewStack(t.grid, t.empty))
+	gridArea := container.NewBorder(nil, container.NewVBox(t.batch.box, t.undoBar), nil, nil, container.NewStack(t.grid, t.empty))
 
 	t.details = container.NewVBox()
 	t.closeDetails()
@@ -410,6 +418,9 @@ func (t *Room) Open(it library.Item) {
 	prompt.Wrapping = fyne.TextWrapWord
 	if it.Prompt == "" {
 		prompt.SetText("(prompt unknown: this image was recovered after a crash)")
+		if it.Kind == "imported" {
+			prompt.SetText("(imported: no prompt)")
+		}
 	}
 	copyPrompt := &widget.Button{Text: "Copy prompt", Icon: theme.ContentCopyIcon(), OnTapped: func() {
 		t.host.Clipboard().SetContent(it.Prompt)
@@ -550,27 +561,14 @@ func (t *Room) setFavorite(it library.Item, on bool) {
 }
 
 func (t *Room) confirmDelete(it library.Item) {
-	lib := t.host.Library()
-	title, text, yes := "Delete this image?", "It is removed from the gallery and its file is deleted. This cannot be undone.", "Delete image"
+	title, text, yes := "Delete this image?", "It is removed from the gallery, with its file when Easel closes: until then, Undo brings it back.", "Delete image"
 	if it.Missing {
-		title, text, yes = "Remove this image from the gallery?", "Its prompt and settings are removed from the gallery. Its file is not there to delete. This cannot be undone.", "Remove"
+		title, text, yes = "Remove this image from the gallery?", "Its prompt and settings are removed from the gallery (its file is not there). Until Easel closes, Undo brings it back.", "Remove"
 	}
 	d := dialog.NewConfirm(title, text, func(ok bool) {
-		if !ok {
-			return
+		if ok {
+			t.deleteItems([]library.Item{it})
 		}
-		go func() {
-			err := lib.Delete(context.Background(), it.ID)
-			t.host.Do(func() {
-				if err != nil {
-					dialog.ShowError(err, t.host.Window())
-				}
-				if t.opened == it.ID {
-					t.closeDetails()
-				}
-				t.Reload()
-			})
-		}()
 	}, t.host.Window())
 	d.SetConfirmText(yes)
 	d.SetDismissText("Keep it")

@@ -359,3 +359,33 @@ func (exportRecorder) SendToChat(library.Item)       {}
 func (exportRecorder) EditThis(library.Item)         {}
 func (exportRecorder) Export(library.Item)           {}
 func (r exportRecorder) ExportMany(i []library.Item) { *r.got = i }
+
+// Deleting offers Undo until Easel closes; importing the same file twice
+// keeps it once.
+func TestDeleteUndoAndImport(t *testing.T) {
+	g, h := newGallery(t)
+	addImage(t, h.Library(), "keep", 16)
+	gone := addImage(t, h.Library(), "gone", 16)
+	h.UI(g.Reload)
+	h.Until("two items", func() bool { return g.Total() == 2 })
+	it, _ := h.Library().Get(context.Background(), gone)
+	h.UI(func() { g.deleteItems([]library.Item{it}) })
+	h.Until("one item", func() bool { return g.Total() == 1 })
+	h.UI(func() {
+		if !g.undoBar.Visible() || !strings.Contains(g.undoText.Text, "Deleted 1 image") {
+			t.Errorf("no Undo after a delete: %q", g.undoText.Text)
+		}
+		g.undoDelete()
+	})
+	h.Until("two again", func() bool { return g.Total() == 2 })
+
+	var buf bytes.Buffer
+	png.Encode(&buf, image.NewGray(image.Rect(0, 0, 9, 9)))
+	p := filepath.Join(t.TempDir(), "sketch.png")
+	os.WriteFile(p, buf.Bytes(), 0o600)
+	h.UI(func() { g.Import([]string{p, p}) })
+	h.Until("the import", func() bool { return g.Total() == 3 })
+	if n, _ := h.Library().Count(context.Background(), library.Query{Kinds: []string{"imported"}}); n != 1 {
+		t.Errorf("%d imported items for the same file twice", n)
+	}
+}
