@@ -1,9 +1,9 @@
 package library
 
 import (
-	"crypto/sha256"
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
 	"database/sql"
 	"encoding/hex"
 	"encoding/json"

@@ -70,8 +70,8 @@ type Room struct {
 	undoBar  *fyne.Container
 	undoText *widget.Label
 	trashed  []int64
-	empty     *fyne.Container
-	details   *fyne.Container
+	empty    *fyne.Container
+	details  *fyne.Container
 
 	// pager reads the grid's items by place; total is how many match.
 	pager *library.Pager
