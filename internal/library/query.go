@@ -184,3 +184,23 @@ func (l *Library) Facets(ctx context.Context) (Facets, error) {
 	}
 	return f, nil
 }
+
+// Children are the items made from item id (its edits, its kept twin),
+// newest first.
+func (l *Library) Children(ctx context.Context, id int64) ([]Item, error) {
+	rows, err := l.db.QueryContext(ctx, `SELECT `+itemColumns+` FROM items WHERE deleted_ms IS NULL
+		AND id IN (SELECT item FROM parents WHERE parent = ?) ORDER BY created_ms DESC, id DESC LIMIT 100`, id)
+	if err != nil {
+		return nil, fmt.Errorf("library: %w", err)
+	}
+	defer rows.Close()
+	var out []Item
+	for rows.Next() {
+		it, err := scanItem(rows)
+		if err != nil {
+			return nil, fmt.Errorf("library: %w", err)
+		}
+		out = append(out, it)
+	}
+	return out, rows.Err()
+}

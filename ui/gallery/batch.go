@@ -21,9 +21,10 @@ import (
 // batchBar is what can be done to the selection: it shows while more
 // than one item is selected.
 type batchBar struct {
-	t     *Room
-	box   *fyne.Container
-	count *widget.Label
+	t       *Room
+	box     *fyne.Container
+	count   *widget.Label
+	compare *widget.Button
 }
 
 func newBatchBar(t *Room) *batchBar {
@@ -32,12 +33,13 @@ func newBatchBar(t *Room) *batchBar {
 	fav := &widget.Button{Text: "Favourite (F)", Icon: theme.ConfirmIcon(), OnTapped: t.favouriteSelection}
 	toEdit := &widget.Button{Text: "Send to Edit", Icon: theme.DocumentCreateIcon(), OnTapped: t.selectionToEdit}
 	del := &widget.Button{Text: "Delete…", Icon: theme.DeleteIcon(), Importance: widget.DangerImportance, OnTapped: t.deleteSelection}
+	b.compare = &widget.Button{Text: "Compare", Icon: theme.ViewRestoreIcon(), OnTapped: t.compareSelection}
 	clear := &widget.Button{Text: "Clear (Esc)", Icon: theme.CancelIcon(), Importance: widget.LowImportance, OnTapped: func() {
 		t.grid.Selection().Clear()
 		t.grid.Refresh()
 		b.sync()
 	}}
-	b.box = container.NewVBox(container.NewHScroll(container.NewHBox(b.count, export, fav, toEdit, del, clear)))
+	b.box = container.NewVBox(container.NewHScroll(container.NewHBox(b.count, export, fav, toEdit, b.compare, del, clear)))
 	b.box.Hide()
 	return b
 }
@@ -47,6 +49,7 @@ func (b *batchBar) sync() {
 	n := b.t.grid.Selection().Len()
 	b.count.SetText(fmt.Sprintf("%d selected", n))
 	b.box.Hidden = n < 2
+	b.compare.Hidden = n != 2
 	b.box.Refresh()
 }
 
@@ -254,6 +257,17 @@ func readImport(path string) ([]byte, error) {
 	defer f.Close()
 	data, _, err := imageio.ReadInput(f, filepath.Base(path), imageio.MaxReadBytes)
 	return data, err
+}
+
+// compareSelection compares the two selected items, the first chosen as
+// before.
+func (t *Room) compareSelection() {
+	lib := t.host.Library()
+	t.withSelection(func(items []library.Item) {
+		if len(items) == 2 {
+			t.compare(lib.Path(items[0]), lib.Path(items[1]), items[1])
+		}
+	})
 }
 
 // exportSelection exports the selected items (or the one under the

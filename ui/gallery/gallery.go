@@ -398,15 +398,25 @@ func (t *Room) Open(it library.Item) {
 	t.full = full
 	madeFrom := container.NewVBox()
 	madeFrom.Hide()
+	lineage := container.NewVBox()
+	lineage.Hide()
+	compareBtn := &widget.Button{Text: "Compare…", Icon: theme.ViewRestoreIcon()}
+	compareBtn.Hide()
 	go func() {
 		img, err := imageio.DecodeFileFit(lib.Path(it), detailSide)
 		opaque := err == nil && imageio.IsOpaque(img) // a full scan: here, not on the UI goroutine
 		inputs := madeFromThumbs(lib, it.ID)
+		family := lineageOf(lib, it)
 		t.host.Do(func() {
 			if seq != t.openSeq {
 				return // closed, or another image opened
 			}
 			showMadeFrom(madeFrom, inputs)
+			t.showLineage(lineage, family)
+			if before := compareWith(lib, it, inputs, family); before != "" && err == nil {
+				compareBtn.OnTapped = func() { t.compare(before, lib.Path(it), it) }
+				compareBtn.Show()
+			}
 			if err != nil {
 				t.count.SetText(fmt.Sprintf("Could not show image %d: %v", it.ID, err))
 				return
@@ -438,7 +448,10 @@ func (t *Room) Open(it library.Item) {
 	settings.Wrapping = fyne.TextWrapWord
 	t.details.Objects = []fyne.CanvasObject{
 		kit.Heading("Details"),
-		full, prompt, container.NewGridWithColumns(2, copyPrompt, reuse, editThis, toEdit, toChat, export, del), fav, madeFrom, settings,
+		full, prompt, container.NewGridWithColumns(2, copyPrompt, reuse, editThis, toEdit, toChat, export, compareBtn, del), fav, madeFrom, lineage, settings,
+		container.NewGridWithColumns(2,
+			&widget.Button{Text: "Copy file path", Icon: theme.ContentCopyIcon(), Importance: widget.LowImportance, OnTapped: func() { t.host.Clipboard().SetContent(lib.Path(it)) }},
+			&widget.Button{Text: "Show in folder", Icon: theme.FolderOpenIcon(), Importance: widget.LowImportance, OnTapped: func() { showInFolder(lib.Path(it)) }}),
 	}
 	if it.Missing {
 		// No picture, nothing to send or export: say where Easel looked,

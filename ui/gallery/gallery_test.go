@@ -389,3 +389,36 @@ func TestDeleteUndoAndImport(t *testing.T) {
 		t.Errorf("%d imported items for the same file twice", n)
 	}
 }
+
+// An edit's details show its parent and offer to compare with it; the
+// parent's details show the edit as made from it.
+func TestLineageAndCompare(t *testing.T) {
+	g, h := newGallery(t)
+	parent := addImage(t, h.Library(), "parent", 16)
+	var buf bytes.Buffer
+	png.Encode(&buf, image.NewGray(image.Rect(0, 0, 16, 16)))
+	child, err := h.Library().Add(context.Background(), library.NewItem{Image: api.Image{Data: buf.Bytes(), Format: "png", Width: 16, Height: 16},
+		Kind: "edit", Prompt: "child", Created: time.Now(), Parents: []int64{parent}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	labels := func() string {
+		var s string
+		roomtest.Walk(g.details, func(o fyne.CanvasObject) {
+			if l, ok := o.(*widget.Label); ok && l.Visible() {
+				s += l.Text + "|"
+			}
+			if b, ok := o.(*widget.Button); ok && b.Visible() {
+				s += "[" + b.Text + "]|"
+			}
+		})
+		return s
+	}
+	h.UI(func() { g.OpenID(child) })
+	h.Until("the edit's lineage", func() bool {
+		s := labels()
+		return strings.Contains(s, "Made from (gallery)") && strings.Contains(s, "[Compare…]")
+	})
+	h.UI(func() { g.OpenID(parent) })
+	h.Until("the parent's children", func() bool { return strings.Contains(labels(), "Made from this") })
+}

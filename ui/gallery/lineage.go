@@ -1,0 +1,133 @@
+package gallery
+
+import (
+	"context"
+	"image"
+	"net/url"
+	"path/filepath"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/widget"
+
+	"easel/internal/imageio"
+	"easel/internal/library"
+	"easel/ui/widgets/compare"
+	"easel/ui/widgets/picture"
+)
+
+// relative is an item of an item's lineage, with its thumbnail.
+type relative struct {
+	library.Item
+	thumb image.Image
+}
+
+// family is what an item was made from (parents, in order) and what was
+// made from it (children, newest first).
+type family struct {
+	parents, children []relative
+}
+
+// lineageOf reads an item's parents and children, with thumbnails; it
+// decodes files, so it runs off the UI goroutine.
+func lineageOf(lib *library.Library, it library.Item) family {
+	ctx := context.Background()
+	var f family
+	thumb := func(r library.Item) image.Image {
+		img, _ := imageio.DecodeFileFit(lib.Path(r), 2*madeFromSide)
+		return img
+	}
+	for _, id := range it.Parents {
+		if p, err := lib.Get(ctx, id); err == nil {
+			f.parents = append(f.parents, relative{p, thumb(p)})
+		}
+	}
+	if kids, err := lib.Children(ctx, it.ID); err == nil {
+		for _, k := range kids {
+			f.children = append(f.children, relative{k, thumb(k)})
+		}
+	}
+	return f
+}
+
+// showLineage fills box with an item's parents and children, each a
+// thumbnail that opens it.
+func (t *Room) showLineage(box *fyne.Container, f family) {
+	box.Objects = nil
+	row := func(title string, rs []relative) {
+		if len(rs) == 0 {
+			return
+		}
+		line := container.NewHBox()
+		for _, r := range rs {
+			pic := picture.New(fyne.NewSize(madeFromSide, madeFromSide))
+			pic.SetImage(r.thumb)
+			id := r.ID
+			open := &widget.Button{Importance: widget.LowImportance, OnTapped: func() { t.OpenID(id) }}
+			line.Add(container.NewStack(pic, open))
+		}
+		box.Add(widget.NewLabelWithStyle(title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
+		box.Add(container.NewHScroll(line))
+	}
+	row("Made from (gallery)", f.parents)
+	row("Made from this", f.children)
+	box.Hidden = len(box.Objects) == 0
+	box.Refresh()
+}
+
+// compareWith is the file an item is best compared with: an edit's first
+// input as sent, else its first parent; "" for none.
+func compareWith(lib *library.Library, it library.Item, inputs []inputThumb, f family) string {
+	for _, in := range inputs {
+		if in.Role == library.RoleImage && in.Position == 0 {
+			return lib.InputPath(in.StoredInput)
+		}
+	}
+	if len(f.parents) > 0 {
+		return lib.Path(f.parents[0].Item)
+	}
+	return ""
+}
+
+// compare shows before (a file) against the item at after, with a
+// divider to drag, or side by side; the files are decoded off the UI
+// goroutine.
+func (t *Room) compare(before, after string, it library.Item) {
+	go func() {
+		a, errA := imageio.DecodeFileFit(before, detailSide)
+		b, errB := imageio.DecodeFileFit(after, detailSide)
+		t.host.Do(func() {
+			if errA != nil || errB != nil {
+				dialog.ShowError(firstErr(errA, errB), t.host.Window())
+				return
+			}
+			t.showCompare(a, b, "Before and after")
+		})
+	}()
+}
+
+// showCompare opens the compare view of a and b.
+func (t *Room) showCompare(a, b image.Image, title string) {
+	v := compare.New(a, b, fyne.NewSize(720, 480))
+	apart := widget.NewCheck("Side by side", v.SetSideBySide)
+	hint := widget.NewLabel("Drag across the image: before on the left of the line, after on the right.")
+	d := dialog.NewCustom(title, "Close", container.NewBorder(container.NewBorder(nil, nil, nil, apart, hint), nil, nil, nil, v), t.host.Window())
+	d.Resize(fyne.NewSize(900, 640))
+	d.Show()
+}
+
+func firstErr(errs ...error) error {
+	for _, e := range errs {
+		if e != nil {
+			return e
+		}
+	}
+	return nil
+}
+
+// showInFolder opens the folder that holds path in the file manager.
+func showInFolder(path string) {
+	u := &url.URL{Scheme: "file", Path: filepath.Dir(path)}
+	_ = fyne.CurrentApp().OpenURL(u)
+}
