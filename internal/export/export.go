@@ -108,7 +108,6 @@ func Run(ctx context.Context, items []library.Item, pathOf func(library.Item) st
 	}
 	results := make([]Result, len(items))
 	var next, done atomic.Int64
-	var names sync.Mutex // one name chosen at a time
 	var wg sync.WaitGroup
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
@@ -123,7 +122,7 @@ func Run(ctx context.Context, items []library.Item, pathOf func(library.Item) st
 					results[i] = Result{Item: items[i], Err: ctx.Err()}
 					continue
 				}
-				path, err := one(ctx, items[i], pathOf(items[i]), opt, &names)
+				path, err := one(ctx, items[i], pathOf(items[i]), opt)
 				results[i] = Result{Item: items[i], Path: path, Err: err}
 				if progress != nil {
 					progress(int(done.Add(1)), len(items))
@@ -136,7 +135,7 @@ func Run(ctx context.Context, items []library.Item, pathOf func(library.Item) st
 }
 
 // one exports one item.
-func one(ctx context.Context, it library.Item, src string, opt Options, names *sync.Mutex) (string, error) {
+func one(ctx context.Context, it library.Item, src string, opt Options) (string, error) {
 	original, err := readFile(src)
 	if err != nil {
 		return "", fmt.Errorf("image %d: %w", it.ID, err)
@@ -173,8 +172,6 @@ func one(ctx context.Context, it library.Item, src string, opt Options, names *s
 			return "", fmt.Errorf("image %d: %w", it.ID, err)
 		}
 	}
-	names.Lock()
-	defer names.Unlock()
 	path, err := writeFree(opt.Dir, Name(it, format), data)
 	if err != nil {
 		return "", err
@@ -198,7 +195,9 @@ func encode(img image.Image, format string, quality int) ([]byte, error) {
 }
 
 // writeFree writes data under name in dir, or under name-2, name-3…
-// when a file has the name: nothing is ever replaced.
+// when a file has the name: nothing is ever replaced. Workers need no
+// lock between them: a name is taken by a hard link, which fails when
+// another took it first, and the next is tried.
 func writeFree(dir, name string, data []byte) (string, error) {
 	ext := filepath.Ext(name)
 	stem := strings.TrimSuffix(name, ext)

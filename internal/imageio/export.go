@@ -78,7 +78,10 @@ func EncodeTo(w io.Writer, img image.Image, format string, quality int) error {
 	case "png":
 		return png.Encode(w, img)
 	case "jpeg":
-		return jpeg.Encode(w, flatten(img), &jpeg.Options{Quality: quality})
+		if o, ok := img.(interface{ Opaque() bool }); !ok || !o.Opaque() {
+			img = flatten(img) // over white: JPEG has no alpha
+		}
+		return jpeg.Encode(w, img, &jpeg.Options{Quality: quality})
 	case "webp":
 		var data []byte
 		var err error
