@@ -20,6 +20,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"easel/internal/mask"
+	"easel/internal/viewport"
 )
 
 // Tool is what a drag does.
@@ -62,7 +63,7 @@ type Painter struct {
 	opacity float64
 	hidden  bool
 	// view is the zoom and the area; fit makes the zoom follow the area.
-	view    mask.View
+	view    viewport.View
 	fit     bool
 	minSize fyne.Size
 	scroll  *container.Scroll
@@ -149,13 +150,13 @@ func (p *Painter) Zoom() float64 { return p.view.Zoom }
 
 // ZoomPercent is the zoom as people say it: 100 is one image pixel per
 // screen pixel.
-func (p *Painter) ZoomPercent() float64 { return 100 * p.view.Zoom / mask.Actual(p.scale()) }
+func (p *Painter) ZoomPercent() float64 { return 100 * p.view.Zoom / viewport.Actual(p.scale()) }
 
 // ZoomIn and ZoomOut zoom one step about the area's centre.
-func (p *Painter) ZoomIn() { p.zoomBy(mask.ZoomStep) }
+func (p *Painter) ZoomIn() { p.zoomBy(viewport.ZoomStep) }
 
 // ZoomOut zooms one step out about the area's centre.
-func (p *Painter) ZoomOut() { p.zoomBy(1 / mask.ZoomStep) }
+func (p *Painter) ZoomOut() { p.zoomBy(1 / viewport.ZoomStep) }
 
 // ZoomFit shows the whole image, and keeps it whole as the area changes.
 func (p *Painter) ZoomFit() {
@@ -167,7 +168,7 @@ func (p *Painter) ZoomFit() {
 // ZoomActual shows one image pixel per screen pixel ("100 %").
 func (p *Painter) ZoomActual() {
 	p.fit = false
-	p.applyZoom(mask.Actual(p.scale()), p.view.AreaW/2, p.view.AreaH/2)
+	p.applyZoom(viewport.Actual(p.scale()), p.view.AreaW/2, p.view.AreaH/2)
 	p.changed()
 }
 
@@ -296,7 +297,7 @@ func (p *Painter) wheel(e *fyne.ScrollEvent) {
 		p.scroll.Scrolled(e)
 		return
 	}
-	f := mask.ZoomStep
+	f := viewport.ZoomStep
 	if e.Scrolled.DY < 0 {
 		f = 1 / f
 	}

@@ -1,11 +1,16 @@
-package mask
+// Package viewport maps between an image's pixels and a zoomed,
+// scrolled area of a window: the mask painter paints by it and the
+// gallery's detail view zooms by it, so the pixel under the pointer is
+// the pixel meant at any zoom and screen scale. It knows nothing of
+// windows and is tested without one.
+package viewport
 
 import (
 	"image"
 	"math"
 )
 
-// MinZoom and MaxZoom bound the painter's zoom, in screen units per image
+// MinZoom and MaxZoom bound the zoom, in screen units per image
 // pixel: a 16,000-pixel image still fits a small window, and a single
 // pixel can be painted at 64 units wide.
 const (

@@ -1,4 +1,4 @@
-package mask
+package viewport
 
 import (
 	"image"
