@@ -364,11 +364,12 @@ func (t *Room) selectionChanged() {
 	t.Open(it)
 }
 
-// openAt opens place i's item (Enter, a double click).
+// openAt opens place i's item large (Enter, a double click).
 func (t *Room) openAt(i int) {
 	if it, ok := t.item(i); ok {
 		t.selected = it.ID
 		t.Open(it)
+		t.viewLarge(it)
 	}
 }
 
@@ -401,6 +402,7 @@ func (t *Room) Open(it library.Item) {
 	lineage := container.NewVBox()
 	lineage.Hide()
 	compareBtn := &widget.Button{Text: "Compare…", Icon: theme.ViewRestoreIcon()}
+	large := &widget.Button{Text: "View large (Enter)", Icon: theme.ZoomInIcon(), OnTapped: func() { t.viewLarge(it) }}
 	compareBtn.Hide()
 	go func() {
 		img, err := imageio.DecodeFileFit(lib.Path(it), detailSide)
@@ -448,7 +450,7 @@ func (t *Room) Open(it library.Item) {
 	settings.Wrapping = fyne.TextWrapWord
 	t.details.Objects = []fyne.CanvasObject{
 		kit.Heading("Details"),
-		full, prompt, container.NewGridWithColumns(2, copyPrompt, reuse, editThis, toEdit, toChat, export, compareBtn, del), fav, madeFrom, lineage, settings,
+		full, prompt, container.NewGridWithColumns(2, copyPrompt, reuse, editThis, toEdit, toChat, export, del, large, compareBtn), fav, madeFrom, lineage, settings,
 		container.NewGridWithColumns(2,
 			&widget.Button{Text: "Copy file path", Icon: theme.ContentCopyIcon(), Importance: widget.LowImportance, OnTapped: func() { t.host.Clipboard().SetContent(lib.Path(it)) }},
 			&widget.Button{Text: "Show in folder", Icon: theme.FolderOpenIcon(), Importance: widget.LowImportance, OnTapped: func() { showInFolder(lib.Path(it)) }}),

@@ -2,19 +2,24 @@ package gallery
 
 import (
 	"context"
+	"fmt"
 	"image"
 	"net/url"
+	"os"
 	"path/filepath"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"easel/internal/imageio"
 	"easel/internal/library"
+	"easel/internal/viewport"
 	"easel/ui/widgets/compare"
 	"easel/ui/widgets/picture"
+	"easel/ui/widgets/zoomview"
 )
 
 // relative is an item of an item's lineage, with its thumbnail.
@@ -130,4 +135,65 @@ func firstErr(errs ...error) error {
 func showInFolder(path string) {
 	u := &url.URL{Scheme: "file", Path: filepath.Dir(path)}
 	_ = fyne.CurrentApp().OpenURL(u)
+}
+
+// viewLarge shows an item at full resolution in a view that fits, shows
+// 100 % and zooms and pans; the file is decoded off the UI goroutine.
+func (t *Room) viewLarge(it library.Item) {
+	lib := t.host.Library()
+	if lib == nil || it.Missing {
+		return
+	}
+	go func() {
+		img, err := decodeFile(lib.Path(it))
+		opaque := err == nil && imageio.IsOpaque(img)
+		t.host.Do(func() {
+			if err != nil {
+				dialog.ShowError(err, t.host.Window())
+				return
+			}
+			t.showLarge(it, img, opaque)
+		})
+	}()
+}
+
+func (t *Room) showLarge(it library.Item, img image.Image, opaque bool) {
+	v := zoomview.New(fyne.NewSize(600, 400))
+	percent := widget.NewLabel("")
+	v.OnZoom = func(p float64) { percent.SetText(fmt.Sprintf("%.0f %%", p)) }
+	v.SetImage(img, opaque)
+	bar := container.NewHBox(
+		&widget.Button{Text: "Fit (Ctrl+0)", Icon: theme.ZoomFitIcon(), OnTapped: v.Fit},
+		&widget.Button{Text: "100 % (Ctrl+1)", OnTapped: v.Actual},
+		&widget.Button{Icon: theme.ZoomOutIcon(), OnTapped: func() { v.ZoomBy(1 / viewport.ZoomStep) }},
+		percent,
+		&widget.Button{Icon: theme.ZoomInIcon(), OnTapped: func() { v.ZoomBy(viewport.ZoomStep) }},
+		widget.NewLabel(fmt.Sprintf("%d × %d · Ctrl+wheel zooms, the wheel or a drag moves", it.Width, it.Height)))
+	d := dialog.NewCustom(shortTitle(it), "Close", container.NewBorder(bar, nil, nil, nil, v), t.host.Window())
+	size := t.host.Window().Canvas().Size()
+	d.Resize(fyne.NewSize(size.Width*0.92, size.Height*0.92))
+	d.Show()
+	t.host.Window().Canvas().Focus(v)
+}
+
+// shortTitle is an item's prompt, cut for a title.
+func shortTitle(it library.Item) string {
+	r := []rune(it.Prompt)
+	if len(r) > 60 {
+		return string(r[:59]) + "…"
+	}
+	if len(r) == 0 {
+		return fmt.Sprintf("Image %d", it.ID)
+	}
+	return it.Prompt
+}
+
+// decodeFile decodes a gallery file whole, within MaxPixels.
+func decodeFile(path string) (image.Image, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return imageio.DecodeBounded(f, imageio.MaxPixels)
 }
