@@ -129,8 +129,13 @@ func (l *Library) List(ctx context.Context, q Query) ([]Item, error) {
 		limit = 100
 	}
 	args = append(args, limit, q.Offset)
-	rows, err := l.db.QueryContext(ctx, `SELECT `+itemColumns+` FROM items`+where(conds)+
+	return l.items(ctx, `SELECT `+itemColumns+` FROM items`+where(conds)+
 		` ORDER BY created_ms `+order+`, id `+order+` LIMIT ? OFFSET ?`, args...)
+}
+
+// items runs a query of items, each marked when its file is missing.
+func (l *Library) items(ctx context.Context, query string, args ...any) ([]Item, error) {
+	rows, err := l.db.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, fmt.Errorf("library: %w", err)
 	}
@@ -188,19 +193,6 @@ func (l *Library) Facets(ctx context.Context) (Facets, error) {
 // Children are the items made from item id (its edits, its kept twin),
 // newest first.
 func (l *Library) Children(ctx context.Context, id int64) ([]Item, error) {
-	rows, err := l.db.QueryContext(ctx, `SELECT `+itemColumns+` FROM items WHERE deleted_ms IS NULL
+	return l.items(ctx, `SELECT `+itemColumns+` FROM items WHERE deleted_ms IS NULL
 		AND id IN (SELECT item FROM parents WHERE parent = ?) ORDER BY created_ms DESC, id DESC LIMIT 100`, id)
-	if err != nil {
-		return nil, fmt.Errorf("library: %w", err)
-	}
-	defer rows.Close()
-	var out []Item
-	for rows.Next() {
-		it, err := scanItem(rows)
-		if err != nil {
-			return nil, fmt.Errorf("library: %w", err)
-		}
-		out = append(out, it)
-	}
-	return out, rows.Err()
 }
