@@ -15,12 +15,12 @@ import (
 	"math"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/widget"
 
 	"easel/internal/mask"
 	"easel/internal/viewport"
+	"easel/ui/widgets/zoomarea"
 )
 
 // Tool is what a drag does.
@@ -62,11 +62,9 @@ type Painter struct {
 	img     image.Image
 	opacity float64
 	hidden  bool
-	// view is the zoom and the area; fit makes the zoom follow the area.
-	view    viewport.View
-	fit     bool
+	// area is the zoom and the scroll, which the surface draws by.
+	area    *zoomarea.Area
 	minSize fyne.Size
-	scroll  *container.Scroll
 	surface *surface
 	// The gesture in progress, in image pixels.
 	dragging bool
@@ -77,9 +75,10 @@ type Painter struct {
 
 // New makes an empty painter that asks for at least minSize.
 func New(minSize fyne.Size) *Painter {
-	p := &Painter{Radius: 24, Hardness: 0.8, opacity: 0.55, fit: true, minSize: minSize}
+	p := &Painter{Radius: 24, Hardness: 0.8, opacity: 0.55, minSize: minSize}
 	p.surface = newSurface(p)
-	p.scroll = container.NewScroll(p.surface)
+	p.area = zoomarea.New(p, p.surface)
+	p.area.OnZoom = p.changed // the zoom shown follows
 	p.ExtendBaseWidget(p)
 	return p
 }
@@ -100,13 +99,13 @@ func (p *Painter) SetImageMask(img image.Image, m *mask.Mask) {
 		long := max(img.Bounds().Dx(), img.Bounds().Dy())
 		p.Radius = math.Max(2, math.Min(300, math.Round(float64(long)/30)))
 	}
+	size := image.Point{}
 	if img != nil {
 		p.m = m
-		p.view.Size = m.Bounds().Size()
+		size = m.Bounds().Size()
 	}
-	p.fit = true
 	p.surface.setImage(img, m)
-	p.applyZoom(p.view.Fit(), 0, 0)
+	p.area.SetSize(size)
 }
 
 // Image is the image the mask is painted on, nil for none.
@@ -144,82 +143,32 @@ func (p *Painter) SetTintHidden(h bool) {
 	p.surface.showTint()
 }
 
-// Zoom is the zoom in screen units per image pixel; ZoomPercent is the
-// same as a share of the image's own pixels on this screen.
-func (p *Painter) Zoom() float64 { return p.view.Zoom }
+// Zoom is the zoom in screen units per image pixel.
+func (p *Painter) Zoom() float64 { return p.area.View.Zoom }
 
 // ZoomPercent is the zoom as people say it: 100 is one image pixel per
 // screen pixel.
-func (p *Painter) ZoomPercent() float64 { return 100 * p.view.Zoom / viewport.Actual(p.scale()) }
+func (p *Painter) ZoomPercent() float64 { return p.area.Percent() }
 
-// ZoomIn and ZoomOut zoom one step about the area's centre.
-func (p *Painter) ZoomIn() { p.zoomBy(viewport.ZoomStep) }
+// ZoomIn zooms one step in about the area's centre.
+func (p *Painter) ZoomIn() { p.area.ZoomBy(viewport.ZoomStep) }
 
 // ZoomOut zooms one step out about the area's centre.
-func (p *Painter) ZoomOut() { p.zoomBy(1 / viewport.ZoomStep) }
+func (p *Painter) ZoomOut() { p.area.ZoomBy(1 / viewport.ZoomStep) }
 
 // ZoomFit shows the whole image, and keeps it whole as the area changes.
-func (p *Painter) ZoomFit() {
-	p.fit = true
-	p.applyZoom(p.view.Fit(), p.view.AreaW/2, p.view.AreaH/2)
-	p.changed()
-}
+func (p *Painter) ZoomFit() { p.area.Fit() }
 
 // ZoomActual shows one image pixel per screen pixel ("100 %").
-func (p *Painter) ZoomActual() {
-	p.fit = false
-	p.applyZoom(viewport.Actual(p.scale()), p.view.AreaW/2, p.view.AreaH/2)
-	p.changed()
-}
-
-func (p *Painter) zoomBy(f float64) {
-	p.zoomAt(p.view.Zoom*f, p.view.AreaW/2, p.view.AreaH/2)
-}
-
-func (p *Painter) zoomAt(z, ax, ay float64) {
-	p.fit = false
-	p.applyZoom(z, ax, ay)
-	p.changed()
-}
-
-// applyZoom sets the zoom, keeping the pixel at (ax, ay) in the area
-// where it is, and scrolls to match.
-func (p *Painter) applyZoom(z, ax, ay float64) {
-	p.view.OffX, p.view.OffY = float64(p.scroll.Offset.X), float64(p.scroll.Offset.Y)
-	p.view = p.view.ZoomAt(z, ax, ay)
-	p.surface.Refresh()
-	p.scroll.Refresh()
-	p.scroll.ScrollToOffset(fyne.NewPos(float32(p.view.OffX), float32(p.view.OffY)))
-}
+func (p *Painter) ZoomActual() { p.area.Actual() }
 
 // scale is the screen's scale (device pixels per unit).
-func (p *Painter) scale() float64 {
-	if c := fyne.CurrentApp().Driver().CanvasForObject(p); c != nil {
-		return float64(c.Scale())
-	}
-	return 1
-}
-
-// resized follows a new size of the area: a fitted image is fitted again.
-func (p *Painter) resized(s fyne.Size) {
-	if float64(s.Width) == p.view.AreaW && float64(s.Height) == p.view.AreaH {
-		return
-	}
-	p.view.AreaW, p.view.AreaH = float64(s.Width), float64(s.Height)
-	z := p.view.Zoom
-	if p.fit {
-		z = p.view.Fit()
-	}
-	p.applyZoom(z, p.view.AreaW/2, p.view.AreaH/2)
-	if z != p.view.Zoom || p.fit {
-		p.changed() // the zoom shown follows
-	}
-}
+func (p *Painter) scale() float64 { return p.area.Scale() }
 
 // toImage maps a position on the surface (the scrolled content) to the
 // image's pixels, with their fraction.
 func (p *Painter) toImage(pos fyne.Position) [2]float64 {
-	x, y := p.view.ToImage(float64(pos.X), float64(pos.Y))
+	x, y := p.area.View.ToImage(float64(pos.X), float64(pos.Y))
 	return [2]float64{x, y}
 }
 
@@ -292,18 +241,7 @@ func (p *Painter) dragEnd() {
 }
 
 // wheel zooms about the pointer with Ctrl held, and pans otherwise.
-func (p *Painter) wheel(e *fyne.ScrollEvent) {
-	if modifiers()&(fyne.KeyModifierControl|fyne.KeyModifierSuper) == 0 {
-		p.scroll.Scrolled(e)
-		return
-	}
-	f := viewport.ZoomStep
-	if e.Scrolled.DY < 0 {
-		f = 1 / f
-	}
-	ax, ay := float64(e.Position.X-p.scroll.Offset.X), float64(e.Position.Y-p.scroll.Offset.Y)
-	p.zoomAt(p.view.Zoom*f, ax, ay)
-}
+func (p *Painter) wheel(e *fyne.ScrollEvent) { p.area.Wheel(e, modifiers()) }
 
 // around is the image area a stroke from a to b changes.
 func (p *Painter) around(a, b [2]float64) image.Rectangle {
@@ -357,25 +295,13 @@ func (p *Painter) TypedKey(*fyne.KeyEvent) {}
 // zooms: Ctrl+= (or Ctrl++) in, Ctrl+- out, Ctrl+0 to fit, Ctrl+1 to
 // 100 %.
 func (p *Painter) TypedShortcut(s fyne.Shortcut) {
-	switch s := s.(type) {
+	switch s.(type) {
 	case *fyne.ShortcutUndo:
 		p.Do((*mask.Mask).Undo)
 	case *fyne.ShortcutRedo:
 		p.Do((*mask.Mask).Redo)
-	case *desktop.CustomShortcut:
-		if s.Modifier&(fyne.KeyModifierControl|fyne.KeyModifierSuper) == 0 {
-			return
-		}
-		switch s.KeyName {
-		case fyne.KeyEqual, fyne.KeyPlus:
-			p.ZoomIn()
-		case fyne.KeyMinus:
-			p.ZoomOut()
-		case fyne.Key0:
-			p.ZoomFit()
-		case fyne.Key1:
-			p.ZoomActual()
-		}
+	default:
+		p.area.Shortcut(s)
 	}
 }
 
@@ -389,11 +315,8 @@ func (p *Painter) CreateRenderer() fyne.WidgetRenderer { return &painterRenderer
 // tells the painter its area.
 type painterRenderer struct{ p *Painter }
 
-func (r *painterRenderer) Layout(s fyne.Size) {
-	r.p.scroll.Resize(s)
-	r.p.resized(s)
-}
+func (r *painterRenderer) Layout(s fyne.Size) { r.p.area.Resize(s) }
 func (r *painterRenderer) MinSize() fyne.Size           { return r.p.minSize }
-func (r *painterRenderer) Refresh()                     { r.p.scroll.Refresh() }
-func (r *painterRenderer) Objects() []fyne.CanvasObject { return []fyne.CanvasObject{r.p.scroll} }
+func (r *painterRenderer) Refresh()                     { r.p.area.Scroll.Refresh() }
+func (r *painterRenderer) Objects() []fyne.CanvasObject { return []fyne.CanvasObject{r.p.area.Scroll} }
 func (r *painterRenderer) Destroy()                     {}

@@ -103,34 +103,34 @@ func TestZoomAndPanKeepThePointerOnItsPixel(t *testing.T) {
 	t.Cleanup(func() { modifiers = func() fyne.KeyModifier { return 0 } })
 	ctrl = fyne.KeyModifierControl
 	for range 8 {
-		p.surface.Scrolled(&fyne.ScrollEvent{PointEvent: fyne.PointEvent{Position: fyne.NewPos(100+p.scroll.Offset.X, 100+p.scroll.Offset.Y)}, Scrolled: fyne.NewDelta(0, 1)})
+		p.surface.Scrolled(&fyne.ScrollEvent{PointEvent: fyne.PointEvent{Position: fyne.NewPos(100+p.area.Scroll.Offset.X, 100+p.area.Scroll.Offset.Y)}, Scrolled: fyne.NewDelta(0, 1)})
 	}
 	z := p.Zoom()
 	if math.Abs(z-0.2*math.Pow(1.25, 8)) > 1e-9 {
 		t.Fatalf("after 8 notches zoom %v", z)
 	}
 	// The area's centre was over pixel (500, 250) and still is.
-	at := p.toImage(fyne.NewPos(100+p.scroll.Offset.X, 100+p.scroll.Offset.Y))
+	at := p.toImage(fyne.NewPos(100+p.area.Scroll.Offset.X, 100+p.area.Scroll.Offset.Y))
 	if math.Abs(at[0]-500) > 1 || math.Abs(at[1]-250) > 1 {
 		t.Errorf("after zooming the centre is over %v, want (500, 250)", at)
 	}
 	ctrl = 0
-	before := p.scroll.Offset
+	before := p.area.Scroll.Offset
 	p.surface.Scrolled(&fyne.ScrollEvent{Scrolled: fyne.NewDelta(0, -40)})
-	if p.scroll.Offset.Y <= before.Y || p.Zoom() != z {
-		t.Errorf("the wheel did not pan: offset %v -> %v, zoom %v", before, p.scroll.Offset, p.Zoom())
+	if p.area.Scroll.Offset.Y <= before.Y || p.Zoom() != z {
+		t.Errorf("the wheel did not pan: offset %v -> %v, zoom %v", before, p.area.Scroll.Offset, p.Zoom())
 	}
 	// A dab at the pointer lands on the pixel under it.
 	p.Radius, p.Hardness = 1, 1
-	pos := fyne.NewPos(57+p.scroll.Offset.X, 131+p.scroll.Offset.Y)
+	pos := fyne.NewPos(57+p.area.Scroll.Offset.X, 131+p.area.Scroll.Offset.Y)
 	want := pt(p.toImage(pos))
 	p.surface.Tapped(&fyne.PointEvent{Position: pos})
 	if p.Mask().At(want.X, want.Y) != 255 || p.Mask().Painted()*1000*500 > 12 {
 		t.Errorf("the dab missed pixel %v", want)
 	}
 	p.TypedShortcut(&desktop.CustomShortcut{KeyName: fyne.Key0, Modifier: fyne.KeyModifierControl})
-	if p.Zoom() != 0.2 || p.scroll.Offset != (fyne.Position{}) {
-		t.Errorf("Ctrl+0: zoom %v offset %v, want the whole image", p.Zoom(), p.scroll.Offset)
+	if p.Zoom() != 0.2 || p.area.Scroll.Offset != (fyne.Position{}) {
+		t.Errorf("Ctrl+0: zoom %v offset %v, want the whole image", p.Zoom(), p.area.Scroll.Offset)
 	}
 	p.TypedShortcut(&desktop.CustomShortcut{KeyName: fyne.Key1, Modifier: fyne.KeyModifierControl})
 	if p.ZoomPercent() != 100 {

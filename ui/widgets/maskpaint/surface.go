@@ -112,8 +112,8 @@ func (s *surface) showTint() {
 func (s *surface) showRect(a, b [2]float64) {
 	r := image.Rectangle{pt(a), pt(b)}.Canon()
 	r.Max = r.Max.Add(image.Pt(1, 1))
-	x0, y0 := s.p.view.ToContent(float64(r.Min.X), float64(r.Min.Y))
-	x1, y1 := s.p.view.ToContent(float64(r.Max.X), float64(r.Max.Y))
+	x0, y0 := s.p.area.View.ToContent(float64(r.Min.X), float64(r.Min.Y))
+	x1, y1 := s.p.area.View.ToContent(float64(r.Max.X), float64(r.Max.Y))
 	s.rect.Move(fyne.NewPos(float32(x0), float32(y0)))
 	s.rect.Resize(fyne.NewSize(float32(x1-x0), float32(y1-y0)))
 	s.rect.Show()
@@ -124,7 +124,7 @@ func (s *surface) showRect(a, b [2]float64) {
 func (s *surface) showLasso(points []image.Point) {
 	s.lasso = s.lasso[:0]
 	at := func(q image.Point) fyne.Position {
-		x, y := s.p.view.ToContent(float64(q.X)+0.5, float64(q.Y)+0.5)
+		x, y := s.p.area.View.ToContent(float64(q.X)+0.5, float64(q.Y)+0.5)
 		return fyne.NewPos(float32(x), float32(y))
 	}
 	// Long outlines are drawn through every nth point: the fill uses all.
@@ -156,7 +156,7 @@ func (s *surface) showCursor() {
 		s.cursor.Refresh()
 		return
 	}
-	r := float32(s.p.Radius * s.p.view.Zoom)
+	r := float32(s.p.Radius * s.p.area.View.Zoom)
 	s.cursor.Move(s.pointer.SubtractXY(r, r))
 	s.cursor.Resize(fyne.NewSize(2*r, 2*r))
 	s.cursor.Show()
@@ -200,7 +200,7 @@ func (s *surface) MouseOut() {
 
 // MinSize is the image at its zoom.
 func (s *surface) MinSize() fyne.Size {
-	v := s.p.view
+	v := s.p.area.View
 	return fyne.NewSize(float32(float64(v.Size.X)*v.Zoom), float32(float64(v.Size.Y)*v.Zoom))
 }
 
@@ -213,7 +213,7 @@ type surfaceRenderer struct{ s *surface }
 // pointer is mapped by too.
 func (r *surfaceRenderer) Layout(size fyne.Size) {
 	s := r.s
-	v := s.p.view
+	v := s.p.area.View
 	ox, oy := v.Origin()
 	pixels := canvas.ImageScaleSmooth
 	if v.Zoom*s.p.scale() >= 2 {

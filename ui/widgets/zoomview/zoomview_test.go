@@ -30,14 +30,14 @@ func TestFitActualZoomAndPan(t *testing.T) {
 	modifiers = func() fyne.KeyModifier { return ctrl }
 	t.Cleanup(func() { modifiers = func() fyne.KeyModifier { return 0 } })
 	before := v.Zoom()
-	v.surface.Scrolled(&fyne.ScrollEvent{PointEvent: fyne.PointEvent{Position: fyne.NewPos(200+v.scroll.Offset.X, 150+v.scroll.Offset.Y)}, Scrolled: fyne.NewDelta(0, -1)})
+	v.surface.Scrolled(&fyne.ScrollEvent{PointEvent: fyne.PointEvent{Position: fyne.NewPos(200+v.area.Scroll.Offset.X, 150+v.area.Scroll.Offset.Y)}, Scrolled: fyne.NewDelta(0, -1)})
 	if v.Zoom() >= before {
 		t.Errorf("Ctrl+wheel down did not zoom out: %v -> %v", before, v.Zoom())
 	}
 	v.Actual()
-	off := v.scroll.Offset
+	off := v.area.Scroll.Offset
 	v.surface.Dragged(&fyne.DragEvent{Dragged: fyne.NewDelta(-50, -30)})
-	if got := v.scroll.Offset; got.X != off.X+50 || got.Y != off.Y+30 {
+	if got := v.area.Scroll.Offset; got.X != off.X+50 || got.Y != off.Y+30 {
 		t.Errorf("a drag moved the view from %v to %v", off, got)
 	}
 	v.TypedShortcut(&desktop.CustomShortcut{KeyName: fyne.Key0, Modifier: fyne.KeyModifierControl})
