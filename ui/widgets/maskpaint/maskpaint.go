@@ -315,7 +315,7 @@ func (p *Painter) CreateRenderer() fyne.WidgetRenderer { return &painterRenderer
 // tells the painter its area.
 type painterRenderer struct{ p *Painter }
 
-func (r *painterRenderer) Layout(s fyne.Size) { r.p.area.Resize(s) }
+func (r *painterRenderer) Layout(s fyne.Size)           { r.p.area.Resize(s) }
 func (r *painterRenderer) MinSize() fyne.Size           { return r.p.minSize }
 func (r *painterRenderer) Refresh()                     { r.p.area.Scroll.Refresh() }
 func (r *painterRenderer) Objects() []fyne.CanvasObject { return []fyne.CanvasObject{r.p.area.Scroll} }
