@@ -4,8 +4,11 @@
 package atomicfile
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
+
+	"golang.org/x/sys/unix"
 )
 
 // TempSuffix ends the name of a file still being written; whoever opens a
@@ -21,7 +24,7 @@ func Write(path string, data []byte) error { return WriteMode(path, data, 0o600)
 // WriteMode is Write with the file's mode: 0644 for a file the user hands
 // on (an export), 0600 for Easel's own.
 func WriteMode(path string, data []byte, mode os.FileMode) error {
-	return place(path, data, mode, os.Rename)
+	return place(path, data, mode, os.Rename, true)
 }
 
 // WriteNew writes data to path as Write does, but never replaces a file:
@@ -29,18 +32,49 @@ func WriteMode(path string, data []byte, mode os.FileMode) error {
 // which errors.Is(err, fs.ErrExist) holds, and writes nothing. Two
 // processes choosing the same name therefore never overwrite each other.
 func WriteNew(path string, data []byte) error {
-	// A hard link fails when the name is taken, where a rename would
-	// replace it; the temporary name is removed after either.
-	return place(path, data, 0o600, func(tmp, path string) error {
-		defer os.Remove(tmp)
-		return os.Link(tmp, path)
-	})
+	return place(path, data, 0o600, link, true)
+}
+
+// WriteNewUnsynced is WriteNew with the file's mode and without a sync
+// of its own, for a batch that syncs once at its end (Sync): a failure or
+// a cancel still leaves no half-written file at path, and only a power
+// cut before that Sync can lose what was written.
+func WriteNewUnsynced(path string, data []byte, mode os.FileMode) error {
+	return place(path, data, mode, link, false)
+}
+
+// link puts tmp at path unless path is taken: a rename that may not
+// replace (RENAME_NOREPLACE, one step), or where the file system cannot
+// do that, a hard link (which fails when the name exists) and the
+// temporary name removed.
+func link(tmp, path string) error {
+	err := unix.Renameat2(unix.AT_FDCWD, tmp, unix.AT_FDCWD, path, unix.RENAME_NOREPLACE)
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, unix.EEXIST):
+		os.Remove(tmp)
+		return &os.LinkError{Op: "rename", Old: tmp, New: path, Err: os.ErrExist}
+	}
+	defer os.Remove(tmp)
+	return os.Link(tmp, path)
+}
+
+// Sync makes durable everything written to the file system that holds
+// dir, in one go: the end of a batch of WriteNewUnsynced.
+func Sync(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return unix.Syncfs(int(d.Fd()))
 }
 
 // place writes data to a temporary file beside path (with mode), syncs
 // it, puts it at path with put (a rename or a link) and syncs the folder.
 // On any failure the temporary file is removed and path is untouched.
-func place(path string, data []byte, mode os.FileMode, put func(tmp, path string) error) error {
+func place(path string, data []byte, mode os.FileMode, put func(tmp, path string) error, sync bool) error {
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
@@ -65,8 +99,10 @@ func place(path string, data []byte, mode os.FileMode, put func(tmp, path string
 	if _, err := f.Write(data); err != nil {
 		return err
 	}
-	if err := f.Sync(); err != nil {
-		return err
+	if sync {
+		if err := f.Sync(); err != nil {
+			return err
+		}
 	}
 	if err := f.Close(); err != nil {
 		return err
@@ -75,6 +111,9 @@ func place(path string, data []byte, mode os.FileMode, put func(tmp, path string
 		return err
 	}
 	ok = true
+	if !sync {
+		return nil
+	}
 	if d, err := os.Open(dir); err == nil {
 		_ = d.Sync()
 		d.Close()

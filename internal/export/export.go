@@ -3,8 +3,9 @@
 // side, named from the prompt's first words, the date and the item's id,
 // with the prompt and settings beside each (PNG text chunks or a JSON
 // file). An existing file is never replaced; a file is written whole or
-// not at all (a cancelled or failed export leaves no half-written file);
-// the work runs on every core. The original's bytes are copied unchanged
+// not at all (a cancelled or failed export leaves no half-written file),
+// and the batch is synced to disk once at its end; the work runs on every
+// core. The original's bytes are copied unchanged
 // when the format is the same and nothing else is asked of them.
 package export
 
@@ -131,6 +132,9 @@ func Run(ctx context.Context, items []library.Item, pathOf func(library.Item) st
 		}()
 	}
 	wg.Wait()
+	// One sync for the batch: a sync per file made the export wait on
+	// the disk instead of using the cores.
+	_ = atomicfile.Sync(opt.Dir)
 	return results
 }
 
@@ -179,7 +183,7 @@ func one(ctx context.Context, it library.Item, src string, opt Options) (string,
 	if opt.Metadata == Sidecar || (opt.Metadata == TextChunks && format != "png") {
 		js, _ := json.MarshalIndent(meta, "", "  ")
 		side := strings.TrimSuffix(path, filepath.Ext(path)) + ".json"
-		if err := atomicfile.WriteNew(side, append(js, '\n')); err != nil {
+		if err := atomicfile.WriteNewUnsynced(side, append(js, '\n'), 0o644); err != nil {
 			return path, fmt.Errorf("image %d was written, but not its settings: %w", it.ID, err)
 		}
 	}
@@ -210,7 +214,7 @@ func writeFree(dir, name string, data []byte) (string, error) {
 		if _, err := os.Lstat(path); err == nil {
 			continue
 		}
-		err := atomicfile.WriteNew(path, data)
+		err := atomicfile.WriteNewUnsynced(path, data, 0o644)
 		if err == nil {
 			return path, nil
 		}
