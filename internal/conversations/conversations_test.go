@@ -214,7 +214,7 @@ func TestDeleteCanBeUndoneUntilTheAppCloses(t *testing.T) {
 		t.Errorf("after Undo: %+v", l)
 	}
 	lib.Close()
-	lib, s = openAt(t, dir)
+	lib, _ = openAt(t, dir) // opening alone removes what was deleted
 	defer lib.Close()
 	var n int
 	lib.DB().QueryRow(`SELECT count(*) FROM conversations`).Scan(&n)

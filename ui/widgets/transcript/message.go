@@ -236,9 +236,6 @@ func (v *messageView) showThinking() {
 	v.thinkUI.Refresh()
 }
 
-// IsThinkingOpen reports whether the message's Thinking section shows.
-func (v *messageView) isThinkingOpen() bool { return !v.thinkUI.Hidden && v.thought.Visible() }
-
 // renderBody is the message's text: a reply as markdown, the user's as
 // they wrote it.
 func (v *messageView) renderBody(m Message) []fyne.CanvasObject {
