@@ -19,6 +19,7 @@ import (
 	"image/png"
 	"net/http"
 	"strings"
+	"time"
 )
 
 // Evil is text meant to take over a terminal or disguise itself: clear
@@ -37,6 +38,7 @@ const (
 	EmptyChat      = "empty-chat"      // a chat stream of [DONE] only
 	ReasoningOnly  = "reasoning-only"  // a chat stream of reasoning_content only
 	EvilChat       = "evil-chat"       // a chat reply with Evil in it
+	KeyInPieces    = "key-in-pieces"   // a chat reply and its reasoning echoing the key, split across pieces
 )
 
 // Server answers /v1/models, /v1/images/generations and
@@ -117,6 +119,17 @@ func (s Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case model == ReasoningOnly:
 		w.Header().Set("Content-Type", "text/event-stream")
 		fmt.Fprint(w, "data: {\"choices\":[{\"delta\":{\"reasoning_content\":\"thinking it over\"}}]}\n\n")
+		fmt.Fprint(w, "data: {\"choices\":[{\"delta\":{},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n")
+	case model == KeyInPieces:
+		w.Header().Set("Content-Type", "text/event-stream")
+		half := len(s.Key) / 2
+		for _, piece := range []string{"your key is " + s.Key[:half], s.Key[half:] + " — keep it safe"} {
+			fmt.Fprintf(w, "data: {\"choices\":[{\"delta\":{\"reasoning_content\":%s,\"content\":%s}}]}\n\n", js(piece), js(piece))
+			if f, ok := w.(http.Flusher); ok {
+				f.Flush()
+			}
+			time.Sleep(120 * time.Millisecond) // a frame apart: each piece is written on its own
+		}
 		fmt.Fprint(w, "data: {\"choices\":[{\"delta\":{},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n")
 	case model == EvilChat:
 		w.Header().Set("Content-Type", "text/event-stream")

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"image"
 	"image/png"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,6 +15,7 @@ import (
 
 	"easel/internal/api"
 	"easel/internal/conversations"
+	"easel/internal/hostile"
 	"easel/ui/room"
 	"easel/ui/room/roomtest"
 	"easel/ui/widgets/transcript"
@@ -265,4 +267,62 @@ func TestAFaultMidStreamKeepsTheTextAndThinkingStaysApart(t *testing.T) {
 	if reply.Reasoning == "" || strings.Contains(reply.Text, reply.Reasoning) || !strings.HasPrefix(reply.Text, "**Demo reply.**") {
 		t.Errorf("reasoning %q, reply %.60q", reply.Reasoning, reply.Text)
 	}
+}
+
+// A service that echoes the key, split across pieces of a stream, gets
+// it neither on screen nor into the database: the whole text is
+// redacted at every frame, and at the end.
+func TestTheKeyNeverReachesTheTranscriptOrTheDatabase(t *testing.T) {
+	const key = "sk-test-0123456789abcdefghijklmnop"
+	r, h := newChat(t, 0)
+	evil := httptest.NewServer(&hostile.Server{Key: key})
+	defer evil.Close()
+	client := api.New(api.Config{BaseURL: evil.URL + "/v1", APIKey: key})
+	ctx := context.Background()
+	conv := must(r.store.Create(ctx, conversations.Conversation{Title: "t", Model: hostile.KeyInPieces}))
+	q := must(r.store.AddUser(ctx, conv, 0, "what is my key?", nil))
+	s := &stream{t: r, conv: conv, cancel: func() {}}
+	var shown []string
+	h.UI(func() {
+		r.load(conv, nil)
+		r.streams[conv] = s
+	})
+	h.Until("the conversation", func() bool { return r.Current().ID == conv })
+	done := make(chan struct{})
+	go func() {
+		s.run(ctx, r.store, client, q, retryFull)
+		close(done)
+	}()
+	for {
+		select {
+		case <-done:
+		case <-time.After(10 * time.Millisecond):
+			h.UI(func() {
+				for _, m := range r.transcript.Messages() {
+					shown = append(shown, m.Text, m.Reasoning)
+				}
+			})
+			continue
+		}
+		break
+	}
+	h.Until("the end", func() bool { return !r.Streaming() })
+	path := must(r.store.Path(ctx, conv))
+	stored := path[len(path)-1]
+	for _, text := range append(shown, stored.Content, stored.Reasoning) {
+		if strings.Contains(text, key[:8]) || strings.Contains(text, key[len(key)-8:]) {
+			t.Fatalf("the key leaked: %q", text)
+		}
+	}
+	if !strings.Contains(stored.Content, "[key]") {
+		t.Errorf("stored %q: the key was not marked as removed", stored.Content)
+	}
+}
+
+// must is v, or a panic (a failed test) on err.
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
 }
