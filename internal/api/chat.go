@@ -27,9 +27,17 @@ func (c *Client) Chat(ctx context.Context, req ChatRequest, onDelta func(string)
 	if onDelta != nil {
 		// What is shown as it streams is cleaned piece by piece: an
 		// escape sequence split between two pieces loses its ESC, which
-		// is what a terminal needs to act on it.
+		// is what a terminal needs to act on it. The key is redacted
+		// across pieces: a piece may hold only part of it.
 		show := onDelta
-		onDelta = func(d string) { show(Clean(d, true)) }
+		text := newKeyStream(c.cfg.APIKey, func(d string) { show(Clean(d, true)) })
+		onDelta = text.Write
+		defer text.Flush()
+	}
+	if think := req.OnReasoning; think != nil {
+		thoughts := newKeyStream(c.cfg.APIKey, think)
+		req.OnReasoning = thoughts.Write
+		defer thoughts.Flush()
 	}
 	if strings.TrimSpace(req.Model) == "" {
 		return nil, preflight(KindInvalidRequest, "model", "no model is chosen", "Pick a chat model from the list.")

@@ -294,11 +294,6 @@ func (c *Client) redact(s string) string {
 	return Redact(s, c.cfg.APIKey)
 }
 
-// RedactKey removes the key from text a caller builds from streamed
-// pieces (a chat reply as it arrives): a piece alone may hold only part
-// of it, the whole text the rest.
-func (c *Client) RedactKey(s string) string { return c.redact(s) }
-
 // Redact removes every run of eight or more characters of secret from s.
 func Redact(s, secret string) string {
 	const run = 8

@@ -214,7 +214,7 @@ func (s *stream) run(ctx context.Context, store *conversations.Store, client *ap
 			case <-done:
 				return
 			case <-tick.C:
-				s.flush(store, client)
+				s.flush(store)
 			}
 		}
 	}()
@@ -238,8 +238,6 @@ func (s *stream) run(ctx context.Context, store *conversations.Store, client *ap
 			end.Reasoning = res.Reasoning
 		}
 	}
-	// The key never reaches the database, whole or across pieces.
-	end.Content, end.Reasoning = client.RedactKey(end.Content), client.RedactKey(end.Reasoning)
 	var ae *api.Error
 	switch {
 	case err == nil:
@@ -282,13 +280,12 @@ func (s *stream) run(ctx context.Context, store *conversations.Store, client *ap
 }
 
 // flush writes what arrived since the last frame, then shows it: the
-// window never shows text the database does not hold, and neither holds
-// the key (the whole text is redacted: a piece may carry only part).
-func (s *stream) flush(store *conversations.Store, client *api.Client) {
+// window never shows text the database does not hold. (The client hands
+// over pieces with the key already redacted across them.)
+func (s *stream) flush(store *conversations.Store) {
 	s.mu.Lock()
 	text, reasoning := s.text.String(), s.reasoning.String()
 	s.mu.Unlock()
-	text, reasoning = client.RedactKey(text), client.RedactKey(reasoning)
 	if text == s.shownText && reasoning == s.shownReasoning {
 		return
 	}
