@@ -34,8 +34,11 @@ import (
 type Host struct {
 	t testing.TB
 	// queue feeds the host's UI goroutine.
-	mu     sync.Mutex
-	queue  []func()
+	mu    sync.Mutex
+	queue []func()
+	// busy is held while an update runs, so the end of a test waits
+	// for it rather than tear the app down under it.
+	busy   sync.Mutex
 	wake   chan struct{}
 	closed bool
 	win    fyne.Window
@@ -114,8 +117,11 @@ func NewWith(t testing.TB, o Options) *Host {
 		h.run.Wait()
 		h.UI(func() {})
 		h.mu.Lock()
-		h.closed = true // no update after this
+		h.closed = true // no update after this: those queued are dropped
+		h.queue = nil
 		h.mu.Unlock()
+		h.busy.Lock() // and the one running, if any, ends first
+		h.busy.Unlock()
 		h.th.Wait()
 		lib.Close()
 		ts.Close()
@@ -160,14 +166,16 @@ func (h *Host) loop() {
 	for range h.wake {
 		for {
 			h.mu.Lock()
-			if len(h.queue) == 0 {
+			if h.closed || len(h.queue) == 0 {
 				h.mu.Unlock()
 				break
 			}
 			f := h.queue[0]
 			h.queue = h.queue[1:]
+			h.busy.Lock()
 			h.mu.Unlock()
 			f()
+			h.busy.Unlock()
 		}
 	}
 }
