@@ -3,9 +3,8 @@
 // side, named from the prompt's first words, the date and the item's id,
 // with the prompt and settings beside each (PNG text chunks or a JSON
 // file). An existing file is never replaced; a file is written whole or
-// not at all (a cancelled or failed export leaves no half-written file),
-// and the batch is synced to disk once at its end; the work runs on every
-// core. The original's bytes are copied unchanged
+// not at all (a cancelled or failed export leaves no half-written file);
+// the work runs on every core. The original's bytes are copied unchanged
 // when the format is the same and nothing else is asked of them.
 package export
 
@@ -132,9 +131,6 @@ func Run(ctx context.Context, items []library.Item, pathOf func(library.Item) st
 		}()
 	}
 	wg.Wait()
-	// One sync for the batch: a sync per file made the export wait on
-	// the disk instead of using the cores.
-	_ = atomicfile.Sync(opt.Dir)
 	return results
 }
 

@@ -81,7 +81,7 @@ func BenchmarkExport500JPEG(b *testing.B) {
 	}
 	var cores []float64
 	exportRun := func() float64 {
-		dir := b.TempDir()
+		dir := memDir(b)
 		cpu0 := cpuTime()
 		start := time.Now()
 		ns := benchfloor.MedianNs(1, func() {
@@ -94,9 +94,11 @@ func BenchmarkExport500JPEG(b *testing.B) {
 		cores = append(cores, float64(cpuTime()-cpu0)/float64(time.Since(start)))
 		return ns
 	}
+	// Three pairs a round at least: one pair on this noisy machine
+	// swings by a third.
 	var floors, ratios []float64
 	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
+	for i := 0; i < max(b.N, 3); i++ {
 		var f, e float64
 		if i%2 == 0 {
 			f, e = floor(), exportRun()
@@ -110,4 +112,15 @@ func BenchmarkExport500JPEG(b *testing.B) {
 	b.ReportMetric(benchfloor.Median(ratios), "ratio-to-parallel-decode+encode")
 	b.ReportMetric(benchfloor.Median(cores), "cores-used")
 	b.ReportMetric(float64(runtime.NumCPU()), "cores")
+}
+
+// memDir is a folder in memory (/dev/shm) when there is one: the figure
+// is the export's work against the floor's, not this machine's disk.
+func memDir(b *testing.B) string {
+	dir, err := os.MkdirTemp("/dev/shm", "easel-export-bench")
+	if err != nil {
+		return b.TempDir()
+	}
+	b.Cleanup(func() { os.RemoveAll(dir) })
+	return dir
 }
