@@ -36,17 +36,17 @@ type Host struct {
 	// queue feeds the host's UI goroutine.
 	mu    sync.Mutex
 	queue []func()
-	// busy is held while an update runs, so the end of a test waits
+	// running counts the update running, so the end of a test waits
 	// for it rather than tear the app down under it.
-	busy   sync.Mutex
-	wake   chan struct{}
-	closed bool
-	win    fyne.Window
-	sess   *session.Session
-	lib    *library.Library
-	run    *jobs.Runner
-	th     *thumbs.Service
-	reg    *modelpick.Registry
+	running sync.WaitGroup
+	wake    chan struct{}
+	closed  bool
+	win     fyne.Window
+	sess    *session.Session
+	lib     *library.Library
+	run     *jobs.Runner
+	th      *thumbs.Service
+	reg     *modelpick.Registry
 	// OnJob receives the runner's events on the UI side, under the lock.
 	OnJob func(jobs.Event)
 	// Opened and Settings record OpenItem and ShowSettings.
@@ -120,8 +120,7 @@ func NewWith(t testing.TB, o Options) *Host {
 		h.closed = true // no update after this: those queued are dropped
 		h.queue = nil
 		h.mu.Unlock()
-		h.busy.Lock() // and the one running, if any, ends first
-		h.busy.Unlock()
+		h.running.Wait() // and the one running, if any, ends first
 		h.th.Wait()
 		lib.Close()
 		ts.Close()
@@ -172,10 +171,10 @@ func (h *Host) loop() {
 			}
 			f := h.queue[0]
 			h.queue = h.queue[1:]
-			h.busy.Lock()
+			h.running.Add(1) // under mu, while not closed: never after Wait
 			h.mu.Unlock()
 			f()
-			h.busy.Unlock()
+			h.running.Done()
 		}
 	}
 }
