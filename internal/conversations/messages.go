@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"easel/internal/api"
+	"easel/internal/imageio"
 	"easel/internal/library"
 )
 
@@ -300,7 +301,7 @@ func (s *Store) Request(c Conversation, path []Message, bare bool) (api.ChatRequ
 		}
 		msg := api.Message{Role: m.Role, Content: m.Content}
 		for _, img := range m.Images {
-			data, err := readFile(s.lib.InputPath(img.StoredInput))
+			data, err := imageio.ReadFile(s.lib.InputPath(img.StoredInput))
 			if err != nil {
 				return req, fmt.Errorf("the image %s attached to an earlier message cannot be read: %w", img.Name, err)
 			}

@@ -4,13 +4,10 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"io"
-	"os"
 	"strings"
 	"time"
 
 	"easel/internal/api"
-	"easel/internal/imageio"
 )
 
 // Preset is a saved system prompt.
@@ -77,16 +74,6 @@ func (s *Store) DeletePreset(ctx context.Context, id int64) error {
 		_, err := tx.ExecContext(ctx, `DELETE FROM presets WHERE id = ?`, id)
 		return err
 	})
-}
-
-// readFile reads a stored image back, bounded as any input is.
-func readFile(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return io.ReadAll(io.LimitReader(f, imageio.MaxReadBytes))
 }
 
 // Markdown is a conversation as a Markdown document: its title, its

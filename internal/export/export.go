@@ -17,7 +17,6 @@ import (
 	"fmt"
 	"hash/crc32"
 	"image"
-	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -136,7 +135,7 @@ func Run(ctx context.Context, items []library.Item, pathOf func(library.Item) st
 
 // one exports one item.
 func one(ctx context.Context, it library.Item, src string, opt Options) (string, error) {
-	original, err := readFile(src)
+	original, err := imageio.ReadFile(src)
 	if err != nil {
 		return "", fmt.Errorf("image %d: %w", it.ID, err)
 	}
@@ -219,16 +218,6 @@ func writeFree(dir, name string, data []byte) (string, error) {
 		}
 	}
 	return "", fmt.Errorf("no free name for %s in %s", name, dir)
-}
-
-// readFile reads a gallery file, bounded.
-func readFile(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return io.ReadAll(io.LimitReader(f, imageio.MaxReadBytes))
 }
 
 // Describe is the prompt and settings that go along with an export.

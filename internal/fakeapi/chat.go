@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"easel/internal/wording"
 )
 
 func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
@@ -51,7 +53,7 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 	}
 	answer := reply(last)
 	if images > 0 {
-		answer = fmt.Sprintf("I see %d %s. ", images, plural(images, "image", "images")) + answer
+		answer = fmt.Sprintf("I see %d %s. ", images, wording.Plural(images, "image", "images")) + answer
 	}
 	words := strings.SplitAfter(answer, " ")
 	// A thinking model streams its reasoning first, apart from the reply.
@@ -155,13 +157,6 @@ func content(c any) (string, int) {
 		return strings.Join(text, "\n"), images
 	}
 	return "", 0
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 // reply is the demo's answer: markdown, so the chat's rendering shows.

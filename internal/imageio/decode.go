@@ -47,16 +47,32 @@ func DecodeBounded(r io.Reader, limit int) (image.Image, error) {
 // without holding a 4096-pixel original in memory (and in the GPU) for a
 // view a fifth of its size.
 func DecodeFileFit(path string, side int) (image.Image, error) {
+	img, err := DecodeFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return Fit(img, side), nil
+}
+
+// DecodeFile decodes an image file whole, within MaxPixels.
+func DecodeFile(path string) (image.Image, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	img, err := DecodeBounded(f, MaxPixels)
+	return DecodeBounded(f, MaxPixels)
+}
+
+// ReadFile reads a file of Easel's (a stored input, a gallery image),
+// bounded by MaxReadBytes as any input is.
+func ReadFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
-	return Fit(img, side), nil
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, MaxReadBytes))
 }
 
 // Fit is img scaled down to fit side pixels, or img itself when it fits.

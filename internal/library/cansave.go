@@ -11,6 +11,8 @@ import (
 
 	"github.com/dustin/go-humanize"
 	"golang.org/x/sys/unix"
+
+	"easel/internal/wording"
 )
 
 // Reserve is the free space CanSave leaves untouched beyond the images
@@ -53,7 +55,7 @@ func (l *Library) CanSave(n int, each int64) error {
 	}
 	f, err := os.CreateTemp(l.images, ".easel-probe-*")
 	if err != nil {
-		return fmt.Errorf("the gallery's folder %s cannot be written (%v): new images could not be saved", l.images, unwrapPath(err))
+		return fmt.Errorf("the gallery's folder %s cannot be written (%v): new images could not be saved", l.images, wording.PathCause(err))
 	}
 	f.Close()
 	os.Remove(f.Name())
@@ -66,15 +68,6 @@ func (l *Library) CanSave(n int, each int64) error {
 		return &SpaceError{Dir: l.images, Free: free, Need: need}
 	}
 	return nil
-}
-
-// unwrapPath is err without the path and operation of a *PathError, which
-// the message already names.
-func unwrapPath(err error) error {
-	if pe, ok := err.(*os.PathError); ok {
-		return pe.Err
-	}
-	return err
 }
 
 // Cause says in a designer's words why a save failed: the disk is full,

@@ -5,6 +5,8 @@
 package wording
 
 import (
+	"errors"
+	"os"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -27,4 +29,23 @@ func Sentence(s string) string {
 		s += "."
 	}
 	return s
+}
+
+// Plural is one when n is 1, else many: "1 image", "3 images".
+func Plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// PathCause is err without the path and operation of a *os.PathError,
+// for a message that names the file itself: "cannot open a.png: no such
+// file or directory", not the path twice.
+func PathCause(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }

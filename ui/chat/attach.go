@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -47,7 +46,7 @@ func (t *Room) AttachFiles(paths []string) {
 		for _, p := range paths {
 			f, err := os.Open(p)
 			if err != nil {
-				problems = append(problems, wording.Sentence(fmt.Sprintf("cannot open %s: %v", filepath.Base(p), unwrap(err))))
+				problems = append(problems, wording.Sentence(fmt.Sprintf("cannot open %s: %v", filepath.Base(p), wording.PathCause(err))))
 				continue
 			}
 			prepared, err := imageio.ReadPrepared(f, filepath.Base(p))
@@ -133,22 +132,4 @@ func (t *Room) showAttachments() {
 func hashOf(data []byte) string {
 	sum := sha256.Sum256(data)
 	return hex.EncodeToString(sum[:])
-}
-
-// readStored reads an image the library keeps, bounded.
-func readStored(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return io.ReadAll(io.LimitReader(f, imageio.MaxReadBytes))
-}
-
-func unwrap(err error) error {
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
 }

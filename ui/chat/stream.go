@@ -15,6 +15,7 @@ import (
 
 	"easel/internal/api"
 	"easel/internal/conversations"
+	"easel/internal/imageio"
 	"easel/ui/kit"
 	"easel/ui/room"
 )
@@ -381,7 +382,7 @@ func (t *Room) resend(m conversations.Message, text string) {
 		defer t.work.Done()
 		var images []conversations.NewImage
 		for _, img := range m.Images {
-			data, err := readStored(lib.InputPath(img.StoredInput))
+			data, err := imageio.ReadFile(lib.InputPath(img.StoredInput))
 			if err == nil {
 				images = append(images, conversations.NewImage{Name: img.Name, Data: data})
 			}

@@ -15,6 +15,7 @@ import (
 
 	"easel/internal/export"
 	"easel/internal/library"
+	"easel/internal/wording"
 	"easel/ui/kit"
 )
 
@@ -60,7 +61,7 @@ func ExportMany(h Host, items []library.Item, pathOf func(library.Item) string, 
 		widget.NewFormItem("Long side", long),
 		widget.NewFormItem("Settings", meta),
 	)
-	title := fmt.Sprintf("Export %d %s", len(items), plural(len(items), "image", "images"))
+	title := fmt.Sprintf("Export %d %s", len(items), wording.Plural(len(items), "image", "images"))
 	d := dialog.NewCustomConfirm(title, "Export", "Cancel", container.NewVBox(form, note), func(ok bool) {
 		if !ok {
 			return
@@ -87,13 +88,6 @@ func indexOf(list []string, s string) int {
 		}
 	}
 	return 0
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 // rememberFolder keeps the folder for the next export.
@@ -134,7 +128,7 @@ func runExport(h Host, items []library.Item, pathOf func(library.Item) string, o
 					failed = append(failed, r.Err.Error())
 				}
 			}
-			msg := fmt.Sprintf("%d %s written to %s.", written, plural(written, "image", "images"), opt.Dir)
+			msg := fmt.Sprintf("%d %s written to %s.", written, wording.Plural(written, "image", "images"), opt.Dir)
 			if cancelled {
 				msg = "Cancelled: " + msg + " Nothing half-written was left."
 			}

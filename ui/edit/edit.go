@@ -403,7 +403,7 @@ func (t *Room) AddFiles(paths []string) {
 			}
 			if len(over) > 0 {
 				problems = append(problems, fmt.Sprintf("Edit takes at most %d images, so %d %s not added: %s.",
-					t.maxInputs(), len(over), plural(len(over), "was", "were"), strings.Join(over, ", ")))
+					t.maxInputs(), len(over), wording.Plural(len(over), "was", "were"), strings.Join(over, ", ")))
 			}
 			if len(problems) > 0 {
 				// A dialog, not only the status line, which the service's
@@ -422,13 +422,6 @@ func (t *Room) maxInputs() int {
 	return api.DefaultLimits.MaxImages
 }
 
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
-
 // inputExtensions are the file types a folder's images are taken from.
 var inputExtensions = map[string]bool{".png": true, ".jpg": true, ".jpeg": true, ".webp": true}
 
@@ -443,7 +436,7 @@ func expandFolders(paths []string) (files, problems []string) {
 		}
 		entries, err := os.ReadDir(p)
 		if err != nil {
-			problems = append(problems, fmt.Sprintf("cannot open the folder %s: %v.", filepath.Base(p), unwrapPath(err)))
+			problems = append(problems, fmt.Sprintf("cannot open the folder %s: %v.", filepath.Base(p), wording.PathCause(err)))
 			continue
 		}
 		found := 0
@@ -465,19 +458,10 @@ func expandFolders(paths []string) (files, problems []string) {
 func readInputFile(path string) (imageio.Prepared, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return imageio.Prepared{}, fmt.Errorf("cannot open %s: %w", filepath.Base(path), unwrapPath(err))
+		return imageio.Prepared{}, fmt.Errorf("cannot open %s: %w", filepath.Base(path), wording.PathCause(err))
 	}
 	defer f.Close()
 	return imageio.ReadPrepared(f, filepath.Base(path))
-}
-
-// unwrapPath is err without the *PathError's path, which the message names.
-func unwrapPath(err error) error {
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
 }
 
 // PrimaryAction checks the edit and submits it as a job.

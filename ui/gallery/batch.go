@@ -15,6 +15,7 @@ import (
 
 	"easel/internal/imageio"
 	"easel/internal/library"
+	"easel/internal/wording"
 	"easel/ui/widgets/thumbgrid"
 )
 
@@ -122,7 +123,7 @@ func (t *Room) favouriteSelection() {
 				if all {
 					verb = "no longer favourites"
 				}
-				t.count.SetText(fmt.Sprintf("%d %s %s", len(items), plural(len(items), "image", "images"), verb))
+				t.count.SetText(fmt.Sprintf("%d %s %s", len(items), wording.Plural(len(items), "image", "images"), verb))
 				if opened != nil && opened.ID == t.opened {
 					t.Open(*opened) // its Favourite box follows
 				}
@@ -177,7 +178,7 @@ func (t *Room) deleteItems(items []library.Item) {
 				return
 			}
 			t.trashed = ids
-			t.undoText.SetText(fmt.Sprintf("Deleted %d %s. Undo brings %s back until Easel closes.", len(ids), plural(len(ids), "image", "images"), plural(len(ids), "it", "them")))
+			t.undoText.SetText(fmt.Sprintf("Deleted %d %s. Undo brings %s back until Easel closes.", len(ids), wording.Plural(len(ids), "image", "images"), wording.Plural(len(ids), "it", "them")))
 			t.undoBar.Show()
 			for _, id := range ids {
 				if id == t.opened {
@@ -235,7 +236,7 @@ func (t *Room) Import(paths []string) {
 			}
 		}
 		t.host.Do(func() {
-			msg := fmt.Sprintf("Imported %d %s", added, plural(added, "image", "images"))
+			msg := fmt.Sprintf("Imported %d %s", added, wording.Plural(added, "image", "images"))
 			if existing > 0 {
 				msg += fmt.Sprintf("; %d already in the gallery", existing)
 			}

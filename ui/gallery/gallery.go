@@ -24,6 +24,7 @@ import (
 	"easel/internal/imageio"
 	"easel/internal/library"
 	"easel/internal/thumbs"
+	"easel/internal/wording"
 	"easel/ui/kit"
 	"easel/ui/room"
 	"easel/ui/widgets/picture"
@@ -234,9 +235,9 @@ func (t *Room) showPage(pager *library.Pager, n, all int, filtered bool, err, co
 	case all == 0:
 		t.count.SetText("No images yet")
 	case filtered:
-		t.count.SetText(fmt.Sprintf("%s of %s %s", humanize.Comma(int64(n)), humanize.Comma(int64(all)), plural(all, "image", "images")))
+		t.count.SetText(fmt.Sprintf("%s of %s %s", humanize.Comma(int64(n)), humanize.Comma(int64(all)), wording.Plural(all, "image", "images")))
 	default:
-		t.count.SetText(humanize.Comma(int64(n)) + " " + plural(n, "image", "images"))
+		t.count.SetText(humanize.Comma(int64(n)) + " " + wording.Plural(n, "image", "images"))
 	}
 	t.pager, t.total = pager, n
 	t.loading = map[int]bool{}
@@ -248,13 +249,6 @@ func (t *Room) showPage(pager *library.Pager, n, all int, filtered bool, err, co
 	t.grid.Reset()
 	t.followSelection()
 	t.grid.Refresh()
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 // loadPage reads page n of the grid off the UI goroutine, then draws

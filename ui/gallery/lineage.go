@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"image"
 	"net/url"
-	"os"
 	"path/filepath"
 
 	"fyne.io/fyne/v2"
@@ -145,7 +144,7 @@ func (t *Room) viewLarge(it library.Item) {
 		return
 	}
 	go func() {
-		img, err := decodeFile(lib.Path(it))
+		img, err := imageio.DecodeFile(lib.Path(it))
 		opaque := err == nil && imageio.IsOpaque(img)
 		t.host.Do(func() {
 			if err != nil {
@@ -186,14 +185,4 @@ func shortTitle(it library.Item) string {
 		return fmt.Sprintf("Image %d", it.ID)
 	}
 	return it.Prompt
-}
-
-// decodeFile decodes a gallery file whole, within MaxPixels.
-func decodeFile(path string) (image.Image, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return imageio.DecodeBounded(f, imageio.MaxPixels)
 }
