@@ -46,7 +46,6 @@ func BenchmarkWireToFileBytes(b *testing.B) {
 	// The floor and the wire path are timed in pairs, back to back and
 	// in turn first, and the ratio is taken within each pair: a slower
 	// moment of the machine (or the other's garbage) weighs on both alike.
-	var floor, ratios []float64
 	var allocated uint64
 	decode := func() float64 {
 		return benchfloor.MedianNs(1, func() {
@@ -73,16 +72,7 @@ func BenchmarkWireToFileBytes(b *testing.B) {
 		allocated += after.TotalAlloc - before.TotalAlloc
 		return ns
 	}
-	for i := 0; i < b.N; i++ {
-		var f, w float64
-		if i%2 == 0 {
-			f, w = decode(), fromWire()
-		} else {
-			w, f = fromWire(), decode()
-		}
-		floor = append(floor, f)
-		ratios = append(ratios, w/f)
-	}
+	floor, ratios := benchfloor.Pairs(b.N, decode, fromWire)
 	b.ReportMetric(benchfloor.Median(floor)/1e6, "floor-ms")
 	b.ReportMetric(benchfloor.Median(ratios), "ratio-to-base64")
 	b.ReportMetric(float64(allocated)/float64(b.N)/float64(len(raw)), "alloc-bytes-per-image-byte")

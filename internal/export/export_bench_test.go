@@ -96,18 +96,8 @@ func BenchmarkExport500JPEG(b *testing.B) {
 	}
 	// Three pairs a round at least: one pair on this noisy machine
 	// swings by a third.
-	var floors, ratios []float64
 	b.ResetTimer()
-	for i := 0; i < max(b.N, 3); i++ {
-		var f, e float64
-		if i%2 == 0 {
-			f, e = floor(), exportRun()
-		} else {
-			e, f = exportRun(), floor()
-		}
-		floors = append(floors, f)
-		ratios = append(ratios, e/f)
-	}
+	floors, ratios := benchfloor.Pairs(max(b.N, 3), floor, exportRun)
 	b.ReportMetric(benchfloor.Median(floors)/1e6, "floor-ms")
 	b.ReportMetric(benchfloor.Median(ratios), "ratio-to-parallel-decode+encode")
 	b.ReportMetric(benchfloor.Median(cores), "cores-used")

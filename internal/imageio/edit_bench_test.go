@@ -37,7 +37,6 @@ func BenchmarkPrepare24MPJPEG(b *testing.B) {
 		b.Fatal(err)
 	}
 	data := buf.Bytes()
-	var floor, ratios []float64
 	decode := func() float64 {
 		return benchfloor.MedianNs(1, func() {
 			if _, _, err := image.Decode(bytes.NewReader(data)); err != nil {
@@ -54,16 +53,7 @@ func BenchmarkPrepare24MPJPEG(b *testing.B) {
 		})
 	}
 	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		var f, p float64
-		if i%2 == 0 {
-			f, p = decode(), prepare()
-		} else {
-			p, f = prepare(), decode()
-		}
-		floor = append(floor, f)
-		ratios = append(ratios, p/f)
-	}
+	floor, ratios := benchfloor.Pairs(b.N, decode, prepare)
 	b.ReportMetric(benchfloor.Median(floor)/1e6, "floor-ms")
 	b.ReportMetric(benchfloor.Median(ratios), "ratio-to-decode")
 }
@@ -81,7 +71,6 @@ func BenchmarkComposite2048(b *testing.B) {
 			}
 		}
 	}
-	var floor, ratios []float64
 	plain := func() float64 {
 		return benchfloor.MedianNs(1, func() {
 			out := image.NewNRGBA(original.Rect)
@@ -97,16 +86,7 @@ func BenchmarkComposite2048(b *testing.B) {
 		})
 	}
 	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		var f, c float64
-		if i%2 == 0 {
-			f, c = plain(), composite()
-		} else {
-			c, f = composite(), plain()
-		}
-		floor = append(floor, f)
-		ratios = append(ratios, c/f)
-	}
+	floor, ratios := benchfloor.Pairs(b.N, plain, composite)
 	b.ReportMetric(benchfloor.Median(floor)/1e6, "floor-ms")
 	b.ReportMetric(benchfloor.Median(ratios), "ratio-to-resize-and-draw")
 }
