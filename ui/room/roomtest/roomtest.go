@@ -57,9 +57,9 @@ type Host struct {
 	SavedAs []api.Image
 	Edited  []int64
 	Prompts []string
-	// ChatBodies are the bodies of the chat requests the fake service
+	// chatBodies are the bodies of the chat requests the fake service
 	// received, in order.
-	ChatBodies [][]byte
+	chatBodies [][]byte
 	bodiesMu   sync.Mutex
 }
 
@@ -98,7 +98,7 @@ func NewWith(t testing.TB, o Options) *Host {
 		if strings.HasSuffix(r.URL.Path, "/chat/completions") {
 			body, _ := io.ReadAll(io.LimitReader(r.Body, 64<<20))
 			h.bodiesMu.Lock()
-			h.ChatBodies = append(h.ChatBodies, body)
+			h.chatBodies = append(h.chatBodies, body)
 			h.bodiesMu.Unlock()
 			r.Body = io.NopCloser(bytes.NewReader(body))
 		}
@@ -128,11 +128,12 @@ func NewWith(t testing.TB, o Options) *Host {
 	return h
 }
 
-// Bodies is a copy of ChatBodies, safe from any goroutine.
+// Bodies are the bodies of the chat requests the fake service received,
+// in order; safe from any goroutine.
 func (h *Host) Bodies() [][]byte {
 	h.bodiesMu.Lock()
 	defer h.bodiesMu.Unlock()
-	return append([][]byte(nil), h.ChatBodies...)
+	return append([][]byte(nil), h.chatBodies...)
 }
 
 // UsePrompt implements room.Host.
