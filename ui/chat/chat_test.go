@@ -27,17 +27,20 @@ func newChat(t *testing.T, pace time.Duration) (*Room, *roomtest.Host) {
 	r := New(h)
 	h.Show(r.Build)
 	h.Until("the conversations", func() bool { return r.store != nil })
-	t.Cleanup(func() {
-		// Work ends in a callback that may start more (a reply's end
-		// reloads the conversation): settle before the app goes.
-		h.UI(r.Stop)
-		for range 5 {
-			r.Wait()
-			h.UI(func() {})
-		}
-		r.Wait()
-	})
 	return r, h
+}
+
+// settle stops what runs and lets every callback it leaves end: work
+// ends in a callback that may start more (a reply's end reloads the
+// conversation). Tests defer it, so it runs before any cleanup: a
+// callback running under the test app's teardown is a race.
+func settle(h *roomtest.Host, r *Room) {
+	h.UI(r.Stop)
+	for range 5 {
+		r.Wait()
+		h.UI(func() {})
+	}
+	r.Wait()
 }
 
 // send types text and presses Enter.
@@ -68,6 +71,7 @@ func waitReply(t *testing.T, h *roomtest.Host, r *Room) transcript.Message {
 // database with its usage.
 func TestAMessageStreamsAndIsKept(t *testing.T) {
 	r, h := newChat(t, 0)
+	defer settle(h, r)
 	send(h, r, "A poster for a jazz night")
 	reply := waitReply(t, h, r)
 	if !strings.Contains(reply.Text, "Demo reply") || reply.Usage == "" {
@@ -103,6 +107,7 @@ func TestAMessageStreamsAndIsKept(t *testing.T) {
 // stopped; the reply is kept so in the database.
 func TestStopKeepsTheTextSoFar(t *testing.T) {
 	r, h := newChat(t, time.Second) // a word every 50 ms
+	defer settle(h, r)
 	send(h, r, "tell me about posters")
 	h.Until("some text", func() bool {
 		msgs := r.transcript.Messages()
@@ -125,6 +130,7 @@ func TestStopKeepsTheTextSoFar(t *testing.T) {
 // again; editing the question and sending it again keeps the old branch.
 func TestRegenerateAndEditKeepVersions(t *testing.T) {
 	r, h := newChat(t, 0)
+	defer settle(h, r)
 	send(h, r, "first question")
 	first := waitReply(t, h, r)
 	h.UI(func() { r.regenerate(first.ID) })
@@ -152,6 +158,7 @@ func TestRegenerateAndEditKeepVersions(t *testing.T) {
 // can go again without them.
 func TestImagesGoAsContentParts(t *testing.T) {
 	r, h := newChat(t, 0)
+	defer settle(h, r)
 	var buf bytes.Buffer
 	png.Encode(&buf, image.NewGray(image.Rect(0, 0, 16, 12)))
 	p := filepath.Join(t.TempDir(), "sketch.png")
@@ -196,6 +203,7 @@ func TestImagesGoAsContentParts(t *testing.T) {
 // gallery lists it and opens it with its messages.
 func TestConversationsAreListedAndSearched(t *testing.T) {
 	r, h := newChat(t, 0)
+	defer settle(h, r)
 	send(h, r, "Moodboard for a bakery")
 	waitReply(t, h, r)
 	h.UI(r.NewChat)
@@ -231,6 +239,7 @@ func TestConversationsAreListedAndSearched(t *testing.T) {
 // "Use as prompt" puts a reply's text in Text to image's prompt.
 func TestUseAsPrompt(t *testing.T) {
 	r, h := newChat(t, 0)
+	defer settle(h, r)
 	send(h, r, "write me a prompt")
 	reply := waitReply(t, h, r)
 	h.UI(func() { r.useAsPrompt(reply.Text, room.TargetGenerate) })
@@ -245,6 +254,7 @@ func TestUseAsPrompt(t *testing.T) {
 // own section, never into the reply.
 func TestAFaultMidStreamKeepsTheTextAndThinkingStaysApart(t *testing.T) {
 	r, h := newChat(t, 0)
+	defer settle(h, r)
 	h.UI(func() { r.model.SetText("fault-stream-error") })
 	send(h, r, "a long answer please")
 	cut := waitReply(t, h, r)
@@ -275,6 +285,7 @@ func TestAFaultMidStreamKeepsTheTextAndThinkingStaysApart(t *testing.T) {
 func TestTheKeyNeverReachesTheTranscriptOrTheDatabase(t *testing.T) {
 	const key = "sk-test-0123456789abcdefghijklmnop"
 	r, h := newChat(t, 0)
+	defer settle(h, r)
 	evil := httptest.NewServer(&hostile.Server{Key: key})
 	defer evil.Close()
 	client := api.New(api.Config{BaseURL: evil.URL + "/v1", APIKey: key})
