@@ -4,11 +4,8 @@
 package atomicfile
 
 import (
-	"errors"
 	"os"
 	"path/filepath"
-
-	"golang.org/x/sys/unix"
 )
 
 // TempSuffix ends the name of a file still being written; whoever opens a
@@ -42,23 +39,6 @@ func WriteNew(path string, data []byte) error {
 // hundreds wait on the disk's journal, not on the cores.
 func WriteNewUnsynced(path string, data []byte, mode os.FileMode) error {
 	return place(path, data, mode, link, false)
-}
-
-// link puts tmp at path unless path is taken: a rename that may not
-// replace (RENAME_NOREPLACE, one step), or where the file system cannot
-// do that, a hard link (which fails when the name exists) and the
-// temporary name removed.
-func link(tmp, path string) error {
-	err := unix.Renameat2(unix.AT_FDCWD, tmp, unix.AT_FDCWD, path, unix.RENAME_NOREPLACE)
-	switch {
-	case err == nil:
-		return nil
-	case errors.Is(err, unix.EEXIST):
-		os.Remove(tmp)
-		return &os.LinkError{Op: "rename", Old: tmp, New: path, Err: os.ErrExist}
-	}
-	defer os.Remove(tmp)
-	return os.Link(tmp, path)
 }
 
 // place writes data to a temporary file beside path (with mode), syncs

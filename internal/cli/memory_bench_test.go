@@ -1,3 +1,8 @@
+//go:build linux
+
+// The benchmark reads the child's peak memory from rusage's Maxrss,
+// which only Linux reports in kilobytes; elsewhere it is a Linux figure.
+
 package cli
 
 import (

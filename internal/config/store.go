@@ -13,6 +13,7 @@ import (
 
 	"github.com/gofrs/flock"
 
+	"easel/internal/appdirs"
 	"easel/internal/atomicfile"
 )
 
@@ -117,15 +118,9 @@ type Store struct {
 	mu sync.Mutex
 }
 
-// DefaultPath is profiles.json in Easel's folder of the user's config
-// folder ($XDG_CONFIG_HOME/easel on Linux).
-func DefaultPath() (string, error) {
-	dir, err := os.UserConfigDir()
-	if err != nil {
-		return "", err
-	}
-	return filepath.Join(dir, "easel", "profiles.json"), nil
-}
+// DefaultPath is profiles.json in the platform's folder for an app's
+// settings ($XDG_CONFIG_HOME/easel on Linux, %APPDATA%\Easel on Windows).
+func DefaultPath() (string, error) { return appdirs.ProfilesFile() }
 
 // Open makes a store for the file at path; the file may not exist yet.
 func Open(path string) *Store { return &Store{path: path} }

@@ -10,7 +10,6 @@ import (
 	"os"
 	"runtime"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -18,13 +17,6 @@ import (
 	"easel/internal/benchfloor"
 	"easel/internal/library"
 )
-
-// cpuTime is the process's user and system time so far.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
 
 // Exporting 500 images as JPEG against the floor of the same decodes and
 // encodes spread over every core by a plain loop, timed in pairs. Goal:

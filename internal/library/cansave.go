@@ -3,14 +3,11 @@ package library
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 
 	"github.com/dustin/go-humanize"
-	"golang.org/x/sys/unix"
 
 	"easel/internal/wording"
 )
@@ -22,13 +19,7 @@ const Reserve = 64 << 20
 
 // freeSpace is the space available to this user on the disk holding dir;
 // a variable so a test can stand in for a nearly full disk.
-var freeSpace = func(dir string) (uint64, error) {
-	var st unix.Statfs_t
-	if err := unix.Statfs(dir, &st); err != nil {
-		return 0, err
-	}
-	return st.Bavail * uint64(st.Bsize), nil
-}
+var freeSpace = diskFree
 
 // SpaceError says the disk has too little room for what a job would make.
 type SpaceError struct {
@@ -50,8 +41,9 @@ func (l *Library) CanSave(n int, each int64) error {
 	if l.saveErr != nil {
 		return l.saveErr
 	}
-	if err := unix.Access(filepath.Join(l.root, dbName), unix.W_OK); err != nil {
-		return fmt.Errorf("the gallery's index %s cannot be written (%v): new images could not be recorded", filepath.Join(l.root, dbName), err)
+	index := filepath.Join(l.root, dbName)
+	if err := canWrite(index); err != nil {
+		return fmt.Errorf("the gallery's index %s cannot be written (%v): new images could not be recorded", index, wording.PathCause(err))
 	}
 	f, err := os.CreateTemp(l.images, ".easel-probe-*")
 	if err != nil {
@@ -83,12 +75,16 @@ func Cause(err error) string {
 		return "the gallery's images folder " + missing.Dir + " is missing (see the banner above)"
 	case errors.As(err, &space), errors.As(err, &newer):
 		return err.Error()
-	case errors.Is(err, syscall.ENOSPC), errors.Is(err, syscall.EDQUOT), sqliteCode(err) == sqliteFull:
+	case wording.Classify(err) == wording.DiskFull, sqliteCode(err) == sqliteFull:
 		return "the disk that holds the gallery is full"
-	case errors.Is(err, syscall.EROFS):
+	case wording.Classify(err) == wording.ReadOnly:
 		return "the disk that holds the gallery is read-only"
-	case errors.Is(err, fs.ErrPermission):
+	case wording.Classify(err) == wording.NotAllowed:
 		return "Easel may not write in the gallery's folder (permissions)"
+	case wording.Classify(err) == wording.InUse:
+		return "another program is using a file in the gallery's folder; close it and try again"
+	case wording.Classify(err) == wording.DriveMissing:
+		return "the drive that holds the gallery is not connected"
 	}
 	return strings.TrimPrefix(err.Error(), "library: ")
 }

@@ -31,7 +31,8 @@ import (
 	"time"
 
 	"github.com/gofrs/flock"
-	"golang.org/x/sys/unix"
+
+	"easel/internal/appdirs"
 	_ "modernc.org/sqlite" // the pure-Go SQLite driver, registered as "sqlite"
 
 	"easel/internal/wording"
@@ -56,21 +57,9 @@ type Library struct {
 	alone bool
 }
 
-// Dir is where the library lives: $EASEL_HOME when set (tests, portable
-// use), else the user's data folder.
-func Dir() (string, error) {
-	if h := os.Getenv("EASEL_HOME"); h != "" {
-		return h, nil
-	}
-	if x := os.Getenv("XDG_DATA_HOME"); x != "" {
-		return filepath.Join(x, "easel"), nil
-	}
-	home, err := os.UserHomeDir()
-	if err != nil {
-		return "", err
-	}
-	return filepath.Join(home, ".local", "share", "easel"), nil
-}
+// Dir is where the library lives: $EASEL_HOME when set, else the
+// platform's folder for an app's data (appdirs).
+func Dir() (string, error) { return appdirs.Data() }
 
 // dbName is the index's file name in the library folder.
 const dbName = "library.db"
@@ -91,7 +80,7 @@ func Open(dir string) (*Library, error) {
 	l.lock = flock.New(filepath.Join(dir, "library.lock"), flock.SetPermissions(0o600))
 	alone, err := l.lock.TryLock()
 	switch {
-	case err != nil && unix.Access(dir, unix.W_OK) != nil:
+	case err != nil && canWrite(dir) != nil:
 		// A folder that cannot be written (a read-only drive) cannot
 		// hold the lock file; nothing is written there either: the
 		// library opens read-only, without recovery.
@@ -145,7 +134,7 @@ func (l *Library) open(alone bool) error {
 		return fmt.Errorf("library: cannot look at %s: %w", path, statErr)
 	}
 	wasEmpty := statErr == nil && st.Size() == 0
-	readOnly := statErr == nil && (unix.Access(path, unix.W_OK) != nil || unix.Access(l.root, unix.W_OK) != nil)
+	readOnly := statErr == nil && (canWrite(path) != nil || canWrite(l.root) != nil)
 
 	db, err := sql.Open("sqlite", dsn(path, readOnly))
 	if err != nil {
@@ -236,7 +225,7 @@ func dsn(path string, readOnly bool) string {
 	d := "file:" + path + "?_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)&_pragma=synchronous(NORMAL)&_txlock=immediate"
 	if readOnly {
 		d += "&mode=ro&_pragma=query_only(1)"
-		if unix.Access(filepath.Dir(path), unix.W_OK) != nil {
+		if canWrite(filepath.Dir(path)) != nil {
 			// SQLite cannot make the shared-memory file a WAL reader
 			// needs in a folder it may not write (a read-only drive):
 			// read the file as it stands.

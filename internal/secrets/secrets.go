@@ -10,7 +10,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"sync"
 	"time"
 
@@ -61,12 +60,7 @@ type Backend interface {
 // BSDs it needs a D-Bus session bus, and never starts one (see sessionBus).
 type OSKeyring struct{}
 
-func (OSKeyring) reachable() error {
-	if usesSecretService {
-		return sessionBus(os.Getenv)
-	}
-	return nil
-}
+func (OSKeyring) reachable() error { return keyringReachable() }
 
 // Get implements Backend.
 func (o OSKeyring) Get(service, user string) (string, error) {

@@ -4,16 +4,11 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"runtime"
 )
 
 // errNoSessionBus is the keyring's cause when there is no D-Bus session
 // bus to find the Secret Service on.
 var errNoSessionBus = errors.New("no D-Bus session bus is running")
-
-// usesSecretService is whether go-keyring talks to the Secret Service
-// over D-Bus on this system (its Linux and BSD back end).
-var usesSecretService = runtime.GOOS != "darwin" && runtime.GOOS != "windows"
 
 // sessionBus reports whether a session bus can be reached the ways a
 // desktop session provides one: its address in the environment, or the

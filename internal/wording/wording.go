@@ -41,8 +41,14 @@ func Plural(n int, one, many string) string {
 
 // PathCause is err without the path and operation of a *os.PathError,
 // for a message that names the file itself: "cannot open a.png: no such
-// file or directory", not the path twice.
+// file or folder", not the path twice. A cause Easel knows (a full disk,
+// a read-only one, a file another program holds) is said in the same
+// words on every platform, never in the system's own text, which on
+// Windows comes in the system's language.
 func PathCause(err error) error {
+	if p := Classify(err); p != Unknown {
+		return errors.New(p.String())
+	}
 	var pe *os.PathError
 	if errors.As(err, &pe) {
 		return pe.Err
