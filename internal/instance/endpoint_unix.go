@@ -39,18 +39,23 @@ func endpoint(dataDir string) (path, lock string, err error) {
 
 // listen takes the socket at path; one left by a crashed window (nothing
 // listens, as dial found) is removed first.
-func listen(path string) (net.Listener, error) {
+func listen(path string) (listener, error) {
 	_ = os.Remove(path)
 	ln, err := net.Listen("unix", path)
 	if err != nil {
 		return nil, err
 	}
 	_ = os.Chmod(path, 0o600)
-	return ln, nil
+	return socketListener{ln}, nil
 }
 
+// socketListener is a Unix socket's listener as a listener of streams.
+type socketListener struct{ net.Listener }
+
+func (l socketListener) Accept() (stream, error) { return l.Listener.Accept() }
+
 // dial connects to the window listening at path.
-func dial(path string, wait time.Duration) (net.Conn, error) {
+func dial(path string, wait time.Duration) (stream, error) {
 	return net.DialTimeout("unix", path, wait)
 }
 

@@ -14,7 +14,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"sync"
 	"time"
 
@@ -34,9 +33,22 @@ const maxMessage = 1 << 20
 // dialWait bounds how long a second start waits for the running window.
 const dialWait = 5 * time.Second
 
+// stream is one connection between a second start and the window: a
+// Unix socket's, or a pipe's (an *os.File, which has deadlines too).
+type stream interface {
+	io.ReadWriteCloser
+	SetDeadline(time.Time) error
+}
+
+// listener is the window's end, taking one connection at a time.
+type listener interface {
+	Accept() (stream, error)
+	Close() error
+}
+
 // Server is the running window's end of the socket.
 type Server struct {
-	ln   net.Listener
+	ln   listener
 	path string
 	once sync.Once
 	wg   sync.WaitGroup
@@ -108,7 +120,7 @@ func (s *Server) Serve(handle func(Message)) {
 	}()
 }
 
-func (s *Server) answer(conn net.Conn, handle func(Message)) {
+func (s *Server) answer(conn stream, handle func(Message)) {
 	defer conn.Close()
 	_ = conn.SetDeadline(time.Now().Add(dialWait))
 	var msg Message

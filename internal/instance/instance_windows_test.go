@@ -2,8 +2,10 @@ package instance
 
 import (
 	"fmt"
+	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"golang.org/x/sys/windows"
 )
@@ -11,7 +13,12 @@ import (
 // private says why the pipe at path is open to other users, nil when it
 // is not: its DACL grants only this user and the system.
 func private(path string) error {
-	sd, err := windows.GetNamedSecurityInfo(path, windows.SE_KERNEL_OBJECT, windows.DACL_SECURITY_INFORMATION)
+	conn, err := dial(path, time.Second)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	sd, err := windows.GetSecurityInfo(windows.Handle(conn.(*os.File).Fd()), windows.SE_KERNEL_OBJECT, windows.DACL_SECURITY_INFORMATION)
 	if err != nil {
 		return err
 	}

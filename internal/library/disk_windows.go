@@ -39,6 +39,11 @@ func canWrite(path string) error {
 		f.Close()
 		return os.Remove(f.Name())
 	}
+	if st.Mode().Perm()&0o200 == 0 {
+		// The read-only attribute refuses writes to everyone, an
+		// administrator included; Go shows it as a mode without write.
+		return &os.PathError{Op: "open", Path: path, Err: windows.ERROR_ACCESS_DENIED}
+	}
 	f, err := os.OpenFile(path, os.O_WRONLY, 0)
 	if err != nil {
 		return err
