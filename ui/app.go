@@ -148,6 +148,7 @@ func Run(a fyne.App, opts Options) {
 	a.Lifecycle().SetOnStarted(func() {
 		<-built
 		ea.attach()
+		ea.fitToScreen()
 		// Paint now: the window was first painted empty, when Show
 		// made it, and its loop would paint again at its first 60 Hz
 		// tick (17 ms on). Show on a shown window repaints at once
