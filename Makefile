@@ -130,9 +130,11 @@ unit-windows:
 	$(WIN_ENV) go test -count=1 -overlay $(WINE_OVERLAY) -exec $(abspath e2e/wine/exec) ./internal/...
 	$(WIN_ENV) go test -count=1 -overlay $(WINE_OVERLAY) -exec $(abspath e2e/wine/exec) -tags keyring -run Keyring ./internal/secrets/ ./internal/cli/
 
-e2e-windows:
-	EASEL_WINDOWS_DIR=$(abspath $(WIN_DIR)) EASEL_WINDOWS_SETUP=$(abspath $(WIN_SETUP)) WINE_EXEC=$(abspath e2e/wine/exec) \
-		$(XVFB) go test -tags e2e -count=1 -v -timeout 15m -run Windows ./e2e/
+XVFB_LAPTOP := xvfb-run -a -s "-screen 0 1366x768x24"
+
+e2e-windows: build
+	EASEL_BIN=$(abspath $(BIN)) EASEL_WINDOWS_DIR=$(abspath $(WIN_DIR)) EASEL_WINDOWS_SETUP=$(abspath $(WIN_SETUP)) \
+		WINE_EXEC=$(abspath e2e/wine/exec) $(XVFB_LAPTOP) go test -tags e2e -count=1 -v -timeout 15m -run Windows ./e2e/
 
 deps-windows:
 	@$(call ensure_pkgs,$(WIN_PKGS))
