@@ -39,7 +39,7 @@ func wineRelease(t *testing.T) wine {
 // command runs program (Easel.exe, easel.com, or a Windows command such
 // as cmd) under Wine.
 func (w wine) command(program string, args ...string) *exec.Cmd {
-	if strings.Contains(program, ".") {
+	if strings.Contains(program, ".") && !filepath.IsAbs(program) {
 		program = filepath.Join(w.dir, program)
 	}
 	return exec.Command(w.exec, append([]string{program}, args...)...)
@@ -378,4 +378,92 @@ func TestWindowsSecondStartHandsItsFileToTheRunningWindow(t *testing.T) {
 	if err := p.waitExit(30 * time.Second); err != nil {
 		t.Errorf("exit: %v", err)
 	}
+}
+
+// regQuery reads a value of the registry under Wine ("" for the key's
+// default), and whether it is there.
+func regQuery(t *testing.T, w wine, key, value string) (string, bool) {
+	args := []string{"query", key}
+	if value == "" {
+		args = append(args, "/ve")
+	} else {
+		args = append(args, "/v", value)
+	}
+	out, err := w.command("reg", args...).CombinedOutput()
+	return string(out), err == nil
+}
+
+// The installer, run silently as a user would from a script, puts Easel
+// in %LOCALAPPDATA%\Programs\Easel with a Start menu entry, registers
+// "Open with Easel" for PNG, JPEG and WebP and the folder on PATH, and
+// its uninstaller removes exactly that and keeps the user's gallery.
+func TestWindowsInstallerInstallsAndUninstalls(t *testing.T) {
+	w := wineRelease(t)
+	setup := os.Getenv("EASEL_WINDOWS_SETUP")
+	if setup == "" {
+		t.Skip("EASEL_WINDOWS_SETUP not set")
+	}
+	users := filepath.Join(w.prefix(t), "drive_c", "users")
+	user, _ := filepath.Glob(filepath.Join(users, "*", "AppData", "Local"))
+	if len(user) == 0 {
+		t.Fatal("no user folder in the Wine prefix")
+	}
+	local := user[0]
+	roaming := filepath.Join(filepath.Dir(local), "Roaming")
+	installed := filepath.Join(local, "Programs", "Easel")
+	gallery := filepath.Join(local, "Easel", "keep.txt")
+	_ = os.MkdirAll(filepath.Dir(gallery), 0o700)
+	_ = os.WriteFile(gallery, []byte("a designer's work"), 0o600)
+	t.Cleanup(func() { os.RemoveAll(filepath.Dir(gallery)) })
+
+	if out, err := w.command(setup, "/S").CombinedOutput(); err != nil {
+		t.Fatalf("setup /S: %v %s", err, out)
+	}
+	for _, f := range []string{"Easel.exe", "easel.com", "Uninstall.exe"} {
+		if _, err := os.Stat(filepath.Join(installed, f)); err != nil {
+			t.Errorf("not installed: %v", err)
+		}
+	}
+	menu := filepath.Join(roaming, "Microsoft", "Windows", "Start Menu", "Programs", "Easel.lnk")
+	if _, err := os.Stat(menu); err != nil {
+		t.Errorf("no Start menu entry: %v", err)
+	}
+	if out, ok := regQuery(t, w, `HKCU\Software\Classes\Applications\Easel.exe\shell\open\command`, ""); !ok || !strings.Contains(out, `Easel.exe" "%1"`) {
+		t.Errorf("Open with Easel is not registered: %s", out)
+	}
+	for _, ext := range []string{".png", ".jpg", ".jpeg", ".webp"} {
+		if out, ok := regQuery(t, w, `HKCU\Software\Classes\`+ext+`\OpenWithProgids`, "Easel.Image"); !ok {
+			t.Errorf("%s does not offer Easel: %s", ext, out)
+		}
+	}
+	if out, _ := regQuery(t, w, `HKCU\Environment`, "Path"); !strings.Contains(out, `Programs\Easel`) {
+		t.Errorf("the folder is not on PATH: %s", out)
+	}
+	if out, ok := regQuery(t, w, `HKCU\Software\Microsoft\Windows\CurrentVersion\Uninstall\Easel`, "DisplayVersion"); !ok {
+		t.Errorf("not listed in Apps: %s", out)
+	}
+
+	// _?= runs the uninstaller in place, so it is done when it returns.
+	uninstall := w.command(filepath.Join(installed, "Uninstall.exe"), "/S", `_?=`+`C:\users\`+filepath.Base(filepath.Dir(filepath.Dir(local)))+`\AppData\Local\Programs\Easel`)
+	if out, err := uninstall.CombinedOutput(); err != nil {
+		t.Fatalf("uninstall: %v %s", err, out)
+	}
+	for _, f := range []string{"Easel.exe", "easel.com"} {
+		if _, err := os.Stat(filepath.Join(installed, f)); err == nil {
+			t.Errorf("%s is left after uninstalling", f)
+		}
+	}
+	if _, err := os.Stat(menu); err == nil {
+		t.Error("the Start menu entry is left")
+	}
+	if _, ok := regQuery(t, w, `HKCU\Software\Classes\Applications\Easel.exe\shell\open\command`, ""); ok {
+		t.Error("Open with Easel is still registered")
+	}
+	if out, _ := regQuery(t, w, `HKCU\Environment`, "Path"); strings.Contains(out, `Programs\Easel`) {
+		t.Errorf("the folder is still on PATH: %s", out)
+	}
+	if got, err := os.ReadFile(gallery); err != nil || string(got) != "a designer's work" {
+		t.Errorf("the gallery was touched by the uninstaller: %q %v", got, err)
+	}
+	os.RemoveAll(installed)
 }

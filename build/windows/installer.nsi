@@ -10,6 +10,9 @@
 ; the profiles (%APPDATA%\Easel).
 
 Unicode true
+; A 64-bit installer: Easel is 64-bit only, and so Wine runs it without
+; its 32-bit half in the tests.
+Target amd64-unicode
 !include "MUI2.nsh"
 !include "StrFunc.nsh"
 ${StrStr}
