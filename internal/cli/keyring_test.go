@@ -3,15 +3,14 @@
 package cli
 
 import (
-	"os/exec"
-	"strings"
 	"testing"
 
 	"easel/internal/secrets"
+	"easel/internal/secrets/storetest"
 )
 
 // TestKeyringCLI saves a key with `easel key set` into the real Secret
-// Service and reads it back with secret-tool; `profile remove` deletes it.
+// system store and reads it back as another program would; `profile remove` deletes it.
 func TestKeyringCLI(t *testing.T) {
 	env, _, errOut := profileEnv(t, secrets.OSKeyring{})
 	if code := run(t, env, "", "profile", "add", "--name", "Keyring CLI"); code != 0 {
@@ -22,14 +21,13 @@ func TestKeyringCLI(t *testing.T) {
 	if code := run(t, env, key+"\n", "key", "set"); code != 0 {
 		t.Fatalf("key set: %s", errOut)
 	}
-	out, err := exec.Command("secret-tool", "lookup", "service", secrets.Service, "username", id).Output()
-	if err != nil || strings.TrimSpace(string(out)) != key {
-		t.Fatalf("secret-tool reads %q, %v", out, err)
+	if got, ok := storetest.Lookup(secrets.Service, id); !ok || got != key {
+		t.Fatalf("the system store holds %q (found %v)", got, ok)
 	}
 	if code := run(t, env, "", "profile", "remove", "Keyring CLI"); code != 0 {
 		t.Fatal(errOut)
 	}
-	if out, err := exec.Command("secret-tool", "lookup", "service", secrets.Service, "username", id).Output(); err == nil {
-		t.Fatalf("the key outlived its profile: %q", out)
+	if got, ok := storetest.Lookup(secrets.Service, id); ok {
+		t.Fatalf("the key outlived its profile: %q", got)
 	}
 }

@@ -4,23 +4,16 @@ package secrets
 
 import (
 	"context"
+	"easel/internal/secrets/storetest"
 	"errors"
-	"os/exec"
-	"strings"
 	"testing"
 )
 
-// These tests need a real, unlocked Secret Service: `make test` runs them
-// inside dbus-run-session with gnome-keyring-daemon (tag keyring).
-
-func secretTool(t *testing.T, user string) (string, bool) {
-	t.Helper()
-	out, err := exec.Command("secret-tool", "lookup", "service", Service, "username", user).Output()
-	if err != nil {
-		return "", false
-	}
-	return strings.TrimSpace(string(out)), true
-}
+// These tests need the real system store: on Linux an unlocked Secret
+// Service (`make test` runs them inside dbus-run-session with
+// gnome-keyring-daemon), on Windows the Credential Manager (`make
+// test-windows`, under Wine). storetest reads and writes it as another
+// program would.
 
 func TestRealKeyringRoundTrip(t *testing.T) {
 	ctx := context.Background()
@@ -34,8 +27,8 @@ func TestRealKeyringRoundTrip(t *testing.T) {
 		if err := k.Set(ctx, user, key); err != nil {
 			t.Fatal(err)
 		}
-		if got, ok := secretTool(t, user); !ok || got != key {
-			t.Fatalf("secret-tool reads %q (found %v), want %q", got, ok, key)
+		if got, ok := storetest.Lookup(Service, user); !ok || got != key {
+			t.Fatalf("the store holds %q (found %v), want %q", got, ok, key)
 		}
 		if got, err := k.Get(ctx, user); err != nil || got != key {
 			t.Fatalf("Get = %q, %v", got, err)
@@ -44,8 +37,8 @@ func TestRealKeyringRoundTrip(t *testing.T) {
 	if err := k.Delete(ctx, user); err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := secretTool(t, user); ok {
-		t.Fatal("secret-tool still finds the key after Delete")
+	if _, ok := storetest.Lookup(Service, user); ok {
+		t.Fatal("the store still holds the key after Delete")
 	}
 	if _, err := k.Get(ctx, user); !errors.Is(err, ErrNoKey) {
 		t.Fatalf("Get after Delete: %v, want ErrNoKey", err)
@@ -53,13 +46,11 @@ func TestRealKeyringRoundTrip(t *testing.T) {
 }
 
 // A key another program stored under Easel's service is Easel's key.
-func TestRealKeyringReadsSecretToolStore(t *testing.T) {
+func TestRealKeyringReadsAKeyStoredByHand(t *testing.T) {
 	ctx := context.Background()
 	const user = "p-stored-by-secret-tool"
-	cmd := exec.Command("secret-tool", "store", "--label=test", "service", Service, "username", user)
-	cmd.Stdin = strings.NewReader("sk-from-secret-tool")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("secret-tool store: %v %s", err, out)
+	if err := storetest.Store(Service, user, "sk-from-secret-tool"); err != nil {
+		t.Fatalf("storing by hand: %v", err)
 	}
 	k := New(OSKeyring{}, 0)
 	t.Cleanup(func() { _ = k.Delete(ctx, user) })
