@@ -50,6 +50,13 @@ func easel(t *testing.T, bin, base, dir string, args ...string) (string, string,
 	cmd := exec.Command(bin, args...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "OPENAI_BASE_URL="+base, "OPENAI_API_KEY=sk-e2e-demo-key-000111", "LANG=C")
+	return runCommand(t, cmd)
+}
+
+// runCommand runs cmd and returns its stdout, stderr and exit code; a
+// command that cannot start fails the test.
+func runCommand(t *testing.T, cmd *exec.Cmd) (string, string, int) {
+	t.Helper()
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
 	err := cmd.Run()

@@ -52,6 +52,21 @@ func startEnv(t testing.TB, bin, home string, env []string, args ...string) *pro
 	t.Helper()
 	cmd := exec.Command(bin, args...)
 	cmd.Env = append(append(os.Environ(), env...), homeEnv(home)...)
+	p := launch(t, cmd, func() {})
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	var err error
+	if p.window, err = p.ev.mapped(ctx, cmd.Process.Pid, p.done); err != nil {
+		t.Fatalf("no window (%v):\n%s", err, p.out)
+	}
+	return p
+}
+
+// launch starts cmd, its output kept, listening to the X server for its
+// window; a test that ends with it running kills it, then runs after.
+// The caller finds the window.
+func launch(t testing.TB, cmd *exec.Cmd, after func()) *proc {
+	t.Helper()
 	out := &bytes.Buffer{}
 	cmd.Stdout, cmd.Stderr = out, out
 	ev, err := listen()
@@ -61,7 +76,7 @@ func startEnv(t testing.TB, bin, home string, env []string, args ...string) *pro
 	t.Cleanup(ev.close)
 	started := time.Now()
 	if err := cmd.Start(); err != nil {
-		t.Fatalf("start %s: %v", bin, err)
+		t.Fatalf("start %s: %v", cmd.Path, err)
 	}
 	p := &proc{t: t, cmd: cmd, out: out, ev: ev, started: started, done: make(chan error, 1)}
 	go func() { p.done <- cmd.Wait() }()
@@ -69,13 +84,9 @@ func startEnv(t testing.TB, bin, home string, env []string, args ...string) *pro
 		if cmd.ProcessState == nil {
 			_ = cmd.Process.Kill()
 			<-p.done
+			after()
 		}
 	})
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	if p.window, err = ev.mapped(ctx, cmd.Process.Pid, p.done); err != nil {
-		t.Fatalf("no window (%v):\n%s", err, out)
-	}
 	return p
 }
 

@@ -76,30 +76,15 @@ func startWine(t *testing.T, w wine, home string, args ...string) *proc {
 	t.Helper()
 	cmd := w.command("Easel.exe", args...)
 	cmd.Env = append(os.Environ(), "EASEL_HOME="+winPath(filepath.Join(home, "easel")), "LANG=en_US.UTF-8")
-	out := &bytes.Buffer{}
-	cmd.Stdout, cmd.Stderr = out, out
-	ev, err := listen()
-	if err != nil {
-		t.Fatalf("X11: %v", err)
-	}
-	t.Cleanup(ev.close)
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	p := &proc{t: t, cmd: cmd, out: out, ev: ev, started: time.Now(), done: make(chan error, 1)}
-	go func() { p.done <- cmd.Wait() }()
 	prefix := w.prefix(t)
-	t.Cleanup(func() {
-		if cmd.ProcessState == nil {
-			// Killing Wine's loader may leave the Windows process and
-			// its window behind: end every process of the prefix.
-			_ = cmd.Process.Kill()
-			<-p.done
-			kill := exec.Command("wineserver", "-k")
-			kill.Env = append(os.Environ(), "WINEPREFIX="+prefix)
-			_ = kill.Run()
-		}
+	// Killing Wine's loader may leave the Windows process and its window
+	// behind: end every process of the prefix.
+	p := launch(t, cmd, func() {
+		kill := exec.Command("wineserver", "-k")
+		kill.Env = append(os.Environ(), "WINEPREFIX="+prefix)
+		_ = kill.Run()
 	})
+	out := p.out
 	deadline := time.Now().Add(90 * time.Second)
 	for {
 		if ws := easelWindows(); len(ws) == 1 {
@@ -212,16 +197,7 @@ func easelCom(t *testing.T, w wine, dir, stdin string, env []string, args ...str
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), env...)
 	cmd.Stdin = strings.NewReader(stdin)
-	var out, errOut bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errOut
-	err := cmd.Run()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
-	return out.String(), errOut.String(), code
+	return runCommand(t, cmd)
 }
 
 // writePNG writes a w x h picture to path: grey, or with a transparent

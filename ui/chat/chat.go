@@ -73,7 +73,43 @@ type Room struct {
 	thumbs map[string]image.Image
 	// work counts goroutines reading files and the database, so a test
 	// can wait for them.
-	work sync.WaitGroup
+	work tasks
+}
+
+// tasks counts running goroutines, like a sync.WaitGroup, but may be
+// added to from zero while another goroutine waits: the UI goroutine
+// starts work (a conversation's presets, as it opens) at any moment,
+// also while a test waits for the last to end, which a WaitGroup forbids
+// (go test -race caught it in TestTheKeyNeverReachesTheTranscriptOrTheDatabase).
+type tasks struct {
+	mu   sync.Mutex
+	n    int
+	idle *sync.Cond // made by the first Wait
+}
+
+// Add adds d to the count; at zero, whoever waits goes on.
+func (w *tasks) Add(d int) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.n += d
+	if w.n == 0 && w.idle != nil {
+		w.idle.Broadcast()
+	}
+}
+
+// Done ends one task.
+func (w *tasks) Done() { w.Add(-1) }
+
+// Wait returns when no task runs.
+func (w *tasks) Wait() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.idle == nil {
+		w.idle = sync.NewCond(&w.mu)
+	}
+	for w.n > 0 {
+		w.idle.Wait()
+	}
 }
 
 // attachment is an image waiting in the composer.
