@@ -102,6 +102,19 @@ func startWine(t *testing.T, w wine, home string, args ...string) *proc {
 	}
 }
 
+// startWineDemo opens Easel.exe on the demo service in a fresh home and
+// waits until its window is drawn, as startDemo does on Linux; the
+// context bounds the test at three minutes.
+func startWineDemo(t *testing.T) (p *proc, home string, ctx context.Context) {
+	t.Helper()
+	home = t.TempDir()
+	p = startWine(t, wineRelease(t), home, "--demo")
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	t.Cleanup(cancel)
+	p.waitDrawn(ctx)
+	return p, home, ctx
+}
+
 // screenSize is the X display's size.
 func screenSize(t *testing.T) image.Point {
 	c, err := x11()
@@ -155,12 +168,7 @@ func waitFile(ctx context.Context, t *testing.T, dir string, out *bytes.Buffer) 
 // The release exe under Wine opens on the demo service within the screen,
 // generates an image into the gallery, and quits with Ctrl+Q, status 0.
 func TestWindowsReleaseGeneratesUnderWine(t *testing.T) {
-	w := wineRelease(t)
-	home := t.TempDir()
-	p := startWine(t, w, home, "--demo")
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	p.waitDrawn(ctx)
+	p, home, ctx := startWineDemo(t)
 
 	screen := screenSize(t)
 	if r := windowRect(t, p.window); !r.In(image.Rectangle{Max: screen}) {
@@ -329,11 +337,8 @@ func utf16le(s string) []byte {
 // gallery, hands the file over the named pipe and exits without a window.
 func TestWindowsSecondStartHandsItsFileToTheRunningWindow(t *testing.T) {
 	w := wineRelease(t)
-	home := t.TempDir()
-	p := startWine(t, w, home, "--demo")
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	before := p.waitDrawn(ctx)
+	p, home, ctx := startWineDemo(t)
+	before := p.screenshot()
 	if n := bluePixels(before, editTabHeader); n > 20 {
 		t.Fatalf("Edit is already shown (%d blue pixels on its tab)", n)
 	}

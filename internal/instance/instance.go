@@ -46,7 +46,7 @@ type listener interface {
 	Close() error
 }
 
-// Server is the running window's end of the socket.
+// Server is the running window's end of the endpoint.
 type Server struct {
 	ln   listener
 	path string
@@ -57,7 +57,8 @@ type Server struct {
 // Claim makes this process the window for dataDir, or hands msg to the
 // window that already is and reports handed: the caller then exits. A
 // socket left by a crash (nothing listens) is removed and taken over. A
-// lock beside the socket makes two starts at once agree on one window.
+// lock file (endpoint says where) makes two starts at once agree on one
+// window.
 func Claim(dataDir string, msg Message) (srv *Server, handed bool, err error) {
 	path, lockPath, err := endpoint(dataDir)
 	if err != nil {

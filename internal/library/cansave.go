@@ -68,6 +68,7 @@ func Cause(err error) string {
 	var space *SpaceError
 	var newer *NewerError
 	var missing *MissingFolderError
+	problem := wording.Classify(err)
 	switch {
 	case err == nil:
 		return ""
@@ -75,15 +76,15 @@ func Cause(err error) string {
 		return "the gallery's images folder " + missing.Dir + " is missing (see the banner above)"
 	case errors.As(err, &space), errors.As(err, &newer):
 		return err.Error()
-	case wording.Classify(err) == wording.DiskFull, sqliteCode(err) == sqliteFull:
+	case problem == wording.DiskFull, sqliteCode(err) == sqliteFull:
 		return "the disk that holds the gallery is full"
-	case wording.Classify(err) == wording.ReadOnly:
+	case problem == wording.ReadOnly:
 		return "the disk that holds the gallery is read-only"
-	case wording.Classify(err) == wording.NotAllowed:
+	case problem == wording.NotAllowed:
 		return "Easel may not write in the gallery's folder (permissions)"
-	case wording.Classify(err) == wording.InUse:
+	case problem == wording.InUse:
 		return "another program is using a file in the gallery's folder; close it and try again"
-	case wording.Classify(err) == wording.DriveMissing:
+	case problem == wording.DriveMissing:
 		return "the drive that holds the gallery is not connected"
 	}
 	return strings.TrimPrefix(err.Error(), "library: ")

@@ -21,9 +21,9 @@ func diskFree(dir string) (uint64, error) {
 }
 
 // canWrite says why this process may not write path (a file or a
-// folder), nil when it may. Windows has no access(2): its mode bits are only the read-only
-// attribute, and what decides is the folder's ACL and the drive. So a
-// file is opened for writing (nothing written; SQLite shares its files
+// folder), nil when it may. Windows has no access(2): its only mode bit
+// is the read-only attribute, and what decides is the folder's ACL and
+// the drive. So a file is opened for writing (nothing written; SQLite shares its files
 // for writing, so an open gallery does not count against it), and a
 // folder is asked to hold a new, empty file, removed at once.
 func canWrite(path string) error {

@@ -31,10 +31,9 @@ import (
 	"time"
 
 	"github.com/gofrs/flock"
-
-	"easel/internal/appdirs"
 	_ "modernc.org/sqlite" // the pure-Go SQLite driver, registered as "sqlite"
 
+	"easel/internal/appdirs"
 	"easel/internal/wording"
 )
 
