@@ -161,8 +161,16 @@ func (c *Client) readChatStream(ctx context.Context, resp *http.Response, model 
 	if ctx.Err() != nil {
 		return classifyTransport(ctx, ctx.Err(), model)
 	}
-	if !done && res.FinishReason == "" {
-		e := &Error{Kind: KindServer, Message: "the reply stopped before it was finished", RequestID: requestID(resp.Header)}
+	if res.FinishReason == "" {
+		// A model always says why it stopped. Gateways (new-api) close a
+		// stream whose upstream broke with their own usage chunk and
+		// [DONE], so [DONE] alone proves nothing: without a finish
+		// reason the reply may be cut, whatever closed the stream.
+		msg := "the reply may be cut off: the stream ended without the model saying it had finished"
+		if !done {
+			msg = "the reply stopped before it was finished: the connection closed mid-reply"
+		}
+		e := &Error{Kind: KindCutOff, Message: msg, RequestID: requestID(resp.Header)}
 		e.Hint = hintFor(e, model)
 		return e
 	}

@@ -55,6 +55,7 @@ func classifyHTTP(status int, header http.Header, body []byte, model string) *Er
 	e.RetryAfter = retryAfter(header)
 	e.Kind = kindOf(status, f)
 	e.Hint = hintFor(e, model)
+	vocabulary(e, model)
 	return e
 }
 
@@ -99,9 +100,11 @@ func kindOf(status int, f errorFields) Kind {
 		return KindRateLimited
 	case status == http.StatusRequestTimeout || status == http.StatusGatewayTimeout:
 		return KindTimeout
+	case status == http.StatusNotFound && invalidURL(msg):
+		return KindWrongAddress
 	case status == http.StatusNotFound && strings.Contains(msg, "model"):
 		return KindUnknownModel
-	case status == http.StatusServiceUnavailable && strings.Contains(msg, "no available channel"):
+	case status == http.StatusServiceUnavailable && (strings.Contains(msg, "no available channel") || strings.Contains(msg, "无可用渠道")):
 		return KindUnknownModel
 	case status >= 500:
 		return KindServer

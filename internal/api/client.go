@@ -11,6 +11,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Config says where the service is and how long to wait for it.
@@ -203,6 +205,7 @@ func (c *Client) callOnce(ctx context.Context, r request) (*http.Response, conte
 	if r.firstByte > 0 {
 		timer = time.AfterFunc(r.firstByte, func() { cancelFB(errFirstByte) })
 	}
+	sent := time.Now()
 	resp, err := c.send(ctx, r)
 	if timer != nil {
 		timer.Stop()
@@ -218,6 +221,7 @@ func (c *Client) callOnce(ctx context.Context, r request) (*http.Response, conte
 		body, _ := io.ReadAll(io.LimitReader(resp.Body, MaxErrorBody))
 		resp.Body.Close()
 		e = classifyHTTP(resp.StatusCode, resp.Header, body, r.model)
+		c.refine(e, r, time.Since(sent))
 		if e.Status == http.StatusNotImplemented {
 			e.Hint = notImplementedHint(r.path)
 		}
@@ -295,11 +299,14 @@ func (c *Client) redact(s string) string {
 }
 
 // Redact removes every run of eight or more characters of secret from s.
+// A secret shorter than that (a local server's "x") is removed only where
+// it stands as a word of its own: masked inside words, it would turn
+// "proxy" into "pro[key]y" and say nothing about the key.
 func Redact(s, secret string) string {
 	const run = 8
 	if len(secret) < run {
 		if secret != "" {
-			s = strings.ReplaceAll(s, secret, "[key]")
+			s = redactWhole(s, secret)
 		}
 		return s
 	}
@@ -314,4 +321,31 @@ func Redact(s, secret string) string {
 		}
 	}
 	return s
+}
+
+// redactWhole replaces each occurrence of secret in s that is not part of
+// a longer word (letters, digits, '-' and '_' either side).
+func redactWhole(s, secret string) string {
+	var b strings.Builder
+	for {
+		i := strings.Index(s, secret)
+		if i < 0 {
+			b.WriteString(s)
+			return b.String()
+		}
+		end := i + len(secret)
+		before, _ := utf8.DecodeLastRuneInString(s[:i])
+		after, _ := utf8.DecodeRuneInString(s[end:])
+		b.WriteString(s[:i])
+		if (i > 0 && isWordRune(before)) || (end < len(s) && isWordRune(after)) {
+			b.WriteString(secret)
+		} else {
+			b.WriteString("[key]")
+		}
+		s = s[end:]
+	}
+}
+
+func isWordRune(r rune) bool {
+	return r == '-' || r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r)
 }

@@ -36,6 +36,13 @@ const (
 	// KindNoImages is a chat model that takes no images: the message can
 	// go again without them, or to a model that sees.
 	KindNoImages
+	// KindCutOff is a reply whose stream ended without the model saying
+	// it had finished: what arrived is kept, but it may be missing its
+	// end (a gateway whose upstream broke closes the stream as if whole).
+	KindCutOff
+	// KindWrongAddress is a service that has no API at the address asked
+	// (404 "Invalid URL"): the base URL is wrong, whatever the model.
+	KindWrongAddress
 )
 
 // kindNames are the words a designer reads for each kind, in the window
@@ -57,6 +64,8 @@ var kindNames = map[Kind]string{
 	KindCancelled:           "cancelled",
 	KindBadResponse:         "unusable answer",
 	KindNoImages:            "the model takes no images",
+	KindCutOff:              "reply may be cut off",
+	KindWrongAddress:        "no API at this address",
 }
 
 // String is the kind in a few words, as the command line prints it.
@@ -79,7 +88,7 @@ func timeoutHint(what string, streamed bool) string {
 // fitTimeout gives a time-out the hint that fits its request.
 func fitTimeout(err error, what string, streamed bool) {
 	var e *Error
-	if errors.As(err, &e) && e.Kind == KindTimeout {
+	if errors.As(err, &e) && e.Kind == KindTimeout && e.Status != statusProxyTimeout {
 		e.Hint = timeoutHint(what, streamed)
 	}
 }
@@ -114,6 +123,10 @@ type Error struct {
 	Hint string
 	// Suggestions are the closest listed model names, for KindUnknownModel.
 	Suggestions []string
+	// Group is the gateway's account group the answer named ("under
+	// group default"), for KindUnknownModel: the model may exist, but
+	// not for this key's group.
+	Group string
 	// Preflight marks an error found before anything was sent.
 	Preflight bool
 	// Err is the underlying Go error, if any.
@@ -170,6 +183,9 @@ func hintFor(e *Error, model string) string {
 		return "The service refused the API key: check it in Settings, or create a new key in your account console."
 	case KindUnknownModel:
 		h := fmt.Sprintf("The service lists no model named %q; names must match exactly, including case, hyphens and version.", model)
+		if e.Group != "" {
+			h = fmt.Sprintf("The gateway has no channel for %q in your key's group %q: either the name is not exactly as listed (case, hyphens and version count), or this group does not offer the model. Pick a model the list shows, or use a key of a group that has it.", model, e.Group)
+		}
 		if len(e.Suggestions) > 0 {
 			h += " Closest listed: " + strings.Join(e.Suggestions, ", ") + "."
 		}
@@ -205,6 +221,10 @@ func hintFor(e *Error, model string) string {
 		return "The service sent an answer Easel cannot use: try again; if it persists, this gateway may not support the request."
 	case KindCancelled:
 		return "Cancelled; nothing was saved from this request."
+	case KindWrongAddress:
+		return wrongAddressHint("this address")
+	case KindCutOff:
+		return "The connection behind the service broke before the model finished; what arrived is kept: ask again, or ask the model to continue."
 	case KindNoImages:
 		return fmt.Sprintf("%q does not take images: send the message again without them, or pick a model that sees images (gpt-4o-mini, gpt-4.1).", model)
 	}

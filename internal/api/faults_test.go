@@ -86,6 +86,10 @@ func TestFaultNamesAreAllCovered(t *testing.T) {
 		fakeapi.FaultCutStream: true, fakeapi.FaultStreamError: true, fakeapi.FaultBadBase64: true,
 		fakeapi.FaultNotImage: true, fakeapi.FaultTruncatedJSON: true, fakeapi.FaultJSONForStream: true,
 		fakeapi.FaultNotImplemented: true, fakeapi.FaultRateLimitOnce: true, fakeapi.FaultNoImages: true,
+		// gateway_test.go
+		fakeapi.FaultModelPrice: true, fakeapi.FaultNotInGroup: true, fakeapi.FaultUpstreamKey: true,
+		fakeapi.FaultKeyQuota: true, fakeapi.FaultKeyQuotaChinese: true, fakeapi.FaultNoChannelChinese: true,
+		fakeapi.FaultUpstreamHTML: true, fakeapi.FaultBudget: true, fakeapi.FaultNoAccounts: true,
 	}
 	for _, f := range fakeapi.Faults {
 		if !covered[f] {

@@ -169,6 +169,7 @@ func (c *Client) readImageJSON(ctx context.Context, resp *http.Response, model s
 		case item.Get("b64_json").Exists():
 			img, err = w.image(item.Get("b64_json"))
 		case item.Get("url").Exists():
+			res.Linked++
 			img, err = c.download(ctx, item.Get("url").String())
 		default:
 			err = errors.New("neither b64_json nor url")
@@ -249,8 +250,9 @@ func (c *Client) linkError(ctx context.Context, err error) *Error {
 // readImageStream reads image_generation.* / image_edit.* events.
 func (c *Client) readImageStream(ctx context.Context, resp *http.Response, model string, want wanted, onPartial func(Partial)) (*ImageResult, error) {
 	events := newSSEReader(resp.Body, c.cfg.MaxResponse)
-	res := &ImageResult{}
+	res := &ImageResult{Streamed: true}
 	previews := 0
+	defer func() { res.Previews = previews }()
 	for {
 		data, ok := events.next()
 		if !ok {

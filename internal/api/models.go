@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"slices"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/tidwall/gjson"
@@ -70,15 +71,55 @@ const (
 	EndpointChat   = "openai"
 )
 
-// ModelsFor is the ids of the models that serve endpoint. A model that
-// lists no endpoint types may serve anything, so it is kept; a server
-// that lists none at all gets every id back.
+// ModelsFor is the ids of the models that serve endpoint. Gateways'
+// lists are unreliable (new-api starts with every list empty, and later
+// lists image models as also "openai"), so an image model never counts as
+// a chat model: "image-generation" wins over anything else listed, and a
+// model with no list is judged by its name for chat (ImageModelName).
+// A model with no list may be an image model under any name, so the
+// image picker keeps it.
 func ModelsFor(ms []Model, endpoint string) []string {
 	var out []string
 	for _, m := range ms {
-		if len(m.EndpointTypes) == 0 || slices.Contains(m.EndpointTypes, endpoint) {
+		if servesEndpoint(m, endpoint) {
 			out = append(out, m.ID)
 		}
 	}
 	return out
+}
+
+func servesEndpoint(m Model, endpoint string) bool {
+	images := slices.Contains(m.EndpointTypes, EndpointImages)
+	switch {
+	case endpoint == EndpointChat && (images || len(m.EndpointTypes) == 0 && ImageModelName(m.ID)):
+		return false
+	case len(m.EndpointTypes) == 0:
+		return true
+	}
+	return slices.Contains(m.EndpointTypes, endpoint)
+}
+
+// imageFamilies are the prefixes of the image models' names that
+// gateways list: OpenAI's and the others resold beside them.
+var imageFamilies = []string{"gpt-image", "chatgpt-image", "dall-e", "flux", "midjourney", "mj_", "stable-diffusion", "sd3", "sdxl", "imagen", "seedream", "kolors", "cogview", "wanx", "recraft", "ideogram"}
+
+// ImageModelName reports whether id names an image model, by its family.
+func ImageModelName(id string) bool {
+	id = strings.ToLower(id)
+	if i := strings.LastIndexByte(id, '/'); i >= 0 { // "openai/gpt-image-1"
+		id = id[i+1:]
+	}
+	for _, f := range imageFamilies {
+		if strings.HasPrefix(id, f) {
+			return true
+		}
+	}
+	return false
+}
+
+// LinksByDefault reports whether model answers with links unless asked
+// for b64_json: the dall-e models do; the GPT image models always send
+// images inline.
+func LinksByDefault(model string) bool {
+	return strings.HasPrefix(strings.ToLower(model), "dall-e")
 }

@@ -18,6 +18,14 @@ type ImageResult struct {
 	// for, and DroppedPreviews how many previews beyond those asked for
 	// (or broken): neither is kept, and the caller says so once.
 	Dropped, DroppedPreviews int
+	// Streamed is whether the answer came as a stream of events (a
+	// gateway may answer a stream request with plain JSON), Previews how
+	// many previews arrived, and Linked how many images came as links
+	// rather than inline: how the service delivered, beside what was
+	// asked (package honesty compares them).
+	Streamed bool
+	Previews int
+	Linked   int
 }
 
 // Image is one picture, with the bytes exactly as the server sent them.

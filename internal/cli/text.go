@@ -93,19 +93,36 @@ func runServeDemo(ctx context.Context, args []string, env Env) error {
 	key := fs.String("key", "", "bearer key to require; empty accepts any")
 	pace := fs.Duration("pace", fakeapi.DemoPace, "delay between stream events")
 	balance := fs.Int("balance", 0, "images the demo account can pay for; 0 is unlimited")
+	gateway := fs.String("gateway", "", "behave like a gateway: new-api, sub2api, litellm, proxy, or quirks by name, comma-separated")
+	proxyLimit := fs.Duration("proxy-limit", fakeapi.DefaultProxyLimit, "with the proxy-cut quirk, how long an answer may take")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
 	if host, _, err := net.SplitHostPort(*addr); err != nil || !api.IsLocalHost(host) {
 		return usageErr(env, "--addr must be a loopback address such as 127.0.0.1:8090")
 	}
-	srv := fakeapi.New(fakeapi.Config{Key: *key, Pace: *pace, Balance: *balance})
+	quirks, err := fakeapi.ParseQuirks(*gateway)
+	if err != nil {
+		return usageErr(env, "--gateway: %v", err)
+	}
+	srv := fakeapi.New(fakeapi.Config{Key: *key, Pace: *pace, Balance: *balance, Quirks: quirks, ProxyLimit: *proxyLimit})
 	base, err := srv.Listen(ctx, *addr)
 	if err != nil {
 		return fmt.Errorf("cannot listen on %s: %w", *addr, err)
 	}
 	fmt.Fprintf(env.Stdout, "Easel demo service at %s — set OPENAI_BASE_URL=%s; Ctrl+C stops it\n", base, base)
+	if len(quirks) > 0 {
+		fmt.Fprintf(env.Stdout, "Behaving like a gateway: %s\n", joinQuirks(quirks))
+	}
 	<-ctx.Done()
 	time.Sleep(50 * time.Millisecond)
 	return nil
+}
+
+func joinQuirks(qs []fakeapi.Quirk) string {
+	names := make([]string, len(qs))
+	for i, q := range qs {
+		names[i] = string(q)
+	}
+	return strings.Join(names, ", ")
 }

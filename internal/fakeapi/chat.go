@@ -109,6 +109,14 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		if i == len(words)/2 {
+			if s.has(QuirkCutChat) {
+				// The upstream broke here; the gateway ends the stream
+				// as if the reply were whole: its usage, then [DONE].
+				send(map[string]any{"id": id, "object": "chat.completion.chunk", "created": time.Now().Unix(), "model": body.Model, "choices": []any{},
+					"usage": map[string]any{"prompt_tokens": len(last)/4 + 1, "completion_tokens": i, "total_tokens": len(last)/4 + 1 + i}})
+				fmt.Fprint(w, "data: [DONE]\n\n")
+				return
+			}
 			switch fault {
 			case FaultStreamError:
 				send(map[string]any{"error": map[string]any{"message": "upstream error while generating", "type": "server_error", "code": "upstream_error", "param": nil}})

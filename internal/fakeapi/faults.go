@@ -46,6 +46,8 @@ var Faults = []string{
 	FaultRateLimit, FaultServerError, FaultBadGatewayHTML, FaultSlowFirstByte, FaultCutStream,
 	FaultStreamError, FaultBadBase64, FaultNotImage, FaultTruncatedJSON, FaultJSONForStream,
 	FaultNotImplemented, FaultRateLimitOnce, FaultNoImages,
+	FaultModelPrice, FaultNotInGroup, FaultUpstreamKey, FaultKeyQuota, FaultKeyQuotaChinese,
+	FaultNoChannelChinese, FaultUpstreamHTML, FaultBudget, FaultNoAccounts,
 }
 
 // RetryAfterSeconds is what the rate-limit fault asks the client to wait.
@@ -64,6 +66,9 @@ func faultOf(r *http.Request, model string) string {
 // commonFault answers the faults that look the same on every endpoint.
 // It returns true when it has answered.
 func (s *Server) commonFault(w http.ResponseWriter, r *http.Request, fault, model string) bool {
+	if gatewayFault(w, fault, model) {
+		return true
+	}
 	switch fault {
 	case FaultInvalidSize:
 		writeError(w, http.StatusBadRequest, "Invalid value for 'size': must be one of 1024x1024, 1536x1024, 1024x1536, or auto.", "invalid_request_error", "size", "invalid_size")
@@ -76,7 +81,9 @@ func (s *Server) commonFault(w http.ResponseWriter, r *http.Request, fault, mode
 	case FaultNoBalance:
 		writeError(w, http.StatusForbidden, "用户额度不足, 剩余额度: ＄0.000000", "new_api_error", "", "insufficient_user_quota")
 	case FaultRateLimit:
-		w.Header().Set("Retry-After", strconv.Itoa(RetryAfterSeconds))
+		if !s.has(QuirkDropsRetryAfter) {
+			w.Header().Set("Retry-After", strconv.Itoa(RetryAfterSeconds))
+		}
 		writeError(w, http.StatusTooManyRequests, "Rate limit reached for requests per min. Please try again in 30s.", "requests", "", "rate_limit_exceeded")
 	case FaultServerError:
 		writeError(w, http.StatusInternalServerError, "The server had an error while processing your request. Sorry about that!", "server_error", "", "")

@@ -35,6 +35,9 @@ type imageJob struct {
 	base, mask     image.Image
 	inputs         int
 	fault          string
+	// revised is the prompt a rewriting gateway put in its place.
+	revised string
+	started time.Time
 }
 
 func (s *Server) handleGenerate(w http.ResponseWriter, r *http.Request) {
@@ -56,7 +59,7 @@ func (s *Server) handleGenerate(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "We could not parse the JSON body of your request.", "invalid_request_error", "", "")
 		return
 	}
-	job := imageJob{kind: "image_generation", prompt: body.Prompt, model: body.Model, size: body.Size,
+	job := imageJob{started: time.Now(), kind: "image_generation", prompt: body.Prompt, model: body.Model, size: body.Size,
 		quality: body.Quality, background: body.Background, format: body.OutputFormat,
 		responseFormat: body.ResponseFormat, stream: body.Stream, n: 1, compression: 100}
 	if body.N != nil {
@@ -78,7 +81,7 @@ func (s *Server) handleEdit(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	f := r.MultipartForm
-	job := imageJob{kind: "image_edit", prompt: r.FormValue("prompt"), model: r.FormValue("model"),
+	job := imageJob{started: time.Now(), kind: "image_edit", prompt: r.FormValue("prompt"), model: r.FormValue("model"),
 		size: r.FormValue("size"), quality: r.FormValue("quality"), background: r.FormValue("background"),
 		format: r.FormValue("output_format"), responseFormat: r.FormValue("response_format"),
 		stream: r.FormValue("stream") == "true", n: 1, compression: 100}
@@ -156,6 +159,9 @@ func (s *Server) validate(w http.ResponseWriter, job *imageJob, hasCompression b
 		return bad("n", fmt.Sprintf("Invalid value for 'n': %d. Must be between 1 and 10.", job.n))
 	case job.partials < 0 || job.partials > 3:
 		return bad("partial_images", "Invalid value for 'partial_images': must be between 0 and 3.")
+	case job.background == "transparent" && job.model == "gpt-image-2":
+		// As the real model does: it makes no transparent backgrounds.
+		return bad("background", "Transparent background is not supported for this model.")
 	case job.background == "transparent" && job.format == "jpeg":
 		return bad("background", "Transparent background is not supported for jpeg output; use png or webp.")
 	case hasCompression && job.format != "jpeg" && job.format != "webp":
@@ -184,15 +190,48 @@ func (s *Server) serveImages(w http.ResponseWriter, r *http.Request, job imageJo
 	if job.format == "" {
 		job.format = "png"
 	}
+	s.applyQuirks(&job)
 	wd, ht := outputSize(job.size, job.base)
-	if job.stream && job.fault != FaultJSONForStream {
+	if job.stream && job.kind == "image_edit" && s.has(QuirkStreamedEditFails) {
+		// The upstream did the work (and billed it); the gateway could
+		// not read its stream.
+		if sleep(r.Context(), 2*s.cfg.Pace) {
+			writeError(w, http.StatusInternalServerError, "invalid character 'e' looking for beginning of value", "new_api_error", "", "bad_response_body")
+		}
+		return
+	}
+	if job.stream && job.fault != FaultJSONForStream && !s.has(QuirkNoImageStream) {
 		s.streamImages(w, r, job, wd, ht)
 		return
 	}
-	if !sleep(r.Context(), 2*s.cfg.Pace) {
+	if !sleep(r.Context(), 2*s.cfg.Pace) || s.proxyCut(w, job.started) {
 		return
 	}
 	s.jsonImages(w, r, job, wd, ht)
+}
+
+// applyQuirks changes a request as the server's gateway quirks do before
+// it reaches the model.
+func (s *Server) applyQuirks(job *imageJob) {
+	if s.has(QuirkOneImage) {
+		job.n = 1
+	}
+	if s.has(QuirkIgnoreMask) && job.mask != nil {
+		// Repainted everywhere, as if the whole image were masked.
+		job.mask = image.NewNRGBA(job.mask.Bounds())
+	}
+	if s.has(QuirkFirstImageOnly) {
+		job.inputs = min(job.inputs, 1)
+	}
+	if s.has(QuirkLinksForInline) {
+		job.responseFormat = "url"
+	}
+	if s.has(QuirkRewritePrompt) {
+		job.revised = job.prompt + ", masterpiece, best quality, ultra-detailed, 8k"
+	}
+	if s.has(QuirkDropsBackground) && job.background == "transparent" {
+		job.background = "opaque"
+	}
 }
 
 // outputSize is the pixel size to draw: the requested one, or a standard
@@ -215,6 +254,9 @@ func outputSize(size string, base image.Image) (int, int) {
 
 func (s *Server) render(job imageJob, i, w, h int) *image.NRGBA {
 	prompt := job.prompt
+	if job.revised != "" {
+		prompt = job.revised
+	}
 	if i > 0 {
 		prompt = fmt.Sprintf("%s #%d", prompt, i+1)
 	}
@@ -255,6 +297,14 @@ func meta(job imageJob, w, h int) map[string]any {
 	return m
 }
 
+// withRevised adds the revised prompt a rewriting gateway used.
+func withRevised(job imageJob, item map[string]any) map[string]any {
+	if job.revised != "" {
+		item["revised_prompt"] = job.revised
+	}
+	return item
+}
+
 func orDefault(v, empty, auto, resolved string) string {
 	switch v {
 	case "":
@@ -285,7 +335,7 @@ func (s *Server) jsonImages(w http.ResponseWriter, r *http.Request, job imageJob
 				writeError(w, http.StatusInternalServerError, err.Error(), "server_error", "", "")
 				return
 			}
-			data = append(data, map[string]any{"url": "http://" + r.Host + "/v1/fake-files/" + s.stash(enc)})
+			data = append(data, withRevised(job, map[string]any{"url": "http://" + r.Host + "/v1/fake-files/" + s.stash(enc)}))
 			continue
 		}
 		b64, err := s.b64(job, img)
@@ -293,7 +343,7 @@ func (s *Server) jsonImages(w http.ResponseWriter, r *http.Request, job imageJob
 			writeError(w, http.StatusInternalServerError, err.Error(), "server_error", "", "")
 			return
 		}
-		data = append(data, map[string]any{"b64_json": b64})
+		data = append(data, withRevised(job, map[string]any{"b64_json": b64}))
 	}
 	out := meta(job, wd, ht)
 	out["created"] = time.Now().Unix()
@@ -358,7 +408,7 @@ func (s *Server) streamImages(w http.ResponseWriter, r *http.Request, job imageJ
 			send("error", map[string]any{"error": map[string]any{"message": err.Error(), "type": "server_error"}})
 			return
 		}
-		ev := meta(job, wd, ht)
+		ev := withRevised(job, meta(job, wd, ht))
 		ev["b64_json"], ev["created_at"], ev["usage"] = b64, time.Now().Unix(), usage(job, wd, ht)
 		send(job.kind+".completed", ev)
 	}

@@ -19,6 +19,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -39,6 +40,12 @@ type Config struct {
 	Pace time.Duration
 	// SlowFirstByte is how long the slow-first-byte fault waits.
 	SlowFirstByte time.Duration
+	// Quirks are the gateway behaviours the server takes on (gateway.go);
+	// none answers by the spec.
+	Quirks []Quirk
+	// ProxyLimit is how long an answer may take under QuirkProxyCut;
+	// 0 uses DefaultProxyLimit.
+	ProxyLimit time.Duration
 }
 
 // ModelInfo is one listed model.
@@ -74,6 +81,7 @@ type Server struct {
 	models  map[string]bool
 	files   map[string][]byte // images served by URL, for response_format=url
 	seen    map[string]bool   // for faults that strike once
+	lists   int               // model lists served, for QuirkLateEndpointTypes
 }
 
 // New makes a server from cfg.
@@ -84,6 +92,9 @@ func New(cfg Config) *Server {
 	if cfg.SlowFirstByte == 0 {
 		cfg.SlowFirstByte = 5 * time.Second
 	}
+	if cfg.ProxyLimit == 0 {
+		cfg.ProxyLimit = DefaultProxyLimit
+	}
 	s := &Server{cfg: cfg, mux: http.NewServeMux(), balance: cfg.Balance, models: map[string]bool{}, files: map[string][]byte{}, seen: map[string]bool{}}
 	for _, m := range cfg.Models {
 		s.models[m.ID] = true
@@ -93,6 +104,7 @@ func New(cfg Config) *Server {
 	s.mux.HandleFunc("POST /v1/images/edits", s.handleEdit)
 	s.mux.HandleFunc("POST /v1/chat/completions", s.handleChat)
 	s.mux.HandleFunc("GET /v1/fake-files/{id}", s.handleFile)
+	s.mux.HandleFunc("/", invalidURL)
 	return s
 }
 
@@ -137,8 +149,21 @@ func (s *Server) handleModels(w http.ResponseWriter, r *http.Request) {
 		Object string  `json:"object"`
 		Data   []model `json:"data"`
 	}{Object: "list"}
+	s.mu.Lock()
+	s.lists++
+	first := s.lists == 1
+	s.mu.Unlock()
 	for _, m := range s.cfg.Models {
-		out.Data = append(out.Data, model{m.ID, "model", 1735689600, "easel-demo", m.EndpointTypes})
+		types := m.EndpointTypes
+		if s.has(QuirkLateEndpointTypes) {
+			switch {
+			case first:
+				types = nil
+			case slices.Contains(types, "image-generation"):
+				types = []string{"image-generation", "openai"}
+			}
+		}
+		out.Data = append(out.Data, model{m.ID, "model", 1735689600, "easel-demo", types})
 	}
 	writeJSON(w, out)
 }

@@ -94,7 +94,7 @@ func Composite(result, original image.Image, keep *image.Alpha, feather int) (*i
 	} else {
 		xdraw.BiLinear.Scale(out, out.Rect, result, rb, draw.Src, nil)
 	}
-	o := asNRGBA(original)
+	o := AsNRGBA(original)
 	k := Feather(keep, feather)
 	for y := 0; y < out.Rect.Dy(); y++ {
 		row := k.Pix[y*k.Stride : y*k.Stride+out.Rect.Dx()]
@@ -118,9 +118,9 @@ func Composite(result, original image.Image, keep *image.Alpha, feather int) (*i
 	return out, nil
 }
 
-// asNRGBA is img as an *image.NRGBA at the origin, converted only when it
+// AsNRGBA is img as an *image.NRGBA at the origin, converted only when it
 // is not one already.
-func asNRGBA(img image.Image) *image.NRGBA {
+func AsNRGBA(img image.Image) *image.NRGBA {
 	if n, ok := img.(*image.NRGBA); ok && n.Rect.Min == (image.Point{}) {
 		return n
 	}

@@ -1,0 +1,296 @@
+// Package honesty compares what a request asked of the service with what
+// its answer shows the service did. Gateways (new-api, one-api, sub2api,
+// LiteLLM) quietly drop streaming, force one image, ignore masks, send
+// links for inline images, rewrite prompts; nothing in the answer says
+// so. Measuring each answer lets Easel tell the user in a sentence on the
+// job card, keep it with the images, and remember per profile and model
+// what the service honours (library's service traits), so the next
+// request is shaped to what works.
+package honesty
+
+import (
+	"bytes"
+	"fmt"
+	"image"
+	"strings"
+
+	"easel/internal/api"
+	"easel/internal/imageio"
+)
+
+// Trait is one thing a request can ask that a service may quietly not do.
+// The values are stored in the library: never renamed.
+type Trait string
+
+// The traits measured on image answers.
+const (
+	// Stream: a stream of events with previews, not one JSON answer.
+	Stream Trait = "stream"
+	// StreamedEdit: an edit asked as a stream that the gateway can carry
+	// (older new-api fails on them after the provider did the work).
+	StreamedEdit Trait = "streamed_edit"
+	// Previews: as many previews as asked.
+	Previews Trait = "previews"
+	// Count: n images in one request.
+	Count Trait = "n"
+	// Size: the pixel size asked.
+	Size Trait = "size"
+	// Format: png, jpeg or webp as asked.
+	Format Trait = "format"
+	// Transparency: a transparent background, alpha in the image.
+	Transparency Trait = "transparency"
+	// Inline: images inline (b64_json), not as links that expire.
+	Inline Trait = "inline"
+	// Prompt: the prompt used as written.
+	Prompt Trait = "prompt"
+	// Mask: the area the mask protects left as it was.
+	Mask Trait = "mask"
+)
+
+// Check is one trait measured on one answer.
+type Check struct {
+	Trait    Trait `json:"trait"`
+	Honoured bool  `json:"honoured"`
+	// Asked and Got say what was asked and what came, in the request's
+	// own terms ("4", "1"; "1536x1024", "1024x1024"; a rewritten prompt).
+	Asked string `json:"asked,omitempty"`
+	Got   string `json:"got,omitempty"`
+	// Changed is, for Mask, the share (0–1) of the protected pixels the
+	// service changed visibly, measured before Easel puts them back.
+	Changed float64 `json:"changed,omitempty"`
+}
+
+// Report is every check made on one answer. Restored says whether Easel
+// put the protected area back (the job kept the unmasked area), which the
+// mask's sentence tells.
+type Report struct {
+	Checks   []Check `json:"checks,omitempty"`
+	Restored bool    `json:"restored,omitempty"`
+}
+
+// Departures are the checks the service did not honour, in order.
+func (r Report) Departures() []Check {
+	var out []Check
+	for _, c := range r.Checks {
+		if !c.Honoured {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// Find is the check of trait t, if one was made.
+func (r Report) Find(t Trait) (Check, bool) {
+	for _, c := range r.Checks {
+		if c.Trait == t {
+			return c, true
+		}
+	}
+	return Check{}, false
+}
+
+// Sentences are the departures in words, one per departure, for the job
+// card, the gallery's details and the command line. A mask check is said
+// whatever its figure, as the figure is the point.
+func (r Report) Sentences() []string {
+	var out []string
+	for _, c := range r.Checks {
+		if c.Trait == Mask || !c.Honoured {
+			out = append(out, c.sentence(r.Restored))
+		}
+	}
+	return out
+}
+
+// MaskChangeThreshold is how far (0–255, in any channel) a protected
+// pixel may move before it counts as changed: re-encoding and colour
+// drift move pixels a little everywhere; a repaint moves them far.
+const MaskChangeThreshold = 32
+
+// MaskHonoured is the largest share of the protected area a service may
+// change and still count as honouring the mask.
+const MaskHonoured = 0.05
+
+func (c Check) sentence(restored bool) string {
+	switch c.Trait {
+	case Stream:
+		return "asked for a stream with previews, the service sent the whole answer at once (no previews)"
+	case StreamedEdit:
+		return "streamed edits fail through this service: the gateway could not read the provider's streamed answer"
+	case Previews:
+		return fmt.Sprintf("asked for %s previews, the service sent %s", c.Asked, c.Got)
+	case Count:
+		return fmt.Sprintf("asked for %s images, the service sent %s", c.Asked, c.Got)
+	case Size:
+		return fmt.Sprintf("asked for %s, the service sent %s", c.Asked, c.Got)
+	case Format:
+		return fmt.Sprintf("asked for %s, the service sent %s", strings.ToUpper(c.Asked), strings.ToUpper(c.Got))
+	case Transparency:
+		return "asked for a transparent background, the service sent an opaque image"
+	case Inline:
+		return "asked for the images inline, the service sent links (Easel downloaded them at once)"
+	case Prompt:
+		return fmt.Sprintf("the service rewrote your prompt: “%s”", shorten(c.Got, 160))
+	case Mask:
+		pct := int(c.Changed*100 + 0.5)
+		switch {
+		case c.Honoured:
+			return fmt.Sprintf("the service changed %d %% of the area your mask protects", pct)
+		case restored:
+			return fmt.Sprintf("the service changed %d %% of the area your mask protects; Easel restored it", pct)
+		}
+		return fmt.Sprintf("the service changed %d %% of the area your mask protects; keep the unmasked area to restore it", pct)
+	}
+	return string(c.Trait) + " was not honoured"
+}
+
+func shorten(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n]) + "…"
+	}
+	return s
+}
+
+// Asked is what a request asked for, as far as the answer can show it.
+type Asked struct {
+	Options api.ImageOptions
+	Prompt  string
+	// Edit marks the edits endpoint; Original and Mask are its first
+	// image and mask, when it had one.
+	Edit           bool
+	Original, Mask []byte
+}
+
+// AskedOf is what a generation or an edit asked (exactly one is set).
+func AskedOf(gen *api.GenerateRequest, edit *api.EditRequest) Asked {
+	if gen != nil {
+		return Asked{Options: gen.ImageOptions, Prompt: gen.Prompt}
+	}
+	a := Asked{Options: edit.ImageOptions, Prompt: edit.Prompt, Edit: true}
+	if edit.Mask != nil && len(edit.Images) > 0 {
+		a.Original, a.Mask = edit.Images[0].Data, edit.Mask.Data
+	}
+	return a
+}
+
+// Measure compares an answer with what was asked. It decodes images only
+// for the traits that need pixels (transparency, the mask).
+func Measure(a Asked, res *api.ImageResult) Report {
+	var r Report
+	o := a.Options
+	add := func(t Trait, ok bool, asked, got string) {
+		r.Checks = append(r.Checks, Check{Trait: t, Honoured: ok, Asked: asked, Got: got})
+	}
+	if o.Stream {
+		add(Stream, res.Streamed, "stream", map[bool]string{true: "stream", false: "json"}[res.Streamed])
+		if res.Streamed && o.PartialImages > 0 {
+			want := o.PartialImages * max(o.N, 1)
+			add(Previews, res.Previews > 0, fmt.Sprint(want), fmt.Sprint(res.Previews))
+		}
+	}
+	n := max(o.N, 1)
+	add(Count, len(res.Images) >= n, fmt.Sprint(n), fmt.Sprint(len(res.Images)))
+	if w, h, ok := api.ParseSize(o.Size); ok && len(res.Images) > 0 {
+		img := res.Images[0]
+		add(Size, img.Width == w && img.Height == h, fmt.Sprintf("%dx%d", w, h), fmt.Sprintf("%dx%d", img.Width, img.Height))
+	}
+	if o.OutputFormat != "" && len(res.Images) > 0 {
+		got := res.Images[0].Format
+		add(Format, got == o.OutputFormat, o.OutputFormat, got)
+	}
+	if o.Background == "transparent" && len(res.Images) > 0 {
+		alpha := hasAlpha(res.Images[0].Data)
+		add(Transparency, alpha, "transparent", map[bool]string{true: "transparent", false: "opaque"}[alpha])
+	}
+	if o.ResponseFormat == "b64_json" || o.ResponseFormat == "" && !api.LinksByDefault(o.Model) {
+		add(Inline, res.Linked == 0, "b64_json", map[bool]string{true: "b64_json", false: "url"}[res.Linked == 0])
+	}
+	for _, img := range res.Images {
+		if rp := strings.TrimSpace(img.RevisedPrompt); rp != "" && rp != strings.TrimSpace(a.Prompt) {
+			add(Prompt, false, a.Prompt, rp)
+			break
+		}
+	}
+	if len(a.Original) > 0 && len(a.Mask) > 0 && len(res.Images) > 0 {
+		if share, ok := MaskChange(res.Images[0].Data, a.Original, a.Mask); ok {
+			r.Checks = append(r.Checks, Check{Trait: Mask, Honoured: share <= MaskHonoured, Changed: share})
+		}
+	}
+	return r
+}
+
+// FromError is what a failed request shows the service cannot do: a
+// streamed edit the gateway could not read, a transparent background the
+// model refuses. Most failures show nothing of the kind.
+func FromError(a Asked, e *api.Error) []Check {
+	if e == nil {
+		return nil
+	}
+	switch {
+	case a.Edit && a.Options.Stream && e.Kind == api.KindBadResponse && (e.Code == "bad_response_body" || e.Code == "read_response_body_failed"):
+		return []Check{{Trait: StreamedEdit, Honoured: false, Asked: "stream", Got: e.Code}}
+	case a.Options.Background == "transparent" && e.Param == "background":
+		return []Check{{Trait: Transparency, Honoured: false, Asked: "transparent", Got: "refused"}}
+	}
+	return nil
+}
+
+// hasAlpha reports whether an image has any pixel that is not opaque.
+func hasAlpha(data []byte) bool {
+	img, err := imageio.DecodeBounded(bytes.NewReader(data), imageio.MaxPixels)
+	if err != nil {
+		return false
+	}
+	if o, ok := img.(interface{ Opaque() bool }); ok {
+		return !o.Opaque()
+	}
+	return true
+}
+
+// MaskChange is the share of the pixels a mask protects that the result
+// changed visibly (more than MaskChangeThreshold in a channel), with the
+// result scaled onto the original as the keep composite does; ok is false
+// when the shapes differ or an image cannot be read.
+func MaskChange(result, original, mask []byte) (share float64, ok bool) {
+	res, err := imageio.DecodeBounded(bytes.NewReader(result), imageio.MaxPixels)
+	if err != nil {
+		return 0, false
+	}
+	orig, err := imageio.DecodeBounded(bytes.NewReader(original), imageio.MaxPixels)
+	if err != nil {
+		return 0, false
+	}
+	m, err := imageio.DecodeBounded(bytes.NewReader(mask), imageio.MaxPixels)
+	if err != nil || m.Bounds().Size() != orig.Bounds().Size() {
+		return 0, false
+	}
+	keep := imageio.KeepAlpha(m)
+	// The result on the original's frame: the composite with nothing
+	// put back is the result scaled as Easel would restore it.
+	onFrame, err := imageio.Composite(res, orig, image.NewAlpha(keep.Rect), 0)
+	if err != nil {
+		return 0, false
+	}
+	o := imageio.AsNRGBA(orig)
+	protected, changed := 0, 0
+	for y := 0; y < keep.Rect.Dy(); y++ {
+		for x := 0; x < keep.Rect.Dx(); x++ {
+			if keep.Pix[y*keep.Stride+x] < 250 {
+				continue
+			}
+			protected++
+			i, j := onFrame.PixOffset(x, y), o.PixOffset(x, y)
+			for c := 0; c < 3; c++ {
+				d := int(onFrame.Pix[i+c]) - int(o.Pix[j+c])
+				if d > MaskChangeThreshold || d < -MaskChangeThreshold {
+					changed++
+					break
+				}
+			}
+		}
+	}
+	if protected == 0 {
+		return 0, false
+	}
+	return float64(changed) / float64(protected), true
+}
