@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"easel/internal/api"
+	"easel/internal/honesty"
 )
 
 // State is where a job is in its life.
@@ -76,7 +77,15 @@ type Service interface {
 // returns one Saved per image, in order, and runs on the job's goroutine
 // before the done event.
 type Saver interface {
-	Save(ctx context.Context, job Info, res *api.ImageResult) []Saved
+	Save(ctx context.Context, job Info, res *api.ImageResult, report honesty.Report) []Saved
+}
+
+// Memory remembers what each service honours, per profile and model
+// (library.Library satisfies it): a job asks it before sending, to shape
+// the request to what works, and tells it what the answer showed.
+type Memory interface {
+	Known(ctx context.Context, profile, model string) ([]honesty.Known, error)
+	Learn(ctx context.Context, profile, model string, checks []honesty.Check, at time.Time) error
 }
 
 // Saved is what became of one image a job received.
@@ -126,6 +135,11 @@ type Event struct {
 	Dropped int
 	// Err is why the job failed, for Failed.
 	Err *api.Error
+	// Notes, for Sending, are what the service is known not to do and
+	// how the request was shaped for it ("No previews: …").
+	Notes []string
+	// Honesty, for Done, is what the answer did of what was asked.
+	Honesty honesty.Report
 }
 
 // Runner runs jobs. The listener is called from the jobs' goroutines, one
@@ -137,6 +151,7 @@ type Runner struct {
 	listener func(Event)
 	limit    int
 	tick     time.Duration
+	memory   Memory
 
 	mu     sync.Mutex
 	limits map[string]int
@@ -154,6 +169,9 @@ type Options struct {
 	Limit int
 	// Tick is how often a waiting job reports its elapsed time (default 1s).
 	Tick time.Duration
+	// Memory, when set, shapes each request to what its service is known
+	// to honour and learns from each answer.
+	Memory Memory
 }
 
 // New makes a runner.
@@ -164,7 +182,7 @@ func New(service Service, saver Saver, listener func(Event), opts Options) *Runn
 	if opts.Tick <= 0 {
 		opts.Tick = time.Second
 	}
-	return &Runner{service: service, saver: saver, listener: listener, limit: opts.Limit, tick: opts.Tick,
+	return &Runner{service: service, saver: saver, listener: listener, limit: opts.Limit, tick: opts.Tick, memory: opts.Memory,
 		limits: map[string]int{}, slots: map[string]chan struct{}{}, jobs: map[string]context.CancelFunc{}, images: map[string]int{}}
 }
 
@@ -252,7 +270,9 @@ func (r *Runner) run(ctx context.Context, info Info, slot chan struct{}) {
 		r.end(Event{Job: info, State: Cancelled})
 		return
 	}
-	r.emit(Event{Job: info, State: Sending})
+	var notes []string
+	info.Request, notes = r.shape(ctx, info.Request)
+	r.emit(Event{Job: info, State: Sending, Notes: notes})
 
 	// While the request is out, report the elapsed time every tick, so the
 	// card never sits silent. Previews and ticks are serialised by mu so
@@ -300,15 +320,23 @@ func (r *Runner) run(ctx context.Context, info Info, slot chan struct{}) {
 	close(stopTicks)
 	<-ticksDone
 
+	asked := honesty.AskedOf(info.Request.Generate, info.Request.Edit)
 	if err != nil {
+		var ae *api.Error
+		if errors.As(err, &ae) {
+			r.learn(ctx, info, honesty.FromError(asked, ae))
+		}
 		r.finishWithError(ctx, info, err)
 		return
 	}
 	// Once the images have arrived they are paid for: they are saved even
 	// if a cancel comes now, and the job ends as done.
 	r.emit(Event{Job: info, State: Saving})
-	done := Event{Job: info, State: Done, Dropped: res.Dropped}
-	for _, s := range r.saver.Save(context.WithoutCancel(ctx), info, res) {
+	report := honesty.Measure(asked, res)
+	report.Restored = info.Request.Keep != nil && info.Request.Edit != nil && info.Request.Edit.Mask != nil
+	r.learn(ctx, info, report.Checks)
+	done := Event{Job: info, State: Done, Dropped: res.Dropped, Honesty: report}
+	for _, s := range r.saver.Save(context.WithoutCancel(ctx), info, res, report) {
 		if s.Err != nil {
 			done.Unsaved = append(done.Unsaved, Unsaved{Image: s.Image, Err: s.Err})
 		} else {
@@ -375,4 +403,44 @@ func (r *Runner) finishWithError(ctx context.Context, info Info, err error) {
 		return
 	}
 	r.end(Event{Job: info, State: Failed, Err: ae})
+}
+
+// shape fits a request to what its service is known to honour, before it
+// is sent: a stream the service ignores (or a streamed edit it fails) is
+// asked without streaming. It returns the request to send and what the
+// card should say. Nothing here resends anything: it shapes a request
+// the user has just asked for.
+func (r *Runner) shape(ctx context.Context, req Request) (Request, []string) {
+	if r.memory == nil {
+		return req, nil
+	}
+	o := req.Options()
+	known, err := r.memory.Known(context.WithoutCancel(ctx), req.Profile, o.Model)
+	if err != nil || len(known) == 0 {
+		return req, nil
+	}
+	advice := honesty.Advise(known, o, req.Edit != nil, req.Edit != nil && req.Edit.Mask != nil)
+	if advice.Unstream {
+		if req.Generate != nil {
+			g := *req.Generate
+			g.Stream, g.PartialImages = false, 0
+			req.Generate = &g
+		} else {
+			e := *req.Edit
+			e.Stream, e.PartialImages = false, 0
+			req.Edit = &e
+		}
+	}
+	// Splitting n into n requests is the window's offer, made before
+	// submitting; the runner only says what it knows.
+	return req, advice.Notes
+}
+
+// learn tells the memory what an answer showed. A failure to remember is
+// not the job's failure.
+func (r *Runner) learn(ctx context.Context, info Info, checks []honesty.Check) {
+	if r.memory == nil || len(checks) == 0 {
+		return
+	}
+	_ = r.memory.Learn(context.WithoutCancel(ctx), info.Request.Profile, info.Request.Options().Model, checks, time.Now())
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"easel/internal/api"
+	"easel/internal/honesty"
 	"easel/internal/fakeapi"
 )
 
@@ -56,7 +57,7 @@ type fakeSaver struct {
 	block chan struct{}
 }
 
-func (s *fakeSaver) Save(ctx context.Context, job Info, res *api.ImageResult) []Saved {
+func (s *fakeSaver) Save(ctx context.Context, job Info, res *api.ImageResult, _ honesty.Report) []Saved {
 	if s.block != nil {
 		<-s.block
 	}

@@ -17,6 +17,7 @@ import (
 
 	"easel/internal/api"
 	"easel/internal/atomicfile"
+	"easel/internal/honesty"
 )
 
 // Item is one image in the gallery.
@@ -43,6 +44,9 @@ type Item struct {
 	Favorite                               bool
 	// Parents are the library items an edit started from, in order.
 	Parents []int64
+	// Honesty is what the answer did of what was asked (schema 6 on):
+	// the card's sentences, kept with the image.
+	Honesty honesty.Report
 	// Missing is set when the image's file is not where the row says
 	// (moved, deleted by hand, a drive not mounted): the row is kept, with
 	// its prompt, until the user locates the file or removes the item.
@@ -76,6 +80,8 @@ type NewItem struct {
 	// result shows what it was made from even when the files are gone.
 	Inputs []Input
 	Mask   *Input
+	// Honesty is the answer measured against the request.
+	Honesty honesty.Report
 }
 
 const tmpSuffix = atomicfile.TempSuffix
@@ -97,6 +103,8 @@ type pendingItem struct {
 	Inputs []storedRef `json:",omitempty"`
 	// Sha256 is the image's content hash (schema 5 on).
 	Sha256 string `json:",omitempty"`
+	// Honesty is the answer measured against the request (schema 6 on).
+	Honesty *honesty.Report `json:",omitempty"`
 }
 
 // Plausible times: a service's created time outside them (a year 10000,
@@ -130,6 +138,9 @@ func (l *Library) Add(ctx context.Context, n NewItem) (int64, error) {
 		CreatedMs: created.UnixMilli(), DurationMs: n.Duration.Milliseconds(), JobID: n.JobID, RequestID: n.RequestID, Parents: n.Parents}
 	if u := n.Usage; u != nil {
 		p.InputTokens, p.OutputTokens, p.TotalTokens = u.InputTokens, u.OutputTokens, u.TotalTokens
+	}
+	if len(n.Honesty.Checks) > 0 {
+		p.Honesty = &n.Honesty
 	}
 	sum := sha256.Sum256(n.Image.Data)
 	p.Sha256 = hex.EncodeToString(sum[:])
@@ -184,11 +195,16 @@ func insertItem(ctx context.Context, tx *sql.Tx, rel string, size int64, p pendi
 	if p.Sha256 != "" {
 		sha = p.Sha256
 	}
+	report := ""
+	if p.Honesty != nil {
+		b, _ := json.Marshal(p.Honesty)
+		report = string(b)
+	}
 	res, err := tx.ExecContext(ctx, `INSERT INTO items (file, format, width, height, size_bytes, kind, prompt, revised_prompt,
-		model, profile, params, input_tokens, output_tokens, total_tokens, created_ms, duration_ms, job_id, request_id, sha256)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		model, profile, params, input_tokens, output_tokens, total_tokens, created_ms, duration_ms, job_id, request_id, sha256, honesty)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		rel, p.Format, p.Width, p.Height, size, p.Kind, p.Prompt, p.RevisedPrompt,
-		p.Model, p.Profile, string(params), p.InputTokens, p.OutputTokens, p.TotalTokens, p.CreatedMs, p.DurationMs, p.JobID, p.RequestID, sha)
+		p.Model, p.Profile, string(params), p.InputTokens, p.OutputTokens, p.TotalTokens, p.CreatedMs, p.DurationMs, p.JobID, p.RequestID, sha, report)
 	if err != nil {
 		return 0, err
 	}
@@ -224,18 +240,21 @@ func (l *Library) newName(format string, created time.Time) string {
 }
 
 const itemColumns = `id, file, format, width, height, size_bytes, kind, prompt, revised_prompt, model, profile, params,
-	input_tokens, output_tokens, total_tokens, created_ms, duration_ms, job_id, request_id, favorite`
+	input_tokens, output_tokens, total_tokens, created_ms, duration_ms, job_id, request_id, favorite, honesty`
 
 func scanItem(sc interface{ Scan(...any) error }) (Item, error) {
 	var it Item
-	var params string
+	var params, report string
 	var created, dur int64
 	err := sc.Scan(&it.ID, &it.File, &it.Format, &it.Width, &it.Height, &it.SizeBytes, &it.Kind, &it.Prompt, &it.RevisedPrompt,
-		&it.Model, &it.Profile, &params, &it.InputTokens, &it.OutputTokens, &it.TotalTokens, &created, &dur, &it.JobID, &it.RequestID, &it.Favorite)
+		&it.Model, &it.Profile, &params, &it.InputTokens, &it.OutputTokens, &it.TotalTokens, &created, &dur, &it.JobID, &it.RequestID, &it.Favorite, &report)
 	if err != nil {
 		return it, err
 	}
 	_ = json.Unmarshal([]byte(params), &it.Params)
+	if report != "" {
+		_ = json.Unmarshal([]byte(report), &it.Honesty)
+	}
 	it.Created = time.UnixMilli(created)
 	it.Duration = time.Duration(dur) * time.Millisecond
 	return it, nil

@@ -160,6 +160,21 @@ ALTER TABLE items ADD COLUMN deleted_ms INTEGER;
 ALTER TABLE items ADD COLUMN sha256 TEXT;
 CREATE INDEX items_sha256 ON items(sha256);
 `},
+	{6, "what each answer did of what was asked (honesty), and what each service honours, per profile and model (service_traits)", `
+ALTER TABLE items ADD COLUMN honesty TEXT NOT NULL DEFAULT '';
+CREATE TABLE service_traits (
+	profile  TEXT NOT NULL,
+	model    TEXT NOT NULL,
+	trait    TEXT NOT NULL,
+	honoured INTEGER NOT NULL,
+	times    INTEGER NOT NULL,
+	first_ms INTEGER NOT NULL,
+	last_ms  INTEGER NOT NULL,
+	asked    TEXT NOT NULL DEFAULT '',
+	got      TEXT NOT NULL DEFAULT '',
+	PRIMARY KEY (profile, model, trait)
+);
+`},
 }
 
 // SchemaVersion is the newest schema this Easel knows.

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"easel/internal/api"
+	"easel/internal/honesty"
 	"easel/internal/imageio"
 	"easel/internal/jobs"
 	"easel/internal/library"
@@ -26,7 +27,7 @@ type Library struct {
 // the job ends once its images are saved, so a quit is not held up (the
 // race-built window took over a second for a 1024-pixel one); the card
 // and the gallery make theirs as they need them.
-func (s Library) Save(ctx context.Context, job jobs.Info, res *api.ImageResult) []jobs.Saved {
+func (s Library) Save(ctx context.Context, job jobs.Info, res *api.ImageResult, report honesty.Report) []jobs.Saved {
 	kind, prompt, params := "generate", "", library.Params{}
 	var inputs []library.Input
 	var mask *library.Input
@@ -46,7 +47,8 @@ func (s Library) Save(ctx context.Context, job jobs.Info, res *api.ImageResult) 
 	add := func(img api.Image, kind string, parents []int64) int64 {
 		id, err := s.Lib.Add(ctx, library.NewItem{Image: img, Kind: kind, Prompt: prompt, Model: params.Model,
 			Profile: job.Request.Profile, Params: params, Usage: res.Usage, Created: res.Created,
-			Duration: time.Since(job.Started), JobID: job.ID, RequestID: res.RequestID, Parents: parents, Inputs: inputs, Mask: mask})
+			Duration: time.Since(job.Started), JobID: job.ID, RequestID: res.RequestID, Parents: parents, Inputs: inputs, Mask: mask,
+			Honesty: report})
 		if err != nil {
 			out = append(out, jobs.Saved{Err: err, Image: img})
 			return 0

@@ -1,0 +1,115 @@
+package honesty
+
+import (
+	"fmt"
+	"time"
+
+	"easel/internal/api"
+)
+
+// Known is what a service has shown about one trait, remembered across
+// answers (the library keeps it per profile and model): whether it
+// honours it, how many answers in a row showed that (how sure Easel is),
+// and since when.
+type Known struct {
+	Trait    Trait
+	Honoured bool
+	// Times is how many answers in a row showed it; an answer that
+	// disagrees starts the count again.
+	Times       int
+	First, Last time.Time
+	// Asked and Got are the last answer's, for the words.
+	Asked, Got string
+}
+
+// Describe is the remembered trait in a line, for Settings: what the
+// service does, how sure, and since when.
+func (k Known) Describe() string {
+	what := map[Trait][2]string{
+		Stream:       {"streams image answers with previews", "answers stream requests without streaming (no previews)"},
+		StreamedEdit: {"carries streamed edits", "fails streamed edits"},
+		Previews:     {"sends the previews asked", "sends fewer previews than asked"},
+		Count:        {"makes several images per request", fmt.Sprintf("makes one image per request (asked %s, got %s)", k.Asked, k.Got)},
+		Size:         {"makes the size asked", fmt.Sprintf("changes the size (asked %s, got %s)", k.Asked, k.Got)},
+		Format:       {"sends the format asked", fmt.Sprintf("changes the format (asked %s, got %s)", k.Asked, k.Got)},
+		Transparency: {"makes transparent backgrounds", "does not make transparent backgrounds"},
+		Inline:       {"sends images inline", "sends links instead of inline images"},
+		Prompt:       {"uses prompts as written", "rewrites prompts"},
+		Mask:         {"keeps what the mask protects", "repaints what the mask protects"},
+	}[k.Trait]
+	s := what[1]
+	if k.Honoured {
+		s = what[0]
+	}
+	if s == "" {
+		s = string(k.Trait)
+	}
+	return fmt.Sprintf("%s — seen %d %s, last %s", s, k.Times, plural(k.Times, "time", "times"), k.Last.Local().Format("2 Jan 15:04"))
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// Advice is how to shape the next request to what the service is known
+// to do: what will not happen, said before sending, and what works
+// instead. It never resends anything; the caller applies it to a request
+// the user is about to send.
+type Advice struct {
+	// Unstream is set when the request should go without streaming
+	// (the service ignores streams, or fails streamed edits); Why says so.
+	Unstream bool
+	// Split is set when n images should go as n requests of one, as the
+	// service makes one image per request.
+	Split bool
+	// Notes are what the user should know before sending, one sentence
+	// each, most important first.
+	Notes []string
+}
+
+// Advise reads what is known of a service for a request with options o
+// (an edit when edit is set, with a mask when masked).
+func Advise(known []Known, o api.ImageOptions, edit, masked bool) Advice {
+	var a Advice
+	find := func(t Trait) (Known, bool) {
+		for _, k := range known {
+			if k.Trait == t && !k.Honoured {
+				return k, true
+			}
+		}
+		return Known{}, false
+	}
+	when := func(k Known) string { return k.Last.Local().Format("2 Jan 15:04") }
+	if o.Stream {
+		if k, ok := find(Stream); ok {
+			a.Unstream = true
+			a.Notes = append(a.Notes, fmt.Sprintf("No previews: this service answered stream requests without streaming (last %s), so Easel asks without streaming.", when(k)))
+		} else if k, ok := find(StreamedEdit); ok && edit {
+			a.Unstream = true
+			a.Notes = append(a.Notes, fmt.Sprintf("No previews: streamed edits failed through this service (last %s), so Easel sends this edit without streaming.", when(k)))
+		}
+	}
+	if o.N > 1 {
+		if k, ok := find(Count); ok {
+			a.Split = true
+			a.Notes = append(a.Notes, fmt.Sprintf("This service makes one image per request (asked %s, got %s, last %s): Easel sends %d requests of one image, all charged.", k.Asked, k.Got, when(k), o.N))
+		}
+	}
+	if o.Background == "transparent" {
+		if k, ok := find(Transparency); ok {
+			a.Notes = append(a.Notes, fmt.Sprintf("This model did not make a transparent background last time (%s): expect an opaque image.", when(k)))
+		}
+	}
+	if edit && masked {
+		if k, ok := find(Mask); ok {
+			a.Notes = append(a.Notes, fmt.Sprintf("This service repainted the area the mask protects last time (%s): keep the unmasked area to put it back.", when(k)))
+		}
+	}
+	if k, ok := find(Prompt); ok {
+		a.Notes = append(a.Notes, fmt.Sprintf("This service rewrites prompts (seen %d %s): the prompt used is kept with each image.", k.Times, plural(k.Times, "time", "times")))
+	}
+	return a
+}

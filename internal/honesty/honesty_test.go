@@ -1,0 +1,159 @@
+package honesty_test
+
+import (
+	"bytes"
+	"context"
+	"image"
+	"image/color"
+	"image/png"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"easel/internal/api"
+	"easel/internal/fakeapi"
+	"easel/internal/honesty"
+)
+
+func client(t *testing.T, quirks ...fakeapi.Quirk) *api.Client {
+	t.Helper()
+	ts := httptest.NewServer(fakeapi.New(fakeapi.Config{Quirks: quirks}))
+	t.Cleanup(ts.Close)
+	return api.New(api.Config{BaseURL: ts.URL + "/v1", APIKey: "sk-honesty-test-0123456789"})
+}
+
+func generate(t *testing.T, c *api.Client, o api.ImageOptions) (honesty.Asked, *api.ImageResult) {
+	t.Helper()
+	req := api.GenerateRequest{Prompt: "a lighthouse at dusk", ImageOptions: o}
+	res, err := c.Generate(context.Background(), req, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return honesty.AskedOf(&req, nil), res
+}
+
+// An answer as asked has no departures; each gateway quirk shows as the
+// departure it is, in a sentence.
+func TestDeparturesFromWhatWasAsked(t *testing.T) {
+	opts := api.ImageOptions{Model: "gpt-image-1", Size: "1024x1024", N: 4, Stream: true, PartialImages: 1, OutputFormat: "png"}
+	a, res := generate(t, client(t), opts)
+	if d := honesty.Measure(a, res).Departures(); len(d) != 0 {
+		t.Errorf("an honest answer has departures: %+v", d)
+	}
+	for _, tc := range []struct {
+		quirk    fakeapi.Quirk
+		opts     api.ImageOptions
+		trait    honesty.Trait
+		sentence string
+	}{
+		{fakeapi.QuirkOneImage, opts, honesty.Count, "asked for 4 images, the service sent 1"},
+		{fakeapi.QuirkNoImageStream, opts, honesty.Stream, "no previews"},
+		{fakeapi.QuirkLinksForInline, api.ImageOptions{Model: "gpt-image-1", Size: "1024x1024"}, honesty.Inline, "sent links"},
+		{fakeapi.QuirkRewritePrompt, api.ImageOptions{Model: "gpt-image-1", Size: "1024x1024"}, honesty.Prompt, "rewrote your prompt: “a lighthouse at dusk, masterpiece"},
+		{fakeapi.QuirkDropsBackground, api.ImageOptions{Model: "gpt-image-1", Size: "1024x1024", Background: "transparent", OutputFormat: "png"}, honesty.Transparency, "opaque image"},
+	} {
+		t.Run(string(tc.quirk), func(t *testing.T) {
+			a, res := generate(t, client(t, tc.quirk), tc.opts)
+			r := honesty.Measure(a, res)
+			d := r.Departures()
+			if len(d) != 1 || d[0].Trait != tc.trait {
+				t.Fatalf("departures %+v, want one of %s", d, tc.trait)
+			}
+			if s := r.Sentences(); len(s) != 1 || !strings.Contains(s[0], tc.sentence) {
+				t.Errorf("sentences %q, want %q", s, tc.sentence)
+			}
+		})
+	}
+	// A transparent image asked and sent is honoured.
+	a, res = generate(t, client(t), api.ImageOptions{Model: "gpt-image-1", Size: "1024x1024", Background: "transparent", OutputFormat: "png"})
+	if c, ok := honesty.Measure(a, res).Find(honesty.Transparency); !ok || !c.Honoured {
+		t.Errorf("transparency: %+v %v", c, ok)
+	}
+}
+
+// magenta is a first image no drawn scene resembles, so any repaint of
+// the protected area shows.
+func magentaPNG(t *testing.T, w, h int) []byte {
+	t.Helper()
+	img := image.NewNRGBA(image.Rect(0, 0, w, h))
+	for i := 0; i < len(img.Pix); i += 4 {
+		copy(img.Pix[i:], []byte{255, 0, 255, 255})
+	}
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, img); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// maskPNG keeps the left half (opaque) and frees the right (transparent).
+func maskPNG(t *testing.T, w, h int) []byte {
+	t.Helper()
+	m := image.NewNRGBA(image.Rect(0, 0, w, h))
+	for y := 0; y < h; y++ {
+		for x := 0; x < w/2; x++ {
+			m.Set(x, y, color.NRGBA{0, 0, 0, 255})
+		}
+	}
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, m); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// The mask's honesty figure: ~0 % where the service honours the mask,
+// ~100 % where it repaints everything (sub2api #6273).
+func TestMaskHonestyFigure(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		quirks   []fakeapi.Quirk
+		min, max float64
+		honoured bool
+	}{
+		{"honours the mask", nil, 0, 0.02, true},
+		{"ignores the mask", []fakeapi.Quirk{fakeapi.QuirkIgnoreMask}, 0.95, 1, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := client(t, tc.quirks...)
+			req := api.EditRequest{Prompt: "a red boat on the right", ImageOptions: api.ImageOptions{Model: "gpt-image-1", Size: "1024x1024"},
+				Images: []api.InputImage{{Name: "a.png", ContentType: "image/png", Data: magentaPNG(t, 1024, 1024)}},
+				Mask:   &api.InputImage{Name: "mask.png", ContentType: "image/png", Data: maskPNG(t, 1024, 1024)}}
+			res, err := c.Edit(context.Background(), req, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := honesty.Measure(honesty.AskedOf(nil, &req), res)
+			m, ok := r.Find(honesty.Mask)
+			if !ok || m.Changed < tc.min || m.Changed > tc.max || m.Honoured != tc.honoured {
+				t.Fatalf("mask check %+v (found %v), want changed in [%v, %v]", m, ok, tc.min, tc.max)
+			}
+			r.Restored = true
+			s := strings.Join(r.Sentences(), "; ")
+			if !strings.Contains(s, "of the area your mask protects") {
+				t.Errorf("sentence %q", s)
+			}
+			if !tc.honoured && !strings.Contains(s, "Easel restored it") {
+				t.Errorf("sentence %q does not say the area was restored", s)
+			}
+		})
+	}
+}
+
+// Failures that show what a service cannot do become checks too.
+func TestFailuresThatShowATrait(t *testing.T) {
+	c := client(t, fakeapi.QuirkStreamedEditFails)
+	req := api.EditRequest{Prompt: "a boat", ImageOptions: api.ImageOptions{Model: "gpt-image-1", Stream: true},
+		Images: []api.InputImage{{Name: "a.png", ContentType: "image/png", Data: magentaPNG(t, 64, 64)}}}
+	_, err := c.Edit(context.Background(), req, nil)
+	e, _ := err.(*api.Error)
+	if got := honesty.FromError(honesty.AskedOf(nil, &req), e); len(got) != 1 || got[0].Trait != honesty.StreamedEdit || got[0].Honoured {
+		t.Errorf("streamed edit failure: %+v (%v)", got, err)
+	}
+	gen := api.GenerateRequest{Prompt: "a sticker", ImageOptions: api.ImageOptions{Model: "gpt-image-2", Background: "transparent", OutputFormat: "png"}}
+	_, err = client(t).Generate(context.Background(), gen, nil)
+	e, _ = err.(*api.Error)
+	if got := honesty.FromError(honesty.AskedOf(&gen, nil), e); len(got) != 1 || got[0].Trait != honesty.Transparency {
+		t.Errorf("refused transparency: %+v (%v)", got, err)
+	}
+}

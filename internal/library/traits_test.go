@@ -1,0 +1,75 @@
+package library
+
+import (
+	"context"
+	"image/color"
+	"testing"
+	"time"
+
+	"easel/internal/honesty"
+)
+
+// What agrees with what is remembered adds to its count; what disagrees
+// replaces it from one; each profile and model is its own; Forget drops
+// one model's or a whole profile's.
+func TestTraitsAreLearntPerProfileAndModel(t *testing.T) {
+	l, err := Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	ctx := context.Background()
+	t0 := time.Date(2026, 11, 24, 10, 0, 0, 0, time.UTC)
+	ignored := []honesty.Check{{Trait: honesty.Stream, Honoured: false, Asked: "stream", Got: "json"}}
+	for i := range 3 {
+		if err := l.Learn(ctx, "p1", "gpt-image-1", ignored, t0.Add(time.Duration(i)*time.Minute)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_ = l.Learn(ctx, "p1", "dall-e-3", []honesty.Check{{Trait: honesty.Stream, Honoured: true}}, t0)
+	_ = l.Learn(ctx, "p2", "gpt-image-1", []honesty.Check{{Trait: honesty.Count, Honoured: false, Asked: "4", Got: "1"}}, t0)
+
+	k, err := l.Known(ctx, "p1", "gpt-image-1")
+	if err != nil || len(k) != 1 || k[0].Honoured || k[0].Times != 3 || !k[0].First.Equal(t0) || !k[0].Last.Equal(t0.Add(2*time.Minute)) {
+		t.Fatalf("known %+v (%v)", k, err)
+	}
+	// The service changed: it streams now.
+	_ = l.Learn(ctx, "p1", "gpt-image-1", []honesty.Check{{Trait: honesty.Stream, Honoured: true}}, t0.Add(time.Hour))
+	if k, _ = l.Known(ctx, "p1", "gpt-image-1"); !k[0].Honoured || k[0].Times != 1 || !k[0].First.Equal(t0.Add(time.Hour)) {
+		t.Errorf("after a change: %+v", k)
+	}
+	if all, _ := l.Traits(ctx, "p1", ""); len(all) != 2 {
+		t.Errorf("profile p1 holds %+v", all)
+	}
+	if err := l.Forget(ctx, "p1", "dall-e-3"); err != nil {
+		t.Fatal(err)
+	}
+	if all, _ := l.Traits(ctx, "p1", ""); len(all) != 1 || all[0].Model != "gpt-image-1" {
+		t.Errorf("after forgetting one model: %+v", all)
+	}
+	_ = l.Forget(ctx, "p1", "")
+	if all, _ := l.Traits(ctx, "p1", ""); len(all) != 0 {
+		t.Errorf("after forgetting the profile: %+v", all)
+	}
+	if other, _ := l.Traits(ctx, "p2", ""); len(other) != 1 {
+		t.Errorf("another profile's memory went too: %+v", other)
+	}
+}
+
+// An item keeps what its answer did of what was asked.
+func TestItemKeepsItsHonesty(t *testing.T) {
+	l, err := Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	report := honesty.Report{Checks: []honesty.Check{{Trait: honesty.Mask, Changed: 0.48}}, Restored: true}
+	id, err := l.Add(context.Background(), NewItem{Image: pngOf(t, 4, 4, color.NRGBA{1, 2, 3, 255}), Kind: "edit", Prompt: "p", Honesty: report})
+	if err != nil {
+		t.Fatal(err)
+	}
+	it, err := l.Get(context.Background(), id)
+	if err != nil || len(it.Honesty.Checks) != 1 || it.Honesty.Checks[0].Changed != 0.48 || !it.Honesty.Restored {
+		t.Errorf("kept %+v (%v)", it.Honesty, err)
+	}
+}

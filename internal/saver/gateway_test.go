@@ -1,0 +1,100 @@
+package saver
+
+import (
+	"context"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"easel/internal/api"
+	"easel/internal/fakeapi"
+	"easel/internal/honesty"
+	"easel/internal/jobs"
+	"easel/internal/library"
+)
+
+// Through a gateway that ignores streams and makes one image per
+// request: the first job's card and its gallery items say so, Easel
+// remembers it for the profile and model, and the next job goes without
+// streaming, saying why before it is sent. Forget starts afresh.
+func TestGatewayQuirksAreKeptLearntAndShapeTheNextJob(t *testing.T) {
+	ts := httptest.NewServer(fakeapi.New(fakeapi.Config{Quirks: []fakeapi.Quirk{fakeapi.QuirkNoImageStream, fakeapi.QuirkOneImage}}))
+	t.Cleanup(ts.Close)
+	client := api.New(api.Config{BaseURL: ts.URL + "/v1", APIKey: "sk-gateway-test-0123456789"})
+	lib, err := library.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { lib.Close() })
+	var mu sync.Mutex
+	var events []jobs.Event
+	finished := make(chan jobs.Event, 4)
+	runner := jobs.New(client, Library{Lib: lib}, func(e jobs.Event) {
+		mu.Lock()
+		events = append(events, e)
+		mu.Unlock()
+		if e.State.Final() {
+			finished <- e
+		}
+	}, jobs.Options{Memory: lib, Tick: time.Hour})
+	send := func() (sending, done jobs.Event) {
+		t.Helper()
+		mu.Lock()
+		events = nil
+		mu.Unlock()
+		_, err := runner.Submit(jobs.Request{Profile: "p-gw", Generate: &api.GenerateRequest{Prompt: "a lighthouse",
+			ImageOptions: api.ImageOptions{Model: "gpt-image-1", Size: "1024x1024", N: 2, Stream: true, PartialImages: 2}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		done = <-finished
+		mu.Lock()
+		defer mu.Unlock()
+		for _, e := range events {
+			if e.State == jobs.Sending {
+				sending = e
+			}
+		}
+		return sending, done
+	}
+
+	sending, done := send()
+	if done.State != jobs.Done || len(sending.Notes) != 0 || !sending.Job.Request.Generate.Stream {
+		t.Fatalf("first job: %v, notes %q", done.State, sending.Notes)
+	}
+	said := strings.Join(done.Honesty.Sentences(), "; ")
+	for _, want := range []string{"asked for 2 images, the service sent 1", "no previews"} {
+		if !strings.Contains(said, want) {
+			t.Errorf("the card says %q, lacking %q", said, want)
+		}
+	}
+	it, err := lib.Get(context.Background(), done.ItemIDs[0])
+	if err != nil || len(it.Honesty.Departures()) != 2 {
+		t.Errorf("the gallery item keeps %+v (%v)", it.Honesty, err)
+	}
+	known, _ := lib.Traits(context.Background(), "p-gw", "gpt-image-1")
+	if len(known) == 0 {
+		t.Fatal("nothing remembered")
+	}
+
+	sending, done = send()
+	if done.State != jobs.Done || sending.Job.Request.Generate.Stream {
+		t.Fatalf("second job streamed: %v", done.State)
+	}
+	notes := strings.Join(sending.Notes, " ")
+	if !strings.Contains(notes, "No previews") || !strings.Contains(notes, "one image per request") {
+		t.Errorf("before sending, the card says %q", notes)
+	}
+	if _, ok := done.Honesty.Find(honesty.Stream); ok {
+		t.Errorf("an unstreamed request was measured for streaming: %+v", done.Honesty)
+	}
+
+	if err := lib.Forget(context.Background(), "p-gw", ""); err != nil {
+		t.Fatal(err)
+	}
+	if sending, _ = send(); !sending.Job.Request.Generate.Stream || len(sending.Notes) != 0 {
+		t.Errorf("after Forget the job is still shaped: %q", sending.Notes)
+	}
+}
