@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"easel/internal/api"
-	"easel/internal/honesty"
 	"easel/internal/fakeapi"
+	"easel/internal/honesty"
 )
 
 // fakeService blocks each call until released, counting how many run.
