@@ -19,6 +19,7 @@ import (
 
 	"easel/internal/config"
 	"easel/internal/fakeapi"
+	"easel/internal/honesty"
 	"easel/internal/library"
 	"easel/internal/secrets"
 	"easel/ui/chrome"
@@ -470,5 +471,38 @@ func TestFirstRunLaterAsksBeforeDiscarding(t *testing.T) {
 		if findButton(ea.win, "Discard changes") == nil {
 			t.Errorf("Later dropped a typed key without asking; the top dialog says:\n%s", topText(ea.win))
 		}
+	})
+}
+
+// Settings show what Easel learnt of the profile's service, per model,
+// how sure and since when; Forget drops a model's so its next answers
+// teach it afresh.
+func TestSettingsShowWhatWasLearntWithForget(t *testing.T) {
+	base := keyedFake(t)
+	ea := newServedAppWith(t, Options{Keys: secrets.New(secrets.NewMemory(), 0)})
+	onUI(ea, func() {
+		ea.showSettings()
+		ea.settings.Form.Name.SetText("Gateway")
+		ea.settings.Form.BaseURL.SetText(base)
+		test.Type(ea.settings.Form.Key, testKey)
+		test.Tap(ea.settings.Use)
+	})
+	waitFor(t, ea, "the profile", func() bool { return ea.session.Current().Name == "Gateway" && ea.settings == nil })
+	id := ea.session.Current().ID
+	at := time.Date(2026, 11, 24, 19, 3, 0, 0, time.Local)
+	for range 2 {
+		if err := ea.lib.Learn(context.Background(), id, "gpt-image-1", []honesty.Check{{Trait: honesty.Stream, Asked: "stream", Got: "json"}}, at); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_ = ea.lib.Learn(context.Background(), id, "dall-e-3", []honesty.Check{{Trait: honesty.Count, Honoured: true, Asked: "1", Got: "1"}}, at)
+	onUI(ea, ea.showSettings)
+	want := "gpt-image-1: ⚠ answers stream requests without streaming (no previews) — seen 2 times, last 24 Nov 19:03"
+	waitFor(t, ea, "what was learnt", func() bool {
+		return ea.settings.Learnt != nil && len(ea.settings.Learnt.Lines) == 2 && ea.settings.Learnt.Lines[1] == want
+	})
+	onUI(ea, func() { test.Tap(ea.settings.Learnt.Forgets["gpt-image-1"]) })
+	waitFor(t, ea, "the forgetting", func() bool {
+		return len(ea.settings.Learnt.Lines) == 1 && strings.HasPrefix(ea.settings.Learnt.Lines[0], "dall-e-3:")
 	})
 }

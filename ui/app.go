@@ -190,7 +190,7 @@ func (ea *App) newWindow() {
 func (ea *App) build() {
 	ea.lib, ea.libErr = openLibrary()
 	if ea.lib != nil {
-		ea.runner = jobs.New(nil, saver.Library{Lib: ea.lib}, ea.onJobEvent, jobs.Options{})
+		ea.runner = jobs.New(nil, saver.Library{Lib: ea.lib}, ea.onJobEvent, jobs.Options{Memory: ea.lib})
 		ea.thumbs = thumbs.New(ea.lib)
 	}
 	ea.session = session.New(session.Options{

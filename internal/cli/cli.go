@@ -17,6 +17,7 @@ import (
 
 	"easel/internal/api"
 	"easel/internal/config"
+	"easel/internal/library"
 	"easel/internal/secrets"
 )
 
@@ -42,6 +43,10 @@ type Env struct {
 	// Profiles is the profiles file; Keys the keyring.
 	Profiles *config.Store
 	Keys     *secrets.Keys
+	// Library is the gallery's folder, whose library remembers what
+	// each service honours (shared with the window); "" remembers
+	// nothing.
+	Library string
 }
 
 // OSEnv is the real process environment.
@@ -50,8 +55,9 @@ func OSEnv() Env {
 	if err != nil {
 		path = "profiles.json" // no home folder: the current one
 	}
+	lib, _ := library.Dir()
 	return Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv,
-		Profiles: config.Open(path), Keys: secrets.New(secrets.OSKeyring{}, 0)}
+		Profiles: config.Open(path), Keys: secrets.New(secrets.OSKeyring{}, 0), Library: lib}
 }
 
 // errUsage marks a mistake in the command line itself (exit 2).

@@ -14,6 +14,8 @@ import (
 
 	"easel/internal/api"
 	"easel/internal/atomicfile"
+	"easel/internal/config"
+	"easel/internal/honesty"
 	"easel/internal/imageio"
 )
 
@@ -48,12 +50,16 @@ func (f *imageFlags) register(fs *flag.FlagSet) {
 
 // client makes the profile's client; the profile's image model stands in
 // for --model when the flag is not given.
-func (f *imageFlags) client(ctx context.Context, env Env) (*api.Client, error) {
+func (f *imageFlags) client(ctx context.Context, env Env) (*api.Client, config.Profile, error) {
 	c, p, err := f.target.client(ctx, env)
 	if err == nil && p.ImageModel != "" && !given(f.fs, "model") {
 		f.model = p.ImageModel
 	}
-	return c, err
+	if err == nil && p.Image.Stream != nil && !given(f.fs, "stream") {
+		// The profile's default, as the window's form starts from it.
+		f.stream = *p.Image.Stream
+	}
+	return c, p, err
 }
 
 // given reports whether the flag name was set on the command line.
@@ -84,11 +90,16 @@ func runGen(ctx context.Context, args []string, env Env) error {
 	if fs.NArg() > 0 {
 		return usageErr(env, "gen takes no arguments besides flags; put the prompt in --prompt")
 	}
-	c, err := f.client(ctx, env)
+	c, p, err := f.client(ctx, env)
 	if err != nil {
 		return err
 	}
-	res, err := c.Generate(ctx, api.GenerateRequest{Prompt: f.prompt, ImageOptions: f.options()}, progress(env))
+	mem := openMemory(env)
+	defer mem.close()
+	req := api.GenerateRequest{Prompt: f.prompt, ImageOptions: f.options()}
+	mem.shape(ctx, env, p, &req.ImageOptions, false, false, given(f.fs, "stream"))
+	res, err := c.Generate(ctx, req, progress(env))
+	mem.tell(ctx, env, p, honesty.AskedOf(&req, nil), res, err)
 	if err != nil {
 		return err
 	}
@@ -116,7 +127,7 @@ func runEdit(ctx context.Context, args []string, env Env) error {
 	if len(images) == 0 {
 		return usageErr(env, "edit needs at least one --image")
 	}
-	c, err := f.client(ctx, env)
+	c, p, err := f.client(ctx, env)
 	if err != nil {
 		return err
 	}
@@ -136,7 +147,11 @@ func runEdit(ctx context.Context, args []string, env Env) error {
 		}
 		req.Mask = &api.InputImage{Name: filepath.Base(mask), ContentType: http.DetectContentType(data), Data: data}
 	}
+	mem := openMemory(env)
+	defer mem.close()
+	mem.shape(ctx, env, p, &req.ImageOptions, true, req.Mask != nil, given(f.fs, "stream"))
 	res, err := c.Edit(ctx, req, progress(env))
+	mem.tell(ctx, env, p, honesty.AskedOf(nil, &req), res, err)
 	if err != nil {
 		return err
 	}

@@ -16,6 +16,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"easel/internal/config"
+	"easel/internal/library"
 	"easel/internal/session"
 	"easel/ui/kit"
 )
@@ -28,6 +29,9 @@ type Host interface {
 	Do(f func())
 	// Session is the connected service and its profiles.
 	Session() *session.Session
+	// Library is the gallery, which also remembers what each service
+	// honours; nil when it could not be opened.
+	Library() *library.Library
 }
 
 // AskPlainHTTP warns that p's key would cross the network in clear text;

@@ -22,7 +22,9 @@ type Settings struct {
 	list  *widget.List
 	// Form is the shown profile's form.
 	Form *ProfileForm
-	pane *fyne.Container
+	// Learnt is what Easel learnt of the shown profile's service.
+	Learnt *Learnt
+	pane   *fyne.Container
 	// testRow holds the shown form's Test connection and its result, kept
 	// in sight below the scrolling form.
 	testRow *fyne.Container
@@ -103,7 +105,8 @@ func (s *Settings) reload(id string) {
 // open shows p's form.
 func (s *Settings) open(p config.Profile) {
 	s.Form = NewProfileForm(s.host, p, true)
-	s.pane.Objects = []fyne.CanvasObject{container.NewPadded(s.Form.form)}
+	s.Learnt = newLearnt(s.host, p)
+	s.pane.Objects = []fyne.CanvasObject{container.NewPadded(container.NewVBox(s.Form.form, s.Learnt.Box))}
 	s.pane.Refresh()
 	// The button keeps its height beside a result of several lines.
 	s.testRow.Objects = []fyne.CanvasObject{kit.ButtonBeside(s.Form.Test, s.Form.Result)}

@@ -609,6 +609,11 @@ func Describe(it library.Item) string {
 	if len(it.Parents) > 0 {
 		lines = append(lines, fmt.Sprintf("Edited from gallery images %v", it.Parents))
 	}
+	for _, said := range it.Honesty.Sentences() {
+		// What the service did not do of what was asked, as the job's
+		// card said it.
+		lines = append(lines, "Service: "+said)
+	}
 	if it.Profile != "" {
 		lines = append(lines, "Account: "+it.Profile)
 	}

@@ -19,6 +19,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"easel/internal/api"
+	"easel/internal/honesty"
 	"easel/internal/library"
 	"easel/ui/room/roomtest"
 )
@@ -127,6 +128,19 @@ func TestDetailsAreWorded(t *testing.T) {
 	}
 	if !strings.Contains(got, "Streamed: Yes, 2 previews") || !strings.Contains(got, "1.0 MiB") {
 		t.Errorf("details:\n%s", got)
+	}
+}
+
+// The details keep what the service did not do of what was asked, with
+// the mask's figure, as the job's card said it.
+func TestDetailsKeepTheServiceHonesty(t *testing.T) {
+	it := library.Item{Width: 1024, Height: 1024, Format: "png", Kind: "edit", Honesty: honesty.Report{Restored: true,
+		Checks: []honesty.Check{{Trait: honesty.Count, Asked: "4", Got: "1"}, {Trait: honesty.Mask, Changed: 0.97}}}}
+	got := Describe(it)
+	for _, want := range []string{"Service: asked for 4 images, the service sent 1", "Service: the service changed 97 % of the area your mask protects; Easel restored it"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("details lack %q:\n%s", want, got)
+		}
 	}
 }
 

@@ -8,6 +8,7 @@ package jobview
 import (
 	"fmt"
 	"image"
+	"strings"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -74,13 +75,21 @@ type Card struct {
 	unsaved *fyne.Container
 	title   *widget.Label
 	// Status is the job's state in words, for tests and screen readers.
-	Status   *widget.Label
-	hint     *widget.Label
-	cancel   *widget.Button
-	clear    *widget.Button
-	retry    *widget.Button
-	settings *widget.Button
-	editThis *widget.Button
+	Status *widget.Label
+	hint   *widget.Label
+	// Said is what the service did not do of what was asked ("asked for
+	// 4 images, the service sent 1"), and before sending what it is
+	// known not to do: the honesty of the answer, in sentences.
+	Said *widget.Label
+	// words are the service's own words for a failure, one click away
+	// (wordsButton) behind Easel's advice.
+	words       *widget.Label
+	wordsButton *widget.Button
+	cancel      *widget.Button
+	clear       *widget.Button
+	retry       *widget.Button
+	settings    *widget.Button
+	editThis    *widget.Button
 	// compare toggles the preview between after (the result, with the
 	// unmasked area kept) and before (the first input).
 	compare       *widget.Button
@@ -101,6 +110,19 @@ func newCard(e jobs.Event, a Actions, onClear func()) *Card {
 	c.Status = widget.NewLabel("Queued")
 	c.hint = kit.HintLabel("")
 	c.hint.Hide()
+	c.Said = kit.HintLabel("")
+	c.Said.Hide()
+	c.words = kit.HintLabel("")
+	c.words.TextStyle = fyne.TextStyle{Monospace: true}
+	c.words.Hide()
+	c.wordsButton = &widget.Button{Text: "What the service said", Icon: theme.InfoIcon(), Importance: widget.LowImportance, OnTapped: func() {
+		if c.words.Visible() {
+			c.words.Hide()
+		} else {
+			c.words.Show()
+		}
+	}}
+	c.wordsButton.Hide()
 	id, req := e.Job.ID, e.Job.Request
 	c.cancel = &widget.Button{Text: "Cancel", Icon: theme.CancelIcon(), OnTapped: func() { a.Cancel(id) }}
 	c.clear = &widget.Button{Text: "Clear", Icon: theme.ContentClearIcon(), Importance: widget.LowImportance, OnTapped: onClear}
@@ -128,7 +150,8 @@ func newCard(e jobs.Event, a Actions, onClear func()) *Card {
 	c.unsaved.Hide()
 	c.compare = &widget.Button{Text: "Before", Icon: theme.ViewRestoreIcon(), OnTapped: c.toggleBefore}
 	c.compare.Hide()
-	text := container.NewVBox(c.title, c.Status, c.hint, container.NewHBox(c.cancel, c.retry, c.settings, c.editThis, c.compare, c.clear), c.results, c.unsaved)
+	text := container.NewVBox(c.title, c.Status, c.hint, c.Said, c.words,
+		container.NewHBox(c.cancel, c.retry, c.settings, c.editThis, c.compare, c.wordsButton, c.clear), c.results, c.unsaved)
 	c.root = container.NewBorder(nil, nil, container.NewStack(bg, c.preview), nil, text)
 	return c
 }
@@ -262,6 +285,7 @@ func (c *Card) apply(e jobs.Event, img image.Image) {
 		c.Status.SetText("Queued")
 	case jobs.Sending:
 		c.Status.SetText("Sending…")
+		c.say(e.Notes)
 	case jobs.Waiting:
 		if e.RetryIn > 0 {
 			c.Status.SetText(fmt.Sprintf("The service asked to wait: sending again in %s", e.RetryIn.Round(time.Second)))
@@ -273,6 +297,9 @@ func (c *Card) apply(e jobs.Event, img image.Image) {
 	case jobs.Saving:
 		c.Status.SetText("Saving to the gallery…")
 	case jobs.Done:
+		if said := e.Honesty.Sentences(); len(said) > 0 {
+			c.say(append(c.notes(), capitalised(said)...))
+		}
 		if e.Dropped > 0 {
 			c.hint.SetText(fmt.Sprintf("The service sent %s more than were asked for; they were not kept.", countImages(e.Dropped)))
 			c.hint.Show()
@@ -298,6 +325,8 @@ func (c *Card) apply(e jobs.Event, img image.Image) {
 		c.Status.SetText(e.Err.Kind.Title())
 		c.hint.SetText(e.Err.Hint)
 		c.hint.Show()
+		c.words.SetText(e.Err.Error())
+		c.wordsButton.Show()
 		c.retry.Show()
 		switch e.Err.Kind {
 		case api.KindAuth, api.KindInsufficientBalance, api.KindNoAccess:
@@ -315,6 +344,43 @@ func (c *Card) apply(e jobs.Event, img image.Image) {
 		c.clear.Show()
 	}
 }
+
+// say shows sentences on the card, one per line; none hides the line.
+func (c *Card) say(sentences []string) {
+	if len(sentences) == 0 {
+		return
+	}
+	c.Said.SetText(strings.Join(sentences, "\n"))
+	c.Said.Show()
+}
+
+// notes are the sentences said before sending, still shown.
+func (c *Card) notes() []string {
+	if !c.Said.Visible() || c.Said.Text == "" {
+		return nil
+	}
+	return strings.Split(c.Said.Text, "\n")
+}
+
+// capitalised starts each sentence with a capital and ends it with a
+// full stop, for lines on a card.
+func capitalised(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		if s != "" {
+			s = strings.ToUpper(s[:1]) + s[1:] + "."
+		}
+		out[i] = s
+	}
+	return out
+}
+
+// ServiceWords is the service's own words for a failure, shown one
+// click away; ShowServiceWords taps the button, for tests.
+func (c *Card) ServiceWords() (string, bool) { return c.words.Text, c.words.Visible() }
+
+// ShowServiceWords taps "What the service said".
+func (c *Card) ShowServiceWords() { c.wordsButton.OnTapped() }
 
 func countImages(n int) string {
 	if n == 1 {

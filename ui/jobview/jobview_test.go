@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"easel/internal/api"
+	"easel/internal/honesty"
 	"easel/internal/jobs"
 )
 
@@ -215,5 +216,50 @@ func TestAKeptEditComparesBeforeAndAfter(t *testing.T) {
 	c.ToggleBefore()
 	if c.ShowingBefore() || c.preview.Image() != image.Image(kept) {
 		t.Error("After did not show the kept result again")
+	}
+}
+
+// What the service did not do is said on the card: before sending, what
+// it is known not to do; when done, what its answer showed.
+func TestACardSaysWhatTheServiceDidNotDo(t *testing.T) {
+	test.NewTempApp(t)
+	l := NewList("empty", Actions{Cancel: func(string) {}})
+	e := event("a", jobs.Sending)
+	e.Notes = []string{"No previews: this service answered stream requests without streaming (last 24 Nov 19:03), so Easel asks without streaming."}
+	l.Show(e, nil, nil)
+	c := l.Card("a")
+	if !c.Said.Visible() || !strings.Contains(c.Said.Text, "No previews") {
+		t.Errorf("before sending: %q (shown %v)", c.Said.Text, c.Said.Visible())
+	}
+	e = event("a", jobs.Done)
+	e.ItemIDs = []int64{1}
+	e.Honesty = honesty.Report{Restored: true, Checks: []honesty.Check{
+		{Trait: honesty.Count, Asked: "4", Got: "1"},
+		{Trait: honesty.Mask, Changed: 0.48},
+	}}
+	l.Show(e, nil, nil)
+	for _, want := range []string{"No previews", "Asked for 4 images, the service sent 1.", "The service changed 48 % of the area your mask protects; Easel restored it."} {
+		if !strings.Contains(c.Said.Text, want) {
+			t.Errorf("done: %q lacks %q", c.Said.Text, want)
+		}
+	}
+}
+
+// A failure shows Easel's advice, and the service's own words one click
+// away, as they came.
+func TestAFailureKeepsTheServiceWordsOneClickAway(t *testing.T) {
+	test.NewTempApp(t)
+	l := NewList("empty", Actions{Cancel: func(string) {}})
+	e := event("a", jobs.Failed)
+	e.Err = &api.Error{Kind: api.KindInsufficientBalance, Status: 403, Code: "pre_consume_token_quota_failed",
+		Message: "token quota is not enough, token remain quota: ＄0.019310", Hint: "This key's own spending limit is used up."}
+	l.Show(e, nil, nil)
+	c := l.Card("a")
+	if words, shown := c.ServiceWords(); shown || !strings.Contains(words, "token quota is not enough") {
+		t.Errorf("before the click: %q shown %v", words, shown)
+	}
+	c.ShowServiceWords()
+	if words, shown := c.ServiceWords(); !shown || !strings.Contains(words, "pre_consume_token_quota_failed") {
+		t.Errorf("after the click: %q shown %v", words, shown)
 	}
 }

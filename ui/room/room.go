@@ -109,8 +109,10 @@ func SubmitImageJob(h Host, model *modelpick.Picker, opts *api.ImageOptions, req
 	modelpick.Confirm(h.Window(), model, func() {
 		opts.Model = model.Text()
 		req.Profile, req.Service = h.Session().Current().ID, h.Session().Client()
-		if _, err := h.Runner().Submit(req); err != nil {
-			status(err.Error())
-		}
+		submitShaped(h, req, func(r jobs.Request) {
+			if _, err := h.Runner().Submit(r); err != nil {
+				status(err.Error())
+			}
+		})
 	})
 }

@@ -67,6 +67,8 @@ type Host struct {
 type Options struct {
 	// Pace is the fake service's delay between stream events.
 	Pace time.Duration
+	// Quirks make the fake service behave like a gateway.
+	Quirks []fakeapi.Quirk
 }
 
 // New makes a host with an empty gallery, connected to a fresh fake
@@ -92,8 +94,8 @@ func NewWith(t testing.TB, o Options) *Host {
 				h.OnJob(e)
 			}
 		})
-	}, jobs.Options{})
-	fake := fakeapi.New(fakeapi.Config{Pace: o.Pace})
+	}, jobs.Options{Memory: lib})
+	fake := fakeapi.New(fakeapi.Config{Pace: o.Pace, Quirks: o.Quirks})
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if strings.HasSuffix(r.URL.Path, "/chat/completions") {
 			body, _ := io.ReadAll(io.LimitReader(r.Body, 64<<20))

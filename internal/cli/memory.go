@@ -1,0 +1,86 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"easel/internal/api"
+	"easel/internal/config"
+	"easel/internal/honesty"
+	"easel/internal/library"
+)
+
+// memory is what the gallery's library remembers of each service, as the
+// window uses it: what a profile's model honours shapes the request
+// (no stream where streams were ignored), and what an answer shows is
+// learnt. A library that cannot be opened remembers nothing and stops
+// nothing: the command still runs.
+type memory struct {
+	lib *library.Library
+}
+
+func openMemory(env Env) memory {
+	if env.Library == "" {
+		return memory{}
+	}
+	lib, err := library.Open(env.Library)
+	if err != nil {
+		return memory{}
+	}
+	return memory{lib: lib}
+}
+
+func (m memory) close() {
+	if m.lib != nil {
+		m.lib.Close()
+	}
+}
+
+// shape fits o to what p's service is known to do for o's model, saying
+// on stderr what will not happen and why. A stream the service ignores
+// is not asked for unless --stream was given (explicit), which wins.
+func (m memory) shape(ctx context.Context, env Env, p config.Profile, o *api.ImageOptions, edit, masked, explicit bool) {
+	if m.lib == nil {
+		return
+	}
+	known, err := m.lib.Known(ctx, p.ID, o.Model)
+	if err != nil {
+		return
+	}
+	a := honesty.Advise(known, *o, edit, masked)
+	for i, note := range a.Notes {
+		if i == 0 && a.Unstream {
+			if explicit {
+				fmt.Fprintf(env.Stderr, "easel: asking for a stream as --stream says, though: %s\n", note)
+				continue
+			}
+			o.Stream, o.PartialImages = false, 0
+			fmt.Fprintf(env.Stderr, "easel: not asking for a stream (--stream asks anyway). %s\n", note)
+			continue
+		}
+		fmt.Fprintf(env.Stderr, "easel: %s\n", note)
+	}
+}
+
+// tell says on stderr what the answer did not do of what was asked, and
+// remembers it for the profile and model.
+func (m memory) tell(ctx context.Context, env Env, p config.Profile, asked honesty.Asked, res *api.ImageResult, err error) {
+	var checks []honesty.Check
+	if err != nil {
+		var e *api.Error
+		if errors.As(err, &e) {
+			checks = honesty.FromError(asked, e)
+		}
+	} else if res != nil {
+		r := honesty.Measure(asked, res)
+		for _, s := range r.Sentences() {
+			fmt.Fprintf(env.Stderr, "easel: %s\n", s)
+		}
+		checks = r.Checks
+	}
+	if m.lib != nil {
+		_ = m.lib.Learn(ctx, p.ID, asked.Options.Model, checks, time.Now())
+	}
+}

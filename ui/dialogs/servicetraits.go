@@ -1,0 +1,95 @@
+package dialogs
+
+import (
+	"context"
+	"fmt"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"easel/internal/config"
+	"easel/internal/library"
+	"easel/ui/kit"
+)
+
+// Learnt is Settings' section on what Easel has learnt of a profile's
+// service from its answers (library.Trait): per model, what it honours
+// and what it quietly does not, how sure, since when, each model with a
+// Forget that lets the next answers teach it afresh.
+type Learnt struct {
+	host    Host
+	profile config.Profile
+	// Box is the section, for the settings pane.
+	Box *fyne.Container
+	// Lines are the shown lines, for tests; Forgets the Forget buttons
+	// by model.
+	Lines   []string
+	Forgets map[string]*widget.Button
+}
+
+// newLearnt makes the section for p and fills it off the UI goroutine.
+func newLearnt(h Host, p config.Profile) *Learnt {
+	l := &Learnt{host: h, profile: p, Box: container.NewVBox(), Forgets: map[string]*widget.Button{}}
+	l.reload()
+	return l
+}
+
+// reload reads what is remembered and shows it.
+func (l *Learnt) reload() {
+	lib := l.host.Library()
+	if lib == nil || l.profile.ID == "" {
+		return
+	}
+	go func() {
+		traits, err := lib.Traits(context.Background(), l.profile.ID, "")
+		l.host.Do(func() { l.show(traits, err) })
+	}()
+}
+
+func (l *Learnt) show(traits []library.Trait, err error) {
+	l.Lines, l.Forgets = nil, map[string]*widget.Button{}
+	head := widget.NewLabelWithStyle("What this service does, learnt from its answers", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	objs := []fyne.CanvasObject{widget.NewSeparator(), head}
+	switch {
+	case err != nil:
+		objs = append(objs, kit.HintLabel("Could not read what was learnt: "+err.Error()))
+	case len(traits) == 0:
+		objs = append(objs, kit.HintLabel("Nothing yet: each image answer is compared with what was asked (streaming, number of images, size, format, transparency, the mask), and what this service does not honour is remembered here."))
+	}
+	for i := 0; i < len(traits); {
+		model := traits[i].Model
+		rows := container.NewVBox()
+		for ; i < len(traits) && traits[i].Model == model; i++ {
+			line := traits[i].Describe()
+			if !traits[i].Honoured {
+				line = "⚠ " + line
+			}
+			l.Lines = append(l.Lines, model+": "+line)
+			rows.Add(kit.HintLabel(line))
+		}
+		forget := &widget.Button{Text: "Forget", Icon: theme.ContentUndoIcon(), Importance: widget.LowImportance}
+		forget.OnTapped = func() { l.forget(model) }
+		l.Forgets[model] = forget
+		title := widget.NewLabelWithStyle(model, fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
+		objs = append(objs, container.NewBorder(nil, nil, nil, forget, title), rows)
+	}
+	l.Box.Objects = objs
+	l.Box.Refresh()
+}
+
+// forget drops what was learnt of model and shows the rest.
+func (l *Learnt) forget(model string) {
+	lib := l.host.Library()
+	go func() {
+		err := lib.Forget(context.Background(), l.profile.ID, model)
+		l.host.Do(func() {
+			if err != nil {
+				l.Box.Add(kit.HintLabel(fmt.Sprintf("Could not forget %s: %v", model, err)))
+				return
+			}
+			l.reload()
+		})
+	}()
+}

@@ -1,0 +1,84 @@
+package room
+
+import (
+	"context"
+	"fmt"
+
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/widget"
+
+	"easel/internal/honesty"
+	"easel/internal/jobs"
+	"easel/ui/kit"
+)
+
+// submitShaped submits req, first offering to split it when its service
+// is known to make one image per request: n images then go as n requests
+// of one, with the count shown, and the user chooses before anything is
+// sent (each request is charged). The memory is read off the UI
+// goroutine; submit runs on it.
+func submitShaped(h Host, req jobs.Request, submit func(jobs.Request)) {
+	o := req.Options()
+	lib := h.Library()
+	if o.N <= 1 || lib == nil {
+		submit(req)
+		return
+	}
+	go func() {
+		known, err := lib.Known(context.Background(), req.Profile, o.Model)
+		h.Do(func() {
+			advice := honesty.Advise(known, o, req.Edit != nil, req.Edit != nil && req.Edit.Mask != nil)
+			if err != nil || !advice.Split {
+				submit(req)
+				return
+			}
+			offerSplit(h, req, advice.Notes, submit)
+		})
+	}()
+}
+
+// offerSplit asks whether to send n requests of one image or one request
+// as it is; Esc or Cancel sends nothing.
+func offerSplit(h Host, req jobs.Request, notes []string, submit func(jobs.Request)) {
+	n := req.Options().N
+	var d dialog.Dialog
+	why := ""
+	for _, note := range notes {
+		why += note + "\n"
+	}
+	split := &widget.Button{Text: fmt.Sprintf("Send %d requests of 1 image", n), Importance: widget.HighImportance, OnTapped: func() {
+		d.Hide()
+		for _, one := range SplitRequest(req) {
+			submit(one)
+		}
+	}}
+	once := &widget.Button{Text: "Send one request", OnTapped: func() { d.Hide(); submit(req) }}
+	cancel := &widget.Button{Text: "Cancel", OnTapped: func() { d.Hide() }}
+	body := container.NewVBox(kit.HintLabel(why+fmt.Sprintf("Easel can send %d requests of one image each instead, at the same time; each is charged as one image.", n)),
+		container.NewHBox(kit.Spacer(), cancel, once, split))
+	d = dialog.NewCustomWithoutButtons("One image per request", body, h.Window())
+	d.Show()
+	h.Window().Canvas().Focus(split)
+}
+
+// SplitRequest is req as n requests of one image each, in order, each
+// its own copy (the same prompt, options, inputs, lineage and keep).
+func SplitRequest(req jobs.Request) []jobs.Request {
+	n := req.Options().N
+	out := make([]jobs.Request, 0, n)
+	for range n {
+		one := req
+		if req.Generate != nil {
+			g := *req.Generate
+			g.N = 1
+			one.Generate = &g
+		} else {
+			e := *req.Edit
+			e.N = 1
+			one.Edit = &e
+		}
+		out = append(out, one)
+	}
+	return out
+}
