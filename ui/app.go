@@ -1,12 +1,15 @@
 package ui
 
 import (
+	"context"
+	"fmt"
+	"net/url"
+	"strings"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
-	"net/url"
-	"strings"
 
 	"easel/assets"
 	"easel/internal/api"
@@ -85,10 +88,13 @@ type App struct {
 	// connection is told to them once.
 	connected *api.Client
 	runner    *jobs.Runner
-	lib       *library.Library
-	libErr    error
-	thumbs    *thumbs.Service
-	models    *modelpick.Registry
+	// interrupted are the jobs the journal held at start (cut off by the
+	// last kill or close), listed once the tabs are built.
+	interrupted []jobs.Info
+	lib         *library.Library
+	libErr      error
+	thumbs      *thumbs.Service
+	models      *modelpick.Registry
 	// banner and statusBar frame the tabs: app-wide problems above, the
 	// profile below.
 	banner    *chrome.Banner
@@ -190,7 +196,10 @@ func (ea *App) newWindow() {
 func (ea *App) build() {
 	ea.lib, ea.libErr = openLibrary()
 	if ea.lib != nil {
-		ea.runner = jobs.New(nil, saver.Library{Lib: ea.lib}, ea.onJobEvent, jobs.Options{Memory: ea.lib})
+		// The journal is read before the runner sends anything: what it
+		// holds was cut off by the last kill or close.
+		ea.interrupted, _ = saver.Journal{Lib: ea.lib}.Interrupted(context.Background())
+		ea.runner = jobs.New(nil, saver.Library{Lib: ea.lib}, ea.onJobEvent, jobs.Options{Memory: ea.lib, Journal: saver.Journal{Lib: ea.lib}})
 		ea.thumbs = thumbs.New(ea.lib)
 	}
 	ea.session = session.New(session.Options{
@@ -232,6 +241,31 @@ func (ea *App) build() {
 	if err := ea.session.Start(); err != nil {
 		ea.banner.Show(chrome.BannerConfig, err.Error(), "", nil)
 	}
+	ea.listInterrupted()
+}
+
+// listInterrupted puts the jobs the last kill or close cut off on the
+// tabs they were sent from, each with its prompt, settings and Retry,
+// and says so once in the banner.
+func (ea *App) listInterrupted() {
+	if len(ea.interrupted) == 0 {
+		return
+	}
+	for _, info := range ea.interrupted {
+		tab := TabGenerate
+		if info.Request.Edit != nil {
+			tab = TabEdit
+		}
+		ea.ensureBuilt(tab)
+		ea.showJobEvent(jobs.Event{Job: info, State: jobs.Interrupted}, nil, nil)
+	}
+	n := len(ea.interrupted)
+	text := fmt.Sprintf("%d requests were still at the service when Easel last closed: they are listed in Text to image and Edit with Retry. The service may have charged for them.", n)
+	if n == 1 {
+		text = "A request was still at the service when Easel last closed: it is listed with Retry where it was sent from. The service may have charged for it."
+	}
+	ea.banner.Show(chrome.BannerInterrupted, text, "", nil)
+	ea.interrupted = nil
 }
 
 // contentArea is the part of a window of the given size that its content

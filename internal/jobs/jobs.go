@@ -30,15 +30,19 @@ const (
 	Done
 	Failed
 	Cancelled
+	// Interrupted is a job a kill or a close cut off while the service
+	// worked on it, found in the journal at the next start: it may have
+	// been charged; it can be sent again.
+	Interrupted
 )
 
-var stateNames = [...]string{"queued", "sending", "waiting", "preview", "saving", "done", "failed", "cancelled"}
+var stateNames = [...]string{"queued", "sending", "waiting", "preview", "saving", "done", "failed", "cancelled", "interrupted"}
 
 // String names the state for a job card.
 func (s State) String() string { return stateNames[s] }
 
 // Final reports whether no event follows this one.
-func (s State) Final() bool { return s == Done || s == Failed || s == Cancelled }
+func (s State) Final() bool { return s == Done || s == Failed || s == Cancelled || s == Interrupted }
 
 // Request is one piece of work: exactly one of Generate and Edit is set.
 type Request struct {
@@ -152,6 +156,7 @@ type Runner struct {
 	limit    int
 	tick     time.Duration
 	memory   Memory
+	journal  Journal
 
 	mu     sync.Mutex
 	limits map[string]int
@@ -163,6 +168,14 @@ type Runner struct {
 	wg     sync.WaitGroup
 }
 
+// Journal writes each job down before it is sent and crosses it out
+// when it ends, so one a kill or a close cuts off is found at the next
+// start (saver.Journal over the library satisfies it).
+type Journal interface {
+	Begin(ctx context.Context, job Info) error
+	End(ctx context.Context, id string) error
+}
+
 // Options tune a Runner.
 type Options struct {
 	// Limit is how many jobs run at once per profile (default 3).
@@ -172,6 +185,8 @@ type Options struct {
 	// Memory, when set, shapes each request to what its service is known
 	// to honour and learns from each answer.
 	Memory Memory
+	// Journal, when set, writes each job down before it is sent.
+	Journal Journal
 }
 
 // New makes a runner.
@@ -182,7 +197,7 @@ func New(service Service, saver Saver, listener func(Event), opts Options) *Runn
 	if opts.Tick <= 0 {
 		opts.Tick = time.Second
 	}
-	return &Runner{service: service, saver: saver, listener: listener, limit: opts.Limit, tick: opts.Tick, memory: opts.Memory,
+	return &Runner{service: service, saver: saver, listener: listener, limit: opts.Limit, tick: opts.Tick, memory: opts.Memory, journal: opts.Journal,
 		limits: map[string]int{}, slots: map[string]chan struct{}{}, jobs: map[string]context.CancelFunc{}, images: map[string]int{}}
 }
 
@@ -272,6 +287,13 @@ func (r *Runner) run(ctx context.Context, info Info, slot chan struct{}) {
 	}
 	var notes []string
 	info.Request, notes = r.shape(ctx, info.Request)
+	if r.journal != nil {
+		// Written before anything is sent; crossed out however it ends.
+		// A journal that cannot be written costs only the listing after
+		// a kill, not the job.
+		_ = r.journal.Begin(context.WithoutCancel(ctx), info)
+		defer func() { _ = r.journal.End(context.WithoutCancel(ctx), info.ID) }()
+	}
 	r.emit(Event{Job: info, State: Sending, Notes: notes})
 
 	// While the request is out, report the elapsed time every tick, so the

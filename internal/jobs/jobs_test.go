@@ -440,3 +440,60 @@ func TestAWaitTheServiceAskedForIsCountedDown(t *testing.T) {
 		t.Errorf("ended %v; longest countdown %v, want under the 1 s asked for and well above 0", final, longest)
 	}
 }
+
+// journal records what the runner writes down and crosses out.
+type journal struct {
+	mu    sync.Mutex
+	open  map[string]bool
+	ended []string
+}
+
+func (j *journal) Begin(_ context.Context, job Info) error {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	j.open[job.ID] = true
+	return nil
+}
+
+func (j *journal) End(_ context.Context, id string) error {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	delete(j.open, id)
+	j.ended = append(j.ended, id)
+	return nil
+}
+
+func (j *journal) isOpen(id string) bool {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.open[id]
+}
+
+// A job is written down before the service has it, and crossed out
+// however it ends: done, failed or cancelled.
+func TestJobsAreJournalledWhileOut(t *testing.T) {
+	svc := &fakeService{release: make(chan struct{})}
+	j := &journal{open: map[string]bool{}}
+	r := New(svc, &fakeSaver{}, nil, Options{Journal: j, Tick: time.Hour})
+	id, _ := r.Submit(genReq("p"))
+	deadline := time.Now().Add(5 * time.Second)
+	for svc.running.Load() == 0 && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	if !j.isOpen(id) {
+		t.Fatal("the job is at the service but not written down")
+	}
+	close(svc.release)
+	r.Wait()
+	if j.isOpen(id) {
+		t.Error("a finished job is still in the journal")
+	}
+	failing := &fakeService{release: make(chan struct{}), err: &api.Error{Kind: api.KindServer}}
+	close(failing.release)
+	r = New(failing, &fakeSaver{}, nil, Options{Journal: j, Tick: time.Hour})
+	id, _ = r.Submit(genReq("p"))
+	r.Wait()
+	if j.isOpen(id) || len(j.ended) != 2 {
+		t.Errorf("a failed job: open %v, ended %v", j.isOpen(id), j.ended)
+	}
+}

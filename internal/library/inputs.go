@@ -160,12 +160,14 @@ func (l *Library) InputPath(s StoredInput) string {
 	return filepath.Join(l.root, filepath.FromSlash(s.File))
 }
 
-// cleanInputs drops stored inputs no item or chat message links any more
+// cleanInputs drops stored inputs no item, chat message or journalled job
+// links any more
 // (they were deleted) and files in inputs/ that Easel named but no row holds (a
 // save killed before its row). It runs in recovery, alone, after every
 // pending record is settled; files Easel did not name stay.
 func (l *Library) cleanInputs(ctx context.Context) error {
-	if _, err := l.db.ExecContext(ctx, `DELETE FROM inputs WHERE hash NOT IN (SELECT hash FROM item_inputs) AND hash NOT IN (SELECT hash FROM message_images)`); err != nil {
+	if _, err := l.db.ExecContext(ctx, `DELETE FROM inputs WHERE hash NOT IN (SELECT hash FROM item_inputs) AND hash NOT IN (SELECT hash FROM message_images)
+		AND hash NOT IN (SELECT hash FROM journal_inputs)`); err != nil {
 		return err
 	}
 	known := map[string]bool{}

@@ -160,7 +160,7 @@ ALTER TABLE items ADD COLUMN deleted_ms INTEGER;
 ALTER TABLE items ADD COLUMN sha256 TEXT;
 CREATE INDEX items_sha256 ON items(sha256);
 `},
-	{6, "what each answer did of what was asked (honesty), and what each service honours, per profile and model (service_traits)", `
+	{6, "what each answer did of what was asked (honesty), what each service honours per profile and model (service_traits), and the jobs out at the service (journal), so one a kill or a close cut off is listed at the next start", `
 ALTER TABLE items ADD COLUMN honesty TEXT NOT NULL DEFAULT '';
 CREATE TABLE service_traits (
 	profile  TEXT NOT NULL,
@@ -173,6 +173,20 @@ CREATE TABLE service_traits (
 	asked    TEXT NOT NULL DEFAULT '',
 	got      TEXT NOT NULL DEFAULT '',
 	PRIMARY KEY (profile, model, trait)
+);
+CREATE TABLE journal (
+	job        TEXT PRIMARY KEY,
+	profile    TEXT NOT NULL,
+	request    TEXT NOT NULL,
+	started_ms INTEGER NOT NULL
+);
+CREATE TABLE journal_inputs (
+	job      TEXT NOT NULL REFERENCES journal(job) ON DELETE CASCADE,
+	role     TEXT NOT NULL,
+	position INTEGER NOT NULL,
+	hash     TEXT NOT NULL,
+	name     TEXT NOT NULL DEFAULT '',
+	PRIMARY KEY (job, role, position)
 );
 `},
 }

@@ -91,3 +91,42 @@ func keepUnmasked(job jobs.Info, img api.Image) (api.Image, bool) {
 	img.Data, img.Format = data, "png"
 	return img, true
 }
+
+// Journal is the jobs.Journal over a library: each job is written down
+// (its request and inputs) before it is sent, and crossed out when it
+// ends, so one a kill or a close cut off is listed at the next start.
+type Journal struct {
+	Lib *library.Library
+}
+
+// Begin implements jobs.Journal.
+func (j Journal) Begin(ctx context.Context, job jobs.Info) error {
+	entry := library.Journalled{Job: job.ID, Profile: job.Request.Profile, Started: job.Started,
+		Generate: job.Request.Generate, Edit: job.Request.Edit, Parents: job.Request.Parents}
+	if k := job.Request.Keep; k != nil {
+		f := k.Feather
+		entry.KeepFeather = &f
+	}
+	return j.Lib.Begin(ctx, entry)
+}
+
+// End implements jobs.Journal.
+func (j Journal) End(ctx context.Context, id string) error { return j.Lib.End(ctx, id) }
+
+// Interrupted are the jobs a kill or a close cut off, as the runner would
+// send them again, each dated when it started.
+func (j Journal) Interrupted(ctx context.Context) ([]jobs.Info, error) {
+	found, err := j.Lib.Interrupted(ctx)
+	out := make([]jobs.Info, 0, len(found))
+	for _, f := range found {
+		req := jobs.Request{Profile: f.Profile, Generate: f.Generate, Edit: f.Edit, Parents: f.Parents}
+		if f.KeepFeather != nil {
+			req.Keep = &jobs.Keep{Feather: *f.KeepFeather}
+		}
+		if req.Edit != nil && len(req.Edit.Images) == 0 {
+			continue // its inputs are gone: nothing could be sent again
+		}
+		out = append(out, jobs.Info{ID: f.Job, Request: req, Started: f.Started})
+	}
+	return out, err
+}

@@ -15,6 +15,7 @@ import (
 
 	"easel/internal/api"
 	"easel/internal/conversations"
+	"easel/internal/fakeapi"
 	"easel/internal/hostile"
 	"easel/ui/room"
 	"easel/ui/room/roomtest"
@@ -276,6 +277,22 @@ func TestAFaultMidStreamKeepsTheTextAndThinkingStaysApart(t *testing.T) {
 	reply := waitReply(t, h, r)
 	if reply.Reasoning == "" || strings.Contains(reply.Text, reply.Reasoning) || !strings.HasPrefix(reply.Text, "**Demo reply.**") {
 		t.Errorf("reasoning %q, reply %.60q", reply.Reasoning, reply.Text)
+	}
+}
+
+// A reply a gateway closed with [DONE] after its upstream broke (no
+// finish_reason) is kept as far as it came and marked as possibly cut,
+// in words that say what to do.
+func TestAReplyAGatewayCutIsMarkedPossiblyCut(t *testing.T) {
+	h := roomtest.NewWith(t, roomtest.Options{Quirks: []fakeapi.Quirk{fakeapi.QuirkCutChat}})
+	r := New(h)
+	h.Show(r.Build)
+	h.Until("the conversations", func() bool { return r.store != nil })
+	defer settle(h, r)
+	send(h, r, "three looks for a poster")
+	cut := waitReply(t, h, r)
+	if !strings.HasPrefix(cut.Text, "**Demo reply.**") || !strings.Contains(cut.Note, "may be cut off") || !strings.Contains(cut.Note, "ask the model to continue") {
+		t.Errorf("a reply the gateway cut: %+v", cut)
 	}
 }
 

@@ -27,6 +27,9 @@ const (
 	// BannerLibrary says what the gallery found as it opened: its images
 	// folder missing, a newer Easel's library, a read-only index.
 	BannerLibrary
+	// BannerInterrupted says jobs were cut off by a kill or a close and
+	// are listed, with Retry, where they were sent from.
+	BannerInterrupted
 )
 
 // Banner is the bar across the top of the window for problems that

@@ -334,6 +334,12 @@ func (c *Card) apply(e jobs.Event, img image.Image) {
 		}
 	case jobs.Cancelled:
 		c.Status.SetText("Cancelled")
+	case jobs.Interrupted:
+		c.Status.SetText("Interrupted")
+		c.hint.SetText(fmt.Sprintf("Easel closed while the service was working on this (sent %s): it may have been charged. Check the gallery and the account's usage before sending it again.",
+			e.Job.Started.Local().Format("2 Jan 15:04")))
+		c.hint.Show()
+		c.retry.Show()
 	}
 	if img != nil {
 		c.preview.SetImage(img)

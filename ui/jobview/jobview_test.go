@@ -263,3 +263,22 @@ func TestAFailureKeepsTheServiceWordsOneClickAway(t *testing.T) {
 		t.Errorf("after the click: %q shown %v", words, shown)
 	}
 }
+
+// A job the last close cut off is listed with its prompt, that it may
+// have been charged, and Retry.
+func TestAnInterruptedJobOffersRetry(t *testing.T) {
+	test.NewTempApp(t)
+	var retried []jobs.Request
+	l := NewList("empty", Actions{Cancel: func(string) {}, Retry: func(r jobs.Request) { retried = append(retried, r) }})
+	e := event("a", jobs.Interrupted)
+	e.Job.Started = time.Date(2026, 11, 24, 19, 3, 0, 0, time.Local)
+	l.Show(e, nil, nil)
+	c := l.Card("a")
+	if c.Status.Text != "Interrupted" || !strings.Contains(c.hint.Text, "sent 24 Nov 19:03") || !strings.Contains(c.hint.Text, "charged") || !c.CanRetry() || c.CanCancel() {
+		t.Errorf("card: %q / %q, retry %v, cancel %v", c.Status.Text, c.hint.Text, c.CanRetry(), c.CanCancel())
+	}
+	c.Retry()
+	if len(retried) != 1 {
+		t.Errorf("retried %v", retried)
+	}
+}

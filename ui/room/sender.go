@@ -93,12 +93,22 @@ func (s *Sender) JobActions() jobview.Actions {
 }
 
 // Retry sends a failed job's request again, as it was (same profile,
-// same client, same options).
+// same client, same options); an interrupted one from before the last
+// close goes to the profile connected now.
 func (s *Sender) Retry(req jobs.Request) {
 	r := s.host.Runner()
 	if r == nil {
 		s.status.SetText(ServiceText(s.host))
 		return
+	}
+	if req.Service == nil {
+		// A job from before the last close (the journal's): it goes to
+		// the profile connected now.
+		req.Profile, req.Service = s.host.Session().Current().ID, s.host.Session().Client()
+		if req.Service == nil {
+			s.status.SetText(ServiceText(s.host))
+			return
+		}
 	}
 	s.whenSavable(req.Options(), func() {
 		if _, err := r.Submit(req); err != nil {

@@ -1,0 +1,70 @@
+package library
+
+import (
+	"bytes"
+	"context"
+	"image/color"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"easel/internal/api"
+)
+
+// A job written down and never crossed out (a kill, a close) comes back
+// at the next open, once, with its prompt, settings, lineage and an
+// edit's inputs in order; one crossed out does not.
+func TestJournalListsWhatAKillCutOff(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "lib")
+	l, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	red, blue := pngOf(t, 8, 8, color.NRGBA{255, 0, 0, 255}), pngOf(t, 8, 8, color.NRGBA{0, 0, 255, 255})
+	mask := pngOf(t, 8, 8, color.NRGBA{0, 0, 0, 0})
+	feather := 6
+	started := time.Date(2026, 11, 24, 19, 3, 0, 0, time.UTC)
+	edit := &api.EditRequest{Prompt: "the first in the style of the second", ImageOptions: api.ImageOptions{Model: "gpt-image-1", Size: "1024x1024", N: 2},
+		Images: []api.InputImage{{Name: "red.png", Data: red.Data}, {Name: "blue.png", Data: blue.Data}},
+		Mask:   &api.InputImage{Name: "mask.png", Data: mask.Data}, InputFidelity: "high"}
+	if err := l.Begin(ctx, Journalled{Job: "job-edit", Profile: "p1", Started: started, Edit: edit, Parents: []int64{4}, KeepFeather: &feather}); err != nil {
+		t.Fatal(err)
+	}
+	gen := &api.GenerateRequest{Prompt: "a lighthouse", ImageOptions: api.ImageOptions{Model: "gpt-image-1", Quality: "high"}}
+	if err := l.Begin(ctx, Journalled{Job: "job-gen", Profile: "p1", Started: started.Add(time.Second), Generate: gen}); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Begin(ctx, Journalled{Job: "job-done", Profile: "p1", Started: started, Generate: gen}); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.End(ctx, "job-done"); err != nil {
+		t.Fatal(err)
+	}
+	l.Close() // the kill: two jobs never crossed out
+
+	l, err = Open(dir) // recovery runs, and must keep the journal's inputs
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	got, err := l.Interrupted(ctx)
+	if err != nil || len(got) != 2 {
+		t.Fatalf("interrupted %+v (%v)", got, err)
+	}
+	e := got[0]
+	if e.Job != "job-edit" || e.Profile != "p1" || !e.Started.Equal(started) || e.Edit == nil || e.Edit.Prompt != edit.Prompt ||
+		e.Edit.N != 2 || e.Edit.InputFidelity != "high" || len(e.Parents) != 1 || e.KeepFeather == nil || *e.KeepFeather != 6 {
+		t.Fatalf("edit back as %+v", e)
+	}
+	if len(e.Edit.Images) != 2 || !bytes.Equal(e.Edit.Images[0].Data, red.Data) || e.Edit.Images[1].Name != "blue.png" ||
+		e.Edit.Mask == nil || !bytes.Equal(e.Edit.Mask.Data, mask.Data) || e.Edit.Images[0].ContentType != "image/png" {
+		t.Errorf("inputs back out of order or lost: %d images, mask %v", len(e.Edit.Images), e.Edit.Mask != nil)
+	}
+	if g := got[1]; g.Generate == nil || g.Generate.Quality != "high" {
+		t.Errorf("generation back as %+v", g)
+	}
+	if again, _ := l.Interrupted(ctx); len(again) != 0 {
+		t.Errorf("listed twice: %+v", again)
+	}
+}
