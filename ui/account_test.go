@@ -138,6 +138,11 @@ func TestFirstRunTestsSavesAndConnects(t *testing.T) {
 	}
 	onUI(ea, func() { tap(t, ea.win, "Save and connect") })
 	waitFor(t, ea, "the model list", func() bool { return ea.session.Client() != nil && modelsKnown(ea) })
+	// The active profile is written off the UI goroutine.
+	waitFor(t, ea, "the active profile on disk", func() bool {
+		f, err := config.Open(opts.ConfigPath).Load()
+		return err == nil && len(f.Profiles) == 1 && f.Active == f.Profiles[0].ID
+	})
 
 	file, err := config.Open(opts.ConfigPath).Load()
 	if err != nil || len(file.Profiles) != 1 || file.Active != file.Profiles[0].ID {

@@ -108,8 +108,7 @@ func Advise(known []Known, o api.ImageOptions, edit, masked bool) Advice {
 			a.Notes = append(a.Notes, fmt.Sprintf("This service repainted the area the mask protects last time (%s): keep the unmasked area to put it back.", when(k)))
 		}
 	}
-	if k, ok := find(Prompt); ok {
-		a.Notes = append(a.Notes, fmt.Sprintf("This service rewrites prompts (seen %d %s): the prompt used is kept with each image.", k.Times, plural(k.Times, "time", "times")))
-	}
+	// A rewritten prompt changes nothing Easel sends: the answer's own
+	// sentence says it, with the prompt used.
 	return a
 }

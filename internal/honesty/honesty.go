@@ -188,8 +188,10 @@ func Measure(a Asked, res *api.ImageResult) Report {
 			add(Previews, res.Previews > 0, fmt.Sprint(want), fmt.Sprint(res.Previews))
 		}
 	}
-	n := max(o.N, 1)
-	add(Count, len(res.Images) >= n, fmt.Sprint(n), fmt.Sprint(len(res.Images)))
+	if n := o.N; n > 1 {
+		// One image asked says nothing of whether several would come.
+		add(Count, len(res.Images) >= n, fmt.Sprint(n), fmt.Sprint(len(res.Images)))
+	}
 	if w, h, ok := api.ParseSize(o.Size); ok && len(res.Images) > 0 {
 		img := res.Images[0]
 		add(Size, img.Width == w && img.Height == h, fmt.Sprintf("%dx%d", w, h), fmt.Sprintf("%dx%d", img.Width, img.Height))

@@ -3,6 +3,7 @@ package dialogs
 import (
 	"context"
 	"fmt"
+	"sort"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -50,14 +51,21 @@ func (l *Learnt) reload() {
 
 func (l *Learnt) show(traits []library.Trait, err error) {
 	l.Lines, l.Forgets = nil, map[string]*widget.Button{}
-	head := widget.NewLabelWithStyle("What this service does, learnt from its answers", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	objs := []fyne.CanvasObject{widget.NewSeparator(), head}
+	objs := []fyne.CanvasObject{kit.HintLabel("Learnt from this profile's answers: each image answer is compared with what was asked, and what the service does not honour shapes the next request. Forget lets a model's next answers teach it afresh.")}
 	switch {
 	case err != nil:
 		objs = append(objs, kit.HintLabel("Could not read what was learnt: "+err.Error()))
 	case len(traits) == 0:
-		objs = append(objs, kit.HintLabel("Nothing yet: each image answer is compared with what was asked (streaming, number of images, size, format, transparency, the mask), and what this service does not honour is remembered here."))
+		objs = append(objs, widget.NewLabel("Nothing yet: no image answer from this profile has been measured."))
 	}
+	// Per model (the library's order), what the service does not honour
+	// first.
+	sort.SliceStable(traits, func(i, j int) bool {
+		if traits[i].Model != traits[j].Model {
+			return traits[i].Model < traits[j].Model
+		}
+		return !traits[i].Honoured && traits[j].Honoured
+	})
 	for i := 0; i < len(traits); {
 		model := traits[i].Model
 		rows := container.NewVBox()

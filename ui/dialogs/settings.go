@@ -25,6 +25,11 @@ type Settings struct {
 	// Learnt is what Easel learnt of the shown profile's service.
 	Learnt *Learnt
 	pane   *fyne.Container
+	// learnt holds what Easel learnt of the shown profile's service, on
+	// its own tab beside the profile's form.
+	learnt *fyne.Container
+	// Tabs are the profile's form and what was learnt of its service.
+	Tabs *container.AppTabs
 	// testRow holds the shown form's Test connection and its result, kept
 	// in sight below the scrolling form.
 	testRow *fyne.Container
@@ -69,7 +74,11 @@ func ShowSettings(h Host, closed func()) *Settings {
 	actions := container.NewHBox(kit.Spacer(), closeButton, s.save, s.Use)
 
 	s.testRow = container.NewStack()
-	split := container.NewHSplit(left, container.NewBorder(nil, container.NewVBox(s.testRow, actions), nil, nil, container.NewVScroll(s.pane)))
+	s.learnt = container.NewStack()
+	s.Tabs = container.NewAppTabs(
+		container.NewTabItem("Profile", container.NewVScroll(s.pane)),
+		container.NewTabItem("What this service does", container.NewVScroll(s.learnt)))
+	split := container.NewHSplit(left, container.NewBorder(nil, container.NewVBox(s.testRow, actions), nil, nil, s.Tabs))
 	split.Offset = 0.28
 	s.dlg = dialog.NewCustomWithoutButtons("Settings", split, h.Window())
 	s.dlg.SetOnClosed(closed)
@@ -106,8 +115,10 @@ func (s *Settings) reload(id string) {
 func (s *Settings) open(p config.Profile) {
 	s.Form = NewProfileForm(s.host, p, true)
 	s.Learnt = newLearnt(s.host, p)
-	s.pane.Objects = []fyne.CanvasObject{container.NewPadded(container.NewVBox(s.Form.form, s.Learnt.Box))}
+	s.pane.Objects = []fyne.CanvasObject{container.NewPadded(s.Form.form)}
 	s.pane.Refresh()
+	s.learnt.Objects = []fyne.CanvasObject{container.NewPadded(s.Learnt.Box)}
+	s.learnt.Refresh()
 	// The button keeps its height beside a result of several lines.
 	s.testRow.Objects = []fyne.CanvasObject{kit.ButtonBeside(s.Form.Test, s.Form.Result)}
 	s.testRow.Refresh()
