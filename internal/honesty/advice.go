@@ -36,6 +36,7 @@ func (k Known) Describe() string {
 		Inline:       {"sends images inline", "sends links instead of inline images"},
 		Prompt:       {"uses prompts as written", "rewrites prompts"},
 		Mask:         {"keeps what the mask protects", "repaints what the mask protects"},
+		References:   {"shows the model every reference image", fmt.Sprintf("drops reference images (sent %s, at most %s reached the model)", k.Asked, k.Got)},
 	}[k.Trait]
 	s := what[1]
 	if k.Honoured {
@@ -101,6 +102,11 @@ func Advise(known []Known, o api.ImageOptions, edit, masked bool) Advice {
 	if o.Background == "transparent" {
 		if k, ok := find(Transparency); ok {
 			a.Notes = append(a.Notes, fmt.Sprintf("This model did not make a transparent background last time (%s): expect an opaque image.", when(k)))
+		}
+	}
+	if edit {
+		if k, ok := find(References); ok {
+			a.Notes = append(a.Notes, fmt.Sprintf("This service showed the model only the first of several reference images last time (%s): prompts that say \"the second image\" may not work.", when(k)))
 		}
 	}
 	if edit && masked {

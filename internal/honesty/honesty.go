@@ -45,7 +45,17 @@ const (
 	Prompt Trait = "prompt"
 	// Mask: the area the mask protects left as it was.
 	Mask Trait = "mask"
+	// References: every reference image of an edit reaching the model,
+	// as the service's own token count shows (LiteLLM #14488 dropped all
+	// but the first).
+	References Trait = "references"
 )
+
+// MinImageTokens is the fewest input tokens one reference image costs
+// (a small image at low fidelity; a 1024x1024 one costs about 135, 3,050
+// at high fidelity): an edit of k images whose answer counts fewer than
+// k times this did not show the model all k.
+const MinImageTokens = 65
 
 // Check is one trait measured on one answer.
 type Check struct {
@@ -131,6 +141,8 @@ func (c Check) sentence(restored bool) string {
 		return "asked for the images inline, the service sent links (Easel downloaded them at once)"
 	case Prompt:
 		return fmt.Sprintf("the service rewrote your prompt: “%s”", shorten(c.Got, 160))
+	case References:
+		return fmt.Sprintf("sent %s reference images, the service's own token count shows at most %s reached the model", c.Asked, c.Got)
 	case Mask:
 		pct := int(c.Changed*100 + 0.5)
 		switch {
@@ -159,6 +171,8 @@ type Asked struct {
 	// image and mask, when it had one.
 	Edit           bool
 	Original, Mask []byte
+	// Inputs is how many images an edit sent.
+	Inputs int
 }
 
 // AskedOf is what a generation or an edit asked (exactly one is set).
@@ -166,7 +180,7 @@ func AskedOf(gen *api.GenerateRequest, edit *api.EditRequest) Asked {
 	if gen != nil {
 		return Asked{Options: gen.ImageOptions, Prompt: gen.Prompt}
 	}
-	a := Asked{Options: edit.ImageOptions, Prompt: edit.Prompt, Edit: true}
+	a := Asked{Options: edit.ImageOptions, Prompt: edit.Prompt, Edit: true, Inputs: len(edit.Images)}
 	if edit.Mask != nil && len(edit.Images) > 0 {
 		a.Original, a.Mask = edit.Images[0].Data, edit.Mask.Data
 	}
@@ -212,6 +226,10 @@ func Measure(a Asked, res *api.ImageResult) Report {
 			add(Prompt, false, a.Prompt, rp)
 			break
 		}
+	}
+	if u := res.Usage; a.Inputs > 1 && u != nil && u.ImageTokens > 0 {
+		reached := max(1, u.ImageTokens/MinImageTokens)
+		add(References, u.ImageTokens >= MinImageTokens*int64(a.Inputs), fmt.Sprint(a.Inputs), fmt.Sprint(min(reached, int64(a.Inputs))))
 	}
 	if len(a.Original) > 0 && len(a.Mask) > 0 && len(res.Images) > 0 {
 		if share, ok := MaskChange(res.Images[0].Data, a.Original, a.Mask); ok {

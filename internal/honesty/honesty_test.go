@@ -157,3 +157,30 @@ func TestFailuresThatShowATrait(t *testing.T) {
 		t.Errorf("refused transparency: %+v (%v)", got, err)
 	}
 }
+
+// An edit of several reference images through a gateway that keeps only
+// the first shows it in the service's own token count.
+func TestDroppedReferenceImagesShowInTheTokenCount(t *testing.T) {
+	for _, tc := range []struct {
+		quirks   []fakeapi.Quirk
+		honoured bool
+	}{{nil, true}, {[]fakeapi.Quirk{fakeapi.QuirkFirstImageOnly}, false}} {
+		c := client(t, tc.quirks...)
+		req := api.EditRequest{Prompt: "the first in the style of the second and the third", ImageOptions: api.ImageOptions{Model: "gpt-image-1", Size: "1024x1024"}}
+		for range 3 {
+			req.Images = append(req.Images, api.InputImage{Name: "a.png", ContentType: "image/png", Data: magentaPNG(t, 64, 64)})
+		}
+		res, err := c.Edit(context.Background(), req, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := honesty.Measure(honesty.AskedOf(nil, &req), res)
+		got, ok := r.Find(honesty.References)
+		if !ok || got.Honoured != tc.honoured {
+			t.Fatalf("quirks %v: %+v (%v)", tc.quirks, got, ok)
+		}
+		if !tc.honoured && !strings.Contains(strings.Join(r.Sentences(), ";"), "sent 3 reference images, the service's own token count shows at most 1 reached the model") {
+			t.Errorf("sentences %q", r.Sentences())
+		}
+	}
+}
