@@ -59,6 +59,12 @@ test: deps-build deps-test deps-go deps-node
 	$(MAKE) --no-print-directory keyring
 	$(MAKE) --no-print-directory e2e
 
+# fyne package writes a file into the main package's folder while it
+# builds, and the Windows build writes one there too: CI runs both at
+# once (.ci/run), so each holds this lock while it builds main (Windows
+# compiles everything main imports first, without it).
+MAIN_LOCK := flock $(abspath .cache)/main-package.lock
+
 # The release package, with Fyne's own tool: a stripped -trimpath build
 # with Fyne's release tags, the .desktop entry (FyneApp.toml: "Open with
 # Easel" for PNG, JPEG and WebP) and the icon, in a tarball, also unpacked
@@ -66,9 +72,9 @@ test: deps-build deps-test deps-go deps-node
 # time; the file is put back, so packaging changes nothing in the tree.
 package: deps-build deps-go
 	@$(call ensure_pkgs,$(PKG_PKGS))
-	rm -rf $(DIST) && mkdir -p $(DIST)
+	rm -rf $(DIST)/easel $(PACKAGE) && mkdir -p $(DIST) .cache
 	cp FyneApp.toml $(DIST)/FyneApp.toml.orig
-	go run $(FYNE_TOOL) package -os linux -release || { cp $(DIST)/FyneApp.toml.orig FyneApp.toml; exit 1; }
+	$(MAIN_LOCK) go run $(FYNE_TOOL) package -os linux -release || { cp $(DIST)/FyneApp.toml.orig FyneApp.toml; exit 1; }
 	cp $(DIST)/FyneApp.toml.orig FyneApp.toml && rm $(DIST)/FyneApp.toml.orig
 	mv Easel.tar.xz $(PACKAGE)
 	tar -xJf $(PACKAGE) -C $(DIST)
@@ -107,10 +113,12 @@ WIN_SETUP   := $(DIST)/easel-windows-amd64-setup.exe
 WINE_OVERLAY = $$(e2e/wine/overlay)
 
 windows: deps-go deps-windows
-	rm -rf $(WIN_DIR) $(WIN_ZIP) $(WIN_SETUP) && mkdir -p $(WIN_DIR)
+	rm -rf $(WIN_DIR) $(WIN_ZIP) $(WIN_SETUP) && mkdir -p $(WIN_DIR) .cache
+	$(WIN_ENV) go build -trimpath -tags release $$($(WIN_ENV) go list -tags release -f '{{join .Imports " "}}' .)
 	go run $(GOWINRES) make --in build/windows/winres.json --arch amd64 --out rsrc \
 		--product-version $(VERSION) --file-version $(VERSION)
-	$(WIN_ENV) go build -trimpath -tags release -ldflags "-s -w -H=windowsgui -X easel/ui.Version=$(VERSION)" -o $(WIN_DIR)/Easel.exe .
+	$(MAIN_LOCK) env $(WIN_ENV) go build -trimpath -tags release -ldflags "-s -w -H=windowsgui -X easel/ui.Version=$(VERSION)" -o $(WIN_DIR)/Easel.exe . \
+		|| { rm -f rsrc_windows_amd64.syso; exit 1; }
 	rm -f rsrc_windows_amd64.syso
 	$(WIN_ENV) go build -trimpath -ldflags "-s -w" -o $(WIN_DIR)/easel.com ./cmd/easel-console
 	cd $(WIN_DIR) && zip -q -X -r $(abspath $(WIN_ZIP)) .
@@ -186,9 +194,11 @@ bench: deps-build deps-test deps-go build
 
 # staticcheck also reads the packages without a window as built for
 # Windows, where other files are compiled in (and others left unused).
+# vet builds with -race so it reads what `make unit` compiled rather than
+# compiling every package (Fyne's C among them) a third time.
 lint: deps-go deps-windows
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
-	go vet $(UNIT_PKGS)
+	go vet -race $(UNIT_PKGS)
 	GOBIN=$(abspath bin) go install $(STATICCHECK)
 	bin/staticcheck ./...
 	$(WIN_ENV) bin/staticcheck ./internal/... ./cmd/...
@@ -215,9 +225,13 @@ deps-node:
 	@command -v npm >/dev/null || $(call apt_install,nodejs npm)
 	@[ -x $(PRISM) ] || npm install --silent --no-audit --no-fund --prefix .cache/prism @stoplight/prism-cli@$(PRISM_VER)
 
+# Installs take turns (flock): CI builds Windows beside the Linux tests,
+# and two apt-gets at once would fail on dpkg's lock.
+APT_LOCK := flock $${TMPDIR:-/tmp}/easel-apt.lock
+
 define apt_install
-	{ echo "Installing: $(1)"; $(SUDO) apt-get update -qq; \
-	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $(1); }
+	{ echo "Installing: $(1)"; $(APT_LOCK) $(SUDO) apt-get -o DPkg::Lock::Timeout=600 update -qq; \
+	  $(APT_LOCK) $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends $(1); }
 endef
 
 define ensure_pkgs
