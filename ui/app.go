@@ -357,7 +357,7 @@ func (a *App) buildUI() {
 	a.built = make([]bool, len(a.rooms))
 	a.tabs = container.NewAppTabs(items...)
 	a.banner = chrome.NewBanner()
-	a.statusBar = chrome.NewStatusBar(a.pickProfile, a.showSettings)
+	a.statusBar = chrome.NewStatusBar(a.pickProfile, a.pickGroup, a.showSettings)
 }
 
 // ensureBuilt builds tab i's widgets the first time it is shown.

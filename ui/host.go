@@ -144,6 +144,7 @@ func (a *App) refreshStatusBar() {
 		names = append(names, p.Name)
 	}
 	a.statusBar.Show(names, a.session.Current().Name, a.session.StatusText())
+	a.statusBar.ShowGroups(groupLabels(a.session.Current()))
 }
 
 // pickProfile connects the profile the user picked in the status bar.
@@ -389,4 +390,34 @@ func (a *App) handOver(m instance.Message) {
 		a.openFiles(m.Files)
 	}
 	a.win.RequestFocus()
+}
+
+// groupLabels are a profile's groups as the status bar lists them, and
+// the one in use; the profile's own unlabelled key reads "own key".
+func groupLabels(p config.Profile) ([]string, string) {
+	if len(p.Groups) == 0 {
+		return nil, ""
+	}
+	label := func(g string) string {
+		if g == "" {
+			return ownKeyLabel
+		}
+		return g
+	}
+	var out []string
+	for _, g := range p.KeyGroups() {
+		out = append(out, label(g))
+	}
+	return out, label(p.UsingGroup())
+}
+
+// ownKeyLabel names a profile's own key when it has no group label.
+const ownKeyLabel = "own key"
+
+// pickGroup switches the connected profile to one of its groups' keys.
+func (a *App) pickGroup(label string) {
+	if label == ownKeyLabel {
+		label = ""
+	}
+	a.session.UseGroup(label)
 }

@@ -78,3 +78,46 @@ func TestServeDemoGatewayNames(t *testing.T) {
 		t.Errorf("exit %d, %q", code, errOut)
 	}
 }
+
+// A profile holds a key per account group of one gateway: each group's
+// key lists its own models, --group picks one, and a model outside the
+// key's group is answered with the group named and the profile's group
+// that has it offered.
+func TestGroupsOfOneGateway(t *testing.T) {
+	const defaultKey, vipKey = "sk-group-default-0123456789", "sk-group-vip-0123456789"
+	ts := httptest.NewServer(fakeapi.New(fakeapi.Config{Groups: map[string]fakeapi.Group{
+		defaultKey: {Name: "default", Models: []string{"gpt-image-1-mini", "gpt-4o-mini"}},
+		vipKey:     {Name: "vip", Models: []string{"gpt-image-1", "gpt-image-1-mini", "gpt-4.1"}},
+	}}))
+	defer ts.Close()
+	env, out, errOut := profileEnv(t, secrets.NewMemory())
+	if code := run(t, env, "", "profile", "add", "--name", "Gateway", "--base-url", ts.URL+"/v1"); code != 0 {
+		t.Fatalf("add: %s", errOut)
+	}
+	if code := run(t, env, defaultKey+"\n", "key", "set", "--group", "default"); code != 0 {
+		t.Fatalf("key default: %s", errOut)
+	}
+	if code := run(t, env, vipKey+"\n", "key", "set", "--group", "vip"); code != 0 || !strings.Contains(errOut.String(), `group "vip"`) {
+		t.Fatalf("key vip: %s", errOut)
+	}
+	if code := run(t, env, "", "profile", "list"); code != 0 || !strings.Contains(out.String(), "default (in use): key saved") || !strings.Contains(out.String(), "vip: key saved") {
+		t.Errorf("list: %q %q", out, errOut)
+	}
+	if code := run(t, env, "", "models"); code != 0 || strings.Contains(out.String(), "gpt-4.1") {
+		t.Errorf("the default group's models: %q", out)
+	}
+	if code := run(t, env, "", "models", "--group", "vip"); code != 0 || !strings.Contains(out.String(), "gpt-4.1") {
+		t.Errorf("the vip group's models: %q %q", out, errOut)
+	}
+	dir := t.TempDir()
+	code := run(t, env, "", "gen", "--prompt", "a fox", "--model", "gpt-image-1", "--out", dir)
+	if code != 1 || !strings.Contains(errOut.String(), `group "default"`) || !strings.Contains(errOut.String(), "send again with --group vip") {
+		t.Errorf("outside the group: %d %q", code, errOut)
+	}
+	if code := run(t, env, "", "gen", "--prompt", "a fox", "--model", "gpt-image-1", "--group", "vip", "--out", dir); code != 0 {
+		t.Errorf("with the vip key: %q", errOut)
+	}
+	if code := run(t, env, "", "models", "--group", "gold"); code != 1 || !strings.Contains(errOut.String(), "no key for group") {
+		t.Errorf("an unknown group: %q", errOut)
+	}
+}

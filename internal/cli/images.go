@@ -101,7 +101,7 @@ func runGen(ctx context.Context, args []string, env Env) error {
 	res, err := c.Generate(ctx, req, progress(env))
 	mem.tell(ctx, env, p, honesty.AskedOf(&req, nil), res, err)
 	if err != nil {
-		return err
+		return groupHint(ctx, env, p, req.Model, err)
 	}
 	return writeImages(env, f.out, res)
 }
@@ -153,7 +153,7 @@ func runEdit(ctx context.Context, args []string, env Env) error {
 	res, err := c.Edit(ctx, req, progress(env))
 	mem.tell(ctx, env, p, honesty.AskedOf(nil, &req), res, err)
 	if err != nil {
-		return err
+		return groupHint(ctx, env, p, req.Model, err)
 	}
 	return writeImages(env, f.out, res)
 }

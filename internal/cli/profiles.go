@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -17,17 +18,20 @@ import (
 	"easel/internal/api"
 	"easel/internal/config"
 	"easel/internal/secrets"
+	"easel/internal/session"
 )
 
 // target is the --profile and --allow-plain-http flags every command that
 // talks to the service takes.
 type target struct {
 	profile    string
+	group      string
 	allowPlain bool
 }
 
 func (t *target) register(fs *flag.FlagSet) {
 	fs.StringVar(&t.profile, "profile", "", "profile name (default: OPENAI_* when set, else the active profile)")
+	fs.StringVar(&t.group, "group", "", "the gateway account group whose key to use (default: the profile's group in use)")
 	fs.BoolVar(&t.allowPlain, "allow-plain-http", false, "send the key over plain http to a host that is not this machine, this once")
 }
 
@@ -55,7 +59,14 @@ func (t *target) resolve(ctx context.Context, env Env) (config.Profile, string, 
 	} else if p, ok = f.Find(ref); !ok {
 		return config.Profile{}, "", fmt.Errorf("no profile is called %q; `easel profile list` shows them", ref)
 	}
-	key, err := env.Keys.Get(ctx, p.ID)
+	account := p.ActiveAccount()
+	if t.group != "" {
+		if t.group != p.Group && !p.HasGroup(t.group) {
+			return config.Profile{}, "", fmt.Errorf("profile %q holds no key for group %q; its groups: %s (add one with `easel key set --group %s`)", p.Name, t.group, strings.Join(groupNames(p), ", "), t.group)
+		}
+		account = p.KeyAccount(t.group)
+	}
+	key, err := env.Keys.Get(ctx, account)
 	switch {
 	case errors.Is(err, secrets.ErrNoKey):
 		key = "" // local servers take none
@@ -119,6 +130,22 @@ func profileList(ctx context.Context, args []string, env Env) error {
 		key := "key from OPENAI_API_KEY"
 		if !p.ReadOnly {
 			key = keyState(ctx, env, p.ID)
+		}
+		if len(p.Groups) > 0 || p.Group != "" {
+			// A gateway's keys, one per account group: each with its
+			// state, the one in use marked.
+			var parts []string
+			for _, g := range p.KeyGroups() {
+				label := g
+				if label == "" {
+					label = "own key"
+				}
+				if g == p.UsingGroup() {
+					label += " (in use)"
+				}
+				parts = append(parts, label+": "+keyState(ctx, env, p.KeyAccount(g)))
+			}
+			key = "groups " + strings.Join(parts, "; ")
 		}
 		fmt.Fprintf(w, "%s %s\t%s\t%s\n", mark, p.Name, p.BaseURL, key)
 	}
@@ -238,6 +265,7 @@ func runKey(ctx context.Context, args []string, env Env) error {
 	}
 	fs := newFlags("key "+args[0], env)
 	ref := fs.String("profile", "", "profile name (default: the active profile)")
+	group := fs.String("group", "", "the gateway account group this key belongs to; a new one is added to the profile")
 	if err := parse(fs, args[1:]); err != nil {
 		return err
 	}
@@ -260,18 +288,66 @@ func runKey(ctx context.Context, args []string, env Env) error {
 	case !ok:
 		return errors.New("no active profile: name one with --profile, or add one with `easel profile add`")
 	}
+	g := strings.TrimSpace(*group)
 	if args[0] == "delete" {
+		if g != "" && g != p.Group && p.HasGroup(g) {
+			if err := env.Keys.Delete(ctx, p.KeyAccount(g)); err != nil {
+				return err
+			}
+			_, err := env.Profiles.Update(func(f *config.File) error {
+				q, _ := f.Find(p.ID)
+				q.Groups = slices.DeleteFunc(q.Groups, func(x string) bool { return x == g })
+				if q.ActiveGroup == g {
+					q.ActiveGroup = ""
+				}
+				return f.Put(q)
+			})
+			return err
+		}
 		return env.Keys.Delete(ctx, p.ID)
+	}
+	if g != "" && g != p.Group && !p.HasGroup(g) {
+		// A key of another group of the same gateway: the profile learns
+		// the group first, so the key has its place.
+		q := p
+		if q.Group == "" && len(q.Groups) == 0 {
+			q.Group = g // the profile's own key, now labelled
+		} else {
+			q.Groups = append(q.Groups, g)
+		}
+		if err := q.Validate(); err != nil {
+			return err
+		}
+		if _, err := env.Profiles.Update(func(f *config.File) error { return f.Put(q) }); err != nil {
+			return err
+		}
+		p = q
 	}
 	key, err := readKey(env, p.Name)
 	if err != nil {
 		return err
 	}
-	if err := env.Keys.Set(ctx, p.ID, key); err != nil {
+	if err := env.Keys.Set(ctx, p.KeyAccount(g), key); err != nil {
 		return fmt.Errorf("the key was not saved: %w", err)
 	}
-	fmt.Fprintf(env.Stderr, "easel: key saved in the system keyring for profile %q\n", p.Name)
+	if g != "" {
+		fmt.Fprintf(env.Stderr, "easel: key saved in the system keyring for profile %q, group %q\n", p.Name, g)
+	} else {
+		fmt.Fprintf(env.Stderr, "easel: key saved in the system keyring for profile %q\n", p.Name)
+	}
 	return nil
+}
+
+// groupNames lists a profile's groups for a message.
+func groupNames(p config.Profile) []string {
+	var out []string
+	for _, g := range p.KeyGroups() {
+		if g == "" {
+			g = "(its own key)"
+		}
+		out = append(out, g)
+	}
+	return out
 }
 
 // readKey reads one line: without echo from a terminal, as is from a pipe.
@@ -297,4 +373,18 @@ func readKey(env Env, name string) (string, error) {
 		return "", errors.New("no key on standard input; pipe it in, e.g. `easel key set < key.txt`")
 	}
 	return key, nil
+}
+
+// groupHint adds to a "no channel for this model in your group" answer
+// which of the profile's other groups lists the model, if one does: the
+// user holds that group's key, and --group sends with it.
+func groupHint(ctx context.Context, env Env, p config.Profile, model string, err error) error {
+	var e *api.Error
+	if !errors.As(err, &e) || e.Kind != api.KindUnknownModel || len(p.Groups) == 0 {
+		return err
+	}
+	if g, _, ok := session.GroupListing(ctx, env.Keys, p, model); ok {
+		e.Hint += fmt.Sprintf(" This profile's group %q lists %q: send again with --group %s.", g, model, g)
+	}
+	return err
 }

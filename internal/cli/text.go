@@ -84,7 +84,7 @@ func runChat(ctx context.Context, args []string, env Env) error {
 	if res != nil && res.Content != "" {
 		fmt.Fprintln(env.Stdout)
 	}
-	return err
+	return groupHint(ctx, env, p, *model, err)
 }
 
 func runServeDemo(ctx context.Context, args []string, env Env) error {

@@ -282,3 +282,36 @@ func TestEnvironmentProfile(t *testing.T) {
 		t.Fatalf("Environment = %+v %q %v", p, key, ok)
 	}
 }
+
+// A profile's keys per account group: its own key stays under its id (as
+// before groups existed), each further group's under id/group; the group
+// in use falls back to the own key when it is not one of the profile's.
+func TestProfileGroupsAndTheirKeyAccounts(t *testing.T) {
+	p := Profile{ID: "p-1", Name: "Gateway", BaseURL: DefaultBaseURL, Group: "default", Groups: []string{"vip", "svip"}}
+	if err := p.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	for group, want := range map[string]string{"": "p-1", "default": "p-1", "vip": "p-1/vip", "gold": "p-1"} {
+		if got := p.KeyAccount(group); got != want {
+			t.Errorf("KeyAccount(%q) = %q, want %q", group, got, want)
+		}
+	}
+	if p.UsingGroup() != "default" || p.ActiveAccount() != "p-1" {
+		t.Errorf("own key in use: %q %q", p.UsingGroup(), p.ActiveAccount())
+	}
+	p.ActiveGroup = "svip"
+	if p.UsingGroup() != "svip" || p.ActiveAccount() != "p-1/svip" {
+		t.Errorf("svip in use: %q %q", p.UsingGroup(), p.ActiveAccount())
+	}
+	p.ActiveGroup = "gone"
+	if p.UsingGroup() != "default" {
+		t.Errorf("a group no longer listed: %q", p.UsingGroup())
+	}
+	for _, bad := range [][]string{{"vip", "VIP"}, {"a/b"}, {" "}, {"default"}} {
+		q := p
+		q.Groups = bad
+		if q.Validate() == nil {
+			t.Errorf("groups %q accepted", bad)
+		}
+	}
+}

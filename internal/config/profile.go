@@ -51,6 +51,17 @@ type Profile struct {
 	TimeoutSeconds int `json:"request_timeout_seconds,omitempty"`
 	// MaxJobs is how many jobs run at once on this account; 0 means 3.
 	MaxJobs int `json:"max_jobs,omitempty"`
+	// Group names the gateway's account group the profile's own key
+	// belongs to ("default"), when the user says: gateways (new-api,
+	// one-api) offer models, prices and permissions per group.
+	Group string `json:"group,omitempty"`
+	// Groups are further keys to the same gateway, one per account
+	// group, each labelled; their keys are in the keyring under
+	// KeyAccount(group), never here.
+	Groups []string `json:"groups,omitempty"`
+	// ActiveGroup is the group whose key the profile uses now: "" or
+	// Group is its own key.
+	ActiveGroup string `json:"active_group,omitempty"`
 	// PlainHTTPConfirmed records that the user agreed to send this
 	// profile's key unencrypted to a host that is not this machine.
 	PlainHTTPConfirmed bool `json:"plain_http_confirmed,omitempty"`
@@ -72,6 +83,44 @@ type ImageDefaults struct {
 	Moderation   string `json:"moderation,omitempty"`
 	Stream       *bool  `json:"stream,omitempty"`
 }
+
+// KeyAccount is the keyring account of the key for group: the profile's
+// id for its own key (as before groups existed), id/group for the keys of
+// its other groups.
+func (p Profile) KeyAccount(group string) string {
+	if group == "" || group == p.Group || !p.HasGroup(group) {
+		return p.ID
+	}
+	return p.ID + "/" + group
+}
+
+// HasGroup reports whether group is one of the profile's other groups.
+func (p Profile) HasGroup(group string) bool {
+	for _, g := range p.Groups {
+		if g == group {
+			return true
+		}
+	}
+	return false
+}
+
+// KeyGroups are the groups the profile holds keys for, its own first
+// ("" when it is not labelled).
+func (p Profile) KeyGroups() []string {
+	return append([]string{p.Group}, p.Groups...)
+}
+
+// UsingGroup is the group whose key the profile uses now ("" for its own
+// unlabelled key).
+func (p Profile) UsingGroup() string {
+	if p.HasGroup(p.ActiveGroup) {
+		return p.ActiveGroup
+	}
+	return p.Group
+}
+
+// ActiveAccount is the keyring account of the key the profile uses now.
+func (p Profile) ActiveAccount() string { return p.KeyAccount(p.UsingGroup()) }
 
 // NewID makes a fresh profile id.
 func NewID() string {
@@ -96,6 +145,16 @@ func (p Profile) Validate() error {
 	}
 	if p.MaxJobs < 0 || p.MaxJobs > MaxJobsLimit {
 		return fmt.Errorf("jobs at once: %d is outside 1–%d", p.MaxJobs, MaxJobsLimit)
+	}
+	seen := map[string]bool{strings.ToLower(p.Group): true}
+	for _, g := range p.Groups {
+		switch {
+		case strings.TrimSpace(g) == "" || strings.ContainsAny(g, "/\n\t"):
+			return fmt.Errorf("groups: %q is not a group name (a word such as vip, without slashes)", g)
+		case seen[strings.ToLower(g)]:
+			return fmt.Errorf("groups: %q is listed twice", g)
+		}
+		seen[strings.ToLower(g)] = true
 	}
 	return nil
 }

@@ -32,7 +32,7 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 	if fault != "" && s.commonFault(w, r, fault, body.Model) {
 		return
 	}
-	if !s.checkModel(w, body.Model) {
+	if !s.checkModel(w, r, body.Model) {
 		return
 	}
 	if len(body.Messages) == 0 {

@@ -180,7 +180,7 @@ func (s *Server) serveImages(w http.ResponseWriter, r *http.Request, job imageJo
 	if job.fault != "" && s.commonFault(w, r, job.fault, job.model) {
 		return
 	}
-	if !s.checkModel(w, job.model) || !s.validate(w, &job, hasCompression) {
+	if !s.checkModel(w, r, job.model) || !s.validate(w, &job, hasCompression) {
 		return
 	}
 	if !s.pay(job.n) {

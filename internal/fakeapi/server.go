@@ -46,6 +46,17 @@ type Config struct {
 	// ProxyLimit is how long an answer may take under QuirkProxyCut;
 	// 0 uses DefaultProxyLimit.
 	ProxyLimit time.Duration
+	// Groups, keyed by bearer key, make the server a gateway with
+	// account groups (new-api, one-api): each key belongs to a group that
+	// lists and serves only its own models, and a model of another group
+	// is answered "No available channel for model X under group G".
+	Groups map[string]Group
+}
+
+// Group is one account group of a gateway: its name and its models.
+type Group struct {
+	Name   string
+	Models []string
 }
 
 // ModelInfo is one listed model.
@@ -111,7 +122,13 @@ func New(cfg Config) *Server {
 // ServeHTTP authenticates, numbers the request, and routes it.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("X-Request-Id", fmt.Sprintf("req_fake_%06d", s.reqs.Add(1)))
-	if s.cfg.Key != "" && !strings.HasPrefix(r.URL.Path, "/v1/fake-files/") && r.Header.Get("Authorization") != "Bearer "+s.cfg.Key {
+	if g, ok := s.cfg.Groups[strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")]; ok {
+		r = r.WithContext(context.WithValue(r.Context(), groupKey{}, g))
+	} else if len(s.cfg.Groups) > 0 && !strings.HasPrefix(r.URL.Path, "/v1/fake-files/") {
+		writeError(w, http.StatusUnauthorized, "无效的令牌 (request id: 20261124193501123456789abcdef)", "new_api_error", "", "")
+		return
+	}
+	if s.cfg.Key != "" && len(s.cfg.Groups) == 0 && !strings.HasPrefix(r.URL.Path, "/v1/fake-files/") && r.Header.Get("Authorization") != "Bearer "+s.cfg.Key {
 		writeError(w, http.StatusUnauthorized, "Incorrect API key provided. You can find your API key in your account settings.", "invalid_request_error", "", "invalid_api_key")
 		return
 	}
@@ -153,7 +170,11 @@ func (s *Server) handleModels(w http.ResponseWriter, r *http.Request) {
 	s.lists++
 	first := s.lists == 1
 	s.mu.Unlock()
+	g, grouped := r.Context().Value(groupKey{}).(Group)
 	for _, m := range s.cfg.Models {
+		if grouped && !slices.Contains(g.Models, m.ID) {
+			continue
+		}
 		types := m.EndpointTypes
 		if s.has(QuirkLateEndpointTypes) {
 			switch {
@@ -182,16 +203,25 @@ func (s *Server) pay(n int) bool {
 	return true
 }
 
-// checkModel answers like a new-api gateway for a model it does not list.
-func (s *Server) checkModel(w http.ResponseWriter, model string) bool {
+// groupKey carries a request's account group in its context.
+type groupKey struct{}
+
+// checkModel answers like a new-api gateway for a model it does not list
+// (for the key's group, when the server has groups).
+func (s *Server) checkModel(w http.ResponseWriter, r *http.Request, model string) bool {
 	if model == "" {
 		writeError(w, http.StatusBadRequest, "you must provide a model parameter", "invalid_request_error", "model", "")
 		return false
 	}
-	if strings.HasPrefix(model, faultModelPrefix) || s.models[model] {
+	group := "default"
+	g, grouped := r.Context().Value(groupKey{}).(Group)
+	if grouped {
+		group = g.Name
+	}
+	if strings.HasPrefix(model, faultModelPrefix) || s.models[model] && (!grouped || slices.Contains(g.Models, model)) {
 		return true
 	}
-	writeError(w, http.StatusServiceUnavailable, fmt.Sprintf("No available channel for model %s under group default (distributor)", model), "new_api_error", "", "model_not_found")
+	writeError(w, http.StatusServiceUnavailable, fmt.Sprintf("No available channel for model %s under group %s (distributor)", model, group), "new_api_error", "", "model_not_found")
 	return false
 }
 

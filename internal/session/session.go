@@ -287,7 +287,7 @@ func (s *Session) Activate(p config.Profile) (readsKey bool) {
 		s.current = p
 		s.SetNote(fmt.Sprintf("Reading the key of %q from the system keyring…", p.Name))
 		s.goBackground(func() {
-			key, err := s.keys.Get(context.Background(), p.ID)
+			key, err := s.keys.Get(context.Background(), p.ActiveAccount())
 			s.post(func() { s.keyRead(p, key, err) })
 		})
 	}
@@ -297,8 +297,8 @@ func (s *Session) Activate(p config.Profile) (readsKey bool) {
 
 // keyRead connects p once its key has been read.
 func (s *Session) keyRead(p config.Profile, key string, err error) {
-	if s.current.ID != p.ID {
-		return // the user picked another profile meanwhile
+	if s.current.ID != p.ID || s.current.ActiveAccount() != p.ActiveAccount() {
+		return // the user picked another profile or group meanwhile
 	}
 	switch {
 	case err == nil:
@@ -394,6 +394,11 @@ func (s *Session) DeleteProfile(p config.Profile, done func(keyErr error)) {
 		}
 		s.goBackground(func() {
 			err := s.keys.Delete(context.Background(), p.ID)
+			for _, g := range p.Groups {
+				if gerr := s.keys.Delete(context.Background(), p.KeyAccount(g)); gerr != nil && !errors.Is(gerr, secrets.ErrNoKey) && err == nil {
+					err = gerr
+				}
+			}
 			s.post(func() { done(err) })
 		})
 	})
@@ -442,14 +447,30 @@ func startDemoService() (string, error) {
 // UseSessionKey keeps p's key in memory for this session (a keyring that
 // cannot store it) and connects with it.
 func (s *Session) UseSessionKey(p config.Profile, key string) {
-	s.keys.KeepForSession(p.ID, key)
+	s.keys.KeepForSession(p.ActiveAccount(), key)
 	s.ConnectWithConsent(p, key)
 }
 
 // Models is the connected profile's model list and the error of its last
 // fetch; both nil while it is unknown.
 func (s *Session) Models() ([]api.Model, error) {
-	return s.models[s.current.ID], s.modelErrs[s.current.ID]
+	return s.models[s.current.ActiveAccount()], s.modelErrs[s.current.ActiveAccount()]
+}
+
+// UseGroup switches the connected profile to the key of one of its
+// groups (its own key for "" or its own group), remembers the choice in
+// the profiles file, and reconnects: the model list follows the key.
+func (s *Session) UseGroup(group string) {
+	p := s.current
+	if p.ID == "" || p.ReadOnly || p.UsingGroup() == group {
+		return
+	}
+	p.ActiveGroup = group
+	if !p.HasGroup(group) {
+		p.ActiveGroup = ""
+	}
+	s.SaveProfile(p, nil)
+	s.Activate(p)
 }
 
 // SetModels records a list fetched elsewhere (Settings' Test connection)
@@ -469,7 +490,9 @@ func (s *Session) RefreshModels(force bool) {
 	if c == nil {
 		return
 	}
-	if _, ok := s.models[p.ID]; ok && !force {
+	// Each group's key may list other models: the list follows the key.
+	account := p.ActiveAccount()
+	if _, ok := s.models[account]; ok && !force {
 		s.obs.ModelsChanged()
 		return
 	}
@@ -479,12 +502,12 @@ func (s *Session) RefreshModels(force bool) {
 		ms, err := c.Models(ctx)
 		s.post(func() {
 			if err == nil {
-				s.models[p.ID] = ms
-				delete(s.modelErrs, p.ID)
-			} else if _, ok := s.models[p.ID]; !ok {
-				s.modelErrs[p.ID] = err
+				s.models[account] = ms
+				delete(s.modelErrs, account)
+			} else if _, ok := s.models[account]; !ok {
+				s.modelErrs[account] = err
 			}
-			if s.current.ID == p.ID {
+			if s.current.ActiveAccount() == account {
 				s.obs.ModelsChanged()
 			}
 		})

@@ -11,9 +11,14 @@ import (
 // the window talks to, a way to switch, and Settings.
 type StatusBar struct {
 	// Profile is the profile picker.
-	Profile  *widget.Select
-	settings *widget.Button
-	state    *widget.Label
+	Profile *widget.Select
+	// Group picks the gateway account group whose key the profile uses;
+	// shown only for a profile with keys for several groups.
+	Group      *widget.Select
+	groupBox   *fyne.Container
+	groupQuiet bool
+	settings   *widget.Button
+	state      *widget.Label
 	// Box is the bar, for the window to lay out below the tabs.
 	Box fyne.CanvasObject
 	// quiet is set while Show changes the selection, so that is not
@@ -23,9 +28,17 @@ type StatusBar struct {
 }
 
 // NewStatusBar makes the bar; picked runs when the user picks a profile
-// by name, settings when they press Settings….
-func NewStatusBar(picked func(name string), settings func()) *StatusBar {
+// by name, group when they pick one of its groups, settings when they
+// press Settings….
+func NewStatusBar(picked func(name string), group func(name string), settings func()) *StatusBar {
 	s := &StatusBar{picked: picked}
+	s.Group = widget.NewSelect(nil, func(g string) {
+		if !s.groupQuiet && group != nil {
+			group(g)
+		}
+	})
+	s.groupBox = container.NewHBox(widget.NewLabel("Group"), s.Group)
+	s.groupBox.Hide()
 	s.Profile = widget.NewSelect(nil, s.onPicked)
 	s.Profile.PlaceHolder = "No profile"
 	s.settings = &widget.Button{Text: "Settings…", Icon: theme.SettingsIcon(), Importance: widget.LowImportance, OnTapped: settings}
@@ -34,7 +47,7 @@ func NewStatusBar(picked func(name string), settings func()) *StatusBar {
 	s.state.Truncation = fyne.TextTruncateEllipsis
 	// The picker keeps a readable width whatever the names' lengths.
 	picker := container.NewGridWrap(fyne.NewSize(240, s.Profile.MinSize().Height), s.Profile)
-	s.Box = container.NewBorder(nil, nil, container.NewHBox(widget.NewLabel("Profile"), picker, s.settings), nil, s.state)
+	s.Box = container.NewBorder(nil, nil, container.NewHBox(widget.NewLabel("Profile"), picker, s.groupBox, s.settings), nil, s.state)
 	return s
 }
 
@@ -50,6 +63,20 @@ func (s *StatusBar) Show(names []string, current, state string) {
 	}
 	s.quiet = false
 	s.state.SetText(state)
+}
+
+// ShowGroups lists the connected profile's groups and selects the one in
+// use; fewer than two hides the picker.
+func (s *StatusBar) ShowGroups(groups []string, using string) {
+	if len(groups) < 2 {
+		s.groupBox.Hide()
+		return
+	}
+	s.groupQuiet = true
+	s.Group.SetOptions(groups)
+	s.Group.SetSelected(using)
+	s.groupQuiet = false
+	s.groupBox.Show()
 }
 
 func (s *StatusBar) onPicked(name string) {

@@ -38,6 +38,8 @@ type ProfileForm struct {
 	timeout               *widget.Entry
 	// Jobs is how many jobs run at once on the profile.
 	Jobs *widget.Select
+	// Groups are the gateway account groups the profile holds keys for.
+	Groups *groupsEditor
 	// Test is Test connection, Result its answer.
 	Test   *widget.Button
 	Result *widget.Label
@@ -53,6 +55,7 @@ func (f *ProfileForm) fields() []string {
 	if f.ChatModel != nil {
 		out = append(out, f.ChatModel.Text, f.ImageModel.Text, f.size.Selected, f.quality.Selected,
 			f.format.Selected, f.timeout.Text, f.Jobs.Selected)
+		out = append(out, f.Groups.fields()...)
 	}
 	return out
 }
@@ -146,10 +149,17 @@ func NewProfileForm(h Host, p config.Profile, full bool) *ProfileForm {
 		f.form.Append("Default format", f.format)
 		f.form.AppendItem(kit.FormItem("Time-out (min)", f.timeout, "Longest wait for one image; slow services need 10 or more."))
 		f.form.AppendItem(kit.FormItem("Jobs at once", f.Jobs, "More than the account allows only earns rate-limit errors."))
+		f.Groups = newGroupsEditor(p)
+		f.form.AppendItem(kit.FormItem("Key's group", f.Groups.Own, "Gateways (new-api, one-api) offer models and prices per account group; name this key's group to hold others."))
+		f.form.AppendItem(kit.FormItem("Other groups", f.Groups.Box, "A key for each further group of this gateway; pick the one in use beside the profile below the tabs."))
 	}
 	if p.ReadOnly {
 		for _, e := range []*widget.Entry{f.Name, f.BaseURL, f.Key} {
 			e.Disable()
+		}
+		if f.Groups != nil {
+			f.Groups.Own.Disable()
+			f.Groups.add.Disable()
 		}
 		f.Key.SetPlaceHolder("From OPENAI_API_KEY")
 	}
@@ -195,6 +205,7 @@ func (f *ProfileForm) profile() (config.Profile, error) {
 			p.TimeoutSeconds = min * 60
 		}
 		p.MaxJobs, _ = strconv.Atoi(f.Jobs.Selected)
+		f.Groups.apply(&p)
 	}
 	if p.ID == "" {
 		p.ID = f.newID
@@ -311,16 +322,49 @@ func (f *ProfileForm) Save(then func(p config.Profile)) {
 		return
 	}
 	f.ShowResult("Saving…", widget.LowImportance)
+	var groupSet map[string]string
+	var groupDrop []string
+	if f.Groups != nil {
+		groupSet, groupDrop = f.Groups.groupKeys(f.orig, p)
+	}
 	s.SaveProfile(p, func() {
 		f.orig = p
 		f.initial = f.fields()
+		finish := func(p config.Profile) {
+			if len(groupSet) == 0 && len(groupDrop) == 0 {
+				then(p)
+				return
+			}
+			saveGroupKeys(s.Keys(), groupSet, groupDrop, func(err error) {
+				f.host.Do(func() {
+					if err != nil {
+						f.ShowResult("Saved, but a group's key could not be kept in the system keyring: "+ShortCause(err), widget.WarningImportance)
+					} else {
+						f.clearGroupKeys()
+					}
+					then(p)
+				})
+			})
+		}
 		if key == "" {
 			f.ShowResult("Saved.", widget.SuccessImportance)
-			then(p)
+			finish(p)
 			return
 		}
-		f.saveKey(p, key, then)
+		f.saveKey(p, key, finish)
 	})
+}
+
+// clearGroupKeys empties the group key fields once their keys are saved.
+func (f *ProfileForm) clearGroupKeys() {
+	for _, r := range f.Groups.rows {
+		r.saved = strings.TrimSpace(r.Name.Text)
+		if r.Key.Text != "" {
+			r.Key.SetText("")
+			r.Key.SetPlaceHolder("Key saved in the keyring — type to replace it")
+		}
+	}
+	f.initial = f.fields()
 }
 
 // saveKey puts the typed key in the keyring, off the UI goroutine.

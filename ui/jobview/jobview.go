@@ -63,6 +63,11 @@ type Actions struct {
 	SaveAs func(img api.Image, prompt string, n int)
 	// EditThis makes a result Edit's first image: paint, send, refine.
 	EditThis func(item int64)
+	// OtherGroup looks, after a "no channel for this model in your
+	// group" answer, for another of the profile's groups whose key lists
+	// model; found runs on the UI goroutine with the group's name and a
+	// send that retries req with that group's key.
+	OtherGroup func(model string, req jobs.Request, found func(group string, send func()))
 }
 
 // Card shows one job.
@@ -85,11 +90,14 @@ type Card struct {
 	// (wordsButton) behind Easel's advice.
 	words       *widget.Label
 	wordsButton *widget.Button
-	cancel      *widget.Button
-	clear       *widget.Button
-	retry       *widget.Button
-	settings    *widget.Button
-	editThis    *widget.Button
+	// otherGroup sends the job again with the key of the profile's group
+	// that lists the model.
+	otherGroup *widget.Button
+	cancel     *widget.Button
+	clear      *widget.Button
+	retry      *widget.Button
+	settings   *widget.Button
+	editThis   *widget.Button
 	// compare toggles the preview between after (the result, with the
 	// unmasked area kept) and before (the first input).
 	compare       *widget.Button
@@ -99,10 +107,12 @@ type Card struct {
 	// saved (for a masked edit, the one that kept the unmasked area).
 	lastResult int64
 	final      bool
+	// actions are what the card's buttons do.
+	actions Actions
 }
 
 func newCard(e jobs.Event, a Actions, onClear func()) *Card {
-	c := &Card{}
+	c := &Card{actions: a}
 	c.preview = picture.New(fyne.NewSize(PreviewSide/1.5, PreviewSide/1.5))
 	bg := canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))
 	c.title = widget.NewLabelWithStyle(kit.Shorten(Prompt(e), 80), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
@@ -123,6 +133,8 @@ func newCard(e jobs.Event, a Actions, onClear func()) *Card {
 		}
 	}}
 	c.wordsButton.Hide()
+	c.otherGroup = &widget.Button{Icon: theme.MailForwardIcon(), Importance: widget.HighImportance}
+	c.otherGroup.Hide()
 	id, req := e.Job.ID, e.Job.Request
 	c.cancel = &widget.Button{Text: "Cancel", Icon: theme.CancelIcon(), OnTapped: func() { a.Cancel(id) }}
 	c.clear = &widget.Button{Text: "Clear", Icon: theme.ContentClearIcon(), Importance: widget.LowImportance, OnTapped: onClear}
@@ -151,7 +163,7 @@ func newCard(e jobs.Event, a Actions, onClear func()) *Card {
 	c.compare = &widget.Button{Text: "Before", Icon: theme.ViewRestoreIcon(), OnTapped: c.toggleBefore}
 	c.compare.Hide()
 	text := container.NewVBox(c.title, c.Status, c.hint, c.Said, c.words,
-		container.NewHBox(c.cancel, c.retry, c.settings, c.editThis, c.compare, c.wordsButton, c.clear), c.results, c.unsaved)
+		container.NewHBox(c.cancel, c.otherGroup, c.retry, c.settings, c.editThis, c.compare, c.wordsButton, c.clear), c.results, c.unsaved)
 	c.root = container.NewBorder(nil, nil, container.NewStack(bg, c.preview), nil, text)
 	return c
 }
@@ -331,6 +343,10 @@ func (c *Card) apply(e jobs.Event, img image.Image) {
 		switch e.Err.Kind {
 		case api.KindAuth, api.KindInsufficientBalance, api.KindNoAccess:
 			c.settings.Show()
+		case api.KindUnknownModel:
+			if e.Err.Group != "" && c.actions.OtherGroup != nil {
+				c.actions.OtherGroup(e.Job.Request.Options().Model, e.Job.Request, c.offerGroup)
+			}
 		}
 	case jobs.Cancelled:
 		c.Status.SetText("Cancelled")
@@ -350,6 +366,24 @@ func (c *Card) apply(e jobs.Event, img image.Image) {
 		c.clear.Show()
 	}
 }
+
+// offerGroup offers to send the job again with the key of group, which
+// lists the model the failed request asked for.
+func (c *Card) offerGroup(group string, send func()) {
+	c.otherGroup.SetText(fmt.Sprintf("Send with group %s's key", group))
+	c.otherGroup.OnTapped = func() {
+		c.otherGroup.Hide()
+		send()
+	}
+	c.otherGroup.Show()
+}
+
+// OtherGroupOffer is the offer to send with another group's key, if
+// shown; SendWithOtherGroup taps it, for tests.
+func (c *Card) OtherGroupOffer() (string, bool) { return c.otherGroup.Text, c.otherGroup.Visible() }
+
+// SendWithOtherGroup taps the other group's offer.
+func (c *Card) SendWithOtherGroup() { c.otherGroup.OnTapped() }
 
 // say shows sentences on the card, one per line; none hides the line.
 func (c *Card) say(sentences []string) {

@@ -1,6 +1,8 @@
 package room
 
 import (
+	"context"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
@@ -8,6 +10,7 @@ import (
 	"easel/internal/api"
 	"easel/internal/jobs"
 	"easel/internal/library"
+	"easel/internal/session"
 	"easel/ui/imageform"
 	"easel/ui/jobview"
 	"easel/ui/kit"
@@ -89,7 +92,31 @@ func (s *Sender) Cancel(id string) {
 // retry a failure, open Settings for one the profile must fix.
 func (s *Sender) JobActions() jobview.Actions {
 	return jobview.Actions{Cancel: s.Cancel, Open: s.host.OpenItem, Retry: s.Retry, Settings: s.host.ShowSettings,
-		SaveAs: s.host.SaveImageAs, EditThis: s.host.EditItem}
+		SaveAs: s.host.SaveImageAs, EditThis: s.host.EditItem, OtherGroup: s.OtherGroup}
+}
+
+// OtherGroup looks off the UI goroutine for another group of the
+// connected profile whose key lists model (session.GroupListing); found
+// gets its name and a send that runs req again on that group's key.
+func (s *Sender) OtherGroup(model string, req jobs.Request, found func(group string, send func())) {
+	sess := s.host.Session()
+	p, keys := sess.Current(), sess.Keys()
+	if len(p.Groups) == 0 || req.Profile != p.ID {
+		return
+	}
+	go func() {
+		g, client, ok := session.GroupListing(context.Background(), keys, p, model)
+		if !ok {
+			return
+		}
+		s.host.Do(func() {
+			found(g, func() {
+				again := req
+				again.Service = client
+				s.Retry(again)
+			})
+		})
+	}()
 }
 
 // Retry sends a failed job's request again, as it was (same profile,
