@@ -7,12 +7,14 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"fyne.io/fyne/v2/test"
 
 	"easel/internal/api"
 	"easel/internal/config"
 	"easel/internal/fakeapi"
+	"easel/internal/honesty"
 	"easel/internal/library"
 	"easel/internal/secrets"
 )
@@ -113,4 +115,33 @@ func TestSettingsAddAGroupWithItsKey(t *testing.T) {
 	if own, _ := backend.Get(secrets.Service, p.ID); own != testKey {
 		t.Errorf("the profile's own key: %q", own)
 	}
+}
+
+// The form says before sending what the service is known not to do with
+// its options, and stops saying it when the options no longer ask it.
+func TestTheFormSaysWhatTheServiceWillNotDo(t *testing.T) {
+	ea := newServedAppWith(t, Options{})
+	id := ea.session.Current().ID
+	if err := ea.lib.Learn(context.Background(), id, "gpt-image-1", []honesty.Check{
+		{Trait: honesty.Stream, Asked: "stream", Got: "json"}, {Trait: honesty.Count, Asked: "4", Got: "1"}}, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	form := ea.generate.Options()
+	onUI(ea, func() { form.Model.Entry.SetText("gpt-image-1-mini"); form.Model.Entry.SetText("gpt-image-1") })
+	waitFor(t, ea, "the note", func() bool { return strings.Contains(form.ServiceNotes(), "No previews") })
+	if strings.Contains(form.ServiceNotes(), "one image per request") {
+		t.Errorf("one image asked, yet the form says %q", form.ServiceNotes())
+	}
+	onUI(ea, func() {
+		o := form.Options()
+		o.N, o.Stream = 3, true
+		form.SetOptions(o)
+	})
+	waitFor(t, ea, "the note on n", func() bool { return strings.Contains(form.ServiceNotes(), "one image per request") })
+	onUI(ea, func() {
+		o := form.Options()
+		o.N, o.Stream = 1, false
+		form.SetOptions(o)
+	})
+	waitFor(t, ea, "no note", func() bool { return form.ServiceNotes() == "" })
 }

@@ -133,9 +133,10 @@ func (t *Room) Build() fyne.CanvasObject {
 	t.keep = newKeepOption(t.firstSize, t.painted, func() string { return t.Options().Options().Size })
 	t.Sender = room.NewSender(t.host, "Send edit", theme.MediaPlayIcon(), t.PrimaryAction,
 		widget.NewFormItem("Input fidelity", t.fidelity), widget.NewFormItem("Unmasked area", t.keep.box))
+	t.SetEditing(t.painted)
 	t.Options().OfferMatch(t.firstSize)
 	t.Options().OnSizeChanged = t.optionsChanged
-	t.mask.onChanged = t.optionsChanged
+	t.mask.onChanged = func() { t.optionsChanged(); t.Advise() }
 	t.jobs = jobview.NewList("Edits appear here while they run; results go to the Gallery.", t.JobActions())
 	// The form scrolls above, the edits below it, each in its own part
 	// of the column, and Send edit stays in sight under both at any
@@ -484,6 +485,9 @@ func (t *Room) PrimaryAction() {
 // results a finished job's images.
 func (t *Room) ShowJob(e jobs.Event, img image.Image, results []jobview.Result) {
 	t.jobs.Show(e, img, results)
+	if e.State.Final() {
+		t.Advise() // what the answer showed may change what the form says
+	}
 }
 
 // Jobs is the tab's job list.

@@ -66,6 +66,9 @@ func (t *Room) Reuse(prompt string, opts api.ImageOptions) {
 // results a finished job's images.
 func (t *Room) ShowJob(e jobs.Event, img image.Image, results []jobview.Result) {
 	t.jobs.Show(e, img, results)
+	if e.State.Final() {
+		t.Advise() // what the answer showed may change what the form says
+	}
 }
 
 // Jobs is the tab's job list.

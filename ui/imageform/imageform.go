@@ -100,6 +100,13 @@ type Form struct {
 	// OnSizeChanged is told when the size that would be sent may have
 	// changed (the choice, the model, or the first image for a match).
 	OnSizeChanged func()
+	// OnChanged is told when the model, the number of images, streaming
+	// or the background change: what the service is known to do with
+	// them is said under the form (SetServiceNotes).
+	OnChanged func()
+	// serviceNote says what the connected service is known not to do
+	// with these options, before anything is sent.
+	serviceNote *widget.Label
 	// Form is the whole form, for a tab to lay out.
 	Form *widget.Form
 }
@@ -132,7 +139,7 @@ func New(model *modelpick.Picker, extra ...*widget.FormItem) *Form {
 		}
 		f.SizeChanged()
 	})
-	model.OnChanged = func(string) { f.SizeChanged() }
+	model.OnChanged = func(string) { f.SizeChanged(); f.changed() }
 	f.size.SetSelected(SizePresets[1].Label)
 
 	f.quality = widget.NewSelect(QualityChoice.Labels, nil)
@@ -151,7 +158,7 @@ func New(model *modelpick.Picker, extra ...*widget.FormItem) *Form {
 	f.formatNote = kit.HintLabel("")
 	f.formatNote.Hide()
 	f.format = widget.NewSelect(FormatChoice.Labels, func(string) { f.syncFormat() })
-	f.background = widget.NewSelect(BackgroundChoice.Labels, func(string) { f.syncBackground() })
+	f.background = widget.NewSelect(BackgroundChoice.Labels, func(string) { f.syncBackground(); f.changed() })
 	f.background.SetSelected("Auto")
 	f.format.SetSelected("PNG")
 
@@ -162,7 +169,7 @@ func New(model *modelpick.Picker, extra ...*widget.FormItem) *Form {
 	for i := range counts {
 		counts[i] = strconv.Itoa(i + 1)
 	}
-	f.n = widget.NewSelect(counts, nil)
+	f.n = widget.NewSelect(counts, func(string) { f.changed() })
 	f.n.SetSelected("1")
 
 	f.partials = widget.NewSelect([]string{"0", "1", "2", "3"}, nil)
@@ -173,8 +180,12 @@ func New(model *modelpick.Picker, extra ...*widget.FormItem) *Form {
 		} else {
 			f.partials.Disable()
 		}
+		f.changed()
 	})
 	f.stream.SetChecked(true)
+	f.serviceNote = kit.HintLabel("")
+	f.serviceNote.Importance = widget.WarningImportance
+	f.serviceNote.Hide()
 
 	items := append(extra, widget.NewFormItem("Model", f.Model.Object))
 	f.Form = widget.NewForm(append(items,
@@ -185,9 +196,35 @@ func New(model *modelpick.Picker, extra ...*widget.FormItem) *Form {
 		widget.NewFormItem("Moderation", f.moderation),
 		widget.NewFormItem("Images", f.n),
 		widget.NewFormItem("Stream", f.stream),
-		widget.NewFormItem("Previews", f.partials),
+		widget.NewFormItem("Previews", container.NewVBox(f.partials, f.serviceNote)),
 	)...)
 	return f
+}
+
+func (f *Form) changed() {
+	if f.OnChanged != nil {
+		f.OnChanged()
+	}
+}
+
+// SetServiceNotes says under the form what the connected service is
+// known not to do with these options (no previews, one image per
+// request), one sentence a line; none hides the line.
+func (f *Form) SetServiceNotes(notes []string) {
+	if len(notes) == 0 {
+		f.serviceNote.Hide()
+		return
+	}
+	f.serviceNote.SetText(strings.Join(notes, "\n"))
+	f.serviceNote.Show()
+}
+
+// ServiceNotes is what the form says of the service, for tests.
+func (f *Form) ServiceNotes() string {
+	if !f.serviceNote.Visible() {
+		return ""
+	}
+	return f.serviceNote.Text
 }
 
 // checkCustom validates a custom size as it is typed, with the service's

@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"easel/internal/api"
+	"easel/internal/honesty"
 	"easel/internal/jobs"
 	"easel/internal/library"
 	"easel/internal/session"
@@ -25,19 +26,61 @@ type Sender struct {
 	options *imageform.Form
 	button  *widget.Button
 	status  *widget.Label
+	// advice is shared by every copy of the Sender (a tab embeds one):
+	// the form's change hook holds one copy, the tab another.
+	advice *advice
+}
+
+// advice is the state of the notes under the form.
+type advice struct {
+	// editing says whether the tab sends edits, and with a mask.
+	editing func() (edit, masked bool)
+	// seq numbers the advice asked for, so only the latest shows.
+	seq int
 }
 
 // NewSender makes the form, the button (labelled text, running send when
 // tapped) and the status line; extra rows go first in the form.
 func NewSender(h Host, text string, icon fyne.Resource, send func(), extra ...*widget.FormItem) Sender {
-	s := Sender{host: h}
+	s := Sender{host: h, advice: &advice{editing: func() (bool, bool) { return false, false }}}
 	cur := h.Session().Current()
 	s.options = imageform.New(h.Models().New(api.EndpointImages, "Image model, e.g. gpt-image-1", "gpt-image-1"), extra...)
 	s.options.ApplyDefaults(cur.ImageModel, cur.Image)
 	s.button = &widget.Button{Text: text, Icon: icon, Importance: widget.HighImportance, OnTapped: send}
 	s.status = kit.HintLabel(ServiceText(h))
 	s.setReady()
+	s.options.OnChanged = s.Advise
 	return s
+}
+
+// Advise says under the form, before anything is sent, what the
+// connected service is known not to do with the form's options for its
+// model (honesty.Advise over what the library remembers): no previews,
+// one image per request. It reads the memory off the UI goroutine; an
+// answer for options that changed meanwhile is dropped.
+func (s *Sender) Advise() {
+	lib := s.host.Library()
+	if lib == nil || s.host.Session().Client() == nil {
+		s.options.SetServiceNotes(nil)
+		return
+	}
+	profile, o := s.host.Session().Current().ID, s.options.Options()
+	o.Model = s.options.Model.Text()
+	edit, masked := s.advice.editing()
+	s.advice.seq++
+	seq := s.advice.seq
+	go func() {
+		known, err := lib.Known(context.Background(), profile, o.Model)
+		s.host.Do(func() {
+			if seq != s.advice.seq {
+				return
+			}
+			if err != nil {
+				known = nil
+			}
+			s.options.SetServiceNotes(honesty.Advise(known, o, edit, masked).Notes)
+		})
+	}()
 }
 
 // ActionRow is the status line with the send button at its end, for a
@@ -72,6 +115,13 @@ func (s *Sender) setReady() {
 func (s *Sender) ServiceChanged() {
 	s.setReady()
 	s.status.SetText(ReadyText(s.host))
+	s.Advise()
+}
+
+// SetEditing tells the advice under the form that the tab sends edits;
+// masked reports whether the next one has a mask.
+func (s *Sender) SetEditing(masked func() bool) {
+	s.advice.editing = func() (bool, bool) { return true, masked() }
 }
 
 // Connected implements Room: the profile's default model and options go
