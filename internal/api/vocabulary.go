@@ -99,6 +99,7 @@ func vocabulary(e *Error, model string) bool {
 	}
 	if g, ok := groupOf(e.Message); ok && e.Kind == KindUnknownModel {
 		e.Group = g
+		e.Hint = hintFor(e, model)
 	}
 	if e.Status >= 500 && isBareWord(e.Message, e.Type) {
 		// new-api relays an upstream failure it could not read (an HTML

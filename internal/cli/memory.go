@@ -25,7 +25,7 @@ func openMemory(env Env) memory {
 	if env.Library == "" {
 		return memory{}
 	}
-	lib, err := library.Open(env.Library)
+	lib, err := library.OpenWithoutRepair(env.Library)
 	if err != nil {
 		return memory{}
 	}

@@ -47,6 +47,10 @@ const (
 	// QuirkDropsBackground: a transparent background is silently drawn
 	// opaque.
 	QuirkDropsBackground Quirk = "drops-background"
+	// QuirkRefusesTransparency: a transparent background is refused
+	// with 400 (gpt-image-2 through channels where its transparency,
+	// in preview, is not offered).
+	QuirkRefusesTransparency Quirk = "refuses-transparency"
 	// QuirkDropsRetryAfter: a rate limit without its Retry-After header,
 	// the provider's message ("try again in 30s") passed on.
 	QuirkDropsRetryAfter Quirk = "drops-retry-after"
@@ -63,7 +67,7 @@ const (
 var Quirks = []Quirk{
 	QuirkCutChat, QuirkNoImageStream, QuirkStreamedEditFails, QuirkOneImage, QuirkIgnoreMask,
 	QuirkFirstImageOnly, QuirkLinksForInline, QuirkRewritePrompt, QuirkDropsBackground,
-	QuirkDropsRetryAfter, QuirkLateEndpointTypes, QuirkProxyCut,
+	QuirkRefusesTransparency, QuirkDropsRetryAfter, QuirkLateEndpointTypes, QuirkProxyCut,
 }
 
 // Gateways are named sets of quirks, as each gateway shows them.

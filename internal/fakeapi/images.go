@@ -159,8 +159,7 @@ func (s *Server) validate(w http.ResponseWriter, job *imageJob, hasCompression b
 		return bad("n", fmt.Sprintf("Invalid value for 'n': %d. Must be between 1 and 10.", job.n))
 	case job.partials < 0 || job.partials > 3:
 		return bad("partial_images", "Invalid value for 'partial_images': must be between 0 and 3.")
-	case job.background == "transparent" && job.model == "gpt-image-2":
-		// As the real model does: it makes no transparent backgrounds.
+	case job.background == "transparent" && s.has(QuirkRefusesTransparency):
 		return bad("background", "Transparent background is not supported for this model.")
 	case job.background == "transparent" && job.format == "jpeg":
 		return bad("background", "Transparent background is not supported for jpeg output; use png or webp.")

@@ -151,7 +151,7 @@ func TestFailuresThatShowATrait(t *testing.T) {
 		t.Errorf("streamed edit failure: %+v (%v)", got, err)
 	}
 	gen := api.GenerateRequest{Prompt: "a sticker", ImageOptions: api.ImageOptions{Model: "gpt-image-2", Background: "transparent", OutputFormat: "png"}}
-	_, err = client(t).Generate(context.Background(), gen, nil)
+	_, err = client(t, fakeapi.QuirkRefusesTransparency).Generate(context.Background(), gen, nil)
 	e, _ = err.(*api.Error)
 	if got := honesty.FromError(honesty.AskedOf(&gen, nil), e); len(got) != 1 || got[0].Trait != honesty.Transparency {
 		t.Errorf("refused transparency: %+v (%v)", got, err)

@@ -70,14 +70,25 @@ const lockWait = time.Minute
 // has it open, repairs what a crash left behind. What the user should know
 // about it (Notices) does not stop it opening; what stops saving is
 // reported by CanSave and Add.
-func Open(dir string) (*Library, error) {
+func Open(dir string) (*Library, error) { return openLibrary(dir, true) }
+
+// OpenWithoutRepair opens the library as a second process does, never
+// repairing what a crash left (that walks every image, seconds in a large
+// gallery): for the command line, which only reads and records what each
+// service honours.
+func OpenWithoutRepair(dir string) (*Library, error) { return openLibrary(dir, false) }
+
+func openLibrary(dir string, repair bool) (*Library, error) {
 	l := &Library{root: dir, images: filepath.Join(dir, "images"), thumbs: filepath.Join(dir, "thumbs")}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("library: cannot create %s: %w", dir, err)
 	}
 	private(dir, 0o700)
 	l.lock = flock.New(filepath.Join(dir, "library.lock"), flock.SetPermissions(0o600))
-	alone, err := l.lock.TryLock()
+	alone, err := false, error(nil)
+	if repair {
+		alone, err = l.lock.TryLock()
+	}
 	switch {
 	case err != nil && canWrite(dir) != nil:
 		// A folder that cannot be written (a read-only drive) cannot

@@ -3,6 +3,8 @@ package library
 import (
 	"context"
 	"image/color"
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -71,5 +73,42 @@ func TestItemKeepsItsHonesty(t *testing.T) {
 	it, err := l.Get(context.Background(), id)
 	if err != nil || len(it.Honesty.Checks) != 1 || it.Honesty.Checks[0].Changed != 0.48 || !it.Honesty.Restored {
 		t.Errorf("kept %+v (%v)", it.Honesty, err)
+	}
+}
+
+// The command line opens the library without repairing it (a walk of
+// every image): what a crash left stays for the window's next start.
+func TestOpenWithoutRepairLeavesRecoveryToTheWindow(t *testing.T) {
+	dir := t.TempDir()
+	l, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.Close()
+	half := filepath.Join(dir, "images", "2026-11", "20261124-190000-aabbccddeeff.png.123.tmp")
+	if err := os.MkdirAll(filepath.Dir(half), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(half, []byte("half"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cli, err := OpenWithoutRepair(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cli.Learn(context.Background(), "p", "m", []honesty.Check{{Trait: honesty.Stream}}, time.Now()); err != nil {
+		t.Errorf("the command line cannot remember: %v", err)
+	}
+	cli.Close()
+	if _, err := os.Stat(half); err != nil {
+		t.Fatalf("opening without repair repaired: %v", err)
+	}
+	l, err = Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.Close()
+	if _, err := os.Stat(half); err == nil {
+		t.Error("the window's open did not repair")
 	}
 }

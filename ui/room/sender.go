@@ -35,8 +35,6 @@ type Sender struct {
 type advice struct {
 	// editing says whether the tab sends edits, and with a mask.
 	editing func() (edit, masked bool)
-	// seq numbers the advice asked for, so only the latest shows.
-	seq int
 }
 
 // NewSender makes the form, the button (labelled text, running send when
@@ -56,31 +54,23 @@ func NewSender(h Host, text string, icon fyne.Resource, send func(), extra ...*w
 // Advise says under the form, before anything is sent, what the
 // connected service is known not to do with the form's options for its
 // model (honesty.Advise over what the library remembers): no previews,
-// one image per request. It reads the memory off the UI goroutine; an
-// answer for options that changed meanwhile is dropped.
+// one image per request. The memory is a handful of rows read by primary
+// key from the WAL database, which no writer blocks: it is read here, on
+// the UI goroutine, so the note always matches the options shown.
 func (s *Sender) Advise() {
 	lib := s.host.Library()
 	if lib == nil || s.host.Session().Client() == nil {
 		s.options.SetServiceNotes(nil)
 		return
 	}
-	profile, o := s.host.Session().Current().ID, s.options.Options()
+	o := s.options.Options()
 	o.Model = s.options.Model.Text()
+	known, err := lib.Known(context.Background(), s.host.Session().Current().ID, o.Model)
+	if err != nil {
+		known = nil
+	}
 	edit, masked := s.advice.editing()
-	s.advice.seq++
-	seq := s.advice.seq
-	go func() {
-		known, err := lib.Known(context.Background(), profile, o.Model)
-		s.host.Do(func() {
-			if seq != s.advice.seq {
-				return
-			}
-			if err != nil {
-				known = nil
-			}
-			s.options.SetServiceNotes(honesty.Advise(known, o, edit, masked).Notes)
-		})
-	}()
+	s.options.SetServiceNotes(honesty.Advise(known, o, edit, masked).Notes)
 }
 
 // ActionRow is the status line with the send button at its end, for a
