@@ -65,8 +65,11 @@ type Room struct {
 	favorites *widget.Check
 	filters   *filterBar
 	count     *widget.Label
-	grid      *thumbgrid.Grid
-	batch     *batchBar
+	// detailsScroll holds the details; it is refreshed when their
+	// thumbnails arrive, so it scrolls to the settings below them.
+	detailsScroll *container.Scroll
+	grid          *thumbgrid.Grid
+	batch         *batchBar
 	// undoBar offers to bring back what was just deleted.
 	undoBar  *fyne.Container
 	undoText *widget.Label
@@ -133,7 +136,8 @@ func (t *Room) Build() fyne.CanvasObject {
 
 	t.details = container.NewVBox()
 	t.closeDetails()
-	split := container.NewHSplit(gridArea, container.NewVScroll(container.NewPadded(t.details)))
+	t.detailsScroll = container.NewVScroll(container.NewPadded(t.details))
+	split := container.NewHSplit(gridArea, t.detailsScroll)
 	split.Offset = 0.68
 	t.Reload()
 	return container.NewBorder(toolbar, nil, nil, nil, split)
@@ -409,6 +413,9 @@ func (t *Room) Open(it library.Item) {
 			}
 			showMadeFrom(madeFrom, inputs)
 			t.showLineage(lineage, family)
+			// The details grew under the scroll: it must learn their new
+			// height, or what is below the thumbnails cannot be reached.
+			t.detailsScroll.Refresh()
 			if before := compareWith(lib, it, inputs, family); before != "" && err == nil {
 				compareBtn.OnTapped = func() { t.compare(before, lib.Path(it), it) }
 				compareBtn.Show()
