@@ -1,8 +1,12 @@
 package saver
 
 import (
+	"bytes"
 	"context"
+	"image"
+	"image/png"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -96,5 +100,64 @@ func TestGatewayQuirksAreKeptLearntAndShapeTheNextJob(t *testing.T) {
 	}
 	if sending, _ = send(); !sending.Job.Request.Generate.Stream || len(sending.Notes) != 0 {
 		t.Errorf("after Forget the job is still shaped: %q", sending.Notes)
+	}
+}
+
+// A masked edit through a gateway that ignores the mask: the done event
+// (the card) and the kept item (the gallery's details) carry the share of
+// the protected area the service changed, and that Easel restored it.
+func TestIgnoredMaskIsMeasuredAndKept(t *testing.T) {
+	ts := httptest.NewServer(fakeapi.New(fakeapi.Config{Quirks: []fakeapi.Quirk{fakeapi.QuirkIgnoreMask}}))
+	t.Cleanup(ts.Close)
+	client := api.New(api.Config{BaseURL: ts.URL + "/v1", APIKey: "sk-mask-test-0123456789"})
+	lib, err := library.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { lib.Close() })
+	done := make(chan jobs.Event, 1)
+	runner := jobs.New(client, Library{Lib: lib}, func(e jobs.Event) {
+		if e.State.Final() {
+			done <- e
+		}
+	}, jobs.Options{Memory: lib, Tick: time.Hour})
+	img := image.NewNRGBA(image.Rect(0, 0, 256, 256))
+	mask := image.NewNRGBA(image.Rect(0, 0, 256, 256))
+	for i := 0; i < len(img.Pix); i += 4 {
+		copy(img.Pix[i:], []byte{255, 0, 255, 255})
+		if (i/4)%256 < 128 {
+			mask.Pix[i+3] = 255 // the left half is protected
+		}
+	}
+	enc := func(m image.Image) []byte {
+		var b bytes.Buffer
+		if err := png.Encode(&b, m); err != nil {
+			t.Fatal(err)
+		}
+		return b.Bytes()
+	}
+	edit := &api.EditRequest{Prompt: "a boat on the right", ImageOptions: api.ImageOptions{Model: "gpt-image-1", Size: "1024x1024"},
+		Images: []api.InputImage{{Name: "a.png", ContentType: "image/png", Data: enc(img)}},
+		Mask:   &api.InputImage{Name: "mask.png", ContentType: "image/png", Data: enc(mask)}}
+	if _, err := runner.Submit(jobs.Request{Profile: "p", Edit: edit, Keep: &jobs.Keep{Feather: 4}}); err != nil {
+		t.Fatal(err)
+	}
+	e := <-done
+	m, ok := e.Honesty.Find(honesty.Mask)
+	if e.State != jobs.Done || !ok || m.Changed < 0.9 || m.Honoured || !e.Honesty.Restored {
+		t.Fatalf("done %v, mask check %+v (%v), restored %v", e.State, m, ok, e.Honesty.Restored)
+	}
+	if !strings.Contains(strings.Join(e.Honesty.Sentences(), ";"), "Easel restored it") {
+		t.Errorf("the card says %q", e.Honesty.Sentences())
+	}
+	for _, id := range e.ItemIDs {
+		it, err := lib.Get(context.Background(), id)
+		if c, ok := it.Honesty.Find(honesty.Mask); err != nil || !ok || c.Changed < 0.9 {
+			t.Errorf("item %d (%s) keeps %+v (%v)", id, it.Kind, it.Honesty, err)
+		}
+	}
+	known, _ := lib.Known(context.Background(), "p", "gpt-image-1")
+	if !slices.ContainsFunc(known, func(k honesty.Known) bool { return k.Trait == honesty.Mask && !k.Honoured }) {
+		t.Errorf("not remembered: %+v", known)
 	}
 }
