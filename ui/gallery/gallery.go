@@ -502,7 +502,10 @@ func showMadeFrom(box *fyne.Container, inputs []inputThumb) {
 	if len(inputs) == 0 {
 		return
 	}
-	row := container.NewHBox()
+	// The thumbnails wrap onto lines rather than scroll sideways: a
+	// scroll inside the details' scroll took the wheel from it whenever
+	// the pointer passed over the row.
+	row := container.NewGridWrap(fyne.NewSize(madeFromSide+8, madeFromSide+36))
 	for _, in := range inputs {
 		pic := picture.New(fyne.NewSize(madeFromSide, madeFromSide))
 		pic.SetImage(in.thumb)
@@ -514,7 +517,7 @@ func showMadeFrom(box *fyne.Container, inputs []inputThumb) {
 		caption.Truncation = fyne.TextTruncateEllipsis
 		row.Add(container.NewBorder(nil, caption, nil, nil, pic))
 	}
-	box.Objects = []fyne.CanvasObject{widget.NewLabelWithStyle("Made from", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), container.NewHScroll(row)}
+	box.Objects = []fyne.CanvasObject{widget.NewLabelWithStyle("Made from", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), row}
 	box.Show()
 	box.Refresh()
 }

@@ -63,7 +63,7 @@ func (t *Room) showLineage(box *fyne.Container, f family) {
 		if len(rs) == 0 {
 			return
 		}
-		line := container.NewHBox()
+		line := container.NewGridWrap(fyne.NewSize(madeFromSide, madeFromSide)) // wraps: no scroll inside the details' scroll
 		for _, r := range rs {
 			pic := picture.New(fyne.NewSize(madeFromSide, madeFromSide))
 			pic.SetImage(r.thumb)
@@ -72,7 +72,7 @@ func (t *Room) showLineage(box *fyne.Container, f family) {
 			line.Add(container.NewStack(pic, open))
 		}
 		box.Add(widget.NewLabelWithStyle(title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
-		box.Add(container.NewHScroll(line))
+		box.Add(line)
 	}
 	row("Made from (gallery)", f.parents)
 	row("Made from this", f.children)
