@@ -261,7 +261,7 @@ func TestDetailsShowWhatAnEditWasMadeFrom(t *testing.T) {
 		for _, o := range g.details.Objects {
 			if box, ok := o.(*fyne.Container); ok && box.Visible() && len(box.Objects) == 2 {
 				if l, ok := box.Objects[0].(*widget.Label); ok && l.Text == "Made from" {
-					for _, cell := range box.Objects[1].(*container.Scroll).Content.(*fyne.Container).Objects {
+					for _, cell := range box.Objects[1].(*fyne.Container).Objects {
 						captions = append(captions, cell.(*fyne.Container).Objects[1].(*widget.Label).Text)
 					}
 				}
