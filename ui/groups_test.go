@@ -145,3 +145,31 @@ func TestTheFormSaysWhatTheServiceWillNotDo(t *testing.T) {
 	})
 	waitFor(t, ea, "no note", func() bool { return form.ServiceNotes() == "" })
 }
+
+// Beside Generate, what the request will cost at list prices, updated as
+// the options change; a model without a price says so.
+func TestGenerateSaysWhatItWillCost(t *testing.T) {
+	ea := newServedAppWith(t, Options{})
+	form := ea.generate.Options()
+	onUI(ea, func() {
+		form.Model.Entry.SetText("gpt-image-1")
+		o := form.Options()
+		o.N, o.Quality, o.Size = 4, "high", "1024x1024"
+		form.SetOptions(o)
+	})
+	if got := ea.generate.Estimate(); got != "≈ $0.67 for 4 images" {
+		t.Errorf("four high squares: %q", got)
+	}
+	onUI(ea, func() {
+		o := form.Options()
+		o.Quality = "auto"
+		form.SetOptions(o)
+	})
+	if got := ea.generate.Estimate(); !strings.HasPrefix(got, "$0.04–$0.67 for 4 images") {
+		t.Errorf("auto quality: %q", got)
+	}
+	onUI(ea, func() { form.Model.Entry.SetText("gpt-image-2") })
+	if got := ea.generate.Estimate(); got != "no price set for gpt-image-2" {
+		t.Errorf("an unpriced model: %q", got)
+	}
+}

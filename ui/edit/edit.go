@@ -133,10 +133,11 @@ func (t *Room) Build() fyne.CanvasObject {
 	t.keep = newKeepOption(t.firstSize, t.painted, func() string { return t.Options().Options().Size })
 	t.Sender = room.NewSender(t.host, "Send edit", theme.MediaPlayIcon(), t.PrimaryAction,
 		widget.NewFormItem("Input fidelity", t.fidelity), widget.NewFormItem("Unmasked area", t.keep.box))
-	t.SetEditing(t.painted)
+	t.SetEditing(t.painted, func() (int, bool) { return len(t.inputs), t.fidelity.Selected == "High" })
 	t.Options().OfferMatch(t.firstSize)
 	t.Options().OnSizeChanged = t.optionsChanged
-	t.mask.onChanged = func() { t.optionsChanged(); t.Advise() }
+	t.mask.onChanged = t.optionsChanged
+	t.fidelity.OnChanged = func(string) { t.Advise() }
 	t.jobs = jobview.NewList("Edits appear here while they run; results go to the Gallery.", t.JobActions())
 	// The form scrolls above, the edits below it, each in its own part
 	// of the column, and Send edit stays in sight under both at any
@@ -240,6 +241,7 @@ func (t *Room) showInputs() {
 // learns only when refreshed.
 func (t *Room) optionsChanged() {
 	t.keep.sync()
+	t.Advise() // the estimate and what the service is known not to do
 	if t.formScroll != nil {
 		t.formScroll.Refresh()
 	}

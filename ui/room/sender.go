@@ -11,6 +11,7 @@ import (
 	"easel/internal/honesty"
 	"easel/internal/jobs"
 	"easel/internal/library"
+	"easel/internal/pricing"
 	"easel/internal/session"
 	"easel/ui/imageform"
 	"easel/ui/jobview"
@@ -26,6 +27,9 @@ type Sender struct {
 	options *imageform.Form
 	button  *widget.Button
 	status  *widget.Label
+	// estimate says beside the button what the request will cost at
+	// list prices (pricing.Images), or that no price is set.
+	estimate *widget.Label
 	// advice is shared by every copy of the Sender (a tab embeds one):
 	// the form's change hook holds one copy, the tab another.
 	advice *advice
@@ -35,12 +39,17 @@ type Sender struct {
 type advice struct {
 	// editing says whether the tab sends edits, and with a mask.
 	editing func() (edit, masked bool)
+	// inputs says how many images an edit sends, and at high fidelity,
+	// for the estimate.
+	inputs func() (n int, high bool)
 }
 
 // NewSender makes the form, the button (labelled text, running send when
 // tapped) and the status line; extra rows go first in the form.
 func NewSender(h Host, text string, icon fyne.Resource, send func(), extra ...*widget.FormItem) Sender {
-	s := Sender{host: h, advice: &advice{editing: func() (bool, bool) { return false, false }}}
+	s := Sender{host: h, advice: &advice{editing: func() (bool, bool) { return false, false }, inputs: func() (int, bool) { return 0, false }}}
+	s.estimate = widget.NewLabel("")
+	s.estimate.Importance = widget.LowImportance
 	cur := h.Session().Current()
 	s.options = imageform.New(h.Models().New(api.EndpointImages, "Image model, e.g. gpt-image-1", "gpt-image-1"), extra...)
 	s.options.ApplyDefaults(cur.ImageModel, cur.Image)
@@ -51,20 +60,22 @@ func NewSender(h Host, text string, icon fyne.Resource, send func(), extra ...*w
 	return s
 }
 
-// Advise says under the form, before anything is sent, what the
+// Advise says beside the button what the request will cost at list
+// prices and, under the form, before anything is sent, what the
 // connected service is known not to do with the form's options for its
 // model (honesty.Advise over what the library remembers): no previews,
 // one image per request. The memory is a handful of rows read by primary
 // key from the WAL database, which no writer blocks: it is read here, on
 // the UI goroutine, so the note always matches the options shown.
 func (s *Sender) Advise() {
+	o := s.options.Options()
+	o.Model = s.options.Model.Text()
+	s.showEstimate(o)
 	lib := s.host.Library()
 	if lib == nil || s.host.Session().Client() == nil {
 		s.options.SetServiceNotes(nil)
 		return
 	}
-	o := s.options.Options()
-	o.Model = s.options.Model.Text()
 	known, err := lib.Known(context.Background(), s.host.Session().Current().ID, o.Model)
 	if err != nil {
 		known = nil
@@ -73,10 +84,20 @@ func (s *Sender) Advise() {
 	s.options.SetServiceNotes(honesty.Advise(known, o, edit, masked).Notes)
 }
 
+// showEstimate says beside the button what a request with o will cost.
+func (s *Sender) showEstimate(o api.ImageOptions) {
+	n, high := s.advice.inputs()
+	s.estimate.SetText(pricing.Images(o, 0, n, high).String())
+}
+
+// Estimate is what the line beside the button says the request will
+// cost, for tests.
+func (s *Sender) Estimate() string { return s.estimate.Text }
+
 // ActionRow is the status line with the send button at its end, for a
 // tab to keep in sight below its scrolling form.
 func (s *Sender) ActionRow() fyne.CanvasObject {
-	return container.NewPadded(container.NewBorder(nil, nil, nil, s.button, s.status))
+	return container.NewPadded(container.NewBorder(nil, nil, nil, container.NewHBox(s.estimate, s.button), s.status))
 }
 
 // Options is the options form.
@@ -109,9 +130,11 @@ func (s *Sender) ServiceChanged() {
 }
 
 // SetEditing tells the advice under the form that the tab sends edits;
-// masked reports whether the next one has a mask.
-func (s *Sender) SetEditing(masked func() bool) {
+// masked reports whether the next one has a mask, inputs how many images
+// it sends and whether at high fidelity (they are billed too).
+func (s *Sender) SetEditing(masked func() bool, inputs func() (n int, high bool)) {
 	s.advice.editing = func() (bool, bool) { return true, masked() }
+	s.advice.inputs = inputs
 }
 
 // Connected implements Room: the profile's default model and options go
