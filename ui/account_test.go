@@ -493,7 +493,8 @@ func TestSettingsShowWhatWasLearntWithForget(t *testing.T) {
 		test.Tap(ea.settings.Use)
 	})
 	waitFor(t, ea, "the profile", func() bool { return ea.session.Current().Name == "Gateway" && ea.settings == nil })
-	id := ea.session.Current().ID
+	var id string
+	onUI(ea, func() { id = ea.session.Current().ID })
 	at := time.Date(2026, 11, 24, 19, 3, 0, 0, time.Local)
 	for range 2 {
 		if err := ea.lib.Learn(context.Background(), id, "gpt-image-1", []honesty.Check{{Trait: honesty.Stream, Asked: "stream", Got: "json"}}, at); err != nil {

@@ -17,6 +17,7 @@ import (
 	"easel/internal/honesty"
 	"easel/internal/library"
 	"easel/internal/secrets"
+	"easel/ui/jobview"
 )
 
 // A profile with keys for two groups of one gateway: a model only the
@@ -44,12 +45,14 @@ func TestAnotherGroupsKeyIsOfferedAndPicked(t *testing.T) {
 	t.Cleanup(ea.win.Close)
 	onUI(ea, func() { ea.SelectTab(TabGenerate) })
 	waitFor(t, ea, "the default group's models", func() bool { return modelsKnown(ea) })
-	if ms, _ := ea.session.Models(); slices.Contains(api.ModelIDs(ms), "gpt-image-1") {
-		t.Fatalf("the default group lists %v", api.ModelIDs(ms))
-	}
-	if !ea.statusBar.Group.Visible() || !slices.Equal(ea.statusBar.Group.Options, []string{"default", "vip"}) || ea.statusBar.Group.Selected != "default" {
-		t.Errorf("group picker: %v %v %q", ea.statusBar.Group.Visible(), ea.statusBar.Group.Options, ea.statusBar.Group.Selected)
-	}
+	onUI(ea, func() {
+		if ms, _ := ea.session.Models(); slices.Contains(api.ModelIDs(ms), "gpt-image-1") {
+			t.Errorf("the default group lists %v", api.ModelIDs(ms))
+		}
+		if !ea.statusBar.Group.Visible() || !slices.Equal(ea.statusBar.Group.Options, []string{"default", "vip"}) || ea.statusBar.Group.Selected != "default" {
+			t.Errorf("group picker: %v %v %q", ea.statusBar.Group.Visible(), ea.statusBar.Group.Options, ea.statusBar.Group.Selected)
+		}
+	})
 
 	onUI(ea, func() {
 		ea.generate.Prompt().SetText("a lighthouse only vip may draw")
@@ -66,10 +69,13 @@ func TestAnotherGroupsKeyIsOfferedAndPicked(t *testing.T) {
 		_, shown := cards[0].OtherGroupOffer()
 		return shown
 	})
-	card := ea.generate.Jobs().Cards()[0]
-	if text, _ := card.OtherGroupOffer(); text != "Send with group vip's key" || !strings.Contains(card.Status.Text, "nknown model") {
-		t.Errorf("card %q offers %q", card.Status.Text, text)
-	}
+	var card *jobview.Card
+	onUI(ea, func() {
+		card = ea.generate.Jobs().Cards()[0]
+		if text, _ := card.OtherGroupOffer(); text != "Send with group vip's key" || !strings.Contains(card.Status.Text, "nknown model") {
+			t.Errorf("card %q offers %q", card.Status.Text, text)
+		}
+	})
 	onUI(ea, card.SendWithOtherGroup)
 	waitFor(t, ea, "the image sent with vip's key", func() bool {
 		n, _ := ea.lib.Count(context.Background(), library.Query{Search: "vip"})
@@ -104,7 +110,8 @@ func TestSettingsAddAGroupWithItsKey(t *testing.T) {
 		test.Tap(ea.settings.Use)
 	})
 	waitFor(t, ea, "the profile", func() bool { return ea.session.Current().Name == "Gateway" })
-	p := ea.session.Current()
+	var p config.Profile
+	onUI(ea, func() { p = ea.session.Current() })
 	if p.Group != "default" || !slices.Equal(p.Groups, []string{"vip"}) {
 		t.Fatalf("profile %+v", p)
 	}
@@ -121,7 +128,8 @@ func TestSettingsAddAGroupWithItsKey(t *testing.T) {
 // its options, and stops saying it when the options no longer ask it.
 func TestTheFormSaysWhatTheServiceWillNotDo(t *testing.T) {
 	ea := newServedAppWith(t, Options{})
-	id := ea.session.Current().ID
+	var id string
+	onUI(ea, func() { id = ea.session.Current().ID })
 	if err := ea.lib.Learn(context.Background(), id, "gpt-image-1", []honesty.Check{
 		{Trait: honesty.Stream, Asked: "stream", Got: "json"}, {Trait: honesty.Count, Asked: "4", Got: "1"}}, time.Now()); err != nil {
 		t.Fatal(err)
@@ -157,7 +165,7 @@ func TestGenerateSaysWhatItWillCost(t *testing.T) {
 		o.N, o.Quality, o.Size = 4, "high", "1024x1024"
 		form.SetOptions(o)
 	})
-	if got := ea.generate.Estimate(); got != "≈ $0.67 for 4 images" {
+	if got := estimate(ea); got != "≈ $0.67 for 4 images" {
 		t.Errorf("four high squares: %q", got)
 	}
 	onUI(ea, func() {
@@ -165,11 +173,17 @@ func TestGenerateSaysWhatItWillCost(t *testing.T) {
 		o.Quality = "auto"
 		form.SetOptions(o)
 	})
-	if got := ea.generate.Estimate(); !strings.HasPrefix(got, "$0.04–$0.67 for 4 images") {
+	if got := estimate(ea); !strings.HasPrefix(got, "$0.04–$0.67 for 4 images") {
 		t.Errorf("auto quality: %q", got)
 	}
 	onUI(ea, func() { form.Model.Entry.SetText("gpt-image-2") })
-	if got := ea.generate.Estimate(); got != "no price set for gpt-image-2" {
+	if got := estimate(ea); got != "no price set for gpt-image-2" {
 		t.Errorf("an unpriced model: %q", got)
 	}
+}
+
+// estimate reads the line beside Generate on the UI goroutine.
+func estimate(ea *App) (s string) {
+	onUI(ea, func() { s = ea.generate.Estimate() })
+	return s
 }

@@ -50,6 +50,10 @@ func NewSender(h Host, text string, icon fyne.Resource, send func(), extra ...*w
 	s := Sender{host: h, advice: &advice{editing: func() (bool, bool) { return false, false }, inputs: func() (int, bool) { return 0, false }}}
 	s.estimate = widget.NewLabel("")
 	s.estimate.Importance = widget.LowImportance
+	// It gives up width, not the row's height: cut with an ellipsis
+	// rather than wrapped beside the button.
+	s.estimate.Truncation = fyne.TextTruncateEllipsis
+	s.estimate.Alignment = fyne.TextAlignTrailing
 	cur := h.Session().Current()
 	s.options = imageform.New(h.Models().New(api.EndpointImages, "Image model, e.g. gpt-image-1", "gpt-image-1"), extra...)
 	s.options.ApplyDefaults(cur.ImageModel, cur.Image)
@@ -94,10 +98,11 @@ func (s *Sender) showEstimate(o api.ImageOptions) {
 // cost, for tests.
 func (s *Sender) Estimate() string { return s.estimate.Text }
 
-// ActionRow is the status line with the send button at its end, for a
-// tab to keep in sight below its scrolling form.
+// ActionRow is the status line with the send button at its end, and
+// under the button what the request will cost, for a tab to keep in
+// sight below its scrolling form.
 func (s *Sender) ActionRow() fyne.CanvasObject {
-	return container.NewPadded(container.NewBorder(nil, nil, nil, container.NewHBox(s.estimate, s.button), s.status))
+	return container.NewPadded(container.NewVBox(container.NewBorder(nil, nil, nil, s.button, s.status), s.estimate))
 }
 
 // Options is the options form.
