@@ -157,7 +157,7 @@ func TestTheFormSaysWhatTheServiceWillNotDo(t *testing.T) {
 // Beside Generate, what the request will cost at list prices, updated as
 // the options change; a model without a price says so.
 func TestGenerateSaysWhatItWillCost(t *testing.T) {
-	ea := newServedAppWith(t, Options{})
+	ea := newProfileApp(t)
 	form := ea.generate.Options()
 	onUI(ea, func() {
 		form.Model.Entry.SetText("gpt-image-1")
@@ -186,4 +186,31 @@ func TestGenerateSaysWhatItWillCost(t *testing.T) {
 func estimate(ea *App) (s string) {
 	onUI(ea, func() { s = ea.generate.Estimate() })
 	return s
+}
+
+// newProfileApp opens a window on a stored profile (not the demo, which
+// charges nothing) of a fresh fake service, on Text to image with its
+// model list known.
+func newProfileApp(t *testing.T) *App {
+	t.Helper()
+	ts := httptest.NewServer(fakeapi.New(fakeapi.Config{}))
+	t.Cleanup(ts.Close)
+	path := filepath.Join(t.TempDir(), "profiles.json")
+	p := config.Profile{ID: "p-priced", Name: "Priced", BaseURL: ts.URL + "/v1"}
+	if _, err := config.Open(path).Update(func(f *config.File) error { f.Active = p.ID; return f.Put(p) }); err != nil {
+		t.Fatal(err)
+	}
+	ea := newApp(t, test.NewTempApp(t), isolated(t, Options{ConfigPath: path}))
+	t.Cleanup(ea.win.Close)
+	onUI(ea, func() { ea.SelectTab(TabGenerate) })
+	waitFor(t, ea, "the model list", func() bool { return len(ea.generate.Options().Model.Listed()) > 0 })
+	return ea
+}
+
+// The demo service charges nothing: no estimate beside its Generate.
+func TestTheDemoHasNoEstimate(t *testing.T) {
+	ea := newServedAppWith(t, Options{})
+	if got := estimate(ea); got != "" {
+		t.Errorf("the demo's estimate: %q", got)
+	}
 }

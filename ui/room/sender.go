@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"easel/internal/api"
+	"easel/internal/config"
 	"easel/internal/honesty"
 	"easel/internal/jobs"
 	"easel/internal/library"
@@ -54,6 +55,7 @@ func NewSender(h Host, text string, icon fyne.Resource, send func(), extra ...*w
 	// rather than wrapped beside the button.
 	s.estimate.Truncation = fyne.TextTruncateEllipsis
 	s.estimate.Alignment = fyne.TextAlignTrailing
+	s.estimate.Hide()
 	cur := h.Session().Current()
 	s.options = imageform.New(h.Models().New(api.EndpointImages, "Image model, e.g. gpt-image-1", "gpt-image-1"), extra...)
 	s.options.ApplyDefaults(cur.ImageModel, cur.Image)
@@ -88,10 +90,17 @@ func (s *Sender) Advise() {
 	s.options.SetServiceNotes(honesty.Advise(known, o, edit, masked).Notes)
 }
 
-// showEstimate says beside the button what a request with o will cost.
+// showEstimate says under the button what a request with o will cost;
+// the demo service charges nothing, and says so itself.
 func (s *Sender) showEstimate(o api.ImageOptions) {
+	if s.host.Session().Current().ID == config.DemoID {
+		s.estimate.SetText("")
+		s.estimate.Hide() // no empty line under the button
+		return
+	}
 	n, high := s.advice.inputs()
 	s.estimate.SetText(pricing.Images(o, 0, n, high).String())
+	s.estimate.Show()
 }
 
 // Estimate is what the line beside the button says the request will
