@@ -16,6 +16,7 @@ import (
 func (c *Client) Chat(ctx context.Context, req ChatRequest, onDelta func(string)) (res *ChatResult, err error) {
 	defer func() {
 		fitTimeout(err, "chat", req.Stream)
+		fitTooLong(err, "chat")
 		err = c.cleanErr(err)
 		if res != nil {
 			res.Content = Clean(c.redact(res.Content), true)
@@ -70,6 +71,13 @@ func (c *Client) Chat(ctx context.Context, req ChatRequest, onDelta func(string)
 		// failure to say, not an empty success.
 		e := &Error{Kind: KindBadResponse, Message: "the reply was empty: the service sent no text", RequestID: requestID(resp.Header)}
 		e.Hint = hintFor(e, req.Model)
+		return res, e
+	}
+	if strings.TrimSpace(res.Content) == "" {
+		// A thinking model that spent its turn thinking: the reasoning is
+		// kept, but there is no reply to print or use.
+		e := &Error{Kind: KindBadResponse, Message: "the model sent only its reasoning, no reply", RequestID: requestID(resp.Header),
+			Hint: "The model thought but did not answer (often its token limit ran out while thinking): ask again, raise the max tokens, or pick a model that does not think first."}
 		return res, e
 	}
 	return res, nil

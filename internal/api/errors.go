@@ -93,6 +93,22 @@ func fitTimeout(err error, what string, streamed bool) {
 	}
 }
 
+// fitTooLong gives an answer that was too long the hint that fits its
+// request: fewer or smaller images help only images.
+func fitTooLong(err error, what string) {
+	var e *Error
+	var long *TooLongError
+	if !errors.As(err, &e) || !errors.As(e.Err, &long) {
+		return
+	}
+	switch what {
+	case "chat":
+		e.Hint = "The service sent far more than a reply holds: check that the base URL points at an OpenAI-compatible API, or ask for a shorter reply."
+	case "models":
+		e.Hint = "The service sent far more than a model list holds: check that the base URL points at an OpenAI-compatible API."
+	}
+}
+
 // Title is the kind as a heading, for a job card or a notification: the
 // same words as String, capitalised.
 func (k Kind) Title() string {

@@ -2,7 +2,9 @@ package api_test
 
 import (
 	"context"
+	"fmt"
 	"image/color"
+	"net/http"
 	"net/http/httptest"
 	"slices"
 	"strings"
@@ -168,5 +170,25 @@ func TestShortKeyIsNotMaskedInsideWords(t *testing.T) {
 	_, err := c.Generate(context.Background(), gen("fault-"+fakeapi.FaultRateLimit), nil)
 	if e := asAPIError(t, err); strings.Contains(e.Message, "[key]") {
 		t.Errorf("a short key masked inside words: %q", e.Message)
+	}
+}
+
+// An answer too long for what was asked is advised for that request:
+// "fewer or smaller images" only where images were asked for.
+func TestTooLongAnswersAreAdvisedForTheirRequest(t *testing.T) {
+	big := strings.Repeat("x", 64<<10)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"data":[{"id":"%s"}],"choices":[{"message":{"content":"%s"}}]}`, big, big)
+	}))
+	t.Cleanup(srv.Close)
+	c := api.New(api.Config{BaseURL: srv.URL + "/v1", APIKey: "k", MaxResponse: 32 << 10})
+	_, err := c.Models(context.Background())
+	if e := asAPIError(t, err); !strings.Contains(e.Hint, "model list") || strings.Contains(e.Hint, "images") {
+		t.Errorf("a model list too long: %v — %s", e, e.Hint)
+	}
+	_, err = c.Chat(context.Background(), api.ChatRequest{Model: "m", Messages: []api.Message{{Role: api.RoleUser, Content: "hi"}}}, nil)
+	if e := asAPIError(t, err); !strings.Contains(e.Hint, "shorter reply") || strings.Contains(e.Hint, "images") {
+		t.Errorf("a reply too long: %v — %s", e, e.Hint)
 	}
 }

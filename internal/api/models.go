@@ -15,6 +15,7 @@ import (
 func (c *Client) Models(ctx context.Context) (out []Model, err error) {
 	defer func() {
 		fitTimeout(err, "models", false)
+		fitTooLong(err, "models")
 		err = c.cleanErr(err)
 	}()
 	resp, rctx, cancel, err := c.call(ctx, request{method: http.MethodGet, path: "models",

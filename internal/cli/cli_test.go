@@ -190,8 +190,10 @@ func TestAHostileServiceCannotDriveTheTerminal(t *testing.T) {
 	if !strings.Contains(out, "hello") || !strings.Contains(out, "world") {
 		t.Errorf("the reply lost its text: %q", out)
 	}
+	// Reasoning and no reply: the reasoning on stderr, said as a failure
+	// (exit 1), never a silent success with nothing printed.
 	out, errOut, code = run("chat", "--model", hostile.ReasoningOnly, "hi")
-	if code != 0 || !strings.Contains(errOut, "thinking it over") || strings.Contains(out, "thinking") {
+	if code != 1 || !strings.Contains(errOut, "thinking it over") || !strings.Contains(errOut, "only its reasoning") || strings.Contains(out, "thinking") {
 		t.Errorf("a reply of reasoning only: exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 	if _, _, code := run("chat", "--model", hostile.EmptyChat, "hi"); code != 1 {
