@@ -404,6 +404,22 @@ func (r *Runner) RunningImages() int {
 // imageCount is how many images a request asks for (n, 1 when unset).
 func (req Request) imageCount() int { return max(req.Options().N, 1) }
 
+// WithOptions is req with change applied to its image options, on a copy
+// of its generation or edit: the caller's request is left as it was.
+func (req Request) WithOptions(change func(*api.ImageOptions)) Request {
+	if req.Generate != nil {
+		g := *req.Generate
+		change(&g.ImageOptions)
+		req.Generate = &g
+	}
+	if req.Edit != nil {
+		e := *req.Edit
+		change(&e.ImageOptions)
+		req.Edit = &e
+	}
+	return req
+}
+
 // Options are the image options of the request, whichever kind it is.
 func (req Request) Options() api.ImageOptions {
 	switch {
@@ -443,15 +459,7 @@ func (r *Runner) shape(ctx context.Context, req Request) (Request, []string) {
 	}
 	advice := honesty.Advise(known, o, req.Edit != nil, req.Edit != nil && req.Edit.Mask != nil)
 	if advice.Unstream {
-		if req.Generate != nil {
-			g := *req.Generate
-			g.Stream, g.PartialImages = false, 0
-			req.Generate = &g
-		} else {
-			e := *req.Edit
-			e.Stream, e.PartialImages = false, 0
-			req.Edit = &e
-		}
+		req = req.WithOptions(func(o *api.ImageOptions) { o.Stream, o.PartialImages = false, 0 })
 	}
 	// Splitting n into n requests is the window's offer, made before
 	// submitting; the runner only says what it knows.

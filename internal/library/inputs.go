@@ -113,16 +113,33 @@ func (l *Library) StoreInput(in Input) (StoredInput, error) {
 
 // RecordInput records a stored input's row inside tx (once per content).
 func RecordInput(ctx context.Context, tx *sql.Tx, s StoredInput) error {
+	return recordInput(ctx, tx, storedRef{Hash: s.Hash, File: s.File, Format: s.Format, Width: s.Width, Height: s.Height, Size: s.SizeBytes})
+}
+
+// recordInput writes a stored file's row inside tx, once per content:
+// items, chat messages and journalled jobs all link to it by hash.
+func recordInput(ctx context.Context, tx *sql.Tx, r storedRef) error {
 	_, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO inputs (hash, file, format, width, height, size_bytes) VALUES (?, ?, ?, ?, ?, ?)`,
-		s.Hash, s.File, s.Format, s.Width, s.Height, s.SizeBytes)
+		r.Hash, r.File, r.Format, r.Width, r.Height, r.Size)
 	return err
+}
+
+// EditInputs are an edit's images, in order, and its mask, as the library
+// keeps them (with an item, or with a journalled job).
+func EditInputs(e *api.EditRequest) (images []Input, mask *Input) {
+	for _, in := range e.Images {
+		images = append(images, Input{Name: in.Name, Data: in.Data})
+	}
+	if e.Mask != nil {
+		mask = &Input{Name: e.Mask.Name, Data: e.Mask.Data}
+	}
+	return images, mask
 }
 
 // linkInputs records an item's inputs inside its transaction.
 func linkInputs(ctx context.Context, tx *sql.Tx, item int64, refs []storedRef) error {
 	for _, r := range refs {
-		if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO inputs (hash, file, format, width, height, size_bytes) VALUES (?, ?, ?, ?, ?, ?)`,
-			r.Hash, r.File, r.Format, r.Width, r.Height, r.Size); err != nil {
+		if err := recordInput(ctx, tx, r); err != nil {
 			return err
 		}
 		if _, err := tx.ExecContext(ctx, `INSERT INTO item_inputs (item, role, position, hash, name) VALUES (?, ?, ?, ?, ?)`,

@@ -54,16 +54,8 @@ func (l *Library) Begin(ctx context.Context, j Journalled) error {
 		r.Prompt, r.Options = j.Generate.Prompt, j.Generate.ImageOptions
 	case j.Edit != nil:
 		r.Kind, r.Prompt, r.Options, r.InputFidelity = "edit", j.Edit.Prompt, j.Edit.ImageOptions, j.Edit.InputFidelity
-		var images []Input
-		for _, in := range j.Edit.Images {
-			images = append(images, Input{Name: in.Name, Data: in.Data})
-		}
-		var mask *Input
-		if j.Edit.Mask != nil {
-			mask = &Input{Name: j.Edit.Mask.Name, Data: j.Edit.Mask.Data}
-		}
 		var err error
-		if refs, err = l.storeInputs(images, mask); err != nil {
+		if refs, err = l.storeInputs(EditInputs(j.Edit)); err != nil {
 			return err
 		}
 	default:
@@ -76,8 +68,7 @@ func (l *Library) Begin(ctx context.Context, j Journalled) error {
 			return err
 		}
 		for _, ref := range refs {
-			if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO inputs (hash, file, format, width, height, size_bytes) VALUES (?, ?, ?, ?, ?, ?)`,
-				ref.Hash, ref.File, ref.Format, ref.Width, ref.Height, ref.Size); err != nil {
+			if err := recordInput(ctx, tx, ref); err != nil {
 				return err
 			}
 			if _, err := tx.ExecContext(ctx, `INSERT INTO journal_inputs (job, role, position, hash, name) VALUES (?, ?, ?, ?, ?)`,

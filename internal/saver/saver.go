@@ -36,12 +36,7 @@ func (s Library) Save(ctx context.Context, job jobs.Info, res *api.ImageResult, 
 	} else if e := job.Request.Edit; e != nil {
 		kind, prompt, params.ImageOptions = "edit", e.Prompt, e.ImageOptions
 		params.InputFidelity, params.HasMask = e.InputFidelity, e.Mask != nil
-		for _, in := range e.Images {
-			inputs = append(inputs, library.Input{Name: in.Name, Data: in.Data})
-		}
-		if e.Mask != nil {
-			mask = &library.Input{Name: e.Mask.Name, Data: e.Mask.Data}
-		}
+		inputs, mask = library.EditInputs(e)
 	}
 	out := make([]jobs.Saved, 0, len(res.Images))
 	add := func(img api.Image, kind string, parents []int64) int64 {

@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
+	"easel/internal/api"
 	"easel/internal/honesty"
 	"easel/internal/jobs"
 	"easel/ui/kit"
@@ -68,17 +69,7 @@ func SplitRequest(req jobs.Request) []jobs.Request {
 	n := req.Options().N
 	out := make([]jobs.Request, 0, n)
 	for range n {
-		one := req
-		if req.Generate != nil {
-			g := *req.Generate
-			g.N = 1
-			one.Generate = &g
-		} else {
-			e := *req.Edit
-			e.N = 1
-			one.Edit = &e
-		}
-		out = append(out, one)
+		out = append(out, req.WithOptions(func(o *api.ImageOptions) { o.N = 1 }))
 	}
 	return out
 }
