@@ -121,7 +121,7 @@ func (c *Client) cleanError(e *Error) *Error {
 	}
 	text := func(s string) string { return Clean(c.redact(s), false) }
 	e.Message, e.Code, e.Type, e.Param = text(e.Message), text(e.Code), text(e.Type), text(e.Param)
-	e.RequestID, e.Hint = text(e.RequestID), text(e.Hint)
+	e.RequestID, e.Hint, e.Group = text(e.RequestID), text(e.Hint), text(e.Group)
 	for i, s := range e.Suggestions {
 		e.Suggestions[i] = text(s)
 	}

@@ -192,3 +192,19 @@ func TestTooLongAnswersAreAdvisedForTheirRequest(t *testing.T) {
 		t.Errorf("a reply too long: %v — %s", e, e.Hint)
 	}
 }
+
+// The group a gateway names comes from its message, and is cleaned like
+// the rest of its words before anyone sees it.
+func TestTheNamedGroupIsCleaned(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusServiceUnavailable)
+		fmt.Fprint(w, `{"error":{"message":"No available channel for model m under group vip\u202e\u001b[2J (distributor)","type":"new_api_error","code":"model_not_found"}}`)
+	}))
+	t.Cleanup(srv.Close)
+	c := api.New(api.Config{BaseURL: srv.URL + "/v1", APIKey: "k"})
+	_, err := c.Generate(context.Background(), gen("m"), nil)
+	if e := asAPIError(t, err); e.Group != "vip" {
+		t.Errorf("group %q", e.Group)
+	}
+}
