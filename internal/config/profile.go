@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"easel/internal/api"
+	"easel/internal/pricing"
 )
 
 // EnvironmentID is the id of the read-only profile made from
@@ -62,6 +63,12 @@ type Profile struct {
 	// ActiveGroup is the group whose key the profile uses now: "" or
 	// Group is its own key.
 	ActiveGroup string `json:"active_group,omitempty"`
+	// Prices are what the account charges: its currency, group rate and
+	// prices of its own over the list prices (pricing.Table).
+	Prices pricing.Table `json:"prices,omitzero"`
+	// Budget caps the account's spend per day and per month, in its
+	// currency: a request that would pass a cap asks first.
+	Budget Budget `json:"budget,omitzero"`
 	// PlainHTTPConfirmed records that the user agreed to send this
 	// profile's key unencrypted to a host that is not this machine.
 	PlainHTTPConfirmed bool `json:"plain_http_confirmed,omitempty"`
@@ -71,6 +78,12 @@ type Profile struct {
 	// extra holds fields this Easel does not know (a newer one's),
 	// written back as they were read.
 	extra map[string]json.RawMessage
+}
+
+// Budget is a profile's spending caps in its currency; 0 is no cap.
+type Budget struct {
+	Daily   float64 `json:"daily,omitempty"`
+	Monthly float64 `json:"monthly,omitempty"`
 }
 
 // ImageDefaults are the options a new image request starts from; empty

@@ -189,6 +189,31 @@ CREATE TABLE journal_inputs (
 	PRIMARY KEY (job, role, position)
 );
 `},
+	{7, "what each request that may have been billed cost (ledger), and the images each one made (ledger_items)", `
+CREATE TABLE ledger (
+	id            INTEGER PRIMARY KEY,
+	at_ms         INTEGER NOT NULL,
+	profile       TEXT NOT NULL,
+	model         TEXT NOT NULL,
+	kind          TEXT NOT NULL,
+	outcome       TEXT NOT NULL,
+	job           TEXT NOT NULL DEFAULT '',
+	options       TEXT NOT NULL DEFAULT '',
+	usage         TEXT NOT NULL DEFAULT '',
+	images        INTEGER NOT NULL DEFAULT 0,
+	estimate_low  REAL,
+	estimate_high REAL,
+	cost          REAL,
+	currency      TEXT NOT NULL
+);
+CREATE INDEX ledger_at ON ledger(at_ms);
+CREATE INDEX ledger_profile_at ON ledger(profile, at_ms);
+CREATE TABLE ledger_items (
+	entry INTEGER NOT NULL REFERENCES ledger(id) ON DELETE CASCADE,
+	item  INTEGER NOT NULL,
+	PRIMARY KEY (item, entry)
+);
+`},
 }
 
 // SchemaVersion is the newest schema this Easel knows.

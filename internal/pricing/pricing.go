@@ -6,29 +6,35 @@
 // with its source and date; a model without a price says so rather than
 // costing nothing.
 //
-// This is the first part of the spend work (#27): the table and the
-// estimates. Per-profile prices, a reseller's group rate, the ledger and
-// the budget build on it.
+// A profile's Table turns these into its own currency (US dollars,
+// yuan, or a gateway's "quota" units) at its own rates, with prices of
+// its own for what a reseller charges; the ledger (internal/library) and
+// the budget read amounts made here.
 package pricing
 
 import (
-	"fmt"
 	"math"
 	"strings"
 
 	"easel/internal/api"
 )
 
-// Price is one model's list price in US dollars.
+// Price is one model's price: the defaults are US dollars, a profile's
+// own prices are in its currency.
 type Price struct {
 	// Per million tokens: text and image input, image and text output.
-	TextIn, ImageIn, ImageOut, TextOut float64
-	// PerImage, for models billed per picture (dall-e), by size then
-	// quality ("" for the model's only quality).
-	PerImage map[string]map[string]float64
+	TextIn   float64 `json:"text_in,omitempty"`
+	ImageIn  float64 `json:"image_in,omitempty"`
+	ImageOut float64 `json:"image_out,omitempty"`
+	TextOut  float64 `json:"text_out,omitempty"`
+	// PerImage, for models billed per picture (dall-e, or a gateway
+	// that charges a flat price by size and quality), by size then
+	// quality; it wins over the token prices for image output.
+	PerImage map[string]map[string]float64 `json:"per_image,omitempty"`
 	// Source and Date say where the figures come from, and when they
 	// were read: prices change.
-	Source, Date string
+	Source string `json:"source,omitempty"`
+	Date   string `json:"date,omitempty"`
 }
 
 // outputTokens is how many image tokens a GPT image model bills for one
@@ -51,6 +57,11 @@ var Defaults = map[string]Price{
 		"1024x1024": {"standard": 0.04, "hd": 0.08},
 		"1024x1792": {"standard": 0.08, "hd": 0.12},
 		"1792x1024": {"standard": 0.08, "hd": 0.12},
+	}, Source: openAIPricing, Date: "2024-11"},
+	"dall-e-2": {PerImage: map[string]map[string]float64{
+		"256x256":   {"standard": 0.016},
+		"512x512":   {"standard": 0.018},
+		"1024x1024": {"standard": 0.02},
 	}, Source: openAIPricing, Date: "2024-11"},
 	"gpt-4o-mini":  {TextIn: 0.15, TextOut: 0.60, Source: openAIPricing, Date: "2025-05"},
 	"gpt-4o":       {TextIn: 2.50, TextOut: 10, Source: openAIPricing, Date: "2025-05"},
@@ -83,92 +94,15 @@ func isSnapshot(s string) bool {
 	return len(s) == 10 && s[4] == '-' && s[7] == '-' && strings.Trim(s, "0123456789-") == ""
 }
 
-// Estimate is what a request will cost: Low to High dollars (equal when
-// the price is known exactly), for Images pictures. Priced is false when
-// no price is set for the model.
-type Estimate struct {
-	Low, High float64
-	Images    int
-	Priced    bool
-	Model     string
-}
-
-// Range reports whether the estimate is a range, not one figure (auto
-// size or quality: the service picks).
-func (e Estimate) Range() bool { return e.High-e.Low > 0.0005 }
-
-// String is the estimate as the Generate button's line says it:
-// "≈ $0.17 for 4 images", "$0.04–$0.67 for 4 images (the service picks
-// the quality)", or "no price set for gpt-image-2".
-func (e Estimate) String() string {
-	if !e.Priced {
-		return fmt.Sprintf("no price set for %s", e.Model)
+// OutputTokens is how many image tokens one picture of quality and size
+// bills on a GPT image model; a custom size is priced by its area against
+// 1024x1024, as the service's counts grow with it. It is 0 for a quality
+// or size it cannot price (auto: the service picks).
+func OutputTokens(quality, size string) int64 {
+	if t, ok := outputTokens[quality][size]; ok {
+		return t
 	}
-	what := "1 image"
-	if e.Images != 1 {
-		what = fmt.Sprintf("%d images", e.Images)
-	}
-	if e.Range() {
-		return fmt.Sprintf("%s–%s for %s (the service picks size or quality)", Dollars(e.Low), Dollars(e.High), what)
-	}
-	return fmt.Sprintf("≈ %s for %s", Dollars(e.High), what)
-}
-
-// Dollars writes an amount as a designer reads it: cents to two places,
-// less than a cent to three.
-func Dollars(v float64) string {
-	if v > 0 && v < 0.01 {
-		return fmt.Sprintf("$%.3f", v)
-	}
-	return fmt.Sprintf("$%.2f", v)
-}
-
-// Images estimates an image request: n pictures of options o, with
-// inputs reference images for an edit (their tokens are billed too,
-// roughly: a 1024-pixel image costs about 135 tokens at low fidelity and
-// 3,050 at high) and a prompt of promptChars characters.
-func Images(o api.ImageOptions, promptChars, inputs int, highFidelity bool) Estimate {
-	n := max(o.N, 1)
-	e := Estimate{Images: n, Model: o.Model}
-	p, ok := Lookup(o.Model)
-	if !ok {
-		return e
-	}
-	if p.PerImage != nil {
-		return perImage(e, p, o)
-	}
-	if p.ImageOut == 0 {
-		return e // a chat model asked for images: no image price
-	}
-	sizes := []string{o.Size}
-	if w, h, ok := api.ParseSize(o.Size); !ok || w == 0 || h == 0 {
-		sizes = []string{"1024x1024", "1024x1536", "1536x1024"} // auto: any of them
-	}
-	qualities := []string{o.Quality}
-	if o.Quality == "" || o.Quality == "auto" {
-		qualities = []string{"low", "medium", "high"}
-	}
-	low, high := math.Inf(1), 0.0
-	for _, q := range qualities {
-		for _, s := range sizes {
-			t, ok := outputTokens[q][s]
-			if !ok {
-				t = customTokens(q, s)
-			}
-			if t == 0 {
-				return e // a size the table cannot price
-			}
-			c := float64(t) * p.ImageOut / 1e6
-			low, high = math.Min(low, c), math.Max(high, c)
-		}
-	}
-	perInput := 135.0
-	if highFidelity {
-		perInput = 3050
-	}
-	in := (float64(promptChars)/4*p.TextIn + float64(inputs)*perInput*p.ImageIn) / 1e6
-	e.Low, e.High, e.Priced = low*float64(n)+in, high*float64(n)+in, true
-	return e
+	return customTokens(quality, size)
 }
 
 // customTokens prices a custom size by its area against 1024x1024, as
@@ -180,45 +114,4 @@ func customTokens(quality, size string) int64 {
 		return 0
 	}
 	return int64(math.Ceil(float64(base) * float64(w*h) / (1024 * 1024)))
-}
-
-func perImage(e Estimate, p Price, o api.ImageOptions) Estimate {
-	size := o.Size
-	if size == "" || size == "auto" {
-		size = "1024x1024"
-	}
-	bySize, ok := p.PerImage[size]
-	if !ok {
-		return e
-	}
-	q := o.Quality
-	if q == "" || q == "auto" {
-		q = "standard"
-	}
-	each, ok := bySize[q]
-	if !ok {
-		return e
-	}
-	n := float64(e.Images)
-	e.Low, e.High, e.Priced = each*n, each*n, true
-	return e
-}
-
-// Cost is what an answer cost from the usage it reports, when the model
-// is priced by tokens and the service reported usage; ok is false
-// otherwise (the estimate is then the best figure).
-func Cost(model string, u *api.Usage) (float64, bool) {
-	p, ok := Lookup(model)
-	if !ok || u == nil || p.PerImage != nil {
-		return 0, false
-	}
-	text, img := u.TextTokens, u.ImageTokens
-	if text == 0 && img == 0 {
-		text = u.InputTokens
-	}
-	out := float64(u.OutputTokens) * p.TextOut
-	if p.ImageOut > 0 {
-		out = float64(u.OutputTokens) * p.ImageOut
-	}
-	return (float64(text)*p.TextIn + float64(img)*p.ImageIn + out) / 1e6, true
 }

@@ -1,0 +1,278 @@
+package library
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"easel/internal/api"
+)
+
+// Kinds of ledger entry: what the request was.
+const (
+	SpendGenerate = "generate"
+	SpendEdit     = "edit"
+	SpendChat     = "chat"
+)
+
+// Outcomes of a ledger entry: how the request that may have been billed
+// ended.
+const (
+	Billed    = "done"
+	Failed    = "failed"
+	Cancelled = "cancelled"
+)
+
+// Entry is one request that may have been billed: finished, failed after
+// the service began, or cancelled while the service worked. It is
+// written when the request ends, in one transaction, before its images
+// are saved: a kill while they are saved loses no entry.
+type Entry struct {
+	ID      int64
+	At      time.Time
+	Profile string
+	Model   string
+	// Kind is SpendGenerate, SpendEdit or SpendChat; Outcome is Billed,
+	// Failed or Cancelled.
+	Kind, Outcome string
+	Job           string
+	// Options are the request's options as JSON (api.ImageOptions for
+	// images), for the ledger's reader and the CSV.
+	Options json.RawMessage
+	// Usage is as the service reported it; nil when it reported none.
+	Usage *api.Usage
+	// Images is how many pictures came back.
+	Images int
+	// EstimateLow and EstimateHigh are what Easel said before sending;
+	// nil when no price was set.
+	EstimateLow, EstimateHigh *float64
+	// Cost is what the usage comes to at the profile's prices; nil when
+	// it cannot be computed (no usage, or no price).
+	Cost     *float64
+	Currency string
+	// Items are the library items the request made, once saved.
+	Items []int64
+}
+
+// Spent is what the entry counts for in totals and budgets: its cost,
+// else the top of its estimate (a request that may have been billed is
+// counted as if it were), else nothing.
+func (e Entry) Spent() (amount float64, estimated bool) {
+	switch {
+	case e.Cost != nil:
+		return *e.Cost, false
+	case e.EstimateHigh != nil:
+		return *e.EstimateHigh, true
+	}
+	return 0, false
+}
+
+// spentSQL is Entry.Spent in SQL.
+const spentSQL = `COALESCE(cost, estimate_high, 0)`
+
+// Record writes an entry and returns its id. It is written even into a
+// library that cannot save images, unless that library is read-only.
+func (l *Library) Record(ctx context.Context, e Entry) (int64, error) {
+	if l.roErr != nil {
+		return 0, l.roErr
+	}
+	var usage []byte
+	if e.Usage != nil {
+		usage, _ = json.Marshal(e.Usage)
+	}
+	if e.At.IsZero() {
+		e.At = time.Now()
+	}
+	var id int64
+	err := l.inTx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `INSERT INTO ledger (at_ms, profile, model, kind, outcome, job, options, usage, images, estimate_low, estimate_high, cost, currency)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			e.At.UnixMilli(), e.Profile, e.Model, e.Kind, e.Outcome, e.Job, string(e.Options), string(usage), e.Images,
+			e.EstimateLow, e.EstimateHigh, e.Cost, e.Currency)
+		if err != nil {
+			return err
+		}
+		id, err = res.LastInsertId()
+		if err != nil {
+			return err
+		}
+		return insertLedgerItems(ctx, tx, id, e.Items)
+	})
+	if err != nil {
+		return 0, fmt.Errorf("library: cannot write what the request cost: %w", err)
+	}
+	return id, nil
+}
+
+func insertLedgerItems(ctx context.Context, tx *sql.Tx, entry int64, items []int64) error {
+	for _, it := range items {
+		if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO ledger_items (entry, item) VALUES (?, ?)`, entry, it); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// AttachItems records that entry made items, once they are saved, so the
+// gallery's details can say what an image cost.
+func (l *Library) AttachItems(ctx context.Context, entry int64, items []int64) error {
+	if len(items) == 0 || l.roErr != nil {
+		return nil
+	}
+	return l.inTx(ctx, func(tx *sql.Tx) error { return insertLedgerItems(ctx, tx, entry, items) })
+}
+
+const entryColumns = `id, at_ms, profile, model, kind, outcome, job, options, usage, images, estimate_low, estimate_high, cost, currency`
+
+func scanEntry(row interface{ Scan(...any) error }) (Entry, error) {
+	var e Entry
+	var at int64
+	var options, usage string
+	err := row.Scan(&e.ID, &at, &e.Profile, &e.Model, &e.Kind, &e.Outcome, &e.Job, &options, &usage, &e.Images,
+		&e.EstimateLow, &e.EstimateHigh, &e.Cost, &e.Currency)
+	if err != nil {
+		return e, err
+	}
+	e.At = time.UnixMilli(at)
+	if options != "" {
+		e.Options = json.RawMessage(options)
+	}
+	if usage != "" {
+		var u api.Usage
+		if json.Unmarshal([]byte(usage), &u) == nil {
+			e.Usage = &u
+		}
+	}
+	return e, nil
+}
+
+// EntryOf is the ledger entry of the request that made item; ok is false
+// for an item made before the ledger, imported, or kept from another.
+func (l *Library) EntryOf(ctx context.Context, item int64) (e Entry, ok bool, err error) {
+	e, err = scanEntry(l.db.QueryRowContext(ctx, `SELECT `+entryColumns+` FROM ledger WHERE id = (SELECT entry FROM ledger_items WHERE item = ? LIMIT 1)`, item))
+	if err == sql.ErrNoRows {
+		return Entry{}, false, nil
+	}
+	if err != nil {
+		return Entry{}, false, err
+	}
+	return e, true, nil
+}
+
+// Entries are the ledger's entries from since on (all when zero), oldest
+// first, for the CSV and the command line.
+func (l *Library) Entries(ctx context.Context, since time.Time) ([]Entry, error) {
+	rows, err := l.db.QueryContext(ctx, `SELECT `+entryColumns+` FROM ledger WHERE at_ms >= ? ORDER BY at_ms, id`, sinceMs(since))
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Entry
+	for rows.Next() {
+		e, err := scanEntry(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, e)
+	}
+	return out, rows.Err()
+}
+
+func sinceMs(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.UnixMilli()
+}
+
+// SpentSince is what profile has spent in currency from since on:
+// today's or this month's spend, for the budget and the status bar.
+func (l *Library) SpentSince(ctx context.Context, profile, currency string, since time.Time) (float64, error) {
+	var v float64
+	err := l.db.QueryRowContext(ctx, `SELECT COALESCE(SUM(`+spentSQL+`), 0) FROM ledger WHERE profile = ? AND currency = ? AND at_ms >= ?`,
+		profile, currency, sinceMs(since)).Scan(&v)
+	return v, err
+}
+
+// Periods a spend total can be cut by.
+const (
+	ByDay   = "day"
+	ByWeek  = "week"
+	ByMonth = "month"
+)
+
+// Groups a spend total can be split by, within its period.
+const (
+	ByModel   = "model"
+	ByProfile = "profile"
+	ByKind    = "kind"
+)
+
+// SpendQuery asks for totals: per Period (ByDay, ByWeek, ByMonth or ""
+// for one total), split by Group (ByModel, ByProfile, ByKind or "" for
+// none), from Since on, in local time.
+type SpendQuery struct {
+	Period, Group string
+	Since         time.Time
+	// Profile, when set, keeps only that profile's entries.
+	Profile string
+}
+
+// Total is one cell of the spend: a period's (its first day, "2026-11-24";
+// "" for all time) total for one group, in one currency.
+type Total struct {
+	Period, Group, Currency string
+	Amount                  float64
+	// Estimated is the part of Amount that is an estimate (a request
+	// whose usage was not reported).
+	Estimated float64
+	Requests  int
+	Images    int
+}
+
+// periodSQL is the first day of each period of at_ms in local time
+// (weeks start on Monday).
+var periodSQL = map[string]string{
+	"":      `''`,
+	ByDay:   `date(at_ms / 1000, 'unixepoch', 'localtime')`,
+	ByWeek:  `date(at_ms / 1000, 'unixepoch', 'localtime', 'weekday 0', '-6 days')`,
+	ByMonth: `date(at_ms / 1000, 'unixepoch', 'localtime', 'start of month')`,
+}
+
+var groupSQL = map[string]string{"": `''`, ByModel: `model`, ByProfile: `profile`, ByKind: `kind`}
+
+// Spend sums the ledger: one Total per period, group and currency, by
+// period then amount (largest first).
+func (l *Library) Spend(ctx context.Context, q SpendQuery) ([]Total, error) {
+	period, ok := periodSQL[q.Period]
+	group, ok2 := groupSQL[q.Group]
+	if !ok || !ok2 {
+		return nil, fmt.Errorf("library: no spend by %q and %q", q.Period, q.Group)
+	}
+	where := []string{`at_ms >= ?`}
+	args := []any{sinceMs(q.Since)}
+	if q.Profile != "" {
+		where = append(where, `profile = ?`)
+		args = append(args, q.Profile)
+	}
+	rows, err := l.db.QueryContext(ctx, `SELECT `+period+` AS p, `+group+` AS g, currency,
+			SUM(`+spentSQL+`), SUM(CASE WHEN cost IS NULL THEN COALESCE(estimate_high, 0) ELSE 0 END), COUNT(*), SUM(images)
+		FROM ledger WHERE `+strings.Join(where, ` AND `)+`
+		GROUP BY p, g, currency ORDER BY p, 4 DESC, g`, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Total
+	for rows.Next() {
+		var t Total
+		if err := rows.Scan(&t.Period, &t.Group, &t.Currency, &t.Amount, &t.Estimated, &t.Requests, &t.Images); err != nil {
+			return nil, err
+		}
+		out = append(out, t)
+	}
+	return out, rows.Err()
+}

@@ -1,0 +1,165 @@
+package pricing
+
+import (
+	"fmt"
+	"math"
+
+	"easel/internal/api"
+)
+
+// Estimate is what a request will cost: Low to High in Currency (equal
+// when the price is known exactly). Priced is false when no price is set
+// for the model.
+type Estimate struct {
+	Low, High float64
+	Currency  string
+	// Images is how many pictures an image request asks for; 0 for chat.
+	Images int
+	Priced bool
+	Model  string
+}
+
+// Range reports whether the estimate is a range, not one figure (auto
+// size or quality, or a reply whose length is not known yet).
+func (e Estimate) Range() bool { return e.High-e.Low > 0.0005*max(1, math.Abs(e.High)/100) }
+
+// Amount is the estimate's upper bound as Money: what a budget must
+// allow for.
+func (e Estimate) Amount() Money { return Money{Amount: e.High, Currency: e.Currency} }
+
+// String is the estimate as the line under the send button says it:
+// "≈ $0.17 for 4 images", "$0.04–$0.67 for 4 images (the service picks
+// size or quality)", "≈ $0.002 before the reply", or "no price set for
+// gpt-image-2".
+func (e Estimate) String() string {
+	if !e.Priced {
+		return fmt.Sprintf("no price set for %s", e.Model)
+	}
+	lo, hi := Money{e.Low, e.Currency}, Money{e.High, e.Currency}
+	if e.Images == 0 {
+		if e.Range() {
+			return fmt.Sprintf("%s–%s for this message (the reply's length decides)", lo, hi)
+		}
+		return fmt.Sprintf("≈ %s for this message", hi)
+	}
+	what := "1 image"
+	if e.Images != 1 {
+		what = fmt.Sprintf("%d images", e.Images)
+	}
+	if e.Range() {
+		return fmt.Sprintf("%s–%s for %s (the service picks size or quality)", lo, hi, what)
+	}
+	return fmt.Sprintf("≈ %s for %s", hi, what)
+}
+
+// Plus is the estimate of e and f sent together (a batch), in e's
+// currency; unpriced when either is.
+func (e Estimate) Plus(f Estimate) Estimate {
+	e.Low, e.High, e.Images = e.Low+f.Low, e.High+f.High, e.Images+f.Images
+	e.Priced = e.Priced && f.Priced
+	return e
+}
+
+// Times is the estimate of k requests like e.
+func (e Estimate) Times(k int) Estimate {
+	e.Low, e.High, e.Images = e.Low*float64(k), e.High*float64(k), e.Images*k
+	return e
+}
+
+// InputImageTokens is what the estimate assumes one reference image
+// costs: a 1024-pixel image is about 135 tokens at low fidelity and
+// 3,050 at high.
+func InputImageTokens(highFidelity bool) float64 {
+	if highFidelity {
+		return 3050
+	}
+	return 135
+}
+
+// Images estimates an image request at list prices in dollars.
+func Images(o api.ImageOptions, promptChars, inputs int, highFidelity bool) Estimate {
+	return Table{}.Images(o, promptChars, inputs, highFidelity)
+}
+
+// Images estimates an image request: n pictures of options o, with
+// inputs reference images for an edit (their tokens are billed too) and
+// a prompt of promptChars characters (about four to a token).
+func (t Table) Images(o api.ImageOptions, promptChars, inputs int, highFidelity bool) Estimate {
+	n := max(o.N, 1)
+	e := Estimate{Images: n, Model: o.Model, Currency: t.currency()}
+	p, _, ok := t.Lookup(o.Model)
+	if !ok || (p.PerImage == nil && p.ImageOut == 0) {
+		return e // unknown, or a chat model asked for images
+	}
+	sizes := []string{o.Size}
+	if w, h, ok := api.ParseSize(o.Size); !ok || w == 0 || h == 0 {
+		sizes = []string{"1024x1024", "1024x1536", "1536x1024"} // auto: any of them
+		if isDallE(p) {
+			sizes = []string{"1024x1024"} // dall-e's auto is its square
+		}
+	}
+	qualities := []string{o.Quality}
+	if o.Quality == "" || o.Quality == "auto" {
+		qualities = []string{"low", "medium", "high"}
+		if isDallE(p) {
+			qualities = []string{"standard"}
+		}
+	}
+	low, high := math.Inf(1), 0.0
+	for _, q := range qualities {
+		for _, s := range sizes {
+			c, ok := p.picture(q, s)
+			if !ok {
+				return e // a size or quality the table cannot price
+			}
+			low, high = math.Min(low, c), math.Max(high, c)
+		}
+	}
+	in := (float64(promptChars)/4*p.TextIn + float64(inputs)*InputImageTokens(highFidelity)*p.ImageIn) / 1e6
+	e.Low, e.High, e.Priced = low*float64(n)+in, high*float64(n)+in, true
+	return e
+}
+
+// isDallE reports a price billed only per picture, with dall-e's
+// qualities (standard, hd).
+func isDallE(p Price) bool {
+	for _, byQ := range p.PerImage {
+		_, ok := byQ["standard"]
+		return ok && p.ImageOut == 0
+	}
+	return false
+}
+
+// picture is the price of one picture of quality and size: the flat
+// price where the table has one, else its output tokens.
+func (p Price) picture(quality, size string) (float64, bool) {
+	if each, ok := p.PerImage[size][quality]; ok {
+		return each, true
+	}
+	if p.ImageOut == 0 {
+		return 0, false
+	}
+	t := OutputTokens(quality, size)
+	return float64(t) * p.ImageOut / 1e6, t > 0
+}
+
+// ReplyTokens is the reply length a chat estimate allows for at most
+// when the request sets none: a long answer, about 1,500 words.
+const ReplyTokens = 2000
+
+// Chat estimates a chat request whose messages come to promptChars
+// characters: the input is known, the reply is from nothing up to
+// maxReply tokens (ReplyTokens when 0).
+func (t Table) Chat(model string, promptChars, maxReply int) Estimate {
+	e := Estimate{Model: model, Currency: t.currency()}
+	p, _, ok := t.Lookup(model)
+	if !ok || (p.TextIn == 0 && p.TextOut == 0) {
+		return e
+	}
+	if maxReply <= 0 {
+		maxReply = ReplyTokens
+	}
+	in := float64(promptChars) / 4 * p.TextIn / 1e6
+	e.Low, e.High, e.Priced = in, in+float64(maxReply)*p.TextOut/1e6, true
+	return e
+}

@@ -1,0 +1,155 @@
+package pricing
+
+import (
+	"fmt"
+	"math"
+	"strings"
+)
+
+// Currencies a profile can count in. A gateway (new-api, one-api) bills
+// in its own "quota" units, 500,000 to the dollar unless its owner
+// changed that, or shows yuan.
+const (
+	USD   = "USD"
+	CNY   = "CNY"
+	Quota = "quota"
+)
+
+// Currencies are the choices offered in Settings, in order.
+var Currencies = []string{USD, CNY, Quota}
+
+// DefaultPerDollar is how many units of a currency the list prices'
+// dollar becomes until the user says otherwise: new-api's and one-api's
+// QuotaPerUnit is 500,000; the yuan's rate is the one gateways' price
+// pages used in 2025 (editable, as it moves).
+func DefaultPerDollar(currency string) float64 {
+	switch currency {
+	case CNY:
+		return 7.2
+	case Quota:
+		return 500000
+	}
+	return 1
+}
+
+// Table is one profile's prices: its currency, how the list prices in
+// dollars convert to it, the reseller's group rate, and prices of its
+// own by model that replace the list prices. The zero Table is the list
+// prices in dollars.
+type Table struct {
+	Currency string `json:"currency,omitempty"`
+	// PerDollar converts the list prices (0: DefaultPerDollar).
+	PerDollar float64 `json:"per_dollar,omitempty"`
+	// GroupRate multiplies every price, the gateway's "group ratio"
+	// (0 means 1).
+	GroupRate float64 `json:"group_rate,omitempty"`
+	// Models are the profile's own prices, in its currency, by model id
+	// as the service names it.
+	Models map[string]Price `json:"models,omitempty"`
+}
+
+// currency is the table's currency, USD when unset.
+func (t Table) currency() string {
+	if t.Currency == "" {
+		return USD
+	}
+	return t.Currency
+}
+
+// rate is the group rate, 1 when unset.
+func (t Table) rate() float64 {
+	if t.GroupRate <= 0 {
+		return 1
+	}
+	return t.GroupRate
+}
+
+// perDollar is the list prices' conversion, its default when unset.
+func (t Table) perDollar() float64 {
+	if t.PerDollar <= 0 {
+		return DefaultPerDollar(t.currency())
+	}
+	return t.PerDollar
+}
+
+// Lookup is model's price in the table's currency, group rate applied:
+// the profile's own price, else the list price converted. Own says which.
+func (t Table) Lookup(model string) (p Price, own, ok bool) {
+	if mp, found := t.Models[model]; found {
+		return scale(mp, t.rate()), true, true
+	}
+	if lp, found := Lookup(model); found {
+		return scale(lp, t.perDollar()*t.rate()), false, true
+	}
+	return Price{}, false, false
+}
+
+// scale multiplies every figure of p by k, on a copy.
+func scale(p Price, k float64) Price {
+	p.TextIn, p.ImageIn, p.ImageOut, p.TextOut = p.TextIn*k, p.ImageIn*k, p.ImageOut*k, p.TextOut*k
+	if p.PerImage != nil {
+		sized := make(map[string]map[string]float64, len(p.PerImage))
+		for size, byQ := range p.PerImage {
+			q := make(map[string]float64, len(byQ))
+			for k2, v := range byQ {
+				q[k2] = v * k
+			}
+			sized[size] = q
+		}
+		p.PerImage = sized
+	}
+	return p
+}
+
+// Money is an amount in a currency, written as a designer reads it.
+type Money struct {
+	Amount   float64
+	Currency string
+}
+
+// Money is v in the table's currency.
+func (t Table) Money(v float64) Money { return Money{Amount: v, Currency: t.currency()} }
+
+// String writes the amount: "$0.17", "$0.004" under a cent, "¥1.22",
+// "85,000 quota".
+func (m Money) String() string {
+	switch m.Currency {
+	case CNY:
+		if m.Amount > 0 && m.Amount < 0.01 {
+			return fmt.Sprintf("¥%.3f", m.Amount)
+		}
+		return fmt.Sprintf("¥%.2f", m.Amount)
+	case Quota:
+		return groupThousands(int64(math.Round(m.Amount))) + " quota"
+	case USD, "":
+		return Dollars(m.Amount)
+	}
+	return fmt.Sprintf("%.2f %s", m.Amount, m.Currency)
+}
+
+// Dollars writes an amount as a designer reads it: cents to two places,
+// less than a cent to three.
+func Dollars(v float64) string {
+	if v > 0 && v < 0.01 {
+		return fmt.Sprintf("$%.3f", v)
+	}
+	return fmt.Sprintf("$%.2f", v)
+}
+
+// groupThousands writes n with commas between thousands.
+func groupThousands(n int64) string {
+	s := fmt.Sprint(n)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	for i, r := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(r)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
+}
