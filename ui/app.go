@@ -20,6 +20,7 @@ import (
 	"easel/internal/saver"
 	"easel/internal/secrets"
 	"easel/internal/session"
+	"easel/internal/spend"
 	"easel/internal/thumbs"
 	"easel/ui/chat"
 	"easel/ui/chrome"
@@ -199,7 +200,7 @@ func (ea *App) build() {
 		// The journal is read before the runner sends anything: what it
 		// holds was cut off by the last kill or close.
 		ea.interrupted, _ = saver.Journal{Lib: ea.lib}.Interrupted(context.Background())
-		ea.runner = jobs.New(nil, saver.Library{Lib: ea.lib}, ea.onJobEvent, jobs.Options{Memory: ea.lib, Journal: saver.Journal{Lib: ea.lib}})
+		ea.runner = jobs.New(nil, saver.Library{Lib: ea.lib}, ea.onJobEvent, jobs.Options{Memory: ea.lib, Journal: saver.Journal{Lib: ea.lib}, Ledger: spend.Ledger{Lib: ea.lib}})
 		ea.thumbs = thumbs.New(ea.lib)
 	}
 	ea.session = session.New(session.Options{

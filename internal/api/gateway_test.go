@@ -2,8 +2,10 @@ package api_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"image/color"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -206,5 +208,32 @@ func TestTheNamedGroupIsCleaned(t *testing.T) {
 	_, err := c.Generate(context.Background(), gen("m"), nil)
 	if e := asAPIError(t, err); e.Group != "vip" {
 		t.Errorf("group %q", e.Group)
+	}
+}
+
+// A gateway's billing endpoints give the balance, which goes down by
+// what was used; a service without them is api.ErrNoBalance, to be
+// remembered.
+func TestBalanceFromTheBillingEndpoints(t *testing.T) {
+	srv := fakeapi.New(fakeapi.Config{Credit: 10})
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+	c := api.New(api.Config{BaseURL: ts.URL + "/v1", APIKey: "sk-test"})
+	ctx := context.Background()
+	b, err := c.Balance(ctx)
+	if err != nil || b.Left() != 10 {
+		t.Fatalf("before: %+v %v", b, err)
+	}
+	if _, err := c.Generate(ctx, api.GenerateRequest{Prompt: "a cat", ImageOptions: api.ImageOptions{Model: "gpt-image-1", Size: "1024x1024", Quality: "low", N: 2}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	b, err = c.Balance(ctx)
+	if err != nil || math.Abs(b.Used-srv.Used()) > 1e-9 || srv.Used() < 2*272*40/1e6 {
+		t.Errorf("after two low squares: %+v %v (the service used %v)", b, err, srv.Used())
+	}
+	none := httptest.NewServer(fakeapi.New(fakeapi.Config{NoBilling: true}))
+	defer none.Close()
+	if _, err := api.New(api.Config{BaseURL: none.URL + "/v1", APIKey: "sk-test"}).Balance(ctx); !errors.Is(err, api.ErrNoBalance) {
+		t.Errorf("no billing endpoints: %v", err)
 	}
 }

@@ -76,7 +76,7 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 			"id": id, "object": "chat.completion", "created": time.Now().Unix(), "model": body.Model,
 			"choices": []any{map[string]any{"index": 0, "finish_reason": finish, "logprobs": nil,
 				"message": map[string]any{"role": "assistant", "content": strings.Join(words, ""), "refusal": nil}}},
-			"usage": map[string]any{"prompt_tokens": len(last)/4 + 1, "completion_tokens": len(words), "total_tokens": len(last)/4 + 1 + len(words)},
+			"usage": s.chatUsage(body.Model, len(last)/4+1, len(words)),
 		})
 		return
 	}
@@ -113,7 +113,7 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 				// The upstream broke here; the gateway ends the stream
 				// as if the reply were whole: its usage, then [DONE].
 				send(map[string]any{"id": id, "object": "chat.completion.chunk", "created": time.Now().Unix(), "model": body.Model, "choices": []any{},
-					"usage": map[string]any{"prompt_tokens": len(last)/4 + 1, "completion_tokens": i, "total_tokens": len(last)/4 + 1 + i}})
+					"usage": s.chatUsage(body.Model, len(last)/4+1, i)})
 				fmt.Fprint(w, "data: [DONE]\n\n")
 				return
 			}
@@ -135,7 +135,9 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 	if body.StreamOptions.IncludeUsage {
 		// As OpenAI does: a last chunk with no choices and the usage.
 		send(map[string]any{"id": id, "object": "chat.completion.chunk", "created": time.Now().Unix(), "model": body.Model, "choices": []any{},
-			"usage": map[string]any{"prompt_tokens": len(last)/4 + 1, "completion_tokens": len(words), "total_tokens": len(last)/4 + 1 + len(words)}})
+			"usage": s.chatUsage(body.Model, len(last)/4+1, len(words))})
+	} else {
+		s.chatUsage(body.Model, len(last)/4+1, len(words)) // billed all the same
 	}
 	fmt.Fprint(w, "data: [DONE]\n\n")
 	if flusher != nil {
@@ -180,4 +182,12 @@ func reply(user string) string {
 		"A prompt to start from:\n\n```\n%s, warm palette of amber and rust, soft golden-hour light, low sun, gentle shadows, "+
 		"wide composition with generous negative space, high detail, no text\n```\n\n"+
 		"This answer comes from Easel's built-in demo service; connect a real service in Settings.", user, user)
+}
+
+// chatUsage is a reply's usage as the service reports it, charged to the
+// account.
+func (s *Server) chatUsage(model string, prompt, completion int) map[string]any {
+	u := map[string]any{"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion}
+	s.charge(model, u)
+	return u
 }

@@ -17,6 +17,7 @@ import (
 	_ "golang.org/x/image/webp" // inputs may be WebP
 
 	"easel/internal/api"
+	"easel/internal/pricing"
 )
 
 // imageJob is one parsed image request, generation or edit.
@@ -34,6 +35,7 @@ type imageJob struct {
 	partials       int
 	base, mask     image.Image
 	inputs         int
+	fidelity       string
 	fault          string
 	// revised is the prompt a rewriting gateway put in its place.
 	revised string
@@ -84,7 +86,7 @@ func (s *Server) handleEdit(w http.ResponseWriter, r *http.Request) {
 	job := imageJob{started: time.Now(), kind: "image_edit", prompt: r.FormValue("prompt"), model: r.FormValue("model"),
 		size: r.FormValue("size"), quality: r.FormValue("quality"), background: r.FormValue("background"),
 		format: r.FormValue("output_format"), responseFormat: r.FormValue("response_format"),
-		stream: r.FormValue("stream") == "true", n: 1, compression: 100}
+		stream: r.FormValue("stream") == "true", n: 1, compression: 100, fidelity: r.FormValue("input_fidelity")}
 	job.fault = faultOf(r, job.model)
 	if v := r.FormValue("n"); v != "" {
 		job.n, _ = strconv.Atoi(v)
@@ -314,10 +316,23 @@ func orDefault(v, empty, auto, resolved string) string {
 	return v
 }
 
+// usage is what an image answer reports, as the service counts it: the
+// prompt's text tokens (about four characters each), each reference
+// image's tokens, and the output tokens of n pictures of the quality and
+// size made (pricing's table, the one OpenAI publishes), so that
+// the cost Easel computes from it is what the list prices say.
 func usage(job imageJob, w, h int) map[string]any {
 	text := len(job.prompt)/4 + 1
-	img := 65 * job.inputs
-	out := w * h / 600
+	img := 65 * job.inputs // a small image at low fidelity
+	if job.fidelity == "high" {
+		img = int(pricing.InputImageTokens(true)) * job.inputs
+	}
+	q := orDefault(job.quality, "high", "auto", "high")
+	each := pricing.OutputTokens(q, fmt.Sprintf("%dx%d", w, h))
+	if each == 0 { // dall-e's qualities: count by area as gpt-image-1's high
+		each = pricing.OutputTokens("high", fmt.Sprintf("%dx%d", w, h))
+	}
+	out := int(each) * job.n
 	return map[string]any{
 		"total_tokens": text + img + out, "input_tokens": text + img, "output_tokens": out,
 		"input_tokens_details": map[string]any{"text_tokens": text, "image_tokens": img},
@@ -348,6 +363,7 @@ func (s *Server) jsonImages(w http.ResponseWriter, r *http.Request, job imageJob
 	out["created"] = time.Now().Unix()
 	out["data"] = data
 	out["usage"] = usage(job, wd, ht)
+	s.charge(job.model, out["usage"].(map[string]any))
 	body, _ := json.Marshal(out)
 	switch job.fault {
 	case FaultTruncatedJSON:
@@ -409,6 +425,9 @@ func (s *Server) streamImages(w http.ResponseWriter, r *http.Request, job imageJ
 		}
 		ev := withRevised(job, meta(job, wd, ht))
 		ev["b64_json"], ev["created_at"], ev["usage"] = b64, time.Now().Unix(), usage(job, wd, ht)
+		if i == job.n-1 {
+			s.charge(job.model, ev["usage"].(map[string]any))
+		}
 		send(job.kind+".completed", ev)
 	}
 }

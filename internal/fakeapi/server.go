@@ -51,6 +51,12 @@ type Config struct {
 	// lists and serves only its own models, and a model of another group
 	// is answered "No available channel for model X under group G".
 	Groups map[string]Group
+	// Credit is the account's credit in dollars that the billing
+	// endpoints report, less what was used; 0 uses DefaultCredit.
+	Credit float64
+	// NoBilling answers the billing endpoints 404, as a service without
+	// them (OpenAI's own, for an API key) does.
+	NoBilling bool
 }
 
 // Group is one account group of a gateway: its name and its models.
@@ -93,6 +99,7 @@ type Server struct {
 	files   map[string][]byte // images served by URL, for response_format=url
 	seen    map[string]bool   // for faults that strike once
 	lists   int               // model lists served, for QuirkLateEndpointTypes
+	used    float64           // dollars spent at list prices
 }
 
 // New makes a server from cfg.
@@ -115,6 +122,8 @@ func New(cfg Config) *Server {
 	s.mux.HandleFunc("POST /v1/images/edits", s.handleEdit)
 	s.mux.HandleFunc("POST /v1/chat/completions", s.handleChat)
 	s.mux.HandleFunc("GET /v1/fake-files/{id}", s.handleFile)
+	s.mux.HandleFunc("GET /v1/dashboard/billing/subscription", s.handleSubscription)
+	s.mux.HandleFunc("GET /v1/dashboard/billing/usage", s.handleUsage)
 	s.mux.HandleFunc("/", invalidURL)
 	return s
 }

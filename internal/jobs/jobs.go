@@ -15,6 +15,9 @@ import (
 
 	"easel/internal/api"
 	"easel/internal/honesty"
+	"easel/internal/library"
+	"easel/internal/pricing"
+	"easel/internal/spend"
 )
 
 // State is where a job is in its life.
@@ -57,6 +60,9 @@ type Request struct {
 	// second time with the first input's pixels put back where the mask
 	// protects them; nil keeps only what the service sent.
 	Keep *Keep
+	// Prices are the profile's prices when the job was submitted: what
+	// the ledger writes its cost at.
+	Prices pricing.Table
 	// Service runs this job; nil uses the runner's. The window sets it to
 	// the client of the profile that was active at submit time, so
 	// switching profiles never moves a running job to another account.
@@ -144,6 +150,9 @@ type Event struct {
 	Notes []string
 	// Honesty, for Done, is what the answer did of what was asked.
 	Honesty honesty.Report
+	// Charged, for a final event of a request that may have been
+	// billed, is what it was written down as costing; nil otherwise.
+	Charged *spend.Charged
 }
 
 // Runner runs jobs. The listener is called from the jobs' goroutines, one
@@ -157,6 +166,7 @@ type Runner struct {
 	tick     time.Duration
 	memory   Memory
 	journal  Journal
+	ledger   Ledger
 
 	mu     sync.Mutex
 	limits map[string]int
@@ -176,6 +186,14 @@ type Journal interface {
 	End(ctx context.Context, id string) error
 }
 
+// Ledger writes down what each request that may have been billed cost,
+// before its images are saved (spend.Ledger over the library satisfies
+// it).
+type Ledger interface {
+	ImageRequest(ctx context.Context, t pricing.Table, profile, job string, gen *api.GenerateRequest, edit *api.EditRequest, res *api.ImageResult, outcome string) (spend.Charged, error)
+	Attach(ctx context.Context, entry int64, items []int64) error
+}
+
 // Options tune a Runner.
 type Options struct {
 	// Limit is how many jobs run at once per profile (default 3).
@@ -187,6 +205,8 @@ type Options struct {
 	Memory Memory
 	// Journal, when set, writes each job down before it is sent.
 	Journal Journal
+	// Ledger, when set, writes down what each request cost.
+	Ledger Ledger
 }
 
 // New makes a runner.
@@ -197,7 +217,7 @@ func New(service Service, saver Saver, listener func(Event), opts Options) *Runn
 	if opts.Tick <= 0 {
 		opts.Tick = time.Second
 	}
-	return &Runner{service: service, saver: saver, listener: listener, limit: opts.Limit, tick: opts.Tick, memory: opts.Memory, journal: opts.Journal,
+	return &Runner{service: service, saver: saver, listener: listener, limit: opts.Limit, tick: opts.Tick, memory: opts.Memory, journal: opts.Journal, ledger: opts.Ledger,
 		limits: map[string]int{}, slots: map[string]chan struct{}{}, jobs: map[string]context.CancelFunc{}, images: map[string]int{}}
 }
 
@@ -323,11 +343,14 @@ func (r *Runner) run(ctx context.Context, info Info, slot chan struct{}) {
 			}
 		}
 	}()
+	previews := 0
 	onPartial := func(p api.Partial) {
 		mu.Lock()
+		previews++
 		r.emit(Event{Job: info, State: Partial, Preview: &p})
 		mu.Unlock()
 	}
+	sent := time.Now()
 	service := info.Request.Service
 	if service == nil {
 		service = r.service
@@ -348,7 +371,7 @@ func (r *Runner) run(ctx context.Context, info Info, slot chan struct{}) {
 		if errors.As(err, &ae) {
 			r.learn(ctx, info, honesty.FromError(asked, ae))
 		}
-		r.finishWithError(ctx, info, err)
+		r.finishWithError(ctx, info, err, mayHaveBilled(ctx, err, previews, time.Since(sent)))
 		return
 	}
 	// Once the images have arrived they are paid for: they are saved even
@@ -358,12 +381,18 @@ func (r *Runner) run(ctx context.Context, info Info, slot chan struct{}) {
 	report.Restored = info.Request.Keep != nil && info.Request.Edit != nil && info.Request.Edit.Mask != nil
 	r.learn(ctx, info, report.Checks)
 	done := Event{Job: info, State: Done, Dropped: res.Dropped, Honesty: report}
+	// Written down before the images are saved: a kill while they are
+	// saved loses no entry.
+	done.Charged = r.charge(ctx, info, res, Done)
 	for _, s := range r.saver.Save(context.WithoutCancel(ctx), info, res, report) {
 		if s.Err != nil {
 			done.Unsaved = append(done.Unsaved, Unsaved{Image: s.Image, Err: s.Err})
 		} else {
 			done.ItemIDs = append(done.ItemIDs, s.Item)
 		}
+	}
+	if done.Charged != nil && r.ledger != nil {
+		_ = r.ledger.Attach(context.WithoutCancel(ctx), done.Charged.Entry, done.ItemIDs)
 	}
 	r.end(done)
 }
@@ -431,16 +460,56 @@ func (req Request) Options() api.ImageOptions {
 	return api.ImageOptions{}
 }
 
-func (r *Runner) finishWithError(ctx context.Context, info Info, err error) {
+func (r *Runner) finishWithError(ctx context.Context, info Info, err error, billed bool) {
 	var ae *api.Error
 	if !errors.As(err, &ae) {
 		ae = &api.Error{Kind: api.KindUnknown, Message: err.Error(), Err: err}
 	}
+	e := Event{Job: info, State: Failed, Err: ae}
 	if ae.Kind == api.KindCancelled || ctx.Err() != nil {
-		r.end(Event{Job: info, State: Cancelled})
-		return
+		e = Event{Job: info, State: Cancelled}
 	}
-	r.end(Event{Job: info, State: Failed, Err: ae})
+	if billed {
+		e.Charged = r.charge(ctx, info, nil, e.State)
+	}
+	r.end(e)
+}
+
+// BilledAfter is how long a request must have been out before a cancel
+// counts as possibly billed: the service has begun and will not stop.
+const BilledAfter = 5 * time.Second
+
+// mayHaveBilled says whether a request that ended in err may have been
+// charged for: the service had begun (previews arrived, or it was at
+// work for BilledAfter before a cancel), or it failed in a way that
+// happens only after it began (a time-out, a cut answer, an unusable
+// one). A refusal (a bad key, a bad request, no balance, a rate limit)
+// is not billed.
+func mayHaveBilled(ctx context.Context, err error, previews int, out time.Duration) bool {
+	var ae *api.Error
+	if !errors.As(err, &ae) {
+		return previews > 0
+	}
+	if ae.Kind == api.KindCancelled || ctx.Err() != nil {
+		return previews > 0 || out >= BilledAfter
+	}
+	switch ae.Kind {
+	case api.KindTimeout, api.KindCutOff, api.KindBadResponse:
+		return true
+	}
+	return previews > 0
+}
+
+// charge writes a request down in the ledger; a ledger that cannot be
+// written costs the entry, not the job.
+func (r *Runner) charge(ctx context.Context, info Info, res *api.ImageResult, state State) *spend.Charged {
+	if r.ledger == nil {
+		return nil
+	}
+	outcome := map[State]string{Done: library.Billed, Failed: library.Failed, Cancelled: library.Cancelled}[state]
+	// On an error the amount still stands: only its entry is lost.
+	c, _ := r.ledger.ImageRequest(context.WithoutCancel(ctx), info.Request.Prices, info.Request.Profile, info.ID, info.Request.Generate, info.Request.Edit, res, outcome)
+	return &c
 }
 
 // shape fits a request to what its service is known to honour, before it

@@ -134,6 +134,7 @@ func (t *Room) Build() fyne.CanvasObject {
 	t.Sender = room.NewSender(t.host, "Send edit", theme.MediaPlayIcon(), t.PrimaryAction,
 		widget.NewFormItem("Input fidelity", t.fidelity), widget.NewFormItem("Unmasked area", t.keep.box))
 	t.SetEditing(t.painted, func() (int, bool) { return len(t.inputs), t.fidelity.Selected == "High" })
+	t.SetPrompt(t.prompt)
 	t.Options().OfferMatch(t.firstSize)
 	t.Options().OnSizeChanged = t.optionsChanged
 	t.mask.onChanged = t.optionsChanged

@@ -32,6 +32,7 @@ func New(h room.Host) *Room { return &Room{host: h} }
 func (t *Room) Build() fyne.CanvasObject {
 	t.prompt = kit.PromptEntry("Describe the image — Ctrl+Enter generates")
 	t.Sender = room.NewSender(t.host, "Generate", theme.MediaPlayIcon(), t.PrimaryAction)
+	t.SetPrompt(t.prompt)
 	form := container.NewVBox(kit.Heading("Prompt"), t.prompt, t.Options().Form)
 	// The form scrolls; Generate stays in sight below it at any window
 	// size.

@@ -86,6 +86,9 @@ type Card struct {
 	// 4 images, the service sent 1"), and before sending what it is
 	// known not to do: the honesty of the answer, in sentences.
 	Said *widget.Label
+	// Cost says of a failed or cancelled request that may have been
+	// billed what the spend counts it as.
+	Cost *widget.Label
 	// words are the service's own words for a failure, one click away
 	// (wordsButton) behind Easel's advice.
 	words       *widget.Label
@@ -122,6 +125,8 @@ func newCard(e jobs.Event, a Actions, onClear func()) *Card {
 	c.hint.Hide()
 	c.Said = kit.HintLabel("")
 	c.Said.Hide()
+	c.Cost = kit.HintLabel("")
+	c.Cost.Hide()
 	c.words = kit.HintLabel("")
 	c.words.TextStyle = fyne.TextStyle{Monospace: true}
 	c.words.Hide()
@@ -162,7 +167,7 @@ func newCard(e jobs.Event, a Actions, onClear func()) *Card {
 	c.unsaved.Hide()
 	c.compare = &widget.Button{Text: "Before", Icon: theme.ViewRestoreIcon(), OnTapped: c.toggleBefore}
 	c.compare.Hide()
-	text := container.NewVBox(c.title, c.Status, c.hint, c.Said, c.words,
+	text := container.NewVBox(c.title, c.Status, c.hint, c.Said, c.Cost, c.words,
 		container.NewHBox(c.cancel, c.otherGroup, c.retry, c.settings, c.editThis, c.compare, c.wordsButton, c.clear), c.results, c.unsaved)
 	c.root = container.NewBorder(nil, nil, container.NewStack(bg, c.preview), nil, text)
 	return c
@@ -357,6 +362,7 @@ func (c *Card) apply(e jobs.Event, img image.Image) {
 		c.hint.Show()
 		c.retry.Show()
 	}
+	c.showCharge(e)
 	if img != nil {
 		c.preview.SetImage(img)
 	}
@@ -364,6 +370,24 @@ func (c *Card) apply(e jobs.Event, img image.Image) {
 		c.final = true
 		c.cancel.Hide()
 		c.clear.Show()
+	}
+}
+
+// showCharge adds what a finished request cost to its status line, and
+// says of a failed or cancelled one that may have been billed what it
+// is counted as.
+func (c *Card) showCharge(e jobs.Event) {
+	ch := e.Charged
+	if ch == nil || !ch.Priced {
+		return
+	}
+	switch e.State {
+	case jobs.Done:
+		c.Status.SetText(c.Status.Text + " · " + ch.String())
+	case jobs.Failed, jobs.Cancelled:
+		c.Status.SetText(c.Status.Text + " · may have been charged")
+		c.Cost.SetText(fmt.Sprintf("The service had begun, so it may have charged for this: %s is counted in the spend until its usage is known.", ch.Amount))
+		c.Cost.Show()
 	}
 }
 

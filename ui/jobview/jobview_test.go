@@ -13,6 +13,8 @@ import (
 	"easel/internal/api"
 	"easel/internal/honesty"
 	"easel/internal/jobs"
+	"easel/internal/pricing"
+	"easel/internal/spend"
 )
 
 func event(id string, state jobs.State) jobs.Event {
@@ -280,5 +282,31 @@ func TestAnInterruptedJobOffersRetry(t *testing.T) {
 	c.Retry()
 	if len(retried) != 1 {
 		t.Errorf("retried %v", retried)
+	}
+}
+
+// A card says what its request cost; one that failed after the service
+// began says it may have been charged, and for how much.
+func TestACardSaysWhatItCost(t *testing.T) {
+	test.NewTempApp(t)
+	l := NewList("empty", Actions{Cancel: func(string) {}})
+	e := event("a", jobs.Done)
+	e.ItemIDs = []int64{1, 2}
+	e.Charged = &spend.Charged{Entry: 1, Amount: pricing.Money{Amount: 0.0218, Currency: pricing.USD}, Priced: true}
+	l.Show(e, nil, nil)
+	if got := l.Card("a").Status.Text; !strings.HasSuffix(got, "2 images in the gallery · $0.02") {
+		t.Errorf("done: %q", got)
+	}
+	f := event("b", jobs.Failed)
+	f.Charged = &spend.Charged{Entry: 2, Amount: pricing.Money{Amount: 0.25, Currency: pricing.CNY}, Estimated: true, Priced: true}
+	l.Show(f, nil, nil)
+	if c := l.Card("b"); !strings.HasSuffix(c.Status.Text, "may have been charged") || !c.Cost.Visible() || !strings.Contains(c.Cost.Text, "¥0.25") {
+		t.Errorf("failed after it began: %q / %q", c.Status.Text, c.Cost.Text)
+	}
+	n := event("c", jobs.Done)
+	n.Charged = &spend.Charged{Entry: 3}
+	l.Show(n, nil, nil)
+	if got := l.Card("c").Status.Text; strings.Contains(got, "·  ") || strings.HasSuffix(got, "· ") {
+		t.Errorf("no price set: %q", got)
 	}
 }

@@ -108,11 +108,17 @@ func ReadyText(h Host) string {
 func SubmitImageJob(h Host, model *modelpick.Picker, opts *api.ImageOptions, req jobs.Request, status func(string)) {
 	modelpick.Confirm(h.Window(), model, func() {
 		opts.Model = model.Text()
-		req.Profile, req.Service = h.Session().Current().ID, h.Session().Client()
-		submitShaped(h, req, func(r jobs.Request) {
-			if _, err := h.Runner().Submit(r); err != nil {
-				status(err.Error())
-			}
+		p := h.Session().Current()
+		req.Profile, req.Service, req.Prices = p.ID, h.Session().Client(), p.Prices
+		submitShaped(h, req, func(reqs ...jobs.Request) {
+			GuardBudget(h, p, reqs, func() {
+				for _, r := range reqs {
+					if _, err := h.Runner().Submit(r); err != nil {
+						status(err.Error())
+						return
+					}
+				}
+			})
 		})
 	})
 }

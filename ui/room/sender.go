@@ -8,12 +8,11 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"easel/internal/api"
-	"easel/internal/config"
 	"easel/internal/honesty"
 	"easel/internal/jobs"
 	"easel/internal/library"
-	"easel/internal/pricing"
 	"easel/internal/session"
+	"easel/internal/spend"
 	"easel/ui/imageform"
 	"easel/ui/jobview"
 	"easel/ui/kit"
@@ -29,7 +28,7 @@ type Sender struct {
 	button  *widget.Button
 	status  *widget.Label
 	// estimate says beside the button what the request will cost at
-	// list prices (pricing.Images), or that no price is set.
+	// the profile's prices (spend.Options), or that no price is set.
 	estimate *widget.Label
 	// advice is shared by every copy of the Sender (a tab embeds one):
 	// the form's change hook holds one copy, the tab another.
@@ -43,12 +42,14 @@ type advice struct {
 	// inputs says how many images an edit sends, and at high fidelity,
 	// for the estimate.
 	inputs func() (n int, high bool)
+	// prompt is the tab's prompt, whose tokens the estimate counts.
+	prompt func() string
 }
 
 // NewSender makes the form, the button (labelled text, running send when
 // tapped) and the status line; extra rows go first in the form.
 func NewSender(h Host, text string, icon fyne.Resource, send func(), extra ...*widget.FormItem) Sender {
-	s := Sender{host: h, advice: &advice{editing: func() (bool, bool) { return false, false }, inputs: func() (int, bool) { return 0, false }}}
+	s := Sender{host: h, advice: &advice{editing: func() (bool, bool) { return false, false }, inputs: func() (int, bool) { return 0, false }, prompt: func() string { return "" }}}
 	s.estimate = widget.NewLabel("")
 	s.estimate.Importance = widget.LowImportance
 	// It gives up width, not the row's height: cut with an ellipsis
@@ -90,17 +91,32 @@ func (s *Sender) Advise() {
 	s.options.SetServiceNotes(honesty.Advise(known, o, edit, masked).Notes)
 }
 
-// showEstimate says under the button what a request with o will cost;
-// the demo service charges nothing, and says so itself.
+// showEstimate says under the button what a request with o will cost at
+// the connected profile's prices (the demo service's are the list
+// prices): the same figure `easel gen --estimate` prints.
 func (s *Sender) showEstimate(o api.ImageOptions) {
-	if s.host.Session().Current().ID == config.DemoID {
-		s.estimate.SetText("")
-		s.estimate.Hide() // no empty line under the button
-		return
-	}
 	n, high := s.advice.inputs()
-	s.estimate.SetText(pricing.Images(o, 0, n, high).String())
+	fidelity := ""
+	if high {
+		fidelity = "high"
+	}
+	s.estimate.SetText(spend.Options(s.host.Session().Current().Prices, o, s.advice.prompt(), n, fidelity).String())
 	s.estimate.Show()
+}
+
+// SetPrompt tells the estimate where the tab's prompt is (its tokens are
+// billed) and keeps the estimate in step as it is typed.
+func (s *Sender) SetPrompt(e *widget.Entry) {
+	s.advice.prompt = func() string { return e.Text }
+	prev := e.OnChanged
+	e.OnChanged = func(text string) {
+		if prev != nil {
+			prev(text)
+		}
+		o := s.options.Options()
+		o.Model = s.options.Model.Text()
+		s.showEstimate(o)
+	}
 }
 
 // Estimate is what the line beside the button says the request will
@@ -208,7 +224,8 @@ func (s *Sender) Retry(req jobs.Request) {
 	if req.Service == nil {
 		// A job from before the last close (the journal's): it goes to
 		// the profile connected now.
-		req.Profile, req.Service = s.host.Session().Current().ID, s.host.Session().Client()
+		cur := s.host.Session().Current()
+		req.Profile, req.Service, req.Prices = cur.ID, s.host.Session().Client(), cur.Prices
 		if req.Service == nil {
 			s.status.SetText(ServiceText(s.host))
 			return

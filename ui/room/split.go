@@ -19,7 +19,7 @@ import (
 // of one, with the count shown, and the user chooses before anything is
 // sent (each request is charged). The memory is read off the UI
 // goroutine; submit runs on it.
-func submitShaped(h Host, req jobs.Request, submit func(jobs.Request)) {
+func submitShaped(h Host, req jobs.Request, submit func(...jobs.Request)) {
 	o := req.Options()
 	lib := h.Library()
 	if o.N <= 1 || lib == nil {
@@ -41,7 +41,7 @@ func submitShaped(h Host, req jobs.Request, submit func(jobs.Request)) {
 
 // offerSplit asks whether to send n requests of one image or one request
 // as it is; Esc or Cancel sends nothing.
-func offerSplit(h Host, req jobs.Request, notes []string, submit func(jobs.Request)) {
+func offerSplit(h Host, req jobs.Request, notes []string, submit func(...jobs.Request)) {
 	n := req.Options().N
 	var d dialog.Dialog
 	why := ""
@@ -50,9 +50,7 @@ func offerSplit(h Host, req jobs.Request, notes []string, submit func(jobs.Reque
 	}
 	split := &widget.Button{Text: fmt.Sprintf("Send %d requests of 1 image", n), Importance: widget.HighImportance, OnTapped: func() {
 		d.Hide()
-		for _, one := range SplitRequest(req) {
-			submit(one)
-		}
+		submit(SplitRequest(req)...)
 	}}
 	once := &widget.Button{Text: "Send one request", OnTapped: func() { d.Hide(); submit(req) }}
 	cancel := &widget.Button{Text: "Cancel", OnTapped: func() { d.Hide() }}

@@ -26,6 +26,7 @@ import (
 	"easel/internal/saver"
 	"easel/internal/secrets"
 	"easel/internal/session"
+	"easel/internal/spend"
 	"easel/internal/thumbs"
 	"easel/ui/modelpick"
 )
@@ -94,7 +95,7 @@ func NewWith(t testing.TB, o Options) *Host {
 				h.OnJob(e)
 			}
 		})
-	}, jobs.Options{Memory: lib})
+	}, jobs.Options{Memory: lib, Ledger: spend.Ledger{Lib: lib}})
 	fake := fakeapi.New(fakeapi.Config{Pace: o.Pace, Quirks: o.Quirks})
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if strings.HasSuffix(r.URL.Path, "/chat/completions") {

@@ -1,0 +1,88 @@
+package fakeapi
+
+import (
+	"net/http"
+
+	"easel/internal/api"
+	"easel/internal/pricing"
+)
+
+// DefaultCredit is the demo account's credit in dollars, what its
+// billing endpoints start from.
+const DefaultCredit = 25.0
+
+// charge adds what an answer's usage costs at list prices to what the
+// account has used, as a gateway deducts it: the balance its billing
+// endpoints report goes down by what Easel's ledger says it spent.
+func (s *Server) charge(model string, u map[string]any) {
+	usage := &api.Usage{InputTokens: toInt(u["input_tokens"]), OutputTokens: toInt(u["output_tokens"])}
+	if d, ok := u["input_tokens_details"].(map[string]any); ok {
+		usage.TextTokens, usage.ImageTokens = toInt(d["text_tokens"]), toInt(d["image_tokens"])
+	}
+	if usage.InputTokens == 0 {
+		usage.InputTokens, usage.OutputTokens = toInt(u["prompt_tokens"]), toInt(u["completion_tokens"])
+	}
+	images := 0
+	if _, ok := u["input_tokens_details"]; ok {
+		images = 1
+	}
+	cost, ok := pricing.Table{}.Cost(pricing.Billed{Model: model, Usage: usage, Images: images})
+	if !ok {
+		return
+	}
+	s.mu.Lock()
+	s.used += cost
+	s.mu.Unlock()
+}
+
+func toInt(v any) int64 {
+	switch n := v.(type) {
+	case int:
+		return int64(n)
+	case int64:
+		return n
+	case float64:
+		return int64(n)
+	}
+	return 0
+}
+
+// credit is the account's credit in dollars.
+func (s *Server) credit() float64 {
+	if s.cfg.Credit > 0 {
+		return s.cfg.Credit
+	}
+	return DefaultCredit
+}
+
+// handleSubscription answers GET /v1/dashboard/billing/subscription as
+// new-api and one-api do for a key: the credit as hard_limit_usd.
+func (s *Server) handleSubscription(w http.ResponseWriter, r *http.Request) {
+	if s.cfg.NoBilling {
+		invalidURL(w, r)
+		return
+	}
+	c := s.credit()
+	writeJSON(w, map[string]any{"object": "billing_subscription", "has_payment_method": true,
+		"soft_limit_usd": c, "hard_limit_usd": c, "system_hard_limit_usd": c, "access_until": 0})
+}
+
+// handleUsage answers GET /v1/dashboard/billing/usage: what has been
+// used, in cents of a dollar.
+func (s *Server) handleUsage(w http.ResponseWriter, r *http.Request) {
+	if s.cfg.NoBilling {
+		invalidURL(w, r)
+		return
+	}
+	s.mu.Lock()
+	used := s.used
+	s.mu.Unlock()
+	writeJSON(w, map[string]any{"object": "list", "total_usage": used * 100})
+}
+
+// Used is what the account has spent at list prices, in dollars.
+func (s *Server) Used() float64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.used
+}

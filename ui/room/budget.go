@@ -1,0 +1,58 @@
+package room
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"fyne.io/fyne/v2/dialog"
+
+	"easel/internal/config"
+	"easel/internal/jobs"
+	"easel/internal/pricing"
+	"easel/internal/spend"
+	"easel/ui/kit"
+)
+
+// GuardBudget runs submit at once when reqs, sent together, stay within
+// p's daily and monthly budget (or p has none); when they would pass it,
+// it asks first with the numbers, and nothing is sent unless the user
+// says so. A batch is judged whole, before any of it is sent. The ledger
+// is read off the UI goroutine; submit runs on it.
+func GuardBudget(h Host, p config.Profile, reqs []jobs.Request, submit func()) {
+	lib := h.Library()
+	if lib == nil || (p.Budget.Daily <= 0 && p.Budget.Monthly <= 0) || len(reqs) == 0 {
+		submit()
+		return
+	}
+	est := spend.Image(p.Prices, reqs[0].Generate, reqs[0].Edit)
+	for _, r := range reqs[1:] {
+		est = est.Plus(spend.Image(p.Prices, r.Generate, r.Edit))
+	}
+	go func() {
+		v, err := spend.Ledger{Lib: lib}.Check(context.Background(), p, est, time.Now())
+		h.Do(func() {
+			if err != nil || !v.Over {
+				submit()
+				return
+			}
+			askOverBudget(h, v, est, len(reqs), submit)
+		})
+	}()
+}
+
+// askOverBudget asks whether to send what would pass the budget; the
+// safe answer, not sending, is the default.
+func askOverBudget(h Host, v spend.Verdict, est pricing.Estimate, requests int, submit func()) {
+	what := "This request is estimated at " + est.Amount().String() + "."
+	if requests > 1 {
+		what = fmt.Sprintf("These %d requests are estimated at %s together.", requests, est.Amount())
+	}
+	body := kit.HintLabel(v.String() + "\n" + what + "\nThe budget is set in Settings ▸ Prices and budget.")
+	d := dialog.NewCustomConfirm("Over the budget", "Send anyway", "Don't send", body, func(send bool) {
+		if send {
+			submit()
+		}
+	}, h.Window())
+	d.Show()
+}
