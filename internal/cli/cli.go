@@ -22,7 +22,7 @@ import (
 )
 
 // Commands are the subcommand names main dispatches to Run.
-var Commands = []string{"models", "gen", "edit", "chat", "serve-demo", "profile", "key"}
+var Commands = []string{"models", "gen", "edit", "chat", "spend", "serve-demo", "profile", "key"}
 
 // IsCommand reports whether name is a subcommand.
 func IsCommand(name string) bool {
@@ -82,6 +82,8 @@ func Run(args []string, env Env) int {
 		err = runEdit(ctx, args[1:], env)
 	case "chat":
 		err = runChat(ctx, args[1:], env)
+	case "spend":
+		err = runSpend(ctx, args[1:], env)
 	case "serve-demo":
 		err = runServeDemo(ctx, args[1:], env)
 	case "profile":

@@ -17,6 +17,7 @@ import (
 	"easel/internal/config"
 	"easel/internal/honesty"
 	"easel/internal/imageio"
+	"easel/internal/spend"
 )
 
 // imageFlags are the options gen and edit share, named as the API names
@@ -26,6 +27,7 @@ type imageFlags struct {
 	compression, n, partials                                                     int
 	stream                                                                       bool
 	out                                                                          string
+	costFlags
 	target
 	fs *flag.FlagSet
 }
@@ -46,6 +48,7 @@ func (f *imageFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.partials, "partial-images", 0, "previews while streaming, 0-3")
 	fs.StringVar(&f.responseFormat, "response-format", "", "url or b64_json (dall-e models)")
 	fs.StringVar(&f.out, "out", ".", "folder to write images to")
+	f.costFlags.register(fs)
 }
 
 // client makes the profile's client; the profile's image model stands in
@@ -97,9 +100,19 @@ func runGen(ctx context.Context, args []string, env Env) error {
 	mem := openMemory(env)
 	defer mem.close()
 	req := api.GenerateRequest{Prompt: f.prompt, ImageOptions: f.options()}
+	est := spend.Image(p.Prices, &req, nil)
+	if f.estimate {
+		fmt.Fprintln(env.Stdout, est)
+		return nil
+	}
+	if err := mem.withinBudget(ctx, p, est, f.overBudget); err != nil {
+		return err
+	}
 	mem.shape(ctx, env, p, &req.ImageOptions, false, false, given(f.fs, "stream"))
-	res, err := c.Generate(ctx, req, progress(env))
+	sent, arrived := time.Now(), false
+	res, err := c.Generate(ctx, req, progress(env, &arrived))
 	mem.tell(ctx, env, p, honesty.AskedOf(&req, nil), res, err)
+	mem.chargeImage(ctx, env, p, &req, nil, res, err, arrived, time.Since(sent))
 	if err != nil {
 		return groupHint(ctx, env, p, req.Model, err)
 	}
@@ -149,9 +162,19 @@ func runEdit(ctx context.Context, args []string, env Env) error {
 	}
 	mem := openMemory(env)
 	defer mem.close()
+	est := spend.Image(p.Prices, nil, &req)
+	if f.estimate {
+		fmt.Fprintln(env.Stdout, est)
+		return nil
+	}
+	if err := mem.withinBudget(ctx, p, est, f.overBudget); err != nil {
+		return err
+	}
 	mem.shape(ctx, env, p, &req.ImageOptions, true, req.Mask != nil, given(f.fs, "stream"))
-	res, err := c.Edit(ctx, req, progress(env))
+	sent, arrived := time.Now(), false
+	res, err := c.Edit(ctx, req, progress(env, &arrived))
 	mem.tell(ctx, env, p, honesty.AskedOf(nil, &req), res, err)
+	mem.chargeImage(ctx, env, p, nil, &req, res, err, arrived, time.Since(sent))
 	if err != nil {
 		return groupHint(ctx, env, p, req.Model, err)
 	}
@@ -179,8 +202,11 @@ func readInput(env Env, path string) (api.InputImage, error) {
 
 // progress tells on stderr that previews arrive, so a slow job is not
 // silent.
-func progress(env Env) func(api.Partial) {
+// progress says each preview on stderr, and sets arrived: a request
+// cancelled after a preview may have been billed.
+func progress(env Env, arrived *bool) func(api.Partial) {
 	return func(p api.Partial) {
+		*arrived = true
 		fmt.Fprintf(env.Stderr, "preview %d received (%d bytes)\n", p.Index+1, len(p.Data))
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"easel/internal/api"
 	"easel/internal/fakeapi"
+	"easel/internal/spend"
 )
 
 func runModels(ctx context.Context, args []string, env Env) error {
@@ -44,7 +45,9 @@ func runChat(ctx context.Context, args []string, env Env) error {
 	maxTokens := fs.Int("max-tokens", 0, "longest reply in tokens (sent only when given)")
 	noStream := fs.Bool("no-stream", false, "wait for the whole reply instead of streaming it")
 	var t target
+	var cost costFlags
 	t.register(fs)
+	cost.register(fs)
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -59,7 +62,9 @@ func runChat(ctx context.Context, args []string, env Env) error {
 	if p.ChatModel != "" && !given(fs, "model") {
 		*model = p.ChatModel
 	}
-	req := api.ChatRequest{Model: *model, Stream: !*noStream}
+	// A stream carries its usage only when asked (stream_options), and
+	// the ledger prices the reply by it.
+	req := api.ChatRequest{Model: *model, Stream: !*noStream, IncludeUsage: !*noStream}
 	if *system != "" {
 		req.Messages = append(req.Messages, api.Message{Role: api.RoleSystem, Content: *system})
 	}
@@ -70,11 +75,22 @@ func runChat(ctx context.Context, args []string, env Env) error {
 	if given(fs, "max-tokens") {
 		req.MaxTokens = maxTokens
 	}
+	est := spend.Chat(p.Prices, req)
+	if cost.estimate {
+		fmt.Fprintln(env.Stdout, est)
+		return nil
+	}
+	mem := openMemory(env)
+	defer mem.close()
+	if err := mem.withinBudget(ctx, p, est, cost.overBudget); err != nil {
+		return err
+	}
 	// A thinking model's reasoning goes to stderr, apart from the reply,
 	// so a script reading stdout gets the reply alone.
-	thought := false
+	thought, arrived, sent := false, false, time.Now()
 	req.OnReasoning = func(r string) { thought = true; fmt.Fprint(env.Stderr, r) }
-	res, err := c.Chat(ctx, req, func(d string) { fmt.Fprint(env.Stdout, d) })
+	res, err := c.Chat(ctx, req, func(d string) { arrived = true; fmt.Fprint(env.Stdout, d) })
+	mem.chargeChat(ctx, env, p, req, res, err, arrived, time.Since(sent))
 	if res != nil && res.Reasoning != "" {
 		if !thought {
 			fmt.Fprint(env.Stderr, res.Reasoning)

@@ -371,7 +371,7 @@ func (r *Runner) run(ctx context.Context, info Info, slot chan struct{}) {
 		if errors.As(err, &ae) {
 			r.learn(ctx, info, honesty.FromError(asked, ae))
 		}
-		r.finishWithError(ctx, info, err, mayHaveBilled(ctx, err, previews, time.Since(sent)))
+		r.finishWithError(ctx, info, err, spend.MayHaveBilled(err, ctx.Err() != nil, previews > 0, time.Since(sent)))
 		return
 	}
 	// Once the images have arrived they are paid for: they are saved even
@@ -473,31 +473,6 @@ func (r *Runner) finishWithError(ctx context.Context, info Info, err error, bill
 		e.Charged = r.charge(ctx, info, nil, e.State)
 	}
 	r.end(e)
-}
-
-// BilledAfter is how long a request must have been out before a cancel
-// counts as possibly billed: the service has begun and will not stop.
-const BilledAfter = 5 * time.Second
-
-// mayHaveBilled says whether a request that ended in err may have been
-// charged for: the service had begun (previews arrived, or it was at
-// work for BilledAfter before a cancel), or it failed in a way that
-// happens only after it began (a time-out, a cut answer, an unusable
-// one). A refusal (a bad key, a bad request, no balance, a rate limit)
-// is not billed.
-func mayHaveBilled(ctx context.Context, err error, previews int, out time.Duration) bool {
-	var ae *api.Error
-	if !errors.As(err, &ae) {
-		return previews > 0
-	}
-	if ae.Kind == api.KindCancelled || ctx.Err() != nil {
-		return previews > 0 || out >= BilledAfter
-	}
-	switch ae.Kind {
-	case api.KindTimeout, api.KindCutOff, api.KindBadResponse:
-		return true
-	}
-	return previews > 0
 }
 
 // charge writes a request down in the ledger; a ledger that cannot be

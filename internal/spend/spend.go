@@ -9,6 +9,7 @@ package spend
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -39,11 +40,61 @@ func Options(t pricing.Table, o api.ImageOptions, prompt string, inputs int, fid
 	return t.Images(o, len([]rune(prompt)), inputs, fidelity == "high")
 }
 
-// Chat is the estimate of a chat request whose messages come to
-// promptChars characters, the reply up to maxReply tokens (0: a long
-// reply).
-func Chat(t pricing.Table, model string, promptChars, maxReply int) pricing.Estimate {
-	return t.Chat(model, promptChars, maxReply)
+// imageChars is what the chat estimate counts an attached image as:
+// about 85 tokens, a picture seen at low detail.
+const imageChars = 85 * 4
+
+// Chat is the estimate of a chat request: its messages as sent (about
+// four characters to a token, images at low detail), the reply up to
+// its MaxTokens or a long one.
+func Chat(t pricing.Table, req api.ChatRequest) pricing.Estimate {
+	chars, maxReply := 0, 0
+	for _, m := range req.Messages {
+		chars += len([]rune(m.Content)) + imageChars*len(m.Images)
+	}
+	if req.MaxTokens != nil {
+		maxReply = *req.MaxTokens
+	}
+	return t.Chat(req.Model, chars, maxReply)
+}
+
+// BilledAfter is how long a request must have been out before a cancel
+// counts as possibly billed: the service has begun and will not stop.
+const BilledAfter = 5 * time.Second
+
+// MayHaveBilled says whether a request that ended in err may have been
+// charged for: the service had begun (something arrived, or it was at
+// work for BilledAfter before a cancel), or it failed in a way that
+// happens only after it began (a time-out, a cut answer, an unusable
+// one). A refusal (a bad key, a bad request, no balance, a rate limit)
+// is not billed. cancelled says the caller cancelled; arrived, that
+// previews or text had come; out, how long the request was out.
+func MayHaveBilled(err error, cancelled, arrived bool, out time.Duration) bool {
+	var ae *api.Error
+	if !errors.As(err, &ae) {
+		return arrived
+	}
+	if ae.Kind == api.KindCancelled || cancelled {
+		return arrived || out >= BilledAfter
+	}
+	switch ae.Kind {
+	case api.KindTimeout, api.KindCutOff, api.KindBadResponse:
+		return true
+	}
+	return arrived
+}
+
+// Outcome is the ledger's word for how a request that ended in err
+// ended.
+func Outcome(err error, cancelled bool) string {
+	var ae *api.Error
+	switch {
+	case err == nil:
+		return library.Billed
+	case cancelled || errors.As(err, &ae) && ae.Kind == api.KindCancelled:
+		return library.Cancelled
+	}
+	return library.Failed
 }
 
 // Ledger writes what requests cost into the library, each at the
@@ -115,10 +166,10 @@ func (l Ledger) ImageRequest(ctx context.Context, t pricing.Table, profile, job 
 
 // ChatRequest records a chat request that may have been billed, with
 // the usage the service reported (nil when none).
-func (l Ledger) ChatRequest(ctx context.Context, t pricing.Table, profile, model string, promptChars, maxReply int, usage *api.Usage, outcome string) (Charged, error) {
-	est := Chat(t, model, promptChars, maxReply)
+func (l Ledger) ChatRequest(ctx context.Context, t pricing.Table, profile string, req api.ChatRequest, usage *api.Usage, outcome string) (Charged, error) {
+	est, model := Chat(t, req), req.Model
 	e := library.Entry{Profile: profile, Model: model, Kind: library.SpendChat, Outcome: outcome, Usage: usage, Currency: est.Currency}
-	e.Options, _ = json.Marshal(map[string]any{"prompt_chars": promptChars, "max_tokens": maxReply})
+	e.Options, _ = json.Marshal(map[string]any{"messages": len(req.Messages), "max_tokens": req.MaxTokens, "temperature": req.Temperature})
 	if est.Priced {
 		e.EstimateLow, e.EstimateHigh = &est.Low, &est.High
 	}

@@ -111,6 +111,7 @@ func (t *Room) Attachments() []string {
 // showAttachments draws the images waiting above the composer, each with
 // its remove button.
 func (t *Room) showAttachments() {
+	defer t.showEstimate()
 	t.attachRow.Objects = nil
 	for i, a := range t.attachments {
 		pic := canvas.NewImageFromImage(a.thumb)

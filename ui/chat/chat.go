@@ -10,6 +10,7 @@ import (
 	"context"
 	"fmt"
 	"image"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -22,6 +23,8 @@ import (
 	"easel/internal/api"
 	"easel/internal/conversations"
 	"easel/internal/imageio"
+	"easel/internal/pricing"
+	"easel/internal/spend"
 	"easel/ui/kit"
 	"easel/ui/modelpick"
 	"easel/ui/room"
@@ -66,6 +69,8 @@ type Room struct {
 	send        *widget.Button
 	stop        *widget.Button
 	status      *widget.Label
+	// estimate says under Send what the next message will cost.
+	estimate *widget.Label
 
 	// streams are the replies streaming now, by conversation.
 	streams map[int64]*stream
@@ -169,7 +174,17 @@ func (t *Room) Build() fyne.CanvasObject {
 	t.attachRow = container.NewHBox()
 	t.attachRow.Hide()
 	actions := container.NewBorder(nil, nil, attach, container.NewHBox(t.stop, t.send), t.status)
-	compose := container.NewBorder(t.attachRow, actions, nil, nil, t.composer)
+	t.estimate = kit.HintLabel("")
+	t.estimate.Wrapping, t.estimate.Truncation, t.estimate.Alignment = fyne.TextWrapOff, fyne.TextTruncateEllipsis, fyne.TextAlignTrailing
+	t.composer.OnChanged = func(string) { t.showEstimate() }
+	prevModel := t.model.OnChanged
+	t.model.OnChanged = func(m string) {
+		if prevModel != nil {
+			prevModel(m)
+		}
+		t.showEstimate()
+	}
+	compose := container.NewBorder(t.attachRow, container.NewVBox(actions, t.estimate), nil, nil, t.composer)
 
 	right := container.NewBorder(header, compose, nil, nil, t.transcript)
 	split := container.NewHSplit(left, right)
@@ -272,6 +287,27 @@ func (t *Room) StatusText() string { return t.status.Text }
 // Streaming reports whether the open conversation's reply is streaming.
 func (t *Room) Streaming() bool { return t.streams[t.current.ID] != nil }
 
+// showEstimate says under Send what the next message will cost at the
+// profile's prices: the conversation so far and the message typed go
+// in; the reply's length is not known, so it is a range.
+func (t *Room) showEstimate() {
+	if t.estimate == nil || t.model == nil || t.system == nil || t.maxTok == nil {
+		return
+	}
+	req := api.ChatRequest{Model: t.model.Text(), Messages: []api.Message{{Role: api.RoleSystem, Content: t.system.Text}}}
+	for _, m := range t.path {
+		req.Messages = append(req.Messages, api.Message{Role: m.Role, Content: m.Content})
+	}
+	req.Messages = append(req.Messages, api.Message{Role: api.RoleUser, Content: t.composer.Text, Images: make([]api.InputImage, len(t.attachments))})
+	if n, err := strconv.Atoi(strings.TrimSpace(t.maxTok.Text)); err == nil && n > 0 {
+		req.MaxTokens = &n
+	}
+	t.estimate.SetText(spend.Chat(t.host.Session().Current().Prices, req).String())
+}
+
+// Estimate is the line under Send, for tests.
+func (t *Room) Estimate() string { return t.estimate.Text }
+
 // syncSend shows Send or Stop for the open conversation.
 func (t *Room) syncSend() {
 	if t.send == nil {
@@ -289,6 +325,10 @@ func (t *Room) view(m conversations.Message) transcript.Message {
 		Version: m.Version, Versions: m.Versions, Streaming: m.State == conversations.Streaming}
 	if m.OutputTokens > 0 {
 		v.Usage = fmt.Sprintf("%d tokens in, %d out", m.InputTokens, m.OutputTokens)
+		prices := t.host.Session().Current().Prices
+		if cost, ok := prices.Cost(pricing.Billed{Model: m.Model, Usage: &api.Usage{InputTokens: m.InputTokens, OutputTokens: m.OutputTokens}}); ok {
+			v.Usage += " · " + prices.Money(cost).String()
+		}
 	}
 	switch m.State {
 	case conversations.Stopped:
@@ -309,6 +349,7 @@ func (t *Room) view(m conversations.Message) transcript.Message {
 
 // showPath draws the open conversation's branch.
 func (t *Room) showPath() {
+	t.showEstimate()
 	msgs := make([]transcript.Message, len(t.path))
 	for i, m := range t.path {
 		msgs[i] = t.view(m)

@@ -16,6 +16,9 @@ import (
 	"easel/internal/api"
 	"easel/internal/conversations"
 	"easel/internal/imageio"
+	"easel/internal/library"
+	"easel/internal/pricing"
+	"easel/internal/spend"
 	"easel/ui/kit"
 	"easel/ui/room"
 )
@@ -26,11 +29,15 @@ const FrameInterval = 50 * time.Millisecond
 
 // stream is one reply arriving, in a goroutine of its own.
 type stream struct {
-	t      *Room
-	conv   int64
-	reply  int64
-	model  string
-	cancel context.CancelFunc
+	t     *Room
+	conv  int64
+	reply int64
+	model string
+	// profile and prices are the account the reply is asked of, and its
+	// prices, as they were when it was sent: what the ledger records.
+	profile string
+	prices  pricing.Table
+	cancel  context.CancelFunc
 	// stopped is set by Stop: the reply ends as stopped, not failed.
 	stopped atomic.Bool
 
@@ -129,7 +136,8 @@ func (t *Room) startReply(conv, parent int64, kind retryKind) {
 		return
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	s := &stream{t: t, conv: conv, cancel: cancel}
+	cur := t.host.Session().Current()
+	s := &stream{t: t, conv: conv, cancel: cancel, profile: cur.ID, prices: cur.Prices}
 	t.streams[conv] = s
 	t.syncSend()
 	store := t.store
@@ -257,6 +265,7 @@ func (s *stream) run(ctx context.Context, store *conversations.Store, client *ap
 			end.ErrorKind = ae.Kind.String()
 		}
 	}
+	s.charge(req, end)
 	ferr := store.Finish(bg, s.reply, end)
 	t.host.Do(func() {
 		delete(t.streams, s.conv)
@@ -278,6 +287,24 @@ func (s *stream) run(ctx context.Context, store *conversations.Store, client *ap
 			t.reloadList()
 		}
 	})
+}
+
+// charge writes the reply in the ledger when it may have been billed:
+// it came, whole or cut, or text had arrived before it was stopped.
+func (s *stream) charge(req api.ChatRequest, end conversations.Ending) {
+	outcome := library.Billed
+	switch {
+	case end.State == conversations.Stopped && end.Content != "":
+		outcome = library.Cancelled
+	case end.State == conversations.Cut:
+		outcome = library.Failed
+	case end.State != conversations.Done:
+		return
+	}
+	if lib := s.t.host.Library(); lib != nil {
+		// A ledger that cannot be written costs the entry, not the reply.
+		_, _ = spend.Ledger{Lib: lib}.ChatRequest(context.Background(), s.prices, s.profile, req, end.Usage, outcome)
+	}
 }
 
 // flush writes what arrived since the last frame, then shows it: the

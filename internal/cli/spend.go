@@ -1,0 +1,183 @@
+package cli
+
+import (
+	"context"
+	"encoding/csv"
+	"errors"
+	"flag"
+	"fmt"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"easel/internal/api"
+	"easel/internal/config"
+	"easel/internal/library"
+	"easel/internal/pricing"
+	"easel/internal/spend"
+)
+
+// costFlags are what gen, edit and chat take about money: print the
+// estimate and send nothing, or send though the budget would be passed.
+type costFlags struct {
+	estimate, overBudget bool
+}
+
+func (c *costFlags) register(fs *flag.FlagSet) {
+	fs.BoolVar(&c.estimate, "estimate", false, "print what the request would cost at the profile's prices, and send nothing")
+	fs.BoolVar(&c.overBudget, "over-budget", false, "send even if the request would pass the profile's daily or monthly budget")
+}
+
+// withinBudget refuses a request that would pass p's budget unless
+// --over-budget says to send it anyway; the command line cannot ask.
+func (m memory) withinBudget(ctx context.Context, p config.Profile, est pricing.Estimate, anyway bool) error {
+	if m.lib == nil || anyway {
+		return nil
+	}
+	v, err := spend.Ledger{Lib: m.lib}.Check(ctx, p, est, time.Now())
+	if err != nil || !v.Over {
+		return nil
+	}
+	return errors.New("not sent: " + v.String() + " The request is estimated at " + est.Amount().String() +
+		"; send it anyway with --over-budget, or change the budget in the window's Settings")
+}
+
+// chargeImage writes an image request in the ledger, as the window does,
+// when it may have been billed.
+func (m memory) chargeImage(ctx context.Context, env Env, p config.Profile, gen *api.GenerateRequest, edit *api.EditRequest, res *api.ImageResult, err error, arrived bool, out time.Duration) {
+	if err != nil && !spend.MayHaveBilled(err, ctx.Err() != nil, arrived, out) {
+		return
+	}
+	c, lerr := spend.Ledger{Lib: m.lib}.ImageRequest(context.WithoutCancel(ctx), p.Prices, p.ID, "", gen, edit, res, spend.Outcome(err, ctx.Err() != nil))
+	if lerr != nil {
+		fmt.Fprintf(env.Stderr, "easel: the cost could not be written down: %v\n", lerr)
+	}
+	if said := c.String(); said != "" {
+		fmt.Fprintf(env.Stderr, "easel: cost %s\n", said)
+	}
+}
+
+// chargeChat writes a chat request in the ledger when it may have been
+// billed (a reply, whole or cut, arrived).
+func (m memory) chargeChat(ctx context.Context, env Env, p config.Profile, req api.ChatRequest, res *api.ChatResult, err error, arrived bool, out time.Duration) {
+	if err != nil && !spend.MayHaveBilled(err, ctx.Err() != nil, arrived, out) {
+		return
+	}
+	var usage *api.Usage
+	if res != nil {
+		usage = res.Usage
+	}
+	_, lerr := spend.Ledger{Lib: m.lib}.ChatRequest(context.WithoutCancel(ctx), p.Prices, p.ID, req, usage, spend.Outcome(err, ctx.Err() != nil))
+	if lerr != nil {
+		fmt.Fprintf(env.Stderr, "easel: the cost could not be written down: %v\n", lerr)
+	}
+}
+
+// runSpend prints the ledger's totals, the window's and the command
+// line's requests alike.
+func runSpend(ctx context.Context, args []string, env Env) error {
+	fs := newFlags("spend", env)
+	by := fs.String("by", "day", "split the totals by day, week, month, model, profile or kind")
+	since := fs.String("since", "", "count from this date on (YYYY-MM-DD, local time); default: everything")
+	asCSV := fs.Bool("csv", false, "print the totals as CSV")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	q := library.SpendQuery{}
+	switch *by {
+	case library.ByDay, library.ByWeek, library.ByMonth:
+		q.Period = *by
+	case library.ByModel, library.ByProfile, library.ByKind:
+		q.Group = *by
+	default:
+		return usageErr(env, "--by takes day, week, month, model, profile or kind, not %q", *by)
+	}
+	if *since != "" {
+		t, err := time.ParseInLocation("2006-01-02", *since, time.Local)
+		if err != nil {
+			return usageErr(env, "--since takes a date such as 2026-11-01, not %q", *since)
+		}
+		q.Since = t
+	}
+	if env.Library == "" {
+		return errors.New("no gallery folder, so no ledger to read")
+	}
+	lib, err := library.OpenWithoutRepair(env.Library)
+	if err != nil {
+		return fmt.Errorf("cannot read the ledger: %w", err)
+	}
+	defer lib.Close()
+	totals, err := lib.Spend(ctx, q)
+	if err != nil {
+		return err
+	}
+	names := profileNames(env)
+	label := func(t library.Total) string {
+		if q.Period != "" {
+			return t.Period
+		}
+		if q.Group == library.ByProfile {
+			if n, ok := names[t.Group]; ok {
+				return n
+			}
+		}
+		return t.Group
+	}
+	if *asCSV {
+		w := csv.NewWriter(env.Stdout)
+		_ = w.Write([]string{*by, "currency", "amount", "estimated", "requests", "images"})
+		for _, t := range totals {
+			_ = w.Write([]string{label(t), t.Currency, strconv.FormatFloat(t.Amount, 'f', 6, 64), strconv.FormatFloat(t.Estimated, 'f', 6, 64),
+				strconv.Itoa(t.Requests), strconv.Itoa(t.Images)})
+		}
+		w.Flush()
+		return w.Error()
+	}
+	if len(totals) == 0 {
+		fmt.Fprintln(env.Stdout, "Nothing spent yet.")
+		return nil
+	}
+	tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
+	sums := map[string]float64{}
+	for _, t := range totals {
+		m := pricing.Money{Amount: t.Amount, Currency: t.Currency}
+		note := ""
+		if t.Estimated > 0 {
+			note = fmt.Sprintf("(%s estimated)", pricing.Money{Amount: t.Estimated, Currency: t.Currency})
+		}
+		images := ""
+		if t.Images > 0 {
+			images = plural(t.Images, "image")
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t\n", label(t), m, plural(t.Requests, "request"), images, note)
+		sums[t.Currency] += t.Amount
+	}
+	var all []string
+	for _, cur := range pricing.Currencies {
+		if v, ok := sums[cur]; ok {
+			all = append(all, pricing.Money{Amount: v, Currency: cur}.String())
+		}
+	}
+	fmt.Fprintf(tw, "total\t%s\t\t\t\t\n", strings.Join(all, " + "))
+	return tw.Flush()
+}
+
+// plural says n things.
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}
+
+// profileNames are the profiles' names by id, for totals by profile.
+func profileNames(env Env) map[string]string {
+	out := map[string]string{config.DemoID: "Demo", config.EnvironmentID: "Environment"}
+	if f, err := loadProfiles(env); err == nil {
+		for _, p := range f.Profiles {
+			out[p.ID] = p.Name
+		}
+	}
+	return out
+}
