@@ -192,11 +192,18 @@ func estimate(ea *App) (s string) {
 // charges nothing) of a fresh fake service, on Text to image with its
 // model list known.
 func newProfileApp(t *testing.T) *App {
+	ea, _ := newProfileAppWith(t, config.Profile{})
+	return ea
+}
+
+// newProfileAppWith is newProfileApp on profile p (its id, name and base
+// URL filled in), and returns the profiles file's path.
+func newProfileAppWith(t *testing.T, p config.Profile) (*App, string) {
 	t.Helper()
 	ts := httptest.NewServer(fakeapi.New(fakeapi.Config{}))
 	t.Cleanup(ts.Close)
 	path := filepath.Join(t.TempDir(), "profiles.json")
-	p := config.Profile{ID: "p-priced", Name: "Priced", BaseURL: ts.URL + "/v1"}
+	p.ID, p.Name, p.BaseURL = "p-priced", "Priced", ts.URL+"/v1"
 	if _, err := config.Open(path).Update(func(f *config.File) error { f.Active = p.ID; return f.Put(p) }); err != nil {
 		t.Fatal(err)
 	}
@@ -204,13 +211,21 @@ func newProfileApp(t *testing.T) *App {
 	t.Cleanup(ea.win.Close)
 	onUI(ea, func() { ea.SelectTab(TabGenerate) })
 	waitFor(t, ea, "the model list", func() bool { return len(ea.generate.Options().Model.Listed()) > 0 })
-	return ea
+	return ea, path
 }
 
-// The demo service charges nothing: no estimate beside its Generate.
-func TestTheDemoHasNoEstimate(t *testing.T) {
+// The demo service stands for a real one: its estimate is at the list
+// prices, as its usage is.
+func TestTheDemoEstimatesAtListPrices(t *testing.T) {
 	ea := newServedAppWith(t, Options{})
-	if got := estimate(ea); got != "" {
+	onUI(ea, func() {
+		form := ea.generate.Options()
+		form.Model.Entry.SetText("gpt-image-1")
+		o := form.Options()
+		o.N, o.Quality, o.Size = 1, "low", "1024x1024"
+		form.SetOptions(o)
+	})
+	if got := estimate(ea); got != "≈ $0.01 for 1 image" {
 		t.Errorf("the demo's estimate: %q", got)
 	}
 }

@@ -6,6 +6,7 @@ package roomtest
 
 import (
 	"bytes"
+	"context"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -70,6 +71,11 @@ type Options struct {
 	Pace time.Duration
 	// Quirks make the fake service behave like a gateway.
 	Quirks []fakeapi.Quirk
+	// Profile, when set, is a stored profile the session opens on (its
+	// base URL is set to the fake service's, its key is kept in the
+	// test keyring), instead of the keyless demo: for a budget or prices
+	// of its own.
+	Profile *config.Profile
 }
 
 // New makes a host with an empty gallery, connected to a fresh fake
@@ -107,12 +113,26 @@ func NewWith(t testing.TB, o Options) *Host {
 		}
 		fake.ServeHTTP(w, r)
 	}))
-	h.sess = session.New(session.Options{
+	opts := session.Options{
 		ConfigPath: filepath.Join(t.TempDir(), "profiles.json"),
 		Keys:       secrets.New(secrets.NewMemory(), 0),
 		Getenv:     func(string) string { return "" },
 		BaseURL:    ts.URL + "/v1",
-	}, quiet{}, h.Do)
+	}
+	if o.Profile != nil {
+		p := *o.Profile
+		p.BaseURL, opts.BaseURL = ts.URL+"/v1", ""
+		if _, err := config.Open(opts.ConfigPath).Update(func(f *config.File) error {
+			f.Active = p.ID
+			return f.Put(p)
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if err := opts.Keys.Set(context.Background(), p.ID, "sk-roomtest-key-123456"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h.sess = session.New(opts, quiet{}, h.Do)
 	h.reg = modelpick.NewRegistry(nil)
 	h.UI(func() { _ = h.sess.Start() })
 	t.Cleanup(func() {

@@ -1,0 +1,53 @@
+package ui
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2/test"
+
+	"easel/internal/cli"
+	"easel/internal/config"
+	"easel/internal/pricing"
+	"easel/internal/secrets"
+)
+
+// `easel gen --estimate` and the window's estimate agree, at a profile's
+// own currency and group rate, for the same prompt and options.
+func TestTheWindowAndTheCommandLineEstimateAlike(t *testing.T) {
+	ea, path := newProfileAppWith(t, config.Profile{Prices: pricing.Table{Currency: pricing.CNY, PerDollar: 7.1, GroupRate: 0.6}})
+	keys := secrets.New(secrets.NewMemory(), 0)
+	if err := keys.Set(context.Background(), "p-priced", "sk-estimate-test-1234"); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		size, quality string
+		n             int
+	}{
+		{"1024x1024", "high", 4}, {"1536x1024", "medium", 1}, {"1024x1536", "auto", 2},
+	} {
+		onUI(ea, func() {
+			form := ea.generate.Options()
+			form.Model.Entry.SetText("gpt-image-1")
+			o := form.Options()
+			o.N, o.Quality, o.Size = tc.n, tc.quality, tc.size
+			form.SetOptions(o)
+		})
+		test.Type(ea.generate.Prompt(), "x") // the prompt's tokens count in both
+		window := estimate(ea)
+		var out, errOut bytes.Buffer
+		env := cli.Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errOut, Getenv: func(string) string { return "" },
+			Profiles: config.Open(path), Keys: keys}
+		var prompt string
+		onUI(ea, func() { prompt = ea.generate.Prompt().Text })
+		args := []string{"gen", "--profile", "Priced", "--model", "gpt-image-1", "--prompt", prompt, "--size", tc.size, "--quality", tc.quality, "--n", string(rune('0' + tc.n)), "--estimate"}
+		if code := cli.Run(args, env); code != 0 {
+			t.Fatalf("exit %d: %s", code, errOut.String())
+		}
+		if got := strings.TrimSpace(out.String()); got != window || !strings.Contains(window, "¥") {
+			t.Errorf("%s %s n=%d: the command line says %q, the window %q", tc.size, tc.quality, tc.n, got, window)
+		}
+	}
+}
