@@ -276,3 +276,51 @@ func (l *Library) Spend(ctx context.Context, q SpendQuery) ([]Total, error) {
 	}
 	return out, rows.Err()
 }
+
+// Balance is a profile's balance as its service last reported it.
+type Balance struct {
+	// Reported is false for a service that does not report one: it is
+	// not asked again.
+	Reported     bool
+	Credit, Used float64
+	Checked      time.Time
+}
+
+// Left is what remains.
+func (b Balance) Left() float64 { return b.Credit - b.Used }
+
+// SetBalance remembers what profile's service said of its balance.
+func (l *Library) SetBalance(ctx context.Context, profile string, b Balance) error {
+	if l.roErr != nil {
+		return l.roErr
+	}
+	_, err := l.db.ExecContext(ctx, `INSERT INTO balances (profile, reported, credit, used, checked_ms) VALUES (?, ?, ?, ?, ?)
+		ON CONFLICT (profile) DO UPDATE SET reported = excluded.reported, credit = excluded.credit, used = excluded.used, checked_ms = excluded.checked_ms`,
+		profile, b.Reported, b.Credit, b.Used, b.Checked.UnixMilli())
+	return err
+}
+
+// BalanceOf is what profile's service last said of its balance; ok is
+// false when it was never asked.
+func (l *Library) BalanceOf(ctx context.Context, profile string) (b Balance, ok bool, err error) {
+	var ms int64
+	err = l.db.QueryRowContext(ctx, `SELECT reported, credit, used, checked_ms FROM balances WHERE profile = ?`, profile).Scan(&b.Reported, &b.Credit, &b.Used, &ms)
+	if err == sql.ErrNoRows {
+		return Balance{}, false, nil
+	}
+	if err != nil {
+		return Balance{}, false, err
+	}
+	b.Checked = time.UnixMilli(ms)
+	return b, true, nil
+}
+
+// ForgetBalance forgets what profile's service said of its balance, so
+// it is asked again (Settings, after a service adds the endpoints).
+func (l *Library) ForgetBalance(ctx context.Context, profile string) error {
+	if l.roErr != nil {
+		return l.roErr
+	}
+	_, err := l.db.ExecContext(ctx, `DELETE FROM balances WHERE profile = ?`, profile)
+	return err
+}

@@ -189,7 +189,7 @@ CREATE TABLE journal_inputs (
 	PRIMARY KEY (job, role, position)
 );
 `},
-	{7, "what each request that may have been billed cost (ledger), and the images each one made (ledger_items)", `
+	{7, "what each request that may have been billed cost (ledger), the images each one made (ledger_items), and each profile's balance as its service last reported it, or that it reports none (balances)", `
 CREATE TABLE ledger (
 	id            INTEGER PRIMARY KEY,
 	at_ms         INTEGER NOT NULL,
@@ -212,6 +212,13 @@ CREATE TABLE ledger_items (
 	entry INTEGER NOT NULL REFERENCES ledger(id) ON DELETE CASCADE,
 	item  INTEGER NOT NULL,
 	PRIMARY KEY (item, entry)
+);
+CREATE TABLE balances (
+	profile    TEXT PRIMARY KEY,
+	reported   INTEGER NOT NULL,
+	credit     REAL NOT NULL DEFAULT 0,
+	used       REAL NOT NULL DEFAULT 0,
+	checked_ms INTEGER NOT NULL
 );
 `},
 }

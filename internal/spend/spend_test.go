@@ -1,0 +1,140 @@
+package spend
+
+import (
+	"context"
+	"net/http/httptest"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"easel/internal/api"
+	"easel/internal/config"
+	"easel/internal/fakeapi"
+	"easel/internal/library"
+	"easel/internal/pricing"
+)
+
+func openLib(t *testing.T) *library.Library {
+	t.Helper()
+	lib, err := library.Open(filepath.Join(t.TempDir(), "lib"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { lib.Close() })
+	return lib
+}
+
+// The budget judges what was spent today and this month plus the top of
+// the estimate, in the profile's currency; an unpriced request cannot be
+// counted and is let through.
+func TestTheBudgetCountsTodayAndTheMonth(t *testing.T) {
+	lib := openLib(t)
+	ctx := context.Background()
+	now := time.Date(2026, 11, 24, 15, 0, 0, 0, time.Local)
+	led := Ledger{Lib: lib}
+	for _, at := range []time.Time{now.Add(-time.Hour), now.AddDate(0, 0, -3), now.AddDate(0, -1, 0)} {
+		c := 1.0
+		if _, err := lib.Record(ctx, library.Entry{At: at, Profile: "p", Model: "m", Kind: library.SpendChat, Outcome: library.Billed, Cost: &c, Currency: pricing.CNY}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	est := pricing.Estimate{Low: 0.5, High: 0.5, Priced: true, Currency: pricing.CNY}
+	p := config.Profile{ID: "p", Prices: pricing.Table{Currency: pricing.CNY}}
+	for _, tc := range []struct {
+		budget config.Budget
+		over   bool
+		period string
+	}{
+		{config.Budget{}, false, ""},
+		{config.Budget{Daily: 1.5}, false, ""},
+		{config.Budget{Daily: 1.4}, true, "today"},
+		{config.Budget{Monthly: 2.5}, false, ""},
+		{config.Budget{Daily: 5, Monthly: 2.4}, true, "this month"},
+	} {
+		p.Budget = tc.budget
+		v, err := led.Check(ctx, p, est, now)
+		if err != nil || v.Over != tc.over || v.Period != tc.period {
+			t.Errorf("%+v: %+v %v", tc.budget, v, err)
+		}
+	}
+	p.Budget = config.Budget{Daily: 1.4}
+	v, _ := led.Check(ctx, p, est, now)
+	if v.String() != "This would take today's spend from ¥1.00 to ¥1.50, over the daily cap of ¥1.40." {
+		t.Errorf("the question: %q", v)
+	}
+	if v, _ := led.Check(ctx, p, pricing.Estimate{Model: "x"}, now); v.Over || !v.Unpriced {
+		t.Errorf("unpriced: %+v", v)
+	}
+}
+
+// An image answer is written at the profile's prices from its usage;
+// one without usage counts its estimate, marked as such.
+func TestImageRequestsAreWrittenAtTheProfilesPrices(t *testing.T) {
+	lib := openLib(t)
+	ctx := context.Background()
+	led := Ledger{Lib: lib}
+	gen := &api.GenerateRequest{Prompt: "abcd", ImageOptions: api.ImageOptions{Model: "gpt-image-1", Size: "1024x1024", Quality: "low", N: 2}}
+	res := &api.ImageResult{Images: make([]api.Image, 2), Usage: &api.Usage{InputTokens: 2, TextTokens: 2, OutputTokens: 544}}
+	c, err := led.ImageRequest(ctx, pricing.Table{Currency: pricing.Quota}, "p", "job-1", gen, nil, res, library.Billed)
+	want := (2*5 + 544*40) / 1e6 * 500000
+	if err != nil || c.Estimated || c.Amount.Currency != pricing.Quota || c.Amount.Amount < want-1e-6 || c.Amount.Amount > want+1e-6 {
+		t.Errorf("charged %+v %v, want %v quota", c, err, want)
+	}
+	c, _ = led.ImageRequest(ctx, pricing.Table{}, "p", "job-2", gen, nil, nil, library.Failed)
+	if !c.Estimated || c.String() != "≈ $0.02 (estimated: the service reported no usage)" {
+		t.Errorf("failed after it began: %+v %q", c, c)
+	}
+	entries, _ := lib.Entries(ctx, time.Time{})
+	if len(entries) != 2 || entries[1].Outcome != library.Failed || entries[1].Cost != nil || entries[1].EstimateHigh == nil {
+		t.Errorf("entries %+v", entries)
+	}
+}
+
+type noBalance struct{ asked int }
+
+func (n *noBalance) Balance(context.Context) (api.Balance, error) {
+	n.asked++
+	return api.Balance{}, api.ErrNoBalance
+}
+
+// A service with billing endpoints gives a balance that falls as it is
+// used; one without is remembered and not asked again.
+func TestABalanceIsAskedOnlyOfServicesThatReportIt(t *testing.T) {
+	lib := openLib(t)
+	ctx := context.Background()
+	srv := fakeapi.New(fakeapi.Config{Credit: 5})
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+	client := api.New(api.Config{BaseURL: ts.URL + "/v1", APIKey: "k"})
+	b, ok, err := Balance(ctx, lib, "p", client, time.Now())
+	if err != nil || !ok || b.Left() != 5 {
+		t.Fatalf("balance %+v %v %v", b, ok, err)
+	}
+	if _, err := client.Generate(ctx, api.GenerateRequest{Prompt: "x", ImageOptions: api.ImageOptions{Model: "gpt-image-1", Size: "1024x1024", Quality: "high"}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	b, _, _ = Balance(ctx, lib, "p", client, time.Now())
+	if b.Left() >= 5-0.16 {
+		t.Errorf("the balance did not fall: %+v", b)
+	}
+	none := &noBalance{}
+	for range 3 {
+		if _, ok, err := Balance(ctx, lib, "q", none, time.Now()); ok || err != nil {
+			t.Errorf("no balance: %v %v", ok, err)
+		}
+	}
+	if none.asked != 1 {
+		t.Errorf("a service without a balance was asked %d times", none.asked)
+	}
+	if err := lib.ForgetBalance(ctx, "q"); err != nil {
+		t.Fatal(err)
+	}
+	_, _, _ = Balance(ctx, lib, "q", none, time.Now())
+	if none.asked != 2 {
+		t.Error("after Forget it is asked again")
+	}
+	s := Summary{Today: pricing.Money{Amount: 0.36, Currency: pricing.USD}, DailyCap: 2, Balance: 24.64, HasBalance: true, Currency: pricing.USD}
+	if s.String() != "Today $0.36 of $2.00 · Balance $24.64" {
+		t.Errorf("summary %q", s)
+	}
+}
