@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+	"sync"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -111,6 +112,10 @@ type App struct {
 	pending  []func()
 	// shortcuts are the window's shortcuts by name (addShortcuts).
 	shortcuts map[string]func()
+	// spendWork counts the status bar's spend reads in flight.
+	spendWork sync.WaitGroup
+	// spendView is the spend view last opened, for tests.
+	spendView *dialogs.SpendView
 
 	chat     *chat.Room
 	generate *generate.Room
@@ -358,7 +363,7 @@ func (a *App) buildUI() {
 	a.built = make([]bool, len(a.rooms))
 	a.tabs = container.NewAppTabs(items...)
 	a.banner = chrome.NewBanner()
-	a.statusBar = chrome.NewStatusBar(a.pickProfile, a.pickGroup, a.showSettings)
+	a.statusBar = chrome.NewStatusBar(a.pickProfile, a.pickGroup, a.showSettings, a.showSpend)
 }
 
 // ensureBuilt builds tab i's widgets the first time it is shown.

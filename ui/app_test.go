@@ -25,6 +25,7 @@ func newApp(t testing.TB, a fyne.App, o Options) *App {
 		ea.session.Wait()
 		ea.edit.Wait()
 		ea.chat.Wait()
+		ea.spendWork.Wait()
 		if ea.runner != nil {
 			ea.runner.Wait()
 			ea.thumbs.Wait()

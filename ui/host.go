@@ -100,6 +100,7 @@ func (o sessionObserver) Changed() {
 			a.wordKeyringBanner()
 		}
 		a.eachBuilt(func(i int) { a.rooms[i].Connected() })
+		a.refreshSpend(true)
 	}
 	a.eachBuilt(func(i int) { a.rooms[i].ServiceChanged() })
 	a.refreshStatusBar()
@@ -312,6 +313,9 @@ func (a *App) showJobEvent(e jobs.Event, img image.Image, results []jobview.Resu
 	}
 	if e.State == jobs.Done && a.built[TabGallery] {
 		a.gallery.Reload()
+	}
+	if e.Charged != nil {
+		a.refreshSpend(e.State == jobs.Done)
 	}
 	if (e.State == jobs.Done || e.State == jobs.Failed) && !a.focused {
 		a.notify(e)

@@ -58,7 +58,8 @@ func (a *App) mainMenu() *fyne.MainMenu {
 		item.Shortcut = shortcutTab[i]
 		tabItems[i] = item
 	}
-	view := fyne.NewMenu("View", tabItems...)
+	spendItem := fyne.NewMenuItem("Spend…", a.showSpend)
+	view := fyne.NewMenu("View", append(tabItems, fyne.NewMenuItemSeparator(), spendItem)...)
 
 	help := fyne.NewMenu("Help", fyne.NewMenuItem("About Easel", a.showAbout))
 	return fyne.NewMainMenu(file, edit, view, help)

@@ -51,3 +51,43 @@ func TestTheWindowAndTheCommandLineEstimateAlike(t *testing.T) {
 		}
 	}
 }
+
+// A finished job's card says what it cost, the status bar what was spent
+// today and the balance the service reports, and the spend view (opened
+// from the status bar) lists it by model.
+func TestWhatAJobCostShowsOnItsCardTheStatusBarAndTheSpendView(t *testing.T) {
+	ea := newServedApp(t)
+	g := ea.generate
+	onUI(ea, func() {
+		form := g.Options()
+		form.Model.Entry.SetText("gpt-image-1")
+		o := form.Options()
+		o.N, o.Quality, o.Size = 2, "low", "1024x1024"
+		form.SetOptions(o)
+	})
+	test.Type(g.Prompt(), "a lighthouse")
+	typeShortcut(ea, shortcutPrimary)
+	waitFor(t, ea, "a card with its cost", func() bool {
+		c := onlyCard(g)
+		return c != nil && strings.HasPrefix(c.Status.Text, "Done") && strings.HasSuffix(c.Status.Text, "· $0.02")
+	})
+	waitFor(t, ea, "today's spend and the balance", func() bool {
+		s := ea.statusBar.Spend.Text
+		return ea.statusBar.Spend.Visible() && strings.HasPrefix(s, "Today $0.02") && strings.Contains(s, "· Balance $24.98")
+	})
+	loaded := make(chan struct{}, 4)
+	onUI(ea, func() {
+		ea.statusBar.Spend.OnTapped()
+		ea.spendView.Loaded = func() { loaded <- struct{}{} }
+	})
+	<-loaded
+	var rows [][]string
+	var summary string
+	onUI(ea, func() { rows, summary = ea.spendView.Rows(), ea.spendView.Summary() })
+	if len(rows) != 1 || rows[0][1] != "gpt-image-1" || rows[0][2] != "$0.02" || rows[0][3] != "1" || rows[0][4] != "2" {
+		t.Errorf("rows %v", rows)
+	}
+	if !strings.HasPrefix(summary, "$0.02 in the last 30 days · 1 request") {
+		t.Errorf("summary %q", summary)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http/httptest"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -136,5 +137,45 @@ func TestABalanceIsAskedOnlyOfServicesThatReportIt(t *testing.T) {
 	s := Summary{Today: pricing.Money{Amount: 0.36, Currency: pricing.USD}, DailyCap: 2, Balance: 24.64, HasBalance: true, Currency: pricing.USD}
 	if s.String() != "Today $0.36 of $2.00 · Balance $24.64" {
 		t.Errorf("summary %q", s)
+	}
+}
+
+// The chart's series has a bar for every period in range, empty ones
+// included, each bar's groups largest first, in one currency.
+func TestSeriesFillsEveryPeriod(t *testing.T) {
+	now := time.Date(2026, 11, 24, 15, 0, 0, 0, time.Local) // a Tuesday
+	if got := Range(library.ByDay, now); got.Format("2006-01-02") != "2026-10-26" {
+		t.Errorf("30 days from %s", got)
+	}
+	if got := Range(library.ByWeek, now); got.Format("2006-01-02") != "2026-09-07" || got.Weekday() != time.Monday {
+		t.Errorf("12 weeks from %s", got)
+	}
+	if got := Range(library.ByMonth, now); got.Format("2006-01-02") != "2025-12-01" {
+		t.Errorf("12 months from %s", got)
+	}
+	totals := []library.Total{
+		{Period: "2026-11-23", Group: "gpt-4o", Currency: "USD", Amount: 0.1},
+		{Period: "2026-11-23", Group: "gpt-image-1", Currency: "USD", Amount: 0.5},
+		{Period: "2026-11-23", Group: "gpt-image-1", Currency: "CNY", Amount: 9},
+		{Period: "2026-11-24", Group: "gpt-4o", Currency: "USD", Amount: 0.2},
+	}
+	bars := Series(totals, library.ByDay, "USD", Range(library.ByDay, now), now)
+	if len(bars) != 30 || bars[28].Total() != 0.6 || bars[28].Parts[0].Group != "gpt-image-1" || bars[29].Total() != 0.2 || bars[0].Total() != 0 {
+		t.Errorf("bars: %d, %+v %+v", len(bars), bars[28], bars[29])
+	}
+	if g := Groups(bars); len(g) != 2 || g[0] != "gpt-image-1" {
+		t.Errorf("groups %v", g)
+	}
+	if c := Currencies(totals); len(c) != 2 || c[0] != "CNY" {
+		t.Errorf("currencies %v", c)
+	}
+	var buf strings.Builder
+	cost := 0.5
+	if err := WriteCSV(&buf, []library.Entry{{At: now, Profile: "p-1", Model: "gpt-image-1", Kind: "generate", Outcome: "done", Images: 2, Cost: &cost, Currency: "USD",
+		Usage: &api.Usage{InputTokens: 10, OutputTokens: 20}}}, map[string]string{"p-1": "Studio"}); err != nil {
+		t.Fatal(err)
+	}
+	if lines := strings.Split(strings.TrimSpace(buf.String()), "\n"); len(lines) != 2 || !strings.Contains(lines[1], "Studio,gpt-image-1,generate,done,2,10,20,,,0.500000,0.500000,false,USD") {
+		t.Errorf("csv %q", buf.String())
 	}
 }

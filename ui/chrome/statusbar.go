@@ -19,6 +19,9 @@ type StatusBar struct {
 	groupQuiet bool
 	settings   *widget.Button
 	state      *widget.Label
+	// Spend says today's spend, the daily cap and the balance; it opens
+	// the spend view.
+	Spend *widget.Button
 	// Box is the bar, for the window to lay out below the tabs.
 	Box fyne.CanvasObject
 	// quiet is set while Show changes the selection, so that is not
@@ -30,7 +33,7 @@ type StatusBar struct {
 // NewStatusBar makes the bar; picked runs when the user picks a profile
 // by name, group when they pick one of its groups, settings when they
 // press Settings….
-func NewStatusBar(picked func(name string), group func(name string), settings func()) *StatusBar {
+func NewStatusBar(picked func(name string), group func(name string), settings func(), spend func()) *StatusBar {
 	s := &StatusBar{picked: picked}
 	s.Group = widget.NewSelect(nil, func(g string) {
 		if !s.groupQuiet && group != nil {
@@ -47,7 +50,9 @@ func NewStatusBar(picked func(name string), group func(name string), settings fu
 	s.state.Truncation = fyne.TextTruncateEllipsis
 	// The picker keeps a readable width whatever the names' lengths.
 	picker := container.NewGridWrap(fyne.NewSize(240, s.Profile.MinSize().Height), s.Profile)
-	s.Box = container.NewBorder(nil, nil, container.NewHBox(widget.NewLabel("Profile"), picker, s.groupBox, s.settings), nil, s.state)
+	s.Spend = &widget.Button{Icon: theme.HistoryIcon(), Importance: widget.LowImportance, OnTapped: spend}
+	s.Spend.Hide()
+	s.Box = container.NewBorder(nil, nil, container.NewHBox(widget.NewLabel("Profile"), picker, s.groupBox, s.settings), s.Spend, s.state)
 	return s
 }
 
@@ -88,3 +93,14 @@ func (s *StatusBar) onPicked(name string) {
 // State is the text beside the picker: the service's address, or why
 // nothing is connected.
 func (s *StatusBar) State() string { return s.state.Text }
+
+// ShowSpend says today's spend, the cap and the balance at the bar's
+// end; "" hides it.
+func (s *StatusBar) ShowSpend(text string) {
+	s.Spend.SetText(text)
+	if text == "" {
+		s.Spend.Hide()
+	} else {
+		s.Spend.Show()
+	}
+}

@@ -1,0 +1,340 @@
+package dialogs
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/storage"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"easel/internal/config"
+	"easel/internal/library"
+	"easel/internal/pricing"
+	"easel/internal/spend"
+	"easel/ui/kit"
+	"easel/ui/widgets/barchart"
+)
+
+// SpendView is what Easel's requests cost, from the ledger: totals by
+// day, week or month as a stacked bar chart split by model, profile or
+// kind, the same as a table, and an export of every request as CSV. The
+// ledger is summed off the UI goroutine; the view is built from the sums.
+type SpendView struct {
+	h        Host
+	period   *widget.RadioGroup
+	group    *widget.RadioGroup
+	currency *widget.Select
+	chart    *barchart.Chart
+	table    *widget.Table
+	summary  *widget.Label
+	export   *widget.Button
+	rows     [][]string
+	totals   []library.Total
+	// loads counts the loads asked; an answer to an older one is
+	// dropped.
+	loads int
+	// Loaded, when set, is told each time a load has been shown (tests,
+	// the benchmark).
+	Loaded func()
+	d      dialog.Dialog
+}
+
+// The choices' words, and what they ask of the ledger.
+var (
+	periodWords = []string{"Day", "Week", "Month"}
+	periodOf    = map[string]string{"Day": library.ByDay, "Week": library.ByWeek, "Month": library.ByMonth}
+	groupWords  = []string{"Model", "Profile", "Kind"}
+	groupOf     = map[string]string{"Model": library.ByModel, "Profile": library.ByProfile, "Kind": library.ByKind}
+	kindWords   = map[string]string{library.SpendGenerate: "Text to image", library.SpendEdit: "Edit", library.SpendChat: "Chat"}
+)
+
+// ShowSpend opens the spend view over the window.
+func ShowSpend(h Host) *SpendView {
+	v := NewSpendView(h)
+	v.d = dialog.NewCustom("Spend", "Close", v.Content(), h.Window())
+	size := h.Window().Canvas().Size()
+	v.d.Resize(fyne.NewSize(size.Width*0.9, size.Height*0.9))
+	v.d.Show()
+	v.Load()
+	return v
+}
+
+// NewSpendView makes the view's widgets; Load fills them.
+func NewSpendView(h Host) *SpendView {
+	v := &SpendView{h: h}
+	v.chart = barchart.New(func(x float64) string { return v.money(x).String() })
+	v.summary = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	v.period = widget.NewRadioGroup(periodWords, func(string) { v.Load() })
+	v.period.Horizontal, v.period.Required = true, true
+	v.period.Selected = "Day"
+	v.group = widget.NewRadioGroup(groupWords, func(string) { v.Load() })
+	v.group.Horizontal, v.group.Required = true, true
+	v.group.Selected = "Model"
+	v.currency = widget.NewSelect(nil, func(string) { v.show() })
+	v.currency.Hide()
+	v.export = &widget.Button{Text: "Export CSV…", Icon: theme.DocumentSaveIcon(), OnTapped: v.exportCSV}
+	v.table = widget.NewTableWithHeaders(
+		func() (int, int) { return len(v.rows), 5 },
+		func() fyne.CanvasObject { return widget.NewLabel("Wednesday 30 Sep 2026") },
+		func(id widget.TableCellID, o fyne.CanvasObject) {
+			l := o.(*widget.Label)
+			l.SetText(v.rows[id.Row][id.Col])
+			if id.Col >= 2 {
+				l.Alignment = fyne.TextAlignTrailing
+			} else {
+				l.Alignment = fyne.TextAlignLeading
+			}
+		})
+	v.table.ShowHeaderColumn = false
+	v.table.CreateHeader = func() fyne.CanvasObject { return widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}) }
+	v.table.UpdateHeader = func(id widget.TableCellID, o fyne.CanvasObject) {
+		o.(*widget.Label).SetText([]string{"When", "What", "Spent", "Requests", "Images"}[id.Col])
+	}
+	for col, w := range []float32{190, 220, 110, 90, 80} {
+		v.table.SetColumnWidth(col, w)
+	}
+	return v
+}
+
+// Content is the view's layout: the choices, the summary, the chart over
+// the table.
+func (v *SpendView) Content() fyne.CanvasObject {
+	choices := container.NewHBox(widget.NewLabel("By"), v.period, widget.NewSeparator(), widget.NewLabel("Split by"), v.group, v.currency)
+	head := container.NewVBox(container.NewBorder(nil, nil, nil, v.export, choices), v.summary)
+	split := container.NewVSplit(v.chart, v.table)
+	split.Offset = 0.55
+	return container.NewBorder(head, kit.HintLabel("Amounts are at each profile's prices (Settings ▸ Prices and budget), from the usage the service reported; a request it reported none for counts at its estimate."), nil, nil, split)
+}
+
+// SetPeriod chooses Day, Week or Month without loading (the benchmark
+// loads itself).
+func (v *SpendView) SetPeriod(p string) {
+	v.period.Selected = p
+	v.period.Refresh()
+}
+
+// Query is what the choices ask of the ledger at now.
+func (v *SpendView) Query(now time.Time) library.SpendQuery { return v.query(now) }
+
+// query is what the choices ask of the ledger now.
+func (v *SpendView) query(now time.Time) library.SpendQuery {
+	p := periodOf[v.period.Selected]
+	return library.SpendQuery{Period: p, Group: groupOf[v.group.Selected], Since: spend.Range(p, now)}
+}
+
+// Load sums the ledger for the choices off the UI goroutine and shows it.
+func (v *SpendView) Load() {
+	lib := v.h.Library()
+	if lib == nil || v.period == nil || v.group == nil {
+		return
+	}
+	v.loads++
+	n, q := v.loads, v.query(time.Now())
+	go func() {
+		totals, err := lib.Spend(context.Background(), q)
+		v.h.Do(func() {
+			if n != v.loads {
+				return // the choices changed since
+			}
+			if err != nil {
+				v.summary.SetText("The ledger could not be read: " + err.Error())
+				return
+			}
+			v.Show(totals)
+		})
+	}()
+}
+
+// Show builds the view from totals summed for the current choices: the
+// part that runs on the UI goroutine.
+func (v *SpendView) Show(totals []library.Total) {
+	v.totals = totals
+	curs := spend.Currencies(totals)
+	v.currency.Options = curs
+	if len(curs) > 1 {
+		if v.currency.Selected == "" || !contains(curs, v.currency.Selected) {
+			v.currency.Selected = curs[0]
+		}
+		v.currency.Show()
+	} else {
+		v.currency.Selected = ""
+		v.currency.Hide()
+	}
+	v.currency.Refresh()
+	v.show()
+	if v.Loaded != nil {
+		v.Loaded()
+	}
+}
+
+func contains(ss []string, s string) bool {
+	for _, x := range ss {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// cur is the currency shown.
+func (v *SpendView) cur() string {
+	if v.currency.Selected != "" {
+		return v.currency.Selected
+	}
+	if c := spend.Currencies(v.totals); len(c) > 0 {
+		return c[0]
+	}
+	return v.h.Session().Current().Prices.Money(0).Currency
+}
+
+func (v *SpendView) money(x float64) pricing.Money { return pricing.Money{Amount: x, Currency: v.cur()} }
+
+// show draws the totals in the chosen currency.
+func (v *SpendView) show() {
+	now := time.Now()
+	q := v.query(now)
+	bars := spend.Series(v.totals, q.Period, v.cur(), q.Since, now)
+	groups := spend.Groups(bars)
+	index := map[string]int{}
+	names := make([]string, len(groups))
+	for i, g := range groups {
+		index[g], names[i] = i, v.groupName(q.Group, g)
+	}
+	chartBars := make([]barchart.Bar, len(bars))
+	v.rows = v.rows[:0]
+	sum, estimated, requests := 0.0, 0.0, 0
+	for i, b := range bars {
+		vals := make([]float64, len(groups))
+		for _, p := range b.Parts {
+			vals[index[p.Group]] = p.Amount
+		}
+		chartBars[i] = barchart.Bar{Label: barLabel(q.Period, b.Period), Values: vals}
+	}
+	for i := len(bars) - 1; i >= 0; i-- { // the table: newest first
+		for _, p := range bars[i].Parts {
+			images := ""
+			if p.Images > 0 {
+				images = fmt.Sprint(p.Images)
+			}
+			amount := v.money(p.Amount).String()
+			if p.Estimated > 0 {
+				amount = "≈ " + amount
+			}
+			v.rows = append(v.rows, []string{rowLabel(q.Period, bars[i].Period), names[index[p.Group]], amount, fmt.Sprint(p.Requests), images})
+			sum, estimated, requests = sum+p.Amount, estimated+p.Estimated, requests+p.Requests
+		}
+	}
+	v.chart.Set(names, chartBars)
+	v.table.Refresh()
+	span := map[string]string{library.ByDay: "the last 30 days", library.ByWeek: "the last 12 weeks", library.ByMonth: "the last 12 months"}[q.Period]
+	text := fmt.Sprintf("%s in %s · %d requests", v.money(sum), span, requests)
+	if requests == 1 {
+		text = fmt.Sprintf("%s in %s · 1 request", v.money(sum), span)
+	}
+	if estimated > 0 {
+		text += fmt.Sprintf(" · %s of it estimated", v.money(estimated))
+	}
+	v.summary.SetText(text)
+}
+
+// groupName is how the view names a group: a profile by its name, a
+// kind by its tab.
+func (v *SpendView) groupName(by, g string) string {
+	switch by {
+	case library.ByProfile:
+		if p, ok := v.h.Session().Find(g); ok {
+			return p.Name
+		}
+		switch g {
+		case config.DemoID:
+			return "Demo service"
+		case config.EnvironmentID:
+			return "Environment"
+		}
+	case library.ByKind:
+		if w, ok := kindWords[g]; ok {
+			return w
+		}
+	}
+	return g
+}
+
+// barLabel is a bar's label: the day, the week's Monday, the month.
+func barLabel(period string, t time.Time) string {
+	if period == library.ByMonth {
+		return t.Format("Jan")
+	}
+	return t.Format("2 Jan")
+}
+
+// rowLabel is a table row's period.
+func rowLabel(period string, t time.Time) string {
+	switch period {
+	case library.ByWeek:
+		return "Week of " + t.Format("2 Jan 2006")
+	case library.ByMonth:
+		return t.Format("January 2006")
+	}
+	return t.Format("Mon 2 Jan 2006")
+}
+
+// Rows are the table's rows, for tests.
+func (v *SpendView) Rows() [][]string { return v.rows }
+
+// Summary is the line above the chart, for tests.
+func (v *SpendView) Summary() string { return v.summary.Text }
+
+// Chart is the chart, for tests.
+func (v *SpendView) Chart() *barchart.Chart { return v.chart }
+
+// exportCSV writes every request in the view's range, one a line.
+func (v *SpendView) exportCSV() {
+	lib := v.h.Library()
+	if lib == nil {
+		return
+	}
+	names := map[string]string{config.DemoID: "Demo service", config.EnvironmentID: "Environment"}
+	for _, p := range v.h.Session().Profiles() {
+		names[p.ID] = p.Name
+	}
+	since := v.query(time.Now()).Since
+	save := dialog.NewFileSave(func(w fyne.URIWriteCloser, err error) {
+		if err != nil || w == nil {
+			return
+		}
+		go func() {
+			var buf bytes.Buffer
+			entries, err := lib.Entries(context.Background(), since)
+			if err == nil {
+				err = spend.WriteCSV(&buf, entries, names)
+			}
+			if err == nil {
+				_, err = w.Write(buf.Bytes())
+			}
+			if cerr := w.Close(); err == nil {
+				err = cerr
+			}
+			v.h.Do(func() {
+				if err != nil {
+					dialog.ShowError(fmt.Errorf("the spend could not be exported: %w", err), v.h.Window())
+					return
+				}
+				dialog.ShowInformation("Exported", fmt.Sprintf("%d requests written to %s.", len(entries), w.URI().Name()), v.h.Window())
+			})
+		}()
+	}, v.h.Window())
+	save.SetFileName("easel-spend-" + time.Now().Format("2006-01-02") + ".csv")
+	save.SetFilter(storage.NewExtensionFileFilter([]string{".csv"}))
+	if dir := defaultFolder(); dir != "" {
+		if l, err := storage.ListerForURI(storage.NewFileURI(dir)); err == nil {
+			save.SetLocation(l)
+		}
+	}
+	save.Show()
+}
