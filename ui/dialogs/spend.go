@@ -92,7 +92,9 @@ func NewSpendView(h Host) *SpendView {
 			}
 		})
 	v.table.ShowHeaderColumn = false
-	v.table.CreateHeader = func() fyne.CanvasObject { return widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}) }
+	v.table.CreateHeader = func() fyne.CanvasObject {
+		return widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	}
 	v.table.UpdateHeader = func(id widget.TableCellID, o fyne.CanvasObject) {
 		o.(*widget.Label).SetText([]string{"When", "What", "Spent", "Requests", "Images"}[id.Col])
 	}
@@ -193,7 +195,9 @@ func (v *SpendView) cur() string {
 	return v.h.Session().Current().Prices.Money(0).Currency
 }
 
-func (v *SpendView) money(x float64) pricing.Money { return pricing.Money{Amount: x, Currency: v.cur()} }
+func (v *SpendView) money(x float64) pricing.Money {
+	return pricing.Money{Amount: x, Currency: v.cur()}
+}
 
 // show draws the totals in the chosen currency.
 func (v *SpendView) show() {
