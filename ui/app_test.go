@@ -128,7 +128,7 @@ func TestMenuShowsEveryTabShortcut(t *testing.T) {
 	if view == nil {
 		t.Fatal("no View menu")
 	}
-	for i, item := range view.Items {
+	for i, item := range view.Items[:len(shortcutTab)] {
 		if item.Shortcut != shortcutTab[i] {
 			t.Errorf("View > %s shows no Ctrl+%d", item.Label, i+1)
 		}

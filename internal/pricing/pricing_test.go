@@ -124,6 +124,14 @@ func TestTablesCurrenciesRatesAndOwnPrices(t *testing.T) {
 	if _, isOwn, ok := own.Lookup("gpt-image-1"); !ok || isOwn {
 		t.Error("a model the profile does not price falls back to the list")
 	}
+	// A price of its own for one picture keeps the list's for the rest.
+	flat := Table{Currency: CNY, PerDollar: 7, Models: map[string]Price{"gpt-image-1": {PerImage: map[string]map[string]float64{"1024x1024": {"medium": 0.3}}}}}
+	if e := flat.Images(api.ImageOptions{Model: "gpt-image-1", Size: "1536x1024", Quality: "medium"}, 0, 0, false); !near(e.High, 1568*40/1e6*7) {
+		t.Errorf("another size falls back to the list price: %+v", e)
+	}
+	if c, _ := flat.Cost(Billed{Model: "gpt-image-1", Images: 2, Size: "1024x1024", Quality: "medium", Usage: &api.Usage{TextTokens: 100}}); !near(c, 0.6+100*5*7/1e6) {
+		t.Errorf("cost at its own per-picture price, the prompt at the list's: %v", c)
+	}
 	if s := (Money{Amount: 1234567, Currency: Quota}).String(); s != "1,234,567 quota" {
 		t.Errorf("quota: %s", s)
 	}

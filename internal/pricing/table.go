@@ -73,15 +73,51 @@ func (t Table) perDollar() float64 {
 }
 
 // Lookup is model's price in the table's currency, group rate applied:
-// the profile's own price, else the list price converted. Own says which.
+// the list price converted, with each figure the profile sets of its own
+// in its place (a gateway that charges its own price per picture keeps
+// the list's token prices for the rest). Own says the profile set any.
 func (t Table) Lookup(model string) (p Price, own, ok bool) {
-	if mp, found := t.Models[model]; found {
+	mp, own := t.Models[model]
+	lp, listed := Lookup(model)
+	switch {
+	case own && listed:
+		return scale(merge(scale(lp, t.perDollar()), mp), t.rate()), true, true
+	case own:
 		return scale(mp, t.rate()), true, true
-	}
-	if lp, found := Lookup(model); found {
+	case listed:
 		return scale(lp, t.perDollar()*t.rate()), false, true
 	}
 	return Price{}, false, false
+}
+
+// merge is base with every figure own sets in its place.
+func merge(base, own Price) Price {
+	for _, f := range []struct {
+		dst *float64
+		v   float64
+	}{
+		{&base.TextIn, own.TextIn}, {&base.ImageIn, own.ImageIn}, {&base.ImageOut, own.ImageOut}, {&base.TextOut, own.TextOut},
+	} {
+		if f.v > 0 {
+			*f.dst = f.v
+		}
+	}
+	if len(own.PerImage) > 0 {
+		sized := map[string]map[string]float64{}
+		for _, src := range []map[string]map[string]float64{base.PerImage, own.PerImage} {
+			for size, byQ := range src {
+				if sized[size] == nil {
+					sized[size] = map[string]float64{}
+				}
+				for q, v := range byQ {
+					sized[size][q] = v
+				}
+			}
+		}
+		base.PerImage = sized
+	}
+	base.Source, base.Date = "", ""
+	return base
 }
 
 // scale multiplies every figure of p by k, on a copy.
