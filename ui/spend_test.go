@@ -91,3 +91,36 @@ func TestWhatAJobCostShowsOnItsCardTheStatusBarAndTheSpendView(t *testing.T) {
 		t.Errorf("summary %q", summary)
 	}
 }
+
+// Prices set in Settings apply at once: the profile's currency, its group
+// rate and a per-picture price of its own make the estimate, and its
+// daily cap shows in the status bar.
+func TestPricesSetInSettingsApplyAtOnce(t *testing.T) {
+	ea, _ := newProfileAppWith(t, config.Profile{})
+	onUI(ea, func() {
+		ea.showSettings()
+		pe := ea.settings.Form.Prices
+		pe.Currency.SetSelected("Chinese yuan (¥)")
+		pe.PerDollar.SetText("7")
+		pe.GroupRate.SetText("0.5")
+		pe.Daily.SetText("3")
+		pe.Picture("gpt-image-1", "1024x1024", "medium").SetText("0.3")
+		test.Tap(ea.settings.Use)
+	})
+	waitFor(t, ea, "the prices saved", func() bool { return ea.session.Current().Prices.Currency == pricing.CNY })
+	p := ea.session.Current()
+	if p.Prices.GroupRate != 0.5 || p.Budget.Daily != 3 || p.Prices.Models["gpt-image-1"].PerImage["1024x1024"]["medium"] != 0.3 {
+		t.Fatalf("saved %+v %+v", p.Prices, p.Budget)
+	}
+	onUI(ea, func() {
+		form := ea.generate.Options()
+		form.Model.Entry.SetText("gpt-image-1")
+		o := form.Options()
+		o.N, o.Quality, o.Size = 2, "medium", "1024x1024"
+		form.SetOptions(o)
+	})
+	if got := estimate(ea); got != "≈ ¥0.30 for 2 images" {
+		t.Errorf("estimate %q", got)
+	}
+	waitFor(t, ea, "the cap in the status bar", func() bool { return strings.HasPrefix(ea.statusBar.Spend.Text, "Today ¥0.00 of ¥3.00") })
+}

@@ -40,6 +40,8 @@ type ProfileForm struct {
 	Jobs *widget.Select
 	// Groups are the gateway account groups the profile holds keys for.
 	Groups *groupsEditor
+	// Prices are the profile's prices and budget, on their own tab.
+	Prices *pricesEditor
 	// Test is Test connection, Result its answer.
 	Test   *widget.Button
 	Result *widget.Label
@@ -56,6 +58,7 @@ func (f *ProfileForm) fields() []string {
 		out = append(out, f.ChatModel.Text, f.ImageModel.Text, f.size.Selected, f.quality.Selected,
 			f.format.Selected, f.timeout.Text, f.Jobs.Selected)
 		out = append(out, f.Groups.fields()...)
+		out = append(out, f.Prices.fields()...)
 	}
 	return out
 }
@@ -152,6 +155,7 @@ func NewProfileForm(h Host, p config.Profile, full bool) *ProfileForm {
 		f.Groups = newGroupsEditor(p)
 		f.form.AppendItem(kit.FormItem("Key's group", f.Groups.Own, "Gateways (new-api, one-api) offer models and prices per account group; name this key's group to hold others."))
 		f.form.AppendItem(kit.FormItem("Other groups", f.Groups.Box, "A key for each further group of this gateway; pick the one in use beside the profile below the tabs."))
+		f.Prices = newPricesEditor(h, p)
 	}
 	if p.ReadOnly {
 		for _, e := range []*widget.Entry{f.Name, f.BaseURL, f.Key} {
@@ -206,6 +210,9 @@ func (f *ProfileForm) profile() (config.Profile, error) {
 		}
 		p.MaxJobs, _ = strconv.Atoi(f.Jobs.Selected)
 		f.Groups.apply(&p)
+		if err := f.Prices.apply(&p); err != nil {
+			return p, err
+		}
 	}
 	if p.ID == "" {
 		p.ID = f.newID

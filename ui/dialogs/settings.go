@@ -28,6 +28,8 @@ type Settings struct {
 	// learnt holds what Easel learnt of the shown profile's service, on
 	// its own tab beside the profile's form.
 	learnt *fyne.Container
+	// prices holds the shown profile's prices and budget.
+	prices *fyne.Container
 	// Tabs are the profile's form and what was learnt of its service.
 	Tabs *container.AppTabs
 	// testRow holds the shown form's Test connection and its result, kept
@@ -75,8 +77,10 @@ func ShowSettings(h Host, closed func()) *Settings {
 
 	s.testRow = container.NewStack()
 	s.learnt = container.NewStack()
+	s.prices = container.NewStack()
 	s.Tabs = container.NewAppTabs(
 		container.NewTabItem("Profile", container.NewVScroll(s.pane)),
+		container.NewTabItem("Prices and budget", container.NewVScroll(s.prices)),
 		container.NewTabItem("What this service does", container.NewVScroll(s.learnt)))
 	split := container.NewHSplit(left, container.NewBorder(nil, container.NewVBox(s.testRow, actions), nil, nil, s.Tabs))
 	split.Offset = 0.28
@@ -119,6 +123,8 @@ func (s *Settings) open(p config.Profile) {
 	s.pane.Refresh()
 	s.learnt.Objects = []fyne.CanvasObject{container.NewPadded(s.Learnt.Box)}
 	s.learnt.Refresh()
+	s.prices.Objects = []fyne.CanvasObject{container.NewPadded(s.Form.Prices.Box)}
+	s.prices.Refresh()
 	// The button keeps its height beside a result of several lines.
 	s.testRow.Objects = []fyne.CanvasObject{kit.ButtonBeside(s.Form.Test, s.Form.Result)}
 	s.testRow.Refresh()

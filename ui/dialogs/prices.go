@@ -1,0 +1,392 @@
+package dialogs
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"easel/internal/config"
+	"easel/internal/pricing"
+	"easel/ui/kit"
+)
+
+// pricesEditor is Settings' "Prices and budget" tab for one profile: the
+// currency it counts in, how the list prices in dollars convert to it,
+// the gateway's group rate, the daily and monthly caps, and per model
+// prices of its own over the list prices (empty fields keep the list's,
+// shown as placeholders in the profile's currency). What the service
+// says of the balance is shown with a way to ask again.
+type pricesEditor struct {
+	host    Host
+	profile config.Profile
+	// Currency, PerDollar and GroupRate are the table's; Daily and
+	// Monthly the budget's caps.
+	Currency       *widget.Select
+	PerDollar      *widget.Entry
+	GroupRate      *widget.Entry
+	Daily, Monthly *widget.Entry
+	models         []*modelPrices
+	accordion      *widget.Accordion
+	addName        *widget.Entry
+	balance        *widget.Label
+	askAgain       *widget.Button
+	perDollarItem  *widget.FormItem
+	form           *widget.Form
+	// Box is the tab's content.
+	Box fyne.CanvasObject
+}
+
+// modelPrices are one model's own prices.
+type modelPrices struct {
+	model                              string
+	TextIn, ImageIn, ImageOut, TextOut *widget.Entry
+	// pictures are the per-picture prices by size and quality.
+	pictures map[[2]string]*widget.Entry
+	sizes    []string
+	quals    []string
+	item     *widget.AccordionItem
+}
+
+// currencyWords name the currencies in the picker.
+var currencyWords = []string{"US dollars ($)", "Chinese yuan (¥)", "Gateway quota units"}
+
+func currencyWord(c string) string {
+	if i := slices.Index(pricing.Currencies, c); i >= 0 {
+		return currencyWords[i]
+	}
+	return currencyWords[0]
+}
+
+func currencyOf(word string) string {
+	if i := slices.Index(currencyWords, word); i >= 0 {
+		return pricing.Currencies[i]
+	}
+	return pricing.USD
+}
+
+// number writes a figure for an entry: "" for 0.
+func number(v float64) string {
+	if v == 0 {
+		return ""
+	}
+	return strconv.FormatFloat(v, 'f', -1, 64)
+}
+
+func newPricesEditor(h Host, p config.Profile) *pricesEditor {
+	e := &pricesEditor{host: h, profile: p}
+	t := p.Prices
+	e.Currency = widget.NewSelect(currencyWords, nil)
+	e.Currency.SetSelected(currencyWord(t.Currency))
+	e.Currency.OnChanged = func(string) { e.showPlaceholders() }
+	e.PerDollar = &widget.Entry{Text: number(t.PerDollar)}
+	e.PerDollar.OnChanged = func(string) { e.showPlaceholders() }
+	e.GroupRate = &widget.Entry{Text: number(t.GroupRate), PlaceHolder: "1 — the gateway's group ratio, e.g. 0.8"}
+	e.Daily = &widget.Entry{Text: number(p.Budget.Daily), PlaceHolder: "no cap"}
+	e.Monthly = &widget.Entry{Text: number(p.Budget.Monthly), PlaceHolder: "no cap"}
+	e.perDollarItem = kit.FormItem("Conversion", e.PerDollar, " ")
+	e.form = widget.NewForm(
+		kit.FormItem("Currency", e.Currency, "What the account is billed in: a gateway (new-api, one-api) may bill in its own quota units."),
+		e.perDollarItem,
+		kit.FormItem("Group rate", e.GroupRate, "The gateway's multiplier for this key's group; every price is multiplied by it."),
+		kit.FormItem("Daily cap", e.Daily, "A request that would take today's spend past it asks first."),
+		kit.FormItem("Monthly cap", e.Monthly, "The same for the calendar month."),
+	)
+	names := make([]string, 0, len(pricing.Defaults)+len(t.Models))
+	for m := range pricing.Defaults {
+		names = append(names, m)
+	}
+	for m := range t.Models {
+		if _, ok := pricing.Defaults[m]; !ok {
+			names = append(names, m)
+		}
+	}
+	sort.Strings(names)
+	e.accordion = widget.NewAccordion()
+	for _, m := range names {
+		e.addModel(m, t.Models[m])
+	}
+	e.addName = &widget.Entry{PlaceHolder: "another model, as the service names it"}
+	add := &widget.Button{Text: "Add prices for it", Icon: theme.ContentAddIcon(), Importance: widget.LowImportance, OnTapped: func() {
+		name := strings.TrimSpace(e.addName.Text)
+		if name == "" || slices.ContainsFunc(e.models, func(mp *modelPrices) bool { return mp.model == name }) {
+			return
+		}
+		e.addModel(name, pricing.Price{})
+		e.accordion.Open(len(e.accordion.Items) - 1)
+		e.addName.SetText("")
+		e.showPlaceholders()
+	}}
+	e.balance = kit.HintLabel("")
+	e.askAgain = &widget.Button{Text: "Ask again", Icon: theme.ViewRefreshIcon(), Importance: widget.LowImportance, OnTapped: e.forgetBalance}
+	e.askAgain.Hide()
+	e.Box = container.NewVBox(
+		kit.HintLabel("Easel estimates each request before it is sent and writes what it cost from the usage the service reports (View ▸ Spend…). The list prices are OpenAI's, with their source and date; set your own where your account charges differently."),
+		e.form,
+		kit.Heading("Prices per model"),
+		kit.HintLabel("Per million tokens, or per picture by size and quality; an empty field keeps the list price shown in grey. A model with no price says so rather than costing nothing."),
+		e.accordion,
+		container.NewBorder(nil, nil, nil, add, e.addName),
+		kit.Heading("Balance"),
+		container.NewBorder(nil, nil, nil, e.askAgain, e.balance),
+	)
+	e.showPlaceholders()
+	e.showBalance()
+	return e
+}
+
+// addModel adds model's row with own prices in it.
+func (e *pricesEditor) addModel(model string, own pricing.Price) {
+	mp := &modelPrices{model: model, pictures: map[[2]string]*widget.Entry{}}
+	entry := func(v float64) *widget.Entry { return &widget.Entry{Text: number(v)} }
+	mp.TextIn, mp.ImageIn, mp.ImageOut, mp.TextOut = entry(own.TextIn), entry(own.ImageIn), entry(own.ImageOut), entry(own.TextOut)
+	list, listed := pricing.Lookup(model)
+	form := widget.NewForm()
+	chat := listed && list.ImageOut == 0 && list.PerImage == nil
+	form.Append("Text in, per million tokens", mp.TextIn)
+	if !chat {
+		form.Append("Image in, per million tokens", mp.ImageIn)
+		if !listed || list.PerImage == nil {
+			form.Append("Image out, per million tokens", mp.ImageOut)
+		}
+	}
+	if chat || !listed {
+		form.Append("Text out, per million tokens", mp.TextOut)
+	}
+	content := []fyne.CanvasObject{form}
+	if !chat {
+		mp.sizes, mp.quals = []string{"1024x1024", "1536x1024", "1024x1536"}, []string{"low", "medium", "high"}
+		if listed && list.PerImage != nil {
+			mp.sizes, mp.quals = sortedKeys(list.PerImage), qualitiesOf(list.PerImage)
+		}
+		grid := container.NewGridWithColumns(len(mp.quals) + 1)
+		grid.Add(widget.NewLabel("Per picture"))
+		for _, q := range mp.quals {
+			grid.Add(widget.NewLabelWithStyle(q, fyne.TextAlignCenter, fyne.TextStyle{Bold: true}))
+		}
+		for _, size := range mp.sizes {
+			grid.Add(widget.NewLabel(size))
+			for _, q := range mp.quals {
+				en := entry(own.PerImage[size][q])
+				mp.pictures[[2]string{size, q}] = en
+				grid.Add(en)
+			}
+		}
+		content = append(content, grid)
+	}
+	source := "no list price: only what you set here"
+	if listed {
+		source = fmt.Sprintf("list price from %s, %s", list.Source, list.Date)
+	}
+	content = append(content, kit.HintLabel(source))
+	mp.item = widget.NewAccordionItem(model, container.NewVBox(content...))
+	e.models = append(e.models, mp)
+	e.accordion.Append(mp.item)
+}
+
+func sortedKeys(m map[string]map[string]float64) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func qualitiesOf(m map[string]map[string]float64) []string {
+	var out []string
+	for _, byQ := range m {
+		for q := range byQ {
+			if !slices.Contains(out, q) {
+				out = append(out, q)
+			}
+		}
+	}
+	sort.Strings(out)
+	slices.Reverse(out) // standard before hd
+	return out
+}
+
+// table is the prices as the fields hold them; an entry that is not a
+// figure is an error naming it.
+func (e *pricesEditor) table() (pricing.Table, config.Budget, error) {
+	var errs []string
+	num := func(what string, en *widget.Entry) float64 {
+		s := strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(strings.TrimSpace(en.Text), "$"), "¥"))
+		if s == "" {
+			return 0
+		}
+		v, err := strconv.ParseFloat(s, 64)
+		if err != nil || v < 0 {
+			errs = append(errs, fmt.Sprintf("%s: %q is not a price", what, en.Text))
+			return 0
+		}
+		return v
+	}
+	t := pricing.Table{Currency: currencyOf(e.Currency.Selected)}
+	if t.Currency == pricing.USD {
+		t.Currency = "" // the default, written as nothing
+	} else {
+		t.PerDollar = num("Conversion", e.PerDollar)
+	}
+	t.GroupRate = num("Group rate", e.GroupRate)
+	b := config.Budget{Daily: num("Daily cap", e.Daily), Monthly: num("Monthly cap", e.Monthly)}
+	for _, mp := range e.models {
+		p := pricing.Price{TextIn: num(mp.model, mp.TextIn), ImageIn: num(mp.model, mp.ImageIn), ImageOut: num(mp.model, mp.ImageOut), TextOut: num(mp.model, mp.TextOut)}
+		for key, en := range mp.pictures {
+			if v := num(mp.model+" "+key[0]+" "+key[1], en); v > 0 {
+				if p.PerImage == nil {
+					p.PerImage = map[string]map[string]float64{}
+				}
+				if p.PerImage[key[0]] == nil {
+					p.PerImage[key[0]] = map[string]float64{}
+				}
+				p.PerImage[key[0]][key[1]] = v
+			}
+		}
+		if p.TextIn+p.ImageIn+p.ImageOut+p.TextOut > 0 || p.PerImage != nil {
+			if t.Models == nil {
+				t.Models = map[string]pricing.Price{}
+			}
+			t.Models[mp.model] = p
+		}
+	}
+	if len(errs) > 0 {
+		return t, b, fmt.Errorf("prices: %s", strings.Join(errs, "; "))
+	}
+	return t, b, nil
+}
+
+// apply puts the fields into p.
+func (e *pricesEditor) apply(p *config.Profile) error {
+	t, b, err := e.table()
+	if err != nil {
+		return err
+	}
+	p.Prices, p.Budget = t, b
+	return nil
+}
+
+// fields are every field's text, to tell unsaved changes.
+func (e *pricesEditor) fields() []string {
+	out := []string{e.Currency.Selected, e.PerDollar.Text, e.GroupRate.Text, e.Daily.Text, e.Monthly.Text}
+	for _, mp := range e.models {
+		out = append(out, mp.model, mp.TextIn.Text, mp.ImageIn.Text, mp.ImageOut.Text, mp.TextOut.Text)
+		for _, s := range mp.sizes {
+			for _, q := range mp.quals {
+				out = append(out, mp.pictures[[2]string{s, q}].Text)
+			}
+		}
+	}
+	return out
+}
+
+// showPlaceholders writes the list prices, converted to the chosen
+// currency (before the group rate), into the empty fields' placeholders.
+func (e *pricesEditor) showPlaceholders() {
+	cur := currencyOf(e.Currency.Selected)
+	per := pricing.DefaultPerDollar(cur)
+	if v, err := strconv.ParseFloat(strings.TrimSpace(e.PerDollar.Text), 64); err == nil && v > 0 {
+		per = v
+	}
+	e.PerDollar.SetPlaceHolder(strconv.FormatFloat(pricing.DefaultPerDollar(cur), 'f', -1, 64))
+	switch cur {
+	case pricing.USD:
+		e.perDollarItem.HintText = "List prices are in US dollars: nothing to convert."
+		e.PerDollar.Disable()
+	case pricing.Quota:
+		e.perDollarItem.HintText = "Quota units to the US dollar: new-api and one-api count 500,000 unless their owner changed it."
+		e.PerDollar.Enable()
+	default:
+		e.perDollarItem.HintText = "Yuan to the US dollar, as your gateway converts the list prices (its price page says)."
+		e.PerDollar.Enable()
+	}
+	if e.form != nil {
+		e.form.Refresh()
+	}
+	fig := func(v float64) string {
+		if v == 0 {
+			return ""
+		}
+		return strconv.FormatFloat(v*per, 'g', 4, 64)
+	}
+	for _, mp := range e.models {
+		list, ok := pricing.Lookup(mp.model)
+		if !ok {
+			continue
+		}
+		mp.TextIn.SetPlaceHolder(fig(list.TextIn))
+		mp.ImageIn.SetPlaceHolder(fig(list.ImageIn))
+		mp.ImageOut.SetPlaceHolder(fig(list.ImageOut))
+		mp.TextOut.SetPlaceHolder(fig(list.TextOut))
+		for key, en := range mp.pictures {
+			v := list.PerImage[key[0]][key[1]]
+			if v == 0 {
+				v = float64(pricing.OutputTokens(key[1], key[0])) * list.ImageOut / 1e6
+			}
+			en.SetPlaceHolder(fig(v))
+		}
+	}
+}
+
+// showBalance says what the service last said of the balance, off the
+// UI goroutine.
+func (e *pricesEditor) showBalance() {
+	lib := e.host.Library()
+	if lib == nil || e.profile.ID == "" {
+		e.balance.SetText("Asked of the service once the profile is saved and used.")
+		return
+	}
+	go func() {
+		b, known, err := lib.BalanceOf(context.Background(), e.profile.ID)
+		e.host.Do(func() {
+			switch {
+			case err != nil:
+				e.balance.SetText("Could not read the balance last reported: " + err.Error())
+			case !known:
+				e.balance.SetText("Not asked yet: Easel asks the service when the profile connects and after each job, and shows it below the tabs.")
+			case !b.Reported:
+				e.balance.SetText(fmt.Sprintf("This service does not report a balance (asked %s), so Easel does not ask it again.", b.Checked.Format("2 Jan 15:04")))
+				e.askAgain.Show()
+			default:
+				unit := pricing.USD
+				if e.profile.Prices.Currency == pricing.Quota {
+					unit = pricing.Quota
+				}
+				e.balance.SetText(fmt.Sprintf("%s left, as the service said at %s.", pricing.Money{Amount: b.Left(), Currency: unit}, b.Checked.Format("2 Jan 15:04")))
+			}
+		})
+	}()
+}
+
+// forgetBalance lets the next connection ask the service again.
+func (e *pricesEditor) forgetBalance() {
+	lib := e.host.Library()
+	go func() {
+		err := lib.ForgetBalance(context.Background(), e.profile.ID)
+		e.host.Do(func() {
+			if err == nil {
+				e.askAgain.Hide()
+				e.balance.SetText("Easel will ask the service for its balance when the profile next connects.")
+			}
+		})
+	}()
+}
+
+// Picture is model's per-picture price field for size and quality, nil
+// when it has none, for tests.
+func (e *pricesEditor) Picture(model, size, quality string) *widget.Entry {
+	for _, mp := range e.models {
+		if mp.model == model {
+			return mp.pictures[[2]string{size, quality}]
+		}
+	}
+	return nil
+}
