@@ -242,6 +242,9 @@ func (v Verdict) String() string {
 	if v.Period == "this month" {
 		spent = "this month's"
 	}
+	if v.After.String() == v.Cap.String() {
+		return fmt.Sprintf("This would take %s spend from %s to just past the %s cap of %s.", spent, v.Spent, what, v.Cap)
+	}
 	return fmt.Sprintf("This would take %s spend from %s to %s, over the %s cap of %s.", spent, v.Spent, v.After, what, v.Cap)
 }
 

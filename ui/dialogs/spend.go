@@ -84,12 +84,11 @@ func NewSpendView(h Host) *SpendView {
 		func() fyne.CanvasObject { return widget.NewLabel("Wednesday 30 Sep 2026") },
 		func(id widget.TableCellID, o fyne.CanvasObject) {
 			l := o.(*widget.Label)
-			l.SetText(v.rows[id.Row][id.Col])
+			l.Alignment = fyne.TextAlignLeading
 			if id.Col >= 2 {
 				l.Alignment = fyne.TextAlignTrailing
-			} else {
-				l.Alignment = fyne.TextAlignLeading
 			}
+			l.SetText(v.rows[id.Row][id.Col])
 		})
 	v.table.ShowHeaderColumn = false
 	v.table.CreateHeader = func() fyne.CanvasObject {

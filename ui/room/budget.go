@@ -5,7 +5,11 @@ import (
 	"fmt"
 	"time"
 
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
 
 	"easel/internal/config"
 	"easel/internal/jobs"
@@ -48,11 +52,16 @@ func askOverBudget(h Host, v spend.Verdict, est pricing.Estimate, requests int, 
 	if requests > 1 {
 		what = fmt.Sprintf("These %d requests are estimated at %s together.", requests, est.Amount())
 	}
-	body := kit.HintLabel(v.String() + "\n" + what + "\nThe budget is set in Settings ▸ Prices and budget.")
-	d := dialog.NewCustomConfirm("Over the budget", "Send anyway", "Don't send", body, func(send bool) {
-		if send {
-			submit()
-		}
-	}, h.Window())
+	body := widget.NewLabel(v.String() + "\n" + what + "\nThe budget is set in Settings ▸ Prices and budget.")
+	body.Wrapping = fyne.TextWrapWord
+	var d dialog.Dialog
+	keep := &widget.Button{Text: "Don't send", Icon: theme.CancelIcon(), Importance: widget.HighImportance, OnTapped: func() { d.Hide() }}
+	send := &widget.Button{Text: "Send anyway", Icon: theme.MailSendIcon(), Importance: widget.WarningImportance, OnTapped: func() {
+		d.Hide()
+		submit()
+	}}
+	d = dialog.NewCustomWithoutButtons("Over the budget", container.NewVBox(body, container.NewHBox(kit.Spacer(), send, keep)), h.Window())
+	d.Resize(fyne.NewSize(480, 0))
 	d.Show()
+	h.Window().Canvas().Focus(keep)
 }
