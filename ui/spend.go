@@ -52,3 +52,7 @@ func (a *App) showSpend() {
 	}
 	a.spendView = dialogs.ShowSpend(a)
 }
+
+// SpendChanged implements room.Host: a chat reply was written in the
+// ledger.
+func (a *App) SpendChanged() { a.refreshSpend(true) }

@@ -10,6 +10,7 @@ import (
 
 	"easel/internal/cli"
 	"easel/internal/config"
+	"easel/internal/library"
 	"easel/internal/pricing"
 	"easel/internal/secrets"
 )
@@ -90,6 +91,15 @@ func TestWhatAJobCostShowsOnItsCardTheStatusBarAndTheSpendView(t *testing.T) {
 	if !strings.HasPrefix(summary, "$0.02 in the last 30 days · 1 request") {
 		t.Errorf("summary %q", summary)
 	}
+	// The gallery's details say it too, with the image's share.
+	items, err := ea.lib.List(context.Background(), library.Query{Limit: 1})
+	if err != nil || len(items) != 1 {
+		t.Fatalf("items %v %v", items, err)
+	}
+	onUI(ea, func() { ea.OpenItem(items[0].ID) })
+	waitFor(t, ea, "the cost in the details", func() bool {
+		return strings.Contains(ea.gallery.DetailsText(), "Cost: $0.02 for the request's 2 images, $0.01 each")
+	})
 }
 
 // Prices set in Settings apply at once: the profile's currency, its group

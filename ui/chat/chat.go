@@ -21,6 +21,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"easel/internal/api"
+	"easel/internal/config"
 	"easel/internal/conversations"
 	"easel/internal/imageio"
 	"easel/internal/pricing"
@@ -294,6 +295,12 @@ func (t *Room) showEstimate() {
 	if t.estimate == nil || t.model == nil || t.system == nil || t.maxTok == nil {
 		return
 	}
+	t.estimate.SetText(t.nextEstimate(t.host.Session().Current()).String())
+}
+
+// nextEstimate is what the message typed will cost at p's prices, with
+// the conversation so far.
+func (t *Room) nextEstimate(p config.Profile) pricing.Estimate {
 	req := api.ChatRequest{Model: t.model.Text(), Messages: []api.Message{{Role: api.RoleSystem, Content: t.system.Text}}}
 	for _, m := range t.path {
 		req.Messages = append(req.Messages, api.Message{Role: m.Role, Content: m.Content})
@@ -302,7 +309,7 @@ func (t *Room) showEstimate() {
 	if n, err := strconv.Atoi(strings.TrimSpace(t.maxTok.Text)); err == nil && n > 0 {
 		req.MaxTokens = &n
 	}
-	t.estimate.SetText(spend.Chat(t.host.Session().Current().Prices, req).String())
+	return spend.Chat(p.Prices, req)
 }
 
 // Estimate is the line under Send, for tests.
@@ -440,5 +447,8 @@ func (t *Room) PrimaryAction() {
 		t.status.SetText(room.ServiceText(t.host))
 		return
 	}
-	modelpick.Confirm(t.host.Window(), t.model, func() { t.sendMessage(t.composer.Text) })
+	modelpick.Confirm(t.host.Window(), t.model, func() {
+		p := t.host.Session().Current()
+		room.GuardEstimate(t.host, p, t.nextEstimate(p), 1, func() { t.sendMessage(t.composer.Text) })
+	})
 }

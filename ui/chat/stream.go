@@ -304,6 +304,7 @@ func (s *stream) charge(req api.ChatRequest, end conversations.Ending) {
 	if lib := s.t.host.Library(); lib != nil {
 		// A ledger that cannot be written costs the entry, not the reply.
 		_, _ = spend.Ledger{Lib: lib}.ChatRequest(context.Background(), s.prices, s.profile, req, end.Usage, outcome)
+		s.t.host.Do(s.t.host.SpendChanged)
 	}
 }
 

@@ -23,6 +23,7 @@ import (
 
 	"easel/internal/imageio"
 	"easel/internal/library"
+	"easel/internal/pricing"
 	"easel/internal/thumbs"
 	"easel/internal/wording"
 	"easel/ui/kit"
@@ -402,14 +403,20 @@ func (t *Room) Open(it library.Item) {
 	compareBtn := &widget.Button{Text: "Compare…", Icon: theme.ViewRestoreIcon()}
 	large := &widget.Button{Text: "View large (Enter)", Icon: theme.ZoomInIcon(), OnTapped: func() { t.viewLarge(it) }}
 	compareBtn.Hide()
+	settings := widget.NewLabel(Describe(it))
+	settings.Wrapping = fyne.TextWrapWord
 	go func() {
 		img, err := imageio.DecodeFileFit(lib.Path(it), detailSide)
 		opaque := err == nil && imageio.IsOpaque(img) // a full scan: here, not on the UI goroutine
 		inputs := madeFromThumbs(lib, it.ID)
 		family := lineageOf(lib, it)
+		entry, charged, _ := lib.EntryOf(context.Background(), it.ID)
 		t.host.Do(func() {
 			if seq != t.openSeq {
 				return // closed, or another image opened
+			}
+			if charged {
+				settings.SetText(Describe(it) + "\n" + CostLine(entry))
 			}
 			showMadeFrom(madeFrom, inputs)
 			t.showLineage(lineage, family)
@@ -447,8 +454,6 @@ func (t *Room) Open(it library.Item) {
 	editThis := &widget.Button{Text: "Edit this", Icon: theme.ColorPaletteIcon(), OnTapped: func() { t.actions.EditThis(it) }}
 	toChat := &widget.Button{Text: "Send to Chat", Icon: theme.MailComposeIcon(), OnTapped: func() { t.actions.SendToChat(it) }}
 	export := &widget.Button{Text: "Export…", Icon: theme.DocumentSaveIcon(), OnTapped: func() { t.actions.Export(it) }}
-	settings := widget.NewLabel(Describe(it))
-	settings.Wrapping = fyne.TextWrapWord
 	t.details.Objects = []fyne.CanvasObject{
 		kit.Heading("Details"),
 		full, prompt, container.NewGridWithColumns(2, copyPrompt, reuse, editThis, toEdit, toChat, export, del, large, compareBtn), fav, madeFrom, lineage, settings,
@@ -633,6 +638,25 @@ func Describe(it library.Item) string {
 	return strings.Join(lines, "\n")
 }
 
+// CostLine says what the request that made an item cost, from its
+// ledger entry: the whole request, and the item's share when it was one
+// of several.
+func CostLine(e library.Entry) string {
+	amount, estimated := e.Spent()
+	if e.Cost == nil && e.EstimateHigh == nil {
+		return "Cost: no price set for " + e.Model
+	}
+	m := pricing.Money{Amount: amount, Currency: e.Currency}
+	line := "Cost: " + m.String()
+	if estimated {
+		line = "Cost: ≈ " + m.String() + " (estimated: the service reported no usage)"
+	}
+	if e.Images > 1 {
+		line += fmt.Sprintf(" for the request's %d images, %s each", e.Images, pricing.Money{Amount: amount / float64(e.Images), Currency: e.Currency})
+	}
+	return line
+}
+
 func compressionText(c *int) string {
 	if c == nil {
 		return ""
@@ -682,3 +706,23 @@ func (t *Room) ItemAt(i int) (library.Item, bool) { return t.item(i) }
 
 // SetKindFilter chooses a kind in the filters ("Edited", "All kinds").
 func (t *Room) SetKindFilter(label string) { t.filters.kind.SetSelected(label) }
+
+// DetailsText is every label's text in the details pane, for tests.
+func (t *Room) DetailsText() string {
+	var out []string
+	var walk func(o fyne.CanvasObject)
+	walk = func(o fyne.CanvasObject) {
+		switch x := o.(type) {
+		case *widget.Label:
+			out = append(out, x.Text)
+		case *fyne.Container:
+			for _, c := range x.Objects {
+				walk(c)
+			}
+		}
+	}
+	for _, o := range t.details.Objects {
+		walk(o)
+	}
+	return strings.Join(out, "\n")
+}

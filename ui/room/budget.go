@@ -24,14 +24,24 @@ import (
 // says so. A batch is judged whole, before any of it is sent. The ledger
 // is read off the UI goroutine; submit runs on it.
 func GuardBudget(h Host, p config.Profile, reqs []jobs.Request, submit func()) {
-	lib := h.Library()
-	if lib == nil || (p.Budget.Daily <= 0 && p.Budget.Monthly <= 0) || len(reqs) == 0 {
+	if len(reqs) == 0 {
 		submit()
 		return
 	}
 	est := spend.Image(p.Prices, reqs[0].Generate, reqs[0].Edit)
 	for _, r := range reqs[1:] {
 		est = est.Plus(spend.Image(p.Prices, r.Generate, r.Edit))
+	}
+	GuardEstimate(h, p, est, len(reqs), submit)
+}
+
+// GuardEstimate is GuardBudget for what is estimated at est over
+// requests requests (a chat message: one, at the top of its range).
+func GuardEstimate(h Host, p config.Profile, est pricing.Estimate, requests int, submit func()) {
+	lib := h.Library()
+	if lib == nil || (p.Budget.Daily <= 0 && p.Budget.Monthly <= 0) {
+		submit()
+		return
 	}
 	go func() {
 		v, err := spend.Ledger{Lib: lib}.Check(context.Background(), p, est, time.Now())
@@ -40,7 +50,7 @@ func GuardBudget(h Host, p config.Profile, reqs []jobs.Request, submit func()) {
 				submit()
 				return
 			}
-			askOverBudget(h, v, est, len(reqs), submit)
+			askOverBudget(h, v, est, requests, submit)
 		})
 	}()
 }

@@ -54,6 +54,9 @@ type Host interface {
 	// (TargetGenerate or TargetEdit) and shows that tab: Chat's "Use as
 	// prompt".
 	UsePrompt(target, text string)
+	// SpendChanged says a request was written in the ledger, so the
+	// status bar's spend and balance are read again.
+	SpendChanged()
 }
 
 // The tabs Chat's "Use as prompt" can fill.

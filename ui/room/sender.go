@@ -232,9 +232,15 @@ func (s *Sender) Retry(req jobs.Request) {
 		}
 	}
 	s.whenSavable(req.Options(), func() {
-		if _, err := r.Submit(req); err != nil {
-			s.status.SetText(err.Error())
+		p := s.host.Session().Current()
+		if other, ok := s.host.Session().Find(req.Profile); ok {
+			p = other // a retry goes to the profile it was sent on
 		}
+		GuardBudget(s.host, p, []jobs.Request{req}, func() {
+			if _, err := r.Submit(req); err != nil {
+				s.status.SetText(err.Error())
+			}
+		})
 	})
 }
 

@@ -283,3 +283,6 @@ func Walk(o fyne.CanvasObject, f func(fyne.CanvasObject)) {
 		}
 	}
 }
+
+// SpendChanged implements room.Host: the test host has no status bar.
+func (h *Host) SpendChanged() {}
