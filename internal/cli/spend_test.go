@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"encoding/csv"
 	"fmt"
 	"math"
@@ -9,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"easel/internal/config"
 	"easel/internal/pricing"
 )
 
@@ -104,4 +106,32 @@ func TestChatEstimatesAndIsRecorded(t *testing.T) {
 func topLine(s string) string {
 	line, _, _ := strings.Cut(s, "\n")
 	return line
+}
+
+// A request that would pass the profile's daily cap is not sent unless
+// --over-budget says so; the command line cannot ask.
+func TestGenRefusesToPassTheBudget(t *testing.T) {
+	env, out, errOut := testEnv(t, fake(t))
+	env.Getenv = func(string) string { return "" }
+	env.Library = filepath.Join(t.TempDir(), "gallery")
+	base := fake(t)
+	p := config.Profile{ID: "p-capped", Name: "Capped", BaseURL: base, Budget: config.Budget{Daily: 0.05}}
+	if _, err := env.Profiles.Update(func(f *config.File) error { f.Active = p.ID; return f.Put(p) }); err != nil {
+		t.Fatal(err)
+	}
+	if err := env.Keys.Set(context.Background(), p.ID, "sk-cli-test-key-123456"); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"gen", "--prompt", "a fox", "--size", "1024x1024", "--quality", "medium", "--out", t.TempDir()}
+	if code := Run(args, env); code != 0 { // $0.04: within the cap
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	errOut.Reset()
+	if code := Run(args, env); code != 1 || !strings.Contains(errOut.String(), "not sent: This would take today's spend from $0.04 to $0.08, over the daily cap of $0.05") {
+		t.Errorf("over the cap: exit %d: %s", code, errOut)
+	}
+	out.Reset()
+	if code := Run(append(args, "--over-budget"), env); code != 0 || !strings.Contains(out.String(), ".png") {
+		t.Errorf("--over-budget: exit %d: %s", code, errOut)
+	}
 }
