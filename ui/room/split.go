@@ -11,6 +11,7 @@ import (
 	"easel/internal/api"
 	"easel/internal/honesty"
 	"easel/internal/jobs"
+	"easel/internal/spend"
 	"easel/ui/kit"
 )
 
@@ -54,7 +55,12 @@ func offerSplit(h Host, req jobs.Request, notes []string, submit func(...jobs.Re
 	}}
 	once := &widget.Button{Text: "Send one request", OnTapped: func() { d.Hide(); submit(req) }}
 	cancel := &widget.Button{Text: "Cancel", OnTapped: func() { d.Hide() }}
-	body := container.NewVBox(kit.HintLabel(why+fmt.Sprintf("Easel can send %d requests of one image each instead, at the same time; each is charged as one image.", n)),
+	est := spend.Image(req.Prices, req.Generate, req.Edit)
+	cost := ""
+	if est.Priced {
+		cost = fmt.Sprintf(" (%s in all, as estimated for one request of %d)", est.Amount(), n)
+	}
+	body := container.NewVBox(kit.HintLabel(why+fmt.Sprintf("Easel can send %d requests of one image each instead, at the same time; each is charged as one image%s.", n, cost)),
 		container.NewHBox(kit.Spacer(), cancel, once, split))
 	d = dialog.NewCustomWithoutButtons("One image per request", body, h.Window())
 	d.Show()
