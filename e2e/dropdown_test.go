@@ -28,7 +28,7 @@ var (
 	editDropdowns = []dropdown{{"input fidelity", 970, 251}, {"feather", 850, 329}, {"model", 1212, 426}, {"size", 970, 466},
 		{"quality", 970, 544}, {"background", 970, 583}}
 	// Edit's form scrolled to its end.
-	editDropdownsScrolled = []dropdown{{"format", 970, 454}, {"moderation", 970, 493}, {"images", 970, 532}, {"previews", 970, 610}}
+	editDropdownsScrolled = []dropdown{{"format", 970, 414}, {"moderation", 970, 454}, {"images", 970, 493}, {"previews", 970, 571}}
 	chatDropdowns         = []dropdown{{"model", 1216, 93}}
 	statusDropdowns       = []dropdown{{"profile", 185, 777}}
 )
@@ -61,7 +61,7 @@ func TestDropdownsOpenAfterTheWindowIdles(t *testing.T) {
 	time.Sleep(500 * time.Millisecond)
 	// Edit's form shares its column with the edits below it: drag the
 	// divider down so the whole form is in view.
-	p.drag(928, 465, 928, 700)
+	p.drag(928, 441, 928, 700)
 	for _, d := range editDropdowns {
 		p.openAndClose(d)
 	}

@@ -28,7 +28,7 @@ import (
 const NoServiceText = "No service is set up: add a profile in Settings (File ▸ Settings…), or use the built-in demo service (File ▸ Use the demo service)."
 
 // DemoReadyText is the note of the connected demo service.
-const DemoReadyText = "Using the built-in demo service: images are drawn locally, nothing is charged."
+const DemoReadyText = "Using the built-in demo service: drawn locally, priced at list prices, never charged."
 
 // modelListTimeout bounds one fetch of a model list.
 const modelListTimeout = 30 * time.Second
