@@ -211,26 +211,21 @@ func (s *Store) Get(ctx context.Context, id int64) (Conversation, error) {
 	return c, nil
 }
 
-// ftsQuery makes words typed in a search box an FTS5 query: each word a
-// prefix, all of them required, any quote or operator taken literally.
-func ftsQuery(q string) string {
-	var terms []string
-	for _, w := range strings.Fields(q) {
-		terms = append(terms, `"`+strings.ReplaceAll(w, `"`, `""`)+`"*`)
-	}
-	return strings.Join(terms, " ")
-}
-
 // List is the conversations, pinned first, then the most recently
-// updated; search, when not blank, keeps those whose title or any
-// message holds every word of it (prefixes count).
+// updated; search, when not blank, keeps those that hold every word of
+// it, each in the title or in a message (anywhere in a word, or inside
+// Chinese text: library.SearchTerms).
 func (s *Store) List(ctx context.Context, search string) ([]Conversation, error) {
 	q := `SELECT ` + convColumns + ` FROM conversations WHERE deleted_ms IS NULL`
 	var args []any
-	if fq := ftsQuery(search); fq != "" {
-		q += ` AND (id IN (SELECT rowid FROM conversations_fts WHERE conversations_fts MATCH ?)
-			OR id IN (SELECT conversation FROM messages WHERE id IN (SELECT rowid FROM messages_fts WHERE messages_fts MATCH ?)))`
-		args = append(args, fq, fq)
+	for _, t := range library.SearchTerms(search) {
+		title, a := library.TermCondition(t, "conversations_fts", "title")
+		message, b := library.TermCondition(t, "messages_fts", "content")
+		if t.Short() {
+			message += ` AND state != 'streaming'`
+		}
+		q += ` AND (` + title + ` OR id IN (SELECT conversation FROM messages WHERE ` + message + `))`
+		args = append(args, a, b)
 	}
 	q += ` ORDER BY pinned DESC, updated_ms DESC, id DESC`
 	rows, err := s.db.QueryContext(ctx, q, args...)

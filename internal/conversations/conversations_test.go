@@ -5,6 +5,7 @@ import (
 	"context"
 	"image"
 	"image/png"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -271,6 +272,39 @@ func TestTitleFromAndMarkdown(t *testing.T) {
 	for _, want := range []string{"# Jazz", "## System", "be brief", "## You", "poster?", "ref.png (4×3)", "## Assistant (gpt-4o-mini)", "> think", "Blue.", "Cut short: the connection dropped"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("the export lacks %q:\n%s", want, md)
+		}
+	}
+}
+
+// Chat's search finds a Chinese word inside a reply, and a longer run
+// inside a title.
+func TestSearchFindsChineseInsideRepliesAndTitles(t *testing.T) {
+	lib, s := openAt(t, t.TempDir())
+	defer lib.Close()
+	c, err := s.Create(ctx, Conversation{Title: "海报配色讨论", Model: "gpt-4o-mini"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, err := s.AddUser(ctx, c, 0, "用什么颜色？", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := s.StartReply(ctx, c, q, "gpt-4o-mini")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Finish(ctx, r, Ending{State: Done, Content: "试试深蓝色的背景，配上暖色的标题。"}); err != nil {
+		t.Fatal(err)
+	}
+	other, _ := s.Create(ctx, Conversation{Title: "Lighthouse prompts", Model: "gpt-4o-mini"})
+	for search, want := range map[string][]int64{"深蓝色": {c}, "标题": {c}, "配色": {c}, "海报配色": {c}, "light": {other}, "红色": nil} {
+		got, err := s.List(ctx, search)
+		var ids []int64
+		for _, g := range got {
+			ids = append(ids, g.ID)
+		}
+		if err != nil || !slices.Equal(ids, want) {
+			t.Errorf("%q finds %v (%v), want %v", search, ids, err, want)
 		}
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Orientation is an image's shape, for the gallery's filter.
@@ -58,9 +60,9 @@ func (it Item) Key() Key { return Key{CreatedMs: it.Created.UnixMilli(), ID: it.
 func (q Query) filter() ([]string, []any) {
 	conds := []string{`deleted_ms IS NULL`} // in the trash until Easel closes
 	var args []any
-	if m := ftsQuery(q.Search); m != "" {
-		conds = append(conds, `id IN (SELECT rowid FROM items_fts WHERE items_fts MATCH ?)`)
-		args = append(args, m)
+	for _, t := range SearchTerms(q.Search) {
+		c, a := termCondition(t, "items_fts", "prompt")
+		conds, args = append(conds, c), append(args, a)
 	}
 	if q.Favorites {
 		conds = append(conds, `favorite = 1`)
@@ -101,17 +103,54 @@ func where(conds []string) string {
 	return " WHERE " + strings.Join(conds, " AND ")
 }
 
-// ftsQuery turns what the user typed into an FTS5 query: every word must
-// appear, as a prefix, and nothing typed can be FTS5 syntax.
-func ftsQuery(s string) string {
-	var terms []string
-	for _, w := range strings.FieldsFunc(s, func(r rune) bool {
-		return !(r == '_' || r == '-' || r > 127 || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
-	}) {
-		terms = append(terms, `"`+strings.ReplaceAll(w, `"`, `""`)+`"*`)
-	}
-	return strings.Join(terms, " ")
+// Term is one word of a search. The index (SQLite's trigram tokenizer,
+// schema 8) finds any run of three or more characters anywhere in the
+// text — inside a Chinese sentence, which has no spaces between words, or
+// inside an English word; a shorter term (most Chinese words are two
+// characters, "海报") is looked for with LIKE instead.
+type Term struct {
+	Text string
 }
+
+// Short reports a term the index cannot find: fewer than three
+// characters.
+func (t Term) Short() bool { return utf8.RuneCountInString(t.Text) < 3 }
+
+// Phrase is the term as an FTS5 phrase, any quote taken literally.
+func (t Term) Phrase() string { return `"` + strings.ReplaceAll(t.Text, `"`, `""`) + `"` }
+
+// Like is the term as a LIKE pattern (with ESCAPE '\'), any % or _
+// taken literally.
+func (t Term) Like() string {
+	r := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
+	return "%" + r.Replace(t.Text) + "%"
+}
+
+// SearchTerms splits what the user typed into terms: runs of letters,
+// digits, '_' and '-' (any script), split at spaces and punctuation,
+// Chinese punctuation included.
+func SearchTerms(s string) []Term {
+	var out []Term
+	for _, w := range strings.FieldsFunc(s, func(r rune) bool {
+		return !(r == '_' || r == '-' || unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r))
+	}) {
+		out = append(out, Term{Text: w})
+	}
+	return out
+}
+
+// termCondition is the condition that text column col of the table (the
+// one the FTS table fts indexes, by rowid = id) holds term.
+func termCondition(t Term, fts, col string) (string, any) {
+	if t.Short() {
+		return col + ` LIKE ? ESCAPE '\'`, t.Like()
+	}
+	return `id IN (SELECT rowid FROM ` + fts + ` WHERE ` + fts + ` MATCH ?)`, t.Phrase()
+}
+
+// TermCondition is termCondition for other stores of the database
+// (conversations), whose tables follow the same pattern.
+func TermCondition(t Term, fts, col string) (string, any) { return termCondition(t, fts, col) }
 
 // List returns a page of items in q's order.
 func (l *Library) List(ctx context.Context, q Query) ([]Item, error) {

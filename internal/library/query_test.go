@@ -3,7 +3,10 @@ package library
 import (
 	"context"
 	"fmt"
+	"image/color"
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -169,11 +172,11 @@ func TestFiltersReturnTheRightRows(t *testing.T) {
 			}
 		}
 		if c.name == "search and format" {
-			// "image 1" matches every prompt with the word "image" and a
-			// word starting with 1.
+			// "image 1" matches every prompt with "image" and a 1
+			// anywhere (search finds text inside words).
 			var w []string
 			for _, p := range want {
-				if p[6] == '1' {
+				if strings.Contains(p[6:], "1") {
 					w = append(w, p)
 				}
 			}
@@ -207,5 +210,47 @@ func TestFiltersReturnTheRightRows(t *testing.T) {
 	f, err := l.Facets(ctx)
 	if err != nil || len(f.Models) != 3 || len(f.Profiles) != 2 || len(f.Formats) != 3 || f.Models[0] != "dall-e-3" {
 		t.Errorf("facets %+v, %v", f, err)
+	}
+}
+
+// Search finds Chinese words inside prompts, which have no spaces
+// between words: a two-character word as well as a longer run, and
+// English inside words as before.
+func TestSearchFindsChineseWordsInsidePrompts(t *testing.T) {
+	l := open(t)
+	ctx := context.Background()
+	for _, p := range []string{"复古海报，一只猫", "a lighthouse at dusk", "水彩风格的灯塔", "poster_2 50%"} {
+		if _, err := l.Add(ctx, NewItem{Image: pngOf(t, 8, 8, color.NRGBA{1, 2, 3, 255}), Kind: "generate", Prompt: p, Model: "gpt-image-1"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for search, want := range map[string]int{
+		"海报": 1, "复古海报": 1, "猫": 1, "海报 猫": 1, "灯塔": 1, "水彩风格": 1, "海报猫": 0,
+		"light": 1, "house": 1, "a": 1, "50%": 1, "_2": 1, "poster": 1,
+		"%": 4, `"`: 4, // punctuation alone is no search
+	} {
+		if n, err := l.Count(ctx, Query{Search: search}); err != nil || n != want {
+			t.Errorf("%q finds %d (%v), want %d", search, n, err, want)
+		}
+	}
+}
+
+// A gallery of version 7 finds the Chinese prompt it held once upgraded,
+// and Chat finds a Chinese word inside a reply.
+func TestTheUpgradedIndexFindsChinese(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "lib")
+	copyTree(t, filepath.Join("testdata", "v7", "library"), dir)
+	l, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	ctx := context.Background()
+	items, err := l.List(ctx, Query{Search: "海报"})
+	if err != nil || len(items) != 1 || items[0].Prompt != "复古海报，一只猫" {
+		t.Errorf("海报 finds %+v (%v)", items, err)
+	}
+	if n, _ := l.Count(ctx, Query{Search: "lighthouse"}); n != 3 {
+		t.Errorf("lighthouse finds %d, want 3", n)
 	}
 }

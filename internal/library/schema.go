@@ -223,6 +223,19 @@ CREATE TABLE balances (
 	checked_ms INTEGER NOT NULL
 );
 `},
+	{8, "search finds words inside Chinese text (and inside words): the prompt, title and message indexes use SQLite's trigram tokenizer", `
+DROP TABLE items_fts;
+CREATE VIRTUAL TABLE items_fts USING fts5(prompt, content='items', content_rowid='id', tokenize='trigram');
+INSERT INTO items_fts(rowid, prompt) SELECT id, prompt FROM items;
+DROP TABLE conversations_fts;
+CREATE VIRTUAL TABLE conversations_fts USING fts5(title, content='conversations', content_rowid='id', tokenize='trigram');
+INSERT INTO conversations_fts(rowid, title) SELECT id, title FROM conversations;
+-- A reply still streaming is not indexed (the triggers index it once it
+-- stops), so it is not indexed here either.
+DROP TABLE messages_fts;
+CREATE VIRTUAL TABLE messages_fts USING fts5(content, content='messages', content_rowid='id', tokenize='trigram');
+INSERT INTO messages_fts(rowid, content) SELECT id, content FROM messages WHERE state != 'streaming';
+`},
 }
 
 // SchemaVersion is the newest schema this Easel knows.
