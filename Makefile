@@ -41,14 +41,20 @@ PKG_PKGS   := xz-utils
 # the two binaries that open windows and the real-window tests.
 UNIT_PKGS = $$(go list ./... | grep -v -x -e easel -e easel/bench/barewindow -e easel/e2e)
 
-.PHONY: run test build demo unit keyring e2e bench lint screenshot package install uninstall deps-build deps-test deps-go deps-node clean \
+.PHONY: run test build demo deps-fonts unit keyring e2e bench lint screenshot package install uninstall deps-build deps-test deps-go deps-node clean \
         windows test-windows unit-windows e2e-windows check-darwin deps-windows
 
-run: build
+run: build deps-fonts
 	./$(BIN)
 
-demo: build
+demo: build deps-fonts
 	./$(BIN) --demo
+
+# Chinese is drawn with the system's CJK font, which Fyne falls back to
+# for the glyphs its own font lacks (docs/decisions.md): Windows and
+# macOS have one; a Debian or Ubuntu machine without one gets Noto CJK.
+deps-fonts:
+	@fc-list :lang=zh 2>/dev/null | grep -q . || { $(call ensure_pkgs,fonts-noto-cjk); }
 
 build: deps-build deps-go
 	go build -o $(BIN) .

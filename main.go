@@ -11,18 +11,22 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"fyne.io/fyne/v2/app"
 
 	_ "easel/internal/posixlocale" // before Fyne initialises: see the package doc
 
+	"easel/internal/catalogue"
 	"easel/internal/cli"
+	"easel/internal/config"
 	"easel/internal/instance"
 	"easel/internal/library"
 	"easel/ui"
 )
 
 func main() {
+	speak()
 	if len(os.Args) > 1 && cli.IsCommand(os.Args[1]) {
 		os.Exit(cli.Run(os.Args[1:], cli.OSEnv()))
 	}
@@ -51,6 +55,23 @@ func main() {
 	ui.Run(a, ui.Options{Demo: *demo, Profile: *profile, Files: files, Instance: srv})
 	if srv != nil {
 		srv.Close()
+	}
+}
+
+// speak chooses the language Easel speaks: the one picked in Settings,
+// else the system's. A language picked in Settings is also given to
+// Fyne's own words (its dialogs' buttons) through LANGUAGE, which its
+// locale lookup reads first on Linux; elsewhere those follow the system.
+func speak() {
+	chosen := ""
+	if path, err := config.DefaultPath(); err == nil {
+		if f, err := config.Open(path).Load(); err == nil {
+			chosen = f.Language
+		}
+	}
+	tag := catalogue.Choose(chosen)
+	if chosen != "" {
+		_ = os.Setenv("LANGUAGE", strings.ReplaceAll(tag, "-", "_"))
 	}
 }
 

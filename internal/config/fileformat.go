@@ -58,6 +58,10 @@ func decodeFile(data []byte) (File, []string, error) {
 			if err := json.Unmarshal(v, &f.Active); err != nil {
 				problems = append(problems, fmt.Sprintf("the active profile %s is not a name", v))
 			}
+		case "language":
+			if err := json.Unmarshal(v, &f.Language); err != nil {
+				problems = append(problems, fmt.Sprintf("the language %s is not a language tag; the system's is used", v))
+			}
 		case "profiles":
 			var list []json.RawMessage
 			if err := json.Unmarshal(v, &list); err != nil {
@@ -191,6 +195,9 @@ func (f File) MarshalJSON() ([]byte, error) {
 	out := map[string]any{"version": max(f.Version, FileVersion), "profiles": f.Profiles}
 	if f.Active != "" {
 		out["active"] = f.Active
+	}
+	if f.Language != "" {
+		out["language"] = f.Language
 	}
 	list := make([]any, 0, len(f.Profiles)+len(f.unusable))
 	for _, p := range f.Profiles {

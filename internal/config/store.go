@@ -26,6 +26,9 @@ type File struct {
 	// use unless told otherwise.
 	Active   string    `json:"active,omitempty"`
 	Profiles []Profile `json:"profiles"`
+	// Language is the language the user chose in Settings (a BCP 47 tag,
+	// "zh-Hans"); empty follows the system.
+	Language string `json:"language,omitempty"`
 	// extra holds fields this Easel does not know, written back as read.
 	extra map[string]json.RawMessage
 	// unusable holds profiles that could not be used, written back as read.

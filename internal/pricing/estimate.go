@@ -1,10 +1,10 @@
 package pricing
 
 import (
-	"fmt"
 	"math"
 
 	"easel/internal/api"
+	"easel/internal/catalogue"
 )
 
 // Estimate is what a request will cost: Low to High in Currency (equal
@@ -33,23 +33,19 @@ func (e Estimate) Amount() Money { return Money{Amount: e.High, Currency: e.Curr
 // gpt-image-2".
 func (e Estimate) String() string {
 	if !e.Priced {
-		return fmt.Sprintf("no price set for %s", e.Model)
+		return catalogue.F("no price set for %s", e.Model)
 	}
 	lo, hi := Money{e.Low, e.Currency}, Money{e.High, e.Currency}
 	if e.Images == 0 {
 		if e.Range() {
-			return fmt.Sprintf("%s–%s for this message (the reply's length decides)", lo, hi)
+			return catalogue.F("%s–%s for this message (the reply's length decides)", lo, hi)
 		}
-		return fmt.Sprintf("≈ %s for this message", hi)
-	}
-	what := "1 image"
-	if e.Images != 1 {
-		what = fmt.Sprintf("%d images", e.Images)
+		return catalogue.F("≈ %s for this message", hi)
 	}
 	if e.Range() {
-		return fmt.Sprintf("%s–%s for %s (the service picks size or quality)", lo, hi, what)
+		return catalogue.N("%[1]s–%[2]s for %[3]d images (the service picks size or quality)", e.Images, lo, hi, e.Images)
 	}
-	return fmt.Sprintf("≈ %s for %s", hi, what)
+	return catalogue.N("≈ %[1]s for %[2]d images", e.Images, hi, e.Images)
 }
 
 // Plus is the estimate of e and f sent together (a batch), in e's

@@ -2,6 +2,8 @@ package pricing
 
 import (
 	"fmt"
+
+	"easel/internal/catalogue"
 	"math"
 	"strings"
 )
@@ -156,7 +158,7 @@ func (m Money) String() string {
 		}
 		return fmt.Sprintf("¥%.2f", m.Amount)
 	case Quota:
-		return groupThousands(int64(math.Round(m.Amount))) + " quota"
+		return catalogue.F("%s quota", groupThousands(int64(math.Round(m.Amount))))
 	case USD, "":
 		return Dollars(m.Amount)
 	}

@@ -344,6 +344,15 @@ func (s *Session) update(change func(*config.File) error, done func()) {
 	})
 }
 
+// SetLanguage keeps the language picked in Settings ("" follows the
+// system) for the next start; done runs once it is written.
+func (s *Session) SetLanguage(tag string, done func()) {
+	s.update(func(f *config.File) error {
+		f.Language = tag
+		return nil
+	}, done)
+}
+
 // ConnectWithConsent asks before a key goes over plain http to another
 // machine, then connects.
 func (s *Session) ConnectWithConsent(p config.Profile, key string) {

@@ -3,10 +3,10 @@ package spend
 import (
 	"context"
 	"errors"
-	"fmt"
 	"time"
 
 	"easel/internal/api"
+	"easel/internal/catalogue"
 	"easel/internal/config"
 	"easel/internal/library"
 	"easel/internal/pricing"
@@ -73,16 +73,16 @@ func Summarise(ctx context.Context, lib *library.Library, p config.Profile, bala
 // String is the status bar's words: "Today $0.36 of $2.00 · Balance
 // $24.64".
 func (s Summary) String() string {
-	out := "Today " + s.Today.String()
+	out := catalogue.F("Today %s", s.Today)
 	if s.DailyCap > 0 {
-		out += " of " + pricing.Money{Amount: s.DailyCap, Currency: s.Currency}.String()
+		out = catalogue.F("Today %s of %s", s.Today, pricing.Money{Amount: s.DailyCap, Currency: s.Currency})
 	}
 	if s.HasBalance {
 		unit := pricing.USD
 		if s.Currency == pricing.Quota {
 			unit = pricing.Quota
 		}
-		out += fmt.Sprintf(" · Balance %s", pricing.Money{Amount: s.Balance, Currency: unit})
+		out += " · " + catalogue.F("Balance %s", pricing.Money{Amount: s.Balance, Currency: unit})
 	}
 	return out
 }

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"easel/internal/api"
+	"easel/internal/catalogue"
 	"easel/internal/config"
 	"easel/internal/library"
 	"easel/internal/pricing"
@@ -122,7 +123,7 @@ func (c Charged) String() string {
 	case !c.Priced:
 		return ""
 	case c.Estimated:
-		return fmt.Sprintf("≈ %s (estimated: the service reported no usage)", c.Amount)
+		return catalogue.F("≈ %s (estimated: the service reported no usage)", c.Amount)
 	}
 	return c.Amount.String()
 }
@@ -234,18 +235,16 @@ func (v Verdict) String() string {
 	if !v.Over {
 		return ""
 	}
-	what := "daily"
-	if v.Period == "this month" {
-		what = "monthly"
+	month := v.Period == "this month"
+	switch {
+	case v.After.String() == v.Cap.String() && month:
+		return catalogue.F("This would take this month's spend from %s to just past the monthly cap of %s.", v.Spent, v.Cap)
+	case v.After.String() == v.Cap.String():
+		return catalogue.F("This would take today's spend from %s to just past the daily cap of %s.", v.Spent, v.Cap)
+	case month:
+		return catalogue.F("This would take this month's spend from %s to %s, over the monthly cap of %s.", v.Spent, v.After, v.Cap)
 	}
-	spent := "today's"
-	if v.Period == "this month" {
-		spent = "this month's"
-	}
-	if v.After.String() == v.Cap.String() {
-		return fmt.Sprintf("This would take %s spend from %s to just past the %s cap of %s.", spent, v.Spent, what, v.Cap)
-	}
-	return fmt.Sprintf("This would take %s spend from %s to %s, over the %s cap of %s.", spent, v.Spent, v.After, what, v.Cap)
+	return catalogue.F("This would take today's spend from %s to %s, over the daily cap of %s.", v.Spent, v.After, v.Cap)
 }
 
 // Check says whether est (one request, or a batch's sum) would pass p's

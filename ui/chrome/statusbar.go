@@ -1,6 +1,8 @@
 package chrome
 
 import (
+	"easel/internal/catalogue"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
@@ -40,11 +42,11 @@ func NewStatusBar(picked func(name string), group func(name string), settings fu
 			group(g)
 		}
 	})
-	s.groupBox = container.NewHBox(widget.NewLabel("Group"), s.Group)
+	s.groupBox = container.NewHBox(widget.NewLabel(catalogue.T("Group")), s.Group)
 	s.groupBox.Hide()
 	s.Profile = widget.NewSelect(nil, s.onPicked)
-	s.Profile.PlaceHolder = "No profile"
-	s.settings = &widget.Button{Text: "Settings…", Icon: theme.SettingsIcon(), Importance: widget.LowImportance, OnTapped: settings}
+	s.Profile.PlaceHolder = catalogue.T("No profile")
+	s.settings = &widget.Button{Text: catalogue.T("Settings…"), Icon: theme.SettingsIcon(), Importance: widget.LowImportance, OnTapped: settings}
 	s.state = widget.NewLabel("")
 	s.state.Importance = widget.LowImportance
 	s.state.Truncation = fyne.TextTruncateEllipsis
@@ -52,7 +54,7 @@ func NewStatusBar(picked func(name string), group func(name string), settings fu
 	picker := container.NewGridWrap(fyne.NewSize(240, s.Profile.MinSize().Height), s.Profile)
 	s.Spend = &widget.Button{Icon: theme.HistoryIcon(), Importance: widget.LowImportance, OnTapped: spend}
 	s.Spend.Hide()
-	s.Box = container.NewBorder(nil, nil, container.NewHBox(widget.NewLabel("Profile"), picker, s.groupBox, s.settings), s.Spend, s.state)
+	s.Box = container.NewBorder(nil, nil, container.NewHBox(widget.NewLabel(catalogue.T("Profile")), picker, s.groupBox, s.settings), s.Spend, s.state)
 	return s
 }
 

@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"easel/internal/catalogue"
 	"easel/internal/config"
 	"easel/ui/kit"
 )
@@ -40,6 +41,8 @@ type Settings struct {
 	Use *widget.Button
 	// Delete deletes the shown profile, after asking.
 	Delete *widget.Button
+	// Language picks the language Easel speaks from its next start.
+	Language *widget.Select
 	dlg    dialog.Dialog
 }
 
@@ -68,7 +71,7 @@ func ShowSettings(h Host, closed func()) *Settings {
 	s.list.OnSelected = func(i widget.ListItemID) { s.open(s.items[i]) }
 	add := &widget.Button{Text: "Add", Icon: theme.ContentAddIcon(), OnTapped: s.Add}
 	s.Delete = &widget.Button{Text: "Delete", Icon: theme.DeleteIcon(), OnTapped: s.remove}
-	left := container.NewBorder(nil, container.NewGridWithColumns(2, add, s.Delete), nil, nil, s.list)
+	left := container.NewBorder(nil, container.NewVBox(container.NewGridWithColumns(2, add, s.Delete), s.languagePicker()), nil, nil, s.list)
 
 	s.save = &widget.Button{Text: "Save", Icon: theme.DocumentSaveIcon(), OnTapped: func() { s.Form.Save(s.saved) }}
 	s.Use = &widget.Button{Text: "Use this profile", Importance: widget.HighImportance, OnTapped: s.useProfile}
@@ -90,6 +93,33 @@ func ShowSettings(h Host, closed func()) *Settings {
 	s.reload(h.Session().Current().ID)
 	s.dlg.Show()
 	return s
+}
+
+// languagePicker is the language Easel speaks: the system's, or one
+// picked here, which applies from the next start (the window is built in
+// one language).
+func (s *Settings) languagePicker() fyne.CanvasObject {
+	system := catalogue.T("As the system")
+	names := []string{system}
+	tags := map[string]string{system: ""}
+	selected := system
+	chosen := s.host.Session().File().Language
+	for _, l := range catalogue.Languages() {
+		names = append(names, l.Name)
+		tags[l.Name] = l.Tag
+		if l.Tag == chosen {
+			selected = l.Name
+		}
+	}
+	s.Language = widget.NewSelect(names, nil)
+	s.Language.Selected = selected
+	note := kit.HintLabel("")
+	s.Language.OnChanged = func(name string) {
+		s.host.Session().SetLanguage(tags[name], func() {
+			note.SetText(catalogue.T("Easel speaks it from its next start."))
+		})
+	}
+	return container.NewVBox(widget.NewLabelWithStyle(catalogue.T("Language"), fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), s.Language, note)
 }
 
 // Refresh lists the profiles again, keeping the shown one, after the

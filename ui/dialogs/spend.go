@@ -69,6 +69,7 @@ func ShowSpend(h Host) *SpendView {
 func NewSpendView(h Host) *SpendView {
 	v := &SpendView{h: h}
 	v.chart = barchart.New(func(x float64) string { return v.money(x).String() })
+	v.chart.Empty = "Nothing spent in this period"
 	v.summary = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	v.period = widget.NewRadioGroup(periodWords, func(string) { v.Load() })
 	v.period.Horizontal, v.period.Required = true, true

@@ -3,6 +3,7 @@
 package generate
 
 import (
+	"easel/internal/catalogue"
 	"image"
 
 	"fyne.io/fyne/v2"
@@ -30,16 +31,16 @@ func New(h room.Host) *Room { return &Room{host: h} }
 
 // Build implements room.Room.
 func (t *Room) Build() fyne.CanvasObject {
-	t.prompt = kit.PromptEntry("Describe the image — Ctrl+Enter generates")
-	t.Sender = room.NewSender(t.host, "Generate", theme.MediaPlayIcon(), t.PrimaryAction)
+	t.prompt = kit.PromptEntry(catalogue.T("Describe the image — Ctrl+Enter generates"))
+	t.Sender = room.NewSender(t.host, catalogue.T("Generate"), theme.MediaPlayIcon(), t.PrimaryAction)
 	t.SetPrompt(t.prompt)
-	form := container.NewVBox(kit.Heading("Prompt"), t.prompt, t.Options().Form)
+	form := container.NewVBox(kit.Heading(catalogue.T("Prompt")), t.prompt, t.Options().Form)
 	// The form scrolls; Generate stays in sight below it at any window
 	// size.
 	left := container.NewBorder(nil, t.ActionRow(), nil, nil, container.NewVScroll(container.NewPadded(form)))
 
-	t.jobs = jobview.NewList("Jobs appear here with a live preview, their elapsed time and a Cancel button. Finished images go straight to the Gallery.", t.JobActions())
-	right := container.NewBorder(kit.Heading("Jobs"), nil, nil, nil, container.NewVScroll(t.jobs.Box))
+	t.jobs = jobview.NewList(catalogue.T("Jobs appear here with a live preview, their elapsed time and a Cancel button. Finished images go straight to the Gallery."), t.JobActions())
+	right := container.NewBorder(kit.Heading(catalogue.T("Jobs")), nil, nil, nil, container.NewVScroll(t.jobs.Box))
 
 	split := container.NewHSplit(left, right)
 	split.Offset = 0.42

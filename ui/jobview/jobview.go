@@ -6,7 +6,7 @@
 package jobview
 
 import (
-	"fmt"
+	"easel/internal/catalogue"
 	"image"
 	"strings"
 	"time"
@@ -120,7 +120,7 @@ func newCard(e jobs.Event, a Actions, onClear func()) *Card {
 	bg := canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))
 	c.title = widget.NewLabelWithStyle(kit.Shorten(Prompt(e), 80), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	c.title.Wrapping = fyne.TextWrapWord
-	c.Status = widget.NewLabel("Queued")
+	c.Status = widget.NewLabel(catalogue.T("Queued"))
 	c.hint = kit.HintLabel("")
 	c.hint.Hide()
 	c.Said = kit.HintLabel("")
@@ -130,7 +130,7 @@ func newCard(e jobs.Event, a Actions, onClear func()) *Card {
 	c.words = kit.HintLabel("")
 	c.words.TextStyle = fyne.TextStyle{Monospace: true}
 	c.words.Hide()
-	c.wordsButton = &widget.Button{Text: "What the service said", Icon: theme.InfoIcon(), Importance: widget.LowImportance, OnTapped: func() {
+	c.wordsButton = &widget.Button{Text: catalogue.T("What the service said"), Icon: theme.InfoIcon(), Importance: widget.LowImportance, OnTapped: func() {
 		if c.words.Visible() {
 			c.words.Hide()
 		} else {
@@ -141,19 +141,19 @@ func newCard(e jobs.Event, a Actions, onClear func()) *Card {
 	c.otherGroup = &widget.Button{Icon: theme.MailForwardIcon(), Importance: widget.HighImportance}
 	c.otherGroup.Hide()
 	id, req := e.Job.ID, e.Job.Request
-	c.cancel = &widget.Button{Text: "Cancel", Icon: theme.CancelIcon(), OnTapped: func() { a.Cancel(id) }}
-	c.clear = &widget.Button{Text: "Clear", Icon: theme.ContentClearIcon(), Importance: widget.LowImportance, OnTapped: onClear}
-	c.retry = &widget.Button{Text: "Retry", Icon: theme.ViewRefreshIcon(), OnTapped: func() {
+	c.cancel = &widget.Button{Text: catalogue.T("Cancel"), Icon: theme.CancelIcon(), OnTapped: func() { a.Cancel(id) }}
+	c.clear = &widget.Button{Text: catalogue.T("Clear"), Icon: theme.ContentClearIcon(), Importance: widget.LowImportance, OnTapped: onClear}
+	c.retry = &widget.Button{Text: catalogue.T("Retry"), Icon: theme.ViewRefreshIcon(), OnTapped: func() {
 		if a.Retry != nil {
 			a.Retry(req)
 		}
 	}}
-	c.settings = &widget.Button{Text: "Open Settings", Icon: theme.SettingsIcon(), OnTapped: func() {
+	c.settings = &widget.Button{Text: catalogue.T("Open Settings"), Icon: theme.SettingsIcon(), OnTapped: func() {
 		if a.Settings != nil {
 			a.Settings()
 		}
 	}}
-	c.editThis = &widget.Button{Text: "Edit this result", Icon: theme.ColorPaletteIcon(), OnTapped: func() {
+	c.editThis = &widget.Button{Text: catalogue.T("Edit this result"), Icon: theme.ColorPaletteIcon(), OnTapped: func() {
 		if a.EditThis != nil && c.lastResult != 0 {
 			a.EditThis(c.lastResult)
 		}
@@ -165,7 +165,7 @@ func newCard(e jobs.Event, a Actions, onClear func()) *Card {
 	c.results.Hide()
 	c.unsaved = container.NewVBox()
 	c.unsaved.Hide()
-	c.compare = &widget.Button{Text: "Before", Icon: theme.ViewRestoreIcon(), OnTapped: c.toggleBefore}
+	c.compare = &widget.Button{Text: catalogue.T("Before"), Icon: theme.ViewRestoreIcon(), OnTapped: c.toggleBefore}
 	c.compare.Hide()
 	text := container.NewVBox(c.title, c.Status, c.hint, c.Said, c.Cost, c.words,
 		container.NewHBox(c.cancel, c.otherGroup, c.retry, c.settings, c.editThis, c.compare, c.wordsButton, c.clear), c.results, c.unsaved)
@@ -193,7 +193,7 @@ func (c *Card) showResults(results []Result, a Actions, prompt string) {
 	c.showingBefore = false
 	c.preview.SetImage(c.after)
 	c.compare.Hidden = c.before == nil
-	c.compare.SetText("Before")
+	c.compare.SetText(catalogue.T("Before"))
 	c.results.Objects, c.unsaved.Objects = nil, nil
 	for i, r := range results {
 		pic := picture.New(fyne.NewSize(ResultSide, ResultSide))
@@ -207,13 +207,13 @@ func (c *Card) showResults(results []Result, a Actions, prompt string) {
 		}
 		if r.Unsaved != nil {
 			img, n := r.Unsaved.Image, i+1
-			save := &widget.Button{Text: "Save as…", Icon: theme.DocumentSaveIcon(), Importance: widget.HighImportance, OnTapped: func() {
+			save := &widget.Button{Text: catalogue.T("Save as…"), Icon: theme.DocumentSaveIcon(), Importance: widget.HighImportance, OnTapped: func() {
 				if a.SaveAs != nil {
 					a.SaveAs(img, prompt, n)
 				}
 			}}
 			c.unsaved.Add(container.NewBorder(nil, nil, container.NewGridWrap(fyne.NewSize(ResultSide, ResultSide), pic), nil,
-				container.NewVBox(widget.NewLabel(fmt.Sprintf("Image %d is not in the gallery", n)), container.NewHBox(save))))
+				container.NewVBox(widget.NewLabel(catalogue.F("Image %d is not in the gallery", n)), container.NewHBox(save))))
 			continue
 		}
 		item := r.Item
@@ -238,10 +238,10 @@ func (c *Card) toggleBefore() {
 	c.showingBefore = !c.showingBefore
 	if c.showingBefore {
 		c.preview.SetImage(c.before)
-		c.compare.SetText("After")
+		c.compare.SetText(catalogue.T("After"))
 	} else {
 		c.preview.SetImage(c.after)
-		c.compare.SetText("Before")
+		c.compare.SetText(catalogue.T("Before"))
 	}
 }
 
@@ -299,44 +299,40 @@ func (c *Card) apply(e jobs.Event, img image.Image) {
 	secs := e.Elapsed.Round(time.Second)
 	switch e.State {
 	case jobs.Queued:
-		c.Status.SetText("Queued")
+		c.Status.SetText(catalogue.T("Queued"))
 	case jobs.Sending:
-		c.Status.SetText("Sending…")
+		c.Status.SetText(catalogue.T("Sending…"))
 		c.say(e.Notes)
 	case jobs.Waiting:
 		if e.RetryIn > 0 {
-			c.Status.SetText(fmt.Sprintf("The service asked to wait: sending again in %s", e.RetryIn.Round(time.Second)))
+			c.Status.SetText(catalogue.F("The service asked to wait: sending again in %s", e.RetryIn.Round(time.Second)))
 		} else {
-			c.Status.SetText(fmt.Sprintf("Waiting for the service · %s", secs))
+			c.Status.SetText(catalogue.F("Waiting for the service · %s", secs))
 		}
 	case jobs.Partial:
-		c.Status.SetText(fmt.Sprintf("Preview %d · %s", e.Preview.Index+1, secs))
+		c.Status.SetText(catalogue.F("Preview %d · %s", e.Preview.Index+1, secs))
 	case jobs.Saving:
-		c.Status.SetText("Saving to the gallery…")
+		c.Status.SetText(catalogue.T("Saving to the gallery…"))
 	case jobs.Done:
 		if said := e.Honesty.Sentences(); len(said) > 0 {
 			c.say(append(c.notes(), capitalised(said)...))
 		}
 		if e.Dropped > 0 {
-			c.hint.SetText(fmt.Sprintf("The service sent %s more than were asked for; they were not kept.", countImages(e.Dropped)))
+			c.hint.SetText(catalogue.F("The service sent %s more than were asked for; they were not kept.", countImages(e.Dropped)))
 			c.hint.Show()
 		}
 		if len(e.Unsaved) == 0 {
-			c.Status.SetText(fmt.Sprintf("Done in %s · %s in the gallery", secs, countImages(len(e.ItemIDs))))
+			c.Status.SetText(catalogue.F("Done in %s · %s in the gallery", secs, countImages(len(e.ItemIDs))))
 			break
 		}
 		all := len(e.ItemIDs) + len(e.Unsaved)
 		if len(e.ItemIDs) == 0 {
-			c.Status.SetText(fmt.Sprintf("Arrived in %s · not saved in the gallery", secs))
+			c.Status.SetText(catalogue.F("Arrived in %s · not saved in the gallery", secs))
 		} else {
-			c.Status.SetText(fmt.Sprintf("Arrived in %s · %d of %s saved", secs, len(e.ItemIDs), countImages(all)))
+			c.Status.SetText(catalogue.F("Arrived in %s · %d of %s saved", secs, len(e.ItemIDs), countImages(all)))
 		}
-		them := "it"
-		if len(e.Unsaved) > 1 {
-			them = "them"
-		}
-		c.hint.SetText(fmt.Sprintf("%s could not be saved in the gallery: %s. Keep %s with Save as…; the service has charged for %s.",
-			countImages(len(e.Unsaved)), library.Cause(e.Unsaved[0].Err), them, them))
+		c.hint.SetText(catalogue.N("%s could not be saved in the gallery: %s. Keep them with Save as…; the service has charged for them.",
+			len(e.Unsaved), countImages(len(e.Unsaved)), library.Cause(e.Unsaved[0].Err)))
 		c.hint.Show()
 	case jobs.Failed:
 		c.Status.SetText(e.Err.Kind.Title())
@@ -354,11 +350,11 @@ func (c *Card) apply(e jobs.Event, img image.Image) {
 			}
 		}
 	case jobs.Cancelled:
-		c.Status.SetText("Cancelled")
+		c.Status.SetText(catalogue.T("Cancelled"))
 	case jobs.Interrupted:
-		c.Status.SetText("Interrupted")
-		c.hint.SetText(fmt.Sprintf("Easel closed while the service was working on this (sent %s): it may have been charged. Check the gallery and the account's usage before sending it again.",
-			e.Job.Started.Local().Format("2 Jan 15:04")))
+		c.Status.SetText(catalogue.T("Interrupted"))
+		c.hint.SetText(catalogue.F("Easel closed while the service was working on this (sent %s): it may have been charged. Check the gallery and the account's usage before sending it again.",
+			e.Job.Started.Local().Format(catalogue.T("2 Jan 15:04"))))
 		c.hint.Show()
 		c.retry.Show()
 	}
@@ -385,8 +381,8 @@ func (c *Card) showCharge(e jobs.Event) {
 	case jobs.Done:
 		c.Status.SetText(c.Status.Text + " · " + ch.String())
 	case jobs.Failed, jobs.Cancelled:
-		c.Status.SetText(c.Status.Text + " · may have been charged")
-		c.Cost.SetText(fmt.Sprintf("The service had begun, so it may have charged for this: %s is counted in the spend until its usage is known.", ch.Amount))
+		c.Status.SetText(c.Status.Text + catalogue.T(" · may have been charged"))
+		c.Cost.SetText(catalogue.F("The service had begun, so it may have charged for this: %s is counted in the spend until its usage is known.", ch.Amount))
 		c.Cost.Show()
 	}
 }
@@ -394,7 +390,7 @@ func (c *Card) showCharge(e jobs.Event) {
 // offerGroup offers to send the job again with the key of group, which
 // lists the model the failed request asked for.
 func (c *Card) offerGroup(group string, send func()) {
-	c.otherGroup.SetText(fmt.Sprintf("Send with group %s's key", group))
+	c.otherGroup.SetText(catalogue.F("Send with group %s's key", group))
 	c.otherGroup.OnTapped = func() {
 		c.otherGroup.Hide()
 		send()
@@ -446,12 +442,7 @@ func (c *Card) ServiceWords() (string, bool) { return c.words.Text, c.words.Visi
 // ShowServiceWords taps "What the service said".
 func (c *Card) ShowServiceWords() { c.wordsButton.OnTapped() }
 
-func countImages(n int) string {
-	if n == 1 {
-		return "1 image"
-	}
-	return fmt.Sprintf("%d images", n)
-}
+func countImages(n int) string { return catalogue.N("%d images", n, n) }
 
 // List is a tab's job cards, newest on top. Use it on the UI goroutine.
 type List struct {
@@ -472,7 +463,7 @@ func NewList(emptyHint string, a Actions) *List {
 	l := &List{actions: a, byID: map[string]*Card{}, keepFinal: KeepFinished}
 	l.empty = kit.HintLabel(emptyHint)
 	l.cards = container.NewVBox()
-	l.clearAll = &widget.Button{Text: "Clear finished", Icon: theme.ContentClearIcon(), Importance: widget.LowImportance, OnTapped: l.ClearFinished}
+	l.clearAll = &widget.Button{Text: catalogue.T("Clear finished"), Icon: theme.ContentClearIcon(), Importance: widget.LowImportance, OnTapped: l.ClearFinished}
 	l.clearAll.Hide()
 	l.Box = container.NewVBox(l.empty, l.cards, container.NewHBox(l.clearAll))
 	return l

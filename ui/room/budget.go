@@ -2,7 +2,7 @@ package room
 
 import (
 	"context"
-	"fmt"
+	"easel/internal/catalogue"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -58,19 +58,19 @@ func GuardEstimate(h Host, p config.Profile, est pricing.Estimate, requests int,
 // askOverBudget asks whether to send what would pass the budget; the
 // safe answer, not sending, is the default.
 func askOverBudget(h Host, v spend.Verdict, est pricing.Estimate, requests int, submit func()) {
-	what := "This request is estimated at " + est.Amount().String() + "."
+	what := catalogue.F("This request is estimated at %s.", est.Amount())
 	if requests > 1 {
-		what = fmt.Sprintf("These %d requests are estimated at %s together.", requests, est.Amount())
+		what = catalogue.F("These %d requests are estimated at %s together.", requests, est.Amount())
 	}
-	body := widget.NewLabel(v.String() + "\n" + what + "\nThe budget is set in Settings ▸ Prices and budget.")
+	body := widget.NewLabel(v.String() + "\n" + what + "\n" + catalogue.T("The budget is set in Settings ▸ Prices and budget."))
 	body.Wrapping = fyne.TextWrapWord
 	var d dialog.Dialog
-	keep := &widget.Button{Text: "Don't send", Icon: theme.CancelIcon(), Importance: widget.HighImportance, OnTapped: func() { d.Hide() }}
-	send := &widget.Button{Text: "Send anyway", Icon: theme.MailSendIcon(), Importance: widget.WarningImportance, OnTapped: func() {
+	keep := &widget.Button{Text: catalogue.T("Don't send"), Icon: theme.CancelIcon(), Importance: widget.HighImportance, OnTapped: func() { d.Hide() }}
+	send := &widget.Button{Text: catalogue.T("Send anyway"), Icon: theme.MailSendIcon(), Importance: widget.WarningImportance, OnTapped: func() {
 		d.Hide()
 		submit()
 	}}
-	d = dialog.NewCustomWithoutButtons("Over the budget", container.NewVBox(body, container.NewHBox(kit.Spacer(), send, keep)), h.Window())
+	d = dialog.NewCustomWithoutButtons(catalogue.T("Over the budget"), container.NewVBox(body, container.NewHBox(kit.Spacer(), send, keep)), h.Window())
 	d.Resize(fyne.NewSize(480, 0))
 	d.Show()
 	h.Window().Canvas().Focus(keep)

@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2"
 
 	"easel/internal/api"
+	"easel/internal/catalogue"
 	"easel/internal/jobs"
 	"easel/internal/library"
 	"easel/internal/session"
@@ -90,7 +91,7 @@ func Ready(h Host) bool { return h.Session().Client() != nil && h.Runner() != ni
 // be sent, or that the service is ready.
 func ServiceText(h Host) string {
 	if h.Runner() == nil && h.LibraryErr() != nil {
-		return "The gallery folder could not be opened, so images could not be saved: " + h.LibraryErr().Error()
+		return catalogue.F("The gallery folder could not be opened, so images could not be saved: %s", h.LibraryErr())
 	}
 	return h.Session().Text()
 }

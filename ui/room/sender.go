@@ -2,6 +2,7 @@ package room
 
 import (
 	"context"
+	"easel/internal/catalogue"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -58,7 +59,7 @@ func NewSender(h Host, text string, icon fyne.Resource, send func(), extra ...*w
 	s.estimate.Alignment = fyne.TextAlignTrailing
 	s.estimate.Hide()
 	cur := h.Session().Current()
-	s.options = imageform.New(h.Models().New(api.EndpointImages, "Image model, e.g. gpt-image-1", "gpt-image-1"), extra...)
+	s.options = imageform.New(h.Models().New(api.EndpointImages, catalogue.T("Image model, e.g. gpt-image-1"), "gpt-image-1"), extra...)
 	s.options.ApplyDefaults(cur.ImageModel, cur.Image)
 	s.button = &widget.Button{Text: text, Icon: icon, Importance: widget.HighImportance, OnTapped: send}
 	s.status = kit.HintLabel(ServiceText(h))
@@ -271,7 +272,7 @@ func (s *Sender) whenSavable(opts api.ImageOptions, then func()) {
 		err := lib.CanSave(max(opts.N, 1), library.EstimateBytes(opts.Size))
 		s.host.Do(func() {
 			if err != nil {
-				s.status.SetText("Not sent, as the images could not be kept: " + library.Cause(err) + ".")
+				s.status.SetText(catalogue.F("Not sent, as the images could not be kept: %s.", library.Cause(err)))
 				return
 			}
 			then()

@@ -2,7 +2,7 @@ package room
 
 import (
 	"context"
-	"fmt"
+	"easel/internal/catalogue"
 
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
@@ -49,20 +49,20 @@ func offerSplit(h Host, req jobs.Request, notes []string, submit func(...jobs.Re
 	for _, note := range notes {
 		why += note + "\n"
 	}
-	split := &widget.Button{Text: fmt.Sprintf("Send %d requests of 1 image", n), Importance: widget.HighImportance, OnTapped: func() {
+	split := &widget.Button{Text: catalogue.F("Send %d requests of 1 image", n), Importance: widget.HighImportance, OnTapped: func() {
 		d.Hide()
 		submit(SplitRequest(req)...)
 	}}
-	once := &widget.Button{Text: "Send one request", OnTapped: func() { d.Hide(); submit(req) }}
-	cancel := &widget.Button{Text: "Cancel", OnTapped: func() { d.Hide() }}
+	once := &widget.Button{Text: catalogue.T("Send one request"), OnTapped: func() { d.Hide(); submit(req) }}
+	cancel := &widget.Button{Text: catalogue.T("Cancel"), OnTapped: func() { d.Hide() }}
 	est := spend.Image(req.Prices, req.Generate, req.Edit)
 	cost := ""
 	if est.Priced {
-		cost = fmt.Sprintf(" (%s in all, as estimated for one request of %d)", est.Amount(), n)
+		cost = catalogue.F(" (%s in all, as estimated for one request of %d)", est.Amount(), n)
 	}
-	body := container.NewVBox(kit.HintLabel(why+fmt.Sprintf("Easel can send %d requests of one image each instead, at the same time; each is charged as one image%s.", n, cost)),
+	body := container.NewVBox(kit.HintLabel(why+catalogue.F("Easel can send %d requests of one image each instead, at the same time; each is charged as one image%s.", n, cost)),
 		container.NewHBox(kit.Spacer(), cancel, once, split))
-	d = dialog.NewCustomWithoutButtons("One image per request", body, h.Window())
+	d = dialog.NewCustomWithoutButtons(catalogue.T("One image per request"), body, h.Window())
 	d.Show()
 	h.Window().Canvas().Focus(split)
 }

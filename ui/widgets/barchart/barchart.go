@@ -45,6 +45,8 @@ type Chart struct {
 	series []string
 	bars   []Bar
 	format func(float64) string
+	// Empty is what an empty chart says, in the app's words.
+	Empty string
 }
 
 // New makes an empty chart whose values are written by format.
@@ -138,7 +140,7 @@ func (r *renderer) rebuild() {
 	}
 	r.empty = nil
 	if largest == 0 {
-		r.empty = r.text("Nothing spent in this period", theme.TextSize())
+		r.empty = r.text(c.Empty, theme.TextSize())
 		r.empty.Color = theme.Color(theme.ColorNamePlaceHolder)
 		r.objects = append(r.objects, r.empty)
 	}

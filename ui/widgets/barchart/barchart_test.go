@@ -47,6 +47,7 @@ func TestBarsStackInProportion(t *testing.T) {
 func TestAnEmptyChartSaysSo(t *testing.T) {
 	test.NewTempApp(t)
 	c := New(dollars)
+	c.Empty = "Nothing spent in this period"
 	w := test.NewWindow(c)
 	defer w.Close()
 	w.Resize(fyne.NewSize(400, 240))
