@@ -358,7 +358,7 @@ func (a *App) buildUI() {
 	icons := tabIcons()
 	items := make([]*container.TabItem, len(a.rooms))
 	for i := range a.rooms {
-		items[i] = container.NewTabItemWithIcon(tabTitles[i], icons[i], container.NewStack())
+		items[i] = container.NewTabItemWithIcon(tabTitles()[i], icons[i], container.NewStack())
 	}
 	a.built = make([]bool, len(a.rooms))
 	a.tabs = container.NewAppTabs(items...)

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"easel/internal/catalogue"
 	"fmt"
 	"image"
 	"os"
@@ -164,13 +165,13 @@ func (a *App) wordKeyringBanner() {
 	if err == nil {
 		return
 	}
-	text := "The system keyring is unavailable, so keys cannot be saved or read (" + dialogs.ShortCause(err) + "). "
+	cause := dialogs.ShortCause(err)
 	if p := a.session.Current(); p.ID != "" && !p.ReadOnly {
-		a.banner.Show(chrome.BannerKeyring, text+"You can keep a key in memory for this session only.",
-			"Enter a key for this session…", func() { dialogs.AskSessionKey(a, a.session.Current()) })
+		a.banner.Show(chrome.BannerKeyring, catalogue.F("The system keyring is unavailable, so keys cannot be saved or read (%s). You can keep a key in memory for this session only.", cause),
+			catalogue.T("Enter a key for this session…"), func() { dialogs.AskSessionKey(a, a.session.Current()) })
 		return
 	}
-	a.banner.Show(chrome.BannerKeyring, text+"A profile you add or pick can keep its key in memory for this session.", "", nil)
+	a.banner.Show(chrome.BannerKeyring, catalogue.F("The system keyring is unavailable, so keys cannot be saved or read (%s). A profile you add or pick can keep its key in memory for this session.", cause), "", nil)
 }
 
 // showSettings opens Settings (Ctrl+,).
@@ -344,24 +345,18 @@ func (a *App) confirmClose() {
 		a.win.Close()
 		return
 	}
-	images, are := humanize.Comma(int64(a.runner.RunningImages()))+" images", "are"
-	if a.runner.RunningImages() == 1 {
-		images, are = "1 image", "is"
-	}
-	jobsText := "1 job has"
-	if n := a.runner.Running(); n > 1 {
-		jobsText = fmt.Sprintf("%d jobs have", n)
-	}
-	d := dialog.NewConfirm("Jobs are still running",
-		jobsText+" not finished. If you quit now, "+images+" "+are+" lost, though the service may charge for them.",
+	n := a.runner.RunningImages()
+	images := catalogue.N("If you quit now, %s images are lost, though the service may charge for them.", n, humanize.Comma(int64(n)))
+	d := dialog.NewConfirm(catalogue.T("Jobs are still running"),
+		catalogue.N("%d jobs have not finished.", a.runner.Running(), a.runner.Running())+" "+images,
 		func(quit bool) {
 			if quit {
 				a.saveState()
 				a.win.Close()
 			}
 		}, a.win)
-	d.SetConfirmText("Quit and lose " + images)
-	d.SetDismissText("Keep running")
+	d.SetConfirmText(catalogue.N("Quit and lose %s images", n, humanize.Comma(int64(n))))
+	d.SetDismissText(catalogue.T("Keep running"))
 	d.SetConfirmImportance(widget.DangerImportance)
 	d.Show()
 }

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"easel/internal/catalogue"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/dialog"
@@ -32,36 +33,36 @@ var (
 )
 
 func (a *App) mainMenu() *fyne.MainMenu {
-	primary := fyne.NewMenuItem("Send or generate", a.primaryAction)
+	primary := fyne.NewMenuItem(catalogue.T("Send or generate"), a.primaryAction)
 	primary.Shortcut = shortcutPrimary
-	quit := fyne.NewMenuItem("Quit", a.quit)
+	quit := fyne.NewMenuItem(catalogue.T("Quit"), a.quit)
 	quit.Shortcut = shortcutQuit
 	quit.IsQuit = true
-	demo := fyne.NewMenuItem("Use the demo service", func() { a.session.UseDemo() })
-	settings := fyne.NewMenuItem("Settings…", a.showSettings)
+	demo := fyne.NewMenuItem(catalogue.T("Use the demo service"), func() { a.session.UseDemo() })
+	settings := fyne.NewMenuItem(catalogue.T("Settings…"), a.showSettings)
 	settings.Shortcut = shortcutSettings
-	newChat := fyne.NewMenuItem("New chat", a.newChat)
+	newChat := fyne.NewMenuItem(catalogue.T("New chat"), a.newChat)
 	newChat.Shortcut = shortcutNewChat
-	importItem := fyne.NewMenuItem("Import images…", a.importImages)
-	file := fyne.NewMenu("File", newChat, importItem, primary, fyne.NewMenuItemSeparator(), settings, demo, fyne.NewMenuItemSeparator(), quit)
+	importItem := fyne.NewMenuItem(catalogue.T("Import images…"), a.importImages)
+	file := fyne.NewMenu(catalogue.T("File"), newChat, importItem, primary, fyne.NewMenuItemSeparator(), settings, demo, fyne.NewMenuItemSeparator(), quit)
 
-	edit := fyne.NewMenu("Edit",
+	edit := fyne.NewMenu(catalogue.T("Edit"),
 		a.forwardItem("Cut", &fyne.ShortcutCut{Clipboard: a.clipboard()}),
 		a.forwardItem("Copy", &fyne.ShortcutCopy{Clipboard: a.clipboard()}),
 		a.forwardItem("Paste", &fyne.ShortcutPaste{Clipboard: a.clipboard()}),
 		a.forwardItem("Select all", &fyne.ShortcutSelectAll{}),
 	)
 
-	tabItems := make([]*fyne.MenuItem, len(tabTitles))
-	for i, title := range tabTitles {
+	tabItems := make([]*fyne.MenuItem, len(tabTitles()))
+	for i, title := range tabTitles() {
 		item := fyne.NewMenuItem(title, func() { a.SelectTab(i) })
 		item.Shortcut = shortcutTab[i]
 		tabItems[i] = item
 	}
-	spendItem := fyne.NewMenuItem("Spend…", a.showSpend)
-	view := fyne.NewMenu("View", append(tabItems, fyne.NewMenuItemSeparator(), spendItem)...)
+	spendItem := fyne.NewMenuItem(catalogue.T("Spend…"), a.showSpend)
+	view := fyne.NewMenu(catalogue.T("View"), append(tabItems, fyne.NewMenuItemSeparator(), spendItem)...)
 
-	help := fyne.NewMenu("Help", fyne.NewMenuItem("About Easel", a.showAbout))
+	help := fyne.NewMenu(catalogue.T("Help"), fyne.NewMenuItem(catalogue.T("About Easel"), a.showAbout))
 	return fyne.NewMainMenu(file, edit, view, help)
 }
 

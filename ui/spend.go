@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"easel/internal/catalogue"
 	"time"
 
 	"easel/internal/spend"
@@ -47,7 +48,7 @@ func (a *App) refreshSpend(askService bool) {
 // showSpend opens the spend view (the status bar's spend, View ▸ Spend…).
 func (a *App) showSpend() {
 	if a.lib == nil {
-		dialog.ShowInformation("No spend to show", "The gallery could not be opened, and the ledger is kept with it.", a.win)
+		dialog.ShowInformation(catalogue.T("No spend to show"), catalogue.T("The gallery could not be opened, and the ledger is kept with it."), a.win)
 		return
 	}
 	a.spendView = dialogs.ShowSpend(a)

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"easel/internal/catalogue"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/theme"
 )
@@ -13,7 +15,11 @@ const (
 	TabGallery
 )
 
-var tabTitles = []string{"Chat", "Text to image", "Edit", "Gallery"}
+// tabTitles is a function: the language is chosen after packages
+// initialise.
+func tabTitles() []string {
+	return []string{catalogue.T("Chat"), catalogue.T("Text to image"), catalogue.T("Edit"), catalogue.T("Gallery")}
+}
 
 // tabIcons is a function, not a variable: theme icons need the running
 // app, which package initialisation comes before.

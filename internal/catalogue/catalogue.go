@@ -70,7 +70,9 @@ func init() {
 			panic(fmt.Sprintf("catalogue: %s: %v", e.Name(), err))
 		}
 	}
-	sort.Slice(languages, func(i, j int) bool { return languages[i].Tag == "en" || languages[j].Tag != "en" && languages[i].Tag < languages[j].Tag })
+	sort.Slice(languages, func(i, j int) bool {
+		return languages[i].Tag == "en" || languages[j].Tag != "en" && languages[i].Tag < languages[j].Tag
+	})
 	localizer = i18n.NewLocalizer(bundle, "en")
 }
 

@@ -23,6 +23,9 @@ var translated = []string{
 	"ui/room",
 	"ui/generate",
 	"ui/widgets/barchart",
+	"ui",
+	"ui/imageform",
+	"ui/dialogs",
 }
 
 // shows are the calls whose string arguments a person reads.

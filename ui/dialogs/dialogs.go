@@ -6,7 +6,7 @@
 package dialogs
 
 import (
-	"fmt"
+	"easel/internal/catalogue"
 	"net/url"
 
 	"fyne.io/fyne/v2"
@@ -41,15 +41,15 @@ func AskPlainHTTP(win fyne.Window, p config.Profile, agreed func()) {
 	if u, err := url.Parse(p.BaseURL); err == nil {
 		host = u.Host
 	}
-	d := dialog.NewConfirm("Send the key without encryption?",
-		fmt.Sprintf("Profile %q talks to %s over plain http. Anyone on the network between this computer and %s can read its key and spend your balance.\n\nUse https if the server offers it. Send the key over http anyway for this profile?", p.Name, host, host),
+	d := dialog.NewConfirm(catalogue.T("Send the key without encryption?"),
+		catalogue.F("Profile %q talks to %s over plain http. Anyone on the network between this computer and %s can read its key and spend your balance.\n\nUse https if the server offers it. Send the key over http anyway for this profile?", p.Name, host, host),
 		func(ok bool) {
 			if ok {
 				agreed()
 			}
 		}, win)
-	d.SetConfirmText("Send over http")
-	d.SetDismissText("Cancel")
+	d.SetConfirmText(catalogue.T("Send over http"))
+	d.SetDismissText(catalogue.T("Cancel"))
 	d.Show()
 }
 
@@ -58,13 +58,13 @@ func AskPlainHTTP(win fyne.Window, p config.Profile, agreed func()) {
 func AskSessionKey(h Host, p config.Profile) {
 	win := h.Window()
 	if p.ID == "" || p.ReadOnly {
-		dialog.ShowInformation("No profile to unlock",
-			"Pick or add a profile first (File ▸ Settings…); its key can then be kept for this session.", win)
+		dialog.ShowInformation(catalogue.T("No profile to unlock"),
+			catalogue.T("Pick or add a profile first (File ▸ Settings…); its key can then be kept for this session."), win)
 		return
 	}
 	entry := kit.KeyEntry()
-	d := dialog.NewForm(fmt.Sprintf("Key for %q, this session only", p.Name), "Use key", "Cancel",
-		[]*widget.FormItem{kit.FormItem("API key", entry, "Kept in memory until Easel quits; never written to disk. Leave empty for a local server that takes none.")},
+	d := dialog.NewForm(catalogue.F("Key for %q, this session only", p.Name), catalogue.T("Use key"), catalogue.T("Cancel"),
+		[]*widget.FormItem{kit.FormItem(catalogue.T("API key"), entry, catalogue.T("Kept in memory until Easel quits; never written to disk. Leave empty for a local server that takes none."))},
 		func(ok bool) {
 			if ok {
 				h.Session().UseSessionKey(p, entry.Text)
@@ -82,8 +82,8 @@ func About(win fyne.Window, icon fyne.Resource, version string) {
 	img.SetMinSize(fyne.NewSize(96, 96))
 	body := container.NewVBox(
 		container.NewCenter(img),
-		widget.NewLabelWithStyle("Easel "+version, fyne.TextAlignCenter, fyne.TextStyle{Bold: true}),
-		widget.NewLabelWithStyle("A designer's studio for OpenAI-compatible image and chat services.",
+		widget.NewLabelWithStyle(catalogue.F("Easel %s", version), fyne.TextAlignCenter, fyne.TextStyle{Bold: true}),
+		widget.NewLabelWithStyle(catalogue.T("A designer's studio for OpenAI-compatible image and chat services."),
 			fyne.TextAlignCenter, fyne.TextStyle{}),
 	)
 	dialog.ShowCustom("About Easel", "Close", body, win)

@@ -1,6 +1,7 @@
 package dialogs
 
 import (
+	"easel/internal/catalogue"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -35,7 +36,7 @@ func Export(h Host, it library.Item, path string, done func(to string, err error
 	quality.SetValue(90)
 	qLabel := widget.NewLabel("90")
 	quality.OnChanged = func(v float64) { qLabel.SetText(strconv.Itoa(int(v))) }
-	qRow := container.NewBorder(nil, nil, widget.NewLabel("Quality"), qLabel, quality)
+	qRow := container.NewBorder(nil, nil, widget.NewLabel(catalogue.T("Quality")), qLabel, quality)
 	dest := newDestination(h, ExportName(it, it.Format))
 	format.OnChanged = func(s string) {
 		qRow.Hidden = s == "PNG"
@@ -46,9 +47,9 @@ func Export(h Host, it library.Item, path string, done func(to string, err error
 	if format.Selected == "" {
 		format.SetSelected("PNG")
 	}
-	body := container.NewVBox(widget.NewForm(widget.NewFormItem("Format", format)), qRow, dest.form(),
-		kit.HintLabel("The same format at quality 100 exports the original bytes unchanged."))
-	d := dialog.NewCustomConfirm("Export image", "Export", "Cancel", body, func(ok bool) {
+	body := container.NewVBox(widget.NewForm(widget.NewFormItem(catalogue.T("Format"), format)), qRow, dest.form(),
+		kit.HintLabel(catalogue.T("The same format at quality 100 exports the original bytes unchanged.")))
+	d := dialog.NewCustomConfirm(catalogue.T("Export image"), catalogue.T("Export"), catalogue.T("Cancel"), body, func(ok bool) {
 		if ok {
 			ExportTo(h, dest.target(), path, it.Format, strings.ToLower(format.Selected), int(quality.Value), done)
 		}
@@ -62,8 +63,8 @@ func Export(h Host, it library.Item, path string, done func(to string, err error
 // it cost is not lost.
 func SaveAs(h Host, img api.Image, name string, done func(to string, err error)) {
 	dest := newDestination(h, name)
-	body := container.NewVBox(dest.form(), kit.HintLabel("The image is written as the service sent it."))
-	d := dialog.NewCustomConfirm("Save image as", "Save", "Cancel", body, func(ok bool) {
+	body := container.NewVBox(dest.form(), kit.HintLabel(catalogue.T("The image is written as the service sent it.")))
+	d := dialog.NewCustomConfirm(catalogue.T("Save image as"), catalogue.T("Save"), catalogue.T("Cancel"), body, func(ok bool) {
 		if ok {
 			WriteChecked(h, dest.target(), func() ([]byte, error) { return img.Data, nil }, done)
 		}
@@ -111,13 +112,13 @@ func defaultFolder() string {
 
 func (d *destination) form() fyne.CanvasObject {
 	return widget.NewForm(
-		widget.NewFormItem("Folder", d.folderRow()),
-		widget.NewFormItem("Name", d.name))
+		widget.NewFormItem(catalogue.T("Folder"), d.folderRow()),
+		widget.NewFormItem(catalogue.T("Name"), d.name))
 }
 
 // folderRow is the folder shown, with Choose….
 func (d *destination) folderRow() fyne.CanvasObject {
-	choose := &widget.Button{Text: "Choose…", Icon: theme.FolderOpenIcon(), OnTapped: d.choose}
+	choose := &widget.Button{Text: catalogue.T("Choose…"), Icon: theme.FolderOpenIcon(), OnTapped: d.choose}
 	return container.NewBorder(nil, nil, nil, choose, d.shown)
 }
 
@@ -177,7 +178,7 @@ func WriteChecked(h Host, target string, encode func() ([]byte, error), done fun
 // conversation").
 func SaveFile(h Host, title, name, what string, data []byte) {
 	dest := newDestination(h, name)
-	d := dialog.NewCustomConfirm(title, "Save", "Cancel", dest.form(), func(ok bool) {
+	d := dialog.NewCustomConfirm(title, catalogue.T("Save"), catalogue.T("Cancel"), dest.form(), func(ok bool) {
 		if ok {
 			writeChecked(h, dest.target(), what, func() ([]byte, error) { return data, nil }, nil)
 		}
@@ -197,7 +198,7 @@ func writeChecked(h Host, target, what string, encode func() ([]byte, error), do
 				if err != nil {
 					dialog.ShowError(fmt.Errorf("the %s was not written to %s: %w", what, target, err), h.Window())
 				} else {
-					dialog.ShowInformation("Saved", "The "+what+" was written to "+target+".", h.Window())
+					dialog.ShowInformation(catalogue.T("Saved"), catalogue.F("The %s was written to %s.", what, target), h.Window())
 				}
 				if done != nil {
 					done(target, err)
@@ -211,21 +212,21 @@ func writeChecked(h Host, target, what string, encode func() ([]byte, error), do
 		return
 	}
 	base := filepath.Base(target)
-	msg := base + " already exists in " + filepath.Dir(target) + ". Replace it?"
+	msg := catalogue.F("%s already exists in %s. Replace it?", base, filepath.Dir(target))
 	switch {
 	case st.IsDir():
 		dialog.ShowError(fmt.Errorf("%s is a folder: choose another name", target), h.Window())
 		return
 	case st.Mode()&os.ModeSymlink != 0:
 		to, _ := os.Readlink(target)
-		msg = fmt.Sprintf("%s is a link to %s. Replacing it puts the %s in place of the link; %s itself is not changed.", base, to, what, to)
+		msg = catalogue.F("%[1]s is a link to %[2]s. Replacing it puts the %[3]s in place of the link; %[2]s itself is not changed.", base, to, what)
 	}
-	confirm := dialog.NewConfirm("Replace "+base+"?", msg, func(ok bool) {
+	confirm := dialog.NewConfirm(catalogue.F("Replace %s?", base), msg, func(ok bool) {
 		if ok {
 			write()
 		}
 	}, h.Window())
-	confirm.SetConfirmText("Replace")
+	confirm.SetConfirmText(catalogue.T("Replace"))
 	confirm.Show()
 }
 

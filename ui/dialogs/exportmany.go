@@ -2,6 +2,7 @@ package dialogs
 
 import (
 	"context"
+	"easel/internal/catalogue"
 	"errors"
 	"fmt"
 	"strconv"
@@ -41,7 +42,7 @@ func ExportMany(h Host, items []library.Item, pathOf func(library.Item) string, 
 	qualityLabel := widget.NewLabel("90")
 	quality.OnChanged = func(v float64) { qualityLabel.SetText(strconv.Itoa(int(v))) }
 	long := widget.NewEntry()
-	long.SetPlaceHolder("full size")
+	long.SetPlaceHolder(catalogue.T("full size"))
 	long.Validator = func(s string) error {
 		if strings.TrimSpace(s) == "" {
 			return nil
@@ -53,16 +54,16 @@ func ExportMany(h Host, items []library.Item, pathOf func(library.Item) string, 
 	}
 	meta := widget.NewRadioGroup(exportMeta, nil)
 	meta.SetSelected(exportMeta[1])
-	note := kit.HintLabel("Images kept in their format and size are copied unchanged. Nothing in the folder is replaced: a taken name gets a number.")
+	note := kit.HintLabel(catalogue.T("Images kept in their format and size are copied unchanged. Nothing in the folder is replaced: a taken name gets a number."))
 	form := widget.NewForm(
-		widget.NewFormItem("Folder", dest.folderRow()),
-		widget.NewFormItem("Format", format),
-		widget.NewFormItem("Quality", container.NewBorder(nil, nil, nil, qualityLabel, quality)),
-		widget.NewFormItem("Long side", long),
-		widget.NewFormItem("Settings", meta),
+		widget.NewFormItem(catalogue.T("Folder"), dest.folderRow()),
+		widget.NewFormItem(catalogue.T("Format"), format),
+		widget.NewFormItem(catalogue.T("Quality"), container.NewBorder(nil, nil, nil, qualityLabel, quality)),
+		widget.NewFormItem(catalogue.T("Long side"), long),
+		widget.NewFormItem(catalogue.T("Settings"), meta),
 	)
 	title := fmt.Sprintf("Export %d %s", len(items), wording.Plural(len(items), "image", "images"))
-	d := dialog.NewCustomConfirm(title, "Export", "Cancel", container.NewVBox(form, note), func(ok bool) {
+	d := dialog.NewCustomConfirm(title, catalogue.T("Export"), catalogue.T("Cancel"), container.NewVBox(form, note), func(ok bool) {
 		if !ok {
 			return
 		}
@@ -103,16 +104,16 @@ func runExport(h Host, items []library.Item, pathOf func(library.Item) string, o
 	ctx, cancel := context.WithCancel(context.Background())
 	bar := widget.NewProgressBar()
 	bar.Max = float64(len(items))
-	status := widget.NewLabel(fmt.Sprintf("0 of %d", len(items)))
-	stop := &widget.Button{Text: "Cancel", Icon: theme.CancelIcon(), OnTapped: cancel}
-	progress := dialog.NewCustomWithoutButtons("Exporting", container.NewVBox(bar, container.NewBorder(nil, nil, nil, stop, status)), h.Window())
+	status := widget.NewLabel(catalogue.F("0 of %d", len(items)))
+	stop := &widget.Button{Text: catalogue.T("Cancel"), Icon: theme.CancelIcon(), OnTapped: cancel}
+	progress := dialog.NewCustomWithoutButtons(catalogue.T("Exporting"), container.NewVBox(bar, container.NewBorder(nil, nil, nil, stop, status)), h.Window())
 	progress.Resize(fyne.NewSize(460, progress.MinSize().Height))
 	progress.Show()
 	go func() {
 		res := export.Run(ctx, items, pathOf, opt, func(n, total int) {
 			h.Do(func() {
 				bar.SetValue(float64(n))
-				status.SetText(fmt.Sprintf("%d of %d", n, total))
+				status.SetText(catalogue.F("%d of %d", n, total))
 			})
 		})
 		cancelled := ctx.Err() != nil
@@ -128,15 +129,15 @@ func runExport(h Host, items []library.Item, pathOf func(library.Item) string, o
 					failed = append(failed, r.Err.Error())
 				}
 			}
-			msg := fmt.Sprintf("%d %s written to %s.", written, wording.Plural(written, "image", "images"), opt.Dir)
+			msg := catalogue.N("%d images written to %s.", written, written, opt.Dir)
 			if cancelled {
-				msg = "Cancelled: " + msg + " Nothing half-written was left."
+				msg = catalogue.F("Cancelled: %s Nothing half-written was left.", msg)
 			}
 			if len(failed) > 0 {
-				msg += fmt.Sprintf(" %d failed: %s", len(failed), strings.Join(failed, "; "))
+				msg += " " + catalogue.F("%d failed: %s", len(failed), strings.Join(failed, "; "))
 				dialog.ShowError(errors.New(msg), h.Window())
 			} else {
-				dialog.ShowInformation("Export", msg, h.Window())
+				dialog.ShowInformation(catalogue.T("Export"), msg, h.Window())
 			}
 			if done != nil {
 				done(res)

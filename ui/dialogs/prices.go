@@ -2,6 +2,7 @@ package dialogs
 
 import (
 	"context"
+	"easel/internal/catalogue"
 	"fmt"
 	"slices"
 	"sort"
@@ -88,16 +89,16 @@ func newPricesEditor(h Host, p config.Profile) *pricesEditor {
 	e.Currency.OnChanged = func(string) { e.showPlaceholders() }
 	e.PerDollar = &widget.Entry{Text: number(t.PerDollar)}
 	e.PerDollar.OnChanged = func(string) { e.showPlaceholders() }
-	e.GroupRate = &widget.Entry{Text: number(t.GroupRate), PlaceHolder: "1 — the gateway's group ratio, e.g. 0.8"}
-	e.Daily = &widget.Entry{Text: number(p.Budget.Daily), PlaceHolder: "no cap"}
-	e.Monthly = &widget.Entry{Text: number(p.Budget.Monthly), PlaceHolder: "no cap"}
-	e.perDollarItem = kit.FormItem("Conversion", e.PerDollar, " ")
+	e.GroupRate = &widget.Entry{Text: number(t.GroupRate), PlaceHolder: catalogue.T("1 — the gateway's group ratio, e.g. 0.8")}
+	e.Daily = &widget.Entry{Text: number(p.Budget.Daily), PlaceHolder: catalogue.T("no cap")}
+	e.Monthly = &widget.Entry{Text: number(p.Budget.Monthly), PlaceHolder: catalogue.T("no cap")}
+	e.perDollarItem = kit.FormItem(catalogue.T("Conversion"), e.PerDollar, " ")
 	e.form = widget.NewForm(
-		kit.FormItem("Currency", e.Currency, "What the account is billed in: a gateway (new-api, one-api) may bill in its own quota units."),
+		kit.FormItem(catalogue.T("Currency"), e.Currency, catalogue.T("What the account is billed in: a gateway (new-api, one-api) may bill in its own quota units.")),
 		e.perDollarItem,
-		kit.FormItem("Group rate", e.GroupRate, "The gateway's multiplier for this key's group; every price is multiplied by it."),
-		kit.FormItem("Daily cap", e.Daily, "A request that would take today's spend past it asks first."),
-		kit.FormItem("Monthly cap", e.Monthly, "The same for the calendar month."),
+		kit.FormItem(catalogue.T("Group rate"), e.GroupRate, catalogue.T("The gateway's multiplier for this key's group; every price is multiplied by it.")),
+		kit.FormItem(catalogue.T("Daily cap"), e.Daily, catalogue.T("A request that would take today's spend past it asks first.")),
+		kit.FormItem(catalogue.T("Monthly cap"), e.Monthly, catalogue.T("The same for the calendar month.")),
 	)
 	names := make([]string, 0, len(pricing.Defaults)+len(t.Models))
 	for m := range pricing.Defaults {
@@ -113,8 +114,8 @@ func newPricesEditor(h Host, p config.Profile) *pricesEditor {
 	for _, m := range names {
 		e.addModel(m, t.Models[m])
 	}
-	e.addName = &widget.Entry{PlaceHolder: "another model, as the service names it"}
-	add := &widget.Button{Text: "Add prices for it", Icon: theme.ContentAddIcon(), Importance: widget.LowImportance, OnTapped: func() {
+	e.addName = &widget.Entry{PlaceHolder: catalogue.T("another model, as the service names it")}
+	add := &widget.Button{Text: catalogue.T("Add prices for it"), Icon: theme.ContentAddIcon(), Importance: widget.LowImportance, OnTapped: func() {
 		name := strings.TrimSpace(e.addName.Text)
 		if name == "" || slices.ContainsFunc(e.models, func(mp *modelPrices) bool { return mp.model == name }) {
 			return
@@ -125,16 +126,16 @@ func newPricesEditor(h Host, p config.Profile) *pricesEditor {
 		e.showPlaceholders()
 	}}
 	e.balance = kit.HintLabel("")
-	e.askAgain = &widget.Button{Text: "Ask again", Icon: theme.ViewRefreshIcon(), Importance: widget.LowImportance, OnTapped: e.forgetBalance}
+	e.askAgain = &widget.Button{Text: catalogue.T("Ask again"), Icon: theme.ViewRefreshIcon(), Importance: widget.LowImportance, OnTapped: e.forgetBalance}
 	e.askAgain.Hide()
 	e.Box = container.NewVBox(
-		kit.HintLabel("Easel estimates each request before it is sent and writes what it cost from the usage the service reports (View ▸ Spend…). The list prices are OpenAI's, with their source and date; set your own where your account charges differently."),
+		kit.HintLabel(catalogue.T("Easel estimates each request before it is sent and writes what it cost from the usage the service reports (View ▸ Spend…). The list prices are OpenAI's, with their source and date; set your own where your account charges differently.")),
 		e.form,
-		kit.Heading("Prices per model"),
-		kit.HintLabel("Per million tokens, or per picture by size and quality; an empty field keeps the list price shown in grey. A model with no price says so rather than costing nothing."),
+		kit.Heading(catalogue.T("Prices per model")),
+		kit.HintLabel(catalogue.T("Per million tokens, or per picture by size and quality; an empty field keeps the list price shown in grey. A model with no price says so rather than costing nothing.")),
 		e.accordion,
 		container.NewBorder(nil, nil, nil, add, e.addName),
-		kit.Heading("Balance"),
+		kit.Heading(catalogue.T("Balance")),
 		container.NewBorder(nil, nil, nil, e.askAgain, e.balance),
 	)
 	e.showPlaceholders()
@@ -167,7 +168,7 @@ func (e *pricesEditor) addModel(model string, own pricing.Price) {
 			mp.sizes, mp.quals = sortedKeys(list.PerImage), qualitiesOf(list.PerImage)
 		}
 		grid := container.NewGridWithColumns(len(mp.quals) + 1)
-		grid.Add(widget.NewLabel("Per picture"))
+		grid.Add(widget.NewLabel(catalogue.T("Per picture")))
 		for _, q := range mp.quals {
 			grid.Add(widget.NewLabelWithStyle(q, fyne.TextAlignCenter, fyne.TextStyle{Bold: true}))
 		}
@@ -299,13 +300,13 @@ func (e *pricesEditor) showPlaceholders() {
 	e.PerDollar.SetPlaceHolder(strconv.FormatFloat(pricing.DefaultPerDollar(cur), 'f', -1, 64))
 	switch cur {
 	case pricing.USD:
-		e.perDollarItem.HintText = "List prices are in US dollars: nothing to convert."
+		e.perDollarItem.HintText = catalogue.T("List prices are in US dollars: nothing to convert.")
 		e.PerDollar.Disable()
 	case pricing.Quota:
-		e.perDollarItem.HintText = "Quota units to the US dollar: new-api and one-api count 500,000 unless their owner changed it."
+		e.perDollarItem.HintText = catalogue.T("Quota units to the US dollar: new-api and one-api count 500,000 unless their owner changed it.")
 		e.PerDollar.Enable()
 	default:
-		e.perDollarItem.HintText = "Yuan to the US dollar, as your gateway converts the list prices (its price page says)."
+		e.perDollarItem.HintText = catalogue.T("Yuan to the US dollar, as your gateway converts the list prices (its price page says).")
 		e.PerDollar.Enable()
 	}
 	if e.form != nil {
@@ -341,7 +342,7 @@ func (e *pricesEditor) showPlaceholders() {
 func (e *pricesEditor) showBalance() {
 	lib := e.host.Library()
 	if lib == nil || e.profile.ID == "" {
-		e.balance.SetText("Asked of the service once the profile is saved and used.")
+		e.balance.SetText(catalogue.T("Asked of the service once the profile is saved and used."))
 		return
 	}
 	go func() {
@@ -349,18 +350,18 @@ func (e *pricesEditor) showBalance() {
 		e.host.Do(func() {
 			switch {
 			case err != nil:
-				e.balance.SetText("Could not read the balance last reported: " + err.Error())
+				e.balance.SetText(catalogue.T("Could not read the balance last reported: ") + err.Error())
 			case !known:
-				e.balance.SetText("Not asked yet: Easel asks the service when the profile connects and after each job, and shows it below the tabs.")
+				e.balance.SetText(catalogue.T("Not asked yet: Easel asks the service when the profile connects and after each job, and shows it below the tabs."))
 			case !b.Reported:
-				e.balance.SetText(fmt.Sprintf("This service does not report a balance (asked %s), so Easel does not ask it again.", b.Checked.Format("2 Jan 15:04")))
+				e.balance.SetText(catalogue.F("This service does not report a balance (asked %s), so Easel does not ask it again.", b.Checked.Format(catalogue.T("2 Jan 15:04"))))
 				e.askAgain.Show()
 			default:
 				unit := pricing.USD
 				if e.profile.Prices.Currency == pricing.Quota {
 					unit = pricing.Quota
 				}
-				e.balance.SetText(fmt.Sprintf("%s left, as the service said at %s.", pricing.Money{Amount: b.Left(), Currency: unit}, b.Checked.Format("2 Jan 15:04")))
+				e.balance.SetText(catalogue.F("%s left, as the service said at %s.", pricing.Money{Amount: b.Left(), Currency: unit}, b.Checked.Format(catalogue.T("2 Jan 15:04"))))
 			}
 		})
 	}()
@@ -374,7 +375,7 @@ func (e *pricesEditor) forgetBalance() {
 		e.host.Do(func() {
 			if err == nil {
 				e.askAgain.Hide()
-				e.balance.SetText("Easel will ask the service for its balance when the profile next connects.")
+				e.balance.SetText(catalogue.T("Easel will ask the service for its balance when the profile next connects."))
 			}
 		})
 	}()

@@ -2,6 +2,7 @@ package dialogs
 
 import (
 	"context"
+	"easel/internal/catalogue"
 	"errors"
 	"fmt"
 	"slices"
@@ -77,16 +78,16 @@ func (f *ProfileForm) ConfirmDiscard(close func()) {
 	if name == "" {
 		name = "the new profile"
 	}
-	d := dialog.NewConfirm("Discard unsaved changes?",
-		fmt.Sprintf("The changes to %s are not saved. Discard them?", name),
+	d := dialog.NewConfirm(catalogue.T("Discard unsaved changes?"),
+		catalogue.F("The changes to %s are not saved. Discard them?", name),
 		func(discard bool) {
 			if discard {
 				close()
 			}
 		}, f.host.Window())
-	d.SetConfirmText("Discard changes")
+	d.SetConfirmText(catalogue.T("Discard changes"))
 	d.SetConfirmImportance(widget.DangerImportance)
-	d.SetDismissText("Keep editing")
+	d.SetDismissText(catalogue.T("Keep editing"))
 	d.Show()
 }
 
@@ -94,10 +95,10 @@ func (f *ProfileForm) ConfirmDiscard(close func()) {
 // rows that Settings shows.
 func NewProfileForm(h Host, p config.Profile, full bool) *ProfileForm {
 	f := &ProfileForm{host: h, orig: p, newID: config.NewID()}
-	f.Name = &widget.Entry{Text: p.Name, PlaceHolder: "e.g. OpenAI, Studio gateway, Local"}
+	f.Name = &widget.Entry{Text: p.Name, PlaceHolder: catalogue.T("e.g. OpenAI, Studio gateway, Local")}
 	f.BaseURL = &widget.Entry{Text: p.BaseURL, PlaceHolder: config.DefaultBaseURL}
 	f.Key = kit.KeyEntry()
-	f.Test = &widget.Button{Text: "Test connection", Icon: theme.ConfirmIcon(), OnTapped: f.TestConnection}
+	f.Test = &widget.Button{Text: catalogue.T("Test connection"), Icon: theme.ConfirmIcon(), OnTapped: f.TestConnection}
 	f.Result = kit.HintLabel("")
 	// The key field says where a typed key will be kept.
 	keyHint := "Kept in the system keyring, never in a file. Leave empty for a local server that takes no key."
@@ -105,9 +106,9 @@ func NewProfileForm(h Host, p config.Profile, full bool) *ProfileForm {
 		keyHint = "The system keyring is unavailable: a key typed here is kept in memory for this session only, never in a file."
 	}
 	f.form = widget.NewForm(
-		kit.FormItem("Name", f.Name, ""),
-		kit.FormItem("Base URL", f.BaseURL, "The address up to /v1, as the service documents it."),
-		kit.FormItem("API key", f.Key, keyHint),
+		kit.FormItem(catalogue.T("Name"), f.Name, ""),
+		kit.FormItem(catalogue.T("Base URL"), f.BaseURL, catalogue.T("The address up to /v1, as the service documents it.")),
+		kit.FormItem(catalogue.T("API key"), f.Key, keyHint),
 	)
 	if p.ID != "" && !p.ReadOnly {
 		f.Key.SetPlaceHolder(keyPlaceholder(secrets.StateSaved))
@@ -115,10 +116,10 @@ func NewProfileForm(h Host, p config.Profile, full bool) *ProfileForm {
 	if full {
 		f.ChatModel = widget.NewSelectEntry(nil)
 		f.ChatModel.SetText(p.ChatModel)
-		f.ChatModel.SetPlaceHolder("e.g. gpt-4.1")
+		f.ChatModel.SetPlaceHolder(catalogue.T("e.g. gpt-4.1"))
 		f.ImageModel = widget.NewSelectEntry(nil)
 		f.ImageModel.SetText(p.ImageModel)
-		f.ImageModel.SetPlaceHolder("e.g. gpt-image-1")
+		f.ImageModel.SetPlaceHolder(catalogue.T("e.g. gpt-image-1"))
 		sizes := []string{"Form default"}
 		for _, s := range imageform.SizePresets[:len(imageform.SizePresets)-1] {
 			sizes = append(sizes, s.Label)
@@ -150,11 +151,11 @@ func NewProfileForm(h Host, p config.Profile, full bool) *ProfileForm {
 		f.form.Append("Default size", f.size)
 		f.form.Append("Default quality", f.quality)
 		f.form.Append("Default format", f.format)
-		f.form.AppendItem(kit.FormItem("Time-out (min)", f.timeout, "Longest wait for one image; slow services need 10 or more."))
-		f.form.AppendItem(kit.FormItem("Jobs at once", f.Jobs, "More than the account allows only earns rate-limit errors."))
+		f.form.AppendItem(kit.FormItem(catalogue.T("Time-out (min)"), f.timeout, catalogue.T("Longest wait for one image; slow services need 10 or more.")))
+		f.form.AppendItem(kit.FormItem(catalogue.T("Jobs at once"), f.Jobs, catalogue.T("More than the account allows only earns rate-limit errors.")))
 		f.Groups = newGroupsEditor(p)
-		f.form.AppendItem(kit.FormItem("Key's group", f.Groups.Own, "Gateways (new-api, one-api) offer models and prices per account group; name this key's group to hold others."))
-		f.form.AppendItem(kit.FormItem("Other groups", f.Groups.Box, "A key for each further group of this gateway; pick the one in use beside the profile below the tabs."))
+		f.form.AppendItem(kit.FormItem(catalogue.T("Key's group"), f.Groups.Own, catalogue.T("Gateways (new-api, one-api) offer models and prices per account group; name this key's group to hold others.")))
+		f.form.AppendItem(kit.FormItem(catalogue.T("Other groups"), f.Groups.Box, catalogue.T("A key for each further group of this gateway; pick the one in use beside the profile below the tabs.")))
 		f.Prices = newPricesEditor(h, p)
 	}
 	if p.ReadOnly {
@@ -165,7 +166,7 @@ func NewProfileForm(h Host, p config.Profile, full bool) *ProfileForm {
 			f.Groups.Own.Disable()
 			f.Groups.add.Disable()
 		}
-		f.Key.SetPlaceHolder("From OPENAI_API_KEY")
+		f.Key.SetPlaceHolder(catalogue.T("From OPENAI_API_KEY"))
 	}
 	f.initial = f.fields()
 	return f
@@ -258,7 +259,7 @@ func (f *ProfileForm) TestConnection() {
 		return
 	}
 	typed, orig := f.typedKey(), f.orig
-	f.ShowResult("Connecting…", widget.LowImportance)
+	f.ShowResult(catalogue.T("Connecting…"), widget.LowImportance)
 	f.Test.Disable()
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -272,7 +273,7 @@ func (f *ProfileForm) TestConnection() {
 			s := f.host.Session()
 			if s.NeedsConsent(p, key) {
 				f.Test.Enable()
-				f.ShowResult("Not tested: the key would travel unencrypted.", widget.WarningImportance)
+				f.ShowResult(catalogue.T("Not tested: the key would travel unencrypted."), widget.WarningImportance)
 				s.AskConsent(p, func(config.Profile) {
 					f.orig.PlainHTTPConfirmed = true
 					f.TestConnection()
@@ -295,7 +296,7 @@ func (f *ProfileForm) listModels(p config.Profile, key string) {
 			return
 		}
 		images, chats := api.ModelsFor(ms, api.EndpointImages), api.ModelsFor(ms, api.EndpointChat)
-		f.ShowResult(fmt.Sprintf("Connected: %d models listed (%d for images, %d for chat).", len(ms), len(images), len(chats)), widget.SuccessImportance)
+		f.ShowResult(catalogue.F("Connected: %d models listed (%d for images, %d for chat).", len(ms), len(images), len(chats)), widget.SuccessImportance)
 		if f.ChatModel != nil {
 			f.ChatModel.SetOptions(chats)
 			f.ImageModel.SetOptions(images)
@@ -328,7 +329,7 @@ func (f *ProfileForm) Save(then func(p config.Profile)) {
 		})
 		return
 	}
-	f.ShowResult("Saving…", widget.LowImportance)
+	f.ShowResult(catalogue.T("Saving…"), widget.LowImportance)
 	var groupSet map[string]string
 	var groupDrop []string
 	if f.Groups != nil {
@@ -345,7 +346,7 @@ func (f *ProfileForm) Save(then func(p config.Profile)) {
 			saveGroupKeys(s.Keys(), groupSet, groupDrop, func(err error) {
 				f.host.Do(func() {
 					if err != nil {
-						f.ShowResult("Saved, but a group's key could not be kept in the system keyring: "+ShortCause(err), widget.WarningImportance)
+						f.ShowResult(catalogue.T("Saved, but a group's key could not be kept in the system keyring: ")+ShortCause(err), widget.WarningImportance)
 					} else {
 						f.clearGroupKeys()
 					}
@@ -354,7 +355,7 @@ func (f *ProfileForm) Save(then func(p config.Profile)) {
 			})
 		}
 		if key == "" {
-			f.ShowResult("Saved.", widget.SuccessImportance)
+			f.ShowResult(catalogue.T("Saved."), widget.SuccessImportance)
 			finish(p)
 			return
 		}
@@ -368,7 +369,7 @@ func (f *ProfileForm) clearGroupKeys() {
 		r.saved = strings.TrimSpace(r.Name.Text)
 		if r.Key.Text != "" {
 			r.Key.SetText("")
-			r.Key.SetPlaceHolder("Key saved in the keyring — type to replace it")
+			r.Key.SetPlaceHolder(catalogue.T("Key saved in the keyring — type to replace it"))
 		}
 	}
 	f.initial = f.fields()
@@ -377,7 +378,7 @@ func (f *ProfileForm) clearGroupKeys() {
 // saveKey puts the typed key in the keyring, off the UI goroutine.
 func (f *ProfileForm) saveKey(p config.Profile, key string, then func(p config.Profile)) {
 	s := f.host.Session()
-	f.ShowResult("Saving the key in the system keyring…", widget.LowImportance)
+	f.ShowResult(catalogue.T("Saving the key in the system keyring…"), widget.LowImportance)
 	go func() {
 		err := s.Keys().Set(context.Background(), p.ID, key)
 		f.host.Do(func() {
@@ -385,23 +386,23 @@ func (f *ProfileForm) saveKey(p config.Profile, key string, then func(p config.P
 				f.Key.SetText("")
 				f.initial = f.fields()
 				f.Key.SetPlaceHolder(keyPlaceholder(secrets.StateSaved))
-				f.ShowResult("Saved; the key is in the system keyring.", widget.SuccessImportance)
+				f.ShowResult(catalogue.T("Saved; the key is in the system keyring."), widget.SuccessImportance)
 				then(p)
 				return
 			}
 			s.KeyringFailed(err)
-			d := dialog.NewConfirm("Keep the key for this session only?",
-				"The system keyring is unavailable ("+ShortCause(err)+"), so the key cannot be saved. Easel can keep it in memory until it quits; you will be asked again next time.",
+			d := dialog.NewConfirm(catalogue.T("Keep the key for this session only?"),
+				catalogue.F("The system keyring is unavailable (%s), so the key cannot be saved. Easel can keep it in memory until it quits; you will be asked again next time.", ShortCause(err)),
 				func(ok bool) {
 					if ok {
 						s.Keys().KeepForSession(p.ID, key)
 						f.initial = f.fields()
 						f.Key.SetPlaceHolder(keyPlaceholder(secrets.StateSession))
-						f.ShowResult("Saved; the key is kept for this session only.", widget.WarningImportance)
+						f.ShowResult(catalogue.T("Saved; the key is kept for this session only."), widget.WarningImportance)
 						then(p)
 					}
 				}, f.host.Window())
-			d.SetConfirmText("Keep for this session")
+			d.SetConfirmText(catalogue.T("Keep for this session"))
 			d.Show()
 		})
 	}()

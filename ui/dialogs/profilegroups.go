@@ -2,6 +2,7 @@ package dialogs
 
 import (
 	"context"
+	"easel/internal/catalogue"
 	"errors"
 	"strings"
 
@@ -41,9 +42,9 @@ type groupRow struct {
 }
 
 func newGroupsEditor(p config.Profile) *groupsEditor {
-	g := &groupsEditor{Own: &widget.Entry{Text: p.Group, PlaceHolder: "e.g. default — the gateway's group of this key"}}
+	g := &groupsEditor{Own: &widget.Entry{Text: p.Group, PlaceHolder: catalogue.T("e.g. default — the gateway's group of this key")}}
 	g.box = container.NewVBox()
-	g.add = &widget.Button{Text: "Add group", Icon: theme.ContentAddIcon(), Importance: widget.LowImportance, OnTapped: func() { g.addRow("", true) }}
+	g.add = &widget.Button{Text: catalogue.T("Add group"), Icon: theme.ContentAddIcon(), Importance: widget.LowImportance, OnTapped: func() { g.addRow("", true) }}
 	for _, name := range p.Groups {
 		g.addRow(name, false)
 	}
@@ -53,12 +54,12 @@ func newGroupsEditor(p config.Profile) *groupsEditor {
 
 // addRow adds a group row; fresh is a group the form adds now.
 func (g *groupsEditor) addRow(name string, fresh bool) *groupRow {
-	r := &groupRow{Name: &widget.Entry{Text: name, PlaceHolder: "group, e.g. vip"}, Key: kit.KeyEntry()}
+	r := &groupRow{Name: &widget.Entry{Text: name, PlaceHolder: catalogue.T("group, e.g. vip")}, Key: kit.KeyEntry()}
 	if !fresh {
 		r.saved = name
-		r.Key.SetPlaceHolder("Key saved in the keyring — type to replace it")
+		r.Key.SetPlaceHolder(catalogue.T("Key saved in the keyring — type to replace it"))
 	} else {
-		r.Key.SetPlaceHolder("This group's key")
+		r.Key.SetPlaceHolder(catalogue.T("This group's key"))
 	}
 	remove := &widget.Button{Icon: theme.DeleteIcon(), Importance: widget.LowImportance}
 	r.obj = container.NewBorder(nil, nil, container.NewGridWrap(fyne.NewSize(140, r.Name.MinSize().Height), r.Name), remove, r.Key)

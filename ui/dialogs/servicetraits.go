@@ -2,7 +2,7 @@ package dialogs
 
 import (
 	"context"
-	"fmt"
+	"easel/internal/catalogue"
 	"sort"
 
 	"fyne.io/fyne/v2"
@@ -51,12 +51,12 @@ func (l *Learnt) reload() {
 
 func (l *Learnt) show(traits []library.Trait, err error) {
 	l.Lines, l.Forgets = nil, map[string]*widget.Button{}
-	objs := []fyne.CanvasObject{kit.HintLabel("Learnt from this profile's answers: each image answer is compared with what was asked, and what the service does not honour shapes the next request. Forget lets a model's next answers teach it afresh.")}
+	objs := []fyne.CanvasObject{kit.HintLabel(catalogue.T("Learnt from this profile's answers: each image answer is compared with what was asked, and what the service does not honour shapes the next request. Forget lets a model's next answers teach it afresh."))}
 	switch {
 	case err != nil:
-		objs = append(objs, kit.HintLabel("Could not read what was learnt: "+err.Error()))
+		objs = append(objs, kit.HintLabel(catalogue.T("Could not read what was learnt: ")+err.Error()))
 	case len(traits) == 0:
-		objs = append(objs, widget.NewLabel("Nothing yet: no image answer from this profile has been measured."))
+		objs = append(objs, widget.NewLabel(catalogue.T("Nothing yet: no image answer from this profile has been measured.")))
 	}
 	// Per model (the library's order), what the service does not honour
 	// first.
@@ -77,7 +77,7 @@ func (l *Learnt) show(traits []library.Trait, err error) {
 			l.Lines = append(l.Lines, model+": "+line)
 			rows.Add(kit.HintLabel(line))
 		}
-		forget := &widget.Button{Text: "Forget", Icon: theme.ContentUndoIcon(), Importance: widget.LowImportance}
+		forget := &widget.Button{Text: catalogue.T("Forget"), Icon: theme.ContentUndoIcon(), Importance: widget.LowImportance}
 		forget.OnTapped = func() { l.forget(model) }
 		l.Forgets[model] = forget
 		title := widget.NewLabelWithStyle(model, fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
@@ -94,7 +94,7 @@ func (l *Learnt) forget(model string) {
 		err := lib.Forget(context.Background(), l.profile.ID, model)
 		l.host.Do(func() {
 			if err != nil {
-				l.Box.Add(kit.HintLabel(fmt.Sprintf("Could not forget %s: %v", model, err)))
+				l.Box.Add(kit.HintLabel(catalogue.F("Could not forget %s: %v", model, err)))
 				return
 			}
 			l.reload()

@@ -43,7 +43,7 @@ type Settings struct {
 	Delete *widget.Button
 	// Language picks the language Easel speaks from its next start.
 	Language *widget.Select
-	dlg    dialog.Dialog
+	dlg      dialog.Dialog
 }
 
 // ShowSettings opens Settings on the connected profile; closed runs when
@@ -53,7 +53,7 @@ func ShowSettings(h Host, closed func()) *Settings {
 	s.pane = container.NewStack()
 	s.list = widget.NewList(
 		func() int { return len(s.items) },
-		func() fyne.CanvasObject { return widget.NewLabel("profile name") },
+		func() fyne.CanvasObject { return widget.NewLabel(catalogue.T("profile name")) },
 		func(i widget.ListItemID, o fyne.CanvasObject) {
 			p := s.items[i]
 			text := p.Name
@@ -69,25 +69,25 @@ func ShowSettings(h Host, closed func()) *Settings {
 			o.(*widget.Label).SetText(text)
 		})
 	s.list.OnSelected = func(i widget.ListItemID) { s.open(s.items[i]) }
-	add := &widget.Button{Text: "Add", Icon: theme.ContentAddIcon(), OnTapped: s.Add}
-	s.Delete = &widget.Button{Text: "Delete", Icon: theme.DeleteIcon(), OnTapped: s.remove}
+	add := &widget.Button{Text: catalogue.T("Add"), Icon: theme.ContentAddIcon(), OnTapped: s.Add}
+	s.Delete = &widget.Button{Text: catalogue.T("Delete"), Icon: theme.DeleteIcon(), OnTapped: s.remove}
 	left := container.NewBorder(nil, container.NewVBox(container.NewGridWithColumns(2, add, s.Delete), s.languagePicker()), nil, nil, s.list)
 
-	s.save = &widget.Button{Text: "Save", Icon: theme.DocumentSaveIcon(), OnTapped: func() { s.Form.Save(s.saved) }}
-	s.Use = &widget.Button{Text: "Use this profile", Importance: widget.HighImportance, OnTapped: s.useProfile}
-	closeButton := &widget.Button{Text: "Close", OnTapped: func() { s.Form.ConfirmDiscard(s.dlg.Hide) }}
+	s.save = &widget.Button{Text: catalogue.T("Save"), Icon: theme.DocumentSaveIcon(), OnTapped: func() { s.Form.Save(s.saved) }}
+	s.Use = &widget.Button{Text: catalogue.T("Use this profile"), Importance: widget.HighImportance, OnTapped: s.useProfile}
+	closeButton := &widget.Button{Text: catalogue.T("Close"), OnTapped: func() { s.Form.ConfirmDiscard(s.dlg.Hide) }}
 	actions := container.NewHBox(kit.Spacer(), closeButton, s.save, s.Use)
 
 	s.testRow = container.NewStack()
 	s.learnt = container.NewStack()
 	s.prices = container.NewStack()
 	s.Tabs = container.NewAppTabs(
-		container.NewTabItem("Profile", container.NewVScroll(s.pane)),
-		container.NewTabItem("Prices and budget", container.NewVScroll(s.prices)),
-		container.NewTabItem("What this service does", container.NewVScroll(s.learnt)))
+		container.NewTabItem(catalogue.T("Profile"), container.NewVScroll(s.pane)),
+		container.NewTabItem(catalogue.T("Prices and budget"), container.NewVScroll(s.prices)),
+		container.NewTabItem(catalogue.T("What this service does"), container.NewVScroll(s.learnt)))
 	split := container.NewHSplit(left, container.NewBorder(nil, container.NewVBox(s.testRow, actions), nil, nil, s.Tabs))
 	split.Offset = 0.28
-	s.dlg = dialog.NewCustomWithoutButtons("Settings", split, h.Window())
+	s.dlg = dialog.NewCustomWithoutButtons(catalogue.T("Settings"), split, h.Window())
 	s.dlg.SetOnClosed(closed)
 	s.dlg.Resize(fyne.NewSize(920, 620))
 	s.reload(h.Session().Current().ID)
@@ -166,7 +166,7 @@ func (s *Settings) open(p config.Profile) {
 		}
 	}
 	if p.ReadOnly {
-		s.Form.ShowResult("This profile comes from OPENAI_BASE_URL and OPENAI_API_KEY; change them in your shell.", widget.LowImportance)
+		s.Form.ShowResult(catalogue.T("This profile comes from OPENAI_BASE_URL and OPENAI_API_KEY; change them in your shell."), widget.LowImportance)
 	}
 	if p.ID != "" && !p.ReadOnly {
 		go s.showKeyState(s.Form, p)
@@ -221,7 +221,7 @@ func (s *Settings) remove() {
 	if p.ID == "" || p.ReadOnly {
 		return
 	}
-	d := dialog.NewConfirm("Delete profile?", fmt.Sprintf("Delete %q and remove its key from the system keyring? Images made with it stay in the Gallery.", p.Name),
+	d := dialog.NewConfirm(catalogue.T("Delete profile?"), catalogue.F("Delete %q and remove its key from the system keyring? Images made with it stay in the Gallery.", p.Name),
 		func(ok bool) {
 			if !ok {
 				return
@@ -233,8 +233,8 @@ func (s *Settings) remove() {
 				}
 			})
 		}, s.host.Window())
-	d.SetConfirmText("Delete profile")
-	d.SetDismissText("Keep it")
+	d.SetConfirmText(catalogue.T("Delete profile"))
+	d.SetDismissText(catalogue.T("Keep it"))
 	d.SetConfirmImportance(widget.DangerImportance)
 	d.Show()
 }

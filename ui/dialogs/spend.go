@@ -3,6 +3,7 @@ package dialogs
 import (
 	"bytes"
 	"context"
+	"easel/internal/catalogue"
 	"fmt"
 	"time"
 
@@ -57,7 +58,7 @@ var (
 // ShowSpend opens the spend view over the window.
 func ShowSpend(h Host) *SpendView {
 	v := NewSpendView(h)
-	v.d = dialog.NewCustom("Spend", "Close", v.Content(), h.Window())
+	v.d = dialog.NewCustom(catalogue.T("Spend"), catalogue.T("Close"), v.Content(), h.Window())
 	size := h.Window().Canvas().Size()
 	v.d.Resize(fyne.NewSize(size.Width*0.9, size.Height*0.9))
 	v.d.Show()
@@ -79,10 +80,10 @@ func NewSpendView(h Host) *SpendView {
 	v.group.Selected = "Model"
 	v.currency = widget.NewSelect(nil, func(string) { v.show() })
 	v.currency.Hide()
-	v.export = &widget.Button{Text: "Export CSV…", Icon: theme.DocumentSaveIcon(), OnTapped: v.exportCSV}
+	v.export = &widget.Button{Text: catalogue.T("Export CSV…"), Icon: theme.DocumentSaveIcon(), OnTapped: v.exportCSV}
 	v.table = widget.NewTableWithHeaders(
 		func() (int, int) { return len(v.rows), 5 },
-		func() fyne.CanvasObject { return widget.NewLabel("Wednesday 30 Sep 2026") },
+		func() fyne.CanvasObject { return widget.NewLabel(catalogue.T("Wednesday 30 Sep 2026")) },
 		func(id widget.TableCellID, o fyne.CanvasObject) {
 			l := o.(*widget.Label)
 			l.Alignment = fyne.TextAlignLeading
@@ -107,11 +108,11 @@ func NewSpendView(h Host) *SpendView {
 // Content is the view's layout: the choices, the summary, the chart over
 // the table.
 func (v *SpendView) Content() fyne.CanvasObject {
-	choices := container.NewHBox(widget.NewLabel("By"), v.period, widget.NewSeparator(), widget.NewLabel("Split by"), v.group, v.currency)
+	choices := container.NewHBox(widget.NewLabel(catalogue.T("By")), v.period, widget.NewSeparator(), widget.NewLabel(catalogue.T("Split by")), v.group, v.currency)
 	head := container.NewVBox(container.NewBorder(nil, nil, nil, v.export, choices), v.summary)
 	split := container.NewVSplit(v.chart, v.table)
 	split.Offset = 0.55
-	return container.NewBorder(head, kit.HintLabel("Amounts are at each profile's prices (Settings ▸ Prices and budget), from the usage the service reported; a request it reported none for counts at its estimate."), nil, nil, split)
+	return container.NewBorder(head, kit.HintLabel(catalogue.T("Amounts are at each profile's prices (Settings ▸ Prices and budget), from the usage the service reported; a request it reported none for counts at its estimate.")), nil, nil, split)
 }
 
 // SetPeriod chooses Day, Week or Month without loading (the benchmark
@@ -145,7 +146,7 @@ func (v *SpendView) Load() {
 				return // the choices changed since
 			}
 			if err != nil {
-				v.summary.SetText("The ledger could not be read: " + err.Error())
+				v.summary.SetText(catalogue.T("The ledger could not be read: ") + err.Error())
 				return
 			}
 			v.Show(totals)
@@ -272,20 +273,20 @@ func (v *SpendView) groupName(by, g string) string {
 // barLabel is a bar's label: the day, the week's Monday, the month.
 func barLabel(period string, t time.Time) string {
 	if period == library.ByMonth {
-		return t.Format("Jan")
+		return t.Format(catalogue.T("Jan"))
 	}
-	return t.Format("2 Jan")
+	return t.Format(catalogue.T("2 Jan"))
 }
 
 // rowLabel is a table row's period.
 func rowLabel(period string, t time.Time) string {
 	switch period {
 	case library.ByWeek:
-		return "Week of " + t.Format("2 Jan 2006")
+		return "Week of " + t.Format(catalogue.T("2 Jan 2006"))
 	case library.ByMonth:
-		return t.Format("January 2006")
+		return t.Format(catalogue.T("January 2006"))
 	}
-	return t.Format("Mon 2 Jan 2006")
+	return t.Format(catalogue.T("Mon 2 Jan 2006"))
 }
 
 // Rows are the table's rows, for tests.
@@ -329,7 +330,7 @@ func (v *SpendView) exportCSV() {
 					dialog.ShowError(fmt.Errorf("the spend could not be exported: %w", err), v.h.Window())
 					return
 				}
-				dialog.ShowInformation("Exported", fmt.Sprintf("%d requests written to %s.", len(entries), w.URI().Name()), v.h.Window())
+				dialog.ShowInformation(catalogue.T("Exported"), catalogue.F("%d requests written to %s.", len(entries), w.URI().Name()), v.h.Window())
 			})
 		}()
 	}, v.h.Window())

@@ -6,7 +6,7 @@
 package imageform
 
 import (
-	"fmt"
+	"easel/internal/catalogue"
 	"image"
 	"strconv"
 	"strings"
@@ -119,8 +119,8 @@ func New(model *modelpick.Picker, extra ...*widget.FormItem) *Form {
 	for i, p := range SizePresets {
 		labels[i] = p.Label
 	}
-	f.customW = &widget.Entry{PlaceHolder: "width", OnChanged: func(string) { f.checkCustom() }}
-	f.customH = &widget.Entry{PlaceHolder: "height", OnChanged: func(string) { f.checkCustom() }}
+	f.customW = &widget.Entry{PlaceHolder: catalogue.T("width"), OnChanged: func(string) { f.checkCustom() }}
+	f.customH = &widget.Entry{PlaceHolder: catalogue.T("height"), OnChanged: func(string) { f.checkCustom() }}
 	f.sizeNote = kit.HintLabel("")
 	f.sizeNote.Hide()
 	f.customRow = container.NewVBox(
@@ -152,7 +152,7 @@ func New(model *modelpick.Picker, extra ...*widget.FormItem) *Form {
 	// quality is: 100 is the best, the least compressed.
 	f.qualityValue = widget.NewLabel("100")
 	f.compression.OnChanged = func(v float64) { f.qualityValue.SetText(strconv.Itoa(int(v))) }
-	f.compressRow = container.NewBorder(nil, nil, widget.NewLabel("Quality"), f.qualityValue, f.compression)
+	f.compressRow = container.NewBorder(nil, nil, widget.NewLabel(catalogue.T("Quality")), f.qualityValue, f.compression)
 	f.bgNote = kit.HintLabel("")
 	f.bgNote.Hide()
 	f.formatNote = kit.HintLabel("")
@@ -174,7 +174,7 @@ func New(model *modelpick.Picker, extra ...*widget.FormItem) *Form {
 
 	f.partials = widget.NewSelect([]string{"0", "1", "2", "3"}, nil)
 	f.partials.SetSelected("2")
-	f.stream = widget.NewCheck("Stream with live previews", func(on bool) {
+	f.stream = widget.NewCheck(catalogue.T("Stream with live previews"), func(on bool) {
 		if on {
 			f.partials.Enable()
 		} else {
@@ -187,16 +187,16 @@ func New(model *modelpick.Picker, extra ...*widget.FormItem) *Form {
 	f.serviceNote.Importance = widget.WarningImportance
 	f.serviceNote.Hide()
 
-	items := append(extra, widget.NewFormItem("Model", f.Model.Object))
+	items := append(extra, widget.NewFormItem(catalogue.T("Model"), f.Model.Object))
 	f.Form = widget.NewForm(append(items,
-		widget.NewFormItem("Size", container.NewVBox(f.size, f.matchNote, f.customRow)),
-		widget.NewFormItem("Quality", f.quality),
-		widget.NewFormItem("Background", container.NewVBox(f.background, f.bgNote)),
-		widget.NewFormItem("Format", container.NewVBox(f.format, f.formatNote, f.compressRow)),
-		widget.NewFormItem("Moderation", f.moderation),
-		widget.NewFormItem("Images", f.n),
-		widget.NewFormItem("Stream", f.stream),
-		widget.NewFormItem("Previews", container.NewVBox(f.partials, f.serviceNote)),
+		widget.NewFormItem(catalogue.T("Size"), container.NewVBox(f.size, f.matchNote, f.customRow)),
+		widget.NewFormItem(catalogue.T("Quality"), f.quality),
+		widget.NewFormItem(catalogue.T("Background"), container.NewVBox(f.background, f.bgNote)),
+		widget.NewFormItem(catalogue.T("Format"), container.NewVBox(f.format, f.formatNote, f.compressRow)),
+		widget.NewFormItem(catalogue.T("Moderation"), f.moderation),
+		widget.NewFormItem(catalogue.T("Images"), f.n),
+		widget.NewFormItem(catalogue.T("Stream"), f.stream),
+		widget.NewFormItem(catalogue.T("Previews"), container.NewVBox(f.partials, f.serviceNote)),
 	)...)
 	return f
 }
@@ -239,7 +239,7 @@ func (f *Form) checkCustom() {
 		f.sizeNote.SetText(kit.ErrorText(err))
 		f.sizeNote.Importance = widget.DangerImportance
 	} else {
-		f.sizeNote.SetText(fmt.Sprintf("%s × %s is accepted by models that take custom sizes (gpt-image-2).", w, h))
+		f.sizeNote.SetText(catalogue.F("%s × %s is accepted by models that take custom sizes (gpt-image-2).", w, h))
 		f.sizeNote.Importance = widget.MediumImportance
 	}
 	f.sizeNote.Show()
@@ -263,9 +263,9 @@ func (f *Form) SizeChanged() {
 	}
 	if f.match != nil && f.size.Selected == MatchLabel {
 		if p, ok := f.match(); ok {
-			f.matchNote.SetText(fmt.Sprintf("Sends %s for the first image's %d×%d.", api.MatchSize(f.Model.Text(), p.X, p.Y), p.X, p.Y))
+			f.matchNote.SetText(catalogue.F("Sends %s for the first image's %d×%d.", api.MatchSize(f.Model.Text(), p.X, p.Y), p.X, p.Y))
 		} else {
-			f.matchNote.SetText("Sends auto until there is a first image.")
+			f.matchNote.SetText(catalogue.T("Sends auto until there is a first image."))
 		}
 		f.matchNote.Show()
 	} else {
@@ -328,9 +328,9 @@ func (f *Form) syncBackground() {
 	if f.format.Selected == "JPEG" {
 		f.format.SetSelected("PNG")
 		f.formatNote.Hide() // set by syncFormat; the change is said here
-		f.bgNote.SetText("Format changed from JPEG to PNG: a transparent background needs PNG or WebP, and JPEG has no transparency.")
+		f.bgNote.SetText(catalogue.T("Format changed from JPEG to PNG: a transparent background needs PNG or WebP, and JPEG has no transparency."))
 	} else {
-		f.bgNote.SetText("A transparent background needs PNG or WebP; choosing JPEG sets the background back to Auto.")
+		f.bgNote.SetText(catalogue.T("A transparent background needs PNG or WebP; choosing JPEG sets the background back to Auto."))
 	}
 	f.bgNote.Show()
 }
@@ -347,7 +347,7 @@ func (f *Form) syncFormat() {
 	f.formatNote.Hide()
 	if f.format.Selected == "JPEG" && f.background.Selected == "Transparent" {
 		f.background.SetSelected("Auto")
-		f.formatNote.SetText("Background changed from Transparent to Auto: JPEG has no transparency.")
+		f.formatNote.SetText(catalogue.T("Background changed from Transparent to Auto: JPEG has no transparency."))
 		f.formatNote.Show()
 	}
 }
