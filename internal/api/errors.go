@@ -1,8 +1,11 @@
 package api
 
 import (
+	"unicode"
+	"unicode/utf8"
+
+	"easel/internal/catalogue"
 	"errors"
-	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -45,31 +48,49 @@ const (
 	KindWrongAddress
 )
 
-// kindNames are the words a designer reads for each kind, in the window
-// and on the command line alike: what happened, not the protocol's
-// jargon ("auth", "network").
-var kindNames = map[Kind]string{
-	KindUnknown:             "request failed",
-	KindAuth:                "key refused",
-	KindUnknownModel:        "unknown model",
-	KindNoAccess:            "no access to the model",
-	KindInvalidSize:         "size not accepted",
-	KindInvalidImage:        "image not accepted",
-	KindInvalidRequest:      "request not accepted",
-	KindInsufficientBalance: "insufficient balance",
-	KindRateLimited:         "rate limited",
-	KindTimeout:             "timed out",
-	KindServer:              "service failed",
-	KindNetwork:             "connection failed",
-	KindCancelled:           "cancelled",
-	KindBadResponse:         "unusable answer",
-	KindNoImages:            "the model takes no images",
-	KindCutOff:              "reply may be cut off",
-	KindWrongAddress:        "no API at this address",
+// String is the kind in a few words, as the command line prints it and
+// a card's title reads: what happened, not the protocol's jargon
+// ("auth", "network"), in the language spoken (looked up when asked, as
+// the language is chosen after packages initialise).
+func (k Kind) String() string {
+	switch k {
+	case KindUnknown:
+		return catalogue.T("request failed")
+	case KindAuth:
+		return catalogue.T("key refused")
+	case KindUnknownModel:
+		return catalogue.T("unknown model")
+	case KindNoAccess:
+		return catalogue.T("no access to the model")
+	case KindInvalidSize:
+		return catalogue.T("size not accepted")
+	case KindInvalidImage:
+		return catalogue.T("image not accepted")
+	case KindInvalidRequest:
+		return catalogue.T("request not accepted")
+	case KindInsufficientBalance:
+		return catalogue.T("insufficient balance")
+	case KindRateLimited:
+		return catalogue.T("rate limited")
+	case KindTimeout:
+		return catalogue.T("timed out")
+	case KindServer:
+		return catalogue.T("service failed")
+	case KindNetwork:
+		return catalogue.T("connection failed")
+	case KindCancelled:
+		return catalogue.T("cancelled")
+	case KindBadResponse:
+		return catalogue.T("unusable answer")
+	case KindNoImages:
+		return catalogue.T("the model takes no images")
+	case KindCutOff:
+		return catalogue.T("reply may be cut off")
+	case KindWrongAddress:
+		return catalogue.T("no API at this address")
+	}
+	return ""
 }
-
-// String is the kind in a few words, as the command line prints it.
-func (k Kind) String() string { return kindNames[k] }
 
 // timeoutHint is the hint for a time-out that fits the request: turning
 // streaming on helps only an unstreamed image.
@@ -113,10 +134,11 @@ func fitTooLong(err error, what string) {
 // same words as String, capitalised.
 func (k Kind) Title() string {
 	s := k.String()
-	if s == "" {
+	r, size := utf8.DecodeRuneInString(s)
+	if size == 0 {
 		return s
 	}
-	return strings.ToUpper(s[:1]) + s[1:]
+	return string(unicode.ToUpper(r)) + s[size:]
 }
 
 // Error is every failure of this package: one type, so callers branch on
@@ -196,53 +218,53 @@ var StandardSizes = []string{"1024x1024", "1536x1024", "1024x1536"}
 func hintFor(e *Error, model string) string {
 	switch e.Kind {
 	case KindAuth:
-		return "The service refused the API key: check it in Settings, or create a new key in your account console."
+		return catalogue.T("The service refused the API key: check it in Settings, or create a new key in your account console.")
 	case KindUnknownModel:
-		h := fmt.Sprintf("The service lists no model named %q; names must match exactly, including case, hyphens and version.", model)
+		h := catalogue.F("The service lists no model named %q; names must match exactly, including case, hyphens and version.", model)
 		if e.Group != "" {
-			h = fmt.Sprintf("The gateway has no channel for %q in your key's group %q: either the name is not exactly as listed (case, hyphens and version count), or this group does not offer the model. Pick a model the list shows, or use a key of a group that has it.", model, e.Group)
+			h = catalogue.F("The gateway has no channel for %q in your key's group %q: either the name is not exactly as listed (case, hyphens and version count), or this group does not offer the model. Pick a model the list shows, or use a key of a group that has it.", model, e.Group)
 		}
 		if len(e.Suggestions) > 0 {
-			h += " Closest listed: " + strings.Join(e.Suggestions, ", ") + "."
+			h += " " + catalogue.F("Closest listed: %s.", strings.Join(e.Suggestions, ", "))
 		}
 		return h
 	case KindNoAccess:
-		return fmt.Sprintf("Your key has no access to %q: pick another model, or ask the account owner to enable it for your key or group.", model)
+		return catalogue.F("Your key has no access to %q: pick another model, or ask the account owner to enable it for your key or group.", model)
 	case KindInvalidSize:
-		return "The service refused this size: try " + strings.Join(StandardSizes, ", ") + "."
+		return catalogue.F("The service refused this size: try %s.", strings.Join(StandardSizes, ", "))
 	case KindInvalidImage:
-		return "An input image was refused: use PNG, JPEG or WebP under 50 MB; a mask must be a PNG the same size as the first image."
+		return catalogue.T("An input image was refused: use PNG, JPEG or WebP under 50 MB; a mask must be a PNG the same size as the first image.")
 	case KindInvalidRequest:
 		if e.Param != "" {
-			return fmt.Sprintf("The service refused %q: change or remove it and try again.", e.Param)
+			return catalogue.F("The service refused %q: change or remove it and try again.", e.Param)
 		}
-		return "The service refused the request: check the options and try again."
+		return catalogue.T("The service refused the request: check the options and try again.")
 	case KindInsufficientBalance:
-		return "The account has no balance left: top it up in your provider's account console, then try again."
+		return catalogue.T("The account has no balance left: top it up in your provider's account console, then try again.")
 	case KindRateLimited:
 		if e.RetryAfter > MaxRetryAfter {
-			return "Too many requests: the service asks to wait a very long time; try again later, or check the account's limits."
+			return catalogue.T("Too many requests: the service asks to wait a very long time; try again later, or check the account's limits.")
 		}
 		if e.RetryAfter > 0 {
-			return fmt.Sprintf("Too many requests at once: wait %s and try again.", e.RetryAfter.Round(time.Second))
+			return catalogue.F("Too many requests at once: wait %s and try again.", e.RetryAfter.Round(time.Second))
 		}
-		return "Too many requests at once: wait a minute and try again, or run fewer jobs at the same time."
+		return catalogue.T("Too many requests at once: wait a minute and try again, or run fewer jobs at the same time.")
 	case KindTimeout:
-		return "The service took too long: turn on streaming, or lower the size, quality or number of images."
+		return catalogue.T("The service took too long: turn on streaming, or lower the size, quality or number of images.")
 	case KindServer:
-		return "The service failed on its side: try again in a minute; if it keeps failing, check the provider's status page."
+		return catalogue.T("The service failed on its side: try again in a minute; if it keeps failing, check the provider's status page.")
 	case KindNetwork:
-		return "Could not reach the service: check the base URL and your connection."
+		return catalogue.T("Could not reach the service: check the base URL and your connection.")
 	case KindBadResponse:
-		return "The service sent an answer Easel cannot use: try again; if it persists, this gateway may not support the request."
+		return catalogue.T("The service sent an answer Easel cannot use: try again; if it persists, this gateway may not support the request.")
 	case KindCancelled:
-		return "Cancelled; nothing was saved from this request."
+		return catalogue.T("Cancelled; nothing was saved from this request.")
 	case KindWrongAddress:
 		return wrongAddressHint("this address")
 	case KindCutOff:
-		return "The connection behind the service broke before the model finished; what arrived is kept: ask again, or ask the model to continue."
+		return catalogue.T("The connection behind the service broke before the model finished; what arrived is kept: ask again, or ask the model to continue.")
 	case KindNoImages:
-		return fmt.Sprintf("%q does not take images: send the message again without them, or pick a model that sees images (gpt-4o-mini, gpt-4.1).", model)
+		return catalogue.F("%q does not take images: send the message again without them, or pick a model that sees images (gpt-4o-mini, gpt-4.1).", model)
 	}
-	return "Try again; if it keeps failing, note the request id for the provider's support."
+	return catalogue.T("Try again; if it keeps failing, note the request id for the provider's support.")
 }

@@ -26,6 +26,7 @@ var translated = []string{
 	"ui",
 	"ui/imageform",
 	"ui/dialogs",
+	"internal/api",
 }
 
 // shows are the calls whose string arguments a person reads.
