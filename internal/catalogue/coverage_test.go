@@ -27,6 +27,7 @@ var translated = []string{
 	"ui/imageform",
 	"ui/dialogs",
 	"internal/api",
+	"ui/chat", "ui/edit", "ui/gallery", "ui/kit", "ui/modelpick", "ui/widgets/transcript", "ui/widgets/maskpaint", "ui/widgets/compare", "ui/widgets/zoomview", "ui/widgets/thumbgrid", "ui/widgets/picture", "ui/widgets/reorder", "ui/widgets/composer", "ui/widgets/zoomarea", "internal/session", "internal/cli", "internal/honesty", "internal/library", "internal/wording",
 }
 
 // shows are the calls whose string arguments a person reads.

@@ -1,6 +1,7 @@
 package honesty
 
 import (
+	"easel/internal/catalogue"
 	"fmt"
 	"time"
 
@@ -45,7 +46,7 @@ func (k Known) Describe() string {
 	if s == "" {
 		s = string(k.Trait)
 	}
-	return fmt.Sprintf("%s — seen %d %s, last %s", s, k.Times, plural(k.Times, "time", "times"), k.Last.Local().Format("2 Jan 15:04"))
+	return fmt.Sprintf("%s — seen %d %s, last %s", s, k.Times, plural(k.Times, "time", "times"), k.Last.Local().Format(catalogue.T("2 Jan 15:04")))
 }
 
 func plural(n int, one, many string) string {
@@ -83,7 +84,7 @@ func Advise(known []Known, o api.ImageOptions, edit, masked bool) Advice {
 		}
 		return Known{}, false
 	}
-	when := func(k Known) string { return k.Last.Local().Format("2 Jan 15:04") }
+	when := func(k Known) string { return k.Last.Local().Format(catalogue.T("2 Jan 15:04")) }
 	if o.Stream {
 		if k, ok := find(Stream); ok {
 			a.Unstream = true

@@ -8,6 +8,7 @@ package chat
 
 import (
 	"context"
+	"easel/internal/catalogue"
 	"fmt"
 	"image"
 	"strconv"
@@ -140,14 +141,14 @@ func (t *Room) Wait() { t.work.Wait() }
 func (t *Room) Build() fyne.CanvasObject {
 	left := t.buildList()
 
-	t.title = widget.NewLabelWithStyle("New chat", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	t.title = widget.NewLabelWithStyle(catalogue.T("New chat"), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	t.title.Truncation = fyne.TextTruncateEllipsis
 	settings := t.buildSettings()
 	export := &widget.Button{Icon: theme.DocumentSaveIcon(), Importance: widget.LowImportance, OnTapped: t.exportMarkdown}
 	copyAll := &widget.Button{Icon: theme.ContentCopyIcon(), Importance: widget.LowImportance, OnTapped: t.copyConversation}
 	header := container.NewVBox(
 		container.NewBorder(nil, nil, nil, container.NewHBox(copyAll, export), t.title),
-		container.NewBorder(nil, nil, widget.NewLabel("Model"), nil, t.model.Object),
+		container.NewBorder(nil, nil, widget.NewLabel(catalogue.T("Model")), nil, t.model.Object),
 		settings)
 
 	t.transcript = transcript.New(transcript.Actions{
@@ -157,7 +158,7 @@ func (t *Room) Build() fyne.CanvasObject {
 		Edit:          t.editMessage,
 		Version:       t.showVersion,
 		UseAsPrompt:   t.useAsPrompt,
-		Targets:       []string{room.TargetGenerate, room.TargetEdit},
+		Targets:       []string{catalogue.T("Text to image"), catalogue.T("Edit")},
 		RetryBare:     func(id int64) { t.retry(id, retryBare) },
 		WithoutImages: func(id int64) { t.retry(id, retryWithoutImages) },
 	}, "Start a conversation: type below and press Enter. Drop images here to ask about them.")
@@ -166,10 +167,10 @@ func (t *Room) Build() fyne.CanvasObject {
 	t.composer.SetMinRowsVisible(3)
 	t.composer.OnSend = t.PrimaryAction
 	t.composer.OnStop = t.Stop
-	t.send = &widget.Button{Text: "Send", Icon: theme.MailSendIcon(), Importance: widget.HighImportance, OnTapped: t.PrimaryAction}
-	t.stop = &widget.Button{Text: "Stop", Icon: theme.MediaStopIcon(), OnTapped: t.Stop}
+	t.send = &widget.Button{Text: catalogue.T("Send"), Icon: theme.MailSendIcon(), Importance: widget.HighImportance, OnTapped: t.PrimaryAction}
+	t.stop = &widget.Button{Text: catalogue.T("Stop"), Icon: theme.MediaStopIcon(), OnTapped: t.Stop}
 	t.stop.Hide()
-	attach := &widget.Button{Text: "Images…", Icon: theme.FileImageIcon(), OnTapped: t.attachFromFile}
+	attach := &widget.Button{Text: catalogue.T("Images…"), Icon: theme.FileImageIcon(), OnTapped: t.attachFromFile}
 	t.status = kit.HintLabel(room.ServiceText(t.host))
 	t.status.Wrapping, t.status.Truncation = fyne.TextWrapOff, fyne.TextTruncateEllipsis
 	t.attachRow = container.NewHBox()
@@ -198,7 +199,13 @@ func (t *Room) Build() fyne.CanvasObject {
 
 // useAsPrompt puts a reply's text (or a code block's) into the prompt
 // of Text to image or Edit.
-func (t *Room) useAsPrompt(text, target string) { t.host.UsePrompt(target, text) }
+func (t *Room) useAsPrompt(text, label string) {
+	target := room.TargetGenerate
+	if label == catalogue.T("Edit") {
+		target = room.TargetEdit
+	}
+	t.host.UsePrompt(target, text)
+}
 
 // openStore opens the conversations off the UI goroutine and lists them.
 func (t *Room) openStore() {
@@ -253,13 +260,13 @@ func (t *Room) NewChat() {
 }
 
 func (t *Room) newChat() {
-	t.current = conversations.Conversation{Title: "New chat", Model: t.host.Session().Current().ChatModel}
+	t.current = conversations.Conversation{Title: catalogue.T("New chat"), Model: t.host.Session().Current().ChatModel}
 	if t.current.Model == "" {
 		t.current.Model = "gpt-4o-mini"
 	}
 	t.path = nil
 	t.showSettings()
-	t.title.SetText("New chat")
+	t.title.SetText(catalogue.T("New chat"))
 	t.transcript.SetMessages(nil)
 	if t.list != nil {
 		t.list.UnselectAll()
@@ -434,7 +441,7 @@ func (t *Room) PrimaryAction() {
 		return
 	}
 	if t.streams[t.current.ID] != nil {
-		t.status.SetText("A reply is still being written: Stop it (Esc) before sending another message.")
+		t.status.SetText(catalogue.T("A reply is still being written: Stop it (Esc) before sending another message."))
 		return
 	}
 	if t.store == nil {

@@ -2,7 +2,7 @@ package chat
 
 import (
 	"context"
-	"fmt"
+	"easel/internal/catalogue"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -17,9 +17,9 @@ import (
 // conversations (pinned first, then newest), and the bar that undoes a
 // delete.
 func (t *Room) buildList() fyne.CanvasObject {
-	newChat := &widget.Button{Text: "New chat (Ctrl+N)", Icon: theme.ContentAddIcon(), OnTapped: t.NewChat}
+	newChat := &widget.Button{Text: catalogue.T("New chat (Ctrl+N)"), Icon: theme.ContentAddIcon(), OnTapped: t.NewChat}
 	t.search = widget.NewEntry()
-	t.search.SetPlaceHolder("Search conversations")
+	t.search.SetPlaceHolder(catalogue.T("Search conversations"))
 	t.search.OnChanged = func(string) { t.reloadList() }
 	t.list = widget.NewList(
 		func() int { return len(t.convs) },
@@ -49,7 +49,7 @@ func (t *Room) buildList() fyne.CanvasObject {
 	}
 	t.undoText = widget.NewLabel("")
 	t.undoText.Wrapping = fyne.TextWrapWord
-	undo := &widget.Button{Text: "Undo", Icon: theme.ContentUndoIcon(), OnTapped: t.undoDelete}
+	undo := &widget.Button{Text: catalogue.T("Undo"), Icon: theme.ContentUndoIcon(), OnTapped: t.undoDelete}
 	t.undoBar = container.NewBorder(nil, nil, nil, undo, t.undoText)
 	t.undoBar.Hide()
 	return container.NewBorder(container.NewVBox(newChat, t.search), t.undoBar, nil, nil, t.list)
@@ -92,13 +92,13 @@ func (t *Room) conversationMenu(c conversations.Conversation, at fyne.CanvasObje
 	if c.Pinned {
 		pin = "Unpin"
 	}
-	del := fyne.NewMenuItem("Delete…", func() { t.confirmDelete(c) })
+	del := fyne.NewMenuItem(catalogue.T("Delete…"), func() { t.confirmDelete(c) })
 	del.Icon = theme.DeleteIcon()
 	menu := fyne.NewMenu("",
-		fyne.NewMenuItem("Rename…", func() { t.rename(c) }),
+		fyne.NewMenuItem(catalogue.T("Rename…"), func() { t.rename(c) }),
 		fyne.NewMenuItem(pin, func() { t.write(func(ctx context.Context) error { return t.store.SetPinned(ctx, c.ID, !c.Pinned) }) }),
-		fyne.NewMenuItem("Export as Markdown…", func() { t.load(c.ID, t.exportMarkdown) }),
-		fyne.NewMenuItem("Copy conversation", func() { t.load(c.ID, t.copyConversation) }),
+		fyne.NewMenuItem(catalogue.T("Export as Markdown…"), func() { t.load(c.ID, t.exportMarkdown) }),
+		fyne.NewMenuItem(catalogue.T("Copy conversation"), func() { t.load(c.ID, t.copyConversation) }),
 		fyne.NewMenuItemSeparator(), del)
 	pos := fyne.CurrentApp().Driver().AbsolutePositionForObject(at).AddXY(0, at.Size().Height)
 	widget.ShowPopUpMenuAtPosition(menu, t.host.Window().Canvas(), pos)
@@ -126,7 +126,7 @@ func (t *Room) write(f func(context.Context) error) {
 func (t *Room) rename(c conversations.Conversation) {
 	e := widget.NewEntry()
 	e.SetText(c.Title)
-	d := dialog.NewForm("Rename conversation", "Rename", "Cancel", []*widget.FormItem{widget.NewFormItem("Title", e)}, func(ok bool) {
+	d := dialog.NewForm(catalogue.T("Rename conversation"), catalogue.T("Rename"), catalogue.T("Cancel"), []*widget.FormItem{widget.NewFormItem(catalogue.T("Title"), e)}, func(ok bool) {
 		if ok && e.Text != "" {
 			t.write(func(ctx context.Context) error { return t.store.Rename(ctx, c.ID, e.Text) })
 		}
@@ -139,7 +139,7 @@ func (t *Room) rename(c conversations.Conversation) {
 // confirmDelete asks, then deletes c; Undo brings it back until Easel
 // closes.
 func (t *Room) confirmDelete(c conversations.Conversation) {
-	d := dialog.NewConfirm("Delete “"+c.Title+"”?", "The conversation goes from the list. You can undo this until Easel closes.", func(ok bool) {
+	d := dialog.NewConfirm(catalogue.F("Delete “%s”?", c.Title), catalogue.T("The conversation goes from the list. You can undo this until Easel closes."), func(ok bool) {
 		if !ok {
 			return
 		}
@@ -148,13 +148,13 @@ func (t *Room) confirmDelete(c conversations.Conversation) {
 		}
 		t.write(func(ctx context.Context) error { return t.store.Delete(ctx, c.ID) })
 		t.deleted = c.ID
-		t.undoText.SetText(fmt.Sprintf("Deleted “%s”.", c.Title))
+		t.undoText.SetText(catalogue.F("Deleted “%s”.", c.Title))
 		t.undoBar.Show()
 		if t.current.ID == c.ID {
 			t.newChat()
 		}
 	}, t.host.Window())
-	d.SetConfirmText("Delete")
+	d.SetConfirmText(catalogue.T("Delete"))
 	d.SetConfirmImportance(widget.DangerImportance)
 	d.Show()
 }
@@ -174,7 +174,7 @@ func (t *Room) undoDelete() {
 // exportMarkdown saves the open conversation as a Markdown file.
 func (t *Room) exportMarkdown() {
 	if t.current.ID == 0 {
-		dialog.ShowInformation("Nothing to export yet", "Send a message first: a new chat is saved with its first message.", t.host.Window())
+		dialog.ShowInformation(catalogue.T("Nothing to export yet"), catalogue.T("Send a message first: a new chat is saved with its first message."), t.host.Window())
 		return
 	}
 	md := conversations.Markdown(t.current, t.path)
@@ -188,5 +188,5 @@ func (t *Room) copyConversation() {
 		return
 	}
 	t.host.Clipboard().SetContent(conversations.Markdown(t.current, t.path))
-	t.status.SetText("The conversation is on the clipboard, as Markdown.")
+	t.status.SetText(catalogue.T("The conversation is on the clipboard, as Markdown."))
 }

@@ -2,6 +2,7 @@ package chat
 
 import (
 	"context"
+	"easel/internal/catalogue"
 	"fmt"
 	"strconv"
 	"strings"
@@ -27,14 +28,14 @@ const noPreset = "No preset"
 func (t *Room) buildSettings() fyne.CanvasObject {
 	t.model = t.host.Models().New(api.EndpointChat, "Chat model, e.g. gpt-4o-mini", t.host.Session().Current().ChatModel)
 	t.system = widget.NewMultiLineEntry()
-	t.system.SetPlaceHolder("System prompt: how the assistant should answer (optional)")
+	t.system.SetPlaceHolder(catalogue.T("System prompt: how the assistant should answer (optional)"))
 	t.system.Wrapping = fyne.TextWrapWord
 	t.system.SetMinRowsVisible(3)
 	t.presets = widget.NewSelect(nil, t.applyPreset)
-	t.presets.PlaceHolder = "Presets"
-	savePreset := &widget.Button{Text: "Save as preset…", Icon: theme.DocumentSaveIcon(), OnTapped: t.savePreset}
+	t.presets.PlaceHolder = catalogue.T("Presets")
+	savePreset := &widget.Button{Text: catalogue.T("Save as preset…"), Icon: theme.DocumentSaveIcon(), OnTapped: t.savePreset}
 	t.temp = widget.NewEntry()
-	t.temp.SetPlaceHolder("not sent (the model's default)")
+	t.temp.SetPlaceHolder(catalogue.T("not sent (the model's default)"))
 	t.temp.Validator = func(s string) error {
 		if strings.TrimSpace(s) == "" {
 			return nil
@@ -46,7 +47,7 @@ func (t *Room) buildSettings() fyne.CanvasObject {
 		return nil
 	}
 	t.maxTok = widget.NewEntry()
-	t.maxTok.SetPlaceHolder("not sent (no limit)")
+	t.maxTok.SetPlaceHolder(catalogue.T("not sent (no limit)"))
 	t.maxTok.Validator = func(s string) error {
 		if strings.TrimSpace(s) == "" {
 			return nil
@@ -57,12 +58,12 @@ func (t *Room) buildSettings() fyne.CanvasObject {
 		return nil
 	}
 	form := widget.NewForm(
-		widget.NewFormItem("System", t.system),
-		widget.NewFormItem("Preset", container.NewBorder(nil, nil, nil, savePreset, t.presets)),
-		widget.NewFormItem("Temperature", t.temp),
-		widget.NewFormItem("Max tokens", t.maxTok),
+		widget.NewFormItem(catalogue.T("System"), t.system),
+		widget.NewFormItem(catalogue.T("Preset"), container.NewBorder(nil, nil, nil, savePreset, t.presets)),
+		widget.NewFormItem(catalogue.T("Temperature"), t.temp),
+		widget.NewFormItem(catalogue.T("Max tokens"), t.maxTok),
 	)
-	t.settings = widget.NewAccordion(widget.NewAccordionItem("Settings: system prompt, temperature, max tokens", form))
+	t.settings = widget.NewAccordion(widget.NewAccordionItem(catalogue.T("Settings: system prompt, temperature, max tokens"), form))
 	return t.settings
 }
 
@@ -176,14 +177,14 @@ func (t *Room) applyPreset(name string) {
 // savePreset asks for a name and saves the system prompt under it.
 func (t *Room) savePreset() {
 	if strings.TrimSpace(t.system.Text) == "" {
-		dialog.ShowInformation("No system prompt", "Write a system prompt first: a preset keeps it to use again.", t.host.Window())
+		dialog.ShowInformation(catalogue.T("No system prompt"), catalogue.T("Write a system prompt first: a preset keeps it to use again."), t.host.Window())
 		return
 	}
 	if t.store == nil {
 		return
 	}
 	name := widget.NewEntry()
-	d := dialog.NewForm("Save as preset", "Save", "Cancel", []*widget.FormItem{widget.NewFormItem("Name", name)}, func(ok bool) {
+	d := dialog.NewForm(catalogue.T("Save as preset"), catalogue.T("Save"), catalogue.T("Cancel"), []*widget.FormItem{widget.NewFormItem(catalogue.T("Name"), name)}, func(ok bool) {
 		if !ok {
 			return
 		}

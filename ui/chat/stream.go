@@ -2,6 +2,7 @@ package chat
 
 import (
 	"context"
+	"easel/internal/catalogue"
 	"errors"
 	"fmt"
 	"strings"
@@ -86,7 +87,7 @@ func (t *Room) sendMessage(text string) {
 		if c.ID == 0 {
 			c.Title = conversations.TitleFrom(text)
 			if strings.TrimSpace(text) == "" {
-				c.Title = "Images"
+				c.Title = catalogue.T("Images")
 			}
 			id, err := store.Create(ctx, c)
 			if err != nil {
@@ -202,7 +203,7 @@ func (s *stream) run(ctx context.Context, store *conversations.Store, client *ap
 			t.path = history
 			t.showPath()
 			t.transcript.Append(t.view(conversations.Message{ID: s.reply, Role: api.RoleAssistant, Model: s.model, State: conversations.Streaming}))
-			t.status.SetText("Writing… Esc or Stop ends it and keeps the text.")
+			t.status.SetText(catalogue.T("Writing… Esc or Stop ends it and keeps the text."))
 		}
 	})
 
@@ -278,7 +279,7 @@ func (s *stream) run(ctx context.Context, store *conversations.Store, client *ap
 			case conversations.Done:
 				t.status.SetText(room.ServiceText(t.host))
 			case conversations.Stopped:
-				t.status.SetText("Stopped: the text so far is kept.")
+				t.status.SetText(catalogue.T("Stopped: the text so far is kept."))
 			default:
 				t.status.SetText(end.ErrorText)
 			}
@@ -389,9 +390,9 @@ func (t *Room) editMessage(id int64) {
 	e.SetText(msg.Content)
 	e.SetMinRowsVisible(5)
 	m := *msg
-	d := dialog.NewForm("Edit and send again", "Send", "Cancel", []*widget.FormItem{
-		widget.NewFormItem("Message", e),
-		widget.NewFormItem("", kit.HintLabel("What followed this message is replaced by the new reply. The earlier branch is kept: flip back to it with the arrows on the message.")),
+	d := dialog.NewForm(catalogue.T("Edit and send again"), catalogue.T("Send"), catalogue.T("Cancel"), []*widget.FormItem{
+		widget.NewFormItem(catalogue.T("Message"), e),
+		widget.NewFormItem("", kit.HintLabel(catalogue.T("What followed this message is replaced by the new reply. The earlier branch is kept: flip back to it with the arrows on the message."))),
 	}, func(ok bool) {
 		if ok && strings.TrimSpace(e.Text) != "" {
 			t.resend(m, e.Text)
@@ -445,16 +446,16 @@ func (t *Room) showVersion(id int64, delta int) {
 // deleteMessage asks, then deletes a message and what followed it.
 func (t *Room) deleteMessage(id int64) {
 	if t.streams[t.current.ID] != nil {
-		t.status.SetText("A reply is being written: Stop it before deleting messages.")
+		t.status.SetText(catalogue.T("A reply is being written: Stop it before deleting messages."))
 		return
 	}
 	conv := t.current.ID
-	d := dialog.NewConfirm("Delete this message?", "The message and everything after it in this branch are deleted.", func(ok bool) {
+	d := dialog.NewConfirm(catalogue.T("Delete this message?"), catalogue.T("The message and everything after it in this branch are deleted."), func(ok bool) {
 		if ok {
 			t.write(func(ctx context.Context) error { return t.store.DeleteMessage(ctx, conv, id) })
 		}
 	}, t.host.Window())
-	d.SetConfirmText("Delete")
+	d.SetConfirmText(catalogue.T("Delete"))
 	d.SetConfirmImportance(widget.DangerImportance)
 	d.Show()
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"easel/internal/catalogue"
 	"errors"
-	"fmt"
 	"strconv"
 	"strings"
 
@@ -16,7 +15,6 @@ import (
 
 	"easel/internal/export"
 	"easel/internal/library"
-	"easel/internal/wording"
 	"easel/ui/kit"
 )
 
@@ -62,7 +60,7 @@ func ExportMany(h Host, items []library.Item, pathOf func(library.Item) string, 
 		widget.NewFormItem(catalogue.T("Long side"), long),
 		widget.NewFormItem(catalogue.T("Settings"), meta),
 	)
-	title := fmt.Sprintf("Export %d %s", len(items), wording.Plural(len(items), "image", "images"))
+	title := catalogue.N("Export %d images", len(items), len(items))
 	d := dialog.NewCustomConfirm(title, catalogue.T("Export"), catalogue.T("Cancel"), container.NewVBox(form, note), func(ok bool) {
 		if !ok {
 			return

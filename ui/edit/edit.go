@@ -5,6 +5,7 @@ package edit
 
 import (
 	"bytes"
+	"easel/internal/catalogue"
 	"errors"
 	"fmt"
 	"image"
@@ -107,7 +108,7 @@ func New(h room.Host) *Room { return &Room{host: h, refocus: -1} }
 
 // Build implements room.Room.
 func (t *Room) Build() fyne.CanvasObject {
-	dropHint := widget.NewLabelWithStyle("Drop images anywhere on the window, add them, or send them from the Gallery. Their order matters: the prompt can say “the first”, “the second”.",
+	dropHint := widget.NewLabelWithStyle(catalogue.T("Drop images anywhere on the window, add them, or send them from the Gallery. Their order matters: the prompt can say “the first”, “the second”."),
 		fyne.TextAlignCenter, fyne.TextStyle{})
 	// It wraps to the strip's width rather than setting it.
 	dropHint.Wrapping = fyne.TextWrapWord
@@ -117,36 +118,36 @@ func (t *Room) Build() fyne.CanvasObject {
 	border.CornerRadius = theme.Size(theme.SizeNameInputRadius)
 	t.refList = container.NewVBox()
 	t.references = container.NewStack(border, container.NewVBox(layout.NewSpacer(), dropHint, layout.NewSpacer()), container.NewVScroll(t.refList))
-	add := &widget.Button{Text: "Add images…", Icon: theme.FolderOpenIcon(), OnTapped: t.addFromFile}
-	refs := container.NewBorder(kit.Heading("Reference images"), container.NewHBox(add), nil, nil, t.references)
+	add := &widget.Button{Text: catalogue.T("Add images…"), Icon: theme.FolderOpenIcon(), OnTapped: t.addFromFile}
+	refs := container.NewBorder(kit.Heading(catalogue.T("Reference images")), container.NewHBox(add), nil, nil, t.references)
 
 	t.mask = newMaskTools(t.host, &t.work)
 	t.maskArea = t.mask.box
-	mask := container.NewBorder(kit.Heading("Mask"), nil, nil, nil, t.maskArea)
+	mask := container.NewBorder(kit.Heading(catalogue.T("Mask")), nil, nil, nil, t.maskArea)
 
 	left := container.NewVSplit(refs, mask)
 	left.Offset = 0.36
 
-	t.prompt = kit.PromptEntry("What should change? — Ctrl+Enter sends")
+	t.prompt = kit.PromptEntry(catalogue.T("What should change? — Ctrl+Enter sends"))
 	t.fidelity = widget.NewSelect([]string{"Low", "High"}, nil)
 	t.fidelity.SetSelected("Low")
 	t.keep = newKeepOption(t.firstSize, t.painted, func() string { return t.Options().Options().Size })
-	t.Sender = room.NewSender(t.host, "Send edit", theme.MediaPlayIcon(), t.PrimaryAction,
-		widget.NewFormItem("Input fidelity", t.fidelity), widget.NewFormItem("Unmasked area", t.keep.box))
+	t.Sender = room.NewSender(t.host, catalogue.T("Send edit"), theme.MediaPlayIcon(), t.PrimaryAction,
+		widget.NewFormItem(catalogue.T("Input fidelity"), t.fidelity), widget.NewFormItem(catalogue.T("Unmasked area"), t.keep.box))
 	t.SetEditing(t.painted, func() (int, bool) { return len(t.inputs), t.fidelity.Selected == "High" })
 	t.SetPrompt(t.prompt)
 	t.Options().OfferMatch(t.firstSize)
 	t.Options().OnSizeChanged = t.optionsChanged
 	t.mask.onChanged = t.optionsChanged
 	t.fidelity.OnChanged = func(string) { t.Advise() }
-	t.jobs = jobview.NewList("Edits appear here while they run; results go to the Gallery.", t.JobActions())
+	t.jobs = jobview.NewList(catalogue.T("Edits appear here while they run; results go to the Gallery."), t.JobActions())
 	// The form scrolls above, the edits below it, each in its own part
 	// of the column, and Send edit stays in sight under both at any
 	// window size.
-	form := container.NewVScroll(container.NewPadded(container.NewVBox(kit.Heading("Prompt"), t.prompt, t.Options().Form)))
+	form := container.NewVScroll(container.NewPadded(container.NewVBox(kit.Heading(catalogue.T("Prompt")), t.prompt, t.Options().Form)))
 	t.formScroll = form
 	t.optionsChanged()
-	jobs := container.NewBorder(kit.Heading("Edits"), nil, nil, nil, container.NewVScroll(t.jobs.Box))
+	jobs := container.NewBorder(kit.Heading(catalogue.T("Edits")), nil, nil, nil, container.NewVScroll(t.jobs.Box))
 	column := container.NewVSplit(form, jobs)
 	column.Offset = 0.62
 	right := container.NewBorder(nil, t.ActionRow(), nil, nil, column)
@@ -179,7 +180,7 @@ func (t *Room) InsertFirst(in Input) {
 		for _, d := range dropped {
 			names = append(names, d.Image.Name)
 		}
-		dialog.ShowInformation("Edit is full", fmt.Sprintf("Edit takes at most %d images: %s was removed to make room.", n, strings.Join(names, ", ")), t.host.Window())
+		dialog.ShowInformation(catalogue.T("Edit is full"), catalogue.F("Edit takes at most %d images: %s was removed to make room.", n, strings.Join(names, ", ")), t.host.Window())
 	}
 	t.showInputs()
 }
@@ -195,11 +196,11 @@ func (t *Room) showInputs() {
 	t.refList.Objects, t.marks = nil, nil
 	var grips []*reorder.Handle
 	for i, r := range t.inputs {
-		label := widget.NewLabelWithStyle(fmt.Sprintf("%s · %s", kit.Ordinal(i+1), r.Image.Name), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+		label := widget.NewLabelWithStyle(catalogue.F("%s · %s", kit.Ordinal(i+1), r.Image.Name), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 		label.Truncation = fyne.TextTruncateEllipsis
 		text := container.NewVBox(label, kit.HintLabel(describe(r)))
 		if i == 0 {
-			text.Add(kit.HintLabel("The mask is painted on this one."))
+			text.Add(kit.HintLabel(catalogue.T("The mask is painted on this one.")))
 		}
 		pic := picture.New(fyne.NewSize(stripThumb, stripThumb))
 		pic.SetImage(r.Thumb)
@@ -406,8 +407,8 @@ func (t *Room) AddFiles(paths []string) {
 				t.SetStatus(strings.Join(notices, "; ") + ".")
 			}
 			if len(over) > 0 {
-				problems = append(problems, fmt.Sprintf("Edit takes at most %d images, so %d %s not added: %s.",
-					t.maxInputs(), len(over), wording.Plural(len(over), "was", "were"), strings.Join(over, ", ")))
+				problems = append(problems, catalogue.N("Edit takes at most %d images, so %d were not added: %s.",
+					len(over), t.maxInputs(), len(over), strings.Join(over, ", ")))
 			}
 			if len(problems) > 0 {
 				// A dialog, not only the status line, which the service's

@@ -1,7 +1,7 @@
 package edit
 
 import (
-	"fmt"
+	"easel/internal/catalogue"
 	"image"
 	"strconv"
 	"strings"
@@ -37,11 +37,11 @@ type keepOption struct {
 
 func newKeepOption(first func() (image.Point, bool), painted func() bool, size func() string) *keepOption {
 	k := &keepOption{first: first, painted: painted, size: size, note: kit.HintLabel("")}
-	k.check = widget.NewCheck("Keep the unmasked area", func(bool) { k.sync() })
+	k.check = widget.NewCheck(catalogue.T("Keep the unmasked area"), func(bool) { k.sync() })
 	k.check.Checked = true
 	k.feather = widget.NewSelect(feathers, func(string) { k.sync() })
 	k.feather.Selected = "8 px"
-	k.box = container.NewVBox(k.check, container.NewHBox(widget.NewLabel("Feather"), k.feather), k.note)
+	k.box = container.NewVBox(k.check, container.NewHBox(widget.NewLabel(catalogue.T("Feather")), k.feather), k.note)
 	return k
 }
 
@@ -67,16 +67,16 @@ func (k *keepOption) sync() {
 	w, h, sized := api.ParseSize(size)
 	switch {
 	case !k.check.Checked:
-		k.note.SetText("Only the service's result is kept; it may change pixels outside the mask.")
+		k.note.SetText(catalogue.T("Only the service's result is kept; it may change pixels outside the mask."))
 	case !k.painted() || !ok:
-		k.note.SetText("Applies once a mask is painted: the pixels it protects are put back in a second copy of each result.")
+		k.note.SetText(catalogue.T("Applies once a mask is painted: the pixels it protects are put back in a second copy of each result."))
 	case !sized:
-		k.note.SetText(fmt.Sprintf("With size %q the service picks the shape; the area is put back when it matches the first image's. “Match the first image” makes sure.", size))
+		k.note.SetText(catalogue.F("With size %q the service picks the shape; the area is put back when it matches the first image's. “Match the first image” makes sure.", size))
 	case !imageio.SameShape(image.Pt(w, h), first):
 		k.note.Importance = widget.DangerImportance
-		k.note.SetText(fmt.Sprintf("The result will be %d×%d and the first image is %d×%d: their shapes differ, so the unmasked area cannot be put back. Choose “Match the first image” as the size.", w, h, first.X, first.Y))
+		k.note.SetText(catalogue.F("The result will be %d×%d and the first image is %d×%d: their shapes differ, so the unmasked area cannot be put back. Choose “Match the first image” as the size.", w, h, first.X, first.Y))
 	default:
-		k.note.SetText(fmt.Sprintf("Each result is scaled to %d×%d and the area the mask protects is put back, blended over %d px; both go to the gallery.", first.X, first.Y, k.featherPx()))
+		k.note.SetText(catalogue.F("Each result is scaled to %d×%d and the area the mask protects is put back, blended over %d px; both go to the gallery.", first.X, first.Y, k.featherPx()))
 	}
 	k.note.Refresh()
 }

@@ -1,6 +1,7 @@
 package edit
 
 import (
+	"easel/internal/catalogue"
 	"fmt"
 	"image"
 	"io"
@@ -89,7 +90,7 @@ func newMaskTools(h room.Host, work *sync.WaitGroup) *maskTools {
 	m.tool.Horizontal = true
 	m.tool.Required = true
 	m.tool.SetSelected("Brush")
-	m.eraser = widget.NewCheck("Eraser (E)", func(on bool) { m.painter.Erase = on })
+	m.eraser = widget.NewCheck(catalogue.T("Eraser (E)"), func(on bool) { m.painter.Erase = on })
 	m.size = widget.NewSlider(1, 300)
 	m.size.SetValue(m.painter.Radius)
 	m.size.OnChanged = func(v float64) { m.painter.Radius = v }
@@ -100,17 +101,17 @@ func newMaskTools(h room.Host, work *sync.WaitGroup) *maskTools {
 	do := func(f func(*mask.Mask)) func() { return func() { m.painter.Do(f) } }
 	m.undo = &widget.Button{Icon: theme.ContentUndoIcon(), OnTapped: do((*mask.Mask).Undo)}
 	m.redo = &widget.Button{Icon: theme.ContentRedoIcon(), OnTapped: do((*mask.Mask).Redo)}
-	invert := &widget.Button{Text: "Invert", OnTapped: do((*mask.Mask).Invert)}
-	clear := &widget.Button{Text: "Clear", OnTapped: do((*mask.Mask).Clear)}
-	fill := &widget.Button{Text: "Fill", OnTapped: do((*mask.Mask).Fill)}
-	importMask := &widget.Button{Text: "Import…", Icon: theme.FolderOpenIcon(), OnTapped: m.importMask}
-	exportMask := &widget.Button{Text: "Export…", Icon: theme.DocumentSaveIcon(), OnTapped: m.exportMask}
+	invert := &widget.Button{Text: catalogue.T("Invert"), OnTapped: do((*mask.Mask).Invert)}
+	clear := &widget.Button{Text: catalogue.T("Clear"), OnTapped: do((*mask.Mask).Clear)}
+	fill := &widget.Button{Text: catalogue.T("Fill"), OnTapped: do((*mask.Mask).Fill)}
+	importMask := &widget.Button{Text: catalogue.T("Import…"), Icon: theme.FolderOpenIcon(), OnTapped: m.importMask}
+	exportMask := &widget.Button{Text: catalogue.T("Export…"), Icon: theme.DocumentSaveIcon(), OnTapped: m.exportMask}
 	m.coverage = kit.HintLabel("")
 	m.opacity = widget.NewSlider(0.1, 1)
 	m.opacity.Step = 0.05
 	m.opacity.SetValue(m.painter.Opacity())
 	m.opacity.OnChanged = m.painter.SetOpacity
-	m.tintShow = widget.NewCheck("Show (H)", func(on bool) { m.painter.SetTintHidden(!on) })
+	m.tintShow = widget.NewCheck(catalogue.T("Show (H)"), func(on bool) { m.painter.SetTintHidden(!on) })
 	m.tintShow.Checked = true
 	m.zoom = widget.NewLabel("")
 	zoomOut := &widget.Button{Icon: theme.ZoomOutIcon(), OnTapped: m.painter.ZoomOut}
@@ -133,7 +134,7 @@ func newMaskTools(h room.Host, work *sync.WaitGroup) *maskTools {
 	bg := canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))
 	// A wrapping label must not sit in a Center container: it would
 	// shrink to one character per line.
-	m.empty = container.NewPadded(kit.HintLabel("Add an image: the mask is painted on the first one, over what may change. Without a mask, the whole image may change."))
+	m.empty = container.NewPadded(kit.HintLabel(catalogue.T("Add an image: the mask is painted on the first one, over what may change. Without a mask, the whole image may change.")))
 	m.box = container.NewBorder(controls, container.NewBorder(nil, nil, nil, m.zoomRow, m.coverage), nil, nil, container.NewStack(bg, m.empty, m.painter))
 	m.sync()
 	return m
@@ -203,13 +204,13 @@ func (m *maskTools) sync() {
 		m.redo.Disable()
 		return
 	}
-	m.zoom.SetText(fmt.Sprintf("%.0f %%", m.painter.ZoomPercent()))
+	m.zoom.SetText(catalogue.F("%.0f %%", m.painter.ZoomPercent()))
 	setEnabled(m.undo, mk.CanUndo())
 	setEnabled(m.redo, mk.CanRedo())
 	if p := mk.Painted(); p == 0 {
-		m.coverage.SetText("Nothing painted: the whole image may change.")
+		m.coverage.SetText(catalogue.T("Nothing painted: the whole image may change."))
 	} else {
-		m.coverage.SetText(fmt.Sprintf("%.0f %% of the first image may change; the rest is kept.", 100*p))
+		m.coverage.SetText(catalogue.F("%.0f %% of the first image may change; the rest is kept.", 100*p))
 	}
 }
 
@@ -241,7 +242,7 @@ func (m *maskTools) painted() *api.InputImage {
 func (m *maskTools) importMask() {
 	first := m.showing
 	if first == nil || m.painter.Mask() == nil {
-		dialog.ShowInformation("No image to mask", "Add an image first: the mask is painted on the first one.", m.host.Window())
+		dialog.ShowInformation(catalogue.T("No image to mask"), catalogue.T("Add an image first: the mask is painted on the first one."), m.host.Window())
 		return
 	}
 	d := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
@@ -287,7 +288,7 @@ func (m *maskTools) useMask(first *Input, img image.Image, name string) error {
 func (m *maskTools) exportMask() {
 	mk := m.painter.Mask()
 	if mk == nil || m.showing == nil {
-		dialog.ShowInformation("No mask yet", "Add an image and paint over what may change first.", m.host.Window())
+		dialog.ShowInformation(catalogue.T("No mask yet"), catalogue.T("Add an image and paint over what may change first."), m.host.Window())
 		return
 	}
 	data, err := mk.PNG()

@@ -2,6 +2,7 @@ package gallery
 
 import (
 	"context"
+	"easel/internal/catalogue"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -15,7 +16,6 @@ import (
 
 	"easel/internal/imageio"
 	"easel/internal/library"
-	"easel/internal/wording"
 	"easel/ui/widgets/thumbgrid"
 )
 
@@ -30,12 +30,12 @@ type batchBar struct {
 
 func newBatchBar(t *Room) *batchBar {
 	b := &batchBar{t: t, count: widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})}
-	export := &widget.Button{Text: "Export… (Ctrl+E)", Icon: theme.DocumentSaveIcon(), OnTapped: t.exportSelection}
-	fav := &widget.Button{Text: "Favourite (F)", Icon: theme.ConfirmIcon(), OnTapped: t.favouriteSelection}
-	toEdit := &widget.Button{Text: "Send to Edit", Icon: theme.DocumentCreateIcon(), OnTapped: t.selectionToEdit}
-	del := &widget.Button{Text: "Delete…", Icon: theme.DeleteIcon(), Importance: widget.DangerImportance, OnTapped: t.deleteSelection}
-	b.compare = &widget.Button{Text: "Compare", Icon: theme.ViewRestoreIcon(), OnTapped: t.compareSelection}
-	clear := &widget.Button{Text: "Clear (Esc)", Icon: theme.CancelIcon(), Importance: widget.LowImportance, OnTapped: func() {
+	export := &widget.Button{Text: catalogue.T("Export… (Ctrl+E)"), Icon: theme.DocumentSaveIcon(), OnTapped: t.exportSelection}
+	fav := &widget.Button{Text: catalogue.T("Favourite (F)"), Icon: theme.ConfirmIcon(), OnTapped: t.favouriteSelection}
+	toEdit := &widget.Button{Text: catalogue.T("Send to Edit"), Icon: theme.DocumentCreateIcon(), OnTapped: t.selectionToEdit}
+	del := &widget.Button{Text: catalogue.T("Delete…"), Icon: theme.DeleteIcon(), Importance: widget.DangerImportance, OnTapped: t.deleteSelection}
+	b.compare = &widget.Button{Text: catalogue.T("Compare"), Icon: theme.ViewRestoreIcon(), OnTapped: t.compareSelection}
+	clear := &widget.Button{Text: catalogue.T("Clear (Esc)"), Icon: theme.CancelIcon(), Importance: widget.LowImportance, OnTapped: func() {
 		t.grid.Selection().Clear()
 		t.grid.Refresh()
 		b.sync()
@@ -48,7 +48,7 @@ func newBatchBar(t *Room) *batchBar {
 // sync shows the bar while more than one item is selected.
 func (b *batchBar) sync() {
 	n := b.t.grid.Selection().Len()
-	b.count.SetText(fmt.Sprintf("%d selected", n))
+	b.count.SetText(catalogue.F("%d selected", n))
 	b.box.Hidden = n < 2
 	b.compare.Hidden = n != 2
 	b.box.Refresh()
@@ -119,11 +119,11 @@ func (t *Room) favouriteSelection() {
 				}
 			}
 			t.host.Do(func() {
-				verb := "marked as favourites"
+				text := catalogue.N("%d images marked as favourites", len(items), len(items))
 				if all {
-					verb = "no longer favourites"
+					text = catalogue.N("%d images no longer favourites", len(items), len(items))
 				}
-				t.count.SetText(fmt.Sprintf("%d %s %s", len(items), wording.Plural(len(items), "image", "images"), verb))
+				t.count.SetText(text)
 				if opened != nil && opened.ID == t.opened {
 					t.Open(*opened) // its Favourite box follows
 				}
@@ -149,14 +149,14 @@ func (t *Room) deleteSelection() {
 			t.confirmDelete(items[0])
 			return
 		}
-		d := dialog.NewConfirm(fmt.Sprintf("Delete %d images?", len(items)),
-			"They are removed from the gallery, with their files when Easel closes: until then, Undo brings them back.", func(ok bool) {
+		d := dialog.NewConfirm(catalogue.F("Delete %d images?", len(items)),
+			catalogue.T("They are removed from the gallery, with their files when Easel closes: until then, Undo brings them back."), func(ok bool) {
 				if ok {
 					t.deleteItems(items)
 				}
 			}, t.host.Window())
-		d.SetConfirmText(fmt.Sprintf("Delete %d images", len(items)))
-		d.SetDismissText("Keep them")
+		d.SetConfirmText(catalogue.F("Delete %d images", len(items)))
+		d.SetDismissText(catalogue.T("Keep them"))
 		d.SetConfirmImportance(widget.DangerImportance)
 		d.Show()
 	})
@@ -178,7 +178,7 @@ func (t *Room) deleteItems(items []library.Item) {
 				return
 			}
 			t.trashed = ids
-			t.undoText.SetText(fmt.Sprintf("Deleted %d %s. Undo brings %s back until Easel closes.", len(ids), wording.Plural(len(ids), "image", "images"), wording.Plural(len(ids), "it", "them")))
+			t.undoText.SetText(catalogue.N("Deleted %d images. Undo brings them back until Easel closes.", len(ids), len(ids)))
 			t.undoBar.Show()
 			for _, id := range ids {
 				if id == t.opened {
@@ -236,11 +236,11 @@ func (t *Room) Import(paths []string) {
 			}
 		}
 		t.host.Do(func() {
-			msg := fmt.Sprintf("Imported %d %s", added, wording.Plural(added, "image", "images"))
+			msg := catalogue.N("Imported %d images", added, added)
 			if existing > 0 {
-				msg += fmt.Sprintf("; %d already in the gallery", existing)
+				msg += catalogue.F("; %d already in the gallery", existing)
 			}
-			t.count.SetText(msg + ".")
+			t.count.SetText(msg + catalogue.T("."))
 			if len(problems) > 0 {
 				dialog.ShowError(fmt.Errorf("%s", strings.Join(problems, "; ")), t.host.Window())
 			}

@@ -2,6 +2,7 @@ package gallery
 
 import (
 	"context"
+	"easel/internal/catalogue"
 	"slices"
 	"strings"
 	"sync"
@@ -70,8 +71,8 @@ func newFilterBar(changed func()) *filterBar {
 	for _, s := range []*widget.Select{f.kind, f.model, f.shape, f.format, f.order} {
 		s.OnChanged = on
 	}
-	f.from = &widget.Entry{PlaceHolder: "from 2026-01-31", OnChanged: on}
-	f.to = &widget.Entry{PlaceHolder: "to 2026-12-31", OnChanged: on}
+	f.from = &widget.Entry{PlaceHolder: catalogue.T("from 2026-01-31"), OnChanged: on}
+	f.to = &widget.Entry{PlaceHolder: catalogue.T("to 2026-12-31"), OnChanged: on}
 	return f
 }
 
@@ -120,7 +121,7 @@ func (f *filterBar) query() (library.Query, string) {
 		}
 		day, err := time.ParseInLocation(dateLayout, text, time.Local)
 		if err != nil {
-			return q, d.name + ": write a date as 2026-11-23"
+			return q, catalogue.F("%s: write a date as 2026-11-23", d.name)
 		}
 		if d.next {
 			day = day.AddDate(0, 0, 1) // "to" includes its day

@@ -8,7 +8,7 @@ package gallery
 
 import (
 	"context"
-	"fmt"
+	"easel/internal/catalogue"
 	"image"
 	"strings"
 
@@ -25,7 +25,6 @@ import (
 	"easel/internal/library"
 	"easel/internal/pricing"
 	"easel/internal/thumbs"
-	"easel/internal/wording"
 	"easel/ui/kit"
 	"easel/ui/room"
 	"easel/ui/widgets/picture"
@@ -108,9 +107,9 @@ func New(h room.Host, actions Actions) *Room {
 
 // Build implements room.Room.
 func (t *Room) Build() fyne.CanvasObject {
-	t.search = &widget.Entry{PlaceHolder: "Search prompts", OnChanged: func(string) { t.Reload() }}
+	t.search = &widget.Entry{PlaceHolder: catalogue.T("Search prompts"), OnChanged: func(string) { t.Reload() }}
 	t.search.ActionItem = widget.NewIcon(theme.SearchIcon())
-	t.favorites = widget.NewCheck("Favourites only", func(bool) { t.Reload() })
+	t.favorites = widget.NewCheck(catalogue.T("Favourites only"), func(bool) { t.Reload() })
 	t.count = widget.NewLabel("")
 	t.filters = newFilterBar(t.Reload)
 	top := &widget.Button{Icon: theme.MoveUpIcon(), Importance: widget.LowImportance, OnTapped: func() { t.grid.ScrollToTop() }}
@@ -120,7 +119,7 @@ func (t *Room) Build() fyne.CanvasObject {
 		container.NewHScroll(container.NewHBox(t.filters.objects(t.favorites)...)))
 
 	t.undoText = widget.NewLabel("")
-	undo := &widget.Button{Text: "Undo", Icon: theme.ContentUndoIcon(), OnTapped: t.undoDelete}
+	undo := &widget.Button{Text: catalogue.T("Undo"), Icon: theme.ContentUndoIcon(), OnTapped: t.undoDelete}
 	t.undoBar = container.NewBorder(nil, nil, nil, undo, t.undoText)
 	t.undoBar.Hide()
 	t.grid = thumbgrid.New(func() int { return t.total }, t.newCell, t.updateCell)
@@ -130,7 +129,7 @@ func (t *Room) Build() fyne.CanvasObject {
 	t.batch = newBatchBar(t)
 	// Not wrapped: a wrapping label in a Center is as narrow as its
 	// longest word, and as tall as that makes it, which grew the window.
-	emptyHint := kit.HintLabel("Images you make appear here, newest first.")
+	emptyHint := kit.HintLabel(catalogue.T("Images you make appear here, newest first."))
 	emptyHint.Wrapping = fyne.TextWrapOff
 	t.empty = container.NewCenter(emptyHint)
 	gridArea := container.NewBorder(nil, container.NewVBox(t.batch.box, t.undoBar), nil, nil, container.NewStack(t.grid, t.empty))
@@ -232,17 +231,17 @@ func (t *Room) Reload() {
 func (t *Room) showPage(pager *library.Pager, n, all int, filtered bool, err, countErr error) {
 	switch {
 	case countErr != nil:
-		t.count.SetText("Could not count the images: " + countErr.Error())
+		t.count.SetText(catalogue.F("Could not count the images: %v", countErr))
 		return
 	case err != nil:
-		t.count.SetText("Could not read the gallery: " + err.Error())
+		t.count.SetText(catalogue.F("Could not read the gallery: %v", err))
 		return
 	case all == 0:
-		t.count.SetText("No images yet")
+		t.count.SetText(catalogue.T("No images yet"))
 	case filtered:
-		t.count.SetText(fmt.Sprintf("%s of %s %s", humanize.Comma(int64(n)), humanize.Comma(int64(all)), wording.Plural(all, "image", "images")))
+		t.count.SetText(catalogue.N("%s of %s images", all, humanize.Comma(int64(n)), humanize.Comma(int64(all))))
 	default:
-		t.count.SetText(humanize.Comma(int64(n)) + " " + wording.Plural(n, "image", "images"))
+		t.count.SetText(catalogue.N("%s images", n, humanize.Comma(int64(n))))
 	}
 	t.pager, t.total = pager, n
 	t.loading = map[int]bool{}
@@ -272,7 +271,7 @@ func (t *Room) loadPage(n int) {
 			}
 			delete(t.loading, n)
 			if err != nil {
-				t.count.SetText("Could not read the gallery: " + err.Error())
+				t.count.SetText(catalogue.F("Could not read the gallery: %v", err))
 				return
 			}
 			t.followSelection()
@@ -308,7 +307,7 @@ func (t *Room) followSelection() {
 
 func (t *Room) newCell() fyne.CanvasObject {
 	bg := canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))
-	missing := container.NewCenter(container.NewHBox(widget.NewIcon(theme.WarningIcon()), widget.NewLabel("File missing")))
+	missing := container.NewCenter(container.NewHBox(widget.NewIcon(theme.WarningIcon()), widget.NewLabel(catalogue.T("File missing"))))
 	missing.Hide()
 	return container.NewStack(bg, picture.New(fyne.NewSize(library.ThumbSize*0.6, library.ThumbSize*0.6)), missing)
 }
@@ -377,8 +376,8 @@ func (t *Room) closeDetails() {
 	t.opened = 0
 	t.openSeq++
 	t.details.Objects = []fyne.CanvasObject{
-		kit.Heading("Details"),
-		kit.HintLabel("Open an image to see it with its prompt and settings, copy the prompt, mark it as a favourite or delete it."),
+		kit.Heading(catalogue.T("Details")),
+		kit.HintLabel(catalogue.T("Open an image to see it with its prompt and settings, copy the prompt, mark it as a favourite or delete it.")),
 	}
 	t.details.Refresh()
 }
@@ -400,8 +399,8 @@ func (t *Room) Open(it library.Item) {
 	madeFrom.Hide()
 	lineage := container.NewVBox()
 	lineage.Hide()
-	compareBtn := &widget.Button{Text: "Compare…", Icon: theme.ViewRestoreIcon()}
-	large := &widget.Button{Text: "View large (Enter)", Icon: theme.ZoomInIcon(), OnTapped: func() { t.viewLarge(it) }}
+	compareBtn := &widget.Button{Text: catalogue.T("Compare…"), Icon: theme.ViewRestoreIcon()}
+	large := &widget.Button{Text: catalogue.T("View large (Enter)"), Icon: theme.ZoomInIcon(), OnTapped: func() { t.viewLarge(it) }}
 	compareBtn.Hide()
 	settings := widget.NewLabel(Describe(it))
 	settings.Wrapping = fyne.TextWrapWord
@@ -428,7 +427,7 @@ func (t *Room) Open(it library.Item) {
 				compareBtn.Show()
 			}
 			if err != nil {
-				t.count.SetText(fmt.Sprintf("Could not show image %d: %v", it.ID, err))
+				t.count.SetText(catalogue.F("Could not show image %d: %v", it.ID, err))
 				return
 			}
 			full.SetImageOpaque(img, opaque)
@@ -437,39 +436,39 @@ func (t *Room) Open(it library.Item) {
 	prompt := widget.NewLabel(it.Prompt)
 	prompt.Wrapping = fyne.TextWrapWord
 	if it.Prompt == "" {
-		prompt.SetText("(prompt unknown: this image was recovered after a crash)")
+		prompt.SetText(catalogue.T("(prompt unknown: this image was recovered after a crash)"))
 		if it.Kind == "imported" {
-			prompt.SetText("(imported: no prompt)")
+			prompt.SetText(catalogue.T("(imported: no prompt)"))
 		}
 	}
-	copyPrompt := &widget.Button{Text: "Copy prompt", Icon: theme.ContentCopyIcon(), OnTapped: func() {
+	copyPrompt := &widget.Button{Text: catalogue.T("Copy prompt"), Icon: theme.ContentCopyIcon(), OnTapped: func() {
 		t.host.Clipboard().SetContent(it.Prompt)
 	}}
-	fav := widget.NewCheck("Favourite", nil)
+	fav := widget.NewCheck(catalogue.T("Favourite"), nil)
 	fav.SetChecked(it.Favorite)
 	fav.OnChanged = func(on bool) { t.setFavorite(it, on) }
-	del := &widget.Button{Text: "Delete…", Icon: theme.DeleteIcon(), Importance: widget.DangerImportance, OnTapped: func() { t.confirmDelete(it) }}
-	reuse := &widget.Button{Text: "Reuse settings", Icon: theme.ViewRefreshIcon(), OnTapped: func() { t.actions.Reuse(it) }}
-	toEdit := &widget.Button{Text: "Send to Edit", Icon: theme.DocumentCreateIcon(), OnTapped: func() { t.actions.SendToEdit(it) }}
-	editThis := &widget.Button{Text: "Edit this", Icon: theme.ColorPaletteIcon(), OnTapped: func() { t.actions.EditThis(it) }}
-	toChat := &widget.Button{Text: "Send to Chat", Icon: theme.MailComposeIcon(), OnTapped: func() { t.actions.SendToChat(it) }}
-	export := &widget.Button{Text: "Export…", Icon: theme.DocumentSaveIcon(), OnTapped: func() { t.actions.Export(it) }}
+	del := &widget.Button{Text: catalogue.T("Delete…"), Icon: theme.DeleteIcon(), Importance: widget.DangerImportance, OnTapped: func() { t.confirmDelete(it) }}
+	reuse := &widget.Button{Text: catalogue.T("Reuse settings"), Icon: theme.ViewRefreshIcon(), OnTapped: func() { t.actions.Reuse(it) }}
+	toEdit := &widget.Button{Text: catalogue.T("Send to Edit"), Icon: theme.DocumentCreateIcon(), OnTapped: func() { t.actions.SendToEdit(it) }}
+	editThis := &widget.Button{Text: catalogue.T("Edit this"), Icon: theme.ColorPaletteIcon(), OnTapped: func() { t.actions.EditThis(it) }}
+	toChat := &widget.Button{Text: catalogue.T("Send to Chat"), Icon: theme.MailComposeIcon(), OnTapped: func() { t.actions.SendToChat(it) }}
+	export := &widget.Button{Text: catalogue.T("Export…"), Icon: theme.DocumentSaveIcon(), OnTapped: func() { t.actions.Export(it) }}
 	t.details.Objects = []fyne.CanvasObject{
-		kit.Heading("Details"),
+		kit.Heading(catalogue.T("Details")),
 		full, prompt, container.NewGridWithColumns(2, copyPrompt, reuse, editThis, toEdit, toChat, export, del, large, compareBtn), fav, madeFrom, lineage, settings,
 		container.NewGridWithColumns(2,
-			&widget.Button{Text: "Copy file path", Icon: theme.ContentCopyIcon(), Importance: widget.LowImportance, OnTapped: func() { t.host.Clipboard().SetContent(lib.Path(it)) }},
-			&widget.Button{Text: "Show in folder", Icon: theme.FolderOpenIcon(), Importance: widget.LowImportance, OnTapped: func() { showInFolder(lib.Path(it)) }}),
+			&widget.Button{Text: catalogue.T("Copy file path"), Icon: theme.ContentCopyIcon(), Importance: widget.LowImportance, OnTapped: func() { t.host.Clipboard().SetContent(lib.Path(it)) }},
+			&widget.Button{Text: catalogue.T("Show in folder"), Icon: theme.FolderOpenIcon(), Importance: widget.LowImportance, OnTapped: func() { showInFolder(lib.Path(it)) }}),
 	}
 	if it.Missing {
 		// No picture, nothing to send or export: say where Easel looked,
 		// and offer to locate the file or remove the item.
 		t.openSeq++ // the decode above will fail; its error is not news
-		locate := &widget.Button{Text: "Locate…", Icon: theme.SearchIcon(), Importance: widget.HighImportance, OnTapped: func() { t.locate(it) }}
-		remove := &widget.Button{Text: "Remove from gallery…", Icon: theme.DeleteIcon(), OnTapped: func() { t.confirmDelete(it) }}
-		where := kit.HintLabel(fmt.Sprintf("The image file is missing: Easel looked for it at %s. If it was moved or renamed, locate it; its prompt and settings are kept here.", lib.Path(it)))
+		locate := &widget.Button{Text: catalogue.T("Locate…"), Icon: theme.SearchIcon(), Importance: widget.HighImportance, OnTapped: func() { t.locate(it) }}
+		remove := &widget.Button{Text: catalogue.T("Remove from gallery…"), Icon: theme.DeleteIcon(), OnTapped: func() { t.confirmDelete(it) }}
+		where := kit.HintLabel(catalogue.F("The image file is missing: Easel looked for it at %s. If it was moved or renamed, locate it; its prompt and settings are kept here.", lib.Path(it)))
 		t.details.Objects = []fyne.CanvasObject{
-			kit.Heading("Details"),
+			kit.Heading(catalogue.T("Details")),
 			container.NewBorder(nil, nil, widget.NewIcon(theme.WarningIcon()), nil, where),
 			container.NewGridWithColumns(2, locate, remove), prompt, container.NewGridWithColumns(2, copyPrompt, reuse), fav, settings,
 		}
@@ -522,7 +521,7 @@ func showMadeFrom(box *fyne.Container, inputs []inputThumb) {
 		caption.Truncation = fyne.TextTruncateEllipsis
 		row.Add(container.NewBorder(nil, caption, nil, nil, pic))
 	}
-	box.Objects = []fyne.CanvasObject{widget.NewLabelWithStyle("Made from", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), row}
+	box.Objects = []fyne.CanvasObject{widget.NewLabelWithStyle(catalogue.T("Made from"), fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), row}
 	box.Show()
 	box.Refresh()
 }
@@ -565,7 +564,7 @@ func (t *Room) OpenID(id int64) {
 		it, err := lib.Get(context.Background(), id)
 		t.host.Do(func() {
 			if err != nil {
-				t.count.SetText(fmt.Sprintf("Could not open image %d: %v", id, err))
+				t.count.SetText(catalogue.F("Could not open image %d: %v", id, err))
 				return
 			}
 			t.selected = id
@@ -595,7 +594,7 @@ func (t *Room) confirmDelete(it library.Item) {
 		}
 	}, t.host.Window())
 	d.SetConfirmText(yes)
-	d.SetDismissText("Keep it")
+	d.SetDismissText(catalogue.T("Keep it"))
 	d.SetConfirmImportance(widget.DangerImportance)
 	d.Show()
 }
@@ -603,37 +602,37 @@ func (t *Room) confirmDelete(it library.Item) {
 // Describe lists an item's settings for the details pane.
 func Describe(it library.Item) string {
 	p := it.Params
-	stream := "No"
+	stream := catalogue.T("No")
 	if p.Stream {
-		stream = fmt.Sprintf("Yes, %d previews", p.PartialImages)
+		stream = catalogue.N("Yes, %d previews", p.PartialImages, p.PartialImages)
 	}
 	lines := []string{
-		fmt.Sprintf("%d × %d %s, %s", it.Width, it.Height, strings.ToUpper(it.Format), humanize.IBytes(uint64(max(it.SizeBytes, 0)))),
-		"Model: " + orDash(it.Model),
-		"Size asked: " + orDash(p.Size) + " · Quality: " + orDash(p.Quality) + " · Background: " + orDash(p.Background),
-		"Format asked: " + orDash(p.OutputFormat) + compressionText(p.OutputCompression) + " · Moderation: " + orDash(p.Moderation),
-		fmt.Sprintf("Images asked: %d · Streamed: %s", max(1, p.N), stream),
-		fmt.Sprintf("Made %s in %s", it.Created.Format("2 Jan 2006 15:04"), it.Duration.Round(100e6)),
+		catalogue.F("%d × %d %s, %s", it.Width, it.Height, strings.ToUpper(it.Format), humanize.IBytes(uint64(max(it.SizeBytes, 0)))),
+		catalogue.F("Model: %s", orDash(it.Model)),
+		catalogue.F("Size asked: %s · Quality: %s · Background: %s", orDash(p.Size), orDash(p.Quality), orDash(p.Background)),
+		catalogue.F("Format asked: %s%s · Moderation: %s", orDash(p.OutputFormat), compressionText(p.OutputCompression), orDash(p.Moderation)),
+		catalogue.F("Images asked: %d · Streamed: %s", max(1, p.N), stream),
+		catalogue.F("Made %s in %s", it.Created.Format(catalogue.T("2 Jan 2006 15:04")), it.Duration.Round(100e6)),
 	}
 	if it.TotalTokens > 0 {
-		lines = append(lines, fmt.Sprintf("Tokens: %d in, %d out", it.InputTokens, it.OutputTokens))
+		lines = append(lines, catalogue.F("Tokens: %d in, %d out", it.InputTokens, it.OutputTokens))
 	}
 	if p.InputFidelity != "" {
-		lines = append(lines, "Input fidelity: "+p.InputFidelity)
+		lines = append(lines, catalogue.F("Input fidelity: %s", p.InputFidelity))
 	}
 	if len(it.Parents) > 0 {
-		lines = append(lines, fmt.Sprintf("Edited from gallery images %v", it.Parents))
+		lines = append(lines, catalogue.F("Edited from gallery images %v", it.Parents))
 	}
 	for _, said := range it.Honesty.Sentences() {
 		// What the service did not do of what was asked, as the job's
 		// card said it.
-		lines = append(lines, "Service: "+said)
+		lines = append(lines, catalogue.F("Service: %s", said))
 	}
 	if it.Profile != "" {
-		lines = append(lines, "Account: "+it.Profile)
+		lines = append(lines, catalogue.F("Account: %s", it.Profile))
 	}
 	if it.RequestID != "" {
-		lines = append(lines, "Request: "+it.RequestID)
+		lines = append(lines, catalogue.F("Request: %s", it.RequestID))
 	}
 	return strings.Join(lines, "\n")
 }
@@ -644,15 +643,15 @@ func Describe(it library.Item) string {
 func CostLine(e library.Entry) string {
 	amount, estimated := e.Spent()
 	if e.Cost == nil && e.EstimateHigh == nil {
-		return "Cost: no price set for " + e.Model
+		return catalogue.F("Cost: no price set for %s", e.Model)
 	}
 	m := pricing.Money{Amount: amount, Currency: e.Currency}
-	line := "Cost: " + m.String()
+	line := catalogue.F("Cost: %s", m)
 	if estimated {
-		line = "Cost: ≈ " + m.String() + " (estimated: the service reported no usage)"
+		line = catalogue.F("Cost: ≈ %s (estimated: the service reported no usage)", m)
 	}
 	if e.Images > 1 {
-		line += fmt.Sprintf(" for the request's %d images, %s each", e.Images, pricing.Money{Amount: amount / float64(e.Images), Currency: e.Currency})
+		line += catalogue.F(" for the request's %d images, %s each", e.Images, pricing.Money{Amount: amount / float64(e.Images), Currency: e.Currency})
 	}
 	return line
 }
@@ -661,7 +660,7 @@ func compressionText(c *int) string {
 	if c == nil {
 		return ""
 	}
-	return fmt.Sprintf(" at quality %d", *c)
+	return catalogue.F(" at quality %d", *c)
 }
 
 func orDash(s string) string {

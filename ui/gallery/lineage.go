@@ -2,6 +2,7 @@ package gallery
 
 import (
 	"context"
+	"easel/internal/catalogue"
 	"fmt"
 	"image"
 	"net/url"
@@ -114,9 +115,9 @@ func (t *Room) compare(before, after string, it library.Item) {
 // showCompare opens the compare view of a and b.
 func (t *Room) showCompare(a, b image.Image, title string) {
 	v := compare.New(a, b, fyne.NewSize(720, 480))
-	apart := widget.NewCheck("Side by side", v.SetSideBySide)
-	hint := widget.NewLabel("Drag across the image: before on the left of the line, after on the right.")
-	d := dialog.NewCustom(title, "Close", container.NewBorder(container.NewBorder(nil, nil, nil, apart, hint), nil, nil, nil, v), t.host.Window())
+	apart := widget.NewCheck(catalogue.T("Side by side"), v.SetSideBySide)
+	hint := widget.NewLabel(catalogue.T("Drag across the image: before on the left of the line, after on the right."))
+	d := dialog.NewCustom(title, catalogue.T("Close"), container.NewBorder(container.NewBorder(nil, nil, nil, apart, hint), nil, nil, nil, v), t.host.Window())
 	d.Resize(fyne.NewSize(900, 640))
 	d.Show()
 }
@@ -159,16 +160,16 @@ func (t *Room) viewLarge(it library.Item) {
 func (t *Room) showLarge(it library.Item, img image.Image, opaque bool) {
 	v := zoomview.New(fyne.NewSize(600, 400))
 	percent := widget.NewLabel("")
-	v.OnZoom = func(p float64) { percent.SetText(fmt.Sprintf("%.0f %%", p)) }
+	v.OnZoom = func(p float64) { percent.SetText(catalogue.F("%.0f %%", p)) }
 	v.SetImage(img, opaque)
 	bar := container.NewHBox(
-		&widget.Button{Text: "Fit (Ctrl+0)", Icon: theme.ZoomFitIcon(), OnTapped: v.Fit},
-		&widget.Button{Text: "100 % (Ctrl+1)", OnTapped: v.Actual},
+		&widget.Button{Text: catalogue.T("Fit (Ctrl+0)"), Icon: theme.ZoomFitIcon(), OnTapped: v.Fit},
+		&widget.Button{Text: catalogue.T("100 % (Ctrl+1)"), OnTapped: v.Actual},
 		&widget.Button{Icon: theme.ZoomOutIcon(), OnTapped: func() { v.ZoomBy(1 / viewport.ZoomStep) }},
 		percent,
 		&widget.Button{Icon: theme.ZoomInIcon(), OnTapped: func() { v.ZoomBy(viewport.ZoomStep) }},
-		widget.NewLabel(fmt.Sprintf("%d × %d · Ctrl+wheel zooms, the wheel or a drag moves", it.Width, it.Height)))
-	d := dialog.NewCustom(shortTitle(it), "Close", container.NewBorder(bar, nil, nil, nil, v), t.host.Window())
+		widget.NewLabel(catalogue.F("%d × %d · Ctrl+wheel zooms, the wheel or a drag moves", it.Width, it.Height)))
+	d := dialog.NewCustom(shortTitle(it), catalogue.T("Close"), container.NewBorder(bar, nil, nil, nil, v), t.host.Window())
 	size := t.host.Window().Canvas().Size()
 	d.Resize(fyne.NewSize(size.Width*0.92, size.Height*0.92))
 	d.Show()

@@ -4,6 +4,7 @@
 package kit
 
 import (
+	"easel/internal/catalogue"
 	"errors"
 	"fmt"
 	"strings"
@@ -46,7 +47,7 @@ func Heading(text string) *widget.Label {
 // the reveal toggle built in.
 func KeyEntry() *widget.Entry {
 	e := widget.NewPasswordEntry()
-	e.SetPlaceHolder("sk-…")
+	e.SetPlaceHolder(catalogue.T("sk-…"))
 	return e
 }
 
@@ -97,6 +98,9 @@ func ButtonBeside(b fyne.CanvasObject, content fyne.CanvasObject) *fyne.Containe
 // Ordinal is 1st, 2nd, 3rd, 4th…: how a prompt names an edit's inputs,
 // so the strip and the gallery name them as the prompt does.
 func Ordinal(n int) string {
+	if catalogue.Current() != "en" {
+		return catalogue.F("No. %d", n) // 第 n 张: no suffixes
+	}
 	suffix := "th"
 	if n%100 < 11 || n%100 > 13 {
 		switch n % 10 {

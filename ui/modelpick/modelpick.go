@@ -7,6 +7,7 @@
 package modelpick
 
 import (
+	"easel/internal/catalogue"
 	"fmt"
 	"slices"
 	"strings"
@@ -157,21 +158,21 @@ func Confirm(win fyne.Window, m *Picker, send func()) {
 	var d dialog.Dialog
 	buttons := container.NewHBox(kit.Spacer())
 	for _, s := range suggest {
-		buttons.Add(&widget.Button{Text: "Use " + s, Importance: widget.HighImportance, OnTapped: func() {
+		buttons.Add(&widget.Button{Text: catalogue.F("Use %s", s), Importance: widget.HighImportance, OnTapped: func() {
 			d.Hide()
 			m.Entry.SetText(s)
 			send()
 		}})
 	}
-	buttons.Add(&widget.Button{Text: "Send anyway", OnTapped: func() { d.Hide(); send() }})
-	buttons.Add(&widget.Button{Text: "Cancel", OnTapped: func() { d.Hide() }})
+	buttons.Add(&widget.Button{Text: catalogue.T("Send anyway"), OnTapped: func() { d.Hide(); send() }})
+	buttons.Add(&widget.Button{Text: catalogue.T("Cancel"), OnTapped: func() { d.Hide() }})
 	msg := fmt.Sprintf("%q is not in this service's model list. Services match names exactly, including case, hyphens and version, so the request would most likely fail (and some services charge for it).", m.Text())
 	if len(suggest) > 0 {
 		msg += "\n\nClosest listed: " + strings.Join(suggest, ", ") + "."
 	}
 	body := widget.NewLabel(msg)
 	body.Wrapping = fyne.TextWrapWord
-	d = dialog.NewCustomWithoutButtons("Unknown model", container.NewBorder(nil, buttons, nil, nil, body), win)
+	d = dialog.NewCustomWithoutButtons(catalogue.T("Unknown model"), container.NewBorder(nil, buttons, nil, nil, body), win)
 	d.Resize(fyne.NewSize(560, 220))
 	d.Show()
 }

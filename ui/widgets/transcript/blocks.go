@@ -1,6 +1,7 @@
 package transcript
 
 import (
+	"easel/internal/catalogue"
 	"fmt"
 	"image/color"
 	"net/url"
@@ -116,8 +117,8 @@ func codeBlock(b markdown.Block, a blockActions) fyne.CanvasObject {
 	code.TextStyle.Monospace = true
 	code.Wrapping = fyne.TextWrapBreak
 	text := b.Code
-	copyBtn := &widget.Button{Text: "Copy", Icon: theme.ContentCopyIcon(), Importance: widget.LowImportance, OnTapped: func() { a.copyText(text) }}
-	use := &widget.Button{Text: "Use as prompt", Icon: theme.ColorPaletteIcon(), Importance: widget.LowImportance}
+	copyBtn := &widget.Button{Text: catalogue.T("Copy"), Icon: theme.ContentCopyIcon(), Importance: widget.LowImportance, OnTapped: func() { a.copyText(text) }}
+	use := &widget.Button{Text: catalogue.T("Use as prompt"), Icon: theme.ColorPaletteIcon(), Importance: widget.LowImportance}
 	use.OnTapped = func() { a.useAsPrompt(trimNewline(text), use) }
 	lang := widget.NewLabelWithStyle(b.Lang, fyne.TextAlignLeading, fyne.TextStyle{Italic: true})
 	header := container.NewHBox(lang, layout.NewSpacer(), copyBtn, use)

@@ -1,7 +1,7 @@
 package transcript
 
 import (
-	"fmt"
+	"easel/internal/catalogue"
 	"image"
 
 	"fyne.io/fyne/v2"
@@ -140,8 +140,8 @@ func (v *messageView) build() {
 	v.note.Wrapping = fyne.TextWrapWord
 	v.usage = widget.NewLabel("")
 	v.usage.TextStyle.Italic = true
-	v.retry = &widget.Button{Text: "Retry with the last message only", Icon: theme.ViewRefreshIcon(), OnTapped: func() { v.t.actions.RetryBare(v.msg.ID) }}
-	v.without = &widget.Button{Text: "Send again without the images", Icon: theme.MailSendIcon(), OnTapped: func() { v.t.actions.WithoutImages(v.msg.ID) }}
+	v.retry = &widget.Button{Text: catalogue.T("Retry with the last message only"), Icon: theme.ViewRefreshIcon(), OnTapped: func() { v.t.actions.RetryBare(v.msg.ID) }}
+	v.without = &widget.Button{Text: catalogue.T("Send again without the images"), Icon: theme.MailSendIcon(), OnTapped: func() { v.t.actions.WithoutImages(v.msg.ID) }}
 	v.footer = container.NewVBox(v.note, container.NewHBox(v.retry, v.without), v.usage)
 	v.box = container.NewStack(v.bg, container.NewPadded(container.NewVBox(v.header, v.thinkUI, v.images, v.body, v.footer)))
 	if v.content == nil {
@@ -173,7 +173,7 @@ func (v *messageView) set(m Message) {
 	multi := m.Versions > 1
 	v.prev.Hidden, v.next.Hidden, v.version.Hidden = !multi, !multi, !multi
 	if multi {
-		v.version.SetText(fmt.Sprintf("%d/%d", m.Version+1, m.Versions))
+		v.version.SetText(catalogue.F("%d/%d", m.Version+1, m.Versions))
 		setEnabled(v.prev, m.Version > 0)
 		setEnabled(v.next, m.Version < m.Versions-1)
 	}
@@ -264,7 +264,7 @@ func (v *messageView) useAsPrompt(text string, anchor fyne.CanvasObject) {
 	}
 	var items []*fyne.MenuItem
 	for _, target := range targets {
-		items = append(items, fyne.NewMenuItem("Use as prompt in "+target, func() { v.t.actions.UseAsPrompt(text, target) }))
+		items = append(items, fyne.NewMenuItem(catalogue.F("Use as prompt in %s", target), func() { v.t.actions.UseAsPrompt(text, target) }))
 	}
 	v.popUp(items, anchor)
 }
@@ -274,21 +274,21 @@ func (v *messageView) showMenu() {
 	m := v.msg
 	var items []*fyne.MenuItem
 	if m.Role == User && v.t.actions.Edit != nil {
-		items = append(items, fyne.NewMenuItem("Edit and send again…", func() { v.t.actions.Edit(m.ID) }))
+		items = append(items, fyne.NewMenuItem(catalogue.T("Edit and send again…"), func() { v.t.actions.Edit(m.ID) }))
 	}
 	if m.Role == Assistant && m.Last && v.t.actions.Regenerate != nil {
-		items = append(items, fyne.NewMenuItem("Regenerate", func() { v.t.actions.Regenerate(m.ID) }))
+		items = append(items, fyne.NewMenuItem(catalogue.T("Regenerate"), func() { v.t.actions.Regenerate(m.ID) }))
 	}
 	if m.Role == Assistant && m.Text != "" && v.t.actions.UseAsPrompt != nil {
 		for _, target := range v.t.actions.Targets {
-			items = append(items, fyne.NewMenuItem("Use as prompt in "+target, func() { v.t.actions.UseAsPrompt(m.Text, target) }))
+			items = append(items, fyne.NewMenuItem(catalogue.F("Use as prompt in %s", target), func() { v.t.actions.UseAsPrompt(m.Text, target) }))
 		}
 	}
 	if m.Text != "" {
-		items = append(items, fyne.NewMenuItem("Copy", func() { v.t.actions.Copy(m.Text) }))
+		items = append(items, fyne.NewMenuItem(catalogue.T("Copy"), func() { v.t.actions.Copy(m.Text) }))
 	}
 	if v.t.actions.Delete != nil {
-		del := fyne.NewMenuItem("Delete", func() { v.t.actions.Delete(m.ID) })
+		del := fyne.NewMenuItem(catalogue.T("Delete"), func() { v.t.actions.Delete(m.ID) })
 		del.Icon = theme.DeleteIcon()
 		items = append(items, fyne.NewMenuItemSeparator(), del)
 	}

@@ -11,6 +11,7 @@
 package transcript
 
 import (
+	"easel/internal/catalogue"
 	"math"
 
 	"fyne.io/fyne/v2"
@@ -51,7 +52,7 @@ func New(actions Actions, empty string) *Transcript {
 	t := &Transcript{actions: actions, heights: map[int]float32{}, thinkingOpen: map[int64]bool{}, follow: true, draws: map[int64]int{}, rows: map[*messageView]int{}}
 	t.list = t.newList()
 	t.stack = container.NewStack(t.list)
-	t.jump = &widget.Button{Text: "Jump to latest", Icon: theme.MoveDownIcon(), Importance: widget.HighImportance, OnTapped: t.JumpToLatest}
+	t.jump = &widget.Button{Text: catalogue.T("Jump to latest"), Icon: theme.MoveDownIcon(), Importance: widget.HighImportance, OnTapped: t.JumpToLatest}
 	t.jump.Hide()
 	t.empty = widget.NewLabelWithStyle(empty, fyne.TextAlignCenter, fyne.TextStyle{Italic: true})
 	t.empty.Wrapping = fyne.TextWrapWord
