@@ -68,6 +68,7 @@ func TestWhatAJobCostShowsOnItsCardTheStatusBarAndTheSpendView(t *testing.T) {
 	})
 	test.Type(g.Prompt(), "a lighthouse")
 	typeShortcut(ea, shortcutPrimary)
+	waitImages(t, ea, "lighthouse", 2) // the job, at its own pace
 	waitFor(t, ea, "a card with its cost", func() bool {
 		c := onlyCard(g)
 		return c != nil && strings.HasPrefix(c.Status.Text, "Done") && strings.HasSuffix(c.Status.Text, "· $0.02")

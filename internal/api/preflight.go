@@ -2,6 +2,7 @@ package api
 
 import (
 	"bytes"
+	"easel/internal/catalogue"
 	"fmt"
 	"image"
 	"image/color"
@@ -10,6 +11,8 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Limits are the custom-size rules the spec gives for models that take
@@ -58,7 +61,9 @@ func sentence(problem string) string {
 	if problem == "" {
 		return problem
 	}
-	problem = strings.ToUpper(problem[:1]) + problem[1:]
+	if r, size := utf8.DecodeRuneInString(problem); size > 0 {
+		problem = string(unicode.ToUpper(r)) + problem[size:]
+	}
 	if !strings.HasSuffix(problem, ".") {
 		problem += "."
 	}
@@ -87,14 +92,14 @@ func (l Limits) CheckSize(size string) error {
 	}
 	w, h, ok := ParseSize(size)
 	if !ok {
-		return preflight(KindInvalidSize, "size", fmt.Sprintf("the size %q is not a width and a height", size),
-			"Write it as WIDTHxHEIGHT, for example 1536x864, or pick "+strings.Join(StandardSizes, ", ")+".")
+		return preflight(KindInvalidSize, "size", catalogue.F("the size %q is not a width and a height", size),
+			catalogue.F("Write it as WIDTHxHEIGHT, for example 1536x864, or pick %s.", strings.Join(StandardSizes, ", ")))
 	}
 	if problem := l.sizeProblem(w, h); problem != "" {
 		nw, nh := l.Nearest(w, h)
 		return &Error{Kind: KindInvalidSize, Param: "size", Preflight: true,
-			Message: fmt.Sprintf("The size %dx%d %s.", w, h, problem),
-			Hint:    fmt.Sprintf("Try %dx%d, the nearest size that every rule allows, or pick %s.", nw, nh, strings.Join(StandardSizes, ", "))}
+			Message: catalogue.F("The size %dx%d %s.", w, h, problem),
+			Hint:    catalogue.F("Try %dx%d, the nearest size that every rule allows, or pick %s.", nw, nh, strings.Join(StandardSizes, ", "))}
 	}
 	return nil
 }
@@ -104,15 +109,15 @@ func (l Limits) sizeProblem(w, h int) string {
 	long, short := max(w, h), min(w, h)
 	switch {
 	case w <= 0 || h <= 0:
-		return "has a side of zero"
+		return catalogue.T("has a side of zero")
 	case w%l.Multiple != 0 || h%l.Multiple != 0:
-		return fmt.Sprintf("needs both sides to be multiples of %d", l.Multiple)
+		return catalogue.F("needs both sides to be multiples of %d", l.Multiple)
 	case float64(long) > l.MaxAspect*float64(short):
-		return fmt.Sprintf("is longer than %g times its short side", l.MaxAspect)
+		return catalogue.F("is longer than %g times its short side", l.MaxAspect)
 	case long > l.MaxSide:
-		return fmt.Sprintf("has a side over %d pixels", l.MaxSide)
+		return catalogue.F("has a side over %d pixels", l.MaxSide)
 	case w*h < l.MinPixels || w*h > l.MaxPixels:
-		return fmt.Sprintf("is %d pixels, outside %d–%d", w*h, l.MinPixels, l.MaxPixels)
+		return catalogue.F("is %d pixels, outside %d–%d", w*h, l.MinPixels, l.MaxPixels)
 	}
 	return ""
 }
@@ -163,14 +168,14 @@ func oneOf(field, v string, allowed []string) error {
 			return nil
 		}
 	}
-	return preflight(KindInvalidRequest, field, fmt.Sprintf("the %s %q is not accepted", strings.ReplaceAll(field, "_", " "), v), "Use one of: "+strings.Join(allowed, ", ")+".")
+	return preflight(KindInvalidRequest, field, catalogue.F("the %s %q is not accepted", strings.ReplaceAll(field, "_", " "), v), catalogue.F("Use one of: %s.", strings.Join(allowed, ", ")))
 }
 
 // Check finds, before anything is sent, each option the service would
 // refuse, and names the field and the fix.
 func (o ImageOptions) Check(l Limits) error {
 	if strings.TrimSpace(o.Model) == "" {
-		return preflight(KindInvalidRequest, "model", "no model is chosen", "Pick an image model from the list.")
+		return preflight(KindInvalidRequest, "model", catalogue.T("no model is chosen"), catalogue.T("Pick an image model from the list."))
 	}
 	if err := l.CheckSize(o.Size); err != nil {
 		return err
@@ -188,31 +193,31 @@ func (o ImageOptions) Check(l Limits) error {
 		}
 	}
 	if o.Background == "transparent" && o.OutputFormat == "jpeg" {
-		return preflight(KindInvalidRequest, "background", "a transparent background needs PNG or WebP; JPEG has no transparency",
-			"Choose PNG or WebP, or an opaque background.")
+		return preflight(KindInvalidRequest, "background", catalogue.T("a transparent background needs PNG or WebP; JPEG has no transparency"),
+			catalogue.T("Choose PNG or WebP, or an opaque background."))
 	}
 	if o.OutputCompression != nil {
 		c := *o.OutputCompression
 		if c < 0 || c > 100 {
-			return preflight(KindInvalidRequest, "output_compression", fmt.Sprintf("a quality of %d is outside 0–100", c), "Choose a quality from 0 to 100.")
+			return preflight(KindInvalidRequest, "output_compression", catalogue.F("a quality of %d is outside 0–100", c), catalogue.T("Choose a quality from 0 to 100."))
 		}
 		if o.OutputFormat != "jpeg" && o.OutputFormat != "webp" {
-			return preflight(KindInvalidRequest, "output_compression", "quality applies only to JPEG and WebP",
-				"Choose JPEG or WebP, or leave compression out.")
+			return preflight(KindInvalidRequest, "output_compression", catalogue.T("quality applies only to JPEG and WebP"),
+				catalogue.T("Choose JPEG or WebP, or leave compression out."))
 		}
 	}
 	if o.N < 0 || o.N > 10 {
-		return preflight(KindInvalidRequest, "n", fmt.Sprintf("%d images is more or fewer than the 1–10 a request takes", o.N), "Ask for 1 to 10 images.")
+		return preflight(KindInvalidRequest, "n", catalogue.F("%d images is more or fewer than the 1–10 a request takes", o.N), catalogue.T("Ask for 1 to 10 images."))
 	}
 	if o.PartialImages < 0 || o.PartialImages > 3 {
-		return preflight(KindInvalidRequest, "partial_images", fmt.Sprintf("%d previews is more or fewer than the 0–3 a request takes", o.PartialImages), "Ask for 0 to 3 previews.")
+		return preflight(KindInvalidRequest, "partial_images", catalogue.F("%d previews is more or fewer than the 0–3 a request takes", o.PartialImages), catalogue.T("Ask for 0 to 3 previews."))
 	}
 	return nil
 }
 
 func checkPrompt(p string) error {
 	if strings.TrimSpace(p) == "" {
-		return preflight(KindInvalidRequest, "prompt", "the prompt is empty", "Describe the image you want.")
+		return preflight(KindInvalidRequest, "prompt", catalogue.T("the prompt is empty"), catalogue.T("Describe the image you want."))
 	}
 	return nil
 }
@@ -234,16 +239,16 @@ func (r EditRequest) Check(l Limits) error {
 		return err
 	}
 	if len(r.Images) == 0 {
-		return preflight(KindInvalidImage, "image", "there is no input image", "Add at least one image to edit.")
+		return preflight(KindInvalidImage, "image", catalogue.T("there is no input image"), catalogue.T("Add at least one image to edit."))
 	}
 	if len(r.Images) > l.MaxImages {
-		return preflight(KindInvalidImage, "image", fmt.Sprintf("%d input images is more than the %d an edit takes", len(r.Images), l.MaxImages),
-			fmt.Sprintf("Remove %d of them.", len(r.Images)-l.MaxImages))
+		return preflight(KindInvalidImage, "image", catalogue.F("%d input images is more than the %d an edit takes", len(r.Images), l.MaxImages),
+			catalogue.F("Remove %d of them.", len(r.Images)-l.MaxImages))
 	}
 	for i, img := range r.Images {
 		if err := oneOf("image", http.DetectContentType(img.Data), inputFormats); err != nil {
-			return preflight(KindInvalidImage, "image", fmt.Sprintf("image %d (%s) is not PNG, JPEG or WebP", i+1, img.Name),
-				"Convert it to PNG, JPEG or WebP.")
+			return preflight(KindInvalidImage, "image", catalogue.F("image %d (%s) is not PNG, JPEG or WebP", i+1, img.Name),
+				catalogue.T("Convert it to PNG, JPEG or WebP."))
 		}
 	}
 	if r.Mask != nil {
@@ -260,19 +265,19 @@ func (r EditRequest) Check(l Limits) error {
 // image's size.
 func (r EditRequest) checkMask() error {
 	if http.DetectContentType(r.Mask.Data) != "image/png" {
-		return preflight(KindInvalidImage, "mask", "the mask is not a PNG", "Save the mask as a PNG with transparency where the image may change.")
+		return preflight(KindInvalidImage, "mask", catalogue.T("the mask is not a PNG"), catalogue.T("Save the mask as a PNG with transparency where the image may change."))
 	}
 	mc, err := png.DecodeConfig(bytes.NewReader(r.Mask.Data))
 	if err != nil {
-		return preflight(KindInvalidImage, "mask", "the mask is a damaged PNG", "Save the mask again as a PNG.")
+		return preflight(KindInvalidImage, "mask", catalogue.T("the mask is a damaged PNG"), catalogue.T("Save the mask again as a PNG."))
 	}
 	if !hasAlpha(mc.ColorModel) {
-		return preflight(KindInvalidImage, "mask", "the mask has no transparency (no alpha channel)",
-			"Save the mask as a PNG with an alpha channel: transparent where the image may change, opaque where it is kept.")
+		return preflight(KindInvalidImage, "mask", catalogue.T("the mask has no transparency (no alpha channel)"),
+			catalogue.T("Save the mask as a PNG with an alpha channel: transparent where the image may change, opaque where it is kept."))
 	}
 	if ic, _, err := image.DecodeConfig(bytes.NewReader(r.Images[0].Data)); err == nil && (ic.Width != mc.Width || ic.Height != mc.Height) {
-		return preflight(KindInvalidImage, "mask", fmt.Sprintf("the mask is %dx%d but the first image is %dx%d", mc.Width, mc.Height, ic.Width, ic.Height),
-			"Make the mask exactly the first image's size, or paint it over that image in the window.")
+		return preflight(KindInvalidImage, "mask", catalogue.F("the mask is %dx%d but the first image is %dx%d", mc.Width, mc.Height, ic.Width, ic.Height),
+			catalogue.T("Make the mask exactly the first image's size, or paint it over that image in the window."))
 	}
 	return nil
 }

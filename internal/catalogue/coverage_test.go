@@ -18,16 +18,18 @@ import (
 // it. The other folders are still to be moved over (#28); a folder is
 // added here once it is.
 var translated = []string{
-	"ui/chrome",
-	"ui/jobview",
-	"ui/room",
-	"ui/generate",
-	"ui/widgets/barchart",
-	"ui",
-	"ui/imageform",
-	"ui/dialogs",
+	"ui", "ui/chrome", "ui/jobview", "ui/room", "ui/generate", "ui/edit", "ui/chat", "ui/gallery",
+	"ui/dialogs", "ui/imageform", "ui/kit", "ui/modelpick",
+	"ui/widgets/barchart", "ui/widgets/transcript", "ui/widgets/maskpaint", "ui/widgets/compare",
+	"ui/widgets/zoomview", "ui/widgets/thumbgrid", "ui/widgets/picture", "ui/widgets/reorder",
+	"ui/widgets/composer", "ui/widgets/zoomarea",
+	// The packages below show no widgets; what they say is returned as
+	// text. Their sentences go through the catalogue by hand: api's
+	// failure names, hints and pre-flight checks, honesty, session,
+	// pricing and spend. Still to move (#28): the command line's own
+	// lines (cli), library's and wording's causes, api's gateway
+	// vocabulary and transport words, and the demo service's replies.
 	"internal/api",
-	"ui/chat", "ui/edit", "ui/gallery", "ui/kit", "ui/modelpick", "ui/widgets/transcript", "ui/widgets/maskpaint", "ui/widgets/compare", "ui/widgets/zoomview", "ui/widgets/thumbgrid", "ui/widgets/picture", "ui/widgets/reorder", "ui/widgets/composer", "ui/widgets/zoomarea", "internal/session", "internal/cli", "internal/honesty", "internal/library", "internal/wording",
 }
 
 // shows are the calls whose string arguments a person reads.

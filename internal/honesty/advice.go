@@ -2,7 +2,6 @@ package honesty
 
 import (
 	"easel/internal/catalogue"
-	"fmt"
 	"time"
 
 	"easel/internal/api"
@@ -27,17 +26,17 @@ type Known struct {
 // service does, how sure, and since when.
 func (k Known) Describe() string {
 	what := map[Trait][2]string{
-		Stream:       {"streams image answers with previews", "answers stream requests without streaming (no previews)"},
-		StreamedEdit: {"carries streamed edits", "fails streamed edits"},
-		Previews:     {"sends the previews asked", "sends fewer previews than asked"},
-		Count:        {"makes several images per request", fmt.Sprintf("makes one image per request (asked %s, got %s)", k.Asked, k.Got)},
-		Size:         {"makes the size asked", fmt.Sprintf("changes the size (asked %s, got %s)", k.Asked, k.Got)},
-		Format:       {"sends the format asked", fmt.Sprintf("changes the format (asked %s, got %s)", k.Asked, k.Got)},
-		Transparency: {"makes transparent backgrounds", "does not make transparent backgrounds"},
-		Inline:       {"sends images inline", "sends links instead of inline images"},
-		Prompt:       {"uses prompts as written", "rewrites prompts"},
-		Mask:         {"keeps what the mask protects", "repaints what the mask protects"},
-		References:   {"shows the model every reference image", fmt.Sprintf("drops reference images (sent %s, at most %s reached the model)", k.Asked, k.Got)},
+		Stream:       {catalogue.T("streams image answers with previews"), catalogue.T("answers stream requests without streaming (no previews)")},
+		StreamedEdit: {catalogue.T("carries streamed edits"), catalogue.T("fails streamed edits")},
+		Previews:     {catalogue.T("sends the previews asked"), catalogue.T("sends fewer previews than asked")},
+		Count:        {catalogue.T("makes several images per request"), catalogue.F("makes one image per request (asked %s, got %s)", k.Asked, k.Got)},
+		Size:         {catalogue.T("makes the size asked"), catalogue.F("changes the size (asked %s, got %s)", k.Asked, k.Got)},
+		Format:       {catalogue.T("sends the format asked"), catalogue.F("changes the format (asked %s, got %s)", k.Asked, k.Got)},
+		Transparency: {catalogue.T("makes transparent backgrounds"), catalogue.T("does not make transparent backgrounds")},
+		Inline:       {catalogue.T("sends images inline"), catalogue.T("sends links instead of inline images")},
+		Prompt:       {catalogue.T("uses prompts as written"), catalogue.T("rewrites prompts")},
+		Mask:         {catalogue.T("keeps what the mask protects"), catalogue.T("repaints what the mask protects")},
+		References:   {catalogue.T("shows the model every reference image"), catalogue.F("drops reference images (sent %s, at most %s reached the model)", k.Asked, k.Got)},
 	}[k.Trait]
 	s := what[1]
 	if k.Honoured {
@@ -46,14 +45,7 @@ func (k Known) Describe() string {
 	if s == "" {
 		s = string(k.Trait)
 	}
-	return fmt.Sprintf("%s — seen %d %s, last %s", s, k.Times, plural(k.Times, "time", "times"), k.Last.Local().Format(catalogue.T("2 Jan 15:04")))
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
+	return catalogue.N("%s — seen %d times, last %s", k.Times, s, k.Times, k.Last.Local().Format(catalogue.T("2 Jan 15:04")))
 }
 
 // Advice is how to shape the next request to what the service is known
@@ -88,31 +80,31 @@ func Advise(known []Known, o api.ImageOptions, edit, masked bool) Advice {
 	if o.Stream {
 		if k, ok := find(Stream); ok {
 			a.Unstream = true
-			a.Notes = append(a.Notes, fmt.Sprintf("No previews: this service answered stream requests without streaming (last %s), so Easel asks without streaming.", when(k)))
+			a.Notes = append(a.Notes, catalogue.F("No previews: this service answered stream requests without streaming (last %s), so Easel asks without streaming.", when(k)))
 		} else if k, ok := find(StreamedEdit); ok && edit {
 			a.Unstream = true
-			a.Notes = append(a.Notes, fmt.Sprintf("No previews: streamed edits failed through this service (last %s), so Easel sends this edit without streaming.", when(k)))
+			a.Notes = append(a.Notes, catalogue.F("No previews: streamed edits failed through this service (last %s), so Easel sends this edit without streaming.", when(k)))
 		}
 	}
 	if o.N > 1 {
 		if k, ok := find(Count); ok {
 			a.Split = true
-			a.Notes = append(a.Notes, fmt.Sprintf("This service makes one image per request (asked %s, got %s, last %s): Easel sends %d requests of one image, all charged.", k.Asked, k.Got, when(k), o.N))
+			a.Notes = append(a.Notes, catalogue.F("This service makes one image per request (asked %s, got %s, last %s): Easel sends %d requests of one image, all charged.", k.Asked, k.Got, when(k), o.N))
 		}
 	}
 	if o.Background == "transparent" {
 		if k, ok := find(Transparency); ok {
-			a.Notes = append(a.Notes, fmt.Sprintf("This model did not make a transparent background last time (%s): expect an opaque image.", when(k)))
+			a.Notes = append(a.Notes, catalogue.F("This model did not make a transparent background last time (%s): expect an opaque image.", when(k)))
 		}
 	}
 	if edit {
 		if k, ok := find(References); ok {
-			a.Notes = append(a.Notes, fmt.Sprintf("This service showed the model only the first of several reference images last time (%s): prompts that say \"the second image\" may not work.", when(k)))
+			a.Notes = append(a.Notes, catalogue.F("This service showed the model only the first of several reference images last time (%s): prompts that say \"the second image\" may not work.", when(k)))
 		}
 	}
 	if edit && masked {
 		if k, ok := find(Mask); ok {
-			a.Notes = append(a.Notes, fmt.Sprintf("This service repainted the area the mask protects last time (%s): keep the unmasked area to put it back.", when(k)))
+			a.Notes = append(a.Notes, catalogue.F("This service repainted the area the mask protects last time (%s): keep the unmasked area to put it back.", when(k)))
 		}
 	}
 	// A rewritten prompt changes nothing Easel sends: the answer's own

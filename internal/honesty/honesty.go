@@ -10,6 +10,7 @@ package honesty
 
 import (
 	"bytes"
+	"easel/internal/catalogue"
 	"fmt"
 	"image"
 	"strings"
@@ -124,36 +125,36 @@ const MaskHonoured = 0.05
 func (c Check) sentence(restored bool) string {
 	switch c.Trait {
 	case Stream:
-		return "asked for a stream with previews, the service sent the whole answer at once (no previews)"
+		return catalogue.T("asked for a stream with previews, the service sent the whole answer at once (no previews)")
 	case StreamedEdit:
-		return "streamed edits fail through this service: the gateway could not read the provider's streamed answer"
+		return catalogue.T("streamed edits fail through this service: the gateway could not read the provider's streamed answer")
 	case Previews:
-		return fmt.Sprintf("asked for %s previews, the service sent %s", c.Asked, c.Got)
+		return catalogue.F("asked for %s previews, the service sent %s", c.Asked, c.Got)
 	case Count:
-		return fmt.Sprintf("asked for %s images, the service sent %s", c.Asked, c.Got)
+		return catalogue.F("asked for %s images, the service sent %s", c.Asked, c.Got)
 	case Size:
-		return fmt.Sprintf("asked for %s, the service sent %s", c.Asked, c.Got)
+		return catalogue.F("asked for %s, the service sent %s", c.Asked, c.Got)
 	case Format:
-		return fmt.Sprintf("asked for %s, the service sent %s", strings.ToUpper(c.Asked), strings.ToUpper(c.Got))
+		return catalogue.F("asked for %s, the service sent %s", strings.ToUpper(c.Asked), strings.ToUpper(c.Got))
 	case Transparency:
-		return "asked for a transparent background, the service sent an opaque image"
+		return catalogue.T("asked for a transparent background, the service sent an opaque image")
 	case Inline:
-		return "asked for the images inline, the service sent links (Easel downloaded them at once)"
+		return catalogue.T("asked for the images inline, the service sent links (Easel downloaded them at once)")
 	case Prompt:
-		return fmt.Sprintf("the service rewrote your prompt: “%s”", shorten(c.Got, 160))
+		return catalogue.F("the service rewrote your prompt: “%s”", shorten(c.Got, 160))
 	case References:
-		return fmt.Sprintf("sent %s reference images, the service's own token count shows at most %s reached the model", c.Asked, c.Got)
+		return catalogue.F("sent %s reference images, the service's own token count shows at most %s reached the model", c.Asked, c.Got)
 	case Mask:
 		pct := int(c.Changed*100 + 0.5)
 		switch {
 		case c.Honoured:
-			return fmt.Sprintf("the service changed %d %% of the area your mask protects", pct)
+			return catalogue.F("the service changed %d %% of the area your mask protects", pct)
 		case restored:
-			return fmt.Sprintf("the service changed %d %% of the area your mask protects; Easel restored it", pct)
+			return catalogue.F("the service changed %d %% of the area your mask protects; Easel restored it", pct)
 		}
-		return fmt.Sprintf("the service changed %d %% of the area your mask protects; keep the unmasked area to restore it", pct)
+		return catalogue.F("the service changed %d %% of the area your mask protects; keep the unmasked area to restore it", pct)
 	}
-	return string(c.Trait) + " was not honoured"
+	return catalogue.F("%s was not honoured", c.Trait)
 }
 
 func shorten(s string, n int) string {

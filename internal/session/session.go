@@ -10,6 +10,7 @@ package session
 
 import (
 	"context"
+	"easel/internal/catalogue"
 	"errors"
 	"fmt"
 	"os"
@@ -25,10 +26,14 @@ import (
 
 // NoServiceText is shown where a request would start when no service is
 // set up yet.
-const NoServiceText = "No service is set up: add a profile in Settings (File ▸ Settings…), or use the built-in demo service (File ▸ Use the demo service)."
+func NoServiceText() string {
+	return catalogue.T("No service is set up: add a profile in Settings (File ▸ Settings…), or use the built-in demo service (File ▸ Use the demo service).")
+}
 
 // DemoReadyText is the note of the connected demo service.
-const DemoReadyText = "Using the built-in demo service: drawn locally, priced at list prices, never charged."
+func DemoReadyText() string {
+	return catalogue.T("Using the built-in demo service: drawn locally, priced at list prices, never charged.")
+}
 
 // modelListTimeout bounds one fetch of a model list.
 const modelListTimeout = 30 * time.Second
@@ -164,7 +169,7 @@ func (s *Session) Start() error {
 		if p, ok := s.Find(s.opts.Profile); ok {
 			readsKey = s.Activate(p)
 		} else {
-			s.SetNote(fmt.Sprintf("No profile is called %q. Pick one below, or add it in Settings.", s.opts.Profile))
+			s.SetNote(catalogue.F("No profile is called %q. Pick one below, or add it in Settings.", s.opts.Profile))
 		}
 	case f.Active == config.DemoID:
 		s.UseDemo()
@@ -173,10 +178,10 @@ func (s *Session) Start() error {
 	case f.Active == config.EnvironmentID && hasEnv, len(f.Profiles) == 0 && hasEnv:
 		readsKey = s.Activate(env)
 	case len(f.Profiles) == 0:
-		s.SetNote(NoServiceText)
+		s.SetNote(NoServiceText())
 		s.obs.FirstRun()
 	default:
-		s.SetNote("Pick a profile below to connect.")
+		s.SetNote(catalogue.T("Pick a profile below to connect."))
 	}
 	// Reading a profile's key tells whether the keyring works (and
 	// raises the banner when not); with no key to read, ask it once, so
@@ -194,7 +199,7 @@ func (s *Session) Start() error {
 
 // DemoProfile is the built-in demo service as a profile.
 func DemoProfile(base string) config.Profile {
-	return config.Profile{ID: config.DemoID, Name: "Demo service", BaseURL: base, ReadOnly: true}
+	return config.Profile{ID: config.DemoID, Name: catalogue.T("Demo service"), BaseURL: base, ReadOnly: true}
 }
 
 // Current is the connected profile (or the one whose key is being read).
@@ -220,7 +225,7 @@ func (s *Session) Text() string {
 		if s.note != "" {
 			return s.note
 		}
-		return NoServiceText
+		return NoServiceText()
 	}
 	return ""
 }
@@ -239,9 +244,9 @@ func (s *Session) ReadyText() string {
 		return s.Text()
 	}
 	if s.current.ID == config.DemoID {
-		return DemoReadyText
+		return DemoReadyText()
 	}
-	return fmt.Sprintf("Connected to %q.", s.current.Name)
+	return catalogue.F("Connected to %q.", s.current.Name)
 }
 
 // File is the profiles file as last read or written.
@@ -285,7 +290,7 @@ func (s *Session) Activate(p config.Profile) (readsKey bool) {
 		readsKey = true
 		s.client = nil
 		s.current = p
-		s.SetNote(fmt.Sprintf("Reading the key of %q from the system keyring…", p.Name))
+		s.SetNote(catalogue.F("Reading the key of %q from the system keyring…", p.Name))
 		s.goBackground(func() {
 			key, err := s.keys.Get(context.Background(), p.ActiveAccount())
 			s.post(func() { s.keyRead(p, key, err) })
@@ -312,7 +317,7 @@ func (s *Session) keyRead(p config.Profile, key string, err error) {
 		s.ConnectWithConsent(p, "")
 	default:
 		s.KeyringFailed(err)
-		s.SetNote(fmt.Sprintf("The key of %q cannot be read: the system keyring is unavailable. Enter it for this session from the bar at the top.", p.Name))
+		s.SetNote(catalogue.F("The key of %q cannot be read: the system keyring is unavailable. Enter it for this session from the bar at the top.", p.Name))
 	}
 }
 
@@ -399,7 +404,7 @@ func (s *Session) DeleteProfile(p config.Profile, done func(keyErr error)) {
 	s.update(func(f *config.File) error { f.Remove(p.ID); return nil }, func() {
 		if s.current.ID == p.ID {
 			s.current = config.Profile{}
-			s.Disconnect("The profile in use was deleted. Pick another below.")
+			s.Disconnect(catalogue.T("The profile in use was deleted. Pick another below."))
 		}
 		s.goBackground(func() {
 			err := s.keys.Delete(context.Background(), p.ID)

@@ -87,7 +87,7 @@ func TestNoProfileAsksTheFirstRunAndSaysWhy(t *testing.T) {
 		t.Fatal(err)
 	}
 	obs.mu.Unlock()
-	if !obs.firstRun || s.Client() != nil || s.Text() != NoServiceText {
+	if !obs.firstRun || s.Client() != nil || s.Text() != NoServiceText() {
 		t.Fatalf("first run %v, client %v, text %q", obs.firstRun, s.Client(), s.Text())
 	}
 }

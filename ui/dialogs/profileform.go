@@ -101,9 +101,9 @@ func NewProfileForm(h Host, p config.Profile, full bool) *ProfileForm {
 	f.Test = &widget.Button{Text: catalogue.T("Test connection"), Icon: theme.ConfirmIcon(), OnTapped: f.TestConnection}
 	f.Result = kit.HintLabel("")
 	// The key field says where a typed key will be kept.
-	keyHint := "Kept in the system keyring, never in a file. Leave empty for a local server that takes no key."
+	keyHint := catalogue.T("Kept in the system keyring, never in a file. Leave empty for a local server that takes no key.")
 	if h.Session().KeyringErr() != nil {
-		keyHint = "The system keyring is unavailable: a key typed here is kept in memory for this session only, never in a file."
+		keyHint = catalogue.T("The system keyring is unavailable: a key typed here is kept in memory for this session only, never in a file.")
 	}
 	f.form = widget.NewForm(
 		kit.FormItem(catalogue.T("Name"), f.Name, ""),
@@ -120,19 +120,19 @@ func NewProfileForm(h Host, p config.Profile, full bool) *ProfileForm {
 		f.ImageModel = widget.NewSelectEntry(nil)
 		f.ImageModel.SetText(p.ImageModel)
 		f.ImageModel.SetPlaceHolder(catalogue.T("e.g. gpt-image-1"))
-		sizes := []string{"Form default"}
-		for _, s := range imageform.SizePresets[:len(imageform.SizePresets)-1] {
+		sizes := []string{formDefault()}
+		for _, s := range imageform.SizePresets()[:len(imageform.SizePresets())-1] {
 			sizes = append(sizes, s.Label)
 		}
 		f.size = widget.NewSelect(sizes, nil)
-		f.size.SetSelected("Form default")
-		for _, s := range imageform.SizePresets {
+		f.size.SetSelected(formDefault())
+		for _, s := range imageform.SizePresets() {
 			if s.Value != "" && s.Value == p.Image.Size {
 				f.size.SetSelected(s.Label)
 			}
 		}
-		f.quality = defaultSelect(imageform.QualityChoice, p.Image.Quality)
-		f.format = defaultSelect(imageform.FormatChoice, p.Image.OutputFormat)
+		f.quality = defaultSelect(imageform.QualityChoice(), p.Image.Quality)
+		f.format = defaultSelect(imageform.FormatChoice(), p.Image.OutputFormat)
 		f.timeout = &widget.Entry{PlaceHolder: "10"}
 		if p.TimeoutSeconds > 0 {
 			f.timeout.SetText(strconv.Itoa(p.TimeoutSeconds / 60))
@@ -172,10 +172,13 @@ func NewProfileForm(h Host, p config.Profile, full bool) *ProfileForm {
 	return f
 }
 
+// formDefault is the choice that leaves the form's own default.
+func formDefault() string { return catalogue.T("Form default") }
+
 // defaultSelect is a Select of a choice's labels plus "Form default".
 func defaultSelect(c imageform.Choice, value string) *widget.Select {
-	s := widget.NewSelect(append([]string{"Form default"}, c.Labels...), nil)
-	s.SetSelected("Form default")
+	s := widget.NewSelect(append([]string{formDefault()}, c.Labels...), nil)
+	s.SetSelected(formDefault())
 	for i, v := range c.Values {
 		if v == value {
 			s.SetSelected(c.Labels[i])
@@ -194,13 +197,13 @@ func (f *ProfileForm) profile() (config.Profile, error) {
 	if f.ChatModel != nil {
 		p.ChatModel, p.ImageModel = strings.TrimSpace(f.ChatModel.Text), strings.TrimSpace(f.ImageModel.Text)
 		p.Image.Size = ""
-		for _, s := range imageform.SizePresets {
+		for _, s := range imageform.SizePresets() {
 			if s.Label == f.size.Selected {
 				p.Image.Size = s.Value
 			}
 		}
-		p.Image.Quality = imageform.QualityChoice.Value(f.quality.Selected)
-		p.Image.OutputFormat = imageform.FormatChoice.Value(f.format.Selected)
+		p.Image.Quality = imageform.QualityChoice().Value(f.quality.Selected)
+		p.Image.OutputFormat = imageform.FormatChoice().Value(f.format.Selected)
 		p.TimeoutSeconds = 0
 		if t := strings.TrimSpace(f.timeout.Text); t != "" {
 			min, err := strconv.Atoi(t)

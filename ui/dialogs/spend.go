@@ -258,9 +258,9 @@ func (v *SpendView) groupName(by, g string) string {
 		}
 		switch g {
 		case config.DemoID:
-			return "Demo service"
+			return catalogue.T("Demo service")
 		case config.EnvironmentID:
-			return "Environment"
+			return catalogue.T("Environment")
 		}
 	case library.ByKind:
 		if w, ok := kindWords[g]; ok {
@@ -304,7 +304,7 @@ func (v *SpendView) exportCSV() {
 	if lib == nil {
 		return
 	}
-	names := map[string]string{config.DemoID: "Demo service", config.EnvironmentID: "Environment"}
+	names := map[string]string{config.DemoID: catalogue.T("Demo service"), config.EnvironmentID: catalogue.T("Environment")}
 	for _, p := range v.h.Session().Profiles() {
 		names[p.ID] = p.Name
 	}

@@ -28,20 +28,24 @@ type SizePreset struct {
 }
 
 // SizePresets name what each size suits, so a designer picks by purpose.
-var SizePresets = []SizePreset{
-	{"Auto — the model chooses", "auto"},
-	{"Square 1024×1024 — avatars, icons, products", "1024x1024"},
-	{"Landscape 1536×1024 — posters, covers", "1536x1024"},
-	{"Portrait 1024×1536 — phone wallpapers, character posters", "1024x1536"},
-	{"Custom…", ""},
+// It is a function, as are the labels below: the language is chosen after
+// packages initialise.
+func SizePresets() []SizePreset {
+	return []SizePreset{
+		{catalogue.T("Auto — the model chooses"), "auto"},
+		{catalogue.T("Square 1024×1024 — avatars, icons, products"), "1024x1024"},
+		{catalogue.T("Landscape 1536×1024 — posters, covers"), "1536x1024"},
+		{catalogue.T("Portrait 1024×1536 — phone wallpapers, character posters"), "1024x1536"},
+		{CustomSizeLabel(), ""},
+	}
 }
 
 // CustomSizeLabel is the size choice that shows the width and height fields.
-const CustomSizeLabel = "Custom…"
+func CustomSizeLabel() string { return catalogue.T("Custom…") }
 
 // MatchLabel is Edit's size choice that asks for the first image's shape,
 // so the result lines up with it (and its unmasked area can be kept).
-const MatchLabel = "Match the first image"
+func MatchLabel() string { return catalogue.T("Match the first image") }
 
 // Choice maps a Select's labels to the values the service takes.
 type Choice struct {
@@ -59,16 +63,25 @@ func (c Choice) Value(label string) string {
 	return ""
 }
 
-var (
-	// QualityChoice is the service's quality values.
-	QualityChoice = Choice{[]string{"Auto", "Low", "Medium", "High"}, []string{"auto", "low", "medium", "high"}}
-	// BackgroundChoice is the service's background values.
-	BackgroundChoice = Choice{[]string{"Auto", "Opaque", "Transparent"}, []string{"auto", "opaque", "transparent"}}
-	// FormatChoice is the service's output formats.
-	FormatChoice = Choice{[]string{"PNG", "JPEG", "WebP"}, []string{"png", "jpeg", "webp"}}
-	// ModerationChoice is the service's moderation values.
-	ModerationChoice = Choice{[]string{"Auto", "Low"}, []string{"auto", "low"}}
-)
+// QualityChoice is the service's quality values.
+func QualityChoice() Choice {
+	return Choice{[]string{catalogue.T("Auto"), catalogue.T("Low"), catalogue.T("Medium"), catalogue.T("High")}, []string{"auto", "low", "medium", "high"}}
+}
+
+// BackgroundChoice is the service's background values.
+func BackgroundChoice() Choice {
+	return Choice{[]string{catalogue.T("Auto"), catalogue.T("Opaque"), catalogue.T("Transparent")}, []string{"auto", "opaque", "transparent"}}
+}
+
+// FormatChoice is the service's output formats.
+func FormatChoice() Choice {
+	return Choice{[]string{"PNG", "JPEG", "WebP"}, []string{"png", "jpeg", "webp"}}
+}
+
+// ModerationChoice is the service's moderation values.
+func ModerationChoice() Choice {
+	return Choice{[]string{catalogue.T("Auto"), catalogue.T("Low")}, []string{"auto", "low"}}
+}
 
 // Form holds the controls for every image option the service
 // takes; Text to image and Edit each have one.
@@ -93,7 +106,7 @@ type Form struct {
 	n            *widget.Select
 	stream       *widget.Check
 	partials     *widget.Select
-	// match is the first image's size, for MatchLabel; nil when the form
+	// match is the first image's size, for MatchLabel(); nil when the form
 	// does not offer it. matchNote says what it sends.
 	match     func() (image.Point, bool)
 	matchNote *widget.Label
@@ -115,8 +128,8 @@ type Form struct {
 func New(model *modelpick.Picker, extra ...*widget.FormItem) *Form {
 	f := &Form{Model: model}
 
-	labels := make([]string, len(SizePresets))
-	for i, p := range SizePresets {
+	labels := make([]string, len(SizePresets()))
+	for i, p := range SizePresets() {
 		labels[i] = p.Label
 	}
 	f.customW = &widget.Entry{PlaceHolder: catalogue.T("width"), OnChanged: func(string) { f.checkCustom() }}
@@ -132,7 +145,7 @@ func New(model *modelpick.Picker, extra ...*widget.FormItem) *Form {
 	f.matchNote = kit.HintLabel("")
 	f.matchNote.Hide()
 	f.size = widget.NewSelect(labels, func(label string) {
-		if label == CustomSizeLabel {
+		if label == CustomSizeLabel() {
 			f.customRow.Show()
 		} else {
 			f.customRow.Hide()
@@ -140,9 +153,9 @@ func New(model *modelpick.Picker, extra ...*widget.FormItem) *Form {
 		f.SizeChanged()
 	})
 	model.OnChanged = func(string) { f.SizeChanged(); f.changed() }
-	f.size.SetSelected(SizePresets[1].Label)
+	f.size.SetSelected(SizePresets()[1].Label)
 
-	f.quality = widget.NewSelect(QualityChoice.Labels, nil)
+	f.quality = widget.NewSelect(QualityChoice().Labels, nil)
 	f.quality.SetSelected("Auto")
 
 	f.compression = widget.NewSlider(0, 100)
@@ -157,12 +170,12 @@ func New(model *modelpick.Picker, extra ...*widget.FormItem) *Form {
 	f.bgNote.Hide()
 	f.formatNote = kit.HintLabel("")
 	f.formatNote.Hide()
-	f.format = widget.NewSelect(FormatChoice.Labels, func(string) { f.syncFormat() })
-	f.background = widget.NewSelect(BackgroundChoice.Labels, func(string) { f.syncBackground(); f.changed() })
+	f.format = widget.NewSelect(FormatChoice().Labels, func(string) { f.syncFormat() })
+	f.background = widget.NewSelect(BackgroundChoice().Labels, func(string) { f.syncBackground(); f.changed() })
 	f.background.SetSelected("Auto")
 	f.format.SetSelected("PNG")
 
-	f.moderation = widget.NewSelect(ModerationChoice.Labels, nil)
+	f.moderation = widget.NewSelect(ModerationChoice().Labels, nil)
 	f.moderation.SetSelected("Auto")
 
 	counts := make([]string, 10)
@@ -250,9 +263,9 @@ func (f *Form) checkCustom() {
 // first is that image's size, false while there is none.
 func (f *Form) OfferMatch(first func() (image.Point, bool)) {
 	f.match = first
-	opts := append([]string{f.size.Options[0], MatchLabel}, f.size.Options[1:]...)
+	opts := append([]string{f.size.Options[0], MatchLabel()}, f.size.Options[1:]...)
 	f.size.Options = opts
-	f.size.SetSelected(MatchLabel)
+	f.size.SetSelected(MatchLabel())
 }
 
 // SizeChanged shows what "Match the first image" sends, and tells
@@ -261,7 +274,7 @@ func (f *Form) SizeChanged() {
 	if f.matchNote == nil {
 		return
 	}
-	if f.match != nil && f.size.Selected == MatchLabel {
+	if f.match != nil && f.size.Selected == MatchLabel() {
 		if p, ok := f.match(); ok {
 			f.matchNote.SetText(catalogue.F("Sends %s for the first image's %d×%d.", api.MatchSize(f.Model.Text(), p.X, p.Y), p.X, p.Y))
 		} else {
@@ -280,7 +293,7 @@ func (f *Form) SizeChanged() {
 func (f *Form) SetOptions(o api.ImageOptions) {
 	f.Model.SetText(o.Model)
 	custom := o.Size != ""
-	for _, p := range SizePresets {
+	for _, p := range SizePresets() {
 		if p.Value != "" && p.Value == o.Size {
 			f.size.SetSelected(p.Label)
 			custom = false
@@ -288,15 +301,15 @@ func (f *Form) SetOptions(o api.ImageOptions) {
 	}
 	if custom {
 		if w, h, ok := api.ParseSize(o.Size); ok {
-			f.size.SetSelected(CustomSizeLabel)
+			f.size.SetSelected(CustomSizeLabel())
 			f.customW.SetText(strconv.Itoa(w))
 			f.customH.SetText(strconv.Itoa(h))
 		}
 	}
-	selectValue(f.quality, QualityChoice, o.Quality)
-	selectValue(f.background, BackgroundChoice, o.Background)
-	selectValue(f.format, FormatChoice, o.OutputFormat)
-	selectValue(f.moderation, ModerationChoice, o.Moderation)
+	selectValue(f.quality, QualityChoice(), o.Quality)
+	selectValue(f.background, BackgroundChoice(), o.Background)
+	selectValue(f.format, FormatChoice(), o.OutputFormat)
+	selectValue(f.moderation, ModerationChoice(), o.Moderation)
 	if o.OutputCompression != nil {
 		f.compression.SetValue(float64(*o.OutputCompression))
 	}
@@ -356,21 +369,21 @@ func (f *Form) syncFormat() {
 func (f *Form) Options() api.ImageOptions {
 	o := api.ImageOptions{
 		Model:        f.Model.Text(),
-		Quality:      QualityChoice.Value(f.quality.Selected),
-		Background:   BackgroundChoice.Value(f.background.Selected),
-		OutputFormat: FormatChoice.Value(f.format.Selected),
-		Moderation:   ModerationChoice.Value(f.moderation.Selected),
+		Quality:      QualityChoice().Value(f.quality.Selected),
+		Background:   BackgroundChoice().Value(f.background.Selected),
+		OutputFormat: FormatChoice().Value(f.format.Selected),
+		Moderation:   ModerationChoice().Value(f.moderation.Selected),
 		Stream:       f.stream.Checked,
 	}
-	for _, p := range SizePresets {
+	for _, p := range SizePresets() {
 		if p.Label == f.size.Selected {
 			o.Size = p.Value
 		}
 	}
 	switch f.size.Selected {
-	case CustomSizeLabel:
+	case CustomSizeLabel():
 		o.Size = strings.TrimSpace(f.customW.Text) + "x" + strings.TrimSpace(f.customH.Text)
-	case MatchLabel:
+	case MatchLabel():
 		o.Size = "auto"
 		if p, ok := f.match(); ok {
 			o.Size = api.MatchSize(o.Model, p.X, p.Y)
@@ -405,11 +418,11 @@ func (f *Form) ApplyDefaults(model string, d config.ImageDefaults) {
 	if d.Stream != nil {
 		o.Stream = *d.Stream
 	}
-	matching := f.size.Selected == MatchLabel
+	matching := f.size.Selected == MatchLabel()
 	f.SetOptions(o)
 	if matching && d.Size == "" {
 		// Edit's "Match the first image" stays unless the profile
 		// names a size: what it sends now is no default to keep.
-		f.size.SetSelected(MatchLabel)
+		f.size.SetSelected(MatchLabel())
 	}
 }

@@ -38,7 +38,7 @@ func TestTransparentBackgroundSwitchesJPEGToPNG(t *testing.T) {
 func TestOptionsReadEveryControl(t *testing.T) {
 	test.NewTempApp(t)
 	f := New(modelpick.NewRegistry(nil).New(api.EndpointImages, "", "gpt-image-1"))
-	f.size.SetSelected(CustomSizeLabel)
+	f.size.SetSelected(CustomSizeLabel())
 	if !f.customRow.Visible() {
 		t.Fatal("custom size fields hidden")
 	}
@@ -75,7 +75,7 @@ func TestSetOptionsRoundTrips(t *testing.T) {
 	test.NewTempApp(t)
 	src := New(modelpick.NewRegistry(nil).New(api.EndpointImages, "", "gpt-image-1"))
 	src.Model.Entry.SetText("gpt-image-2")
-	src.size.SetSelected(CustomSizeLabel)
+	src.size.SetSelected(CustomSizeLabel())
 	src.customW.SetText("1536")
 	src.customH.SetText("864")
 	src.quality.SetSelected("Medium")
@@ -98,7 +98,7 @@ func TestSetOptionsRoundTrips(t *testing.T) {
 func TestCustomSizeValidatedAsTyped(t *testing.T) {
 	test.NewTempApp(t)
 	f := New(modelpick.NewRegistry(nil).New(api.EndpointImages, "", "gpt-image-1"))
-	f.size.SetSelected(CustomSizeLabel)
+	f.size.SetSelected(CustomSizeLabel())
 	f.customW.SetText("1000")
 	f.customH.SetText("1000")
 	if !f.sizeNote.Visible() || !strings.Contains(f.sizeNote.Text, "1008x1008") {
@@ -166,7 +166,7 @@ func TestCompressionReadsAsQuality(t *testing.T) {
 func TestTheTimesSignSitsBetweenTheSizeFields(t *testing.T) {
 	test.NewTempApp(t)
 	f := New(modelpick.NewRegistry(nil).New(api.EndpointImages, "", "gpt-image-1"))
-	f.size.SetSelected(CustomSizeLabel)
+	f.size.SetSelected(CustomSizeLabel())
 	w := test.NewTempWindow(t, f.Form)
 	w.Resize(fyne.NewSize(500, 800))
 	times := findLabel(f.customRow, "×")

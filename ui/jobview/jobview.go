@@ -10,6 +10,8 @@ import (
 	"image"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -427,8 +429,8 @@ func (c *Card) notes() []string {
 func capitalised(ss []string) []string {
 	out := make([]string, len(ss))
 	for i, s := range ss {
-		if s != "" {
-			s = strings.ToUpper(s[:1]) + s[1:] + "."
+		if r, size := utf8.DecodeRuneInString(s); size > 0 {
+			s = string(unicode.ToUpper(r)) + s[size:] + catalogue.T(".")
 		}
 		out[i] = s
 	}
