@@ -14,6 +14,7 @@ import (
 
 	"easel/assets"
 	"easel/internal/api"
+	"easel/internal/catalogue"
 	"easel/internal/config"
 	"easel/internal/instance"
 	"easel/internal/jobs"
@@ -239,7 +240,7 @@ func (ea *App) build() {
 	if ea.lib != nil {
 		if notes := ea.lib.Notices(); len(notes) > 0 {
 			root := ea.lib.Root()
-			ea.banner.Show(chrome.BannerLibrary, strings.Join(notes, " "), "Show folder", func() {
+			ea.banner.Show(chrome.BannerLibrary, strings.Join(notes, " "), catalogue.T("Show folder"), func() {
 				_ = ea.fyneApp.OpenURL(&url.URL{Scheme: "file", Path: root})
 			})
 		}

@@ -288,9 +288,9 @@ func (a *App) onJobEvent(e jobs.Event) {
 					if before == nil {
 						before, _ = library.MakeThumbnailSized(e.Job.Request.Edit.Images[0].Data, jobview.PreviewSide)
 					}
-					r.Label, r.Before = "Unmasked kept", before
+					r.Label, r.Before = catalogue.T("Unmasked kept"), before
 				} else if e.Job.Request.Keep != nil {
-					r.Label = "As sent"
+					r.Label = catalogue.T("As sent")
 				}
 			}
 			results = append(results, r)
@@ -326,12 +326,12 @@ func (a *App) showJobEvent(e jobs.Event, img image.Image, results []jobview.Resu
 // notify tells, over the desktop's notifications, that a job ended while
 // the window was in the background. Notifications fail quietly.
 func (a *App) notify(e jobs.Event) {
-	title, body := "Image ready", kit.Shorten(jobview.Prompt(e), 80)
+	title, body := catalogue.T("Image ready"), kit.Shorten(jobview.Prompt(e), 80)
 	if len(e.Unsaved) > 0 {
-		title, body = "Images not saved", library.Cause(e.Unsaved[0].Err)
+		title, body = catalogue.T("Images not saved"), library.Cause(e.Unsaved[0].Err)
 	}
 	if e.State == jobs.Failed {
-		title = "Image failed: " + e.Err.Kind.String()
+		title = catalogue.F("Image failed: %s", e.Err.Kind)
 		body = e.Err.Hint
 	}
 	a.fyneApp.SendNotification(fyne.NewNotification(title, body))

@@ -47,10 +47,10 @@ func (a *App) mainMenu() *fyne.MainMenu {
 	file := fyne.NewMenu(catalogue.T("File"), newChat, importItem, primary, fyne.NewMenuItemSeparator(), settings, demo, fyne.NewMenuItemSeparator(), quit)
 
 	edit := fyne.NewMenu(catalogue.T("Edit"),
-		a.forwardItem("Cut", &fyne.ShortcutCut{Clipboard: a.clipboard()}),
-		a.forwardItem("Copy", &fyne.ShortcutCopy{Clipboard: a.clipboard()}),
-		a.forwardItem("Paste", &fyne.ShortcutPaste{Clipboard: a.clipboard()}),
-		a.forwardItem("Select all", &fyne.ShortcutSelectAll{}),
+		a.forwardItem(catalogue.T("Cut"), &fyne.ShortcutCut{Clipboard: a.clipboard()}),
+		a.forwardItem(catalogue.T("Copy"), &fyne.ShortcutCopy{Clipboard: a.clipboard()}),
+		a.forwardItem(catalogue.T("Paste"), &fyne.ShortcutPaste{Clipboard: a.clipboard()}),
+		a.forwardItem(catalogue.T("Select all"), &fyne.ShortcutSelectAll{}),
 	)
 
 	tabItems := make([]*fyne.MenuItem, len(tabTitles()))

@@ -41,7 +41,7 @@ func BenchmarkSpendView100k(b *testing.B) {
 	defer ea.win.Close()
 	lib := ea.lib
 	fillLedger(b, lib, 100000)
-	for _, period := range []string{"Day", "Week", "Month"} {
+	for _, period := range []string{library.ByDay, library.ByWeek, library.ByMonth} {
 		var query, ui []float64
 		b.Run(period, func(b *testing.B) {
 			for range b.N {

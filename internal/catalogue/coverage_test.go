@@ -40,11 +40,14 @@ var shows = map[string]bool{
 	"NewCustomConfirm": true, "NewCustomWithoutButtons": true, "NewForm": true, "HintLabel": true, "Heading": true,
 	"FormItem": true, "PromptEntry": true, "SetText": true, "SetPlaceHolder": true, "SetConfirmText": true,
 	"SetDismissText": true, "ShowResult": true, "SetTitle": true, "NewError": true, "status": true, "say": true,
-	"NewSender": true, "NewList": true, "Format": true,
+	"NewSender": true, "NewList": true, "Format": true, "NewSelect": true, "NewRadioGroup": true,
 }
 
 // shownFields are the struct fields a person reads.
 var shownFields = map[string]bool{"Text": true, "PlaceHolder": true, "Title": true, "HintText": true}
+
+// sameInEveryLanguage are names a translation keeps as they are.
+var sameInEveryLanguage = map[string]bool{"PNG": true, "JPEG": true, "WebP": true}
 
 // visible reports a literal a person would read: one with a letter.
 func visible(lit *ast.BasicLit) (string, bool) {
@@ -52,7 +55,7 @@ func visible(lit *ast.BasicLit) (string, bool) {
 		return "", false
 	}
 	s, err := strconv.Unquote(lit.Value)
-	if err != nil {
+	if err != nil || sameInEveryLanguage[s] {
 		return "", false
 	}
 	return s, strings.IndexFunc(s, unicode.IsLetter) >= 0
@@ -140,6 +143,11 @@ func TestEveryShownTextGoesThroughTheCatalogue(t *testing.T) {
 				if shows[name] {
 					for _, a := range x.Args {
 						report(literal(a))
+						if list, ok := a.(*ast.CompositeLit); ok { // options: []string{"Brush", …}
+							for _, el := range list.Elts {
+								report(literal(el))
+							}
+						}
 					}
 				}
 			case *ast.KeyValueExpr:

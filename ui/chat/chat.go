@@ -161,9 +161,9 @@ func (t *Room) Build() fyne.CanvasObject {
 		Targets:       []string{catalogue.T("Text to image"), catalogue.T("Edit")},
 		RetryBare:     func(id int64) { t.retry(id, retryBare) },
 		WithoutImages: func(id int64) { t.retry(id, retryWithoutImages) },
-	}, "Start a conversation: type below and press Enter. Drop images here to ask about them.")
+	}, catalogue.T("Start a conversation: type below and press Enter. Drop images here to ask about them."))
 
-	t.composer = composer.New("Message — Enter sends, Shift+Enter adds a line")
+	t.composer = composer.New(catalogue.T("Message — Enter sends, Shift+Enter adds a line"))
 	t.composer.SetMinRowsVisible(3)
 	t.composer.OnSend = t.PrimaryAction
 	t.composer.OnStop = t.Stop
@@ -348,7 +348,7 @@ func (t *Room) view(m conversations.Message) transcript.Message {
 	case conversations.Stopped:
 		v.Note = "Stopped: the text that had arrived is kept."
 	case conversations.Cut:
-		v.Note = "Cut short: " + m.ErrorText
+		v.Note = catalogue.F("Cut short: %s", m.ErrorText)
 	case conversations.Failed:
 		v.Note, v.Failed = m.ErrorText, true
 		v.NoImages = m.ErrorKind == api.KindNoImages.String()

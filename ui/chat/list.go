@@ -88,9 +88,9 @@ func (t *Room) reloadList() {
 
 // conversationMenu offers Rename, Pin, Export, Copy and Delete for c.
 func (t *Room) conversationMenu(c conversations.Conversation, at fyne.CanvasObject) {
-	pin := "Pin to the top"
+	pin := catalogue.T("Pin to the top")
 	if c.Pinned {
-		pin = "Unpin"
+		pin = catalogue.T("Unpin")
 	}
 	del := fyne.NewMenuItem(catalogue.T("Delete…"), func() { t.confirmDelete(c) })
 	del.Icon = theme.DeleteIcon()

@@ -20,13 +20,13 @@ import (
 )
 
 // noPreset is the preset choice that leaves the system prompt as typed.
-const noPreset = "No preset"
+func noPreset() string { return catalogue.T("No preset") }
 
 // buildSettings makes the model picker and the folded settings: the
 // system prompt and its presets, temperature and max tokens, each sent
 // only when set.
 func (t *Room) buildSettings() fyne.CanvasObject {
-	t.model = t.host.Models().New(api.EndpointChat, "Chat model, e.g. gpt-4o-mini", t.host.Session().Current().ChatModel)
+	t.model = t.host.Models().New(api.EndpointChat, catalogue.T("Chat model, e.g. gpt-4o-mini"), t.host.Session().Current().ChatModel)
 	t.system = widget.NewMultiLineEntry()
 	t.system.SetPlaceHolder(catalogue.T("System prompt: how the assistant should answer (optional)"))
 	t.system.Wrapping = fyne.TextWrapWord
@@ -147,7 +147,7 @@ func (t *Room) loadPresets() {
 
 func (t *Room) showPresets(ps []conversations.Preset) {
 	t.presetList = ps
-	names := []string{noPreset}
+	names := []string{noPreset()}
 	for _, p := range ps {
 		names = append(names, p.Name)
 	}
@@ -163,7 +163,7 @@ func (t *Room) showPresets(ps []conversations.Preset) {
 
 // applyPreset puts a preset's system prompt in the field.
 func (t *Room) applyPreset(name string) {
-	if name == noPreset {
+	if name == noPreset() {
 		t.system.SetText("")
 		return
 	}
@@ -208,7 +208,7 @@ func (t *Room) savePreset() {
 
 // saveText asks where to save data, named name.
 func saveText(t *Room, name string, data []byte) {
-	dialogs.SaveFile(t.host, "Export conversation", name, "conversation", data)
+	dialogs.SaveFile(t.host, catalogue.T("Export conversation"), name, catalogue.T("conversation"), data)
 }
 
 // fileName makes a title a file's name: letters, digits, dashes.

@@ -86,5 +86,5 @@ func About(win fyne.Window, icon fyne.Resource, version string) {
 		widget.NewLabelWithStyle(catalogue.T("A designer's studio for OpenAI-compatible image and chat services."),
 			fyne.TextAlignCenter, fyne.TextStyle{}),
 	)
-	dialog.ShowCustom("About Easel", "Close", body, win)
+	dialog.ShowCustom(catalogue.T("About Easel"), catalogue.T("Close"), body, win)
 }

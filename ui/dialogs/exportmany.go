@@ -19,10 +19,12 @@ import (
 )
 
 // exportFormats are the batch export's format choices.
-var exportFormats = []string{"As they are", "PNG", "JPEG", "WebP"}
+func exportFormats() []string { return []string{catalogue.T("As they are"), "PNG", "JPEG", "WebP"} }
 
 // exportMeta are the ways the prompt and settings go along.
-var exportMeta = []string{"Nothing", "In PNG text (JSON for other formats)", "A JSON file beside each image"}
+func exportMeta() []string {
+	return []string{catalogue.T("Nothing"), catalogue.T("In PNG text (JSON for other formats)"), catalogue.T("A JSON file beside each image")}
+}
 
 // ExportMany asks for a folder, a format, a size and where the settings
 // go, then exports items on every core with a progress bar and Cancel;
@@ -32,8 +34,8 @@ func ExportMany(h Host, items []library.Item, pathOf func(library.Item) string, 
 		return
 	}
 	dest := newDestination(h, "")
-	format := widget.NewSelect(exportFormats, nil)
-	format.SetSelected(exportFormats[0])
+	format := widget.NewSelect(exportFormats(), nil)
+	format.SetSelected(exportFormats()[0])
 	quality := widget.NewSlider(1, 100)
 	quality.Step = 1
 	quality.SetValue(90)
@@ -50,8 +52,8 @@ func ExportMany(h Host, items []library.Item, pathOf func(library.Item) string, 
 		}
 		return nil
 	}
-	meta := widget.NewRadioGroup(exportMeta, nil)
-	meta.SetSelected(exportMeta[1])
+	meta := widget.NewRadioGroup(exportMeta(), nil)
+	meta.SetSelected(exportMeta()[1])
 	note := kit.HintLabel(catalogue.T("Images kept in their format and size are copied unchanged. Nothing in the folder is replaced: a taken name gets a number."))
 	form := widget.NewForm(
 		widget.NewFormItem(catalogue.T("Folder"), dest.folderRow()),
@@ -66,13 +68,13 @@ func ExportMany(h Host, items []library.Item, pathOf func(library.Item) string, 
 			return
 		}
 		opt := export.Options{Dir: dest.folder, Quality: int(quality.Value)}
-		if i := indexOf(exportFormats, format.Selected); i > 0 {
+		if i := indexOf(exportFormats(), format.Selected); i > 0 {
 			opt.Format = []string{"", "png", "jpeg", "webp"}[i]
 		}
 		if n, err := strconv.Atoi(strings.TrimSpace(long.Text)); err == nil && n >= 16 {
 			opt.LongSide = n
 		}
-		opt.Metadata = export.Metadata(indexOf(exportMeta, meta.Selected))
+		opt.Metadata = export.Metadata(indexOf(exportMeta(), meta.Selected))
 		rememberFolder(dest.folder)
 		runExport(h, items, pathOf, opt, done)
 	}, h.Window())

@@ -56,18 +56,21 @@ type modelPrices struct {
 	item     *widget.AccordionItem
 }
 
-// currencyWords name the currencies in the picker.
-var currencyWords = []string{"US dollars ($)", "Chinese yuan (¥)", "Gateway quota units"}
+// currencyWords name the currencies in the picker, in pricing.Currencies'
+// order.
+func currencyWords() []string {
+	return []string{catalogue.T("US dollars ($)"), catalogue.T("Chinese yuan (¥)"), catalogue.T("Gateway quota units")}
+}
 
 func currencyWord(c string) string {
 	if i := slices.Index(pricing.Currencies, c); i >= 0 {
-		return currencyWords[i]
+		return currencyWords()[i]
 	}
-	return currencyWords[0]
+	return currencyWords()[0]
 }
 
 func currencyOf(word string) string {
-	if i := slices.Index(currencyWords, word); i >= 0 {
+	if i := slices.Index(currencyWords(), word); i >= 0 {
 		return pricing.Currencies[i]
 	}
 	return pricing.USD
@@ -84,7 +87,7 @@ func number(v float64) string {
 func newPricesEditor(h Host, p config.Profile) *pricesEditor {
 	e := &pricesEditor{host: h, profile: p}
 	t := p.Prices
-	e.Currency = widget.NewSelect(currencyWords, nil)
+	e.Currency = widget.NewSelect(currencyWords(), nil)
 	e.Currency.SetSelected(currencyWord(t.Currency))
 	e.Currency.OnChanged = func(string) { e.showPlaceholders() }
 	e.PerDollar = &widget.Entry{Text: number(t.PerDollar)}
@@ -151,15 +154,15 @@ func (e *pricesEditor) addModel(model string, own pricing.Price) {
 	list, listed := pricing.Lookup(model)
 	form := widget.NewForm()
 	chat := listed && list.ImageOut == 0 && list.PerImage == nil
-	form.Append("Text in, per million tokens", mp.TextIn)
+	form.Append(catalogue.T("Text in, per million tokens"), mp.TextIn)
 	if !chat {
-		form.Append("Image in, per million tokens", mp.ImageIn)
+		form.Append(catalogue.T("Image in, per million tokens"), mp.ImageIn)
 		if !listed || list.PerImage == nil {
-			form.Append("Image out, per million tokens", mp.ImageOut)
+			form.Append(catalogue.T("Image out, per million tokens"), mp.ImageOut)
 		}
 	}
 	if chat || !listed {
-		form.Append("Text out, per million tokens", mp.TextOut)
+		form.Append(catalogue.T("Text out, per million tokens"), mp.TextOut)
 	}
 	content := []fyne.CanvasObject{form}
 	if !chat {
@@ -235,10 +238,10 @@ func (e *pricesEditor) table() (pricing.Table, config.Budget, error) {
 	if t.Currency == pricing.USD {
 		t.Currency = "" // the default, written as nothing
 	} else {
-		t.PerDollar = num("Conversion", e.PerDollar)
+		t.PerDollar = num(catalogue.T("Conversion"), e.PerDollar)
 	}
-	t.GroupRate = num("Group rate", e.GroupRate)
-	b := config.Budget{Daily: num("Daily cap", e.Daily), Monthly: num("Monthly cap", e.Monthly)}
+	t.GroupRate = num(catalogue.T("Group rate"), e.GroupRate)
+	b := config.Budget{Daily: num(catalogue.T("Daily cap"), e.Daily), Monthly: num(catalogue.T("Monthly cap"), e.Monthly)}
 	for _, mp := range e.models {
 		p := pricing.Price{TextIn: num(mp.model, mp.TextIn), ImageIn: num(mp.model, mp.ImageIn), ImageOut: num(mp.model, mp.ImageOut), TextOut: num(mp.model, mp.TextOut)}
 		for key, en := range mp.pictures {

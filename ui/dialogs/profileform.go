@@ -146,11 +146,11 @@ func NewProfileForm(h Host, p config.Profile, full bool) *ProfileForm {
 		if p.MaxJobs > 0 {
 			f.Jobs.SetSelected(strconv.Itoa(p.MaxJobs))
 		}
-		f.form.Append("Chat model", f.ChatModel)
-		f.form.Append("Image model", f.ImageModel)
-		f.form.Append("Default size", f.size)
-		f.form.Append("Default quality", f.quality)
-		f.form.Append("Default format", f.format)
+		f.form.Append(catalogue.T("Chat model"), f.ChatModel)
+		f.form.Append(catalogue.T("Image model"), f.ImageModel)
+		f.form.Append(catalogue.T("Default size"), f.size)
+		f.form.Append(catalogue.T("Default quality"), f.quality)
+		f.form.Append(catalogue.T("Default format"), f.format)
 		f.form.AppendItem(kit.FormItem(catalogue.T("Time-out (min)"), f.timeout, catalogue.T("Longest wait for one image; slow services need 10 or more.")))
 		f.form.AppendItem(kit.FormItem(catalogue.T("Jobs at once"), f.Jobs, catalogue.T("More than the account allows only earns rate-limit errors.")))
 		f.Groups = newGroupsEditor(p)
@@ -416,13 +416,13 @@ func (f *ProfileForm) saveKey(p config.Profile, key string, then func(p config.P
 func keyPlaceholder(st secrets.State) string {
 	switch st {
 	case secrets.StateSession:
-		return "Key kept for this session — type to replace it"
+		return catalogue.T("Key kept for this session — type to replace it")
 	case secrets.StateSaved:
-		return "Key saved in the keyring — type to replace it"
+		return catalogue.T("Key saved in the keyring — type to replace it")
 	case secrets.StateNone:
-		return "No key saved (fine for local servers)"
+		return catalogue.T("No key saved (fine for local servers)")
 	default:
-		return "The keyring is unavailable — a key typed here is kept for this session"
+		return catalogue.T("The keyring is unavailable — a key typed here is kept for this session")
 	}
 }
 

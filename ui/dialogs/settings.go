@@ -58,7 +58,7 @@ func ShowSettings(h Host, closed func()) *Settings {
 			p := s.items[i]
 			text := p.Name
 			if p.ID == "" {
-				text = "New profile"
+				text = catalogue.T("New profile")
 			}
 			if p.ReadOnly {
 				text += " (read-only)"

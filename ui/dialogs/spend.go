@@ -40,6 +40,8 @@ type SpendView struct {
 	// loads counts the loads asked; an answer to an older one is
 	// dropped.
 	loads int
+	// words are the choices' and kinds' words by their values.
+	words map[string]string
 	// Loaded, when set, is told each time a load has been shown (tests,
 	// the benchmark).
 	Loaded func()
@@ -48,11 +50,8 @@ type SpendView struct {
 
 // The choices' words, and what they ask of the ledger.
 var (
-	periodWords = []string{"Day", "Week", "Month"}
-	periodOf    = map[string]string{"Day": library.ByDay, "Week": library.ByWeek, "Month": library.ByMonth}
-	groupWords  = []string{"Model", "Profile", "Kind"}
-	groupOf     = map[string]string{"Model": library.ByModel, "Profile": library.ByProfile, "Kind": library.ByKind}
-	kindWords   = map[string]string{library.SpendGenerate: "Text to image", library.SpendEdit: "Edit", library.SpendChat: "Chat"}
+	periods = []string{library.ByDay, library.ByWeek, library.ByMonth}
+	groups  = []string{library.ByModel, library.ByProfile, library.ByKind}
 )
 
 // ShowSpend opens the spend view over the window.
@@ -70,14 +69,19 @@ func ShowSpend(h Host) *SpendView {
 func NewSpendView(h Host) *SpendView {
 	v := &SpendView{h: h}
 	v.chart = barchart.New(func(x float64) string { return v.money(x).String() })
-	v.chart.Empty = "Nothing spent in this period"
+	v.chart.Empty = catalogue.T("Nothing spent in this period")
 	v.summary = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	v.period = widget.NewRadioGroup(periodWords, func(string) { v.Load() })
+	v.words = map[string]string{
+		library.ByDay: catalogue.T("Day"), library.ByWeek: catalogue.T("Week"), library.ByMonth: catalogue.T("Month"),
+		library.ByModel: catalogue.T("Model"), library.ByProfile: catalogue.T("Profile"), library.ByKind: catalogue.T("Kind"),
+		library.SpendGenerate: catalogue.T("Text to image"), library.SpendEdit: catalogue.T("Edit"), library.SpendChat: catalogue.T("Chat"),
+	}
+	v.period = widget.NewRadioGroup(v.labels(periods), func(string) { v.Load() })
 	v.period.Horizontal, v.period.Required = true, true
-	v.period.Selected = "Day"
-	v.group = widget.NewRadioGroup(groupWords, func(string) { v.Load() })
+	v.period.Selected = v.words[library.ByDay]
+	v.group = widget.NewRadioGroup(v.labels(groups), func(string) { v.Load() })
 	v.group.Horizontal, v.group.Required = true, true
-	v.group.Selected = "Model"
+	v.group.Selected = v.words[library.ByModel]
 	v.currency = widget.NewSelect(nil, func(string) { v.show() })
 	v.currency.Hide()
 	v.export = &widget.Button{Text: catalogue.T("Export CSV…"), Icon: theme.DocumentSaveIcon(), OnTapped: v.exportCSV}
@@ -97,7 +101,7 @@ func NewSpendView(h Host) *SpendView {
 		return widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	}
 	v.table.UpdateHeader = func(id widget.TableCellID, o fyne.CanvasObject) {
-		o.(*widget.Label).SetText([]string{"When", "What", "Spent", "Requests", "Images"}[id.Col])
+		o.(*widget.Label).SetText([]string{catalogue.T("When"), catalogue.T("What"), catalogue.T("Spent"), catalogue.T("Requests"), catalogue.T("Images")}[id.Col])
 	}
 	for col, w := range []float32{190, 220, 110, 90, 80} {
 		v.table.SetColumnWidth(col, w)
@@ -115,11 +119,30 @@ func (v *SpendView) Content() fyne.CanvasObject {
 	return container.NewBorder(head, kit.HintLabel(catalogue.T("Amounts are at each profile's prices (Settings ▸ Prices and budget), from the usage the service reported; a request it reported none for counts at its estimate.")), nil, nil, split)
 }
 
-// SetPeriod chooses Day, Week or Month without loading (the benchmark
-// loads itself).
+// SetPeriod chooses library.ByDay, ByWeek or ByMonth without loading
+// (the benchmark loads itself).
 func (v *SpendView) SetPeriod(p string) {
-	v.period.Selected = p
+	v.period.Selected = v.words[p]
 	v.period.Refresh()
+}
+
+// labels are the words for values, in order.
+func (v *SpendView) labels(values []string) []string {
+	out := make([]string, len(values))
+	for i, x := range values {
+		out[i] = v.words[x]
+	}
+	return out
+}
+
+// value is the value of the choice whose word is label.
+func (v *SpendView) value(values []string, label string) string {
+	for _, x := range values {
+		if v.words[x] == label {
+			return x
+		}
+	}
+	return values[0]
 }
 
 // Query is what the choices ask of the ledger at now.
@@ -127,8 +150,8 @@ func (v *SpendView) Query(now time.Time) library.SpendQuery { return v.query(now
 
 // query is what the choices ask of the ledger now.
 func (v *SpendView) query(now time.Time) library.SpendQuery {
-	p := periodOf[v.period.Selected]
-	return library.SpendQuery{Period: p, Group: groupOf[v.group.Selected], Since: spend.Range(p, now)}
+	p, g := v.value(periods, v.period.Selected), v.value(groups, v.group.Selected)
+	return library.SpendQuery{Period: p, Group: g, Since: spend.Range(p, now)}
 }
 
 // Load sums the ledger for the choices off the UI goroutine and shows it.
@@ -263,7 +286,7 @@ func (v *SpendView) groupName(by, g string) string {
 			return catalogue.T("Environment")
 		}
 	case library.ByKind:
-		if w, ok := kindWords[g]; ok {
+		if w, ok := v.words[g]; ok {
 			return w
 		}
 	}

@@ -129,12 +129,12 @@ func (t *Room) Build() fyne.CanvasObject {
 	left.Offset = 0.36
 
 	t.prompt = kit.PromptEntry(catalogue.T("What should change? — Ctrl+Enter sends"))
-	t.fidelity = widget.NewSelect([]string{"Low", "High"}, nil)
-	t.fidelity.SetSelected("Low")
+	t.fidelity = widget.NewSelect([]string{catalogue.T("Low"), catalogue.T("High")}, nil)
+	t.fidelity.SetSelected(catalogue.T("Low"))
 	t.keep = newKeepOption(t.firstSize, t.painted, func() string { return t.Options().Options().Size })
 	t.Sender = room.NewSender(t.host, catalogue.T("Send edit"), theme.MediaPlayIcon(), t.PrimaryAction,
 		widget.NewFormItem(catalogue.T("Input fidelity"), t.fidelity), widget.NewFormItem(catalogue.T("Unmasked area"), t.keep.box))
-	t.SetEditing(t.painted, func() (int, bool) { return len(t.inputs), t.fidelity.Selected == "High" })
+	t.SetEditing(t.painted, func() (int, bool) { return len(t.inputs), t.fidelity.Selected == catalogue.T("High") })
 	t.SetPrompt(t.prompt)
 	t.Options().OfferMatch(t.firstSize)
 	t.Options().OnSizeChanged = t.optionsChanged
@@ -452,7 +452,7 @@ func expandFolders(paths []string) (files, problems []string) {
 			}
 		}
 		if found == 0 {
-			problems = append(problems, fmt.Sprintf("The folder %s holds no PNG, JPEG or WebP images.", filepath.Base(p)))
+			problems = append(problems, catalogue.F("The folder %s holds no PNG, JPEG or WebP images.", filepath.Base(p)))
 		}
 	}
 	return files, problems
@@ -471,7 +471,7 @@ func readInputFile(path string) (imageio.Prepared, error) {
 
 // PrimaryAction checks the edit and submits it as a job.
 func (t *Room) PrimaryAction() {
-	req := api.EditRequest{Prompt: t.prompt.Text, ImageOptions: t.Options().Options(), InputFidelity: strings.ToLower(t.fidelity.Selected)}
+	req := api.EditRequest{Prompt: t.prompt.Text, ImageOptions: t.Options().Options(), InputFidelity: t.fidelityValue()}
 	var parents []int64
 	for _, r := range t.inputs {
 		req.Images = append(req.Images, r.Image)
@@ -505,3 +505,11 @@ func (t *Room) Move(i, by int) { t.move(i, by) }
 
 // Remove removes input i.
 func (t *Room) Remove(i int) { t.remove(i) }
+
+// fidelityValue is the input fidelity chosen, as the service names it.
+func (t *Room) fidelityValue() string {
+	if t.fidelity.Selected == catalogue.T("High") {
+		return "high"
+	}
+	return "low"
+}

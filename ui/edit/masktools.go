@@ -75,13 +75,17 @@ func (m *maskTools) keep(inputs []Input) {
 	}
 }
 
-var toolNames = []string{"Brush", "Rectangle", "Lasso"}
+// toolNames are the painter's tools in maskpaint.Tool's order.
+func toolNames() []string {
+	return []string{catalogue.T("Brush"), catalogue.T("Rectangle"), catalogue.T("Lasso")}
+}
 
 func newMaskTools(h room.Host, work *sync.WaitGroup) *maskTools {
 	m := &maskTools{host: h, work: work, painter: maskpaint.New(fyne.NewSize(200, 100)), masks: map[*byte]*mask.Mask{}}
 	m.painter.Hide()
-	m.tool = widget.NewRadioGroup(toolNames, func(s string) {
-		for i, n := range toolNames {
+	names := toolNames()
+	m.tool = widget.NewRadioGroup(names, func(s string) {
+		for i, n := range names {
 			if n == s {
 				m.painter.Tool = maskpaint.Tool(i)
 			}
@@ -89,7 +93,7 @@ func newMaskTools(h room.Host, work *sync.WaitGroup) *maskTools {
 	})
 	m.tool.Horizontal = true
 	m.tool.Required = true
-	m.tool.SetSelected("Brush")
+	m.tool.SetSelected(names[0])
 	m.eraser = widget.NewCheck(catalogue.T("Eraser (E)"), func(on bool) { m.painter.Erase = on })
 	m.size = widget.NewSlider(1, 300)
 	m.size.SetValue(m.painter.Radius)
@@ -127,7 +131,7 @@ func newMaskTools(h room.Host, work *sync.WaitGroup) *maskTools {
 	}
 	controls := container.NewVBox(
 		container.NewBorder(nil, nil, container.NewHBox(m.tool, m.eraser), m.tintShow),
-		container.NewGridWithColumns(3, labelled("Size ([ ])", m.size), labelled("Hardness", m.hardness), labelled("Tint", m.opacity)),
+		container.NewGridWithColumns(3, labelled(catalogue.T("Size ([ ])"), m.size), labelled(catalogue.T("Hardness"), m.hardness), labelled(catalogue.T("Tint"), m.opacity)),
 		container.NewHBox(m.undo, m.redo, invert, clear, fill, importMask, exportMask),
 	)
 	m.zoomRow = container.NewHBox(zoomOut, m.zoom, zoomIn, fit, actual)

@@ -15,25 +15,31 @@ import (
 	"easel/internal/library"
 )
 
-// The filters' "everything" choices.
-const (
-	allKinds   = "All kinds"
-	allModels  = "All models"
-	allShapes  = "All shapes"
-	allFormats = "All formats"
-	newest     = "Newest first"
-	oldest     = "Oldest first"
-)
+// The filters' "everything" choices, and the orders: functions, as the
+// language is chosen after packages initialise.
+func allKinds() string   { return catalogue.T("All kinds") }
+func allModels() string  { return catalogue.T("All models") }
+func allShapes() string  { return catalogue.T("All shapes") }
+func allFormats() string { return catalogue.T("All formats") }
+func newest() string     { return catalogue.T("Newest first") }
+func oldest() string     { return catalogue.T("Oldest first") }
 
 // kindChoices name the kinds of item as a designer does.
-var kindChoices = []struct{ label, kind string }{
-	{"Generated", "generate"}, {"Edited", "edit"}, {"Kept (unmasked)", "kept"}, {"Imported", "imported"}, {"Recovered", "recovered"},
+func kindChoices() []struct{ label, kind string } {
+	return []struct{ label, kind string }{
+		{catalogue.T("Generated"), "generate"}, {catalogue.T("Edited"), "edit"}, {catalogue.T("Kept (unmasked)"), "kept"},
+		{catalogue.T("Imported"), "imported"}, {catalogue.T("Recovered"), "recovered"},
+	}
 }
 
-var shapeChoices = []struct {
+type shapeChoice struct {
 	label string
 	o     library.Orientation
-}{{"Square", library.Square}, {"Landscape", library.Landscape}, {"Portrait", library.Portrait}}
+}
+
+func shapeChoices() []shapeChoice {
+	return []shapeChoice{{catalogue.T("Square"), library.Square}, {catalogue.T("Landscape"), library.Landscape}, {catalogue.T("Portrait"), library.Portrait}}
+}
 
 // dateLayout is how the date filters are written.
 const dateLayout = "2006-01-02"
@@ -50,24 +56,24 @@ type filterBar struct {
 func newFilterBar(changed func()) *filterBar {
 	f := &filterBar{changed: changed}
 	on := func(string) { f.changed() }
-	labels := []string{allKinds}
-	for _, k := range kindChoices {
+	labels := []string{allKinds()}
+	for _, k := range kindChoices() {
 		labels = append(labels, k.label)
 	}
 	f.kind = widget.NewSelect(labels, nil)
-	f.kind.Selected = allKinds
-	f.model = widget.NewSelect([]string{allModels}, nil)
-	f.model.Selected = allModels
-	shapes := []string{allShapes}
-	for _, s := range shapeChoices {
+	f.kind.Selected = allKinds()
+	f.model = widget.NewSelect([]string{allModels()}, nil)
+	f.model.Selected = allModels()
+	shapes := []string{allShapes()}
+	for _, s := range shapeChoices() {
 		shapes = append(shapes, s.label)
 	}
 	f.shape = widget.NewSelect(shapes, nil)
-	f.shape.Selected = allShapes
-	f.format = widget.NewSelect([]string{allFormats, "PNG", "JPEG", "WebP"}, nil)
-	f.format.Selected = allFormats
-	f.order = widget.NewSelect([]string{newest, oldest}, nil)
-	f.order.Selected = newest
+	f.shape.Selected = allShapes()
+	f.format = widget.NewSelect([]string{allFormats(), "PNG", "JPEG", "WebP"}, nil)
+	f.format.Selected = allFormats()
+	f.order = widget.NewSelect([]string{newest(), oldest()}, nil)
+	f.order.Selected = newest()
 	for _, s := range []*widget.Select{f.kind, f.model, f.shape, f.format, f.order} {
 		s.OnChanged = on
 	}
@@ -85,36 +91,36 @@ func (f *filterBar) objects(fav fyne.CanvasObject) []fyne.CanvasObject {
 
 // active reports whether any filter narrows the gallery.
 func (f *filterBar) active() bool {
-	return f.kind.Selected != allKinds || f.model.Selected != allModels || f.shape.Selected != allShapes ||
-		f.format.Selected != allFormats || strings.TrimSpace(f.from.Text) != "" || strings.TrimSpace(f.to.Text) != ""
+	return f.kind.Selected != allKinds() || f.model.Selected != allModels() || f.shape.Selected != allShapes() ||
+		f.format.Selected != allFormats() || strings.TrimSpace(f.from.Text) != "" || strings.TrimSpace(f.to.Text) != ""
 }
 
 // query is the filters as a library query, or what is wrong with a date.
 func (f *filterBar) query() (library.Query, string) {
 	var q library.Query
-	for _, k := range kindChoices {
+	for _, k := range kindChoices() {
 		if k.label == f.kind.Selected {
 			q.Kinds = []string{k.kind}
 		}
 	}
-	if f.model.Selected != allModels {
+	if f.model.Selected != allModels() {
 		q.Model = f.model.Selected
 	}
-	for _, s := range shapeChoices {
+	for _, s := range shapeChoices() {
 		if s.label == f.shape.Selected {
 			q.Orientation = s.o
 		}
 	}
-	if f.format.Selected != allFormats {
+	if f.format.Selected != allFormats() {
 		q.Format = strings.ToLower(f.format.Selected)
 	}
-	q.Oldest = f.order.Selected == oldest
+	q.Oldest = f.order.Selected == oldest()
 	for _, d := range []struct {
 		e    *widget.Entry
 		dst  *time.Time
 		next bool
 		name string
-	}{{f.from, &q.From, false, "From"}, {f.to, &q.To, true, "To"}} {
+	}{{f.from, &q.From, false, catalogue.T("From")}, {f.to, &q.To, true, catalogue.T("To")}} {
 		text := strings.TrimSpace(d.e.Text)
 		if text == "" {
 			continue
@@ -141,7 +147,7 @@ func (f *filterBar) loadFacets(lib *library.Library, do func(func())) {
 				return
 			}
 			do(func() {
-				models := append([]string{allModels}, facets.Models...)
+				models := append([]string{allModels()}, facets.Models...)
 				if !slices.Equal(models, f.model.Options) {
 					f.model.Options = models
 					f.model.Refresh()

@@ -189,7 +189,7 @@ func (t *Room) Opened() int64 { return t.opened }
 func (t *Room) Reload() {
 	lib := t.host.Library()
 	if lib == nil {
-		msg := "The gallery could not be opened."
+		msg := catalogue.T("The gallery could not be opened.")
 		if err := t.host.LibraryErr(); err != nil {
 			msg += " " + err.Error()
 		}
@@ -584,9 +584,9 @@ func (t *Room) setFavorite(it library.Item, on bool) {
 }
 
 func (t *Room) confirmDelete(it library.Item) {
-	title, text, yes := "Delete this image?", "It is removed from the gallery, with its file when Easel closes: until then, Undo brings it back.", "Delete image"
+	title, text, yes := catalogue.T("Delete this image?"), catalogue.T("It is removed from the gallery, with its file when Easel closes: until then, Undo brings it back."), catalogue.T("Delete image")
 	if it.Missing {
-		title, text, yes = "Remove this image from the gallery?", "Its prompt and settings are removed from the gallery (its file is not there). Until Easel closes, Undo brings it back.", "Remove"
+		title, text, yes = catalogue.T("Remove this image from the gallery?"), catalogue.T("Its prompt and settings are removed from the gallery (its file is not there). Until Easel closes, Undo brings it back."), catalogue.T("Remove")
 	}
 	d := dialog.NewConfirm(title, text, func(ok bool) {
 		if ok {

@@ -75,8 +75,8 @@ func (t *Room) showLineage(box *fyne.Container, f family) {
 		box.Add(widget.NewLabelWithStyle(title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
 		box.Add(line)
 	}
-	row("Made from (gallery)", f.parents)
-	row("Made from this", f.children)
+	row(catalogue.T("Made from (gallery)"), f.parents)
+	row(catalogue.T("Made from this"), f.children)
 	box.Hidden = len(box.Objects) == 0
 	box.Refresh()
 }
@@ -107,7 +107,7 @@ func (t *Room) compare(before, after string, it library.Item) {
 				dialog.ShowError(firstErr(errA, errB), t.host.Window())
 				return
 			}
-			t.showCompare(a, b, "Before and after")
+			t.showCompare(a, b, catalogue.T("Before and after"))
 		})
 	}()
 }

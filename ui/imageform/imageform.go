@@ -156,7 +156,7 @@ func New(model *modelpick.Picker, extra ...*widget.FormItem) *Form {
 	f.size.SetSelected(SizePresets()[1].Label)
 
 	f.quality = widget.NewSelect(QualityChoice().Labels, nil)
-	f.quality.SetSelected("Auto")
+	f.quality.SetSelected(catalogue.T("Auto"))
 
 	f.compression = widget.NewSlider(0, 100)
 	f.compression.Step = 1
@@ -172,11 +172,11 @@ func New(model *modelpick.Picker, extra ...*widget.FormItem) *Form {
 	f.formatNote.Hide()
 	f.format = widget.NewSelect(FormatChoice().Labels, func(string) { f.syncFormat() })
 	f.background = widget.NewSelect(BackgroundChoice().Labels, func(string) { f.syncBackground(); f.changed() })
-	f.background.SetSelected("Auto")
+	f.background.SetSelected(catalogue.T("Auto"))
 	f.format.SetSelected("PNG")
 
 	f.moderation = widget.NewSelect(ModerationChoice().Labels, nil)
-	f.moderation.SetSelected("Auto")
+	f.moderation.SetSelected(catalogue.T("Auto"))
 
 	counts := make([]string, 10)
 	for i := range counts {
@@ -334,7 +334,7 @@ func selectValue(s *widget.Select, c Choice, v string) {
 // background, and says next to the control what it changed and why.
 func (f *Form) syncBackground() {
 	f.formatNote.Hide()
-	if f.background.Selected != "Transparent" {
+	if f.background.Selected != catalogue.T("Transparent") {
 		f.bgNote.Hide()
 		return
 	}
@@ -358,8 +358,8 @@ func (f *Form) syncFormat() {
 		f.compressRow.Hide()
 	}
 	f.formatNote.Hide()
-	if f.format.Selected == "JPEG" && f.background.Selected == "Transparent" {
-		f.background.SetSelected("Auto")
+	if f.format.Selected == "JPEG" && f.background.Selected == catalogue.T("Transparent") {
+		f.background.SetSelected(catalogue.T("Auto"))
 		f.formatNote.SetText(catalogue.T("Background changed from Transparent to Auto: JPEG has no transparency."))
 		f.formatNote.Show()
 	}

@@ -103,7 +103,7 @@ func (m *Picker) show(ms []api.Model, err error) {
 	if err != nil {
 		m.listed = nil
 		m.Entry.SetOptions(nil)
-		m.setNote("The model list could not be fetched: "+kit.ErrorText(err), widget.WarningImportance)
+		m.setNote(catalogue.F("The model list could not be fetched: %s", kit.ErrorText(err)), widget.WarningImportance)
 		return
 	}
 	if ms == nil {

@@ -158,9 +158,9 @@ func (v *messageView) set(m Message) {
 	}
 	same := v.msg.ID == m.ID && v.msg.Text == m.Text && v.msg.Role == m.Role
 	v.msg = m
-	who := "You"
+	who := catalogue.T("You")
 	if m.Role == Assistant {
-		who = "Assistant"
+		who = catalogue.T("Assistant")
 		if m.Model != "" {
 			who += " · " + m.Model
 		}
@@ -220,9 +220,9 @@ func (v *messageView) set(m Message) {
 // showThinking folds or unfolds the Thinking section.
 func (v *messageView) showThinking() {
 	open := v.t.thinkingOpen[v.msg.ID]
-	title := "Thinking"
+	title := catalogue.T("Thinking")
 	if v.msg.Streaming && v.msg.Text == "" {
-		title = "Thinking…"
+		title = catalogue.T("Thinking…")
 	}
 	if open {
 		v.think.Icon = theme.MenuDropDownIcon()
