@@ -1,14 +1,13 @@
 package fakeapi
 
 import (
+	"easel/internal/catalogue"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
 	"strings"
 	"time"
-
-	"easel/internal/wording"
 )
 
 func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
@@ -53,9 +52,9 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 	}
 	answer := reply(last)
 	if images > 0 {
-		answer = fmt.Sprintf("I see %d %s. ", images, wording.Plural(images, "image", "images")) + answer
+		answer = catalogue.N("I see %d images. ", images, images) + answer
 	}
-	words := strings.SplitAfter(answer, " ")
+	words := streamPieces(answer)
 	// A thinking model streams its reasoning first, apart from the reply.
 	var thoughts []string
 	if strings.Contains(body.Model, "reasoner") {
@@ -171,17 +170,12 @@ func content(c any) (string, int) {
 
 // reply is the demo's answer: markdown, so the chat's rendering shows.
 func reply(user string) string {
-	if len(user) > 160 {
-		user = user[:160] + "…"
+	if r := []rune(user); len(r) > 160 {
+		user = string(r[:160]) + "…"
 	}
-	return fmt.Sprintf("**Demo reply.** You wrote: “%s”\n\nThree directions a designer might try:\n\n"+
-		"1. *Warm palette* — amber light, soft shadows, a low sun.\n"+
-		"2. *Graphic* — flat shapes, two colours, generous negative space.\n"+
-		"3. *Editorial* — a close crop, film grain, muted tones.\n\n"+
-		"| Direction | Palette | Light |\n|---|---|---|\n| Warm | amber, rust | golden hour |\n| Graphic | two flat colours | even |\n| Editorial | muted greys | soft window light |\n\n"+
-		"A prompt to start from:\n\n```\n%s, warm palette of amber and rust, soft golden-hour light, low sun, gentle shadows, "+
-		"wide composition with generous negative space, high detail, no text\n```\n\n"+
-		"This answer comes from Easel's built-in demo service; connect a real service in Settings.", user, user)
+	// One message, so a translation keeps the markdown whole: the demo
+	// answers in the language Easel speaks.
+	return catalogue.F("**Demo reply.** You wrote: “%[1]s”\n\nThree directions a designer might try:\n\n1. *Warm palette* — amber light, soft shadows, a low sun.\n2. *Graphic* — flat shapes, two colours, generous negative space.\n3. *Editorial* — a close crop, film grain, muted tones.\n\n| Direction | Palette | Light |\n|---|---|---|\n| Warm | amber, rust | golden hour |\n| Graphic | two flat colours | even |\n| Editorial | muted greys | soft window light |\n\nA prompt to start from:\n\n```\n%[1]s, warm palette of amber and rust, soft golden-hour light, low sun, gentle shadows, wide composition with generous negative space, high detail, no text\n```\n\nThis answer comes from Easel's built-in demo service; connect a real service in Settings.", user)
 }
 
 // chatUsage is a reply's usage as the service reports it, charged to the
@@ -190,4 +184,18 @@ func (s *Server) chatUsage(model string, prompt, completion int) map[string]any 
 	u := map[string]any{"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion}
 	s.charge(model, u)
 	return u
+}
+
+// streamPieces cuts a reply into the pieces a stream sends: words, and
+// text without spaces (Chinese) a few characters at a time.
+func streamPieces(answer string) []string {
+	var out []string
+	for _, w := range strings.SplitAfter(answer, " ") {
+		r := []rune(w)
+		for len(r) > 6 {
+			out, r = append(out, string(r[:4])), r[4:]
+		}
+		out = append(out, string(r))
+	}
+	return out
 }
