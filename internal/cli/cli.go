@@ -7,6 +7,7 @@ package cli
 
 import (
 	"context"
+	"easel/internal/catalogue"
 	"errors"
 	"flag"
 	"fmt"
@@ -67,7 +68,7 @@ var errUsage = errors.New("usage")
 // request in flight.
 func Run(args []string, env Env) int {
 	if len(args) == 0 || !IsCommand(args[0]) {
-		fmt.Fprintf(env.Stderr, "easel: unknown command; use one of: %s\n", strings.Join(Commands, ", "))
+		fmt.Fprintln(env.Stderr, "easel: "+catalogue.F("unknown command; use one of: %s", strings.Join(Commands, ", ")))
 		return 2
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"easel/internal/catalogue"
 	"errors"
 	"flag"
 	"fmt"
@@ -35,19 +36,19 @@ type imageFlags struct {
 func (f *imageFlags) register(fs *flag.FlagSet) {
 	f.fs = fs
 	f.target.register(fs)
-	fs.StringVar(&f.model, "model", "gpt-image-1", "image model id, exactly as the service lists it")
-	fs.StringVar(&f.prompt, "prompt", "", "what to make (required)")
-	fs.StringVar(&f.size, "size", "", "auto, 1024x1024, 1536x1024, 1024x1536 or a custom WxH")
-	fs.StringVar(&f.quality, "quality", "", "auto, low, medium or high")
-	fs.StringVar(&f.background, "background", "", "auto, opaque or transparent (png or webp)")
-	fs.StringVar(&f.format, "format", "", "output format: png, jpeg or webp")
-	fs.IntVar(&f.compression, "compression", -1, "output compression 0-100, for jpeg and webp")
-	fs.StringVar(&f.moderation, "moderation", "", "auto or low")
-	fs.IntVar(&f.n, "n", 0, "how many images, 1-10")
-	fs.BoolVar(&f.stream, "stream", false, "stream, with previews")
-	fs.IntVar(&f.partials, "partial-images", 0, "previews while streaming, 0-3")
-	fs.StringVar(&f.responseFormat, "response-format", "", "url or b64_json (dall-e models)")
-	fs.StringVar(&f.out, "out", ".", "folder to write images to")
+	fs.StringVar(&f.model, "model", "gpt-image-1", catalogue.T("image model id, exactly as the service lists it"))
+	fs.StringVar(&f.prompt, "prompt", "", catalogue.T("what to make (required)"))
+	fs.StringVar(&f.size, "size", "", catalogue.T("auto, 1024x1024, 1536x1024, 1024x1536 or a custom WxH"))
+	fs.StringVar(&f.quality, "quality", "", catalogue.T("auto, low, medium or high"))
+	fs.StringVar(&f.background, "background", "", catalogue.T("auto, opaque or transparent (png or webp)"))
+	fs.StringVar(&f.format, "format", "", catalogue.T("output format: png, jpeg or webp"))
+	fs.IntVar(&f.compression, "compression", -1, catalogue.T("output compression 0-100, for jpeg and webp"))
+	fs.StringVar(&f.moderation, "moderation", "", catalogue.T("auto or low"))
+	fs.IntVar(&f.n, "n", 0, catalogue.T("how many images, 1-10"))
+	fs.BoolVar(&f.stream, "stream", false, catalogue.T("stream, with previews"))
+	fs.IntVar(&f.partials, "partial-images", 0, catalogue.T("previews while streaming, 0-3"))
+	fs.StringVar(&f.responseFormat, "response-format", "", catalogue.T("url or b64_json (dall-e models)"))
+	fs.StringVar(&f.out, "out", ".", catalogue.T("folder to write images to"))
 	f.costFlags.register(fs)
 }
 
@@ -91,7 +92,7 @@ func runGen(ctx context.Context, args []string, env Env) error {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return usageErr(env, "gen takes no arguments besides flags; put the prompt in --prompt")
+		return usageErr(env, catalogue.T("gen takes no arguments besides flags; put the prompt in --prompt"))
 	}
 	c, p, err := f.client(ctx, env)
 	if err != nil {
@@ -131,14 +132,14 @@ func runEdit(ctx context.Context, args []string, env Env) error {
 	var mask, fidelity string
 	fs := newFlags("edit", env)
 	f.register(fs)
-	fs.Var(&images, "image", "an input image; repeat in order (the first is the one the mask applies to)")
-	fs.StringVar(&mask, "mask", "", "PNG whose transparent pixels mark what to change in the first image")
-	fs.StringVar(&fidelity, "fidelity", "", "input fidelity: low or high")
+	fs.Var(&images, "image", catalogue.T("an input image; repeat in order (the first is the one the mask applies to)"))
+	fs.StringVar(&mask, "mask", "", catalogue.T("PNG whose transparent pixels mark what to change in the first image"))
+	fs.StringVar(&fidelity, "fidelity", "", catalogue.T("input fidelity: low or high"))
 	if err := parse(fs, args); err != nil {
 		return err
 	}
 	if len(images) == 0 {
-		return usageErr(env, "edit needs at least one --image")
+		return usageErr(env, catalogue.T("edit needs at least one --image"))
 	}
 	c, p, err := f.client(ctx, env)
 	if err != nil {
@@ -156,7 +157,7 @@ func runEdit(ctx context.Context, args []string, env Env) error {
 		// The mask goes as it is: its pixels are the edit's meaning.
 		data, err := os.ReadFile(mask)
 		if err != nil {
-			return fmt.Errorf("cannot read the mask %s: %w", mask, err)
+			return fmt.Errorf(catalogue.T("cannot read the mask %s: %w"), mask, err)
 		}
 		req.Mask = &api.InputImage{Name: filepath.Base(mask), ContentType: http.DetectContentType(data), Data: data}
 	}
@@ -187,7 +188,7 @@ func runEdit(ctx context.Context, args []string, env Env) error {
 func readInput(env Env, path string) (api.InputImage, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return api.InputImage{}, fmt.Errorf("cannot read image %s: %w", path, err)
+		return api.InputImage{}, fmt.Errorf(catalogue.T("cannot read image %s: %w"), path, err)
 	}
 	defer f.Close()
 	p, err := imageio.ReadPrepared(f, filepath.Base(path))
@@ -207,7 +208,7 @@ func readInput(env Env, path string) (api.InputImage, error) {
 func progress(env Env, arrived *bool) func(api.Partial) {
 	return func(p api.Partial) {
 		*arrived = true
-		fmt.Fprintf(env.Stderr, "preview %d received (%d bytes)\n", p.Index+1, len(p.Data))
+		fmt.Fprintln(env.Stderr, catalogue.F("preview %d received (%d bytes)", p.Index+1, len(p.Data)))
 	}
 }
 
@@ -217,13 +218,13 @@ func progress(env Env, arrived *bool) func(api.Partial) {
 // skipped, never replaced.
 func writeImages(env Env, out string, res *api.ImageResult) error {
 	if res.Dropped > 0 {
-		fmt.Fprintf(env.Stderr, "easel: the service sent %d more images than were asked for; they were not kept\n", res.Dropped)
+		fmt.Fprintln(env.Stderr, "easel: "+catalogue.F("the service sent %d more images than were asked for; they were not kept", res.Dropped))
 	}
 	if res.DroppedPreviews > 0 {
-		fmt.Fprintf(env.Stderr, "easel: %d previews beyond those asked for (or broken) were not shown\n", res.DroppedPreviews)
+		fmt.Fprintln(env.Stderr, "easel: "+catalogue.F("%d previews beyond those asked for (or broken) were not shown", res.DroppedPreviews))
 	}
 	if err := os.MkdirAll(out, 0o755); err != nil {
-		return fmt.Errorf("cannot create %s: %w", out, err)
+		return fmt.Errorf(catalogue.T("cannot create %s: %w"), out, err)
 	}
 	stamp := time.Now().Format("20060102-150405")
 	seq := 1
@@ -235,7 +236,7 @@ func writeImages(env Env, out string, res *api.ImageResult) error {
 				continue
 			}
 			if err != nil {
-				return fmt.Errorf("cannot write %s: %w", path, err)
+				return fmt.Errorf(catalogue.T("cannot write %s: %w"), path, err)
 			}
 			fmt.Fprintln(env.Stdout, path)
 			seq++

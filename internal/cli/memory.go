@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"easel/internal/catalogue"
 	"errors"
 	"fmt"
 	"time"
@@ -53,11 +54,11 @@ func (m memory) shape(ctx context.Context, env Env, p config.Profile, o *api.Ima
 	for i, note := range a.Notes {
 		if i == 0 && a.Unstream {
 			if explicit {
-				fmt.Fprintf(env.Stderr, "easel: asking for a stream as --stream says, though: %s\n", note)
+				fmt.Fprintln(env.Stderr, "easel: "+catalogue.F("asking for a stream as --stream says, though: %s", note))
 				continue
 			}
 			o.Stream, o.PartialImages = false, 0
-			fmt.Fprintf(env.Stderr, "easel: not asking for a stream (--stream asks anyway). %s\n", note)
+			fmt.Fprintln(env.Stderr, "easel: "+catalogue.F("not asking for a stream (--stream asks anyway). %s", note))
 			continue
 		}
 		fmt.Fprintf(env.Stderr, "easel: %s\n", note)

@@ -3,6 +3,7 @@ package cli
 import (
 	"bufio"
 	"context"
+	"easel/internal/catalogue"
 	"errors"
 	"flag"
 	"fmt"
@@ -30,9 +31,9 @@ type target struct {
 }
 
 func (t *target) register(fs *flag.FlagSet) {
-	fs.StringVar(&t.profile, "profile", "", "profile name (default: OPENAI_* when set, else the active profile)")
-	fs.StringVar(&t.group, "group", "", "the gateway account group whose key to use (default: the profile's group in use)")
-	fs.BoolVar(&t.allowPlain, "allow-plain-http", false, "send the key over plain http to a host that is not this machine, this once")
+	fs.StringVar(&t.profile, "profile", "", catalogue.T("profile name (default: OPENAI_* when set, else the active profile)"))
+	fs.StringVar(&t.group, "group", "", catalogue.T("the gateway account group whose key to use (default: the profile's group in use)"))
+	fs.BoolVar(&t.allowPlain, "allow-plain-http", false, catalogue.T("send the key over plain http to a host that is not this machine, this once"))
 }
 
 // resolve picks the profile and its key: --profile when given, else the
@@ -42,7 +43,7 @@ func (t *target) resolve(ctx context.Context, env Env) (config.Profile, string, 
 	ref := t.profile
 	if ref == "" && hasEnv || strings.EqualFold(ref, config.EnvironmentID) {
 		if !hasEnv {
-			return config.Profile{}, "", fmt.Errorf("the Environment profile needs OPENAI_BASE_URL or OPENAI_API_KEY to be set")
+			return config.Profile{}, "", errors.New(catalogue.T("the Environment profile needs OPENAI_BASE_URL or OPENAI_API_KEY to be set"))
 		}
 		return t.consent(envProfile, envKey)
 	}
@@ -54,15 +55,15 @@ func (t *target) resolve(ctx context.Context, env Env) (config.Profile, string, 
 	var ok bool
 	if ref == "" {
 		if p, ok = f.ActiveProfile(); !ok {
-			return config.Profile{}, "", errors.New("no profile is set up: add one with `easel profile add --name NAME --base-url URL` and `easel key set`, or set OPENAI_BASE_URL and OPENAI_API_KEY")
+			return config.Profile{}, "", errors.New(catalogue.T("no profile is set up: add one with `easel profile add --name NAME --base-url URL` and `easel key set`, or set OPENAI_BASE_URL and OPENAI_API_KEY"))
 		}
 	} else if p, ok = f.Find(ref); !ok {
-		return config.Profile{}, "", fmt.Errorf("no profile is called %q; `easel profile list` shows them", ref)
+		return config.Profile{}, "", fmt.Errorf(catalogue.T("no profile is called %q; `easel profile list` shows them"), ref)
 	}
 	account := p.ActiveAccount()
 	if t.group != "" {
 		if t.group != p.Group && !p.HasGroup(t.group) {
-			return config.Profile{}, "", fmt.Errorf("profile %q holds no key for group %q; its groups: %s (add one with `easel key set --group %s`)", p.Name, t.group, strings.Join(groupNames(p), ", "), t.group)
+			return config.Profile{}, "", fmt.Errorf(catalogue.T("profile %q holds no key for group %q; its groups: %s (add one with `easel key set --group %s`)"), p.Name, t.group, strings.Join(groupNames(p), ", "), t.group)
 		}
 		account = p.KeyAccount(t.group)
 	}
@@ -71,14 +72,14 @@ func (t *target) resolve(ctx context.Context, env Env) (config.Profile, string, 
 	case errors.Is(err, secrets.ErrNoKey):
 		key = "" // local servers take none
 	case err != nil:
-		return config.Profile{}, "", fmt.Errorf("%w; set OPENAI_BASE_URL and OPENAI_API_KEY for this shell instead", err)
+		return config.Profile{}, "", fmt.Errorf(catalogue.T("%w; set OPENAI_BASE_URL and OPENAI_API_KEY for this shell instead"), err)
 	}
 	return t.consent(p, key)
 }
 
 func (t *target) consent(p config.Profile, key string) (config.Profile, string, error) {
 	if p.NeedsPlainHTTPConsent(key) && !t.allowPlain {
-		return config.Profile{}, "", fmt.Errorf("profile %q would send its key unencrypted over plain http to %s; use https, confirm once with --allow-plain-http, or for good in the window's Settings", p.Name, p.BaseURL)
+		return config.Profile{}, "", fmt.Errorf(catalogue.T("profile %q would send its key unencrypted over plain http to %s; use https, confirm once with --allow-plain-http, or for good in the window's Settings"), p.Name, p.BaseURL)
 	}
 	return p, key, nil
 }
@@ -91,7 +92,7 @@ func (t *target) client(ctx context.Context, env Env) (*api.Client, config.Profi
 	}
 	cfg := p.ClientConfig(key)
 	cfg.OnWait = func(d time.Duration) {
-		fmt.Fprintf(env.Stderr, "easel: the service asks to wait %s before another request; waiting, then sending once more\n", d.Round(time.Second))
+		fmt.Fprintln(env.Stderr, "easel: "+catalogue.F("the service asks to wait %s before another request; waiting, then sending once more", d.Round(time.Second)))
 	}
 	return api.New(cfg), p, nil
 }
@@ -99,7 +100,7 @@ func (t *target) client(ctx context.Context, env Env) (*api.Client, config.Profi
 // runProfile is `easel profile list|add|use|remove`.
 func runProfile(ctx context.Context, args []string, env Env) error {
 	if len(args) == 0 {
-		return usageErr(env, "profile needs one of: list, add, use, remove")
+		return usageErr(env, catalogue.T("profile needs one of: list, add, use, remove"))
 	}
 	switch args[0] {
 	case "list":
@@ -111,7 +112,7 @@ func runProfile(ctx context.Context, args []string, env Env) error {
 	case "remove":
 		return profileRemove(ctx, args[1:], env)
 	}
-	return usageErr(env, "profile: unknown action %q; use list, add, use or remove", args[0])
+	return usageErr(env, catalogue.T("profile: unknown action %q; use list, add, use or remove"), args[0])
 }
 
 func profileList(ctx context.Context, args []string, env Env) error {
@@ -127,7 +128,7 @@ func profileList(ctx context.Context, args []string, env Env) error {
 		if p.ID == f.Active {
 			mark = "*"
 		}
-		key := "key from OPENAI_API_KEY"
+		key := catalogue.T("key from OPENAI_API_KEY")
 		if !p.ReadOnly {
 			key = keyState(ctx, env, p.ID)
 		}
@@ -138,14 +139,14 @@ func profileList(ctx context.Context, args []string, env Env) error {
 			for _, g := range p.KeyGroups() {
 				label := g
 				if label == "" {
-					label = "own key"
+					label = catalogue.T("own key")
 				}
 				if g == p.UsingGroup() {
-					label += " (in use)"
+					label += catalogue.T(" (in use)")
 				}
 				parts = append(parts, label+": "+keyState(ctx, env, p.KeyAccount(g)))
 			}
-			key = "groups " + strings.Join(parts, "; ")
+			key = catalogue.F("groups %s", strings.Join(parts, "; "))
 		}
 		fmt.Fprintf(w, "%s %s\t%s\t%s\n", mark, p.Name, p.BaseURL, key)
 	}
@@ -172,25 +173,25 @@ func loadProfiles(env Env) (config.File, error) {
 func keyState(ctx context.Context, env Env, id string) string {
 	switch env.Keys.State(ctx, id) {
 	case secrets.StateSaved, secrets.StateSession:
-		return "key saved"
+		return catalogue.T("key saved")
 	case secrets.StateNone:
-		return "no key"
+		return catalogue.T("no key")
 	default:
-		return "keyring unavailable"
+		return catalogue.T("keyring unavailable")
 	}
 }
 
 func profileAdd(args []string, env Env) error {
 	fs := newFlags("profile add", env)
 	var p config.Profile
-	fs.StringVar(&p.Name, "name", "", "profile name (required)")
-	fs.StringVar(&p.BaseURL, "base-url", config.DefaultBaseURL, "service address, ending in /v1")
-	fs.StringVar(&p.ChatModel, "chat-model", "", "default chat model")
-	fs.StringVar(&p.ImageModel, "image-model", "", "default image model")
-	timeout := fs.Duration("timeout", 0, "longest wait for one image request, e.g. 10m (default: 10m)")
-	fs.IntVar(&p.MaxJobs, "jobs", 0, "jobs at once on this account (default 3)")
-	fs.BoolVar(&p.PlainHTTPConfirmed, "allow-plain-http", false, "agree to send the key over plain http to a host that is not this machine")
-	use := fs.Bool("use", false, "make it the active profile")
+	fs.StringVar(&p.Name, "name", "", catalogue.T("profile name (required)"))
+	fs.StringVar(&p.BaseURL, "base-url", config.DefaultBaseURL, catalogue.T("service address, ending in /v1"))
+	fs.StringVar(&p.ChatModel, "chat-model", "", catalogue.T("default chat model"))
+	fs.StringVar(&p.ImageModel, "image-model", "", catalogue.T("default image model"))
+	timeout := fs.Duration("timeout", 0, catalogue.T("longest wait for one image request, e.g. 10m (default: 10m)"))
+	fs.IntVar(&p.MaxJobs, "jobs", 0, catalogue.T("jobs at once on this account (default 3)"))
+	fs.BoolVar(&p.PlainHTTPConfirmed, "allow-plain-http", false, catalogue.T("agree to send the key over plain http to a host that is not this machine"))
+	use := fs.Bool("use", false, catalogue.T("make it the active profile"))
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -207,7 +208,7 @@ func profileAdd(args []string, env Env) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(env.Stderr, "easel: profile %q added; save its key with: easel key set --profile %q\n", p.Name, p.Name)
+	fmt.Fprintln(env.Stderr, "easel: "+catalogue.F("profile %q added; save its key with: easel key set --profile %q", p.Name, p.Name))
 	return nil
 }
 
@@ -217,12 +218,12 @@ func profileUse(args []string, env Env) error {
 		return err
 	}
 	if fs.NArg() != 1 {
-		return usageErr(env, "usage: easel profile use NAME")
+		return usageErr(env, catalogue.T("usage: easel profile use NAME"))
 	}
 	_, err := env.Profiles.Update(func(f *config.File) error {
 		p, ok := f.Find(fs.Arg(0))
 		if !ok {
-			return fmt.Errorf("no profile is called %q", fs.Arg(0))
+			return fmt.Errorf(catalogue.T("no profile is called %q"), fs.Arg(0))
 		}
 		f.Active = p.ID
 		return nil
@@ -236,13 +237,13 @@ func profileRemove(ctx context.Context, args []string, env Env) error {
 		return err
 	}
 	if fs.NArg() != 1 {
-		return usageErr(env, "usage: easel profile remove NAME")
+		return usageErr(env, catalogue.T("usage: easel profile remove NAME"))
 	}
 	var removed config.Profile
 	_, err := env.Profiles.Update(func(f *config.File) error {
 		p, ok := f.Remove(fs.Arg(0))
 		if !ok {
-			return fmt.Errorf("no profile is called %q", fs.Arg(0))
+			return fmt.Errorf(catalogue.T("no profile is called %q"), fs.Arg(0))
 		}
 		removed = p
 		return nil
@@ -251,7 +252,7 @@ func profileRemove(ctx context.Context, args []string, env Env) error {
 		return err
 	}
 	if err := env.Keys.Delete(ctx, removed.ID); err != nil {
-		return fmt.Errorf("profile %q removed, but its key could not be deleted: %w", removed.Name, err)
+		return fmt.Errorf(catalogue.T("profile %q removed, but its key could not be deleted: %w"), removed.Name, err)
 	}
 	return nil
 }
@@ -261,16 +262,16 @@ func profileRemove(ctx context.Context, args []string, env Env) error {
 // shell's history would see it.
 func runKey(ctx context.Context, args []string, env Env) error {
 	if len(args) == 0 || (args[0] != "set" && args[0] != "delete") {
-		return usageErr(env, "usage: easel key set|delete [--profile NAME] (set reads the key from standard input)")
+		return usageErr(env, catalogue.T("usage: easel key set|delete [--profile NAME] (set reads the key from standard input)"))
 	}
 	fs := newFlags("key "+args[0], env)
-	ref := fs.String("profile", "", "profile name (default: the active profile)")
-	group := fs.String("group", "", "the gateway account group this key belongs to; a new one is added to the profile")
+	ref := fs.String("profile", "", catalogue.T("profile name (default: the active profile)"))
+	group := fs.String("group", "", catalogue.T("the gateway account group this key belongs to; a new one is added to the profile"))
 	if err := parse(fs, args[1:]); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return usageErr(env, "key %s takes no arguments: the key is read from standard input", args[0])
+		return usageErr(env, catalogue.T("key %s takes no arguments: the key is read from standard input"), args[0])
 	}
 	f, err := loadProfiles(env)
 	if err != nil {
@@ -282,11 +283,11 @@ func runKey(ctx context.Context, args []string, env Env) error {
 	}
 	switch {
 	case strings.EqualFold(*ref, config.EnvironmentID):
-		return errors.New("the Environment profile takes its key from OPENAI_API_KEY, not from the keyring")
+		return errors.New(catalogue.T("the Environment profile takes its key from OPENAI_API_KEY, not from the keyring"))
 	case !ok && *ref != "":
-		return fmt.Errorf("no profile is called %q; `easel profile list` shows them", *ref)
+		return fmt.Errorf(catalogue.T("no profile is called %q; `easel profile list` shows them"), *ref)
 	case !ok:
-		return errors.New("no active profile: name one with --profile, or add one with `easel profile add`")
+		return errors.New(catalogue.T("no active profile: name one with --profile, or add one with `easel profile add`"))
 	}
 	g := strings.TrimSpace(*group)
 	if args[0] == "delete" {
@@ -328,12 +329,12 @@ func runKey(ctx context.Context, args []string, env Env) error {
 		return err
 	}
 	if err := env.Keys.Set(ctx, p.KeyAccount(g), key); err != nil {
-		return fmt.Errorf("the key was not saved: %w", err)
+		return fmt.Errorf(catalogue.T("the key was not saved: %w"), err)
 	}
 	if g != "" {
-		fmt.Fprintf(env.Stderr, "easel: key saved in the system keyring for profile %q, group %q\n", p.Name, g)
+		fmt.Fprintln(env.Stderr, "easel: "+catalogue.F("key saved in the system keyring for profile %q, group %q", p.Name, g))
 	} else {
-		fmt.Fprintf(env.Stderr, "easel: key saved in the system keyring for profile %q\n", p.Name)
+		fmt.Fprintln(env.Stderr, "easel: "+catalogue.F("key saved in the system keyring for profile %q", p.Name))
 	}
 	return nil
 }
@@ -354,23 +355,23 @@ func groupNames(p config.Profile) []string {
 func readKey(env Env, name string) (string, error) {
 	var line string
 	if f, ok := env.Stdin.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
-		fmt.Fprintf(env.Stderr, "Key for profile %q (not shown): ", name)
+		fmt.Fprint(env.Stderr, catalogue.F("Key for profile %q (not shown): ", name))
 		b, err := term.ReadPassword(int(f.Fd()))
 		fmt.Fprintln(env.Stderr)
 		if err != nil {
-			return "", fmt.Errorf("cannot read the key: %w", err)
+			return "", fmt.Errorf(catalogue.T("cannot read the key: %w"), err)
 		}
 		line = string(b)
 	} else {
 		s, err := bufio.NewReader(env.Stdin).ReadString('\n')
 		if err != nil && !errors.Is(err, io.EOF) {
-			return "", fmt.Errorf("cannot read the key: %w", err)
+			return "", fmt.Errorf(catalogue.T("cannot read the key: %w"), err)
 		}
 		line = s
 	}
 	key := strings.TrimSpace(line)
 	if key == "" {
-		return "", errors.New("no key on standard input; pipe it in, e.g. `easel key set < key.txt`")
+		return "", errors.New(catalogue.T("no key on standard input; pipe it in, e.g. `easel key set < key.txt`"))
 	}
 	return key, nil
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"easel/internal/catalogue"
 	"encoding/csv"
 	"errors"
 	"flag"
@@ -25,8 +26,8 @@ type costFlags struct {
 }
 
 func (c *costFlags) register(fs *flag.FlagSet) {
-	fs.BoolVar(&c.estimate, "estimate", false, "print what the request would cost at the profile's prices, and send nothing")
-	fs.BoolVar(&c.overBudget, "over-budget", false, "send even if the request would pass the profile's daily or monthly budget")
+	fs.BoolVar(&c.estimate, "estimate", false, catalogue.T("print what the request would cost at the profile's prices, and send nothing"))
+	fs.BoolVar(&c.overBudget, "over-budget", false, catalogue.T("send even if the request would pass the profile's daily or monthly budget"))
 }
 
 // withinBudget refuses a request that would pass p's budget unless
@@ -39,8 +40,7 @@ func (m memory) withinBudget(ctx context.Context, p config.Profile, est pricing.
 	if err != nil || !v.Over {
 		return nil
 	}
-	return errors.New("not sent: " + v.String() + " The request is estimated at " + est.Amount().String() +
-		"; send it anyway with --over-budget, or change the budget in the window's Settings")
+	return errors.New(catalogue.F("not sent: %s The request is estimated at %s; send it anyway with --over-budget, or change the budget in the window's Settings.", v, est.Amount()))
 }
 
 // chargeImage writes an image request in the ledger, as the window does,
@@ -51,10 +51,10 @@ func (m memory) chargeImage(ctx context.Context, env Env, p config.Profile, gen 
 	}
 	c, lerr := spend.Ledger{Lib: m.lib}.ImageRequest(context.WithoutCancel(ctx), p.Prices, p.ID, "", gen, edit, res, spend.Outcome(err, ctx.Err() != nil))
 	if lerr != nil {
-		fmt.Fprintf(env.Stderr, "easel: the cost could not be written down: %v\n", lerr)
+		fmt.Fprintln(env.Stderr, "easel: "+catalogue.F("the cost could not be written down: %v", lerr))
 	}
 	if said := c.String(); said != "" {
-		fmt.Fprintf(env.Stderr, "easel: cost %s\n", said)
+		fmt.Fprintln(env.Stderr, "easel: "+catalogue.F("cost %s", said))
 	}
 }
 
@@ -70,7 +70,7 @@ func (m memory) chargeChat(ctx context.Context, env Env, p config.Profile, req a
 	}
 	_, lerr := spend.Ledger{Lib: m.lib}.ChatRequest(context.WithoutCancel(ctx), p.Prices, p.ID, req, usage, spend.Outcome(err, ctx.Err() != nil))
 	if lerr != nil {
-		fmt.Fprintf(env.Stderr, "easel: the cost could not be written down: %v\n", lerr)
+		fmt.Fprintln(env.Stderr, "easel: "+catalogue.F("the cost could not be written down: %v", lerr))
 	}
 }
 
@@ -78,9 +78,9 @@ func (m memory) chargeChat(ctx context.Context, env Env, p config.Profile, req a
 // line's requests alike.
 func runSpend(ctx context.Context, args []string, env Env) error {
 	fs := newFlags("spend", env)
-	by := fs.String("by", "day", "split the totals by day, week, month, model, profile or kind")
-	since := fs.String("since", "", "count from this date on (YYYY-MM-DD, local time); default: everything")
-	asCSV := fs.Bool("csv", false, "print the totals as CSV")
+	by := fs.String("by", "day", catalogue.T("split the totals by day, week, month, model, profile or kind"))
+	since := fs.String("since", "", catalogue.T("count from this date on (YYYY-MM-DD, local time); default: everything"))
+	asCSV := fs.Bool("csv", false, catalogue.T("print the totals as CSV"))
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -91,21 +91,21 @@ func runSpend(ctx context.Context, args []string, env Env) error {
 	case library.ByModel, library.ByProfile, library.ByKind:
 		q.Group = *by
 	default:
-		return usageErr(env, "--by takes day, week, month, model, profile or kind, not %q", *by)
+		return usageErr(env, catalogue.T("--by takes day, week, month, model, profile or kind, not %q"), *by)
 	}
 	if *since != "" {
 		t, err := time.ParseInLocation("2006-01-02", *since, time.Local)
 		if err != nil {
-			return usageErr(env, "--since takes a date such as 2026-11-01, not %q", *since)
+			return usageErr(env, catalogue.T("--since takes a date such as 2026-11-01, not %q"), *since)
 		}
 		q.Since = t
 	}
 	if env.Library == "" {
-		return errors.New("no gallery folder, so no ledger to read")
+		return errors.New(catalogue.T("no gallery folder, so no ledger to read"))
 	}
 	lib, err := library.OpenWithoutRepair(env.Library)
 	if err != nil {
-		return fmt.Errorf("cannot read the ledger: %w", err)
+		return fmt.Errorf(catalogue.T("cannot read the ledger: %w"), err)
 	}
 	defer lib.Close()
 	totals, err := lib.Spend(ctx, q)
@@ -135,7 +135,7 @@ func runSpend(ctx context.Context, args []string, env Env) error {
 		return w.Error()
 	}
 	if len(totals) == 0 {
-		fmt.Fprintln(env.Stdout, "Nothing spent yet.")
+		fmt.Fprintln(env.Stdout, catalogue.T("Nothing spent yet."))
 		return nil
 	}
 	tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
@@ -144,13 +144,13 @@ func runSpend(ctx context.Context, args []string, env Env) error {
 		m := pricing.Money{Amount: t.Amount, Currency: t.Currency}
 		note := ""
 		if t.Estimated > 0 {
-			note = fmt.Sprintf("(%s estimated)", pricing.Money{Amount: t.Estimated, Currency: t.Currency})
+			note = catalogue.F("(%s estimated)", pricing.Money{Amount: t.Estimated, Currency: t.Currency})
 		}
 		images := ""
 		if t.Images > 0 {
-			images = plural(t.Images, "image")
+			images = catalogue.N("%d images", t.Images, t.Images)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t\n", label(t), m, plural(t.Requests, "request"), images, note)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t\n", label(t), m, catalogue.N("%d requests", t.Requests, t.Requests), images, note)
 		sums[t.Currency] += t.Amount
 	}
 	var all []string
@@ -159,16 +159,8 @@ func runSpend(ctx context.Context, args []string, env Env) error {
 			all = append(all, pricing.Money{Amount: v, Currency: cur}.String())
 		}
 	}
-	fmt.Fprintf(tw, "total\t%s\t\t\t\t\n", strings.Join(all, " + "))
+	fmt.Fprintf(tw, "%s\t%s\t\t\t\t\n", catalogue.T("total"), strings.Join(all, " + "))
 	return tw.Flush()
-}
-
-// plural says n things.
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return fmt.Sprintf("%d %ss", n, what)
 }
 
 // profileNames are the profiles' names by id, for totals by profile.

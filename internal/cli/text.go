@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"easel/internal/catalogue"
 	"fmt"
 	"net"
 	"strings"
@@ -39,11 +40,11 @@ func runModels(ctx context.Context, args []string, env Env) error {
 
 func runChat(ctx context.Context, args []string, env Env) error {
 	fs := newFlags("chat", env)
-	model := fs.String("model", "gpt-4o-mini", "chat model id")
-	system := fs.String("system", "", "system message")
-	temperature := fs.Float64("temperature", -1, "sampling temperature 0-2 (sent only when given)")
-	maxTokens := fs.Int("max-tokens", 0, "longest reply in tokens (sent only when given)")
-	noStream := fs.Bool("no-stream", false, "wait for the whole reply instead of streaming it")
+	model := fs.String("model", "gpt-4o-mini", catalogue.T("chat model id"))
+	system := fs.String("system", "", catalogue.T("system message"))
+	temperature := fs.Float64("temperature", -1, catalogue.T("sampling temperature 0-2 (sent only when given)"))
+	maxTokens := fs.Int("max-tokens", 0, catalogue.T("longest reply in tokens (sent only when given)"))
+	noStream := fs.Bool("no-stream", false, catalogue.T("wait for the whole reply instead of streaming it"))
 	var t target
 	var cost costFlags
 	t.register(fs)
@@ -53,7 +54,7 @@ func runChat(ctx context.Context, args []string, env Env) error {
 	}
 	msg := strings.TrimSpace(strings.Join(fs.Args(), " "))
 	if msg == "" {
-		return usageErr(env, "chat needs a message: easel chat [flags] MESSAGE")
+		return usageErr(env, catalogue.T("chat needs a message: easel chat [flags] MESSAGE"))
 	}
 	c, p, err := t.client(ctx, env)
 	if err != nil {
@@ -105,30 +106,30 @@ func runChat(ctx context.Context, args []string, env Env) error {
 
 func runServeDemo(ctx context.Context, args []string, env Env) error {
 	fs := newFlags("serve-demo", env)
-	addr := fs.String("addr", "127.0.0.1:8090", "address to listen on (keep it on loopback)")
-	key := fs.String("key", "", "bearer key to require; empty accepts any")
-	pace := fs.Duration("pace", fakeapi.DemoPace, "delay between stream events")
-	balance := fs.Int("balance", 0, "images the demo account can pay for; 0 is unlimited")
-	gateway := fs.String("gateway", "", "behave like a gateway: new-api, sub2api, litellm, proxy, or quirks by name, comma-separated")
-	proxyLimit := fs.Duration("proxy-limit", fakeapi.DefaultProxyLimit, "with the proxy-cut quirk, how long an answer may take")
+	addr := fs.String("addr", "127.0.0.1:8090", catalogue.T("address to listen on (keep it on loopback)"))
+	key := fs.String("key", "", catalogue.T("bearer key to require; empty accepts any"))
+	pace := fs.Duration("pace", fakeapi.DemoPace, catalogue.T("delay between stream events"))
+	balance := fs.Int("balance", 0, catalogue.T("images the demo account can pay for; 0 is unlimited"))
+	gateway := fs.String("gateway", "", catalogue.T("behave like a gateway: new-api, sub2api, litellm, proxy, or quirks by name, comma-separated"))
+	proxyLimit := fs.Duration("proxy-limit", fakeapi.DefaultProxyLimit, catalogue.T("with the proxy-cut quirk, how long an answer may take"))
 	if err := parse(fs, args); err != nil {
 		return err
 	}
 	if host, _, err := net.SplitHostPort(*addr); err != nil || !api.IsLocalHost(host) {
-		return usageErr(env, "--addr must be a loopback address such as 127.0.0.1:8090")
+		return usageErr(env, catalogue.T("--addr must be a loopback address such as 127.0.0.1:8090"))
 	}
 	quirks, err := fakeapi.ParseQuirks(*gateway)
 	if err != nil {
-		return usageErr(env, "--gateway: %v", err)
+		return usageErr(env, catalogue.T("--gateway: %v"), err)
 	}
 	srv := fakeapi.New(fakeapi.Config{Key: *key, Pace: *pace, Balance: *balance, Quirks: quirks, ProxyLimit: *proxyLimit})
 	base, err := srv.Listen(ctx, *addr)
 	if err != nil {
-		return fmt.Errorf("cannot listen on %s: %w", *addr, err)
+		return fmt.Errorf(catalogue.T("cannot listen on %s: %w"), *addr, err)
 	}
-	fmt.Fprintf(env.Stdout, "Easel demo service at %s — set OPENAI_BASE_URL=%s; Ctrl+C stops it\n", base, base)
+	fmt.Fprintln(env.Stdout, catalogue.F("Easel demo service at %s — set OPENAI_BASE_URL=%s; Ctrl+C stops it", base, base))
 	if len(quirks) > 0 {
-		fmt.Fprintf(env.Stdout, "Behaving like a gateway: %s\n", joinQuirks(quirks))
+		fmt.Fprintln(env.Stdout, catalogue.F("Behaving like a gateway: %s", joinQuirks(quirks)))
 	}
 	<-ctx.Done()
 	time.Sleep(50 * time.Millisecond)
