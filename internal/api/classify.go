@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"easel/internal/catalogue"
 	"errors"
 	"net"
 	"net/http"
@@ -243,12 +244,12 @@ func classifyTransport(ctx context.Context, err error, model string) *Error {
 	case errors.As(err, &redirect):
 		e.Kind = KindBadResponse
 		e.Message = redirect.Error()
-		e.Hint = "If the service has moved, put its new address in the profile's base URL; otherwise ask its operator why it redirects."
+		e.Hint = catalogue.T("If the service has moved, put its new address in the profile's base URL; otherwise ask its operator why it redirects.")
 		return e
 	case errors.Is(err, ErrForbiddenAddress):
 		e.Kind = KindBadResponse
 		e.Message = "the service linked the image to an address Easel does not fetch from (" + err.Error() + ")"
-		e.Hint = "The answer may come from a misconfigured or hostile server: check the profile's base URL."
+		e.Hint = catalogue.T("The answer may come from a misconfigured or hostile server: check the profile's base URL.")
 		return e
 	case errors.Is(cause, errFirstByte) || errors.Is(cause, errOverall):
 		e.Kind = KindTimeout

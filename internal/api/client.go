@@ -3,6 +3,7 @@ package api
 import (
 	"bytes"
 	"context"
+	"easel/internal/catalogue"
 	"errors"
 	"fmt"
 	"io"
@@ -244,7 +245,7 @@ func (c *Client) send(ctx context.Context, r request) (*http.Response, error) {
 	}
 	req, err := http.NewRequestWithContext(ctx, r.method, c.cfg.BaseURL+r.path, body)
 	if err != nil {
-		return nil, fmt.Errorf("the service address %q cannot be used: %w", c.cfg.BaseURL, err)
+		return nil, fmt.Errorf(catalogue.T("the service address %q cannot be used: %w"), c.cfg.BaseURL, err)
 	}
 	if r.body != nil {
 		req.Header.Set("Content-Type", r.contentType)

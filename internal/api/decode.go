@@ -2,6 +2,8 @@ package api
 
 import (
 	"bytes"
+	"easel/internal/catalogue"
+	"errors"
 	"fmt"
 	"image"
 	_ "image/jpeg" // decoders for DecodeConfig
@@ -45,15 +47,15 @@ type TooLongError struct {
 
 func (e *TooLongError) Error() string {
 	if e.Image {
-		return fmt.Sprintf("one image of the answer is over the %s Easel reads for an image", mb(e.Limit))
+		return catalogue.F("one image of the answer is over the %s Easel reads for an image", mb(e.Limit))
 	}
 	if e.Event {
-		return fmt.Sprintf("one event of the stream is over the %s Easel reads for it", mb(e.Limit))
+		return catalogue.F("one event of the stream is over the %s Easel reads for it", mb(e.Limit))
 	}
 	if e.Said > 0 {
-		return fmt.Sprintf("the answer would be %s, over the %s Easel reads for it", mb(e.Said), mb(e.Limit))
+		return catalogue.F("the answer would be %s, over the %s Easel reads for it", mb(e.Said), mb(e.Limit))
 	}
-	return fmt.Sprintf("the answer is over the %s Easel reads for it", mb(e.Limit))
+	return catalogue.F("the answer is over the %s Easel reads for it", mb(e.Limit))
 }
 
 // mb is a byte count in whole megabytes (or kilobytes, when small).
@@ -78,7 +80,7 @@ type TooLargeError struct {
 }
 
 func (e *TooLargeError) Error() string {
-	return fmt.Sprintf("the image claims %dx%d pixels, more than the %d million Easel opens", e.Width, e.Height, e.Limit>>20)
+	return catalogue.F("the image claims %dx%d pixels, more than the %d million Easel opens", e.Width, e.Height, e.Limit>>20)
 }
 
 // CheckPixels refuses dimensions over MaxPixels: the one check that
@@ -100,7 +102,7 @@ func CheckPixelsWithin(w, h, limit int) error {
 func SniffImage(data []byte) (format string, w, h int, err error) {
 	cfg, format, err := image.DecodeConfig(bytes.NewReader(data))
 	if err != nil {
-		return "", 0, 0, fmt.Errorf("the bytes are not a PNG, JPEG or WebP image")
+		return "", 0, 0, errors.New(catalogue.T("the bytes are not a PNG, JPEG or WebP image"))
 	}
 	return format, cfg.Width, cfg.Height, nil
 }

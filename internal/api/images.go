@@ -3,6 +3,7 @@ package api
 import (
 	"bytes"
 	"context"
+	"easel/internal/catalogue"
 	"errors"
 	"fmt"
 	"mime"
@@ -94,7 +95,7 @@ func isWebPage(resp *http.Response) bool {
 // webPage is the failure of a 200 that is a web page, not an answer.
 func webPage(resp *http.Response) *Error {
 	e := &Error{Kind: KindBadResponse, Message: "the service answered with a web page instead of an API answer", RequestID: requestID(resp.Header)}
-	e.Hint = "Check the base URL: it should be the API's address, usually ending in /v1, not a website or a login page."
+	e.Hint = catalogue.T("Check the base URL: it should be the API's address, usually ending in /v1, not a website or a login page.")
 	return e
 }
 
@@ -172,18 +173,18 @@ func (c *Client) readImageJSON(ctx context.Context, resp *http.Response, model s
 			res.Linked++
 			img, err = c.download(ctx, item.Get("url").String())
 		default:
-			err = errors.New("neither b64_json nor url")
+			err = errors.New(catalogue.T("neither b64_json nor url"))
 		}
 		if err != nil {
 			var ae *Error
 			if errors.As(err, &ae) {
 				return nil, ae
 			}
-			return nil, badResponse(fmt.Sprintf("image %d of the answer: %v", i+1, err), err, resp.Header)
+			return nil, badResponse(catalogue.F("image %d of the answer: %v", i+1, err), err, resp.Header)
 		}
 		out, err := checkedImage(img)
 		if err != nil {
-			return nil, badResponse(fmt.Sprintf("image %d of the answer: %v", i+1, err), err, resp.Header)
+			return nil, badResponse(catalogue.F("image %d of the answer: %v", i+1, err), err, resp.Header)
 		}
 		out.RevisedPrompt = item.Get("revised_prompt").String()
 		res.Images = append(res.Images, out)
@@ -210,7 +211,7 @@ func checkedImage(data []byte) (Image, error) {
 func (c *Client) download(ctx context.Context, link string) ([]byte, error) {
 	u, err := url.Parse(link)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("the image link %q is not an http or https address", link)
+		return nil, fmt.Errorf(catalogue.T("the image link %q is not an http or https address"), link)
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 	if err != nil {
@@ -222,7 +223,7 @@ func (c *Client) download(ctx context.Context, link string) ([]byte, error) {
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("downloading the image answered %s", resp.Status)
+		return nil, fmt.Errorf(catalogue.T("downloading the image answered %s"), resp.Status)
 	}
 	data, err := readBody(resp.Body, resp.ContentLength, c.cfg.MaxResponse)
 	var long *TooLongError
@@ -239,10 +240,10 @@ func (c *Client) linkError(ctx context.Context, err error) *Error {
 	switch e.Kind {
 	case KindTimeout:
 		e.Message = "the image the answer links to did not arrive in time"
-		e.Hint = "The service made the image but its link stalled: try again; the image may already be charged."
+		e.Hint = catalogue.T("The service made the image but its link stalled: try again; the image may already be charged.")
 	case KindNetwork:
 		e.Message = "the image the answer links to could not be downloaded"
-		e.Hint = "The service made the image but its link could not be reached: try again; the image may already be charged."
+		e.Hint = catalogue.T("The service made the image but its link could not be reached: try again; the image may already be charged.")
 	}
 	return c.cleanError(e)
 }

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"easel/internal/catalogue"
 	"errors"
 	"fmt"
 	"net"
@@ -27,7 +28,7 @@ type RedirectError struct {
 }
 
 func (e *RedirectError) Error() string {
-	return fmt.Sprintf("the service redirected the request to %s; Easel sends requests and the key only to %s", e.To, e.From)
+	return catalogue.F("the service redirected the request to %s; Easel sends requests and the key only to %s", e.To, e.From)
 }
 
 // origin is a URL's scheme://host:port, with the default port written
@@ -51,7 +52,7 @@ func (c *Client) sameOrigin(req *http.Request, via []*http.Request) error {
 		return &RedirectError{From: origin(base), To: origin(req.URL)}
 	}
 	if len(via) >= 10 {
-		return errors.New("the service redirected the request more than 10 times")
+		return errors.New(catalogue.T("the service redirected the request more than 10 times"))
 	}
 	return nil
 }
@@ -59,10 +60,10 @@ func (c *Client) sameOrigin(req *http.Request, via []*http.Request) error {
 // linkRedirect is the image links' redirect policy: http(s) only.
 func linkRedirect(req *http.Request, via []*http.Request) error {
 	if s := req.URL.Scheme; s != "http" && s != "https" {
-		return fmt.Errorf("the image link redirected to %q, which is not an http or https address", req.URL.Redacted())
+		return fmt.Errorf(catalogue.T("the image link redirected to %q, which is not an http or https address"), req.URL.Redacted())
 	}
 	if len(via) >= 10 {
-		return errors.New("the image link redirected more than 10 times")
+		return errors.New(catalogue.T("the image link redirected more than 10 times"))
 	}
 	req.Header.Del("Authorization")
 	return nil
@@ -90,9 +91,9 @@ func linkDialControl(serviceIsLocal bool) func(network, address string, _ syscal
 		switch {
 		case ip.IsLinkLocalUnicast(), ip.IsLinkLocalMulticast(), ip.IsInterfaceLocalMulticast(),
 			ip.IsMulticast(), ip.IsUnspecified():
-			return fmt.Errorf("%w: %s is a link-local, multicast or unspecified address", ErrForbiddenAddress, host)
+			return fmt.Errorf(catalogue.T("%w: %s is a link-local, multicast or unspecified address"), ErrForbiddenAddress, host)
 		case !serviceIsLocal && (ip.IsLoopback() || ip.IsPrivate()):
-			return fmt.Errorf("%w: %s is on this machine or a private network, and the service is not", ErrForbiddenAddress, host)
+			return fmt.Errorf(catalogue.T("%w: %s is on this machine or a private network, and the service is not"), ErrForbiddenAddress, host)
 		}
 		return nil
 	}

@@ -1,7 +1,7 @@
 package api
 
 import (
-	"fmt"
+	"easel/internal/catalogue"
 	"net/http"
 	"regexp"
 	"strings"
@@ -33,7 +33,7 @@ var gatewayPhrases = []phrase{
 		words: []string{"倍率或价格未配置", "ratio or price not set"},
 		kind:  KindNoAccess,
 		hint: func(_ *Error, model string) string {
-			return fmt.Sprintf("The gateway has no price set for %q, so it will not run it (nothing was charged): pick another model, or ask the gateway's operator to price this one.", model)
+			return catalogue.F("The gateway has no price set for %q, so it will not run it (nothing was charged): pick another model, or ask the gateway's operator to price this one.", model)
 		},
 	},
 	{ // new-api service/quota.go, one-api: this key's own spending limit,
@@ -42,14 +42,14 @@ var gatewayPhrases = []phrase{
 		words: []string{"token quota is not enough", "令牌额度不足", "该令牌额度已用尽", "token quota exhausted"},
 		kind:  KindInsufficientBalance,
 		hint: func(*Error, string) string {
-			return "This key's own spending limit is used up (the account itself may still have balance): raise the key's limit in the gateway's console, or use another key."
+			return catalogue.T("This key's own spending limit is used up (the account itself may still have balance): raise the key's limit in the gateway's console, or use another key.")
 		},
 	},
 	{ // one-api/new-api token checks: a key that expired or was switched off.
 		words: []string{"该令牌已过期", "token has expired", "该令牌状态不可用", "令牌已被禁用", "token is disabled"},
 		kind:  KindAuth,
 		hint: func(*Error, string) string {
-			return "The gateway says this key has expired or was switched off: make a new key in the gateway's console and put it in Settings."
+			return catalogue.T("The gateway says this key has expired or was switched off: make a new key in the gateway's console and put it in Settings.")
 		},
 	},
 	{ // LiteLLM proxy: a key's or team's budget (proxy/_types.py BudgetExceededError).
@@ -57,7 +57,7 @@ var gatewayPhrases = []phrase{
 		words: []string{"budget has been exceeded", "budgetexceedederror"},
 		kind:  KindInsufficientBalance,
 		hint: func(*Error, string) string {
-			return "The gateway's budget for this key or team is spent: ask its operator to raise it, or wait for the budget to reset."
+			return catalogue.T("The gateway's budget for this key or team is spent: ask its operator to raise it, or wait for the budget to reset.")
 		},
 	},
 	{ // LiteLLM proxy: key_model_access_denied, team_model_access_denied.
@@ -65,7 +65,7 @@ var gatewayPhrases = []phrase{
 		words: []string{"key not allowed to access model", "team not allowed to access model"},
 		kind:  KindNoAccess,
 		hint: func(_ *Error, model string) string {
-			return fmt.Sprintf("This gateway key may not use %q: pick a model the key lists, or ask the gateway's operator to allow it.", model)
+			return catalogue.F("This gateway key may not use %q: pick a model the key lists, or ask the gateway's operator to allow it.", model)
 		},
 	},
 	{ // new-api relay: the provider answered (and billed) but the gateway
@@ -74,14 +74,14 @@ var gatewayPhrases = []phrase{
 		codes: []string{"bad_response_body", "read_response_body_failed"},
 		kind:  KindBadResponse,
 		hint: func(*Error, string) string {
-			return "The gateway could not read the provider's answer after the provider had done the work, so it may have been charged: sending it the same way will fail the same way. If it was streamed, send it without streaming."
+			return catalogue.T("The gateway could not read the provider's answer after the provider had done the work, so it may have been charged: sending it the same way will fail the same way. If it was streamed, send it without streaming.")
 		},
 	},
 	{ // sub2api and similar subscription relays: no upstream account free.
 		words: []string{"no available accounts", "no available account", "暂无可用账号", "没有可用账号"},
 		kind:  KindServer,
 		hint: func(*Error, string) string {
-			return "The gateway has no free upstream account for this request right now: try again in a few minutes; nothing was charged."
+			return catalogue.T("The gateway has no free upstream account for this request right now: try again in a few minutes; nothing was charged.")
 		},
 	},
 }
@@ -105,7 +105,7 @@ func vocabulary(e *Error, model string) bool {
 		// new-api relays an upstream failure it could not read (an HTML
 		// 502) as the bare word "openai_error": say what that means.
 		e.Kind = KindServer
-		e.Hint = fmt.Sprintf("The provider behind the gateway failed (HTTP %d) and the gateway passed on only the word %q: try again in a minute; if it keeps failing, tell the gateway's operator.", e.Status, e.Message)
+		e.Hint = catalogue.F("The provider behind the gateway failed (HTTP %d) and the gateway passed on only the word %q: try again in a minute; if it keeps failing, tell the gateway's operator.", e.Status, e.Message)
 		return true
 	}
 	if e.Kind == KindRateLimited && e.RetryAfter == 0 {
@@ -214,14 +214,14 @@ func (c *Client) refine(e *Error, r request, took time.Duration) {
 		// A proxy's own time limit (Cloudflare's 524 at about 100 s): the
 		// service behind it may well have finished, and charged.
 		e.Kind = KindTimeout
-		e.Message = fmt.Sprintf("a proxy in front of the service cut the request after %s", roundTook(took))
-		e.Hint = "The proxy's time limit is shorter than this request takes, and the service may have finished and charged for it: check the gallery and the account's usage before sending again; lower the quality or size, or turn on streaming, which keeps the connection alive."
+		e.Message = catalogue.F("a proxy in front of the service cut the request after %s", roundTook(took))
+		e.Hint = catalogue.T("The proxy's time limit is shorter than this request takes, and the service may have finished and charged for it: check the gallery and the account's usage before sending again; lower the quality or size, or turn on streaming, which keeps the connection alive.")
 		return
 	}
 	if e.Kind == KindAuth {
 		if quoted, ok := upstreamKey(e.Message, c.cfg.APIKey); ok {
 			e.Kind = KindServer
-			e.Hint = fmt.Sprintf("The provider behind the gateway refused the gateway's own key (%s is not yours): your key works; tell the gateway's operator, or pick a model another channel serves.", Redact(quoted, c.cfg.APIKey))
+			e.Hint = catalogue.F("The provider behind the gateway refused the gateway's own key (%s is not yours): your key works; tell the gateway's operator, or pick a model another channel serves.", Redact(quoted, c.cfg.APIKey))
 			return
 		}
 	}
@@ -244,7 +244,7 @@ func invalidURL(msg string) bool {
 
 // wrongAddressHint says how to fix a base URL the service has no API at.
 func wrongAddressHint(base string) string {
-	return fmt.Sprintf("The service has no API at %s: check the profile's base URL; it is usually the gateway's address followed by /v1 (not /api/v1, and without a path after it).", base)
+	return catalogue.F("The service has no API at %s: check the profile's base URL; it is usually the gateway's address followed by /v1 (not /api/v1, and without a path after it).", base)
 }
 
 // roundTook is a duration as a person reads it: whole seconds, or

@@ -2,6 +2,7 @@ package api
 
 import (
 	"bytes"
+	"easel/internal/catalogue"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
@@ -46,7 +47,7 @@ func parseWire(body []byte) (*wireJSON, error) {
 			j++
 		}
 		if j >= len(body) {
-			return nil, errors.New("the answer ends inside an image")
+			return nil, errors.New(catalogue.T("the answer ends inside an image"))
 		}
 		if body[j] != '"' { // null, or a key inside some other text: leave it
 			skel = append(skel, body[pos:j]...)
@@ -56,7 +57,7 @@ func parseWire(body []byte) (*wireJSON, error) {
 		start := j + 1
 		end := bytes.IndexByte(body[start:], '"')
 		if end < 0 {
-			return nil, errors.New("the answer ends inside an image")
+			return nil, errors.New(catalogue.T("the answer ends inside an image"))
 		}
 		skel = append(skel, body[pos:start]...)
 		skel = append(skel, '#')
@@ -66,7 +67,7 @@ func parseWire(body []byte) (*wireJSON, error) {
 	}
 	skel = append(skel, body[pos:]...)
 	if !gjson.ValidBytes(skel) {
-		return nil, errors.New("the answer is not complete JSON")
+		return nil, errors.New(catalogue.T("the answer is not complete JSON"))
 	}
 	w.meta = gjson.ParseBytes(skel)
 	return w, nil
@@ -75,35 +76,35 @@ func parseWire(body []byte) (*wireJSON, error) {
 // image decodes the b64_json value v (a marker in the skeleton).
 func (w *wireJSON) image(v gjson.Result) ([]byte, error) {
 	if v.Type != gjson.String {
-		return nil, errors.New("b64_json is not a string")
+		return nil, errors.New(catalogue.T("b64_json is not a string"))
 	}
 	s := v.String()
 	if len(s) < 2 || s[0] != '#' {
-		return nil, errors.New("b64_json is not where it was expected")
+		return nil, errors.New(catalogue.T("b64_json is not where it was expected"))
 	}
 	k, err := strconv.Atoi(s[1:])
 	if w.decoded != nil {
 		if err != nil || k < 0 || k >= len(w.decoded) {
-			return nil, errors.New("b64_json is not where it was expected")
+			return nil, errors.New(catalogue.T("b64_json is not where it was expected"))
 		}
 		return w.decoded[k], nil
 	}
 	if err != nil || k < 0 || k >= len(w.spans) {
-		return nil, errors.New("b64_json is not where it was expected")
+		return nil, errors.New(catalogue.T("b64_json is not where it was expected"))
 	}
 	src := w.body[w.spans[k][0]:w.spans[k][1]]
 	if bytes.IndexByte(src, '\\') >= 0 { // "\/" escapes: rare, take the slow path
 		var unq string
 		quoted := append(append([]byte{'"'}, src...), '"')
 		if err := json.Unmarshal(quoted, &unq); err != nil {
-			return nil, fmt.Errorf("b64_json is not a valid string: %w", err)
+			return nil, fmt.Errorf(catalogue.T("b64_json is not a valid string: %w"), err)
 		}
 		src = []byte(unq)
 	}
 	dst := make([]byte, base64.StdEncoding.DecodedLen(len(src)))
 	n, err := base64.StdEncoding.Decode(dst, src)
 	if err != nil {
-		return nil, fmt.Errorf("b64_json is not valid base64: %w", err)
+		return nil, fmt.Errorf(catalogue.T("b64_json is not valid base64: %w"), err)
 	}
 	return dst[:n], nil
 }

@@ -3,9 +3,9 @@ package api
 import (
 	"bufio"
 	"bytes"
+	"easel/internal/catalogue"
 	"encoding/base64"
 	"errors"
-	"fmt"
 	"io"
 	"strconv"
 
@@ -72,7 +72,7 @@ func readWireStream(r io.Reader, sizeHint, limit int64, keep int) (w *wireJSON, 
 			return nil, nil, err
 		}
 		if total > limit {
-			return nil, nil, formatError{fmt.Sprintf("the answer is over the %d-byte limit", limit)}
+			return nil, nil, formatError{catalogue.F("the answer is over the %d-byte limit", limit)}
 		}
 		if !bytes.HasSuffix(skel, b64Key) || (len(skel) > len(b64Key) && skel[len(skel)-len(b64Key)-1] == '\\') {
 			continue
@@ -115,7 +115,7 @@ func readWireStream(r io.Reader, sizeHint, limit int64, keep int) (w *wireJSON, 
 	next:
 	}
 	if total > limit {
-		return nil, nil, formatError{fmt.Sprintf("the answer is over the %d-byte limit", limit)}
+		return nil, nil, formatError{catalogue.F("the answer is over the %d-byte limit", limit)}
 	}
 	if !gjson.ValidBytes(skel) {
 		return nil, nil, formatError{"the answer is not complete JSON"}

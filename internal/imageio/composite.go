@@ -2,6 +2,7 @@ package imageio
 
 import (
 	"bytes"
+	"easel/internal/catalogue"
 	"fmt"
 	"image"
 	"image/draw"
@@ -24,7 +25,7 @@ type ShapeError struct {
 }
 
 func (e *ShapeError) Error() string {
-	return fmt.Sprintf("the result is %dx%d and the first image %dx%d: their shapes differ, so the unmasked area cannot be put back (choose “Match the first image” as the size)",
+	return catalogue.F("the result is %dx%d and the first image %dx%d: their shapes differ, so the unmasked area cannot be put back (choose “Match the first image” as the size)",
 		e.Result.X, e.Result.Y, e.Original.X, e.Original.Y)
 }
 
@@ -48,18 +49,18 @@ func SameShape(a, b image.Point) bool {
 func KeepUnmasked(result, original, mask []byte, feather int) ([]byte, error) {
 	res, err := DecodeBounded(bytes.NewReader(result), MaxPixels)
 	if err != nil {
-		return nil, fmt.Errorf("the result: %w", err)
+		return nil, fmt.Errorf(catalogue.T("the result: %w"), err)
 	}
 	orig, err := DecodeBounded(bytes.NewReader(original), MaxPixels)
 	if err != nil {
-		return nil, fmt.Errorf("the first input: %w", err)
+		return nil, fmt.Errorf(catalogue.T("the first input: %w"), err)
 	}
 	m, err := DecodeBounded(bytes.NewReader(mask), MaxPixels)
 	if err != nil {
-		return nil, fmt.Errorf("the mask: %w", err)
+		return nil, fmt.Errorf(catalogue.T("the mask: %w"), err)
 	}
 	if m.Bounds().Size() != orig.Bounds().Size() {
-		return nil, fmt.Errorf("the mask is %dx%d but the first image %dx%d", m.Bounds().Dx(), m.Bounds().Dy(), orig.Bounds().Dx(), orig.Bounds().Dy())
+		return nil, fmt.Errorf(catalogue.T("the mask is %dx%d but the first image %dx%d"), m.Bounds().Dx(), m.Bounds().Dy(), orig.Bounds().Dx(), orig.Bounds().Dy())
 	}
 	out, err := Composite(res, orig, KeepAlpha(m), feather)
 	if err != nil {

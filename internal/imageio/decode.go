@@ -2,6 +2,7 @@ package imageio
 
 import (
 	"bytes"
+	"easel/internal/catalogue"
 	"fmt"
 	"image"
 	"io"
@@ -30,14 +31,14 @@ func DecodeBounded(r io.Reader, limit int) (image.Image, error) {
 	var head bytes.Buffer
 	cfg, _, err := image.DecodeConfig(io.TeeReader(r, &head))
 	if err != nil {
-		return nil, fmt.Errorf("not a readable image: %w", err)
+		return nil, fmt.Errorf(catalogue.T("not a readable image: %w"), err)
 	}
 	if err := api.CheckPixelsWithin(cfg.Width, cfg.Height, limit); err != nil {
 		return nil, err
 	}
 	img, _, err := image.Decode(io.MultiReader(&head, r))
 	if err != nil {
-		return nil, fmt.Errorf("not a readable image: %w", err)
+		return nil, fmt.Errorf(catalogue.T("not a readable image: %w"), err)
 	}
 	return img, nil
 }

@@ -6,6 +6,7 @@ package imageio
 
 import (
 	"bytes"
+	"easel/internal/catalogue"
 	"fmt"
 	"image"
 	"image/color"
@@ -30,7 +31,7 @@ func Export(original []byte, from, to string, quality int) ([]byte, error) {
 	}
 	img, err := DecodeBounded(bytes.NewReader(original), MaxPixels)
 	if err != nil {
-		return nil, fmt.Errorf("cannot read the original: %w", err)
+		return nil, fmt.Errorf(catalogue.T("cannot read the original: %w"), err)
 	}
 	quality = max(1, min(100, quality))
 	var buf bytes.Buffer
@@ -45,7 +46,7 @@ func Export(original []byte, from, to string, quality int) ([]byte, error) {
 		}
 		return webp.EncodeRGBA(img, float32(quality))
 	default:
-		return nil, fmt.Errorf("cannot export as %q: use png, jpeg or webp", to)
+		return nil, fmt.Errorf(catalogue.T("cannot export as %q: use png, jpeg or webp"), to)
 	}
 	if err != nil {
 		return nil, err
@@ -96,5 +97,5 @@ func EncodeTo(w io.Writer, img image.Image, format string, quality int) error {
 		_, err = w.Write(data)
 		return err
 	}
-	return fmt.Errorf("cannot export as %q: use png, jpeg or webp", format)
+	return fmt.Errorf(catalogue.T("cannot export as %q: use png, jpeg or webp"), format)
 }

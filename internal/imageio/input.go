@@ -2,6 +2,7 @@ package imageio
 
 import (
 	"bytes"
+	"easel/internal/catalogue"
 	"fmt"
 	"image"
 	"io"
@@ -24,7 +25,7 @@ type TooBigError struct {
 }
 
 func (e *TooBigError) Error() string {
-	return fmt.Sprintf("%s is larger than %s, the most the service takes for one image: save it smaller (or as JPEG) and add it again",
+	return catalogue.F("%s is larger than %s, the most the service takes for one image: save it smaller (or as JPEG) and add it again",
 		e.Name, humanize.IBytes(uint64(e.Limit)))
 }
 
@@ -33,13 +34,13 @@ func (e *TooBigError) Error() string {
 func ReadInput(r io.Reader, name string, limit int64) (data []byte, contentType string, err error) {
 	data, err = io.ReadAll(io.LimitReader(r, limit+1))
 	if err != nil {
-		return nil, "", fmt.Errorf("cannot read %s: %w", name, err)
+		return nil, "", fmt.Errorf(catalogue.T("cannot read %s: %w"), name, err)
 	}
 	if int64(len(data)) > limit {
 		return nil, "", &TooBigError{Name: name, Limit: limit}
 	}
 	if len(data) == 0 {
-		return nil, "", fmt.Errorf("%s is empty (0 bytes): it holds no image", name)
+		return nil, "", fmt.Errorf(catalogue.T("%s is empty (0 bytes): it holds no image"), name)
 	}
 	// The one pixel check answers and thumbnails use: a small file whose
 	// header claims billions of pixels is refused before anything decodes

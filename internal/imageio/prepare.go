@@ -2,6 +2,7 @@ package imageio
 
 import (
 	"bytes"
+	"easel/internal/catalogue"
 	"encoding/binary"
 	"fmt"
 	"image"
@@ -60,17 +61,17 @@ func ReadPrepared(r io.Reader, name string) (Prepared, error) {
 // that claims more pixels than api.MaxPixels (before any decode).
 func Prepare(name string, data []byte, limit int64) (Prepared, error) {
 	if len(data) == 0 {
-		return Prepared{}, fmt.Errorf("%s is empty (0 bytes): it holds no image", name)
+		return Prepared{}, fmt.Errorf(catalogue.T("%s is empty (0 bytes): it holds no image"), name)
 	}
 	if kind := isoImage(data); kind != "" {
-		return Prepared{}, fmt.Errorf("%s is a %s image, which Easel cannot read: export it as PNG or JPEG and add that", name, kind)
+		return Prepared{}, fmt.Errorf(catalogue.T("%s is a %s image, which Easel cannot read: export it as PNG or JPEG and add that"), name, kind)
 	}
 	cfg, format, err := image.DecodeConfig(bytes.NewReader(data))
 	if err != nil {
 		if kind := looksLike(data); kind != "" {
-			return Prepared{}, fmt.Errorf("%s looks like a %s image but is damaged or cut short", name, kind)
+			return Prepared{}, fmt.Errorf(catalogue.T("%s looks like a %s image but is damaged or cut short"), name, kind)
 		}
-		return Prepared{}, fmt.Errorf("%s is not an image Easel can read: PNG, JPEG and WebP work (GIF, BMP and TIFF are converted)", name)
+		return Prepared{}, fmt.Errorf(catalogue.T("%s is not an image Easel can read: PNG, JPEG and WebP work (GIF, BMP and TIFF are converted)"), name)
 	}
 	if err := api.CheckPixels(cfg.Width, cfg.Height); err != nil {
 		return Prepared{}, fmt.Errorf("%s: %w", name, err)
@@ -80,7 +81,7 @@ func Prepare(name string, data []byte, limit int64) (Prepared, error) {
 		orientation = exifOrientation(data)
 	}
 	if !complete(format, data) {
-		return Prepared{}, fmt.Errorf("%s looks like a %s image but is damaged or cut short", name, formatName(format))
+		return Prepared{}, fmt.Errorf(catalogue.T("%s looks like a %s image but is damaged or cut short"), name, formatName(format))
 	}
 	// Every file is decoded once, whole: a file damaged inside (its end
 	// intact) is refused here, not by the service after the upload.
@@ -91,7 +92,7 @@ func Prepare(name string, data []byte, limit int64) (Prepared, error) {
 		img, err = imaging.Decode(bytes.NewReader(data), imaging.AutoOrientation(true))
 	}
 	if err != nil {
-		return Prepared{}, fmt.Errorf("%s looks like a %s image but is damaged or cut short", name, formatName(format))
+		return Prepared{}, fmt.Errorf(catalogue.T("%s looks like a %s image but is damaged or cut short"), name, formatName(format))
 	}
 	asIs := (format == "png" || format == "jpeg" || format == "webp") && orientation == 1
 	if asIs && int64(len(data)) <= limit {
@@ -132,7 +133,7 @@ func Prepare(name string, data []byte, limit int64) (Prepared, error) {
 			return Prepared{}, &TooBigError{Name: name, Limit: limit}
 		}
 		b = img.Bounds()
-		notes = append(notes, fmt.Sprintf("scaled down from %dx%d to %dx%d to fit the %s upload limit",
+		notes = append(notes, catalogue.F("scaled down from %dx%d to %dx%d to fit the %s upload limit",
 			w0, h0, b.Dx(), b.Dy(), humanize.IBytes(uint64(limit))))
 	}
 	p := Prepared{Data: encoded, ContentType: "image/" + out, Format: out, Width: b.Dx(), Height: b.Dy(), Image: img}

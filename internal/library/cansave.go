@@ -1,6 +1,7 @@
 package library
 
 import (
+	"easel/internal/catalogue"
 	"errors"
 	"fmt"
 	"os"
@@ -28,7 +29,7 @@ type SpaceError struct {
 }
 
 func (e *SpaceError) Error() string {
-	return fmt.Sprintf("the disk that holds the gallery (%s) has %s free; the images asked for need about %s. Free some space, or ask for fewer or smaller images",
+	return catalogue.F("the disk that holds the gallery (%s) has %s free; the images asked for need about %s. Free some space, or ask for fewer or smaller images",
 		e.Dir, humanize.IBytes(e.Free), humanize.IBytes(e.Need))
 }
 
@@ -43,11 +44,11 @@ func (l *Library) CanSave(n int, each int64) error {
 	}
 	index := filepath.Join(l.root, dbName)
 	if err := canWrite(index); err != nil {
-		return fmt.Errorf("the gallery's index %s cannot be written (%v): new images could not be recorded", index, wording.PathCause(err))
+		return fmt.Errorf(catalogue.T("the gallery's index %s cannot be written (%v): new images could not be recorded"), index, wording.PathCause(err))
 	}
 	f, err := os.CreateTemp(l.images, ".easel-probe-*")
 	if err != nil {
-		return fmt.Errorf("the gallery's folder %s cannot be written (%v): new images could not be saved", l.images, wording.PathCause(err))
+		return fmt.Errorf(catalogue.T("the gallery's folder %s cannot be written (%v): new images could not be saved"), l.images, wording.PathCause(err))
 	}
 	f.Close()
 	os.Remove(f.Name())
@@ -77,15 +78,15 @@ func Cause(err error) string {
 	case errors.As(err, &space), errors.As(err, &newer):
 		return err.Error()
 	case problem == wording.DiskFull, sqliteCode(err) == sqliteFull:
-		return "the disk that holds the gallery is full"
+		return catalogue.T("the disk that holds the gallery is full")
 	case problem == wording.ReadOnly:
-		return "the disk that holds the gallery is read-only"
+		return catalogue.T("the disk that holds the gallery is read-only")
 	case problem == wording.NotAllowed:
-		return "Easel may not write in the gallery's folder (permissions)"
+		return catalogue.T("Easel may not write in the gallery's folder (permissions)")
 	case problem == wording.InUse:
-		return "another program is using a file in the gallery's folder; close it and try again"
+		return catalogue.T("another program is using a file in the gallery's folder; close it and try again")
 	case problem == wording.DriveMissing:
-		return "the drive that holds the gallery is not connected"
+		return catalogue.T("the drive that holds the gallery is not connected")
 	}
 	return strings.TrimPrefix(err.Error(), "library: ")
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"database/sql"
+	"easel/internal/catalogue"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -65,7 +66,7 @@ func (l *Library) storeInputs(images []Input, mask *Input) ([]storedRef, error) 
 	add := func(in Input, role string, pos int) error {
 		format, w, h, err := api.SniffImage(in.Data)
 		if err != nil {
-			return fmt.Errorf("library: input %q: %w", in.Name, err)
+			return fmt.Errorf(catalogue.T("library: input %q: %w"), in.Name, err)
 		}
 		sum := sha256.Sum256(in.Data)
 		hash := hex.EncodeToString(sum[:])
@@ -77,7 +78,7 @@ func (l *Library) storeInputs(images []Input, mask *Input) ([]storedRef, error) 
 		full := filepath.Join(l.root, filepath.FromSlash(rel))
 		if st, err := os.Stat(full); err != nil || st.Size() != int64(len(in.Data)) {
 			if err := atomicfile.Write(full, in.Data); err != nil {
-				return fmt.Errorf("library: cannot keep the input %q: %w", in.Name, err)
+				return fmt.Errorf(catalogue.T("library: cannot keep the input %q: %w"), in.Name, err)
 			}
 		}
 		refs = append(refs, storedRef{Role: role, Position: pos, Name: in.Name, Hash: hash, File: rel, Format: format, Width: w, Height: h, Size: int64(len(in.Data))})

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"database/sql"
+	"easel/internal/catalogue"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -129,7 +130,7 @@ func (l *Library) Add(ctx context.Context, n NewItem) (int64, error) {
 		return 0, l.saveErr
 	}
 	if len(n.Image.Data) == 0 {
-		return 0, errors.New("library: no image bytes")
+		return 0, errors.New(catalogue.T("library: no image bytes"))
 	}
 	created := plausible(n.Created)
 	var err error
@@ -150,11 +151,11 @@ func (l *Library) Add(ctx context.Context, n NewItem) (int64, error) {
 	rel := l.newName(n.Image.Format, created)
 	meta, _ := json.Marshal(p)
 	if _, err := l.db.ExecContext(ctx, `INSERT INTO pending (file, item, created_ms) VALUES (?, ?, ?)`, rel, string(meta), time.Now().UnixMilli()); err != nil {
-		return 0, fmt.Errorf("library: cannot record the image: %w", err)
+		return 0, fmt.Errorf(catalogue.T("library: cannot record the image: %w"), err)
 	}
 	if err := atomicfile.Write(filepath.Join(l.root, filepath.FromSlash(rel)), n.Image.Data); err != nil {
 		_, _ = l.db.ExecContext(context.WithoutCancel(ctx), `DELETE FROM pending WHERE file = ?`, rel)
-		return 0, fmt.Errorf("library: cannot save the image: %w", err)
+		return 0, fmt.Errorf(catalogue.T("library: cannot save the image: %w"), err)
 	}
 	var id int64
 	err = l.inTx(ctx, func(tx *sql.Tx) (err error) {
@@ -162,7 +163,7 @@ func (l *Library) Add(ctx context.Context, n NewItem) (int64, error) {
 		return err
 	})
 	if err != nil {
-		return 0, fmt.Errorf("library: cannot record the image: %w", err)
+		return 0, fmt.Errorf(catalogue.T("library: cannot record the image: %w"), err)
 	}
 	return id, nil
 }
@@ -327,7 +328,7 @@ func (l *Library) Delete(ctx context.Context, id int64) error {
 	}
 	_ = os.Remove(l.thumbPath(it))
 	if err := os.Remove(l.Path(it)); err != nil && !errors.Is(err, os.ErrNotExist) {
-		return fmt.Errorf("library: the image was removed from the gallery but its file stays: %w", err)
+		return fmt.Errorf(catalogue.T("library: the image was removed from the gallery but its file stays: %w"), err)
 	}
 	return nil
 }
@@ -349,24 +350,24 @@ func (l *Library) Locate(ctx context.Context, id int64, src string) (Item, error
 	}
 	st, err := os.Stat(src)
 	if err != nil {
-		return it, fmt.Errorf("library: cannot read %s: %w", src, err)
+		return it, fmt.Errorf(catalogue.T("library: cannot read %s: %w"), src, err)
 	}
 	if st.Size() > MaxLocateBytes {
-		return it, fmt.Errorf("library: %s is %d MB, too large to be an image Easel made", filepath.Base(src), st.Size()>>20)
+		return it, fmt.Errorf(catalogue.T("library: %s is %d MB, too large to be an image Easel made"), filepath.Base(src), st.Size()>>20)
 	}
 	data, err := os.ReadFile(src)
 	if err != nil {
-		return it, fmt.Errorf("library: cannot read %s: %w", src, err)
+		return it, fmt.Errorf(catalogue.T("library: cannot read %s: %w"), src, err)
 	}
 	format, w, h, err := api.SniffImage(data)
 	if err != nil {
-		return it, fmt.Errorf("library: %s is not a PNG, JPEG or WebP image Easel can read", filepath.Base(src))
+		return it, fmt.Errorf(catalogue.T("library: %s is not a PNG, JPEG or WebP image Easel can read"), filepath.Base(src))
 	}
 	if err := api.CheckPixels(w, h); err != nil {
 		return it, fmt.Errorf("library: %s: %w", filepath.Base(src), err)
 	}
 	if err := atomicfile.Write(l.Path(it), data); err != nil {
-		return it, fmt.Errorf("library: cannot copy %s into the gallery: %w", filepath.Base(src), err)
+		return it, fmt.Errorf(catalogue.T("library: cannot copy %s into the gallery: %w"), filepath.Base(src), err)
 	}
 	if _, err := l.db.ExecContext(ctx, `UPDATE items SET format = ?, width = ?, height = ?, size_bytes = ? WHERE id = ?`,
 		format, w, h, len(data), id); err != nil {

@@ -3,8 +3,9 @@ package library
 import (
 	"context"
 	"database/sql"
+	"easel/internal/catalogue"
 	"encoding/json"
-	"fmt"
+	"errors"
 	"net/http"
 	"os"
 	"time"
@@ -59,7 +60,7 @@ func (l *Library) Begin(ctx context.Context, j Journalled) error {
 			return err
 		}
 	default:
-		return fmt.Errorf("library: a journalled job needs a request")
+		return errors.New(catalogue.T("library: a journalled job needs a request"))
 	}
 	row, _ := json.Marshal(r)
 	return l.inTx(ctx, func(tx *sql.Tx) error {

@@ -3,6 +3,7 @@ package library
 import (
 	"context"
 	"database/sql"
+	"easel/internal/catalogue"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -102,7 +103,7 @@ func (l *Library) Record(ctx context.Context, e Entry) (int64, error) {
 		return insertLedgerItems(ctx, tx, id, e.Items)
 	})
 	if err != nil {
-		return 0, fmt.Errorf("library: cannot write what the request cost: %w", err)
+		return 0, fmt.Errorf(catalogue.T("library: cannot write what the request cost: %w"), err)
 	}
 	return id, nil
 }
@@ -277,7 +278,7 @@ func (l *Library) Spend(ctx context.Context, q SpendQuery) ([]Total, error) {
 	period, ok := periodSQL[q.Period]
 	group, ok2 := groupSQL[q.Group]
 	if !ok || !ok2 {
-		return nil, fmt.Errorf("library: no spend by %q and %q", q.Period, q.Group)
+		return nil, fmt.Errorf(catalogue.T("library: no spend by %q and %q"), q.Period, q.Group)
 	}
 	where := []string{`at_ms >= ?`}
 	args := []any{sinceMs(q.Since)}

@@ -22,6 +22,7 @@ package library
 import (
 	"context"
 	"database/sql"
+	"easel/internal/catalogue"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -81,7 +82,7 @@ func OpenWithoutRepair(dir string) (*Library, error) { return openLibrary(dir, f
 func openLibrary(dir string, repair bool) (*Library, error) {
 	l := &Library{root: dir, images: filepath.Join(dir, "images"), thumbs: filepath.Join(dir, "thumbs")}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, fmt.Errorf("library: cannot create %s: %w", dir, err)
+		return nil, fmt.Errorf(catalogue.T("library: cannot create %s: %w"), dir, err)
 	}
 	private(dir, 0o700)
 	l.lock = flock.New(filepath.Join(dir, "library.lock"), flock.SetPermissions(0o600))
@@ -96,7 +97,7 @@ func openLibrary(dir string, repair bool) (*Library, error) {
 		// library opens read-only, without recovery.
 		alone = false
 	case err != nil:
-		return nil, fmt.Errorf("library: cannot lock %s: %w", dir, err)
+		return nil, fmt.Errorf(catalogue.T("library: cannot lock %s: %w"), dir, err)
 	case !alone:
 		if err := l.share(); err != nil {
 			return nil, err
@@ -129,7 +130,7 @@ func (l *Library) share() error {
 	defer cancel()
 	ok, err := l.lock.TryRLockContext(ctx, 20*time.Millisecond)
 	if err != nil || !ok {
-		return fmt.Errorf("library: another Easel has been repairing the gallery in %s for over a minute; try again when it is done (%v)", l.root, err)
+		return fmt.Errorf(catalogue.T("library: another Easel has been repairing the gallery in %s for over a minute; try again when it is done (%v)"), l.root, err)
 	}
 	return nil
 }
@@ -141,7 +142,7 @@ func (l *Library) open(alone bool) error {
 	path := filepath.Join(l.root, dbName)
 	st, statErr := os.Stat(path)
 	if statErr != nil && !errors.Is(statErr, fs.ErrNotExist) {
-		return fmt.Errorf("library: cannot look at %s: %w", path, statErr)
+		return fmt.Errorf(catalogue.T("library: cannot look at %s: %w"), path, statErr)
 	}
 	wasEmpty := statErr == nil && st.Size() == 0
 	readOnly := statErr == nil && (canWrite(path) != nil || canWrite(l.root) != nil)
@@ -153,7 +154,7 @@ func (l *Library) open(alone bool) error {
 	version, err := userVersion(ctx, db)
 	if err != nil {
 		db.Close()
-		return fmt.Errorf("library: %s cannot be read as a gallery (%w); Easel has not changed it", path, err)
+		return fmt.Errorf(catalogue.T("library: %s cannot be read as a gallery (%w); Easel has not changed it"), path, err)
 	}
 	switch {
 	case version > SchemaVersion:
@@ -165,11 +166,11 @@ func (l *Library) open(alone bool) error {
 			}
 		}
 	case readOnly:
-		l.saveErr = fmt.Errorf("the gallery's index %s cannot be written (check its permissions and the folder's): it is shown read-only and new images cannot be saved", path)
+		l.saveErr = fmt.Errorf(catalogue.T("the gallery's index %s cannot be written (check its permissions and the folder's): it is shown read-only and new images cannot be saved"), path)
 	default:
 		if _, err := db.ExecContext(ctx, `PRAGMA journal_mode = WAL`); err != nil {
 			db.Close()
-			return fmt.Errorf("library: cannot prepare the database in %s: %w", l.root, err)
+			return fmt.Errorf(catalogue.T("library: cannot prepare the database in %s: %w"), l.root, err)
 		}
 		if err := migrate(ctx, db); err != nil {
 			db.Close()
@@ -199,7 +200,7 @@ func (l *Library) open(alone bool) error {
 	}
 	for _, d := range []string{l.images, l.thumbs} {
 		if err := os.MkdirAll(d, 0o700); err != nil {
-			return fmt.Errorf("library: cannot create %s: %w", d, err)
+			return fmt.Errorf(catalogue.T("library: cannot create %s: %w"), d, err)
 		}
 		private(d, 0o700)
 	}
@@ -211,7 +212,7 @@ func (l *Library) open(alone bool) error {
 		l.alone = true
 	}
 	if wasEmpty && adopted > 0 {
-		l.notices = append(l.notices, fmt.Sprintf("The gallery's index %s was empty (0 bytes), so its record of prompts and settings is gone. Easel made a new index and took back the %d images in %s, without their prompts.", path, adopted, l.images))
+		l.notices = append(l.notices, catalogue.F("The gallery's index %s was empty (0 bytes), so its record of prompts and settings is gone. Easel made a new index and took back the %d images in %s, without their prompts.", path, adopted, l.images))
 	}
 	return nil
 }
@@ -225,7 +226,7 @@ type MissingFolderError struct {
 }
 
 func (e *MissingFolderError) Error() string {
-	return fmt.Sprintf("the gallery's images are not in %s, where its %d images are recorded: if they are on a drive that is not connected or a folder that was moved, put them back and restart Easel; nothing has been changed, and new images cannot be saved until then", e.Dir, e.Rows)
+	return catalogue.F("the gallery's images are not in %s, where its %d images are recorded: if they are on a drive that is not connected or a folder that was moved, put them back and restart Easel; nothing has been changed, and new images cannot be saved until then", e.Dir, e.Rows)
 }
 
 // dsn is how the index is opened: WAL, a busy timeout so concurrent

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"database/sql"
+	"easel/internal/catalogue"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -79,7 +80,7 @@ func (l *Library) recover(ctx context.Context) (int, error) {
 		return err
 	})
 	if err != nil {
-		return adopted, fmt.Errorf("library: cannot repair %s: %w", l.images, err)
+		return adopted, fmt.Errorf(catalogue.T("library: cannot repair %s: %w"), l.images, err)
 	}
 	// Every pending record left has no file (its save died before the
 	// rename) or has just been recorded: this process is alone, so none
@@ -93,7 +94,7 @@ func (l *Library) recover(ctx context.Context) (int, error) {
 		return adopted, err
 	}
 	if err := l.cleanInputs(ctx); err != nil {
-		return adopted, fmt.Errorf("library: cannot tidy the stored inputs: %w", err)
+		return adopted, fmt.Errorf(catalogue.T("library: cannot tidy the stored inputs: %w"), err)
 	}
 	return adopted, l.cleanThumbs(bases)
 }

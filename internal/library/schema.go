@@ -3,6 +3,7 @@ package library
 import (
 	"context"
 	"database/sql"
+	"easel/internal/catalogue"
 	"fmt"
 )
 
@@ -249,7 +250,7 @@ type NewerError struct {
 }
 
 func (e *NewerError) Error() string {
-	return fmt.Sprintf("the gallery in %s was written by a newer Easel (library version %d; this Easel knows up to %d). It is shown read-only and new images cannot be saved to it: update Easel to work in it again", e.Dir, e.Found, e.Known)
+	return catalogue.F("the gallery in %s was written by a newer Easel (library version %d; this Easel knows up to %d). It is shown read-only and new images cannot be saved to it: update Easel to work in it again", e.Dir, e.Found, e.Known)
 }
 
 // userVersion reads the schema version.
@@ -266,7 +267,7 @@ func userVersion(ctx context.Context, db *sql.DB) (int, error) {
 func migrate(ctx context.Context, db *sql.DB) error {
 	for _, m := range migrations {
 		if err := step(ctx, db, m); err != nil {
-			return fmt.Errorf("cannot bring the library to version %d (%s): %w", m.version, m.what, err)
+			return fmt.Errorf(catalogue.T("cannot bring the library to version %d (%s): %w"), m.version, m.what, err)
 		}
 	}
 	return nil

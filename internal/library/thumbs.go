@@ -2,6 +2,7 @@ package library
 
 import (
 	"bytes"
+	"easel/internal/catalogue"
 	"errors"
 	"fmt"
 	"image"
@@ -35,18 +36,18 @@ func (l *Library) Thumbnail(it Item) (string, error) {
 	case !errors.Is(err, fs.ErrNotExist):
 		// Not "missing" but unreadable (permissions, a drive gone):
 		// say so rather than make a new one over it.
-		return "", fmt.Errorf("library: cannot look at the thumbnail of image %d: %w", it.ID, err)
+		return "", fmt.Errorf(catalogue.T("library: cannot look at the thumbnail of image %d: %w"), it.ID, err)
 	}
 	data, err := os.ReadFile(l.Path(it))
 	if err != nil {
-		return "", fmt.Errorf("library: cannot read image %d: %w", it.ID, err)
+		return "", fmt.Errorf(catalogue.T("library: cannot read image %d: %w"), it.ID, err)
 	}
 	thumb, err := MakeThumbnail(data)
 	if err != nil {
-		return "", fmt.Errorf("library: image %d: %w", it.ID, err)
+		return "", fmt.Errorf(catalogue.T("library: image %d: %w"), it.ID, err)
 	}
 	if err := atomicfile.Write(p, thumb); err != nil {
-		return "", fmt.Errorf("library: cannot cache the thumbnail: %w", err)
+		return "", fmt.Errorf(catalogue.T("library: cannot cache the thumbnail: %w"), err)
 	}
 	return p, nil
 }

@@ -3,6 +3,7 @@ package library
 import (
 	"context"
 	"database/sql"
+	"easel/internal/catalogue"
 	"fmt"
 	"time"
 
@@ -39,7 +40,7 @@ func (l *Library) Learn(ctx context.Context, profile, model string, checks []hon
 					honoured = excluded.honoured, last_ms = excluded.last_ms, asked = excluded.asked, got = excluded.got`,
 				profile, model, string(c.Trait), c.Honoured, ms, ms, c.Asked, c.Got)
 			if err != nil {
-				return fmt.Errorf("library: cannot remember what the service did: %w", err)
+				return fmt.Errorf(catalogue.T("library: cannot remember what the service did: %w"), err)
 			}
 		}
 		return nil
@@ -83,7 +84,7 @@ func (l *Library) Forget(ctx context.Context, profile, model string) error {
 		args = append(args, model)
 	}
 	if _, err := l.db.ExecContext(ctx, q, args...); err != nil {
-		return fmt.Errorf("library: cannot forget what the service did: %w", err)
+		return fmt.Errorf(catalogue.T("library: cannot forget what the service did: %w"), err)
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"database/sql"
+	"easel/internal/catalogue"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -74,7 +75,7 @@ func (l *Library) EmptyTrash(ctx context.Context) error {
 		}
 	}
 	if len(errs) > 0 {
-		return fmt.Errorf("library: emptying the trash: %s", strings.Join(errs, "; "))
+		return fmt.Errorf(catalogue.T("library: emptying the trash: %s"), strings.Join(errs, "; "))
 	}
 	return nil
 }

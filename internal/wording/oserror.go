@@ -1,6 +1,7 @@
 package wording
 
 import (
+	"easel/internal/catalogue"
 	"errors"
 	"io/fs"
 )
@@ -31,19 +32,19 @@ const (
 func (p Problem) String() string {
 	switch p {
 	case DiskFull:
-		return "the disk is full"
+		return catalogue.T("the disk is full")
 	case ReadOnly:
-		return "the disk is read-only"
+		return catalogue.T("the disk is read-only")
 	case NotAllowed:
-		return "permission denied"
+		return catalogue.T("permission denied")
 	case InUse:
-		return "another program is using the file"
+		return catalogue.T("another program is using the file")
 	case DriveMissing:
-		return "the drive is not connected"
+		return catalogue.T("the drive is not connected")
 	case NotFound:
-		return "no such file or folder"
+		return catalogue.T("no such file or folder")
 	}
-	return "an unknown problem"
+	return catalogue.T("an unknown problem")
 }
 
 // Classify names the problem behind err by the system's error code (never
