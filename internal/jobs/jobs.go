@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"easel/internal/api"
@@ -174,7 +175,6 @@ type Runner struct {
 	jobs   map[string]context.CancelFunc
 	// images is how many images each unfinished job asked for.
 	images map[string]int
-	seq    int
 	wg     sync.WaitGroup
 }
 
@@ -193,6 +193,11 @@ type Ledger interface {
 	ImageRequest(ctx context.Context, t pricing.Table, profile, job string, gen *api.GenerateRequest, edit *api.EditRequest, res *api.ImageResult, outcome string) (spend.Charged, error)
 	Attach(ctx context.Context, entry int64, items []int64) error
 }
+
+// jobSeq numbers the jobs of this process, across runners: with the
+// clock's time it makes an id no other job here has, even where the clock
+// ticks coarsely (Windows).
+var jobSeq atomic.Int64
 
 // Options tune a Runner.
 type Options struct {
@@ -243,8 +248,7 @@ func (r *Runner) Submit(req Request) (string, error) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	r.mu.Lock()
-	r.seq++
-	info := Info{ID: fmt.Sprintf("job-%d-%d", time.Now().UnixNano(), r.seq), Request: req, Started: time.Now()}
+	info := Info{ID: fmt.Sprintf("job-%d-%d", time.Now().UnixNano(), jobSeq.Add(1)), Request: req, Started: time.Now()}
 	r.jobs[info.ID] = cancel
 	r.images[info.ID] = req.imageCount()
 	limit, ok := r.limits[req.Profile]
