@@ -246,7 +246,7 @@ func hintFor(e *Error, model string) string {
 			return catalogue.T("Too many requests: the service asks to wait a very long time; try again later, or check the account's limits.")
 		}
 		if e.RetryAfter > 0 {
-			return catalogue.F("Too many requests at once: wait %s and try again.", e.RetryAfter.Round(time.Second))
+			return catalogue.F("Too many requests at once: wait %s and try again.", catalogue.Duration(e.RetryAfter))
 		}
 		return catalogue.T("Too many requests at once: wait a minute and try again, or run fewer jobs at the same time.")
 	case KindTimeout:

@@ -25,6 +25,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/nicksnyder/go-i18n/v2/i18n"
 	"golang.org/x/text/language"
@@ -206,4 +207,25 @@ func Keys(tag string) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// Duration writes a span as the language writes it, to the second (to
+// the tenth under ten seconds when precise): "41s", "1m5s" in English,
+// "41 秒", "1 分 5 秒" in Chinese.
+func Duration(d time.Duration) string {
+	if d < 0 {
+		d = -d
+	}
+	if d < 10*time.Second && d%time.Second != 0 {
+		return F("%.1fs", d.Seconds())
+	}
+	d = d.Round(time.Second)
+	h, m, s := int(d/time.Hour), int(d%time.Hour/time.Minute), int(d%time.Minute/time.Second)
+	switch {
+	case h > 0:
+		return F("%dh%dm%ds", h, m, s)
+	case m > 0:
+		return F("%dm%ds", m, s)
+	}
+	return F("%ds", s)
 }

@@ -1,6 +1,9 @@
 package catalogue
 
-import "testing"
+import (
+	"testing"
+	"time"
+)
 
 // The system's languages choose among those Easel speaks, POSIX locale
 // names included; an unknown one is English.
@@ -61,5 +64,20 @@ func TestPluralsFollowTheLanguage(t *testing.T) {
 	}
 	if got := N("≈ %[1]s for %[2]d images", 4, "¥1.20", 4); got != "4 张约 ¥1.20" {
 		t.Errorf("zh reordered: %q", got)
+	}
+}
+
+// Spans are written as each language writes them.
+func TestDurationsInEachLanguage(t *testing.T) {
+	defer Use("en")
+	Use("en")
+	for d, want := range map[time.Duration]string{41 * time.Second: "41s", 65 * time.Second: "1m5s", 2500 * time.Millisecond: "2.5s", time.Hour + 2*time.Minute: "1h2m0s"} {
+		if got := Duration(d); got != want {
+			t.Errorf("en %v: %q, want %q", d, got, want)
+		}
+	}
+	Use("zh-Hans")
+	if got := Duration(65 * time.Second); got != "1 分 5 秒" {
+		t.Errorf("zh: %q", got)
 	}
 }

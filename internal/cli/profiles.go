@@ -92,7 +92,7 @@ func (t *target) client(ctx context.Context, env Env) (*api.Client, config.Profi
 	}
 	cfg := p.ClientConfig(key)
 	cfg.OnWait = func(d time.Duration) {
-		fmt.Fprintln(env.Stderr, "easel: "+catalogue.F("the service asks to wait %s before another request; waiting, then sending once more", d.Round(time.Second)))
+		fmt.Fprintln(env.Stderr, "easel: "+catalogue.F("the service asks to wait %s before another request; waiting, then sending once more", catalogue.Duration(d)))
 	}
 	return api.New(cfg), p, nil
 }

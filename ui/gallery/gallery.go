@@ -612,7 +612,7 @@ func Describe(it library.Item) string {
 		catalogue.F("Size asked: %s · Quality: %s · Background: %s", orDash(p.Size), orDash(p.Quality), orDash(p.Background)),
 		catalogue.F("Format asked: %s%s · Moderation: %s", orDash(p.OutputFormat), compressionText(p.OutputCompression), orDash(p.Moderation)),
 		catalogue.F("Images asked: %d · Streamed: %s", max(1, p.N), stream),
-		catalogue.F("Made %s in %s", it.Created.Format(catalogue.T("2 Jan 2006 15:04")), it.Duration.Round(100e6)),
+		catalogue.F("Made %s in %s", it.Created.Format(catalogue.T("2 Jan 2006 15:04")), catalogue.Duration(it.Duration)),
 	}
 	if it.TotalTokens > 0 {
 		lines = append(lines, catalogue.F("Tokens: %d in, %d out", it.InputTokens, it.OutputTokens))

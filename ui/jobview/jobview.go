@@ -298,7 +298,7 @@ func (c *Card) CanCancel() bool { return c.cancel.Visible() }
 
 // apply shows one job event; img is the decoded preview, if any.
 func (c *Card) apply(e jobs.Event, img image.Image) {
-	secs := e.Elapsed.Round(time.Second)
+	secs := catalogue.Duration(e.Elapsed.Round(time.Second))
 	switch e.State {
 	case jobs.Queued:
 		c.Status.SetText(catalogue.T("Queued"))
@@ -307,7 +307,7 @@ func (c *Card) apply(e jobs.Event, img image.Image) {
 		c.say(e.Notes)
 	case jobs.Waiting:
 		if e.RetryIn > 0 {
-			c.Status.SetText(catalogue.F("The service asked to wait: sending again in %s", e.RetryIn.Round(time.Second)))
+			c.Status.SetText(catalogue.F("The service asked to wait: sending again in %s", catalogue.Duration(e.RetryIn.Round(time.Second))))
 		} else {
 			c.Status.SetText(catalogue.F("Waiting for the service · %s", secs))
 		}
