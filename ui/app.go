@@ -2,7 +2,6 @@ package ui
 
 import (
 	"context"
-	"fmt"
 	"net/url"
 	"strings"
 	"sync"
@@ -267,7 +266,7 @@ func (ea *App) listInterrupted() {
 		ea.showJobEvent(jobs.Event{Job: info, State: jobs.Interrupted}, nil, nil)
 	}
 	n := len(ea.interrupted)
-	text := fmt.Sprintf("%d requests were still at the service when Easel last closed: they are listed in Text to image and Edit with Retry. The service may have charged for them.", n)
+	text := catalogue.F("%d requests were still at the service when Easel last closed: they are listed in Text to image and Edit with Retry. The service may have charged for them.", n)
 	if n == 1 {
 		text = "A request was still at the service when Easel last closed: it is listed with Retry where it was sent from. The service may have charged for it."
 	}

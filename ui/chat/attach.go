@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,6 +15,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"easel/internal/catalogue"
 	"easel/internal/imageio"
 	"easel/internal/wording"
 )
@@ -46,7 +46,7 @@ func (t *Room) AttachFiles(paths []string) {
 		for _, p := range paths {
 			f, err := os.Open(p)
 			if err != nil {
-				problems = append(problems, wording.Sentence(fmt.Sprintf("cannot open %s: %v", filepath.Base(p), wording.PathCause(err))))
+				problems = append(problems, wording.Sentence(catalogue.F("cannot open %s: %v", filepath.Base(p), wording.PathCause(err))))
 				continue
 			}
 			prepared, err := imageio.ReadPrepared(f, filepath.Base(p))
@@ -86,7 +86,7 @@ func (t *Room) attach(atts []attachment, problems []string) {
 		for _, a := range atts[max(room, 0):] {
 			over = append(over, a.name)
 		}
-		problems = append(problems, fmt.Sprintf("A message carries at most %d images, so these were not attached: %s.", MaxAttachments, strings.Join(over, ", ")))
+		problems = append(problems, catalogue.F("A message carries at most %d images, so these were not attached: %s.", MaxAttachments, strings.Join(over, ", ")))
 		atts = atts[:max(room, 0)]
 	}
 	t.attachments = append(t.attachments, atts...)

@@ -338,7 +338,7 @@ func (t *Room) view(m conversations.Message) transcript.Message {
 	v := transcript.Message{ID: m.ID, Role: m.Role, Text: m.Content, Reasoning: m.Reasoning, Model: m.Model,
 		Version: m.Version, Versions: m.Versions, Streaming: m.State == conversations.Streaming}
 	if m.OutputTokens > 0 {
-		v.Usage = fmt.Sprintf("%d tokens in, %d out", m.InputTokens, m.OutputTokens)
+		v.Usage = catalogue.F("%d tokens in, %d out", m.InputTokens, m.OutputTokens)
 		prices := t.host.Session().Current().Prices
 		if cost, ok := prices.Cost(pricing.Billed{Model: m.Model, Usage: &api.Usage{InputTokens: m.InputTokens, OutputTokens: m.OutputTokens}}); ok {
 			v.Usage += " · " + prices.Money(cost).String()

@@ -187,7 +187,7 @@ func (e *pricesEditor) addModel(model string, own pricing.Price) {
 	}
 	source := "no list price: only what you set here"
 	if listed {
-		source = fmt.Sprintf("list price from %s, %s", list.Source, list.Date)
+		source = catalogue.F("list price from %s, %s", list.Source, list.Date)
 	}
 	content = append(content, kit.HintLabel(source))
 	mp.item = widget.NewAccordionItem(model, container.NewVBox(content...))
@@ -229,7 +229,7 @@ func (e *pricesEditor) table() (pricing.Table, config.Budget, error) {
 		}
 		v, err := strconv.ParseFloat(s, 64)
 		if err != nil || v < 0 {
-			errs = append(errs, fmt.Sprintf("%s: %q is not a price", what, en.Text))
+			errs = append(errs, catalogue.F("%s: %q is not a price", what, en.Text))
 			return 0
 		}
 		return v

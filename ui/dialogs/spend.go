@@ -260,13 +260,10 @@ func (v *SpendView) show() {
 	}
 	v.chart.Set(names, chartBars)
 	v.table.Refresh()
-	span := map[string]string{library.ByDay: "the last 30 days", library.ByWeek: "the last 12 weeks", library.ByMonth: "the last 12 months"}[q.Period]
-	text := fmt.Sprintf("%s in %s · %d requests", v.money(sum), span, requests)
-	if requests == 1 {
-		text = fmt.Sprintf("%s in %s · 1 request", v.money(sum), span)
-	}
+	span := map[string]string{library.ByDay: catalogue.T("the last 30 days"), library.ByWeek: catalogue.T("the last 12 weeks"), library.ByMonth: catalogue.T("the last 12 months")}[q.Period]
+	text := catalogue.N("%s in %s · %d requests", requests, v.money(sum), span, requests)
 	if estimated > 0 {
-		text += fmt.Sprintf(" · %s of it estimated", v.money(estimated))
+		text += catalogue.F(" · %s of it estimated", v.money(estimated))
 	}
 	v.summary.SetText(text)
 }

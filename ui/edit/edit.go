@@ -441,7 +441,7 @@ func expandFolders(paths []string) (files, problems []string) {
 		}
 		entries, err := os.ReadDir(p)
 		if err != nil {
-			problems = append(problems, fmt.Sprintf("cannot open the folder %s: %v.", filepath.Base(p), wording.PathCause(err)))
+			problems = append(problems, catalogue.F("cannot open the folder %s: %v.", filepath.Base(p), wording.PathCause(err)))
 			continue
 		}
 		found := 0

@@ -3,7 +3,6 @@ package gallery
 import (
 	"context"
 	"easel/internal/catalogue"
-	"fmt"
 	"image"
 	"net/url"
 	"path/filepath"
@@ -183,7 +182,7 @@ func shortTitle(it library.Item) string {
 		return string(r[:59]) + "…"
 	}
 	if len(r) == 0 {
-		return fmt.Sprintf("Image %d", it.ID)
+		return catalogue.F("Image %d", it.ID)
 	}
 	return it.Prompt
 }

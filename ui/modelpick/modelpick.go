@@ -8,7 +8,6 @@ package modelpick
 
 import (
 	"easel/internal/catalogue"
-	"fmt"
 	"slices"
 	"strings"
 
@@ -120,9 +119,9 @@ func (m *Picker) show(ms []api.Model, err error) {
 // check flags a name the service does not list exactly.
 func (m *Picker) check() {
 	if suggest, bad := m.Unlisted(); bad {
-		msg := fmt.Sprintf("%q is not a model this service lists (names must match exactly, case and hyphens too).", m.Text())
+		msg := catalogue.F("%q is not a model this service lists (names must match exactly, case and hyphens too).", m.Text())
 		if len(suggest) > 0 {
-			msg += " Did you mean " + strings.Join(suggest, ", ") + "?"
+			msg += " " + catalogue.F("Did you mean %s?", strings.Join(suggest, ", "))
 		}
 		m.setNote(msg, widget.DangerImportance)
 		return
@@ -166,9 +165,9 @@ func Confirm(win fyne.Window, m *Picker, send func()) {
 	}
 	buttons.Add(&widget.Button{Text: catalogue.T("Send anyway"), OnTapped: func() { d.Hide(); send() }})
 	buttons.Add(&widget.Button{Text: catalogue.T("Cancel"), OnTapped: func() { d.Hide() }})
-	msg := fmt.Sprintf("%q is not in this service's model list. Services match names exactly, including case, hyphens and version, so the request would most likely fail (and some services charge for it).", m.Text())
+	msg := catalogue.F("%q is not in this service's model list. Services match names exactly, including case, hyphens and version, so the request would most likely fail (and some services charge for it).", m.Text())
 	if len(suggest) > 0 {
-		msg += "\n\nClosest listed: " + strings.Join(suggest, ", ") + "."
+		msg += "\n\n" + catalogue.F("Closest listed: %s.", strings.Join(suggest, ", "))
 	}
 	body := widget.NewLabel(msg)
 	body.Wrapping = fyne.TextWrapWord
