@@ -97,13 +97,13 @@ func (k Kind) String() string {
 func timeoutHint(what string, streamed bool) string {
 	switch {
 	case what == "models":
-		return "The service did not answer in time: check the base URL and your connection, then try again."
+		return catalogue.T("The service did not answer in time: check the base URL and your connection, then try again.")
 	case what == "chat":
-		return "The reply took too long: try again, ask for a shorter answer, or pick a faster model."
+		return catalogue.T("The reply took too long: try again, ask for a shorter answer, or pick a faster model.")
 	case streamed:
-		return "The service stopped sending for too long: try again, or lower the size, quality or number of images."
+		return catalogue.T("The service stopped sending for too long: try again, or lower the size, quality or number of images.")
 	}
-	return "The service took too long: turn on streaming, or lower the size, quality or number of images."
+	return catalogue.T("The service took too long: turn on streaming, or lower the size, quality or number of images.")
 }
 
 // fitTimeout gives a time-out the hint that fits its request.
@@ -124,9 +124,9 @@ func fitTooLong(err error, what string) {
 	}
 	switch what {
 	case "chat":
-		e.Hint = "The service sent far more than a reply holds: check that the base URL points at an OpenAI-compatible API, or ask for a shorter reply."
+		e.Hint = catalogue.T("The service sent far more than a reply holds: check that the base URL points at an OpenAI-compatible API, or ask for a shorter reply.")
 	case "models":
-		e.Hint = "The service sent far more than a model list holds: check that the base URL points at an OpenAI-compatible API."
+		e.Hint = catalogue.T("The service sent far more than a model list holds: check that the base URL points at an OpenAI-compatible API.")
 	}
 }
 

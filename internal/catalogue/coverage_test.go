@@ -166,6 +166,75 @@ func TestEveryShownTextGoesThroughTheCatalogue(t *testing.T) {
 	})
 }
 
+// spoken are the packages without widgets whose words a person reads:
+// their errors, the sentences they return, the lines they print.
+var spoken = []string{
+	"internal/api", "internal/library", "internal/imageio", "internal/wording", "internal/cli",
+	"internal/honesty", "internal/session", "internal/pricing", "internal/spend", "internal/conversations",
+	"internal/config", "internal/export", "internal/secrets",
+}
+
+// phrase reports a literal that reads as words: two of them at least,
+// with a space between (not a file name), and not SQL.
+func phrase(s string) bool {
+	if !strings.Contains(s, " ") {
+		return false
+	}
+	for _, sql := range []string{"SELECT ", "INSERT ", "UPDATE ", "DELETE ", "CREATE ", "PRAGMA ", "ALTER ", "DROP "} {
+		if strings.HasPrefix(strings.TrimSpace(s), sql) {
+			return false
+		}
+	}
+	words := 0
+	for _, f := range strings.FieldsFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && r != '\'' }) {
+		if len([]rune(f)) >= 2 {
+			words++
+		}
+	}
+	return words >= 2
+}
+
+// Every error, returned sentence and printed line of the packages that
+// speak without widgets goes through the catalogue: an errors.New,
+// fmt.Errorf, returned or printed phrase fails the test, with where.
+func TestEverySpokenSentenceGoesThroughTheCatalogue(t *testing.T) {
+	walkGo(t, spoken, func(path string, file *ast.File, fset *token.FileSet) {
+		report := func(e ast.Expr) {
+			lit, ok := e.(*ast.BasicLit)
+			if !ok || lit.Kind != token.STRING {
+				return
+			}
+			if s, err := strconv.Unquote(lit.Value); err == nil && phrase(s) {
+				t.Errorf("%s: %q is said without the catalogue", fset.Position(lit.Pos()), s)
+			}
+		}
+		ast.Inspect(file, func(n ast.Node) bool {
+			switch x := n.(type) {
+			case *ast.GenDecl:
+				return x.Tok != token.VAR && x.Tok != token.CONST // package-level values: names, SQL, tables
+			case *ast.CallExpr:
+				if sel, ok := x.Fun.(*ast.SelectorExpr); ok && len(x.Args) > 0 {
+					switch sel.Sel.Name {
+					case "New", "Errorf", "Sprintf":
+						if pkg, ok := sel.X.(*ast.Ident); ok && (pkg.Name == "errors" || pkg.Name == "fmt") {
+							report(x.Args[0])
+						}
+					case "Fprintf", "Fprintln", "Fprint":
+						for _, a := range x.Args[1:] {
+							report(a)
+						}
+					}
+				}
+			case *ast.ReturnStmt:
+				for _, r := range x.Results {
+					report(r)
+				}
+			}
+			return true
+		})
+	})
+}
+
 // catalogueCalls are the English texts passed to T, F and N anywhere in
 // the program, with where.
 func catalogueCalls(t *testing.T) map[string]string {

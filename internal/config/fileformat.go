@@ -2,6 +2,7 @@ package config
 
 import (
 	"bytes"
+	"easel/internal/catalogue"
 	"encoding/json"
 	"fmt"
 	"reflect"
@@ -26,7 +27,7 @@ type ProblemsError struct {
 }
 
 func (e *ProblemsError) Error() string {
-	return fmt.Sprintf("the profiles file %s has %s Easel could not use: %s", e.Path, plural(len(e.Problems), "value", "values"), strings.Join(e.Problems, "; "))
+	return catalogue.F("the profiles file %s has %s Easel could not use: %s", e.Path, plural(len(e.Problems), "value", "values"), strings.Join(e.Problems, "; "))
 }
 
 func plural(n int, one, many string) string {
@@ -52,20 +53,20 @@ func decodeFile(data []byte) (File, []string, error) {
 		switch k {
 		case "version":
 			if err := json.Unmarshal(v, &f.Version); err != nil {
-				problems = append(problems, fmt.Sprintf("version %s is not a number", v))
+				problems = append(problems, catalogue.F("version %s is not a number", v))
 			}
 		case "active":
 			if err := json.Unmarshal(v, &f.Active); err != nil {
-				problems = append(problems, fmt.Sprintf("the active profile %s is not a name", v))
+				problems = append(problems, catalogue.F("the active profile %s is not a name", v))
 			}
 		case "language":
 			if err := json.Unmarshal(v, &f.Language); err != nil {
-				problems = append(problems, fmt.Sprintf("the language %s is not a language tag; the system's is used", v))
+				problems = append(problems, catalogue.F("the language %s is not a language tag; the system's is used", v))
 			}
 		case "profiles":
 			var list []json.RawMessage
 			if err := json.Unmarshal(v, &list); err != nil {
-				return File{}, nil, fmt.Errorf("profiles is not a list: %w", err)
+				return File{}, nil, fmt.Errorf(catalogue.T("profiles is not a list: %w"), err)
 			}
 			problems = append(problems, f.decodeProfiles(list)...)
 		default:
@@ -91,25 +92,25 @@ func (f *File) decodeProfiles(list []json.RawMessage) []string {
 		var reason string
 		switch {
 		case p.ID == "" || ids[p.ID]:
-			reason = "its id is missing or repeated"
+			reason = catalogue.T("its id is missing or repeated")
 		case strings.TrimSpace(p.Name) == "":
-			reason = "it has no name"
+			reason = catalogue.T("it has no name")
 		case names[strings.ToLower(p.Name)]:
-			reason = "another profile has its name"
+			reason = catalogue.T("another profile has its name")
 		case CheckBaseURL(p.BaseURL) != nil:
-			reason = fmt.Sprintf("its base URL %q is not an http(s) address", p.BaseURL)
+			reason = catalogue.F("its base URL %q is not an http(s) address", p.BaseURL)
 		}
 		if reason != "" {
-			problems = append(problems, fmt.Sprintf("profile %s was set aside, as %s (it stays in the file as it is)", quoteName(label), reason))
+			problems = append(problems, catalogue.F("profile %s was set aside, as %s (it stays in the file as it is)", quoteName(label), reason))
 			f.unusable = append(f.unusable, raw)
 			continue
 		}
 		if p.TimeoutSeconds < 0 {
-			problems = append(problems, fmt.Sprintf("profile %s: the request time-out %d s is negative; the default is used", quoteName(p.Name), p.TimeoutSeconds))
+			problems = append(problems, catalogue.F("profile %s: the request time-out %d s is negative; the default is used", quoteName(p.Name), p.TimeoutSeconds))
 			p.TimeoutSeconds = 0
 		}
 		if p.MaxJobs < 0 || p.MaxJobs > MaxJobsLimit {
-			problems = append(problems, fmt.Sprintf("profile %s: jobs at once %d is outside 1–%d; the default, 3, is used", quoteName(p.Name), p.MaxJobs, MaxJobsLimit))
+			problems = append(problems, catalogue.F("profile %s: jobs at once %d is outside 1–%d; the default, 3, is used", quoteName(p.Name), p.MaxJobs, MaxJobsLimit))
 			p.MaxJobs = 0
 		}
 		ids[p.ID], names[strings.ToLower(p.Name)] = true, true
@@ -162,7 +163,7 @@ func decodeProfile(raw json.RawMessage) (Profile, []string) {
 		target := reflect.New(v.Field(i).Type())
 		dec := json.NewDecoder(bytes.NewReader(val))
 		if err := dec.Decode(target.Interface()); err != nil {
-			problems = append(problems, fmt.Sprintf("%s %s cannot be read (%v); it was skipped", k, shortJSON(val), err))
+			problems = append(problems, catalogue.F("%s %s cannot be read (%v); it was skipped", k, shortJSON(val), err))
 			continue
 		}
 		v.Field(i).Set(target.Elem())

@@ -8,8 +8,10 @@ package config
 
 import (
 	"crypto/rand"
+	"easel/internal/catalogue"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/url"
 	"strings"
@@ -148,24 +150,24 @@ func (p Profile) Timeout() time.Duration { return time.Duration(p.TimeoutSeconds
 // Validate says what is wrong with a profile, naming the field.
 func (p Profile) Validate() error {
 	if strings.TrimSpace(p.Name) == "" {
-		return fmt.Errorf("name: give the profile a name")
+		return errors.New(catalogue.T("name: give the profile a name"))
 	}
 	if err := CheckBaseURL(p.BaseURL); err != nil {
 		return err
 	}
 	if p.TimeoutSeconds < 0 {
-		return fmt.Errorf("request time-out: %d s is negative", p.TimeoutSeconds)
+		return fmt.Errorf(catalogue.T("request time-out: %d s is negative"), p.TimeoutSeconds)
 	}
 	if p.MaxJobs < 0 || p.MaxJobs > MaxJobsLimit {
-		return fmt.Errorf("jobs at once: %d is outside 1–%d", p.MaxJobs, MaxJobsLimit)
+		return fmt.Errorf(catalogue.T("jobs at once: %d is outside 1–%d"), p.MaxJobs, MaxJobsLimit)
 	}
 	seen := map[string]bool{strings.ToLower(p.Group): true}
 	for _, g := range p.Groups {
 		switch {
 		case strings.TrimSpace(g) == "" || strings.ContainsAny(g, "/\n\t"):
-			return fmt.Errorf("groups: %q is not a group name (a word such as vip, without slashes)", g)
+			return fmt.Errorf(catalogue.T("groups: %q is not a group name (a word such as vip, without slashes)"), g)
 		case seen[strings.ToLower(g)]:
-			return fmt.Errorf("groups: %q is listed twice", g)
+			return fmt.Errorf(catalogue.T("groups: %q is listed twice"), g)
 		}
 		seen[strings.ToLower(g)] = true
 	}
@@ -176,7 +178,7 @@ func (p Profile) Validate() error {
 func CheckBaseURL(raw string) error {
 	u, err := url.Parse(strings.TrimSpace(raw))
 	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
-		return fmt.Errorf("base URL: %q is not an http(s) address such as %s", raw, DefaultBaseURL)
+		return fmt.Errorf(catalogue.T("base URL: %q is not an http(s) address such as %s"), raw, DefaultBaseURL)
 	}
 	return nil
 }

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"easel/internal/catalogue"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -60,7 +61,7 @@ func (f *File) Put(p Profile) error {
 		return err
 	}
 	if p.ID == "" || p.ID == EnvironmentID || p.ID == DemoID {
-		return fmt.Errorf("profile %q has no id of its own", p.Name)
+		return fmt.Errorf(catalogue.T("profile %q has no id of its own"), p.Name)
 	}
 	p.Name, p.BaseURL = strings.TrimSpace(p.Name), strings.TrimSpace(p.BaseURL)
 	at := -1
@@ -68,7 +69,7 @@ func (f *File) Put(p Profile) error {
 		if q.ID == p.ID {
 			at = i
 		} else if strings.EqualFold(q.Name, p.Name) {
-			return fmt.Errorf("name: a profile called %q already exists", q.Name)
+			return fmt.Errorf(catalogue.T("name: a profile called %q already exists"), q.Name)
 		}
 	}
 	if at < 0 {
@@ -107,9 +108,9 @@ type CorruptError struct {
 
 func (e *CorruptError) Error() string {
 	if e.MovedTo != "" {
-		return fmt.Sprintf("the profiles file %s could not be read (%v); it was moved to %s before the new profiles were written", e.Path, e.Cause, e.MovedTo)
+		return catalogue.F("the profiles file %s could not be read (%v); it was moved to %s before the new profiles were written", e.Path, e.Cause, e.MovedTo)
 	}
-	return fmt.Sprintf("the profiles file %s could not be read (%v); Easel starts with no profiles and leaves the file as it is", e.Path, e.Cause)
+	return catalogue.F("the profiles file %s could not be read (%v); Easel starts with no profiles and leaves the file as it is", e.Path, e.Cause)
 }
 
 func (e *CorruptError) Unwrap() error { return e.Cause }
@@ -155,7 +156,7 @@ func (s *Store) update(change func(*File) error) (File, error) {
 		// Only now, about to write, is the unreadable file moved aside.
 		aside := fmt.Sprintf("%s.corrupt-%s", s.path, time.Now().Format("20060102-150405"))
 		if err := os.Rename(s.path, aside); err != nil {
-			return File{}, fmt.Errorf("the profiles file %s could not be read (%v) nor moved aside: %w", s.path, corrupt.Cause, err)
+			return File{}, fmt.Errorf(catalogue.T("the profiles file %s could not be read (%v) nor moved aside: %w"), s.path, corrupt.Cause, err)
 		}
 		corrupt.MovedTo = aside
 	case errors.As(err, &problems):
@@ -171,7 +172,7 @@ func (s *Store) update(change func(*File) error) (File, error) {
 		return File{}, err
 	}
 	if err := atomicfile.Write(s.path, append(data, '\n')); err != nil {
-		return File{}, fmt.Errorf("cannot save the profiles to %s: %w", s.path, err)
+		return File{}, fmt.Errorf(catalogue.T("cannot save the profiles to %s: %w"), s.path, err)
 	}
 	return f, nil
 }
@@ -181,11 +182,11 @@ func (s *Store) locked(f func() (File, error)) (File, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if err := os.MkdirAll(filepath.Dir(s.path), 0o700); err != nil {
-		return File{}, fmt.Errorf("cannot create the config folder: %w", err)
+		return File{}, fmt.Errorf(catalogue.T("cannot create the config folder: %w"), err)
 	}
 	lock := flock.New(s.path + ".lock")
 	if err := lock.Lock(); err != nil {
-		return File{}, fmt.Errorf("cannot lock %s: %w", s.path, err)
+		return File{}, fmt.Errorf(catalogue.T("cannot lock %s: %w"), s.path, err)
 	}
 	defer lock.Unlock()
 	return f()
@@ -197,7 +198,7 @@ func (s *Store) load() (File, error) {
 		return File{}, nil
 	}
 	if err != nil {
-		return File{}, fmt.Errorf("cannot read the profiles file: %w", err)
+		return File{}, fmt.Errorf(catalogue.T("cannot read the profiles file: %w"), err)
 	}
 	f, problems, err := decodeFile(data)
 	if err != nil {

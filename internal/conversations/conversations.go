@@ -12,6 +12,7 @@ package conversations
 import (
 	"context"
 	"database/sql"
+	"easel/internal/catalogue"
 	"errors"
 	"fmt"
 	"strings"
@@ -152,7 +153,7 @@ func TitleFrom(text string) string {
 	}
 	line = strings.Join(strings.Fields(line), " ")
 	if line == "" {
-		return "New chat"
+		return catalogue.T("New chat")
 	}
 	if utf8.RuneCountInString(line) <= MaxTitle {
 		return line

@@ -3,6 +3,7 @@ package conversations
 import (
 	"context"
 	"database/sql"
+	"easel/internal/catalogue"
 	"fmt"
 	"strings"
 	"time"
@@ -303,7 +304,7 @@ func (s *Store) Request(c Conversation, path []Message, bare bool) (api.ChatRequ
 		for _, img := range m.Images {
 			data, err := imageio.ReadFile(s.lib.InputPath(img.StoredInput))
 			if err != nil {
-				return req, fmt.Errorf("the image %s attached to an earlier message cannot be read: %w", img.Name, err)
+				return req, fmt.Errorf(catalogue.T("the image %s attached to an earlier message cannot be read: %w"), img.Name, err)
 			}
 			msg.Images = append(msg.Images, api.InputImage{Name: img.Name, ContentType: "image/" + img.Format, Data: data})
 		}

@@ -3,6 +3,8 @@ package conversations
 import (
 	"context"
 	"database/sql"
+	"easel/internal/catalogue"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -57,10 +59,10 @@ func (s *Store) Presets(ctx context.Context) ([]Preset, error) {
 func (s *Store) SavePreset(ctx context.Context, name, system string) error {
 	name = strings.TrimSpace(name)
 	if name == "" {
-		return fmt.Errorf("a preset needs a name")
+		return errors.New(catalogue.T("a preset needs a name"))
 	}
 	if strings.EqualFold(name, PromptWriter.Name) {
-		return fmt.Errorf("%q is Easel's own preset: choose another name", name)
+		return fmt.Errorf(catalogue.T("%q is Easel's own preset: choose another name"), name)
 	}
 	return s.inTx(ctx, func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO presets (name, system_prompt) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET system_prompt = excluded.system_prompt`, name, system)
@@ -87,7 +89,7 @@ func Markdown(c Conversation, path []Message) string {
 		meta = append(meta, fmt.Sprintf("Temperature: %g", *c.Temperature))
 	}
 	if c.MaxTokens != nil {
-		meta = append(meta, fmt.Sprintf("Max tokens: %d", *c.MaxTokens))
+		meta = append(meta, catalogue.F("Max tokens: %d", *c.MaxTokens))
 	}
 	b.WriteString("_" + strings.Join(meta, " · ") + "_\n\n")
 	if strings.TrimSpace(c.System) != "" {
@@ -113,7 +115,7 @@ func Markdown(c Conversation, path []Message) string {
 			b.WriteString(strings.TrimSpace(m.Content) + "\n\n")
 		}
 		for _, img := range m.Images {
-			fmt.Fprintf(&b, "_Image attached: %s (%d×%d)_\n\n", img.Name, img.Width, img.Height)
+			b.WriteString("_" + catalogue.F("Image attached: %s (%d×%d)", img.Name, img.Width, img.Height) + "_\n\n")
 		}
 		switch m.State {
 		case Stopped:

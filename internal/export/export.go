@@ -11,6 +11,7 @@ package export
 import (
 	"bytes"
 	"context"
+	"easel/internal/catalogue"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -179,7 +180,7 @@ func one(ctx context.Context, it library.Item, src string, opt Options) (string,
 		js, _ := json.MarshalIndent(meta, "", "  ")
 		side := strings.TrimSuffix(path, filepath.Ext(path)) + ".json"
 		if err := atomicfile.WriteNewUnsynced(side, append(js, '\n'), 0o644); err != nil {
-			return path, fmt.Errorf("image %d was written, but not its settings: %w", it.ID, err)
+			return path, fmt.Errorf(catalogue.T("image %d was written, but not its settings: %w"), it.ID, err)
 		}
 	}
 	return path, nil
@@ -217,7 +218,7 @@ func writeFree(dir, name string, data []byte) (string, error) {
 			return "", err
 		}
 	}
-	return "", fmt.Errorf("no free name for %s in %s", name, dir)
+	return "", fmt.Errorf(catalogue.T("no free name for %s in %s"), name, dir)
 }
 
 // Describe is the prompt and settings that go along with an export.
@@ -253,7 +254,7 @@ func Describe(it library.Item) map[string]any {
 func withText(png []byte, meta map[string]any) ([]byte, error) {
 	const sig = 8
 	if len(png) < sig+25 || string(png[12:16]) != "IHDR" {
-		return nil, errors.New("not a PNG")
+		return nil, errors.New(catalogue.T("not a PNG"))
 	}
 	ihdrEnd := sig + 8 + int(binary.BigEndian.Uint32(png[8:12])) + 4
 	js, _ := json.Marshal(meta)

@@ -8,6 +8,7 @@ package secrets
 
 import (
 	"context"
+	"easel/internal/catalogue"
 	"errors"
 	"fmt"
 	"sync"
@@ -37,7 +38,7 @@ type UnavailableError struct {
 }
 
 func (e *UnavailableError) Error() string {
-	return fmt.Sprintf("the system keyring is unavailable (%s failed: %v)", e.Op, e.Cause)
+	return catalogue.F("the system keyring is unavailable (%s failed: %v)", e.Op, e.Cause)
 }
 
 func (e *UnavailableError) Unwrap() error { return e.Cause }
@@ -193,7 +194,7 @@ func (k *Keys) call(ctx context.Context, op string, f func() error) error {
 		if errors.Is(ctx.Err(), context.Canceled) {
 			return ctx.Err()
 		}
-		return &UnavailableError{Op: op, Cause: fmt.Errorf("no answer within %s", k.timeout)}
+		return &UnavailableError{Op: op, Cause: fmt.Errorf(catalogue.T("no answer within %s"), k.timeout)}
 	}
 }
 

@@ -367,7 +367,7 @@ func (s *Session) ConnectWithConsent(p config.Profile, key string) {
 	}
 	s.client = nil
 	s.current = p
-	s.SetNote(fmt.Sprintf("%q is not connected: its key would travel unencrypted.", p.Name))
+	s.SetNote(catalogue.F("%q is not connected: its key would travel unencrypted.", p.Name))
 	s.AskConsent(p, func(p config.Profile) { s.connect(p, key) })
 }
 
@@ -443,7 +443,7 @@ func (s *Session) UseDemo() {
 	if s.demoURL == "" {
 		base, err := s.opts.StartDemo()
 		if err != nil {
-			s.obs.Failed(fmt.Errorf("the demo service could not start: %w", err))
+			s.obs.Failed(fmt.Errorf(catalogue.T("the demo service could not start: %w"), err))
 			return
 		}
 		s.demoURL = base
