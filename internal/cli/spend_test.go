@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"easel/internal/catalogue"
 	"easel/internal/config"
 	"easel/internal/pricing"
 )
@@ -133,5 +134,20 @@ func TestGenRefusesToPassTheBudget(t *testing.T) {
 	out.Reset()
 	if code := Run(append(args, "--over-budget"), env); code != 0 || !strings.Contains(out.String(), ".png") {
 		t.Errorf("--over-budget: exit %d: %s", code, errOut)
+	}
+}
+
+// In Chinese the failure line names and explains the failure in Chinese,
+// and keeps the service's own words as they came.
+func TestTheFailureLineSpeaksChinese(t *testing.T) {
+	catalogue.Use("zh_CN.UTF-8")
+	defer catalogue.Use("en")
+	env, _, errOut := testEnv(t, fake(t))
+	if code := Run([]string{"gen", "--model", "fault-no-balance", "--prompt", "x"}, env); code != 1 {
+		t.Fatalf("exit %d", code)
+	}
+	line := errOut.String()
+	if !strings.HasPrefix(line, "easel: 余额不足") || !strings.Contains(line, "请到服务商的控制台充值后再试") {
+		t.Errorf("the failure line: %q", line)
 	}
 }
