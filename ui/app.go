@@ -149,6 +149,7 @@ func New(a fyne.App, opts Options) *App {
 // loop (go build -race shows both, if attach waits for the loop).
 func Run(a fyne.App, opts Options) {
 	releaseGC := holdGC()
+	loadLanguages()
 	ea := newState(a, opts)
 	built := make(chan struct{})
 	ea.bridge.mu.Lock()

@@ -229,3 +229,20 @@ func Duration(d time.Duration) string {
 	}
 	return F("%ds", s)
 }
+
+// Files are the language files as they are, by language tag, for Fyne's
+// own lang package to load too (ui does, so its translations and its
+// choice of language are looked up again after main has chosen).
+func Files() map[string][]byte {
+	out := map[string][]byte{}
+	entries, _ := fs.ReadDir(files, ".")
+	for _, e := range entries {
+		data, err := files.ReadFile(e.Name())
+		if err != nil {
+			continue
+		}
+		tag := strings.TrimSuffix(strings.TrimPrefix(e.Name(), "easel."), ".json")
+		out[strings.ReplaceAll(tag, "_", "-")] = data
+	}
+	return out
+}
