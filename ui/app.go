@@ -269,7 +269,7 @@ func (ea *App) listInterrupted() {
 	n := len(ea.interrupted)
 	text := catalogue.F("%d requests were still at the service when Easel last closed: they are listed in Text to image and Edit with Retry. The service may have charged for them.", n)
 	if n == 1 {
-		text = "A request was still at the service when Easel last closed: it is listed with Retry where it was sent from. The service may have charged for it."
+		text = catalogue.T("A request was still at the service when Easel last closed: it is listed with Retry where it was sent from. The service may have charged for it.")
 	}
 	ea.banner.Show(chrome.BannerInterrupted, text, "", nil)
 	ea.interrupted = nil

@@ -204,7 +204,7 @@ func (g galleryActions) SendToChat(it library.Item) {
 		data, err := os.ReadFile(path)
 		a.Do(func() {
 			if err != nil {
-				dialog.ShowError(fmt.Errorf("cannot read image %d: %w", it.ID, err), a.win)
+				dialog.ShowError(fmt.Errorf(catalogue.T("cannot read image %d: %w"), it.ID, err), a.win)
 				return
 			}
 			a.chat.Attach(fmt.Sprintf("gallery-%d%s", it.ID, imageio.Extension(it.Format)), data)
@@ -221,7 +221,7 @@ func (a *App) toEdit(it library.Item, put func(edit.Input)) {
 		in := edit.NewInput(fmt.Sprintf("gallery-%d%s", it.ID, imageio.Extension(it.Format)), "image/"+it.Format, data, it.ID, nil)
 		a.Do(func() {
 			if err != nil {
-				dialog.ShowError(fmt.Errorf("cannot read image %d: %w", it.ID, err), a.win)
+				dialog.ShowError(fmt.Errorf(catalogue.T("cannot read image %d: %w"), it.ID, err), a.win)
 				return
 			}
 			a.SelectTab(TabEdit)
@@ -240,7 +240,7 @@ func (a *App) EditItem(id int64) {
 		it, err := a.lib.Get(context.Background(), id)
 		a.Do(func() {
 			if err != nil {
-				dialog.ShowError(fmt.Errorf("cannot open image %d: %w", id, err), a.win)
+				dialog.ShowError(fmt.Errorf(catalogue.T("cannot open image %d: %w"), id, err), a.win)
 				return
 			}
 			galleryActions{a}.EditThis(it)
@@ -399,7 +399,7 @@ func groupLabels(p config.Profile) ([]string, string) {
 	}
 	label := func(g string) string {
 		if g == "" {
-			return ownKeyLabel
+			return ownKeyLabel()
 		}
 		return g
 	}
@@ -411,11 +411,11 @@ func groupLabels(p config.Profile) ([]string, string) {
 }
 
 // ownKeyLabel names a profile's own key when it has no group label.
-const ownKeyLabel = "own key"
+func ownKeyLabel() string { return catalogue.T("own key") }
 
 // pickGroup switches the connected profile to one of its groups' keys.
 func (a *App) pickGroup(label string) {
-	if label == ownKeyLabel {
+	if label == ownKeyLabel() {
 		label = ""
 	}
 	a.session.UseGroup(label)

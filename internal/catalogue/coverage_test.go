@@ -174,6 +174,8 @@ var spoken = []string{
 	"internal/config", "internal/export", "internal/secrets",
 }
 
+func init() { spoken = append(spoken, translated...) } // the window's own errors too
+
 // phrase reports a literal that reads as words: two of them at least,
 // with a space between (not a file name), and not SQL.
 func phrase(s string) bool {

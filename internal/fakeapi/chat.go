@@ -58,7 +58,7 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 	// A thinking model streams its reasoning first, apart from the reply.
 	var thoughts []string
 	if strings.Contains(body.Model, "reasoner") {
-		thoughts = strings.SplitAfter("The user wants directions for an image; list three distinct looks.", " ")
+		thoughts = streamPieces(catalogue.T("The user wants directions for an image; list three distinct looks."))
 	}
 	finish := "stop"
 	if body.MaxTokens != nil && *body.MaxTokens < len(words) {

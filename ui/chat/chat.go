@@ -211,7 +211,7 @@ func (t *Room) useAsPrompt(text, label string) {
 func (t *Room) openStore() {
 	lib := t.host.Library()
 	if lib == nil {
-		t.storeErr = fmt.Errorf("the gallery could not be opened, and conversations are kept with it: %v", t.host.LibraryErr())
+		t.storeErr = fmt.Errorf(catalogue.T("the gallery could not be opened, and conversations are kept with it: %v"), t.host.LibraryErr())
 		t.status.SetText(t.storeErr.Error())
 		return
 	}
@@ -403,7 +403,7 @@ func (t *Room) load(id int64, then func()) {
 		}
 		t.host.Do(func() {
 			if err != nil {
-				dialog.ShowError(fmt.Errorf("cannot open the conversation: %w", err), t.host.Window())
+				dialog.ShowError(fmt.Errorf(catalogue.T("cannot open the conversation: %w"), err), t.host.Window())
 				return
 			}
 			for k, v := range thumbs {

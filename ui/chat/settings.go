@@ -3,6 +3,7 @@ package chat
 import (
 	"context"
 	"easel/internal/catalogue"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -42,7 +43,7 @@ func (t *Room) buildSettings() fyne.CanvasObject {
 		}
 		v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
 		if err != nil || v < 0 || v > 2 {
-			return fmt.Errorf("a number from 0 to 2")
+			return errors.New(catalogue.T("a number from 0 to 2"))
 		}
 		return nil
 	}
@@ -53,7 +54,7 @@ func (t *Room) buildSettings() fyne.CanvasObject {
 			return nil
 		}
 		if n, err := strconv.Atoi(strings.TrimSpace(s)); err != nil || n < 1 {
-			return fmt.Errorf("a whole number above 0")
+			return errors.New(catalogue.T("a whole number above 0"))
 		}
 		return nil
 	}
@@ -91,14 +92,14 @@ func (t *Room) readSettings() (conversations.Conversation, error) {
 	if s := strings.TrimSpace(t.temp.Text); s != "" {
 		v, err := strconv.ParseFloat(s, 64)
 		if err != nil || v < 0 || v > 2 {
-			return c, fmt.Errorf("the temperature %q is not a number from 0 to 2: correct it or leave it empty", s)
+			return c, fmt.Errorf(catalogue.T("the temperature %q is not a number from 0 to 2: correct it or leave it empty"), s)
 		}
 		c.Temperature = &v
 	}
 	if s := strings.TrimSpace(t.maxTok.Text); s != "" {
 		n, err := strconv.Atoi(s)
 		if err != nil || n < 1 {
-			return c, fmt.Errorf("the max tokens %q is not a whole number above 0: correct it or leave it empty", s)
+			return c, fmt.Errorf(catalogue.T("the max tokens %q is not a whole number above 0: correct it or leave it empty"), s)
 		}
 		c.MaxTokens = &n
 	}

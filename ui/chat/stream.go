@@ -120,7 +120,7 @@ func (t *Room) restoreDraft(text string, atts []attachment, err error) {
 	}
 	t.attachments = append(atts, t.attachments...)
 	t.showAttachments()
-	dialog.ShowError(fmt.Errorf("the message was not sent: %w", err), t.host.Window())
+	dialog.ShowError(fmt.Errorf(catalogue.T("the message was not sent: %w"), err), t.host.Window())
 }
 
 // startReply streams a reply to message parent of conversation conv:
@@ -271,7 +271,7 @@ func (s *stream) run(ctx context.Context, store *conversations.Store, client *ap
 	t.host.Do(func() {
 		delete(t.streams, s.conv)
 		if ferr != nil {
-			dialog.ShowError(fmt.Errorf("the reply could not be kept: %w", ferr), t.host.Window())
+			dialog.ShowError(fmt.Errorf(catalogue.T("the reply could not be kept: %w"), ferr), t.host.Window())
 		}
 		if t.current.ID == s.conv {
 			t.syncSend()

@@ -196,7 +196,7 @@ func writeChecked(h Host, target, what string, encode func() ([]byte, error), do
 			}
 			h.Do(func() {
 				if err != nil {
-					dialog.ShowError(fmt.Errorf("the %s was not written to %s: %w", what, target, err), h.Window())
+					dialog.ShowError(fmt.Errorf(catalogue.T("the %s was not written to %s: %w"), what, target, err), h.Window())
 				} else {
 					dialog.ShowInformation(catalogue.T("Saved"), catalogue.F("The %s was written to %s.", what, target), h.Window())
 				}
@@ -215,7 +215,7 @@ func writeChecked(h Host, target, what string, encode func() ([]byte, error), do
 	msg := catalogue.F("%s already exists in %s. Replace it?", base, filepath.Dir(target))
 	switch {
 	case st.IsDir():
-		dialog.ShowError(fmt.Errorf("%s is a folder: choose another name", target), h.Window())
+		dialog.ShowError(fmt.Errorf(catalogue.T("%s is a folder: choose another name"), target), h.Window())
 		return
 	case st.Mode()&os.ModeSymlink != 0:
 		to, _ := os.Readlink(target)

@@ -48,7 +48,7 @@ func ExportMany(h Host, items []library.Item, pathOf func(library.Item) string, 
 			return nil
 		}
 		if n, err := strconv.Atoi(strings.TrimSpace(s)); err != nil || n < 16 {
-			return errors.New("a whole number of pixels, 16 or more")
+			return errors.New(catalogue.T("a whole number of pixels, 16 or more"))
 		}
 		return nil
 	}

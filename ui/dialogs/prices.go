@@ -185,7 +185,7 @@ func (e *pricesEditor) addModel(model string, own pricing.Price) {
 		}
 		content = append(content, grid)
 	}
-	source := "no list price: only what you set here"
+	source := catalogue.T("no list price: only what you set here")
 	if listed {
 		source = catalogue.F("list price from %s, %s", list.Source, list.Date)
 	}

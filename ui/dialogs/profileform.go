@@ -76,7 +76,7 @@ func (f *ProfileForm) ConfirmDiscard(close func()) {
 	}
 	name := strings.TrimSpace(f.Name.Text)
 	if name == "" {
-		name = "the new profile"
+		name = catalogue.T("the new profile")
 	}
 	d := dialog.NewConfirm(catalogue.T("Discard unsaved changes?"),
 		catalogue.F("The changes to %s are not saved. Discard them?", name),
@@ -208,7 +208,7 @@ func (f *ProfileForm) profile() (config.Profile, error) {
 		if t := strings.TrimSpace(f.timeout.Text); t != "" {
 			min, err := strconv.Atoi(t)
 			if err != nil || min < 1 {
-				return p, fmt.Errorf("time-out: %q is not a whole number of minutes", t)
+				return p, fmt.Errorf(catalogue.T("time-out: %q is not a whole number of minutes"), t)
 			}
 			p.TimeoutSeconds = min * 60
 		}

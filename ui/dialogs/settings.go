@@ -229,7 +229,7 @@ func (s *Settings) remove() {
 			s.host.Session().DeleteProfile(p, func(keyErr error) {
 				s.reload("")
 				if keyErr != nil {
-					dialog.ShowError(fmt.Errorf("the profile %q was deleted, but its key could not be removed from the system keyring (%s): remove the entry of service \"Easel\" with your keyring's own tool", p.Name, ShortCause(keyErr)), s.host.Window())
+					dialog.ShowError(fmt.Errorf(catalogue.T("the profile %q was deleted, but its key could not be removed from the system keyring (%s): remove the entry of service \"Easel\" with your keyring's own tool"), p.Name, ShortCause(keyErr)), s.host.Window())
 				}
 			})
 		}, s.host.Window())

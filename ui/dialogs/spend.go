@@ -347,7 +347,7 @@ func (v *SpendView) exportCSV() {
 			}
 			v.h.Do(func() {
 				if err != nil {
-					dialog.ShowError(fmt.Errorf("the spend could not be exported: %w", err), v.h.Window())
+					dialog.ShowError(fmt.Errorf(catalogue.T("the spend could not be exported: %w"), err), v.h.Window())
 					return
 				}
 				dialog.ShowInformation(catalogue.T("Exported"), catalogue.F("%d requests written to %s.", len(entries), w.URI().Name()), v.h.Window())

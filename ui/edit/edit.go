@@ -463,7 +463,7 @@ func expandFolders(paths []string) (files, problems []string) {
 func readInputFile(path string) (imageio.Prepared, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return imageio.Prepared{}, fmt.Errorf("cannot open %s: %w", filepath.Base(path), wording.PathCause(err))
+		return imageio.Prepared{}, fmt.Errorf(catalogue.T("cannot open %s: %w"), filepath.Base(path), wording.PathCause(err))
 	}
 	defer f.Close()
 	return imageio.ReadPrepared(f, filepath.Base(path))

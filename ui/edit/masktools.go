@@ -2,6 +2,7 @@ package edit
 
 import (
 	"easel/internal/catalogue"
+	"errors"
 	"fmt"
 	"image"
 	"io"
@@ -277,11 +278,11 @@ func (m *maskTools) importMask() {
 // the image shown and be img's size.
 func (m *maskTools) useMask(first *Input, img image.Image, name string) error {
 	if m.differs(first) || m.painter.Mask() == nil {
-		return fmt.Errorf("the first image changed meanwhile: import the mask again")
+		return errors.New(catalogue.T("the first image changed meanwhile: import the mask again"))
 	}
 	want := m.painter.Mask().Bounds().Size()
 	if img.Bounds().Size() != want {
-		return fmt.Errorf("the mask is %dx%d but the first image is %dx%d: it must be that size", img.Bounds().Dx(), img.Bounds().Dy(), want.X, want.Y)
+		return fmt.Errorf(catalogue.T("the mask is %dx%d but the first image is %dx%d: it must be that size"), img.Bounds().Dx(), img.Bounds().Dy(), want.X, want.Y)
 	}
 	m.masks[key(first)] = mask.FromImage(img)
 	m.show(first, m.painter.Image())
