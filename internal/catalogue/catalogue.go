@@ -26,6 +26,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode"
 
 	"github.com/nicksnyder/go-i18n/v2/i18n"
 	"golang.org/x/text/language"
@@ -91,6 +92,8 @@ func load(name string, data []byte) error {
 		return err
 	}
 	msgs := map[string]*i18n.Message{}
+	base, _ := tag.Base()
+	tighten := base.String() == "zh" || base.String() == "ja"
 	for id, v := range raw {
 		m := &i18n.Message{ID: id, LeftDelim: "\x00{", RightDelim: "}\x00"}
 		var s string
@@ -102,6 +105,11 @@ func load(name string, data []byte) error {
 				return fmt.Errorf("%q is neither a text nor plural forms", id)
 			}
 			m.Zero, m.One, m.Two, m.Few, m.Many, m.Other = forms["zero"], forms["one"], forms["two"], forms["few"], forms["many"], forms["other"]
+		}
+		if tighten {
+			for _, f := range []*string{&m.Zero, &m.One, &m.Two, &m.Few, &m.Many, &m.Other} {
+				*f = tightened(*f)
+			}
 		}
 		msgs[id] = m
 	}
@@ -245,4 +253,35 @@ func Files() map[string][]byte {
 		out[strings.ReplaceAll(tag, "_", "-")] = data
 	}
 	return out
+}
+
+// tightened drops the spaces a Chinese or Japanese sentence sets around
+// Latin words and numbers ("连接 OpenAI 服务"): the window wraps text
+// only at spaces when it finds one within the line, so such a space makes
+// a short line where a break between two characters would fill it. Spaces
+// between two Latin words ("LM Studio") stay.
+func tightened(s string) string {
+	r := []rune(s)
+	out := make([]rune, 0, len(r))
+	for i, c := range r {
+		if c == ' ' && i > 0 && i+1 < len(r) && (wide(r[i-1]) && wordy(r[i+1]) || wordy(r[i-1]) && wide(r[i+1])) {
+			continue
+		}
+		out = append(out, c)
+	}
+	return string(out)
+}
+
+// wordy reports a character a word or a number is made of, or a value's
+// mark (%d, $, ¥, quotes): a space between one and a wide character goes;
+// one beside a dash or a slash stays, as it sets the dash apart.
+func wordy(c rune) bool {
+	return unicode.IsLetter(c) || unicode.IsDigit(c) || strings.ContainsRune("%$¥\"“”「」（）", c)
+}
+
+// wide reports a character of a script written without spaces: Han,
+// kana, and their punctuation.
+func wide(c rune) bool {
+	return unicode.Is(unicode.Han, c) || unicode.Is(unicode.Hiragana, c) || unicode.Is(unicode.Katakana, c) ||
+		(c >= 0x3000 && c <= 0x303F) || (c >= 0xFF00 && c <= 0xFFEF)
 }

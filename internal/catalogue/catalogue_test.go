@@ -56,13 +56,13 @@ func TestPluralsFollowTheLanguage(t *testing.T) {
 		t.Errorf("en other: %q", got)
 	}
 	Use("zh-Hans")
-	if got := N("%d images", 1, 1); got != "1 张图片" {
+	if got := N("%d images", 1, 1); got != "1张图片" {
 		t.Errorf("zh: %q", got)
 	}
-	if got := F("Today %s of %s", "$0.34", "$2.00"); got != "今日 $0.34 / $2.00" {
+	if got := F("Today %s of %s", "$0.34", "$2.00"); got != "今日$0.34 / $2.00" {
 		t.Errorf("zh format: %q", got)
 	}
-	if got := N("≈ %[1]s for %[2]d images", 4, "¥1.20", 4); got != "4 张约 ¥1.20" {
+	if got := N("≈ %[1]s for %[2]d images", 4, "¥1.20", 4); got != "4张约¥1.20" {
 		t.Errorf("zh reordered: %q", got)
 	}
 }
@@ -77,7 +77,7 @@ func TestDurationsInEachLanguage(t *testing.T) {
 		}
 	}
 	Use("zh-Hans")
-	if got := Duration(65 * time.Second); got != "1 分 5 秒" {
+	if got := Duration(65 * time.Second); got != "1分5秒" {
 		t.Errorf("zh: %q", got)
 	}
 }
