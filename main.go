@@ -33,6 +33,16 @@ func main() {
 	demo := flag.Bool("demo", false, "open the window on the built-in demo service")
 	profile := flag.String("profile", "", "open the window on this profile (see `easel profile list`)")
 	flag.Parse()
+	for _, arg := range flag.Args() {
+		if sentence, ok := cli.Unknown(arg); ok {
+			fmt.Fprintln(os.Stderr, "easel: "+sentence)
+			os.Exit(2)
+		}
+	}
+	if why, ok := noDisplay(); ok {
+		fmt.Fprintln(os.Stderr, "easel: "+why)
+		os.Exit(1)
+	}
 	files := absolute(flag.Args())
 
 	// One window per gallery: a second start hands its files over and

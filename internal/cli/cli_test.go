@@ -200,3 +200,19 @@ func TestAHostileServiceCannotDriveTheTerminal(t *testing.T) {
 		t.Errorf("an empty chat stream exited %d, want 1", code)
 	}
 }
+
+// A mistyped command is not taken for a file to open: it is named, with
+// the nearest command; a file or a path is left to the window.
+func TestAnUnknownWordSuggestsTheNearestCommand(t *testing.T) {
+	if s, ok := Unknown("gne"); !ok || !strings.Contains(s, `did you mean "gen"`) {
+		t.Errorf("gne: %q %v", s, ok)
+	}
+	if s, ok := Unknown("outpaint"); !ok || !strings.Contains(s, "no file of that name") {
+		t.Errorf("outpaint: %q %v", s, ok)
+	}
+	for _, arg := range []string{"poster.png", "./room", "-demo"} {
+		if _, ok := Unknown(arg); ok {
+			t.Errorf("%s was taken for a command", arg)
+		}
+	}
+}

@@ -1,0 +1,6 @@
+//go:build !unix || darwin
+
+package main
+
+// noDisplay: Windows and macOS always have a desktop to open on.
+func noDisplay() (string, bool) { return "", false }
