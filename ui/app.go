@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
 
 	"easel/assets"
@@ -114,6 +115,9 @@ type App struct {
 	shortcuts map[string]func()
 	// spendWork counts the status bar's spend reads in flight.
 	spendWork sync.WaitGroup
+	// quitQuestion is the question asked before quitting while jobs run,
+	// while it is shown: it follows the jobs (jobsEnded).
+	quitQuestion dialog.Dialog
 	// spendView is the spend view last opened, for tests.
 	spendView *dialogs.SpendView
 

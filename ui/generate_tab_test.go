@@ -155,8 +155,13 @@ func TestClosingWhileJobsRunAsksFirstAndKeepsRunningByDefault(t *testing.T) {
 			t.Errorf("the destructive choice is missing or the default: %+v", b)
 		}
 	})
+	// The question follows the jobs: once none runs, nothing would be
+	// lost, and the window closes as asked.
+	closed := false
+	onUI(ea, func() { ea.win.SetOnClosed(func() { closed = true }) })
 	ea.runner.Cancel(id)
 	ea.runner.Wait()
+	waitFor(t, ea, "the question to go and the window to close", func() bool { return ea.quitQuestion == nil && closed })
 }
 
 // A job of four images shows all four on its card, and one opens large

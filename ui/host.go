@@ -318,6 +318,9 @@ func (a *App) showJobEvent(e jobs.Event, img image.Image, results []jobview.Resu
 	if e.Charged != nil {
 		a.refreshSpend(e.State == jobs.Done)
 	}
+	if e.State.Final() {
+		a.jobsEnded()
+	}
 	if (e.State == jobs.Done || e.State == jobs.Failed) && !a.focused {
 		a.notify(e)
 	}
@@ -350,6 +353,7 @@ func (a *App) confirmClose() {
 	d := dialog.NewConfirm(catalogue.T("Jobs are still running"),
 		catalogue.N("%d jobs have not finished.", a.runner.Running(), a.runner.Running())+" "+images,
 		func(quit bool) {
+			a.quitQuestion = nil
 			if quit {
 				a.saveState()
 				a.win.Close()
@@ -358,7 +362,21 @@ func (a *App) confirmClose() {
 	d.SetConfirmText(catalogue.N("Quit and lose %s images", n, humanize.Comma(int64(n))))
 	d.SetDismissText(catalogue.T("Keep running"))
 	d.SetConfirmImportance(widget.DangerImportance)
+	a.quitQuestion = d
 	d.Show()
+}
+
+// jobsEnded follows the question confirmClose asked: once no job runs,
+// nothing would be lost, so the window closes as the user asked it to;
+// while some still run, the question is asked again with their numbers.
+func (a *App) jobsEnded() {
+	d := a.quitQuestion
+	if d == nil || a.runner == nil {
+		return
+	}
+	a.quitQuestion = nil
+	d.Hide()
+	a.confirmClose()
 }
 
 // UsePrompt implements room.Host: Chat's "Use as prompt" fills Text to
