@@ -170,7 +170,11 @@ func newCard(e jobs.Event, a Actions, onClear func()) *Card {
 	c.compare = &widget.Button{Text: catalogue.T("Before"), Icon: theme.ViewRestoreIcon(), OnTapped: c.toggleBefore}
 	c.compare.Hide()
 	text := container.NewVBox(c.title, c.Status, c.hint, c.Said, c.Cost, c.words,
-		container.NewHBox(c.cancel, c.otherGroup, c.retry, c.settings, c.editThis, c.compare, c.wordsButton, c.clear), c.results, c.unsaved)
+		// Cancel sits alone at the row's end: when the job ends it goes
+		// and nothing takes its place, so a late click lands on nothing
+		// rather than on "Edit this result".
+		container.NewBorder(nil, nil, nil, c.cancel, container.NewHBox(c.otherGroup, c.retry, c.settings, c.editThis, c.compare, c.wordsButton, c.clear)),
+		c.results, c.unsaved)
 	c.root = container.NewBorder(nil, nil, container.NewStack(bg, c.preview), nil, text)
 	return c
 }

@@ -8,7 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 
 	"easel/internal/api"
 	"easel/internal/honesty"
@@ -308,5 +310,27 @@ func TestACardSaysWhatItCost(t *testing.T) {
 	l.Show(n, nil, nil)
 	if got := l.Card("c").Status.Text; strings.Contains(got, "·  ") || strings.HasSuffix(got, "· ") {
 		t.Errorf("no price set: %q", got)
+	}
+}
+
+// When a job ends, no other action appears where its Cancel was: a late
+// click meant for Cancel must not send the result to Edit.
+func TestNothingTakesCancelsPlace(t *testing.T) {
+	test.NewTempApp(t)
+	l := NewList("empty", Actions{Cancel: func(string) {}, EditThis: func(int64) {}})
+	l.Show(event("a", jobs.Waiting), nil, nil)
+	c := l.Card("a")
+	w := test.NewWindow(c.root)
+	defer w.Close()
+	w.Resize(fyne.NewSize(700, 300))
+	at := c.cancel.Position()
+	done := event("a", jobs.Done)
+	done.ItemIDs = []int64{7}
+	l.Show(done, nil, []Result{{Item: 7}})
+	w.Content().Refresh()
+	for _, b := range []*widget.Button{c.editThis, c.clear, c.retry, c.compare, c.wordsButton} {
+		if b.Visible() && b.Position().X+b.Size().Width > at.X && b.Position().X < at.X+c.cancel.Size().Width {
+			t.Errorf("%q appeared where Cancel was", b.Text)
+		}
 	}
 }
