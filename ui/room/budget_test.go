@@ -6,9 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/widget"
-
 	"easel/internal/api"
 	"easel/internal/config"
 	"easel/internal/fakeapi"
@@ -51,26 +48,7 @@ func TestABatchOverTheBudgetIsStoppedBeforeAnythingIsSent(t *testing.T) {
 		room.SubmitImageJob(h, picker, &req.ImageOptions, jobs.Request{Generate: req}, func(s string) { t.Error(s) })
 	})
 	tap := func(label string) string {
-		var b *widget.Button
-		var said string
-		h.Until(label, func() bool {
-			b, said = nil, ""
-			top := h.Window().Canvas().Overlays().Top()
-			if top == nil {
-				return false
-			}
-			roomtest.Walk(top, func(o fyne.CanvasObject) {
-				switch x := o.(type) {
-				case *widget.Button:
-					if x.Text == label {
-						b = x
-					}
-				case *widget.Label:
-					said += x.Text
-				}
-			})
-			return b != nil
-		})
+		b, said := h.Overlay(label)
 		h.UI(b.OnTapped)
 		return said
 	}

@@ -7,9 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/widget"
-
 	"easel/internal/api"
 	"easel/internal/fakeapi"
 	"easel/internal/honesty"
@@ -60,25 +57,7 @@ func TestOneImageGatewayIsOfferedSeparateRequests(t *testing.T) {
 		picker.Entry.SetText("gpt-image-1")
 		room.SubmitImageJob(h, picker, &req.ImageOptions, jobs.Request{Generate: req}, func(s string) { t.Error(s) })
 	})
-	var offer *widget.Button
-	var said string
-	h.Until("the offer", func() bool {
-		top := h.Window().Canvas().Overlays().Top()
-		if top == nil {
-			return false
-		}
-		roomtest.Walk(top, func(o fyne.CanvasObject) {
-			switch x := o.(type) {
-			case *widget.Button:
-				if x.Text == "Send 3 requests of 1 image" {
-					offer = x
-				}
-			case *widget.Label:
-				said += x.Text
-			}
-		})
-		return offer != nil
-	})
+	offer, said := h.Overlay("Send 3 requests of 1 image")
 	if !strings.Contains(said, "one image per request (asked 4, got 1") {
 		t.Errorf("the offer says %q", said)
 	}

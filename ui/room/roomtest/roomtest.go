@@ -18,6 +18,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 
 	"easel/internal/api"
 	"easel/internal/config"
@@ -286,3 +287,28 @@ func Walk(o fyne.CanvasObject, f func(fyne.CanvasObject)) {
 
 // SpendChanged implements room.Host: the test host has no status bar.
 func (h *Host) SpendChanged() {}
+
+// Overlay waits for the top overlay (a dialog) to hold a button labelled
+// label, and returns it with every label's text in the overlay.
+func (h *Host) Overlay(label string) (b *widget.Button, said string) {
+	h.t.Helper()
+	h.Until(label, func() bool {
+		b, said = nil, ""
+		top := h.Window().Canvas().Overlays().Top()
+		if top == nil {
+			return false
+		}
+		Walk(top, func(o fyne.CanvasObject) {
+			switch x := o.(type) {
+			case *widget.Button:
+				if x.Text == label {
+					b = x
+				}
+			case *widget.Label:
+				said += x.Text
+			}
+		})
+		return b != nil
+	})
+	return b, said
+}
