@@ -83,10 +83,12 @@ func newFilterBar(changed func()) *filterBar {
 }
 
 // objects are the bar's widgets, with fav among them.
-func (f *filterBar) objects(fav fyne.CanvasObject) []fyne.CanvasObject {
+// row is the filters in cells of one width that wrap onto a second line
+// when the window is narrow (1024 pixels), rather than scroll sideways with
+// the sort cut off behind a scroll bar.
+func (f *filterBar) row(fav fyne.CanvasObject) fyne.CanvasObject {
 	size := fyne.NewSize(140, f.from.MinSize().Height)
-	return []fyne.CanvasObject{f.kind, f.model, f.shape, f.format,
-		container.NewGridWrap(size, f.from), container.NewGridWrap(size, f.to), fav, f.order}
+	return container.NewGridWrap(size, f.kind, f.model, f.shape, f.format, f.from, f.to, fav, f.order)
 }
 
 // active reports whether any filter narrows the gallery.

@@ -116,7 +116,7 @@ func (t *Room) Build() fyne.CanvasObject {
 	end := &widget.Button{Icon: theme.MoveDownIcon(), Importance: widget.LowImportance, OnTapped: func() { t.grid.ScrollToBottom() }}
 	toolbar := container.NewVBox(
 		container.NewBorder(nil, nil, nil, container.NewHBox(t.count, top, end), t.search),
-		container.NewHScroll(container.NewHBox(t.filters.objects(t.favorites)...)))
+		t.filters.row(t.favorites))
 
 	t.undoText = widget.NewLabel("")
 	undo := &widget.Button{Text: catalogue.T("Undo"), Icon: theme.ContentUndoIcon(), OnTapped: t.undoDelete}
