@@ -71,6 +71,8 @@ type Room struct {
 	send        *widget.Button
 	stop        *widget.Button
 	status      *widget.Label
+	// noMatch says a search found no conversation.
+	noMatch *widget.Label
 	// estimate says under Send what the next message will cost.
 	estimate *widget.Label
 
@@ -253,6 +255,9 @@ func (t *Room) Connected() {
 // NewChat starts a new conversation (Ctrl+N): saved once its first
 // message is sent.
 func (t *Room) NewChat() {
+	if t.search != nil && t.search.Text != "" {
+		t.search.SetText("") // a search left on would hide the new chat once sent
+	}
 	t.newChat()
 	if c := t.host.Window().Canvas(); c != nil {
 		c.Focus(t.composer)

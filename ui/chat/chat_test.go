@@ -354,3 +354,17 @@ func must[T any](v T, err error) T {
 	}
 	return v
 }
+
+// A search that finds nothing says so, and New chat clears the search
+// so the new conversation is not hidden once sent.
+func TestSearchSaysWhenNothingMatchesAndNewChatClearsIt(t *testing.T) {
+	r, h := newChat(t, 0)
+	h.UI(func() { r.search.SetText("nothing like this") })
+	h.Until("the word that nothing matched", func() bool { return r.noMatch.Visible() && strings.Contains(r.noMatch.Text, "nothing like this") })
+	h.UI(r.NewChat)
+	var q string
+	h.UI(func() { q = r.search.Text })
+	if q != "" {
+		t.Errorf("the search stayed on: %q", q)
+	}
+}

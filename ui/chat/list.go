@@ -3,6 +3,7 @@ package chat
 import (
 	"context"
 	"easel/internal/catalogue"
+	"easel/ui/kit"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -52,7 +53,9 @@ func (t *Room) buildList() fyne.CanvasObject {
 	undo := &widget.Button{Text: catalogue.T("Undo"), Icon: theme.ContentUndoIcon(), OnTapped: t.undoDelete}
 	t.undoBar = container.NewBorder(nil, nil, nil, undo, t.undoText)
 	t.undoBar.Hide()
-	return container.NewBorder(container.NewVBox(newChat, t.search), t.undoBar, nil, nil, t.list)
+	t.noMatch = kit.HintLabel("")
+	t.noMatch.Hide()
+	return container.NewBorder(container.NewVBox(newChat, t.search, t.noMatch), t.undoBar, nil, nil, t.list)
 }
 
 // reloadList reads the conversations (those matching the search) off the
@@ -75,6 +78,8 @@ func (t *Room) reloadList() {
 				return
 			}
 			t.convs = convs
+			t.noMatch.Hidden = q == "" || len(convs) > 0
+			t.noMatch.SetText(catalogue.F("No conversation holds “%s”.", q))
 			t.list.Refresh()
 			t.list.UnselectAll()
 			for i, c := range convs {
