@@ -62,7 +62,9 @@ func (a *App) mainMenu() *fyne.MainMenu {
 	spendItem := fyne.NewMenuItem(catalogue.T("Spend…"), a.showSpend)
 	view := fyne.NewMenu(catalogue.T("View"), append(tabItems, fyne.NewMenuItemSeparator(), spendItem)...)
 
-	help := fyne.NewMenu(catalogue.T("Help"), fyne.NewMenuItem(catalogue.T("About Easel"), a.showAbout))
+	help := fyne.NewMenu(catalogue.T("Help"),
+		fyne.NewMenuItem(catalogue.T("Keyboard shortcuts"), func() { dialogs.ShowShortcuts(a.win) }),
+		fyne.NewMenuItem(catalogue.T("About Easel"), a.showAbout))
 	return fyne.NewMainMenu(file, edit, view, help)
 }
 
