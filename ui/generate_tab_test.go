@@ -193,3 +193,30 @@ func TestAJobOfFourShowsEveryImageAndOpensOne(t *testing.T) {
 	}
 	waitFor(t, ea, "the grid to select the opened image", func() bool { return ea.gallery.Selected() == ea.gallery.Opened() })
 }
+
+// A size refused before sending is not said after the size changes.
+func TestARefusedSizeIsForgottenWhenTheSizeChanges(t *testing.T) {
+	ea := newServedApp(t)
+	g := ea.generate
+	onUI(ea, func() {
+		o := g.Options().Options()
+		o.Size = "1000x1000"
+		g.Options().SetOptions(o)
+	})
+	test.Type(g.Prompt(), "x")
+	onUI(ea, g.PrimaryAction)
+	var status string
+	onUI(ea, func() { status = g.StatusText() })
+	if !strings.Contains(status, "1008x1008") {
+		t.Fatalf("status %q", status)
+	}
+	onUI(ea, func() {
+		o := g.Options().Options()
+		o.Size = "1024x1024"
+		g.Options().SetOptions(o)
+		status = g.StatusText()
+	})
+	if strings.Contains(status, "1008x1008") {
+		t.Errorf("the old refusal stays: %q", status)
+	}
+}

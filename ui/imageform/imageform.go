@@ -113,6 +113,9 @@ type Form struct {
 	// OnSizeChanged is told when the size that would be sent may have
 	// changed (the choice, the model, or the first image for a match).
 	OnSizeChanged func()
+	// OnEdited is told when any option changes: a refusal said about the
+	// options before is stale then.
+	OnEdited func()
 	// OnChanged is told when the model, the number of images, streaming
 	// or the background change: what the service is known to do with
 	// them is said under the form (SetServiceNotes).
@@ -155,7 +158,7 @@ func New(model *modelpick.Picker, extra ...*widget.FormItem) *Form {
 	model.OnChanged = func(string) { f.SizeChanged(); f.changed() }
 	f.size.SetSelected(SizePresets()[1].Label)
 
-	f.quality = widget.NewSelect(QualityChoice().Labels, nil)
+	f.quality = widget.NewSelect(QualityChoice().Labels, func(string) { f.edited() })
 	f.quality.SetSelected(catalogue.T("Auto"))
 
 	f.compression = widget.NewSlider(0, 100)
@@ -175,7 +178,7 @@ func New(model *modelpick.Picker, extra ...*widget.FormItem) *Form {
 	f.background.SetSelected(catalogue.T("Auto"))
 	f.format.SetSelected("PNG")
 
-	f.moderation = widget.NewSelect(ModerationChoice().Labels, nil)
+	f.moderation = widget.NewSelect(ModerationChoice().Labels, func(string) { f.edited() })
 	f.moderation.SetSelected(catalogue.T("Auto"))
 
 	counts := make([]string, 10)
@@ -185,7 +188,7 @@ func New(model *modelpick.Picker, extra ...*widget.FormItem) *Form {
 	f.n = widget.NewSelect(counts, func(string) { f.changed() })
 	f.n.SetSelected("1")
 
-	f.partials = widget.NewSelect([]string{"0", "1", "2", "3"}, nil)
+	f.partials = widget.NewSelect([]string{"0", "1", "2", "3"}, func(string) { f.edited() })
 	f.partials.SetSelected("2")
 	f.stream = widget.NewCheck(catalogue.T("Stream with live previews"), func(on bool) {
 		if on {
@@ -215,6 +218,7 @@ func New(model *modelpick.Picker, extra ...*widget.FormItem) *Form {
 }
 
 func (f *Form) changed() {
+	f.edited()
 	if f.OnChanged != nil {
 		f.OnChanged()
 	}
@@ -243,6 +247,7 @@ func (f *Form) ServiceNotes() string {
 // checkCustom validates a custom size as it is typed, with the service's
 // rules, and says what to change.
 func (f *Form) checkCustom() {
+	f.edited()
 	w, h := strings.TrimSpace(f.customW.Text), strings.TrimSpace(f.customH.Text)
 	if w == "" || h == "" {
 		f.sizeNote.Hide()
@@ -271,6 +276,7 @@ func (f *Form) OfferMatch(first func() (image.Point, bool)) {
 // SizeChanged shows what "Match the first image" sends, and tells
 // OnSizeChanged; Edit calls it when the first image changes.
 func (f *Form) SizeChanged() {
+	f.edited()
 	if f.matchNote == nil {
 		return
 	}
@@ -362,6 +368,13 @@ func (f *Form) syncFormat() {
 		f.background.SetSelected(catalogue.T("Auto"))
 		f.formatNote.SetText(catalogue.T("Background changed from Transparent to Auto: JPEG has no transparency."))
 		f.formatNote.Show()
+	}
+}
+
+// edited tells OnEdited that an option changed.
+func (f *Form) edited() {
+	if f.OnEdited != nil {
+		f.OnEdited()
 	}
 }
 

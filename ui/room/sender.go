@@ -45,6 +45,9 @@ type advice struct {
 	inputs func() (n int, high bool)
 	// prompt is the tab's prompt, whose tokens the estimate counts.
 	prompt func() string
+	// refused says the status line shows a refusal of the options as
+	// they were sent: the next change of them puts the ready line back.
+	refused bool
 }
 
 // NewSender makes the form, the button (labelled text, running send when
@@ -65,7 +68,18 @@ func NewSender(h Host, text string, icon fyne.Resource, send func(), extra ...*w
 	s.status = kit.HintLabel(ServiceText(h))
 	s.setReady()
 	s.options.OnChanged = s.Advise
+	s.options.OnEdited = s.edited
 	return s
+}
+
+// edited puts the ready line back once the options change, when it shows
+// a refusal of the options that were sent before (a size the service
+// takes no longer needs "Try 1008x1008").
+func (s *Sender) edited() {
+	if s.advice.refused {
+		s.advice.refused = false
+		s.status.SetText(ReadyText(s.host))
+	}
 }
 
 // Advise says beside the button what the request will cost at list
@@ -254,6 +268,7 @@ func (s *Sender) Send(check func(api.Limits) error, opts *api.ImageOptions, req 
 	}
 	if err := check(s.host.Session().Client().Limits()); err != nil {
 		s.status.SetText(kit.ErrorText(err))
+		s.advice.refused = true
 		return
 	}
 	s.whenSavable(*opts, func() {
