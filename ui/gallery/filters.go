@@ -77,8 +77,11 @@ func newFilterBar(changed func()) *filterBar {
 	for _, s := range []*widget.Select{f.kind, f.model, f.shape, f.format, f.order} {
 		s.OnChanged = on
 	}
-	f.from = &widget.Entry{PlaceHolder: catalogue.T("from 2026-01-31"), OnChanged: on}
-	f.to = &widget.Entry{PlaceHolder: catalogue.T("to 2026-12-31"), OnChanged: on}
+	// The placeholders show the format with dates that mean something:
+	// this month's first day, and today.
+	now := time.Now()
+	f.from = &widget.Entry{PlaceHolder: catalogue.F("from %s", time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, time.Local).Format(dateLayout)), OnChanged: on}
+	f.to = &widget.Entry{PlaceHolder: catalogue.F("to %s", now.Format(dateLayout)), OnChanged: on}
 	return f
 }
 
