@@ -8,6 +8,7 @@ package imageform
 import (
 	"easel/internal/catalogue"
 	"image"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -256,8 +257,11 @@ func (f *Form) checkCustom() {
 	if err := api.DefaultLimits.CheckSize(w + "x" + h); err != nil {
 		f.sizeNote.SetText(kit.ErrorText(err))
 		f.sizeNote.Importance = widget.DangerImportance
+	} else if slices.Contains(api.StandardSizes, w+"x"+h) {
+		f.sizeNote.SetText(catalogue.F("%s × %s is one of the sizes every GPT image model makes.", w, h))
+		f.sizeNote.Importance = widget.MediumImportance
 	} else {
-		f.sizeNote.SetText(catalogue.F("%s × %s is accepted by models that take custom sizes (gpt-image-2).", w, h))
+		f.sizeNote.SetText(catalogue.F("%s × %s follows every rule for custom sizes: models that take them (gpt-image-2) make it; the others refuse it.", w, h))
 		f.sizeNote.Importance = widget.MediumImportance
 	}
 	f.sizeNote.Show()
