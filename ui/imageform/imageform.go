@@ -169,7 +169,7 @@ func New(model *modelpick.Picker, extra ...*widget.FormItem) *Form {
 	// quality is: 100 is the best, the least compressed.
 	f.qualityValue = widget.NewLabel("100")
 	f.compression.OnChanged = func(v float64) { f.qualityValue.SetText(strconv.Itoa(int(v))) }
-	f.compressRow = container.NewBorder(nil, nil, widget.NewLabel(catalogue.T("Quality")), f.qualityValue, f.compression)
+	f.compressRow = container.NewBorder(nil, nil, widget.NewLabel(catalogue.T("Compression quality")), f.qualityValue, f.compression)
 	f.bgNote = kit.HintLabel("")
 	f.bgNote.Hide()
 	f.formatNote = kit.HintLabel("")

@@ -137,8 +137,8 @@ func TestFormatAndBackgroundChangesAreSaid(t *testing.T) {
 	}
 }
 
-// The compression slider is labelled Quality and reads as Export's
-// quality does: a plain number, no per cent.
+// The compression slider reads as Export's quality does, a plain number
+// with no per cent, and is named apart from the image's Quality above it.
 func TestCompressionReadsAsQuality(t *testing.T) {
 	test.NewTempApp(t)
 	f := New(modelpick.NewRegistry(nil).New(api.EndpointImages, "", "gpt-image-1"))
@@ -149,12 +149,12 @@ func TestCompressionReadsAsQuality(t *testing.T) {
 	}
 	found := false
 	for _, o := range f.compressRow.Objects {
-		if lb, ok := o.(*widget.Label); ok && lb.Text == "Quality" {
+		if lb, ok := o.(*widget.Label); ok && lb.Text == "Compression quality" {
 			found = true
 		}
 	}
 	if !found {
-		t.Error("the slider has no Quality label")
+		t.Error("the slider has no Compression quality label")
 	}
 	if o := f.Options(); o.OutputCompression == nil || *o.OutputCompression != 52 {
 		t.Errorf("sent compression %v", o.OutputCompression)
