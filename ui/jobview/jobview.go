@@ -357,6 +357,8 @@ func (c *Card) apply(e jobs.Event, img image.Image) {
 		}
 	case jobs.Cancelled:
 		c.Status.SetText(catalogue.T("Cancelled"))
+		c.retry.SetText(catalogue.T("Run again"))
+		c.retry.Show()
 	case jobs.Interrupted:
 		c.Status.SetText(catalogue.T("Interrupted"))
 		c.hint.SetText(catalogue.F("Easel closed while the service was working on this (sent %s): it may have been charged. Check the gallery and the account's usage before sending it again.",

@@ -334,3 +334,19 @@ func TestNothingTakesCancelsPlace(t *testing.T) {
 		}
 	}
 }
+
+// A cancelled job can be run again from its card.
+func TestACancelledCardOffersRunAgain(t *testing.T) {
+	test.NewTempApp(t)
+	var again int
+	l := NewList("empty", Actions{Cancel: func(string) {}, Retry: func(jobs.Request) { again++ }})
+	l.Show(event("a", jobs.Cancelled), nil, nil)
+	c := l.Card("a")
+	if !c.retry.Visible() || c.retry.Text != "Run again" {
+		t.Fatalf("retry %q shown %v", c.retry.Text, c.retry.Visible())
+	}
+	test.Tap(c.retry)
+	if again != 1 {
+		t.Error("Run again did not send the request again")
+	}
+}
