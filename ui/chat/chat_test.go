@@ -368,3 +368,34 @@ func TestSearchSaysWhenNothingMatchesAndNewChatClearsIt(t *testing.T) {
 		t.Errorf("the search stayed on: %q", q)
 	}
 }
+
+// Deleting a conversation asks nothing: it goes at once, and Undo brings
+// it back.
+func TestDeleteGoesAtOnceAndUndoBringsItBack(t *testing.T) {
+	r, h := newChat(t, 0)
+	send(h, r, "a question to keep")
+	waitReply(t, h, r)
+	settle(h, r)
+	var c conversations.Conversation
+	h.UI(func() { c = r.current })
+	h.UI(func() { r.deleteConversation(c) })
+	settle(h, r)
+	h.UI(func() {
+		if h.Window().Canvas().Overlays().Top() != nil {
+			t.Error("deleting asked first")
+		}
+		if !r.undoBar.Visible() {
+			t.Error("no Undo after deleting")
+		}
+	})
+	h.UI(r.undoDelete)
+	settle(h, r)
+	h.Until("the conversation back in the list", func() bool {
+		for _, x := range r.convs {
+			if x.ID == c.ID {
+				return true
+			}
+		}
+		return false
+	})
+}

@@ -97,7 +97,7 @@ func (t *Room) conversationMenu(c conversations.Conversation, at fyne.CanvasObje
 	if c.Pinned {
 		pin = catalogue.T("Unpin")
 	}
-	del := fyne.NewMenuItem(catalogue.T("Delete…"), func() { t.confirmDelete(c) })
+	del := fyne.NewMenuItem(catalogue.T("Delete"), func() { t.deleteConversation(c) })
 	del.Icon = theme.DeleteIcon()
 	menu := fyne.NewMenu("",
 		fyne.NewMenuItem(catalogue.T("Rename…"), func() { t.rename(c) }),
@@ -141,27 +141,21 @@ func (t *Room) rename(c conversations.Conversation) {
 	t.host.Window().Canvas().Focus(e)
 }
 
-// confirmDelete asks, then deletes c; Undo brings it back until Easel
+// deleteConversation deletes c at once; Undo brings it back until Easel
 // closes.
-func (t *Room) confirmDelete(c conversations.Conversation) {
-	d := dialog.NewConfirm(catalogue.F("Delete “%s”?", c.Title), catalogue.T("The conversation goes from the list. You can undo this until Easel closes."), func(ok bool) {
-		if !ok {
-			return
-		}
-		if s := t.streams[c.ID]; s != nil {
-			s.cancel()
-		}
-		t.write(func(ctx context.Context) error { return t.store.Delete(ctx, c.ID) })
-		t.deleted = c.ID
-		t.undoText.SetText(catalogue.F("Deleted “%s”.", c.Title))
-		t.undoBar.Show()
-		if t.current.ID == c.ID {
-			t.newChat()
-		}
-	}, t.host.Window())
-	d.SetConfirmText(catalogue.T("Delete"))
-	d.SetConfirmImportance(widget.DangerImportance)
-	d.Show()
+func (t *Room) deleteConversation(c conversations.Conversation) {
+	// No question first: Undo below the list brings it back until Easel
+	// closes, and one safeguard is enough.
+	if s := t.streams[c.ID]; s != nil {
+		s.cancel()
+	}
+	t.write(func(ctx context.Context) error { return t.store.Delete(ctx, c.ID) })
+	t.deleted = c.ID
+	t.undoText.SetText(catalogue.F("Deleted “%s”.", c.Title))
+	t.undoBar.Show()
+	if t.current.ID == c.ID {
+		t.newChat()
+	}
 }
 
 // undoDelete brings the last deleted conversation back and opens it.
