@@ -295,11 +295,19 @@ func (p *Painter) TypedKey(*fyne.KeyEvent) {}
 // zooms: Ctrl+= (or Ctrl++) in, Ctrl+- out, Ctrl+0 to fit, Ctrl+1 to
 // 100 %.
 func (p *Painter) TypedShortcut(s fyne.Shortcut) {
-	switch s.(type) {
+	switch x := s.(type) {
 	case *fyne.ShortcutUndo:
 		p.Do((*mask.Mask).Undo)
 	case *fyne.ShortcutRedo:
 		p.Do((*mask.Mask).Redo)
+	case *desktop.CustomShortcut:
+		// On Linux and Windows the driver names only Ctrl+Y redo;
+		// Ctrl+Shift+Z comes as a shortcut of its own.
+		if x.KeyName == fyne.KeyZ && x.Modifier == fyne.KeyModifierShortcutDefault|fyne.KeyModifierShift {
+			p.Do((*mask.Mask).Redo)
+			return
+		}
+		p.area.Shortcut(s)
 	default:
 		p.area.Shortcut(s)
 	}
