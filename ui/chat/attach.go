@@ -92,7 +92,7 @@ func (t *Room) attach(atts []attachment, problems []string) {
 	t.attachments = append(t.attachments, atts...)
 	t.showAttachments()
 	if len(problems) > 0 {
-		dialog.ShowError(errors.New(strings.Join(problems, " ")), t.host.Window())
+		dialog.ShowError(errors.New(strings.Join(problems, "\n")), t.host.Window()) // one file a line
 	}
 	if c := t.host.Window().Canvas(); c != nil && len(atts) > 0 {
 		c.Focus(t.composer)

@@ -413,7 +413,7 @@ func (t *Room) AddFiles(paths []string) {
 			if len(problems) > 0 {
 				// A dialog, not only the status line, which the service's
 				// state rewrites as it connects.
-				dialog.ShowError(errors.New(strings.Join(problems, " ")), t.host.Window())
+				dialog.ShowError(errors.New(strings.Join(problems, "\n")), t.host.Window()) // one file a line
 			}
 		})
 	}()

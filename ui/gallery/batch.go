@@ -3,7 +3,7 @@ package gallery
 import (
 	"context"
 	"easel/internal/catalogue"
-	"fmt"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -242,7 +242,7 @@ func (t *Room) Import(paths []string) {
 			}
 			t.count.SetText(msg + catalogue.T("."))
 			if len(problems) > 0 {
-				dialog.ShowError(fmt.Errorf("%s", strings.Join(problems, "; ")), t.host.Window())
+				dialog.ShowError(errors.New(strings.Join(problems, "\n")), t.host.Window()) // one file a line
 			}
 			t.Reload()
 		})
