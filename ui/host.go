@@ -207,7 +207,7 @@ func (g galleryActions) SendToChat(it library.Item) {
 				dialog.ShowError(fmt.Errorf(catalogue.T("cannot read image %d: %w"), it.ID, err), a.win)
 				return
 			}
-			a.chat.Attach(fmt.Sprintf("gallery-%d%s", it.ID, imageio.Extension(it.Format)), data)
+			a.chat.Attach(dialogs.ExportName(it, it.Format), data)
 		})
 	}()
 }
@@ -218,7 +218,7 @@ func (a *App) toEdit(it library.Item, put func(edit.Input)) {
 	path := a.lib.Path(it)
 	go func() {
 		data, err := os.ReadFile(path)
-		in := edit.NewInput(fmt.Sprintf("gallery-%d%s", it.ID, imageio.Extension(it.Format)), "image/"+it.Format, data, it.ID, nil)
+		in := edit.NewInput(dialogs.ExportName(it, it.Format), "image/"+it.Format, data, it.ID, nil) // named by its prompt
 		a.Do(func() {
 			if err != nil {
 				dialog.ShowError(fmt.Errorf(catalogue.T("cannot read image %d: %w"), it.ID, err), a.win)
