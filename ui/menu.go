@@ -47,6 +47,9 @@ func (a *App) mainMenu() *fyne.MainMenu {
 	file := fyne.NewMenu(catalogue.T("File"), newChat, importItem, primary, fyne.NewMenuItemSeparator(), settings, demo, fyne.NewMenuItemSeparator(), quit)
 
 	edit := fyne.NewMenu(catalogue.T("Edit"),
+		a.forwardItem(catalogue.T("Undo"), &fyne.ShortcutUndo{}),
+		a.forwardItem(catalogue.T("Redo"), &fyne.ShortcutRedo{}),
+		fyne.NewMenuItemSeparator(),
 		a.forwardItem(catalogue.T("Cut"), &fyne.ShortcutCut{Clipboard: a.clipboard()}),
 		a.forwardItem(catalogue.T("Copy"), &fyne.ShortcutCopy{Clipboard: a.clipboard()}),
 		a.forwardItem(catalogue.T("Paste"), &fyne.ShortcutPaste{Clipboard: a.clipboard()}),
