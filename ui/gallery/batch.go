@@ -63,6 +63,8 @@ func (t *Room) onKey(key string) {
 		t.deleteSelection()
 	case thumbgrid.KeyExport:
 		t.exportSelection()
+	case thumbgrid.KeyUndo:
+		t.undoDelete() // nothing when nothing was deleted
 	}
 }
 

@@ -34,6 +34,7 @@ const (
 	KeyFavourite = "favourite" // F
 	KeyDelete    = "delete"    // Delete
 	KeyExport    = "export"    // Ctrl+E
+	KeyUndo      = "undo"      // Ctrl+Z
 )
 
 // Grid is a selectable virtual grid.
@@ -196,12 +197,16 @@ func (g *Grid) TypedKey(e *fyne.KeyEvent) {
 	g.changed(g.sel.Cursor())
 }
 
-// TypedShortcut selects all (Ctrl+A) and hands Ctrl+E over.
+// TypedShortcut selects all (Ctrl+A) and hands Ctrl+E and Ctrl+Z over.
 func (g *Grid) TypedShortcut(s fyne.Shortcut) {
 	switch s := s.(type) {
 	case *fyne.ShortcutSelectAll:
 		g.sel.All(g.length())
 		g.changed(-1)
+	case *fyne.ShortcutUndo:
+		if g.OnKey != nil {
+			g.OnKey(KeyUndo)
+		}
 	case *desktop.CustomShortcut:
 		if s.KeyName == fyne.KeyE && s.Modifier&(fyne.KeyModifierControl|fyne.KeyModifierSuper) != 0 && g.OnKey != nil {
 			g.OnKey(KeyExport)
