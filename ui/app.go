@@ -198,6 +198,8 @@ func (ea *App) newWindow() {
 		ea.emptyTrash()
 	})
 	ea.win.SetCloseIntercept(ea.confirmClose)
+	// Keys no field takes: Esc and Enter answer the dialog on top.
+	ea.win.Canvas().SetOnTypedKey(func(k *fyne.KeyEvent) { ea.answerDialog(k) })
 }
 
 // build makes the widgets, opens the gallery and connects the account.

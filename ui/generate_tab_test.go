@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
@@ -219,4 +221,39 @@ func TestARefusedSizeIsForgottenWhenTheSizeChanges(t *testing.T) {
 	if strings.Contains(status, "1008x1008") {
 		t.Errorf("the old refusal stays: %q", status)
 	}
+}
+
+// Esc and Enter answer a dialog: on the question before quitting, both
+// keep the jobs running (Enter takes the safe answer where the other is
+// destructive); a dialog of one button closes on either.
+func TestEscAndEnterAnswerDialogs(t *testing.T) {
+	ea := newServedApp(t)
+	req := api.GenerateRequest{Prompt: "slow", ImageOptions: api.ImageOptions{Model: "fault-" + fakeapi.FaultSlowFirstByte, Size: "1024x1024"}}
+	id, err := ea.runner.Submit(jobs.Request{Profile: "p", Service: ea.session.Client(), Generate: &req})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { ea.runner.Cancel(id); ea.runner.Wait() }()
+	for _, key := range []fyne.KeyName{fyne.KeyEscape, fyne.KeyReturn} {
+		onUI(ea, func() {
+			ea.confirmClose()
+			if ea.win.Canvas().Overlays().Top() == nil {
+				t.Fatal("no question")
+			}
+			ea.win.Canvas().OnTypedKey()(&fyne.KeyEvent{Name: key})
+			if ea.win.Canvas().Overlays().Top() != nil || ea.quitQuestion != nil {
+				t.Errorf("%s left the question open", key)
+			}
+		})
+	}
+	if ea.runner.Running() != 1 {
+		t.Error("a key quit with the job running")
+	}
+	onUI(ea, func() {
+		dialog.ShowInformation("Exported", "done", ea.win)
+		ea.win.Canvas().OnTypedKey()(&fyne.KeyEvent{Name: fyne.KeyReturn})
+		if ea.win.Canvas().Overlays().Top() != nil {
+			t.Error("Enter did not close a dialog of one button")
+		}
+	})
 }

@@ -129,13 +129,14 @@ func (t *Room) write(f func(context.Context) error) {
 
 // rename asks for a conversation's new title.
 func (t *Room) rename(c conversations.Conversation) {
-	e := widget.NewEntry()
+	e := kit.NewDialogEntry()
 	e.SetText(c.Title)
 	d := dialog.NewForm(catalogue.T("Rename conversation"), catalogue.T("Rename"), catalogue.T("Cancel"), []*widget.FormItem{widget.NewFormItem(catalogue.T("Title"), e)}, func(ok bool) {
 		if ok && e.Text != "" {
 			t.write(func(ctx context.Context) error { return t.store.Rename(ctx, c.ID, e.Text) })
 		}
 	}, t.host.Window())
+	kit.AnswerKeys(d, e)
 	d.Resize(fyne.NewSize(460, d.MinSize().Height))
 	d.Show()
 	t.host.Window().Canvas().Focus(e)

@@ -18,6 +18,7 @@ import (
 	"easel/internal/api"
 	"easel/internal/conversations"
 	"easel/ui/dialogs"
+	"easel/ui/kit"
 )
 
 // noPreset is the preset choice that leaves the system prompt as typed.
@@ -184,7 +185,7 @@ func (t *Room) savePreset() {
 	if t.store == nil {
 		return
 	}
-	name := widget.NewEntry()
+	name := kit.NewDialogEntry()
 	d := dialog.NewForm(catalogue.T("Save as preset"), catalogue.T("Save"), catalogue.T("Cancel"), []*widget.FormItem{widget.NewFormItem(catalogue.T("Name"), name)}, func(ok bool) {
 		if !ok {
 			return
@@ -203,8 +204,10 @@ func (t *Room) savePreset() {
 			})
 		}()
 	}, t.host.Window())
+	kit.AnswerKeys(d, name)
 	d.Resize(fyne.NewSize(420, d.MinSize().Height))
 	d.Show()
+	t.host.Window().Canvas().Focus(name)
 }
 
 // saveText asks where to save data, named name.

@@ -385,7 +385,8 @@ func (t *Room) editMessage(id int64) {
 	if msg == nil || t.streams[t.current.ID] != nil {
 		return
 	}
-	e := widget.NewMultiLineEntry()
+	e := kit.NewDialogEntry()
+	e.MultiLine = true
 	e.Wrapping = fyne.TextWrapWord
 	e.SetText(msg.Content)
 	e.SetMinRowsVisible(5)
@@ -398,8 +399,10 @@ func (t *Room) editMessage(id int64) {
 			t.resend(m, e.Text)
 		}
 	}, t.host.Window())
+	kit.AnswerKeys(d, e) // Esc cancels; Shift+Enter sends, Enter is a new line
 	d.Resize(d.MinSize().AddWidthHeight(240, 0))
 	d.Show()
+	t.host.Window().Canvas().Focus(e)
 }
 
 // resend adds an edited question as a new branch from where m was, with

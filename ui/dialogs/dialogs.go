@@ -62,7 +62,9 @@ func AskSessionKey(h Host, p config.Profile) {
 			catalogue.T("Pick or add a profile first (File ▸ Settings…); its key can then be kept for this session."), win)
 		return
 	}
-	entry := kit.KeyEntry()
+	entry := kit.NewDialogEntry()
+	entry.Password = true
+	entry.SetPlaceHolder(catalogue.T("sk-…"))
 	d := dialog.NewForm(catalogue.F("Key for %q, this session only", p.Name), catalogue.T("Use key"), catalogue.T("Cancel"),
 		[]*widget.FormItem{kit.FormItem(catalogue.T("API key"), entry, catalogue.T("Kept in memory until Easel quits; never written to disk. Leave empty for a local server that takes none."))},
 		func(ok bool) {
@@ -70,6 +72,7 @@ func AskSessionKey(h Host, p config.Profile) {
 				h.Session().UseSessionKey(p, entry.Text)
 			}
 		}, win)
+	kit.AnswerKeys(d, entry)
 	d.Resize(fyne.NewSize(520, 0))
 	d.Show()
 	win.Canvas().Focus(entry)

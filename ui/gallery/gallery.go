@@ -171,7 +171,7 @@ func (t *Room) Total() int { return t.total }
 
 // item is item i of the grid, when its page is loaded.
 func (t *Room) item(i int) (library.Item, bool) {
-	if t.pager == nil {
+	if t.pager == nil || i < 0 {
 		return library.Item{}, false
 	}
 	return t.pager.Item(i)
@@ -367,7 +367,7 @@ func (t *Room) openAt(i int) {
 	if it, ok := t.item(i); ok {
 		t.selected = it.ID
 		t.Open(it)
-		t.viewLarge(it)
+		t.viewLargeAt(it, i)
 	}
 }
 

@@ -21,6 +21,7 @@ import (
 	"easel/internal/honesty"
 	"easel/internal/library"
 	"easel/ui/room/roomtest"
+	"easel/ui/widgets/zoomview"
 )
 
 // noActions is a gallery's other tabs, for a test of the gallery alone.
@@ -434,4 +435,44 @@ func TestLineageAndCompare(t *testing.T) {
 	})
 	h.UI(func() { g.OpenID(parent) })
 	h.Until("the parent's children", func() bool { return strings.Contains(labels(), "Made from this") })
+}
+
+// The large view steps through the gallery's order with the arrow keys,
+// moving the grid's cursor so the details follow, and closes on Esc.
+func TestLargeViewStepsAndClosesOnEsc(t *testing.T) {
+	g, h := newGallery(t)
+	for i, side := range []int{32, 40, 48} {
+		addImage(t, h.Library(), fmt.Sprint("image ", i), side)
+	}
+	h.UI(g.Reload)
+	h.Until("three items", func() bool { return len(g.Items()) == 3 })
+	h.UI(func() { g.openAt(0) })
+	shown := func() int { // on the UI goroutine
+		if v, ok := h.Window().Canvas().Focused().(*zoomview.View); ok && v.Image() != nil {
+			return v.Image().Bounds().Dx()
+		}
+		return 0
+	}
+	key := func(k fyne.KeyName) {
+		h.UI(func() { h.Window().Canvas().Focused().TypedKey(&fyne.KeyEvent{Name: k}) })
+	}
+	h.Until("the newest, large", func() bool { return shown() == 48 })
+	key(fyne.KeyRight)
+	h.Until("the next, large", func() bool { return shown() == 40 })
+	h.UI(func() {
+		if c := g.Grid().Selection().Cursor(); c != 1 {
+			t.Errorf("the grid's cursor is at %d", c)
+		}
+	})
+	key(fyne.KeyRight)
+	h.Until("the last, large", func() bool { return shown() == 32 })
+	key(fyne.KeyRight) // nothing after the last
+	key(fyne.KeyLeft)
+	h.Until("back one", func() bool { return shown() == 40 })
+	key(fyne.KeyEscape)
+	h.UI(func() {
+		if h.Window().Canvas().Overlays().Top() != nil {
+			t.Error("Esc left the large view open")
+		}
+	})
 }

@@ -10,15 +10,12 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"easel/internal/imageio"
 	"easel/internal/library"
-	"easel/internal/viewport"
 	"easel/ui/widgets/compare"
 	"easel/ui/widgets/picture"
-	"easel/ui/widgets/zoomview"
 )
 
 // relative is an item of an item's lineage, with its thumbnail.
@@ -134,45 +131,6 @@ func firstErr(errs ...error) error {
 func showInFolder(path string) {
 	u := &url.URL{Scheme: "file", Path: filepath.Dir(path)}
 	_ = fyne.CurrentApp().OpenURL(u)
-}
-
-// viewLarge shows an item at full resolution in a view that fits, shows
-// 100 % and zooms and pans; the file is decoded off the UI goroutine.
-func (t *Room) viewLarge(it library.Item) {
-	lib := t.host.Library()
-	if lib == nil || it.Missing {
-		return
-	}
-	go func() {
-		img, err := imageio.DecodeFile(lib.Path(it))
-		opaque := err == nil && imageio.IsOpaque(img)
-		t.host.Do(func() {
-			if err != nil {
-				dialog.ShowError(err, t.host.Window())
-				return
-			}
-			t.showLarge(it, img, opaque)
-		})
-	}()
-}
-
-func (t *Room) showLarge(it library.Item, img image.Image, opaque bool) {
-	v := zoomview.New(fyne.NewSize(600, 400))
-	percent := widget.NewLabel("")
-	v.OnZoom = func(p float64) { percent.SetText(catalogue.F("%.0f %%", p)) }
-	v.SetImage(img, opaque)
-	bar := container.NewHBox(
-		&widget.Button{Text: catalogue.T("Fit (Ctrl+0)"), Icon: theme.ZoomFitIcon(), OnTapped: v.Fit},
-		&widget.Button{Text: catalogue.T("100 % (Ctrl+1)"), OnTapped: v.Actual},
-		&widget.Button{Icon: theme.ZoomOutIcon(), OnTapped: func() { v.ZoomBy(1 / viewport.ZoomStep) }},
-		percent,
-		&widget.Button{Icon: theme.ZoomInIcon(), OnTapped: func() { v.ZoomBy(viewport.ZoomStep) }},
-		widget.NewLabel(catalogue.F("%d × %d · Ctrl+wheel zooms, the wheel or a drag moves", it.Width, it.Height)))
-	d := dialog.NewCustom(shortTitle(it), catalogue.T("Close"), container.NewBorder(bar, nil, nil, nil, v), t.host.Window())
-	size := t.host.Window().Canvas().Size()
-	d.Resize(fyne.NewSize(size.Width*0.92, size.Height*0.92))
-	d.Show()
-	t.host.Window().Canvas().Focus(v)
 }
 
 // shortTitle is an item's prompt, cut for a title.

@@ -31,6 +31,9 @@ type View struct {
 	widget.BaseWidget
 	// OnZoom is told the zoom, as a share of 100 %, when it changes.
 	OnZoom func(percent float64)
+	// OnKey is told the keys the view does not use itself (Esc, arrows),
+	// so that whoever shows it can close it or move to the next image.
+	OnKey func(*fyne.KeyEvent)
 
 	img     image.Image
 	min     fyne.Size
@@ -93,8 +96,12 @@ func (v *View) FocusLost() {}
 // TypedRune implements fyne.Focusable.
 func (v *View) TypedRune(rune) {}
 
-// TypedKey implements fyne.Focusable.
-func (v *View) TypedKey(*fyne.KeyEvent) {}
+// TypedKey hands keys on to OnKey.
+func (v *View) TypedKey(k *fyne.KeyEvent) {
+	if v.OnKey != nil {
+		v.OnKey(k)
+	}
+}
 
 // TypedShortcut zooms: Ctrl+= in, Ctrl+- out, Ctrl+0 fit, Ctrl+1 100 %.
 func (v *View) TypedShortcut(s fyne.Shortcut) { v.area.Shortcut(s) }

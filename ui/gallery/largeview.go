@@ -1,0 +1,153 @@
+package gallery
+
+import (
+	"image"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"easel/internal/catalogue"
+	"easel/internal/imageio"
+	"easel/internal/library"
+	"easel/internal/viewport"
+	"easel/ui/widgets/zoomview"
+)
+
+// largeView is one item at full resolution over the window: it fits,
+// shows 100 %, zooms and pans, closes on Esc, and steps through the
+// gallery's current order with the arrow keys, moving the grid's cursor
+// with it so that the details follow.
+type largeView struct {
+	room    *Room
+	d       *dialog.CustomDialog
+	v       *zoomview.View
+	title   *widget.Label
+	size    *widget.Label
+	percent *widget.Label
+	prev    *widget.Button
+	next    *widget.Button
+	at      int // place in the grid; -1 when the item is not in it
+	seq     int // the latest load; an older one is dropped
+}
+
+// viewLarge shows an item large, from wherever it is in the grid.
+func (t *Room) viewLarge(it library.Item) { t.viewLargeAt(it, t.placeOf(it)) }
+
+// viewLargeAt shows the item at place i large; the file is decoded off
+// the UI goroutine.
+func (t *Room) viewLargeAt(it library.Item, i int) {
+	if t.host.Library() == nil || it.Missing {
+		return
+	}
+	l := &largeView{room: t, at: i}
+	l.load(it, true)
+}
+
+// placeOf is it's place in the grid: the cursor's when it is there.
+func (t *Room) placeOf(it library.Item) int {
+	c := t.grid.Selection().Cursor()
+	if got, ok := t.item(c); ok && got.ID == it.ID {
+		return c
+	}
+	return -1
+}
+
+// load decodes it and shows it, opening the dialog the first time.
+func (l *largeView) load(it library.Item, first bool) {
+	l.seq++
+	seq := l.seq
+	path := l.room.host.Library().Path(it)
+	go func() {
+		img, err := imageio.DecodeFile(path)
+		opaque := err == nil && imageio.IsOpaque(img)
+		l.room.host.Do(func() {
+			if seq != l.seq {
+				return
+			}
+			if err != nil {
+				dialog.ShowError(err, l.room.host.Window())
+				return
+			}
+			if first {
+				l.open(it, img, opaque)
+				return
+			}
+			l.show(it, img, opaque)
+		})
+	}()
+}
+
+func (l *largeView) open(it library.Item, img image.Image, opaque bool) {
+	l.v = zoomview.New(fyne.NewSize(600, 400))
+	l.percent = widget.NewLabel("")
+	l.size = widget.NewLabel("")
+	l.title = &widget.Label{TextStyle: fyne.TextStyle{Bold: true}, Truncation: fyne.TextTruncateEllipsis}
+	l.v.OnZoom = func(p float64) { l.percent.SetText(catalogue.F("%.0f %%", p)) }
+	l.v.OnKey = l.key
+	l.prev = &widget.Button{Icon: theme.NavigateBackIcon(), OnTapped: func() { l.step(-1) }}
+	l.next = &widget.Button{Icon: theme.NavigateNextIcon(), OnTapped: func() { l.step(1) }}
+	bar := container.NewHBox(
+		l.prev, l.next,
+		&widget.Button{Text: catalogue.T("Fit (Ctrl+0)"), Icon: theme.ZoomFitIcon(), OnTapped: l.v.Fit},
+		&widget.Button{Text: catalogue.T("100 % (Ctrl+1)"), OnTapped: l.v.Actual},
+		&widget.Button{Icon: theme.ZoomOutIcon(), OnTapped: func() { l.v.ZoomBy(1 / viewport.ZoomStep) }},
+		l.percent,
+		&widget.Button{Icon: theme.ZoomInIcon(), OnTapped: func() { l.v.ZoomBy(viewport.ZoomStep) }},
+		l.size)
+	w := l.room.host.Window()
+	l.d = dialog.NewCustom(catalogue.T("Gallery"), catalogue.T("Close"), container.NewBorder(container.NewVBox(l.title, bar), nil, nil, nil, l.v), w)
+	size := w.Canvas().Size()
+	l.d.Resize(fyne.NewSize(size.Width*0.92, size.Height*0.92))
+	l.show(it, img, opaque)
+	l.d.Show()
+	w.Canvas().Focus(l.v)
+}
+
+// show puts it in the open view.
+func (l *largeView) show(it library.Item, img image.Image, opaque bool) {
+	l.v.SetImage(img, opaque)
+	l.title.SetText(shortTitle(it))
+	l.size.SetText(catalogue.F("%d × %d · Ctrl+wheel zooms, the wheel or a drag moves · ← → the previous or next image", it.Width, it.Height))
+	_, before := l.room.item(l.at - 1)
+	_, after := l.room.item(l.at + 1)
+	setEnabled(l.prev, l.at >= 0 && before)
+	setEnabled(l.next, l.at >= 0 && after)
+}
+
+// key closes the view on Esc and steps on the arrows.
+func (l *largeView) key(k *fyne.KeyEvent) {
+	switch k.Name {
+	case fyne.KeyEscape:
+		l.d.Hide()
+	case fyne.KeyLeft, fyne.KeyUp, fyne.KeyPageUp:
+		l.step(-1)
+	case fyne.KeyRight, fyne.KeyDown, fyne.KeyPageDown, fyne.KeySpace:
+		l.step(1)
+	}
+}
+
+// step shows the item d places on in the gallery's order, and moves the
+// grid's cursor there.
+func (l *largeView) step(d int) {
+	if l.at < 0 {
+		return
+	}
+	it, ok := l.room.item(l.at + d)
+	if !ok || it.Missing {
+		return
+	}
+	l.at += d
+	l.room.grid.Select(l.at)
+	l.load(it, false)
+}
+
+func setEnabled(b *widget.Button, on bool) {
+	if on {
+		b.Enable()
+	} else {
+		b.Disable()
+	}
+}
