@@ -93,6 +93,9 @@ type Server struct {
 	cfg     Config
 	mux     *http.ServeMux
 	reqs    atomic.Int64
+	flying  atomic.Int64 // image requests being answered now
+	peak    atomic.Int64 // the most image requests answered at once
+	images  atomic.Int64 // image requests answered in all
 	mu      sync.Mutex
 	balance int
 	models  map[string]bool
@@ -141,7 +144,21 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusUnauthorized, "Incorrect API key provided. You can find your API key in your account settings.", "invalid_request_error", "", "invalid_api_key")
 		return
 	}
+	if strings.HasPrefix(r.URL.Path, "/v1/images/") {
+		s.images.Add(1)
+		now := s.flying.Add(1)
+		defer s.flying.Add(-1)
+		for p := s.peak.Load(); now > p && !s.peak.CompareAndSwap(p, now); p = s.peak.Load() {
+		}
+	}
 	s.mux.ServeHTTP(w, r)
+}
+
+// ImageRequests is how many image requests the server has answered, and
+// the most it answered at once: what a batch's concurrency limit is
+// checked against.
+func (s *Server) ImageRequests() (total, peak int) {
+	return int(s.images.Load()), int(s.peak.Load())
 }
 
 // Listen serves on addr (such as 127.0.0.1:0) until ctx ends, and returns
