@@ -23,7 +23,7 @@ import (
 )
 
 // Commands are the subcommand names main dispatches to Run.
-var Commands = []string{"models", "gen", "edit", "chat", "spend", "serve-demo", "profile", "key"}
+var Commands = []string{"models", "gen", "edit", "outpaint", "batch", "cutout", "chat", "spend", "serve-demo", "profile", "key"}
 
 // IsCommand reports whether name is a subcommand.
 func IsCommand(name string) bool {
@@ -81,6 +81,12 @@ func Run(args []string, env Env) int {
 		err = runGen(ctx, args[1:], env)
 	case "edit":
 		err = runEdit(ctx, args[1:], env)
+	case "outpaint":
+		err = runOutpaint(ctx, args[1:], env)
+	case "batch":
+		err = runBatch(ctx, args[1:], env)
+	case "cutout":
+		err = runCutout(ctx, args[1:], env)
 	case "chat":
 		err = runChat(ctx, args[1:], env)
 	case "spend":

@@ -161,23 +161,9 @@ func runEdit(ctx context.Context, args []string, env Env) error {
 		}
 		req.Mask = &api.InputImage{Name: filepath.Base(mask), ContentType: http.DetectContentType(data), Data: data}
 	}
-	mem := openMemory(env)
-	defer mem.close()
-	est := spend.Image(p.Prices, nil, &req)
-	if f.estimate {
-		fmt.Fprintln(env.Stdout, est)
-		return nil
-	}
-	if err := mem.withinBudget(ctx, p, est, f.overBudget); err != nil {
+	res, err := sendEdit(ctx, env, &f, c, p, &req)
+	if err != nil || res == nil {
 		return err
-	}
-	mem.shape(ctx, env, p, &req.ImageOptions, true, req.Mask != nil, given(f.fs, "stream"))
-	sent, arrived := time.Now(), false
-	res, err := c.Edit(ctx, req, progress(env, &arrived))
-	mem.tell(ctx, env, p, honesty.AskedOf(nil, &req), res, err)
-	mem.chargeImage(ctx, env, p, nil, &req, res, err, arrived, time.Since(sent))
-	if err != nil {
-		return groupHint(ctx, env, p, req.Model, err)
 	}
 	return writeImages(env, f.out, res)
 }

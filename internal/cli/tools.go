@@ -1,0 +1,376 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"image"
+	"image/png"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+	"unicode"
+
+	"easel/internal/api"
+	"easel/internal/batch"
+	"easel/internal/catalogue"
+	"easel/internal/config"
+	"easel/internal/cutout"
+	"easel/internal/honesty"
+	"easel/internal/imageio"
+	"easel/internal/outpaint"
+	"easel/internal/pricing"
+	"easel/internal/spend"
+)
+
+// runOutpaint widens a picture: the original goes on a canvas of --size
+// at --anchor, the service paints the new area, and the original's
+// pixels are put back exactly in what is written.
+func runOutpaint(ctx context.Context, args []string, env Env) error {
+	var f imageFlags
+	var in, anchorName string
+	var feather int
+	fs := newFlags("outpaint", env)
+	f.register(fs)
+	fs.StringVar(&in, "image", "", catalogue.T("the picture to widen (required)"))
+	fs.StringVar(&anchorName, "anchor", "center", catalogue.F("where the picture sits on the canvas: %s", strings.Join(outpaint.AnchorNames(), ", ")))
+	fs.IntVar(&feather, "feather", 16, catalogue.T("pixels the seam blends over, into the new area only"))
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if in == "" || f.size == "" {
+		return usageErr(env, catalogue.T("outpaint needs --image and --size (the canvas, such as 1536x1024)"))
+	}
+	anchor, err := outpaint.ParseAnchor(anchorName)
+	if err != nil {
+		return usageErr(env, "%s", err)
+	}
+	w, h, ok := api.ParseSize(f.size)
+	if !ok {
+		return usageErr(env, catalogue.F("the size %q is not a width and a height", f.size))
+	}
+	img, err := imageio.DecodeFile(in)
+	if err != nil {
+		return fmt.Errorf(catalogue.T("cannot read image %s: %w"), in, err)
+	}
+	plan, err := outpaint.Expand(img, image.Pt(w, h), anchor)
+	if err != nil {
+		return err
+	}
+	if plan.Scaled != (image.Point{}) {
+		fmt.Fprintln(env.Stderr, "easel: "+catalogue.F("the picture is larger than the canvas, so it was scaled to %dx%d first", plan.Scaled.X, plan.Scaled.Y))
+	}
+	if !plan.Grows() {
+		return usageErr(env, catalogue.T("the canvas is the picture's own size: give a larger --size"))
+	}
+	canvas, mask, err := plan.PNGs()
+	if err != nil {
+		return err
+	}
+	c, p, err := f.client(ctx, env)
+	if err != nil {
+		return err
+	}
+	opts := f.options()
+	if !api.TakesCustomSizes(opts.Model) && api.DefaultLimits.CheckSize(f.size) == nil && !listed(f.size) {
+		// A model of fixed sizes is asked for the one of the canvas's
+		// shape; the result is scaled back onto the canvas.
+		opts.Size = api.MatchSize(opts.Model, w, h)
+		if rw, rh, _ := api.ParseSize(opts.Size); !imageio.SameShape(image.Pt(rw, rh), image.Pt(w, h)) {
+			return usageErr(env, catalogue.F("%s makes only %s: a %dx%d canvas has none of their shapes, so the picture could not be put back; pick one of them as --size", opts.Model, strings.Join(api.StandardSizes, ", "), w, h))
+		}
+	}
+	req := api.EditRequest{Prompt: f.prompt, ImageOptions: opts,
+		Images: []api.InputImage{{Name: "canvas.png", ContentType: "image/png", Data: canvas}},
+		Mask:   &api.InputImage{Name: "mask.png", ContentType: "image/png", Data: mask}}
+	res, err := sendEdit(ctx, env, &f, c, p, &req)
+	if err != nil || res == nil {
+		return err
+	}
+	kept := &api.ImageResult{}
+	for i, got := range res.Images {
+		out, err := restore(plan, got, feather)
+		if err != nil {
+			return fmt.Errorf(catalogue.T("image %d: the picture could not be put back: %w"), i+1, err)
+		}
+		kept.Images = append(kept.Images, out)
+	}
+	return writeImages(env, f.out, kept)
+}
+
+// listed reports whether size is one the spec names.
+func listed(size string) bool {
+	for _, s := range api.StandardSizes {
+		if s == size {
+			return true
+		}
+	}
+	return false
+}
+
+// restore puts the original back into one result, as a PNG.
+func restore(plan *outpaint.Plan, got api.Image, feather int) (api.Image, error) {
+	res, err := imageio.DecodeBounded(bytes.NewReader(got.Data), imageio.MaxPixels)
+	if err != nil {
+		return api.Image{}, err
+	}
+	out, err := plan.Restore(res, feather)
+	if err != nil {
+		return api.Image{}, err
+	}
+	var b bytes.Buffer
+	if err := png.Encode(&b, out); err != nil {
+		return api.Image{}, err
+	}
+	return api.Image{Data: b.Bytes(), Format: "png", Width: out.Rect.Dx(), Height: out.Rect.Dy()}, nil
+}
+
+// sendEdit sends an edit as `easel edit` does: estimate (or print it and
+// stop), budget, what the service is known to honour, the ledger.
+// A nil result with a nil error is an estimate printed.
+func sendEdit(ctx context.Context, env Env, f *imageFlags, c *api.Client, p config.Profile, req *api.EditRequest) (*api.ImageResult, error) {
+	mem := openMemory(env)
+	defer mem.close()
+	est := spend.Image(p.Prices, nil, req)
+	if f.estimate {
+		fmt.Fprintln(env.Stdout, est)
+		return nil, nil
+	}
+	if err := mem.withinBudget(ctx, p, est, f.overBudget); err != nil {
+		return nil, err
+	}
+	mem.shape(ctx, env, p, &req.ImageOptions, true, req.Mask != nil, given(f.fs, "stream"))
+	sent, arrived := time.Now(), false
+	res, err := c.Edit(ctx, *req, progress(env, &arrived))
+	mem.tell(ctx, env, p, honesty.AskedOf(nil, req), res, err)
+	mem.chargeImage(ctx, env, p, nil, req, res, err, arrived, time.Since(sent))
+	if err != nil {
+		return nil, groupHint(ctx, env, p, req.Model, err)
+	}
+	return res, nil
+}
+
+// runCutout makes a picture's flat background transparent, on this
+// machine; nothing is sent.
+func runCutout(_ context.Context, args []string, env Env) error {
+	var in, out, key string
+	var tolerance float64
+	fs := newFlags("cutout", env)
+	fs.StringVar(&in, "image", "", catalogue.T("the picture whose background to remove (required)"))
+	fs.StringVar(&key, "key-colour", "", catalogue.T("the background's colour, such as #00ff00; the border's commonest colour when not given"))
+	fs.StringVar(&key, "key-color", "", catalogue.T("the same as --key-colour"))
+	fs.Float64Var(&tolerance, "tolerance", cutout.DefaultTolerance, catalogue.T("how far from the key a colour may be and still go, 1–441"))
+	fs.StringVar(&out, "out", ".", catalogue.T("folder to write the transparent PNG to"))
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if in == "" {
+		return usageErr(env, catalogue.T("cutout needs --image"))
+	}
+	o := cutout.Options{Tolerance: tolerance}
+	if key != "" {
+		c, err := cutout.ParseColour(key)
+		if err != nil {
+			return usageErr(env, "%s", err)
+		}
+		o.Key = &c
+	}
+	img, err := imageio.DecodeFile(in)
+	if err != nil {
+		return fmt.Errorf(catalogue.T("cannot read image %s: %w"), in, err)
+	}
+	res := cutout.Key(img, o)
+	fmt.Fprintln(env.Stderr, "easel: "+catalogue.F("keyed out %s: %.0f %% of the picture is now transparent", cutout.Hex(res.Key), 100*res.Cleared))
+	if res.Cleared == 0 {
+		return errors.New(catalogue.F("no pixel is within %g of %s: give the background's colour with --key-colour, or a larger --tolerance", o.Tolerance, cutout.Hex(res.Key)))
+	}
+	var b bytes.Buffer
+	if err := png.Encode(&b, res.Image); err != nil {
+		return err
+	}
+	return writeImages(env, out, &api.ImageResult{Images: []api.Image{{Data: b.Bytes(), Format: "png"}}})
+}
+
+// runBatch sends one prompt with {variables} once per row of values,
+// with at most --concurrency requests in flight, writes each result and
+// a contact sheet, and says which cells failed or were never sent.
+func runBatch(ctx context.Context, args []string, env Env) error {
+	var f imageFlags
+	var vars repeated
+	var rows string
+	var concurrency int
+	fs := newFlags("batch", env)
+	f.register(fs)
+	fs.Var(&vars, "var", catalogue.T("a variable and its values, name=a,b,c; repeat for more (crossed); size, quality, model, background and format set options"))
+	fs.StringVar(&rows, "rows", "", catalogue.T("a CSV (or tab-separated) file whose first line names the variables, one request per line, instead of crossing --var"))
+	fs.IntVar(&concurrency, "concurrency", 2, catalogue.T("requests in flight at once"))
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	table, err := batchTable(vars, rows)
+	if err != nil {
+		return usageErr(env, "%s", err)
+	}
+	if _, err := batch.Plan(f.prompt, table, f.options()); err != nil {
+		return usageErr(env, "%s", err) // said before the profile is read
+	}
+	c, p, err := f.client(ctx, env)
+	if err != nil {
+		return err
+	}
+	// Planned again: the profile's model stands in for --model now.
+	cells, err := batch.Plan(f.prompt, table, f.options())
+	if err != nil {
+		return err
+	}
+	var est pricing.Estimate
+	for i, cell := range cells {
+		e := spend.Options(p.Prices, cell.Options, cell.Prompt, 0, "")
+		if i == 0 {
+			est = e
+		} else {
+			est = est.Plus(e)
+		}
+	}
+	fmt.Fprintln(env.Stderr, "easel: "+catalogue.F("%d requests, %s", len(cells), est))
+	if f.estimate {
+		fmt.Fprintln(env.Stdout, est)
+		return nil
+	}
+	mem := openMemory(env)
+	defer mem.close()
+	if err := mem.withinBudget(ctx, p, est, f.overBudget); err != nil {
+		return err
+	}
+	var say sync.Mutex
+	outcomes := batch.Run(ctx, cells, concurrency, func(ctx context.Context, cell batch.Cell) (*api.ImageResult, error) {
+		req := api.GenerateRequest{Prompt: cell.Prompt, ImageOptions: cell.Options}
+		sent, arrived := time.Now(), false
+		res, err := c.Generate(ctx, req, nil)
+		say.Lock()
+		defer say.Unlock()
+		mem.tell(ctx, env, p, honesty.AskedOf(&req, nil), res, err)
+		mem.chargeImage(ctx, env, p, &req, nil, res, err, arrived, time.Since(sent))
+		return res, err
+	})
+	return writeBatch(env, f.out, outcomes)
+}
+
+// batchTable is the rows file's table, or the variables crossed.
+func batchTable(vars []string, rows string) (batch.Table, error) {
+	if rows != "" {
+		if len(vars) > 0 {
+			return batch.Table{}, errors.New(catalogue.T("give --rows or --var, not both"))
+		}
+		file, err := os.Open(rows)
+		if err != nil {
+			return batch.Table{}, fmt.Errorf(catalogue.T("cannot read the rows %s: %w"), rows, err)
+		}
+		defer file.Close()
+		return batch.ReadRows(file)
+	}
+	if len(vars) == 0 {
+		return batch.Table{}, errors.New(catalogue.T("batch needs --var name=a,b (repeated) or --rows FILE.csv"))
+	}
+	var vs []batch.Var
+	for _, s := range vars {
+		v, err := batch.ParseVar(s)
+		if err != nil {
+			return batch.Table{}, err
+		}
+		vs = append(vs, v)
+	}
+	return batch.Cross(vs)
+}
+
+// writeBatch writes each cell's images, named by its values, then the
+// contact sheet, one path a line; failures and cells never sent go to
+// stderr, and make the exit status 1.
+func writeBatch(env Env, out string, outcomes []batch.Outcome) error {
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return fmt.Errorf(catalogue.T("cannot create %s: %w"), out, err)
+	}
+	stamp := time.Now().Format("20060102-150405")
+	var sheet []batch.SheetCell
+	failed, notRun := 0, 0
+	for i, o := range outcomes {
+		label := o.Cell.Label()
+		switch {
+		case !o.Ran:
+			notRun++
+			fmt.Fprintln(env.Stderr, "easel: "+catalogue.F("%d (%s): not sent", i+1, label))
+		case o.Err != nil:
+			failed++
+			fmt.Fprintln(env.Stderr, "easel: "+catalogue.F("%d (%s): %s", i+1, label, failureLine(o.Err)))
+		}
+		if o.Result == nil || len(o.Result.Images) == 0 {
+			sheet = append(sheet, batch.SheetCell{Label: label})
+			continue
+		}
+		for j, img := range o.Result.Images {
+			name := fmt.Sprintf("batch-%s-%02d-%s", stamp, i+1, fileWords(o.Cell.Values))
+			if j > 0 {
+				name += fmt.Sprintf("-%d", j+1)
+			}
+			path := filepath.Join(out, name+imageio.Extension(img.Format))
+			if err := os.WriteFile(path, img.Data, 0o644); err != nil {
+				return fmt.Errorf(catalogue.T("cannot write %s: %w"), path, err)
+			}
+			fmt.Fprintln(env.Stdout, path)
+			pic, _ := imageio.DecodeBounded(bytes.NewReader(img.Data), imageio.MaxPixels)
+			sheet = append(sheet, batch.SheetCell{Image: pic, Label: label})
+		}
+	}
+	var b bytes.Buffer
+	if err := png.Encode(&b, batch.Sheet(sheet, 256)); err != nil {
+		return err
+	}
+	path := filepath.Join(out, "batch-"+stamp+"-sheet.png")
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		return fmt.Errorf(catalogue.T("cannot write %s: %w"), path, err)
+	}
+	fmt.Fprintln(env.Stdout, path)
+	if failed+notRun > 0 {
+		return errors.New(catalogue.F("%d of %d requests failed and %d were not sent; the rest are written", failed, len(outcomes), notRun))
+	}
+	return nil
+}
+
+// failureLine is an error as one line, in the service's vocabulary where
+// it is one.
+func failureLine(err error) string {
+	var ae *api.Error
+	if errors.As(err, &ae) {
+		return oneLine(ae.Line())
+	}
+	return oneLine(err.Error())
+}
+
+// fileWords makes values a file name's part: letters and digits, dashes
+// between.
+func fileWords(values []string) string {
+	var b strings.Builder
+	for _, v := range values {
+		for _, r := range strings.ToLower(v) {
+			switch {
+			case unicode.IsLetter(r), unicode.IsDigit(r):
+				b.WriteRune(r)
+			default:
+				if s := b.String(); s != "" && !strings.HasSuffix(s, "-") {
+					b.WriteByte('-')
+				}
+			}
+		}
+		if s := b.String(); s != "" && !strings.HasSuffix(s, "-") {
+			b.WriteByte('-')
+		}
+	}
+	s := strings.Trim(b.String(), "-")
+	if r := []rune(s); len(r) > 60 {
+		s = string(r[:60])
+	}
+	return s
+}
