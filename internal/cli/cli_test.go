@@ -207,8 +207,8 @@ func TestAnUnknownWordSuggestsTheNearestCommand(t *testing.T) {
 	if s, ok := Unknown("gne"); !ok || !strings.Contains(s, `did you mean "gen"`) {
 		t.Errorf("gne: %q %v", s, ok)
 	}
-	if s, ok := Unknown("outpaint"); !ok || !strings.Contains(s, "no file of that name") {
-		t.Errorf("outpaint: %q %v", s, ok)
+	if s, ok := Unknown("upscale"); !ok || !strings.Contains(s, "no file of that name") {
+		t.Errorf("upscale: %q %v", s, ok)
 	}
 	for _, arg := range []string{"poster.png", "./room", "-demo"} {
 		if _, ok := Unknown(arg); ok {
