@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"image"
 	"image/color"
 	"net"
 	"net/http/httptest"
@@ -18,6 +19,7 @@ import (
 
 	"easel/internal/api"
 	"easel/internal/fakeapi"
+	"easel/internal/outpaint"
 )
 
 // TestConformanceThroughPrism sends the client's requests through Prism,
@@ -110,6 +112,21 @@ func TestConformanceThroughPrism(t *testing.T) {
 	var ae *api.Error
 	if errors.As(err, &ae) && (ae.Status == 422 || strings.Contains(ae.Message, "prism")) {
 		t.Errorf("Prism rejected the edit request: %v", err)
+	}
+	// An outpaint is an edit: the padded canvas and the mask of its new
+	// area, at the canvas's size.
+	plan, perr := outpaint.Expand(image.NewNRGBA(image.Rect(0, 0, 64, 64)), image.Pt(96, 64), outpaint.Left)
+	if perr != nil {
+		t.Fatal(perr)
+	}
+	canvas, mask, perr := plan.PNGs()
+	if perr != nil {
+		t.Fatal(perr)
+	}
+	_, err = c.Edit(ctx, api.EditRequest{Prompt: "widen", ImageOptions: api.ImageOptions{Model: "gpt-image-1", Size: "1536x1024"},
+		Images: []api.InputImage{{Name: "canvas.png", ContentType: "image/png", Data: canvas}}, Mask: &api.InputImage{Name: "mask.png", ContentType: "image/png", Data: mask}}, nil)
+	if errors.As(err, &ae) && (ae.Status == 422 || strings.Contains(ae.Message, "prism")) {
+		t.Errorf("Prism rejected the outpaint request: %v", err)
 	}
 
 	time.Sleep(300 * time.Millisecond) // let Prism flush its log
