@@ -252,6 +252,14 @@ func (a *App) EditItem(id int64) {
 // and shows that tab.
 func (g galleryActions) EditThis(it library.Item) { g.a.toEdit(it, g.a.edit.InsertFirst) }
 
+// ExpandCanvas makes an item Edit's first image and asks how to widen it.
+func (g galleryActions) ExpandCanvas(it library.Item) {
+	g.a.toEdit(it, func(in edit.Input) {
+		g.a.edit.ExpandFirst()
+		g.a.edit.InsertFirst(in)
+	})
+}
+
 // Export asks where and how to export an item.
 func (g galleryActions) Export(it library.Item) {
 	dialogs.Export(g.a, it, g.a.lib.Path(it), nil)

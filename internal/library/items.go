@@ -30,7 +30,8 @@ type Item struct {
 	Width, Height int
 	SizeBytes     int64
 	// Kind is "generate", "edit", "kept" (an edit's result with the
-	// unmasked area put back) or "recovered".
+	// unmasked area put back), "cutout" (a background keyed out on this
+	// machine), "imported" or "recovered".
 	Kind          string
 	Prompt        string
 	RevisedPrompt string

@@ -173,3 +173,41 @@ func ForRatio(src image.Point, w, h, multiple int) image.Point {
 	}
 	return image.Pt(up(cw), up(ch))
 }
+
+// Shape is a canvas's width to height, as designers name them.
+type Shape struct {
+	Name string
+	W, H int
+}
+
+// Shapes are the canvases offered by name.
+func Shapes() []Shape {
+	return []Shape{
+		{catalogue.T("Landscape 3:2"), 3, 2},
+		{catalogue.T("Portrait 2:3"), 2, 3},
+		{catalogue.T("Square 1:1"), 1, 1},
+		{catalogue.T("Banner 16:9"), 16, 9},
+		{catalogue.T("Story 9:16"), 9, 16},
+	}
+}
+
+// MaxSide bounds a canvas's long side: the canvas is sent as an input,
+// and a service takes inputs of a few tens of megabytes at most.
+const MaxSide = 4096
+
+// Canvas is the canvas of shape s for a picture of size src: the
+// smallest that holds it, grown by the share grow on each axis, both
+// sides multiples of multiple, the long side at most MaxSide (the
+// picture then shrinks to fit, see Expand).
+func Canvas(src image.Point, s Shape, grow float64, multiple int) image.Point {
+	c := ForRatio(src, s.W, s.H, 1)
+	c = image.Pt(int(float64(c.X)*(1+grow)+0.5), int(float64(c.Y)*(1+grow)+0.5))
+	multiple = max(multiple, 1)
+	if long := max(c.X, c.Y); long > MaxSide {
+		f := float64(MaxSide) / float64(long)
+		c = image.Pt(int(float64(c.X)*f), int(float64(c.Y)*f))
+		return image.Pt(max(multiple, c.X/multiple*multiple), max(multiple, c.Y/multiple*multiple))
+	}
+	up := func(v int) int { return (v + multiple - 1) / multiple * multiple }
+	return image.Pt(up(c.X), up(c.Y)) // never below the picture: it stays exact
+}

@@ -152,3 +152,28 @@ func TestForRatio(t *testing.T) {
 		}
 	}
 }
+
+// A named shape's canvas holds the picture, grows as asked and stays
+// within MaxSide.
+func TestCanvas(t *testing.T) {
+	landscape, banner := Shapes()[0], Shapes()[3]
+	if got := Canvas(image.Pt(1024, 1024), landscape, 0, 16); got != image.Pt(1536, 1024) {
+		t.Errorf("a square to 3:2 is %v", got)
+	}
+	if got := Canvas(image.Pt(1024, 1024), landscape, 0.5, 16); got != image.Pt(2304, 1536) {
+		t.Errorf("grown by half: %v", got)
+	}
+	if got := Canvas(image.Pt(4000, 4000), banner, 0, 16); got.X != MaxSide || got.Y > got.X {
+		t.Errorf("a large square to 16:9 is %v", got)
+	}
+}
+
+// Rounding to a multiple never makes the canvas smaller than the picture.
+func TestCanvasHoldsThePicture(t *testing.T) {
+	for _, s := range Shapes() {
+		src := image.Pt(1000, 1000)
+		if c := Canvas(src, s, 0, 16); c.X < src.X || c.Y < src.Y || c.X%16 != 0 || c.Y%16 != 0 {
+			t.Errorf("%s: %v", s.Name, c)
+		}
+	}
+}

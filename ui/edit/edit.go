@@ -97,6 +97,9 @@ type Room struct {
 	keep       *keepOption
 	formScroll *container.Scroll
 	jobs       *jobview.List
+	// expandNext opens Expand canvas once the first input is shown
+	// (the gallery's "Expand canvas…").
+	expandNext bool
 }
 
 // Wait waits for the files being read and decoded: after the window's
@@ -119,7 +122,8 @@ func (t *Room) Build() fyne.CanvasObject {
 	t.refList = container.NewVBox()
 	t.references = container.NewStack(border, container.NewVBox(layout.NewSpacer(), dropHint, layout.NewSpacer()), container.NewVScroll(t.refList))
 	add := &widget.Button{Text: catalogue.T("Add images…"), Icon: theme.FolderOpenIcon(), OnTapped: t.addFromFile}
-	refs := container.NewBorder(kit.Heading(catalogue.T("Reference images")), container.NewHBox(add), nil, nil, t.references)
+	expand := &widget.Button{Text: catalogue.T("Expand canvas…"), Icon: theme.ViewFullScreenIcon(), OnTapped: t.expandCanvas}
+	refs := container.NewBorder(kit.Heading(catalogue.T("Reference images")), container.NewHBox(add, expand), nil, nil, t.references)
 
 	t.mask = newMaskTools(t.host, &t.work)
 	t.maskArea = t.mask.box
@@ -287,6 +291,10 @@ func (t *Room) showFirst() {
 				img = nil
 			}
 			t.mask.show(&in, img)
+			if t.expandNext && img != nil && !t.mask.differs(&in) {
+				t.expandNext = false
+				t.expandCanvas()
+			}
 		})
 	}()
 }

@@ -328,3 +328,45 @@ func TestTheStripReordersByGripAndKeys(t *testing.T) {
 		}
 	})
 }
+
+// Expand canvas widens a square first input to 3:2 with its new area
+// masked; the edit goes at the canvas's shape, with the unmasked area to
+// be put back.
+func TestExpandCanvasMasksTheNewArea(t *testing.T) {
+	h := roomtest.New(t)
+	r := New(h)
+	h.Show(r.Build)
+	var sent []*jobs.Request
+	h.OnJob = func(e jobs.Event) {
+		if e.State == jobs.Queued {
+			req := e.Job.Request
+			sent = append(sent, &req)
+		}
+	}
+	var buf bytes.Buffer
+	png.Encode(&buf, image.NewGray(image.Rect(0, 0, 256, 256)))
+	p := filepath.Join(t.TempDir(), "square.png")
+	os.WriteFile(p, buf.Bytes(), 0o600)
+	h.UI(func() { r.AddFiles([]string{p}) })
+	h.Until("the painter", func() bool { return r.mask.painter.Mask() != nil })
+	h.UI(r.expandCanvas)
+	expand, said := h.Overlay("Expand")
+	if !strings.Contains(said, "Canvas 384×256, sent at 1536x1024") {
+		t.Errorf("the dialog says %q", said)
+	}
+	h.UI(expand.OnTapped)
+	h.Until("the canvas", func() bool { return len(r.Inputs()) == 1 && r.Inputs()[0].Width == 384 })
+	h.Until("its mask", func() bool { m := r.mask.painter.Mask(); return m != nil && m.Painted() > 0.3 })
+	h.UI(func() {
+		if got := r.mask.painter.Mask().Painted(); got < 0.33 || got > 0.34 {
+			t.Errorf("%.3f of the canvas is masked, want a third", got)
+		}
+		r.Prompt().SetText("more room")
+		r.PrimaryAction()
+	})
+	h.Until("the edit", func() bool { return len(sent) == 1 })
+	e := sent[0]
+	if e.Edit.Mask == nil || e.Keep == nil || e.Edit.Size != "1536x1024" || !strings.HasSuffix(e.Edit.Images[0].Name, "-expanded.png") {
+		t.Errorf("sent %s at %s, mask %v, keep %v", e.Edit.Images[0].Name, e.Edit.Size, e.Edit.Mask != nil, e.Keep)
+	}
+}

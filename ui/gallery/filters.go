@@ -28,7 +28,7 @@ func oldest() string     { return catalogue.T("Oldest first") }
 func kindChoices() []struct{ label, kind string } {
 	return []struct{ label, kind string }{
 		{catalogue.T("Generated"), "generate"}, {catalogue.T("Edited"), "edit"}, {catalogue.T("Kept (unmasked)"), "kept"},
-		{catalogue.T("Imported"), "imported"}, {catalogue.T("Recovered"), "recovered"},
+		{catalogue.T("Imported"), "imported"}, {catalogue.T("Recovered"), "recovered"}, {catalogue.T("Cut out"), "cutout"},
 	}
 }
 

@@ -19,6 +19,7 @@ import (
 
 	"easel/internal/api"
 	"easel/internal/honesty"
+	"easel/internal/imageio"
 	"easel/internal/library"
 	"easel/ui/room/roomtest"
 	"easel/ui/widgets/zoomview"
@@ -31,6 +32,7 @@ func (noActions) Reuse(library.Item)        {}
 func (noActions) SendToEdit(library.Item)   {}
 func (noActions) SendToChat(library.Item)   {}
 func (noActions) EditThis(library.Item)     {}
+func (noActions) ExpandCanvas(library.Item) {}
 func (noActions) Export(library.Item)       {}
 func (noActions) ExportMany([]library.Item) {}
 
@@ -371,6 +373,7 @@ func (exportRecorder) Reuse(library.Item)            {}
 func (exportRecorder) SendToEdit(library.Item)       {}
 func (exportRecorder) SendToChat(library.Item)       {}
 func (exportRecorder) EditThis(library.Item)         {}
+func (exportRecorder) ExpandCanvas(library.Item)     {}
 func (exportRecorder) Export(library.Item)           {}
 func (r exportRecorder) ExportMany(i []library.Item) { *r.got = i }
 
@@ -475,4 +478,46 @@ func TestLargeViewStepsAndClosesOnEsc(t *testing.T) {
 			t.Error("Esc left the large view open")
 		}
 	})
+}
+
+// Make transparent keys the background out through the dialog and keeps
+// the result as a cut-out under the original.
+func TestMakeTransparentKeepsACutOutUnderTheOriginal(t *testing.T) {
+	g, h := newGallery(t)
+	img := image.NewNRGBA(image.Rect(0, 0, 64, 64))
+	for y := 0; y < 64; y++ {
+		for x := 0; x < 64; x++ {
+			c := color.NRGBA{0, 255, 0, 255}
+			if x >= 16 && x < 48 && y >= 16 && y < 48 {
+				c = color.NRGBA{200, 30, 30, 255}
+			}
+			img.SetNRGBA(x, y, c)
+		}
+	}
+	var buf bytes.Buffer
+	_ = png.Encode(&buf, img)
+	id, err := h.Library().Add(context.Background(), library.NewItem{Image: api.Image{Data: buf.Bytes(), Format: "png", Width: 64, Height: 64},
+		Kind: "generate", Prompt: "a red square on green", Created: time.Now()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.UI(g.Reload)
+	h.Until("the item", func() bool { return len(g.Items()) == 1 })
+	h.UI(func() { g.makeTransparent(g.Items()[0]) })
+	ok, _ := h.Overlay("Make transparent")
+	h.Until("the preview", func() bool { return !ok.Disabled() })
+	h.UI(ok.OnTapped)
+	h.Until("the cut-out", func() bool { return len(g.Items()) == 2 })
+	kids, err := h.Library().Children(context.Background(), id)
+	if err != nil || len(kids) != 1 || kids[0].Kind != "cutout" {
+		t.Fatalf("children of the original: %v %v", kids, err)
+	}
+	got, err := imageio.DecodeFile(h.Library().Path(kids[0]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := imageio.AsNRGBA(got)
+	if n.NRGBAAt(2, 2).A != 0 || n.NRGBAAt(32, 32) != (color.NRGBA{200, 30, 30, 255}) {
+		t.Errorf("corner %v, middle %v", n.NRGBAAt(2, 2), n.NRGBAAt(32, 32))
+	}
 }

@@ -277,6 +277,14 @@ func (f *Form) OfferMatch(first func() (image.Point, bool)) {
 	f.size.SetSelected(MatchLabel())
 }
 
+// MatchFirst chooses "Match the first image", where the form offers it:
+// a widened canvas is sent at its own shape.
+func (f *Form) MatchFirst() {
+	if f.match != nil {
+		f.size.SetSelected(MatchLabel())
+	}
+}
+
 // SizeChanged shows what "Match the first image" sends, and tells
 // OnSizeChanged; Edit calls it when the first image changes.
 func (f *Form) SizeChanged() {

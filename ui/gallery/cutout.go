@@ -1,0 +1,181 @@
+package gallery
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"image"
+	"image/png"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/widget"
+
+	"easel/internal/api"
+	"easel/internal/catalogue"
+	"easel/internal/cutout"
+	"easel/internal/imageio"
+	"easel/internal/library"
+	"easel/ui/kit"
+	"easel/ui/widgets/picture"
+)
+
+// previewSide is the longest side of the picture keyed for the preview:
+// small enough to key again as the tolerance slider moves.
+const previewSide = 360
+
+// keyer is "Make transparent…": the key colour (the border's, or typed),
+// how close a colour must be to go, a preview on a checkerboard, and the
+// keyed picture kept as its own gallery item under the original.
+type keyer struct {
+	room      *Room
+	it        library.Item
+	full      image.Image
+	small     image.Image
+	key       *widget.Entry
+	swatch    *canvas.Rectangle
+	tolerance *widget.Slider
+	preview   *picture.Picture
+	note      *widget.Label
+	ok        *widget.Button
+	d         *dialog.CustomDialog
+	seq       int
+}
+
+// makeTransparent decodes the item off the UI goroutine and opens the
+// dialog.
+func (t *Room) makeTransparent(it library.Item) {
+	lib := t.host.Library()
+	if lib == nil || it.Missing {
+		return
+	}
+	go func() {
+		img, err := imageio.DecodeFile(lib.Path(it))
+		var small image.Image
+		var border string
+		if err == nil {
+			small = imageio.Fit(img, previewSide)
+			border = cutout.Hex(cutout.BorderColour(img))
+		}
+		t.host.Do(func() {
+			if err != nil {
+				dialog.ShowError(err, t.host.Window())
+				return
+			}
+			k := &keyer{room: t, it: it, full: img, small: small}
+			k.open(border)
+		})
+	}()
+}
+
+func (k *keyer) open(border string) {
+	w := k.room.host.Window()
+	k.key = &widget.Entry{Text: border, OnChanged: func(string) { k.update() }}
+	k.swatch = canvas.NewRectangle(nil)
+	k.swatch.SetMinSize(fyne.NewSize(28, 28))
+	k.tolerance = widget.NewSlider(4, 160)
+	k.tolerance.Step = 2
+	k.tolerance.SetValue(cutout.DefaultTolerance)
+	k.tolerance.OnChangeEnded = func(float64) { k.update() }
+	k.preview = picture.New(fyne.NewSize(previewSide, previewSide*2/3))
+	k.note = kit.HintLabel("")
+	form := widget.NewForm(
+		kit.FormItem(catalogue.T("Key colour"), container.NewBorder(nil, nil, k.swatch, nil, k.key),
+			catalogue.T("The background's flat colour; Easel took the border's commonest. When a model gives no transparency, ask it for a plain background in a colour the subject lacks.")),
+		kit.FormItem(catalogue.T("Tolerance"), k.tolerance, catalogue.T("How far from the key a colour may be and still go: raise it for a noisy background, lower it where the subject shares its colour.")),
+	)
+	k.ok = &widget.Button{Text: catalogue.T("Make transparent"), Importance: widget.HighImportance, OnTapped: k.apply}
+	k.d = dialog.NewCustomWithoutButtons(catalogue.T("Make transparent"), container.NewBorder(nil, k.note, nil, nil, container.NewHBox(container.NewVBox(form), k.preview)), w)
+	k.d.SetButtons([]fyne.CanvasObject{&widget.Button{Text: catalogue.T("Cancel"), OnTapped: k.d.Hide}, k.ok})
+	k.d.Resize(fyne.NewSize(820, 440))
+	k.d.Show()
+	k.update()
+}
+
+// options are the keying chosen; an unreadable colour is an error.
+func (k *keyer) options() (cutout.Options, error) {
+	c, err := cutout.ParseColour(k.key.Text)
+	if err != nil {
+		return cutout.Options{}, err
+	}
+	return cutout.Options{Key: &c, Tolerance: k.tolerance.Value}, nil
+}
+
+// update keys the small picture again off the UI goroutine (the latest
+// choice wins) and shows it with what share went.
+func (k *keyer) update() {
+	o, err := k.options()
+	if err != nil {
+		k.note.Importance = widget.DangerImportance
+		k.note.SetText(err.Error())
+		k.ok.Disable()
+		return
+	}
+	k.swatch.FillColor = *o.Key
+	k.swatch.Refresh()
+	k.seq++
+	seq := k.seq
+	small := k.small
+	go func() {
+		res := cutout.Key(small, o)
+		k.room.host.Do(func() {
+			if seq != k.seq {
+				return
+			}
+			k.preview.SetImage(res.Image)
+			k.note.Importance = widget.MediumImportance
+			if res.Cleared == 0 {
+				k.note.Importance = widget.WarningImportance
+				k.note.SetText(catalogue.F("No pixel is within the tolerance of %s: pick the background's colour, or raise the tolerance.", cutout.Hex(res.Key)))
+				k.ok.Disable()
+				return
+			}
+			k.note.SetText(catalogue.F("%.0f %% of the picture becomes transparent; its edges are softened and freed of the key's colour. The original stays as it is.", 100*res.Cleared))
+			k.ok.Enable()
+		})
+	}()
+}
+
+// apply keys the whole picture off the UI goroutine and keeps it as a
+// new item whose parent is the original, then opens it.
+func (k *keyer) apply() {
+	o, err := k.options()
+	if err != nil {
+		return
+	}
+	k.d.Hide()
+	t, it, full := k.room, k.it, k.full
+	lib := t.host.Library()
+	go func() {
+		id, err := keepCutout(lib, it, full, o)
+		t.host.Do(func() {
+			if err != nil {
+				dialog.ShowError(err, t.host.Window())
+				return
+			}
+			t.Reload()
+			t.OpenID(id)
+		})
+	}()
+}
+
+// keepCutout keys img (item it's picture) and adds it to lib as a cut-out
+// of it.
+func keepCutout(lib *library.Library, it library.Item, img image.Image, o cutout.Options) (int64, error) {
+	res := cutout.Key(img, o)
+	var b bytes.Buffer
+	if err := png.Encode(&b, res.Image); err != nil {
+		return 0, err
+	}
+	id, err := lib.Add(context.Background(), library.NewItem{
+		Image: api.Image{Data: b.Bytes(), Format: "png", Width: res.Image.Rect.Dx(), Height: res.Image.Rect.Dy()},
+		Kind:  "cutout", Prompt: it.Prompt, Model: it.Model, Profile: it.Profile, Params: it.Params,
+		Created: time.Now(), Parents: []int64{it.ID}})
+	if err != nil {
+		return 0, fmt.Errorf(catalogue.T("the cut-out could not be kept: %w"), err)
+	}
+	return id, nil
+}
