@@ -54,6 +54,11 @@ func (a *App) mainMenu() *fyne.MainMenu {
 		a.forwardItem(catalogue.T("Copy"), &fyne.ShortcutCopy{Clipboard: a.clipboard()}),
 		a.forwardItem(catalogue.T("Paste"), &fyne.ShortcutPaste{Clipboard: a.clipboard()}),
 		a.forwardItem(catalogue.T("Select all"), &fyne.ShortcutSelectAll{}),
+		fyne.NewMenuItemSeparator(),
+		fyne.NewMenuItem(catalogue.T("Expand canvas…"), func() {
+			a.SelectTab(TabEdit)
+			a.edit.ExpandCanvas()
+		}),
 	)
 
 	tabItems := make([]*fyne.MenuItem, len(tabTitles()))

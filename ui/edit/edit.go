@@ -122,7 +122,7 @@ func (t *Room) Build() fyne.CanvasObject {
 	t.refList = container.NewVBox()
 	t.references = container.NewStack(border, container.NewVBox(layout.NewSpacer(), dropHint, layout.NewSpacer()), container.NewVScroll(t.refList))
 	add := &widget.Button{Text: catalogue.T("Add images…"), Icon: theme.FolderOpenIcon(), OnTapped: t.addFromFile}
-	expand := &widget.Button{Text: catalogue.T("Expand canvas…"), Icon: theme.ViewFullScreenIcon(), OnTapped: t.expandCanvas}
+	expand := &widget.Button{Text: catalogue.T("Expand canvas…"), Icon: theme.ViewFullScreenIcon(), OnTapped: t.ExpandCanvas}
 	refs := container.NewBorder(kit.Heading(catalogue.T("Reference images")), container.NewHBox(add, expand), nil, nil, t.references)
 
 	t.mask = newMaskTools(t.host, &t.work)
@@ -293,7 +293,7 @@ func (t *Room) showFirst() {
 			t.mask.show(&in, img)
 			if t.expandNext && img != nil && !t.mask.differs(&in) {
 				t.expandNext = false
-				t.expandCanvas()
+				t.ExpandCanvas()
 			}
 		})
 	}()

@@ -349,7 +349,7 @@ func TestExpandCanvasMasksTheNewArea(t *testing.T) {
 	os.WriteFile(p, buf.Bytes(), 0o600)
 	h.UI(func() { r.AddFiles([]string{p}) })
 	h.Until("the painter", func() bool { return r.mask.painter.Mask() != nil })
-	h.UI(r.expandCanvas)
+	h.UI(r.ExpandCanvas)
 	expand, said := h.Overlay("Expand")
 	if !strings.Contains(said, "Canvas 384×256, sent at 1536x1024") {
 		t.Errorf("the dialog says %q", said)

@@ -1,6 +1,7 @@
 package edit
 
 import (
+	"fmt"
 	"image"
 	"image/color"
 	"image/draw"
@@ -11,6 +12,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 	xdraw "golang.org/x/image/draw"
 
@@ -65,8 +67,8 @@ func growLabels() []string {
 // which is decoded off the UI goroutine.
 func (t *Room) ExpandFirst() { t.expandNext = true }
 
-// expandCanvas opens the dialog for the first input.
-func (t *Room) expandCanvas() {
+// ExpandCanvas asks how to widen the first input (outpaint).
+func (t *Room) ExpandCanvas() {
 	src := t.mask.painter.Image()
 	if len(t.inputs) == 0 || src == nil {
 		dialog.ShowInformation(catalogue.T("No image to expand"), catalogue.T("Add an image first: the first one is the one widened."), t.host.Window())
@@ -85,11 +87,10 @@ func (t *Room) expandCanvas() {
 	e.byPx = container.NewGridWithColumns(4,
 		labelled(catalogue.T("Left"), e.margins[0]), labelled(catalogue.T("Top"), e.margins[1]),
 		labelled(catalogue.T("Right"), e.margins[2]), labelled(catalogue.T("Bottom"), e.margins[3]))
-	arrows := []string{"↖", "↑", "↗", "←", "•", "→", "↙", "↓", "↘"}
 	grid := container.NewGridWithColumns(3)
 	for i := range e.anchors {
 		a := outpaint.Anchor(i)
-		e.anchors[i] = &widget.Button{Text: arrows[i], OnTapped: func() { e.anchor = a; e.update() }}
+		e.anchors[i] = &widget.Button{Icon: anchorIcon(a), OnTapped: func() { e.anchor = a; e.update() }}
 		grid.Add(e.anchors[i])
 	}
 	e.preview = picture.New(fyne.NewSize(260, 180))
@@ -98,7 +99,7 @@ func (t *Room) expandCanvas() {
 		widget.NewFormItem(catalogue.T("Canvas"), container.NewVBox(e.shape, e.grow, e.byPx)),
 		widget.NewFormItem(catalogue.T("Picture at"), container.NewHBox(grid)),
 	)
-	body := container.NewBorder(nil, e.note, nil, nil, container.NewHBox(form, e.preview))
+	body := container.NewBorder(nil, e.note, nil, container.NewCenter(e.preview), form)
 	e.d = dialog.NewCustomWithoutButtons(catalogue.T("Expand canvas"), body, t.host.Window())
 	e.ok = &widget.Button{Text: catalogue.T("Expand"), Importance: widget.HighImportance, OnTapped: func() { e.d.Hide(); e.apply() }}
 	e.d.SetButtons([]fyne.CanvasObject{&widget.Button{Text: catalogue.T("Cancel"), OnTapped: e.d.Hide}, e.ok})
@@ -178,10 +179,10 @@ func (e *expander) update() {
 		e.note.SetText(catalogue.T("This canvas is the picture's own size: choose another shape, more room, or some pixels on a side."))
 	case !fits:
 		e.note.Importance = widget.DangerImportance
-		e.note.SetText(catalogue.F("%s makes %s, not the shape of a %d×%d canvas, so the picture could not be put back: choose another shape.", e.model, sent, canvas.X, canvas.Y))
+		e.note.SetText(catalogue.F("%s makes %s, not the shape of a %d×%d canvas, so the picture could not be put back: choose another shape.", e.model, strings.Replace(sent, "x", "×", 1), canvas.X, canvas.Y))
 	default:
 		e.note.Importance = widget.MediumImportance
-		e.note.SetText(catalogue.F("Canvas %d×%d, sent at %s; the new area is masked and the picture is put back exactly in the result. Paint more or less on it before sending.", canvas.X, canvas.Y, sent))
+		e.note.SetText(catalogue.F("Canvas %d×%d, sent at %s; the new area is masked and the picture is put back exactly in the result. Paint more or less on it before sending.", canvas.X, canvas.Y, strings.Replace(sent, "x", "×", 1)))
 	}
 	e.note.Refresh()
 	setEnabled(e.ok, grows && fits)
@@ -256,4 +257,18 @@ func previewOf(thumb image.Image, canvas image.Point, at image.Rectangle) image.
 		xdraw.ApproxBiLinear.Scale(out, r, thumb, thumb.Bounds(), draw.Src, nil)
 	}
 	return out
+}
+
+// anchorIcon is an arrow pointing where the picture goes (a dot for the
+// middle), drawn in the theme's foreground: the font's diagonal arrows
+// come out as coloured emoji on some systems.
+func anchorIcon(a outpaint.Anchor) fyne.Resource {
+	const arrow = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"><g transform="rotate(%d 12 12)"><path fill="#000" d="M12 4l-6 6h4.5v10h3V10H18z"/></g></svg>`
+	const dot = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"><circle fill="#000" cx="12" cy="12" r="4"/></svg>`
+	angles := [9]int{-45, 0, 45, -90, 0, 90, -135, 180, 135}
+	svg := fmt.Sprintf(arrow, angles[a])
+	if a == outpaint.Center {
+		svg = dot
+	}
+	return theme.NewThemedResource(fyne.NewStaticResource(fmt.Sprintf("anchor-%d.svg", a), []byte(svg)))
 }
