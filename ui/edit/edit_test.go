@@ -351,7 +351,7 @@ func TestExpandCanvasMasksTheNewArea(t *testing.T) {
 	h.Until("the painter", func() bool { return r.mask.painter.Mask() != nil })
 	h.UI(r.ExpandCanvas)
 	expand, said := h.Overlay("Expand")
-	if !strings.Contains(said, "Canvas 384×256, sent at 1536x1024") {
+	if !strings.Contains(said, "Canvas 384×256, sent at 1536×1024") {
 		t.Errorf("the dialog says %q", said)
 	}
 	h.UI(expand.OnTapped)
