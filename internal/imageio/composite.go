@@ -47,6 +47,13 @@ func SameShape(a, b image.Point) bool {
 // not), and the seam is feathered over feather pixels into the painted
 // area, so outside the mask the original is exact. The output is PNG.
 func KeepUnmasked(result, original, mask []byte, feather int) ([]byte, error) {
+	return KeepUnmaskedIn(result, original, mask, feather, image.Rectangle{})
+}
+
+// KeepUnmaskedIn is KeepUnmasked cropped to frame (empty: no crop): the
+// original's own picture when Easel padded it to a shape the model
+// makes.
+func KeepUnmaskedIn(result, original, mask []byte, feather int, frame image.Rectangle) ([]byte, error) {
 	res, err := DecodeBounded(bytes.NewReader(result), MaxPixels)
 	if err != nil {
 		return nil, fmt.Errorf(catalogue.T("the result: %w"), err)
@@ -65,6 +72,9 @@ func KeepUnmasked(result, original, mask []byte, feather int) ([]byte, error) {
 	out, err := Composite(res, orig, KeepAlpha(m), feather)
 	if err != nil {
 		return nil, err
+	}
+	if !frame.Empty() && frame.In(out.Rect) {
+		out = out.SubImage(frame).(*image.NRGBA)
 	}
 	var buf bytes.Buffer
 	if err := (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(&buf, out); err != nil {

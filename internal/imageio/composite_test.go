@@ -108,3 +108,35 @@ func TestKeepUnmaskedScalesAndFeathers(t *testing.T) {
 		t.Error("feather 0 changed the mask")
 	}
 }
+
+// A padded first input's result is cropped back to the picture's frame,
+// its kept pixels the original's.
+func TestKeepUnmaskedInCropsToTheFrame(t *testing.T) {
+	original := solid(90, 60, color.NRGBA{0, 0, 255, 255})
+	result := solid(1536, 1024, color.NRGBA{255, 0, 0, 255}) // scaled down onto 90x60
+	m := image.NewNRGBA(image.Rect(0, 0, 90, 60))
+	for y := 0; y < 60; y++ {
+		for x := 0; x < 90; x++ {
+			if x >= 45 { // the right half is kept
+				m.SetNRGBA(x, y, color.NRGBA{A: 255})
+			}
+		}
+	}
+	var mb bytes.Buffer
+	png.Encode(&mb, m)
+	out, err := KeepUnmaskedIn(result, original, mb.Bytes(), 0, image.Rect(5, 0, 85, 60))
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, _ := png.Decode(bytes.NewReader(out))
+	if img.Bounds().Size() != image.Pt(80, 60) {
+		t.Fatalf("cropped to %v, want 80x60", img.Bounds())
+	}
+	b := img.Bounds()
+	if c := color.NRGBAModel.Convert(img.At(b.Min.X+79, b.Min.Y+10)).(color.NRGBA); c.B != 255 {
+		t.Errorf("a kept pixel is %v", c)
+	}
+	if c := color.NRGBAModel.Convert(img.At(b.Min.X, b.Min.Y+10)).(color.NRGBA); c.R != 255 {
+		t.Errorf("a painted pixel is %v", c)
+	}
+}

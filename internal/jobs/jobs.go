@@ -10,6 +10,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"image"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -75,6 +76,10 @@ type Keep struct {
 	// Feather is how many pixels the seam blends over, into the area
 	// that may change.
 	Feather int
+	// Frame is where the user's own picture sits in the first input
+	// sent, when Easel padded it to a shape the model makes; the kept
+	// result is cropped to it. Empty: the whole input.
+	Frame image.Rectangle
 }
 
 // Service is what a job calls: api.Client satisfies it.

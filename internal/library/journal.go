@@ -6,6 +6,7 @@ import (
 	"easel/internal/catalogue"
 	"encoding/json"
 	"errors"
+	"image"
 	"net/http"
 	"os"
 	"time"
@@ -30,6 +31,9 @@ type Journalled struct {
 	// the unmasked area, its feather.
 	Parents     []int64
 	KeepFeather *int
+	// KeepFrame is where the user's picture sits in a padded first
+	// input (see jobs.Keep); nil for none.
+	KeepFrame *image.Rectangle
 }
 
 // journalRequest is a journalled job's row, without its input files.
@@ -39,7 +43,8 @@ type journalRequest struct {
 	Options       api.ImageOptions
 	InputFidelity string `json:",omitempty"`
 	Parents       []int64
-	KeepFeather   *int `json:",omitempty"`
+	KeepFeather   *int             `json:",omitempty"`
+	KeepFrame     *image.Rectangle `json:",omitempty"`
 }
 
 // Begin writes a job down before it is sent. An edit's inputs are kept
@@ -48,7 +53,7 @@ func (l *Library) Begin(ctx context.Context, j Journalled) error {
 	if l.saveErr != nil {
 		return l.saveErr
 	}
-	r := journalRequest{Kind: "generate", Parents: j.Parents, KeepFeather: j.KeepFeather}
+	r := journalRequest{Kind: "generate", Parents: j.Parents, KeepFeather: j.KeepFeather, KeepFrame: j.KeepFrame}
 	var refs []storedRef
 	switch {
 	case j.Generate != nil:
@@ -116,7 +121,7 @@ func (l *Library) Interrupted(ctx context.Context) ([]Journalled, error) {
 		if json.Unmarshal([]byte(row), &r) != nil {
 			continue // a row this Easel cannot read: dropped below
 		}
-		j.Started, j.Parents, j.KeepFeather = time.UnixMilli(started), r.Parents, r.KeepFeather
+		j.Started, j.Parents, j.KeepFeather, j.KeepFrame = time.UnixMilli(started), r.Parents, r.KeepFeather, r.KeepFrame
 		if r.Kind == "edit" {
 			j.Edit = &api.EditRequest{Prompt: r.Prompt, ImageOptions: r.Options, InputFidelity: r.InputFidelity}
 		} else {

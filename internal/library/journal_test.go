@@ -3,6 +3,7 @@ package library
 import (
 	"bytes"
 	"context"
+	"image"
 	"image/color"
 	"path/filepath"
 	"testing"
@@ -24,11 +25,12 @@ func TestJournalListsWhatAKillCutOff(t *testing.T) {
 	red, blue := pngOf(t, 8, 8, color.NRGBA{255, 0, 0, 255}), pngOf(t, 8, 8, color.NRGBA{0, 0, 255, 255})
 	mask := pngOf(t, 8, 8, color.NRGBA{0, 0, 0, 0})
 	feather := 6
+	frame := image.Rect(5, 0, 85, 60) // a padded first input's picture
 	started := time.Date(2026, 11, 24, 19, 3, 0, 0, time.UTC)
 	edit := &api.EditRequest{Prompt: "the first in the style of the second", ImageOptions: api.ImageOptions{Model: "gpt-image-1", Size: "1024x1024", N: 2},
 		Images: []api.InputImage{{Name: "red.png", Data: red.Data}, {Name: "blue.png", Data: blue.Data}},
 		Mask:   &api.InputImage{Name: "mask.png", Data: mask.Data}, InputFidelity: "high"}
-	if err := l.Begin(ctx, Journalled{Job: "job-edit", Profile: "p1", Started: started, Edit: edit, Parents: []int64{4}, KeepFeather: &feather}); err != nil {
+	if err := l.Begin(ctx, Journalled{Job: "job-edit", Profile: "p1", Started: started, Edit: edit, Parents: []int64{4}, KeepFeather: &feather, KeepFrame: &frame}); err != nil {
 		t.Fatal(err)
 	}
 	gen := &api.GenerateRequest{Prompt: "a lighthouse", ImageOptions: api.ImageOptions{Model: "gpt-image-1", Quality: "high"}}
@@ -54,7 +56,7 @@ func TestJournalListsWhatAKillCutOff(t *testing.T) {
 	}
 	e := got[0]
 	if e.Job != "job-edit" || e.Profile != "p1" || !e.Started.Equal(started) || e.Edit == nil || e.Edit.Prompt != edit.Prompt ||
-		e.Edit.N != 2 || e.Edit.InputFidelity != "high" || len(e.Parents) != 1 || e.KeepFeather == nil || *e.KeepFeather != 6 {
+		e.Edit.N != 2 || e.Edit.InputFidelity != "high" || len(e.Parents) != 1 || e.KeepFeather == nil || *e.KeepFeather != 6 || e.KeepFrame == nil || *e.KeepFrame != frame {
 		t.Fatalf("edit back as %+v", e)
 	}
 	if len(e.Edit.Images) != 2 || !bytes.Equal(e.Edit.Images[0].Data, red.Data) || e.Edit.Images[1].Name != "blue.png" ||

@@ -211,3 +211,32 @@ func Canvas(src image.Point, s Shape, grow float64, multiple int) image.Point {
 	up := func(v int) int { return (v + multiple - 1) / multiple * multiple }
 	return image.Pt(up(c.X), up(c.Y)) // never below the picture: it stays exact
 }
+
+// PadToShape centres img on the smallest canvas of shape's proportions
+// that holds it, for a model that makes only a few sizes: an 800x600
+// photo goes to gpt-image-1 as 900x600 and its result is cropped back.
+// The padding repeats the picture's edge pixels, so the model sees a
+// plausible continuation rather than a frame; mask (nil for none) is
+// placed alike, the padding protected. It returns the padded picture,
+// the padded mask (nil without one) and the picture's frame on both.
+func PadToShape(img, mask image.Image, shape image.Point) (*image.NRGBA, *image.NRGBA, image.Rectangle) {
+	src := imageio.AsNRGBA(img)
+	size := src.Rect.Size()
+	canvas := ForRatio(size, shape.X, shape.Y, 1)
+	at := Place(size, canvas, Center)
+	out := image.NewNRGBA(image.Rectangle{Max: canvas})
+	for y := 0; y < canvas.Y; y++ {
+		sy := min(max(y-at.Min.Y, 0), size.Y-1)
+		for x := 0; x < canvas.X; x++ {
+			sx := min(max(x-at.Min.X, 0), size.X-1)
+			copy(out.Pix[out.PixOffset(x, y):out.PixOffset(x, y)+4], src.Pix[src.PixOffset(sx, sy):src.PixOffset(sx, sy)+4])
+		}
+	}
+	if mask == nil {
+		return out, nil, at
+	}
+	m := image.NewNRGBA(image.Rectangle{Max: canvas})
+	draw.Draw(m, m.Rect, image.Opaque, image.Point{}, draw.Src)
+	draw.Draw(m, at, mask, mask.Bounds().Min, draw.Src)
+	return out, m, at
+}

@@ -177,3 +177,20 @@ func TestCanvasHoldsThePicture(t *testing.T) {
 		}
 	}
 }
+
+// A 4:3 picture padded to 3:2 keeps its pixels in the middle, repeats
+// its edges outward, and its mask's padding is protected.
+func TestPadToShape(t *testing.T) {
+	img := noisy(80, 60)
+	m := image.NewNRGBA(image.Rect(0, 0, 80, 60)) // all transparent: all may change
+	out, mask, at := PadToShape(img, m, image.Pt(1536, 1024))
+	if out.Rect.Size() != image.Pt(90, 60) || at != image.Rect(5, 0, 85, 60) {
+		t.Fatalf("padded to %v, picture at %v", out.Rect, at)
+	}
+	if out.NRGBAAt(0, 10) != img.NRGBAAt(0, 10) || out.NRGBAAt(89, 10) != img.NRGBAAt(79, 10) || out.NRGBAAt(40, 30) != img.NRGBAAt(35, 30) {
+		t.Error("the padding does not repeat the edges, or the picture moved")
+	}
+	if mask.NRGBAAt(2, 10).A != 255 || mask.NRGBAAt(40, 10).A != 0 {
+		t.Errorf("mask alpha in the padding %d, in the picture %d", mask.NRGBAAt(2, 10).A, mask.NRGBAAt(40, 10).A)
+	}
+}

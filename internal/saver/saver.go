@@ -79,7 +79,8 @@ func keepUnmasked(job jobs.Info, img api.Image) (api.Image, bool) {
 	if job.Request.Keep == nil {
 		return img, false
 	}
-	data, err := imageio.KeepUnmasked(img.Data, e.Images[0].Data, e.Mask.Data, job.Request.Keep.Feather)
+	k := job.Request.Keep
+	data, err := imageio.KeepUnmaskedIn(img.Data, e.Images[0].Data, e.Mask.Data, k.Feather, k.Frame)
 	if err != nil {
 		return img, false
 	}
@@ -101,6 +102,10 @@ func (j Journal) Begin(ctx context.Context, job jobs.Info) error {
 	if k := job.Request.Keep; k != nil {
 		f := k.Feather
 		entry.KeepFeather = &f
+		if !k.Frame.Empty() {
+			fr := k.Frame
+			entry.KeepFrame = &fr
+		}
 	}
 	return j.Lib.Begin(ctx, entry)
 }
@@ -117,6 +122,9 @@ func (j Journal) Interrupted(ctx context.Context) ([]jobs.Info, error) {
 		req := jobs.Request{Profile: f.Profile, Generate: f.Generate, Edit: f.Edit, Parents: f.Parents}
 		if f.KeepFeather != nil {
 			req.Keep = &jobs.Keep{Feather: *f.KeepFeather}
+			if f.KeepFrame != nil {
+				req.Keep.Frame = *f.KeepFrame
+			}
 		}
 		if req.Edit != nil && len(req.Edit.Images) == 0 {
 			continue // its inputs are gone: nothing could be sent again

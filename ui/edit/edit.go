@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"image"
+	"image/png"
 	"os"
 	"path/filepath"
 	"strings"
@@ -27,6 +28,7 @@ import (
 	"easel/internal/imageio"
 	"easel/internal/jobs"
 	"easel/internal/library"
+	"easel/internal/outpaint"
 	"easel/internal/wording"
 	"easel/ui/jobview"
 	"easel/ui/kit"
@@ -135,7 +137,7 @@ func (t *Room) Build() fyne.CanvasObject {
 	t.prompt = kit.PromptEntry(catalogue.T("What should change? — Ctrl+Enter sends"))
 	t.fidelity = widget.NewSelect([]string{catalogue.T("Low"), catalogue.T("High")}, nil)
 	t.fidelity.SetSelected(catalogue.T("Low"))
-	t.keep = newKeepOption(t.firstSize, t.painted, func() string { return t.Options().Options().Size })
+	t.keep = newKeepOption(t.firstSize, t.painted, func() string { return t.Options().Options().Size }, func() bool { return t.Options().Matching() })
 	t.Sender = room.NewSender(t.host, catalogue.T("Send edit"), theme.MediaPlayIcon(), t.PrimaryAction,
 		widget.NewFormItem(catalogue.T("Input fidelity"), t.fidelity), widget.NewFormItem(catalogue.T("Unmasked area"), t.keep.box))
 	t.SetEditing(t.painted, func() (int, bool) { return len(t.inputs), t.fidelity.Selected == catalogue.T("High") })
@@ -490,7 +492,56 @@ func (t *Room) PrimaryAction() {
 	if m := t.mask.painted(); m != nil {
 		req.Mask = m
 	}
-	t.Send(req.Check, &req.ImageOptions, jobs.Request{Edit: &req, Parents: parents, Keep: t.keep.request(req.Mask != nil)})
+	keep := t.keep.request(req.Mask != nil)
+	shape, pad := t.keep.pads(req.Mask != nil)
+	if !pad {
+		t.Send(req.Check, &req.ImageOptions, jobs.Request{Edit: &req, Parents: parents, Keep: keep})
+		return
+	}
+	// The first image and its mask are padded off the UI goroutine, then
+	// sent; the kept result is cropped back to the picture's frame.
+	t.work.Add(1)
+	go func() {
+		defer t.work.Done()
+		first, mask, frame, err := padFirst(req.Images[0], *req.Mask, shape)
+		t.host.Do(func() {
+			if err != nil {
+				t.SetStatus(catalogue.F("The first image could not be padded to the model's shape: %v", err))
+				return
+			}
+			req.Images[0], req.Mask, keep.Frame = first, &mask, frame
+			t.Send(req.Check, &req.ImageOptions, jobs.Request{Edit: &req, Parents: parents, Keep: keep})
+		})
+	}()
+}
+
+// padFirst pads the first input and its mask to shape's proportions (see
+// outpaint.PadToShape), as PNGs, with the picture's frame on them.
+func padFirst(first, mask api.InputImage, shape image.Point) (api.InputImage, api.InputImage, image.Rectangle, error) {
+	img, err := imageio.DecodeBounded(bytes.NewReader(first.Data), imageio.MaxPixels)
+	if err != nil {
+		return first, mask, image.Rectangle{}, err
+	}
+	m, err := imageio.DecodeBounded(bytes.NewReader(mask.Data), imageio.MaxPixels)
+	if err != nil {
+		return first, mask, image.Rectangle{}, err
+	}
+	padded, paddedMask, frame := outpaint.PadToShape(img, m, shape)
+	enc := func(i image.Image) ([]byte, error) {
+		var b bytes.Buffer
+		err := (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(&b, i)
+		return b.Bytes(), err
+	}
+	pd, err := enc(padded)
+	if err != nil {
+		return first, mask, frame, err
+	}
+	md, err := enc(paddedMask)
+	if err != nil {
+		return first, mask, frame, err
+	}
+	name := strings.TrimSuffix(first.Name, filepath.Ext(first.Name)) + ".png"
+	return api.InputImage{Name: name, ContentType: "image/png", Data: pd}, api.InputImage{Name: mask.Name, ContentType: "image/png", Data: md}, frame, nil
 }
 
 // ShowJob shows a job event on the job's card; img is its preview,

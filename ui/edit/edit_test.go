@@ -76,7 +76,7 @@ func TestThePaintedMaskGoesWithTheEdit(t *testing.T) {
 		}
 	}
 	var buf bytes.Buffer
-	png.Encode(&buf, image.NewGray(image.Rect(0, 0, 64, 32)))
+	png.Encode(&buf, image.NewGray(image.Rect(0, 0, 96, 64)))
 	p := filepath.Join(t.TempDir(), "room.png")
 	os.WriteFile(p, buf.Bytes(), 0o600)
 	h.UI(func() { r.AddFiles([]string{p}) })
@@ -87,7 +87,7 @@ func TestThePaintedMaskGoesWithTheEdit(t *testing.T) {
 	})
 	h.Until("the first edit", func() bool { return len(sent) == 1 })
 	h.UI(func() {
-		r.mask.painter.Do(func(m *mask.Mask) { m.Rect(image.Rect(0, 0, 32, 32), false) })
+		r.mask.painter.Do(func(m *mask.Mask) { m.Rect(image.Rect(0, 0, 48, 64), false) })
 		r.Prompt().SetText("left half")
 		r.PrimaryAction()
 	})
@@ -100,13 +100,13 @@ func TestThePaintedMaskGoesWithTheEdit(t *testing.T) {
 		t.Fatal("the painted mask was not sent")
 	}
 	img, err := png.Decode(bytes.NewReader(m.Data))
-	if err != nil || img.Bounds().Dx() != 64 || img.Bounds().Dy() != 32 {
-		t.Fatalf("the mask is %v (%v), want 64x32", img.Bounds(), err)
+	if err != nil || img.Bounds().Dx() != 96 || img.Bounds().Dy() != 64 {
+		t.Fatalf("the mask is %v (%v), want 96x64", img.Bounds(), err)
 	}
 	if _, _, _, a := img.At(10, 10).RGBA(); a != 0 {
 		t.Error("the painted half is not transparent")
 	}
-	if _, _, _, a := img.At(50, 10).RGBA(); a != 0xffff {
+	if _, _, _, a := img.At(80, 10).RGBA(); a != 0xffff {
 		t.Error("the kept half is not opaque")
 	}
 	// Keep the unmasked area is on by default once a mask is painted,
@@ -115,7 +115,7 @@ func TestThePaintedMaskGoesWithTheEdit(t *testing.T) {
 		t.Errorf("keep: %+v without a mask, %+v with one; want nil, then feather 8", sent[0].Keep, sent[1].Keep)
 	}
 	if sz := sent[1].Edit.Size; sz != "1536x1024" {
-		t.Errorf("matched the 64x32 image with %s, want the standard 1536x1024", sz)
+		t.Errorf("matched the 96x64 image with %s, want the standard 1536x1024", sz)
 	}
 	// A size of another shape: the option says, before sending, that it
 	// cannot apply.
@@ -368,5 +368,53 @@ func TestExpandCanvasMasksTheNewArea(t *testing.T) {
 	e := sent[0]
 	if e.Edit.Mask == nil || e.Keep == nil || e.Edit.Size != "1536x1024" || !strings.HasSuffix(e.Edit.Images[0].Name, "-expanded.png") {
 		t.Errorf("sent %s at %s, mask %v, keep %v", e.Edit.Images[0].Name, e.Edit.Size, e.Edit.Mask != nil, e.Keep)
+	}
+}
+
+// A first image of a shape the model cannot make (2:1 on gpt-image-1)
+// goes padded to the shape of the size it matches, its mask's padding
+// protected, and the kept result is cropped back to the picture.
+func TestAnOddShapeIsPaddedAndCroppedBack(t *testing.T) {
+	h := roomtest.New(t)
+	r := New(h)
+	h.Show(r.Build)
+	var sent []*jobs.Request
+	h.OnJob = func(e jobs.Event) {
+		if e.State == jobs.Queued {
+			req := e.Job.Request
+			sent = append(sent, &req)
+		}
+	}
+	var buf bytes.Buffer
+	png.Encode(&buf, image.NewGray(image.Rect(0, 0, 64, 32)))
+	p := filepath.Join(t.TempDir(), "wide.png")
+	os.WriteFile(p, buf.Bytes(), 0o600)
+	h.UI(func() { r.AddFiles([]string{p}) })
+	h.Until("the painter", func() bool { return r.mask.painter.Mask() != nil })
+	var note string
+	h.UI(func() {
+		r.Options().SetOptions(api.ImageOptions{Model: "gpt-image-1"})
+		r.mask.painter.Do(func(m *mask.Mask) { m.Rect(image.Rect(0, 0, 32, 32), false) })
+		note = r.keep.note.Text
+		r.Prompt().SetText("left half")
+		r.PrimaryAction()
+	})
+	if !strings.Contains(note, "padded") || strings.Contains(note, "cannot be put back") {
+		t.Errorf("the note reads %q", note)
+	}
+	h.Until("the edit", func() bool { return len(sent) == 1 })
+	e := sent[0]
+	img, err := png.Decode(bytes.NewReader(e.Edit.Mask.Data))
+	if err != nil || img.Bounds().Size() != image.Pt(64, 43) {
+		t.Fatalf("the mask is %v (%v), want 64x43", img.Bounds(), err)
+	}
+	if e.Keep == nil || e.Keep.Frame != image.Rect(0, 5, 64, 37) || e.Edit.Size != "1536x1024" {
+		t.Errorf("keep %+v, size %s", e.Keep, e.Edit.Size)
+	}
+	if _, _, _, a := img.At(10, 1).RGBA(); a != 0xffff {
+		t.Error("the padding is not protected")
+	}
+	if _, _, _, a := img.At(10, 20).RGBA(); a != 0 {
+		t.Error("the painted area moved")
 	}
 }

@@ -33,10 +33,13 @@ type keepOption struct {
 	first   func() (image.Point, bool)
 	painted func() bool
 	size    func() string
+	// matching reads whether "Match the first image" is chosen: then a
+	// first image of a shape the model cannot make is padded to one.
+	matching func() bool
 }
 
-func newKeepOption(first func() (image.Point, bool), painted func() bool, size func() string) *keepOption {
-	k := &keepOption{first: first, painted: painted, size: size, note: kit.HintLabel("")}
+func newKeepOption(first func() (image.Point, bool), painted func() bool, size func() string, matching func() bool) *keepOption {
+	k := &keepOption{first: first, painted: painted, size: size, matching: matching, note: kit.HintLabel("")}
 	k.check = widget.NewCheck(catalogue.T("Keep the unmasked area"), func(bool) { k.sync() })
 	k.check.Checked = true
 	k.feather = widget.NewSelect(feathers, func(string) { k.sync() })
@@ -49,6 +52,18 @@ func newKeepOption(first func() (image.Point, bool), painted func() bool, size f
 func (k *keepOption) featherPx() int {
 	n, _ := strconv.Atoi(strings.TrimSuffix(k.feather.Selected, " px"))
 	return n
+}
+
+// pads reports whether the first image goes padded to the shape of the
+// size sent: the model makes none of its own shape, and "Match the first
+// image" asked for the nearest it makes.
+func (k *keepOption) pads(masked bool) (image.Point, bool) {
+	first, ok := k.first()
+	w, h, sized := api.ParseSize(k.size())
+	if k.request(masked) == nil || !ok || !sized || !k.matching() || imageio.SameShape(image.Pt(w, h), first) {
+		return image.Point{}, false
+	}
+	return image.Pt(w, h), true
 }
 
 // request is the job's Keep: nil when off or without a mask.
@@ -72,6 +87,9 @@ func (k *keepOption) sync() {
 		k.note.SetText(catalogue.T("Applies once a mask is painted: the pixels it protects are put back in a second copy of each result."))
 	case !sized:
 		k.note.SetText(catalogue.F("With size %q the service picks the shape; the area is put back when it matches the first image's. “Match the first image” makes sure.", size))
+	case !imageio.SameShape(image.Pt(w, h), first) && k.matching():
+		k.note.SetText(catalogue.F("The model makes no %d×%d shape: the first image goes padded to %d×%d's (the padding protected), and each result is cropped back to %d×%d with the area the mask protects put back, blended over %d px.",
+			first.X, first.Y, w, h, first.X, first.Y, k.featherPx()))
 	case !imageio.SameShape(image.Pt(w, h), first):
 		k.note.Importance = widget.DangerImportance
 		k.note.SetText(catalogue.F("The result will be %d×%d and the first image is %d×%d: their shapes differ, so the unmasked area cannot be put back. Choose “Match the first image” as the size.", w, h, first.X, first.Y))

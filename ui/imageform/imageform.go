@@ -277,6 +277,9 @@ func (f *Form) OfferMatch(first func() (image.Point, bool)) {
 	f.size.SetSelected(MatchLabel())
 }
 
+// Matching reports whether "Match the first image" is chosen.
+func (f *Form) Matching() bool { return f.match != nil && f.size.Selected == MatchLabel() }
+
 // MatchFirst chooses "Match the first image", where the form offers it:
 // a widened canvas is sent at its own shape.
 func (f *Form) MatchFirst() {
