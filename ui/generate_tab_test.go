@@ -17,6 +17,7 @@ import (
 	"easel/internal/library"
 	"easel/ui/generate"
 	"easel/ui/jobview"
+	"easel/ui/room/roomtest"
 )
 
 func newServedApp(t *testing.T) *App {
@@ -256,4 +257,46 @@ func TestEscAndEnterAnswerDialogs(t *testing.T) {
 			t.Error("Enter did not close a dialog of one button")
 		}
 	})
+}
+
+// More like this sends the same request again for n more pictures, or an
+// edit of the picture, and every result is the original's child.
+func TestMoreLikeThisMakesChildren(t *testing.T) {
+	ea := newServedApp(t)
+	test.Type(ea.generate.Prompt(), "a kite")
+	ea.generate.PrimaryAction()
+	waitImages(t, ea, "kite", 1)
+	ctx := context.Background()
+	items, _ := ea.lib.List(ctx, library.Query{Search: "kite"})
+	orig := items[0]
+	for i, how := range []int{0, 1} {
+		onUI(ea, func() {
+			galleryActions{ea}.MoreLikeThis(orig)
+			if how == 1 {
+				roomtest.Walk(ea.win.Canvas().Overlays().Top(), func(o fyne.CanvasObject) {
+					if r, ok := o.(*widget.RadioGroup); ok {
+						r.SetSelected(variationLabels()[1])
+					}
+				})
+			}
+			if !strings.Contains(topText(ea.win), "$") {
+				t.Errorf("no estimate in %q", topText(ea.win))
+			}
+			findButton(ea.win, "Make them").OnTapped()
+		})
+		want := 1 + 4*(i+1)
+		waitFor(t, ea, "the variations", func() bool {
+			kids, _ := ea.lib.Children(ctx, orig.ID)
+			return len(kids)+1 >= want
+		})
+		ea.runner.Wait()
+	}
+	kids, _ := ea.lib.Children(ctx, orig.ID)
+	kinds := map[string]int{}
+	for _, k := range kids {
+		kinds[k.Kind]++
+	}
+	if kinds["generate"] != 4 || kinds["edit"] != 4 {
+		t.Errorf("children by kind %v, want 4 generated and 4 edits", kinds)
+	}
 }

@@ -50,6 +50,9 @@ type Actions interface {
 	// EditThis makes an item Edit's first image (the one the mask is
 	// painted on), keeping the other inputs: paint, send, refine.
 	EditThis(it library.Item)
+	// MoreLikeThis asks how many more of an item to make, and how close,
+	// and sends them as the item's children.
+	MoreLikeThis(it library.Item)
 	// ExpandCanvas makes an item Edit's first image and asks how to
 	// widen it (outpaint).
 	ExpandCanvas(it library.Item)
@@ -456,11 +459,12 @@ func (t *Room) Open(it library.Item) {
 	editThis := &widget.Button{Text: catalogue.T("Edit this"), Icon: theme.ColorPaletteIcon(), OnTapped: func() { t.actions.EditThis(it) }}
 	toChat := &widget.Button{Text: catalogue.T("Send to Chat"), Icon: theme.MailComposeIcon(), OnTapped: func() { t.actions.SendToChat(it) }}
 	export := &widget.Button{Text: catalogue.T("Export…"), Icon: theme.DocumentSaveIcon(), OnTapped: func() { t.actions.Export(it) }}
+	more := &widget.Button{Text: catalogue.T("More like this…"), Icon: theme.ContentAddIcon(), OnTapped: func() { t.actions.MoreLikeThis(it) }}
 	expand := &widget.Button{Text: catalogue.T("Expand canvas…"), Icon: theme.ViewFullScreenIcon(), OnTapped: func() { t.actions.ExpandCanvas(it) }}
 	transparent := &widget.Button{Text: catalogue.T("Make transparent…"), Icon: theme.ColorChromaticIcon(), OnTapped: func() { t.makeTransparent(it) }}
 	t.details.Objects = []fyne.CanvasObject{
 		kit.Heading(catalogue.T("Details")),
-		full, prompt, container.NewGridWithColumns(2, copyPrompt, reuse, editThis, toEdit, expand, transparent, toChat, export, del, large, compareBtn), fav, madeFrom, lineage, settings,
+		full, prompt, container.NewGridWithColumns(2, copyPrompt, reuse, more, editThis, toEdit, expand, transparent, toChat, export, del, large, compareBtn), fav, madeFrom, lineage, settings,
 		container.NewGridWithColumns(2,
 			&widget.Button{Text: catalogue.T("Copy file path"), Icon: theme.ContentCopyIcon(), Importance: widget.LowImportance, OnTapped: func() { t.host.Clipboard().SetContent(lib.Path(it)) }},
 			&widget.Button{Text: catalogue.T("Show in folder"), Icon: theme.FolderOpenIcon(), Importance: widget.LowImportance, OnTapped: func() { showInFolder(lib.Path(it)) }}),

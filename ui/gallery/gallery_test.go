@@ -33,6 +33,7 @@ func (noActions) SendToEdit(library.Item)   {}
 func (noActions) SendToChat(library.Item)   {}
 func (noActions) EditThis(library.Item)     {}
 func (noActions) ExpandCanvas(library.Item) {}
+func (noActions) MoreLikeThis(library.Item) {}
 func (noActions) Export(library.Item)       {}
 func (noActions) ExportMany([]library.Item) {}
 
@@ -374,6 +375,7 @@ func (exportRecorder) SendToEdit(library.Item)       {}
 func (exportRecorder) SendToChat(library.Item)       {}
 func (exportRecorder) EditThis(library.Item)         {}
 func (exportRecorder) ExpandCanvas(library.Item)     {}
+func (exportRecorder) MoreLikeThis(library.Item)     {}
 func (exportRecorder) Export(library.Item)           {}
 func (r exportRecorder) ExportMany(i []library.Item) { *r.got = i }
 

@@ -65,6 +65,8 @@ type Actions struct {
 	SaveAs func(img api.Image, prompt string, n int)
 	// EditThis makes a result Edit's first image: paint, send, refine.
 	EditThis func(item int64)
+	// MoreLike asks for more pictures like a result, as its children.
+	MoreLike func(item int64)
 	// OtherGroup looks, after a "no channel for this model in your
 	// group" answer, for another of the profile's groups whose key lists
 	// model; found runs on the UI goroutine with the group's name and a
@@ -103,6 +105,7 @@ type Card struct {
 	retry      *widget.Button
 	settings   *widget.Button
 	editThis   *widget.Button
+	more       *widget.Button
 	// compare toggles the preview between after (the result, with the
 	// unmasked area kept) and before (the first input).
 	compare       *widget.Button
@@ -160,7 +163,12 @@ func newCard(e jobs.Event, a Actions, onClear func()) *Card {
 			a.EditThis(c.lastResult)
 		}
 	}}
-	for _, b := range []*widget.Button{c.clear, c.retry, c.settings, c.editThis} {
+	c.more = &widget.Button{Text: catalogue.T("More like this…"), Icon: theme.ContentAddIcon(), OnTapped: func() {
+		if a.MoreLike != nil && c.lastResult != 0 {
+			a.MoreLike(c.lastResult)
+		}
+	}}
+	for _, b := range []*widget.Button{c.clear, c.retry, c.settings, c.editThis, c.more} {
 		b.Hide()
 	}
 	c.results = container.NewGridWrap(fyne.NewSize(ResultSide, ResultSide))
@@ -173,7 +181,7 @@ func newCard(e jobs.Event, a Actions, onClear func()) *Card {
 		// Cancel sits alone at the row's end: when the job ends it goes
 		// and nothing takes its place, so a late click lands on nothing
 		// rather than on "Edit this result".
-		container.NewBorder(nil, nil, nil, c.cancel, container.NewHBox(c.otherGroup, c.retry, c.settings, c.editThis, c.compare, c.wordsButton, c.clear)),
+		container.NewBorder(nil, nil, nil, c.cancel, container.NewHBox(c.otherGroup, c.retry, c.settings, c.editThis, c.more, c.compare, c.wordsButton, c.clear)),
 		c.results, c.unsaved)
 	c.root = container.NewBorder(nil, nil, container.NewStack(bg, c.preview), nil, text)
 	return c
@@ -234,6 +242,7 @@ func (c *Card) showResults(results []Result, a Actions, prompt string) {
 	c.results.Hidden = len(c.results.Objects) == 0
 	c.unsaved.Hidden = len(c.unsaved.Objects) == 0
 	c.editThis.Hidden = c.lastResult == 0 || a.EditThis == nil
+	c.more.Hidden = c.lastResult == 0 || a.MoreLike == nil
 	c.results.Refresh()
 	c.unsaved.Refresh()
 }

@@ -179,8 +179,9 @@ func TestACardCountsDownAWait(t *testing.T) {
 // A finished card offers "Edit this result" on its last saved image.
 func TestACardOffersToEditItsResult(t *testing.T) {
 	test.NewTempApp(t)
-	var edited []int64
-	l := NewList("empty", Actions{Cancel: func(string) {}, EditThis: func(id int64) { edited = append(edited, id) }})
+	var edited, more []int64
+	l := NewList("empty", Actions{Cancel: func(string) {}, EditThis: func(id int64) { edited = append(edited, id) },
+		MoreLike: func(id int64) { more = append(more, id) }})
 	e := event("a", jobs.Done)
 	e.ItemIDs = []int64{4, 5}
 	l.Show(e, nil, []Result{{Item: 4}, {Item: 5}})
@@ -192,9 +193,16 @@ func TestACardOffersToEditItsResult(t *testing.T) {
 	if len(edited) != 1 || edited[0] != 5 {
 		t.Errorf("edited %v, want [5]", edited)
 	}
+	if !c.more.Visible() {
+		t.Fatal("no More like this")
+	}
+	c.more.OnTapped()
+	if len(more) != 1 || more[0] != 5 {
+		t.Errorf("more like %v, want [5]", more)
+	}
 	l.Show(event("b", jobs.Failed), nil, nil)
-	if l.Card("b").CanEditThis() {
-		t.Error("a failed card offers Edit this result")
+	if l.Card("b").CanEditThis() || l.Card("b").more.Visible() {
+		t.Error("a failed card offers Edit this result or More like this")
 	}
 }
 

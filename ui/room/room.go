@@ -48,6 +48,9 @@ type Host interface {
 	// EditItem makes a gallery item Edit's first image, keeping the other
 	// inputs: "Edit this result".
 	EditItem(id int64)
+	// MoreLikeItem asks how many more pictures like a gallery item to
+	// make, and makes them as its children.
+	MoreLikeItem(id int64)
 	// SaveImageAs offers to write an image the gallery could not take
 	// to a file of the user's choice; it is the n-th of a job for prompt.
 	SaveImageAs(img api.Image, prompt string, n int)

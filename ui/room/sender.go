@@ -200,7 +200,7 @@ func (s *Sender) Cancel(id string) {
 // retry a failure, open Settings for one the profile must fix.
 func (s *Sender) JobActions() jobview.Actions {
 	return jobview.Actions{Cancel: s.Cancel, Open: s.host.OpenItem, Retry: s.Retry, Settings: s.host.ShowSettings,
-		SaveAs: s.host.SaveImageAs, EditThis: s.host.EditItem, OtherGroup: s.OtherGroup}
+		SaveAs: s.host.SaveImageAs, EditThis: s.host.EditItem, MoreLike: s.host.MoreLikeItem, OtherGroup: s.OtherGroup}
 }
 
 // OtherGroup looks off the UI goroutine for another group of the

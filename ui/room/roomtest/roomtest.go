@@ -55,6 +55,8 @@ type Host struct {
 	// Opened and Settings record OpenItem and ShowSettings.
 	Opened   []int64
 	Settings int
+	// MoreLike records MoreLikeItem.
+	MoreLike []int64
 	// SavedAs records SaveImageAs; Edited records EditItem; Prompts
 	// records UsePrompt as "target: text".
 	SavedAs []api.Image
@@ -233,6 +235,9 @@ func (h *Host) ShowSettings() { h.Settings++ }
 
 // EditItem implements room.Host: it records the item.
 func (h *Host) EditItem(id int64) { h.Edited = append(h.Edited, id) }
+
+// MoreLikeItem implements room.Host: it records the item.
+func (h *Host) MoreLikeItem(id int64) { h.MoreLike = append(h.MoreLike, id) }
 
 // SaveImageAs implements room.Host: it records the image offered.
 func (h *Host) SaveImageAs(img api.Image, prompt string, n int) { h.SavedAs = append(h.SavedAs, img) }

@@ -1,0 +1,164 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strconv"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/widget"
+
+	"easel/internal/api"
+	"easel/internal/catalogue"
+	"easel/internal/jobs"
+	"easel/internal/library"
+	"easel/internal/spend"
+	"easel/ui/dialogs"
+	"easel/ui/kit"
+)
+
+// variationCounts are the numbers of variations offered.
+var variationCounts = []string{"1", "2", "3", "4", "6", "8"}
+
+// variation is how far a variation strays from its original.
+type variation int
+
+const (
+	samePrompt variation = iota // new pictures from the same request
+	closeTo                     // an edit of the picture, high fidelity
+	looseOn                     // an edit of the picture, low fidelity
+)
+
+func variationLabels() []string {
+	return []string{
+		catalogue.T("New pictures from the same prompt and settings"),
+		catalogue.T("Close to this picture (an edit, high fidelity)"),
+		catalogue.T("Loosely on this picture (an edit, low fidelity)"),
+	}
+}
+
+// MoreLikeThis asks how many more of an item to make and how close to
+// it, shows what that costs, and sends them as one request whose results
+// are the item's children in the gallery's lineage.
+func (g galleryActions) MoreLikeThis(it library.Item) {
+	a := g.a
+	a.ensureBuilt(TabEdit) // its model makes the edits
+	a.ensureBuilt(TabGenerate)
+	count := widget.NewSelect(variationCounts, nil)
+	labels := variationLabels()
+	how := widget.NewRadioGroup(labels, nil)
+	how.Required = true
+	estimate := kit.HintLabel("")
+	chosen := func() (variation, int) {
+		n, _ := strconv.Atoi(count.Selected)
+		for i, l := range labels {
+			if l == how.Selected {
+				return variation(i), max(n, 1)
+			}
+		}
+		return samePrompt, max(n, 1)
+	}
+	update := func() {
+		v, n := chosen()
+		prices := a.session.Current().Prices
+		if v == samePrompt {
+			o := it.Params.ImageOptions
+			o.N = n
+			estimate.SetText(spend.Options(prices, o, it.Prompt, 0, "").String())
+			return
+		}
+		o := variationEditOptions(a, it, n)
+		estimate.SetText(spend.Options(prices, o, variationPrompt(it.Prompt), 1, fidelityOf(v)).String())
+	}
+	count.OnChanged = func(string) { update() }
+	how.OnChanged = func(string) { update() }
+	count.SetSelected("4")
+	how.SetSelected(labels[0])
+	if it.Prompt == "" { // nothing to repeat: only the picture itself
+		how.SetSelected(labels[1])
+		how.Disable()
+	}
+	form := widget.NewForm(widget.NewFormItem(catalogue.T("How many"), count), widget.NewFormItem(catalogue.T("How"), how))
+	d := dialog.NewCustomWithoutButtons(catalogue.T("More like this"), container.NewVBox(form, estimate), a.win)
+	d.SetButtons([]fyne.CanvasObject{
+		&widget.Button{Text: catalogue.T("Cancel"), OnTapped: d.Hide},
+		&widget.Button{Text: catalogue.T("Make them"), Importance: widget.HighImportance, OnTapped: func() {
+			d.Hide()
+			v, n := chosen()
+			sendVariations(a, it, v, n)
+		}},
+	})
+	d.Show()
+}
+
+// MoreLikeItem is a job card's "More like this…": the item is read off
+// the UI goroutine, then asked about as the gallery's button does.
+func (a *App) MoreLikeItem(id int64) {
+	if a.lib == nil {
+		return
+	}
+	go func() {
+		it, err := a.lib.Get(context.Background(), id)
+		a.Do(func() {
+			if err != nil {
+				dialog.ShowError(fmt.Errorf(catalogue.T("cannot open image %d: %w"), id, err), a.win)
+				return
+			}
+			galleryActions{a}.MoreLikeThis(it)
+		})
+	}()
+}
+
+// variationPrompt asks for a variation of a picture, with what it was
+// made from when that is known.
+func variationPrompt(original string) string {
+	if original == "" {
+		return catalogue.T("A variation of this image: keep its subject, composition and style; change the details.")
+	}
+	return catalogue.F("A variation of this image: keep its subject, composition and style; change the details. It was made from: %s", original)
+}
+
+func fidelityOf(v variation) string {
+	if v == closeTo {
+		return "high"
+	}
+	return "low"
+}
+
+// variationEditOptions are an edit variation's options: the picture's
+// shape and quality, n images, on the Edit tab's model.
+func variationEditOptions(a *App, it library.Item, n int) api.ImageOptions {
+	o := a.edit.Options().Options()
+	return api.ImageOptions{Model: o.Model, Size: api.MatchSize(o.Model, it.Width, it.Height), Quality: it.Params.Quality, N: n}
+}
+
+// sendVariations sends the variations from the tab that makes them.
+func sendVariations(a *App, it library.Item, v variation, n int) {
+	parents := []int64{it.ID}
+	if v == samePrompt {
+		o := it.Params.ImageOptions
+		o.N = n
+		a.SelectTab(TabGenerate)
+		a.generate.Reuse(it.Prompt, o) // the form shows what is sent, model and all
+		req := api.GenerateRequest{Prompt: it.Prompt, ImageOptions: a.generate.Options().Options()}
+		a.generate.Send(req.Check, &req.ImageOptions, jobs.Request{Generate: &req, Parents: parents})
+		return
+	}
+	path := a.lib.Path(it)
+	go func() {
+		data, err := os.ReadFile(path)
+		a.Do(func() {
+			if err != nil {
+				dialog.ShowError(fmt.Errorf(catalogue.T("cannot read image %d: %w"), it.ID, err), a.win)
+				return
+			}
+			a.SelectTab(TabEdit)
+			req := api.EditRequest{Prompt: variationPrompt(it.Prompt), ImageOptions: variationEditOptions(a, it, n), InputFidelity: fidelityOf(v),
+				Images: []api.InputImage{{Name: dialogs.ExportName(it, it.Format), ContentType: "image/" + it.Format, Data: data}}}
+			a.edit.Send(req.Check, &req.ImageOptions, jobs.Request{Edit: &req, Parents: parents})
+		})
+	}()
+}
