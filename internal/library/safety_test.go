@@ -48,7 +48,7 @@ func TestUpgradeKeepsEverything(t *testing.T) {
 	for _, fixture := range []struct {
 		name    string
 		pending int // saves cut short that the upgrade records
-	}{{"v0", 0}, {"v2", 1}, {"v3", 1}, {"v4", 1}, {"v5", 1}, {"v6", 1}, {"v7", 1}} {
+	}{{"v0", 0}, {"v2", 1}, {"v3", 1}, {"v4", 1}, {"v5", 1}, {"v6", 1}, {"v7", 1}, {"v8", 1}} {
 		t.Run(fixture.name, func(t *testing.T) { upgradeKeepsEverything(t, fixture.name, fixture.pending) })
 	}
 }
@@ -128,6 +128,14 @@ func upgradeKeepsEverything(t *testing.T, fixture string, pending int) {
 		}
 		if n, _ := l.Count(ctx, Query{Favorites: true}); n != 2 {
 			t.Errorf("%d favourites, want 2", n)
+		}
+		// Schema 9's prompt library is there, and searchable.
+		if _, err := l.db.ExecContext(ctx, `INSERT INTO prompts (text, created_ms) VALUES (?, 1)`, fmt.Sprint("kept prompt ", round)); err != nil {
+			t.Errorf("no prompt library after the upgrade: %v", err)
+		}
+		var kept int
+		if err := l.db.QueryRowContext(ctx, `SELECT count(*) FROM prompts_fts WHERE prompts_fts MATCH '"kept prompt"'`).Scan(&kept); err != nil || kept != round+1 {
+			t.Errorf("the prompt library finds %d (%v), want %d", kept, err, round+1)
 		}
 		if _, err := l.Add(ctx, NewItem{Image: pngOf(t, 8, 8, color.NRGBA{A: 255}), Kind: "generate", Prompt: fmt.Sprint("after upgrade ", round)}); err != nil {
 			t.Errorf("no new image after the upgrade: %v", err)

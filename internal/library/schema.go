@@ -237,6 +237,31 @@ DROP TABLE messages_fts;
 CREATE VIRTUAL TABLE messages_fts USING fts5(content, content='messages', content_rowid='id', tokenize='trigram');
 INSERT INTO messages_fts(rowid, content) SELECT id, content FROM messages WHERE state != 'streaming';
 `},
+	{9, "the prompt library: prompts and styles kept to use again, searchable like the gallery", `
+CREATE TABLE prompts (
+	id         INTEGER PRIMARY KEY,
+	kind       TEXT NOT NULL DEFAULT 'prompt',
+	name       TEXT NOT NULL DEFAULT '',
+	text       TEXT NOT NULL,
+	placement  TEXT NOT NULL DEFAULT 'after',
+	favorite   INTEGER NOT NULL DEFAULT 0,
+	source     TEXT NOT NULL DEFAULT '',
+	created_ms INTEGER NOT NULL,
+	used_ms    INTEGER NOT NULL DEFAULT 0,
+	uses       INTEGER NOT NULL DEFAULT 0
+);
+CREATE VIRTUAL TABLE prompts_fts USING fts5(name, text, content='prompts', content_rowid='id', tokenize='trigram');
+CREATE TRIGGER prompts_ai AFTER INSERT ON prompts BEGIN
+	INSERT INTO prompts_fts(rowid, name, text) VALUES (new.id, new.name, new.text);
+END;
+CREATE TRIGGER prompts_ad AFTER DELETE ON prompts BEGIN
+	INSERT INTO prompts_fts(prompts_fts, rowid, name, text) VALUES ('delete', old.id, old.name, old.text);
+END;
+CREATE TRIGGER prompts_au AFTER UPDATE OF name, text ON prompts BEGIN
+	INSERT INTO prompts_fts(prompts_fts, rowid, name, text) VALUES ('delete', old.id, old.name, old.text);
+	INSERT INTO prompts_fts(rowid, name, text) VALUES (new.id, new.name, new.text);
+END;
+`},
 }
 
 // SchemaVersion is the newest schema this Easel knows.
