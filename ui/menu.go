@@ -59,6 +59,9 @@ func (a *App) mainMenu() *fyne.MainMenu {
 			a.SelectTab(TabEdit)
 			a.edit.ExpandCanvas()
 		}),
+		fyne.NewMenuItemSeparator(),
+		fyne.NewMenuItem(catalogue.T("Prompt library…"), func() { showPromptLibrary(a) }),
+		fyne.NewMenuItem(catalogue.T("Keep prompt in library…"), func() { keepPrompt(a) }),
 	)
 
 	tabItems := make([]*fyne.MenuItem, len(tabTitles()))

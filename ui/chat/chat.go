@@ -9,6 +9,7 @@ package chat
 import (
 	"context"
 	"easel/internal/catalogue"
+	"easel/internal/markdown"
 	"fmt"
 	"image"
 	"strconv"
@@ -29,6 +30,7 @@ import (
 	"easel/internal/spend"
 	"easel/ui/kit"
 	"easel/ui/modelpick"
+	"easel/ui/promptlib"
 	"easel/ui/room"
 	"easel/ui/widgets/composer"
 	"easel/ui/widgets/transcript"
@@ -154,12 +156,15 @@ func (t *Room) Build() fyne.CanvasObject {
 		settings)
 
 	t.transcript = transcript.New(transcript.Actions{
-		Copy:          func(s string) { t.host.Clipboard().SetContent(s) },
-		Delete:        t.deleteMessage,
-		Regenerate:    t.regenerate,
-		Edit:          t.editMessage,
-		Version:       t.showVersion,
-		UseAsPrompt:   t.useAsPrompt,
+		Copy:        func(s string) { t.host.Clipboard().SetContent(s) },
+		Delete:      t.deleteMessage,
+		Regenerate:  t.regenerate,
+		Edit:        t.editMessage,
+		Version:     t.showVersion,
+		UseAsPrompt: t.useAsPrompt,
+		Keep: func(s string) {
+			promptlib.Keep(t.host, markdown.Text(markdown.Parse(s)), catalogue.T("a chat reply"), nil)
+		},
 		Targets:       []string{catalogue.T("Text to image"), catalogue.T("Edit")},
 		RetryBare:     func(id int64) { t.retry(id, retryBare) },
 		WithoutImages: func(id int64) { t.retry(id, retryWithoutImages) },

@@ -26,6 +26,7 @@ import (
 	"easel/internal/pricing"
 	"easel/internal/thumbs"
 	"easel/ui/kit"
+	"easel/ui/promptlib"
 	"easel/ui/room"
 	"easel/ui/widgets/picture"
 	"easel/ui/widgets/thumbgrid"
@@ -450,6 +451,9 @@ func (t *Room) Open(it library.Item) {
 	copyPrompt := &widget.Button{Text: catalogue.T("Copy prompt"), Icon: theme.ContentCopyIcon(), OnTapped: func() {
 		t.host.Clipboard().SetContent(it.Prompt)
 	}}
+	keepPrompt := &widget.Button{Text: catalogue.T("Keep prompt…"), Icon: theme.StorageIcon(), OnTapped: func() {
+		promptlib.Keep(t.host, it.Prompt, catalogue.F("gallery item %d", it.ID), nil)
+	}}
 	fav := widget.NewCheck(catalogue.T("Favourite"), nil)
 	fav.SetChecked(it.Favorite)
 	fav.OnChanged = func(on bool) { t.setFavorite(it, on) }
@@ -464,7 +468,7 @@ func (t *Room) Open(it library.Item) {
 	transparent := &widget.Button{Text: catalogue.T("Make transparent…"), Icon: theme.ColorChromaticIcon(), OnTapped: func() { t.makeTransparent(it) }}
 	t.details.Objects = []fyne.CanvasObject{
 		kit.Heading(catalogue.T("Details")),
-		full, prompt, container.NewGridWithColumns(2, copyPrompt, reuse, more, editThis, toEdit, expand, transparent, toChat, export, del, large, compareBtn), fav, madeFrom, lineage, settings,
+		full, prompt, container.NewGridWithColumns(2, copyPrompt, keepPrompt, reuse, more, editThis, toEdit, expand, transparent, toChat, export, del, large, compareBtn), fav, madeFrom, lineage, settings,
 		container.NewGridWithColumns(2,
 			&widget.Button{Text: catalogue.T("Copy file path"), Icon: theme.ContentCopyIcon(), Importance: widget.LowImportance, OnTapped: func() { t.host.Clipboard().SetContent(lib.Path(it)) }},
 			&widget.Button{Text: catalogue.T("Show in folder"), Icon: theme.FolderOpenIcon(), Importance: widget.LowImportance, OnTapped: func() { showInFolder(lib.Path(it)) }}),

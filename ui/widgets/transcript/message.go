@@ -63,6 +63,8 @@ type Actions struct {
 	// UseAsPrompt puts text into the tab named target (one of Targets).
 	UseAsPrompt func(text, target string)
 	Targets     []string
+	// Keep offers text to the prompt library.
+	Keep func(text string)
 	// RetryBare retries a failed reply with only the model and the last
 	// question; WithoutImages sends the question again without its
 	// images.
@@ -283,6 +285,9 @@ func (v *messageView) showMenu() {
 		for _, target := range v.t.actions.Targets {
 			items = append(items, fyne.NewMenuItem(catalogue.F("Use as prompt in %s", target), func() { v.t.actions.UseAsPrompt(m.Text, target) }))
 		}
+	}
+	if m.Role == Assistant && m.Text != "" && v.t.actions.Keep != nil {
+		items = append(items, fyne.NewMenuItem(catalogue.T("Keep in prompt library…"), func() { v.t.actions.Keep(m.Text) }))
 	}
 	if m.Text != "" {
 		items = append(items, fyne.NewMenuItem(catalogue.T("Copy"), func() { v.t.actions.Copy(m.Text) }))
