@@ -87,7 +87,8 @@ func Show(h dialogs.Host, targets []Target) {
 		})
 	v.list.OnSelected = func(i widget.ListItemID) { v.chosen = i; v.showDetail() }
 	v.detail = container.NewVBox()
-	top := container.NewBorder(nil, nil, nil, container.NewHBox(v.kind, v.favs), v.search)
+	kind := container.NewGridWrap(fyne.NewSize(210, v.kind.MinSize().Height), v.kind)
+	top := container.NewBorder(nil, nil, nil, container.NewHBox(kind, v.favs), v.search)
 	split := container.NewHSplit(v.list, container.NewVScroll(container.NewPadded(v.detail)))
 	split.Offset = 0.42
 	v.d = dialog.NewCustomWithoutButtons(catalogue.T("Prompt library"), container.NewBorder(top, nil, nil, nil, split), h.Window())
@@ -191,12 +192,16 @@ func (v *view) showDetail() {
 		v.write(func(ctx context.Context) error { return v.store.Delete(ctx, e.ID) })
 	}}
 	var uses []fyne.CanvasObject
-	for _, t := range v.targets {
+	for i, t := range v.targets {
 		label := catalogue.F("Use in %s", t.Name)
 		if e.Kind == prompts.Style {
 			label = catalogue.F("Add to %s's prompt", t.Name)
 		}
-		uses = append(uses, &widget.Button{Text: label, Importance: widget.HighImportance, OnTapped: func() {
+		importance := widget.MediumImportance
+		if i == 0 {
+			importance = widget.HighImportance // the usual place
+		}
+		uses = append(uses, &widget.Button{Text: label, Importance: importance, OnTapped: func() {
 			cur := edited()
 			t.Set(cur.Apply(t.Get()))
 			go func() { _ = v.store.Used(context.Background(), cur.ID) }()
@@ -218,7 +223,7 @@ func (v *view) showDetail() {
 	}
 	v.detail.Objects = append([]fyne.CanvasObject{
 		widget.NewForm(widget.NewFormItem(catalogue.T("Name"), name), widget.NewFormItem(catalogue.T("Text"), text)),
-		container.NewHBox(fav, placement),
+		container.NewBorder(nil, nil, fav, nil, placement),
 		container.NewGridWithColumns(2, uses...),
 		container.NewHBox(save, del),
 	}, said...)
