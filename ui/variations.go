@@ -94,6 +94,13 @@ func (g galleryActions) MoreLikeThis(it library.Item) {
 	d.Show()
 }
 
+// GalleryChanged implements room.Host: the gallery reads its items again.
+func (a *App) GalleryChanged() {
+	if a.built[TabGallery] {
+		a.gallery.Reload()
+	}
+}
+
 // MoreLikeItem is a job card's "More like this…": the item is read off
 // the UI goroutine, then asked about as the gallery's button does.
 func (a *App) MoreLikeItem(id int64) {

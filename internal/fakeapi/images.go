@@ -289,7 +289,7 @@ func meta(job imageJob, w, h int) map[string]any {
 	}
 	// The answer names only the GPT image qualities; dall-e-3's standard
 	// and hd are not reported, as the real service does.
-	if q := orDefault(job.quality, "high", "auto", "high"); q == "low" || q == "medium" || q == "high" {
+	if q := orDefault(job.quality, "high", "auto", "high"); !strings.HasPrefix(job.model, "dall-e") && (q == "low" || q == "medium" || q == "high") {
 		m["quality"] = q
 	}
 	if size := fmt.Sprintf("%dx%d", w, h); size == "1024x1024" || size == "1536x1024" || size == "1024x1536" {

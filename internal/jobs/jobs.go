@@ -58,6 +58,9 @@ type Request struct {
 	// Parents are the library items an edit's images came from, so the
 	// result records its lineage.
 	Parents []int64
+	// Tag names who asked beside the tab that sent it ("board": the
+	// comparison board), so its events go back there.
+	Tag string
 	// Keep, for an edit with a mask, asks that its results be kept a
 	// second time with the first input's pixels put back where the mask
 	// protects them; nil keeps only what the service sent.

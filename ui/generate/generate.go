@@ -13,6 +13,7 @@ import (
 
 	"easel/internal/api"
 	"easel/internal/jobs"
+	"easel/ui/board"
 	"easel/ui/jobview"
 	"easel/ui/kit"
 	"easel/ui/room"
@@ -24,6 +25,9 @@ type Room struct {
 	host   room.Host
 	prompt *widget.Entry
 	jobs   *jobview.List
+	// board is the comparison board last opened from this tab; its
+	// jobs' events come here and go on to it.
+	board *board.Board
 }
 
 // New makes the tab; its widgets are made by Build.
@@ -34,7 +38,8 @@ func (t *Room) Build() fyne.CanvasObject {
 	t.prompt = kit.PromptEntry(catalogue.T("Describe the image — Ctrl+Enter generates"))
 	t.Sender = room.NewSender(t.host, catalogue.T("Generate"), theme.MediaPlayIcon(), t.PrimaryAction)
 	t.SetPrompt(t.prompt)
-	form := container.NewVBox(kit.Heading(catalogue.T("Prompt")), t.prompt, t.Options().Form)
+	compare := &widget.Button{Text: catalogue.T("Compare models, qualities or sizes…"), Icon: theme.ViewRestoreIcon(), Importance: widget.LowImportance, OnTapped: t.OpenBoard}
+	form := container.NewVBox(kit.Heading(catalogue.T("Prompt")), t.prompt, container.NewHBox(compare), t.Options().Form)
 	// The form scrolls; Generate stays in sight below it at any window
 	// size.
 	left := container.NewBorder(nil, t.ActionRow(), nil, nil, container.NewVScroll(container.NewPadded(form)))
@@ -67,6 +72,12 @@ func (t *Room) Reuse(prompt string, opts api.ImageOptions) {
 // ShowJob shows a job event on the job's card; img is its preview,
 // results a finished job's images.
 func (t *Room) ShowJob(e jobs.Event, img image.Image, results []jobview.Result) {
+	if e.Job.Request.Tag == board.Tag {
+		if t.board != nil {
+			t.board.ShowJob(e, img, results)
+		}
+		return
+	}
 	t.jobs.Show(e, img, results)
 	if e.State.Final() {
 		t.Advise() // what the answer showed may change what the form says
@@ -78,3 +89,11 @@ func (t *Room) Jobs() *jobview.List { return t.jobs }
 
 // Prompt is the prompt field.
 func (t *Room) Prompt() *widget.Entry { return t.prompt }
+
+// OpenBoard opens the comparison board on the tab's prompt and options.
+func (t *Room) OpenBoard() {
+	t.board = board.Open(t.host, t.prompt.Text, t.Options().Options(), t.Options().Model.Listed())
+}
+
+// Board is the comparison board last opened, nil before one.
+func (t *Room) Board() *board.Board { return t.board }

@@ -58,6 +58,10 @@ type Host interface {
 	// (TargetGenerate or TargetEdit) and shows that tab: Chat's "Use as
 	// prompt".
 	UsePrompt(target, text string)
+	// GalleryChanged says items were added, trashed or restored outside
+	// the Gallery tab (the comparison board's discards), so it reads
+	// them again.
+	GalleryChanged()
 	// SpendChanged says a request was written in the ledger, so the
 	// status bar's spend and balance are read again.
 	SpendChanged()

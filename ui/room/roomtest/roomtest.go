@@ -293,6 +293,9 @@ func Walk(o fyne.CanvasObject, f func(fyne.CanvasObject)) {
 // SpendChanged implements room.Host: the test host has no status bar.
 func (h *Host) SpendChanged() {}
 
+// GalleryChanged implements room.Host: the test host has no gallery tab.
+func (h *Host) GalleryChanged() {}
+
 // Overlay waits for the top overlay (a dialog) to hold a button labelled
 // label, and returns it with every label's text in the overlay.
 func (h *Host) Overlay(label string) (b *widget.Button, said string) {

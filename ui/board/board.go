@@ -1,0 +1,380 @@
+// Package board is the comparison board: one prompt sent across two to
+// six models, qualities or sizes at once, the results side by side, each
+// with its time, cost, the prompt the service says it used and what it
+// did not do; the designer keeps the winners and the rest go to the
+// gallery's trash. It lives over the Text to image tab, which passes it
+// its jobs' events.
+package board
+
+import (
+	"context"
+	"image"
+	"strings"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"easel/internal/api"
+	"easel/internal/catalogue"
+	"easel/internal/jobs"
+	"easel/internal/spend"
+	"easel/ui/jobview"
+	"easel/ui/kit"
+	"easel/ui/room"
+	"easel/ui/widgets/picture"
+)
+
+// Tag marks the board's jobs (jobs.Request.Tag).
+const Tag = "board"
+
+// MaxCells bounds a board: six pictures still compare side by side.
+const MaxCells = 6
+
+// Axis is what varies across a board.
+type Axis int
+
+const (
+	Model Axis = iota
+	Quality
+	Size
+)
+
+func axisLabels() []string {
+	return []string{catalogue.T("Model"), catalogue.T("Quality"), catalogue.T("Size")}
+}
+
+// With is base with the axis set to v.
+func (a Axis) With(base api.ImageOptions, v string) api.ImageOptions {
+	switch a {
+	case Quality:
+		base.Quality = v
+	case Size:
+		base.Size = v
+	default:
+		base.Model = v
+	}
+	base.N = 1
+	return base
+}
+
+// Values splits what the user typed into at most MaxCells values.
+func Values(s string) []string {
+	var out []string
+	for _, v := range strings.Split(s, ",") {
+		if v = strings.TrimSpace(v); v != "" && len(out) < MaxCells {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// cell is one value's picture and what came with it.
+type cell struct {
+	value   string
+	job     string
+	started time.Time
+	pic     *picture.Picture
+	state   *widget.Label
+	said    *widget.Label
+	keep    *widget.Check
+	open    *widget.Button
+	items   []int64
+	ended   bool
+	box     *fyne.Container
+}
+
+// Board is an open comparison board.
+type Board struct {
+	host     room.Host
+	prompt   *widget.Entry
+	base     api.ImageOptions
+	listed   []string
+	axis     *widget.Select
+	values   *widget.Entry
+	estimate *widget.Label
+	run      *widget.Button
+	finish   *widget.Button
+	status   *widget.Label
+	undo     *widget.Button
+	grid     *fyne.Container
+	cells    []*cell
+	d        *dialog.CustomDialog
+	// Discarded are the items the last finish sent to the trash.
+	Discarded []int64
+}
+
+// Open shows a board for prompt over base's options; listed are the
+// image models the service lists, offered as the models to compare.
+func Open(h room.Host, prompt string, base api.ImageOptions, listed []string) *Board {
+	b := &Board{host: h, base: base, listed: listed}
+	b.prompt = widget.NewMultiLineEntry()
+	b.prompt.Wrapping = fyne.TextWrapWord
+	b.prompt.SetText(prompt)
+	b.prompt.SetMinRowsVisible(2)
+	b.values = &widget.Entry{OnChanged: func(string) { b.update() }}
+	b.axis = widget.NewSelect(axisLabels(), func(string) { b.values.SetText(strings.Join(b.defaults(), ", ")) })
+	b.estimate = kit.HintLabel("")
+	b.status = kit.HintLabel("")
+	b.run = &widget.Button{Text: catalogue.T("Send all"), Icon: theme.MediaPlayIcon(), Importance: widget.HighImportance, OnTapped: b.send}
+	b.finish = &widget.Button{Text: catalogue.T("Keep the ticked, discard the rest"), Icon: theme.ConfirmIcon(), OnTapped: b.keepWinners}
+	b.finish.Disable()
+	b.grid = container.NewGridWithColumns(3)
+	form := widget.NewForm(
+		widget.NewFormItem(catalogue.T("Prompt"), b.prompt),
+		widget.NewFormItem(catalogue.T("Compare"), container.NewBorder(nil, nil, b.axis, nil, b.values)),
+	)
+	top := container.NewVBox(form, container.NewBorder(nil, nil, nil, b.run, b.estimate))
+	b.undo = &widget.Button{Text: catalogue.T("Undo"), Icon: theme.ContentUndoIcon(), OnTapped: b.undoDiscard}
+	b.undo.Hide()
+	body := container.NewBorder(top, container.NewBorder(nil, nil, nil, b.undo, b.status), nil, nil, container.NewVScroll(b.grid))
+	b.d = dialog.NewCustomWithoutButtons(catalogue.T("Comparison board"), body, h.Window())
+	b.d.SetButtons([]fyne.CanvasObject{b.finish, &widget.Button{Text: catalogue.T("Close"), OnTapped: b.d.Hide}})
+	b.axis.SetSelected(axisLabels()[0])
+	size := h.Window().Canvas().Size()
+	b.d.Resize(fyne.NewSize(size.Width*0.94, size.Height*0.92))
+	b.d.Show()
+	return b
+}
+
+// defaults are the values offered for the axis chosen.
+func (b *Board) defaults() []string {
+	switch b.chosenAxis() {
+	case Quality:
+		return []string{"low", "medium", "high"}
+	case Size:
+		return api.StandardSizes
+	}
+	out := []string{b.base.Model}
+	for _, m := range b.listed {
+		if m != b.base.Model && len(out) < 3 {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+func (b *Board) chosenAxis() Axis {
+	for i, l := range axisLabels() {
+		if l == b.axis.Selected {
+			return Axis(i)
+		}
+	}
+	return Model
+}
+
+// requests are the board's requests, one per value.
+func (b *Board) requests() []api.GenerateRequest {
+	var out []api.GenerateRequest
+	for _, v := range Values(b.values.Text) {
+		out = append(out, api.GenerateRequest{Prompt: b.prompt.Text, ImageOptions: b.chosenAxis().With(b.base, v)})
+	}
+	return out
+}
+
+// update says what sending would cost, or why it cannot be sent.
+func (b *Board) update() {
+	if b.estimate == nil {
+		return
+	}
+	reqs := b.requests()
+	switch {
+	case len(reqs) < 2:
+		b.estimate.SetText(catalogue.F("Give two to %d values, separated by commas.", MaxCells))
+		b.run.Disable()
+		return
+	}
+	p := b.host.Session().Current()
+	total := spend.Image(p.Prices, &reqs[0], nil)
+	for _, r := range reqs[1:] {
+		total = total.Plus(spend.Image(p.Prices, &r, nil))
+	}
+	b.estimate.SetText(catalogue.F("%d requests, one image each: %s", len(reqs), total))
+	b.run.Enable()
+}
+
+// send submits one job per value, after the budget's question when the
+// batch would pass it; each cell shows its job.
+func (b *Board) send() {
+	h := b.host
+	if !room.Ready(h) {
+		b.status.SetText(room.ServiceText(h))
+		return
+	}
+	p, client := h.Session().Current(), h.Session().Client()
+	var reqs []jobs.Request
+	var values []string
+	for i, r := range b.requests() {
+		if err := r.Check(client.Limits()); err != nil {
+			b.status.SetText(catalogue.F("%s: %s", Values(b.values.Text)[i], kit.ErrorText(err)))
+			return
+		}
+		reqs = append(reqs, jobs.Request{Profile: p.ID, Service: client, Prices: p.Prices, Generate: &r, Tag: Tag})
+		values = append(values, Values(b.values.Text)[i])
+	}
+	room.GuardBudget(h, p, reqs, func() {
+		b.cells = nil
+		b.grid.Objects = nil
+		for i, r := range reqs {
+			c := newCell(b, values[i])
+			id, err := h.Runner().Submit(r)
+			if err != nil {
+				c.state.SetText(err.Error())
+			}
+			c.job, c.started = id, time.Now()
+			b.cells = append(b.cells, c)
+			b.grid.Add(c.box)
+		}
+		b.grid.Refresh()
+		b.status.SetText(catalogue.T("Tick the pictures to keep; the rest go to the gallery's trash when you finish."))
+	})
+}
+
+func newCell(b *Board, value string) *cell {
+	c := &cell{value: value, pic: picture.New(fyne.NewSize(220, 220)), state: widget.NewLabel(catalogue.T("Queued")), said: kit.HintLabel("")}
+	c.keep = widget.NewCheck(catalogue.T("Keep"), func(bool) { b.syncFinish() })
+	c.keep.Disable()
+	c.open = &widget.Button{Text: catalogue.T("Open"), Icon: theme.ZoomInIcon(), Importance: widget.LowImportance, OnTapped: func() {
+		if len(c.items) > 0 {
+			b.d.Hide() // the gallery's details are under the board
+			b.host.OpenItem(c.items[0])
+		}
+	}}
+	c.open.Hide()
+	c.box = container.NewVBox(kit.Heading(value), c.pic, c.state, c.said, container.NewHBox(c.keep, c.open))
+	return c
+}
+
+// ShowJob follows one of the board's jobs: its preview, its end, what it
+// cost and said.
+func (b *Board) ShowJob(e jobs.Event, preview image.Image, results []jobview.Result) {
+	var c *cell
+	for _, x := range b.cells {
+		if x.job == e.Job.ID {
+			c = x
+		}
+	}
+	if c == nil {
+		return
+	}
+	if preview != nil {
+		c.pic.SetImage(preview)
+	}
+	c.ended = e.State.Final()
+	switch e.State {
+	case jobs.Done:
+		c.items = e.ItemIDs
+		if len(results) > 0 && results[0].Thumb != nil {
+			c.pic.SetImage(results[0].Thumb)
+		}
+		line := catalogue.F("Done in %s", catalogue.Duration(e.Elapsed.Round(100*time.Millisecond)))
+		if e.Charged != nil {
+			if s := e.Charged.String(); s != "" {
+				line += " · " + s
+			}
+		}
+		c.state.SetText(line)
+		c.keep.Enable()
+		c.keep.SetChecked(len(c.items) > 0)
+		c.open.Show()
+		b.describe(c, e)
+	case jobs.Failed, jobs.Cancelled, jobs.Interrupted:
+		text := catalogue.T("Cancelled")
+		if e.Err != nil {
+			text = kit.ErrorText(e.Err)
+		}
+		c.state.SetText(text)
+	case jobs.Partial:
+		c.state.SetText(catalogue.F("Preview %d · %s", e.Preview.Index+1, catalogue.Duration(e.Elapsed.Round(time.Second))))
+	default:
+		c.state.SetText(catalogue.F("Waiting for the service · %s", catalogue.Duration(e.Elapsed.Round(time.Second))))
+	}
+	b.syncFinish()
+}
+
+// describe shows what the service said of a finished cell: the prompt it
+// used when it rewrote it, and what it did not do.
+func (b *Board) describe(c *cell, e jobs.Event) {
+	notes := append([]string(nil), e.Honesty.Sentences()...)
+	lib := b.host.Library()
+	if lib == nil || len(c.items) == 0 {
+		c.said.SetText(strings.Join(notes, " "))
+		return
+	}
+	id := c.items[0]
+	go func() {
+		it, err := lib.Get(context.Background(), id)
+		b.host.Do(func() {
+			if err == nil && it.RevisedPrompt != "" && it.RevisedPrompt != it.Prompt {
+				notes = append([]string{catalogue.F("The service used: %q", it.RevisedPrompt)}, notes...)
+			}
+			c.said.SetText(strings.Join(notes, " "))
+		})
+	}()
+}
+
+// syncFinish enables finishing once every cell's job has ended.
+func (b *Board) syncFinish() {
+	done := len(b.cells) > 0
+	for _, c := range b.cells {
+		done = done && c.ended
+	}
+	if done {
+		b.finish.Enable()
+	} else {
+		b.finish.Disable()
+	}
+}
+
+// keepWinners moves the pictures not ticked to the gallery's trash (an
+// Undo in the status line brings them back) and closes the board.
+func (b *Board) keepWinners() {
+	var discard []int64
+	kept := 0
+	for _, c := range b.cells {
+		if c.keep.Checked {
+			kept += len(c.items)
+			continue
+		}
+		discard = append(discard, c.items...)
+	}
+	lib := b.host.Library()
+	if lib == nil {
+		return
+	}
+	go func() {
+		err := lib.Trash(context.Background(), discard)
+		b.host.Do(func() {
+			if err != nil {
+				dialog.ShowError(err, b.host.Window())
+				return
+			}
+			b.finish.Disable()
+			b.status.SetText(catalogue.F("Kept %d; %d went to the gallery's trash. Undo brings them back.", kept, len(discard)))
+			b.Discarded = discard
+			b.undo.Show()
+			b.host.GalleryChanged()
+		})
+	}()
+}
+
+// undoDiscard brings back what the last finish sent to the trash.
+func (b *Board) undoDiscard() {
+	lib, ids := b.host.Library(), b.Discarded
+	b.Discarded = nil
+	b.undo.Hide()
+	go func() {
+		err := lib.Restore(context.Background(), ids)
+		b.host.Do(func() {
+			if err != nil {
+				dialog.ShowError(err, b.host.Window())
+				return
+			}
+			b.status.SetText(catalogue.N("%d pictures are back in the gallery.", len(ids), len(ids)))
+			b.host.GalleryChanged()
+		})
+	}()
+}
