@@ -468,7 +468,7 @@ func (t *Room) Open(it library.Item) {
 	transparent := &widget.Button{Text: catalogue.T("Make transparent…"), Icon: theme.ColorChromaticIcon(), OnTapped: func() { t.makeTransparent(it) }}
 	t.details.Objects = []fyne.CanvasObject{
 		kit.Heading(catalogue.T("Details")),
-		full, prompt, container.NewGridWithColumns(2, copyPrompt, keepPrompt, reuse, more, editThis, toEdit, expand, transparent, toChat, export, del, large, compareBtn), fav, madeFrom, lineage, settings,
+		full, prompt, container.NewGridWithColumns(2, copyPrompt, reuse, editThis, toEdit, toChat, export, del, large, compareBtn, more, expand, transparent, keepPrompt), fav, madeFrom, lineage, settings,
 		container.NewGridWithColumns(2,
 			&widget.Button{Text: catalogue.T("Copy file path"), Icon: theme.ContentCopyIcon(), Importance: widget.LowImportance, OnTapped: func() { t.host.Clipboard().SetContent(lib.Path(it)) }},
 			&widget.Button{Text: catalogue.T("Show in folder"), Icon: theme.FolderOpenIcon(), Importance: widget.LowImportance, OnTapped: func() { showInFolder(lib.Path(it)) }}),
