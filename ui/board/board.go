@@ -105,6 +105,22 @@ type Board struct {
 	d        *dialog.CustomDialog
 	// Discarded are the items the last finish sent to the trash.
 	Discarded []int64
+	// A batch's requests not sent yet, how many may be in flight, and
+	// how many are; nil pending for a comparison (all sent at once).
+	pending     []pending
+	concurrency int
+	inFlight    int
+	stopped     bool
+	// onEnded runs when a batch has nothing pending or running; view
+	// is a batch's template side.
+	onEnded func()
+	view    *batchView
+}
+
+// pending is a batch's request waiting for a free slot, and its cell.
+type pending struct {
+	req  jobs.Request
+	cell *cell
 }
 
 // Open shows a board for prompt over base's options; listed are the
@@ -262,6 +278,10 @@ func (b *Board) ShowJob(e jobs.Event, preview image.Image, results []jobview.Res
 	}
 	if preview != nil {
 		c.pic.SetImage(preview)
+	}
+	if e.State.Final() && !c.ended && b.concurrency > 0 {
+		b.inFlight--
+		defer b.sendNext()
 	}
 	c.ended = e.State.Final()
 	switch e.State {

@@ -88,3 +88,67 @@ func TestABoardNeedsTwoValues(t *testing.T) {
 		}
 	})
 }
+
+// A batch crosses its values into requests, never has more than the
+// concurrency chosen out at once, and ends with every cell made and a
+// contact sheet of them all.
+func TestABatchRunsWithinItsConcurrency(t *testing.T) {
+	h := roomtest.New(t)
+	var b *Board
+	out, most := 0, 0
+	h.OnJob = func(e jobs.Event) {
+		switch {
+		case e.State == jobs.Queued:
+			out++
+			most = max(most, out)
+		case e.State.Final():
+			out--
+		}
+		b.ShowJob(e, nil, nil)
+	}
+	var v *batchView
+	h.UI(func() {
+		b = OpenBatch(h, "a {animal} in {style}", api.ImageOptions{Model: "gpt-image-1", Size: "1024x1024", Quality: "low"})
+		v = batchOf(b)
+	})
+	h.UI(func() {
+		v.values.SetText("animal = cat, dog\nstyle = ink, oil, clay")
+		v.concurrency.SetSelected("2")
+		if !strings.Contains(b.estimate.Text, "6 requests") {
+			t.Errorf("the estimate reads %q", b.estimate.Text)
+		}
+		b.run.OnTapped()
+	})
+	h.Until("the batch's end", func() bool { return strings.Contains(b.status.Text, "6 made") })
+	if most > 2 {
+		t.Errorf("%d requests were out at once, more than 2", most)
+	}
+	h.UI(func() {
+		if b.cells[0].value != "cat · ink" || b.cells[5].value != "dog · clay" || v.sheet.Disabled() {
+			t.Errorf("cells %q … %q, sheet off %v", b.cells[0].value, b.cells[5].value, v.sheet.Disabled())
+		}
+	})
+	sheet, err := b.Sheet(context.Background())
+	if err != nil || sheet.Bounds().Dx() < 3*256 {
+		t.Errorf("sheet %v, %v", sheet.Bounds(), err)
+	}
+}
+
+// Rows name their columns; a column that is neither a variable nor an
+// option is said before anything is sent.
+func TestABatchSaysWhatIsWrongWithItsRows(t *testing.T) {
+	h := roomtest.New(t)
+	h.UI(func() {
+		b := OpenBatch(h, "a {animal}", api.ImageOptions{Model: "gpt-image-1"})
+		v := batchOf(b)
+		v.mode.SetSelected(modeLabels()[1])
+		v.values.SetText("animal,colour\ncat,red\n")
+		if !b.run.Disabled() || !strings.Contains(b.estimate.Text, "colour") {
+			t.Errorf("run off %v, estimate %q", b.run.Disabled(), b.estimate.Text)
+		}
+		v.values.SetText("animal,size\ncat,1024x1024\ndog,1536x1024\n")
+		if b.run.Disabled() || !strings.Contains(b.estimate.Text, "2 requests") {
+			t.Errorf("run off %v, estimate %q", b.run.Disabled(), b.estimate.Text)
+		}
+	})
+}

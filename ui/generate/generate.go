@@ -25,9 +25,10 @@ type Room struct {
 	host   room.Host
 	prompt *widget.Entry
 	jobs   *jobview.List
-	// board is the comparison board last opened from this tab; its
-	// jobs' events come here and go on to it.
-	board *board.Board
+	// board and batch are the comparison board and the batch last
+	// opened from this tab; their jobs' events come here and go on to
+	// them (each ignores the other's).
+	board, batch *board.Board
 }
 
 // New makes the tab; its widgets are made by Build.
@@ -39,7 +40,8 @@ func (t *Room) Build() fyne.CanvasObject {
 	t.Sender = room.NewSender(t.host, catalogue.T("Generate"), theme.MediaPlayIcon(), t.PrimaryAction)
 	t.SetPrompt(t.prompt)
 	compare := &widget.Button{Text: catalogue.T("Compare models, qualities or sizes…"), Icon: theme.ViewRestoreIcon(), Importance: widget.LowImportance, OnTapped: t.OpenBoard}
-	form := container.NewVBox(kit.Heading(catalogue.T("Prompt")), t.prompt, container.NewHBox(compare), t.Options().Form)
+	batch := &widget.Button{Text: catalogue.T("Batch from a template…"), Icon: theme.GridIcon(), Importance: widget.LowImportance, OnTapped: t.OpenBatch}
+	form := container.NewVBox(kit.Heading(catalogue.T("Prompt")), t.prompt, container.NewHBox(compare, batch), t.Options().Form)
 	// The form scrolls; Generate stays in sight below it at any window
 	// size.
 	left := container.NewBorder(nil, t.ActionRow(), nil, nil, container.NewVScroll(container.NewPadded(form)))
@@ -73,8 +75,10 @@ func (t *Room) Reuse(prompt string, opts api.ImageOptions) {
 // results a finished job's images.
 func (t *Room) ShowJob(e jobs.Event, img image.Image, results []jobview.Result) {
 	if e.Job.Request.Tag == board.Tag {
-		if t.board != nil {
-			t.board.ShowJob(e, img, results)
+		for _, b := range []*board.Board{t.board, t.batch} {
+			if b != nil {
+				b.ShowJob(e, img, results)
+			}
 		}
 		return
 	}
@@ -97,3 +101,12 @@ func (t *Room) OpenBoard() {
 
 // Board is the comparison board last opened, nil before one.
 func (t *Room) Board() *board.Board { return t.board }
+
+// OpenBatch opens a batch from a template on the tab's prompt and
+// options.
+func (t *Room) OpenBatch() {
+	t.batch = board.OpenBatch(t.host, t.prompt.Text, t.Options().Options())
+}
+
+// Batch is the batch last opened, nil before one.
+func (t *Room) Batch() *board.Board { return t.batch }
