@@ -7,6 +7,7 @@ import (
 	"image/png"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -142,7 +143,7 @@ func (b *Board) updateBatch(v *batchView) {
 	}
 	cells, err := b.cellsOf(v)
 	if err != nil {
-		b.estimate.SetText(kit.ErrorText(err))
+		b.estimate.SetText(sentence(kit.ErrorText(err)))
 		b.run.Disable()
 		return
 	}
@@ -308,4 +309,18 @@ func (b *Board) exportFiles() {
 		}
 		b.host.Do(func() { dialogs.ExportMany(b.host, items, lib.Path, nil) })
 	}()
+}
+
+// sentence starts s with a capital and ends it with a stop, as the
+// line under a form reads.
+func sentence(s string) string {
+	r := []rune(strings.TrimSpace(s))
+	if len(r) == 0 {
+		return ""
+	}
+	r[0] = unicode.ToUpper(r[0])
+	if !strings.ContainsRune(".。!?！？", r[len(r)-1]) {
+		r = append(r, '.')
+	}
+	return string(r)
 }
