@@ -228,3 +228,36 @@ func dilate(m []bool, w, h, r int) []bool {
 }
 
 func sq(v float64) float64 { return v * v }
+
+// Refine applies a hand-painted correction to a keyed picture: removed
+// is how much of each pixel goes (255 gone, 0 kept), as the mask painter
+// paints it over the keyed alpha. A pixel the brush brings back that the
+// key had cleared takes the original's colour; any other keeps the
+// keyed colour, edges unmixed.
+func Refine(original image.Image, keyed *image.NRGBA, removed *image.Alpha) *image.NRGBA {
+	src := imageio.AsNRGBA(original)
+	out := image.NewNRGBA(keyed.Rect)
+	copy(out.Pix, keyed.Pix)
+	w, h := keyed.Rect.Dx(), keyed.Rect.Dy()
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			i := out.PixOffset(x, y)
+			a := 255 - removed.AlphaAt(x, y).A
+			if keyed.Pix[i+3] == 0 && a > 0 {
+				copy(out.Pix[i:i+3], src.Pix[src.PixOffset(x, y):src.PixOffset(x, y)+3])
+			}
+			out.Pix[i+3] = a
+		}
+	}
+	return out
+}
+
+// Removed is a keyed picture's alpha as the painter's mask reads it:
+// 255 where the picture is gone.
+func Removed(keyed *image.NRGBA) *image.Alpha {
+	a := image.NewAlpha(keyed.Rect)
+	for i := range a.Pix {
+		a.Pix[i] = 255 - keyed.Pix[4*i+3]
+	}
+	return a
+}

@@ -106,3 +106,24 @@ func TestParseColour(t *testing.T) {
 		}
 	}
 }
+
+// The brush's corrections win: a pixel brought back takes the original's
+// colour, one painted away goes, the rest keep what the key made.
+func TestRefine(t *testing.T) {
+	key := color.NRGBA{0, 255, 0, 255}
+	img, _ := disc(32, 10, color.NRGBA{200, 40, 60, 255}, key)
+	res := Key(img, Options{Key: &key})
+	removed := Removed(res.Image)
+	if removed.AlphaAt(0, 0).A != 255 || removed.AlphaAt(16, 16).A != 0 {
+		t.Fatalf("removed: corner %d, middle %d", removed.AlphaAt(0, 0).A, removed.AlphaAt(16, 16).A)
+	}
+	removed.SetAlpha(1, 1, color.Alpha{})      // brought back
+	removed.SetAlpha(16, 16, color.Alpha{255}) // painted away
+	out := Refine(img, res.Image, removed)
+	if got := out.NRGBAAt(1, 1); got != (color.NRGBA{0, 255, 0, 255}) {
+		t.Errorf("the pixel brought back is %v, want the original's", got)
+	}
+	if out.NRGBAAt(16, 16).A != 0 || out.NRGBAAt(16, 12) != res.Image.NRGBAAt(16, 12) {
+		t.Errorf("painted away %v; untouched %v, keyed %v", out.NRGBAAt(16, 16), out.NRGBAAt(16, 12), res.Image.NRGBAAt(16, 12))
+	}
+}

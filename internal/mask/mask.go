@@ -358,3 +358,14 @@ func FromImage(img image.Image) *Mask {
 	}
 	return m
 }
+
+// FromAlpha makes a mask painted as a says (255 painted, 0 not), with no
+// history: a cut-out's removed area, to refine with the brush.
+func FromAlpha(a *image.Alpha) *Mask {
+	b := a.Bounds()
+	m := New(b.Dx(), b.Dy())
+	for y := 0; y < b.Dy(); y++ {
+		copy(m.a.Pix[y*m.a.Stride:y*m.a.Stride+b.Dx()], a.Pix[a.PixOffset(b.Min.X, b.Min.Y+y):a.PixOffset(b.Min.X, b.Min.Y+y)+b.Dx()])
+	}
+	return m
+}

@@ -184,3 +184,13 @@ func TestMasksImportAndExport(t *testing.T) {
 		t.Errorf("a black-and-white mask: white %d, black %d", got.At(17, 5), got.At(2, 5))
 	}
 }
+
+// A mask made from an alpha reads as painted where the alpha is.
+func TestFromAlpha(t *testing.T) {
+	a := image.NewAlpha(image.Rect(0, 0, 4, 3))
+	a.SetAlpha(2, 1, color.Alpha{200})
+	m := FromAlpha(a)
+	if m.Bounds().Size() != image.Pt(4, 3) || m.At(2, 1) != 200 || m.At(0, 0) != 0 || m.CanUndo() {
+		t.Errorf("mask %v: %d %d", m.Bounds(), m.At(2, 1), m.At(0, 0))
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"easel/internal/api"
@@ -19,7 +20,9 @@ import (
 	"easel/internal/cutout"
 	"easel/internal/imageio"
 	"easel/internal/library"
+	"easel/internal/mask"
 	"easel/ui/kit"
+	"easel/ui/widgets/maskpaint"
 	"easel/ui/widgets/picture"
 )
 
@@ -41,6 +44,7 @@ type keyer struct {
 	preview   *picture.Picture
 	note      *widget.Label
 	ok        *widget.Button
+	refine    *widget.Button
 	d         *dialog.CustomDialog
 	seq       int
 }
@@ -89,7 +93,8 @@ func (k *keyer) open(border string) {
 	)
 	k.ok = &widget.Button{Text: catalogue.T("Make transparent"), Importance: widget.HighImportance, OnTapped: k.apply}
 	k.d = dialog.NewCustomWithoutButtons(catalogue.T("Make transparent"), container.NewBorder(nil, k.note, nil, nil, container.NewHBox(container.NewVBox(form), k.preview)), w)
-	k.d.SetButtons([]fyne.CanvasObject{&widget.Button{Text: catalogue.T("Cancel"), OnTapped: k.d.Hide}, k.ok})
+	k.refine = &widget.Button{Text: catalogue.T("Refine with the brush…"), Icon: theme.ColorPaletteIcon(), OnTapped: k.openRefine}
+	k.d.SetButtons([]fyne.CanvasObject{&widget.Button{Text: catalogue.T("Cancel"), OnTapped: k.d.Hide}, k.refine, k.ok})
 	k.d.Resize(fyne.NewSize(820, 440))
 	k.d.Show()
 	k.update()
@@ -112,6 +117,7 @@ func (k *keyer) update() {
 		k.note.Importance = widget.DangerImportance
 		k.note.SetText(err.Error())
 		k.ok.Disable()
+		k.refine.Disable()
 		return
 	}
 	k.swatch.FillColor = *o.Key
@@ -131,10 +137,12 @@ func (k *keyer) update() {
 				k.note.Importance = widget.WarningImportance
 				k.note.SetText(catalogue.F("No pixel is within the tolerance of %s: pick the background's colour, or raise the tolerance.", cutout.Hex(res.Key)))
 				k.ok.Disable()
+				k.refine.Disable()
 				return
 			}
 			k.note.SetText(catalogue.F("%.0f %% of the picture becomes transparent; its edges are softened and freed of the key's colour. The original stays as it is.", 100*res.Cleared))
 			k.ok.Enable()
+			k.refine.Enable()
 		})
 	}()
 }
@@ -165,7 +173,12 @@ func (k *keyer) apply() {
 // keepCutout keys img (item it's picture) and adds it to lib as a cut-out
 // of it.
 func keepCutout(lib *library.Library, it library.Item, img image.Image, o cutout.Options) (int64, error) {
-	res := cutout.Key(img, o)
+	return keepKeyed(lib, it, cutout.Key(img, o).Image)
+}
+
+// keepKeyed adds a keyed picture to lib as a cut-out of item it.
+func keepKeyed(lib *library.Library, it library.Item, keyed *image.NRGBA) (int64, error) {
+	res := cutout.Result{Image: keyed}
 	var b bytes.Buffer
 	if err := png.Encode(&b, res.Image); err != nil {
 		return 0, err
@@ -178,4 +191,57 @@ func keepCutout(lib *library.Library, it library.Item, img image.Image, o cutout
 		return 0, fmt.Errorf(catalogue.T("the cut-out could not be kept: %w"), err)
 	}
 	return id, nil
+}
+
+// openRefine keys the whole picture off the UI goroutine and opens the
+// brush over it: the tint shows what goes; the brush takes away more,
+// the eraser brings back.
+func (k *keyer) openRefine() {
+	o, err := k.options()
+	if err != nil {
+		return
+	}
+	k.d.Hide()
+	t, full := k.room, k.full
+	go func() {
+		keyed := cutout.Key(full, o).Image
+		t.host.Do(func() { k.showRefine(keyed) })
+	}()
+}
+
+func (k *keyer) showRefine(keyed *image.NRGBA) {
+	t := k.room
+	p := maskpaint.New(fyne.NewSize(560, 380))
+	p.SetImageMask(k.full, mask.FromAlpha(cutout.Removed(keyed)))
+	eraser := widget.NewCheck(catalogue.T("Bring back (E)"), func(on bool) { p.Erase = on })
+	p.OnChanged = func() { eraser.SetChecked(p.Erase) }
+	size := widget.NewSlider(1, 200)
+	size.SetValue(p.Radius)
+	size.OnChanged = func(v float64) { p.Radius = v }
+	undo := &widget.Button{Icon: theme.ContentUndoIcon(), OnTapped: func() { p.Do((*mask.Mask).Undo) }}
+	redo := &widget.Button{Icon: theme.ContentRedoIcon(), OnTapped: func() { p.Do((*mask.Mask).Redo) }}
+	bar := container.NewBorder(nil, nil, container.NewHBox(undo, redo, eraser, widget.NewLabel(catalogue.T("Size"))), nil, size)
+	hint := kit.HintLabel(catalogue.T("The tint shows what goes. Paint to take more away; with Bring back, paint to keep what the key took."))
+	d := dialog.NewCustomWithoutButtons(catalogue.T("Refine the cut-out"), container.NewBorder(container.NewVBox(bar, hint), nil, nil, nil, p), t.host.Window())
+	keep := &widget.Button{Text: catalogue.T("Keep the cut-out"), Importance: widget.HighImportance, OnTapped: func() {
+		d.Hide()
+		removed := p.Mask().Alpha()
+		lib, it, full := t.host.Library(), k.it, k.full
+		go func() {
+			id, err := keepKeyed(lib, it, cutout.Refine(full, keyed, removed))
+			t.host.Do(func() {
+				if err != nil {
+					dialog.ShowError(err, t.host.Window())
+					return
+				}
+				t.Reload()
+				t.OpenID(id)
+			})
+		}()
+	}}
+	d.SetButtons([]fyne.CanvasObject{&widget.Button{Text: catalogue.T("Cancel"), OnTapped: d.Hide}, keep})
+	s := t.host.Window().Canvas().Size()
+	d.Resize(fyne.NewSize(s.Width*0.9, s.Height*0.9))
+	d.Show()
+	t.host.Window().Canvas().Focus(p)
 }

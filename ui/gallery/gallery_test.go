@@ -21,7 +21,9 @@ import (
 	"easel/internal/honesty"
 	"easel/internal/imageio"
 	"easel/internal/library"
+	"easel/internal/mask"
 	"easel/ui/room/roomtest"
+	"easel/ui/widgets/maskpaint"
 	"easel/ui/widgets/zoomview"
 )
 
@@ -521,5 +523,44 @@ func TestMakeTransparentKeepsACutOutUnderTheOriginal(t *testing.T) {
 	n := imageio.AsNRGBA(got)
 	if n.NRGBAAt(2, 2).A != 0 || n.NRGBAAt(32, 32) != (color.NRGBA{200, 30, 30, 255}) {
 		t.Errorf("corner %v, middle %v", n.NRGBAAt(2, 2), n.NRGBAAt(32, 32))
+	}
+}
+
+// Refining with the brush keeps what the brush brought back, in the
+// original's colours.
+func TestRefineACutOutWithTheBrush(t *testing.T) {
+	g, h := newGallery(t)
+	img := image.NewNRGBA(image.Rect(0, 0, 64, 64))
+	for i := 0; i < len(img.Pix); i += 4 {
+		copy(img.Pix[i:], []byte{0, 255, 0, 255})
+	}
+	var buf bytes.Buffer
+	_ = png.Encode(&buf, img)
+	id, err := h.Library().Add(context.Background(), library.NewItem{Image: api.Image{Data: buf.Bytes(), Format: "png", Width: 64, Height: 64},
+		Kind: "generate", Prompt: "all green", Created: time.Now()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.UI(g.Reload)
+	h.Until("the item", func() bool { return len(g.Items()) == 1 })
+	h.UI(func() { g.makeTransparent(g.Items()[0]) })
+	refine, _ := h.Overlay("Refine with the brush…")
+	h.Until("the preview", func() bool { return !refine.Disabled() })
+	h.UI(refine.OnTapped)
+	keep, _ := h.Overlay("Keep the cut-out")
+	h.UI(func() {
+		p := h.Window().Canvas().Focused().(*maskpaint.Painter)
+		p.Do(func(m *mask.Mask) { m.Rect(image.Rect(0, 0, 8, 8), true) }) // bring the corner back
+		keep.OnTapped()
+	})
+	h.Until("the cut-out", func() bool { return len(g.Items()) == 2 })
+	kids, _ := h.Library().Children(context.Background(), id)
+	got, err := imageio.DecodeFile(h.Library().Path(kids[0]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := imageio.AsNRGBA(got)
+	if n.NRGBAAt(2, 2) != (color.NRGBA{0, 255, 0, 255}) || n.NRGBAAt(30, 30).A != 0 {
+		t.Errorf("corner %v, middle %v", n.NRGBAAt(2, 2), n.NRGBAAt(30, 30))
 	}
 }
