@@ -20,6 +20,7 @@ import (
 
 	"easel/internal/api"
 	"easel/internal/catalogue"
+	"easel/internal/config"
 	"easel/internal/jobs"
 	"easel/internal/spend"
 	"easel/ui/jobview"
@@ -41,10 +42,13 @@ const (
 	Model Axis = iota
 	Quality
 	Size
+	// Profile sends the same request through several profiles (accounts,
+	// gateways), each on its own key, at its own prices.
+	Profile
 )
 
 func axisLabels() []string {
-	return []string{catalogue.T("Model"), catalogue.T("Quality"), catalogue.T("Size")}
+	return []string{catalogue.T("Model"), catalogue.T("Quality"), catalogue.T("Size"), catalogue.T("Profile")}
 }
 
 // With is base with the axis set to v.
@@ -54,6 +58,7 @@ func (a Axis) With(base api.ImageOptions, v string) api.ImageOptions {
 		base.Quality = v
 	case Size:
 		base.Size = v
+	case Profile: // the profile's own image model, when it has one
 	default:
 		base.Model = v
 	}
@@ -163,6 +168,17 @@ func (b *Board) defaults() []string {
 		return []string{"low", "medium", "high"}
 	case Size:
 		return api.StandardSizes
+	case Profile:
+		var out []string
+		cur := b.host.Session().Current()
+		for _, p := range b.host.Session().Profiles() {
+			// The demo is offered only when it is the one connected:
+			// otherwise it may not have been started.
+			if len(out) < 3 && (p.ID != config.DemoID || p.ID == cur.ID) {
+				out = append(out, p.Name)
+			}
+		}
+		return out
 	}
 	out := []string{b.base.Model}
 	for _, m := range b.listed {
@@ -186,9 +202,22 @@ func (b *Board) chosenAxis() Axis {
 func (b *Board) requests() []api.GenerateRequest {
 	var out []api.GenerateRequest
 	for _, v := range Values(b.values.Text) {
-		out = append(out, api.GenerateRequest{Prompt: b.prompt.Text, ImageOptions: b.chosenAxis().With(b.base, v)})
+		o := b.chosenAxis().With(b.base, v)
+		if p, ok := b.profileOf(v); ok && p.ImageModel != "" {
+			o.Model = p.ImageModel
+		}
+		out = append(out, api.GenerateRequest{Prompt: b.prompt.Text, ImageOptions: o})
 	}
 	return out
+}
+
+// profileOf is the profile a value names, when the board compares
+// profiles; otherwise the connected one (ok false).
+func (b *Board) profileOf(v string) (config.Profile, bool) {
+	if b.chosenAxis() != Profile {
+		return b.host.Session().Current(), false
+	}
+	return b.host.Session().Find(v)
 }
 
 // update says what sending would cost, or why it cannot be sent.
@@ -203,6 +232,21 @@ func (b *Board) update() {
 		b.run.Disable()
 		return
 	}
+	if b.chosenAxis() == Profile { // each at its own prices, maybe in its own currency
+		var each []string
+		for i, v := range Values(b.values.Text) {
+			p, ok := b.profileOf(v)
+			if !ok {
+				b.estimate.SetText(catalogue.F("No profile is called %q.", v))
+				b.run.Disable()
+				return
+			}
+			each = append(each, catalogue.F("%s: %s", p.Name, spend.Image(p.Prices, &reqs[i], nil).Amount()))
+		}
+		b.estimate.SetText(catalogue.F("%d requests, one image each: %s", len(reqs), strings.Join(each, " · ")))
+		b.run.Enable()
+		return
+	}
 	p := b.host.Session().Current()
 	total := spend.Image(p.Prices, &reqs[0], nil)
 	for _, r := range reqs[1:] {
@@ -212,41 +256,83 @@ func (b *Board) update() {
 	b.run.Enable()
 }
 
-// send submits one job per value, after the budget's question when the
-// batch would pass it; each cell shows its job.
+// send submits one job per value, each on its profile's client, after
+// the budget's question (each profile's own) when a request would pass
+// it; each cell shows its job.
 func (b *Board) send() {
 	h := b.host
 	if !room.Ready(h) {
 		b.status.SetText(room.ServiceText(h))
 		return
 	}
-	p, client := h.Session().Current(), h.Session().Client()
-	var reqs []jobs.Request
-	var values []string
-	for i, r := range b.requests() {
-		if err := r.Check(client.Limits()); err != nil {
-			b.status.SetText(catalogue.F("%s: %s", Values(b.values.Text)[i], kit.ErrorText(err)))
+	values, gens := Values(b.values.Text), b.requests()
+	reqs := make([]jobs.Request, len(gens))
+	left := len(gens)
+	failed := false
+	for i := range gens {
+		p, _ := b.profileOf(values[i])
+		h.Session().ClientFor(p, func(client *api.Client, err error) {
+			if failed {
+				return
+			}
+			if err == nil {
+				err = gens[i].Check(client.Limits())
+			}
+			if err != nil {
+				failed = true
+				b.status.SetText(catalogue.F("%s: %s", values[i], kit.ErrorText(err)))
+				return
+			}
+			reqs[i] = jobs.Request{Profile: p.ID, Service: client, Prices: p.Prices, Generate: &gens[i], Tag: Tag}
+			if left--; left == 0 {
+				b.guard(reqs, func() { b.submit(values, reqs) })
+			}
+		})
+	}
+}
+
+// guard asks each profile's budget question in turn, then runs submit.
+func (b *Board) guard(reqs []jobs.Request, submit func()) {
+	byProfile := map[string][]jobs.Request{}
+	var order []string
+	for _, r := range reqs {
+		if _, ok := byProfile[r.Profile]; !ok {
+			order = append(order, r.Profile)
+		}
+		byProfile[r.Profile] = append(byProfile[r.Profile], r)
+	}
+	var next func(i int)
+	next = func(i int) {
+		if i == len(order) {
+			submit()
 			return
 		}
-		reqs = append(reqs, jobs.Request{Profile: p.ID, Service: client, Prices: p.Prices, Generate: &r, Tag: Tag})
-		values = append(values, Values(b.values.Text)[i])
-	}
-	room.GuardBudget(h, p, reqs, func() {
-		b.cells = nil
-		b.grid.Objects = nil
-		for i, r := range reqs {
-			c := newCell(b, values[i])
-			id, err := h.Runner().Submit(r)
-			if err != nil {
-				c.state.SetText(err.Error())
-			}
-			c.job, c.started = id, time.Now()
-			b.cells = append(b.cells, c)
-			b.grid.Add(c.box)
+		p, ok := b.host.Session().Find(order[i])
+		if !ok {
+			p = b.host.Session().Current()
 		}
-		b.grid.Refresh()
-		b.status.SetText(catalogue.T("Tick the pictures to keep; the rest go to the gallery's trash when you finish."))
-	})
+		room.GuardBudget(b.host, p, byProfile[order[i]], func() { next(i + 1) })
+	}
+	next(0)
+}
+
+// submit starts the board's jobs, a cell each.
+func (b *Board) submit(values []string, reqs []jobs.Request) {
+	b.cells = nil
+	b.grid.Objects = nil
+	for i, r := range reqs {
+		c := newCell(b, values[i])
+		id, err := b.host.Runner().Submit(r)
+		if err != nil {
+			c.state.SetText(err.Error())
+			c.ended = true
+		}
+		c.job, c.started = id, time.Now()
+		b.cells = append(b.cells, c)
+		b.grid.Add(c.box)
+	}
+	b.grid.Refresh()
+	b.status.SetText(catalogue.T("Tick the pictures to keep; the rest go to the gallery's trash when you finish."))
 }
 
 func newCell(b *Board, value string) *cell {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"easel/internal/api"
+	"easel/internal/config"
 	"easel/internal/jobs"
 	"easel/internal/library"
 	"easel/ui/room/roomtest"
@@ -151,4 +152,46 @@ func TestABatchSaysWhatIsWrongWithItsRows(t *testing.T) {
 			t.Errorf("run off %v, estimate %q", b.run.Disabled(), b.estimate.Text)
 		}
 	})
+}
+
+// Across profiles, each request goes on its own profile, with its image
+// model, and the estimate is each profile's own.
+func TestABoardComparesProfiles(t *testing.T) {
+	h := roomtest.NewWith(t, roomtest.Options{Profile: &config.Profile{ID: "studio", Name: "Studio"}})
+	h.Until("connected", func() bool { return h.Session().Client() != nil })
+	saved := false
+	h.UI(func() {
+		cur := h.Session().Current()
+		h.Session().SaveProfile(config.Profile{ID: "resell", Name: "Reseller", BaseURL: cur.BaseURL, ImageModel: "gpt-image-1-mini"}, func() { saved = true })
+	})
+	h.Until("the second profile", func() bool { return saved })
+	var b *Board
+	var sent []jobs.Request
+	h.OnJob = func(e jobs.Event) {
+		if e.State == jobs.Queued {
+			sent = append(sent, e.Job.Request)
+		}
+		b.ShowJob(e, nil, nil)
+	}
+	h.UI(func() {
+		b = Open(h, "a lantern", api.ImageOptions{Model: "gpt-image-1", Size: "1024x1024", Quality: "low"}, nil)
+		b.axis.SetSelected(axisLabels()[Profile])
+		if got := Values(b.values.Text); len(got) != 2 {
+			t.Errorf("profiles offered: %v", got)
+		}
+		if !strings.Contains(b.estimate.Text, "Studio: $") || !strings.Contains(b.estimate.Text, "Reseller: $") {
+			t.Errorf("the estimate reads %q", b.estimate.Text)
+		}
+		b.run.OnTapped()
+	})
+	h.Until("both done", func() bool {
+		return len(b.cells) == 2 && b.cells[0].ended && b.cells[1].ended && len(b.cells[0].items)+len(b.cells[1].items) == 2
+	})
+	models := map[string]string{}
+	for _, r := range sent {
+		models[r.Profile] = r.Generate.Model
+	}
+	if models["studio"] != "gpt-image-1" || models["resell"] != "gpt-image-1-mini" {
+		t.Errorf("sent by profile: %v", models)
+	}
 }
