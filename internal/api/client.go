@@ -9,9 +9,9 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"strings"
-	"syscall"
-	"time"
+		"time"
 	"unicode"
 	"unicode/utf8"
 )
@@ -41,6 +41,10 @@ type Config struct {
 	// HTTPClient replaces the transport, for tests; nil builds one from
 	// the time-outs above.
 	HTTPClient *http.Client
+	// Proxy chooses the proxy for a request; nil reads HTTP_PROXY,
+	// HTTPS_PROXY and NO_PROXY (which Go reads once per process, so
+	// tests set this instead).
+	Proxy func(*http.Request) (*url.URL, error)
 }
 
 // Defaults for Config's zero fields. Images take tens of seconds as a
@@ -112,17 +116,22 @@ type Client struct {
 func New(cfg Config) *Client {
 	cfg = cfg.withDefaults()
 	c := &Client{cfg: cfg}
-	transport := func(control func(string, string, syscall.RawConn) error) http.RoundTripper {
-		dialer := &net.Dialer{Timeout: cfg.ConnectTimeout, KeepAlive: 30 * time.Second, Control: control}
+	proxy := cfg.Proxy
+	if proxy == nil {
+		proxy = http.ProxyFromEnvironment
+	}
+	plain := &net.Dialer{Timeout: cfg.ConnectTimeout, KeepAlive: 30 * time.Second}
+	transport := func(proxy func(*http.Request) (*url.URL, error), dial func(context.Context, string, string) (net.Conn, error)) http.RoundTripper {
 		return &http.Transport{
-			Proxy:               http.ProxyFromEnvironment,
-			DialContext:         dialer.DialContext,
+			Proxy:               proxy,
+			DialContext:         dial,
 			TLSHandshakeTimeout: cfg.ConnectTimeout,
 			MaxIdleConnsPerHost: 8,
 			IdleConnTimeout:     90 * time.Second,
 		}
 	}
-	api, links := http.Client{Transport: transport(nil)}, http.Client{Transport: transport(linkDialControl(isLocalService(cfg.BaseURL)))}
+	g := newLinkGuard(isLocalService(cfg.BaseURL), proxy, plain, cfg.ConnectTimeout)
+	api, links := http.Client{Transport: transport(proxy, plain.DialContext)}, http.Client{Transport: transport(g.proxy, g.dial)}
 	if cfg.HTTPClient != nil { // tests: their transport, our policies
 		api, links = *cfg.HTTPClient, *cfg.HTTPClient
 	}

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"easel/internal/catalogue"
 	"errors"
 	"fmt"
@@ -8,7 +9,9 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"syscall"
+	"time"
 )
 
 // The key goes only to the origin (scheme, host and port) of the base
@@ -73,30 +76,120 @@ func linkRedirect(req *http.Request, via []*http.Request) error {
 // fetch from.
 var ErrForbiddenAddress = errors.New("address not allowed for image links")
 
-// linkDialControl refuses, at the moment of connecting (after DNS and
-// after any redirect, so neither gets around it), addresses an image
-// link must not reach: link-local (cloud metadata at 169.254.169.254),
-// multicast and unspecified always; loopback and private networks unless
-// the service is itself on one (a local or company server).
-func linkDialControl(serviceIsLocal bool) func(network, address string, _ syscall.RawConn) error {
-	return func(network, address string, _ syscall.RawConn) error {
-		host, _, err := net.SplitHostPort(address)
-		if err != nil {
+// checkLinkIP says why an image link must not reach ip: link-local
+// (cloud metadata at 169.254.169.254), multicast and unspecified always;
+// loopback and private networks unless the service is itself on one (a
+// local or company server).
+func checkLinkIP(ip net.IP, serviceIsLocal bool) error {
+	switch {
+	case ip.IsLinkLocalUnicast(), ip.IsLinkLocalMulticast(), ip.IsInterfaceLocalMulticast(),
+		ip.IsMulticast(), ip.IsUnspecified():
+		return fmt.Errorf(catalogue.T("%w: %s is a link-local, multicast or unspecified address"), ErrForbiddenAddress, ip)
+	case !serviceIsLocal && (ip.IsLoopback() || ip.IsPrivate()):
+		return fmt.Errorf(catalogue.T("%w: %s is on this machine or a private network, and the service is not"), ErrForbiddenAddress, ip)
+	}
+	return nil
+}
+
+// metadataNames are the cloud metadata services' host names, refused
+// even when only a proxy could resolve them.
+var metadataNames = []string{"metadata.google.internal", "metadata", "instance-data", "metadata.azure.internal"}
+
+// linkGuard keeps image links off the addresses checkLinkIP refuses,
+// with or without a proxy. Without one, each connection is checked at
+// the moment of dialling (after DNS and after any redirect, so neither
+// gets around it). Through a proxy the dial goes to the proxy, which
+// would fetch anything: the target is checked before the proxy is
+// asked — a literal address as it is, a name by what it resolves to
+// here (a name this machine cannot resolve is left to the proxy, as on
+// a company network). The proxy itself may be on this machine or a
+// private network: it is the user's, not the service's.
+type linkGuard struct {
+	local   bool
+	choose  func(*http.Request) (*url.URL, error)
+	dialer  *net.Dialer
+	timeout time.Duration
+	mu      sync.Mutex
+	proxies map[string]bool // host:port of the proxies chosen
+}
+
+func newLinkGuard(serviceIsLocal bool, proxy func(*http.Request) (*url.URL, error), plain *net.Dialer, timeout time.Duration) *linkGuard {
+	g := &linkGuard{local: serviceIsLocal, choose: proxy, timeout: timeout, proxies: map[string]bool{}}
+	g.dialer = &net.Dialer{Timeout: plain.Timeout, KeepAlive: plain.KeepAlive, Control: g.control}
+	return g
+}
+
+// proxy is the transport's proxy choice with the target checked first.
+func (g *linkGuard) proxy(req *http.Request) (*url.URL, error) {
+	p, err := g.choose(req)
+	if err != nil || p == nil {
+		return p, err
+	}
+	if err := g.checkTarget(req.Context(), req.URL.Hostname()); err != nil {
+		return nil, err
+	}
+	g.mu.Lock()
+	g.proxies[hostPort(p)] = true
+	g.mu.Unlock()
+	return p, nil
+}
+
+// checkTarget refuses a proxied link's host by its address.
+func (g *linkGuard) checkTarget(ctx context.Context, host string) error {
+	for _, n := range metadataNames {
+		if strings.EqualFold(strings.TrimSuffix(host, "."), n) {
+			return fmt.Errorf(catalogue.T("%w: %s is a cloud metadata service"), ErrForbiddenAddress, host)
+		}
+	}
+	if ip := net.ParseIP(host); ip != nil {
+		return checkLinkIP(ip, g.local)
+	}
+	ctx, cancel := context.WithTimeout(ctx, g.timeout)
+	defer cancel()
+	addrs, err := net.DefaultResolver.LookupIPAddr(ctx, host)
+	if err != nil {
+		return nil // the proxy resolves what this machine cannot
+	}
+	for _, a := range addrs {
+		if err := checkLinkIP(a.IP, g.local); err != nil {
 			return err
 		}
-		ip := net.ParseIP(host)
-		if ip == nil {
-			return fmt.Errorf("%w: %s", ErrForbiddenAddress, address)
-		}
-		switch {
-		case ip.IsLinkLocalUnicast(), ip.IsLinkLocalMulticast(), ip.IsInterfaceLocalMulticast(),
-			ip.IsMulticast(), ip.IsUnspecified():
-			return fmt.Errorf(catalogue.T("%w: %s is a link-local, multicast or unspecified address"), ErrForbiddenAddress, host)
-		case !serviceIsLocal && (ip.IsLoopback() || ip.IsPrivate()):
-			return fmt.Errorf(catalogue.T("%w: %s is on this machine or a private network, and the service is not"), ErrForbiddenAddress, host)
-		}
-		return nil
 	}
+	return nil
+}
+
+// dial connects to a chosen proxy as it is, and to anything else through
+// the guarded dialer.
+func (g *linkGuard) dial(ctx context.Context, network, addr string) (net.Conn, error) {
+	g.mu.Lock()
+	toProxy := g.proxies[addr]
+	g.mu.Unlock()
+	if toProxy {
+		return (&net.Dialer{Timeout: g.dialer.Timeout, KeepAlive: g.dialer.KeepAlive}).DialContext(ctx, network, addr)
+	}
+	return g.dialer.DialContext(ctx, network, addr)
+}
+
+// control checks an address at the moment of connecting.
+func (g *linkGuard) control(network, address string, _ syscall.RawConn) error {
+	host, _, err := net.SplitHostPort(address)
+	if err != nil {
+		return err
+	}
+	ip := net.ParseIP(host)
+	if ip == nil {
+		return fmt.Errorf("%w: %s", ErrForbiddenAddress, address)
+	}
+	return checkLinkIP(ip, g.local)
+}
+
+// hostPort is a proxy URL's host:port as the transport dials it.
+func hostPort(u *url.URL) string {
+	port := u.Port()
+	if port == "" {
+		port = map[string]string{"http": "80", "https": "443", "socks5": "1080"}[strings.ToLower(u.Scheme)]
+	}
+	return net.JoinHostPort(u.Hostname(), port)
 }
 
 // IsLocalHost reports whether host is this machine: localhost, a
