@@ -11,7 +11,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-		"time"
+	"time"
 	"unicode"
 	"unicode/utf8"
 )
