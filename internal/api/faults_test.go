@@ -28,7 +28,7 @@ func TestEveryFaultIsClassified(t *testing.T) {
 		fakeapi.FaultBadGatewayHTML: {api.KindServer, "try again"},
 		fakeapi.FaultNotImplemented: {api.KindServer, "does not offer"},
 		fakeapi.FaultBadBase64:      {api.KindBadResponse, "cannot use"},
-		fakeapi.FaultNotImage:       {api.KindBadResponse, "cannot use"},
+		fakeapi.FaultNotImage:       {api.KindBadResponse, "bytes are kept"},
 		fakeapi.FaultTruncatedJSON:  {api.KindBadResponse, "cannot use"},
 		fakeapi.FaultCutStream:      {api.KindNetwork, "connection"},
 	}

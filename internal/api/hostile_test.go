@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"bytes"
 	"errors"
 	"net/http"
 	"net/http/httptest"
@@ -273,5 +274,37 @@ func TestAStalledImageLinkSaysSo(t *testing.T) {
 	var e *Error
 	if !errors.As(err, &e) || e.Kind != KindTimeout || !strings.Contains(e.Message, "did not arrive in time") {
 		t.Errorf("a stalled link: %v", err)
+	}
+}
+
+// A paid image in an odd but unambiguous shape is kept: JSON labelled
+// as a web page, base64 wrapped in lines, a data: URL in b64_json or in
+// url, and all of it in a stream.
+func TestPaidImagesInOddShapesAreKept(t *testing.T) {
+	c := hostileClient(t)
+	for _, model := range []string{hostile.JSONAsHTML, hostile.WrappedBase64, hostile.DataURL, hostile.DataURLLink, hostile.WrappedStream} {
+		previews := 0
+		if model == hostile.WrappedStream {
+			previews = 1
+		}
+		req := hostileGen(model, 1, previews)
+		res, err := c.Generate(context.Background(), req, nil)
+		if err != nil {
+			t.Errorf("%s: %v", model, err)
+			continue
+		}
+		if len(res.Images) != 1 || res.Images[0].Width != 2 || res.Images[0].Format != "png" {
+			t.Errorf("%s: images %+v", model, res.Images)
+		}
+	}
+}
+
+// Bytes that are no image are not thrown away: they ride with the error.
+func TestUndecodableBytesRideWithTheError(t *testing.T) {
+	c := hostileClient(t)
+	_, err := c.Generate(context.Background(), hostileGen(hostile.NotAnImage, 1, 0), nil)
+	var ue *UndecodedError
+	if !errors.As(err, &ue) || len(ue.Images) != 1 || !bytes.HasPrefix(ue.Images[0].Data, []byte("%PDF")) {
+		t.Fatalf("error %v: the bytes are not with it", err)
 	}
 }

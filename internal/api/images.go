@@ -1,14 +1,18 @@
 package api
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"easel/internal/catalogue"
+	"encoding/base64"
 	"errors"
 	"fmt"
+	"io"
 	"mime"
 	"net/http"
 	"net/url"
+	"strings"
 	"time"
 
 	"github.com/tidwall/gjson"
@@ -86,10 +90,22 @@ type wanted struct {
 }
 
 // isWebPage reports an answer that is an HTML page: a login portal, a
-// proxy's error page, a base URL that points at a website.
+// proxy's error page, a base URL that points at a website. Some gateways
+// label their JSON text/html: a body that starts as a JSON object is
+// read as the answer it is (the peeked bytes stay in the body).
 func isWebPage(resp *http.Response) bool {
 	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
-	return mt == "text/html"
+	if mt != "text/html" {
+		return false
+	}
+	br := bufio.NewReaderSize(resp.Body, 512)
+	resp.Body = struct {
+		io.Reader
+		io.Closer
+	}{br, resp.Body}
+	head, _ := br.Peek(512)
+	head = bytes.TrimLeft(head, " \t\r\n\ufeff")
+	return len(head) == 0 || head[0] != '{'
 }
 
 // webPage is the failure of a 200 that is a web page, not an answer.
@@ -184,12 +200,29 @@ func (c *Client) readImageJSON(ctx context.Context, resp *http.Response, model s
 		}
 		out, err := checkedImage(img)
 		if err != nil {
+			if len(img) > 0 && !isTooLarge(err) {
+				res.Undecoded = append(res.Undecoded, Undecoded{Data: img, Reason: err})
+				continue
+			}
 			return nil, badResponse(catalogue.F("image %d of the answer: %v", i+1, err), err, resp.Header)
 		}
 		out.RevisedPrompt = item.Get("revised_prompt").String()
 		res.Images = append(res.Images, out)
 	}
-	return res, nil
+	return undecodedOnly(res, resp)
+}
+
+// undecodedOnly fails an answer whose every image is unreadable, with
+// their bytes in the error; an answer with some readable images stands,
+// the others in Undecoded.
+func undecodedOnly(res *ImageResult, resp *http.Response) (*ImageResult, error) {
+	if len(res.Images) > 0 || len(res.Undecoded) == 0 {
+		return res, nil
+	}
+	ue := &UndecodedError{Images: res.Undecoded}
+	e := badResponse(ue.Error(), ue, resp.Header)
+	e.Hint = catalogue.T("The service sent something that is not a picture Easel reads, and may have charged for it: its bytes are kept, to open in another program or to show the service's support.")
+	return nil, e
 }
 
 // checkedImage reads an image's format and size from its header and
@@ -209,6 +242,21 @@ func checkedImage(data []byte) (Image, error) {
 // download fetches an image a dall-e style answer links to: http or https
 // only, without the API key, bounded in size.
 func (c *Client) download(ctx context.Context, link string) ([]byte, error) {
+	if strings.HasPrefix(link, "data:") {
+		// The image itself, in place of a link: nothing to fetch.
+		payload := DataURLPayload([]byte(link))
+		if len(payload) == len(link) {
+			return nil, errors.New(catalogue.T("the image came as a data: URL that is not base64"))
+		}
+		if int64(len(payload)) > c.cfg.MaxResponse/3*4 {
+			return nil, &TooLongError{Limit: c.cfg.MaxResponse, Said: int64(len(payload)) / 4 * 3}
+		}
+		data, err := base64.StdEncoding.DecodeString(string(payload))
+		if err != nil {
+			return nil, fmt.Errorf(catalogue.T("the image came as a data: URL whose base64 is broken: %w"), err)
+		}
+		return data, nil
+	}
 	u, err := url.Parse(link)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, fmt.Errorf(catalogue.T("the image link %q is not an http or https address"), link)
@@ -306,6 +354,10 @@ func (c *Client) readImageStream(ctx context.Context, resp *http.Response, model
 			}
 			out, err := checkedImage(img)
 			if err != nil {
+				if len(img) > 0 && !isTooLarge(err) {
+					res.Undecoded = append(res.Undecoded, Undecoded{Data: img, Reason: err})
+					continue
+				}
 				return nil, badResponse("the image: "+err.Error(), err, resp.Header)
 			}
 			res.Images = append(res.Images, out)
@@ -342,4 +394,11 @@ func (c *Client) streamError(resp *http.Response, errJSON []byte, model string) 
 		e.Hint = hintFor(e, model)
 	}
 	return c.cleanError(e)
+}
+
+// isTooLarge reports an image refused for the pixels it claims: a
+// decompression bomb is refused, not kept aside.
+func isTooLarge(err error) bool {
+	var tl *TooLargeError
+	return errors.As(err, &tl)
 }

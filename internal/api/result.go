@@ -1,5 +1,7 @@
 package api
 
+import "easel/internal/catalogue"
+
 import "time"
 
 // ImageResult is what one generation or edit produced.
@@ -26,6 +28,26 @@ type ImageResult struct {
 	Streamed bool
 	Previews int
 	Linked   int
+	// Undecoded are images the service sent whose bytes are no image
+	// Easel reads: paid for, so kept apart by the caller, never dropped.
+	Undecoded []Undecoded
+}
+
+// Undecoded is one image's bytes as the service sent them, and why they
+// are not an image.
+type Undecoded struct {
+	Data   []byte
+	Reason error
+}
+
+// UndecodedError is an answer whose every image was unreadable: the
+// bytes ride with the error, so the caller can keep them and say where.
+type UndecodedError struct {
+	Images []Undecoded
+}
+
+func (e *UndecodedError) Error() string {
+	return catalogue.N("the service sent %d images Easel cannot read: %v", len(e.Images), len(e.Images), e.Images[0].Reason)
 }
 
 // Image is one picture, with the bytes exactly as the server sent them.

@@ -101,10 +101,25 @@ func (w *wireJSON) image(v gjson.Result) ([]byte, error) {
 		}
 		src = []byte(unq)
 	}
+	src = DataURLPayload(src)
 	dst := make([]byte, base64.StdEncoding.DecodedLen(len(src)))
 	n, err := base64.StdEncoding.Decode(dst, src)
 	if err != nil {
 		return nil, fmt.Errorf(catalogue.T("b64_json is not valid base64: %w"), err)
 	}
 	return dst[:n], nil
+}
+
+// DataURLPayload is the base64 of a data: URL ("data:image/png;base64,
+// …"), where some gateways put one in place of bare base64; anything else
+// is returned as it is.
+func DataURLPayload(b []byte) []byte {
+	if !bytes.HasPrefix(b, []byte("data:")) {
+		return b
+	}
+	head := b[:min(len(b), 256)]
+	if i := bytes.Index(head, []byte(";base64,")); i >= 0 {
+		return b[i+len(";base64,"):]
+	}
+	return b
 }

@@ -116,10 +116,31 @@ func TestReadWireStreamEscapesAcrossChunkEdges(t *testing.T) {
 			t.Fatalf("buffer of %d bytes: %d bytes decoded, err %v", size, len(got), err)
 		}
 	}
+	// Base64 wrapped in lines ("\r\n" escapes every 76 characters), as
+	// some gateways send it, decodes across every edge too.
+	var wrapped strings.Builder
+	for rest := escaped; rest != ""; {
+		n := min(76, len(rest))
+		wrapped.WriteString(rest[:n])
+		if rest = rest[n:]; rest != "" {
+			wrapped.WriteString(`\r\n`)
+		}
+	}
+	body = `{"data":[{"b64_json":"` + wrapped.String() + `"}]}`
+	for size := 16; size <= 48; size++ {
+		wireBufferSize = size
+		w, _, err := readWireStream(strings.NewReader(body), 0, 1<<30, 1<<20)
+		if err != nil {
+			t.Fatalf("wrapped, buffer of %d bytes: %v", size, err)
+		}
+		if got, err := w.image(w.meta.Get("data.0.b64_json")); err != nil || !bytes.Equal(got, data) {
+			t.Fatalf("wrapped, buffer of %d bytes: %d bytes decoded, err %v", size, len(got), err)
+		}
+	}
 	// A backslash that escapes anything else is still refused.
-	bad := `{"data":[{"b64_json":"QUJD\nQUJD"}]}`
+	bad := `{"data":[{"b64_json":"QUJD\tQUJD"}]}`
 	if _, _, err := readWireStream(strings.NewReader(bad), 0, 1<<30, 1<<20); err == nil || !isFormatError(err) {
-		t.Errorf("an escape other than \\/ was accepted: %v", err)
+		t.Errorf("an escape other than \\/, \\r and \\n was accepted: %v", err)
 	}
 }
 

@@ -182,7 +182,7 @@ func skipString(br *bufio.Reader) (int64, error) {
 // with care.
 func decodeStreamed(br *bufio.Reader, sizeHint int64) ([]byte, int64, error) {
 	out := make([]byte, 0, max(0, sizeHint*3/4))
-	var read int64
+	read := skipDataURL(br)
 	for {
 		if br.Buffered() < 4 {
 			// Fill; a read error shows as a short buffer, and
@@ -216,6 +216,23 @@ func decodeStreamed(br *bufio.Reader, sizeHint int64) ([]byte, int64, error) {
 	return out, read + n, err
 }
 
+// skipDataURL discards a data: URL's head ("data:image/png;base64,")
+// where base64 was expected, as some gateways send it, and returns how
+// many bytes it read.
+func skipDataURL(br *bufio.Reader) int64 {
+	head, _ := br.Peek(5)
+	if string(head) != "data:" {
+		return 0
+	}
+	head, _ = br.Peek(min(br.Size(), 256))
+	i := bytes.Index(head, []byte(";base64,"))
+	if i < 0 || bytes.IndexByte(head[:i], '"') >= 0 {
+		return 0
+	}
+	n, _ := br.Discard(i + len(";base64,"))
+	return int64(n)
+}
+
 // groupsBefore is how many bytes the base64 in text[:end] decodes to when
 // it is whole 4-byte groups with no line breaks, or -1 when end is not on
 // a group's edge. A decode that stopped at a quote and wrote exactly this
@@ -232,8 +249,9 @@ func groupsBefore(text []byte, end int) int {
 }
 
 // decodeEscaped decodes the rest of an image's base64 onto out, up to
-// the closing quote, undoing "\/" escapes wherever the reader's buffer
-// ends: between a backslash and its slash, or inside a 4-byte group.
+// the closing quote, undoing "\/" escapes and dropping the "\r" and
+// "\n" of base64 wrapped in lines, wherever the reader's buffer ends:
+// between a backslash and its letter, or inside a 4-byte group.
 func decodeEscaped(br *bufio.Reader, out []byte) ([]byte, int64, error) {
 	var carry [4]byte
 	nc := 0
@@ -254,16 +272,24 @@ func decodeEscaped(br *bufio.Reader, out []byte) ([]byte, int64, error) {
 		} else if !errors.Is(err, bufio.ErrBufferFull) {
 			return nil, read, endedOrBroken(err)
 		}
-		if escaped { // the last chunk ended in the backslash of "\/"
-			if len(chunk) == 0 || chunk[0] != '/' {
+		if escaped { // the last chunk ended in an escape's backslash
+			if len(chunk) == 0 {
+				return nil, read, formatError{"b64_json is not valid base64: unexpected escape"}
+			}
+			switch chunk[0] {
+			case '/':
+				chunk[0] = '/'
+			case 'r', 'n':
+				chunk = chunk[1:]
+			default:
 				return nil, read, formatError{"b64_json is not valid base64: unexpected escape"}
 			}
 			escaped = false
 		}
-		if bytes.IndexByte(chunk, '\\') >= 0 { // "\/" escapes: rare
-			chunk = bytes.ReplaceAll(chunk, []byte(`\/`), []byte(`/`))
-			if !done && chunk[len(chunk)-1] == '\\' {
-				// The buffer ended between the backslash and its slash.
+		if bytes.IndexByte(chunk, '\\') >= 0 { // escapes: rare
+			chunk = unescapeBase64(chunk)
+			if !done && len(chunk) > 0 && chunk[len(chunk)-1] == '\\' {
+				// The buffer ended between the backslash and its letter.
 				chunk, escaped = chunk[:len(chunk)-1], true
 			}
 			if bytes.IndexByte(chunk, '\\') >= 0 {
@@ -305,6 +331,29 @@ func decodeEscaped(br *bufio.Reader, out []byte) ([]byte, int64, error) {
 			return out, read, nil
 		}
 	}
+}
+
+// unescapeBase64 undoes the JSON escapes base64 may hold: "\/" is a
+// slash, "\r" and "\n" are the line breaks of wrapped base64, dropped.
+// A trailing lone backslash is left for the caller.
+func unescapeBase64(b []byte) []byte {
+	out := b[:0]
+	for i := 0; i < len(b); i++ {
+		if b[i] != '\\' || i+1 == len(b) {
+			out = append(out, b[i])
+			continue
+		}
+		switch b[i+1] {
+		case '/':
+			out = append(out, '/')
+			i++
+		case 'r', 'n':
+			i++
+		default:
+			out = append(out, b[i])
+		}
+	}
+	return out
 }
 
 // appendDecoded decodes src onto out. Padding ends an image: closed is

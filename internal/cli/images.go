@@ -115,9 +115,37 @@ func runGen(ctx context.Context, args []string, env Env) error {
 	mem.tell(ctx, env, p, honesty.AskedOf(&req, nil), res, err)
 	mem.chargeImage(ctx, env, p, &req, nil, res, err, arrived, time.Since(sent))
 	if err != nil {
+		keepUndecoded(env, f.out, err)
 		return groupHint(ctx, env, p, req.Model, err)
 	}
 	return writeImages(env, f.out, res)
+}
+
+// keepUndecoded writes the bytes of images the service sent that are no
+// picture (in err, or in a result) into out as .bin files, and says where
+// on stderr: paid for, they are never thrown away.
+func keepUndecoded(env Env, out string, err error, more ...api.Undecoded) {
+	var ue *api.UndecodedError
+	if errors.As(err, &ue) {
+		more = append(ue.Images, more...)
+	}
+	if len(more) == 0 || os.MkdirAll(out, 0o755) != nil {
+		return
+	}
+	stamp := time.Now().Format("20060102-150405")
+	for i, u := range more {
+		for n := i + 1; n < i+1000; n++ {
+			path := filepath.Join(out, fmt.Sprintf("easel-%s-%d-unreadable.bin", stamp, n))
+			werr := atomicfile.WriteNew(path, u.Data)
+			if errors.Is(werr, fs.ErrExist) {
+				continue
+			}
+			if werr == nil {
+				fmt.Fprintln(env.Stderr, "easel: "+catalogue.F("the service sent something that is not a picture (%v); its bytes are kept at %s", u.Reason, path))
+			}
+			break
+		}
+	}
 }
 
 // repeated collects a flag given several times, in order.
@@ -203,6 +231,7 @@ func progress(env Env, arrived *bool) func(api.Partial) {
 // already taken (an earlier run, another run in the same second) is
 // skipped, never replaced.
 func writeImages(env Env, out string, res *api.ImageResult) error {
+	keepUndecoded(env, out, nil, res.Undecoded...)
 	if res.Dropped > 0 {
 		fmt.Fprintln(env.Stderr, "easel: "+catalogue.F("the service sent %d more images than were asked for; they were not kept", res.Dropped))
 	}

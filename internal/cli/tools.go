@@ -148,6 +148,7 @@ func sendEdit(ctx context.Context, env Env, f *imageFlags, c *api.Client, p conf
 	mem.tell(ctx, env, p, honesty.AskedOf(nil, req), res, err)
 	mem.chargeImage(ctx, env, p, nil, req, res, err, arrived, time.Since(sent))
 	if err != nil {
+		keepUndecoded(env, f.out, err)
 		return nil, groupHint(ctx, env, p, req.Model, err)
 	}
 	return res, nil

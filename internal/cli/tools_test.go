@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"easel/internal/fakeapi"
+	"easel/internal/hostile"
 	"easel/internal/imageio"
 )
 
@@ -146,5 +147,24 @@ func TestBatchEstimates(t *testing.T) {
 	}
 	if total, _ := srv.ImageRequests(); total != 0 {
 		t.Errorf("--estimate sent %d requests", total)
+	}
+}
+
+// What the service sent that is no picture is written beside the images
+// and said on stderr, though the command fails.
+func TestGenKeepsUnreadableBytes(t *testing.T) {
+	ts := httptest.NewServer(hostile.Server{Key: "sk-cli-test-key-123456"})
+	defer ts.Close()
+	env, _, errOut := testEnv(t, ts.URL+"/v1")
+	dir := t.TempDir()
+	if code := Run([]string{"gen", "--model", hostile.NotAnImage, "--prompt", "x", "--out", dir}, env); code != 1 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*-unreadable.bin"))
+	if len(files) != 1 || !strings.Contains(errOut.String(), files[0]) {
+		t.Fatalf("files %v; stderr %s", files, errOut)
+	}
+	if data, _ := os.ReadFile(files[0]); !bytes.HasPrefix(data, []byte("%PDF")) {
+		t.Errorf("kept %q", data)
 	}
 }

@@ -39,6 +39,14 @@ const (
 	ReasoningOnly  = "reasoning-only"  // a chat stream of reasoning_content only
 	EvilChat       = "evil-chat"       // a chat reply with Evil in it
 	KeyInPieces    = "key-in-pieces"   // a chat reply and its reasoning echoing the key, split across pieces
+	// Paid images in odd but unambiguous shapes, which must be kept.
+	JSONAsHTML    = "json-as-html"    // a valid JSON answer labelled text/html
+	WrappedBase64 = "wrapped-base64"  // b64_json wrapped at 76 columns (escaped newlines)
+	DataURL       = "data-url"        // b64_json as a data: URL
+	DataURLLink   = "data-url-link"   // url as a data: URL
+	WrappedStream = "wrapped-stream"  // a stream whose completed image is wrapped base64 in a data: URL
+	// Undecodable: the bytes must be kept where the user is told.
+	NotAnImage = "not-an-image" // b64_json that decodes to bytes no image format has
 )
 
 // Server answers /v1/models, /v1/images/generations and
@@ -113,6 +121,24 @@ func (s Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			event(`{"type":"image_generation.partial_image","partial_image_index":0,"b64_json":"%%% not base64 %%%"}`)
 		}
 		event(fmt.Sprintf(`{"type":"image_generation.completed","created_at":1700000000,"b64_json":%s}`, js(b64)))
+	case model == JSONAsHTML:
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprintf(w, `{"created":1700000000,"data":[{"b64_json":%s}]}`, js(b64))
+	case model == WrappedBase64:
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"created":1700000000,"data":[{"b64_json":%s}]}`, js(wrap(b64, 76)))
+	case model == DataURL:
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"created":1700000000,"data":[{"b64_json":%s}]}`, js("data:image/png;base64,"+b64))
+	case model == DataURLLink:
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"created":1700000000,"data":[{"url":%s}]}`, js("data:image/png;base64,"+b64))
+	case model == WrappedStream:
+		w.Header().Set("Content-Type", "text/event-stream")
+		fmt.Fprintf(w, "data: %s\n\n", fmt.Sprintf(`{"type":"image_generation.completed","created_at":1700000000,"b64_json":%s}`, js("data:image/png;base64,"+wrap(b64, 76))))
+	case model == NotAnImage:
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"created":1700000000,"data":[{"b64_json":%s}]}`, js(base64.StdEncoding.EncodeToString([]byte("%PDF-1.7 not what was asked for, but paid for"))))
 	case model == EmptyChat:
 		w.Header().Set("Content-Type", "text/event-stream")
 		fmt.Fprint(w, "data: {\"choices\":[{\"delta\":{}}]}\n\ndata: null\n\ndata: [DONE]\n\n")
@@ -138,6 +164,17 @@ func (s Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	default:
 		http.Error(w, "unknown case", http.StatusNotFound)
 	}
+}
+
+// wrap breaks s into lines of n characters, as MIME encoders do.
+func wrap(s string, n int) string {
+	var b strings.Builder
+	for len(s) > n {
+		b.WriteString(s[:n] + "\r\n")
+		s = s[n:]
+	}
+	b.WriteString(s)
+	return b.String()
 }
 
 // js is s as a JSON string.

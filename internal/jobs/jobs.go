@@ -99,6 +99,13 @@ type Saver interface {
 	Save(ctx context.Context, job Info, res *api.ImageResult, report honesty.Report) []Saved
 }
 
+// AsideKeeper keeps the bytes of an image the service sent that Easel
+// cannot read (saver.Library writes them beside the gallery): a Saver
+// that is one is given them, and the job says where they are.
+type AsideKeeper interface {
+	KeepAside(data []byte, job string, n int) (string, error)
+}
+
 // Memory remembers what each service honours, per profile and model
 // (library.Library satisfies it): a job asks it before sending, to shape
 // the request to what works, and tells it what the answer showed.
@@ -162,6 +169,9 @@ type Event struct {
 	// Charged, for a final event of a request that may have been
 	// billed, is what it was written down as costing; nil otherwise.
 	Charged *spend.Charged
+	// Aside, for Done and Failed, says where the bytes of images the
+	// service sent that are no picture were kept.
+	Aside []string
 }
 
 // Runner runs jobs. The listener is called from the jobs' goroutines, one
@@ -383,7 +393,12 @@ func (r *Runner) run(ctx context.Context, info Info, slot chan struct{}) {
 		if errors.As(err, &ae) {
 			r.learn(ctx, info, honesty.FromError(asked, ae))
 		}
-		r.finishWithError(ctx, info, err, spend.MayHaveBilled(err, ctx.Err() != nil, previews > 0, time.Since(sent)))
+		var ue *api.UndecodedError
+		var aside []string
+		if errors.As(err, &ue) {
+			aside = r.keepAside(info, ue.Images)
+		}
+		r.finishWithError(ctx, info, err, spend.MayHaveBilled(err, ctx.Err() != nil, previews > 0, time.Since(sent)), aside)
 		return
 	}
 	// Once the images have arrived they are paid for: they are saved even
@@ -392,7 +407,7 @@ func (r *Runner) run(ctx context.Context, info Info, slot chan struct{}) {
 	report := honesty.Measure(asked, res)
 	report.Restored = info.Request.Keep != nil && info.Request.Edit != nil && info.Request.Edit.Mask != nil
 	r.learn(ctx, info, report.Checks)
-	done := Event{Job: info, State: Done, Dropped: res.Dropped, Honesty: report}
+	done := Event{Job: info, State: Done, Dropped: res.Dropped, Honesty: report, Aside: r.keepAside(info, res.Undecoded)}
 	// Written down before the images are saved: a kill while they are
 	// saved loses no entry.
 	done.Charged = r.charge(ctx, info, res, Done)
@@ -472,12 +487,12 @@ func (req Request) Options() api.ImageOptions {
 	return api.ImageOptions{}
 }
 
-func (r *Runner) finishWithError(ctx context.Context, info Info, err error, billed bool) {
+func (r *Runner) finishWithError(ctx context.Context, info Info, err error, billed bool, aside []string) {
 	var ae *api.Error
 	if !errors.As(err, &ae) {
 		ae = &api.Error{Kind: api.KindUnknown, Message: err.Error(), Err: err}
 	}
-	e := Event{Job: info, State: Failed, Err: ae}
+	e := Event{Job: info, State: Failed, Err: ae, Aside: aside}
 	if ae.Kind == api.KindCancelled || ctx.Err() != nil {
 		e = Event{Job: info, State: Cancelled}
 	}
@@ -485,6 +500,25 @@ func (r *Runner) finishWithError(ctx context.Context, info Info, err error, bill
 		e.Charged = r.charge(ctx, info, nil, e.State)
 	}
 	r.end(e)
+}
+
+// keepAside hands the unreadable images' bytes to the saver, when it
+// keeps such things, and returns where each went (or why not).
+func (r *Runner) keepAside(info Info, images []api.Undecoded) []string {
+	k, ok := r.saver.(AsideKeeper)
+	if !ok || len(images) == 0 {
+		return nil
+	}
+	var out []string
+	for i, u := range images {
+		path, err := k.KeepAside(u.Data, info.ID, i+1)
+		if err != nil {
+			out = append(out, err.Error())
+			continue
+		}
+		out = append(out, path)
+	}
+	return out
 }
 
 // charge writes a request down in the ledger; a ledger that cannot be

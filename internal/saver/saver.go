@@ -133,3 +133,9 @@ func (j Journal) Interrupted(ctx context.Context) ([]jobs.Info, error) {
 	}
 	return out, err
 }
+
+// KeepAside implements jobs.AsideKeeper: the bytes go beside the gallery,
+// in its "unreadable" folder.
+func (s Library) KeepAside(data []byte, job string, n int) (string, error) {
+	return s.Lib.KeepAside(data, job, n)
+}

@@ -376,6 +376,11 @@ func (c *Card) apply(e jobs.Event, img image.Image) {
 		c.retry.Show()
 	}
 	c.showCharge(e)
+	if len(e.Aside) > 0 {
+		said := catalogue.N("The service sent %d things that are not pictures; their bytes are kept at %s.", len(e.Aside), len(e.Aside), strings.Join(e.Aside, ", "))
+		c.hint.SetText(strings.TrimSpace(c.hint.Text + " " + said))
+		c.hint.Show()
+	}
 	if img != nil {
 		c.preview.SetImage(img)
 	}
