@@ -1,8 +1,8 @@
 package api
 
 import (
-	"context"
 	"bytes"
+	"context"
 	"errors"
 	"net/http"
 	"net/http/httptest"

@@ -40,11 +40,11 @@ const (
 	EvilChat       = "evil-chat"       // a chat reply with Evil in it
 	KeyInPieces    = "key-in-pieces"   // a chat reply and its reasoning echoing the key, split across pieces
 	// Paid images in odd but unambiguous shapes, which must be kept.
-	JSONAsHTML    = "json-as-html"    // a valid JSON answer labelled text/html
-	WrappedBase64 = "wrapped-base64"  // b64_json wrapped at 76 columns (escaped newlines)
-	DataURL       = "data-url"        // b64_json as a data: URL
-	DataURLLink   = "data-url-link"   // url as a data: URL
-	WrappedStream = "wrapped-stream"  // a stream whose completed image is wrapped base64 in a data: URL
+	JSONAsHTML    = "json-as-html"   // a valid JSON answer labelled text/html
+	WrappedBase64 = "wrapped-base64" // b64_json wrapped at 76 columns (escaped newlines)
+	DataURL       = "data-url"       // b64_json as a data: URL
+	DataURLLink   = "data-url-link"  // url as a data: URL
+	WrappedStream = "wrapped-stream" // a stream whose completed image is wrapped base64 in a data: URL
 	// Undecodable: the bytes must be kept where the user is told.
 	NotAnImage = "not-an-image" // b64_json that decodes to bytes no image format has
 )
