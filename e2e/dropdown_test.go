@@ -23,8 +23,8 @@ type dropdown struct {
 // Each tab's dropdowns, and the status bar's profile picker. A layout
 // change that moves one makes the test fail (no pop-up opens), not pass.
 var (
-	generateDropdowns = []dropdown{{"model", 472, 252}, {"size", 200, 291}, {"quality", 200, 330}, {"background", 200, 369},
-		{"format", 200, 408}, {"moderation", 200, 447}, {"images", 200, 486}, {"previews", 200, 564}}
+	generateDropdowns = []dropdown{{"model", 472, 291}, {"size", 200, 330}, {"quality", 200, 369}, {"background", 200, 408},
+		{"format", 200, 447}, {"moderation", 200, 486}, {"images", 200, 525}, {"previews", 200, 603}}
 	editDropdowns = []dropdown{{"input fidelity", 970, 251}, {"feather", 850, 329}, {"model", 1212, 426}, {"size", 970, 466},
 		{"quality", 970, 544}, {"background", 970, 583}}
 	// Edit's form scrolled to its end.
@@ -51,7 +51,7 @@ func TestDropdownsOpenAfterTheWindowIdles(t *testing.T) {
 	time.Sleep(time.Second)
 	p.click(422, 577) // the first-run dialog's "Use the demo service"
 	p.waitTitle("Demo service", 10*time.Second)
-	p.openAndClose(dropdown{"background", 200, 369})
+	p.openAndClose(dropdown{"background", 200, 408})
 
 	time.Sleep(2*cache + 10*time.Second) // the cache expires and is cleaned
 	for _, d := range generateDropdowns {

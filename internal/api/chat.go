@@ -123,6 +123,7 @@ func (c *Client) readChatStream(ctx context.Context, resp *http.Response, model 
 		if !ok {
 			break
 		}
+		progressed(ctx)
 		data = bytes.TrimSpace(data)
 		if len(data) == 0 {
 			continue

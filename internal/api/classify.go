@@ -233,6 +233,7 @@ const MaxRetryAfter = time.Hour
 var (
 	errFirstByte = errors.New("no answer from the service in time")
 	errOverall   = errors.New("the request ran past its time limit")
+	errIdle      = errors.New("the service stopped sending: the stream stayed open with nothing usable arriving")
 )
 
 // classifyTransport turns an error with no HTTP answer into an Error.
@@ -250,6 +251,11 @@ func classifyTransport(ctx context.Context, err error, model string) *Error {
 		e.Kind = KindBadResponse
 		e.Message = "the service linked the image to an address Easel does not fetch from (" + err.Error() + ")"
 		e.Hint = catalogue.T("The answer may come from a misconfigured or hostile server: check the profile's base URL.")
+		return e
+	case errors.Is(cause, errIdle):
+		e.Kind = KindTimeout
+		e.Message = cause.Error()
+		e.Hint = catalogue.T("The stream had begun, then only kept the connection open (or trickled) without sending anything usable. The service may have charged for it: check the account's usage before trying again; if it keeps happening through this gateway, turn streaming off for this profile.")
 		return e
 	case errors.Is(cause, errFirstByte) || errors.Is(cause, errOverall):
 		e.Kind = KindTimeout

@@ -31,6 +31,10 @@ type Config struct {
 	// ImageTimeout bounds a whole image request; ChatTimeout a chat.
 	ImageTimeout time.Duration
 	ChatTimeout  time.Duration
+	// IdleTimeout bounds the wait between two events of a stream, once
+	// it has begun: a stream that trickles a byte at a time, or sends
+	// keep-alive comments alone, ends then rather than at ImageTimeout.
+	IdleTimeout time.Duration
 	// MaxResponse bounds the bytes read from one answer or one image URL.
 	MaxResponse int64
 	// Limits are the custom-size rules checked before sending.
@@ -55,6 +59,9 @@ const (
 	DefaultFirstByteTimeout = 90 * time.Second
 	DefaultImageTimeout     = 10 * time.Minute
 	DefaultChatTimeout      = 5 * time.Minute
+	// DefaultIdleTimeout is longer than a high-quality image takes to
+	// arrive when a stream sends no previews (about two minutes).
+	DefaultIdleTimeout = 3 * time.Minute
 	DefaultMaxResponse      = 256 << 20
 	// MaxListResponse bounds a model list: a gateway listing ten
 	// thousand models sends about a megabyte.
@@ -91,6 +98,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.ChatTimeout == 0 {
 		c.ChatTimeout = DefaultChatTimeout
+	}
+	if c.IdleTimeout == 0 {
+		c.IdleTimeout = DefaultIdleTimeout
 	}
 	if c.MaxResponse == 0 {
 		c.MaxResponse = DefaultMaxResponse
@@ -236,6 +246,13 @@ func (c *Client) callOnce(ctx context.Context, r request) (*http.Response, conte
 			e.Hint = notImplementedHint(r.path)
 		}
 	default:
+		if r.stream && isEventStream(resp) {
+			// From here a stream must keep delivering events: the
+			// readers touch the watchdog on each one.
+			idle := time.AfterFunc(c.cfg.IdleTimeout, func() { cancelFB(errIdle) })
+			ctx = context.WithValue(ctx, idleKey{}, &idleWatch{timer: idle, d: c.cfg.IdleTimeout})
+			return resp, ctx, func() { idle.Stop(); cancel() }, nil
+		}
 		return resp, ctx, cancel, nil
 	}
 	defer cancel()
@@ -358,4 +375,20 @@ func redactWhole(s, secret string) string {
 
 func isWordRune(r rune) bool {
 	return r == '-' || r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r)
+}
+
+// idleKey carries a stream's idle watchdog in its context.
+type idleKey struct{}
+
+// idleWatch ends a stream that has sent no event for d.
+type idleWatch struct {
+	timer *time.Timer
+	d     time.Duration
+}
+
+// progressed tells ctx's stream watchdog, if any, that an event arrived.
+func progressed(ctx context.Context) {
+	if w, ok := ctx.Value(idleKey{}).(*idleWatch); ok {
+		w.timer.Reset(w.d)
+	}
 }

@@ -109,7 +109,7 @@ func timeoutHint(what string, streamed bool) string {
 // fitTimeout gives a time-out the hint that fits its request.
 func fitTimeout(err error, what string, streamed bool) {
 	var e *Error
-	if errors.As(err, &e) && e.Kind == KindTimeout && e.Status != statusProxyTimeout {
+	if errors.As(err, &e) && e.Kind == KindTimeout && e.Status != statusProxyTimeout && !strings.HasPrefix(e.Message, errIdle.Error()) {
 		e.Hint = timeoutHint(what, streamed)
 	}
 }

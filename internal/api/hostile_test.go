@@ -308,3 +308,23 @@ func TestUndecodableBytesRideWithTheError(t *testing.T) {
 		t.Fatalf("error %v: the bytes are not with it", err)
 	}
 }
+
+// A stream that trickles a byte at a time, or sends keep-alive comments
+// alone, ends at the idle deadline, not the whole request's, and says
+// what it was.
+func TestAStalledStreamEndsAtTheIdleDeadline(t *testing.T) {
+	ts := httptest.NewServer(hostile.Server{Key: hostileKey})
+	defer ts.Close()
+	c := New(Config{BaseURL: ts.URL + "/v1", APIKey: hostileKey, IdleTimeout: 400 * time.Millisecond})
+	for _, model := range []string{hostile.Trickle, hostile.KeepAliveOnly} {
+		start := time.Now()
+		_, err := c.Generate(context.Background(), hostileGen(model, 1, 1), nil)
+		var e *Error
+		if !errors.As(err, &e) || e.Kind != KindTimeout || !strings.Contains(e.Message, "stopped sending") || !strings.Contains(e.Hint, "charged") {
+			t.Errorf("%s: %v", model, err)
+		}
+		if took := time.Since(start); took > 5*time.Second {
+			t.Errorf("%s: took %s", model, took)
+		}
+	}
+}

@@ -307,6 +307,7 @@ func (c *Client) readImageStream(ctx context.Context, resp *http.Response, model
 		if !ok {
 			break
 		}
+		progressed(ctx)
 		data = bytes.TrimSpace(data)
 		if len(data) == 0 || string(data) == "[DONE]" {
 			continue

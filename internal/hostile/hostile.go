@@ -45,6 +45,9 @@ const (
 	DataURL       = "data-url"       // b64_json as a data: URL
 	DataURLLink   = "data-url-link"  // url as a data: URL
 	WrappedStream = "wrapped-stream" // a stream whose completed image is wrapped base64 in a data: URL
+	// Stalls: a stream that never ends and never delivers.
+	Trickle       = "trickle"         // a stream that sends one byte every 100 ms, forever
+	KeepAliveOnly = "keep-alive-only" // a stream of keep-alive comments, forever
 	// Undecodable: the bytes must be kept where the user is told.
 	NotAnImage = "not-an-image" // b64_json that decodes to bytes no image format has
 )
@@ -139,6 +142,24 @@ func (s Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case model == NotAnImage:
 		w.Header().Set("Content-Type", "application/json")
 		fmt.Fprintf(w, `{"created":1700000000,"data":[{"b64_json":%s}]}`, js(base64.StdEncoding.EncodeToString([]byte("%PDF-1.7 not what was asked for, but paid for"))))
+	case model == Trickle || model == KeepAliveOnly:
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.WriteHeader(http.StatusOK)
+		line := []byte(`data: {"type":"image_generation.partial_image","b64_json":"` + b64 + `"}`)
+		for i := 0; r.Context().Err() == nil; i++ {
+			if model == Trickle {
+				_, _ = w.Write(line[i%len(line) : i%len(line)+1])
+			} else {
+				_, _ = fmt.Fprint(w, ": keep-alive\n\n")
+			}
+			if f, ok := w.(http.Flusher); ok {
+				f.Flush()
+			}
+			select {
+			case <-r.Context().Done():
+			case <-time.After(100 * time.Millisecond):
+			}
+		}
 	case model == EmptyChat:
 		w.Header().Set("Content-Type", "text/event-stream")
 		fmt.Fprint(w, "data: {\"choices\":[{\"delta\":{}}]}\n\ndata: null\n\ndata: [DONE]\n\n")

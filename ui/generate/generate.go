@@ -39,8 +39,8 @@ func (t *Room) Build() fyne.CanvasObject {
 	t.prompt = kit.PromptEntry(catalogue.T("Describe the image — Ctrl+Enter generates"))
 	t.Sender = room.NewSender(t.host, catalogue.T("Generate"), theme.MediaPlayIcon(), t.PrimaryAction)
 	t.SetPrompt(t.prompt)
-	compare := &widget.Button{Text: catalogue.T("Compare models, qualities or sizes…"), Icon: theme.ViewRestoreIcon(), Importance: widget.LowImportance, OnTapped: t.OpenBoard}
-	batch := &widget.Button{Text: catalogue.T("Batch from a template…"), Icon: theme.GridIcon(), Importance: widget.LowImportance, OnTapped: t.OpenBatch}
+	compare := &widget.Button{Text: catalogue.T("Compare…"), Icon: theme.ViewRestoreIcon(), Importance: widget.LowImportance, OnTapped: t.OpenBoard}
+	batch := &widget.Button{Text: catalogue.T("Batch…"), Icon: theme.GridIcon(), Importance: widget.LowImportance, OnTapped: t.OpenBatch}
 	form := container.NewVBox(kit.Heading(catalogue.T("Prompt")), t.prompt, container.NewHBox(compare, batch), t.Options().Form)
 	// The form scrolls; Generate stays in sight below it at any window
 	// size.
