@@ -62,7 +62,7 @@ const (
 	// DefaultIdleTimeout is longer than a high-quality image takes to
 	// arrive when a stream sends no previews (about two minutes).
 	DefaultIdleTimeout = 3 * time.Minute
-	DefaultMaxResponse      = 256 << 20
+	DefaultMaxResponse = 256 << 20
 	// MaxListResponse bounds a model list: a gateway listing ten
 	// thousand models sends about a megabyte.
 	MaxListResponse = 8 << 20
