@@ -41,6 +41,9 @@ func Clean(s string, multiline bool) string {
 			}
 		case r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f), isBidiControl(r):
 			// removed
+		case isInvisible(r) && !(r == 0x200d && joinsEmoji(s, i, size)):
+			// removed: it hides a word's true spelling (a key, a
+			// model id) from the person reading it
 		default:
 			b.WriteString(s[i : i+size])
 		}
@@ -63,6 +66,25 @@ func isPlain(s string) bool {
 // isBidiControl reports the explicit directional formatting characters
 // (embeddings, overrides, isolates and the marks), which reorder what
 // follows them on screen.
+// isInvisible reports a character that draws nothing: zero-width
+// spaces and joiners, word joiners, the BOM, soft hyphens, fillers.
+func isInvisible(r rune) bool {
+	switch {
+	case r >= 0x200b && r <= 0x200d, r >= 0x2060 && r <= 0x2064, r == 0xfeff, r == 0x00ad, r == 0x180e,
+		r == 0x034f, r == 0x115f, r == 0x1160, r == 0x3164, r == 0xffa0:
+		return true
+	}
+	return false
+}
+
+// joinsEmoji reports a zero-width joiner between two emoji (a family,
+// a profession): it draws one picture, and is kept.
+func joinsEmoji(s string, i, size int) bool {
+	before, _ := utf8.DecodeLastRuneInString(s[:i])
+	after, _ := utf8.DecodeRuneInString(s[i+size:])
+	return before >= 0x2600 && after >= 0x2600
+}
+
 func isBidiControl(r rune) bool {
 	return r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 || r == 0x200e || r == 0x200f || r == 0x061c
 }

@@ -347,6 +347,42 @@ func Redact(s, secret string) string {
 			s = strings.ReplaceAll(s, secret[i:j], "[key]")
 		}
 	}
+	return redactSpread(s, secret)
+}
+
+// redactSpread removes the secret spelled out with separators between
+// its characters ("s k - a b c …", dashes, dots, invisible characters):
+// its letters and digits in order, nothing else but separators between.
+// Only a secret of 16 or more letters and digits is looked for so, as a
+// shorter run could be a word.
+func redactSpread(s, secret string) string {
+	var key []rune
+	for _, r := range secret {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			key = append(key, r)
+		}
+	}
+	if len(key) < 16 {
+		return s
+	}
+	rs := []rune(s)
+	for start := 0; start < len(rs); start++ {
+		if rs[start] != key[0] {
+			continue
+		}
+		k, i := 0, start
+		for ; i < len(rs) && k < len(key); i++ {
+			switch r := rs[i]; {
+			case r == key[k]:
+				k++
+			case unicode.IsLetter(r) || unicode.IsDigit(r):
+				i = len(rs) + 1 // another letter: not the key spread
+			}
+		}
+		if k == len(key) {
+			return string(rs[:start]) + "[key]" + redactSpread(string(rs[i:]), secret)
+		}
+	}
 	return s
 }
 

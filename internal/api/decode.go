@@ -20,18 +20,47 @@ func readBody(r io.Reader, contentLength, limit int64) ([]byte, error) {
 	if contentLength > limit {
 		return nil, &TooLongError{Limit: limit, Said: contentLength}
 	}
-	var buf bytes.Buffer
 	if contentLength > 0 {
-		buf.Grow(int(contentLength) + bytes.MinRead)
+		// Its length is known: one buffer of exactly that size.
+		buf := make([]byte, contentLength)
+		if _, err := io.ReadFull(r, buf); err != nil {
+			return nil, err
+		}
+		return buf, nil
 	}
-	n, err := buf.ReadFrom(io.LimitReader(r, limit+1))
-	if err != nil {
-		return nil, err
+	// Of unknown length: read in chunks, never a doubling buffer (which
+	// holds three times the answer at its last growth), and join them
+	// once at the end; an answer over the limit is refused holding no
+	// more than the limit.
+	var chunks [][]byte
+	var total int64
+	size := 64 << 10
+	for {
+		chunk := make([]byte, size)
+		n, err := io.ReadFull(r, chunk)
+		if n > 0 {
+			chunks = append(chunks, chunk[:n])
+			total += int64(n)
+			if total > limit {
+				return nil, &TooLongError{Limit: limit}
+			}
+		}
+		if err == io.EOF || err == io.ErrUnexpectedEOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		size = min(size*2, 8<<20)
 	}
-	if n > limit {
-		return nil, &TooLongError{Limit: limit}
+	if len(chunks) == 1 {
+		return chunks[0], nil
 	}
-	return buf.Bytes(), nil
+	out := make([]byte, 0, total)
+	for _, c := range chunks {
+		out = append(out, c...)
+	}
+	return out, nil
 }
 
 // TooLongError is an answer longer than Easel reads for its kind: it was

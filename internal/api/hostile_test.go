@@ -328,3 +328,28 @@ func TestAStalledStreamEndsAtTheIdleDeadline(t *testing.T) {
 		}
 	}
 }
+
+// Invisible characters are taken out of the service's words (they hide
+// a word's true spelling), emoji joined by a joiner stay whole, and the
+// key spelled out with separators between its characters is redacted.
+func TestInvisiblesAndASpreadKeyAreCleaned(t *testing.T) {
+	for in, want := range map[string]string{
+		"gpt\u200b-image\u2060-1\ufeff": "gpt-image-1",
+		"soft\u00adhyphen":               "softhyphen",
+		"coder 👩\u200d💻 here":            "coder 👩\u200d💻 here",
+	} {
+		if got := Clean(in, false); got != want {
+			t.Errorf("Clean(%q) = %q, want %q", in, got, want)
+		}
+	}
+	spread := strings.Join(strings.Split(hostileKey, ""), " ")
+	for _, said := range []string{"your key: " + spread + " ok", "key=" + strings.Join(strings.Split(hostileKey, ""), "\u200b"), "k " + strings.Join(strings.Split(hostileKey, ""), "-.")} {
+		got := Clean(Redact(said, hostileKey), false)
+		if d := dirty(strings.ReplaceAll(strings.ReplaceAll(strings.ReplaceAll(got, " ", ""), "-", ""), ".", "")); d != "" || !strings.Contains(got, "[key]") {
+			t.Errorf("%q came out as %q (%s)", said, got, d)
+		}
+	}
+	if got := Redact("a perfectly ordinary sentence about keys", hostileKey); got != "a perfectly ordinary sentence about keys" {
+		t.Errorf("an ordinary sentence became %q", got)
+	}
+}

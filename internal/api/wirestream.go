@@ -37,6 +37,14 @@ func endedOrBroken(err error) error {
 // make it tiny to put chunk edges everywhere.
 var wireBufferSize = 256 << 10
 
+// MaxAnswerText bounds what an image answer holds besides its images'
+// base64 (the skeleton gjson parses): a real answer's is a few kilobytes
+// (a revised prompt each, usage), and one of two million tiny images
+// for n=1 some 35 MB (its one kept image is still kept); one of endless
+// small entries is refused here rather than held up to the whole
+// answer's limit.
+const MaxAnswerText = 64 << 20
+
 // readWireStream reads an image answer from r, decoding each b64_json
 // value while it arrives: the base64 text is never held whole, so the
 // decoded image is the only payload-sized buffer. The rest of the answer
@@ -62,6 +70,9 @@ func readWireStream(r io.Reader, sizeHint, limit int64, keep int) (w *wireJSON, 
 		chunk, err := br.ReadSlice('"')
 		total += int64(len(chunk))
 		skel = append(skel, chunk...)
+		if len(skel) > MaxAnswerText {
+			return nil, nil, &TooLongError{Limit: MaxAnswerText}
+		}
 		if errors.Is(err, bufio.ErrBufferFull) {
 			continue
 		}

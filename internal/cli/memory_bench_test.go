@@ -122,6 +122,17 @@ var memoryCases = []struct {
 		bw.WriteString(`{"id":"x"}]}`)
 		bw.Flush()
 	}},
+	{"endless-image-link", []string{"gen", "--model", "dall-e-3", "--prompt", "x"}, 600, nil},
+	{"endless-small-entries", []string{"gen", "--prompt", "x", "--n", "1"}, 600, func(w http.ResponseWriter) {
+		w.Header().Set("Content-Type", "application/json")
+		bw := bufio.NewWriterSize(w, 1<<20)
+		bw.WriteString(`{"created":1700000000,"data":[{"b64_json":"` + base64.StdEncoding.EncodeToString(hostile.TinyPNG()) + `"}`)
+		for {
+			if _, err := bw.WriteString(`,{"url":"x","revised_prompt":"y"}`); err != nil {
+				return
+			}
+		}
+	}},
 	{"refused-2GB-content-length", []string{"gen", "--prompt", "x"}, 100, func(w http.ResponseWriter) {
 		w.Header().Set("Content-Type", "application/json")
 		w.Header().Set("Content-Length", strconv.Itoa(2<<30))
@@ -137,7 +148,14 @@ var memoryCases = []struct {
 func BenchmarkHostileAnswersPeakRSS(b *testing.B) {
 	for _, mc := range memoryCases {
 		b.Run(mc.name, func(b *testing.B) {
-			ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { mc.serve(w) }))
+			var ts *httptest.Server
+			ts = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if mc.serve != nil {
+					mc.serve(w)
+					return
+				}
+				endlessLink(ts.URL, w, r)
+			}))
 			defer ts.Close()
 			var peak int64
 			var last string
@@ -166,6 +184,25 @@ func BenchmarkHostileAnswersPeakRSS(b *testing.B) {
 			b.ReportMetric(float64(peak), "peak-MB")
 			b.ReportMetric(float64(mc.limitMB), "goal-MB")
 		})
+	}
+}
+
+// endlessLink answers with a link to an image that never ends: a PNG
+// header, then bytes forever.
+func endlessLink(base string, w http.ResponseWriter, r *http.Request) {
+	if !strings.HasSuffix(r.URL.Path, "/endless.png") {
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"created":1700000000,"data":[{"url":%q}]}`, base+"/endless.png")
+		return
+	}
+	w.Header().Set("Content-Type", "image/png")
+	bw := bufio.NewWriterSize(w, 1<<20)
+	bw.Write(hostile.TinyPNG()[:33])
+	chunk := []byte(strings.Repeat("\x00", 1<<20))
+	for {
+		if _, err := bw.Write(chunk); err != nil {
+			return
+		}
 	}
 }
 
