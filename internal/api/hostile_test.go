@@ -335,8 +335,8 @@ func TestAStalledStreamEndsAtTheIdleDeadline(t *testing.T) {
 func TestInvisiblesAndASpreadKeyAreCleaned(t *testing.T) {
 	for in, want := range map[string]string{
 		"gpt\u200b-image\u2060-1\ufeff": "gpt-image-1",
-		"soft\u00adhyphen":               "softhyphen",
-		"coder 👩\u200d💻 here":            "coder 👩\u200d💻 here",
+		"soft\u00adhyphen":              "softhyphen",
+		"coder 👩\u200d💻 here":           "coder 👩\u200d💻 here",
 	} {
 		if got := Clean(in, false); got != want {
 			t.Errorf("Clean(%q) = %q, want %q", in, got, want)
