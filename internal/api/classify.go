@@ -2,6 +2,8 @@ package api
 
 import (
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"easel/internal/catalogue"
 	"errors"
 	"net"
@@ -252,6 +254,26 @@ func classifyTransport(ctx context.Context, err error, model string) *Error {
 		e.Message = "the service linked the image to an address Easel does not fetch from (" + err.Error() + ")"
 		e.Hint = catalogue.T("The answer may come from a misconfigured or hostile server: check the profile's base URL.")
 		return e
+	case isCertificateError(err):
+		e.Kind = KindNetwork
+		e.Message = "the service's certificate is not trusted on this system (" + certificateProblem(err) + ")"
+		e.Hint = catalogue.T("If this is a company gateway or a server with a certificate of its own, add its certificate authority to this system's trusted certificates and start Easel again; Easel never skips the check.")
+		return e
+	case strings.Contains(err.Error(), "malformed HTTP"):
+		e.Kind = KindBadResponse
+		e.Message = "the service answered with something that is not an HTTP answer"
+		e.Hint = catalogue.T("Check the base URL's scheme and port: an https service asked over http, or another program listening on that port.")
+		return e
+	case strings.Contains(err.Error(), "response headers exceeded"):
+		e.Kind = KindBadResponse
+		e.Message = "the service's answer headers went on without end"
+		e.Hint = catalogue.T("The service, or a proxy between, is broken or hostile: check the base URL, or ask the service's operator.")
+		return e
+	case strings.Contains(err.Error(), "invalid header field value"):
+		e.Kind = KindAuth
+		e.Message = "the key holds a line break or another character no key has, so it was not sent"
+		e.Hint = catalogue.T("Paste the key again in Settings, without spaces or line breaks.")
+		return e
 	case errors.Is(cause, errIdle):
 		e.Kind = KindTimeout
 		e.Message = cause.Error()
@@ -283,4 +305,28 @@ func badResponse(msg string, err error, header http.Header) *Error {
 	e := &Error{Kind: KindBadResponse, Message: msg, Err: err, RequestID: requestID(header)}
 	e.Hint = hintFor(e, "")
 	return e
+}
+
+// isCertificateError reports a TLS failure of the service's certificate.
+func isCertificateError(err error) bool {
+	var ua x509.UnknownAuthorityError
+	var ci x509.CertificateInvalidError
+	var hn x509.HostnameError
+	var ve *tls.CertificateVerificationError
+	return errors.As(err, &ua) || errors.As(err, &ci) || errors.As(err, &hn) || errors.As(err, &ve)
+}
+
+// certificateProblem says in words what is wrong with the certificate.
+func certificateProblem(err error) string {
+	var hn x509.HostnameError
+	var ci x509.CertificateInvalidError
+	switch {
+	case errors.As(err, &hn):
+		return catalogue.T("it was issued for another name")
+	case errors.As(err, &ci) && ci.Reason == x509.Expired:
+		return catalogue.T("it has expired or is not yet valid")
+	case errors.As(err, &ci):
+		return catalogue.T("it is not valid for this use")
+	}
+	return catalogue.T("it is signed by an authority this system does not know")
 }

@@ -64,8 +64,9 @@ const (
 	DefaultIdleTimeout = 3 * time.Minute
 	DefaultMaxResponse = 256 << 20
 	// MaxListResponse bounds a model list: a gateway listing ten
-	// thousand models sends about a megabyte.
-	MaxListResponse = 8 << 20
+	// thousand models sends about a megabyte, and well-formed lists of
+	// 14 MB have been seen.
+	MaxListResponse = 32 << 20
 	// MaxChatResponse bounds a chat answer, streamed or not: a whole
 	// book is a few megabytes of text.
 	MaxChatResponse = 32 << 20
@@ -125,6 +126,8 @@ type Client struct {
 // New makes a client. Nothing is sent until a method is called.
 func New(cfg Config) *Client {
 	cfg = cfg.withDefaults()
+	// A pasted key often brings its line break along.
+	cfg.APIKey = strings.TrimSpace(cfg.APIKey)
 	c := &Client{cfg: cfg}
 	proxy := cfg.Proxy
 	if proxy == nil {

@@ -225,7 +225,7 @@ func hintFor(e *Error, model string) string {
 			h = catalogue.F("The gateway has no channel for %q in your key's group %q: either the name is not exactly as listed (case, hyphens and version count), or this group does not offer the model. Pick a model the list shows, or use a key of a group that has it.", model, e.Group)
 		}
 		if len(e.Suggestions) > 0 {
-			h += " " + catalogue.F("Closest listed: %s.", strings.Join(e.Suggestions, ", "))
+			h += " " + catalogue.F("Closest listed: %s.", strings.Join(MarkAll(e.Suggestions), ", "))
 		}
 		return h
 	case KindNoAccess:

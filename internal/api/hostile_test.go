@@ -223,7 +223,7 @@ func TestFailuresSayWhatHappened(t *testing.T) {
 
 	_, err := c.Models(ctx)
 	var e *Error
-	if !errors.As(err, &e) || e.Kind != KindBadResponse || !strings.Contains(e.Message, "over the 8 MB") {
+	if !errors.As(err, &e) || e.Kind != KindBadResponse || !strings.Contains(e.Message, "over the 32 MB") {
 		t.Errorf("a 2 GB model list: %v", err)
 	}
 	_, err = c.Chat(ctx, ChatRequest{Model: "m", Messages: []Message{{Role: RoleUser, Content: "hi"}}}, nil)

@@ -30,9 +30,9 @@ func runModels(ctx context.Context, args []string, env Env) error {
 	}
 	for _, m := range ms {
 		if len(m.EndpointTypes) > 0 {
-			fmt.Fprintf(env.Stdout, "%s\t%s\n", m.ID, strings.Join(m.EndpointTypes, ","))
+			fmt.Fprintf(env.Stdout, "%s\t%s\n", api.MarkLookalike(m.ID), strings.Join(m.EndpointTypes, ","))
 		} else {
-			fmt.Fprintln(env.Stdout, m.ID)
+			fmt.Fprintln(env.Stdout, api.MarkLookalike(m.ID))
 		}
 	}
 	return nil

@@ -121,9 +121,13 @@ func (m *Picker) check() {
 	if suggest, bad := m.Unlisted(); bad {
 		msg := catalogue.F("%q is not a model this service lists (names must match exactly, case and hyphens too).", m.Text())
 		if len(suggest) > 0 {
-			msg += " " + catalogue.F("Did you mean %s?", strings.Join(suggest, ", "))
+			msg += " " + catalogue.F("Did you mean %s?", strings.Join(api.MarkAll(suggest), ", "))
 		}
 		m.setNote(msg, widget.DangerImportance)
+		return
+	}
+	if note := api.Lookalike(m.Text()); note != "" {
+		m.setNote(catalogue.F("%q %s. Check that it is the model you mean.", m.Text(), note), widget.WarningImportance)
 		return
 	}
 	m.note.Hide()
