@@ -48,7 +48,7 @@ func TestTransportFailuresAreWorded(t *testing.T) {
 	defer tlsServer.Close()
 	cases := []struct {
 		name, base, key string
-		want          []string
+		want            []string
 	}{
 		{"reset after the headers", rawServer(t, func(c net.Conn) {
 			c.Write([]byte("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"da"))
