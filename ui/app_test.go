@@ -1,6 +1,10 @@
 package ui
 
 import (
+	"bytes"
+	"image"
+	"image/png"
+	"os"
 	"path/filepath"
 	"testing"
 	"unicode/utf8"
@@ -244,6 +248,35 @@ func TestUseAsPromptAndNewChat(t *testing.T) {
 		typeShortcut(ea, shortcutNewChat)
 		if ea.CurrentTab() != TabChat || ea.chat.Current().ID != 0 || ea.win.Canvas().Focused() != ea.chat.FocusTarget() {
 			t.Errorf("Ctrl+N: tab %d, conversation %d", ea.CurrentTab(), ea.chat.Current().ID)
+		}
+	})
+}
+
+// Ctrl+1 with the mask painter focused is its 100 %, not Chat: the view
+// claims the keys it shares with the window.
+func TestCtrl1InThePainterIsItsZoom(t *testing.T) {
+	ea := newServedApp(t)
+	dir := t.TempDir()
+	var buf bytes.Buffer
+	_ = png.Encode(&buf, image.NewGray(image.Rect(0, 0, 2000, 1500)))
+	p := filepath.Join(dir, "big.png")
+	_ = os.WriteFile(p, buf.Bytes(), 0o600)
+	onUI(ea, func() { ea.openFiles([]string{p}) })
+	waitFor(t, ea, "the painter", func() bool { return ea.edit.Painter().Mask() != nil })
+	onUI(ea, func() {
+		ea.win.Canvas().Focus(ea.edit.Painter())
+		before := ea.edit.Painter().ZoomPercent()
+		typeShortcut(ea, shortcutTab[TabChat])
+		if ea.CurrentTab() != TabEdit {
+			t.Errorf("Ctrl+1 in the painter switched to tab %d", ea.CurrentTab())
+		}
+		if got := ea.edit.Painter().ZoomPercent(); got == before || got < 99 || got > 101 {
+			t.Errorf("Ctrl+1 in the painter: zoom %.0f %% (was %.0f %%), want 100 %%", got, before)
+		}
+		ea.win.Canvas().Focus(ea.edit.Prompt())
+		typeShortcut(ea, shortcutTab[TabChat])
+		if ea.CurrentTab() != TabChat {
+			t.Errorf("Ctrl+1 from the prompt did not switch to Chat")
 		}
 	})
 }

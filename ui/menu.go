@@ -66,7 +66,12 @@ func (a *App) mainMenu() *fyne.MainMenu {
 
 	tabItems := make([]*fyne.MenuItem, len(tabTitles()))
 	for i, title := range tabTitles() {
-		item := fyne.NewMenuItem(title, func() { a.SelectTab(i) })
+		item := fyne.NewMenuItem(title, func() {
+			if claimedByView(a.win, shortcutTab[i]) {
+				return // a zoomed view has the keys: Ctrl+1 is its 100 %
+			}
+			a.SelectTab(i)
+		})
 		item.Shortcut = shortcutTab[i]
 		tabItems[i] = item
 	}
@@ -106,7 +111,11 @@ func (a *App) addShortcuts() {
 		a.win.Canvas().AddShortcut(sc, func(fyne.Shortcut) { f() })
 	}
 	for i, sc := range shortcutTab {
-		add(sc, func() { a.SelectTab(i) })
+		add(sc, func() {
+			if !claimedByView(a.win, sc) {
+				a.SelectTab(i)
+			}
+		})
 	}
 	add(shortcutPrimary, a.primaryAction)
 	add(shortcutQuit, a.quit)
@@ -155,4 +164,18 @@ func (a *App) quit() {
 
 func (a *App) showAbout() {
 	dialogs.About(a.win, fyne.NewStaticResource("icon.png", assets.Icon), Version)
+}
+
+// shortcutClaimer is a view with keys of its own that the window's menu
+// also has (the mask painter, the large view: Ctrl+0 fits, Ctrl+1 is
+// 100 %).
+type shortcutClaimer interface {
+	ClaimShortcut(fyne.Shortcut) bool
+}
+
+// claimedByView gives s to the focused view when it takes it. Fyne runs
+// a menu's shortcut before the focused widget's, so the menu asks.
+func claimedByView(win fyne.Window, s fyne.Shortcut) bool {
+	v, ok := win.Canvas().Focused().(shortcutClaimer)
+	return ok && v.ClaimShortcut(s)
 }

@@ -44,6 +44,16 @@ func shortcuts() []struct {
 			{"Mod+Z, Mod+Shift+Z", catalogue.T("Undo, redo")},
 			{"Mod+wheel, Mod+=, Mod+-", catalogue.T("Zoom about the pointer")},
 			{"Mod+0", catalogue.T("Fit the image")},
+			{"Mod+1", catalogue.T("100 % (the window's Mod+1 waits while the painter has the keys)")},
+		}},
+		{catalogue.T("The large view"), []shortcut{
+			{"Left, Right", catalogue.T("The previous or next image in the gallery's order")},
+			{"Mod+0, Mod+1", catalogue.T("Fit, 100 %")},
+			{"Esc", catalogue.T("Close")},
+		}},
+		{catalogue.T("Dialogs"), []shortcut{
+			{"Esc", catalogue.T("Cancel or close")},
+			{"Enter", catalogue.T("The default answer: the safe one where another is destructive")},
 		}},
 		{catalogue.T("Gallery"), []shortcut{
 			{"Mod+click, Shift+click, Mod+A", catalogue.T("Select as in a file manager")},
@@ -53,6 +63,7 @@ func shortcuts() []struct {
 			{"F", catalogue.T("Favourite")},
 			{"Delete", catalogue.T("Delete (Undo brings it back until Easel closes)")},
 			{"Esc", catalogue.T("Clear the selection")},
+			{"Mod+Z", catalogue.T("Undo the last delete")},
 		}},
 	}
 }

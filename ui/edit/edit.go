@@ -33,6 +33,7 @@ import (
 	"easel/ui/jobview"
 	"easel/ui/kit"
 	"easel/ui/room"
+	"easel/ui/widgets/maskpaint"
 	"easel/ui/widgets/picture"
 	"easel/ui/widgets/reorder"
 )
@@ -558,6 +559,9 @@ func (t *Room) Jobs() *jobview.List { return t.jobs }
 
 // Prompt is the prompt field.
 func (t *Room) Prompt() *widget.Entry { return t.prompt }
+
+// Painter is the mask painter, for tests and the window's keys.
+func (t *Room) Painter() *maskpaint.Painter { return t.mask.painter }
 
 // Move moves input i by one place up (-1) or down (1).
 func (t *Room) Move(i, by int) { t.move(i, by) }

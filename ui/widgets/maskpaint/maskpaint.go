@@ -313,6 +313,11 @@ func (p *Painter) TypedShortcut(s fyne.Shortcut) {
 	}
 }
 
+// ClaimShortcut takes a shortcut the window also has (Ctrl+1 is 100 %
+// here and Chat for the window) while the painter has the keys, and
+// reports whether it did: the window's menu asks before acting.
+func (p *Painter) ClaimShortcut(s fyne.Shortcut) bool { return p.area.Shortcut(s) }
+
 // MinSize implements fyne.Widget.
 func (p *Painter) MinSize() fyne.Size { return p.minSize }
 

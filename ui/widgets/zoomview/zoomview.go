@@ -106,6 +106,11 @@ func (v *View) TypedKey(k *fyne.KeyEvent) {
 // TypedShortcut zooms: Ctrl+= in, Ctrl+- out, Ctrl+0 fit, Ctrl+1 100 %.
 func (v *View) TypedShortcut(s fyne.Shortcut) { v.area.Shortcut(s) }
 
+// ClaimShortcut takes a shortcut the window also has (Ctrl+1 is 100 %
+// here and Chat for the window) while the view has the keys, and reports
+// whether it did: the window's menu asks before acting.
+func (v *View) ClaimShortcut(s fyne.Shortcut) bool { return v.area.Shortcut(s) }
+
 // MinSize implements fyne.Widget.
 func (v *View) MinSize() fyne.Size { return v.min }
 
