@@ -3,6 +3,8 @@ package api
 import (
 	"bytes"
 	"context"
+	"easel/internal/catalogue"
+	"errors"
 	"net/http"
 	"strings"
 
@@ -64,6 +66,11 @@ func (c *Client) Chat(ctx context.Context, req ChatRequest, onDelta func(string)
 		err = c.readChatJSON(rctx, resp, req.Model, res, onDelta)
 	}
 	if err != nil {
+		var e *Error
+		if errors.As(err, &e) && e.Kind == KindNetwork && strings.Contains(e.Hint, "turn streaming off") {
+			// Chat has no streaming switch: say what helps here.
+			e.Hint = catalogue.T("The connection broke before the reply ended; what arrived is kept. Ask again; if it keeps happening with long replies, a proxy or gateway between may be cutting them.")
+		}
 		return res, err
 	}
 	if strings.TrimSpace(res.Content) == "" && strings.TrimSpace(res.Reasoning) == "" {

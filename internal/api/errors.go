@@ -46,6 +46,8 @@ const (
 	// KindWrongAddress is a service that has no API at the address asked
 	// (404 "Invalid URL"): the base URL is wrong, whatever the model.
 	KindWrongAddress
+	// KindLast is the last kind, for a loop over them all.
+	KindLast = KindWrongAddress
 )
 
 // String is the kind in a few words, as the command line prints it and

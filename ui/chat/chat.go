@@ -168,6 +168,7 @@ func (t *Room) Build() fyne.CanvasObject {
 		Targets:       []string{catalogue.T("Text to image"), catalogue.T("Edit")},
 		RetryBare:     func(id int64) { t.retry(id, retryBare) },
 		WithoutImages: func(id int64) { t.retry(id, retryWithoutImages) },
+		Settings:      t.host.ShowSettings,
 	}, catalogue.T("Start a conversation: type below and press Enter. Drop images here to ask about them."))
 
 	t.composer = composer.New(catalogue.T("Message — Enter sends, Shift+Enter adds a line"))
@@ -358,10 +359,18 @@ func (t *Room) view(m conversations.Message) transcript.Message {
 	case conversations.Stopped:
 		v.Note = "Stopped: the text that had arrived is kept."
 	case conversations.Cut:
-		v.Note = catalogue.F("Cut short: %s", m.ErrorText)
+		v.Heading = catalogue.T("Cut short")
+		v.Note = m.ErrorText
+		v.Again = true
 	case conversations.Failed:
 		v.Note, v.Failed = m.ErrorText, true
 		v.NoImages = m.ErrorKind == api.KindNoImages.String()
+		v.Heading = failureHeading(m.ErrorKind)
+		v.Again = true
+		switch m.ErrorKind {
+		case api.KindAuth.String(), api.KindInsufficientBalance.String(), api.KindNoAccess.String():
+			v.Settings = true
+		}
 	}
 	for _, img := range m.Images {
 		if th := t.thumbs[img.Hash]; th != nil {
@@ -468,4 +477,15 @@ func (t *Room) PrimaryAction() {
 		p := t.host.Session().Current()
 		room.GuardEstimate(t.host, p, t.nextEstimate(p), 1, func() { t.sendMessage(t.composer.Text) })
 	})
+}
+
+// failureHeading is a failed reply's kind as the job cards title it
+// ("Out of balance"), from the kind stored with the message.
+func failureHeading(kind string) string {
+	for k := api.KindUnknown; k <= api.KindLast; k++ {
+		if k.String() == kind {
+			return k.Title()
+		}
+	}
+	return catalogue.T("The reply failed")
 }

@@ -259,7 +259,7 @@ func TestAFaultMidStreamKeepsTheTextAndThinkingStaysApart(t *testing.T) {
 	h.UI(func() { r.model.SetText("fault-stream-error") })
 	send(h, r, "a long answer please")
 	cut := waitReply(t, h, r)
-	if cut.Text == "" || !strings.Contains(cut.Note, "Cut short") || cut.Failed {
+	if cut.Text == "" || cut.Heading != "Cut short" || !cut.Again || cut.Failed || strings.Contains(cut.Note, "streaming off") {
 		t.Errorf("after a fault mid-stream: %+v", cut)
 	}
 	var id int64
@@ -398,4 +398,17 @@ func TestDeleteGoesAtOnceAndUndoBringsItBack(t *testing.T) {
 		}
 		return false
 	})
+}
+
+// A reply that failed for want of balance reads as a job card's failure:
+// its kind as a heading, and Open Settings beside Retry.
+func TestAFailedReplyOffersSettings(t *testing.T) {
+	r, h := newChat(t, 0)
+	defer settle(h, r)
+	h.UI(func() { r.model.SetText("fault-" + fakeapi.FaultNoBalance) })
+	send(h, r, "hello")
+	failed := waitReply(t, h, r)
+	if !failed.Failed || !failed.Settings || !failed.Again || failed.Heading == "" || failed.Heading == "The reply failed" {
+		t.Errorf("a reply refused for balance: %+v", failed)
+	}
 }

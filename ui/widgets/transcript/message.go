@@ -40,6 +40,13 @@ type Message struct {
 	// NoImages marks a failure because the model takes no images: the
 	// message can be sent again without them.
 	NoImages bool
+	// Heading names a failure as the job cards do ("Out of balance"),
+	// above its note; Settings offers Open Settings, for a failure the
+	// profile must fix (the key, the balance, access to the model);
+	// Again offers to ask again (a failed or cut reply).
+	Heading  string
+	Settings bool
+	Again    bool
 	// Usage is the reply's token usage in words, "" when unknown.
 	Usage string
 	// Images are the thumbnails of the images the message carried.
@@ -70,6 +77,8 @@ type Actions struct {
 	// images.
 	RetryBare     func(id int64)
 	WithoutImages func(id int64)
+	// Settings opens Settings.
+	Settings func()
 }
 
 // messageView draws one message: a header with who and the actions, a
@@ -95,6 +104,9 @@ type messageView struct {
 	note    *widget.Label
 	usage   *widget.Label
 	retry   *widget.Button
+	again    *widget.Button
+	settings *widget.Button
+	heading  *widget.Label
 	without *widget.Button
 	box     *fyne.Container
 	// content holds box once built.
@@ -144,7 +156,10 @@ func (v *messageView) build() {
 	v.usage.TextStyle.Italic = true
 	v.retry = &widget.Button{Text: catalogue.T("Retry with the last message only"), Icon: theme.ViewRefreshIcon(), OnTapped: func() { v.t.actions.RetryBare(v.msg.ID) }}
 	v.without = &widget.Button{Text: catalogue.T("Send again without the images"), Icon: theme.MailSendIcon(), OnTapped: func() { v.t.actions.WithoutImages(v.msg.ID) }}
-	v.footer = container.NewVBox(v.note, container.NewHBox(v.retry, v.without), v.usage)
+	v.again = &widget.Button{Text: catalogue.T("Retry"), Icon: theme.ViewRefreshIcon(), Importance: widget.HighImportance, OnTapped: func() { v.t.actions.Regenerate(v.msg.ID) }}
+	v.settings = &widget.Button{Text: catalogue.T("Open Settings"), Icon: theme.SettingsIcon(), OnTapped: func() { v.t.actions.Settings() }}
+	v.heading = &widget.Label{TextStyle: fyne.TextStyle{Bold: true}, Importance: widget.DangerImportance}
+	v.footer = container.NewVBox(v.heading, v.note, container.NewHBox(v.again, v.settings, v.retry, v.without), v.usage)
 	v.box = container.NewStack(v.bg, container.NewPadded(container.NewVBox(v.header, v.thinkUI, v.images, v.body, v.footer)))
 	if v.content == nil {
 		v.content = container.NewVBox()
@@ -210,11 +225,21 @@ func (v *messageView) set(m Message) {
 	v.note.Hidden = m.Note == ""
 	v.retry.Hidden = !m.Failed || v.t.actions.RetryBare == nil
 	v.without.Hidden = !m.NoImages || v.t.actions.WithoutImages == nil
-	v.retry.Refresh()
-	v.without.Refresh()
+	v.again.Hidden = !m.Again || !m.Last || v.t.actions.Regenerate == nil
+	v.settings.Hidden = !m.Settings || v.t.actions.Settings == nil
+	v.heading.SetText(m.Heading)
+	v.heading.Hidden = m.Heading == ""
+	if m.Settings && !v.settings.Hidden {
+		v.again.Importance = widget.MediumImportance // fix the profile first
+	} else {
+		v.again.Importance = widget.HighImportance
+	}
+	for _, b := range []*widget.Button{v.retry, v.without, v.again, v.settings} {
+		b.Refresh()
+	}
 	v.usage.SetText(m.Usage)
 	v.usage.Hidden = m.Usage == ""
-	v.footer.Hidden = v.note.Hidden && v.usage.Hidden
+	v.footer.Hidden = v.note.Hidden && v.usage.Hidden && v.heading.Hidden
 	v.footer.Refresh()
 	v.header.Refresh()
 }
