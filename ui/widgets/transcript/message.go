@@ -85,30 +85,30 @@ type Actions struct {
 // folded Thinking section, the body, the images, and a footer.
 type messageView struct {
 	widget.BaseWidget
-	t       *Transcript
-	msg     Message
-	bg      *canvas.Rectangle
-	header  *fyne.Container
-	who     *widget.Label
-	version *widget.Label
-	prev    *widget.Button
-	next    *widget.Button
-	copyBtn *widget.Button
-	more    *widget.Button
-	think   *widget.Button
-	thought *widget.Label
-	thinkUI *fyne.Container
-	body    *fyne.Container
-	images  *fyne.Container
-	footer  *fyne.Container
-	note    *widget.Label
-	usage   *widget.Label
-	retry   *widget.Button
+	t        *Transcript
+	msg      Message
+	bg       *canvas.Rectangle
+	header   *fyne.Container
+	who      *widget.Label
+	version  *widget.Label
+	prev     *widget.Button
+	next     *widget.Button
+	copyBtn  *widget.Button
+	more     *widget.Button
+	think    *widget.Button
+	thought  *widget.Label
+	thinkUI  *fyne.Container
+	body     *fyne.Container
+	images   *fyne.Container
+	footer   *fyne.Container
+	note     *widget.Label
+	usage    *widget.Label
+	retry    *widget.Button
 	again    *widget.Button
 	settings *widget.Button
 	heading  *widget.Label
-	without *widget.Button
-	box     *fyne.Container
+	without  *widget.Button
+	box      *fyne.Container
 	// content holds box once built.
 	content *fyne.Container
 }
