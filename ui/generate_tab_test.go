@@ -18,6 +18,7 @@ import (
 	"easel/internal/library"
 	"easel/ui/generate"
 	"easel/ui/jobview"
+	"easel/ui/room"
 	"easel/ui/room/roomtest"
 )
 
@@ -310,4 +311,26 @@ func TestMoreLikeThisMakesChildren(t *testing.T) {
 	if kinds["generate"] != 2 || kinds["edit"] != 2 {
 		t.Errorf("children by kind %v, want 2 generated and 2 edits", kinds)
 	}
+}
+
+// "Use as prompt" puts the reply in as plain text, says what it
+// replaced, and the prompt's undo brings the old text back.
+func TestUseAsPromptReplacesUndoably(t *testing.T) {
+	ea := newServedApp(t)
+	onUI(ea, func() {
+		ea.generate.Prompt().SetText("a lighthouse")
+		ea.UsePrompt(room.TargetGenerate, "**A kite** over the _sea_")
+		if got := ea.generate.Prompt().Text; got != "A kite over the sea" {
+			t.Errorf("the prompt holds %q", got)
+		}
+		if s := ea.generate.StatusText(); !strings.Contains(s, "a lighthouse") {
+			t.Errorf("the status says %q", s)
+		}
+		if !ea.generate.Undo() {
+			t.Fatal("no Undo offered")
+		}
+		if got := ea.generate.Prompt().Text; got != "a lighthouse" {
+			t.Errorf("after undo the prompt holds %q", got)
+		}
+	})
 }

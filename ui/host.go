@@ -3,9 +3,11 @@ package ui
 import (
 	"context"
 	"easel/internal/catalogue"
+	"easel/internal/markdown"
 	"fmt"
 	"image"
 	"os"
+	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/dialog"
@@ -388,15 +390,24 @@ func (a *App) jobsEnded() {
 }
 
 // UsePrompt implements room.Host: Chat's "Use as prompt" fills Text to
-// image's or Edit's prompt and shows that tab.
+// image's or Edit's prompt with the reply as plain text (its markdown
+// taken out) and shows that tab, saying what it replaced; Ctrl+Z in the
+// prompt brings the old text back.
 func (a *App) UsePrompt(target, text string) {
-	switch target {
-	case room.TargetEdit:
-		a.SelectTab(TabEdit)
-		a.edit.Prompt().SetText(text)
-	default:
-		a.SelectTab(TabGenerate)
-		a.generate.Prompt().SetText(text)
+	text = strings.TrimSpace(markdown.Text(markdown.Parse(text)))
+	tab := TabGenerate
+	if target == room.TargetEdit {
+		tab = TabEdit
+	}
+	a.SelectTab(tab) // built by now
+	prompt, status := a.generate.Prompt(), a.generate.SetStatusUndo
+	if tab == TabEdit {
+		prompt, status = a.edit.Prompt(), a.edit.SetStatusUndo
+	}
+	old := prompt.Text
+	prompt.SetText(text)
+	if strings.TrimSpace(old) != "" && old != text {
+		status(catalogue.F("The prompt now holds the reply, in place of “%s”.", kit.Short(old, 60)), func() { prompt.SetText(old) })
 	}
 	a.focusCurrent()
 }

@@ -6,6 +6,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"easel/internal/api"
@@ -28,6 +29,9 @@ type Sender struct {
 	options *imageform.Form
 	button  *widget.Button
 	status  *widget.Label
+	// undo, beside the button, takes back what the status line says
+	// was just done to the tab (a prompt replaced); hidden otherwise.
+	undo *widget.Button
 	// estimate says beside the button what the request will cost at
 	// the profile's prices (spend.Options), or that no price is set.
 	estimate *widget.Label
@@ -66,6 +70,8 @@ func NewSender(h Host, text string, icon fyne.Resource, send func(), extra ...*w
 	s.options.ApplyDefaults(cur.ImageModel, cur.Image)
 	s.button = &widget.Button{Text: text, Icon: icon, Importance: widget.HighImportance, OnTapped: send}
 	s.status = kit.HintLabel(ServiceText(h))
+	s.undo = &widget.Button{Text: catalogue.T("Undo"), Icon: theme.ContentUndoIcon(), Importance: widget.LowImportance}
+	s.undo.Hide()
 	s.setReady()
 	s.options.OnChanged = s.Advise
 	s.options.OnEdited = s.edited
@@ -142,7 +148,7 @@ func (s *Sender) Estimate() string { return s.estimate.Text }
 // under the button what the request will cost, for a tab to keep in
 // sight below its scrolling form.
 func (s *Sender) ActionRow() fyne.CanvasObject {
-	return container.NewPadded(container.NewVBox(container.NewBorder(nil, nil, nil, s.button, s.status), s.estimate))
+	return container.NewPadded(container.NewVBox(container.NewBorder(nil, nil, nil, container.NewHBox(s.undo, s.button), s.status), s.estimate))
 }
 
 // Options is the options form.
@@ -156,7 +162,31 @@ func (s *Sender) Button() *widget.Button { return s.button }
 func (s *Sender) StatusText() string { return s.status.Text }
 
 // SetStatus shows text beside the button.
-func (s *Sender) SetStatus(text string) { s.status.SetText(text) }
+func (s *Sender) SetStatus(text string) {
+	s.undo.Hide()
+	s.status.SetText(text)
+}
+
+// SetStatusUndo shows text beside the button with an Undo that runs
+// undo once and clears the line.
+func (s *Sender) SetStatusUndo(text string, undo func()) {
+	s.status.SetText(text)
+	s.undo.OnTapped = func() {
+		undo()
+		s.SetStatus("")
+	}
+	s.undo.Show()
+}
+
+// Undo taps the status line's Undo, for tests; it reports whether one
+// was offered.
+func (s *Sender) Undo() bool {
+	if s.undo.Hidden {
+		return false
+	}
+	s.undo.OnTapped()
+	return true
+}
 
 func (s *Sender) setReady() {
 	if Ready(s.host) {
