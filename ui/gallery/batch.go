@@ -207,6 +207,9 @@ func (t *Room) undoDelete() {
 				dialog.ShowError(err, t.host.Window())
 			}
 			t.Reload()
+			if err == nil && len(ids) > 0 {
+				t.OpenID(ids[0]) // back in the details, not a blank pane
+			}
 		})
 	}()
 }

@@ -150,8 +150,9 @@ func (t *Room) Build() fyne.CanvasObject {
 	return container.NewBorder(toolbar, nil, nil, nil, split)
 }
 
-// FocusTarget implements room.Room: the grid.
-func (t *Room) FocusTarget() fyne.Focusable { return t.grid }
+// FocusTarget implements room.Room: the search, where a designer
+// arriving in the Gallery starts (Ctrl+4); Tab moves on to the grid.
+func (t *Room) FocusTarget() fyne.Focusable { return t.search }
 
 // PrimaryAction implements room.Room; the gallery has none.
 func (t *Room) PrimaryAction() {}
@@ -260,6 +261,16 @@ func (t *Room) showPage(pager *library.Pager, n, all int, filtered bool, err, co
 	t.grid.Reset()
 	t.followSelection()
 	t.grid.Refresh()
+	t.batch.sync() // the reset selection: no count left from before
+	// An item the search or filters now hide leaves the details, so its
+	// Delete is not live on something out of sight. (All the answer is
+	// in its first page when it is this short; beyond, it may be there.)
+	if t.opened != 0 && n <= Page {
+		if _, ok := pager.Find(t.opened); !ok {
+			t.selected = 0
+			t.closeDetails()
+		}
+	}
 }
 
 // loadPage reads page n of the grid off the UI goroutine, then draws

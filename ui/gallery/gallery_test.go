@@ -564,3 +564,40 @@ func TestRefineACutOutWithTheBrush(t *testing.T) {
 		t.Errorf("corner %v, middle %v", n.NRGBAAt(2, 2), n.NRGBAAt(30, 30))
 	}
 }
+
+// The gallery's state follows what it shows: a search that hides the
+// open item empties the details, a delete leaves no stale count, and
+// Undo brings the item back into the details.
+func TestStateFollowsWhatIsShown(t *testing.T) {
+	g, h := newGallery(t)
+	cat := addImage(t, h.Library(), "a cat", 16)
+	dog := addImage(t, h.Library(), "a dog", 16)
+	h.UI(g.Reload)
+	h.Until("two items", func() bool { return len(g.Items()) == 2 })
+	h.UI(func() { g.Grid().Select(0) }) // the dog, newest first
+	h.Until("the dog open", func() bool { return g.Opened() == dog })
+	h.UI(func() { g.Search("cat") })
+	h.Until("the search answered", func() bool { return g.Answered() && len(g.Items()) == 1 })
+	h.UI(func() {
+		if g.Opened() != 0 {
+			t.Errorf("the details still show item %d, which the search hides", g.Opened())
+		}
+	})
+	h.UI(func() { g.Search("") })
+	h.Until("both again", func() bool { return g.Answered() && len(g.Items()) == 2 })
+	h.UI(func() {
+		g.Grid().Selection().All(2)
+		g.Grid().Refresh()
+		g.batch.sync()
+		g.deleteItems(g.Items())
+	})
+	h.Until("both deleted", func() bool { return g.Answered() && len(g.Items()) == 0 })
+	h.UI(func() {
+		if !g.batch.box.Hidden {
+			t.Errorf("the selection bar still says %q", g.batch.count.Text)
+		}
+		g.undoDelete()
+	})
+	h.Until("back, and open", func() bool { return len(g.Items()) == 2 && g.Opened() != 0 })
+	_ = cat
+}
