@@ -4,6 +4,8 @@ import (
 	"context"
 	"easel/internal/catalogue"
 	"errors"
+	"net/url"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -34,13 +36,21 @@ func ExportMany(h Host, items []library.Item, pathOf func(library.Item) string, 
 		return
 	}
 	dest := newDestination(h, "")
-	format := widget.NewSelect(exportFormats(), nil)
-	format.SetSelected(exportFormats()[0])
 	quality := widget.NewSlider(1, 100)
 	quality.Step = 1
 	quality.SetValue(90)
 	qualityLabel := widget.NewLabel("90")
 	quality.OnChanged = func(v float64) { qualityLabel.SetText(strconv.Itoa(int(v))) }
+	// Quality applies only to JPEG and WebP: off for files kept as they
+	// are, and for PNG, which loses nothing.
+	format := widget.NewSelect(exportFormats(), func(f string) {
+		if i := indexOf(exportFormats(), f); i >= 2 {
+			quality.Enable()
+		} else {
+			quality.Disable()
+		}
+	})
+	format.SetSelected(exportFormats()[0])
 	long := widget.NewEntry()
 	long.SetPlaceHolder(catalogue.T("full size"))
 	long.Validator = func(s string) error {
@@ -137,11 +147,28 @@ func runExport(h Host, items []library.Item, pathOf func(library.Item) string, o
 				msg += " " + catalogue.F("%d failed: %s", len(failed), strings.Join(failed, "; "))
 				dialog.ShowError(errors.New(msg), h.Window())
 			} else {
-				dialog.ShowInformation(catalogue.T("Export"), msg, h.Window())
+				showFolderDialog(h, catalogue.T("Export"), msg, opt.Dir)
 			}
 			if done != nil {
 				done(res)
 			}
 		})
 	}()
+}
+
+// showFolderDialog says msg, with a Show folder button that opens dir in
+// the file manager.
+func showFolderDialog(h Host, title, msg, dir string) {
+	label := widget.NewLabel(msg)
+	label.Wrapping = fyne.TextWrapWord
+	d := dialog.NewCustomWithoutButtons(title, label, h.Window())
+	d.SetButtons([]fyne.CanvasObject{
+		&widget.Button{Text: catalogue.T("Show folder"), Icon: theme.FolderOpenIcon(), OnTapped: func() {
+			d.Hide()
+			_ = fyne.CurrentApp().OpenURL(&url.URL{Scheme: "file", Path: filepath.ToSlash(dir)})
+		}},
+		&widget.Button{Text: catalogue.T("Close"), Importance: widget.HighImportance, OnTapped: d.Hide},
+	})
+	d.Resize(fyne.NewSize(520, d.MinSize().Height))
+	d.Show()
 }
