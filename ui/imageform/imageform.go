@@ -93,6 +93,9 @@ type Form struct {
 	customW     *widget.Entry
 	customH     *widget.Entry
 	customRow   *fyne.Container
+	// useNearest puts the nearest size every rule allows in the fields,
+	// under a size that breaks one.
+	useNearest *widget.Button
 	sizeNote    *widget.Label
 	quality     *widget.Select
 	background  *widget.Select
@@ -140,11 +143,13 @@ func New(model *modelpick.Picker, extra ...*widget.FormItem) *Form {
 	f.customH = &widget.Entry{PlaceHolder: catalogue.T("height"), OnChanged: func(string) { f.checkCustom() }}
 	f.sizeNote = kit.HintLabel("")
 	f.sizeNote.Hide()
+	f.useNearest = &widget.Button{Importance: widget.LowImportance}
+	f.useNearest.Hide()
 	f.customRow = container.NewVBox(
 		// The "×" sits between the two fields, not centred in a column
 		// of its own.
 		container.NewGridWithColumns(2, f.customW, container.NewBorder(nil, nil, widget.NewLabel("×"), nil, f.customH)),
-		f.sizeNote)
+		f.sizeNote, container.NewHBox(f.useNearest))
 	f.customRow.Hide()
 	f.matchNote = kit.HintLabel("")
 	f.matchNote.Hide()
@@ -250,6 +255,7 @@ func (f *Form) ServiceNotes() string {
 func (f *Form) checkCustom() {
 	f.edited()
 	w, h := strings.TrimSpace(f.customW.Text), strings.TrimSpace(f.customH.Text)
+	f.useNearest.Hide()
 	if w == "" || h == "" {
 		f.sizeNote.Hide()
 		return
@@ -257,6 +263,15 @@ func (f *Form) checkCustom() {
 	if err := api.DefaultLimits.CheckSize(w + "x" + h); err != nil {
 		f.sizeNote.SetText(kit.ErrorText(err))
 		f.sizeNote.Importance = widget.DangerImportance
+		if pw, ph, ok := api.ParseSize(w + "x" + h); ok {
+			nw, nh := api.DefaultLimits.Nearest(pw, ph)
+			f.useNearest.SetText(catalogue.F("Use %d × %d", nw, nh))
+			f.useNearest.OnTapped = func() {
+				f.customW.SetText(strconv.Itoa(nw))
+				f.customH.SetText(strconv.Itoa(nh))
+			}
+			f.useNearest.Show()
+		}
 	} else if slices.Contains(api.StandardSizes, w+"x"+h) {
 		f.sizeNote.SetText(catalogue.F("%s × %s is one of the sizes every GPT image model makes.", w, h))
 		f.sizeNote.Importance = widget.MediumImportance

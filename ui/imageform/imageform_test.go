@@ -104,6 +104,14 @@ func TestCustomSizeValidatedAsTyped(t *testing.T) {
 	if !f.sizeNote.Visible() || !strings.Contains(f.sizeNote.Text, "1008x1008") {
 		t.Errorf("note %q", f.sizeNote.Text)
 	}
+	// The suggestion is a button that puts it in the fields.
+	if !f.useNearest.Visible() {
+		t.Fatal("no button for the nearest size")
+	}
+	f.useNearest.OnTapped()
+	if f.customW.Text != "1008" || f.customH.Text != "1008" || f.useNearest.Visible() || f.Options().Size != "1008x1008" {
+		t.Errorf("after the button: %sx%s, button shown %v", f.customW.Text, f.customH.Text, f.useNearest.Visible())
+	}
 	f.customW.SetText("1536")
 	f.customH.SetText("864")
 	if strings.Contains(f.sizeNote.Text, "multiples") {
