@@ -88,14 +88,14 @@ func ModerationChoice() Choice {
 // takes; Text to image and Edit each have one.
 type Form struct {
 	// Model is the model field.
-	Model       *modelpick.Picker
-	size        *widget.Select
-	customW     *widget.Entry
-	customH     *widget.Entry
-	customRow   *fyne.Container
+	Model     *modelpick.Picker
+	size      *widget.Select
+	customW   *widget.Entry
+	customH   *widget.Entry
+	customRow *fyne.Container
 	// useNearest puts the nearest size every rule allows in the fields,
 	// under a size that breaks one.
-	useNearest *widget.Button
+	useNearest  *widget.Button
 	sizeNote    *widget.Label
 	quality     *widget.Select
 	background  *widget.Select
