@@ -33,7 +33,7 @@ func (k *keyStream) Write(piece string) {
 	if cut == 0 && len(k.held) > 4*len(k.key) {
 		// One long word: what cannot be the start of a key goes.
 		cut = len(k.held) - (len(k.key) - 1)
-		for cut > 0 && !utf8.RuneStart(k.held[cut]) {
+		for cut > 0 && cut < len(k.held) && !utf8.RuneStart(k.held[cut]) {
 			cut--
 		}
 	}

@@ -46,3 +46,17 @@ func TestTheKeyIsRedactedAcrossPieces(t *testing.T) {
 		}
 	}
 }
+
+// A one-character key (a local server's "x") never cuts past the text
+// held: a long word once indexed one byte beyond it and crashed Chat.
+func TestAShortKeyStreamsWithoutCrashing(t *testing.T) {
+	var out strings.Builder
+	k := newKeyStream("x", func(s string) { out.WriteString(s) })
+	for _, piece := range []string{"hello,", "world", "!", " and x too"} {
+		k.Write(piece)
+	}
+	k.Flush()
+	if got := out.String(); got != "hello,world! and [key] too" {
+		t.Errorf("streamed %q", got)
+	}
+}
