@@ -3,6 +3,8 @@ package ui
 import (
 	"reflect"
 
+	"easel/internal/catalogue"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/widget"
 )
@@ -43,6 +45,8 @@ func (a *App) answerDialog(k *fyne.KeyEvent) bool {
 	switch {
 	case len(buttons) == 1:
 		pick = buttons[0]
+	case k.Name == fyne.KeyEscape && cancelOf(buttons) != nil:
+		pick = cancelOf(buttons)
 	case k.Name == fyne.KeyEscape && dismiss != nil:
 		pick = dismiss
 	case k.Name == fyne.KeyEscape:
@@ -100,4 +104,16 @@ func overlayContent(o fyne.CanvasObject) (fyne.CanvasObject, bool) {
 	}
 	c, ok := f.Interface().(fyne.CanvasObject)
 	return c, ok && c != nil
+}
+
+// cancelOf is the button that says Cancel or Close, nil for none: what
+// Esc means wherever a dialog has one, whatever the others' importance
+// ("Send anyway" beside "Cancel" is no safe answer).
+func cancelOf(buttons []*widget.Button) *widget.Button {
+	for _, b := range buttons {
+		if b.Text == catalogue.T("Cancel") || b.Text == catalogue.T("Close") {
+			return b
+		}
+	}
+	return nil
 }

@@ -334,3 +334,19 @@ func TestUseAsPromptReplacesUndoably(t *testing.T) {
 		}
 	})
 }
+
+// Esc on a question whose buttons are "Send anyway" and "Cancel" is
+// Cancel, whichever comes first.
+func TestEscIsCancelWhereThereIsOne(t *testing.T) {
+	ea := newServedApp(t)
+	sent := false
+	onUI(ea, func() {
+		d := dialog.NewCustomWithoutButtons("Unknown model", widget.NewLabel("?"), ea.win)
+		d.SetButtons([]fyne.CanvasObject{&widget.Button{Text: "Send anyway", OnTapped: func() { sent = true; d.Hide() }}, &widget.Button{Text: "Cancel", OnTapped: d.Hide}})
+		d.Show()
+		ea.win.Canvas().OnTypedKey()(&fyne.KeyEvent{Name: fyne.KeyEscape})
+		if sent || ea.win.Canvas().Overlays().Top() != nil {
+			t.Errorf("Esc sent %v, dialog still open %v", sent, ea.win.Canvas().Overlays().Top() != nil)
+		}
+	})
+}
