@@ -14,6 +14,10 @@ RACE_BIN    := bin/easel-race
 SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 XVFB        := xvfb-run -a -s "-screen 0 1400x900x24"
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
+GOCYCLO     := github.com/fzipp/gocyclo/cmd/gocyclo@v0.6.0
+# The complexity ceiling: a function with more paths than this is split
+# (a table, a helper per case) before it lands.
+CYCLO_MAX   := 30
 PRISM_VER   := 5.14.2
 PRISM       := .cache/prism/node_modules/.bin/prism
 FYNE_TOOL   := fyne.io/tools/cmd/fyne@v1.7.4
@@ -41,7 +45,7 @@ PKG_PKGS   := xz-utils
 # the two binaries that open windows and the real-window tests.
 UNIT_PKGS = $$(go list ./... | grep -v -x -e easel -e easel/bench/barewindow -e easel/e2e)
 
-.PHONY: run test build demo deps-fonts unit keyring e2e bench lint screenshot package install uninstall deps-build deps-test deps-go deps-node clean \
+.PHONY: run test build demo deps-fonts unit keyring e2e bench lint fuzz screenshot package install uninstall deps-build deps-test deps-go deps-node clean \
         windows test-windows unit-windows e2e-windows check-darwin deps-windows
 
 run: build deps-fonts
@@ -61,6 +65,7 @@ build: deps-build deps-go
 
 test: deps-build deps-test deps-go deps-node
 	$(MAKE) --no-print-directory unit
+	$(MAKE) --no-print-directory lint
 	$(MAKE) --no-print-directory check-darwin
 	$(MAKE) --no-print-directory keyring
 	$(MAKE) --no-print-directory e2e
@@ -198,7 +203,8 @@ bench: deps-build deps-test deps-go build
 	EASEL_BIN=$(abspath $(BIN)) BARE_BIN=$(abspath $(BARE)) $(XVFB) $(WITH_KEYRING) \
 		go test -tags e2e -run '^$$' -bench . -benchtime 20x -timeout 20m ./e2e/
 
-# staticcheck also reads the packages without a window as built for
+# staticcheck reads staticcheck.conf (every check), and also the
+# packages without a window as built for
 # Windows, where other files are compiled in (and others left unused).
 # vet builds with -race so it reads what `make unit` compiled rather than
 # compiling every package (Fyne's C among them) a third time.
@@ -208,6 +214,20 @@ lint: deps-go deps-windows
 	GOBIN=$(abspath bin) go install $(STATICCHECK)
 	bin/staticcheck ./...
 	$(WIN_ENV) bin/staticcheck ./internal/... ./cmd/...
+	GOBIN=$(abspath bin) go install $(GOCYCLO)
+	@out=$$(bin/gocyclo -ignore '_test\.go$$' -over $(CYCLO_MAX) .); if [ -n "$$out" ]; then echo "over the complexity ceiling ($(CYCLO_MAX)):"; echo "$$out"; exit 1; fi
+
+# The fuzz targets, each for FUZZTIME (the seed corpora alone run with
+# every `make unit`): what a service sends (the SSE reader, the streaming
+# base64 decoder, the failure classifier, the markdown parser) and the
+# multipart body Easel sends. What a run finds is kept under testdata/fuzz
+# and fails `make unit` until fixed.
+FUZZTIME ?= 60s
+FUZZ_API := FuzzSSEReader FuzzWireStream FuzzWireStreamRoundTrip FuzzEditRequest FuzzClassifyHTTP
+
+fuzz: deps-go
+	@for t in $(FUZZ_API); do echo "== $$t"; go test -run '^$$' -fuzz "^$$t\$$" -fuzztime $(FUZZTIME) ./internal/api/ || exit 1; done
+	@echo "== FuzzParse"; go test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./internal/markdown/
 
 screenshot: build deps-test
 	EASEL_BIN=$(abspath $(BIN)) SCREENSHOT_DIR=$(abspath docs) $(XVFB) $(WITH_KEYRING) \

@@ -186,99 +186,99 @@ func newState(a fyne.App, opts Options) *App {
 
 // newWindow makes the window, still empty, at its remembered size; this
 // is all the main thread needs before it can show it.
-func (ea *App) newWindow() {
-	a := ea.fyneApp
-	a.SetIcon(fyne.NewStaticResource("icon.png", assets.WindowIcon))
-	ea.win = a.NewWindow("Easel")
-	ea.root = container.NewStack()
-	ea.win.SetContent(ea.root)
-	ea.win.Resize(ea.savedSize())
-	ea.win.SetOnClosed(func() {
-		ea.saveState()
-		ea.emptyTrash()
+func (a *App) newWindow() {
+	fa := a.fyneApp
+	fa.SetIcon(fyne.NewStaticResource("icon.png", assets.WindowIcon))
+	a.win = fa.NewWindow("Easel")
+	a.root = container.NewStack()
+	a.win.SetContent(a.root)
+	a.win.Resize(a.savedSize())
+	a.win.SetOnClosed(func() {
+		a.saveState()
+		a.emptyTrash()
 	})
-	ea.win.SetCloseIntercept(ea.confirmClose)
+	a.win.SetCloseIntercept(a.confirmClose)
 	// Keys no field takes: Esc and Enter answer the dialog on top.
-	ea.win.Canvas().SetOnTypedKey(func(k *fyne.KeyEvent) { ea.answerDialog(k) })
+	a.win.Canvas().SetOnTypedKey(func(k *fyne.KeyEvent) { a.answerDialog(k) })
 }
 
 // build makes the widgets, opens the gallery and connects the account.
 // It touches no window (Run calls it off the main thread) and holds the
 // bridge: goroutines it starts that want to update widgets wait until it
 // is done, so nothing here may call bridge.Do synchronously.
-func (ea *App) build() {
-	ea.lib, ea.libErr = openLibrary()
-	if ea.lib != nil {
+func (a *App) build() {
+	a.lib, a.libErr = openLibrary()
+	if a.lib != nil {
 		// The journal is read before the runner sends anything: what it
 		// holds was cut off by the last kill or close.
-		ea.interrupted, _ = saver.Journal{Lib: ea.lib}.Interrupted(context.Background())
-		ea.runner = jobs.New(nil, saver.Library{Lib: ea.lib}, ea.onJobEvent, jobs.Options{Memory: ea.lib, Journal: saver.Journal{Lib: ea.lib}, Ledger: spend.Ledger{Lib: ea.lib}})
-		ea.thumbs = thumbs.New(ea.lib)
+		a.interrupted, _ = saver.Journal{Lib: a.lib}.Interrupted(context.Background())
+		a.runner = jobs.New(nil, saver.Library{Lib: a.lib}, a.onJobEvent, jobs.Options{Memory: a.lib, Journal: saver.Journal{Lib: a.lib}, Ledger: spend.Ledger{Lib: a.lib}})
+		a.thumbs = thumbs.New(a.lib)
 	}
-	ea.session = session.New(session.Options{
-		ConfigPath: ea.opts.ConfigPath, Keys: ea.opts.Keys, Getenv: ea.opts.Getenv,
-		Demo: ea.opts.Demo, BaseURL: ea.opts.BaseURL, Profile: ea.opts.Profile,
-	}, sessionObserver{ea}, ea.bridge.Do)
-	ea.models = modelpick.NewRegistry(func() { ea.session.RefreshModels(true) })
-	ea.buildUI()
+	a.session = session.New(session.Options{
+		ConfigPath: a.opts.ConfigPath, Keys: a.opts.Keys, Getenv: a.opts.Getenv,
+		Demo: a.opts.Demo, BaseURL: a.opts.BaseURL, Profile: a.opts.Profile,
+	}, sessionObserver{a}, a.bridge.Do)
+	a.models = modelpick.NewRegistry(func() { a.session.RefreshModels(true) })
+	a.buildUI()
 	// The tab the window opens on is selected before anything is laid
 	// out, so the tab indicator is placed rather than animated (Fyne's
 	// animations belong to the UI goroutine, which build, see Run, is
 	// not). Its widgets go in once it has its size: laid out at size
 	// zero first, every wrapped label would be wrapped a word a line.
-	opening := ea.lastTab()
-	if len(ea.opts.Files) > 0 {
+	opening := a.lastTab()
+	if len(a.opts.Files) > 0 {
 		opening = TabEdit // `easel a.png`: the files go to Edit
 	}
-	ea.tabs.SelectIndex(opening)
-	ea.content = container.NewBorder(ea.banner.Box, ea.statusBar.Box, nil, nil, ea.tabs)
-	ea.banner.OnResize = ea.content.Refresh
-	ea.content.Resize(contentArea(ea.savedSize()))
-	ea.ensureBuilt(opening)
-	if len(ea.opts.Files) > 0 {
-		ea.edit.AddFiles(ea.opts.Files)
+	a.tabs.SelectIndex(opening)
+	a.content = container.NewBorder(a.banner.Box, a.statusBar.Box, nil, nil, a.tabs)
+	a.banner.OnResize = a.content.Refresh
+	a.content.Resize(contentArea(a.savedSize()))
+	a.ensureBuilt(opening)
+	if len(a.opts.Files) > 0 {
+		a.edit.AddFiles(a.opts.Files)
 	}
-	if srv := ea.opts.Instance; srv != nil {
+	if srv := a.opts.Instance; srv != nil {
 		// Files from a second start wait on the bridge until the window
 		// is attached, like every other update.
-		srv.Serve(func(m instance.Message) { ea.bridge.Do(func() { ea.handOver(m) }) })
+		srv.Serve(func(m instance.Message) { a.bridge.Do(func() { a.handOver(m) }) })
 	}
-	if ea.lib != nil {
-		if notes := ea.lib.Notices(); len(notes) > 0 {
-			root := ea.lib.Root()
-			ea.banner.Show(chrome.BannerLibrary, strings.Join(notes, " "), catalogue.T("Show folder"), func() {
-				_ = ea.fyneApp.OpenURL(&url.URL{Scheme: "file", Path: root})
+	if a.lib != nil {
+		if notes := a.lib.Notices(); len(notes) > 0 {
+			root := a.lib.Root()
+			a.banner.Show(chrome.BannerLibrary, strings.Join(notes, " "), catalogue.T("Show folder"), func() {
+				_ = a.fyneApp.OpenURL(&url.URL{Scheme: "file", Path: root})
 			})
 		}
 	}
-	if err := ea.session.Start(); err != nil {
-		ea.banner.Show(chrome.BannerConfig, err.Error(), "", nil)
+	if err := a.session.Start(); err != nil {
+		a.banner.Show(chrome.BannerConfig, err.Error(), "", nil)
 	}
-	ea.listInterrupted()
+	a.listInterrupted()
 }
 
 // listInterrupted puts the jobs the last kill or close cut off on the
 // tabs they were sent from, each with its prompt, settings and Retry,
 // and says so once in the banner.
-func (ea *App) listInterrupted() {
-	if len(ea.interrupted) == 0 {
+func (a *App) listInterrupted() {
+	if len(a.interrupted) == 0 {
 		return
 	}
-	for _, info := range ea.interrupted {
+	for _, info := range a.interrupted {
 		tab := TabGenerate
 		if info.Request.Edit != nil {
 			tab = TabEdit
 		}
-		ea.ensureBuilt(tab)
-		ea.showJobEvent(jobs.Event{Job: info, State: jobs.Interrupted}, nil, nil)
+		a.ensureBuilt(tab)
+		a.showJobEvent(jobs.Event{Job: info, State: jobs.Interrupted}, nil, nil)
 	}
-	n := len(ea.interrupted)
+	n := len(a.interrupted)
 	text := catalogue.F("%d requests were still at the service when Easel last closed: they are listed in Text to image and Edit with Retry. The service may have charged for them.", n)
 	if n == 1 {
 		text = catalogue.T("A request was still at the service when Easel last closed: it is listed with Retry where it was sent from. The service may have charged for it.")
 	}
-	ea.banner.Show(chrome.BannerInterrupted, text, "", nil)
-	ea.interrupted = nil
+	a.banner.Show(chrome.BannerInterrupted, text, "", nil)
+	a.interrupted = nil
 }
 
 // contentArea is the part of a window of the given size that its content
@@ -291,18 +291,18 @@ func contentArea(window fyne.Size) fyne.Size {
 // attach puts the built widgets in the window, on the UI goroutine: the
 // content, the menu and shortcuts, the focus, and what build left for
 // the window (onWindow): the title, the first-run or plain-http dialog.
-func (ea *App) attach() {
+func (a *App) attach() {
 	// The menu first: it takes its height from the content area, and the
 	// content then goes in at the size it was laid out for. It goes into
 	// root rather than through SetContent, which lays the whole tree out
 	// twice more (at its minimum size, then at the window's), and Add
 	// lays it out only if the size differs.
-	ea.win.SetMainMenu(ea.mainMenu())
-	ea.root.Add(ea.content)
-	canvas.Refresh(ea.root)
-	ea.addShortcuts()
+	a.win.SetMainMenu(a.mainMenu())
+	a.root.Add(a.content)
+	canvas.Refresh(a.root)
+	a.addShortcuts()
 	// Files dropped anywhere on the window join Edit's inputs, in order.
-	ea.win.SetOnDropped(func(_ fyne.Position, uris []fyne.URI) {
+	a.win.SetOnDropped(func(_ fyne.Position, uris []fyne.URI) {
 		var paths []string
 		for _, u := range uris {
 			if u.Scheme() == "file" {
@@ -311,29 +311,29 @@ func (ea *App) attach() {
 		}
 		switch {
 		case len(paths) == 0:
-		case ea.CurrentTab() == TabChat && ea.built[TabChat]:
+		case a.CurrentTab() == TabChat && a.built[TabChat]:
 			// On Chat, images go with the message being written.
-			ea.chat.AttachFiles(paths)
-		case ea.CurrentTab() == TabGallery && ea.built[TabGallery]:
+			a.chat.AttachFiles(paths)
+		case a.CurrentTab() == TabGallery && a.built[TabGallery]:
 			// On the Gallery, they join it as imported images.
-			ea.gallery.Import(paths)
+			a.gallery.Import(paths)
 		default:
-			ea.openFiles(paths)
+			a.openFiles(paths)
 		}
 	})
-	ea.tabs.OnSelected = func(*container.TabItem) {
-		ea.ensureBuilt(ea.tabs.SelectedIndex())
-		ea.focusCurrent()
+	a.tabs.OnSelected = func(*container.TabItem) {
+		a.ensureBuilt(a.tabs.SelectedIndex())
+		a.focusCurrent()
 	}
-	ea.focusCurrent()
-	ea.focused = true
-	ea.fyneApp.Lifecycle().SetOnEnteredForeground(func() { ea.focused = true })
-	ea.fyneApp.Lifecycle().SetOnExitedForeground(func() { ea.focused = false })
-	ea.attached = true
-	for _, f := range ea.pending {
+	a.focusCurrent()
+	a.focused = true
+	a.fyneApp.Lifecycle().SetOnEnteredForeground(func() { a.focused = true })
+	a.fyneApp.Lifecycle().SetOnExitedForeground(func() { a.focused = false })
+	a.attached = true
+	for _, f := range a.pending {
 		f()
 	}
-	ea.pending = nil
+	a.pending = nil
 }
 
 // onWindow runs f, which touches the window (a title, a dialog), now if

@@ -20,8 +20,8 @@ var frameAllowance = fyne.NewSize(16, 40)
 // Fyne's windows on every desktop, for the primary monitor's work area;
 // it must run on the main thread once the window exists (OnStarted), and
 // does nothing under the test driver, which has no screen.
-func (ea *App) fitToScreen() {
-	if _, real := ea.win.(driver.NativeWindow); !real {
+func (a *App) fitToScreen() {
+	if _, real := a.win.(driver.NativeWindow); !real {
 		return
 	}
 	monitor := glfw.GetPrimaryMonitor()
@@ -29,10 +29,10 @@ func (ea *App) fitToScreen() {
 		return
 	}
 	_, _, w, h := monitor.GetWorkarea()
-	size, fits := fitWithin(ea.win.Canvas().Size(), fyne.NewSize(float32(w), float32(h)), ea.win.Canvas().Scale())
+	size, fits := fitWithin(a.win.Canvas().Size(), fyne.NewSize(float32(w), float32(h)), a.win.Canvas().Scale())
 	if !fits {
-		ea.win.Resize(size)
-		ea.win.CenterOnScreen()
+		a.win.Resize(size)
+		a.win.CenterOnScreen()
 	}
 }
 

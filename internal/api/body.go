@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"net/textproto"
 	"strconv"
+	"strings"
+	"unicode"
 )
 
 // The request bodies of the spec's three POST endpoints. Each field is
@@ -139,7 +141,7 @@ func editRequest(req EditRequest) (request, error) {
 	}
 	file := func(name string, img InputImage, ctype string) error {
 		h := textproto.MIMEHeader{}
-		h.Set("Content-Disposition", multipart.FileContentDisposition(name, img.Name))
+		h.Set("Content-Disposition", multipart.FileContentDisposition(name, partFileName(img.Name)))
 		h.Set("Content-Type", ctype)
 		part, err := w.CreatePart(h)
 		if err == nil {
@@ -183,6 +185,20 @@ func editRequest(req EditRequest) (request, error) {
 		return request{}, err
 	}
 	return request{method: http.MethodPost, path: "images/edits", body: buf.Bytes(), contentType: w.FormDataContentType()}, nil
+}
+
+// partFileName is a file's name as a part's header can carry it: a name
+// may hold a line break or a NUL on Linux, which would end the header
+// line (or be refused by the server's parser) and lose the request, so
+// control characters become "_". The name is only a label to the service.
+func partFileName(n string) string {
+	n = strings.ToValidUTF8(n, "_")
+	return strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return '_'
+		}
+		return r
+	}, n)
 }
 
 func maskName(n string) string {

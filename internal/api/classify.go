@@ -6,6 +6,7 @@ import (
 	"crypto/x509"
 	"easel/internal/catalogue"
 	"errors"
+	"math"
 	"net"
 	"net/http"
 	"strconv"
@@ -65,24 +66,10 @@ func classifyHTTP(status int, header http.Header, body []byte, model string) *Er
 // kindOf decides the Kind: codes first, then status, then words.
 func kindOf(status int, f errorFields) Kind {
 	code := strings.ToLower(f.Code)
-	msg := strings.ToLower(f.Message)
-	param := strings.ToLower(f.Param)
-	switch code {
-	case "invalid_api_key", "invalid_token", "unauthorized":
-		return KindAuth
-	case "model_not_found", "model_not_exist":
-		return KindUnknownModel
-	case "insufficient_quota", "credit_balance_exhausted", "insufficient_user_quota", "billing_hard_limit_reached", "quota_exceeded":
-		return KindInsufficientBalance
-	case "rate_limit_exceeded":
-		return KindRateLimited
-	case "invalid_size", "size_not_supported":
-		return KindInvalidSize
-	case "invalid_image", "invalid_image_format", "image_too_large", "invalid_mask", "image_parse_error":
-		return KindInvalidImage
-	case "model_not_allowed", "model_access_denied":
-		return KindNoAccess
+	if k, ok := kindOfCode[code]; ok {
+		return k
 	}
+	msg := strings.ToLower(f.Message)
 	switch {
 	case status == http.StatusUnauthorized:
 		return KindAuth
@@ -112,21 +99,42 @@ func kindOf(status int, f errorFields) Kind {
 	case status >= 500:
 		return KindServer
 	case status >= 400:
-		switch {
-		case refusesImages(msg, code):
-			return KindNoImages
-		case param == "size" || strings.Contains(msg, "invalid size") || strings.Contains(msg, "size must") || strings.Contains(msg, "invalid value for 'size'"):
-			return KindInvalidSize
-		case strings.HasPrefix(param, "image") || param == "mask" || strings.Contains(msg, "invalid image") || strings.Contains(msg, "unsupported image"):
-			return KindInvalidImage
-		case strings.Contains(msg, "model") && (strings.Contains(msg, "does not exist") || strings.Contains(msg, "not found")):
-			return KindUnknownModel
-		case mentionsBalance(msg):
-			return KindInsufficientBalance
-		}
-		return KindInvalidRequest
+		return kindOfRequest(msg, code, strings.ToLower(f.Param))
 	}
 	return KindUnknown
+}
+
+// kindOfCode are the error codes OpenAI and the gateways send that say
+// the kind whatever the status.
+var kindOfCode = map[string]Kind{
+	"invalid_api_key": KindAuth, "invalid_token": KindAuth, "unauthorized": KindAuth,
+	"model_not_found": KindUnknownModel, "model_not_exist": KindUnknownModel,
+	"insufficient_quota": KindInsufficientBalance, "credit_balance_exhausted": KindInsufficientBalance,
+	"insufficient_user_quota": KindInsufficientBalance, "billing_hard_limit_reached": KindInsufficientBalance,
+	"quota_exceeded":      KindInsufficientBalance,
+	"rate_limit_exceeded": KindRateLimited,
+	"invalid_size":        KindInvalidSize, "size_not_supported": KindInvalidSize,
+	"invalid_image": KindInvalidImage, "invalid_image_format": KindInvalidImage, "image_too_large": KindInvalidImage,
+	"invalid_mask": KindInvalidImage, "image_parse_error": KindInvalidImage,
+	"model_not_allowed": KindNoAccess, "model_access_denied": KindNoAccess,
+}
+
+// kindOfRequest reads a 4xx that no code or status decided by its words:
+// which part of the request the service refused.
+func kindOfRequest(msg, code, param string) Kind {
+	switch {
+	case refusesImages(msg, code):
+		return KindNoImages
+	case param == "size" || strings.Contains(msg, "invalid size") || strings.Contains(msg, "size must") || strings.Contains(msg, "invalid value for 'size'"):
+		return KindInvalidSize
+	case strings.HasPrefix(param, "image") || param == "mask" || strings.Contains(msg, "invalid image") || strings.Contains(msg, "unsupported image"):
+		return KindInvalidImage
+	case strings.Contains(msg, "model") && (strings.Contains(msg, "does not exist") || strings.Contains(msg, "not found")):
+		return KindUnknownModel
+	case mentionsBalance(msg):
+		return KindInsufficientBalance
+	}
+	return KindInvalidRequest
 }
 
 // refusesImages reports whether a 400 says the model takes no images, in
@@ -212,11 +220,11 @@ func requestID(h http.Header) string {
 // retry-after-ms.
 func retryAfter(h http.Header) time.Duration {
 	if ms, err := strconv.ParseFloat(h.Get("Retry-After-Ms"), 64); err == nil && ms > 0 {
-		return time.Duration(ms * float64(time.Millisecond))
+		return clampedDuration(ms * float64(time.Millisecond))
 	}
 	v := h.Get("Retry-After")
 	if s, err := strconv.ParseFloat(v, 64); err == nil && s > 0 {
-		return time.Duration(s * float64(time.Second))
+		return clampedDuration(s * float64(time.Second))
 	}
 	if t, err := http.ParseTime(v); err == nil {
 		if d := time.Until(t); d > 0 {
@@ -224,6 +232,16 @@ func retryAfter(h http.Header) time.Duration {
 		}
 	}
 	return 0
+}
+
+// clampedDuration is ns nanoseconds, held at the longest Duration: a
+// service's "Retry-After: 1e300" (or "Inf") converted as it is would wrap
+// to a negative wait, read as "now".
+func clampedDuration(ns float64) time.Duration {
+	if ns >= math.MaxInt64 {
+		return math.MaxInt64
+	}
+	return time.Duration(ns)
 }
 
 // MaxRetryAfter is the longest wait a service's Retry-After is taken at

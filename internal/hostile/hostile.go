@@ -88,6 +88,9 @@ func HugePNG(w, h uint32) []byte {
 func (s Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	model := modelOf(r)
 	b64 := base64.StdEncoding.EncodeToString(TinyPNG())
+	if s.serveChat(w, model) {
+		return
+	}
 	switch {
 	case strings.HasSuffix(r.URL.Path, "/models"):
 		w.Header().Set("Content-Type", "application/json")
@@ -160,6 +163,14 @@ func (s Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			case <-time.After(100 * time.Millisecond):
 			}
 		}
+	default:
+		http.Error(w, "unknown case", http.StatusNotFound)
+	}
+}
+
+// serveChat answers the chat cases, and reports whether model was one.
+func (s Server) serveChat(w http.ResponseWriter, model string) bool {
+	switch {
 	case model == EmptyChat:
 		w.Header().Set("Content-Type", "text/event-stream")
 		fmt.Fprint(w, "data: {\"choices\":[{\"delta\":{}}]}\n\ndata: null\n\ndata: [DONE]\n\n")
@@ -183,8 +194,9 @@ func (s Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprintf(w, "data: {\"choices\":[{\"delta\":{\"content\":%s}}]}\n\n", js("hello "+Evil+"\nworld"))
 		fmt.Fprint(w, "data: {\"choices\":[{\"delta\":{},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n")
 	default:
-		http.Error(w, "unknown case", http.StatusNotFound)
+		return false
 	}
+	return true
 }
 
 // wrap breaks s into lines of n characters, as MIME encoders do.

@@ -88,7 +88,7 @@ func (g *Grid) Reset() {
 // Refresh draws the cells on screen again.
 func (g *Grid) Refresh() { g.wrap.Refresh() }
 
-// ScrollTo, ScrollToTop and ScrollToBottom scroll the grid.
+// ScrollTo scrolls the grid until cell i is in view.
 func (g *Grid) ScrollTo(i int) { g.wrap.ScrollTo(i) }
 
 // ScrollToTop scrolls to the first place.

@@ -1,0 +1,265 @@
+package api
+
+import (
+	"bytes"
+	"encoding/base64"
+	"io"
+	"mime"
+	"mime/multipart"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"testing"
+	"testing/iotest"
+	"unicode"
+	"unicode/utf8"
+
+	"easel/internal/hostile"
+)
+
+// The fuzz tests read what a service sends (the SSE reader, the
+// streaming base64 decoder, the failure classifier) and build what Easel
+// sends (the multipart writer). Their seed corpora, the hostile server's
+// answers among them, run with every `go test`; `make fuzz` runs each
+// target for a minute.
+
+// hostileAnswer is the hostile server's whole answer for model: the
+// finite cases only (the stalls never end).
+func hostileAnswer(model string) (status int, header http.Header, body []byte) {
+	req := httptest.NewRequest(http.MethodPost, "/v1/images/generations", strings.NewReader(`{"model":"`+model+`"}`))
+	rec := httptest.NewRecorder()
+	hostile.Server{Key: fuzzKey}.ServeHTTP(rec, req)
+	return rec.Code, rec.Header(), rec.Body.Bytes()
+}
+
+const fuzzKey = "sk-fuzz-0123456789abcdef"
+
+var hostileStreams = []string{hostile.EndlessPreview, hostile.CROnly, hostile.BrokenPreview, hostile.WrappedStream,
+	hostile.EmptyChat, hostile.ReasoningOnly, hostile.EvilChat}
+
+var hostileJSON = []string{hostile.ManyImages, hostile.HugeHeader, hostile.JSONAsHTML, hostile.WrappedBase64,
+	hostile.DataURL, hostile.DataURLLink, hostile.NotAnImage}
+
+// FuzzSSEReader: whatever a stream holds, the reader ends, never hands
+// back more than the stream's limit, and never an event that held a line
+// ending (the three endings are each a line's end).
+func FuzzSSEReader(f *testing.F) {
+	for _, m := range hostileStreams {
+		_, _, body := hostileAnswer(m)
+		f.Add(body, uint16(len(body)))
+	}
+	f.Add([]byte("data: a\r\rdata: b\r\n\r\ndata:c\ndata:d\n\n: keep-alive\n\n"), uint16(0))
+	f.Add([]byte("data: cut off"), uint16(4))
+	f.Fuzz(func(t *testing.T, stream []byte, limit uint16) {
+		lim := int64(limit) + 1
+		s := newSSEReader(iotest.HalfReader(bytes.NewReader(stream)), lim)
+		var total int64
+		for events := 0; ; events++ {
+			data, ok := s.next()
+			if !ok {
+				break
+			}
+			if events > len(stream) {
+				t.Fatalf("%d events from %d bytes", events, len(stream))
+			}
+			total += int64(len(data))
+			if total > lim || total > int64(len(stream)) {
+				t.Fatalf("%d bytes of events from %d bytes under a limit of %d", total, len(stream), lim)
+			}
+			if bytes.IndexByte(data, '\r') >= 0 {
+				t.Fatalf("an event keeps a CR: %q", data)
+			}
+		}
+	})
+}
+
+// FuzzWireStream: the streaming decoder and the whole-body parser agree
+// on any body: where both take it, every image is the same bytes.
+func FuzzWireStream(f *testing.F) {
+	for _, m := range hostileJSON {
+		_, _, body := hostileAnswer(m)
+		if len(body) < 1<<20 {
+			f.Add(body)
+		}
+	}
+	f.Add([]byte(`{"data":[{"b64_json":"` + base64.StdEncoding.EncodeToString([]byte("\xff\xfe/any")) + `"}]}`))
+	f.Add([]byte(`{"data":[{"b64_json" : "QU\/JD","revised_prompt":"say \"b64_json\": here"},{"b64_json":null}]}`))
+	f.Add([]byte(`{"data":[{"b64_json":"data:image/png;base64,QUJD\r\nREVG"}]}`))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		streamed, _, serr := readWireStream(iotest.OneByteReader(bytes.NewReader(body)), int64(len(body)), 1<<20, 1<<20)
+		whole, werr := parseWire(body)
+		if serr != nil || werr != nil {
+			return
+		}
+		a, b := streamed.meta.Get("data").Array(), whole.meta.Get("data").Array()
+		if len(a) != len(b) {
+			t.Fatalf("streamed %d items, whole %d", len(a), len(b))
+		}
+		for i := range a {
+			x, xerr := streamed.image(a[i].Get("b64_json"))
+			y, yerr := whole.image(b[i].Get("b64_json"))
+			if xerr == nil && yerr == nil && !bytes.Equal(x, y) {
+				t.Fatalf("image %d: streamed %q, whole %q", i, x, y)
+			}
+		}
+	})
+}
+
+// FuzzWireStreamRoundTrip: any bytes, sent as base64 in each shape a
+// gateway uses (plain, wrapped in lines, "\/"-escaped, a data: URL), come
+// back exactly, read a byte at a time.
+func FuzzWireStreamRoundTrip(f *testing.F) {
+	_, _, png := hostileAnswer(hostile.NotAnImage)
+	f.Add(png, uint8(0), false, false)
+	f.Add(hostile.TinyPNG(), uint8(76), true, true)
+	f.Add([]byte{0xff, 0xfe, 0xfd}, uint8(1), false, true)
+	f.Fuzz(func(t *testing.T, data []byte, wrapAt uint8, escape, dataURL bool) {
+		b64 := base64.StdEncoding.EncodeToString(data)
+		if wrapAt > 0 {
+			var lines []string
+			for len(b64) > int(wrapAt) {
+				lines = append(lines, b64[:wrapAt])
+				b64 = b64[wrapAt:]
+			}
+			b64 = strings.Join(append(lines, b64), `\r\n`)
+		}
+		if escape {
+			b64 = strings.ReplaceAll(b64, "/", `\/`)
+		}
+		if dataURL {
+			b64 = "data:image/png;base64," + b64
+		}
+		body := `{"created":1,"data":[{"b64_json":"` + b64 + `"}]}`
+		w, _, err := readWireStream(iotest.OneByteReader(strings.NewReader(body)), 0, 1<<24, 1<<24)
+		if err != nil {
+			t.Fatalf("%q: %v", body, err)
+		}
+		got, err := w.image(w.meta.Get("data.0.b64_json"))
+		if err != nil || !bytes.Equal(got, data) {
+			t.Fatalf("%q: got %q, %v", body, got, err)
+		}
+	})
+}
+
+// FuzzEditRequest: whatever the prompt, names and bytes, the multipart
+// body a server parses gives back each image in the user's order, the
+// mask, and every field, exactly.
+func FuzzEditRequest(f *testing.F) {
+	f.Add("the first on the second", "a.png", hostile.TinyPNG(), "second \"quoted\".jpg", []byte{0xff, 0xd8}, []byte("mask"), "1536x1024")
+	f.Add("多行\r\n--boundary\r\n", "", []byte{}, "\x00", []byte("\r\n--"), []byte{}, "")
+	f.Fuzz(func(t *testing.T, prompt, name1 string, img1 []byte, name2 string, img2, mask []byte, size string) {
+		req := EditRequest{Prompt: prompt, Images: []InputImage{
+			{Name: name1, Data: img1, ContentType: "image/png"},
+			{Name: name2, Data: img2},
+		}, Mask: &InputImage{Name: "mask.png", Data: mask}}
+		req.Model, req.Size, req.N = "gpt-image-1", size, 2
+		r, err := editRequest(req)
+		if err != nil {
+			t.Fatalf("editRequest: %v", err)
+		}
+		_, params, err := mime.ParseMediaType(r.contentType)
+		if err != nil {
+			t.Fatalf("content type %q: %v", r.contentType, err)
+		}
+		mr := multipart.NewReader(bytes.NewReader(r.body), params["boundary"])
+		var images [][]byte
+		fields := map[string]string{}
+		var gotMask []byte
+		for {
+			p, err := mr.NextPart()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				t.Fatalf("part: %v", err)
+			}
+			b, err := io.ReadAll(p)
+			if err != nil {
+				t.Fatalf("part body: %v", err)
+			}
+			switch p.FormName() {
+			case "image[]":
+				images = append(images, b)
+			case "mask":
+				gotMask = b
+			default:
+				fields[p.FormName()] = string(b)
+			}
+		}
+		if len(images) != 2 || !bytes.Equal(images[0], img1) || !bytes.Equal(images[1], img2) || !bytes.Equal(gotMask, mask) {
+			t.Fatalf("images or mask changed: %d images", len(images))
+		}
+		want := map[string]string{"model": "gpt-image-1", "n": "2"}
+		if prompt != "" {
+			want["prompt"] = prompt
+		}
+		if size != "" {
+			want["size"] = size
+		}
+		for k, v := range want {
+			if fields[k] != v {
+				t.Fatalf("field %s = %q, want %q", k, fields[k], v)
+			}
+		}
+		if len(fields) != len(want) {
+			t.Fatalf("fields %v, want %v", fields, want)
+		}
+	})
+}
+
+// FuzzClassifyHTTP: any failed answer is read as some Kind with a hint,
+// and once cleaned nothing a person reads holds a control character, a
+// bidi override or the key.
+func FuzzClassifyHTTP(f *testing.F) {
+	status, header, body := hostileAnswer(hostile.EvilError)
+	f.Add(status, body, header.Get("X-Request-Id"), "")
+	for _, b := range []string{
+		`{"error":{"message":"用户额度不足, 剩余额度: ＄0.000000 (request id: 2025)","type":"new_api_error","code":"insufficient_user_quota"}}`,
+		`{"error":{"message":"当前分组 default 下对于模型 gpt-image-1 无可用渠道","type":"new_api_error"}}`,
+		`{"error":{"message":"Incorrect API key provided: sk-abc***xyz.","type":"invalid_request_error","code":"invalid_api_key"}}`,
+		`{"error":{"message":"litellm.RateLimitError: try again in 30s","type":"throttling_error","code":"429"}}`,
+		`<html><body><h1>524</h1>A timeout occurred</body></html>`,
+		`{"error":{"message":"Invalid URL (POST /v1/v1/images/generations)","type":"invalid_request_error"}}`,
+	} {
+		f.Add(400, []byte(b), "30", "gpt-image-1")
+	}
+	f.Add(524, []byte{}, "", "")
+	f.Add(429, []byte(`{}`), "Inf", "")
+	f.Add(429, []byte(`{}`), "1e300", "")
+	c := New(Config{BaseURL: "http://127.0.0.1:1/v1", APIKey: fuzzKey})
+	f.Fuzz(func(t *testing.T, status int, body []byte, retry, model string) {
+		if status < 100 || status > 999 {
+			status = 400 + (status%200+200)%200
+		}
+		h := http.Header{}
+		h.Set("Retry-After", retry)
+		h.Set("X-Request-Id", retry+fuzzKey)
+		e := c.cleanError(classifyHTTP(status, h, body, model))
+		if e == nil || e.Status != status {
+			t.Fatalf("status %d read as %+v", status, e)
+		}
+		if e.Kind.String() == "" {
+			t.Fatalf("no kind for %q", body)
+		}
+		for _, s := range append([]string{e.Message, e.Code, e.Type, e.Param, e.RequestID, e.Hint, e.Group, e.Error()}, e.Suggestions...) {
+			if strings.Contains(s, fuzzKey[3:11]) {
+				t.Fatalf("the key reaches a person: %q", s)
+			}
+			if !utf8.ValidString(s) {
+				t.Fatalf("invalid UTF-8 reaches a person: %q", s)
+			}
+			for _, r := range s {
+				if (unicode.IsControl(r) && r != '\n' && r != '\t') || unicode.Is(unicode.Bidi_Control, r) {
+					t.Fatalf("%U reaches a person in %q", r, s)
+				}
+			}
+		}
+		if e.RetryAfter < 0 {
+			t.Fatalf("a negative wait %v from %q", e.RetryAfter, retry)
+		}
+		if n, err := strconv.Atoi(retry); err == nil && n > 0 && n < 3600 && e.RetryAfter == 0 {
+			t.Fatalf("Retry-After %q not read", retry)
+		}
+	})
+}
