@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"easel/internal/catalogue"
+	"easel/internal/imageio"
 	"encoding/base64"
 	"errors"
 	"fmt"
@@ -229,11 +230,11 @@ func undecodedOnly(res *ImageResult, resp *http.Response) (*ImageResult, error) 
 // refuses one that claims more pixels than Easel will decode, before
 // anything decodes it.
 func checkedImage(data []byte) (Image, error) {
-	format, w, h, err := SniffImage(data)
+	format, w, h, err := imageio.SniffImage(data)
 	if err != nil {
 		return Image{}, err
 	}
-	if err := CheckPixels(w, h); err != nil {
+	if err := imageio.CheckPixels(w, h); err != nil {
 		return Image{}, err
 	}
 	return Image{Data: data, Format: format, Width: w, Height: h}, nil
@@ -335,8 +336,8 @@ func (c *Client) readImageStream(ctx context.Context, resp *http.Response, model
 				res.DroppedPreviews++
 				continue
 			}
-			format, pw, ph, err := SniffImage(img)
-			if err != nil || CheckPixels(pw, ph) != nil {
+			format, pw, ph, err := imageio.SniffImage(img)
+			if err != nil || imageio.CheckPixels(pw, ph) != nil {
 				res.DroppedPreviews++
 				continue
 			}
@@ -400,6 +401,6 @@ func (c *Client) streamError(resp *http.Response, errJSON []byte, model string) 
 // isTooLarge reports an image refused for the pixels it claims: a
 // decompression bomb is refused, not kept aside.
 func isTooLarge(err error) bool {
-	var tl *TooLargeError
+	var tl *imageio.TooLargeError
 	return errors.As(err, &tl)
 }

@@ -9,18 +9,7 @@ import (
 	"os"
 
 	"github.com/disintegration/imaging"
-
-	"easel/internal/api"
 )
-
-// MaxPixels is the most pixels Easel decodes in one image: api.MaxPixels,
-// the limit the answers are checked against too (a 60000x60000 header
-// would ask for 14 GB as NRGBA).
-const MaxPixels = api.MaxPixels
-
-// TooLargeError is an image whose header claims more pixels than a
-// limit; it is refused before any decode.
-type TooLargeError = api.TooLargeError
 
 // DecodeBounded decodes an image after reading its header and refusing
 // one of more than limit pixels, so a small file cannot ask for gigabytes.
@@ -33,7 +22,7 @@ func DecodeBounded(r io.Reader, limit int) (image.Image, error) {
 	if err != nil {
 		return nil, fmt.Errorf(catalogue.T("not a readable image: %w"), err)
 	}
-	if err := api.CheckPixelsWithin(cfg.Width, cfg.Height, limit); err != nil {
+	if err := CheckPixelsWithin(cfg.Width, cfg.Height, limit); err != nil {
 		return nil, err
 	}
 	img, _, err := image.Decode(io.MultiReader(&head, r))

@@ -9,8 +9,6 @@ import (
 	"net/http"
 
 	"github.com/dustin/go-humanize"
-
-	"easel/internal/api"
 )
 
 // MaxUploadBytes is the largest input image the service takes (the spec:
@@ -46,7 +44,7 @@ func ReadInput(r io.Reader, name string, limit int64) (data []byte, contentType 
 	// header claims billions of pixels is refused before anything decodes
 	// it.
 	if cfg, _, err := image.DecodeConfig(bytes.NewReader(data)); err == nil {
-		if err := api.CheckPixels(cfg.Width, cfg.Height); err != nil {
+		if err := CheckPixels(cfg.Width, cfg.Height); err != nil {
 			return nil, "", fmt.Errorf("%s: %w", name, err)
 		}
 	}

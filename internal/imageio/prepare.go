@@ -17,8 +17,6 @@ import (
 	_ "golang.org/x/image/bmp"  // BMP inputs become PNG
 	_ "golang.org/x/image/tiff" // TIFF inputs become PNG
 	_ "golang.org/x/image/webp" // WebP inputs are sent as they are
-
-	"easel/internal/api"
 )
 
 // MaxReadBytes bounds what is read of one input file: a file over the
@@ -58,7 +56,7 @@ func ReadPrepared(r io.Reader, name string) (Prepared, error) {
 // upright; a file over limit bytes is scaled down until it fits. Refused,
 // with a reason that names the file: an empty file, HEIC or AVIF (which
 // Easel cannot read), a file that is no image or is damaged, a header
-// that claims more pixels than api.MaxPixels (before any decode).
+// that claims more pixels than MaxPixels (before any decode).
 func Prepare(name string, data []byte, limit int64) (Prepared, error) {
 	if len(data) == 0 {
 		return Prepared{}, fmt.Errorf(catalogue.T("%s is empty (0 bytes): it holds no image"), name)
@@ -73,7 +71,7 @@ func Prepare(name string, data []byte, limit int64) (Prepared, error) {
 		}
 		return Prepared{}, fmt.Errorf(catalogue.T("%s is not an image Easel can read: PNG, JPEG and WebP work (GIF, BMP and TIFF are converted)"), name)
 	}
-	if err := api.CheckPixels(cfg.Width, cfg.Height); err != nil {
+	if err := CheckPixels(cfg.Width, cfg.Height); err != nil {
 		return Prepared{}, fmt.Errorf("%s: %w", name, err)
 	}
 	orientation := 1

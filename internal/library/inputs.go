@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"database/sql"
 	"easel/internal/catalogue"
+	"easel/internal/imageio"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -64,7 +65,7 @@ var ownInput = regexp.MustCompile(`^[0-9a-f]{64}\.[a-z]{3,4}$`)
 func (l *Library) storeInputs(images []Input, mask *Input) ([]storedRef, error) {
 	var refs []storedRef
 	add := func(in Input, role string, pos int) error {
-		format, w, h, err := api.SniffImage(in.Data)
+		format, w, h, err := imageio.SniffImage(in.Data)
 		if err != nil {
 			return fmt.Errorf(catalogue.T("library: input %q: %w"), in.Name, err)
 		}

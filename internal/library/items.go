@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"database/sql"
 	"easel/internal/catalogue"
+	"easel/internal/imageio"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -360,11 +361,11 @@ func (l *Library) Locate(ctx context.Context, id int64, src string) (Item, error
 	if err != nil {
 		return it, fmt.Errorf(catalogue.T("library: cannot read %s: %w"), src, err)
 	}
-	format, w, h, err := api.SniffImage(data)
+	format, w, h, err := imageio.SniffImage(data)
 	if err != nil {
 		return it, fmt.Errorf(catalogue.T("library: %s is not a PNG, JPEG or WebP image Easel can read"), filepath.Base(src))
 	}
-	if err := api.CheckPixels(w, h); err != nil {
+	if err := imageio.CheckPixels(w, h); err != nil {
 		return it, fmt.Errorf("library: %s: %w", filepath.Base(src), err)
 	}
 	if err := atomicfile.Write(l.Path(it), data); err != nil {

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"database/sql"
 	"easel/internal/catalogue"
+	"easel/internal/imageio"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -15,8 +16,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-
-	"easel/internal/api"
 )
 
 // The names Easel gives its files: recovery removes only temporary files
@@ -131,7 +130,7 @@ func (l *Library) adopt(ctx context.Context, rel string) (bool, error) {
 	if err != nil {
 		return false, nil // unreadable: not ours to judge
 	}
-	format, w, h, err := api.SniffImage(data)
+	format, w, h, err := imageio.SniffImage(data)
 	if err != nil {
 		return false, nil
 	}

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"database/sql"
 	"easel/internal/catalogue"
+	"easel/internal/imageio"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -93,7 +94,7 @@ type Imported struct {
 // there already.
 func (l *Library) Import(ctx context.Context, path string, data []byte) (Imported, error) {
 	name := path
-	format, w, h, err := api.SniffImage(data)
+	format, w, h, err := imageio.SniffImage(data)
 	if err != nil {
 		return Imported{}, fmt.Errorf("%s: %w", name, err)
 	}

@@ -59,7 +59,7 @@ const stripThumb = 64
 // is nil: call it off the UI goroutine.
 func NewInput(name, contentType string, data []byte, item int64, decoded image.Image) Input {
 	in := Input{Item: item, Image: api.InputImage{Name: name, ContentType: contentType, Data: data}}
-	if format, w, h, err := api.SniffImage(data); err == nil {
+	if format, w, h, err := imageio.SniffImage(data); err == nil {
 		in.Format, in.Width, in.Height = format, w, h
 		if decoded != nil {
 			in.Thumb = imageio.Fit(decoded, 2*stripThumb)
