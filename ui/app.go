@@ -195,9 +195,9 @@ func (a *App) newWindow() {
 	a.win.Resize(a.savedSize())
 	a.win.SetOnClosed(func() {
 		a.saveState()
-		a.emptyTrash()
+		menus{a}.emptyTrash()
 	})
-	a.win.SetCloseIntercept(a.confirmClose)
+	a.win.SetCloseIntercept(jobFeed{a}.confirmClose)
 	// Keys no field takes: Esc and Enter answer the dialog on top.
 	a.win.Canvas().SetOnTypedKey(func(k *fyne.KeyEvent) { a.answerDialog(k) })
 }
@@ -212,7 +212,7 @@ func (a *App) build() {
 		// The journal is read before the runner sends anything: what it
 		// holds was cut off by the last kill or close.
 		a.interrupted, _ = saver.Journal{Lib: a.lib}.Interrupted(context.Background())
-		a.runner = jobs.New(nil, saver.Library{Lib: a.lib}, a.onJobEvent, jobs.Options{Memory: a.lib, Journal: saver.Journal{Lib: a.lib}, Ledger: spend.Ledger{Lib: a.lib}})
+		a.runner = jobs.New(nil, saver.Library{Lib: a.lib}, jobFeed{a}.onJobEvent, jobs.Options{Memory: a.lib, Journal: saver.Journal{Lib: a.lib}, Ledger: spend.Ledger{Lib: a.lib}})
 		a.thumbs = thumbs.New(a.lib)
 	}
 	a.session = session.New(session.Options{
@@ -270,7 +270,7 @@ func (a *App) listInterrupted() {
 			tab = TabEdit
 		}
 		a.ensureBuilt(tab)
-		a.showJobEvent(jobs.Event{Job: info, State: jobs.Interrupted}, nil, nil)
+		jobFeed{a}.showJobEvent(jobs.Event{Job: info, State: jobs.Interrupted}, nil, nil)
 	}
 	n := len(a.interrupted)
 	text := catalogue.F("%d requests were still at the service when Easel last closed: they are listed in Text to image and Edit with Retry. The service may have charged for them.", n)
@@ -297,10 +297,10 @@ func (a *App) attach() {
 	// root rather than through SetContent, which lays the whole tree out
 	// twice more (at its minimum size, then at the window's), and Add
 	// lays it out only if the size differs.
-	a.win.SetMainMenu(a.mainMenu())
+	a.win.SetMainMenu(menus{a}.mainMenu())
 	a.root.Add(a.content)
 	canvas.Refresh(a.root)
-	a.addShortcuts()
+	menus{a}.addShortcuts()
 	// Files dropped anywhere on the window join Edit's inputs, in order.
 	a.win.SetOnDropped(func(_ fyne.Position, uris []fyne.URI) {
 		var paths []string
@@ -356,10 +356,10 @@ func windowTitle(p config.Profile) string {
 }
 
 func (a *App) buildUI() {
-	a.chat = chat.New(a)
-	a.generate = generate.New(a)
-	a.edit = edit.New(a)
-	a.gallery = gallery.New(a, galleryActions{a})
+	a.chat = chat.New(host{a})
+	a.generate = generate.New(host{a})
+	a.edit = edit.New(host{a})
+	a.gallery = gallery.New(host{a}, galleryActions{a})
 	a.rooms = []room.Room{a.chat, a.generate, a.edit, a.gallery}
 
 	icons := tabIcons()
@@ -370,7 +370,7 @@ func (a *App) buildUI() {
 	a.built = make([]bool, len(a.rooms))
 	a.tabs = container.NewAppTabs(items...)
 	a.banner = chrome.NewBanner()
-	a.statusBar = chrome.NewStatusBar(a.pickProfile, a.pickGroup, a.showSettings, a.showSpend)
+	a.statusBar = chrome.NewStatusBar(statusActions{a}.pickProfile, statusActions{a}.pickGroup, a.showSettings, statusActions{a}.showSpend)
 }
 
 // ensureBuilt builds tab i's widgets the first time it is shown.

@@ -237,11 +237,11 @@ func TestABannerPushesTheTabsDown(t *testing.T) {
 func TestUseAsPromptAndNewChat(t *testing.T) {
 	ea := newServedApp(t)
 	onUI(ea, func() {
-		ea.UsePrompt(room.TargetEdit, "a green velvet armchair")
+		host{ea}.UsePrompt(room.TargetEdit, "a green velvet armchair")
 		if ea.CurrentTab() != TabEdit || ea.edit.Prompt().Text != "a green velvet armchair" {
 			t.Errorf("Use as prompt in Edit: tab %d, prompt %q", ea.CurrentTab(), ea.edit.Prompt().Text)
 		}
-		ea.UsePrompt(room.TargetGenerate, "a lighthouse at dusk")
+		host{ea}.UsePrompt(room.TargetGenerate, "a lighthouse at dusk")
 		if ea.CurrentTab() != TabGenerate || ea.generate.Prompt().Text != "a lighthouse at dusk" {
 			t.Errorf("Use as prompt in Text to image: tab %d, prompt %q", ea.CurrentTab(), ea.generate.Prompt().Text)
 		}
@@ -265,12 +265,12 @@ func TestCtrl1InThePainterIsItsZoom(t *testing.T) {
 	waitFor(t, ea, "the painter", func() bool { return ea.edit.Painter().Mask() != nil })
 	onUI(ea, func() {
 		ea.win.Canvas().Focus(ea.edit.Painter())
-		before := ea.edit.Painter().ZoomPercent()
+		before := ea.edit.Painter().Zoom().Percent()
 		typeShortcut(ea, shortcutTab[TabChat])
 		if ea.CurrentTab() != TabEdit {
 			t.Errorf("Ctrl+1 in the painter switched to tab %d", ea.CurrentTab())
 		}
-		if got := ea.edit.Painter().ZoomPercent(); got == before || got < 99 || got > 101 {
+		if got := ea.edit.Painter().Zoom().Percent(); got == before || got < 99 || got > 101 {
 			t.Errorf("Ctrl+1 in the painter: zoom %.0f %% (was %.0f %%), want 100 %%", got, before)
 		}
 		ea.win.Canvas().Focus(ea.edit.Prompt())

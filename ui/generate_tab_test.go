@@ -152,7 +152,7 @@ func TestClosingWhileJobsRunAsksFirstAndKeepsRunningByDefault(t *testing.T) {
 		t.Fatal(err)
 	}
 	onUI(ea, func() {
-		ea.confirmClose()
+		jobFeed{ea}.confirmClose()
 		if ea.win.Canvas().Overlays().Top() == nil {
 			t.Fatal("closing with a job running did not ask first")
 		}
@@ -239,7 +239,7 @@ func TestEscAndEnterAnswerDialogs(t *testing.T) {
 	defer func() { ea.runner.Cancel(id); ea.runner.Wait() }()
 	for _, key := range []fyne.KeyName{fyne.KeyEscape, fyne.KeyReturn} {
 		onUI(ea, func() {
-			ea.confirmClose()
+			jobFeed{ea}.confirmClose()
 			if ea.win.Canvas().Overlays().Top() == nil {
 				t.Fatal("no question")
 			}
@@ -319,7 +319,7 @@ func TestUseAsPromptReplacesUndoably(t *testing.T) {
 	ea := newServedApp(t)
 	onUI(ea, func() {
 		ea.generate.Prompt().SetText("a lighthouse")
-		ea.UsePrompt(room.TargetGenerate, "**A kite** over the _sea_")
+		host{ea}.UsePrompt(room.TargetGenerate, "**A kite** over the _sea_")
 		if got := ea.generate.Prompt().Text; got != "A kite over the sea" {
 			t.Errorf("the prompt holds %q", got)
 		}

@@ -5,18 +5,14 @@ import (
 	"easel/internal/catalogue"
 	"easel/internal/markdown"
 	"fmt"
-	"image"
 	"os"
 	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/widget"
-	"github.com/dustin/go-humanize"
 
 	"easel/internal/api"
 	"easel/internal/config"
-	"easel/internal/imageio"
 	"easel/internal/instance"
 	"easel/internal/jobs"
 	"easel/internal/library"
@@ -25,55 +21,59 @@ import (
 	"easel/ui/chrome"
 	"easel/ui/dialogs"
 	"easel/ui/edit"
-	"easel/ui/jobview"
 	"easel/ui/kit"
 	"easel/ui/modelpick"
 	"easel/ui/room"
 )
 
-// The App is the Host of its rooms and dialogs.
+// host is the window as its rooms and dialogs see it: room.Host, and
+// nothing else of the App. Each room and dialog is handed host{a}, so
+// what it can ask of the window is this list, not the App's state.
+type host struct{ *App }
+
+var _ room.Host = host{}
 
 // Window is the main window, for tests and for dialogs.
-func (a *App) Window() fyne.Window { return a.win }
+func (a host) Window() fyne.Window { return a.win }
 
 // Do runs f on the UI goroutine, through the bridge.
-func (a *App) Do(f func()) { a.bridge.Do(f) }
+func (a host) Do(f func()) { a.bridge.Do(f) }
 
 // Session is the connected service.
-func (a *App) Session() *session.Session { return a.session }
+func (a host) Session() *session.Session { return a.session }
 
 // Runner runs the window's jobs; nil without a gallery.
-func (a *App) Runner() *jobs.Runner { return a.runner }
+func (a host) Runner() *jobs.Runner { return a.runner }
 
 // Library is the gallery; nil when it could not be opened.
-func (a *App) Library() *library.Library { return a.lib }
+func (a host) Library() *library.Library { return a.lib }
 
 // LibraryErr is why the gallery could not be opened.
-func (a *App) LibraryErr() error { return a.libErr }
+func (a host) LibraryErr() error { return a.libErr }
 
 // Thumbs loads the gallery's thumbnails.
-func (a *App) Thumbs() *thumbs.Service { return a.thumbs }
+func (a host) Thumbs() *thumbs.Service { return a.thumbs }
 
 // Models makes model pickers fed by the connected profile's list.
-func (a *App) Models() *modelpick.Registry { return a.models }
+func (a host) Models() *modelpick.Registry { return a.models }
 
 // Clipboard is the system clipboard.
-func (a *App) Clipboard() fyne.Clipboard { return a.fyneApp.Clipboard() }
+func (a host) Clipboard() fyne.Clipboard { return a.fyneApp.Clipboard() }
 
 // SaveImageAs offers to write an image the gallery could not take to a
 // file of the user's choice.
-func (a *App) SaveImageAs(img api.Image, prompt string, n int) {
+func (a host) SaveImageAs(img api.Image, prompt string, n int) {
 	dialogs.SaveAs(a, img, dialogs.UnsavedName(prompt, img.Format, n), nil)
 }
 
 // OpenItem shows a gallery item large: the Gallery, with its details.
-func (a *App) OpenItem(id int64) {
+func (a host) OpenItem(id int64) {
 	a.SelectTab(TabGallery)
 	a.gallery.OpenID(id)
 }
 
 // ShowSettings opens Settings (Ctrl+,).
-func (a *App) ShowSettings() { a.showSettings() }
+func (a host) ShowSettings() { a.showSettings() }
 
 // openLibrary opens the gallery in its folder.
 func openLibrary() (*library.Library, error) {
@@ -103,10 +103,10 @@ func (o sessionObserver) Changed() {
 			a.wordKeyringBanner()
 		}
 		a.eachBuilt(func(i int) { a.rooms[i].Connected() })
-		a.refreshSpend(true)
+		statusActions{a}.refreshSpend(true)
 	}
 	a.eachBuilt(func(i int) { a.rooms[i].ServiceChanged() })
-	a.refreshStatusBar()
+	statusActions{a}.refreshStatusBar()
 	if a.settings != nil {
 		a.settings.Refresh()
 	}
@@ -125,7 +125,7 @@ func (o sessionObserver) AskPlainHTTP(p config.Profile, agreed func()) {
 
 // FirstRun opens the welcome dialog.
 func (o sessionObserver) FirstRun() {
-	o.a.onWindow(func() { o.a.firstRun = dialogs.ShowFirstRun(o.a) })
+	o.a.onWindow(func() { o.a.firstRun = dialogs.ShowFirstRun(host{o.a}) })
 }
 
 // Failed shows what could not be done.
@@ -142,23 +142,7 @@ func (a *App) eachBuilt(f func(i int)) {
 	}
 }
 
-func (a *App) refreshStatusBar() {
-	var names []string
-	for _, p := range a.session.Profiles() {
-		names = append(names, p.Name)
-	}
-	a.statusBar.Show(names, a.session.Current().Name, a.session.StatusText())
-	a.statusBar.ShowGroups(groupLabels(a.session.Current()))
-}
-
 // pickProfile connects the profile the user picked in the status bar.
-func (a *App) pickProfile(name string) {
-	s := a.session
-	if p, ok := s.Find(name); ok && (p.ID != s.Current().ID || s.Client() == nil) {
-		s.Activate(p)
-	}
-}
-
 // wordKeyringBanner words the keyring banner for the connected profile:
 // the demo and the environment's profile need no keyring, so only a
 // stored profile is offered a key kept in memory for the session.
@@ -170,7 +154,7 @@ func (a *App) wordKeyringBanner() {
 	cause := dialogs.ShortCause(err)
 	if p := a.session.Current(); p.ID != "" && !p.ReadOnly {
 		a.banner.Show(chrome.BannerKeyring, catalogue.F("The system keyring is unavailable, so keys cannot be saved or read (%s). You can keep a key in memory for this session only.", cause),
-			catalogue.T("Enter a key for this session…"), func() { dialogs.AskSessionKey(a, a.session.Current()) })
+			catalogue.T("Enter a key for this session…"), func() { dialogs.AskSessionKey(host{a}, a.session.Current()) })
 		return
 	}
 	a.banner.Show(chrome.BannerKeyring, catalogue.F("The system keyring is unavailable, so keys cannot be saved or read (%s). A profile you add or pick can keep its key in memory for this session.", cause), "", nil)
@@ -178,7 +162,7 @@ func (a *App) wordKeyringBanner() {
 
 // showSettings opens Settings (Ctrl+,).
 func (a *App) showSettings() {
-	a.settings = dialogs.ShowSettings(a, func() { a.settings = nil })
+	a.settings = dialogs.ShowSettings(host{a}, func() { a.settings = nil })
 }
 
 // galleryActions are what the Gallery asks of the other tabs.
@@ -204,7 +188,7 @@ func (g galleryActions) SendToChat(it library.Item) {
 	a.SelectTab(TabChat)
 	go func() {
 		data, err := os.ReadFile(path)
-		a.Do(func() {
+		host{a}.Do(func() {
 			if err != nil {
 				dialog.ShowError(fmt.Errorf(catalogue.T("cannot read image %d: %w"), it.ID, err), a.win)
 				return
@@ -221,7 +205,7 @@ func (a *App) toEdit(it library.Item, put func(edit.Input)) {
 	go func() {
 		data, err := os.ReadFile(path)
 		in := edit.NewInput(dialogs.ExportName(it, it.Format), "image/"+it.Format, data, it.ID, nil) // named by its prompt
-		a.Do(func() {
+		host{a}.Do(func() {
 			if err != nil {
 				dialog.ShowError(fmt.Errorf(catalogue.T("cannot read image %d: %w"), it.ID, err), a.win)
 				return
@@ -234,7 +218,7 @@ func (a *App) toEdit(it library.Item, put func(edit.Input)) {
 
 // EditItem makes the gallery item id Edit's first image (a job card's
 // "Edit this result"), read off the UI goroutine.
-func (a *App) EditItem(id int64) {
+func (a host) EditItem(id int64) {
 	if a.lib == nil {
 		return
 	}
@@ -245,7 +229,7 @@ func (a *App) EditItem(id int64) {
 				dialog.ShowError(fmt.Errorf(catalogue.T("cannot open image %d: %w"), id, err), a.win)
 				return
 			}
-			galleryActions{a}.EditThis(it)
+			galleryActions{a.App}.EditThis(it)
 		})
 	}()
 }
@@ -264,136 +248,29 @@ func (g galleryActions) ExpandCanvas(it library.Item) {
 
 // Export asks where and how to export an item.
 func (g galleryActions) Export(it library.Item) {
-	dialogs.Export(g.a, it, g.a.lib.Path(it), nil)
+	dialogs.Export(host{g.a}, it, g.a.lib.Path(it), nil)
 }
 
 // ExportMany asks where and how to export items, then exports them with
 // a progress bar.
 func (g galleryActions) ExportMany(items []library.Item) {
-	dialogs.ExportMany(g.a, items, g.a.lib.Path, nil)
+	dialogs.ExportMany(host{g.a}, items, g.a.lib.Path, nil)
 }
 
 // onJobEvent runs on a job's goroutine: it decodes a preview there, then
 // hops to the UI goroutine to show the event.
-func (a *App) onJobEvent(e jobs.Event) {
-	var img image.Image
-	var results []jobview.Result
-	if e.State == jobs.Partial && e.Preview != nil {
-		img, _ = library.MakeThumbnailSized(e.Preview.Data, jobview.PreviewSide)
-	}
-	if e.State == jobs.Done && a.lib != nil {
-		// Every image the job made, each with its thumbnail (n is at
-		// most 10, and the runner keeps no more than were asked for).
-		// An edit whose unmasked area was kept has two of each: the
-		// card names them, and compares the kept one with the first
-		// input.
-		var before image.Image
-		for _, id := range e.ItemIDs {
-			r := jobview.Result{Item: id}
-			if it, err := a.lib.Get(context.Background(), id); err == nil {
-				if p, err := a.lib.Thumbnail(it); err == nil {
-					r.Thumb, _ = imageio.DecodeFileFit(p, jobview.PreviewSide)
-				}
-				if it.Kind == "kept" && e.Job.Request.Edit != nil && len(e.Job.Request.Edit.Images) > 0 {
-					if before == nil {
-						before, _ = library.MakeThumbnailSized(e.Job.Request.Edit.Images[0].Data, jobview.PreviewSide)
-					}
-					r.Label, r.Before = catalogue.T("Unmasked kept"), before
-				} else if e.Job.Request.Keep != nil {
-					r.Label = catalogue.T("As sent")
-				}
-			}
-			results = append(results, r)
-		}
-		for i := range e.Unsaved {
-			u := &e.Unsaved[i]
-			thumb, _ := library.MakeThumbnailSized(u.Image.Data, jobview.PreviewSide)
-			results = append(results, jobview.Result{Thumb: thumb, Unsaved: u})
-		}
-	}
-	a.bridge.Do(func() { a.showJobEvent(e, img, results) })
-}
-
-func (a *App) showJobEvent(e jobs.Event, img image.Image, results []jobview.Result) {
-	if e.Job.Request.Edit != nil {
-		if a.built[TabEdit] {
-			a.edit.ShowJob(e, img, results)
-		}
-	} else if a.built[TabGenerate] {
-		a.generate.ShowJob(e, img, results)
-	}
-	if e.State == jobs.Done && a.built[TabGallery] {
-		a.gallery.Reload()
-	}
-	if e.Charged != nil {
-		a.refreshSpend(e.State == jobs.Done)
-	}
-	if e.State.Final() {
-		a.jobsEnded()
-	}
-	if (e.State == jobs.Done || e.State == jobs.Failed) && !a.focused {
-		a.notify(e)
-	}
-}
-
 // notify tells, over the desktop's notifications, that a job ended while
 // the window was in the background. Notifications fail quietly.
-func (a *App) notify(e jobs.Event) {
-	title, body := catalogue.T("Image ready"), kit.Shorten(jobview.Prompt(e), 80)
-	if len(e.Unsaved) > 0 {
-		title, body = catalogue.T("Images not saved"), library.Cause(e.Unsaved[0].Err)
-	}
-	if e.State == jobs.Failed {
-		title = catalogue.F("Image failed: %s", e.Err.Kind)
-		body = e.Err.Hint
-	}
-	a.fyneApp.SendNotification(fyne.NewNotification(title, body))
-}
-
 // confirmClose asks before closing while jobs run: their images would be
 // lost though they are paid for. Keeping them is the default.
-func (a *App) confirmClose() {
-	if a.runner == nil || a.runner.Running() == 0 {
-		a.saveState()
-		a.win.Close()
-		return
-	}
-	n := a.runner.RunningImages()
-	images := catalogue.N("If you quit now, %s images are lost, though the service may charge for them.", n, humanize.Comma(int64(n)))
-	d := dialog.NewConfirm(catalogue.T("Jobs are still running"),
-		catalogue.N("%d jobs have not finished.", a.runner.Running(), a.runner.Running())+" "+images,
-		func(quit bool) {
-			a.quitQuestion = nil
-			if quit {
-				a.saveState()
-				a.win.Close()
-			}
-		}, a.win)
-	d.SetConfirmText(catalogue.N("Quit and lose %s images", n, humanize.Comma(int64(n))))
-	d.SetDismissText(catalogue.T("Keep running"))
-	d.SetConfirmImportance(widget.DangerImportance)
-	a.quitQuestion = d
-	d.Show()
-}
-
 // jobsEnded follows the question confirmClose asked: once no job runs,
 // nothing would be lost, so the window closes as the user asked it to;
 // while some still run, the question is asked again with their numbers.
-func (a *App) jobsEnded() {
-	d := a.quitQuestion
-	if d == nil || a.runner == nil {
-		return
-	}
-	a.quitQuestion = nil
-	d.Hide()
-	a.confirmClose()
-}
-
 // UsePrompt implements room.Host: Chat's "Use as prompt" fills Text to
 // image's or Edit's prompt with the reply as plain text (its markdown
 // taken out) and shows that tab, saying what it replaced; Ctrl+Z in the
 // prompt brings the old text back.
-func (a *App) UsePrompt(target, text string) {
+func (a host) UsePrompt(target, text string) {
 	text = strings.TrimSpace(markdown.Text(markdown.Parse(text)))
 	tab := TabGenerate
 	if target == room.TargetEdit {
@@ -451,9 +328,3 @@ func groupLabels(p config.Profile) ([]string, string) {
 func ownKeyLabel() string { return catalogue.T("own key") }
 
 // pickGroup switches the connected profile to one of its groups' keys.
-func (a *App) pickGroup(label string) {
-	if label == ownKeyLabel() {
-		label = ""
-	}
-	a.session.UseGroup(label)
-}

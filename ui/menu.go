@@ -32,7 +32,11 @@ var (
 	shortcutNewChat  = &desktop.CustomShortcut{KeyName: fyne.KeyN, Modifier: fyne.KeyModifierShortcutDefault}
 )
 
-func (a *App) mainMenu() *fyne.MainMenu {
+// menus are the window's menus and shortcuts, and what their items do
+// that belongs to no room (import, empty the trash, quit, about).
+type menus struct{ *App }
+
+func (a menus) mainMenu() *fyne.MainMenu {
 	primary := fyne.NewMenuItem(catalogue.T("Send or generate"), a.primaryAction)
 	primary.Shortcut = shortcutPrimary
 	quit := fyne.NewMenuItem(catalogue.T("Quit"), a.quit)
@@ -60,8 +64,8 @@ func (a *App) mainMenu() *fyne.MainMenu {
 			a.edit.ExpandCanvas()
 		}),
 		fyne.NewMenuItemSeparator(),
-		fyne.NewMenuItem(catalogue.T("Prompt library…"), func() { showPromptLibrary(a) }),
-		fyne.NewMenuItem(catalogue.T("Keep prompt in library…"), func() { keepPrompt(a) }),
+		fyne.NewMenuItem(catalogue.T("Prompt library…"), func() { showPromptLibrary(a.App) }),
+		fyne.NewMenuItem(catalogue.T("Keep prompt in library…"), func() { keepPrompt(a.App) }),
 	)
 
 	tabItems := make([]*fyne.MenuItem, len(tabTitles()))
@@ -75,7 +79,7 @@ func (a *App) mainMenu() *fyne.MainMenu {
 		item.Shortcut = shortcutTab[i]
 		tabItems[i] = item
 	}
-	spendItem := fyne.NewMenuItem(catalogue.T("Spend…"), a.showSpend)
+	spendItem := fyne.NewMenuItem(catalogue.T("Spend…"), statusActions{a.App}.showSpend)
 	view := fyne.NewMenu(catalogue.T("View"), append(tabItems, fyne.NewMenuItemSeparator(), spendItem)...)
 
 	help := fyne.NewMenu(catalogue.T("Help"),
@@ -84,13 +88,13 @@ func (a *App) mainMenu() *fyne.MainMenu {
 	return fyne.NewMainMenu(file, edit, view, help)
 }
 
-func (a *App) clipboard() fyne.Clipboard {
+func (a menus) clipboard() fyne.Clipboard {
 	return a.fyneApp.Clipboard()
 }
 
 // forwardItem is an Edit menu item that hands its shortcut to the focused
 // widget, so the menu works on whichever text field the user is in.
-func (a *App) forwardItem(label string, sc fyne.Shortcut) *fyne.MenuItem {
+func (a menus) forwardItem(label string, sc fyne.Shortcut) *fyne.MenuItem {
 	item := fyne.NewMenuItem(label, func() {
 		if s, ok := a.win.Canvas().Focused().(fyne.Shortcutable); ok {
 			s.TypedShortcut(sc)
@@ -104,7 +108,7 @@ func (a *App) forwardItem(label string, sc fyne.Shortcut) *fyne.MenuItem {
 // driver runs menu shortcuts first, the test driver only knows the canvas.
 // Each is kept by name as well, so tests fire one as the canvas would
 // (Fyne 2.8's test canvas no longer takes typed shortcuts).
-func (a *App) addShortcuts() {
+func (a menus) addShortcuts() {
 	a.shortcuts = map[string]func(){}
 	add := func(sc fyne.Shortcut, f func()) {
 		a.shortcuts[sc.ShortcutName()] = f
@@ -124,7 +128,7 @@ func (a *App) addShortcuts() {
 }
 
 // importImages asks for image files and adds them to the gallery.
-func (a *App) importImages() {
+func (a menus) importImages() {
 	d := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
 		if err != nil || r == nil {
 			return
@@ -140,29 +144,29 @@ func (a *App) importImages() {
 
 // emptyTrash removes for good what was deleted in this session: Undo
 // lasted until now.
-func (a *App) emptyTrash() {
+func (a menus) emptyTrash() {
 	if a.lib != nil {
 		_ = a.lib.EmptyTrash(context.Background())
 	}
 }
 
 // newChat shows Chat with a new conversation (Ctrl+N).
-func (a *App) newChat() {
+func (a menus) newChat() {
 	a.SelectTab(TabChat)
 	a.chat.NewChat()
 }
 
 // quit leaves the app, asking first while jobs run.
-func (a *App) quit() {
+func (a menus) quit() {
 	if a.runner != nil && a.runner.Running() > 0 {
-		a.confirmClose()
+		jobFeed{a.App}.confirmClose()
 		return
 	}
 	a.saveState()
 	a.fyneApp.Quit()
 }
 
-func (a *App) showAbout() {
+func (a menus) showAbout() {
 	dialogs.About(a.win, fyne.NewStaticResource("icon.png", assets.Icon), Version)
 }
 

@@ -95,7 +95,7 @@ func (g galleryActions) MoreLikeThis(it library.Item) {
 }
 
 // GalleryChanged implements room.Host: the gallery reads its items again.
-func (a *App) GalleryChanged() {
+func (a host) GalleryChanged() {
 	if a.built[TabGallery] {
 		a.gallery.Reload()
 	}
@@ -103,7 +103,7 @@ func (a *App) GalleryChanged() {
 
 // MoreLikeItem is a job card's "More like this…": the item is read off
 // the UI goroutine, then asked about as the gallery's button does.
-func (a *App) MoreLikeItem(id int64) {
+func (a host) MoreLikeItem(id int64) {
 	if a.lib == nil {
 		return
 	}
@@ -114,7 +114,7 @@ func (a *App) MoreLikeItem(id int64) {
 				dialog.ShowError(fmt.Errorf(catalogue.T("cannot open image %d: %w"), id, err), a.win)
 				return
 			}
-			galleryActions{a}.MoreLikeThis(it)
+			galleryActions{a.App}.MoreLikeThis(it)
 		})
 	}()
 }
@@ -157,7 +157,7 @@ func sendVariations(a *App, it library.Item, v variation, n int) {
 	path := a.lib.Path(it)
 	go func() {
 		data, err := os.ReadFile(path)
-		a.Do(func() {
+		host{a}.Do(func() {
 			if err != nil {
 				dialog.ShowError(fmt.Errorf(catalogue.T("cannot read image %d: %w"), it.ID, err), a.win)
 				return

@@ -20,9 +20,13 @@ import (
 	"easel/internal/wording"
 )
 
+// attachments are the images picked or dropped to go with the next
+// message, shown as chips above the composer.
+type attachments struct{ *Room }
+
 // attachFromFile asks for an image to attach to the message being
 // written.
-func (t *Room) attachFromFile() {
+func (t attachments) attachFromFile() {
 	d := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
 		if err != nil || r == nil {
 			return
@@ -58,7 +62,7 @@ func (t *Room) AttachFiles(paths []string) {
 			atts = append(atts, attachment{name: filepath.Base(p), data: prepared.Data, thumb: imageio.Fit(prepared.Image, 192)})
 		}
 		t.host.Do(func() {
-			t.attach(atts, problems)
+			attachments{t}.attach(atts, problems)
 		})
 	}()
 }
@@ -71,15 +75,15 @@ func (t *Room) Attach(name string, data []byte) {
 		prepared, err := imageio.Prepare(name, data, imageio.MaxUploadBytes)
 		t.host.Do(func() {
 			if err != nil {
-				t.attach(nil, []string{wording.Sentence(err.Error())})
+				attachments{t}.attach(nil, []string{wording.Sentence(err.Error())})
 				return
 			}
-			t.attach([]attachment{{name: name, data: prepared.Data, thumb: imageio.Fit(prepared.Image, 192)}}, nil)
+			attachments{t}.attach([]attachment{{name: name, data: prepared.Data, thumb: imageio.Fit(prepared.Image, 192)}}, nil)
 		})
 	}()
 }
 
-func (t *Room) attach(atts []attachment, problems []string) {
+func (t attachments) attach(atts []attachment, problems []string) {
 	room := MaxAttachments - len(t.attachments)
 	if len(atts) > room {
 		var over []string
@@ -110,7 +114,7 @@ func (t *Room) Attachments() []string {
 
 // showAttachments draws the images waiting above the composer, each with
 // its remove button.
-func (t *Room) showAttachments() {
+func (t attachments) showAttachments() {
 	defer t.showEstimate()
 	t.attachRow.Objects = nil
 	for i, a := range t.attachments {

@@ -143,13 +143,13 @@ func (t *Room) Wait() { t.work.Wait() }
 
 // Build implements room.Room.
 func (t *Room) Build() fyne.CanvasObject {
-	left := t.buildList()
+	left := convList{t}.buildList()
 
 	t.title = widget.NewLabelWithStyle(catalogue.T("New chat"), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	t.title.Truncation = fyne.TextTruncateEllipsis
-	settings := t.buildSettings()
-	export := &widget.Button{Icon: theme.DocumentSaveIcon(), Importance: widget.LowImportance, OnTapped: t.exportMarkdown}
-	copyAll := &widget.Button{Icon: theme.ContentCopyIcon(), Importance: widget.LowImportance, OnTapped: t.copyConversation}
+	settings := settingsPanel{t}.buildSettings()
+	export := &widget.Button{Icon: theme.DocumentSaveIcon(), Importance: widget.LowImportance, OnTapped: convList{t}.exportMarkdown}
+	copyAll := &widget.Button{Icon: theme.ContentCopyIcon(), Importance: widget.LowImportance, OnTapped: convList{t}.copyConversation}
 	header := container.NewVBox(
 		container.NewBorder(nil, nil, nil, container.NewHBox(copyAll, export), t.title),
 		container.NewBorder(nil, nil, widget.NewLabel(catalogue.T("Model")), nil, t.model.Object),
@@ -157,17 +157,17 @@ func (t *Room) Build() fyne.CanvasObject {
 
 	t.transcript = transcript.New(transcript.Actions{
 		Copy:        func(s string) { t.host.Clipboard().SetContent(s) },
-		Delete:      t.deleteMessage,
-		Regenerate:  t.regenerate,
-		Edit:        t.editMessage,
-		Version:     t.showVersion,
-		UseAsPrompt: t.useAsPrompt,
+		Delete:      replies{t}.deleteMessage,
+		Regenerate:  replies{t}.regenerate,
+		Edit:        replies{t}.editMessage,
+		Version:     replies{t}.showVersion,
+		UseAsPrompt: replies{t}.useAsPrompt,
 		Keep: func(s string) {
 			promptlib.Keep(t.host, markdown.Text(markdown.Parse(s)), catalogue.T("a chat reply"), nil)
 		},
 		Targets:       []string{catalogue.T("Text to image"), catalogue.T("Edit")},
-		RetryBare:     func(id int64) { t.retry(id, retryBare) },
-		WithoutImages: func(id int64) { t.retry(id, retryWithoutImages) },
+		RetryBare:     func(id int64) { replies{t}.retry(id, retryBare) },
+		WithoutImages: func(id int64) { replies{t}.retry(id, retryWithoutImages) },
 		Settings:      t.host.ShowSettings,
 	}, catalogue.T("Start a conversation: type below and press Enter. Drop images here to ask about them."))
 
@@ -178,7 +178,7 @@ func (t *Room) Build() fyne.CanvasObject {
 	t.send = &widget.Button{Text: catalogue.T("Send"), Icon: theme.MailSendIcon(), Importance: widget.HighImportance, OnTapped: t.PrimaryAction}
 	t.stop = &widget.Button{Text: catalogue.T("Stop"), Icon: theme.MediaStopIcon(), OnTapped: t.Stop}
 	t.stop.Hide()
-	attach := &widget.Button{Text: catalogue.T("Images…"), Icon: theme.FileImageIcon(), OnTapped: t.attachFromFile}
+	attach := &widget.Button{Text: catalogue.T("Images…"), Icon: theme.FileImageIcon(), OnTapped: attachments{t}.attachFromFile}
 	t.status = kit.HintLabel(room.ServiceText(t.host))
 	t.status.Wrapping, t.status.Truncation = fyne.TextWrapOff, fyne.TextTruncateEllipsis
 	t.attachRow = container.NewHBox()
@@ -207,7 +207,7 @@ func (t *Room) Build() fyne.CanvasObject {
 
 // useAsPrompt puts a reply's text (or a code block's) into the prompt
 // of Text to image or Edit.
-func (t *Room) useAsPrompt(text, label string) {
+func (t replies) useAsPrompt(text, label string) {
 	target := room.TargetGenerate
 	if label == catalogue.T("Edit") {
 		target = room.TargetEdit
@@ -233,7 +233,7 @@ func (t *Room) openStore() {
 				t.status.SetText(err.Error())
 				return
 			}
-			t.reloadList()
+			convList{t}.reloadList()
 		})
 	}()
 }
@@ -276,7 +276,7 @@ func (t *Room) newChat() {
 		t.current.Model = "gpt-4o-mini"
 	}
 	t.path = nil
-	t.showSettings()
+	settingsPanel{t}.showSettings()
 	t.title.SetText(catalogue.T("New chat"))
 	t.transcript.SetMessages(nil)
 	if t.list != nil {
@@ -395,7 +395,7 @@ func (t *Room) open(id int64) {
 	if t.store == nil {
 		return
 	}
-	t.saveSettings()
+	settingsPanel{t}.saveSettings()
 	t.load(id, nil)
 }
 
@@ -430,7 +430,7 @@ func (t *Room) load(id int64, then func()) {
 			}
 			t.current, t.path = c, path
 			t.title.SetText(c.Title)
-			t.showSettings()
+			settingsPanel{t}.showSettings()
 			t.showPath()
 			t.syncSend()
 			if s := t.streams[id]; s != nil {
@@ -450,7 +450,7 @@ func (t *Room) reload() {
 	if t.current.ID != 0 {
 		t.load(t.current.ID, nil)
 	}
-	t.reloadList()
+	convList{t}.reloadList()
 }
 
 // PrimaryAction implements room.Room: Enter and Send.
@@ -475,7 +475,7 @@ func (t *Room) PrimaryAction() {
 	}
 	modelpick.Confirm(t.host.Window(), t.model, func() {
 		p := t.host.Session().Current()
-		room.GuardEstimate(t.host, p, t.nextEstimate(p), 1, func() { t.sendMessage(t.composer.Text) })
+		room.GuardEstimate(t.host, p, t.nextEstimate(p), 1, func() { replies{t}.sendMessage(t.composer.Text) })
 	})
 }
 

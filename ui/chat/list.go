@@ -14,10 +14,15 @@ import (
 	"easel/internal/conversations"
 )
 
+// convList is the list of conversations beside the transcript: it is
+// searched, and each row's menu renames, deletes (with Undo), exports
+// and copies its conversation.
+type convList struct{ *Room }
+
 // buildList makes the left side: New chat, the search, the list of
 // conversations (pinned first, then newest), and the bar that undoes a
 // delete.
-func (t *Room) buildList() fyne.CanvasObject {
+func (t convList) buildList() fyne.CanvasObject {
 	newChat := &widget.Button{Text: catalogue.T("New chat (Ctrl+N)"), Icon: theme.ContentAddIcon(), OnTapped: t.NewChat}
 	t.search = widget.NewEntry()
 	t.search.SetPlaceHolder(catalogue.T("Search conversations"))
@@ -60,7 +65,7 @@ func (t *Room) buildList() fyne.CanvasObject {
 
 // reloadList reads the conversations (those matching the search) off the
 // UI goroutine.
-func (t *Room) reloadList() {
+func (t convList) reloadList() {
 	if t.store == nil {
 		return
 	}
@@ -92,7 +97,7 @@ func (t *Room) reloadList() {
 }
 
 // conversationMenu offers Rename, Pin, Export, Copy and Delete for c.
-func (t *Room) conversationMenu(c conversations.Conversation, at fyne.CanvasObject) {
+func (t convList) conversationMenu(c conversations.Conversation, at fyne.CanvasObject) {
 	pin := catalogue.T("Pin to the top")
 	if c.Pinned {
 		pin = catalogue.T("Unpin")
@@ -128,7 +133,7 @@ func (t *Room) write(f func(context.Context) error) {
 }
 
 // rename asks for a conversation's new title.
-func (t *Room) rename(c conversations.Conversation) {
+func (t convList) rename(c conversations.Conversation) {
 	e := kit.NewDialogEntry()
 	e.SetText(c.Title)
 	d := dialog.NewForm(catalogue.T("Rename conversation"), catalogue.T("Rename"), catalogue.T("Cancel"), []*widget.FormItem{widget.NewFormItem(catalogue.T("Title"), e)}, func(ok bool) {
@@ -144,7 +149,7 @@ func (t *Room) rename(c conversations.Conversation) {
 
 // deleteConversation deletes c at once; Undo brings it back until Easel
 // closes.
-func (t *Room) deleteConversation(c conversations.Conversation) {
+func (t convList) deleteConversation(c conversations.Conversation) {
 	// No question first: Undo below the list brings it back until Easel
 	// closes, and one safeguard is enough.
 	if s := t.streams[c.ID]; s != nil {
@@ -160,7 +165,7 @@ func (t *Room) deleteConversation(c conversations.Conversation) {
 }
 
 // undoDelete brings the last deleted conversation back and opens it.
-func (t *Room) undoDelete() {
+func (t convList) undoDelete() {
 	id := t.deleted
 	if id == 0 {
 		return
@@ -172,18 +177,18 @@ func (t *Room) undoDelete() {
 }
 
 // exportMarkdown saves the open conversation as a Markdown file.
-func (t *Room) exportMarkdown() {
+func (t convList) exportMarkdown() {
 	if t.current.ID == 0 {
 		dialog.ShowInformation(catalogue.T("Nothing to export yet"), catalogue.T("Send a message first: a new chat is saved with its first message."), t.host.Window())
 		return
 	}
 	md := conversations.Markdown(t.current, t.path)
-	saveText(t, fileName(t.current.Title)+".md", []byte(md))
+	saveText(t.Room, fileName(t.current.Title)+".md", []byte(md))
 }
 
 // copyConversation puts the open conversation on the clipboard as
 // Markdown.
-func (t *Room) copyConversation() {
+func (t convList) copyConversation() {
 	if t.current.ID == 0 {
 		return
 	}

@@ -21,13 +21,17 @@ import (
 	"easel/ui/kit"
 )
 
+// settingsPanel is a conversation's own settings (model, system prompt,
+// temperature) and the presets that fill them.
+type settingsPanel struct{ *Room }
+
 // noPreset is the preset choice that leaves the system prompt as typed.
 func noPreset() string { return catalogue.T("No preset") }
 
 // buildSettings makes the model picker and the folded settings: the
 // system prompt and its presets, temperature and max tokens, each sent
 // only when set.
-func (t *Room) buildSettings() fyne.CanvasObject {
+func (t settingsPanel) buildSettings() fyne.CanvasObject {
 	t.model = t.host.Models().New(api.EndpointChat, catalogue.T("Chat model, e.g. gpt-4o-mini"), t.host.Session().Current().ChatModel)
 	t.system = widget.NewMultiLineEntry()
 	t.system.SetPlaceHolder(catalogue.T("System prompt: how the assistant should answer (optional)"))
@@ -70,7 +74,7 @@ func (t *Room) buildSettings() fyne.CanvasObject {
 }
 
 // showSettings fills the fields from the open conversation.
-func (t *Room) showSettings() {
+func (t settingsPanel) showSettings() {
 	c := t.current
 	t.model.SetText(c.Model)
 	t.system.SetText(c.System)
@@ -86,7 +90,7 @@ func (t *Room) showSettings() {
 }
 
 // readSettings is the open conversation with the fields' values.
-func (t *Room) readSettings() (conversations.Conversation, error) {
+func (t settingsPanel) readSettings() (conversations.Conversation, error) {
 	c := t.current
 	c.Model, c.System = t.model.Text(), t.system.Text
 	c.Temperature, c.MaxTokens = nil, nil
@@ -109,7 +113,7 @@ func (t *Room) readSettings() (conversations.Conversation, error) {
 
 // saveSettings keeps the fields' values with the open conversation when
 // they changed.
-func (t *Room) saveSettings() {
+func (t settingsPanel) saveSettings() {
 	c, err := t.readSettings()
 	if err != nil || t.current.ID == 0 || sameSettings(c, t.current) {
 		return
@@ -130,7 +134,7 @@ func sameSettings(a, b conversations.Conversation) bool {
 }
 
 // loadPresets lists the presets off the UI goroutine.
-func (t *Room) loadPresets() {
+func (t settingsPanel) loadPresets() {
 	if t.store == nil {
 		t.showPresets([]conversations.Preset{conversations.PromptWriter})
 		return
@@ -147,7 +151,7 @@ func (t *Room) loadPresets() {
 	}()
 }
 
-func (t *Room) showPresets(ps []conversations.Preset) {
+func (t settingsPanel) showPresets(ps []conversations.Preset) {
 	t.presetList = ps
 	names := []string{noPreset()}
 	for _, p := range ps {
@@ -164,7 +168,7 @@ func (t *Room) showPresets(ps []conversations.Preset) {
 }
 
 // applyPreset puts a preset's system prompt in the field.
-func (t *Room) applyPreset(name string) {
+func (t settingsPanel) applyPreset(name string) {
 	if name == noPreset() {
 		t.system.SetText("")
 		return
@@ -177,7 +181,7 @@ func (t *Room) applyPreset(name string) {
 }
 
 // savePreset asks for a name and saves the system prompt under it.
-func (t *Room) savePreset() {
+func (t settingsPanel) savePreset() {
 	if strings.TrimSpace(t.system.Text) == "" {
 		dialog.ShowInformation(catalogue.T("No system prompt"), catalogue.T("Write a system prompt first: a preset keeps it to use again."), t.host.Window())
 		return

@@ -24,6 +24,11 @@ import (
 	"easel/ui/room"
 )
 
+// replies sends the user's messages and streams the model's replies into
+// the transcript, and does what a message's menu asks: regenerate,
+// retry, edit and resend, step through versions, delete.
+type replies struct{ *Room }
+
 // FrameInterval is how often a streaming reply is written and shown:
 // twenty times a second.
 const FrameInterval = 50 * time.Millisecond
@@ -63,15 +68,15 @@ const (
 
 // sendMessage saves the user's message (creating the conversation with
 // its first message) and streams the reply, off the UI goroutine.
-func (t *Room) sendMessage(text string) {
-	c, err := t.readSettings()
+func (t replies) sendMessage(text string) {
+	c, err := settingsPanel{t.Room}.readSettings()
 	if err != nil {
 		t.status.SetText(err.Error())
 		return
 	}
 	atts := t.attachments
 	t.attachments = nil
-	t.showAttachments()
+	attachments{t.Room}.showAttachments()
 	t.composer.SetText("")
 	t.current = c
 	store := t.store
@@ -114,19 +119,19 @@ func (t *Room) sendMessage(text string) {
 }
 
 // restoreDraft puts an unsent message back in the composer and says why.
-func (t *Room) restoreDraft(text string, atts []attachment, err error) {
+func (t replies) restoreDraft(text string, atts []attachment, err error) {
 	if t.composer.Text == "" {
 		t.composer.SetText(text)
 	}
 	t.attachments = append(atts, t.attachments...)
-	t.showAttachments()
+	attachments{t.Room}.showAttachments()
 	dialog.ShowError(fmt.Errorf(catalogue.T("the message was not sent: %w"), err), t.host.Window())
 }
 
 // startReply streams a reply to message parent of conversation conv:
 // the branch up to parent is sent (kind says how much of it), a new
 // reply follows parent (a new version if it had one).
-func (t *Room) startReply(conv, parent int64, kind retryKind) {
+func (t replies) startReply(conv, parent int64, kind retryKind) {
 	client := t.host.Session().Client()
 	if client == nil {
 		t.status.SetText(room.ServiceText(t.host))
@@ -138,7 +143,7 @@ func (t *Room) startReply(conv, parent int64, kind retryKind) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cur := t.host.Session().Current()
-	s := &stream{t: t, conv: conv, cancel: cancel, profile: cur.ID, prices: cur.Prices}
+	s := &stream{t: t.Room, conv: conv, cancel: cancel, profile: cur.ID, prices: cur.Prices}
 	t.streams[conv] = s
 	t.syncSend()
 	store := t.store
@@ -285,7 +290,7 @@ func (s *stream) run(ctx context.Context, store *conversations.Store, client *ap
 			}
 			t.reload()
 		} else {
-			t.reloadList()
+			convList{t}.reloadList()
 		}
 	})
 }
@@ -352,10 +357,10 @@ func (t *Room) Stop() {
 
 // regenerate writes the last reply again; the earlier one is kept as a
 // version.
-func (t *Room) regenerate(id int64) {
+func (t replies) regenerate(id int64) {
 	for _, m := range t.path {
 		if m.ID == id && m.Role == api.RoleAssistant {
-			t.saveSettings()
+			settingsPanel{t.Room}.saveSettings()
 			t.startReply(t.current.ID, m.Parent, retryFull)
 			return
 		}
@@ -364,7 +369,7 @@ func (t *Room) regenerate(id int64) {
 
 // retry tries a failed reply again: with only the last question, or
 // without its images.
-func (t *Room) retry(id int64, kind retryKind) {
+func (t replies) retry(id int64, kind retryKind) {
 	for _, m := range t.path {
 		if m.ID == id {
 			t.startReply(t.current.ID, m.Parent, kind)
@@ -375,7 +380,7 @@ func (t *Room) retry(id int64, kind retryKind) {
 
 // editMessage asks for a new text for an earlier question and sends it:
 // what followed is replaced, the old branch kept as a version.
-func (t *Room) editMessage(id int64) {
+func (t replies) editMessage(id int64) {
 	var msg *conversations.Message
 	for i := range t.path {
 		if t.path[i].ID == id {
@@ -407,7 +412,7 @@ func (t *Room) editMessage(id int64) {
 
 // resend adds an edited question as a new branch from where m was, with
 // m's images, and streams its reply.
-func (t *Room) resend(m conversations.Message, text string) {
+func (t replies) resend(m conversations.Message, text string) {
 	store, lib, conv := t.store, t.host.Library(), t.current.ID
 	t.work.Add(1)
 	go func() {
@@ -431,7 +436,7 @@ func (t *Room) resend(m conversations.Message, text string) {
 }
 
 // showVersion shows the version of message id delta places away.
-func (t *Room) showVersion(id int64, delta int) {
+func (t replies) showVersion(id int64, delta int) {
 	for _, m := range t.path {
 		if m.ID != id {
 			continue
@@ -447,7 +452,7 @@ func (t *Room) showVersion(id int64, delta int) {
 }
 
 // deleteMessage asks, then deletes a message and what followed it.
-func (t *Room) deleteMessage(id int64) {
+func (t replies) deleteMessage(id int64) {
 	if t.streams[t.current.ID] != nil {
 		t.status.SetText(catalogue.T("A reply is being written: Stop it before deleting messages."))
 		return

@@ -119,10 +119,10 @@ func newMaskTools(h room.Host, work *sync.WaitGroup) *maskTools {
 	m.tintShow = widget.NewCheck(catalogue.T("Show (H)"), func(on bool) { m.painter.SetTintHidden(!on) })
 	m.tintShow.Checked = true
 	m.zoom = widget.NewLabel("")
-	zoomOut := &widget.Button{Icon: theme.ZoomOutIcon(), OnTapped: m.painter.ZoomOut}
-	zoomIn := &widget.Button{Icon: theme.ZoomInIcon(), OnTapped: m.painter.ZoomIn}
-	fit := &widget.Button{Icon: theme.ZoomFitIcon(), OnTapped: m.painter.ZoomFit}
-	actual := &widget.Button{Text: "100 %", OnTapped: m.painter.ZoomActual}
+	zoomOut := &widget.Button{Icon: theme.ZoomOutIcon(), OnTapped: m.painter.Zoom().ZoomOut}
+	zoomIn := &widget.Button{Icon: theme.ZoomInIcon(), OnTapped: m.painter.Zoom().ZoomIn}
+	fit := &widget.Button{Icon: theme.ZoomFitIcon(), OnTapped: m.painter.Zoom().Fit}
+	actual := &widget.Button{Text: "100 %", OnTapped: m.painter.Zoom().Actual}
 	m.painter.OnChanged = m.sync
 
 	// Three rows: the tools, the brush and the tint, the actions; the
@@ -209,7 +209,7 @@ func (m *maskTools) sync() {
 		m.redo.Disable()
 		return
 	}
-	m.zoom.SetText(catalogue.F("%.0f %%", m.painter.ZoomPercent()))
+	m.zoom.SetText(catalogue.F("%.0f %%", m.painter.Zoom().Percent()))
 	setEnabled(m.undo, mk.CanUndo())
 	setEnabled(m.redo, mk.CanRedo())
 	if p := mk.Painted(); p == 0 {

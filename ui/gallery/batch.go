@@ -19,6 +19,11 @@ import (
 	"easel/ui/widgets/thumbgrid"
 )
 
+// selectionVerbs are what the selection bar and the grid's keys do to
+// every selected item at once: favourite, send to Edit, compare, export,
+// delete (with Undo).
+type selectionVerbs struct{ *Room }
+
 // batchBar is what can be done to the selection: it shows while more
 // than one item is selected.
 type batchBar struct {
@@ -30,11 +35,11 @@ type batchBar struct {
 
 func newBatchBar(t *Room) *batchBar {
 	b := &batchBar{t: t, count: widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})}
-	export := &widget.Button{Text: catalogue.T("Export… (Ctrl+E)"), Icon: theme.DocumentSaveIcon(), OnTapped: t.exportSelection}
-	fav := &widget.Button{Text: catalogue.T("Favourite (F)"), Icon: theme.ConfirmIcon(), OnTapped: t.favouriteSelection}
-	toEdit := &widget.Button{Text: catalogue.T("Send to Edit"), Icon: theme.DocumentCreateIcon(), OnTapped: t.selectionToEdit}
-	del := &widget.Button{Text: catalogue.T("Delete…"), Icon: theme.DeleteIcon(), Importance: widget.DangerImportance, OnTapped: t.deleteSelection}
-	b.compare = &widget.Button{Text: catalogue.T("Compare"), Icon: theme.ViewRestoreIcon(), OnTapped: t.compareSelection}
+	export := &widget.Button{Text: catalogue.T("Export… (Ctrl+E)"), Icon: theme.DocumentSaveIcon(), OnTapped: selectionVerbs{t}.exportSelection}
+	fav := &widget.Button{Text: catalogue.T("Favourite (F)"), Icon: theme.ConfirmIcon(), OnTapped: selectionVerbs{t}.favouriteSelection}
+	toEdit := &widget.Button{Text: catalogue.T("Send to Edit"), Icon: theme.DocumentCreateIcon(), OnTapped: selectionVerbs{t}.selectionToEdit}
+	del := &widget.Button{Text: catalogue.T("Delete…"), Icon: theme.DeleteIcon(), Importance: widget.DangerImportance, OnTapped: selectionVerbs{t}.deleteSelection}
+	b.compare = &widget.Button{Text: catalogue.T("Compare"), Icon: theme.ViewRestoreIcon(), OnTapped: selectionVerbs{t}.compareSelection}
 	clear := &widget.Button{Text: catalogue.T("Clear (Esc)"), Icon: theme.CancelIcon(), Importance: widget.LowImportance, OnTapped: func() {
 		t.grid.Selection().Clear()
 		t.grid.Refresh()
@@ -55,7 +60,7 @@ func (b *batchBar) sync() {
 }
 
 // onKey acts on the keys the grid hands over: F, Delete, Ctrl+E.
-func (t *Room) onKey(key string) {
+func (t selectionVerbs) onKey(key string) {
 	switch key {
 	case thumbgrid.KeyFavourite:
 		t.favouriteSelection()
@@ -70,7 +75,7 @@ func (t *Room) onKey(key string) {
 
 // withSelection reads the selected items, in the order chosen (pages not
 // yet loaded are read), off the UI goroutine, and hands them to f.
-func (t *Room) withSelection(f func([]library.Item)) {
+func (t selectionVerbs) withSelection(f func([]library.Item)) {
 	pager := t.pager
 	order := t.grid.Selection().Order()
 	if pager == nil || len(order) == 0 {
@@ -102,7 +107,7 @@ func (t *Room) withSelection(f func([]library.Item)) {
 
 // favouriteSelection marks the selected items as favourites, or unmarks
 // them when all already are.
-func (t *Room) favouriteSelection() {
+func (t selectionVerbs) favouriteSelection() {
 	lib := t.host.Library()
 	t.withSelection(func(items []library.Item) {
 		all := true
@@ -136,7 +141,7 @@ func (t *Room) favouriteSelection() {
 
 // selectionToEdit sends the selected items to Edit as ordered inputs, in
 // the order they were chosen.
-func (t *Room) selectionToEdit() {
+func (t selectionVerbs) selectionToEdit() {
 	t.withSelection(func(items []library.Item) {
 		for _, it := range items {
 			t.actions.SendToEdit(it)
@@ -145,10 +150,10 @@ func (t *Room) selectionToEdit() {
 }
 
 // deleteSelection asks, then deletes the selected items.
-func (t *Room) deleteSelection() {
+func (t selectionVerbs) deleteSelection() {
 	t.withSelection(func(items []library.Item) {
 		if len(items) == 1 {
-			t.confirmDelete(items[0])
+			details{t.Room}.confirmDelete(items[0])
 			return
 		}
 		d := dialog.NewConfirm(catalogue.F("Delete %d images?", len(items)),
@@ -166,7 +171,7 @@ func (t *Room) deleteSelection() {
 
 // deleteItems moves items to the library's trash off the UI goroutine,
 // then reloads and offers Undo until Easel closes.
-func (t *Room) deleteItems(items []library.Item) {
+func (t selectionVerbs) deleteItems(items []library.Item) {
 	lib := t.host.Library()
 	ids := make([]int64, len(items))
 	for i, it := range items {
@@ -184,7 +189,7 @@ func (t *Room) deleteItems(items []library.Item) {
 			t.undoBar.Show()
 			for _, id := range ids {
 				if id == t.opened {
-					t.closeDetails()
+					details{t.Room}.closeDetails()
 				}
 			}
 			t.Reload()
@@ -193,7 +198,7 @@ func (t *Room) deleteItems(items []library.Item) {
 }
 
 // undoDelete brings back what was last deleted.
-func (t *Room) undoDelete() {
+func (t selectionVerbs) undoDelete() {
 	lib, ids := t.host.Library(), t.trashed
 	if len(ids) == 0 {
 		return
@@ -267,17 +272,17 @@ func readImport(path string) ([]byte, error) {
 
 // compareSelection compares the two selected items, the first chosen as
 // before.
-func (t *Room) compareSelection() {
+func (t selectionVerbs) compareSelection() {
 	lib := t.host.Library()
 	t.withSelection(func(items []library.Item) {
 		if len(items) == 2 {
-			t.compare(lib.Path(items[0]), lib.Path(items[1]), items[1])
+			details{t.Room}.compare(lib.Path(items[0]), lib.Path(items[1]), items[1])
 		}
 	})
 }
 
 // exportSelection exports the selected items (or the one under the
 // cursor) with the batch export dialog.
-func (t *Room) exportSelection() {
+func (t selectionVerbs) exportSelection() {
 	t.withSelection(func(items []library.Item) { t.actions.ExportMany(items) })
 }

@@ -51,7 +51,7 @@ type keyer struct {
 
 // makeTransparent decodes the item off the UI goroutine and opens the
 // dialog.
-func (t *Room) makeTransparent(it library.Item) {
+func (t details) makeTransparent(it library.Item) {
 	lib := t.host.Library()
 	if lib == nil || it.Missing {
 		return
@@ -69,7 +69,7 @@ func (t *Room) makeTransparent(it library.Item) {
 				dialog.ShowError(err, t.host.Window())
 				return
 			}
-			k := &keyer{room: t, it: it, full: img, small: small}
+			k := &keyer{room: t.Room, it: it, full: img, small: small}
 			k.open(border)
 		})
 	}()

@@ -126,13 +126,13 @@ func (t *Room) Build() fyne.CanvasObject {
 		t.filters.row(t.favorites))
 
 	t.undoText = widget.NewLabel("")
-	undo := &widget.Button{Text: catalogue.T("Undo"), Icon: theme.ContentUndoIcon(), OnTapped: t.undoDelete}
+	undo := &widget.Button{Text: catalogue.T("Undo"), Icon: theme.ContentUndoIcon(), OnTapped: selectionVerbs{t}.undoDelete}
 	t.undoBar = container.NewBorder(nil, nil, nil, undo, t.undoText)
 	t.undoBar.Hide()
 	t.grid = thumbgrid.New(func() int { return t.total }, t.newCell, t.updateCell)
 	t.grid.OnChanged = t.selectionChanged
 	t.grid.OnOpen = t.openAt
-	t.grid.OnKey = t.onKey
+	t.grid.OnKey = selectionVerbs{t}.onKey
 	t.batch = newBatchBar(t)
 	// Not wrapped: a wrapping label in a Center is as narrow as its
 	// longest word, and as tall as that makes it, which grew the window.
@@ -142,7 +142,7 @@ func (t *Room) Build() fyne.CanvasObject {
 	gridArea := container.NewBorder(nil, container.NewVBox(t.batch.box, t.undoBar), nil, nil, container.NewStack(t.grid, t.empty))
 
 	t.details = container.NewVBox()
-	t.closeDetails()
+	details{t}.closeDetails()
 	t.detailsScroll = container.NewVScroll(container.NewPadded(t.details))
 	split := container.NewHSplit(gridArea, t.detailsScroll)
 	split.Offset = 0.68
@@ -268,7 +268,7 @@ func (t *Room) showPage(pager *library.Pager, n, all int, filtered bool, err, co
 	if t.opened != 0 && n <= Page {
 		if _, ok := pager.Find(t.opened); !ok {
 			t.selected = 0
-			t.closeDetails()
+			details{t}.closeDetails()
 		}
 	}
 }
@@ -385,12 +385,12 @@ func (t *Room) openAt(i int) {
 	if it, ok := t.item(i); ok {
 		t.selected = it.ID
 		t.Open(it)
-		t.viewLargeAt(it, i)
+		details{t}.viewLargeAt(it, i)
 	}
 }
 
 // closeDetails empties the details pane.
-func (t *Room) closeDetails() {
+func (t details) closeDetails() {
 	t.opened = 0
 	t.openSeq++
 	t.details.Objects = []fyne.CanvasObject{
@@ -418,7 +418,7 @@ func (t *Room) Open(it library.Item) {
 	lineage := container.NewVBox()
 	lineage.Hide()
 	compareBtn := &widget.Button{Text: catalogue.T("Compare…"), Icon: theme.ViewRestoreIcon()}
-	large := &widget.Button{Text: catalogue.T("View large (Enter)"), Icon: theme.ZoomInIcon(), OnTapped: func() { t.viewLarge(it) }}
+	large := &widget.Button{Text: catalogue.T("View large (Enter)"), Icon: theme.ZoomInIcon(), OnTapped: func() { details{t}.viewLarge(it) }}
 	compareBtn.Hide()
 	settings := widget.NewLabel(Describe(it))
 	settings.Wrapping = fyne.TextWrapWord
@@ -436,12 +436,12 @@ func (t *Room) Open(it library.Item) {
 				settings.SetText(Describe(it) + "\n" + CostLine(entry))
 			}
 			showMadeFrom(madeFrom, inputs)
-			t.showLineage(lineage, family)
+			details{t}.showLineage(lineage, family)
 			// The details grew under the scroll: it must learn their new
 			// height, or what is below the thumbnails cannot be reached.
 			t.detailsScroll.Refresh()
 			if before := compareWith(lib, it, inputs, family); before != "" && err == nil {
-				compareBtn.OnTapped = func() { t.compare(before, lib.Path(it), it) }
+				compareBtn.OnTapped = func() { details{t}.compare(before, lib.Path(it), it) }
 				compareBtn.Show()
 			}
 			if err != nil {
@@ -467,8 +467,8 @@ func (t *Room) Open(it library.Item) {
 	}}
 	fav := widget.NewCheck(catalogue.T("Favourite"), nil)
 	fav.SetChecked(it.Favorite)
-	fav.OnChanged = func(on bool) { t.setFavorite(it, on) }
-	del := &widget.Button{Text: catalogue.T("Delete…"), Icon: theme.DeleteIcon(), Importance: widget.DangerImportance, OnTapped: func() { t.confirmDelete(it) }}
+	fav.OnChanged = func(on bool) { details{t}.setFavorite(it, on) }
+	del := &widget.Button{Text: catalogue.T("Delete…"), Icon: theme.DeleteIcon(), Importance: widget.DangerImportance, OnTapped: func() { details{t}.confirmDelete(it) }}
 	reuse := &widget.Button{Text: catalogue.T("Reuse settings"), Icon: theme.ViewRefreshIcon(), OnTapped: func() { t.actions.Reuse(it) }}
 	toEdit := &widget.Button{Text: catalogue.T("Send to Edit"), Icon: theme.DocumentCreateIcon(), OnTapped: func() { t.actions.SendToEdit(it) }}
 	editThis := &widget.Button{Text: catalogue.T("Edit this"), Icon: theme.ColorPaletteIcon(), OnTapped: func() { t.actions.EditThis(it) }}
@@ -476,7 +476,7 @@ func (t *Room) Open(it library.Item) {
 	export := &widget.Button{Text: catalogue.T("Export…"), Icon: theme.DocumentSaveIcon(), OnTapped: func() { t.actions.Export(it) }}
 	more := &widget.Button{Text: catalogue.T("More like this…"), Icon: theme.ContentAddIcon(), OnTapped: func() { t.actions.MoreLikeThis(it) }}
 	expand := &widget.Button{Text: catalogue.T("Expand canvas…"), Icon: theme.ViewFullScreenIcon(), OnTapped: func() { t.actions.ExpandCanvas(it) }}
-	transparent := &widget.Button{Text: catalogue.T("Make transparent…"), Icon: theme.ColorChromaticIcon(), OnTapped: func() { t.makeTransparent(it) }}
+	transparent := &widget.Button{Text: catalogue.T("Make transparent…"), Icon: theme.ColorChromaticIcon(), OnTapped: func() { details{t}.makeTransparent(it) }}
 	t.details.Objects = []fyne.CanvasObject{
 		kit.Heading(catalogue.T("Details")),
 		full, prompt, container.NewGridWithColumns(2, copyPrompt, reuse, editThis, toEdit, toChat, export, del, large, compareBtn, more, expand, transparent, keepPrompt), fav, madeFrom, lineage, settings,
@@ -489,7 +489,7 @@ func (t *Room) Open(it library.Item) {
 		// and offer to locate the file or remove the item.
 		t.openSeq++ // the decode above will fail; its error is not news
 		locate := &widget.Button{Text: catalogue.T("Locate…"), Icon: theme.SearchIcon(), Importance: widget.HighImportance, OnTapped: func() { t.locate(it) }}
-		remove := &widget.Button{Text: catalogue.T("Remove from gallery…"), Icon: theme.DeleteIcon(), OnTapped: func() { t.confirmDelete(it) }}
+		remove := &widget.Button{Text: catalogue.T("Remove from gallery…"), Icon: theme.DeleteIcon(), OnTapped: func() { details{t}.confirmDelete(it) }}
 		where := kit.HintLabel(catalogue.F("The image file is missing: Easel looked for it at %s. If it was moved or renamed, locate it; its prompt and settings are kept here.", lib.Path(it)))
 		t.details.Objects = []fyne.CanvasObject{
 			kit.Heading(catalogue.T("Details")),
@@ -598,7 +598,7 @@ func (t *Room) OpenID(id int64) {
 	}()
 }
 
-func (t *Room) setFavorite(it library.Item, on bool) {
+func (t details) setFavorite(it library.Item, on bool) {
 	lib := t.host.Library()
 	go func() {
 		if err := lib.SetFavorite(context.Background(), it.ID, on); err != nil {
@@ -607,14 +607,14 @@ func (t *Room) setFavorite(it library.Item, on bool) {
 	}()
 }
 
-func (t *Room) confirmDelete(it library.Item) {
+func (t details) confirmDelete(it library.Item) {
 	title, text, yes := catalogue.T("Delete this image?"), catalogue.T("It is removed from the gallery, with its file when Easel closes: until then, Undo brings it back."), catalogue.T("Delete image")
 	if it.Missing {
 		title, text, yes = catalogue.T("Remove this image from the gallery?"), catalogue.T("Its prompt and settings are removed from the gallery (its file is not there). Until Easel closes, Undo brings it back."), catalogue.T("Remove")
 	}
 	d := dialog.NewConfirm(title, text, func(ok bool) {
 		if ok {
-			t.deleteItems([]library.Item{it})
+			selectionVerbs{t.Room}.deleteItems([]library.Item{it})
 		}
 	}, t.host.Window())
 	d.SetConfirmText(yes)

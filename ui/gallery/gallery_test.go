@@ -157,7 +157,7 @@ func TestDeleteAsksWithKeepingAsTheDefault(t *testing.T) {
 	h.UI(g.Reload)
 	h.Until("the item", func() bool { return len(g.Items()) == 1 })
 	h.UI(func() {
-		g.confirmDelete(g.Items()[0])
+		details{g}.confirmDelete(g.Items()[0])
 		top := h.Window().Canvas().Overlays().Top()
 		if top == nil {
 			t.Fatal("no question before deleting")
@@ -355,13 +355,13 @@ func TestKeysSelectAndActOnSeveral(t *testing.T) {
 		g.Grid().Select(1)
 		g.Grid().Selection().Extend(3) // as Shift+click or Shift+Right twice
 		g.Grid().Refresh()
-		g.onKey("favourite")
+		selectionVerbs{g}.onKey("favourite")
 	})
 	h.Until("three favourites", func() bool {
 		n, _ := h.Library().Count(context.Background(), library.Query{Favorites: true})
 		return n == 3
 	})
-	h.UI(func() { g.onKey("export") })
+	h.UI(func() { selectionVerbs{g}.onKey("export") })
 	h.Until("the export", func() bool { return len(exported) == 3 })
 	// Newest first: places 1..3 are pictures 3, 2, 1.
 	if exported[0].ID != ids[3] || exported[1].ID != ids[2] || exported[2].ID != ids[1] {
@@ -390,7 +390,7 @@ func TestDeleteUndoAndImport(t *testing.T) {
 	h.UI(g.Reload)
 	h.Until("two items", func() bool { return g.Total() == 2 })
 	it, _ := h.Library().Get(context.Background(), gone)
-	h.UI(func() { g.deleteItems([]library.Item{it}) })
+	h.UI(func() { selectionVerbs{g}.deleteItems([]library.Item{it}) })
 	h.Until("one item", func() bool { return g.Total() == 1 })
 	h.UI(func() {
 		if !g.undoBar.Visible() || !strings.Contains(g.undoText.Text, "Deleted 1 image") {
@@ -507,7 +507,7 @@ func TestMakeTransparentKeepsACutOutUnderTheOriginal(t *testing.T) {
 	}
 	h.UI(g.Reload)
 	h.Until("the item", func() bool { return len(g.Items()) == 1 })
-	h.UI(func() { g.makeTransparent(g.Items()[0]) })
+	h.UI(func() { details{g}.makeTransparent(g.Items()[0]) })
 	ok, _ := h.Overlay("Make transparent")
 	h.Until("the preview", func() bool { return !ok.Disabled() })
 	h.UI(ok.OnTapped)
@@ -543,7 +543,7 @@ func TestRefineACutOutWithTheBrush(t *testing.T) {
 	}
 	h.UI(g.Reload)
 	h.Until("the item", func() bool { return len(g.Items()) == 1 })
-	h.UI(func() { g.makeTransparent(g.Items()[0]) })
+	h.UI(func() { details{g}.makeTransparent(g.Items()[0]) })
 	refine, _ := h.Overlay("Refine with the brush…")
 	h.Until("the preview", func() bool { return !refine.Disabled() })
 	h.UI(refine.OnTapped)
@@ -589,14 +589,14 @@ func TestStateFollowsWhatIsShown(t *testing.T) {
 		g.Grid().Selection().All(2)
 		g.Grid().Refresh()
 		g.batch.sync()
-		g.deleteItems(g.Items())
+		selectionVerbs{g}.deleteItems(g.Items())
 	})
 	h.Until("both deleted", func() bool { return g.Answered() && len(g.Items()) == 0 })
 	h.UI(func() {
 		if !g.batch.box.Hidden {
 			t.Errorf("the selection bar still says %q", g.batch.count.Text)
 		}
-		g.undoDelete()
+		selectionVerbs{g}.undoDelete()
 	})
 	h.Until("back, and open", func() bool { return len(g.Items()) == 2 && g.Opened() != 0 })
 	_ = cat

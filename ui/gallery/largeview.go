@@ -34,20 +34,20 @@ type largeView struct {
 }
 
 // viewLarge shows an item large, from wherever it is in the grid.
-func (t *Room) viewLarge(it library.Item) { t.viewLargeAt(it, t.placeOf(it)) }
+func (t details) viewLarge(it library.Item) { t.viewLargeAt(it, t.placeOf(it)) }
 
 // viewLargeAt shows the item at place i large; the file is decoded off
 // the UI goroutine.
-func (t *Room) viewLargeAt(it library.Item, i int) {
+func (t details) viewLargeAt(it library.Item, i int) {
 	if t.host.Library() == nil || it.Missing {
 		return
 	}
-	l := &largeView{room: t, at: i}
+	l := &largeView{room: t.Room, at: i}
 	l.load(it, true)
 }
 
 // placeOf is it's place in the grid: the cursor's when it is there.
-func (t *Room) placeOf(it library.Item) int {
+func (t details) placeOf(it library.Item) int {
 	c := t.grid.Selection().Cursor()
 	if got, ok := t.item(c); ok && got.ID == it.ID {
 		return c

@@ -18,6 +18,11 @@ import (
 	"easel/ui/widgets/picture"
 )
 
+// details are what the pane beside the grid does for the one item open
+// in it: its favourite and delete, its family and before/after, the
+// large view, and a cut-out.
+type details struct{ *Room }
+
 // relative is an item of an item's lineage, with its thumbnail.
 type relative struct {
 	library.Item
@@ -54,7 +59,7 @@ func lineageOf(lib *library.Library, it library.Item) family {
 
 // showLineage fills box with an item's parents and children, each a
 // thumbnail that opens it.
-func (t *Room) showLineage(box *fyne.Container, f family) {
+func (t details) showLineage(box *fyne.Container, f family) {
 	box.Objects = nil
 	row := func(title string, rs []relative) {
 		if len(rs) == 0 {
@@ -94,7 +99,7 @@ func compareWith(lib *library.Library, it library.Item, inputs []inputThumb, f f
 // compare shows before (a file) against the item at after, with a
 // divider to drag, or side by side; the files are decoded off the UI
 // goroutine.
-func (t *Room) compare(before, after string, it library.Item) {
+func (t details) compare(before, after string, it library.Item) {
 	go func() {
 		a, errA := imageio.DecodeFileFit(before, detailSide)
 		b, errB := imageio.DecodeFileFit(after, detailSide)
@@ -109,7 +114,7 @@ func (t *Room) compare(before, after string, it library.Item) {
 }
 
 // showCompare opens the compare view of a and b.
-func (t *Room) showCompare(a, b image.Image, title string) {
+func (t details) showCompare(a, b image.Image, title string) {
 	v := compare.New(a, b, fyne.NewSize(720, 480))
 	apart := widget.NewCheck(catalogue.T("Side by side"), v.SetSideBySide)
 	hint := widget.NewLabel(catalogue.T("Drag across the image: before on the left of the line, after on the right."))

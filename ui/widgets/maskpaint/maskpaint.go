@@ -19,7 +19,6 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"easel/internal/mask"
-	"easel/internal/viewport"
 	"easel/ui/widgets/zoomarea"
 )
 
@@ -143,27 +142,9 @@ func (p *Painter) SetTintHidden(h bool) {
 	p.surface.showTint()
 }
 
-// Zoom is the zoom in screen units per image pixel.
-func (p *Painter) Zoom() float64 { return p.area.View.Zoom }
-
-// ZoomPercent is the zoom as people say it: 100 is one image pixel per
-// screen pixel.
-func (p *Painter) ZoomPercent() float64 { return p.area.Percent() }
-
-// ZoomIn zooms one step in about the area's centre.
-func (p *Painter) ZoomIn() { p.area.ZoomBy(viewport.ZoomStep) }
-
-// ZoomOut zooms one step out about the area's centre.
-func (p *Painter) ZoomOut() { p.area.ZoomBy(1 / viewport.ZoomStep) }
-
-// ZoomFit shows the whole image, and keeps it whole as the area changes.
-func (p *Painter) ZoomFit() { p.area.Fit() }
-
-// ZoomActual shows one image pixel per screen pixel ("100 %").
-func (p *Painter) ZoomActual() { p.area.Actual() }
-
-// scale is the screen's scale (device pixels per unit).
-func (p *Painter) scale() float64 { return p.area.Scale() }
+// Zoom is the painter's view: its zoom (View.Zoom, Percent) and the
+// steps the zoom buttons take (ZoomIn, ZoomOut, Fit, Actual).
+func (p *Painter) Zoom() *zoomarea.Area { return p.area }
 
 // toImage maps a position on the surface (the scrolled content) to the
 // image's pixels, with their fraction.

@@ -101,7 +101,7 @@ func TestZoomAndPanKeepThePointerOnItsPixel(t *testing.T) {
 	p := New(fyne.NewSize(100, 100))
 	p.SetImage(image.NewGray(image.Rect(0, 0, 1000, 500)))
 	p.Resize(fyne.NewSize(200, 200)) // fit: 0.2 units a pixel
-	if z := p.Zoom(); z != 0.2 {
+	if z := p.Zoom().View.Zoom; z != 0.2 {
 		t.Fatalf("fit zoom %v, want 0.2", z)
 	}
 	ctrl := fyne.KeyModifier(0)
@@ -111,7 +111,7 @@ func TestZoomAndPanKeepThePointerOnItsPixel(t *testing.T) {
 	for range 8 {
 		p.surface.Scrolled(&fyne.ScrollEvent{PointEvent: fyne.PointEvent{Position: fyne.NewPos(100+p.area.Scroll.Offset.X, 100+p.area.Scroll.Offset.Y)}, Scrolled: fyne.NewDelta(0, 1)})
 	}
-	z := p.Zoom()
+	z := p.Zoom().View.Zoom
 	if math.Abs(z-0.2*math.Pow(1.25, 8)) > 1e-9 {
 		t.Fatalf("after 8 notches zoom %v", z)
 	}
@@ -123,8 +123,8 @@ func TestZoomAndPanKeepThePointerOnItsPixel(t *testing.T) {
 	ctrl = 0
 	before := p.area.Scroll.Offset
 	p.surface.Scrolled(&fyne.ScrollEvent{Scrolled: fyne.NewDelta(0, -40)})
-	if p.area.Scroll.Offset.Y <= before.Y || p.Zoom() != z {
-		t.Errorf("the wheel did not pan: offset %v -> %v, zoom %v", before, p.area.Scroll.Offset, p.Zoom())
+	if p.area.Scroll.Offset.Y <= before.Y || p.Zoom().View.Zoom != z {
+		t.Errorf("the wheel did not pan: offset %v -> %v, zoom %v", before, p.area.Scroll.Offset, p.Zoom().View.Zoom)
 	}
 	// A dab at the pointer lands on the pixel under it.
 	p.Radius, p.Hardness = 1, 1
@@ -135,16 +135,16 @@ func TestZoomAndPanKeepThePointerOnItsPixel(t *testing.T) {
 		t.Errorf("the dab missed pixel %v", want)
 	}
 	p.TypedShortcut(&desktop.CustomShortcut{KeyName: fyne.Key0, Modifier: fyne.KeyModifierControl})
-	if p.Zoom() != 0.2 || p.area.Scroll.Offset != (fyne.Position{}) {
-		t.Errorf("Ctrl+0: zoom %v offset %v, want the whole image", p.Zoom(), p.area.Scroll.Offset)
+	if p.Zoom().View.Zoom != 0.2 || p.area.Scroll.Offset != (fyne.Position{}) {
+		t.Errorf("Ctrl+0: zoom %v offset %v, want the whole image", p.Zoom().View.Zoom, p.area.Scroll.Offset)
 	}
 	p.TypedShortcut(&desktop.CustomShortcut{KeyName: fyne.Key1, Modifier: fyne.KeyModifierControl})
-	if p.ZoomPercent() != 100 {
-		t.Errorf("Ctrl+1: %v %%", p.ZoomPercent())
+	if p.Zoom().Percent() != 100 {
+		t.Errorf("Ctrl+1: %v %%", p.Zoom().Percent())
 	}
 	p.TypedShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyEqual, Modifier: fyne.KeyModifierControl})
-	if math.Abs(p.ZoomPercent()-125) > 1e-9 {
-		t.Errorf("Ctrl+=: %v %%", p.ZoomPercent())
+	if math.Abs(p.Zoom().Percent()-125) > 1e-9 {
+		t.Errorf("Ctrl+=: %v %%", p.Zoom().Percent())
 	}
 }
 

@@ -216,7 +216,7 @@ func (r *surfaceRenderer) Layout(size fyne.Size) {
 	v := s.p.area.View
 	ox, oy := v.Origin()
 	pixels := canvas.ImageScaleSmooth
-	if v.Zoom*s.p.scale() >= 2 {
+	if v.Zoom*s.p.area.Scale() >= 2 {
 		pixels = canvas.ImageScalePixels // individual pixels, to paint them
 	}
 	s.base.ScaleMode = pixels

@@ -72,6 +72,10 @@ func (a *Area) ZoomBy(f float64) {
 	a.Apply(a.View.Zoom*f, a.View.AreaW/2, a.View.AreaH/2)
 }
 
+// ZoomIn and ZoomOut take one step of the zoom buttons and Ctrl+=/-.
+func (a *Area) ZoomIn()  { a.ZoomBy(viewport.ZoomStep) }
+func (a *Area) ZoomOut() { a.ZoomBy(1 / viewport.ZoomStep) }
+
 // Fit shows the whole image, and keeps it whole as the area changes.
 func (a *Area) Fit() {
 	a.Fitting = true

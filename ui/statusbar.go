@@ -1,0 +1,73 @@
+package ui
+
+import (
+	"context"
+	"easel/internal/catalogue"
+	"easel/internal/spend"
+	"easel/ui/dialogs"
+	"time"
+
+	"fyne.io/fyne/v2/dialog"
+)
+
+// statusActions are what the status bar's controls do and how it is kept
+// current: the profile and group pickers, the spend and the balance.
+type statusActions struct{ *App }
+
+func (a statusActions) refreshStatusBar() {
+	var names []string
+	for _, p := range a.session.Profiles() {
+		names = append(names, p.Name)
+	}
+	a.statusBar.Show(names, a.session.Current().Name, a.session.StatusText())
+	a.statusBar.ShowGroups(groupLabels(a.session.Current()))
+}
+
+func (a statusActions) pickProfile(name string) {
+	s := a.session
+	if p, ok := s.Find(name); ok && (p.ID != s.Current().ID || s.Client() == nil) {
+		s.Activate(p)
+	}
+}
+
+func (a statusActions) pickGroup(label string) {
+	if label == ownKeyLabel() {
+		label = ""
+	}
+	a.session.UseGroup(label)
+}
+func (a statusActions) refreshSpend(askService bool) {
+	lib := a.lib
+	p := a.session.Current()
+	if lib == nil || p.ID == "" {
+		a.statusBar.ShowSpend("")
+		return
+	}
+	var asker spend.Asker
+	if c := a.session.Client(); askService && c != nil {
+		asker = c
+	}
+	a.spendWork.Add(1)
+	go func() {
+		defer a.spendWork.Done()
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		now := time.Now()
+		b, ok, _ := spend.Balance(ctx, lib, p.ID, asker, now)
+		s, err := spend.Summarise(ctx, lib, p, b, ok, now)
+		a.bridge.Do(func() {
+			if err != nil || a.session.Current().ID != p.ID {
+				return
+			}
+			a.statusBar.ShowSpend(s.String())
+		})
+	}()
+}
+
+func (a statusActions) showSpend() {
+	if a.lib == nil {
+		dialog.ShowInformation(catalogue.T("No spend to show"), catalogue.T("The gallery could not be opened, and the ledger is kept with it."), a.win)
+		return
+	}
+	a.spendView = dialogs.ShowSpend(host{a.App})
+}
