@@ -128,7 +128,7 @@ func TestDropPaintAndSendAnEdit(t *testing.T) {
 		save(t, filepath.Join(dir, "edit-painted.png"), second)
 	}
 
-	p.click(900, 170) // the prompt
+	p.click(1100, 170) // the prompt, in the side panel
 	p.typeText("a red chair on the lower half")
 	p.key("ctrl+Return")
 	p.waitInLibrary(ctx, home, "chair")

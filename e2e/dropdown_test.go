@@ -25,10 +25,12 @@ type dropdown struct {
 var (
 	generateDropdowns = []dropdown{{"model", 472, 291}, {"size", 200, 330}, {"quality", 200, 369}, {"background", 200, 408},
 		{"format", 200, 447}, {"moderation", 200, 486}, {"images", 200, 525}, {"previews", 200, 603}}
-	editDropdowns = []dropdown{{"input fidelity", 970, 251}, {"feather", 850, 329}, {"model", 1212, 426}, {"size", 970, 466},
-		{"quality", 970, 544}, {"background", 970, 583}}
+	// Edit's brush tool above the canvas, and its side panel's form.
+	editDropdowns = []dropdown{{"mask tool", 65, 173}, {"input fidelity", 1170, 251}, {"feather", 1200, 329}, {"model", 1135, 465},
+		{"size", 1170, 505}}
 	// Edit's form scrolled to its end.
-	editDropdownsScrolled = []dropdown{{"format", 970, 414}, {"moderation", 970, 454}, {"images", 970, 493}, {"previews", 970, 571}}
+	editDropdownsScrolled = []dropdown{{"background", 1170, 97}, {"format", 1170, 136}, {"moderation", 1170, 175}, {"images", 1170, 214},
+		{"previews", 1170, 293}}
 	chatDropdowns         = []dropdown{{"model", 1216, 93}}
 	statusDropdowns       = []dropdown{{"profile", 185, 777}}
 )
@@ -61,13 +63,13 @@ func TestDropdownsOpenAfterTheWindowIdles(t *testing.T) {
 	time.Sleep(500 * time.Millisecond)
 	// Edit's form shares its column with the edits below it: drag the
 	// divider down so the whole form is in view.
-	p.drag(928, 441, 928, 700)
+	p.drag(1108, 466, 1108, 700)
 	for _, d := range editDropdowns {
 		p.openAndClose(d)
 	}
 	// The rest of the form is below: scroll it to its end, with the
 	// pointer over the labels (an entry under it would take the wheel).
-	xdo(t, "mousemove", "--window", fmt.Sprint(uint32(p.window)), "--sync", "640", "400")
+	xdo(t, "mousemove", "--window", fmt.Sprint(uint32(p.window)), "--sync", "1000", "400")
 	for range 40 {
 		xdo(t, "click", "5")
 	}

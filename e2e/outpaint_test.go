@@ -42,7 +42,7 @@ func TestExpandCanvasWidensASquare(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	p.waitDrawn(ctx)
-	p.waitPicture(ctx, "the square in the painter", image.Rect(120, 520, 460, 700))
+	p.waitPicture(ctx, "the square in the painter", image.Rect(250, 300, 700, 700))
 	p.click(70, 13)   // Edit
 	p.click(110, 289) // Expand canvas…
 	time.Sleep(500 * time.Millisecond)
@@ -53,7 +53,7 @@ func TestExpandCanvasWidensASquare(t *testing.T) {
 	}
 	p.clickBlue(ctx, "the Expand button", image.Rect(600, 550, 760, 600))
 	time.Sleep(500 * time.Millisecond)
-	p.click(900, 200) // the prompt
+	p.click(1100, 170) // the prompt, in the side panel
 	p.typeText("widen the room to the right")
 	p.key("ctrl+Return")
 	p.waitInLibrary(ctx, home, "widen")

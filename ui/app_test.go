@@ -11,11 +11,13 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 
 	"easel/internal/config"
 	"easel/internal/secrets"
 	"easel/ui/chrome"
 	"easel/ui/room"
+	"easel/ui/room/roomtest"
 )
 
 // newApp opens a window for a test and shuts it down at the end: no
@@ -279,4 +281,60 @@ func TestCtrl1InThePainterIsItsZoom(t *testing.T) {
 			t.Errorf("Ctrl+1 from the prompt did not switch to Chat")
 		}
 	})
+}
+
+// Edit puts the canvas first: at 1280x800 the painter's area is at least
+// half of the window, even with the menu bar drawn above the tabs; with
+// the panel folded it takes the tab's whole width, and the fold and the
+// divider are remembered.
+func TestEditCanvasTakesHalfTheWindow(t *testing.T) {
+	ea := newServedApp(t)
+	dir := t.TempDir()
+	var buf bytes.Buffer
+	_ = png.Encode(&buf, image.NewGray(image.Rect(0, 0, 1024, 1024)))
+	p := filepath.Join(dir, "square.png")
+	_ = os.WriteFile(p, buf.Bytes(), 0o600)
+	onUI(ea, func() {
+		ea.win.Resize(fyne.NewSize(1280, 800))
+		ea.openFiles([]string{p})
+	})
+	waitFor(t, ea, "the painter", func() bool { return ea.edit.Painter().Mask() != nil })
+	const menuBar = 28 // the test driver draws no menu bar; a real window does
+	window := float32(1280 * 800)
+	onUI(ea, func() {
+		s := ea.edit.Painter().Size()
+		if share := s.Width * (s.Height - menuBar) / window; share < 0.5 {
+			t.Errorf("the canvas is %vx%v: %.0f %% of a 1280x800 window, want at least half", s.Width, s.Height, 100*share)
+		}
+		ea.edit.SaveLayout(ea.fyneApp.Preferences())
+		if got := ea.fyneApp.Preferences().Float("edit.panelOffset"); got < 0.5 {
+			t.Errorf("the divider is remembered at %v", got)
+		}
+		wide := s.Width
+		test.Tap(panelButton(t, ea))
+		if !ea.edit.Folded() || !ea.fyneApp.Preferences().Bool("edit.panelFolded") {
+			t.Fatal("the panel did not fold, or the fold is not remembered")
+		}
+		if w := ea.edit.Painter().Size().Width; w < wide+250 {
+			t.Errorf("folded, the canvas is %v wide (was %v)", w, wide)
+		}
+		test.Tap(panelButton(t, ea))
+		if ea.edit.Folded() {
+			t.Error("the panel did not come back")
+		}
+	})
+}
+
+// panelButton is Edit's button that folds its side panel.
+func panelButton(t *testing.T, ea *App) *widget.Button {
+	var found *widget.Button
+	roomtest.Walk(ea.win.Canvas().Content(), func(o fyne.CanvasObject) {
+		if b, ok := o.(*widget.Button); ok && b.Text == "Panel" && b.Visible() {
+			found = b
+		}
+	})
+	if found == nil {
+		t.Fatal("no Panel button")
+	}
+	return found
 }

@@ -50,7 +50,8 @@ func (a *App) lastTab() int {
 	return last
 }
 
-// saveState records the window size; the tab is saved as it changes.
+// saveState records the window size and Edit's panel divider; the tab
+// and the panel's fold are saved as they change.
 func (a *App) saveState() {
 	size := a.win.Canvas().Size()
 	if size.Width < 1 || size.Height < 1 {
@@ -59,4 +60,7 @@ func (a *App) saveState() {
 	p := a.fyneApp.Preferences()
 	p.SetFloat(prefWindowWidth, float64(size.Width))
 	p.SetFloat(prefWindowHeight, float64(size.Height))
+	if a.built != nil && a.built[TabEdit] {
+		a.edit.SaveLayout(p)
+	}
 }

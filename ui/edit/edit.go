@@ -19,7 +19,6 @@ import (
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 	"github.com/dustin/go-humanize"
@@ -34,7 +33,6 @@ import (
 	"easel/ui/kit"
 	"easel/ui/room"
 	"easel/ui/widgets/maskpaint"
-	"easel/ui/widgets/picture"
 	"easel/ui/widgets/reorder"
 )
 
@@ -93,13 +91,20 @@ type Room struct {
 	marks      []*canvas.Rectangle
 	refocus    int
 	references *fyne.Container
-	maskArea   *fyne.Container
+	dropHint   *fyne.Container
 	mask       *maskTools
 	prompt     *widget.Entry
 	fidelity   *widget.Select
 	keep       *keepOption
 	formScroll *container.Scroll
 	jobs       *jobview.List
+	// panel is the side panel (prompt, options, brush, edits, Send) and
+	// split holds it beside the canvas; folded hides it (layout.go).
+	panel  fyne.CanvasObject
+	split  *container.Split
+	body   *fyne.Container
+	fold   *widget.Button
+	folded bool
 	// expandNext opens Expand canvas once the first input is shown
 	// (the gallery's "Expand canvas…").
 	expandNext bool
@@ -112,29 +117,9 @@ func (t *Room) Wait() { t.work.Wait() }
 // New makes the tab; its widgets are made by Build.
 func New(h room.Host) *Room { return &Room{host: h, refocus: -1} }
 
-// Build implements room.Room.
+// Build implements room.Room: the canvas first (layout.go).
 func (t *Room) Build() fyne.CanvasObject {
-	dropHint := widget.NewLabelWithStyle(catalogue.T("Drop images anywhere on the window, add them, or send them from the Gallery. Their order matters: the prompt can say “the first”, “the second”."),
-		fyne.TextAlignCenter, fyne.TextStyle{})
-	// It wraps to the strip's width rather than setting it.
-	dropHint.Wrapping = fyne.TextWrapWord
-	border := canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))
-	border.StrokeColor = theme.Color(theme.ColorNamePrimary)
-	border.StrokeWidth = 2
-	border.CornerRadius = theme.Size(theme.SizeNameInputRadius)
-	t.refList = container.NewVBox()
-	t.references = container.NewStack(border, container.NewVBox(layout.NewSpacer(), dropHint, layout.NewSpacer()), container.NewVScroll(t.refList))
-	add := &widget.Button{Text: catalogue.T("Add images…"), Icon: theme.FolderOpenIcon(), OnTapped: t.addFromFile}
-	expand := &widget.Button{Text: catalogue.T("Expand canvas…"), Icon: theme.ViewFullScreenIcon(), OnTapped: t.ExpandCanvas}
-	refs := container.NewBorder(kit.Heading(catalogue.T("Reference images")), container.NewHBox(add, expand), nil, nil, t.references)
-
 	t.mask = newMaskTools(t.host, &t.work)
-	t.maskArea = t.mask.box
-	mask := container.NewBorder(kit.Heading(catalogue.T("Mask")), nil, nil, nil, t.maskArea)
-
-	left := container.NewVSplit(refs, mask)
-	left.Offset = 0.36
-
 	t.prompt = kit.PromptEntry(catalogue.T("What should change? — Ctrl+Enter sends"))
 	t.fidelity = widget.NewSelect([]string{catalogue.T("Low"), catalogue.T("High")}, nil)
 	t.fidelity.SetSelected(catalogue.T("Low"))
@@ -148,21 +133,10 @@ func (t *Room) Build() fyne.CanvasObject {
 	t.mask.onChanged = t.optionsChanged
 	t.fidelity.OnChanged = func(string) { t.Advise() }
 	t.jobs = jobview.NewList(catalogue.T("Edits appear here while they run; results go to the Gallery."), t.JobActions())
-	// The form scrolls above, the edits below it, each in its own part
-	// of the column, and Send edit stays in sight under both at any
-	// window size.
-	form := container.NewVScroll(container.NewPadded(container.NewVBox(kit.Heading(catalogue.T("Prompt")), t.prompt, t.Options().Form)))
-	t.formScroll = form
+	root := t.layOut()
 	t.optionsChanged()
-	jobs := container.NewBorder(kit.Heading(catalogue.T("Edits")), nil, nil, nil, container.NewVScroll(t.jobs.Box))
-	column := container.NewVSplit(form, jobs)
-	column.Offset = 0.62
-	right := container.NewBorder(nil, t.ActionRow(), nil, nil, column)
-
-	split := container.NewHSplit(left, right)
-	split.Offset = 0.45
 	t.showInputs()
-	return split
+	return root
 }
 
 // FocusTarget implements room.Room: the prompt.
@@ -195,7 +169,8 @@ func (t *Room) InsertFirst(in Input) {
 // Inputs is the reference images in order.
 func (t *Room) Inputs() []Input { return t.inputs }
 
-// showInputs redraws the numbered list with move and remove controls.
+// showInputs redraws the strip of numbered tiles with move and remove
+// controls.
 func (t *Room) showInputs() {
 	if t.refList == nil {
 		return
@@ -203,34 +178,16 @@ func (t *Room) showInputs() {
 	t.refList.Objects, t.marks = nil, nil
 	var grips []*reorder.Handle
 	for i, r := range t.inputs {
-		label := widget.NewLabelWithStyle(catalogue.F("%s · %s", kit.Ordinal(i+1), r.Image.Name), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-		label.Truncation = fyne.TextTruncateEllipsis
-		text := container.NewVBox(label, kit.HintLabel(describe(r)))
-		if i == 0 {
-			text.Add(kit.HintLabel(catalogue.T("The mask is painted on this one.")))
-		}
-		pic := picture.New(fyne.NewSize(stripThumb, stripThumb))
-		pic.SetImage(r.Thumb)
-		up := &widget.Button{Icon: theme.MoveUpIcon(), OnTapped: func() { t.move(i, -1) }}
-		down := &widget.Button{Icon: theme.MoveDownIcon(), OnTapped: func() { t.move(i, 1) }}
-		remove := &widget.Button{Icon: theme.DeleteIcon(), OnTapped: func() { t.remove(i) }}
-		if i == 0 {
-			up.Disable()
-		}
-		if i == len(t.inputs)-1 {
-			down.Disable()
-		}
-		mark := canvas.NewRectangle(theme.Color(theme.ColorNameSelection))
-		mark.Hide()
-		row := container.NewStack(mark, container.NewBorder(nil, nil, nil, container.NewHBox(up, down, remove), container.NewBorder(nil, nil, pic, nil, text)))
-		// Drag the grip, or focus it and press Up, Down or Delete: the
-		// order is the prompt's "first", "second".
-		grip := reorder.New(func() float32 { return row.Size().Height + theme.Padding() }, func(steps int) { t.moveTo(i, i+steps) })
+		tile, mark := t.inputTile(i, r)
+		// Drag the grip along the strip, or focus it and press Left,
+		// Right or Delete: the order is the prompt's "first", "second".
+		grip := reorder.New(func() float32 { return tile.Size().Width + theme.Padding() }, func(steps int) { t.moveTo(i, i+steps) })
+		grip.Horizontal = true
 		grip.OnDragging = func(steps int) { t.markLanding(i, steps) }
 		grip.OnRemove = func() { t.remove(i) }
 		grips = append(grips, grip)
 		t.marks = append(t.marks, mark)
-		t.refList.Objects = append(t.refList.Objects, container.NewBorder(nil, nil, grip, nil, row))
+		t.refList.Objects = append(t.refList.Objects, container.NewBorder(nil, nil, grip, nil, tile))
 	}
 	if f := t.refocus; f >= 0 && f < len(grips) {
 		if c := fyne.CurrentApp().Driver().CanvasForObject(t.refList); c != nil {
@@ -238,8 +195,8 @@ func (t *Room) showInputs() {
 		}
 	}
 	t.refocus = -1
-	// The hint shows only while the list is empty.
-	t.references.Objects[1].(*fyne.Container).Hidden = len(t.inputs) > 0
+	// The hint shows only while the strip is empty.
+	t.dropHint.Hidden = len(t.inputs) > 0
 	t.references.Refresh()
 	t.showFirst()
 }

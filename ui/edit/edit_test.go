@@ -48,12 +48,12 @@ func TestTheStripNamesEachInputByItsPlace(t *testing.T) {
 			}
 		})
 	})
-	for _, want := range []string{"1st · room.png", "120×80 · PNG", "The mask is painted on this one.", "2nd · sofa.png", "30×60 · PNG"} {
+	for _, want := range []string{"1st · room.png", "120×80 · PNG", "mask canvas · 120×80", "2nd · sofa.png", "30×60 · PNG"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the strip does not say %q:\n%s", want, text)
 		}
 	}
-	if strings.Count(text, "mask is painted") != 1 {
+	if strings.Count(text, "mask canvas") != 1 {
 		t.Errorf("the mask note is not on the first alone:\n%s", text)
 	}
 	if r.Inputs()[0].Thumb == nil {
@@ -259,7 +259,8 @@ func grips(r *Room) []*reorder.Handle {
 	return out
 }
 
-// An input moves by its grip: dragged by rows, or by Up and Down once it
+// An input moves by its grip: dragged along the strip by tiles, or by Up
+// and Down (Left and Right) once it
 // has the keys, which it keeps after the move; Delete removes it. The
 // mask goes with its image.
 func TestTheStripReordersByGripAndKeys(t *testing.T) {
@@ -293,13 +294,13 @@ func TestTheStripReordersByGripAndKeys(t *testing.T) {
 			t.Fatal("rows have no height")
 		}
 		for range 4 {
-			g.Dragged(&fyne.DragEvent{Dragged: fyne.NewDelta(0, rowH/2)})
+			g.Dragged(&fyne.DragEvent{Dragged: fyne.NewDelta(rowH/2, 0)})
 		}
 		g.DragEnd()
 	})
 	h.UI(func() {
 		if order() != "bcad" {
-			t.Errorf("after dragging a's grip two rows down: %s, want bcad", order())
+			t.Errorf("after dragging a's grip two tiles right: %s, want bcad", order())
 		}
 		focused := h.Window().Canvas().Focused()
 		g := grips(r)

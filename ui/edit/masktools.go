@@ -32,10 +32,14 @@ import (
 type maskTools struct {
 	host     room.Host
 	work     *sync.WaitGroup
-	box      *fyne.Container
+	// toolbar sits above canvas, the painter's area; panel holds the
+	// brush's sliders and the mask's actions, for the side panel.
+	toolbar  *fyne.Container
+	canvas   *fyne.Container
+	panel    *fyne.Container
 	painter  *maskpaint.Painter
 	empty    *fyne.Container
-	tool     *widget.RadioGroup
+	tool     *widget.Select
 	eraser   *widget.Check
 	size     *widget.Slider
 	hardness *widget.Slider
@@ -85,15 +89,15 @@ func newMaskTools(h room.Host, work *sync.WaitGroup) *maskTools {
 	m := &maskTools{host: h, work: work, painter: maskpaint.New(fyne.NewSize(200, 100)), masks: map[*byte]*mask.Mask{}}
 	m.painter.Hide()
 	names := toolNames()
-	m.tool = widget.NewRadioGroup(names, func(s string) {
+	// A drop-down, not a row of radio buttons: the toolbar above the
+	// canvas must fit beside the side panel at 1024 wide.
+	m.tool = widget.NewSelect(names, func(s string) {
 		for i, n := range names {
 			if n == s {
 				m.painter.Tool = maskpaint.Tool(i)
 			}
 		}
 	})
-	m.tool.Horizontal = true
-	m.tool.Required = true
 	m.tool.SetSelected(names[0])
 	m.eraser = widget.NewCheck(catalogue.T("Eraser (E)"), func(on bool) { m.painter.Erase = on })
 	m.size = widget.NewSlider(1, 300)
@@ -125,22 +129,27 @@ func newMaskTools(h room.Host, work *sync.WaitGroup) *maskTools {
 	actual := &widget.Button{Text: "100 %", OnTapped: m.painter.Zoom().Actual}
 	m.painter.OnChanged = m.sync
 
-	// Three rows: the tools, the brush and the tint, the actions; the
-	// rest of the area is the painter's.
-	labelled := func(text string, o fyne.CanvasObject) fyne.CanvasObject {
-		return container.NewBorder(nil, nil, widget.NewLabel(text), nil, o)
-	}
-	controls := container.NewVBox(
-		container.NewBorder(nil, nil, container.NewHBox(m.tool, m.eraser), m.tintShow),
-		container.NewGridWithColumns(3, labelled(catalogue.T("Size ([ ])"), m.size), labelled(catalogue.T("Hardness"), m.hardness), labelled(catalogue.T("Tint"), m.opacity)),
-		container.NewHBox(m.undo, m.redo, invert, clear, fill, importMask, exportMask),
-	)
+	// Above the canvas, one row: the tools, the eraser, the tint's
+	// switch, undo and redo, and the zoom; the brush's size, hardness and
+	// tint, the mask's actions and its coverage go in the side panel
+	// (panel), so the rest of the area is the painter's.
 	m.zoomRow = container.NewHBox(zoomOut, m.zoom, zoomIn, fit, actual)
+	m.toolbar = container.NewHBox(m.tool, m.eraser, m.undo, m.redo)
 	bg := canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))
 	// A wrapping label must not sit in a Center container: it would
 	// shrink to one character per line.
 	m.empty = container.NewPadded(kit.HintLabel(catalogue.T("Add an image: the mask is painted on the first one, over what may change. Without a mask, the whole image may change.")))
-	m.box = container.NewBorder(controls, container.NewBorder(nil, nil, nil, m.zoomRow, m.coverage), nil, nil, container.NewStack(bg, m.empty, m.painter))
+	m.canvas = container.NewStack(bg, m.empty, m.painter)
+	m.panel = container.NewVBox(
+		kit.Heading(catalogue.T("Mask")),
+		m.coverage,
+		widget.NewForm(
+			widget.NewFormItem(catalogue.T("Size ([ ])"), m.size),
+			widget.NewFormItem(catalogue.T("Hardness"), m.hardness),
+			widget.NewFormItem(catalogue.T("Tint"), container.NewBorder(nil, nil, nil, m.tintShow, m.opacity))),
+		container.NewGridWithColumns(3, invert, clear, fill),
+		container.NewGridWithColumns(2, importMask, exportMask),
+	)
 	m.sync()
 	return m
 }
@@ -181,7 +190,7 @@ func (m *maskTools) show(in *Input, img image.Image) {
 	}
 	m.painter.Hidden = img == nil
 	m.empty.Hidden = img != nil
-	m.box.Refresh()
+	m.canvas.Refresh()
 	m.sync()
 }
 

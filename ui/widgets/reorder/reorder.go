@@ -1,6 +1,6 @@
 // Package reorder is the grip that moves an item of a list: drag it up or
-// down by whole rows, or focus it (a click, or Tab) and press Up or Down,
-// Delete to remove. Edit's inputs are ordered (the prompt says "the
+// down (or, in a strip, left or right) by whole rows, or focus it (a
+// click, or Tab) and press Up or Down (Left or Right), Delete to remove. Edit's inputs are ordered (the prompt says "the
 // first", "the second"), so their order must be easy to change by hand
 // and by keyboard. The grip knows nothing of the list: it reports steps.
 package reorder
@@ -20,8 +20,11 @@ import (
 type Handle struct {
 	widget.BaseWidget
 	// RowHeight is the height of one row, in units: a drag moves by
-	// whole rows.
+	// whole rows. In a Horizontal strip it is one tile's width.
 	RowHeight func() float32
+	// Horizontal makes the grip move along a strip: it follows the
+	// drag's X, not its Y.
+	Horizontal bool
 	// OnDragging is told, while a drag goes on, how many rows it would
 	// move the row (negative: up), to show where it will land.
 	OnDragging func(steps int)
@@ -54,7 +57,11 @@ func Steps(dy, rowHeight float32) int {
 // Dragged implements fyne.Draggable.
 func (h *Handle) Dragged(e *fyne.DragEvent) {
 	h.drag = true
-	h.dy += e.Dragged.DY
+	if h.Horizontal {
+		h.dy += e.Dragged.DX
+	} else {
+		h.dy += e.Dragged.DY
+	}
 	if h.OnDragging != nil {
 		h.OnDragging(Steps(h.dy, h.RowHeight()))
 	}
@@ -91,15 +98,15 @@ func (h *Handle) FocusLost() { h.focused = false; h.Refresh() }
 // TypedRune implements fyne.Focusable.
 func (h *Handle) TypedRune(rune) {}
 
-// TypedKey moves the row with Up and Down, and removes it with Delete or
-// Backspace.
+// TypedKey moves the row with Up and Down (or Left and Right), and
+// removes it with Delete or Backspace.
 func (h *Handle) TypedKey(e *fyne.KeyEvent) {
 	switch e.Name {
-	case fyne.KeyUp:
+	case fyne.KeyUp, fyne.KeyLeft:
 		if h.OnMove != nil {
 			h.OnMove(-1)
 		}
-	case fyne.KeyDown:
+	case fyne.KeyDown, fyne.KeyRight:
 		if h.OnMove != nil {
 			h.OnMove(1)
 		}

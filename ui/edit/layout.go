@@ -1,0 +1,167 @@
+package edit
+
+import (
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"easel/internal/catalogue"
+	"easel/ui/kit"
+	"easel/ui/widgets/picture"
+)
+
+// Edit's layout puts the canvas first: painting the mask is what the tab
+// is for. The inputs are a strip of numbered tiles above the canvas, the
+// painter's tools one row between them, and everything else (the prompt,
+// the options, the brush, the edits and Send edit) a side panel that
+// folds away. Where the panel's divider sits and whether it is folded
+// are remembered between runs.
+
+// Preference keys for Edit's layout.
+const (
+	prefPanelOffset = "edit.panelOffset"
+	prefPanelFolded = "edit.panelFolded"
+)
+
+// defaultPanelOffset is the canvas's share of the tab's width: at
+// 1280x800 the canvas takes over half of the window's area, and the
+// panel's ~320 units hold the form.
+const defaultPanelOffset = 0.75
+
+// tileWidth is the width of one input's tile in the strip.
+const tileWidth = 320
+
+// layOut builds the tab: the strip and the canvas, beside the panel.
+func (t *Room) layOut() fyne.CanvasObject {
+	hint := widget.NewLabelWithStyle(catalogue.T("Drop images anywhere on the window, add them, or send them from the Gallery. Their order matters: the prompt can say “the first”, “the second”."),
+		fyne.TextAlignCenter, fyne.TextStyle{})
+	// It wraps to the strip's width rather than setting it.
+	hint.Wrapping = fyne.TextWrapWord
+	border := canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))
+	border.StrokeColor = theme.Color(theme.ColorNamePrimary)
+	border.StrokeWidth = 2
+	border.CornerRadius = theme.Size(theme.SizeNameInputRadius)
+	t.refList = container.NewHBox()
+	t.dropHint = container.NewVBox(layout.NewSpacer(), hint, layout.NewSpacer())
+	t.references = container.NewStack(border, t.dropHint, container.NewHScroll(t.refList))
+	add := &widget.Button{Text: catalogue.T("Add images…"), Icon: theme.FolderOpenIcon(), OnTapped: t.addFromFile}
+	expand := &widget.Button{Text: catalogue.T("Expand canvas…"), Icon: theme.ViewFullScreenIcon(), OnTapped: t.ExpandCanvas}
+	strip := container.NewBorder(nil, nil, container.NewVBox(add, expand), nil, t.references)
+
+	t.fold = &widget.Button{Importance: widget.LowImportance, OnTapped: func() { t.setFolded(!t.folded) }}
+	toolbar := container.NewBorder(nil, nil, t.mask.toolbar, container.NewHBox(t.mask.zoomRow, t.fold))
+	canvasColumn := container.NewBorder(container.NewVBox(strip, toolbar), nil, nil, nil, t.mask.canvas)
+
+	// The panel's form scrolls above, the edits below it, each in its
+	// own part of the column, and Send edit stays in sight under both at
+	// any window size.
+	form := container.NewVScroll(container.NewPadded(container.NewVBox(kit.Heading(catalogue.T("Prompt")), t.prompt, t.Options().Form, t.mask.panel)))
+	t.formScroll = form
+	jobs := container.NewBorder(kit.Heading(catalogue.T("Edits")), nil, nil, nil, container.NewVScroll(t.jobs.Box))
+	column := container.NewVSplit(form, jobs)
+	column.Offset = 0.66
+	t.panel = container.NewBorder(nil, t.ActionRow(), nil, nil, column)
+
+	prefs := fyne.CurrentApp().Preferences()
+	t.split = container.NewHSplit(canvasColumn, t.panel)
+	t.split.Offset = prefs.FloatWithFallback(prefPanelOffset, defaultPanelOffset)
+	if t.split.Offset < 0.3 || t.split.Offset > 0.95 {
+		t.split.Offset = defaultPanelOffset
+	}
+	t.body = container.NewStack(t.split)
+	t.setFolded(prefs.Bool(prefPanelFolded))
+	return t.body
+}
+
+// setFolded hides the side panel (the canvas takes the whole tab) or
+// shows it again, and remembers which.
+func (t *Room) setFolded(folded bool) {
+	t.folded = folded
+	canvasColumn := t.split.Leading
+	if folded {
+		t.body.Objects = []fyne.CanvasObject{canvasColumn}
+		t.fold.SetText(catalogue.T("Panel"))
+		t.fold.SetIcon(theme.NavigateBackIcon())
+	} else {
+		t.split.Leading = canvasColumn
+		t.body.Objects = []fyne.CanvasObject{t.split}
+		t.fold.SetText(catalogue.T("Panel"))
+		t.fold.SetIcon(theme.NavigateNextIcon())
+	}
+	t.body.Refresh()
+	fyne.CurrentApp().Preferences().SetBool(prefPanelFolded, folded)
+}
+
+// Folded reports whether the side panel is folded away.
+func (t *Room) Folded() bool { return t.folded }
+
+// SaveLayout remembers where the panel's divider is, for the next run;
+// the window calls it as it closes (a Split says nothing as it moves).
+func (t *Room) SaveLayout(p fyne.Preferences) {
+	if t.split != nil {
+		p.SetFloat(prefPanelOffset, t.split.Offset)
+	}
+}
+
+// inputTile is one input in the strip: its thumbnail, its number and
+// name, its size, and buttons to move it along or remove it; mark is the
+// highlight shown where a dragged input would land.
+func (t *Room) inputTile(i int, r Input) (fyne.CanvasObject, *canvas.Rectangle) {
+	title := widget.NewLabelWithStyle(catalogue.F("%s · %s", kit.Ordinal(i+1), r.Image.Name), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	title.Truncation = fyne.TextTruncateEllipsis
+	about := describe(r)
+	if i == 0 {
+		// The first is the one the mask is painted on.
+		about = catalogue.F("%s · %s", catalogue.T("mask canvas"), about)
+	}
+	info := widget.NewLabel(about)
+	info.SizeName = theme.SizeNameCaptionText
+	info.Truncation = fyne.TextTruncateEllipsis
+	left := &widget.Button{Icon: theme.NavigateBackIcon(), Importance: widget.LowImportance, OnTapped: func() { t.move(i, -1) }}
+	right := &widget.Button{Icon: theme.NavigateNextIcon(), Importance: widget.LowImportance, OnTapped: func() { t.move(i, 1) }}
+	remove := &widget.Button{Icon: theme.DeleteIcon(), Importance: widget.LowImportance, OnTapped: func() { t.remove(i) }}
+	if i == 0 {
+		left.Disable()
+	}
+	if i == len(t.inputs)-1 {
+		right.Disable()
+	}
+	pic := picture.New(fyne.NewSize(stripThumb, stripThumb))
+	pic.SetImage(r.Thumb)
+	lines := container.NewVBox(container.NewBorder(nil, nil, nil, container.NewHBox(left, right, remove), title), info)
+	mark := canvas.NewRectangle(theme.Color(theme.ColorNameSelection))
+	mark.Hide()
+	tile := container.NewStack(mark, container.NewBorder(nil, nil, pic, nil, lines))
+	if i == 0 {
+		frame := canvas.NewRectangle(nil)
+		frame.StrokeColor = theme.Color(theme.ColorNamePrimary)
+		frame.StrokeWidth = 1
+		frame.CornerRadius = theme.Size(theme.SizeNameInputRadius)
+		tile.Objects = append([]fyne.CanvasObject{frame}, tile.Objects...)
+	}
+	return container.New(fixedWidth(tileWidth), tile), mark
+}
+
+// fixedWidth lays its objects out at a set width and their own height,
+// so a tile in the strip neither stretches nor squeezes its buttons.
+type fixedWidth float32
+
+// Layout implements fyne.Layout.
+func (w fixedWidth) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	for _, o := range objs {
+		o.Resize(size)
+		o.Move(fyne.Position{})
+	}
+}
+
+// MinSize implements fyne.Layout.
+func (w fixedWidth) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	var h float32
+	for _, o := range objs {
+		h = max(h, o.MinSize().Height)
+	}
+	return fyne.NewSize(float32(w), h)
+}
