@@ -31,8 +31,8 @@ var (
 	// Edit's form scrolled to its end.
 	editDropdownsScrolled = []dropdown{{"background", 1170, 97}, {"format", 1170, 136}, {"moderation", 1170, 175}, {"images", 1170, 214},
 		{"previews", 1170, 293}}
-	chatDropdowns         = []dropdown{{"model", 1216, 93}}
-	statusDropdowns       = []dropdown{{"profile", 185, 777}}
+	chatDropdowns   = []dropdown{{"model", 1216, 93}}
+	statusDropdowns = []dropdown{{"profile", 185, 777}}
 )
 
 // The window crashed four times out of four (SIGSEGV in

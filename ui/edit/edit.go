@@ -135,7 +135,7 @@ func (t *Room) Build() fyne.CanvasObject {
 	t.jobs = jobview.NewList(catalogue.T("Edits appear here while they run; results go to the Gallery."), t.JobActions())
 	root := t.layOut()
 	t.optionsChanged()
-	t.showInputs()
+	strip{t}.showInputs()
 	return root
 }
 
@@ -146,7 +146,7 @@ func (t *Room) FocusTarget() fyne.Focusable { return t.prompt }
 // number in the prompt.
 func (t *Room) Add(in ...Input) {
 	t.inputs = append(t.inputs, in...)
-	t.showInputs()
+	strip{t}.showInputs()
 }
 
 // InsertFirst makes in the first input (the one the mask is painted on),
@@ -163,7 +163,7 @@ func (t *Room) InsertFirst(in Input) {
 		}
 		dialog.ShowInformation(catalogue.T("Edit is full"), catalogue.F("Edit takes at most %d images: %s was removed to make room.", n, strings.Join(names, ", ")), t.host.Window())
 	}
-	t.showInputs()
+	strip{t}.showInputs()
 }
 
 // Inputs is the reference images in order.
@@ -171,7 +171,7 @@ func (t *Room) Inputs() []Input { return t.inputs }
 
 // showInputs redraws the strip of numbered tiles with move and remove
 // controls.
-func (t *Room) showInputs() {
+func (t strip) showInputs() {
 	if t.refList == nil {
 		return
 	}
@@ -259,7 +259,7 @@ func (t *Room) showFirst() {
 	}()
 }
 
-func (t *Room) move(i, by int) {
+func (t strip) move(i, by int) {
 	j := i + by
 	if j < 0 || j >= len(t.inputs) {
 		return
@@ -270,7 +270,7 @@ func (t *Room) move(i, by int) {
 
 // moveTo moves input i to place j (clamped to the list), the others
 // shifting to make room, and keeps the keys on its grip.
-func (t *Room) moveTo(i, j int) {
+func (t strip) moveTo(i, j int) {
 	j = max(0, min(j, len(t.inputs)-1))
 	if i == j || i < 0 || i >= len(t.inputs) {
 		return
@@ -284,7 +284,7 @@ func (t *Room) moveTo(i, j int) {
 
 // markLanding highlights where input i would land, steps places away,
 // while its grip is dragged; 0 steps clears it.
-func (t *Room) markLanding(i, steps int) {
+func (t strip) markLanding(i, steps int) {
 	target := max(0, min(i+steps, len(t.marks)-1))
 	for k, m := range t.marks {
 		show := steps != 0 && k == target
@@ -295,7 +295,7 @@ func (t *Room) markLanding(i, steps int) {
 	}
 }
 
-func (t *Room) remove(i int) {
+func (t strip) remove(i int) {
 	t.inputs = append(t.inputs[:i], t.inputs[i+1:]...)
 	t.showInputs()
 }
@@ -521,10 +521,10 @@ func (t *Room) Prompt() *widget.Entry { return t.prompt }
 func (t *Room) Painter() *maskpaint.Painter { return t.mask.painter }
 
 // Move moves input i by one place up (-1) or down (1).
-func (t *Room) Move(i, by int) { t.move(i, by) }
+func (t *Room) Move(i, by int) { strip{t}.move(i, by) }
 
 // Remove removes input i.
-func (t *Room) Remove(i int) { t.remove(i) }
+func (t *Room) Remove(i int) { strip{t}.remove(i) }
 
 // fidelityValue is the input fidelity chosen, as the service names it.
 func (t *Room) fidelityValue() string {

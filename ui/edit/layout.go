@@ -13,6 +13,10 @@ import (
 	"easel/ui/widgets/picture"
 )
 
+// strip is the row of numbered input tiles above the canvas: it draws
+// them, and moves or removes one when its buttons, grip or keys say.
+type strip struct{ *Room }
+
 // Edit's layout puts the canvas first: painting the mask is what the tab
 // is for. The inputs are a strip of numbered tiles above the canvas, the
 // painter's tools one row between them, and everything else (the prompt,
@@ -109,7 +113,7 @@ func (t *Room) SaveLayout(p fyne.Preferences) {
 // inputTile is one input in the strip: its thumbnail, its number and
 // name, its size, and buttons to move it along or remove it; mark is the
 // highlight shown where a dragged input would land.
-func (t *Room) inputTile(i int, r Input) (fyne.CanvasObject, *canvas.Rectangle) {
+func (t strip) inputTile(i int, r Input) (fyne.CanvasObject, *canvas.Rectangle) {
 	title := widget.NewLabelWithStyle(catalogue.F("%s · %s", kit.Ordinal(i+1), r.Image.Name), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	title.Truncation = fyne.TextTruncateEllipsis
 	about := describe(r)

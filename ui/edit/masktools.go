@@ -30,8 +30,8 @@ import (
 // maskTools is Edit's mask area: the painter over the first input, the
 // brush's controls, and what share of the image may change.
 type maskTools struct {
-	host     room.Host
-	work     *sync.WaitGroup
+	host room.Host
+	work *sync.WaitGroup
 	// toolbar sits above canvas, the painter's area; panel holds the
 	// brush's sliders and the mask's actions, for the side panel.
 	toolbar  *fyne.Container
