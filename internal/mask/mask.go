@@ -35,6 +35,10 @@ type Mask struct {
 	// dirty is what the gesture has touched so far.
 	before []byte
 	dirty  image.Rectangle
+	// painted counts the pixels at 128 or more, kept as each change
+	// happens: asking whether anything is painted (after every stroke)
+	// must not scan megapixels.
+	painted int
 }
 
 // step is one change, as the pixels of the rectangle it touched before
@@ -79,13 +83,24 @@ func (m *Mask) Alpha() *image.Alpha { return m.a }
 
 // Painted is the share of the image that may change, 0 to 1.
 func (m *Mask) Painted() float64 {
+	return float64(m.painted) / float64(max(1, len(m.a.Pix)))
+}
+
+// IsPainted reports whether any pixel may change.
+func (m *Mask) IsPainted() bool { return m.painted > 0 }
+
+// countPainted counts the painted pixels of r.
+func (m *Mask) countPainted(r image.Rectangle) int {
 	n := 0
-	for _, v := range m.a.Pix {
-		if v >= 128 {
-			n++
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		i := m.a.PixOffset(r.Min.X, y)
+		for _, v := range m.a.Pix[i : i+r.Dx()] {
+			if v >= 128 {
+				n++
+			}
 		}
 	}
-	return float64(n) / float64(max(1, len(m.a.Pix)))
+	return n
 }
 
 // Begin starts a gesture (a stroke, a rectangle, a lasso): what it
@@ -171,10 +186,18 @@ func (m *Mask) Line(x0, y0, x1, y1, radius, hardness float64, erase bool) {
 // the weaker, so going over a spot twice does not stack.
 func (m *Mask) apply(x, y int, v uint8, erase bool) {
 	i := m.a.PixOffset(x, y)
+	was := m.a.Pix[i] >= 128
 	if erase {
 		m.a.Pix[i] = min(m.a.Pix[i], 255-v)
 	} else {
 		m.a.Pix[i] = max(m.a.Pix[i], v)
+	}
+	if now := m.a.Pix[i] >= 128; now != was {
+		if now {
+			m.painted++
+		} else {
+			m.painted--
+		}
 	}
 }
 
@@ -247,6 +270,8 @@ func (m *Mask) Invert() {
 		for i, v := range m.a.Pix {
 			m.a.Pix[i] = 255 - v
 		}
+		// v >= 128 exactly when 255-v < 128.
+		m.painted = len(m.a.Pix) - m.painted
 	})
 }
 
@@ -269,7 +294,7 @@ func (m *Mask) Undo() {
 	}
 	s := m.undo[len(m.undo)-1]
 	m.undo = m.undo[:len(m.undo)-1]
-	paste(m.a, s.r, unsqueeze(s.before, s.r.Dx()*s.r.Dy()))
+	m.paste(s.r, unsqueeze(s.before, s.r.Dx()*s.r.Dy()))
 	m.redo = append(m.redo, s)
 }
 
@@ -280,7 +305,7 @@ func (m *Mask) Redo() {
 	}
 	s := m.redo[len(m.redo)-1]
 	m.redo = m.redo[:len(m.redo)-1]
-	paste(m.a, s.r, unsqueeze(s.after, s.r.Dx()*s.r.Dy()))
+	m.paste(s.r, unsqueeze(s.after, s.r.Dx()*s.r.Dy()))
 	m.undo = append(m.undo, s)
 }
 
@@ -307,6 +332,13 @@ func crop(pix []byte, stride int, bounds, r image.Rectangle) []byte {
 }
 
 // paste writes pixels cropped from r back into a.
+func (m *Mask) paste(r image.Rectangle, pix []byte) {
+	m.painted -= m.countPainted(r)
+	paste(m.a, r, pix)
+	m.painted += m.countPainted(r)
+}
+
+// paste copies pix (r's pixels, row after row) into a.
 func paste(a *image.Alpha, r image.Rectangle, pix []byte) {
 	for y := r.Min.Y; y < r.Max.Y; y++ {
 		i := a.PixOffset(r.Min.X, y)
@@ -356,6 +388,7 @@ func FromImage(img image.Image) *Mask {
 			m.a.SetAlpha(x-b.Min.X, y-b.Min.Y, color.Alpha{A: v})
 		}
 	}
+	m.painted = m.countPainted(m.a.Rect)
 	return m
 }
 
@@ -367,5 +400,6 @@ func FromAlpha(a *image.Alpha) *Mask {
 	for y := 0; y < b.Dy(); y++ {
 		copy(m.a.Pix[y*m.a.Stride:y*m.a.Stride+b.Dx()], a.Pix[a.PixOffset(b.Min.X, b.Min.Y+y):a.PixOffset(b.Min.X, b.Min.Y+y)+b.Dx()])
 	}
+	m.painted = m.countPainted(m.a.Rect)
 	return m
 }

@@ -5,6 +5,7 @@ import (
 	"image"
 	"image/color"
 	"image/png"
+	"math/rand/v2"
 	"testing"
 )
 
@@ -192,5 +193,49 @@ func TestFromAlpha(t *testing.T) {
 	m := FromAlpha(a)
 	if m.Bounds().Size() != image.Pt(4, 3) || m.At(2, 1) != 200 || m.At(0, 0) != 0 || m.CanUndo() {
 		t.Errorf("mask %v: %d %d", m.Bounds(), m.At(2, 1), m.At(0, 0))
+	}
+}
+
+// The painted count is kept as each change happens, never by a scan: it
+// must equal a scan after any mix of strokes, shapes, inversions, undo
+// and redo.
+func TestPaintedCountFollowsEveryChange(t *testing.T) {
+	m := New(97, 61)
+	scan := func() int {
+		n := 0
+		for _, v := range m.Alpha().Pix {
+			if v >= 128 {
+				n++
+			}
+		}
+		return n
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := range 400 {
+		switch rng.IntN(8) {
+		case 0:
+			m.Line(rng.Float64()*97, rng.Float64()*61, rng.Float64()*97, rng.Float64()*61, 1+rng.Float64()*9, rng.Float64(), rng.IntN(3) == 0)
+		case 1:
+			m.Rect(image.Rect(rng.IntN(97), rng.IntN(61), rng.IntN(97), rng.IntN(61)), rng.IntN(2) == 0)
+		case 2:
+			m.Lasso([]image.Point{{rng.IntN(97), rng.IntN(61)}, {rng.IntN(97), rng.IntN(61)}, {rng.IntN(97), rng.IntN(61)}}, rng.IntN(2) == 0)
+		case 3:
+			m.Invert()
+		case 4, 5:
+			m.Undo()
+		case 6:
+			m.Redo()
+		case 7:
+			m.Dab(rng.Float64()*97, rng.Float64()*61, 4, 0.3, false)
+		}
+		if got, want := m.painted, scan(); got != want {
+			t.Fatalf("step %d: counted %d painted pixels, a scan finds %d", i, got, want)
+		}
+		if m.IsPainted() != (scan() > 0) {
+			t.Fatalf("step %d: IsPainted %v with %d painted", i, m.IsPainted(), scan())
+		}
+	}
+	if FromAlpha(m.Alpha()).painted != scan() {
+		t.Error("a mask made from another does not count its painted pixels")
 	}
 }

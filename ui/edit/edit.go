@@ -222,7 +222,7 @@ func (t *Room) firstSize() (image.Point, bool) {
 }
 
 // painted reports whether a mask is painted on the first input.
-func (t *Room) painted() bool { return t.mask.painted() != nil }
+func (t *Room) painted() bool { return t.mask.painted() }
 
 // showFirst puts the first input in the mask painter when it changed,
 // decoding it off the UI goroutine; a new first image starts a new mask.
@@ -447,9 +447,12 @@ func (t *Room) PrimaryAction() {
 			parents = append(parents, r.Item)
 		}
 	}
-	if m := t.mask.painted(); m != nil {
-		req.Mask = m
+	m, err := t.mask.maskPNG()
+	if err != nil {
+		t.SetStatus(catalogue.F("The mask could not be prepared, so nothing was sent: %v", err))
+		return
 	}
+	req.Mask = m
 	keep := t.keep.request(req.Mask != nil)
 	shape, pad := t.keep.pads(req.Mask != nil)
 	if !pad {

@@ -236,18 +236,25 @@ func setEnabled(b *widget.Button, on bool) {
 	}
 }
 
-// painted is the mask to send, or nil when nothing is painted (the whole
-// image may change, as without a mask).
-func (m *maskTools) painted() *api.InputImage {
+// painted reports whether a mask is painted on the first input, from
+// the mask's own count: it is asked after every stroke.
+func (m *maskTools) painted() bool {
 	mk := m.painter.Mask()
-	if mk == nil || mk.Painted() == 0 {
-		return nil
+	return mk != nil && mk.IsPainted()
+}
+
+// maskPNG is the painted mask as the service takes it, nil when nothing
+// is painted. An error must stop the send: an edit sent without the mask
+// the user painted would change the whole image, and be paid for.
+func (m *maskTools) maskPNG() (*api.InputImage, error) {
+	if !m.painted() {
+		return nil, nil
 	}
-	data, err := mk.PNG()
+	data, err := m.painter.Mask().PNG()
 	if err != nil {
-		return nil
+		return nil, err
 	}
-	return &api.InputImage{Name: "mask.png", ContentType: "image/png", Data: data}
+	return &api.InputImage{Name: "mask.png", ContentType: "image/png", Data: data}, nil
 }
 
 // importMask reads a mask from a PNG (transparent, or white, where the
