@@ -76,6 +76,7 @@ func soak(b *testing.B) {
 	input := api.InputImage{Name: "ref.png", ContentType: "image/png", Data: pngBytes(b, 64)}
 	var rss100 int64
 	var heap100 uint64
+	var mem100 memParts
 	for i := range 1000 {
 		opts := api.ImageOptions{Model: "gpt-image-1", Size: "1024x1024", OutputFormat: "jpeg"}
 		switch {
@@ -103,12 +104,12 @@ func soak(b *testing.B) {
 		if i == 99 {
 			runner.Wait()
 			settle()
-			rss100, heap100 = residentBytes(), heapInUse()
+			rss100, heap100, mem100 = residentBytes(), heapInUse(), readMemParts()
 		}
 	}
 	runner.Wait()
 	settle()
-	rss, heap := residentBytes(), heapInUse()
+	rss, heap, mem := residentBytes(), heapInUse(), readMemParts()
 	goroutines, files := runtime.NumGoroutine(), openFiles(lib.Root())
 	db := openFiles("") - files // the index's pooled SQLite connections
 
@@ -130,6 +131,16 @@ func soak(b *testing.B) {
 	b.ReportMetric(float64(rss)/(1<<20), "rss-after-1000-MB")
 	b.ReportMetric(float64(rss)/float64(rss100), "rss-ratio")
 	b.ReportMetric(float64(heap)/float64(heap100), "heap-ratio")
+	// Where the resident set grew between job 100 and job 1,000: what the
+	// Go runtime holds (heap, stacks, GC metadata), the rest of the
+	// anonymous memory (modernc's SQLite allocates outside Go's heap: its
+	// page caches and statement memory), mapped files, and shared memory
+	// (the index's WAL index).
+	mb := func(a, b int64) float64 { return float64(b-a) / (1 << 20) }
+	b.ReportMetric(mb(mem100.goHeld, mem.goHeld), "growth-go-MB")
+	b.ReportMetric(mb(mem100.anon-mem100.goHeld, mem.anon-mem.goHeld), "growth-outside-go-MB")
+	b.ReportMetric(mb(mem100.file, mem.file), "growth-file-MB")
+	b.ReportMetric(mb(mem100.shmem, mem.shmem), "growth-shmem-MB")
 	b.ReportMetric(float64(goroutines-goroutines0), "goroutines-left")
 	b.ReportMetric(float64(files-files0), "files-left-open")
 	b.ReportMetric(float64(db), "index-files-open")
@@ -157,6 +168,34 @@ func residentBytes() int64 {
 		}
 	}
 	return 0
+}
+
+// memParts splits the resident set: anonymous, file-backed and shared
+// (from /proc), and what the Go runtime holds of the anonymous part.
+type memParts struct{ anon, file, shmem, goHeld int64 }
+
+func readMemParts() memParts {
+	var p memParts
+	data, _ := os.ReadFile("/proc/self/status")
+	for _, line := range strings.Split(string(data), "\n") {
+		f := strings.Fields(line)
+		if len(f) < 2 {
+			continue
+		}
+		kb, _ := strconv.ParseInt(f[1], 10, 64)
+		switch f[0] {
+		case "RssAnon:":
+			p.anon = kb << 10
+		case "RssFile:":
+			p.file = kb << 10
+		case "RssShmem:":
+			p.shmem = kb << 10
+		}
+	}
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	p.goHeld = int64(m.HeapInuse + m.StackInuse + m.MSpanInuse + m.MCacheInuse + m.GCSys + m.OtherSys + m.BuckHashSys)
+	return p
 }
 
 // heapInUse is the Go heap's bytes in use.
