@@ -224,9 +224,10 @@ type cell struct {
 	g       *Grid
 	place   int
 	content fyne.CanvasObject
-	// tint and check mark a selected cell over any picture; border
-	// marks the keyboard's cursor.
-	tint   *canvas.Rectangle
+	// frame and check mark a selected cell around its picture (a tint
+	// over it would hide the colours being chosen between); border marks
+	// the keyboard's cursor.
+	frame  *canvas.Rectangle
 	check  *fyne.Container
 	border *canvas.Rectangle
 }
@@ -234,10 +235,9 @@ type cell struct {
 func newCell(g *Grid, content fyne.CanvasObject) *cell {
 	c := &cell{g: g, content: content, place: -1}
 	p := theme.Color(theme.ColorNamePrimary)
-	r, gg, b, _ := p.RGBA()
-	c.tint = canvas.NewRectangle(color.NRGBA{R: uint8(r >> 8), G: uint8(gg >> 8), B: uint8(b >> 8), A: 0x60})
-	c.tint.StrokeColor, c.tint.StrokeWidth = p, 4
-	c.tint.Hide()
+	c.frame = canvas.NewRectangle(color.Transparent)
+	c.frame.StrokeColor, c.frame.StrokeWidth = p, 4
+	c.frame.Hide()
 	badge := canvas.NewCircle(p)
 	icon := widget.NewIcon(theme.ConfirmIcon())
 	c.check = container.NewVBox(container.NewHBox(layout.NewSpacer(), container.NewGridWrap(fyne.NewSize(24, 24), container.NewStack(badge, icon))), layout.NewSpacer())
@@ -250,9 +250,9 @@ func newCell(g *Grid, content fyne.CanvasObject) *cell {
 }
 
 func (c *cell) show(selected, cursor bool) {
-	c.tint.Hidden, c.check.Hidden = !selected, !selected
+	c.frame.Hidden, c.check.Hidden = !selected, !selected
 	c.border.Hidden = !cursor
-	c.tint.Refresh()
+	c.frame.Refresh()
 	c.check.Refresh()
 	c.border.Refresh()
 }
@@ -284,5 +284,5 @@ func (c *cell) DoubleTapped(*fyne.PointEvent) {
 
 // CreateRenderer implements fyne.Widget.
 func (c *cell) CreateRenderer() fyne.WidgetRenderer {
-	return widget.NewSimpleRenderer(container.NewStack(c.content, c.tint, c.border, container.NewPadded(c.check)))
+	return widget.NewSimpleRenderer(container.NewStack(c.content, c.frame, c.border, container.NewPadded(c.check)))
 }

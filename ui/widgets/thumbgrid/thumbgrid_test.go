@@ -74,7 +74,7 @@ func TestClicksAndKeysSelect(t *testing.T) {
 		t.Fatalf("click, Ctrl+click, Shift+click: %v", got)
 	}
 	cs = cells(g)
-	if !cs[6].tint.Visible() || cs[3].tint.Visible() || !cs[8].border.Visible() {
+	if !cs[6].frame.Visible() || cs[3].frame.Visible() || !cs[8].border.Visible() {
 		t.Error("the cells do not draw the selection and the cursor")
 	}
 	if w.Canvas().Focused() != g {
