@@ -304,3 +304,46 @@ func Text(bs []Block) string {
 	walk(bs, "")
 	return b.String()
 }
+
+// Settled is the part of a reply still arriving that can be drawn as it
+// will end up: a table whose last row, or whose header and delimiter, has
+// not fully arrived would show as raw "|" text for a moment and then jump
+// into a table, so the trailing table lines are held back until a line
+// that completes them (the delimiter row under the header, or a row's
+// line end) has come.
+func Settled(src string) string {
+	// The line still arriving (no line end yet) is held back when it is
+	// a table's.
+	cut := len(src)
+	if i := strings.LastIndexByte(src, '\n'); i+1 < len(src) && isTableLine(src[i+1:]) {
+		cut = i + 1
+	}
+	// A table's header with no delimiter row under it yet is held back
+	// too: alone it is a paragraph of pipes.
+	body := src[:cut]
+	lines := strings.Split(strings.TrimSuffix(body, "\n"), "\n")
+	n := 0
+	for n < len(lines) && isTableLine(lines[len(lines)-1-n]) {
+		n++
+	}
+	if n == 1 || (n >= 2 && !isDelimiterRow(lines[len(lines)-n+1])) {
+		head := lines[:len(lines)-n]
+		if len(head) == 0 {
+			return ""
+		}
+		return strings.Join(head, "\n") + "\n"
+	}
+	return body
+}
+
+// isTableLine reports whether a line is a table's: it begins with a pipe
+// (after indentation), as the rows GFM models write do.
+func isTableLine(line string) bool {
+	return strings.HasPrefix(strings.TrimLeft(line, " \t"), "|")
+}
+
+// isDelimiterRow reports whether a line is a table's delimiter row:
+// pipes, dashes, colons and spaces, with at least one dash.
+func isDelimiterRow(line string) bool {
+	return strings.Contains(line, "-") && strings.Trim(line, "|-: \t") == ""
+}

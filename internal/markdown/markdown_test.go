@@ -2,6 +2,7 @@ package markdown
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -78,5 +79,31 @@ func TestPartialAndHostileTextParses(t *testing.T) {
 	bs := Parse("<script>alert(1)</script>")
 	if Text(bs) != "<script>alert(1)</script>\n" {
 		t.Errorf("raw HTML became %q", Text(bs))
+	}
+}
+
+// While a reply streams in, a table shows only once its header has its
+// delimiter row, and each row once its line has ended: never as a
+// paragraph of pipes that jumps into a table a moment later.
+func TestSettledHoldsBackAHalfTable(t *testing.T) {
+	for _, c := range []struct{ src, want string }{
+		{"Colours:\n\n| Role | Col", "Colours:\n\n"},
+		{"Colours:\n\n| Role | Colour |\n", "Colours:\n\n"},
+		{"Colours:\n\n| Role | Colour |\n|---", "Colours:\n\n"},
+		{"Colours:\n\n| Role | Colour |\n|---|---|\n", "Colours:\n\n| Role | Colour |\n|---|---|\n"},
+		{"| Role | Colour |\n|---|---|\n| main | te", "| Role | Colour |\n|---|---|\n"},
+		{"| Role | Colour |\n|---|---|\n| main | teal |\n", "| Role | Colour |\n|---|---|\n| main | teal |\n"},
+		{"plain text still arriving", "plain text still arriving"},
+		{"a | pipe inside a sentence", "a | pipe inside a sentence"},
+		{"| Role", ""},
+	} {
+		if got := Settled(c.src); got != c.want {
+			t.Errorf("Settled(%q) = %q, want %q", c.src, got, c.want)
+		}
+		for _, b := range Parse(Settled(c.src)) {
+			if b.Kind == Paragraph && len(b.Spans) > 0 && strings.HasPrefix(b.Spans[0].Text, "|") {
+				t.Errorf("%q draws raw pipes: %+v", c.src, b)
+			}
+		}
 	}
 }

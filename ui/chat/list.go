@@ -4,6 +4,7 @@ import (
 	"context"
 	"easel/internal/catalogue"
 	"easel/ui/kit"
+	"easel/ui/widgets/popmenu"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -110,8 +111,7 @@ func (t convList) conversationMenu(c conversations.Conversation, at fyne.CanvasO
 		fyne.NewMenuItem(catalogue.T("Export as Markdown…"), func() { t.load(c.ID, t.exportMarkdown) }),
 		fyne.NewMenuItem(catalogue.T("Copy conversation"), func() { t.load(c.ID, t.copyConversation) }),
 		fyne.NewMenuItemSeparator(), del)
-	pos := fyne.CurrentApp().Driver().AbsolutePositionForObject(at).AddXY(0, at.Size().Height)
-	widget.ShowPopUpMenuAtPosition(menu, t.host.Window().Canvas(), pos)
+	popmenu.ShowBelow(menu, at)
 }
 
 // write runs a change to the store off the UI goroutine, then reloads.

@@ -109,20 +109,22 @@ func richText(spans []markdown.Span, base *widget.RichTextStyle) *widget.RichTex
 }
 
 // codeBlock is monospace text on a panel with its language, Copy and Use
-// as prompt.
+// as prompt; long lines scroll sideways.
 func codeBlock(b markdown.Block, a blockActions) fyne.CanvasObject {
 	bg := canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))
 	bg.CornerRadius = theme.Size(theme.SizeNameInputRadius)
+	// Code keeps its lines: a line wider than the reply scrolls sideways
+	// rather than breaking inside a word or an identifier.
 	code := widget.NewLabel(trimNewline(b.Code))
 	code.TextStyle.Monospace = true
-	code.Wrapping = fyne.TextWrapBreak
+	code.Wrapping = fyne.TextWrapOff
 	text := b.Code
 	copyBtn := &widget.Button{Text: catalogue.T("Copy"), Icon: theme.ContentCopyIcon(), Importance: widget.LowImportance, OnTapped: func() { a.copyText(text) }}
 	use := &widget.Button{Text: catalogue.T("Use as prompt"), Icon: theme.ColorPaletteIcon(), Importance: widget.LowImportance}
 	use.OnTapped = func() { a.useAsPrompt(trimNewline(text), use) }
 	lang := widget.NewLabelWithStyle(b.Lang, fyne.TextAlignLeading, fyne.TextStyle{Italic: true})
 	header := container.NewHBox(lang, layout.NewSpacer(), copyBtn, use)
-	return container.NewStack(bg, container.NewBorder(header, nil, nil, nil, code))
+	return container.NewStack(bg, container.NewBorder(header, nil, nil, nil, container.NewHScroll(code)))
 }
 
 func trimNewline(s string) string {

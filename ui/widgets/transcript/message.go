@@ -2,6 +2,7 @@ package transcript
 
 import (
 	"easel/internal/catalogue"
+	"easel/ui/widgets/popmenu"
 	"image"
 
 	"fyne.io/fyne/v2"
@@ -278,7 +279,14 @@ func (v *messageView) renderBody(m Message) []fyne.CanvasObject {
 		return []fyne.CanvasObject{l}
 	}
 	a := blockActions{copyText: v.t.actions.Copy, useAsPrompt: v.useAsPrompt}
-	return render(markdown.Parse(m.Text), a)
+	text := m.Text
+	if m.Streaming {
+		// A table shows once its rows have arrived whole (markdown.Settled).
+		if text = markdown.Settled(text); text == "" {
+			return []fyne.CanvasObject{widget.NewLabelWithStyle("…", fyne.TextAlignLeading, fyne.TextStyle{Italic: true})}
+		}
+	}
+	return render(markdown.Parse(text), a)
 }
 
 // useAsPrompt offers the tabs the text can go to, or sends it to the
@@ -327,12 +335,10 @@ func (v *messageView) showMenu() {
 
 // popUp shows a menu under anchor.
 func (v *messageView) popUp(items []*fyne.MenuItem, anchor fyne.CanvasObject) {
-	c := fyne.CurrentApp().Driver().CanvasForObject(v)
-	if c == nil || len(items) == 0 {
+	if len(items) == 0 {
 		return
 	}
-	at := fyne.CurrentApp().Driver().AbsolutePositionForObject(anchor).AddXY(0, anchor.Size().Height)
-	widget.ShowPopUpMenuAtPosition(fyne.NewMenu("", items...), c, at)
+	popmenu.ShowBelow(fyne.NewMenu("", items...), anchor)
 }
 
 func setEnabled(b *widget.Button, on bool) {
