@@ -55,6 +55,11 @@ func (b *batchBar) sync() {
 	n := b.t.grid.Selection().Len()
 	b.count.SetText(catalogue.F("%d selected", n))
 	b.box.Hidden = n < 2
+	// Two sets of verbs are on screen with a multi-selection: say which
+	// acts on what.
+	b.t.scope.SetText(catalogue.F("These buttons act on this image only; the bar under the grid acts on all %d selected.", n))
+	b.t.scope.Hidden = n < 2
+	b.t.scope.Refresh()
 	b.compare.Hidden = n != 2
 	b.box.Refresh()
 }

@@ -83,6 +83,9 @@ type Room struct {
 	trashed  []int64
 	empty    *fyne.Container
 	details  *fyne.Container
+	// scope says, while several items are selected, that the details'
+	// buttons act on the one item shown and the bar on all selected.
+	scope *widget.Label
 
 	// pager reads the grid's items by place; total is how many match.
 	pager *library.Pager
@@ -142,6 +145,9 @@ func (t *Room) Build() fyne.CanvasObject {
 	gridArea := container.NewBorder(nil, container.NewVBox(t.batch.box, t.undoBar), nil, nil, container.NewStack(t.grid, t.empty))
 
 	t.details = container.NewVBox()
+	t.scope = kit.HintLabel("")
+	t.scope.Importance = widget.WarningImportance
+	t.scope.Hide()
 	details{t}.closeDetails()
 	t.detailsScroll = container.NewVScroll(container.NewPadded(t.details))
 	split := container.NewHSplit(gridArea, t.detailsScroll)
@@ -478,7 +484,7 @@ func (t *Room) Open(it library.Item) {
 	expand := &widget.Button{Text: catalogue.T("Expand canvas…"), Icon: theme.ViewFullScreenIcon(), OnTapped: func() { t.actions.ExpandCanvas(it) }}
 	transparent := &widget.Button{Text: catalogue.T("Make transparent…"), Icon: theme.ColorChromaticIcon(), OnTapped: func() { details{t}.makeTransparent(it) }}
 	t.details.Objects = []fyne.CanvasObject{
-		kit.Heading(catalogue.T("Details")),
+		kit.Heading(catalogue.T("Details")), t.scope,
 		full, prompt, container.NewGridWithColumns(2, copyPrompt, reuse, editThis, toEdit, toChat, export, del, large, compareBtn, more, expand, transparent, keepPrompt), fav, madeFrom, lineage, settings,
 		container.NewGridWithColumns(2,
 			&widget.Button{Text: catalogue.T("Copy file path"), Icon: theme.ContentCopyIcon(), Importance: widget.LowImportance, OnTapped: func() { t.host.Clipboard().SetContent(lib.Path(it)) }},

@@ -355,6 +355,10 @@ func TestKeysSelectAndActOnSeveral(t *testing.T) {
 		g.Grid().Select(1)
 		g.Grid().Selection().Extend(3) // as Shift+click or Shift+Right twice
 		g.Grid().Refresh()
+		g.batch.sync()
+		if !g.scope.Visible() || !strings.Contains(g.scope.Text, "all 3 selected") {
+			t.Errorf("with three selected the details do not say which buttons act on what: %q", g.scope.Text)
+		}
 		selectionVerbs{g}.onKey("favourite")
 	})
 	h.Until("three favourites", func() bool {
