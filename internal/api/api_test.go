@@ -100,13 +100,22 @@ func TestGenerateStreamsPartialsThenImage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(partials) != 6 {
-		t.Fatalf("%d previews, want 3 for each of 2 images", len(partials))
+	// Three previews of the first image, the first itself, three of the
+	// second, the second itself: each tagged with its image.
+	if len(partials) != 8 {
+		t.Fatalf("%d previews and images, want 3 previews and the image for each of 2", len(partials))
 	}
 	for i, p := range partials {
-		if p.Index != i%3 || p.Format != "png" || len(p.Data) == 0 {
-			t.Errorf("preview %d: index %d format %q", i, p.Index, p.Format)
+		image, step := i/4, i%4
+		if p.Image != image || p.Final != (step == 3) || p.Format != "png" || len(p.Data) == 0 {
+			t.Errorf("event %d: image %d final %v format %q, want image %d final %v", i, p.Image, p.Final, p.Format, image, step == 3)
 		}
+		if !p.Final && p.Index != step {
+			t.Errorf("preview %d: index %d, want %d", i, p.Index, step)
+		}
+	}
+	if string(partials[3].Data) != string(res.Images[0].Data) || string(partials[7].Data) != string(res.Images[1].Data) {
+		t.Error("an image shown as it arrived is not the image kept")
 	}
 	if len(res.Images) != 2 || res.Usage == nil {
 		t.Errorf("got %d images, usage %v", len(res.Images), res.Usage)

@@ -343,7 +343,7 @@ func (c *Client) readImageStream(ctx context.Context, resp *http.Response, model
 			}
 			previews++
 			if onPartial != nil {
-				onPartial(Partial{Index: int(ev.Get("partial_image_index").Int()), Data: img, Format: format})
+				onPartial(Partial{Index: int(ev.Get("partial_image_index").Int()), Data: img, Format: format, Image: len(res.Images)})
 			}
 		case "image_generation.completed", "image_edit.completed":
 			if len(res.Images) >= want.images {
@@ -363,6 +363,10 @@ func (c *Client) readImageStream(ctx context.Context, resp *http.Response, model
 				return nil, badResponse("the image: "+err.Error(), err, resp.Header)
 			}
 			res.Images = append(res.Images, out)
+			if onPartial != nil && want.images > 1 {
+				// Of several, each image shows as it arrives.
+				onPartial(Partial{Data: out.Data, Format: out.Format, Image: len(res.Images) - 1, Final: true})
+			}
 			res.Created = time.Unix(ev.Get("created_at").Int(), 0)
 			res.Usage = usageFrom(ev.Get("usage"))
 			res.Size = ev.Get("size").String()

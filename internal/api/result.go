@@ -73,6 +73,12 @@ type Partial struct {
 	Index  int
 	Data   []byte
 	Format string
+	// Image is which of the request's images this belongs to, from 0:
+	// a stream of several images sends each one's previews, then that
+	// image, then the next's. Final marks the image itself, as it
+	// arrived, before the rest of the stream: "image 2 of 4".
+	Image int
+	Final bool
 }
 
 // ChatResult is a finished chat reply.

@@ -215,13 +215,16 @@ func readInput(env Env, path string) (api.InputImage, error) {
 	return api.InputImage{Name: filepath.Base(path), ContentType: p.ContentType, Data: p.Data}, nil
 }
 
-// progress tells on stderr that previews arrive, so a slow job is not
-// silent.
-// progress says each preview on stderr, and sets arrived: a request
+// progress says on stderr each preview, and of several images each one
+// as it arrives, so a slow job is not silent; it sets arrived: a request
 // cancelled after a preview may have been billed.
 func progress(env Env, arrived *bool) func(api.Partial) {
 	return func(p api.Partial) {
 		*arrived = true
+		if p.Final {
+			fmt.Fprintln(env.Stderr, catalogue.F("image %d received (%d bytes)", p.Image+1, len(p.Data)))
+			return
+		}
 		fmt.Fprintln(env.Stderr, catalogue.F("preview %d received (%d bytes)", p.Index+1, len(p.Data)))
 	}
 }

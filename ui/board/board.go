@@ -394,7 +394,9 @@ func (b *Board) ShowJob(e jobs.Event, preview image.Image, results []jobview.Res
 		}
 		c.state.SetText(text)
 	case jobs.Partial:
-		c.state.SetText(catalogue.F("Preview %d · %s", e.Preview.Index+1, catalogue.Duration(e.Elapsed.Round(time.Second))))
+		if !e.Preview.Final { // a board's cells ask for one image each
+			c.state.SetText(catalogue.F("Preview %d · %s", e.Preview.Index+1, catalogue.Duration(e.Elapsed.Round(time.Second))))
+		}
 	default:
 		c.state.SetText(catalogue.F("Waiting for the service · %s", catalogue.Duration(e.Elapsed.Round(time.Second))))
 	}

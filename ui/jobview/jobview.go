@@ -80,6 +80,15 @@ type Card struct {
 	preview *picture.Picture
 	// results holds a finished job's images, each opening large.
 	results *fyne.Container
+	// slots show, while a job of several images runs, each image's
+	// latest preview and then the image itself as it arrives; of is how
+	// many were asked for.
+	slots   []*picture.Picture
+	slotRow *fyne.Container
+	of      int
+	// progress words how far a streaming job has come, for the time
+	// given: the clock's ticks keep it rather than "Waiting".
+	progress func(secs string) string
 	// unsaved lists the images that could not be saved, each with Save as….
 	unsaved *fyne.Container
 	title   *widget.Label
@@ -175,6 +184,15 @@ func newCard(e jobs.Event, a Actions, onClear func()) *Card {
 	c.results.Hide()
 	c.unsaved = container.NewVBox()
 	c.unsaved.Hide()
+	slotRow := container.NewGridWrap(fyne.NewSize(SlotSide, SlotSide))
+	if c.of = req.Options().N; c.of > 1 {
+		for range c.of {
+			pic := picture.New(fyne.NewSize(SlotSide, SlotSide))
+			c.slots = append(c.slots, pic)
+			slotRow.Add(container.NewStack(canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground)), pic))
+		}
+	}
+	slotRow.Hidden = c.of < 2
 	c.compare = &widget.Button{Text: catalogue.T("Before"), Icon: theme.ViewRestoreIcon(), OnTapped: c.toggleBefore}
 	c.compare.Hide()
 	text := container.NewVBox(c.title, c.Status, c.hint, c.Said, c.Cost, c.words,
@@ -182,7 +200,8 @@ func newCard(e jobs.Event, a Actions, onClear func()) *Card {
 		// and nothing takes its place, so a late click lands on nothing
 		// rather than on "Edit this result".
 		container.NewBorder(nil, nil, nil, c.cancel, container.NewHBox(c.otherGroup, c.retry, c.settings, c.editThis, c.more, c.compare, c.wordsButton, c.clear)),
-		c.results, c.unsaved)
+		slotRow, c.results, c.unsaved)
+	c.slotRow = slotRow
 	c.root = container.NewBorder(nil, nil, container.NewStack(bg, c.preview), nil, text)
 	return c
 }
@@ -190,6 +209,10 @@ func newCard(e jobs.Event, a Actions, onClear func()) *Card {
 // ResultSide is the side of each result's thumbnail on a finished card
 // of several images.
 const ResultSide = 72
+
+// SlotSide is the side of each image's slot on a running card of
+// several images.
+const SlotSide = 48
 
 // showResults puts every result of a finished job on the card: saved
 // ones as buttons that open them, unsaved ones with Save as…; the large
@@ -241,7 +264,12 @@ func (c *Card) showResults(results []Result, a Actions, prompt string) {
 	}
 	c.results.Hidden = len(c.results.Objects) == 0
 	c.unsaved.Hidden = len(c.unsaved.Objects) == 0
+	c.slotRow.Hide() // the results take the slots' place
 	c.editThis.Hidden = c.lastResult == 0 || a.EditThis == nil
+	if n := len(c.results.Objects); n > 1 {
+		// Of several, say which one Edit takes: the last.
+		c.editThis.SetText(catalogue.F("Edit result %d of %d", n, n))
+	}
 	c.more.Hidden = c.lastResult == 0 || a.MoreLike == nil
 	c.results.Refresh()
 	c.unsaved.Refresh()
@@ -321,11 +349,13 @@ func (c *Card) apply(e jobs.Event, img image.Image) {
 	case jobs.Waiting:
 		if e.RetryIn > 0 {
 			c.Status.SetText(catalogue.F("The service asked to wait: sending again in %s", catalogue.Duration(e.RetryIn.Round(time.Second))))
+		} else if c.progress != nil {
+			c.Status.SetText(c.progress(secs)) // how far it has come, with the time
 		} else {
 			c.Status.SetText(catalogue.F("Waiting for the service · %s", secs))
 		}
 	case jobs.Partial:
-		c.Status.SetText(catalogue.F("Preview %d · %s", e.Preview.Index+1, secs))
+		c.showPartial(e, img, secs)
 	case jobs.Saving:
 		c.Status.SetText(catalogue.T("Saving to the gallery…"))
 	case jobs.Done:
@@ -389,6 +419,28 @@ func (c *Card) apply(e jobs.Event, img image.Image) {
 		c.cancel.Hide()
 		c.clear.Show()
 	}
+}
+
+// showPartial shows a preview, or of a job of several images an image
+// that has arrived, in its slot, and says how far the job has come.
+func (c *Card) showPartial(e jobs.Event, img image.Image, secs string) {
+	p := e.Preview
+	if p == nil {
+		return
+	}
+	if p.Image >= 0 && p.Image < len(c.slots) && img != nil {
+		c.slots[p.Image].SetImage(img)
+	}
+	image, index, final := p.Image+1, p.Index+1, p.Final
+	switch {
+	case c.of < 2:
+		c.progress = func(secs string) string { return catalogue.F("Preview %d · %s", index, secs) }
+	case final:
+		c.progress = func(secs string) string { return catalogue.F("Image %d of %d arrived · %s", image, c.of, secs) }
+	default:
+		c.progress = func(secs string) string { return catalogue.F("Image %d of %d: preview %d · %s", image, c.of, index, secs) }
+	}
+	c.Status.SetText(c.progress(secs))
 }
 
 // showCharge adds what a finished request cost to its status line, and

@@ -358,3 +358,50 @@ func TestACancelledCardOffersRunAgain(t *testing.T) {
 		t.Error("Run again did not send the request again")
 	}
 }
+
+// A streaming job of four images shows four slots, fills each with its
+// preview and then its image as they arrive, and says how far it has
+// come; when it is done the results take the slots' place and Edit says
+// which result it takes.
+func TestFourImagesFillTheirSlots(t *testing.T) {
+	test.NewTempApp(t)
+	l := NewList("empty", Actions{Cancel: func(string) {}, EditThis: func(int64) {}})
+	four := func(state jobs.State) jobs.Event {
+		e := event("a", state)
+		e.Job.Request.Generate.N = 4
+		return e
+	}
+	l.Show(four(jobs.Sending), nil, nil)
+	c := l.Card("a")
+	if len(c.slots) != 4 || !c.slotRow.Visible() {
+		t.Fatalf("%d slots for four images", len(c.slots))
+	}
+	pic := image.NewRGBA(image.Rect(0, 0, 8, 8))
+	e := four(jobs.Partial)
+	e.Preview = &api.Partial{Image: 2, Index: 0}
+	l.Show(e, pic, nil)
+	if !strings.Contains(c.Status.Text, "Image 3 of 4: preview 1") || c.slots[2].Image() == nil || c.slots[1].Image() != nil {
+		t.Errorf("a preview of the third: %q", c.Status.Text)
+	}
+	tick := four(jobs.Waiting)
+	tick.Elapsed = 7 * time.Second
+	l.Show(tick, nil, nil)
+	if !strings.Contains(c.Status.Text, "Image 3 of 4: preview 1") || !strings.Contains(c.Status.Text, "7") {
+		t.Errorf("the clock's tick lost the progress: %q", c.Status.Text)
+	}
+	e.Preview = &api.Partial{Image: 2, Final: true}
+	l.Show(e, pic, nil)
+	if !strings.Contains(c.Status.Text, "Image 3 of 4 arrived") {
+		t.Errorf("the third arrived: %q", c.Status.Text)
+	}
+	var results []Result
+	for i := range 4 {
+		results = append(results, Result{Item: int64(i + 1), Thumb: pic})
+	}
+	done := four(jobs.Done)
+	done.ItemIDs = []int64{1, 2, 3, 4}
+	l.Show(done, nil, results)
+	if c.slotRow.Visible() || c.editThis.Text != "Edit result 4 of 4" {
+		t.Errorf("done: slots shown %v, Edit says %q", c.slotRow.Visible(), c.editThis.Text)
+	}
+}
