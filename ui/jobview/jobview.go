@@ -438,7 +438,9 @@ func (c *Card) showPartial(e jobs.Event, img image.Image, secs string) {
 	case final:
 		c.progress = func(secs string) string { return catalogue.F("Image %d of %d arrived · %s", image, c.of, secs) }
 	default:
-		c.progress = func(secs string) string { return catalogue.F("Image %d of %d: preview %d · %s", image, c.of, index, secs) }
+		c.progress = func(secs string) string {
+			return catalogue.F("Image %d of %d: preview %d · %s", image, c.of, index, secs)
+		}
 	}
 	c.Status.SetText(c.progress(secs))
 }
