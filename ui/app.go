@@ -381,7 +381,22 @@ func (a *App) ensureBuilt(i int) {
 	a.built[i] = true
 	holder := a.tabs.Items[i].Content.(*fyne.Container)
 	holder.Objects = []fyne.CanvasObject{a.rooms[i].Build()}
+	if d, ok := a.rooms[i].(drafted); ok {
+		d.RestoreDraft(a.fyneApp.Preferences(), draftKey(i))
+	}
 	holder.Refresh()
+}
+
+// drafted is a tab whose prompt and options are kept across a restart.
+type drafted interface {
+	SaveDraft(p fyne.Preferences, key string)
+	RestoreDraft(p fyne.Preferences, key string)
+}
+
+// draftKey is the preference key of tab i's draft, by the tab's name so
+// that a change of the tabs' order keeps each draft with its tab.
+func draftKey(i int) string {
+	return map[int]string{TabGenerate: "draft.generate", TabEdit: "draft.edit"}[i]
 }
 
 // SelectTab shows tab i (one of the tab constants) and focuses its main

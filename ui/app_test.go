@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"image"
 	"image/png"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"testing"
@@ -14,6 +15,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"easel/internal/config"
+	"easel/internal/fakeapi"
 	"easel/internal/secrets"
 	"easel/ui/chrome"
 	"easel/ui/room"
@@ -337,4 +339,39 @@ func panelButton(t *testing.T, ea *App) *widget.Button {
 		t.Fatal("no Panel button")
 	}
 	return found
+}
+
+// The prompt and options a tab was about to send come back after a
+// restart, and a profile's defaults applied as it connects do not
+// replace them.
+func TestDraftsSurviveARestart(t *testing.T) {
+	ts := httptest.NewServer(fakeapi.New(fakeapi.Config{}))
+	t.Cleanup(ts.Close)
+	a := test.NewTempApp(t)
+	o := isolated(t, Options{BaseURL: ts.URL + "/v1"})
+	first := newApp(t, a, o)
+	onUI(first, func() { first.SelectTab(TabGenerate) })
+	waitFor(t, first, "the model list", func() bool { return len(first.generate.Options().Model.Listed()) > 0 })
+	onUI(first, func() {
+		first.generate.Prompt().SetText("a lighthouse at dusk, long exposure, teal and amber")
+		opts := first.generate.Options().Options()
+		opts.N, opts.Quality, opts.OutputFormat = 3, "high", "webp"
+		first.generate.Options().SetOptions(opts)
+		first.saveState()
+		first.win.Close()
+	})
+
+	second := newApp(t, a, o)
+	defer second.win.Close()
+	onUI(second, func() { second.SelectTab(TabGenerate) })
+	waitFor(t, second, "the model list", func() bool { return len(second.generate.Options().Model.Listed()) > 0 })
+	onUI(second, func() {
+		got := second.generate.Options().Options()
+		if p := second.generate.Prompt().Text; p != "a lighthouse at dusk, long exposure, teal and amber" {
+			t.Errorf("the prompt came back as %q", p)
+		}
+		if got.N != 3 || got.Quality != "high" || got.OutputFormat != "webp" {
+			t.Errorf("the options came back as n=%d quality=%q format=%q", got.N, got.Quality, got.OutputFormat)
+		}
+	})
 }

@@ -50,8 +50,8 @@ func (a *App) lastTab() int {
 	return last
 }
 
-// saveState records the window size and Edit's panel divider; the tab
-// and the panel's fold are saved as they change.
+// saveState records the window size, Edit's panel divider and the tabs'
+// drafts; the tab and the panel's fold are saved as they change.
 func (a *App) saveState() {
 	size := a.win.Canvas().Size()
 	if size.Width < 1 || size.Height < 1 {
@@ -62,5 +62,10 @@ func (a *App) saveState() {
 	p.SetFloat(prefWindowHeight, float64(size.Height))
 	if a.built != nil && a.built[TabEdit] {
 		a.edit.SaveLayout(p)
+	}
+	for i, r := range a.rooms {
+		if d, ok := r.(drafted); ok && a.built != nil && a.built[i] {
+			d.SaveDraft(p, draftKey(i))
+		}
 	}
 }

@@ -52,6 +52,11 @@ type advice struct {
 	// refused says the status line shows a refusal of the options as
 	// they were sent: the next change of them puts the ready line back.
 	refused bool
+	// entry is the tab's prompt (SetPrompt); draft holds a restored
+	// draft's options until the profile's defaults have been applied
+	// (Connected), so they do not overwrite what the user left.
+	entry *widget.Entry
+	draft *api.ImageOptions
 }
 
 // NewSender makes the form, the button (labelled text, running send when
@@ -129,6 +134,7 @@ func (s *Sender) showEstimate(o api.ImageOptions) {
 // billed) and keeps the estimate in step as it is typed.
 func (s *Sender) SetPrompt(e *widget.Entry) {
 	s.advice.prompt = func() string { return e.Text }
+	s.advice.entry = e
 	prev := e.OnChanged
 	e.OnChanged = func(text string) {
 		if prev != nil {
@@ -217,6 +223,10 @@ func (s *Sender) SetEditing(masked func() bool, inputs func() (n int, high bool)
 func (s *Sender) Connected() {
 	p := s.host.Session().Current()
 	s.options.ApplyDefaults(p.ImageModel, p.Image)
+	if d := s.advice.draft; d != nil {
+		s.advice.draft = nil
+		s.options.SetOptions(*d)
+	}
 }
 
 // Cancel cancels a job by id (a job card's Cancel).
