@@ -5,9 +5,7 @@ import (
 	"easel/internal/catalogue"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/driver/desktop"
-	"fyne.io/fyne/v2/storage"
 
 	"easel/assets"
 	"easel/ui/dialogs"
@@ -129,17 +127,10 @@ func (a menus) addShortcuts() {
 
 // importImages asks for image files and adds them to the gallery.
 func (a menus) importImages() {
-	d := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
-		if err != nil || r == nil {
-			return
-		}
-		path := r.URI().Path()
-		r.Close()
+	dialogs.PickImages(host{a.App}, catalogue.T("Import images"), catalogue.T("Import"), func(paths []string) {
 		a.SelectTab(TabGallery)
-		a.gallery.Import([]string{path})
-	}, a.win)
-	d.SetFilter(storage.NewExtensionFileFilter([]string{".png", ".jpg", ".jpeg", ".webp", ".gif", ".bmp", ".tif", ".tiff", ".PNG", ".JPG", ".JPEG", ".WEBP"}))
-	d.Show()
+		a.gallery.Import(paths)
+	})
 }
 
 // emptyTrash removes for good what was deleted in this session: Undo

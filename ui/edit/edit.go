@@ -29,6 +29,7 @@ import (
 	"easel/internal/library"
 	"easel/internal/outpaint"
 	"easel/internal/wording"
+	"easel/ui/dialogs"
 	"easel/ui/jobview"
 	"easel/ui/kit"
 	"easel/ui/room"
@@ -300,35 +301,10 @@ func (t strip) remove(i int) {
 	t.showInputs()
 }
 
-// addFromFile asks for a file and reads it off the UI goroutine: a large
-// file never freezes the window, and one over the service's limit is
-// refused with the reason, never cut short and sent.
+// addFromFile opens the image picker: several images at once, with
+// previews, numbered in the order they are clicked.
 func (t *Room) addFromFile() {
-	d := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
-		if err != nil || r == nil {
-			return
-		}
-		name := r.URI().Name()
-		t.work.Add(1)
-		go func() {
-			defer t.work.Done()
-			defer r.Close()
-			p, err := imageio.ReadPrepared(r, name)
-			in := NewInput(name, p.ContentType, p.Data, 0, p.Image)
-			t.host.Do(func() {
-				if err != nil {
-					t.SetStatus(err.Error())
-					dialog.ShowError(err, t.host.Window())
-					return
-				}
-				t.Add(in)
-				if p.Notice != "" {
-					t.SetStatus(p.Notice + ".")
-				}
-			})
-		}()
-	}, t.host.Window())
-	d.Show()
+	dialogs.PickImages(t.host, catalogue.T("Add images"), catalogue.T("Add"), t.AddFiles)
 }
 
 // AddFiles adds image files as inputs, in the order given (a dropped or

@@ -1,0 +1,270 @@
+package dialogs
+
+import (
+	"context"
+	"image"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"easel/internal/catalogue"
+	"easel/internal/imagefolder"
+	"easel/internal/imageio"
+	"easel/ui/kit"
+	"easel/ui/widgets/picture"
+	"easel/ui/widgets/thumbgrid"
+)
+
+// pickerFolderPref is the folder the image picker last showed.
+const pickerFolderPref = "picker.folder"
+
+// pickerThumb is the side of a picture in the picker's grid.
+const pickerThumb = 112
+
+// ImagePicker chooses several images from a folder, with previews, in
+// the order they are clicked (Edit's "the first", "the second"): Ctrl
+// adds or removes one, Shift a run. Folders open from the list beside
+// the grid or the places above it.
+type ImagePicker struct {
+	h       Host
+	dlg     dialog.Dialog
+	listing imagefolder.Listing
+	grid    *thumbgrid.Grid
+	folders *widget.List
+	where   *widget.Label
+	chosen  *widget.Label
+	confirm *widget.Button
+	done    func(paths []string)
+
+	// thumbs are the folder's previews as they are decoded; cancel
+	// stops the decoding of the folder left.
+	mu     sync.Mutex
+	thumbs map[string]image.Image
+	cancel context.CancelFunc
+}
+
+// PickImages opens the picker over the window; done gets the chosen
+// files in the order clicked, and is not called on Cancel. title and
+// action word the dialog ("Add images", "Add") for where it was opened.
+func PickImages(h Host, title, action string, done func(paths []string)) *ImagePicker {
+	p := &ImagePicker{h: h, done: done, thumbs: map[string]image.Image{}}
+	p.where = widget.NewLabel("")
+	p.where.Truncation = fyne.TextTruncateEllipsis
+	p.chosen = kit.HintLabel("")
+	p.grid = thumbgrid.New(func() int { return len(p.listing.Images) }, p.newCell, p.showCell)
+	p.grid.OnChanged = p.selectionChanged
+	p.grid.OnOpen = func(int) { p.finish() }
+	p.folders = widget.NewList(func() int { return len(p.listing.Folders) + 1 },
+		func() fyne.CanvasObject {
+			return container.NewBorder(nil, nil, widget.NewIcon(theme.FolderIcon()), nil, widget.NewLabel(""))
+		},
+		func(i widget.ListItemID, o fyne.CanvasObject) {
+			label := o.(*fyne.Container).Objects[0].(*widget.Label)
+			if i == 0 {
+				label.SetText(catalogue.T("Up one folder"))
+				return
+			}
+			label.SetText(p.listing.Folders[i-1])
+		})
+	p.folders.OnSelected = func(i widget.ListItemID) {
+		p.folders.UnselectAll()
+		if i == 0 {
+			p.open(filepath.Dir(p.listing.Dir))
+			return
+		}
+		p.open(filepath.Join(p.listing.Dir, p.listing.Folders[i-1]))
+	}
+	places := container.NewHBox()
+	home, _ := os.UserHomeDir()
+	for _, pl := range imagefolder.Places(home) {
+		dir := pl.Dir
+		places.Add(&widget.Button{Text: placeName(pl.Name), Importance: widget.LowImportance, OnTapped: func() { p.open(dir) }})
+	}
+	top := container.NewBorder(nil, nil, places, nil, p.where)
+	split := container.NewHSplit(p.folders, p.grid)
+	split.Offset = 0.25
+	p.confirm = &widget.Button{Text: action, Importance: widget.HighImportance, OnTapped: p.finish}
+	cancel := &widget.Button{Text: catalogue.T("Cancel"), OnTapped: func() { p.close() }}
+	bottom := container.NewBorder(nil, nil, nil, container.NewHBox(cancel, p.confirm), p.chosen)
+	content := container.NewBorder(top, bottom, nil, nil, split)
+	p.dlg = dialog.NewCustomWithoutButtons(title, content, h.Window())
+	p.dlg.SetOnClosed(p.stopLoading)
+	win := h.Window().Canvas().Size()
+	p.dlg.Resize(fyne.NewSize(min(980, win.Width*0.92), min(680, win.Height*0.9)))
+	p.open(imagefolder.Start(fyne.CurrentApp().Preferences().String(pickerFolderPref), home))
+	p.dlg.Show()
+	return p
+}
+
+// placeName words a place in the user's language.
+func placeName(name string) string {
+	switch name {
+	case "Home":
+		return catalogue.T("Home")
+	case "Pictures":
+		return catalogue.T("Pictures")
+	case "Desktop":
+		return catalogue.T("Desktop")
+	case "Downloads":
+		return catalogue.T("Downloads")
+	}
+	return name
+}
+
+// open shows dir: its folders, its images, nothing chosen.
+func (p *ImagePicker) open(dir string) {
+	l, err := imagefolder.List(dir)
+	if err != nil {
+		p.chosen.SetText(catalogue.F("The folder %s cannot be opened: %v", filepath.Base(dir), err))
+		return
+	}
+	p.stopLoading()
+	p.listing = l
+	p.where.SetText(dir)
+	fyne.CurrentApp().Preferences().SetString(pickerFolderPref, dir)
+	p.grid.Reset()
+	p.grid.Refresh()
+	p.folders.Refresh()
+	p.selectionChanged()
+	p.load(l)
+}
+
+// load decodes the folder's previews off the UI goroutine, two at a
+// time, until the folder is left.
+func (p *ImagePicker) load(l imagefolder.Listing) {
+	ctx, cancel := context.WithCancel(context.Background())
+	p.mu.Lock()
+	p.cancel = cancel
+	p.thumbs = map[string]image.Image{}
+	p.mu.Unlock()
+	paths := make(chan string)
+	go func() {
+		defer close(paths)
+		for _, name := range l.Images {
+			select {
+			case paths <- filepath.Join(l.Dir, name):
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	for range 2 {
+		go func() {
+			for path := range paths {
+				img, err := imageio.DecodeFileFit(path, pickerThumb)
+				if err != nil || ctx.Err() != nil {
+					continue
+				}
+				p.h.Do(func() {
+					if ctx.Err() != nil {
+						return
+					}
+					p.mu.Lock()
+					p.thumbs[path] = img
+					p.mu.Unlock()
+					p.grid.Refresh()
+				})
+			}
+		}()
+	}
+}
+
+// stopLoading stops decoding the folder shown.
+func (p *ImagePicker) stopLoading() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.cancel != nil {
+		p.cancel()
+		p.cancel = nil
+	}
+}
+
+func (p *ImagePicker) newCell() fyne.CanvasObject {
+	name := widget.NewLabel("")
+	name.Truncation = fyne.TextTruncateEllipsis
+	name.SizeName = theme.SizeNameCaptionText
+	return container.NewBorder(nil, name, nil, nil, picture.New(fyne.NewSize(pickerThumb, pickerThumb)))
+}
+
+func (p *ImagePicker) showCell(i int, o fyne.CanvasObject) {
+	if i >= len(p.listing.Images) {
+		return
+	}
+	c := o.(*fyne.Container)
+	name := p.listing.Images[i]
+	c.Objects[1].(*widget.Label).SetText(name)
+	p.mu.Lock()
+	img := p.thumbs[filepath.Join(p.listing.Dir, name)]
+	p.mu.Unlock()
+	c.Objects[0].(*picture.Picture).SetImage(img)
+}
+
+// Chosen are the chosen files, in the order clicked.
+func (p *ImagePicker) Chosen() []string {
+	var out []string
+	for _, i := range p.grid.Selection().Order() {
+		if i >= 0 && i < len(p.listing.Images) {
+			out = append(out, filepath.Join(p.listing.Dir, p.listing.Images[i]))
+		}
+	}
+	return out
+}
+
+// selectionChanged says what is chosen, in order, and enables Add.
+func (p *ImagePicker) selectionChanged() {
+	chosen := p.Chosen()
+	switch {
+	case len(p.listing.Images) == 0:
+		p.chosen.SetText(catalogue.T("No PNG, JPEG, WebP, GIF, BMP or TIFF images here: open another folder."))
+	case len(chosen) == 0:
+		p.chosen.SetText(catalogue.T("Click an image; Ctrl+click adds more, in the order they will be numbered."))
+	default:
+		var names []string
+		for _, c := range chosen {
+			names = append(names, filepath.Base(c))
+		}
+		p.chosen.SetText(catalogue.N("%d chosen, in this order: %s", len(chosen), len(chosen), strings.Join(names, ", ")))
+	}
+	if len(chosen) == 0 {
+		p.confirm.Disable()
+	} else {
+		p.confirm.Enable()
+	}
+}
+
+// Choose selects the images at places, in that order (for tests).
+func (p *ImagePicker) Choose(places ...int) {
+	for _, i := range places {
+		p.grid.Selection().Toggle(i)
+	}
+	p.grid.Refresh()
+	p.selectionChanged()
+}
+
+// Open shows dir (for tests).
+func (p *ImagePicker) Open(dir string) { p.open(dir) }
+
+// finish hands the chosen files over and closes.
+func (p *ImagePicker) finish() {
+	chosen := p.Chosen()
+	if len(chosen) == 0 {
+		return
+	}
+	p.close()
+	p.done(chosen)
+}
+
+// Confirm presses Add (for tests).
+func (p *ImagePicker) Confirm() { p.finish() }
+
+func (p *ImagePicker) close() {
+	p.stopLoading()
+	p.dlg.Hide()
+}

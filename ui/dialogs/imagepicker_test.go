@@ -1,0 +1,70 @@
+package dialogs
+
+import (
+	"bytes"
+	"image"
+	"image/png"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"easel/ui/room/roomtest"
+)
+
+// The picker shows a folder's images with their previews and no other
+// files, hands over several at once in the order they were clicked, and
+// opens the folder it was last in.
+func TestImagePickerChoosesSeveralInOrder(t *testing.T) {
+	h := roomtest.New(t)
+	dir := t.TempDir()
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, image.NewGray(image.Rect(0, 0, 300, 200))); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"a.png", "b.png", "c.png"} {
+		if err := os.WriteFile(filepath.Join(dir, name), buf.Bytes(), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(dir, "more"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	var p *ImagePicker
+	h.UI(func() {
+		p = PickImages(h, "Add images", "Add", func(paths []string) { got = paths })
+		p.Open(dir)
+		if len(p.listing.Images) != 3 || len(p.listing.Folders) != 1 {
+			t.Fatalf("the folder shows %v and %v", p.listing.Images, p.listing.Folders)
+		}
+		if !p.confirm.Disabled() {
+			t.Error("Add is live with nothing chosen")
+		}
+	})
+	h.Until("the previews", func() bool {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		return len(p.thumbs) == 3
+	})
+	h.UI(func() {
+		p.Choose(2, 0)
+		if !strings.Contains(p.chosen.Text, "c.png, a.png") {
+			t.Errorf("the order chosen is not said: %q", p.chosen.Text)
+		}
+		p.Confirm()
+	})
+	if len(got) != 2 || filepath.Base(got[0]) != "c.png" || filepath.Base(got[1]) != "a.png" {
+		t.Fatalf("handed over %v, want c.png then a.png", got)
+	}
+	h.UI(func() {
+		again := PickImages(h, "Add images", "Add", func([]string) {})
+		if again.listing.Dir != dir {
+			t.Errorf("the picker opened on %s, not the folder it was last in", again.listing.Dir)
+		}
+		again.close()
+	})
+}
