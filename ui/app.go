@@ -30,6 +30,7 @@ import (
 	"easel/ui/edit"
 	"easel/ui/gallery"
 	"easel/ui/generate"
+	"easel/ui/kit"
 	"easel/ui/modelpick"
 	"easel/ui/room"
 )
@@ -181,6 +182,9 @@ func Run(a fyne.App, opts Options) {
 // newState is the App before its window and widgets exist.
 func newState(a fyne.App, opts Options) *App {
 	upgradePrefs(a.Preferences())
+	if choice := a.Preferences().String(kit.PrefTheme); choice != kit.ThemeSystem {
+		kit.ApplyTheme(a, choice)
+	}
 	return &App{fyneApp: a, opts: opts, bridge: NewBridge()}
 }
 

@@ -8,6 +8,9 @@ import (
 	"easel/internal/catalogue"
 	"easel/internal/fakeapi"
 	"easel/internal/jobs"
+	"easel/ui/kit"
+
+	"fyne.io/fyne/v2/theme"
 )
 
 // With Chinese chosen, the window's tabs, its status bar and a failure on
@@ -43,4 +46,35 @@ func TestTheWindowSpeaksChinese(t *testing.T) {
 		t.Errorf("the service's own words: %q", words)
 	}
 	waitFor(t, ea, "the status bar", func() bool { return strings.HasPrefix(ea.statusBar.Spend.Text, "今日$") })
+}
+
+// Settings ▸ Preferences sets the theme at once, and the next start
+// keeps it.
+func TestThemeIsAPreference(t *testing.T) {
+	ea := newServedApp(t)
+	dark := func() bool {
+		th := ea.fyneApp.Settings().Theme()
+		r, g, b, _ := th.Color(theme.ColorNameBackground, ea.fyneApp.Settings().ThemeVariant()).RGBA()
+		return r+g+b < 3*0x8000
+	}
+	onUI(ea, func() {
+		ea.showSettings()
+		ea.settings.Theme.SetSelected("Light")
+	})
+	onUI(ea, func() {
+		if dark() || ea.fyneApp.Preferences().String(kit.PrefTheme) != kit.ThemeLight {
+			t.Error("Light did not apply, or is not remembered")
+		}
+		ea.settings.Theme.SetSelected("Dark")
+		if !dark() {
+			t.Error("Dark did not apply")
+		}
+	})
+	again := newApp(t, ea.fyneApp, isolated(t, Options{}))
+	defer again.win.Close()
+	onUI(again, func() {
+		if !dark() {
+			t.Error("the next start forgot the theme")
+		}
+	})
 }

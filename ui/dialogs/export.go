@@ -81,8 +81,13 @@ type destination struct {
 	name   *widget.Entry
 }
 
-// folderPref remembers the last folder exported to.
-const folderPref = "export.folder"
+// folderPref remembers the last folder exported to; exportDefaultPref is
+// the folder chosen in Settings ▸ Preferences, which Export opens on
+// instead when it is set.
+const (
+	folderPref        = "export.folder"
+	exportDefaultPref = "export.defaultFolder"
+)
 
 func newDestination(h Host, name string) *destination {
 	d := &destination{h: h, folder: defaultFolder(), name: widget.NewEntry()}
@@ -92,12 +97,15 @@ func newDestination(h Host, name string) *destination {
 	return d
 }
 
-// defaultFolder is the last folder exported to, else Pictures, else home.
+// defaultFolder is the folder set in Settings, else the last folder
+// exported to, else Pictures, else home.
 func defaultFolder() string {
 	if a := fyne.CurrentApp(); a != nil {
-		if f := a.Preferences().String(folderPref); f != "" {
-			if st, err := os.Stat(f); err == nil && st.IsDir() {
-				return f
+		for _, key := range []string{exportDefaultPref, folderPref} {
+			if f := a.Preferences().String(key); f != "" {
+				if st, err := os.Stat(f); err == nil && st.IsDir() {
+					return f
+				}
 			}
 		}
 	}

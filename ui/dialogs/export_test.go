@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
 	"easel/internal/library"
@@ -171,5 +172,21 @@ func TestExportNeverWritesThroughALink(t *testing.T) {
 		if got, _ := os.ReadFile(out); !bytes.Equal(got, buf.Bytes()) {
 			t.Errorf("dangling %v: the export holds %d bytes", dangling, len(got))
 		}
+	}
+}
+
+// Export opens on the folder set in Settings ▸ Preferences when there is
+// one, else on the last folder exported to.
+func TestExportOpensOnThePreferredFolder(t *testing.T) {
+	test.NewTempApp(t)
+	prefs := fyne.CurrentApp().Preferences()
+	last, chosen := t.TempDir(), t.TempDir()
+	prefs.SetString(folderPref, last)
+	if got := defaultFolder(); got != last {
+		t.Errorf("without a preference Export opens on %s, want the last folder %s", got, last)
+	}
+	prefs.SetString(exportDefaultPref, chosen)
+	if got := defaultFolder(); got != chosen {
+		t.Errorf("with a preference Export opens on %s, want %s", got, chosen)
 	}
 }

@@ -43,7 +43,9 @@ type Settings struct {
 	Delete *widget.Button
 	// Language picks the language Easel speaks from its next start.
 	Language *widget.Select
-	dlg      dialog.Dialog
+	// Theme picks light, dark or the system's, at once.
+	Theme *widget.Select
+	dlg   dialog.Dialog
 }
 
 // ShowSettings opens Settings on the connected profile; closed runs when
@@ -71,7 +73,7 @@ func ShowSettings(h Host, closed func()) *Settings {
 	s.list.OnSelected = func(i widget.ListItemID) { s.open(s.items[i]) }
 	add := &widget.Button{Text: catalogue.T("Add"), Icon: theme.ContentAddIcon(), OnTapped: s.Add}
 	s.Delete = &widget.Button{Text: catalogue.T("Delete"), Icon: theme.DeleteIcon(), OnTapped: s.remove}
-	left := container.NewBorder(nil, container.NewVBox(container.NewGridWithColumns(2, add, s.Delete), s.languagePicker()), nil, nil, s.list)
+	left := container.NewBorder(nil, container.NewGridWithColumns(2, add, s.Delete), nil, nil, s.list)
 
 	s.save = &widget.Button{Text: catalogue.T("Save"), Icon: theme.DocumentSaveIcon(), OnTapped: func() { s.Form.Save(s.saved) }}
 	s.Use = &widget.Button{Text: catalogue.T("Use this profile"), Importance: widget.HighImportance, OnTapped: s.useProfile}
@@ -84,7 +86,9 @@ func ShowSettings(h Host, closed func()) *Settings {
 	s.Tabs = container.NewAppTabs(
 		container.NewTabItem(catalogue.T("Profile"), container.NewVScroll(s.pane)),
 		container.NewTabItem(catalogue.T("Prices and budget"), container.NewVScroll(s.prices)),
-		container.NewTabItem(catalogue.T("What this service does"), container.NewVScroll(s.learnt)))
+		container.NewTabItem(catalogue.T("What this service does"), container.NewVScroll(s.learnt)),
+		container.NewTabItem(catalogue.T("Preferences"), container.NewVScroll(container.NewPadded(container.NewVBox(
+			s.languagePicker(), s.themePicker(), exportFolderPicker(h))))))
 	split := container.NewHSplit(left, container.NewBorder(nil, container.NewVBox(s.testRow, actions), nil, nil, s.Tabs))
 	split.Offset = 0.28
 	s.dlg = dialog.NewCustomWithoutButtons(catalogue.T("Settings"), split, h.Window())
@@ -120,6 +124,59 @@ func (s *Settings) languagePicker() fyne.CanvasObject {
 		})
 	}
 	return container.NewVBox(widget.NewLabelWithStyle(catalogue.T("Language"), fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), s.Language, note)
+}
+
+// themePicker chooses light or dark, or the system's, applied at once.
+func (s *Settings) themePicker() fyne.CanvasObject {
+	names := []string{catalogue.T("As the system"), catalogue.T("Light"), catalogue.T("Dark")}
+	values := map[string]string{names[0]: kit.ThemeSystem, names[1]: kit.ThemeLight, names[2]: kit.ThemeDark}
+	prefs := fyne.CurrentApp().Preferences()
+	s.Theme = widget.NewSelect(names, nil)
+	for name, v := range values {
+		if v == prefs.String(kit.PrefTheme) {
+			s.Theme.Selected = name
+		}
+	}
+	s.Theme.OnChanged = func(name string) {
+		prefs.SetString(kit.PrefTheme, values[name])
+		kit.ApplyTheme(fyne.CurrentApp(), values[name])
+	}
+	return container.NewVBox(kit.Heading(catalogue.T("Theme")), s.Theme)
+}
+
+// exportFolderPicker is the folder Export opens on: the last one
+// exported to, unless one is set here.
+func exportFolderPicker(h Host) fyne.CanvasObject {
+	prefs := fyne.CurrentApp().Preferences()
+	shown := widget.NewLabel("")
+	shown.Truncation = fyne.TextTruncateEllipsis
+	show := func() {
+		if f := prefs.String(exportDefaultPref); f != "" {
+			shown.SetText(f)
+		} else {
+			shown.SetText(catalogue.T("The last folder exported to (Pictures at first)"))
+		}
+	}
+	show()
+	var reset *widget.Button
+	choose := &widget.Button{Text: catalogue.T("Choose…"), Icon: theme.FolderOpenIcon(), OnTapped: func() {
+		fd := dialog.NewFolderOpen(func(u fyne.ListableURI, err error) {
+			if err != nil || u == nil {
+				return
+			}
+			prefs.SetString(exportDefaultPref, u.Path())
+			show()
+			reset.Show()
+		}, h.Window())
+		fd.Show()
+	}}
+	reset = &widget.Button{Text: catalogue.T("Use the last folder"), Importance: widget.LowImportance, OnTapped: func() {
+		prefs.SetString(exportDefaultPref, "")
+		show()
+		reset.Hide()
+	}}
+	reset.Hidden = prefs.String(exportDefaultPref) == ""
+	return container.NewVBox(kit.Heading(catalogue.T("Export folder")), container.NewBorder(nil, nil, nil, container.NewHBox(reset, choose), shown))
 }
 
 // Refresh lists the profiles again, keeping the shown one, after the
