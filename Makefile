@@ -176,7 +176,7 @@ check-darwin: deps-go
 	 $(DARWIN_ENV) go vet $$pkgs
 
 # PRISM lets the conformance test send the client's requests through a
-# proxy that validates them, and fakeapi's answers, against the spec.
+# proxy that validates them, and the demo service's answers, against the spec.
 unit:
 	PRISM=$(abspath $(PRISM)) go test -race -count=1 $(UNIT_PKGS)
 

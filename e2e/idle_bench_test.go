@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"easel/internal/benchfloor"
+	"easel/internal/testsupport/benchfloor"
 )
 
 // BenchmarkIdleCPU measures the CPU an idle window takes with the text

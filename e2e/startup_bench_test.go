@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"easel/internal/benchfloor"
+	"easel/internal/testsupport/benchfloor"
 )
 
 // BenchmarkStartup measures, for easel and for a bare Fyne window built in

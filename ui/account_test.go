@@ -18,7 +18,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"easel/internal/config"
-	"easel/internal/fakeapi"
+	"easel/internal/demoservice"
 	"easel/internal/honesty"
 	"easel/internal/library"
 	"easel/internal/secrets"
@@ -31,7 +31,7 @@ const testKey = "sk-ui-account-key-0123456789"
 // keyedFake is a fake service that takes only testKey.
 func keyedFake(t *testing.T) string {
 	t.Helper()
-	ts := httptest.NewServer(fakeapi.New(fakeapi.Config{Key: testKey}))
+	ts := httptest.NewServer(demoservice.New(demoservice.Config{Key: testKey}))
 	t.Cleanup(ts.Close)
 	return ts.URL + "/v1"
 }
@@ -133,7 +133,7 @@ func TestFirstRunTestsSavesAndConnects(t *testing.T) {
 		test.Tap(f.Test)
 	})
 	waitFor(t, ea, "the connection test", func() bool { return strings.HasPrefix(f.Result.Text, "Connected") })
-	if !strings.Contains(f.Result.Text, fmt.Sprintf("%d models", len(fakeapi.DefaultModels))) {
+	if !strings.Contains(f.Result.Text, fmt.Sprintf("%d models", len(demoservice.DefaultModels))) {
 		t.Errorf("test result %q", f.Result.Text)
 	}
 	onUI(ea, func() { tap(t, ea.win, "Save and connect") })
@@ -308,7 +308,7 @@ func TestSettingsAddSwitchDelete(t *testing.T) {
 // newServedAppWith is newServedApp with extra options.
 func newServedAppWith(t *testing.T, o Options) *App {
 	t.Helper()
-	ts := httptest.NewServer(fakeapi.New(fakeapi.Config{}))
+	ts := httptest.NewServer(demoservice.New(demoservice.Config{}))
 	t.Cleanup(ts.Close)
 	o.BaseURL = ts.URL + "/v1"
 	ea := newApp(t, test.NewTempApp(t), isolated(t, o))

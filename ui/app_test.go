@@ -15,7 +15,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"easel/internal/config"
-	"easel/internal/fakeapi"
+	"easel/internal/demoservice"
 	"easel/internal/secrets"
 	"easel/ui/chrome"
 	"easel/ui/room"
@@ -345,7 +345,7 @@ func panelButton(t *testing.T, ea *App) *widget.Button {
 // restart, and a profile's defaults applied as it connects do not
 // replace them.
 func TestDraftsSurviveARestart(t *testing.T) {
-	ts := httptest.NewServer(fakeapi.New(fakeapi.Config{}))
+	ts := httptest.NewServer(demoservice.New(demoservice.Config{}))
 	t.Cleanup(ts.Close)
 	a := test.NewTempApp(t)
 	o := isolated(t, Options{BaseURL: ts.URL + "/v1"})

@@ -19,8 +19,8 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"easel/internal/api"
-	"easel/internal/benchfloor"
-	"easel/internal/fakeapi"
+	"easel/internal/testsupport/benchfloor"
+	"easel/internal/demoservice"
 	"easel/internal/jobs"
 	"easel/internal/library"
 	"easel/internal/saver"
@@ -412,7 +412,7 @@ func BenchmarkFourStreamingJobs(b *testing.B) {
 	var longest time.Duration
 	for i := 0; i < b.N; i++ {
 		b.Setenv("EASEL_HOME", b.TempDir())
-		ts := httptest.NewServer(fakeapi.New(fakeapi.Config{Pace: 20 * time.Millisecond}))
+		ts := httptest.NewServer(demoservice.New(demoservice.Config{Pace: 20 * time.Millisecond}))
 		ea := New(test.NewTempApp(b), isolated(b, Options{BaseURL: ts.URL + "/v1"}))
 		ea.bridge.do = func(f func()) {
 			fyne.Do(func() {

@@ -13,7 +13,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"easel/internal/api"
-	"easel/internal/fakeapi"
+	"easel/internal/demoservice"
 	"easel/internal/jobs"
 	"easel/internal/library"
 	"easel/ui/generate"
@@ -27,7 +27,7 @@ func newServedApp(t *testing.T) *App {
 	t.Setenv("EASEL_HOME", t.TempDir())
 	t.Setenv("OPENAI_API_KEY", "")
 	t.Setenv("OPENAI_BASE_URL", "")
-	ts := httptest.NewServer(fakeapi.New(fakeapi.Config{}))
+	ts := httptest.NewServer(demoservice.New(demoservice.Config{}))
 	t.Cleanup(ts.Close)
 	ea := newApp(t, test.NewTempApp(t), isolated(t, Options{BaseURL: ts.URL + "/v1"}))
 	onUI(ea, func() { ea.SelectTab(TabGenerate) })
@@ -146,7 +146,7 @@ func TestSendToEditKeepsOrderAndLineage(t *testing.T) {
 
 func TestClosingWhileJobsRunAsksFirstAndKeepsRunningByDefault(t *testing.T) {
 	ea := newServedApp(t)
-	req := api.GenerateRequest{Prompt: "slow", ImageOptions: api.ImageOptions{Model: "fault-" + fakeapi.FaultSlowFirstByte, Size: "1024x1024"}}
+	req := api.GenerateRequest{Prompt: "slow", ImageOptions: api.ImageOptions{Model: "fault-" + demoservice.FaultSlowFirstByte, Size: "1024x1024"}}
 	id, err := ea.runner.Submit(jobs.Request{Profile: "p", Service: ea.session.Client(), Generate: &req})
 	if err != nil {
 		t.Fatal(err)
@@ -231,7 +231,7 @@ func TestARefusedSizeIsForgottenWhenTheSizeChanges(t *testing.T) {
 // destructive); a dialog of one button closes on either.
 func TestEscAndEnterAnswerDialogs(t *testing.T) {
 	ea := newServedApp(t)
-	req := api.GenerateRequest{Prompt: "slow", ImageOptions: api.ImageOptions{Model: "fault-" + fakeapi.FaultSlowFirstByte, Size: "1024x1024"}}
+	req := api.GenerateRequest{Prompt: "slow", ImageOptions: api.ImageOptions{Model: "fault-" + demoservice.FaultSlowFirstByte, Size: "1024x1024"}}
 	id, err := ea.runner.Submit(jobs.Request{Profile: "p", Service: ea.session.Client(), Generate: &req})
 	if err != nil {
 		t.Fatal(err)

@@ -13,7 +13,7 @@ import (
 
 	"easel/internal/api"
 	"easel/internal/config"
-	"easel/internal/fakeapi"
+	"easel/internal/demoservice"
 	"easel/internal/honesty"
 	"easel/internal/library"
 	"easel/internal/secrets"
@@ -26,7 +26,7 @@ import (
 // the group in use, and the model list follows its key.
 func TestAnotherGroupsKeyIsOfferedAndPicked(t *testing.T) {
 	const defaultKey, vipKey = "sk-ui-group-default-0123456789", "sk-ui-group-vip-0123456789"
-	ts := httptest.NewServer(fakeapi.New(fakeapi.Config{Groups: map[string]fakeapi.Group{
+	ts := httptest.NewServer(demoservice.New(demoservice.Config{Groups: map[string]demoservice.Group{
 		defaultKey: {Name: "default", Models: []string{"gpt-image-1-mini", "gpt-4o-mini"}},
 		vipKey:     {Name: "vip", Models: []string{"gpt-image-1", "gpt-image-1-mini", "gpt-4.1"}},
 	}}))
@@ -200,7 +200,7 @@ func newProfileApp(t *testing.T) *App {
 // URL filled in), and returns the profiles file's path.
 func newProfileAppWith(t *testing.T, p config.Profile) (*App, string) {
 	t.Helper()
-	ts := httptest.NewServer(fakeapi.New(fakeapi.Config{}))
+	ts := httptest.NewServer(demoservice.New(demoservice.Config{}))
 	t.Cleanup(ts.Close)
 	path := filepath.Join(t.TempDir(), "profiles.json")
 	p.ID, p.Name, p.BaseURL = "p-priced", "Priced", ts.URL+"/v1"

@@ -8,7 +8,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"easel/internal/api"
-	"easel/internal/hostile"
+	"easel/internal/testsupport/hostile"
 	"easel/internal/jobs"
 )
 

@@ -6,7 +6,7 @@ import (
 
 	"easel/internal/api"
 	"easel/internal/catalogue"
-	"easel/internal/fakeapi"
+	"easel/internal/demoservice"
 	"easel/internal/jobs"
 	"easel/ui/kit"
 
@@ -30,7 +30,7 @@ func TestTheWindowSpeaksChinese(t *testing.T) {
 		t.Errorf("tabs: %v", titles)
 	}
 	g := ea.generate
-	req := &api.GenerateRequest{Prompt: "复古海报，一只猫", ImageOptions: api.ImageOptions{Model: "fault-" + fakeapi.FaultNoBalance, Size: "1024x1024"}}
+	req := &api.GenerateRequest{Prompt: "复古海报，一只猫", ImageOptions: api.ImageOptions{Model: "fault-" + demoservice.FaultNoBalance, Size: "1024x1024"}}
 	var client *api.Client
 	onUI(ea, func() { client = ea.session.Client() })
 	if _, err := ea.runner.Submit(jobs.Request{Profile: "demo", Service: client, Generate: req}); err != nil {

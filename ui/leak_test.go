@@ -17,7 +17,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"easel/internal/api"
-	"easel/internal/fakeapi"
+	"easel/internal/demoservice"
 	"easel/internal/jobs"
 	"easel/internal/secrets"
 	"easel/ui/chrome"
@@ -34,7 +34,7 @@ func TestKeyNeverLeaks(t *testing.T) {
 	log.SetOutput(&logs)
 	t.Cleanup(func() { log.SetOutput(os.Stderr) })
 
-	srv := fakeapi.New(fakeapi.Config{Key: key, SlowFirstByte: 50 * time.Millisecond})
+	srv := demoservice.New(demoservice.Config{Key: key, SlowFirstByte: 50 * time.Millisecond})
 	ts := httptest.NewServer(srv)
 	defer ts.Close()
 	dir := t.TempDir()
@@ -60,13 +60,13 @@ func TestKeyNeverLeaks(t *testing.T) {
 		}
 	}
 	submit("gpt-image-1", false)
-	for _, f := range fakeapi.Faults {
-		submit("fault-"+f, f == fakeapi.FaultCutStream || f == fakeapi.FaultStreamError || f == fakeapi.FaultJSONForStream)
+	for _, f := range demoservice.Faults {
+		submit("fault-"+f, f == demoservice.FaultCutStream || f == demoservice.FaultStreamError || f == demoservice.FaultJSONForStream)
 	}
 	ea.runner.Wait()
 	// The same faults straight from the client, to read the whole error
 	// (message, hint, raw answer), not only what a card shows.
-	for _, f := range fakeapi.Faults {
+	for _, f := range demoservice.Faults {
 		_, err := ea.session.Client().Models(context.Background())
 		_, gerr := ea.session.Client().Generate(context.Background(), api.GenerateRequest{Prompt: "x", ImageOptions: api.ImageOptions{Model: "fault-" + f}}, nil)
 		for _, e := range []error{err, gerr} {
@@ -85,8 +85,8 @@ func TestKeyNeverLeaks(t *testing.T) {
 		}
 		texts = append(texts, ea.generate.StatusText(), ea.statusBar.State(), ea.banner.Text(chrome.BannerKeyring), ea.win.Title())
 	})
-	if n := ea.generate.Jobs().Len(); n != len(fakeapi.Faults)+1 {
-		t.Fatalf("%d job cards, want %d", n, len(fakeapi.Faults)+1)
+	if n := ea.generate.Jobs().Len(); n != len(demoservice.Faults)+1 {
+		t.Fatalf("%d job cards, want %d", n, len(demoservice.Faults)+1)
 	}
 	onUI(ea, func() { ea.saveState(); ea.win.Close() })
 	ea.lib.Close()

@@ -9,7 +9,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"easel/internal/api"
-	"easel/internal/benchfloor"
+	"easel/internal/testsupport/benchfloor"
 	"easel/internal/library"
 	"easel/internal/pricing"
 	"easel/ui/dialogs"

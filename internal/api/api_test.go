@@ -11,18 +11,18 @@ import (
 	"time"
 
 	"easel/internal/api"
-	"easel/internal/fakeapi"
+	"easel/internal/demoservice"
 )
 
 const testKey = "sk-test-0123456789abcdefghij"
 
-// newFake starts fakeapi and a client for it.
-func newFake(t *testing.T, cfg fakeapi.Config) (*api.Client, *fakeapi.Server, string) {
+// newFake starts the demo service and a client for it.
+func newFake(t *testing.T, cfg demoservice.Config) (*api.Client, *demoservice.Server, string) {
 	t.Helper()
 	if cfg.Key == "" {
 		cfg.Key = testKey
 	}
-	srv := fakeapi.New(cfg)
+	srv := demoservice.New(cfg)
 	ts := httptest.NewServer(srv)
 	t.Cleanup(ts.Close)
 	base := ts.URL + "/v1"
@@ -43,7 +43,7 @@ func asAPIError(t *testing.T, err error) *api.Error {
 }
 
 func TestGenerateEveryFormat(t *testing.T) {
-	c, _, _ := newFake(t, fakeapi.Config{})
+	c, _, _ := newFake(t, demoservice.Config{})
 	for _, tc := range []struct {
 		format, background string
 		compression        *int
@@ -74,7 +74,7 @@ func TestGenerateEveryFormat(t *testing.T) {
 func ptr[T any](v T) *T { return &v }
 
 func TestGenerateIsDeterministicPerPrompt(t *testing.T) {
-	c, _, _ := newFake(t, fakeapi.Config{})
+	c, _, _ := newFake(t, demoservice.Config{})
 	a, err := c.Generate(context.Background(), gen("gpt-image-1"), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -92,7 +92,7 @@ func TestGenerateIsDeterministicPerPrompt(t *testing.T) {
 }
 
 func TestGenerateStreamsPartialsThenImage(t *testing.T) {
-	c, _, _ := newFake(t, fakeapi.Config{})
+	c, _, _ := newFake(t, demoservice.Config{})
 	req := gen("gpt-image-1")
 	req.Stream, req.PartialImages, req.N = true, 3, 2
 	var partials []api.Partial
@@ -123,8 +123,8 @@ func TestGenerateStreamsPartialsThenImage(t *testing.T) {
 }
 
 func TestStreamRequestAnsweredWithPlainJSON(t *testing.T) {
-	c, _, _ := newFake(t, fakeapi.Config{})
-	req := gen("fault-" + fakeapi.FaultJSONForStream)
+	c, _, _ := newFake(t, demoservice.Config{})
+	req := gen("fault-" + demoservice.FaultJSONForStream)
 	req.Stream, req.PartialImages = true, 2
 	calls := 0
 	res, err := c.Generate(context.Background(), req, func(api.Partial) { calls++ })
@@ -137,7 +137,7 @@ func TestStreamRequestAnsweredWithPlainJSON(t *testing.T) {
 }
 
 func TestURLAnswerIsDownloaded(t *testing.T) {
-	c, _, _ := newFake(t, fakeapi.Config{})
+	c, _, _ := newFake(t, demoservice.Config{})
 	req := gen("dall-e-3")
 	req.ResponseFormat = "url"
 	res, err := c.Generate(context.Background(), req, nil)
@@ -163,7 +163,7 @@ func TestURLAnswerMustBeHTTP(t *testing.T) {
 }
 
 func TestCancelMidStreamEndsQuickly(t *testing.T) {
-	c, _, _ := newFake(t, fakeapi.Config{Pace: 2 * time.Second})
+	c, _, _ := newFake(t, demoservice.Config{Pace: 2 * time.Second})
 	req := gen("gpt-image-1")
 	req.Stream, req.PartialImages = true, 3
 	ctx, cancel := context.WithCancel(context.Background())
@@ -189,11 +189,11 @@ func TestCancelMidStreamEndsQuickly(t *testing.T) {
 }
 
 func TestFirstByteTimeout(t *testing.T) {
-	srv := fakeapi.New(fakeapi.Config{SlowFirstByte: 5 * time.Second})
+	srv := demoservice.New(demoservice.Config{SlowFirstByte: 5 * time.Second})
 	ts := httptest.NewServer(srv)
 	defer ts.Close()
 	c := api.New(api.Config{BaseURL: ts.URL + "/v1", FirstByteTimeout: 150 * time.Millisecond})
-	req := gen("fault-" + fakeapi.FaultSlowFirstByte)
+	req := gen("fault-" + demoservice.FaultSlowFirstByte)
 	req.Stream = true
 	start := time.Now()
 	_, err := c.Generate(context.Background(), req, nil)
@@ -209,23 +209,23 @@ func TestFirstByteTimeout(t *testing.T) {
 }
 
 func TestOverallTimeout(t *testing.T) {
-	srv := fakeapi.New(fakeapi.Config{SlowFirstByte: 5 * time.Second})
+	srv := demoservice.New(demoservice.Config{SlowFirstByte: 5 * time.Second})
 	ts := httptest.NewServer(srv)
 	defer ts.Close()
 	c := api.New(api.Config{BaseURL: ts.URL + "/v1", ImageTimeout: 200 * time.Millisecond})
-	_, err := c.Generate(context.Background(), gen("fault-"+fakeapi.FaultSlowFirstByte), nil)
+	_, err := c.Generate(context.Background(), gen("fault-"+demoservice.FaultSlowFirstByte), nil)
 	if e := asAPIError(t, err); e.Kind != api.KindTimeout {
 		t.Errorf("got %v", e)
 	}
 }
 
 func TestModelsWithEndpointTypes(t *testing.T) {
-	c, _, _ := newFake(t, fakeapi.Config{})
+	c, _, _ := newFake(t, demoservice.Config{})
 	ms, err := c.Models(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(ms) != len(fakeapi.DefaultModels) {
+	if len(ms) != len(demoservice.DefaultModels) {
 		t.Fatalf("%d models", len(ms))
 	}
 	for _, m := range ms {
@@ -236,7 +236,7 @@ func TestModelsWithEndpointTypes(t *testing.T) {
 }
 
 func TestUnknownModelSuggestsClosestListed(t *testing.T) {
-	c, _, _ := newFake(t, fakeapi.Config{})
+	c, _, _ := newFake(t, demoservice.Config{})
 	_, err := c.Generate(context.Background(), gen("GPT-Image-1"), nil)
 	e := asAPIError(t, err)
 	if e.Kind != api.KindUnknownModel {
@@ -251,7 +251,7 @@ func TestUnknownModelSuggestsClosestListed(t *testing.T) {
 }
 
 func TestWrongKeyIsAuth(t *testing.T) {
-	srv := fakeapi.New(fakeapi.Config{Key: testKey})
+	srv := demoservice.New(demoservice.Config{Key: testKey})
 	ts := httptest.NewServer(srv)
 	defer ts.Close()
 	c := api.New(api.Config{BaseURL: ts.URL + "/v1", APIKey: "sk-wrong-key-zzzzzzzzzzzz"})
@@ -262,7 +262,7 @@ func TestWrongKeyIsAuth(t *testing.T) {
 }
 
 func TestBalanceRunsOut(t *testing.T) {
-	c, _, _ := newFake(t, fakeapi.Config{Balance: 2})
+	c, _, _ := newFake(t, demoservice.Config{Balance: 2})
 	for i := 0; i < 2; i++ {
 		if _, err := c.Generate(context.Background(), gen("gpt-image-1"), nil); err != nil {
 			t.Fatalf("image %d: %v", i+1, err)
@@ -286,9 +286,9 @@ func TestNetworkErrorForClosedPort(t *testing.T) {
 }
 
 func TestPassingRateLimitIsRetriedAfterItsWait(t *testing.T) {
-	c, _, _ := newFake(t, fakeapi.Config{})
+	c, _, _ := newFake(t, demoservice.Config{})
 	start := time.Now()
-	res, err := c.Generate(context.Background(), gen("fault-"+fakeapi.FaultRateLimitOnce), nil)
+	res, err := c.Generate(context.Background(), gen("fault-"+demoservice.FaultRateLimitOnce), nil)
 	if err != nil {
 		t.Fatalf("not retried: %v", err)
 	}
@@ -298,9 +298,9 @@ func TestPassingRateLimitIsRetriedAfterItsWait(t *testing.T) {
 }
 
 func TestEditIsNeverRetried(t *testing.T) {
-	c, _, _ := newFake(t, fakeapi.Config{})
+	c, _, _ := newFake(t, demoservice.Config{})
 	png := solidPNG(t, 8, 8, color.NRGBA{A: 255})
-	_, err := c.Edit(context.Background(), api.EditRequest{Prompt: "p", ImageOptions: api.ImageOptions{Model: "fault-" + fakeapi.FaultRateLimitOnce},
+	_, err := c.Edit(context.Background(), api.EditRequest{Prompt: "p", ImageOptions: api.ImageOptions{Model: "fault-" + demoservice.FaultRateLimitOnce},
 		Images: []api.InputImage{{Name: "a.png", Data: png}}}, nil)
 	if e := asAPIError(t, err); e.Kind != api.KindRateLimited || e.RetryAfter != time.Second {
 		t.Errorf("edit: %v", e)

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"easel/internal/api"
-	"easel/internal/fakeapi"
+	"easel/internal/demoservice"
 )
 
 // Images go with a user's text as content parts (text, then image_url
@@ -18,7 +18,7 @@ import (
 // reasoning arrives apart from the reply.
 func TestChatSendsImagesAsContentPartsAndGetsUsage(t *testing.T) {
 	var body []byte
-	srv := fakeapi.New(fakeapi.Config{Key: "sk-test"})
+	srv := demoservice.New(demoservice.Config{Key: "sk-test"})
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if strings.HasSuffix(r.URL.Path, "/chat/completions") {
 			body, _ = io.ReadAll(r.Body)
@@ -81,8 +81,8 @@ func TestChatSendsImagesAsContentPartsAndGetsUsage(t *testing.T) {
 
 // A model that takes no images is named as such, with what to do.
 func TestAModelWithoutImagesIsExplained(t *testing.T) {
-	c, _, _ := newFake(t, fakeapi.Config{})
-	_, err := c.Chat(context.Background(), api.ChatRequest{Model: "fault-" + fakeapi.FaultNoImages,
+	c, _, _ := newFake(t, demoservice.Config{})
+	_, err := c.Chat(context.Background(), api.ChatRequest{Model: "fault-" + demoservice.FaultNoImages,
 		Messages: []api.Message{{Role: api.RoleUser, Content: "look", Images: []api.InputImage{{Name: "a.png", Data: []byte("\x89PNG\r\n\x1a\n")}}}}}, nil)
 	e := asAPIError(t, err)
 	if e.Kind != api.KindNoImages || !strings.Contains(e.Hint, "without them") {

@@ -18,7 +18,7 @@ import (
 	"time"
 
 	"easel/internal/api"
-	"easel/internal/fakeapi"
+	"easel/internal/demoservice"
 	"easel/internal/outpaint"
 )
 
@@ -39,7 +39,7 @@ func TestConformanceThroughPrism(t *testing.T) {
 	if _, err := os.Stat(spec); err != nil {
 		t.Fatalf("the spec is missing from the repository: %v", err)
 	}
-	upstream := httptest.NewServer(fakeapi.New(fakeapi.Config{Key: testKey}))
+	upstream := httptest.NewServer(demoservice.New(demoservice.Config{Key: testKey}))
 	defer upstream.Close()
 
 	port := freePort(t)

@@ -11,7 +11,7 @@ import (
 	"runtime"
 	"testing"
 
-	"easel/internal/benchfloor"
+	"easel/internal/testsupport/benchfloor"
 )
 
 // payload is a 1536x1024 PNG of noise (it barely compresses, like a real

@@ -17,10 +17,10 @@ import (
 	"testing"
 
 	"easel/internal/api"
-	"easel/internal/fakeapi"
+	"easel/internal/demoservice"
 )
 
-// recorder passes requests on to fakeapi and keeps each body.
+// recorder passes requests on to the demo service and keeps each body.
 type recorder struct {
 	mu     sync.Mutex
 	next   http.Handler
@@ -41,7 +41,7 @@ func (r *recorder) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 }
 
 func newRecorded(t *testing.T) (*api.Client, *recorder) {
-	rec := &recorder{next: fakeapi.New(fakeapi.Config{})}
+	rec := &recorder{next: demoservice.New(demoservice.Config{})}
 	ts := httptest.NewServer(rec)
 	t.Cleanup(ts.Close)
 	return api.New(api.Config{BaseURL: ts.URL + "/v1"}), rec
@@ -218,8 +218,8 @@ func TestChatStreamsAndSendsOptionalFieldsOnlyWhenSet(t *testing.T) {
 }
 
 func TestChatStreamFailuresKeepWhatArrived(t *testing.T) {
-	c, _, _ := newFake(t, fakeapi.Config{})
-	for _, f := range []string{fakeapi.FaultStreamError, fakeapi.FaultCutStream} {
+	c, _, _ := newFake(t, demoservice.Config{})
+	for _, f := range []string{demoservice.FaultStreamError, demoservice.FaultCutStream} {
 		res, err := c.Chat(context.Background(), api.ChatRequest{Model: "fault-" + f, Stream: true,
 			Messages: []api.Message{{Role: api.RoleUser, Content: "hi"}}}, nil)
 		if err == nil {
@@ -229,7 +229,7 @@ func TestChatStreamFailuresKeepWhatArrived(t *testing.T) {
 			t.Errorf("%s: the text that arrived was lost", f)
 		}
 	}
-	_, err := c.Chat(context.Background(), api.ChatRequest{Model: "fault-" + fakeapi.FaultTruncatedJSON,
+	_, err := c.Chat(context.Background(), api.ChatRequest{Model: "fault-" + demoservice.FaultTruncatedJSON,
 		Messages: []api.Message{{Role: api.RoleUser, Content: "hi"}}}, nil)
 	if e := asAPIError(t, err); e.Kind != api.KindBadResponse {
 		t.Errorf("truncated: %v", e)

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"easel/internal/api"
-	"easel/internal/fakeapi"
+	"easel/internal/demoservice"
 )
 
 // TestEveryFaultIsClassified sends each injected fault through the real
@@ -18,27 +18,27 @@ func TestEveryFaultIsClassified(t *testing.T) {
 		hint string // a word the hint must contain
 	}
 	cases := map[string]want{
-		fakeapi.FaultInvalidSize:    {api.KindInvalidSize, "1024x1024"},
-		fakeapi.FaultUnauthorized:   {api.KindAuth, "key"},
-		fakeapi.FaultNoAccess:       {api.KindNoAccess, "access"},
-		fakeapi.FaultModelNotFound:  {api.KindUnknownModel, "exactly"},
-		fakeapi.FaultNoBalance:      {api.KindInsufficientBalance, "top it up"},
-		fakeapi.FaultRateLimit:      {api.KindRateLimited, "30s"},
-		fakeapi.FaultServerError:    {api.KindServer, "try again"},
-		fakeapi.FaultBadGatewayHTML: {api.KindServer, "try again"},
-		fakeapi.FaultNotImplemented: {api.KindServer, "does not offer"},
-		fakeapi.FaultBadBase64:      {api.KindBadResponse, "cannot use"},
-		fakeapi.FaultNotImage:       {api.KindBadResponse, "bytes are kept"},
-		fakeapi.FaultTruncatedJSON:  {api.KindBadResponse, "cannot use"},
-		fakeapi.FaultCutStream:      {api.KindNetwork, "connection"},
+		demoservice.FaultInvalidSize:    {api.KindInvalidSize, "1024x1024"},
+		demoservice.FaultUnauthorized:   {api.KindAuth, "key"},
+		demoservice.FaultNoAccess:       {api.KindNoAccess, "access"},
+		demoservice.FaultModelNotFound:  {api.KindUnknownModel, "exactly"},
+		demoservice.FaultNoBalance:      {api.KindInsufficientBalance, "top it up"},
+		demoservice.FaultRateLimit:      {api.KindRateLimited, "30s"},
+		demoservice.FaultServerError:    {api.KindServer, "try again"},
+		demoservice.FaultBadGatewayHTML: {api.KindServer, "try again"},
+		demoservice.FaultNotImplemented: {api.KindServer, "does not offer"},
+		demoservice.FaultBadBase64:      {api.KindBadResponse, "cannot use"},
+		demoservice.FaultNotImage:       {api.KindBadResponse, "bytes are kept"},
+		demoservice.FaultTruncatedJSON:  {api.KindBadResponse, "cannot use"},
+		demoservice.FaultCutStream:      {api.KindNetwork, "connection"},
 	}
 	streamed := map[string]want{
-		fakeapi.FaultStreamError: {api.KindServer, "try again"},
-		fakeapi.FaultCutStream:   {api.KindNetwork, "connection"},
-		fakeapi.FaultBadBase64:   {api.KindBadResponse, "cannot use"},
-		fakeapi.FaultNoBalance:   {api.KindInsufficientBalance, "top it up"},
+		demoservice.FaultStreamError: {api.KindServer, "try again"},
+		demoservice.FaultCutStream:   {api.KindNetwork, "connection"},
+		demoservice.FaultBadBase64:   {api.KindBadResponse, "cannot use"},
+		demoservice.FaultNoBalance:   {api.KindInsufficientBalance, "top it up"},
 	}
-	c, _, _ := newFake(t, fakeapi.Config{})
+	c, _, _ := newFake(t, demoservice.Config{})
 	run := func(name string, stream bool, w want) {
 		label := name
 		if stream {
@@ -70,28 +70,28 @@ func TestEveryFaultIsClassified(t *testing.T) {
 		run(name, true, w)
 	}
 	// The rate limit carries Retry-After.
-	_, err := c.Generate(context.Background(), gen("fault-"+fakeapi.FaultRateLimit), nil)
-	if e := asAPIError(t, err); e.RetryAfter.Seconds() != fakeapi.RetryAfterSeconds {
+	_, err := c.Generate(context.Background(), gen("fault-"+demoservice.FaultRateLimit), nil)
+	if e := asAPIError(t, err); e.RetryAfter.Seconds() != demoservice.RetryAfterSeconds {
 		t.Errorf("retry after %v", e.RetryAfter)
 	}
 }
 
 // TestFaultNamesAreAllCovered keeps the table above honest when a fault is
-// added to fakeapi.
+// added to demoservice.
 func TestFaultNamesAreAllCovered(t *testing.T) {
 	covered := map[string]bool{
-		fakeapi.FaultInvalidSize: true, fakeapi.FaultUnauthorized: true, fakeapi.FaultNoAccess: true,
-		fakeapi.FaultModelNotFound: true, fakeapi.FaultNoBalance: true, fakeapi.FaultRateLimit: true,
-		fakeapi.FaultServerError: true, fakeapi.FaultBadGatewayHTML: true, fakeapi.FaultSlowFirstByte: true,
-		fakeapi.FaultCutStream: true, fakeapi.FaultStreamError: true, fakeapi.FaultBadBase64: true,
-		fakeapi.FaultNotImage: true, fakeapi.FaultTruncatedJSON: true, fakeapi.FaultJSONForStream: true,
-		fakeapi.FaultNotImplemented: true, fakeapi.FaultRateLimitOnce: true, fakeapi.FaultNoImages: true,
+		demoservice.FaultInvalidSize: true, demoservice.FaultUnauthorized: true, demoservice.FaultNoAccess: true,
+		demoservice.FaultModelNotFound: true, demoservice.FaultNoBalance: true, demoservice.FaultRateLimit: true,
+		demoservice.FaultServerError: true, demoservice.FaultBadGatewayHTML: true, demoservice.FaultSlowFirstByte: true,
+		demoservice.FaultCutStream: true, demoservice.FaultStreamError: true, demoservice.FaultBadBase64: true,
+		demoservice.FaultNotImage: true, demoservice.FaultTruncatedJSON: true, demoservice.FaultJSONForStream: true,
+		demoservice.FaultNotImplemented: true, demoservice.FaultRateLimitOnce: true, demoservice.FaultNoImages: true,
 		// gateway_test.go
-		fakeapi.FaultModelPrice: true, fakeapi.FaultNotInGroup: true, fakeapi.FaultUpstreamKey: true,
-		fakeapi.FaultKeyQuota: true, fakeapi.FaultKeyQuotaChinese: true, fakeapi.FaultNoChannelChinese: true,
-		fakeapi.FaultUpstreamHTML: true, fakeapi.FaultBudget: true, fakeapi.FaultNoAccounts: true,
+		demoservice.FaultModelPrice: true, demoservice.FaultNotInGroup: true, demoservice.FaultUpstreamKey: true,
+		demoservice.FaultKeyQuota: true, demoservice.FaultKeyQuotaChinese: true, demoservice.FaultNoChannelChinese: true,
+		demoservice.FaultUpstreamHTML: true, demoservice.FaultBudget: true, demoservice.FaultNoAccounts: true,
 	}
-	for _, f := range fakeapi.Faults {
+	for _, f := range demoservice.Faults {
 		if !covered[f] {
 			t.Errorf("fault %q has no test", f)
 		}
@@ -101,11 +101,11 @@ func TestFaultNamesAreAllCovered(t *testing.T) {
 // Every fault reads in words a designer acts on: no protocol jargon in
 // its title, and a hint that fits what happened.
 func TestFailuresAreWordedForWhatHappened(t *testing.T) {
-	c, _, _ := newFake(t, fakeapi.Config{})
+	c, _, _ := newFake(t, demoservice.Config{})
 	ctx := context.Background()
-	for _, f := range fakeapi.Faults {
+	for _, f := range demoservice.Faults {
 		_, err := c.Generate(ctx, api.GenerateRequest{Prompt: "x", ImageOptions: api.ImageOptions{Model: "fault-" + f, Size: "1024x1024",
-			Stream: f == fakeapi.FaultCutStream || f == fakeapi.FaultStreamError}}, nil)
+			Stream: f == demoservice.FaultCutStream || f == demoservice.FaultStreamError}}, nil)
 		var e *api.Error
 		if !errors.As(err, &e) {
 			continue // a fault that succeeds once (rate-limit-once)
@@ -119,11 +119,11 @@ func TestFailuresAreWordedForWhatHappened(t *testing.T) {
 			t.Errorf("%s: no title or hint: %+v", f, e)
 		}
 		switch f {
-		case fakeapi.FaultCutStream:
+		case demoservice.FaultCutStream:
 			if strings.Contains(e.Hint, "base URL") || strings.Contains(e.Hint, "Could not reach") {
 				t.Errorf("a stream cut after the service answered reads %q", e.Hint)
 			}
-		case fakeapi.FaultNotImplemented:
+		case demoservice.FaultNotImplemented:
 			if strings.Contains(e.Hint, "edits") || !strings.Contains(e.Hint, "generation") {
 				t.Errorf("a generation the service does not offer reads %q", e.Hint)
 			}

@@ -15,7 +15,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"easel/internal/hostile"
+	"easel/internal/testsupport/hostile"
 )
 
 // The fuzz tests read what a service sends (the SSE reader, the

@@ -14,14 +14,14 @@ import (
 	"time"
 
 	"easel/internal/api"
-	"easel/internal/fakeapi"
+	"easel/internal/demoservice"
 )
 
 // The gateways' error answers, as the demo gives them in each gateway's
 // own words, read as what the user can do about them — not as the
 // status alone would have it. The service's words stay in Message.
 func TestGatewayErrorsAreAdvisedRightly(t *testing.T) {
-	c, _, _ := newFake(t, fakeapi.Config{})
+	c, _, _ := newFake(t, demoservice.Config{})
 	for _, tc := range []struct {
 		fault   string
 		kind    api.Kind
@@ -29,15 +29,15 @@ func TestGatewayErrorsAreAdvisedRightly(t *testing.T) {
 		notHint string   // advice that would be wrong
 		message string   // the service's own words, kept
 	}{
-		{fakeapi.FaultModelPrice, api.KindNoAccess, []string{"no price set", "operator"}, "check the options", "倍率或价格未配置"},
-		{fakeapi.FaultNotInGroup, api.KindUnknownModel, []string{`group "default"`}, "", "under group default"},
-		{fakeapi.FaultNoChannelChinese, api.KindUnknownModel, []string{`group "vip"`}, "", "无可用渠道"},
-		{fakeapi.FaultUpstreamKey, api.KindServer, []string{"gateway's own key", "your key works"}, "Settings", "Incorrect API key provided"},
-		{fakeapi.FaultKeyQuota, api.KindInsufficientBalance, []string{"This key's own spending limit"}, "top it up", "token quota is not enough"},
-		{fakeapi.FaultKeyQuotaChinese, api.KindInsufficientBalance, []string{"This key's own spending limit"}, "top it up", "该令牌额度已用尽"},
-		{fakeapi.FaultUpstreamHTML, api.KindServer, []string{"provider behind the gateway failed", "openai_error"}, "", "openai_error"},
-		{fakeapi.FaultBudget, api.KindInsufficientBalance, []string{"budget"}, "top it up", "Budget has been exceeded"},
-		{fakeapi.FaultNoAccounts, api.KindServer, []string{"no free upstream account"}, "", "No available accounts"},
+		{demoservice.FaultModelPrice, api.KindNoAccess, []string{"no price set", "operator"}, "check the options", "倍率或价格未配置"},
+		{demoservice.FaultNotInGroup, api.KindUnknownModel, []string{`group "default"`}, "", "under group default"},
+		{demoservice.FaultNoChannelChinese, api.KindUnknownModel, []string{`group "vip"`}, "", "无可用渠道"},
+		{demoservice.FaultUpstreamKey, api.KindServer, []string{"gateway's own key", "your key works"}, "Settings", "Incorrect API key provided"},
+		{demoservice.FaultKeyQuota, api.KindInsufficientBalance, []string{"This key's own spending limit"}, "top it up", "token quota is not enough"},
+		{demoservice.FaultKeyQuotaChinese, api.KindInsufficientBalance, []string{"This key's own spending limit"}, "top it up", "该令牌额度已用尽"},
+		{demoservice.FaultUpstreamHTML, api.KindServer, []string{"provider behind the gateway failed", "openai_error"}, "", "openai_error"},
+		{demoservice.FaultBudget, api.KindInsufficientBalance, []string{"budget"}, "top it up", "Budget has been exceeded"},
+		{demoservice.FaultNoAccounts, api.KindServer, []string{"no free upstream account"}, "", "No available accounts"},
 	} {
 		t.Run(tc.fault, func(t *testing.T) {
 			_, err := c.Generate(context.Background(), gen("fault-"+tc.fault), nil)
@@ -62,8 +62,8 @@ func TestGatewayErrorsAreAdvisedRightly(t *testing.T) {
 
 // A refused key whose masked form is the user's own is the user's key.
 func TestRefusedKeyThatIsOursIsAuth(t *testing.T) {
-	c, _, _ := newFake(t, fakeapi.Config{})
-	_, err := c.Generate(context.Background(), gen("fault-"+fakeapi.FaultUnauthorized), nil)
+	c, _, _ := newFake(t, demoservice.Config{})
+	_, err := c.Generate(context.Background(), gen("fault-"+demoservice.FaultUnauthorized), nil)
 	if e := asAPIError(t, err); e.Kind != api.KindAuth || !strings.Contains(e.Hint, "Settings") {
 		t.Errorf("our own key refused: %v — %s", e, e.Hint)
 	}
@@ -73,7 +73,7 @@ func TestRefusedKeyThatIsOursIsAuth(t *testing.T) {
 // with no finish_reason, is possibly cut: what arrived is kept, and the
 // failure says so.
 func TestCutChatClosedByGatewayIsReported(t *testing.T) {
-	c, _, _ := newFake(t, fakeapi.Config{Quirks: []fakeapi.Quirk{fakeapi.QuirkCutChat}})
+	c, _, _ := newFake(t, demoservice.Config{Quirks: []demoservice.Quirk{demoservice.QuirkCutChat}})
 	res, err := c.Chat(context.Background(), api.ChatRequest{Model: "gpt-4o-mini", Stream: true, IncludeUsage: true,
 		Messages: []api.Message{{Role: api.RoleUser, Content: "three looks for a poster"}}}, nil)
 	e := asAPIError(t, err)
@@ -88,8 +88,8 @@ func TestCutChatClosedByGatewayIsReported(t *testing.T) {
 // The provider's "try again in 30s" stands in for the Retry-After header
 // a gateway dropped.
 func TestWaitReadFromMessageWhenHeaderDropped(t *testing.T) {
-	c, _, _ := newFake(t, fakeapi.Config{Quirks: []fakeapi.Quirk{fakeapi.QuirkDropsRetryAfter}})
-	_, err := c.Generate(context.Background(), gen("fault-"+fakeapi.FaultRateLimit), nil)
+	c, _, _ := newFake(t, demoservice.Config{Quirks: []demoservice.Quirk{demoservice.QuirkDropsRetryAfter}})
+	_, err := c.Generate(context.Background(), gen("fault-"+demoservice.FaultRateLimit), nil)
 	e := asAPIError(t, err)
 	if e.RetryAfter != 30*time.Second || !strings.Contains(e.Hint, "wait 30s") {
 		t.Errorf("retry after %v, hint %q", e.RetryAfter, e.Hint)
@@ -98,7 +98,7 @@ func TestWaitReadFromMessageWhenHeaderDropped(t *testing.T) {
 
 // A base URL with the wrong path is a wrong address, not a model.
 func TestInvalidURLPointsAtTheBaseURL(t *testing.T) {
-	srv := fakeapi.New(fakeapi.Config{})
+	srv := demoservice.New(demoservice.Config{})
 	ts := httptest.NewServer(srv)
 	t.Cleanup(ts.Close)
 	c := api.New(api.Config{BaseURL: ts.URL + "/api/v1", APIKey: "k"})
@@ -119,7 +119,7 @@ func TestInvalidURLPointsAtTheBaseURL(t *testing.T) {
 // A streamed edit that older new-api cannot carry fails in words that
 // say it may be charged and what works, not "try again in a minute".
 func TestStreamedEditThroughGatewaySaysSendUnstreamed(t *testing.T) {
-	c, _, _ := newFake(t, fakeapi.Config{Quirks: []fakeapi.Quirk{fakeapi.QuirkStreamedEditFails}})
+	c, _, _ := newFake(t, demoservice.Config{Quirks: []demoservice.Quirk{demoservice.QuirkStreamedEditFails}})
 	req := api.EditRequest{Prompt: "add a red boat", ImageOptions: api.ImageOptions{Model: "gpt-image-1", Stream: true, PartialImages: 1},
 		Images: []api.InputImage{{Name: "a.png", ContentType: "image/png", Data: solidPNG(t, 64, 64, color.White)}}}
 	_, err := c.Edit(context.Background(), req, nil)
@@ -136,7 +136,7 @@ func TestStreamedEditThroughGatewaySaysSendUnstreamed(t *testing.T) {
 // A proxy's time limit is named, with how long the request ran and that
 // it may have been charged.
 func TestProxyTimeLimitIsNamed(t *testing.T) {
-	c, _, _ := newFake(t, fakeapi.Config{Quirks: []fakeapi.Quirk{fakeapi.QuirkProxyCut}, ProxyLimit: 50 * time.Millisecond, Pace: 40 * time.Millisecond})
+	c, _, _ := newFake(t, demoservice.Config{Quirks: []demoservice.Quirk{demoservice.QuirkProxyCut}, ProxyLimit: 50 * time.Millisecond, Pace: 40 * time.Millisecond})
 	_, err := c.Generate(context.Background(), gen("gpt-image-1"), nil)
 	e := asAPIError(t, err)
 	if e.Kind != api.KindTimeout || !strings.Contains(e.Message, "proxy") || !strings.Contains(e.Message, "ms") || !strings.Contains(e.Hint, "charged") {
@@ -147,7 +147,7 @@ func TestProxyTimeLimitIsNamed(t *testing.T) {
 // Gateways list endpoint types late and wrongly; an image model never
 // lands in Chat's picker.
 func TestImageModelsNeverOfferedForChat(t *testing.T) {
-	c, _, _ := newFake(t, fakeapi.Config{Quirks: []fakeapi.Quirk{fakeapi.QuirkLateEndpointTypes}})
+	c, _, _ := newFake(t, demoservice.Config{Quirks: []demoservice.Quirk{demoservice.QuirkLateEndpointTypes}})
 	for round := range 2 { // empty lists first, then images also "openai"
 		ms, err := c.Models(context.Background())
 		if err != nil {
@@ -168,8 +168,8 @@ func TestShortKeyIsNotMaskedInsideWords(t *testing.T) {
 	if got := api.Redact("the proxy said: key x is wrong (x)", "x"); got != "the proxy said: key [key] is wrong ([key])" {
 		t.Errorf("got %q", got)
 	}
-	c, _, _ := newFake(t, fakeapi.Config{Key: "x"})
-	_, err := c.Generate(context.Background(), gen("fault-"+fakeapi.FaultRateLimit), nil)
+	c, _, _ := newFake(t, demoservice.Config{Key: "x"})
+	_, err := c.Generate(context.Background(), gen("fault-"+demoservice.FaultRateLimit), nil)
 	if e := asAPIError(t, err); strings.Contains(e.Message, "[key]") {
 		t.Errorf("a short key masked inside words: %q", e.Message)
 	}
@@ -215,7 +215,7 @@ func TestTheNamedGroupIsCleaned(t *testing.T) {
 // what was used; a service without them is api.ErrNoBalance, to be
 // remembered.
 func TestBalanceFromTheBillingEndpoints(t *testing.T) {
-	srv := fakeapi.New(fakeapi.Config{Credit: 10})
+	srv := demoservice.New(demoservice.Config{Credit: 10})
 	ts := httptest.NewServer(srv)
 	defer ts.Close()
 	c := api.New(api.Config{BaseURL: ts.URL + "/v1", APIKey: "sk-test"})
@@ -231,7 +231,7 @@ func TestBalanceFromTheBillingEndpoints(t *testing.T) {
 	if err != nil || math.Abs(b.Used-srv.Used()) > 1e-9 || srv.Used() < 2*272*40/1e6 {
 		t.Errorf("after two low squares: %+v %v (the service used %v)", b, err, srv.Used())
 	}
-	none := httptest.NewServer(fakeapi.New(fakeapi.Config{NoBilling: true}))
+	none := httptest.NewServer(demoservice.New(demoservice.Config{NoBilling: true}))
 	defer none.Close()
 	if _, err := api.New(api.Config{BaseURL: none.URL + "/v1", APIKey: "sk-test"}).Balance(ctx); !errors.Is(err, api.ErrNoBalance) {
 		t.Errorf("no billing endpoints: %v", err)

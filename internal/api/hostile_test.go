@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"easel/internal/hostile"
+	"easel/internal/testsupport/hostile"
 )
 
 const hostileKey = "sk-hostile-key-0123456789abcdef"

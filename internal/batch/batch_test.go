@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"easel/internal/api"
-	"easel/internal/fakeapi"
+	"easel/internal/demoservice"
 )
 
 // 2 variables × 3 values × 2 sizes are 12 requests, each filled in and
@@ -28,14 +28,14 @@ func TestABatchRespectsItsConcurrency(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cells, err := Plan("a {animal} in {style}", table, api.ImageOptions{Model: "fault-" + fakeapi.FaultSlowFirstByte})
+	cells, err := Plan("a {animal} in {style}", table, api.ImageOptions{Model: "fault-" + demoservice.FaultSlowFirstByte})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(cells) != 12 || cells[0].Prompt != "a cat in ink" || cells[1].Options.Size != "1536x1024" || cells[11].Prompt != "a dog in clay" {
 		t.Fatalf("cells: %d, first %+v, last %+v", len(cells), cells[0], cells[11])
 	}
-	srv := fakeapi.New(fakeapi.Config{Key: "k", SlowFirstByte: 150 * time.Millisecond})
+	srv := demoservice.New(demoservice.Config{Key: "k", SlowFirstByte: 150 * time.Millisecond})
 	hs := httptest.NewServer(srv)
 	defer hs.Close()
 	c := api.New(api.Config{BaseURL: hs.URL + "/v1", APIKey: "k"})

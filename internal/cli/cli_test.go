@@ -14,8 +14,8 @@ import (
 	"image"
 
 	"easel/internal/config"
-	"easel/internal/fakeapi"
-	"easel/internal/hostile"
+	"easel/internal/demoservice"
+	"easel/internal/testsupport/hostile"
 	"easel/internal/secrets"
 )
 
@@ -27,7 +27,7 @@ func testEnv(t *testing.T, base string) (Env, *bytes.Buffer, *bytes.Buffer) {
 }
 
 func fake(t *testing.T) string {
-	ts := httptest.NewServer(fakeapi.New(fakeapi.Config{Key: "sk-cli-test-key-123456"}))
+	ts := httptest.NewServer(demoservice.New(demoservice.Config{Key: "sk-cli-test-key-123456"}))
 	t.Cleanup(ts.Close)
 	return ts.URL + "/v1"
 }

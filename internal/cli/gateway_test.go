@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"easel/internal/config"
-	"easel/internal/fakeapi"
+	"easel/internal/demoservice"
 	"easel/internal/secrets"
 )
 
@@ -17,7 +17,7 @@ import (
 // given explicitly asks anyway.
 func TestGenRemembersAServiceThatIgnoresStreaming(t *testing.T) {
 	const key = "sk-gateway-cli-0123456789"
-	ts := httptest.NewServer(fakeapi.New(fakeapi.Config{Key: key, Quirks: []fakeapi.Quirk{fakeapi.QuirkNoImageStream}}))
+	ts := httptest.NewServer(demoservice.New(demoservice.Config{Key: key, Quirks: []demoservice.Quirk{demoservice.QuirkNoImageStream}}))
 	defer ts.Close()
 	env, _, errOut := profileEnv(t, secrets.NewMemory())
 	env.Library = filepath.Join(t.TempDir(), "library")
@@ -59,7 +59,7 @@ func TestGenRemembersAServiceThatIgnoresStreaming(t *testing.T) {
 // A chat reply a gateway closed with [DONE] after its upstream broke is
 // printed as far as it came, then reported as possibly cut: exit 1.
 func TestChatCutByAGatewayExitsOne(t *testing.T) {
-	ts := httptest.NewServer(fakeapi.New(fakeapi.Config{Quirks: []fakeapi.Quirk{fakeapi.QuirkCutChat}}))
+	ts := httptest.NewServer(demoservice.New(demoservice.Config{Quirks: []demoservice.Quirk{demoservice.QuirkCutChat}}))
 	defer ts.Close()
 	env, out, errOut := testEnv(t, ts.URL+"/v1")
 	if code := Run([]string{"chat", "three looks for a poster"}, env); code != 1 {
@@ -85,7 +85,7 @@ func TestServeDemoGatewayNames(t *testing.T) {
 // that has it offered.
 func TestGroupsOfOneGateway(t *testing.T) {
 	const defaultKey, vipKey = "sk-group-default-0123456789", "sk-group-vip-0123456789"
-	ts := httptest.NewServer(fakeapi.New(fakeapi.Config{Groups: map[string]fakeapi.Group{
+	ts := httptest.NewServer(demoservice.New(demoservice.Config{Groups: map[string]demoservice.Group{
 		defaultKey: {Name: "default", Models: []string{"gpt-image-1-mini", "gpt-4o-mini"}},
 		vipKey:     {Name: "vip", Models: []string{"gpt-image-1", "gpt-image-1-mini", "gpt-4.1"}},
 	}}))

@@ -21,7 +21,7 @@ import (
 	"syscall"
 	"testing"
 
-	"easel/internal/hostile"
+	"easel/internal/testsupport/hostile"
 )
 
 // TestHelperCLI is not a test: the memory benchmark runs the test binary

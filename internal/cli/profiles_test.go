@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"easel/internal/config"
-	"easel/internal/fakeapi"
+	"easel/internal/demoservice"
 	"easel/internal/secrets"
 )
 
@@ -32,7 +32,7 @@ func run(t *testing.T, env *Env, stdin string, args ...string) int {
 
 func TestProfileLifecycle(t *testing.T) {
 	const key = "sk-profile-key-abcdef123456"
-	ts := httptest.NewServer(fakeapi.New(fakeapi.Config{Key: key}))
+	ts := httptest.NewServer(demoservice.New(demoservice.Config{Key: key}))
 	defer ts.Close()
 	env, out, errOut := profileEnv(t, secrets.NewMemory())
 
@@ -112,7 +112,7 @@ func mustFind(t *testing.T, f config.File, name string) config.Profile {
 }
 
 func TestProfileDefaultsPickTheModel(t *testing.T) {
-	ts := httptest.NewServer(fakeapi.New(fakeapi.Config{}))
+	ts := httptest.NewServer(demoservice.New(demoservice.Config{}))
 	defer ts.Close()
 	env, out, errOut := profileEnv(t, secrets.NewMemory())
 	run(t, env, "", "profile", "add", "--name", "P", "--base-url", ts.URL+"/v1", "--chat-model", "no-such-chat-model")

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"easel/internal/api"
-	"easel/internal/fakeapi"
+	"easel/internal/demoservice"
 	"easel/internal/spend"
 )
 
@@ -108,21 +108,21 @@ func runServeDemo(ctx context.Context, args []string, env Env) error {
 	fs := newFlags("serve-demo", env)
 	addr := fs.String("addr", "127.0.0.1:8090", catalogue.T("address to listen on (keep it on loopback)"))
 	key := fs.String("key", "", catalogue.T("bearer key to require; empty accepts any"))
-	pace := fs.Duration("pace", fakeapi.DemoPace, catalogue.T("delay between stream events"))
+	pace := fs.Duration("pace", demoservice.DemoPace, catalogue.T("delay between stream events"))
 	balance := fs.Int("balance", 0, catalogue.T("images the demo account can pay for; 0 is unlimited"))
 	gateway := fs.String("gateway", "", catalogue.T("behave like a gateway: new-api, sub2api, litellm, proxy, or quirks by name, comma-separated"))
-	proxyLimit := fs.Duration("proxy-limit", fakeapi.DefaultProxyLimit, catalogue.T("with the proxy-cut quirk, how long an answer may take"))
+	proxyLimit := fs.Duration("proxy-limit", demoservice.DefaultProxyLimit, catalogue.T("with the proxy-cut quirk, how long an answer may take"))
 	if err := parse(fs, args); err != nil {
 		return err
 	}
 	if host, _, err := net.SplitHostPort(*addr); err != nil || !api.IsLocalHost(host) {
 		return usageErr(env, catalogue.T("--addr must be a loopback address such as 127.0.0.1:8090"))
 	}
-	quirks, err := fakeapi.ParseQuirks(*gateway)
+	quirks, err := demoservice.ParseQuirks(*gateway)
 	if err != nil {
 		return usageErr(env, catalogue.T("--gateway: %v"), err)
 	}
-	srv := fakeapi.New(fakeapi.Config{Key: *key, Pace: *pace, Balance: *balance, Quirks: quirks, ProxyLimit: *proxyLimit})
+	srv := demoservice.New(demoservice.Config{Key: *key, Pace: *pace, Balance: *balance, Quirks: quirks, ProxyLimit: *proxyLimit})
 	base, err := srv.Listen(ctx, *addr)
 	if err != nil {
 		return fmt.Errorf(catalogue.T("cannot listen on %s: %w"), *addr, err)
@@ -136,7 +136,7 @@ func runServeDemo(ctx context.Context, args []string, env Env) error {
 	return nil
 }
 
-func joinQuirks(qs []fakeapi.Quirk) string {
+func joinQuirks(qs []demoservice.Quirk) string {
 	names := make([]string, len(qs))
 	for i, q := range qs {
 		names[i] = string(q)

@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"easel/internal/fakeapi"
-	"easel/internal/hostile"
+	"easel/internal/demoservice"
+	"easel/internal/testsupport/hostile"
 	"easel/internal/imageio"
 )
 
@@ -108,13 +108,13 @@ func TestCutoutWritesATransparentPNG(t *testing.T) {
 // than the concurrency in flight at the demo service, and writes 12
 // images and a contact sheet.
 func TestBatchCrossesAndLimitsConcurrency(t *testing.T) {
-	srv := fakeapi.New(fakeapi.Config{Key: "sk-cli-test-key-123456", SlowFirstByte: 100 * time.Millisecond})
+	srv := demoservice.New(demoservice.Config{Key: "sk-cli-test-key-123456", SlowFirstByte: 100 * time.Millisecond})
 	ts := httptest.NewServer(srv)
 	defer ts.Close()
 	env, out, errOut := testEnv(t, ts.URL+"/v1")
 	dir := t.TempDir()
 	code := Run([]string{"batch", "--prompt", "a {animal} in {style}", "--var", "animal=cat,dog", "--var", "style=ink,oil,clay",
-		"--var", "size=1024x1024,1536x1024", "--model", "fault-" + fakeapi.FaultSlowFirstByte, "--concurrency", "3", "--out", dir}, env)
+		"--var", "size=1024x1024,1536x1024", "--model", "fault-" + demoservice.FaultSlowFirstByte, "--concurrency", "3", "--out", dir}, env)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
@@ -137,7 +137,7 @@ func TestBatchSaysAMissingVariable(t *testing.T) {
 
 // --estimate prints the whole batch's cost and sends nothing.
 func TestBatchEstimates(t *testing.T) {
-	srv := fakeapi.New(fakeapi.Config{Key: "sk-cli-test-key-123456"})
+	srv := demoservice.New(demoservice.Config{Key: "sk-cli-test-key-123456"})
 	ts := httptest.NewServer(srv)
 	defer ts.Close()
 	env, out, errOut := testEnv(t, ts.URL+"/v1")

@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"easel/internal/api"
-	"easel/internal/benchfloor"
+	"easel/internal/testsupport/benchfloor"
 	"easel/internal/library"
 )
 

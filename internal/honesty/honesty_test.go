@@ -11,13 +11,13 @@ import (
 	"testing"
 
 	"easel/internal/api"
-	"easel/internal/fakeapi"
+	"easel/internal/demoservice"
 	"easel/internal/honesty"
 )
 
-func client(t *testing.T, quirks ...fakeapi.Quirk) *api.Client {
+func client(t *testing.T, quirks ...demoservice.Quirk) *api.Client {
 	t.Helper()
-	ts := httptest.NewServer(fakeapi.New(fakeapi.Config{Quirks: quirks}))
+	ts := httptest.NewServer(demoservice.New(demoservice.Config{Quirks: quirks}))
 	t.Cleanup(ts.Close)
 	return api.New(api.Config{BaseURL: ts.URL + "/v1", APIKey: "sk-honesty-test-0123456789"})
 }
@@ -41,16 +41,16 @@ func TestDeparturesFromWhatWasAsked(t *testing.T) {
 		t.Errorf("an honest answer has departures: %+v", d)
 	}
 	for _, tc := range []struct {
-		quirk    fakeapi.Quirk
+		quirk    demoservice.Quirk
 		opts     api.ImageOptions
 		trait    honesty.Trait
 		sentence string
 	}{
-		{fakeapi.QuirkOneImage, opts, honesty.Count, "asked for 4 images, the service sent 1"},
-		{fakeapi.QuirkNoImageStream, opts, honesty.Stream, "no previews"},
-		{fakeapi.QuirkLinksForInline, api.ImageOptions{Model: "gpt-image-1", Size: "1024x1024"}, honesty.Inline, "sent links"},
-		{fakeapi.QuirkRewritePrompt, api.ImageOptions{Model: "gpt-image-1", Size: "1024x1024"}, honesty.Prompt, "rewrote your prompt: “a lighthouse at dusk, masterpiece"},
-		{fakeapi.QuirkDropsBackground, api.ImageOptions{Model: "gpt-image-1", Size: "1024x1024", Background: "transparent", OutputFormat: "png"}, honesty.Transparency, "opaque image"},
+		{demoservice.QuirkOneImage, opts, honesty.Count, "asked for 4 images, the service sent 1"},
+		{demoservice.QuirkNoImageStream, opts, honesty.Stream, "no previews"},
+		{demoservice.QuirkLinksForInline, api.ImageOptions{Model: "gpt-image-1", Size: "1024x1024"}, honesty.Inline, "sent links"},
+		{demoservice.QuirkRewritePrompt, api.ImageOptions{Model: "gpt-image-1", Size: "1024x1024"}, honesty.Prompt, "rewrote your prompt: “a lighthouse at dusk, masterpiece"},
+		{demoservice.QuirkDropsBackground, api.ImageOptions{Model: "gpt-image-1", Size: "1024x1024", Background: "transparent", OutputFormat: "png"}, honesty.Transparency, "opaque image"},
 	} {
 		t.Run(string(tc.quirk), func(t *testing.T) {
 			a, res := generate(t, client(t, tc.quirk), tc.opts)
@@ -107,12 +107,12 @@ func maskPNG(t *testing.T, w, h int) []byte {
 func TestMaskHonestyFigure(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
-		quirks   []fakeapi.Quirk
+		quirks   []demoservice.Quirk
 		min, max float64
 		honoured bool
 	}{
 		{"honours the mask", nil, 0, 0.02, true},
-		{"ignores the mask", []fakeapi.Quirk{fakeapi.QuirkIgnoreMask}, 0.95, 1, false},
+		{"ignores the mask", []demoservice.Quirk{demoservice.QuirkIgnoreMask}, 0.95, 1, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := client(t, tc.quirks...)
@@ -142,7 +142,7 @@ func TestMaskHonestyFigure(t *testing.T) {
 
 // Failures that show what a service cannot do become checks too.
 func TestFailuresThatShowATrait(t *testing.T) {
-	c := client(t, fakeapi.QuirkStreamedEditFails)
+	c := client(t, demoservice.QuirkStreamedEditFails)
 	req := api.EditRequest{Prompt: "a boat", ImageOptions: api.ImageOptions{Model: "gpt-image-1", Stream: true},
 		Images: []api.InputImage{{Name: "a.png", ContentType: "image/png", Data: magentaPNG(t, 64, 64)}}}
 	_, err := c.Edit(context.Background(), req, nil)
@@ -151,7 +151,7 @@ func TestFailuresThatShowATrait(t *testing.T) {
 		t.Errorf("streamed edit failure: %+v (%v)", got, err)
 	}
 	gen := api.GenerateRequest{Prompt: "a sticker", ImageOptions: api.ImageOptions{Model: "gpt-image-2", Background: "transparent", OutputFormat: "png"}}
-	_, err = client(t, fakeapi.QuirkRefusesTransparency).Generate(context.Background(), gen, nil)
+	_, err = client(t, demoservice.QuirkRefusesTransparency).Generate(context.Background(), gen, nil)
 	e, _ = err.(*api.Error)
 	if got := honesty.FromError(honesty.AskedOf(&gen, nil), e); len(got) != 1 || got[0].Trait != honesty.Transparency {
 		t.Errorf("refused transparency: %+v (%v)", got, err)
@@ -162,9 +162,9 @@ func TestFailuresThatShowATrait(t *testing.T) {
 // the first shows it in the service's own token count.
 func TestDroppedReferenceImagesShowInTheTokenCount(t *testing.T) {
 	for _, tc := range []struct {
-		quirks   []fakeapi.Quirk
+		quirks   []demoservice.Quirk
 		honoured bool
-	}{{nil, true}, {[]fakeapi.Quirk{fakeapi.QuirkFirstImageOnly}, false}} {
+	}{{nil, true}, {[]demoservice.Quirk{demoservice.QuirkFirstImageOnly}, false}} {
 		c := client(t, tc.quirks...)
 		req := api.EditRequest{Prompt: "the first in the style of the second and the third", ImageOptions: api.ImageOptions{Model: "gpt-image-1", Size: "1024x1024"}}
 		for range 3 {

@@ -10,7 +10,7 @@ import (
 
 	xdraw "golang.org/x/image/draw"
 
-	"easel/internal/benchfloor"
+	"easel/internal/testsupport/benchfloor"
 )
 
 // photo is a w x h picture with a photo's mix of smooth areas and fine

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"easel/internal/api"
-	"easel/internal/fakeapi"
+	"easel/internal/demoservice"
 	"easel/internal/honesty"
 )
 
@@ -414,7 +414,7 @@ func TestRunningImagesCountsWhatTheJobsAskedFor(t *testing.T) {
 // A wait the service asks for, which Easel makes itself before sending
 // again, shows on the job's ticks as a countdown, not as silence.
 func TestAWaitTheServiceAskedForIsCountedDown(t *testing.T) {
-	ts := httptest.NewServer(fakeapi.New(fakeapi.Config{}))
+	ts := httptest.NewServer(demoservice.New(demoservice.Config{}))
 	t.Cleanup(ts.Close)
 	client := api.New(api.Config{BaseURL: ts.URL + "/v1"})
 	var mu sync.Mutex
@@ -429,7 +429,7 @@ func TestAWaitTheServiceAskedForIsCountedDown(t *testing.T) {
 		}
 	}, Options{Tick: 50 * time.Millisecond})
 	req := Request{Profile: "p", Generate: &api.GenerateRequest{Prompt: "p", ImageOptions: api.ImageOptions{
-		Model: "fault-" + fakeapi.FaultRateLimitOnce, Size: "1024x1024"}}}
+		Model: "fault-" + demoservice.FaultRateLimitOnce, Size: "1024x1024"}}}
 	if _, err := r.Submit(req); err != nil {
 		t.Fatal(err)
 	}

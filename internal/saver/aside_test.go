@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"easel/internal/api"
-	"easel/internal/hostile"
+	"easel/internal/testsupport/hostile"
 	"easel/internal/jobs"
 	"easel/internal/library"
 )

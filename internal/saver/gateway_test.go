@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"easel/internal/api"
-	"easel/internal/fakeapi"
+	"easel/internal/demoservice"
 	"easel/internal/honesty"
 	"easel/internal/jobs"
 	"easel/internal/library"
@@ -24,7 +24,7 @@ import (
 // remembers it for the profile and model, and the next job goes without
 // streaming, saying why before it is sent. Forget starts afresh.
 func TestGatewayQuirksAreKeptLearntAndShapeTheNextJob(t *testing.T) {
-	ts := httptest.NewServer(fakeapi.New(fakeapi.Config{Quirks: []fakeapi.Quirk{fakeapi.QuirkNoImageStream, fakeapi.QuirkOneImage}}))
+	ts := httptest.NewServer(demoservice.New(demoservice.Config{Quirks: []demoservice.Quirk{demoservice.QuirkNoImageStream, demoservice.QuirkOneImage}}))
 	t.Cleanup(ts.Close)
 	client := api.New(api.Config{BaseURL: ts.URL + "/v1", APIKey: "sk-gateway-test-0123456789"})
 	lib, err := library.Open(t.TempDir())
@@ -107,7 +107,7 @@ func TestGatewayQuirksAreKeptLearntAndShapeTheNextJob(t *testing.T) {
 // (the card) and the kept item (the gallery's details) carry the share of
 // the protected area the service changed, and that Easel restored it.
 func TestIgnoredMaskIsMeasuredAndKept(t *testing.T) {
-	ts := httptest.NewServer(fakeapi.New(fakeapi.Config{Quirks: []fakeapi.Quirk{fakeapi.QuirkIgnoreMask}}))
+	ts := httptest.NewServer(demoservice.New(demoservice.Config{Quirks: []demoservice.Quirk{demoservice.QuirkIgnoreMask}}))
 	t.Cleanup(ts.Close)
 	client := api.New(api.Config{BaseURL: ts.URL + "/v1", APIKey: "sk-mask-test-0123456789"})
 	lib, err := library.Open(t.TempDir())

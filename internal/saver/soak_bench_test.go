@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"easel/internal/api"
-	"easel/internal/fakeapi"
+	"easel/internal/demoservice"
 	"easel/internal/jobs"
 	"easel/internal/library"
 )
@@ -34,7 +34,7 @@ func BenchmarkSoak1000Jobs(b *testing.B) {
 }
 
 func soak(b *testing.B) {
-	srv := httptest.NewServer(fakeapi.New(fakeapi.Config{}))
+	srv := httptest.NewServer(demoservice.New(demoservice.Config{}))
 	defer srv.Close()
 	lib, err := library.Open(b.TempDir())
 	if err != nil {
@@ -81,7 +81,7 @@ func soak(b *testing.B) {
 		opts := api.ImageOptions{Model: "gpt-image-1", Size: "1024x1024", OutputFormat: "jpeg"}
 		switch {
 		case i%10 == 3:
-			opts.Model = "fault-" + fakeapi.FaultInvalidSize // fails, as a refused request does
+			opts.Model = "fault-" + demoservice.FaultInvalidSize // fails, as a refused request does
 		case i%3 == 0:
 			opts.Stream, opts.PartialImages = true, 1
 		}

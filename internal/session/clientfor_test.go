@@ -8,7 +8,7 @@ import (
 
 	"easel/internal/api"
 	"easel/internal/config"
-	"easel/internal/fakeapi"
+	"easel/internal/demoservice"
 	"easel/internal/secrets"
 )
 
@@ -18,7 +18,7 @@ import (
 func TestClientForAnotherProfile(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "profiles.json")
 	a := config.Profile{ID: "p-a", Name: "A", BaseURL: fake(t)}
-	onlyB := httptest.NewServer(fakeapi.New(fakeapi.Config{Key: "sk-b"}))
+	onlyB := httptest.NewServer(demoservice.New(demoservice.Config{Key: "sk-b"}))
 	t.Cleanup(onlyB.Close)
 	b := config.Profile{ID: "p-b", Name: "B", BaseURL: onlyB.URL + "/v1"}
 	far := config.Profile{ID: "p-far", Name: "Far", BaseURL: "http://203.0.113.9/v1"}

@@ -20,7 +20,7 @@ import (
 
 	"easel/internal/api"
 	"easel/internal/config"
-	"easel/internal/fakeapi"
+	"easel/internal/demoservice"
 	"easel/internal/secrets"
 )
 
@@ -74,7 +74,7 @@ type Options struct {
 	// Profile opens on this profile, by name or id.
 	Profile string
 	// StartDemo starts the built-in demo service and returns its base
-	// URL; nil runs fakeapi in this process.
+	// URL; nil runs the demo service in this process.
 	StartDemo func() (string, error)
 }
 
@@ -455,7 +455,7 @@ func (s *Session) UseDemo() {
 // startDemoService runs the built-in demo service in this process, for
 // the life of the process, and returns its base URL.
 func startDemoService() (string, error) {
-	return fakeapi.New(fakeapi.Config{Pace: fakeapi.DemoPace}).Listen(context.Background(), "127.0.0.1:0")
+	return demoservice.New(demoservice.Config{Pace: demoservice.DemoPace}).Listen(context.Background(), "127.0.0.1:0")
 }
 
 // UseSessionKey keeps p's key in memory for this session (a keyring that

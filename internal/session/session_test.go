@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"easel/internal/config"
-	"easel/internal/fakeapi"
+	"easel/internal/demoservice"
 	"easel/internal/secrets"
 )
 
@@ -75,7 +75,7 @@ func until(t *testing.T, obs *fakeObserver, what string, cond func() bool) {
 }
 
 func fake(t *testing.T) string {
-	ts := httptest.NewServer(fakeapi.New(fakeapi.Config{}))
+	ts := httptest.NewServer(demoservice.New(demoservice.Config{}))
 	t.Cleanup(ts.Close)
 	return ts.URL + "/v1"
 }

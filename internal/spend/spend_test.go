@@ -10,7 +10,7 @@ import (
 
 	"easel/internal/api"
 	"easel/internal/config"
-	"easel/internal/fakeapi"
+	"easel/internal/demoservice"
 	"easel/internal/library"
 	"easel/internal/pricing"
 )
@@ -103,7 +103,7 @@ func (n *noBalance) Balance(context.Context) (api.Balance, error) {
 func TestABalanceIsAskedOnlyOfServicesThatReportIt(t *testing.T) {
 	lib := openLib(t)
 	ctx := context.Background()
-	srv := fakeapi.New(fakeapi.Config{Credit: 5})
+	srv := demoservice.New(demoservice.Config{Credit: 5})
 	ts := httptest.NewServer(srv)
 	defer ts.Close()
 	client := api.New(api.Config{BaseURL: ts.URL + "/v1", APIKey: "k"})

@@ -15,8 +15,8 @@ import (
 
 	"easel/internal/api"
 	"easel/internal/conversations"
-	"easel/internal/fakeapi"
-	"easel/internal/hostile"
+	"easel/internal/demoservice"
+	"easel/internal/testsupport/hostile"
 	"easel/ui/room"
 	"easel/ui/room/roomtest"
 	"easel/ui/widgets/transcript"
@@ -284,7 +284,7 @@ func TestAFaultMidStreamKeepsTheTextAndThinkingStaysApart(t *testing.T) {
 // finish_reason) is kept as far as it came and marked as possibly cut,
 // in words that say what to do.
 func TestAReplyAGatewayCutIsMarkedPossiblyCut(t *testing.T) {
-	h := roomtest.NewWith(t, roomtest.Options{Quirks: []fakeapi.Quirk{fakeapi.QuirkCutChat}})
+	h := roomtest.NewWith(t, roomtest.Options{Quirks: []demoservice.Quirk{demoservice.QuirkCutChat}})
 	r := New(h)
 	h.Show(r.Build)
 	h.Until("the conversations", func() bool { return r.store != nil })
@@ -405,7 +405,7 @@ func TestDeleteGoesAtOnceAndUndoBringsItBack(t *testing.T) {
 func TestAFailedReplyOffersSettings(t *testing.T) {
 	r, h := newChat(t, 0)
 	defer settle(h, r)
-	h.UI(func() { r.model.SetText("fault-" + fakeapi.FaultNoBalance) })
+	h.UI(func() { r.model.SetText("fault-" + demoservice.FaultNoBalance) })
 	send(h, r, "hello")
 	failed := waitReply(t, h, r)
 	if !failed.Failed || !failed.Settings || !failed.Again || failed.Heading == "" || failed.Heading == "The reply failed" {

@@ -8,7 +8,7 @@ import (
 
 	"easel/internal/api"
 	"easel/internal/config"
-	"easel/internal/fakeapi"
+	"easel/internal/demoservice"
 	"easel/internal/honesty"
 	"easel/internal/jobs"
 	"easel/internal/library"
@@ -22,7 +22,7 @@ import (
 // it. Within the cap, it goes without a question.
 func TestABatchOverTheBudgetIsStoppedBeforeAnythingIsSent(t *testing.T) {
 	profile := &config.Profile{ID: "p-budget", Name: "Budgeted", Budget: config.Budget{Daily: 1.00}}
-	h := roomtest.NewWith(t, roomtest.Options{Profile: profile, Quirks: []fakeapi.Quirk{fakeapi.QuirkOneImage}})
+	h := roomtest.NewWith(t, roomtest.Options{Profile: profile, Quirks: []demoservice.Quirk{demoservice.QuirkOneImage}})
 	h.Until("connected", func() bool { return h.Session().Client() != nil })
 	ctx := context.Background()
 	spent := 0.80

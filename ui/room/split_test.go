@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"easel/internal/api"
-	"easel/internal/fakeapi"
+	"easel/internal/demoservice"
 	"easel/internal/honesty"
 	"easel/internal/jobs"
 	"easel/ui/room"
@@ -35,7 +35,7 @@ func TestSplitRequestMakesOneImageEach(t *testing.T) {
 // Through a gateway known to make one image per request, asking for 3
 // offers 3 requests of one; taking the offer lands 3 images.
 func TestOneImageGatewayIsOfferedSeparateRequests(t *testing.T) {
-	h := roomtest.NewWith(t, roomtest.Options{Quirks: []fakeapi.Quirk{fakeapi.QuirkOneImage}})
+	h := roomtest.NewWith(t, roomtest.Options{Quirks: []demoservice.Quirk{demoservice.QuirkOneImage}})
 	var mu sync.Mutex
 	var saved []int64
 	h.OnJob = func(e jobs.Event) {

@@ -22,7 +22,7 @@ import (
 
 	"easel/internal/api"
 	"easel/internal/config"
-	"easel/internal/fakeapi"
+	"easel/internal/demoservice"
 	"easel/internal/jobs"
 	"easel/internal/library"
 	"easel/internal/saver"
@@ -73,7 +73,7 @@ type Options struct {
 	// Pace is the fake service's delay between stream events.
 	Pace time.Duration
 	// Quirks make the fake service behave like a gateway.
-	Quirks []fakeapi.Quirk
+	Quirks []demoservice.Quirk
 	// Profile, when set, is a stored profile the session opens on (its
 	// base URL is set to the fake service's, its key is kept in the
 	// test keyring), instead of the keyless demo: for a budget or prices
@@ -105,7 +105,7 @@ func NewWith(t testing.TB, o Options) *Host {
 			}
 		})
 	}, jobs.Options{Memory: lib, Ledger: spend.Ledger{Lib: lib}})
-	fake := fakeapi.New(fakeapi.Config{Pace: o.Pace, Quirks: o.Quirks})
+	fake := demoservice.New(demoservice.Config{Pace: o.Pace, Quirks: o.Quirks})
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if strings.HasSuffix(r.URL.Path, "/chat/completions") {
 			body, _ := io.ReadAll(io.LimitReader(r.Body, 64<<20))

@@ -9,7 +9,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
-	"easel/internal/benchfloor"
+	"easel/internal/testsupport/benchfloor"
 	"easel/internal/mask"
 )
 

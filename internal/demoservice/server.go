@@ -1,4 +1,5 @@
-// Package fakeapi is a local stand-in for an OpenAI-compatible service: the
+// Package demoservice is the demo service Easel ships: a local
+// OpenAI-compatible service with the
 // four endpoints Easel speaks, with real PNG, JPEG and WebP images drawn
 // from the prompt, real SSE streams at a realistic pace, bearer auth, a
 // model list, an account balance that runs out, and faults injected per
@@ -6,12 +7,11 @@
 // it, so none of them reaches the internet or spends money.
 //
 // It ships in the program (File ▸ Use the demo service, `--demo`,
-// `serve-demo`) and keeps the name "fake" on purpose: it is a fake of the
-// service in the testing sense — a working implementation that takes
-// shortcuts (images drawn locally, no model) — and the same code is what
-// the tests call the fake service, so there is one name for one thing.
-// What a user sees is "the demo service"; what code sees is fakeapi.
-package fakeapi
+// `serve-demo`), so it is named for what a user meets; the tests use the
+// same service as their stand-in (a working implementation that takes
+// shortcuts: images drawn locally, no model), with its own tests here.
+// What a user sees is "the demo service"; what code sees is demoservice.
+package demoservice
 
 import (
 	"context"
