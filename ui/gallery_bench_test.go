@@ -19,11 +19,11 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"easel/internal/api"
-	"easel/internal/testsupport/benchfloor"
 	"easel/internal/demoservice"
 	"easel/internal/jobs"
 	"easel/internal/library"
 	"easel/internal/saver"
+	"easel/internal/testsupport/benchfloor"
 )
 
 // benchLib holds, per size, the library the benchmarks of this process

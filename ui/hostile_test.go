@@ -8,8 +8,8 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"easel/internal/api"
-	"easel/internal/testsupport/hostile"
 	"easel/internal/jobs"
+	"easel/internal/testsupport/hostile"
 )
 
 // Through the window's own path (the runner, the saver, the job card), a

@@ -9,9 +9,9 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"easel/internal/api"
-	"easel/internal/testsupport/benchfloor"
 	"easel/internal/library"
 	"easel/internal/pricing"
+	"easel/internal/testsupport/benchfloor"
 	"easel/ui/dialogs"
 )
 

@@ -15,8 +15,8 @@ import (
 
 	"easel/internal/config"
 	"easel/internal/demoservice"
-	"easel/internal/testsupport/hostile"
 	"easel/internal/secrets"
+	"easel/internal/testsupport/hostile"
 )
 
 func testEnv(t *testing.T, base string) (Env, *bytes.Buffer, *bytes.Buffer) {

@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"easel/internal/demoservice"
-	"easel/internal/testsupport/hostile"
 	"easel/internal/imageio"
+	"easel/internal/testsupport/hostile"
 )
 
 // writePNG writes img as a PNG in dir and returns its path.

@@ -42,7 +42,9 @@ func TestGenerationAnswersAsTheSpecSays(t *testing.T) {
 			t.Fatalf("status %d: %s", resp.StatusCode, data)
 		}
 		var body struct {
-			Data  []struct{ B64JSON string `json:"b64_json"` }
+			Data []struct {
+				B64JSON string `json:"b64_json"`
+			}
 			Usage map[string]any
 		}
 		if err := json.Unmarshal(data, &body); err != nil {
@@ -64,7 +66,9 @@ func TestGenerationAnswersAsTheSpecSays(t *testing.T) {
 	}
 }
 
-func imageConfig(b []byte) (image.Config, string, error) { return image.DecodeConfig(bytes.NewReader(b)) }
+func imageConfig(b []byte) (image.Config, string, error) {
+	return image.DecodeConfig(bytes.NewReader(b))
+}
 
 // A key is required when one is set, a fault asked for in the model's
 // name answers as the service would, and the balance runs out.

@@ -14,8 +14,8 @@ import (
 	"time"
 
 	"easel/internal/api"
-	"easel/internal/testsupport/benchfloor"
 	"easel/internal/library"
+	"easel/internal/testsupport/benchfloor"
 )
 
 // Exporting 500 images as JPEG against the floor of the same decodes and

@@ -9,9 +9,9 @@ import (
 	"testing"
 
 	"easel/internal/api"
-	"easel/internal/testsupport/hostile"
 	"easel/internal/jobs"
 	"easel/internal/library"
+	"easel/internal/testsupport/hostile"
 )
 
 // Bytes the service sent that are no picture are kept beside the

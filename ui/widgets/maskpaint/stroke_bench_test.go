@@ -9,8 +9,8 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
-	"easel/internal/testsupport/benchfloor"
 	"easel/internal/mask"
+	"easel/internal/testsupport/benchfloor"
 )
 
 // strokeAt is the i-th of 200 pointer positions of a stroke across the
