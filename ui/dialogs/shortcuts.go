@@ -64,6 +64,7 @@ func shortcuts() []struct {
 			{"Delete", catalogue.T("Delete (Undo brings it back until Easel closes)")},
 			{"Esc", catalogue.T("Clear the selection")},
 			{"Mod+Z", catalogue.T("Undo the last delete")},
+			{"Mod+C", catalogue.T("Copy the open image, to paste in another app")},
 		}},
 	}
 }

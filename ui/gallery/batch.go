@@ -64,7 +64,8 @@ func (b *batchBar) sync() {
 	b.box.Refresh()
 }
 
-// onKey acts on the keys the grid hands over: F, Delete, Ctrl+E.
+// onKey acts on the keys the grid hands over: F, Delete, Ctrl+E, Ctrl+Z,
+// and Ctrl+C, which copies the open image to the clipboard.
 func (t selectionVerbs) onKey(key string) {
 	switch key {
 	case thumbgrid.KeyFavourite:
@@ -75,6 +76,8 @@ func (t selectionVerbs) onKey(key string) {
 		t.exportSelection()
 	case thumbgrid.KeyUndo:
 		t.undoDelete() // nothing when nothing was deleted
+	case thumbgrid.KeyCopy:
+		t.copyOpened()
 	}
 }
 
@@ -290,4 +293,11 @@ func (t selectionVerbs) compareSelection() {
 // cursor) with the batch export dialog.
 func (t selectionVerbs) exportSelection() {
 	t.withSelection(func(items []library.Item) { t.actions.ExportMany(items) })
+}
+
+// copyOpened copies the open image to the clipboard (Ctrl+C).
+func (t selectionVerbs) copyOpened() {
+	if t.copyImage != nil && !t.copyImage.Disabled() {
+		t.copyImage.OnTapped()
+	}
 }

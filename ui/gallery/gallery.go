@@ -9,7 +9,9 @@ package gallery
 import (
 	"context"
 	"easel/internal/catalogue"
+	"fmt"
 	"image"
+	"os"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -25,6 +27,7 @@ import (
 	"easel/internal/library"
 	"easel/internal/pricing"
 	"easel/internal/thumbs"
+	"easel/ui/imageclip"
 	"easel/ui/kit"
 	"easel/ui/promptlib"
 	"easel/ui/room"
@@ -86,6 +89,8 @@ type Room struct {
 	// scope says, while several items are selected, that the details'
 	// buttons act on the one item shown and the bar on all selected.
 	scope *widget.Label
+	// copyImage is the open item's Copy image, nil with none open.
+	copyImage *widget.Button
 
 	// pager reads the grid's items by place; total is how many match.
 	pager *library.Pager
@@ -398,6 +403,7 @@ func (t *Room) openAt(i int) {
 // closeDetails empties the details pane.
 func (t details) closeDetails() {
 	t.opened = 0
+	t.copyImage = nil
 	t.openSeq++
 	t.details.Objects = []fyne.CanvasObject{
 		kit.Heading(catalogue.T("Details")),
@@ -468,6 +474,28 @@ func (t *Room) Open(it library.Item) {
 	copyPrompt := &widget.Button{Text: catalogue.T("Copy prompt"), Icon: theme.ContentCopyIcon(), OnTapped: func() {
 		t.host.Clipboard().SetContent(it.Prompt)
 	}}
+	// Copy image puts the picture on the system clipboard, to paste into
+	// another app; the button says when it is there.
+	var copyImage *widget.Button
+	defer func() { t.copyImage = copyImage }() // Ctrl+C in the grid presses it
+	copyImage = &widget.Button{Text: catalogue.T("Copy image"), Icon: theme.ContentCopyIcon(), OnTapped: func() {
+		path := lib.Path(it)
+		copyImage.Disable()
+		go func() {
+			data, err := os.ReadFile(path)
+			if err == nil {
+				err = imageclip.CopyImage(data)
+			}
+			t.host.Do(func() {
+				copyImage.Enable()
+				if err != nil {
+					dialog.ShowError(fmt.Errorf(catalogue.T("The image could not be copied: %w"), err), t.host.Window())
+					return
+				}
+				copyImage.SetText(catalogue.T("Image copied"))
+			})
+		}()
+	}}
 	keepPrompt := &widget.Button{Text: catalogue.T("Keep prompt…"), Icon: theme.StorageIcon(), OnTapped: func() {
 		promptlib.Keep(t.host, it.Prompt, catalogue.F("gallery item %d", it.ID), nil)
 	}}
@@ -485,7 +513,7 @@ func (t *Room) Open(it library.Item) {
 	transparent := &widget.Button{Text: catalogue.T("Make transparent…"), Icon: theme.ColorChromaticIcon(), OnTapped: func() { details{t}.makeTransparent(it) }}
 	t.details.Objects = []fyne.CanvasObject{
 		kit.Heading(catalogue.T("Details")), t.scope,
-		full, prompt, container.NewGridWithColumns(2, copyPrompt, reuse, editThis, toEdit, toChat, export, del, large, compareBtn, more, expand, transparent, keepPrompt), fav, madeFrom, lineage, settings,
+		full, prompt, container.NewGridWithColumns(2, copyPrompt, copyImage, reuse, editThis, toEdit, toChat, export, del, large, compareBtn, more, expand, transparent, keepPrompt), fav, madeFrom, lineage, settings,
 		container.NewGridWithColumns(2,
 			&widget.Button{Text: catalogue.T("Copy file path"), Icon: theme.ContentCopyIcon(), Importance: widget.LowImportance, OnTapped: func() { t.host.Clipboard().SetContent(lib.Path(it)) }},
 			&widget.Button{Text: catalogue.T("Show in folder"), Icon: theme.FolderOpenIcon(), Importance: widget.LowImportance, OnTapped: func() { showInFolder(lib.Path(it)) }}),

@@ -35,6 +35,7 @@ const (
 	KeyDelete    = "delete"    // Delete
 	KeyExport    = "export"    // Ctrl+E
 	KeyUndo      = "undo"      // Ctrl+Z
+	KeyCopy      = "copy"      // Ctrl+C
 )
 
 // Grid is a selectable virtual grid.
@@ -197,7 +198,8 @@ func (g *Grid) TypedKey(e *fyne.KeyEvent) {
 	g.changed(g.sel.Cursor())
 }
 
-// TypedShortcut selects all (Ctrl+A) and hands Ctrl+E and Ctrl+Z over.
+// TypedShortcut selects all (Ctrl+A) and hands Ctrl+E, Ctrl+Z and
+// Ctrl+C over.
 func (g *Grid) TypedShortcut(s fyne.Shortcut) {
 	switch s := s.(type) {
 	case *fyne.ShortcutSelectAll:
@@ -206,6 +208,10 @@ func (g *Grid) TypedShortcut(s fyne.Shortcut) {
 	case *fyne.ShortcutUndo:
 		if g.OnKey != nil {
 			g.OnKey(KeyUndo)
+		}
+	case *fyne.ShortcutCopy:
+		if g.OnKey != nil {
+			g.OnKey(KeyCopy)
 		}
 	case *desktop.CustomShortcut:
 		if s.KeyName == fyne.KeyE && s.Modifier&(fyne.KeyModifierControl|fyne.KeyModifierSuper) != 0 && g.OnKey != nil {
