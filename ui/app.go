@@ -427,6 +427,9 @@ func (a *App) focusCurrent() {
 	a.fyneApp.Preferences().SetInt(prefLastTab, i)
 	if f := a.rooms[i].FocusTarget(); f != nil {
 		a.win.Canvas().Focus(f)
+		if r, ok := a.rooms[i].(interface{ Focused() }); ok {
+			r.Focused()
+		}
 	}
 }
 

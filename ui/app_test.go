@@ -375,3 +375,18 @@ func TestDraftsSurviveARestart(t *testing.T) {
 		}
 	})
 }
+
+// Switching to Edit selects its prompt, so typing replaces the last
+// instruction instead of running on from it.
+func TestEditSelectsItsPromptWhenShown(t *testing.T) {
+	ea := newServedApp(t)
+	onUI(ea, func() {
+		ea.SelectTab(TabEdit)
+		ea.edit.Prompt().SetText("make the sky stormy")
+		ea.SelectTab(TabGenerate)
+		ea.SelectTab(TabEdit)
+		if got := ea.edit.Prompt().SelectedText(); got != "make the sky stormy" {
+			t.Errorf("shown again, the prompt has %q selected", got)
+		}
+	})
+}

@@ -143,6 +143,12 @@ func (t *Room) Build() fyne.CanvasObject {
 // FocusTarget implements room.Room: the prompt.
 func (t *Room) FocusTarget() fyne.Focusable { return t.prompt }
 
+// Focused is told when the window has put the keys in the prompt (the
+// tab shown): its text is selected, so what is typed replaces the last
+// instruction rather than running on from it; an edit's prompt is
+// usually new each time.
+func (t *Room) Focused() { t.prompt.TypedShortcut(&fyne.ShortcutSelectAll{}) }
+
 // Add appends reference images; each one's place in the list is its
 // number in the prompt.
 func (t *Room) Add(in ...Input) {

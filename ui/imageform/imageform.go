@@ -401,8 +401,13 @@ func (f *Form) syncFormat() {
 	}
 }
 
-// edited tells OnEdited that an option changed.
+// edited tells OnEdited that an option changed. A note on the format
+// (syncFormat, which edits the background before it speaks) is about the
+// change just made: any edit after it clears it.
 func (f *Form) edited() {
+	if f.formatNote != nil { // nil while New builds the form
+		f.formatNote.Hide()
+	}
 	if f.OnEdited != nil {
 		f.OnEdited()
 	}

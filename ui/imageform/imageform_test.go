@@ -33,6 +33,14 @@ func TestTransparentBackgroundSwitchesJPEGToPNG(t *testing.T) {
 	if f.background.Selected == "Transparent" {
 		t.Error("JPEG chosen but background still transparent")
 	}
+	if !f.formatNote.Visible() {
+		t.Error("the background's change is not said")
+	}
+	// The note is about that change: the next edit clears it.
+	f.quality.SetSelected(f.quality.Options[1])
+	if f.formatNote.Visible() {
+		t.Errorf("the note %q stays after another option changed", f.formatNote.Text)
+	}
 }
 
 func TestOptionsReadEveryControl(t *testing.T) {
