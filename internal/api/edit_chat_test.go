@@ -103,13 +103,19 @@ func TestEditMultipartPartByPart(t *testing.T) {
 		Mask:          &api.InputImage{Name: "mask.png", Data: mask},
 		InputFidelity: "high",
 	}
-	var previews int
-	res, err := c.Edit(context.Background(), req, func(api.Partial) { previews++ })
+	var previews, arrived int
+	res, err := c.Edit(context.Background(), req, func(p api.Partial) {
+		if p.Final {
+			arrived++ // of several images, each as it arrives
+		} else {
+			previews++
+		}
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Images) != 2 || previews != 4 || res.Images[0].Format != "webp" || res.Images[0].Height != 1536 {
-		t.Fatalf("images %d previews %d first %+v", len(res.Images), previews, res.Images[0].Format)
+	if len(res.Images) != 2 || previews != 4 || arrived != 2 || res.Images[0].Format != "webp" || res.Images[0].Height != 1536 {
+		t.Fatalf("images %d previews %d arrived %d first %+v", len(res.Images), previews, arrived, res.Images[0].Format)
 	}
 	if rec.accept[0] != "text/event-stream" {
 		t.Errorf("stream sent Accept %q", rec.accept[0])
