@@ -37,6 +37,7 @@ func (a jobFeed) onJobEvent(e jobs.Event) {
 		for _, id := range e.ItemIDs {
 			r := jobview.Result{Item: id}
 			if it, err := a.lib.Get(context.Background(), id); err == nil {
+				r.Path = a.lib.Path(it)
 				if p, err := a.lib.Thumbnail(it); err == nil {
 					r.Thumb, _ = imageio.DecodeFileFit(p, jobview.PreviewSide)
 				}
@@ -45,6 +46,7 @@ func (a jobFeed) onJobEvent(e jobs.Event) {
 						before, _ = library.MakeThumbnailSized(e.Job.Request.Edit.Images[0].Data, jobview.PreviewSide)
 					}
 					r.Label, r.Before = catalogue.T("Unmasked kept"), before
+					r.BeforeData = e.Job.Request.Edit.Images[0].Data
 				} else if e.Job.Request.Keep != nil {
 					r.Label = catalogue.T("As sent")
 				}

@@ -115,12 +115,7 @@ func (t details) compare(before, after string, it library.Item) {
 
 // showCompare opens the compare view of a and b.
 func (t details) showCompare(a, b image.Image, title string) {
-	v := compare.New(a, b, fyne.NewSize(720, 480))
-	apart := widget.NewCheck(catalogue.T("Side by side"), v.SetSideBySide)
-	hint := widget.NewLabel(catalogue.T("Drag across the image: before on the left of the line, after on the right."))
-	d := dialog.NewCustom(title, catalogue.T("Close"), container.NewBorder(container.NewBorder(nil, nil, nil, apart, hint), nil, nil, nil, v), t.host.Window())
-	d.Resize(fyne.NewSize(900, 640))
-	d.Show()
+	compare.ShowDialog(t.host.Window(), a, b, title)
 }
 
 func firstErr(errs ...error) error {

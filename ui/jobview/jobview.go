@@ -47,6 +47,11 @@ type Result struct {
 	Before image.Image
 	// Unsaved is set for an image the gallery could not take.
 	Unsaved *jobs.Unsaved
+	// Path is the saved result's file, and BeforeData the first input's
+	// bytes for one with the unmasked area kept: Compare… shows the two
+	// large.
+	Path       string
+	BeforeData []byte
 }
 
 // Actions are what a card's buttons do beyond Cancel and Clear.
@@ -72,6 +77,9 @@ type Actions struct {
 	// model; found runs on the UI goroutine with the group's name and a
 	// send that retries req with that group's key.
 	OtherGroup func(model string, req jobs.Request, found func(group string, send func()))
+	// Compare shows before (an image's bytes) and the result at after (a
+	// file) large, side by side or with a divider.
+	Compare func(before []byte, after string)
 }
 
 // Card shows one job.
@@ -119,6 +127,11 @@ type Card struct {
 	// unmasked area kept) and before (the first input).
 	compare       *widget.Button
 	before, after image.Image
+	// compareLarge opens the first input and the kept result large
+	// (Actions.Compare), from beforeData and afterPath.
+	compareLarge *widget.Button
+	beforeData   []byte
+	afterPath    string
 	showingBefore bool
 	// lastResult is the result "Edit this result" takes: the last one
 	// saved (for a masked edit, the one that kept the unmasked area).
@@ -195,11 +208,17 @@ func newCard(e jobs.Event, a Actions, onClear func()) *Card {
 	slotRow.Hidden = c.of < 2
 	c.compare = &widget.Button{Text: catalogue.T("Before"), Icon: theme.ViewRestoreIcon(), OnTapped: c.toggleBefore}
 	c.compare.Hide()
+	c.compareLarge = &widget.Button{Text: catalogue.T("Compare…"), Icon: theme.ZoomInIcon(), OnTapped: func() {
+		if a.Compare != nil && c.beforeData != nil {
+			a.Compare(c.beforeData, c.afterPath)
+		}
+	}}
+	c.compareLarge.Hide()
 	text := container.NewVBox(c.title, c.Status, c.hint, c.Said, c.Cost, c.words,
 		// Cancel sits alone at the row's end: when the job ends it goes
 		// and nothing takes its place, so a late click lands on nothing
 		// rather than on "Edit this result".
-		container.NewBorder(nil, nil, nil, c.cancel, container.NewHBox(c.otherGroup, c.retry, c.settings, c.editThis, c.more, c.compare, c.wordsButton, c.clear)),
+		container.NewBorder(nil, nil, nil, c.cancel, container.NewHBox(c.otherGroup, c.retry, c.settings, c.editThis, c.more, c.compare, c.compareLarge, c.wordsButton, c.clear)),
 		slotRow, c.results, c.unsaved)
 	c.slotRow = slotRow
 	c.root = container.NewBorder(nil, nil, container.NewStack(bg, c.preview), nil, text)
@@ -226,7 +245,11 @@ func (c *Card) showResults(results []Result, a Actions, prompt string) {
 		if r.Before != nil && c.before == nil {
 			c.after, c.before = r.Thumb, r.Before
 		}
+		if r.BeforeData != nil && r.Path != "" && c.beforeData == nil {
+			c.beforeData, c.afterPath = r.BeforeData, r.Path
+		}
 	}
+	c.compareLarge.Hidden = c.beforeData == nil || a.Compare == nil
 	c.showingBefore = false
 	c.preview.SetImage(c.after)
 	c.compare.Hidden = c.before == nil

@@ -405,3 +405,35 @@ func TestFourImagesFillTheirSlots(t *testing.T) {
 		t.Errorf("done: slots shown %v, Edit says %q", c.slotRow.Visible(), c.editThis.Text)
 	}
 }
+
+// A finished edit whose unmasked area was kept offers Compare…, which
+// hands the first input and the kept result's file to be shown large.
+func TestKeptEditOffersALargeCompare(t *testing.T) {
+	test.NewTempApp(t)
+	var before []byte
+	var after string
+	l := NewList("empty", Actions{Cancel: func(string) {}, Compare: func(b []byte, a string) { before, after = b, a }})
+	pic := image.NewRGBA(image.Rect(0, 0, 8, 8))
+	l.Show(event("a", jobs.Sending), nil, nil)
+	done := event("a", jobs.Done)
+	done.ItemIDs = []int64{1, 2}
+	l.Show(done, nil, []Result{
+		{Item: 1, Thumb: pic, Label: "As sent", Path: "/g/1.png"},
+		{Item: 2, Thumb: pic, Label: "Unmasked kept", Before: pic, BeforeData: []byte("first"), Path: "/g/2.png"},
+	})
+	c := l.Card("a")
+	if !c.compareLarge.Visible() {
+		t.Fatal("no Compare… on a kept edit")
+	}
+	test.Tap(c.compareLarge)
+	if string(before) != "first" || after != "/g/2.png" {
+		t.Errorf("Compare… got %q and %q, want the first input and the kept result", before, after)
+	}
+	l.Show(event("b", jobs.Sending), nil, nil)
+	plain := event("b", jobs.Done)
+	plain.ItemIDs = []int64{3}
+	l.Show(plain, nil, []Result{{Item: 3, Thumb: pic, Path: "/g/3.png"}})
+	if l.Card("b").compareLarge.Visible() {
+		t.Error("Compare… on a job with nothing to compare")
+	}
+}

@@ -1,11 +1,15 @@
 package room
 
 import (
+	"bytes"
 	"context"
 	"easel/internal/catalogue"
+	"easel/internal/imageio"
+	"errors"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -18,6 +22,7 @@ import (
 	"easel/ui/imageform"
 	"easel/ui/jobview"
 	"easel/ui/kit"
+	"easel/ui/widgets/compare"
 )
 
 // Sender is the sending side that Text to image and Edit share: the
@@ -240,8 +245,31 @@ func (s *Sender) Cancel(id string) {
 // retry a failure, open Settings for one the profile must fix.
 func (s *Sender) JobActions() jobview.Actions {
 	return jobview.Actions{Cancel: s.Cancel, Open: s.host.OpenItem, Retry: s.Retry, Settings: s.host.ShowSettings,
-		SaveAs: s.host.SaveImageAs, EditThis: s.host.EditItem, MoreLike: s.host.MoreLikeItem, OtherGroup: s.OtherGroup}
+		SaveAs: s.host.SaveImageAs, EditThis: s.host.EditItem, MoreLike: s.host.MoreLikeItem, OtherGroup: s.OtherGroup,
+		Compare: s.compareLarge}
 }
+
+// compareLarge decodes the first input and a result off the UI goroutine
+// and shows them large, before and after (a job card's Compare…).
+func (s *Sender) compareLarge(before []byte, after string) {
+	go func() {
+		a, errA := imageio.DecodeBounded(bytes.NewReader(before), imageio.MaxPixels)
+		if errA == nil {
+			a = imageio.Fit(a, compareSide)
+		}
+		b, errB := imageio.DecodeFileFit(after, compareSide)
+		s.host.Do(func() {
+			if err := errors.Join(errA, errB); err != nil {
+				dialog.ShowError(err, s.host.Window())
+				return
+			}
+			compare.ShowDialog(s.host.Window(), a, b, catalogue.T("Before and after"))
+		})
+	}()
+}
+
+// compareSide is the longest side the large compare decodes to.
+const compareSide = 1600
 
 // OtherGroup looks off the UI goroutine for another group of the
 // connected profile whose key lists model (session.GroupListing); found
