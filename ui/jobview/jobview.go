@@ -129,9 +129,9 @@ type Card struct {
 	before, after image.Image
 	// compareLarge opens the first input and the kept result large
 	// (Actions.Compare), from beforeData and afterPath.
-	compareLarge *widget.Button
-	beforeData   []byte
-	afterPath    string
+	compareLarge  *widget.Button
+	beforeData    []byte
+	afterPath     string
 	showingBefore bool
 	// lastResult is the result "Edit this result" takes: the last one
 	// saved (for a masked edit, the one that kept the unmasked area).
