@@ -412,3 +412,31 @@ func TestAFailedReplyOffersSettings(t *testing.T) {
 		t.Errorf("a reply refused for balance: %+v", failed)
 	}
 }
+
+// Copy conversation from another conversation's row copies that one and
+// leaves the one on screen (and the list's highlight) as they were.
+func TestARowsCopyLeavesTheOpenConversation(t *testing.T) {
+	r, h := newChat(t, 0)
+	send(h, r, "the first conversation")
+	waitReply(t, h, r)
+	settle(h, r)
+	var first conversations.Conversation
+	h.UI(func() { first = r.current; r.NewChat() })
+	send(h, r, "the second conversation")
+	waitReply(t, h, r)
+	settle(h, r)
+	var second conversations.Conversation
+	h.UI(func() {
+		second = r.current
+		convList{r}.fetch(first.ID, convList{r}.copyConversationOf)
+	})
+	settle(h, r)
+	h.UI(func() {
+		if r.current.ID != second.ID {
+			t.Errorf("copying the first from its row opened it (%d shown, want %d)", r.current.ID, second.ID)
+		}
+		if got := h.Clipboard().Content(); !strings.Contains(got, "the first conversation") {
+			t.Errorf("the clipboard holds %q", got)
+		}
+	})
+}

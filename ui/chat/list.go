@@ -5,6 +5,7 @@ import (
 	"easel/internal/catalogue"
 	"easel/ui/kit"
 	"easel/ui/widgets/popmenu"
+	"fmt"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -108,8 +109,8 @@ func (t convList) conversationMenu(c conversations.Conversation, at fyne.CanvasO
 	menu := fyne.NewMenu("",
 		fyne.NewMenuItem(catalogue.T("Rename…"), func() { t.rename(c) }),
 		fyne.NewMenuItem(pin, func() { t.write(func(ctx context.Context) error { return t.store.SetPinned(ctx, c.ID, !c.Pinned) }) }),
-		fyne.NewMenuItem(catalogue.T("Export as Markdown…"), func() { t.load(c.ID, t.exportMarkdown) }),
-		fyne.NewMenuItem(catalogue.T("Copy conversation"), func() { t.load(c.ID, t.copyConversation) }),
+		fyne.NewMenuItem(catalogue.T("Export as Markdown…"), func() { t.fetch(c.ID, t.exportMarkdownOf) }),
+		fyne.NewMenuItem(catalogue.T("Copy conversation"), func() { t.fetch(c.ID, t.copyConversationOf) }),
 		fyne.NewMenuItemSeparator(), del)
 	popmenu.ShowBelow(menu, at)
 }
@@ -182,8 +183,37 @@ func (t convList) exportMarkdown() {
 		dialog.ShowInformation(catalogue.T("Nothing to export yet"), catalogue.T("Send a message first: a new chat is saved with its first message."), t.host.Window())
 		return
 	}
-	md := conversations.Markdown(t.current, t.path)
-	saveText(t.Room, fileName(t.current.Title)+".md", []byte(md))
+	t.exportMarkdownOf(t.current, t.path)
+}
+
+// exportMarkdownOf saves conversation c, whose shown branch is path, as
+// Markdown.
+func (t convList) exportMarkdownOf(c conversations.Conversation, path []conversations.Message) {
+	saveText(t.Room, fileName(c.Title)+".md", []byte(conversations.Markdown(c, path)))
+}
+
+// fetch reads conversation id and its shown branch off the UI goroutine
+// for then, without opening it: a list row's Export or Copy leaves the
+// conversation on screen (and the list's highlight) where they were.
+func (t convList) fetch(id int64, then func(conversations.Conversation, []conversations.Message)) {
+	store := t.store
+	t.work.Add(1)
+	go func() {
+		defer t.work.Done()
+		ctx := context.Background()
+		c, err := store.Get(ctx, id)
+		var path []conversations.Message
+		if err == nil {
+			path, err = store.Path(ctx, id)
+		}
+		t.host.Do(func() {
+			if err != nil {
+				dialog.ShowError(fmt.Errorf(catalogue.T("cannot open the conversation: %w"), err), t.host.Window())
+				return
+			}
+			then(c, path)
+		})
+	}()
 }
 
 // copyConversation puts the open conversation on the clipboard as
@@ -192,6 +222,12 @@ func (t convList) copyConversation() {
 	if t.current.ID == 0 {
 		return
 	}
-	t.host.Clipboard().SetContent(conversations.Markdown(t.current, t.path))
+	t.copyConversationOf(t.current, t.path)
+}
+
+// copyConversationOf puts conversation c, whose shown branch is path, on
+// the clipboard as Markdown.
+func (t convList) copyConversationOf(c conversations.Conversation, path []conversations.Message) {
+	t.host.Clipboard().SetContent(conversations.Markdown(c, path))
 	t.status.SetText(catalogue.T("The conversation is on the clipboard, as Markdown."))
 }
