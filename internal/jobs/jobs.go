@@ -61,6 +61,9 @@ type Request struct {
 	// Tag names who asked beside the tab that sent it ("board": the
 	// comparison board), so its events go back there.
 	Tag string
+	// Replaces is the job this one sends again (a card's Retry): the
+	// window shows it in that job's place rather than beside it.
+	Replaces string
 	// Keep, for an edit with a mask, asks that its results be kept a
 	// second time with the first input's pixels put back where the mask
 	// protects them; nil keeps only what the service sent.

@@ -8,6 +8,7 @@ package jobview
 import (
 	"easel/internal/catalogue"
 	"image"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -172,7 +173,9 @@ func newCard(e jobs.Event, a Actions, onClear func()) *Card {
 	c.clear = &widget.Button{Text: catalogue.T("Clear"), Icon: theme.ContentClearIcon(), Importance: widget.LowImportance, OnTapped: onClear}
 	c.retry = &widget.Button{Text: catalogue.T("Retry"), Icon: theme.ViewRefreshIcon(), OnTapped: func() {
 		if a.Retry != nil {
-			a.Retry(req)
+			again := req
+			again.Replaces = id // the new job takes this card's place
+			a.Retry(again)
 		}
 	}}
 	c.settings = &widget.Button{Text: catalogue.T("Open Settings"), Icon: theme.SettingsIcon(), OnTapped: func() {
@@ -582,7 +585,14 @@ func (l *List) Show(e jobs.Event, img image.Image, results []Result) {
 		id := e.Job.ID
 		c = newCard(e, l.actions, func() { l.remove(id) })
 		l.byID[id] = c
-		l.order = append([]string{id}, l.order...)
+		if old := e.Job.Request.Replaces; l.byID[old] != nil && l.byID[old].final {
+			// A retry: the new job takes the old card's place.
+			i := slices.Index(l.order, old)
+			l.order[i] = id
+			delete(l.byID, old)
+		} else {
+			l.order = append([]string{id}, l.order...)
+		}
 		l.dropOldFinished()
 		l.relayout()
 	}

@@ -437,3 +437,26 @@ func TestKeptEditOffersALargeCompare(t *testing.T) {
 		t.Error("Compare… on a job with nothing to compare")
 	}
 }
+
+// Retry sends the job again in its card's place: the failed card gives
+// way to the new one, where it was, instead of a second card.
+func TestRetryTakesTheFailedCardsPlace(t *testing.T) {
+	test.NewTempApp(t)
+	var again jobs.Request
+	l := NewList("empty", Actions{Cancel: func(string) {}, Retry: func(r jobs.Request) { again = r }})
+	l.Show(event("a", jobs.Failed), nil, nil)
+	l.Show(event("b", jobs.Done), nil, nil)
+	test.Tap(l.Card("a").retry)
+	if again.Replaces != "a" {
+		t.Fatalf("Retry sent %+v, not marked as replacing a", again)
+	}
+	e := event("c", jobs.Queued)
+	e.Job.Request = again
+	l.Show(e, nil, nil)
+	if l.Len() != 2 || l.Card("a") != nil {
+		t.Fatalf("%d cards after the retry; the failed one still shown: %v", l.Len(), l.Card("a") != nil)
+	}
+	if l.order[1] != "c" {
+		t.Errorf("the retry is at %v, want in the failed card's place (second)", l.order)
+	}
+}
