@@ -92,6 +92,7 @@ type Room struct {
 	marks      []*canvas.Rectangle
 	refocus    int
 	references *fyne.Container
+	refScroll  *container.Scroll
 	dropHint   *fyne.Container
 	mask       *maskTools
 	prompt     *widget.Entry
@@ -152,8 +153,34 @@ func (t *Room) Focused() { t.prompt.TypedShortcut(&fyne.ShortcutSelectAll{}) }
 // Add appends reference images; each one's place in the list is its
 // number in the prompt.
 func (t *Room) Add(in ...Input) {
-	t.inputs = append(t.inputs, in...)
+	var already []string
+	for _, n := range in {
+		if i := t.indexOf(n); i >= 0 {
+			already = append(already, catalogue.F("%s is already the %s input", n.Image.Name, kit.Ordinal(i+1)))
+			continue
+		}
+		t.inputs = append(t.inputs, n)
+	}
 	strip{t}.showInputs()
+	if t.refScroll != nil {
+		// Where the new ones are: the strip's end.
+		end := max(0, t.refList.MinSize().Width-t.refScroll.Size().Width)
+		t.refScroll.ScrollToOffset(fyne.NewPos(end, 0))
+	}
+	if len(already) > 0 {
+		t.SetStatus(strings.Join(already, "; ") + ".")
+	}
+}
+
+// indexOf is where an input with in's image already is, or -1: the same
+// gallery item, or the same bytes.
+func (t *Room) indexOf(in Input) int {
+	for i, have := range t.inputs {
+		if (in.Item != 0 && have.Item == in.Item) || bytes.Equal(have.Image.Data, in.Image.Data) {
+			return i
+		}
+	}
+	return -1
 }
 
 // InsertFirst makes in the first input (the one the mask is painted on),

@@ -419,3 +419,24 @@ func TestAnOddShapeIsPaddedAndCroppedBack(t *testing.T) {
 		t.Error("the painted area moved")
 	}
 }
+
+// Sending the same image to Edit twice adds it once and says where it
+// already is.
+func TestTheSameImageIsNotAddedTwice(t *testing.T) {
+	h := roomtest.New(t)
+	r := New(h)
+	h.Show(r.Build)
+	var buf bytes.Buffer
+	png.Encode(&buf, image.NewGray(image.Rect(0, 0, 20, 20)))
+	in := NewInput("sky.png", "image/png", buf.Bytes(), 7, nil)
+	h.UI(func() {
+		r.Add(in)
+		r.Add(in)
+		if len(r.Inputs()) != 1 {
+			t.Errorf("%d inputs after adding the same image twice", len(r.Inputs()))
+		}
+		if !strings.Contains(r.StatusText(), "sky.png is already the 1st input") {
+			t.Errorf("the status says %q", r.StatusText())
+		}
+	})
+}

@@ -50,7 +50,8 @@ func (t *Room) layOut() fyne.CanvasObject {
 	border.CornerRadius = theme.Size(theme.SizeNameInputRadius)
 	t.refList = container.NewHBox()
 	t.dropHint = container.NewVBox(layout.NewSpacer(), hint, layout.NewSpacer())
-	t.references = container.NewStack(border, t.dropHint, container.NewHScroll(t.refList))
+	t.refScroll = container.NewHScroll(t.refList)
+	t.references = container.NewStack(border, t.dropHint, t.refScroll)
 	add := &widget.Button{Text: catalogue.T("Add images…"), Icon: theme.FolderOpenIcon(), OnTapped: t.addFromFile}
 	expand := &widget.Button{Text: catalogue.T("Expand canvas…"), Icon: theme.ViewFullScreenIcon(), OnTapped: t.ExpandCanvas}
 	strip := container.NewBorder(nil, nil, container.NewVBox(add, expand), nil, t.references)
