@@ -172,11 +172,12 @@ func (t *Room) Add(in ...Input) {
 	}
 }
 
-// indexOf is where an input with in's image already is, or -1: the same
-// gallery item, or the same bytes.
+// indexOf is where the gallery item in comes from already is among the
+// inputs, or -1 (files are taken as given: two of the same bytes may be
+// meant as two references).
 func (t *Room) indexOf(in Input) int {
 	for i, have := range t.inputs {
-		if (in.Item != 0 && have.Item == in.Item) || bytes.Equal(have.Image.Data, in.Image.Data) {
+		if in.Item != 0 && have.Item == in.Item {
 			return i
 		}
 	}
