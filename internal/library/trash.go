@@ -9,7 +9,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 	"time"
 
@@ -107,10 +106,8 @@ func (l *Library) Import(ctx context.Context, path string, data []byte) (Importe
 	if !errors.Is(err, sql.ErrNoRows) {
 		return Imported{}, fmt.Errorf("library: %w", err)
 	}
-	created := time.Now()
-	if st, err := os.Stat(name); err == nil {
-		created = st.ModTime()
-	}
-	id, err = l.Add(ctx, NewItem{Image: api.Image{Data: data, Format: format, Width: w, Height: h}, Kind: "imported", Created: created})
+	// An import joins the gallery now: it goes where new pictures go
+	// (first, newest first), not back among the file's old date.
+	id, err = l.Add(ctx, NewItem{Image: api.Image{Data: data, Format: format, Width: w, Height: h}, Kind: "imported", Created: time.Now()})
 	return Imported{ID: id}, err
 }

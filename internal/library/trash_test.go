@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 )
 
 // Deleting moves items to the trash: gone from lists and counts, back
@@ -68,6 +69,8 @@ func TestImportKeepsTheSameContentOnce(t *testing.T) {
 	img := pngOf(t, 20, 10, color.NRGBA{9, 9, 9, 255})
 	p := filepath.Join(t.TempDir(), "sketch.png")
 	os.WriteFile(p, img.Data, 0o600)
+	old := time.Now().AddDate(-3, 0, 0)
+	os.Chtimes(p, old, old) // a file from years ago
 	first, err := l.Import(ctx, p, img.Data)
 	if err != nil || first.Existing {
 		t.Fatalf("first import %+v, %v", first, err)
@@ -79,6 +82,9 @@ func TestImportKeepsTheSameContentOnce(t *testing.T) {
 	it, _ := l.Get(ctx, first.ID)
 	if it.Kind != "imported" || it.Width != 20 {
 		t.Errorf("imported %+v", it)
+	}
+	if time.Since(it.Created) > time.Minute {
+		t.Errorf("an import dated %v goes among the old pictures, not where new ones go", it.Created)
 	}
 	if n, _ := l.Count(ctx, Query{Kinds: []string{"imported"}}); n != 1 {
 		t.Errorf("%d imported", n)
