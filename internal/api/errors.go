@@ -50,6 +50,43 @@ const (
 	KindLast = KindWrongAddress
 )
 
+// kindCodes are the kinds' stable names, for what is kept on disk (a
+// chat reply's failure): String is in the language spoken, which may
+// change between the day a row was written and the day it is read.
+var kindCodes = map[Kind]string{
+	KindUnknown: "unknown", KindAuth: "auth", KindUnknownModel: "unknown_model", KindNoAccess: "no_access",
+	KindInvalidSize: "invalid_size", KindInvalidImage: "invalid_image", KindInvalidRequest: "invalid_request",
+	KindInsufficientBalance: "insufficient_balance", KindRateLimited: "rate_limited", KindTimeout: "timeout",
+	KindServer: "server", KindNetwork: "network", KindCancelled: "cancelled", KindBadResponse: "bad_response",
+	KindNoImages: "no_images", KindCutOff: "cut_off", KindWrongAddress: "wrong_address",
+}
+
+// Code is the kind's stable name, the same in every language.
+func (k Kind) Code() string { return kindCodes[k] }
+
+// KindOf reads a kind kept on disk: its Code, or, for what was kept
+// before codes, its words in the language spoken now.
+func KindOf(kept string) (Kind, bool) {
+	for k := KindUnknown; k <= KindLast; k++ {
+		if kept == k.Code() || kept == k.String() {
+			return k, true
+		}
+	}
+	return KindUnknown, false
+}
+
+// Text is the failure for a person in one line: the service's words and
+// Easel's advice, or whichever there is.
+func (e *Error) Text() string {
+	switch {
+	case e.Message == "":
+		return e.Hint
+	case e.Hint != "":
+		return e.Message + " — " + e.Hint
+	}
+	return e.Message
+}
+
 // String is the kind in a few words, as the command line prints it and
 // a card's title reads: what happened, not the protocol's jargon
 // ("auth", "network"), in the language spoken (looked up when asked, as

@@ -364,11 +364,16 @@ func (t *Room) view(m conversations.Message) transcript.Message {
 		v.Again = true
 	case conversations.Failed:
 		v.Note, v.Failed = m.ErrorText, true
-		v.NoImages = m.ErrorKind == api.KindNoImages.String()
-		v.Heading = failureHeading(m.ErrorKind)
+		kind, known := api.KindOf(m.ErrorKind)
+		v.NoImages = known && kind == api.KindNoImages
+		v.Heading = catalogue.T("The reply failed")
+		if known {
+			v.Heading = kind.Title()
+		}
 		v.Again = true
-		switch m.ErrorKind {
-		case api.KindAuth.String(), api.KindInsufficientBalance.String(), api.KindNoAccess.String():
+		switch {
+		case !known:
+		case kind == api.KindAuth, kind == api.KindInsufficientBalance, kind == api.KindNoAccess:
 			v.Settings = true
 		}
 	}
@@ -479,13 +484,3 @@ func (t *Room) PrimaryAction() {
 	})
 }
 
-// failureHeading is a failed reply's kind as the job cards title it
-// ("Out of balance"), from the kind stored with the message.
-func failureHeading(kind string) string {
-	for k := api.KindUnknown; k <= api.KindLast; k++ {
-		if k.String() == kind {
-			return k.Title()
-		}
-	}
-	return catalogue.T("The reply failed")
-}

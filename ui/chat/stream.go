@@ -253,23 +253,16 @@ func (s *stream) run(ctx context.Context, store *conversations.Store, client *ap
 			end.Reasoning = res.Reasoning
 		}
 	}
-	var ae *api.Error
 	switch {
 	case err == nil:
 	case s.stopped.Load() || errors.Is(ctx.Err(), context.Canceled):
 		end.State = conversations.Stopped
 	case end.Content != "":
 		end.State = conversations.Cut
-		end.ErrorText = kit.ErrorText(err)
-		if errors.As(err, &ae) {
-			end.ErrorKind = ae.Kind.String()
-		}
+		end.ErrorText, end.ErrorKind = keptFailure(err)
 	default:
 		end.State = conversations.Failed
-		end.ErrorText = kit.ErrorText(err)
-		if errors.As(err, &ae) {
-			end.ErrorKind = ae.Kind.String()
-		}
+		end.ErrorText, end.ErrorKind = keptFailure(err)
 	}
 	s.charge(req, end)
 	ferr := store.Finish(bg, s.reply, end)
@@ -466,4 +459,16 @@ func (t replies) deleteMessage(id int64) {
 	d.SetConfirmText(catalogue.T("Delete"))
 	d.SetConfirmImportance(widget.DangerImportance)
 	d.Show()
+}
+
+// keptFailure is how a failed or cut reply's failure is kept in the
+// conversation: the service's words and the advice as api.Error words
+// them, and the kind by its stable code (the language may change before
+// the row is read again).
+func keptFailure(err error) (text, kind string) {
+	var ae *api.Error
+	if errors.As(err, &ae) {
+		return ae.Text(), ae.Kind.Code()
+	}
+	return err.Error(), ""
 }

@@ -66,13 +66,7 @@ func Spacer() fyne.CanvasObject { return layout.NewSpacer() }
 func ErrorText(err error) string {
 	var e *api.Error
 	if errors.As(err, &e) {
-		switch {
-		case e.Message == "":
-			return e.Hint
-		case e.Hint != "":
-			return e.Message + " — " + e.Hint
-		}
-		return e.Message
+		return e.Text()
 	}
 	return err.Error()
 }
