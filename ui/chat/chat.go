@@ -483,4 +483,3 @@ func (t *Room) PrimaryAction() {
 		room.GuardEstimate(t.host, p, t.nextEstimate(p), 1, func() { replies{t}.sendMessage(t.composer.Text) })
 	})
 }
-
