@@ -19,6 +19,7 @@ import (
 	"easel/internal/catalogue"
 	"easel/internal/cutout"
 	"easel/internal/imageio"
+	"easel/internal/latest"
 	"easel/internal/library"
 	"easel/internal/mask"
 	"easel/ui/kit"
@@ -46,7 +47,7 @@ type keyer struct {
 	ok        *widget.Button
 	refine    *widget.Button
 	d         *dialog.CustomDialog
-	seq       int
+	loads     *latest.Loads // the preview's keying: the newest is shown
 }
 
 // makeTransparent decodes the item off the UI goroutine and opens the
@@ -69,7 +70,7 @@ func (t details) makeTransparent(it library.Item) {
 				dialog.ShowError(err, t.host.Window())
 				return
 			}
-			k := &keyer{room: t.Room, it: it, full: img, small: small}
+			k := &keyer{room: t.Room, it: it, full: img, small: small, loads: latest.New(t.host.Do)}
 			k.open(border)
 		})
 	}()
@@ -122,29 +123,21 @@ func (k *keyer) update() {
 	}
 	k.swatch.FillColor = *o.Key
 	k.swatch.Refresh()
-	k.seq++
-	seq := k.seq
 	small := k.small
-	go func() {
-		res := cutout.Key(small, o)
-		k.room.host.Do(func() {
-			if seq != k.seq {
-				return
-			}
-			k.preview.SetImage(res.Image)
-			k.note.Importance = widget.MediumImportance
-			if res.Cleared == 0 {
-				k.note.Importance = widget.WarningImportance
-				k.note.SetText(catalogue.F("No pixel is within the tolerance of %s: pick the background's colour, or raise the tolerance.", cutout.Hex(res.Key)))
-				k.ok.Disable()
-				k.refine.Disable()
-				return
-			}
-			k.note.SetText(catalogue.F("%.0f %% of the picture becomes transparent; its edges are softened and freed of the key's colour. The original stays as it is.", 100*res.Cleared))
-			k.ok.Enable()
-			k.refine.Enable()
-		})
-	}()
+	latest.Run(k.loads, func(context.Context) (cutout.Result, error) { return cutout.Key(small, o), nil }, func(res cutout.Result, _ error) {
+		k.preview.SetImage(res.Image)
+		k.note.Importance = widget.MediumImportance
+		if res.Cleared == 0 {
+			k.note.Importance = widget.WarningImportance
+			k.note.SetText(catalogue.F("No pixel is within the tolerance of %s: pick the background's colour, or raise the tolerance.", cutout.Hex(res.Key)))
+			k.ok.Disable()
+			k.refine.Disable()
+			return
+		}
+		k.note.SetText(catalogue.F("%.0f %% of the picture becomes transparent; its edges are softened and freed of the key's colour. The original stays as it is.", 100*res.Cleared))
+		k.ok.Enable()
+		k.refine.Enable()
+	})
 }
 
 // apply keys the whole picture off the UI goroutine and keeps it as a

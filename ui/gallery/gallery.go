@@ -9,6 +9,7 @@ package gallery
 import (
 	"context"
 	"easel/internal/catalogue"
+	"easel/internal/latest"
 	"fmt"
 	"image"
 	"os"
@@ -102,10 +103,10 @@ type Room struct {
 	query int
 	// answered is the last query whose answer was shown.
 	answered int
-	// opened is the item the details pane shows (0: none), openSeq
-	// counts the opens so a late decode is dropped.
-	opened  int64
-	openSeq int
+	// opened is the item the details pane shows (0: none); opens are
+	// its reads, of which only the newest is shown.
+	opened int64
+	opens  *latest.Loads
 	// selected is the item selected in the grid (0: none); quiet is set
 	// while the grid's selection is moved to follow it.
 	selected int64
@@ -117,7 +118,7 @@ type Room struct {
 
 // New makes the tab; its widgets are made by Build.
 func New(h room.Host, actions Actions) *Room {
-	return &Room{host: h, actions: actions, cells: thumbs.NewCells[fyne.CanvasObject](), loading: map[int]bool{}}
+	return &Room{host: h, actions: actions, cells: thumbs.NewCells[fyne.CanvasObject](), loading: map[int]bool{}, opens: latest.New(h.Do)}
 }
 
 // Build implements room.Room.
@@ -404,7 +405,7 @@ func (t *Room) openAt(i int) {
 func (t details) closeDetails() {
 	t.opened = 0
 	t.copyImage = nil
-	t.openSeq++
+	t.opens.Stop()
 	t.details.Objects = []fyne.CanvasObject{
 		kit.Heading(catalogue.T("Details")),
 		kit.HintLabel(catalogue.T("Open an image to see it with its prompt and settings, copy the prompt, mark it as a favourite or delete it.")),
@@ -420,8 +421,6 @@ func (t *Room) Open(it library.Item) {
 	if lib == nil {
 		return
 	}
-	t.openSeq++
-	seq := t.openSeq
 	t.opened = it.ID
 	full := picture.New(fyne.NewSize(320, 320))
 	t.full = full
@@ -434,35 +433,42 @@ func (t *Room) Open(it library.Item) {
 	compareBtn.Hide()
 	settings := widget.NewLabel(Describe(it))
 	settings.Wrapping = fyne.TextWrapWord
-	go func() {
+	type read struct {
+		img     image.Image
+		opaque  bool
+		inputs  []inputThumb
+		family  family
+		entry   library.Entry
+		charged bool
+	}
+	latest.Run(t.opens, func(ctx context.Context) (read, error) {
+		var r read
 		img, err := imageio.DecodeFileFit(lib.Path(it), detailSide)
-		opaque := err == nil && imageio.IsOpaque(img) // a full scan: here, not on the UI goroutine
-		inputs := madeFromThumbs(lib, it.ID)
-		family := lineageOf(lib, it)
-		entry, charged, _ := lib.EntryOf(context.Background(), it.ID)
-		t.host.Do(func() {
-			if seq != t.openSeq {
-				return // closed, or another image opened
-			}
-			if charged {
-				settings.SetText(Describe(it) + "\n" + CostLine(entry))
-			}
-			showMadeFrom(madeFrom, inputs)
-			details{t}.showLineage(lineage, family)
-			// The details grew under the scroll: it must learn their new
-			// height, or what is below the thumbnails cannot be reached.
-			t.detailsScroll.Refresh()
-			if before := compareWith(lib, it, inputs, family); before != "" && err == nil {
-				compareBtn.OnTapped = func() { details{t}.compare(before, lib.Path(it), it) }
-				compareBtn.Show()
-			}
-			if err != nil {
-				t.count.SetText(catalogue.F("Could not show image %d: %v", it.ID, err))
-				return
-			}
-			full.SetImageOpaque(img, opaque)
-		})
-	}()
+		r.img, r.opaque = img, err == nil && imageio.IsOpaque(img) // a full scan: here, not on the UI goroutine
+		r.inputs = madeFromThumbs(lib, it.ID)
+		r.family = lineageOf(lib, it)
+		r.entry, r.charged, _ = lib.EntryOf(ctx, it.ID)
+		return r, err
+	}, func(r read, err error) {
+		img, opaque, inputs, family, entry, charged := r.img, r.opaque, r.inputs, r.family, r.entry, r.charged
+		if charged {
+			settings.SetText(Describe(it) + "\n" + CostLine(entry))
+		}
+		showMadeFrom(madeFrom, inputs)
+		details{t}.showLineage(lineage, family)
+		// The details grew under the scroll: it must learn their new
+		// height, or what is below the thumbnails cannot be reached.
+		t.detailsScroll.Refresh()
+		if before := compareWith(lib, it, inputs, family); before != "" && err == nil {
+			compareBtn.OnTapped = func() { details{t}.compare(before, lib.Path(it), it) }
+			compareBtn.Show()
+		}
+		if err != nil {
+			t.count.SetText(catalogue.F("Could not show image %d: %v", it.ID, err))
+			return
+		}
+		full.SetImageOpaque(img, opaque)
+	})
 	prompt := widget.NewLabel(it.Prompt)
 	prompt.Wrapping = fyne.TextWrapWord
 	if it.Prompt == "" {
@@ -521,7 +527,7 @@ func (t *Room) Open(it library.Item) {
 	if it.Missing {
 		// No picture, nothing to send or export: say where Easel looked,
 		// and offer to locate the file or remove the item.
-		t.openSeq++ // the decode above will fail; its error is not news
+		t.opens.Stop() // the decode above will fail; its error is not news
 		locate := &widget.Button{Text: catalogue.T("Locate…"), Icon: theme.SearchIcon(), Importance: widget.HighImportance, OnTapped: func() { t.locate(it) }}
 		remove := &widget.Button{Text: catalogue.T("Remove from gallery…"), Icon: theme.DeleteIcon(), OnTapped: func() { details{t}.confirmDelete(it) }}
 		where := kit.HintLabel(catalogue.F("The image file is missing: Easel looked for it at %s. If it was moved or renamed, locate it; its prompt and settings are kept here.", lib.Path(it)))

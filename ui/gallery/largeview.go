@@ -1,6 +1,7 @@
 package gallery
 
 import (
+	"context"
 	"image"
 
 	"fyne.io/fyne/v2"
@@ -11,6 +12,7 @@ import (
 
 	"easel/internal/catalogue"
 	"easel/internal/imageio"
+	"easel/internal/latest"
 	"easel/internal/library"
 	"easel/internal/viewport"
 	"easel/ui/widgets/zoomview"
@@ -29,8 +31,8 @@ type largeView struct {
 	percent *widget.Label
 	prev    *widget.Button
 	next    *widget.Button
-	at      int // place in the grid; -1 when the item is not in it
-	seq     int // the latest load; an older one is dropped
+	at      int           // place in the grid; -1 when the item is not in it
+	loads   *latest.Loads // the picture's decodes: the newest is shown
 }
 
 // viewLarge shows an item large, from wherever it is in the grid.
@@ -42,7 +44,7 @@ func (t details) viewLargeAt(it library.Item, i int) {
 	if t.host.Library() == nil || it.Missing {
 		return
 	}
-	l := &largeView{room: t.Room, at: i}
+	l := &largeView{room: t.Room, at: i, loads: latest.New(t.host.Do)}
 	l.load(it, true)
 }
 
@@ -57,27 +59,25 @@ func (t details) placeOf(it library.Item) int {
 
 // load decodes it and shows it, opening the dialog the first time.
 func (l *largeView) load(it library.Item, first bool) {
-	l.seq++
-	seq := l.seq
 	path := l.room.host.Library().Path(it)
-	go func() {
+	type decoded struct {
+		img    image.Image
+		opaque bool
+	}
+	latest.Run(l.loads, func(context.Context) (decoded, error) {
 		img, err := imageio.DecodeFile(path)
-		opaque := err == nil && imageio.IsOpaque(img)
-		l.room.host.Do(func() {
-			if seq != l.seq {
-				return
-			}
-			if err != nil {
-				dialog.ShowError(err, l.room.host.Window())
-				return
-			}
-			if first {
-				l.open(it, img, opaque)
-				return
-			}
-			l.show(it, img, opaque)
-		})
-	}()
+		return decoded{img, err == nil && imageio.IsOpaque(img)}, err
+	}, func(d decoded, err error) {
+		if err != nil {
+			dialog.ShowError(err, l.room.host.Window())
+			return
+		}
+		if first {
+			l.open(it, d.img, d.opaque)
+			return
+		}
+		l.show(it, d.img, d.opaque)
+	})
 }
 
 func (l *largeView) open(it library.Item, img image.Image, opaque bool) {

@@ -19,6 +19,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"easel/internal/catalogue"
+	"easel/internal/latest"
 	"easel/internal/prompts"
 	"easel/ui/dialogs"
 	"easel/ui/kit"
@@ -53,8 +54,8 @@ type view struct {
 	kind    *widget.Select
 	list    *widget.List
 	entries []prompts.Entry
-	chosen  int // index in entries; -1 for none
-	seq     int // the latest load; older answers are dropped
+	chosen  int           // index in entries; -1 for none
+	loads   *latest.Loads // the list's reads: the newest is shown
 	detail  *fyne.Container
 	d       *dialog.CustomDialog
 }
@@ -69,7 +70,7 @@ func Show(h dialogs.Host, targets []Target) {
 		dialog.ShowInformation(catalogue.T("Prompt library"), catalogue.T("The prompt library is kept with the gallery, which could not be opened."), h.Window())
 		return
 	}
-	v := &view{h: h, store: prompts.Open(lib), targets: targets, chosen: -1}
+	v := &view{h: h, store: prompts.Open(lib), targets: targets, chosen: -1, loads: latest.New(h.Do)}
 	shown = v
 	v.search = &widget.Entry{PlaceHolder: catalogue.T("Search prompts and styles"), OnChanged: func(string) { v.load() }}
 	v.favs = widget.NewCheck(catalogue.T("Favourites"), func(bool) { v.load() })
@@ -131,14 +132,8 @@ func (v *view) load() {
 	case kindLabels()[2]:
 		q.Kind = prompts.Style
 	}
-	v.seq++
-	seq := v.seq
-	go func() {
-		got, err := v.store.List(context.Background(), q)
-		v.h.Do(func() {
-			if seq != v.seq {
-				return
-			}
+	latest.Run(v.loads, func(ctx context.Context) ([]prompts.Entry, error) { return v.store.List(ctx, q) },
+		func(got []prompts.Entry, err error) {
 			if err != nil {
 				dialog.ShowError(err, v.h.Window())
 				return
@@ -148,7 +143,6 @@ func (v *view) load() {
 			v.list.Refresh()
 			v.showDetail()
 		})
-	}()
 }
 
 // showDetail shows the chosen entry, editable, with what it can do.
