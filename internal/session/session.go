@@ -209,9 +209,6 @@ func (s *Session) Current() config.Profile { return s.current }
 // connected.
 func (s *Session) Client() *api.Client { return s.client }
 
-// Keys is where the profiles' keys are kept.
-func (s *Session) Keys() *secrets.Keys { return s.keys }
-
 // Getenv reads the environment the Session was given.
 func (s *Session) Getenv(k string) string { return s.opts.Getenv(k) }
 

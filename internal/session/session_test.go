@@ -189,3 +189,36 @@ func TestDeleteProfileReportsAKeyThatStayed(t *testing.T) {
 		t.Errorf("profile still in the file: %+v", f.Profiles)
 	}
 }
+
+// Keys move only through the Session: a key saved is read back, one kept
+// for the session says so, a missing one reads as none, and group keys
+// are kept and forgotten together.
+func TestKeysGoThroughTheSession(t *testing.T) {
+	s, _ := newSession(t, Options{})
+	ctx := context.Background()
+	if k, err := s.StoredKey(ctx, "none"); k != "" || err != nil {
+		t.Errorf("a profile without a key read %q, %v", k, err)
+	}
+	if err := s.SaveKey(ctx, "p", "sk-one"); err != nil {
+		t.Fatal(err)
+	}
+	if k, _ := s.StoredKey(ctx, "p"); k != "sk-one" || s.KeyState(ctx, "p") != secrets.StateSaved {
+		t.Errorf("saved key read %q, state %v", k, s.KeyState(ctx, "p"))
+	}
+	s.KeepKeyForSession("q", "sk-two")
+	if s.KeyState(ctx, "q") != secrets.StateSession {
+		t.Error("a key kept for the session is not said to be")
+	}
+	if err := s.SaveGroupKeys(ctx, map[string]string{"p/vip": "sk-vip"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if k, _ := s.StoredKey(ctx, "p/vip"); k != "sk-vip" {
+		t.Errorf("group key read %q", k)
+	}
+	if err := s.SaveGroupKeys(ctx, nil, []string{"p/vip", "p/never"}); err != nil {
+		t.Errorf("forgetting group keys (one never kept): %v", err)
+	}
+	if k, _ := s.StoredKey(ctx, "p/vip"); k != "" {
+		t.Errorf("a forgotten group key still reads %q", k)
+	}
+}

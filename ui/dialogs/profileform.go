@@ -244,11 +244,7 @@ func (f *ProfileForm) keyForUse(ctx context.Context, typed string, orig config.P
 		_, key, _ := config.Environment(f.host.Session().Getenv)
 		return key, nil
 	}
-	key, err := f.host.Session().Keys().Get(ctx, orig.ID)
-	if errors.Is(err, secrets.ErrNoKey) {
-		return "", nil
-	}
-	return key, err
+	return f.host.Session().StoredKey(ctx, orig.ID)
 }
 
 // TestConnection lists the models with the form's address and key, and
@@ -346,7 +342,8 @@ func (f *ProfileForm) Save(then func(p config.Profile)) {
 				then(p)
 				return
 			}
-			saveGroupKeys(s.Keys(), groupSet, groupDrop, func(err error) {
+			go func() {
+				err := s.SaveGroupKeys(context.Background(), groupSet, groupDrop)
 				f.host.Do(func() {
 					if err != nil {
 						f.ShowResult(catalogue.T("Saved, but a group's key could not be kept in the system keyring: ")+ShortCause(err), widget.WarningImportance)
@@ -355,7 +352,7 @@ func (f *ProfileForm) Save(then func(p config.Profile)) {
 					}
 					then(p)
 				})
-			})
+			}()
 		}
 		if key == "" {
 			f.ShowResult(catalogue.T("Saved."), widget.SuccessImportance)
@@ -383,7 +380,7 @@ func (f *ProfileForm) saveKey(p config.Profile, key string, then func(p config.P
 	s := f.host.Session()
 	f.ShowResult(catalogue.T("Saving the key in the system keyring…"), widget.LowImportance)
 	go func() {
-		err := s.Keys().Set(context.Background(), p.ID, key)
+		err := s.SaveKey(context.Background(), p.ID, key)
 		f.host.Do(func() {
 			if err == nil {
 				f.Key.SetText("")
@@ -398,7 +395,7 @@ func (f *ProfileForm) saveKey(p config.Profile, key string, then func(p config.P
 				catalogue.F("The system keyring is unavailable (%s), so the key cannot be saved. Easel can keep it in memory until it quits; you will be asked again next time.", ShortCause(err)),
 				func(ok bool) {
 					if ok {
-						s.Keys().KeepForSession(p.ID, key)
+						s.KeepKeyForSession(p.ID, key)
 						f.initial = f.fields()
 						f.Key.SetPlaceHolder(keyPlaceholder(secrets.StateSession))
 						f.ShowResult(catalogue.T("Saved; the key is kept for this session only."), widget.WarningImportance)

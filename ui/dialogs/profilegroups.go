@@ -1,9 +1,7 @@
 package dialogs
 
 import (
-	"context"
 	"easel/internal/catalogue"
-	"errors"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -12,7 +10,6 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"easel/internal/config"
-	"easel/internal/secrets"
 	"easel/ui/kit"
 )
 
@@ -128,23 +125,4 @@ func (g *groupsEditor) groupKeys(orig, p config.Profile) (set map[string]string,
 		}
 	}
 	return set, drop
-}
-
-// saveGroupKeys writes and deletes group keys off the UI goroutine; done
-// gets the first failure, if any.
-func saveGroupKeys(keys *secrets.Keys, set map[string]string, drop []string, done func(error)) {
-	go func() {
-		var first error
-		for account, key := range set {
-			if err := keys.Set(context.Background(), account, key); err != nil && first == nil {
-				first = err
-			}
-		}
-		for _, account := range drop {
-			if err := keys.Delete(context.Background(), account); err != nil && !errors.Is(err, secrets.ErrNoKey) && first == nil {
-				first = err
-			}
-		}
-		done(first)
-	}()
 }

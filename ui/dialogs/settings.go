@@ -233,7 +233,7 @@ func (s *Settings) open(p config.Profile) {
 // showKeyState says whether the keyring holds a key for p, without
 // showing it; it runs off the UI goroutine.
 func (s *Settings) showKeyState(f *ProfileForm, p config.Profile) {
-	state := keyPlaceholder(s.host.Session().Keys().State(context.Background(), p.ID))
+	state := keyPlaceholder(s.host.Session().KeyState(context.Background(), p.ID))
 	s.host.Do(func() {
 		if s.Form == f && f.typedKey() == "" {
 			f.Key.SetPlaceHolder(state)

@@ -17,7 +17,6 @@ import (
 	"easel/internal/honesty"
 	"easel/internal/jobs"
 	"easel/internal/library"
-	"easel/internal/session"
 	"easel/internal/spend"
 	"easel/ui/imageform"
 	"easel/ui/jobview"
@@ -276,12 +275,12 @@ const compareSide = 1600
 // gets its name and a send that runs req again on that group's key.
 func (s *Sender) OtherGroup(model string, req jobs.Request, found func(group string, send func())) {
 	sess := s.host.Session()
-	p, keys := sess.Current(), sess.Keys()
+	p := sess.Current()
 	if len(p.Groups) == 0 || req.Profile != p.ID {
 		return
 	}
 	go func() {
-		g, client, ok := session.GroupListing(context.Background(), keys, p, model)
+		g, client, ok := sess.OtherGroupListing(context.Background(), p, model)
 		if !ok {
 			return
 		}
