@@ -18,24 +18,17 @@ import (
 	"easel/internal/catalogue"
 	"easel/internal/imageio"
 	"easel/internal/wording"
+	"easel/ui/dialogs"
 )
 
 // attachments are the images picked or dropped to go with the next
 // message, shown as chips above the composer.
 type attachments struct{ *Room }
 
-// attachFromFile asks for an image to attach to the message being
-// written.
+// attachFromFile opens the image picker to attach images, several at
+// once, to the message being written.
 func (t attachments) attachFromFile() {
-	d := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
-		if err != nil || r == nil {
-			return
-		}
-		path := r.URI().Path()
-		r.Close()
-		t.AttachFiles([]string{path})
-	}, t.host.Window())
-	d.Show()
+	dialogs.PickImages(t.host, catalogue.T("Attach images"), catalogue.T("Attach"), t.AttachFiles)
 }
 
 // AttachFiles attaches image files (dropped on the Chat tab) to the

@@ -11,7 +11,6 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -131,17 +130,10 @@ func (d *destination) folderRow() fyne.CanvasObject {
 }
 
 func (d *destination) choose() {
-	fd := dialog.NewFolderOpen(func(u fyne.ListableURI, err error) {
-		if err != nil || u == nil {
-			return
-		}
-		d.folder = u.Path()
+	PickFolder(d.h, catalogue.T("Export to"), catalogue.T("Use this folder"), d.folder, func(dir string) {
+		d.folder = dir
 		d.shown.SetText(d.folder)
-	}, d.h.Window())
-	if u, err := storage.ListerForURI(storage.NewFileURI(d.folder)); err == nil {
-		fd.SetLocation(u)
-	}
-	fd.Show()
+	})
 }
 
 // setExtension puts ext on the name in place of the one it has.

@@ -42,6 +42,9 @@ type ImagePicker struct {
 	chosen  *widget.Label
 	confirm *widget.Button
 	done    func(paths []string)
+	// folder is set when the picker chooses a folder, not images: the
+	// images show what is in it, and the action takes the folder shown.
+	folder func(dir string)
 
 	// thumbs are the folder's previews as they are decoded; cancel
 	// stops the decoding of the folder left.
@@ -54,7 +57,22 @@ type ImagePicker struct {
 // files in the order clicked, and is not called on Cancel. title and
 // action word the dialog ("Add images", "Add") for where it was opened.
 func PickImages(h Host, title, action string, done func(paths []string)) *ImagePicker {
-	p := &ImagePicker{h: h, done: done, thumbs: map[string]image.Image{}}
+	return newPicker(h, title, action, done, nil)
+}
+
+// PickFolder opens the picker to choose a folder (where exports go): the
+// folder shown when the action is pressed is done's. It opens on start
+// when that folder exists.
+func PickFolder(h Host, title, action, start string, done func(dir string)) *ImagePicker {
+	p := newPicker(h, title, action, nil, done)
+	if st, err := os.Stat(start); err == nil && st.IsDir() {
+		p.open(start)
+	}
+	return p
+}
+
+func newPicker(h Host, title, action string, done func(paths []string), folder func(dir string)) *ImagePicker {
+	p := &ImagePicker{h: h, done: done, folder: folder, thumbs: map[string]image.Image{}}
 	p.where = widget.NewLabel("")
 	p.where.Truncation = fyne.TextTruncateEllipsis
 	p.chosen = kit.HintLabel("")
@@ -128,7 +146,9 @@ func (p *ImagePicker) open(dir string) {
 	p.stopLoading()
 	p.listing = l
 	p.where.SetText(dir)
-	fyne.CurrentApp().Preferences().SetString(pickerFolderPref, dir)
+	if p.folder == nil { // the images' picker opens where it was last
+		fyne.CurrentApp().Preferences().SetString(pickerFolderPref, dir)
+	}
 	p.grid.Reset()
 	p.grid.Refresh()
 	p.folders.Refresh()
@@ -219,6 +239,10 @@ func (p *ImagePicker) Chosen() []string {
 
 // selectionChanged says what is chosen, in order, and enables Add.
 func (p *ImagePicker) selectionChanged() {
+	if p.folder != nil {
+		p.chosen.SetText(catalogue.F("%s will be used.", p.listing.Dir))
+		return
+	}
 	chosen := p.Chosen()
 	switch {
 	case len(p.listing.Images) == 0:
@@ -251,8 +275,13 @@ func (p *ImagePicker) Choose(places ...int) {
 // Open shows dir (for tests).
 func (p *ImagePicker) Open(dir string) { p.open(dir) }
 
-// finish hands the chosen files over and closes.
+// finish hands the chosen files (or the folder shown) over and closes.
 func (p *ImagePicker) finish() {
+	if p.folder != nil {
+		p.close()
+		p.folder(p.listing.Dir)
+		return
+	}
 	chosen := p.Chosen()
 	if len(chosen) == 0 {
 		return

@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"easel/ui/room/roomtest"
+
+	"fyne.io/fyne/v2"
 )
 
 // The picker shows a folder's images with their previews and no other
@@ -66,5 +68,36 @@ func TestImagePickerChoosesSeveralInOrder(t *testing.T) {
 			t.Errorf("the picker opened on %s, not the folder it was last in", again.listing.Dir)
 		}
 		again.close()
+	})
+}
+
+// Choosing a folder (where exports go) takes the folder shown when the
+// action is pressed, opening on the one given, and leaves the image
+// picker's own last folder alone.
+func TestPickFolderTakesTheFolderShown(t *testing.T) {
+	h := roomtest.New(t)
+	start := t.TempDir()
+	if err := os.Mkdir(filepath.Join(start, "exports"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var got string
+	h.UI(func() {
+		p := PickFolder(h, "Export to", "Use this folder", start, func(dir string) { got = dir })
+		if p.listing.Dir != start {
+			t.Errorf("opened on %s, want %s", p.listing.Dir, start)
+		}
+		p.Open(filepath.Join(start, "exports"))
+		if p.confirm.Disabled() {
+			t.Error("the action is off with a folder shown")
+		}
+		p.Confirm()
+	})
+	if got != filepath.Join(start, "exports") {
+		t.Errorf("chose %q", got)
+	}
+	h.UI(func() {
+		if last := fyne.CurrentApp().Preferences().String(pickerFolderPref); last == filepath.Join(start, "exports") {
+			t.Error("choosing an export folder moved the image picker's last folder")
+		}
 	})
 }

@@ -160,15 +160,11 @@ func exportFolderPicker(h Host) fyne.CanvasObject {
 	show()
 	var reset *widget.Button
 	choose := &widget.Button{Text: catalogue.T("Choose…"), Icon: theme.FolderOpenIcon(), OnTapped: func() {
-		fd := dialog.NewFolderOpen(func(u fyne.ListableURI, err error) {
-			if err != nil || u == nil {
-				return
-			}
-			prefs.SetString(exportDefaultPref, u.Path())
+		PickFolder(h, catalogue.T("Export folder"), catalogue.T("Use this folder"), prefs.String(exportDefaultPref), func(dir string) {
+			prefs.SetString(exportDefaultPref, dir)
 			show()
 			reset.Show()
-		}, h.Window())
-		fd.Show()
+		})
 	}}
 	reset = &widget.Button{Text: catalogue.T("Use the last folder"), Importance: widget.LowImportance, OnTapped: func() {
 		prefs.SetString(exportDefaultPref, "")
