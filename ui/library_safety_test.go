@@ -75,10 +75,15 @@ func TestAMissingImagesFolderIsSaidInABanner(t *testing.T) {
 		ea.generate.Prompt().SetText("one more poster")
 		ea.generate.PrimaryAction()
 	})
-	waitFor(t, ea, "the refusal", func() bool { return strings.Contains(ea.generate.StatusText(), "Not sent") })
-	if got := ea.generate.StatusText(); !strings.Contains(got, "images folder "+filepath.Join(dir, "images")+" is missing") {
-		t.Errorf("status %q does not say why", got)
-	}
+	waitFor(t, ea, "the refusal", func() bool {
+		c := onlyCard(ea.generate)
+		return c != nil && strings.HasPrefix(c.Status.Text, "Not sent")
+	})
+	onUI(ea, func() {
+		if got := onlyCard(ea.generate).Hint(); !strings.Contains(got, "are not in "+filepath.Join(dir, "images")) {
+			t.Errorf("the card %q does not say why", got)
+		}
+	})
 	ea.runner.Wait()
 	if n, _ := ea.lib.Count(context.Background(), library.Query{}); n != 3 {
 		t.Errorf("%d rows after the refused send, want 3", n)
@@ -86,8 +91,8 @@ func TestAMissingImagesFolderIsSaidInABanner(t *testing.T) {
 }
 
 // A gallery folder that cannot be written is found before the request is
-// paid for: the status says so and no job starts. (The first paid job
-// used to fail at save.)
+// paid for: the job's first step, so its card says so and nothing is
+// sent. (The first paid job used to fail at save.)
 func TestAnUnwritableGalleryIsToldBeforeSending(t *testing.T) {
 	dir := galleryWith(t, 1)
 	ea := appOn(t, dir)
@@ -101,12 +106,22 @@ func TestAnUnwritableGalleryIsToldBeforeSending(t *testing.T) {
 		ea.generate.Prompt().SetText("a poster")
 		ea.generate.PrimaryAction()
 	})
-	waitFor(t, ea, "the refusal", func() bool { return strings.Contains(ea.generate.StatusText(), "Not sent") })
-	if got := ea.generate.StatusText(); !strings.Contains(got, images) {
-		t.Errorf("status %q does not name the folder", got)
-	}
-	if ea.runner.Running() != 0 || len(ea.generate.Jobs().Cards()) != 0 {
-		t.Error("a job started though its images could not be kept")
+	waitFor(t, ea, "the refusal", func() bool {
+		c := onlyCard(ea.generate)
+		return c != nil && strings.HasPrefix(c.Status.Text, "Not sent")
+	})
+	onUI(ea, func() {
+		c := onlyCard(ea.generate)
+		if !strings.Contains(c.Hint(), images) || !strings.Contains(c.Hint(), "Nothing was sent or charged") {
+			t.Errorf("the card %q does not name the folder, or say nothing was sent", c.Hint())
+		}
+		if !c.CanRetry() {
+			t.Error("no Retry once the folder is fixed")
+		}
+	})
+	ea.runner.Wait()
+	if n, _ := ea.lib.Count(context.Background(), library.Query{}); n != 1 {
+		t.Errorf("%d items after the refused send, want 1", n)
 	}
 }
 

@@ -46,8 +46,11 @@ const (
 	// KindWrongAddress is a service that has no API at the address asked
 	// (404 "Invalid URL"): the base URL is wrong, whatever the model.
 	KindWrongAddress
+	// KindCannotKeep is a request not sent because its images could not
+	// be kept (a full or read-only disk): found before paying.
+	KindCannotKeep
 	// KindLast is the last kind, for a loop over them all.
-	KindLast = KindWrongAddress
+	KindLast = KindCannotKeep
 )
 
 // kindCodes are the kinds' stable names, for what is kept on disk (a
@@ -59,6 +62,7 @@ var kindCodes = map[Kind]string{
 	KindInsufficientBalance: "insufficient_balance", KindRateLimited: "rate_limited", KindTimeout: "timeout",
 	KindServer: "server", KindNetwork: "network", KindCancelled: "cancelled", KindBadResponse: "bad_response",
 	KindNoImages: "no_images", KindCutOff: "cut_off", KindWrongAddress: "wrong_address",
+	KindCannotKeep: "cannot_keep",
 }
 
 // Code is the kind's stable name, the same in every language.
@@ -127,6 +131,8 @@ func (k Kind) String() string {
 		return catalogue.T("reply may be cut off")
 	case KindWrongAddress:
 		return catalogue.T("no API at this address")
+	case KindCannotKeep:
+		return catalogue.T("not sent: the images could not be kept")
 	}
 	return ""
 }

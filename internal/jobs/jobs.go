@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"easel/internal/api"
+	"easel/internal/catalogue"
 	"easel/internal/honesty"
 	"easel/internal/library"
 	"easel/internal/pricing"
@@ -100,6 +101,14 @@ type Service interface {
 // before the done event.
 type Saver interface {
 	Save(ctx context.Context, job Info, res *api.ImageResult, report honesty.Report) []Saved
+}
+
+// SpaceChecker says whether n images of a size ("WxH", "auto") can be
+// kept now (saver.Library asks the library): the runner's first step,
+// so a paid request is never sent when its images would be lost to a
+// full or read-only disk.
+type SpaceChecker interface {
+	CanSave(n int, size string) error
 }
 
 // AsideKeeper keeps the bytes of an image the service sent that Easel
@@ -329,6 +338,14 @@ func (r *Runner) run(ctx context.Context, info Info, slot chan struct{}) {
 	case <-ctx.Done():
 		r.end(Event{Job: info, State: Cancelled})
 		return
+	}
+	if sc, ok := r.saver.(SpaceChecker); ok {
+		o := info.Request.Options()
+		if err := sc.CanSave(max(o.N, 1), o.Size); err != nil {
+			r.end(Event{Job: info, State: Failed, Err: &api.Error{Kind: api.KindCannotKeep, Preflight: true, Err: err,
+				Hint: catalogue.F("Nothing was sent or charged: %s. Free some space, or check the gallery's folder, then Retry.", err)}})
+			return
+		}
 	}
 	var notes []string
 	info.Request, notes = r.shape(ctx, info.Request)

@@ -497,3 +497,29 @@ func TestJobsAreJournalledWhileOut(t *testing.T) {
 		t.Errorf("a failed job: open %v, ended %v", j.isOpen(id), j.ended)
 	}
 }
+
+// fullDisk is a saver whose gallery cannot keep anything.
+type fullDisk struct{ Saver }
+
+func (fullDisk) CanSave(int, string) error { return errors.New("the disk is full") }
+
+// Whether the images can be kept is the runner's first step: a job whose
+// images could not be kept fails before anything is sent, and says so.
+func TestAJobThatCannotBeKeptIsNotSent(t *testing.T) {
+	svc := &fakeService{}
+	var mu sync.Mutex
+	var last Event
+	r := New(svc, fullDisk{&fakeSaver{}}, func(e Event) { mu.Lock(); last = e; mu.Unlock() }, Options{})
+	if _, err := r.Submit(Request{Generate: &api.GenerateRequest{Prompt: "p"}}); err != nil {
+		t.Fatal(err)
+	}
+	r.Wait()
+	mu.Lock()
+	defer mu.Unlock()
+	if last.State != Failed || last.Err == nil || last.Err.Kind != api.KindCannotKeep || !last.Err.Preflight {
+		t.Fatalf("the job ended %v %+v", last.State, last.Err)
+	}
+	if svc.peak.Load() != 0 {
+		t.Error("a request was sent though nothing could be kept")
+	}
+}

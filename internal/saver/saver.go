@@ -139,3 +139,9 @@ func (j Journal) Interrupted(ctx context.Context) ([]jobs.Info, error) {
 func (s Library) KeepAside(data []byte, job string, n int) (string, error) {
 	return s.Lib.KeepAside(data, job, n)
 }
+
+// CanSave implements jobs.SpaceChecker: whether n images of size can be
+// kept now, estimated as the library does.
+func (s Library) CanSave(n int, size string) error {
+	return s.Lib.CanSave(n, library.EstimateBytes(size))
+}

@@ -360,6 +360,10 @@ func (c *Card) NeedsSettings() bool { return c.settings.Visible() }
 // Retry taps Retry, for tests.
 func (c *Card) Retry() { c.retry.OnTapped() }
 
+// Hint is what the card says under its status (advice, a failure's
+// cause), for tests.
+func (c *Card) Hint() string { return c.hint.Text }
+
 // CanCancel reports whether the card offers Cancel (its job runs).
 func (c *Card) CanCancel() bool { return c.cancel.Visible() }
 

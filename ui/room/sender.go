@@ -16,7 +16,6 @@ import (
 	"easel/internal/api"
 	"easel/internal/honesty"
 	"easel/internal/jobs"
-	"easel/internal/library"
 	"easel/internal/spend"
 	"easel/ui/imageform"
 	"easel/ui/jobview"
@@ -313,16 +312,17 @@ func (s *Sender) Retry(req jobs.Request) {
 			return
 		}
 	}
-	s.whenSavable(req.Options(), func() {
-		p := s.host.Session().Current()
-		if other, ok := s.host.Session().Find(req.Profile); ok {
-			p = other // a retry goes to the profile it was sent on
+	// Whether the gallery can keep the images is the runner's first
+	// step (jobs.SpaceChecker): a job that cannot is not sent, and says so
+	// on its card.
+	p := s.host.Session().Current()
+	if other, ok := s.host.Session().Find(req.Profile); ok {
+		p = other // a retry goes to the profile it was sent on
+	}
+	GuardBudget(s.host, p, []jobs.Request{req}, func() {
+		if _, err := r.Submit(req); err != nil {
+			s.status.SetText(err.Error())
 		}
-		GuardBudget(s.host, p, []jobs.Request{req}, func() {
-			if _, err := r.Submit(req); err != nil {
-				s.status.SetText(err.Error())
-			}
-		})
 	})
 }
 
@@ -338,26 +338,6 @@ func (s *Sender) Send(check func(api.Limits) error, opts *api.ImageOptions, req 
 		s.advice.refused = true
 		return
 	}
-	s.whenSavable(*opts, func() {
-		s.status.SetText("")
-		SubmitImageJob(s.host, s.options.Model, opts, req, s.status.SetText)
-	})
-}
-
-// whenSavable runs then, on the UI goroutine, once the gallery is known
-// to be able to keep what a request with opts makes; otherwise it says on
-// the status line why not, before anything is paid for. The check touches
-// the disk, so it runs off the UI goroutine.
-func (s *Sender) whenSavable(opts api.ImageOptions, then func()) {
-	lib := s.host.Library()
-	go func() {
-		err := lib.CanSave(max(opts.N, 1), library.EstimateBytes(opts.Size))
-		s.host.Do(func() {
-			if err != nil {
-				s.status.SetText(catalogue.F("Not sent, as the images could not be kept: %s.", library.Cause(err)))
-				return
-			}
-			then()
-		})
-	}()
+	s.status.SetText("")
+	SubmitImageJob(s.host, s.options.Model, opts, req, s.status.SetText)
 }
