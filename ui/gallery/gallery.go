@@ -10,6 +10,7 @@ import (
 	"context"
 	"easel/internal/catalogue"
 	"easel/internal/latest"
+	"easel/internal/session"
 	"fmt"
 	"image"
 	"os"
@@ -31,7 +32,6 @@ import (
 	"easel/ui/imageclip"
 	"easel/ui/kit"
 	"easel/ui/promptlib"
-	"easel/ui/room"
 	"easel/ui/widgets/picture"
 	"easel/ui/widgets/thumbgrid"
 )
@@ -70,7 +70,7 @@ type Actions interface {
 
 // Room is the Gallery tab.
 type Room struct {
-	host      room.Host
+	host      Host
 	actions   Actions
 	search    *widget.Entry
 	favorites *widget.Check
@@ -116,8 +116,22 @@ type Room struct {
 	cells *thumbs.Cells[fyne.CanvasObject]
 }
 
+// Host is what the Gallery asks of the window, and no more: the library
+// and its thumbnails, the UI goroutine, the window for its dialogs (which
+// read the connected session), the clipboard. What it does to other tabs
+// goes through Actions.
+type Host interface {
+	Window() fyne.Window
+	Do(f func())
+	Session() *session.Session
+	Library() *library.Library
+	LibraryErr() error
+	Thumbs() *thumbs.Service
+	Clipboard() fyne.Clipboard
+}
+
 // New makes the tab; its widgets are made by Build.
-func New(h room.Host, actions Actions) *Room {
+func New(h Host, actions Actions) *Room {
 	return &Room{host: h, actions: actions, cells: thumbs.NewCells[fyne.CanvasObject](), loading: map[int]bool{}, opens: latest.New(h.Do)}
 }
 
