@@ -411,12 +411,7 @@ func (t *Room) load(id int64, then func()) {
 	t.work.Add(1)
 	go func() {
 		defer t.work.Done()
-		ctx := context.Background()
-		c, err := store.Get(ctx, id)
-		var path []conversations.Message
-		if err == nil {
-			path, err = store.Path(ctx, id)
-		}
+		c, path, err := readConversation(store, id)
 		thumbs := map[string]image.Image{}
 		for _, m := range path {
 			for _, img := range m.Images {

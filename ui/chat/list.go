@@ -200,12 +200,7 @@ func (t convList) fetch(id int64, then func(conversations.Conversation, []conver
 	t.work.Add(1)
 	go func() {
 		defer t.work.Done()
-		ctx := context.Background()
-		c, err := store.Get(ctx, id)
-		var path []conversations.Message
-		if err == nil {
-			path, err = store.Path(ctx, id)
-		}
+		c, path, err := readConversation(store, id)
 		t.host.Do(func() {
 			if err != nil {
 				dialog.ShowError(fmt.Errorf(catalogue.T("cannot open the conversation: %w"), err), t.host.Window())
@@ -230,4 +225,15 @@ func (t convList) copyConversation() {
 func (t convList) copyConversationOf(c conversations.Conversation, path []conversations.Message) {
 	t.host.Clipboard().SetContent(conversations.Markdown(c, path))
 	t.status.SetText(catalogue.T("The conversation is on the clipboard, as Markdown."))
+}
+
+// readConversation reads conversation id and the branch it shows.
+func readConversation(store *conversations.Store, id int64) (conversations.Conversation, []conversations.Message, error) {
+	ctx := context.Background()
+	c, err := store.Get(ctx, id)
+	if err != nil {
+		return c, nil, err
+	}
+	path, err := store.Path(ctx, id)
+	return c, path, err
 }
