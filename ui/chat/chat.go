@@ -9,6 +9,7 @@ package chat
 import (
 	"context"
 	"easel/internal/catalogue"
+	"easel/internal/library"
 	"easel/internal/markdown"
 	"fmt"
 	"image"
@@ -38,7 +39,7 @@ import (
 
 // Room is the Chat tab.
 type Room struct {
-	host room.Host
+	host Host
 	// store is nil until opened (off the UI goroutine), or when the
 	// gallery could not be opened; storeErr says why.
 	store    *conversations.Store
@@ -133,8 +134,26 @@ type attachment struct {
 // MaxAttachments is how many images one message carries.
 const MaxAttachments = 10
 
+// Host is what Chat asks of the window, and no more: the service and
+// whether it can be reached (room.ServiceHost), the model lists, the
+// library (where pictures sent are kept), the UI goroutine and the
+// window, the clipboard, and the three things it does beyond its tab:
+// open Settings, say a request was charged, and put a reply into
+// another tab's prompt.
+type Host interface {
+	room.ServiceHost
+	Window() fyne.Window
+	Do(f func())
+	Library() *library.Library
+	Models() *modelpick.Registry
+	Clipboard() fyne.Clipboard
+	ShowSettings()
+	SpendChanged()
+	UsePrompt(target, text string)
+}
+
 // New makes the tab; its widgets are made by Build.
-func New(h room.Host) *Room {
+func New(h Host) *Room {
 	return &Room{host: h, streams: map[int64]*stream{}, thumbs: map[string]image.Image{}}
 }
 

@@ -3,6 +3,7 @@ package room
 import (
 	"context"
 	"easel/internal/catalogue"
+	"easel/internal/library"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -23,7 +24,7 @@ import (
 // it asks first with the numbers, and nothing is sent unless the user
 // says so. A batch is judged whole, before any of it is sent. The ledger
 // is read off the UI goroutine; submit runs on it.
-func GuardBudget(h Host, p config.Profile, reqs []jobs.Request, submit func()) {
+func GuardBudget(h BudgetHost, p config.Profile, reqs []jobs.Request, submit func()) {
 	if len(reqs) == 0 {
 		submit()
 		return
@@ -35,9 +36,17 @@ func GuardBudget(h Host, p config.Profile, reqs []jobs.Request, submit func()) {
 	GuardEstimate(h, p, est, len(reqs), submit)
 }
 
+// BudgetHost is what asking about the budget needs of the window: the
+// ledger (in the library), the UI goroutine, and the window to ask in.
+type BudgetHost interface {
+	Library() *library.Library
+	Do(f func())
+	Window() fyne.Window
+}
+
 // GuardEstimate is GuardBudget for what is estimated at est over
 // requests requests (a chat message: one, at the top of its range).
-func GuardEstimate(h Host, p config.Profile, est pricing.Estimate, requests int, submit func()) {
+func GuardEstimate(h BudgetHost, p config.Profile, est pricing.Estimate, requests int, submit func()) {
 	lib := h.Library()
 	if lib == nil || (p.Budget.Daily <= 0 && p.Budget.Monthly <= 0) {
 		submit()
@@ -57,7 +66,7 @@ func GuardEstimate(h Host, p config.Profile, est pricing.Estimate, requests int,
 
 // askOverBudget asks whether to send what would pass the budget; the
 // safe answer, not sending, is the default.
-func askOverBudget(h Host, v spend.Verdict, est pricing.Estimate, requests int, submit func()) {
+func askOverBudget(h BudgetHost, v spend.Verdict, est pricing.Estimate, requests int, submit func()) {
 	what := catalogue.F("This request is estimated at %s.", est.Amount())
 	if requests > 1 {
 		what = catalogue.F("These %d requests are estimated at %s together.", requests, est.Amount())

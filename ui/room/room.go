@@ -73,6 +73,15 @@ const (
 	TargetEdit     = "Edit"
 )
 
+// ServiceHost is what saying whether a tab can send needs of the window:
+// the connected service, the runner, and why the gallery could not be
+// opened.
+type ServiceHost interface {
+	Session() *session.Session
+	Runner() *jobs.Runner
+	LibraryErr() error
+}
+
 // Room is one tab of the window.
 type Room interface {
 	// Build makes the tab's widgets; it is called once, when the tab is
@@ -92,11 +101,11 @@ type Room interface {
 
 // Ready reports whether a request can be sent now: a connected service
 // and a gallery to save its images in.
-func Ready(h Host) bool { return h.Session().Client() != nil && h.Runner() != nil }
+func Ready(h ServiceHost) bool { return h.Session().Client() != nil && h.Runner() != nil }
 
 // ServiceText is what a tab shows beside its send button: why nothing can
 // be sent, or that the service is ready.
-func ServiceText(h Host) string {
+func ServiceText(h ServiceHost) string {
 	if h.Runner() == nil && h.LibraryErr() != nil {
 		return catalogue.F("The gallery folder could not be opened, so images could not be saved: %s", h.LibraryErr())
 	}
@@ -105,7 +114,7 @@ func ServiceText(h Host) string {
 
 // ReadyText is ServiceText once a profile has just connected: what the
 // service is, or why nothing can be sent.
-func ReadyText(h Host) string {
+func ReadyText(h ServiceHost) string {
 	if h.Runner() == nil && h.LibraryErr() != nil {
 		return ServiceText(h)
 	}
