@@ -3,12 +3,10 @@ package chat
 import (
 	"context"
 	"easel/internal/catalogue"
-	"errors"
+	"easel/internal/chatreply"
 	"fmt"
 	"strings"
-	"sync"
 	"sync/atomic"
-	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/dialog"
@@ -17,9 +15,7 @@ import (
 	"easel/internal/api"
 	"easel/internal/conversations"
 	"easel/internal/imageio"
-	"easel/internal/library"
 	"easel/internal/pricing"
-	"easel/internal/spend"
 	"easel/ui/kit"
 	"easel/ui/room"
 )
@@ -28,10 +24,6 @@ import (
 // the transcript, and does what a message's menu asks: regenerate,
 // retry, edit and resend, step through versions, delete.
 type replies struct{ *Room }
-
-// FrameInterval is how often a streaming reply is written and shown:
-// twenty times a second.
-const FrameInterval = 50 * time.Millisecond
 
 // stream is one reply arriving, in a goroutine of its own.
 type stream struct {
@@ -47,10 +39,7 @@ type stream struct {
 	// stopped is set by Stop: the reply ends as stopped, not failed.
 	stopped atomic.Bool
 
-	mu        sync.Mutex
-	text      strings.Builder
-	reasoning strings.Builder
-	// shown is what was last written and shown.
+	// shown is what was last written and shown (on the UI goroutine).
 	shownText, shownReasoning string
 }
 
@@ -155,173 +144,60 @@ func (t replies) startReply(conv, parent int64, kind retryKind) {
 	}()
 }
 
-// run sends the request and streams the reply into the store and the
-// window.
+// run asks for the reply and keeps it (chatreply.Run: the whole life of a
+// reply is there), drawing it as it arrives and saying how it ended.
 func (s *stream) run(ctx context.Context, store *conversations.Store, client *api.Client, parent int64, kind retryKind) {
 	t := s.t
-	bg := context.Background()
-	fail := func(err error) {
-		t.host.Do(func() {
-			delete(t.streams, s.conv)
+	r := chatreply.Request{Conv: s.conv, Parent: parent, Bare: kind == retryBare, NoImages: kind == retryWithoutImages,
+		Profile: s.profile, Prices: s.prices}
+	res, err := chatreply.Run(ctx, store, client, t.host.Library(), r, s.stopped.Load, chatreply.Listener{
+		Started: func(reply int64, model string, history []conversations.Message) {
+			t.host.Do(func() {
+				s.reply, s.model = reply, model
+				if t.current.ID == s.conv {
+					// The branch as sent, then the reply as it arrives.
+					t.current.Leaf = s.reply
+					t.path = history
+					t.showPath()
+					t.transcript.Append(t.view(conversations.Message{ID: s.reply, Role: api.RoleAssistant, Model: s.model, State: conversations.Streaming}))
+					t.status.SetText(catalogue.T("Writing… Esc or Stop ends it and keeps the text."))
+				}
+			})
+		},
+		Frame: func(text, reasoning string) {
+			t.host.Do(func() {
+				s.shownText, s.shownReasoning = text, reasoning
+				s.show(text, reasoning)
+			})
+		},
+		Charged: func() { t.host.Do(t.host.SpendChanged) },
+	})
+	t.host.Do(func() {
+		delete(t.streams, s.conv)
+		if err != nil { // nothing was sent
 			t.syncSend()
 			dialog.ShowError(err, t.host.Window())
 			t.reload()
-		})
-	}
-	c, err := store.Get(bg, s.conv)
-	if err != nil {
-		fail(err)
-		return
-	}
-	path, err := store.Path(bg, s.conv)
-	if err != nil {
-		fail(err)
-		return
-	}
-	// The branch up to the message answered: a regenerated reply's
-	// predecessors, not the reply it replaces.
-	for i, m := range path {
-		if m.ID == parent {
-			path = path[:i+1]
-			break
+			return
 		}
-	}
-	req, err := store.Request(c, path, kind == retryBare)
-	if err != nil {
-		fail(err)
-		return
-	}
-	if kind == retryWithoutImages && len(req.Messages) > 0 {
-		req.Messages[len(req.Messages)-1].Images = nil
-	}
-	s.model = c.Model
-	s.reply, err = store.StartReply(bg, s.conv, parent, c.Model)
-	if err != nil {
-		fail(err)
-		return
-	}
-	history := path
-	t.host.Do(func() {
-		if t.current.ID == s.conv {
-			// The branch as sent, then the reply as it arrives.
-			t.current.Leaf = s.reply
-			t.path = history
-			t.showPath()
-			t.transcript.Append(t.view(conversations.Message{ID: s.reply, Role: api.RoleAssistant, Model: s.model, State: conversations.Streaming}))
-			t.status.SetText(catalogue.T("Writing… Esc or Stop ends it and keeps the text."))
-		}
-	})
-
-	req.OnReasoning = func(d string) {
-		s.mu.Lock()
-		s.reasoning.WriteString(d)
-		s.mu.Unlock()
-	}
-	done := make(chan struct{})
-	var flushed sync.WaitGroup
-	flushed.Add(1)
-	go func() {
-		defer flushed.Done()
-		tick := time.NewTicker(FrameInterval)
-		defer tick.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-tick.C:
-				s.flush(store)
-			}
-		}
-	}()
-	res, err := client.Chat(ctx, req, func(d string) {
-		s.mu.Lock()
-		s.text.WriteString(d)
-		s.mu.Unlock()
-	})
-	close(done)
-	flushed.Wait()
-
-	s.mu.Lock()
-	end := conversations.Ending{State: conversations.Done, Content: s.text.String(), Reasoning: s.reasoning.String()}
-	s.mu.Unlock()
-	if res != nil {
-		end.Usage, end.Model = res.Usage, res.Model
-		if res.Content != "" {
-			end.Content = res.Content
-		}
-		if res.Reasoning != "" {
-			end.Reasoning = res.Reasoning
-		}
-	}
-	switch {
-	case err == nil:
-	case s.stopped.Load() || errors.Is(ctx.Err(), context.Canceled):
-		end.State = conversations.Stopped
-	case end.Content != "":
-		end.State = conversations.Cut
-		end.ErrorText, end.ErrorKind = keptFailure(err)
-	default:
-		end.State = conversations.Failed
-		end.ErrorText, end.ErrorKind = keptFailure(err)
-	}
-	s.charge(req, end)
-	ferr := store.Finish(bg, s.reply, end)
-	t.host.Do(func() {
-		delete(t.streams, s.conv)
-		if ferr != nil {
-			dialog.ShowError(fmt.Errorf(catalogue.T("the reply could not be kept: %w"), ferr), t.host.Window())
+		if res.KeepErr != nil {
+			dialog.ShowError(fmt.Errorf(catalogue.T("the reply could not be kept: %w"), res.KeepErr), t.host.Window())
 		}
 		if t.current.ID == s.conv {
 			t.syncSend()
-			switch end.State {
+			switch res.End.State {
 			case conversations.Done:
 				t.status.SetText(room.ServiceText(t.host))
 			case conversations.Stopped:
 				t.status.SetText(catalogue.T("Stopped: the text so far is kept."))
 			default:
-				t.status.SetText(end.ErrorText)
+				t.status.SetText(res.End.ErrorText)
 			}
 			t.reload()
 		} else {
 			convList{t}.reloadList()
 		}
 	})
-}
-
-// charge writes the reply in the ledger when it may have been billed:
-// it came, whole or cut, or text had arrived before it was stopped.
-func (s *stream) charge(req api.ChatRequest, end conversations.Ending) {
-	outcome := library.Billed
-	switch {
-	case end.State == conversations.Stopped && end.Content != "":
-		outcome = library.Cancelled
-	case end.State == conversations.Cut:
-		outcome = library.Failed
-	case end.State != conversations.Done:
-		return
-	}
-	if lib := s.t.host.Library(); lib != nil {
-		// A ledger that cannot be written costs the entry, not the reply.
-		_, _ = spend.Ledger{Lib: lib}.ChatRequest(context.Background(), s.prices, s.profile, req, end.Usage, outcome)
-		s.t.host.Do(s.t.host.SpendChanged)
-	}
-}
-
-// flush writes what arrived since the last frame, then shows it: the
-// window never shows text the database does not hold. (The client hands
-// over pieces with the key already redacted across them.)
-func (s *stream) flush(store *conversations.Store) {
-	s.mu.Lock()
-	text, reasoning := s.text.String(), s.reasoning.String()
-	s.mu.Unlock()
-	if text == s.shownText && reasoning == s.shownReasoning {
-		return
-	}
-	if err := store.Stream(context.Background(), s.reply, text, reasoning); err != nil {
-		return // shown at the end, with the reason
-	}
-	s.shownText, s.shownReasoning = text, reasoning
-	s.t.host.Do(func() { s.show(text, reasoning) })
 }
 
 // show draws the reply so far, when its conversation is open.
@@ -459,16 +335,4 @@ func (t replies) deleteMessage(id int64) {
 	d.SetConfirmText(catalogue.T("Delete"))
 	d.SetConfirmImportance(widget.DangerImportance)
 	d.Show()
-}
-
-// keptFailure is how a failed or cut reply's failure is kept in the
-// conversation: the service's words and the advice as api.Error words
-// them, and the kind by its stable code (the language may change before
-// the row is read again).
-func keptFailure(err error) (text, kind string) {
-	var ae *api.Error
-	if errors.As(err, &ae) {
-		return ae.Text(), ae.Kind.Code()
-	}
-	return err.Error(), ""
 }

@@ -1,0 +1,202 @@
+// Package chatreply runs one chat reply from the request to the row kept:
+// the branch read and sent, the reply's row started, what arrives
+// written to the conversation a frame at a time, how it ended (done,
+// stopped, cut, failed) and why, the ledger's entry when it may have been
+// billed, and the row finished. It is Chat's counterpart of jobs for
+// images: the window only hears of it (Listener) and draws; the whole
+// life is here, tested without a window.
+package chatreply
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"time"
+
+	"easel/internal/api"
+	"easel/internal/conversations"
+	"easel/internal/library"
+	"easel/internal/pricing"
+	"easel/internal/spend"
+)
+
+// FrameInterval is how often a streaming reply is written and shown:
+// twenty times a second.
+const FrameInterval = 50 * time.Millisecond
+
+// Request is the reply to ask for: in conversation Conv, answering
+// message Parent (a regenerated reply answers its question again).
+type Request struct {
+	Conv, Parent int64
+	// Bare sends only the model and the last question, as the spec
+	// advises after a failure; NoImages sends the question without its
+	// images (for a model that takes none).
+	Bare, NoImages bool
+	// Profile and Prices are the account asked and its prices, as they
+	// were when the reply was asked for: what the ledger records.
+	Profile string
+	Prices  pricing.Table
+}
+
+// Listener hears the reply's life. Its functions run on the reply's own
+// goroutines; the window hands them to the UI goroutine. Each may be nil.
+type Listener struct {
+	// Started: the reply's row exists; history is the branch as sent.
+	Started func(reply int64, model string, history []conversations.Message)
+	// Frame: the text so far, written to the conversation before it is
+	// told, so the window never shows what the database does not hold.
+	Frame func(text, reasoning string)
+	// Charged: a ledger entry was written.
+	Charged func()
+}
+
+// Result is how the reply ended, and whether keeping its end failed.
+type Result struct {
+	Reply   int64
+	End     conversations.Ending
+	KeepErr error
+}
+
+// Run asks client for the reply and keeps it in store, the ledger in lib
+// (nil: no ledger). stopped says whether the user stopped it (the context
+// is then cancelled too): a stopped reply keeps its text as Stopped, not
+// Failed. The error is a failure before anything was sent (the branch
+// could not be read, the row not started); then there is no Result.
+func Run(ctx context.Context, store *conversations.Store, client *api.Client, lib *library.Library, r Request, stopped func() bool, l Listener) (Result, error) {
+	bg := context.Background()
+	c, err := store.Get(bg, r.Conv)
+	if err != nil {
+		return Result{}, err
+	}
+	path, err := store.Path(bg, r.Conv)
+	if err != nil {
+		return Result{}, err
+	}
+	// The branch up to the message answered: a regenerated reply's
+	// predecessors, not the reply it replaces.
+	for i, m := range path {
+		if m.ID == r.Parent {
+			path = path[:i+1]
+			break
+		}
+	}
+	req, err := store.Request(c, path, r.Bare)
+	if err != nil {
+		return Result{}, err
+	}
+	if r.NoImages && len(req.Messages) > 0 {
+		req.Messages[len(req.Messages)-1].Images = nil
+	}
+	reply, err := store.StartReply(bg, r.Conv, r.Parent, c.Model)
+	if err != nil {
+		return Result{}, err
+	}
+	if l.Started != nil {
+		l.Started(reply, c.Model, path)
+	}
+
+	var mu sync.Mutex
+	var text, reasoning strings.Builder
+	req.OnReasoning = func(d string) {
+		mu.Lock()
+		reasoning.WriteString(d)
+		mu.Unlock()
+	}
+	done := make(chan struct{})
+	var flushed sync.WaitGroup
+	flushed.Add(1)
+	go func() {
+		defer flushed.Done()
+		tick := time.NewTicker(FrameInterval)
+		defer tick.Stop()
+		var shownText, shownReasoning string
+		for {
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+			}
+			mu.Lock()
+			t, rs := text.String(), reasoning.String()
+			mu.Unlock()
+			if t == shownText && rs == shownReasoning {
+				continue
+			}
+			if err := store.Stream(bg, reply, t, rs); err != nil {
+				continue // said at the end, with the reason
+			}
+			shownText, shownReasoning = t, rs
+			if l.Frame != nil {
+				l.Frame(t, rs)
+			}
+		}
+	}()
+	res, err := client.Chat(ctx, req, func(d string) {
+		mu.Lock()
+		text.WriteString(d)
+		mu.Unlock()
+	})
+	close(done)
+	flushed.Wait()
+
+	mu.Lock()
+	end := conversations.Ending{State: conversations.Done, Content: text.String(), Reasoning: reasoning.String()}
+	mu.Unlock()
+	if res != nil {
+		end.Usage, end.Model = res.Usage, res.Model
+		if res.Content != "" {
+			end.Content = res.Content
+		}
+		if res.Reasoning != "" {
+			end.Reasoning = res.Reasoning
+		}
+	}
+	end.State, end.ErrorText, end.ErrorKind = ending(err, stopped() || errors.Is(ctx.Err(), context.Canceled), end.Content != "")
+	if charge(lib, r, req, end) && l.Charged != nil {
+		l.Charged()
+	}
+	return Result{Reply: reply, End: end, KeepErr: store.Finish(bg, reply, end)}, nil
+}
+
+// ending is how a reply ended: done, stopped by the user, cut (text had
+// come), or failed; a failure is kept with api.Error's words and its
+// kind's stable code (the language may change before it is read again).
+func ending(err error, stopped, someText bool) (state conversations.State, text, kind string) {
+	switch {
+	case err == nil:
+		return conversations.Done, "", ""
+	case stopped:
+		return conversations.Stopped, "", ""
+	}
+	state = conversations.Failed
+	if someText {
+		state = conversations.Cut
+	}
+	var ae *api.Error
+	if errors.As(err, &ae) {
+		return state, ae.Text(), ae.Kind.Code()
+	}
+	return state, err.Error(), ""
+}
+
+// charge writes the reply in the ledger when it may have been billed: it
+// came, whole or cut, or text had arrived before it was stopped. It
+// reports whether an entry was written.
+func charge(lib *library.Library, r Request, req api.ChatRequest, end conversations.Ending) bool {
+	outcome := library.Billed
+	switch {
+	case end.State == conversations.Stopped && end.Content != "":
+		outcome = library.Cancelled
+	case end.State == conversations.Cut:
+		outcome = library.Failed
+	case end.State != conversations.Done:
+		return false
+	}
+	if lib == nil {
+		return false
+	}
+	// A ledger that cannot be written costs the entry, not the reply.
+	_, err := spend.Ledger{Lib: lib}.ChatRequest(context.Background(), r.Prices, r.Profile, req, end.Usage, outcome)
+	return err == nil
+}
