@@ -17,7 +17,7 @@ var dialogArea = image.Rect(300, 200, 980, 600)
 
 // exportButton is the Gallery details' Export… button for a square image
 // with a one-line prompt, at 1280x800.
-var exportButton = image.Pt(1172, 658)
+var exportButton = image.Pt(972, 698)
 
 // clickBlue clicks the middle of the primary-coloured button in area,
 // once one shows there.
