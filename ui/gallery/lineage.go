@@ -9,7 +9,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
 	"easel/internal/imageio"
@@ -100,22 +99,11 @@ func compareWith(lib *library.Library, it library.Item, inputs []inputThumb, f f
 // divider to drag, or side by side; the files are decoded off the UI
 // goroutine.
 func (t details) compare(before, after string, it library.Item) {
-	go func() {
+	compare.ShowDecoded(t.host.Window(), t.host.Do, catalogue.T("Before and after"), func() (image.Image, image.Image, error) {
 		a, errA := imageio.DecodeFileFit(before, detailSide)
 		b, errB := imageio.DecodeFileFit(after, detailSide)
-		t.host.Do(func() {
-			if errA != nil || errB != nil {
-				dialog.ShowError(firstErr(errA, errB), t.host.Window())
-				return
-			}
-			t.showCompare(a, b, catalogue.T("Before and after"))
-		})
-	}()
-}
-
-// showCompare opens the compare view of a and b.
-func (t details) showCompare(a, b image.Image, title string) {
-	compare.ShowDialog(t.host.Window(), a, b, title)
+		return a, b, firstErr(errA, errB)
+	})
 }
 
 func firstErr(errs ...error) error {

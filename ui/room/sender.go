@@ -6,10 +6,10 @@ import (
 	"easel/internal/catalogue"
 	"easel/internal/imageio"
 	"errors"
+	"image"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -250,20 +250,14 @@ func (s *Sender) JobActions() jobview.Actions {
 // compareLarge decodes the first input and a result off the UI goroutine
 // and shows them large, before and after (a job card's Compare…).
 func (s *Sender) compareLarge(before []byte, after string) {
-	go func() {
+	compare.ShowDecoded(s.host.Window(), s.host.Do, catalogue.T("Before and after"), func() (image.Image, image.Image, error) {
 		a, errA := imageio.DecodeBounded(bytes.NewReader(before), imageio.MaxPixels)
 		if errA == nil {
 			a = imageio.Fit(a, compareSide)
 		}
 		b, errB := imageio.DecodeFileFit(after, compareSide)
-		s.host.Do(func() {
-			if err := errors.Join(errA, errB); err != nil {
-				dialog.ShowError(err, s.host.Window())
-				return
-			}
-			compare.ShowDialog(s.host.Window(), a, b, catalogue.T("Before and after"))
-		})
-	}()
+		return a, b, errors.Join(errA, errB)
+	})
 }
 
 // compareSide is the longest side the large compare decodes to.

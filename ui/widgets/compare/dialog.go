@@ -22,3 +22,20 @@ func ShowDialog(win fyne.Window, a, b image.Image, title string) {
 	d.Resize(fyne.NewSize(900, 640))
 	d.Show()
 }
+
+// ShowDecoded runs decode off the UI goroutine and opens the view of the
+// two images it gives over win, through do (the window's bridge); a
+// decode that fails is shown as an error instead. The gallery's
+// Compare… and a job card's both decode large files first.
+func ShowDecoded(win fyne.Window, do func(func()), title string, decode func() (before, after image.Image, err error)) {
+	go func() {
+		a, b, err := decode()
+		do(func() {
+			if err != nil {
+				dialog.ShowError(err, win)
+				return
+			}
+			ShowDialog(win, a, b, title)
+		})
+	}()
+}
