@@ -464,16 +464,15 @@ func (t *Room) Open(it library.Item) {
 		r.entry, r.charged, _ = lib.EntryOf(ctx, it.ID)
 		return r, err
 	}, func(r read, err error) {
-		img, opaque, inputs, family, entry, charged := r.img, r.opaque, r.inputs, r.family, r.entry, r.charged
-		if charged {
-			settings.SetText(Describe(it) + "\n" + CostLine(entry))
+		if r.charged {
+			settings.SetText(Describe(it) + "\n" + CostLine(r.entry))
 		}
-		showMadeFrom(madeFrom, inputs)
-		details{t}.showLineage(lineage, family)
+		showMadeFrom(madeFrom, r.inputs)
+		details{t}.showLineage(lineage, r.family)
 		// The details grew under the scroll: it must learn their new
 		// height, or what is below the thumbnails cannot be reached.
 		t.detailsScroll.Refresh()
-		if before := compareWith(lib, it, inputs, family); before != "" && err == nil {
+		if before := compareWith(lib, it, r.inputs, r.family); before != "" && err == nil {
 			compareBtn.OnTapped = func() { details{t}.compare(before, lib.Path(it), it) }
 			compareBtn.Show()
 		}
@@ -481,7 +480,7 @@ func (t *Room) Open(it library.Item) {
 			t.count.SetText(catalogue.F("Could not show image %d: %v", it.ID, err))
 			return
 		}
-		full.SetImageOpaque(img, opaque)
+		full.SetImageOpaque(r.img, r.opaque)
 	})
 	prompt := widget.NewLabel(it.Prompt)
 	prompt.Wrapping = fyne.TextWrapWord
