@@ -218,7 +218,12 @@ func (a *App) toEdit(it library.Item, put func(edit.Input)) {
 
 // EditItem makes the gallery item id Edit's first image (a job card's
 // "Edit this result"), read off the UI goroutine.
-func (a host) EditItem(id int64) {
+func (a host) EditItem(id int64) { a.withItem(id, galleryActions{a.App}.EditThis) }
+
+// withItem reads gallery item id off the UI goroutine and hands it to
+// then on it, or says why it could not be read: what a job card's
+// buttons do with a result they know only by its id.
+func (a host) withItem(id int64, then func(library.Item)) {
 	if a.lib == nil {
 		return
 	}
@@ -229,7 +234,7 @@ func (a host) EditItem(id int64) {
 				dialog.ShowError(fmt.Errorf(catalogue.T("cannot open image %d: %w"), id, err), a.win)
 				return
 			}
-			galleryActions{a.App}.EditThis(it)
+			then(it)
 		})
 	}()
 }

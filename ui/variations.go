@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"strconv"
@@ -103,21 +102,7 @@ func (a host) GalleryChanged() {
 
 // MoreLikeItem is a job card's "More like this…": the item is read off
 // the UI goroutine, then asked about as the gallery's button does.
-func (a host) MoreLikeItem(id int64) {
-	if a.lib == nil {
-		return
-	}
-	go func() {
-		it, err := a.lib.Get(context.Background(), id)
-		a.Do(func() {
-			if err != nil {
-				dialog.ShowError(fmt.Errorf(catalogue.T("cannot open image %d: %w"), id, err), a.win)
-				return
-			}
-			galleryActions{a.App}.MoreLikeThis(it)
-		})
-	}()
-}
+func (a host) MoreLikeItem(id int64) { a.withItem(id, galleryActions{a.App}.MoreLikeThis) }
 
 // variationPrompt asks for a variation of a picture, with what it was
 // made from when that is known.

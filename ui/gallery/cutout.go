@@ -150,8 +150,15 @@ func (k *keyer) apply() {
 	k.d.Hide()
 	t, it, full := k.room, k.it, k.full
 	lib := t.host.Library()
+	k.keepAndOpen(func() (int64, error) { return keepCutout(lib, it, full, o) })
+}
+
+// keepAndOpen keeps a cut-out with keep, off the UI goroutine, then
+// opens it in the gallery, or says why it could not be kept.
+func (k *keyer) keepAndOpen(keep func() (int64, error)) {
+	t := k.room
 	go func() {
-		id, err := keepCutout(lib, it, full, o)
+		id, err := keep()
 		t.host.Do(func() {
 			if err != nil {
 				dialog.ShowError(err, t.host.Window())
@@ -220,17 +227,7 @@ func (k *keyer) showRefine(keyed *image.NRGBA) {
 		d.Hide()
 		removed := p.Mask().Alpha()
 		lib, it, full := t.host.Library(), k.it, k.full
-		go func() {
-			id, err := keepKeyed(lib, it, cutout.Refine(full, keyed, removed))
-			t.host.Do(func() {
-				if err != nil {
-					dialog.ShowError(err, t.host.Window())
-					return
-				}
-				t.Reload()
-				t.OpenID(id)
-			})
-		}()
+		k.keepAndOpen(func() (int64, error) { return keepKeyed(lib, it, cutout.Refine(full, keyed, removed)) })
 	}}
 	d.SetButtons([]fyne.CanvasObject{&widget.Button{Text: catalogue.T("Cancel"), OnTapped: d.Hide}, keep})
 	s := t.host.Window().Canvas().Size()
