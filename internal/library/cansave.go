@@ -34,7 +34,7 @@ func (e *SpaceError) Error() string {
 }
 
 // CanSave says whether n images of about each bytes can be saved now:
-// the window asks before it sends a paid request, so the user hears of a
+// the job runner asks before it sends a paid request (jobs.SpaceChecker), so the user hears of a
 // read-only or full disk before paying, not after. It probes the images
 // folder with a real file, so permissions, read-only mounts and quotas
 // all show.
