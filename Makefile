@@ -192,8 +192,10 @@ keyring:
 
 # The real-window tests also run a -race build of easel: the window's
 # widgets are built off the main thread (ui.Run), which only the real
-# driver exercises.
+# driver exercises. The drag-out protocol's tests (tag x11) put windows of
+# their own on the same kind of display.
 e2e: package
+	$(XVFB) go test -race -count=1 -tags x11 ./internal/xdnd/
 	go build -race -o $(RACE_BIN) .
 	EASEL_BIN=$(abspath $(RELEASE_BIN)) EASEL_RACE_BIN=$(abspath $(RACE_BIN)) EASEL_PACKAGE=$(abspath $(PACKAGE)) \
 		$(XVFB) $(WITH_KEYRING) go test -tags e2e -count=1 -v -timeout 20m ./e2e/
