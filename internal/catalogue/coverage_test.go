@@ -1,12 +1,16 @@
 package catalogue
 
 import (
+	"encoding/json"
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -310,6 +314,55 @@ func TestEveryMessageIsInEveryLanguage(t *testing.T) {
 	if os.Getenv("EASEL_CATALOGUE_LIST") != "" {
 		for text := range used {
 			t.Log(text)
+		}
+	}
+}
+
+// Every form of a message fills the same verbs as its key, in the same
+// order: a plural's "one" form that drops the %d would print
+// "%!(EXTRA int=1)" to the designer.
+func TestEveryFormFillsTheKeysVerbs(t *testing.T) {
+	// A verb fills the argument its [n] names, else the one after the
+	// last filled; what matters is which argument gets which verb.
+	verb := regexp.MustCompile(`%(\[([0-9]+)\])?[-+# 0]*[0-9]*(\.[0-9]+)?([a-zA-Z%])`)
+	verbs := func(s string) string {
+		var filled []string
+		next := 1
+		for _, m := range verb.FindAllStringSubmatch(s, -1) {
+			if m[4] == "%" {
+				continue
+			}
+			if m[2] != "" {
+				next, _ = strconv.Atoi(m[2])
+			}
+			filled = append(filled, fmt.Sprintf("%d:%s", next, m[4]))
+			next++
+		}
+		slices.Sort(filled)
+		return strings.Join(filled, " ")
+	}
+	for tag, data := range Files() {
+		var entries map[string]json.RawMessage
+		if err := json.Unmarshal(data, &entries); err != nil {
+			t.Fatal(err)
+		}
+		for key, raw := range entries {
+			if strings.HasPrefix(key, "@") {
+				continue
+			}
+			var forms map[string]string
+			if json.Unmarshal(raw, &forms) != nil {
+				var one string
+				if err := json.Unmarshal(raw, &one); err != nil {
+					t.Fatalf("%s: %q is neither text nor plural forms", tag, key)
+				}
+				forms = map[string]string{"text": one}
+			}
+			for form, text := range forms {
+				if verbs(text) != verbs(key) {
+					t.Errorf("%s: %q (%s) is %q: it fills %q, the key %q", tag, key, form, text, verbs(text), verbs(key))
+				}
+			}
 		}
 	}
 }

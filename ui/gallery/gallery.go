@@ -29,6 +29,7 @@ import (
 	"easel/internal/library"
 	"easel/internal/pricing"
 	"easel/internal/thumbs"
+	"easel/ui/dragout"
 	"easel/ui/imageclip"
 	"easel/ui/kit"
 	"easel/ui/promptlib"
@@ -92,6 +93,10 @@ type Room struct {
 	scope *widget.Label
 	// copyImage is the open item's Copy image, nil with none open.
 	copyImage *widget.Button
+	// drag is the selection being dragged out of the window (nil: none);
+	// dragNote says what it carries and how it ended.
+	drag     *dragout.Drag
+	dragNote *widget.Label
 
 	// pager reads the grid's items by place; total is how many match.
 	pager *library.Pager
@@ -156,13 +161,16 @@ func (t *Room) Build() fyne.CanvasObject {
 	t.grid.OnChanged = t.selectionChanged
 	t.grid.OnOpen = t.openAt
 	t.grid.OnKey = selectionVerbs{t}.onKey
+	t.grid.OnDrag = draggedOut{t}.onDrag
+	t.dragNote = kit.HintLabel("")
+	t.dragNote.Hide()
 	t.batch = newBatchBar(t)
 	// Not wrapped: a wrapping label in a Center is as narrow as its
 	// longest word, and as tall as that makes it, which grew the window.
 	emptyHint := kit.HintLabel(catalogue.T("Images you make appear here, newest first."))
 	emptyHint.Wrapping = fyne.TextWrapOff
 	t.empty = container.NewCenter(emptyHint)
-	gridArea := container.NewBorder(nil, container.NewVBox(t.batch.box, t.undoBar), nil, nil, container.NewStack(t.grid, t.empty))
+	gridArea := container.NewBorder(nil, container.NewVBox(t.dragNote, t.batch.box, t.undoBar), nil, nil, container.NewStack(t.grid, t.empty))
 
 	t.details = container.NewVBox()
 	t.scope = kit.HintLabel("")
@@ -395,6 +403,9 @@ func (t *Room) updateCell(i int, o fyne.CanvasObject) {
 // in the details, and the batch bar counts the selection.
 func (t *Room) selectionChanged() {
 	t.batch.sync()
+	if t.drag == nil && !t.dragNote.Hidden {
+		draggedOut{t}.note("") // the last drag's outcome is old news
+	}
 	if t.quiet {
 		return
 	}

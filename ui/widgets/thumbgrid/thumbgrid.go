@@ -3,7 +3,8 @@
 // with a selection of many, chosen as in a file manager: click, Ctrl+click,
 // Shift+click, Ctrl+A, the arrow keys with and without Shift, Space,
 // Esc. Enter opens; other keys (F, Delete, Ctrl+E) are handed to the
-// owner. The selection logic is internal/selection's; the grid draws it
+// owner. Dragging a cell drags the selection: the owner hears the drag
+// (OnDrag) and carries it out of the window. The selection logic is internal/selection's; the grid draws it
 // and knows nothing of the app.
 package thumbgrid
 
@@ -38,6 +39,24 @@ const (
 	KeyCopy      = "copy"      // Ctrl+C
 )
 
+// DragPhase is where a drag of the selection is.
+type DragPhase int
+
+// A drag's phases, as OnDrag hears them.
+const (
+	// DragBegan: the pointer moved DragSlop with the button down on a
+	// cell; the selection (that cell's, at least) is what is dragged.
+	DragBegan DragPhase = iota
+	// DragMoved: the pointer moved again, perhaps outside the window.
+	DragMoved
+	// DragEnded: the button came up.
+	DragEnded
+)
+
+// DragSlop is how far the pointer moves, in Fyne's units, before a press
+// becomes a drag: a click's small tremor is not a drag.
+const DragSlop = 6
+
 // Grid is a selectable virtual grid.
 type Grid struct {
 	widget.BaseWidget
@@ -50,15 +69,25 @@ type Grid struct {
 	OnChanged func()
 	// OnKey gets the keys the grid does not handle itself.
 	OnKey func(key string)
+	// OnDrag hears a drag of the selection; nil: cells do not drag.
+	OnDrag func(DragPhase)
 
 	sel  *selection.Set
 	wrap *widget.GridWrap
+	// moved is how far the pointer has moved in this press; dragging is
+	// set once that passed DragSlop.
+	moved    float32
+	dragging bool
+	// pending is a press on a cell already in a multi-selection: the
+	// cell becomes the selection alone when the button comes up, unless
+	// the press became a drag of the whole selection (-1: none).
+	pending int
 }
 
 // New makes a grid of length() places; create makes a cell's content,
 // update shows place i in it.
 func New(length func() int, create func() fyne.CanvasObject, update func(i int, content fyne.CanvasObject)) *Grid {
-	g := &Grid{length: length, create: create, update: update, sel: selection.New()}
+	g := &Grid{length: length, create: create, update: update, sel: selection.New(), pending: -1}
 	g.wrap = widget.NewGridWrap(length,
 		func() fyne.CanvasObject { return newCell(g, create()) },
 		func(i widget.GridWrapItemID, o fyne.CanvasObject) {
@@ -263,15 +292,66 @@ func (c *cell) show(selected, cursor bool) {
 	c.border.Refresh()
 }
 
-// MouseDown implements desktop.Mouseable: a click, with its modifiers.
+// MouseDown implements desktop.Mouseable: a click, with its modifiers. A
+// plain press inside a multi-selection waits for the release, so that
+// the whole selection can be dragged.
 func (c *cell) MouseDown(e *desktop.MouseEvent) {
-	if e.Button == desktop.MouseButtonPrimary && c.place >= 0 {
-		c.g.click(c.place, e.Modifier)
+	if e.Button != desktop.MouseButtonPrimary || c.place < 0 {
+		return
+	}
+	g := c.g
+	g.moved, g.dragging, g.pending = 0, false, -1
+	if e.Modifier == 0 && g.OnDrag != nil && g.sel.Len() > 1 && g.sel.Has(c.place) {
+		g.pending = c.place
+		g.focus()
+		return
+	}
+	g.click(c.place, e.Modifier)
+}
+
+// MouseUp implements desktop.Mouseable: a press inside a multi-selection
+// that did not drag is a click after all.
+func (c *cell) MouseUp(e *desktop.MouseEvent) {
+	g := c.g
+	if e.Button == desktop.MouseButtonPrimary && g.pending == c.place && c.place >= 0 && !g.dragging {
+		g.pending = -1
+		g.click(c.place, 0)
 	}
 }
 
-// MouseUp implements desktop.Mouseable.
-func (c *cell) MouseUp(*desktop.MouseEvent) {}
+// Dragged implements fyne.Draggable: past DragSlop the press drags the
+// selection, and every move after is handed to the owner.
+func (c *cell) Dragged(e *fyne.DragEvent) {
+	g := c.g
+	if g.OnDrag == nil || g.sel.Len() == 0 {
+		return
+	}
+	if g.dragging {
+		g.OnDrag(DragMoved)
+		return
+	}
+	g.moved += abs(e.Dragged.DX) + abs(e.Dragged.DY)
+	if g.moved >= DragSlop {
+		g.dragging, g.pending = true, -1
+		g.OnDrag(DragBegan)
+	}
+}
+
+// DragEnd implements fyne.Draggable.
+func (c *cell) DragEnd() {
+	g := c.g
+	if g.dragging && g.OnDrag != nil {
+		g.OnDrag(DragEnded)
+	}
+	g.dragging, g.moved = false, 0
+}
+
+func abs(v float32) float32 {
+	if v < 0 {
+		return -v
+	}
+	return v
+}
 
 // Tapped implements fyne.Tappable: a tap where there is no mouse (the
 // test driver, touch) is a plain click.

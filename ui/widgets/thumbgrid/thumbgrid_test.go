@@ -114,3 +114,80 @@ func TestClicksAndKeysSelect(t *testing.T) {
 		t.Error("Esc kept the selection")
 	}
 }
+
+func press(c *cell, mod fyne.KeyModifier) {
+	c.MouseDown(&desktop.MouseEvent{Button: desktop.MouseButtonPrimary, Modifier: mod})
+}
+
+func release(c *cell) {
+	c.MouseUp(&desktop.MouseEvent{Button: desktop.MouseButtonPrimary})
+}
+
+func drag(c *cell, dx float32) {
+	c.Dragged(&fyne.DragEvent{Dragged: fyne.Delta{DX: dx}})
+}
+
+// A press that moves past DragSlop drags the selection: the owner hears
+// it begin, move and end; a tremor under DragSlop is still a click.
+func TestDraggingACellDragsTheSelection(t *testing.T) {
+	g, _ := grid(t, 20)
+	var heard []DragPhase
+	g.OnDrag = func(p DragPhase) { heard = append(heard, p) }
+	cs := cells(g)
+
+	press(cs[3], 0)
+	drag(cs[3], 2)
+	cs[3].DragEnd()
+	release(cs[3])
+	if len(heard) != 0 || !slices.Equal(g.Selection().Order(), []int{3}) {
+		t.Fatalf("a 2-unit tremor: heard %v, selection %v; want a click on 3", heard, g.Selection().Order())
+	}
+
+	press(cs[5], 0)
+	drag(cs[5], 4)
+	drag(cs[5], 4)
+	drag(cs[5], 40)
+	cs[5].DragEnd()
+	if want := []DragPhase{DragBegan, DragMoved, DragEnded}; !slices.Equal(heard, want) {
+		t.Fatalf("heard %v, want %v", heard, want)
+	}
+	if !slices.Equal(g.Selection().Order(), []int{5}) {
+		t.Errorf("dragging 5 selected %v, want [5]", g.Selection().Order())
+	}
+}
+
+// A plain press inside a multi-selection keeps it, so that all of it can
+// be dragged; released without a drag, it is a click after all.
+func TestPressInsideASelectionWaitsForTheRelease(t *testing.T) {
+	g, _ := grid(t, 20)
+	began := 0
+	g.OnDrag = func(p DragPhase) {
+		if p == DragBegan {
+			began++
+		}
+	}
+	cs := cells(g)
+	press(cs[1], 0)
+	release(cs[1])
+	press(cs[2], fyne.KeyModifierControl)
+	release(cs[2])
+	press(cs[4], fyne.KeyModifierControl)
+	release(cs[4])
+
+	press(cs[2], 0)
+	drag(cs[2], 10)
+	cs[2].DragEnd()
+	release(cs[2])
+	if began != 1 || !slices.Equal(g.Selection().Order(), []int{1, 2, 4}) {
+		t.Fatalf("drag from inside [1 2 4]: began %d, selection %v", began, g.Selection().Order())
+	}
+
+	press(cs[2], 0)
+	if !slices.Equal(g.Selection().Order(), []int{1, 2, 4}) {
+		t.Fatalf("a press inside the selection changed it to %v", g.Selection().Order())
+	}
+	release(cs[2])
+	if !slices.Equal(g.Selection().Order(), []int{2}) {
+		t.Errorf("a click inside the selection left %v, want [2]", g.Selection().Order())
+	}
+}

@@ -1,0 +1,96 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"bytes"
+	"fmt"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"easel/internal/imageio"
+)
+
+// A gallery image dragged out of the window and dropped on another app
+// (a real GTK drop target, taking files as a file manager does) reaches
+// it as the file in the gallery: the app reads the 1024x1024 image from
+// the URI it was given.
+func TestImageDraggedOutDropsOnAnotherApp(t *testing.T) {
+	if _, err := exec.LookPath("/usr/bin/python3"); err != nil {
+		t.Skip("no python3 for the drop target")
+	}
+	p, home, ctx := startDemo(t)
+	p.generate("a red kite over the dunes")
+	p.waitInLibrary(ctx, home, "kite")
+	p.key("ctrl+4")
+	p.waitPicture(ctx, "the gallery's first thumbnail", firstGalleryCell)
+	// The drop target's window sits at (0,0), 200x200: move Easel aside.
+	xdo(t, "windowmove", "--sync", fmt.Sprint(uint32(p.window)), "300", "0")
+	time.Sleep(300 * time.Millisecond)
+
+	target := exec.Command("/usr/bin/python3", "testdata/droptarget.py")
+	var out bytes.Buffer
+	target.Stdout, target.Stderr = &out, &out
+	if err := target.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = target.Process.Kill(); _ = target.Wait() })
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		if o, _ := exec.Command("xdotool", "search", "--name", "^droptarget$").Output(); len(bytes.TrimSpace(o)) > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the drop target did not open: %s", out.String())
+		}
+	}
+	time.Sleep(500 * time.Millisecond)
+
+	c := firstGalleryCell.Min.Add(firstGalleryCell.Size().Div(2))
+	xdo(t, "mousemove", "--sync", fmt.Sprint(300+c.X), fmt.Sprint(c.Y))
+	xdo(t, "mousedown", "1")
+	for _, x := range []int{300 + c.X - 10, 300 + c.X - 40, 280, 200, 150, 100, 100} { // XDND needs several moves
+		xdo(t, "mousemove", "--sync", fmt.Sprint(x), fmt.Sprint(min(c.Y, 150)))
+		time.Sleep(150 * time.Millisecond)
+	}
+	if dir := os.Getenv("SCREENSHOT_DIR"); dir != "" {
+		save(t, filepath.Join(dir, "gallery-dragging-out.png"), p.screenshot())
+	}
+	xdo(t, "mouseup", "1")
+
+	var lines []string
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		lines = strings.Fields(out.String())
+		if len(lines) > 0 && lines[len(lines)-1] == "dropped" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("nothing was dropped on the other app; it printed %q\n%s", out.String(), p.out)
+		}
+	}
+	if len(lines) != 2 {
+		t.Fatalf("the other app got %q, want one file", lines)
+	}
+	u, err := url.Parse(lines[0])
+	if err != nil || u.Scheme != "file" {
+		t.Fatalf("the other app got %q, want a file URI", lines[0])
+	}
+	if !strings.HasPrefix(u.Path, filepath.Join(home, "easel")) {
+		t.Errorf("dropped %s, want a file of the gallery under %s", u.Path, home)
+	}
+	img, err := imageio.DecodeFile(u.Path)
+	if err != nil {
+		t.Fatalf("the other app cannot read what it was given: %v", err)
+	}
+	if b := img.Bounds(); b.Dx() != 1024 || b.Dy() != 1024 {
+		t.Errorf("the other app read %v, want 1024x1024", b)
+	}
+	time.Sleep(300 * time.Millisecond)
+	if dir := os.Getenv("SCREENSHOT_DIR"); dir != "" {
+		save(t, filepath.Join(dir, "gallery-dropped-out.png"), p.screenshot())
+	}
+}
