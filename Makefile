@@ -152,11 +152,13 @@ unit-windows:
 XVFB_LAPTOP := xvfb-run -a -s "-screen 0 1366x768x24"
 
 # The native demo service the command line talks to is the Linux release
-# binary make test built, or a plain build when there is none.
+# binary make test built, or a plain build when there is none. The OLE
+# drag's own tests (tag wingui) put windows of their own on the display.
 e2e-windows:
 	@[ -x $(RELEASE_BIN) ] || $(MAKE) --no-print-directory build
 	EASEL_BIN=$$([ -x $(RELEASE_BIN) ] && echo $(abspath $(RELEASE_BIN)) || echo $(abspath $(BIN))) EASEL_WINDOWS_DIR=$(abspath $(WIN_DIR)) EASEL_WINDOWS_SETUP=$(abspath $(WIN_SETUP)) \
 		WINE_EXEC=$(abspath e2e/wine/exec) $(XVFB_LAPTOP) go test -tags e2e -count=1 -v -timeout 15m -run Windows ./e2e/
+	$(WIN_ENV) $(XVFB_LAPTOP) go test -count=1 -overlay $(WINE_OVERLAY) -exec $(abspath e2e/wine/exec) -tags wingui ./internal/oledrag/
 
 deps-windows:
 	@$(call ensure_pkgs,$(WIN_PKGS))

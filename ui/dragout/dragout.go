@@ -2,8 +2,8 @@
 // by drag and drop, which Fyne does not offer: a designer drags results
 // from the gallery into a file manager, a browser's upload field or
 // another editor. Each desktop has its own protocol, in a file of its
-// own: XDND on X11 (through internal/xdnd), OLE's DoDragDrop on Windows.
-// macOS has none yet, and says so.
+// own: XDND on X11 (through internal/xdnd), OLE's DoDragDrop on Windows
+// (through internal/oledrag). macOS has none yet, and says so.
 package dragout
 
 import (

@@ -1,4 +1,4 @@
-//go:build !(linux || freebsd || netbsd || openbsd || windows) || wayland
+//go:build !(linux || freebsd || netbsd || openbsd || windows) || (wayland && !windows)
 
 package dragout
 

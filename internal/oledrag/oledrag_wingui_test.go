@@ -1,0 +1,68 @@
+//go:build windows && wingui
+
+// This test needs a display: make e2e-windows runs it under Wine on
+// Xvfb. It puts a window of its own on the screen, registered as an OLE
+// drop target the way Explorer's and a browser's are, points at it, and
+// drags: the target reads the files from the data object as CF_HDROP.
+
+package oledrag
+
+import (
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"golang.org/x/sys/windows"
+
+	"easel/internal/testsupport/oletarget"
+)
+
+var procSetCursorPos = windows.NewLazySystemDLL("user32.dll").NewProc("SetCursorPos")
+
+func TestDropGivesTheFilesAsCFHDROP(t *testing.T) {
+	entered := false
+	var files []string
+	if _, err := oletarget.Window("target", 100, 100, 300, 300, func() { entered = true }, func(f []string) { files = f }); err != nil {
+		t.Fatal(err)
+	}
+	procSetCursorPos.Call(250, 250)
+
+	// The button comes up once the target has seen the drag come in; the
+	// pointer is nudged meanwhile, as a hand does.
+	asked := 0
+	decide := func(esc bool, _ uint32) uintptr {
+		asked++
+		procSetCursorPos.Call(uintptr(250+asked%2), 250)
+		if entered || asked > 200 {
+			return dragdropSDrop
+		}
+		return sOK
+	}
+	paths := []string{`C:\pictures\sky one.png`, `C:\pictures\天空.png`}
+	dropped, err := drag(paths, decide)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !dropped || !entered {
+		t.Fatalf("dropped %v, target entered %v (asked %d times)", dropped, entered, asked)
+	}
+	if !slices.Equal(files, paths) {
+		t.Errorf("the target read %q, want %q", files, paths)
+	}
+}
+
+func TestOnlyFullPathsAreDragged(t *testing.T) {
+	if _, err := Do([]string{filepath.Join("relative", "a.png")}); err == nil {
+		t.Error("a relative path was dragged")
+	}
+	if _, err := Do(nil); err == nil {
+		t.Error("nothing was dragged")
+	}
+}
+
+func TestEscCancelsTheDrag(t *testing.T) {
+	dropped, err := drag([]string{`C:\pictures\sky.png`}, func(bool, uint32) uintptr { return byButton(true, mkLButton) })
+	if err != nil || dropped {
+		t.Fatalf("Esc: dropped %v, error %v; want a cancelled drag", dropped, err)
+	}
+}
