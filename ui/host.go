@@ -18,20 +18,33 @@ import (
 	"easel/internal/library"
 	"easel/internal/session"
 	"easel/internal/thumbs"
+	"easel/ui/board"
+	"easel/ui/chat"
 	"easel/ui/chrome"
 	"easel/ui/dialogs"
 	"easel/ui/edit"
+	"easel/ui/gallery"
+	"easel/ui/generate"
 	"easel/ui/kit"
 	"easel/ui/modelpick"
 	"easel/ui/room"
 )
 
-// host is the window as its rooms and dialogs see it: room.Host, and
-// nothing else of the App. Each room and dialog is handed host{a}, so
-// what it can ask of the window is this list, not the App's state.
+// host is the window as its rooms and dialogs see it, and nothing else
+// of the App. Each room and dialog is handed host{a} and sees it through
+// the narrow interface it declares (what it can ask of the window is
+// that list, not the App's state); host is all of them at once.
 type host struct{ *App }
 
-var _ room.Host = host{}
+var (
+	_ generate.Host   = host{}
+	_ room.SendHost   = host{}
+	_ gallery.Host    = host{}
+	_ chat.Host       = host{}
+	_ board.Host      = host{}
+	_ dialogs.Host    = host{}
+	_ room.BudgetHost = host{}
+)
 
 // Window is the main window, for tests and for dialogs.
 func (a host) Window() fyne.Window { return a.win }
@@ -271,7 +284,7 @@ func (g galleryActions) ExportMany(items []library.Item) {
 // jobsEnded follows the question confirmClose asked: once no job runs,
 // nothing would be lost, so the window closes as the user asked it to;
 // while some still run, the question is asked again with their numbers.
-// UsePrompt implements room.Host: Chat's "Use as prompt" fills Text to
+// UsePrompt implements chat.Host: Chat's "Use as prompt" fills Text to
 // image's or Edit's prompt with the reply as plain text (its markdown
 // taken out) and shows that tab, saying what it replaced; Ctrl+Z in the
 // prompt brings the old text back.

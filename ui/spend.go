@@ -7,6 +7,6 @@ package ui
 // showing the balance it last reported. An answer for a profile no longer
 // connected is dropped.
 // showSpend opens the spend view (the status bar's spend, View ▸ Spend…).
-// SpendChanged implements room.Host: a chat reply was written in the
+// SpendChanged implements chat.Host: a chat reply was written in the
 // ledger.
 func (a host) SpendChanged() { statusActions{a.App}.refreshSpend(true) }

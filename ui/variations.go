@@ -93,7 +93,7 @@ func (g galleryActions) MoreLikeThis(it library.Item) {
 	d.Show()
 }
 
-// GalleryChanged implements room.Host: the gallery reads its items again.
+// GalleryChanged implements generate.Host and board.Host: the gallery reads its items again.
 func (a host) GalleryChanged() {
 	if a.built[TabGallery] {
 		a.gallery.Reload()

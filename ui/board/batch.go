@@ -48,7 +48,7 @@ func modeLabels() []string {
 // model, background and format set options. It says how many requests
 // and what they cost before sending, runs them with at most so many in
 // flight, and ends with a labelled contact sheet and the files.
-func OpenBatch(h room.Host, prompt string, base api.ImageOptions) *Board {
+func OpenBatch(h Host, prompt string, base api.ImageOptions) *Board {
 	b := &Board{host: h, base: base, concurrency: 2}
 	v := &batchView{}
 	b.prompt = widget.NewMultiLineEntry()

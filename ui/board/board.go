@@ -92,9 +92,22 @@ type cell struct {
 	box     *fyne.Container
 }
 
+// Host is what a board asks of the window: the connected service and
+// the runner to send through, the ledger and the window for the budget
+// question, and the gallery, which it opens a picture in and tells when
+// it put discarded ones back.
+type Host interface {
+	room.ServiceHost
+	room.BudgetHost
+	// OpenItem shows a gallery item in the Gallery's details.
+	OpenItem(id int64)
+	// GalleryChanged says items were trashed or restored from the board.
+	GalleryChanged()
+}
+
 // Board is an open comparison board.
 type Board struct {
-	host     room.Host
+	host     Host
 	prompt   *widget.Entry
 	base     api.ImageOptions
 	listed   []string
@@ -130,7 +143,7 @@ type pending struct {
 
 // Open shows a board for prompt over base's options; listed are the
 // image models the service lists, offered as the models to compare.
-func Open(h room.Host, prompt string, base api.ImageOptions, listed []string) *Board {
+func Open(h Host, prompt string, base api.ImageOptions, listed []string) *Board {
 	b := &Board{host: h, base: base, listed: listed}
 	b.prompt = widget.NewMultiLineEntry()
 	b.prompt.Wrapping = fyne.TextWrapWord

@@ -81,7 +81,7 @@ func describe(in Input) string {
 // Room is the Edit tab.
 type Room struct {
 	room.Sender
-	host room.Host
+	host room.SendHost
 	// work counts the goroutines reading and decoding files, so Wait can
 	// let a closing window see them end.
 	work    sync.WaitGroup
@@ -117,7 +117,7 @@ type Room struct {
 func (t *Room) Wait() { t.work.Wait() }
 
 // New makes the tab; its widgets are made by Build.
-func New(h room.Host) *Room { return &Room{host: h, refocus: -1} }
+func New(h room.SendHost) *Room { return &Room{host: h, refocus: -1} }
 
 // Build implements room.Room: the canvas first (layout.go).
 func (t *Room) Build() fyne.CanvasObject {

@@ -23,14 +23,13 @@ import (
 	"easel/internal/mask"
 	"easel/ui/dialogs"
 	"easel/ui/kit"
-	"easel/ui/room"
 	"easel/ui/widgets/maskpaint"
 )
 
 // maskTools is Edit's mask area: the painter over the first input, the
 // brush's controls, and what share of the image may change.
 type maskTools struct {
-	host room.Host
+	host dialogs.Host
 	work *sync.WaitGroup
 	// toolbar sits above canvas, the painter's area; panel holds the
 	// brush's sliders and the mask's actions, for the side panel.
@@ -85,7 +84,7 @@ func toolNames() []string {
 	return []string{catalogue.T("Brush"), catalogue.T("Rectangle"), catalogue.T("Lasso")}
 }
 
-func newMaskTools(h room.Host, work *sync.WaitGroup) *maskTools {
+func newMaskTools(h dialogs.Host, work *sync.WaitGroup) *maskTools {
 	m := &maskTools{host: h, work: work, painter: maskpaint.New(fyne.NewSize(200, 100)), masks: map[*byte]*mask.Mask{}}
 	m.painter.Hide()
 	names := toolNames()

@@ -19,10 +19,18 @@ import (
 	"easel/ui/room"
 )
 
+// Host is what Text to image asks of the window: what any tab that sends
+// images does (room.SendHost), and the gallery's notice that a board it
+// opened (Compare models, Batch) put discarded pictures back.
+type Host interface {
+	room.SendHost
+	GalleryChanged()
+}
+
 // Room is the Text to image tab.
 type Room struct {
 	room.Sender
-	host   room.Host
+	host   Host
 	prompt *widget.Entry
 	jobs   *jobview.List
 	// board and batch are the comparison board and the batch last
@@ -32,7 +40,7 @@ type Room struct {
 }
 
 // New makes the tab; its widgets are made by Build.
-func New(h room.Host) *Room { return &Room{host: h} }
+func New(h Host) *Room { return &Room{host: h} }
 
 // Build implements room.Room.
 func (t *Room) Build() fyne.CanvasObject {

@@ -1,7 +1,8 @@
 // Package room is the contract between the window and each of its tabs
-// (Text to image, Edit, Chat, Gallery): what a tab gets from the app
-// (Host) and what the app asks of a tab (Room). A tab depends on this
-// narrow interface, not on the window's type, so it can be built and
+// (Text to image, Edit, Chat, Gallery): what the app asks of a tab
+// (Room), and what the image tabs get from the app (SendHost, made of
+// ServiceHost, BudgetHost and CardHost; Chat and the Gallery declare
+// their own). A tab depends on a narrow interface, not on the window's type, so it can be built and
 // tested against a fake host, and no tab reaches into another's widgets:
 // what one tab does to another (Reuse settings, Send to Edit) goes
 // through the window, which calls the other tab's own methods.
@@ -13,40 +14,32 @@ import (
 	"easel/internal/api"
 	"easel/internal/catalogue"
 	"easel/internal/jobs"
-	"easel/internal/library"
 	"easel/internal/session"
-	"easel/internal/thumbs"
 	"easel/ui/modelpick"
 )
 
-// Host is what a room gets from the app. Call it on the UI goroutine,
-// except Do, which is for goroutines.
-type Host interface {
-	// Window is the main window, for dialogs.
-	Window() fyne.Window
-	// Do runs f on the UI goroutine; it never blocks the caller.
-	Do(f func())
-	// Session is the connected service.
-	Session() *session.Session
-	// Runner runs jobs; nil when the gallery could not be opened (then
-	// nothing could be saved, so nothing is sent).
-	Runner() *jobs.Runner
-	// Library is the gallery; nil when it could not be opened.
-	Library() *library.Library
-	// LibraryErr is why the gallery could not be opened.
-	LibraryErr() error
-	// Thumbs loads the gallery's thumbnails.
-	Thumbs() *thumbs.Service
+// SendHost is what a tab that sends images (Text to image, Edit) asks
+// of the window, and no more: the connected service and the runner to
+// send through, the gallery's ledger and the window for the budget
+// question and the split offer, the model pickers, and what a job card's
+// buttons do with a result. The window's other powers (the clipboard,
+// the thumbnails, Chat's Use as prompt, the status bar's spend) are not
+// theirs. Call it on the UI goroutine, except Do, which is for
+// goroutines.
+type SendHost interface {
+	ServiceHost
+	BudgetHost
+	CardHost
 	// Models makes model pickers fed by the connected profile's list.
 	Models() *modelpick.Registry
-	// Clipboard is the system clipboard.
-	Clipboard() fyne.Clipboard
+}
+
+// CardHost is what a job card's buttons do with a result.
+type CardHost interface {
 	// OpenItem shows a gallery item large, in the Gallery's details.
 	OpenItem(id int64)
-	// ShowSettings opens Settings, where a profile's key and limits are.
-	ShowSettings()
-	// EditItem makes a gallery item Edit's first image, keeping the other
-	// inputs: "Edit this result".
+	// EditItem makes a gallery item Edit's first image, keeping the
+	// other inputs: "Edit this result".
 	EditItem(id int64)
 	// MoreLikeItem asks how many more pictures like a gallery item to
 	// make, and makes them as its children.
@@ -54,17 +47,8 @@ type Host interface {
 	// SaveImageAs offers to write an image the gallery could not take
 	// to a file of the user's choice; it is the n-th of a job for prompt.
 	SaveImageAs(img api.Image, prompt string, n int)
-	// UsePrompt puts text into the prompt of the tab named target
-	// (TargetGenerate or TargetEdit) and shows that tab: Chat's "Use as
-	// prompt".
-	UsePrompt(target, text string)
-	// GalleryChanged says items were added, trashed or restored outside
-	// the Gallery tab (the comparison board's discards), so it reads
-	// them again.
-	GalleryChanged()
-	// SpendChanged says a request was written in the ledger, so the
-	// status bar's spend and balance are read again.
-	SpendChanged()
+	// ShowSettings opens Settings, where a profile's key and limits are.
+	ShowSettings()
 }
 
 // The tabs Chat's "Use as prompt" can fill.
@@ -125,7 +109,7 @@ func ReadyText(h ServiceHost) string {
 // connected profile, once the model name is confirmed; opts is the
 // request's options, whose model the confirmation may swap for a listed
 // one. A refusal goes to status.
-func SubmitImageJob(h Host, model *modelpick.Picker, opts *api.ImageOptions, req jobs.Request, status func(string)) {
+func SubmitImageJob(h SendHost, model *modelpick.Picker, opts *api.ImageOptions, req jobs.Request, status func(string)) {
 	modelpick.Confirm(h.Window(), model, func() {
 		opts.Model = model.Text()
 		p := h.Session().Current()

@@ -28,7 +28,7 @@ import (
 // the connected service. A tab embeds it, which gives the tab
 // ServiceChanged and Connected.
 type Sender struct {
-	host    Host
+	host    SendHost
 	options *imageform.Form
 	button  *widget.Button
 	status  *widget.Label
@@ -64,7 +64,7 @@ type advice struct {
 
 // NewSender makes the form, the button (labelled text, running send when
 // tapped) and the status line; extra rows go first in the form.
-func NewSender(h Host, text string, icon fyne.Resource, send func(), extra ...*widget.FormItem) Sender {
+func NewSender(h SendHost, text string, icon fyne.Resource, send func(), extra ...*widget.FormItem) Sender {
 	s := Sender{host: h, advice: &advice{editing: func() (bool, bool) { return false, false }, inputs: func() (int, bool) { return 0, false }, prompt: func() string { return "" }}}
 	s.estimate = widget.NewLabel("")
 	s.estimate.Importance = widget.LowImportance

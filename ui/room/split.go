@@ -20,7 +20,7 @@ import (
 // of one, with the count shown, and the user chooses before anything is
 // sent (each request is charged). The memory is read off the UI
 // goroutine; submit runs on it.
-func submitShaped(h Host, req jobs.Request, submit func(...jobs.Request)) {
+func submitShaped(h BudgetHost, req jobs.Request, submit func(...jobs.Request)) {
 	o := req.Options()
 	lib := h.Library()
 	if o.N <= 1 || lib == nil {
@@ -42,7 +42,7 @@ func submitShaped(h Host, req jobs.Request, submit func(...jobs.Request)) {
 
 // offerSplit asks whether to send n requests of one image or one request
 // as it is; Esc or Cancel sends nothing.
-func offerSplit(h Host, req jobs.Request, notes []string, submit func(...jobs.Request)) {
+func offerSplit(h BudgetHost, req jobs.Request, notes []string, submit func(...jobs.Request)) {
 	n := req.Options().N
 	var d dialog.Dialog
 	why := ""

@@ -1,7 +1,9 @@
-// Package roomtest is a fake of the window for testing one room alone: a
-// room.Host with its own temporary gallery, a session on a fake service,
-// and a UI goroutine of its own that runs every update in order, one at
-// a time, as Fyne's does, so a test reads the room's widgets only on it.
+// Package roomtest is a fake of the window for testing one room alone:
+// the host every tab declares (room.SendHost and the tabs' own Host
+// interfaces), with its own temporary gallery, a session on a fake
+// service, and a UI goroutine of its own that runs every update in order,
+// one at a time, as Fyne's does, so a test reads the room's widgets only
+// on it.
 package roomtest
 
 import (
@@ -33,7 +35,7 @@ import (
 	"easel/ui/modelpick"
 )
 
-// Host is a room.Host for tests.
+// Host is the window as every tab sees it, for tests.
 type Host struct {
 	t testing.TB
 	// queue feeds the host's UI goroutine.
@@ -162,13 +164,13 @@ func (h *Host) Bodies() [][]byte {
 	return append([][]byte(nil), h.chatBodies...)
 }
 
-// UsePrompt implements room.Host.
+// UsePrompt implements the tabs' hosts.
 func (h *Host) UsePrompt(target, text string) { h.Prompts = append(h.Prompts, target+": "+text) }
 
-// Window implements room.Host.
+// Window implements the tabs' hosts.
 func (h *Host) Window() fyne.Window { return h.win }
 
-// Do implements room.Host: f is queued for the host's UI goroutine.
+// Do implements the tabs' hosts: f is queued for the host's UI goroutine.
 func (h *Host) Do(f func()) {
 	h.mu.Lock()
 	if !h.closed {
@@ -206,40 +208,40 @@ func (h *Host) loop() {
 	}
 }
 
-// Session implements room.Host.
+// Session implements the tabs' hosts.
 func (h *Host) Session() *session.Session { return h.sess }
 
-// Runner implements room.Host.
+// Runner implements the tabs' hosts.
 func (h *Host) Runner() *jobs.Runner { return h.run }
 
-// Library implements room.Host.
+// Library implements the tabs' hosts.
 func (h *Host) Library() *library.Library { return h.lib }
 
-// LibraryErr implements room.Host.
+// LibraryErr implements the tabs' hosts.
 func (h *Host) LibraryErr() error { return nil }
 
-// Thumbs implements room.Host.
+// Thumbs implements the tabs' hosts.
 func (h *Host) Thumbs() *thumbs.Service { return h.th }
 
-// Models implements room.Host.
+// Models implements the tabs' hosts.
 func (h *Host) Models() *modelpick.Registry { return h.reg }
 
-// Clipboard implements room.Host.
+// Clipboard implements the tabs' hosts.
 func (h *Host) Clipboard() fyne.Clipboard { return fyne.CurrentApp().Clipboard() }
 
-// OpenItem implements room.Host: it records the item.
+// OpenItem implements the tabs' hosts: it records the item.
 func (h *Host) OpenItem(id int64) { h.Opened = append(h.Opened, id) }
 
-// ShowSettings implements room.Host: it counts the calls.
+// ShowSettings implements the tabs' hosts: it counts the calls.
 func (h *Host) ShowSettings() { h.Settings++ }
 
-// EditItem implements room.Host: it records the item.
+// EditItem implements the tabs' hosts: it records the item.
 func (h *Host) EditItem(id int64) { h.Edited = append(h.Edited, id) }
 
-// MoreLikeItem implements room.Host: it records the item.
+// MoreLikeItem implements the tabs' hosts: it records the item.
 func (h *Host) MoreLikeItem(id int64) { h.MoreLike = append(h.MoreLike, id) }
 
-// SaveImageAs implements room.Host: it records the image offered.
+// SaveImageAs implements the tabs' hosts: it records the image offered.
 func (h *Host) SaveImageAs(img api.Image, prompt string, n int) { h.SavedAs = append(h.SavedAs, img) }
 
 // Show builds a room's widgets on the UI goroutine and puts them in the
@@ -290,10 +292,10 @@ func Walk(o fyne.CanvasObject, f func(fyne.CanvasObject)) {
 	}
 }
 
-// SpendChanged implements room.Host: the test host has no status bar.
+// SpendChanged implements the tabs' hosts: the test host has no status bar.
 func (h *Host) SpendChanged() {}
 
-// GalleryChanged implements room.Host: the test host has no gallery tab.
+// GalleryChanged implements the tabs' hosts: the test host has no gallery tab.
 func (h *Host) GalleryChanged() {}
 
 // Overlay waits for the top overlay (a dialog) to hold a button labelled
