@@ -45,6 +45,9 @@ type ImagePicker struct {
 	// folder is set when the picker chooses a folder, not images: the
 	// images show what is in it, and the action takes the folder shown.
 	folder func(dir string)
+	// single is set when the picker chooses one image: a Ctrl or Shift
+	// click chooses the image clicked instead.
+	single bool
 
 	// thumbs are the folder's previews as they are decoded; cancel
 	// stops the decoding of the folder left.
@@ -58,6 +61,15 @@ type ImagePicker struct {
 // action word the dialog ("Add images", "Add") for where it was opened.
 func PickImages(h Host, title, action string, done func(paths []string)) *ImagePicker {
 	return newPicker(h, title, action, done, nil)
+}
+
+// PickImage opens the picker to choose one image (a missing item's
+// file, a mask); done gets it, and is not called on Cancel.
+func PickImage(h Host, title, action string, done func(path string)) *ImagePicker {
+	p := newPicker(h, title, action, func(paths []string) { done(paths[0]) }, nil)
+	p.single = true
+	p.selectionChanged()
+	return p
 }
 
 // PickFolder opens the picker to choose a folder (where exports go): the
@@ -243,8 +255,16 @@ func (p *ImagePicker) selectionChanged() {
 		p.chosen.SetText(catalogue.F("%s will be used.", p.listing.Dir))
 		return
 	}
+	if p.single && p.grid.Selection().Len() > 1 {
+		p.grid.Select(p.grid.Selection().Cursor()) // calls back with one
+		return
+	}
 	chosen := p.Chosen()
 	switch {
+	case p.single && len(chosen) == 1:
+		p.chosen.SetText(catalogue.F("%s will be used.", filepath.Base(chosen[0])))
+	case p.single && len(p.listing.Images) > 0:
+		p.chosen.SetText(catalogue.T("Click an image."))
 	case len(p.listing.Images) == 0:
 		p.chosen.SetText(catalogue.T("No PNG, JPEG, WebP, GIF, BMP or TIFF images here: open another folder."))
 	case len(chosen) == 0:

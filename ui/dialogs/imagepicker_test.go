@@ -101,3 +101,38 @@ func TestPickFolderTakesTheFolderShown(t *testing.T) {
 		}
 	})
 }
+
+// Choosing one image (a missing item's file, a mask): a Ctrl+click
+// chooses the image clicked instead of adding it, and done gets the one.
+func TestPickImageTakesOne(t *testing.T) {
+	h := roomtest.New(t)
+	dir := t.TempDir()
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, image.NewGray(image.Rect(0, 0, 30, 20))); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"a.png", "b.png"} {
+		if err := os.WriteFile(filepath.Join(dir, name), buf.Bytes(), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var got string
+	h.UI(func() {
+		p := PickImage(h, "Locate sky.png", "Use this file", func(path string) { got = path })
+		p.Open(dir)
+		if p.chosen.Text != "Click an image." {
+			t.Errorf("the picker says %q with nothing chosen", p.chosen.Text)
+		}
+		p.Choose(0, 1)
+		if chosen := p.Chosen(); len(chosen) != 1 || filepath.Base(chosen[0]) != "b.png" {
+			t.Errorf("a second click left %v chosen, want b.png alone", chosen)
+		}
+		if p.chosen.Text != "b.png will be used." {
+			t.Errorf("the picker says %q", p.chosen.Text)
+		}
+		p.Confirm()
+	})
+	if filepath.Base(got) != "b.png" {
+		t.Fatalf("handed over %q, want b.png", got)
+	}
+}

@@ -24,6 +24,7 @@ import (
 	"github.com/dustin/go-humanize"
 
 	"easel/internal/api"
+	"easel/internal/imagefolder"
 	"easel/internal/imageio"
 	"easel/internal/jobs"
 	"easel/internal/library"
@@ -154,6 +155,7 @@ func (t *Room) Focused() { t.prompt.TypedShortcut(&fyne.ShortcutSelectAll{}) }
 // number in the prompt.
 func (t *Room) Add(in ...Input) {
 	var already []string
+	first := len(t.inputs)
 	for _, n := range in {
 		if i := t.indexOf(n); i >= 0 {
 			already = append(already, catalogue.F("%s is already the %s input", n.Image.Name, kit.Ordinal(i+1)))
@@ -162,10 +164,16 @@ func (t *Room) Add(in ...Input) {
 		t.inputs = append(t.inputs, n)
 	}
 	strip{t}.showInputs()
-	if t.refScroll != nil {
-		// Where the new ones are: the strip's end.
+	if t.refScroll != nil && first < len(t.inputs) {
+		// Where the new ones are: the first of them at the strip's left
+		// (or as far as the strip scrolls), so several added at once
+		// show from their first, the one the prompt calls by its number.
+		x := float32(0)
+		for _, o := range t.refList.Objects[:first] {
+			x += o.MinSize().Width + theme.Padding()
+		}
 		end := max(0, t.refList.MinSize().Width-t.refScroll.Size().Width)
-		t.refScroll.ScrollToOffset(fyne.NewPos(end, 0))
+		t.refScroll.ScrollToOffset(fyne.NewPos(min(x, end), 0))
 	}
 	if len(already) > 0 {
 		t.SetStatus(strings.Join(already, "; ") + ".")
@@ -405,11 +413,9 @@ func (t *Room) maxInputs() int {
 	return api.DefaultLimits.MaxImages
 }
 
-// inputExtensions are the file types a folder's images are taken from.
-var inputExtensions = map[string]bool{".png": true, ".jpg": true, ".jpeg": true, ".webp": true}
-
 // expandFolders replaces each folder in paths by the images in it, by
-// name; a folder with none is a problem to tell.
+// name as the image picker lists them (the same kinds of image); a
+// folder with none is a problem to tell.
 func expandFolders(paths []string) (files, problems []string) {
 	for _, p := range paths {
 		st, err := os.Stat(p)
@@ -417,20 +423,16 @@ func expandFolders(paths []string) (files, problems []string) {
 			files = append(files, p) // reading it says what is wrong
 			continue
 		}
-		entries, err := os.ReadDir(p)
+		l, err := imagefolder.List(p)
 		if err != nil {
 			problems = append(problems, catalogue.F("cannot open the folder %s: %v.", filepath.Base(p), wording.PathCause(err)))
 			continue
 		}
-		found := 0
-		for _, e := range entries { // ReadDir sorts by name
-			if e.Type().IsRegular() && inputExtensions[strings.ToLower(filepath.Ext(e.Name()))] {
-				files = append(files, filepath.Join(p, e.Name()))
-				found++
-			}
+		for _, name := range l.Images {
+			files = append(files, filepath.Join(p, name))
 		}
-		if found == 0 {
-			problems = append(problems, catalogue.F("The folder %s holds no PNG, JPEG or WebP images.", filepath.Base(p)))
+		if len(l.Images) == 0 {
+			problems = append(problems, catalogue.F("The folder %s holds no PNG, JPEG, WebP, GIF, BMP or TIFF images.", filepath.Base(p)))
 		}
 	}
 	return files, problems

@@ -212,7 +212,7 @@ func TestBadFilesAreNamedAndTheRestAdded(t *testing.T) {
 	damaged = append(append([]byte{}, damaged[:40]...), bytes.Repeat([]byte{0xa5}, len(damaged)-40)...)
 	os.WriteFile(filepath.Join(dir, "damaged.png"), damaged, 0o600)
 	paths := []string{good, empty, filepath.Join(dir, "gone.png"), filepath.Join(dir, "damaged.png")}
-	want := []string{"references holds no PNG, JPEG or WebP images", "gone.png", "damaged.png"}
+	want := []string{"references holds no PNG, JPEG, WebP, GIF, BMP or TIFF images", "gone.png", "damaged.png"}
 	if os.Geteuid() != 0 { // root reads any file
 		locked := filepath.Join(dir, "locked.png")
 		os.WriteFile(locked, buf.Bytes(), 0o000)
@@ -437,6 +437,43 @@ func TestTheSameImageIsNotAddedTwice(t *testing.T) {
 		}
 		if !strings.Contains(r.StatusText(), "sky.png is already the 1st input") {
 			t.Errorf("the status says %q", r.StatusText())
+		}
+	})
+}
+
+// Several inputs added at once show from their first: the strip scrolls
+// to the first new tile, not past it to the last.
+func TestTheStripShowsTheFirstOfSeveralAdded(t *testing.T) {
+	h := roomtest.New(t)
+	r := New(h)
+	h.Show(r.Build)
+	dir := t.TempDir()
+	add := func(names ...string) {
+		var paths []string
+		for _, name := range names {
+			var buf bytes.Buffer
+			png.Encode(&buf, image.NewGray(image.Rect(0, 0, 20, 20)))
+			p := filepath.Join(dir, name)
+			os.WriteFile(p, buf.Bytes(), 0o600)
+			paths = append(paths, p)
+		}
+		want := len(r.Inputs()) + len(names)
+		h.UI(func() { r.AddFiles(paths) })
+		h.Until("the inputs", func() bool { return len(r.Inputs()) == want })
+	}
+	add("a.png", "b.png")
+	add("c.png", "d.png", "e.png", "f.png", "g.png", "h.png", "i.png", "j.png")
+	h.UI(func() {
+		if r.refList.MinSize().Width <= r.refScroll.Size().Width {
+			t.Fatalf("the strip (%v) fits its %v view: the test needs it to scroll", r.refList.MinSize().Width, r.refScroll.Size().Width)
+		}
+		third := r.refList.Objects[2]
+		x := third.Position().X - r.refScroll.Offset.X
+		if x < 0 || x+third.Size().Width > r.refScroll.Size().Width {
+			t.Errorf("the first tile added (the 3rd) is at %v in a %v view, scrolled %v: out of view", x, r.refScroll.Size().Width, r.refScroll.Offset.X)
+		}
+		if r.refScroll.Offset.X <= 0 {
+			t.Error("the strip did not scroll to the new tiles")
 		}
 	})
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"image"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -14,13 +15,13 @@ import (
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"easel/internal/api"
 	"easel/internal/imageio"
 	"easel/internal/mask"
+	"easel/internal/wording"
 	"easel/ui/dialogs"
 	"easel/ui/kit"
 	"easel/ui/widgets/maskpaint"
@@ -265,16 +266,12 @@ func (m *maskTools) importMask() {
 		dialog.ShowInformation(catalogue.T("No image to mask"), catalogue.T("Add an image first: the mask is painted on the first one."), m.host.Window())
 		return
 	}
-	d := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
-		if err != nil || r == nil {
-			return
-		}
-		name := r.URI().Name()
+	dialogs.PickImage(m.host, catalogue.T("Import a mask"), catalogue.T("Import"), func(path string) {
+		name := filepath.Base(path)
 		m.work.Add(1)
 		go func() {
 			defer m.work.Done()
-			defer r.Close()
-			img, err := imageio.DecodeBounded(io.LimitReader(r, imageio.MaxReadBytes), imageio.MaxPixels)
+			img, err := decodeMaskFile(path)
 			m.host.Do(func() {
 				if err == nil {
 					err = m.useMask(first, img, name)
@@ -284,9 +281,17 @@ func (m *maskTools) importMask() {
 				}
 			})
 		}()
-	}, m.host.Window())
-	d.SetFilter(storage.NewExtensionFileFilter([]string{".png", ".PNG"}))
-	d.Show()
+	})
+}
+
+// decodeMaskFile reads a mask image, bounded as every image read is.
+func decodeMaskFile(path string) (image.Image, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, wording.PathCause(err)
+	}
+	defer f.Close()
+	return imageio.DecodeBounded(io.LimitReader(f, imageio.MaxReadBytes), imageio.MaxPixels)
 }
 
 // useMask makes img (named name) the mask of first, which must still be

@@ -14,13 +14,13 @@ import (
 	"fmt"
 	"image"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 	"github.com/dustin/go-humanize"
@@ -29,6 +29,7 @@ import (
 	"easel/internal/library"
 	"easel/internal/pricing"
 	"easel/internal/thumbs"
+	"easel/ui/dialogs"
 	"easel/ui/dragout"
 	"easel/ui/imageclip"
 	"easel/ui/kit"
@@ -618,12 +619,7 @@ func showMadeFrom(box *fyne.Container, inputs []inputThumb) {
 // gallery, off the UI goroutine.
 func (t *Room) locate(it library.Item) {
 	lib := t.host.Library()
-	d := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
-		if err != nil || r == nil {
-			return
-		}
-		src := r.URI().Path()
-		r.Close()
+	dialogs.PickImage(t.host, catalogue.F("Locate %s", filepath.Base(it.File)), catalogue.T("Use this file"), func(src string) {
 		go func() {
 			found, err := lib.Locate(context.Background(), it.ID, src)
 			t.host.Do(func() {
@@ -636,9 +632,7 @@ func (t *Room) locate(it library.Item) {
 				t.Open(found)
 			})
 		}()
-	}, t.host.Window())
-	d.SetFilter(storage.NewExtensionFileFilter([]string{".png", ".jpg", ".jpeg", ".webp", ".PNG", ".JPG", ".JPEG", ".WEBP"}))
-	d.Show()
+	})
 }
 
 // OpenID shows the details of the item with id, read off the UI
