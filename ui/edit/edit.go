@@ -6,6 +6,7 @@ package edit
 import (
 	"bytes"
 	"easel/internal/catalogue"
+	"easel/ui/widgets/swatch"
 	"errors"
 	"fmt"
 	"image"
@@ -16,7 +17,6 @@ import (
 	"sync"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
@@ -90,7 +90,7 @@ type Room struct {
 	refList *fyne.Container
 	// marks highlight, per row, where a dragged input would land;
 	// refocus is the row whose grip takes the keys after a redraw.
-	marks      []*canvas.Rectangle
+	marks      []*swatch.Swatch
 	refocus    int
 	references *fyne.Container
 	refScroll  *container.Scroll

@@ -1,8 +1,8 @@
 package edit
 
 import (
+	"easel/ui/widgets/swatch"
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
@@ -44,9 +44,8 @@ func (t *Room) layOut() fyne.CanvasObject {
 		fyne.TextAlignCenter, fyne.TextStyle{})
 	// It wraps to the strip's width rather than setting it.
 	hint.Wrapping = fyne.TextWrapWord
-	border := canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))
-	border.StrokeColor = theme.Color(theme.ColorNamePrimary)
-	border.StrokeWidth = 2
+	border := swatch.New(theme.ColorNameInputBackground)
+	border.Stroke, border.StrokeWidth = theme.ColorNamePrimary, 2
 	border.CornerRadius = theme.Size(theme.SizeNameInputRadius)
 	t.refList = container.NewHBox()
 	t.dropHint = container.NewVBox(layout.NewSpacer(), hint, layout.NewSpacer())
@@ -114,7 +113,7 @@ func (t *Room) SaveLayout(p fyne.Preferences) {
 // inputTile is one input in the strip: its thumbnail, its number and
 // name, its size, and buttons to move it along or remove it; mark is the
 // highlight shown where a dragged input would land.
-func (t strip) inputTile(i int, r Input) (fyne.CanvasObject, *canvas.Rectangle) {
+func (t strip) inputTile(i int, r Input) (fyne.CanvasObject, *swatch.Swatch) {
 	title := widget.NewLabelWithStyle(catalogue.F("%s · %s", kit.Ordinal(i+1), r.Image.Name), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	title.Truncation = fyne.TextTruncateEllipsis
 	about := describe(r)
@@ -137,13 +136,11 @@ func (t strip) inputTile(i int, r Input) (fyne.CanvasObject, *canvas.Rectangle) 
 	pic := picture.New(fyne.NewSize(stripThumb, stripThumb))
 	pic.SetImage(r.Thumb)
 	lines := container.NewVBox(container.NewBorder(nil, nil, nil, container.NewHBox(left, right, remove), title), info)
-	mark := canvas.NewRectangle(theme.Color(theme.ColorNameSelection))
+	mark := swatch.New(theme.ColorNameSelection)
 	mark.Hide()
 	tile := container.NewStack(mark, container.NewBorder(nil, nil, pic, nil, lines))
 	if i == 0 {
-		frame := canvas.NewRectangle(nil)
-		frame.StrokeColor = theme.Color(theme.ColorNamePrimary)
-		frame.StrokeWidth = 1
+		frame := swatch.Frame(theme.ColorNamePrimary, 1)
 		frame.CornerRadius = theme.Size(theme.SizeNameInputRadius)
 		tile.Objects = append([]fyne.CanvasObject{frame}, tile.Objects...)
 	}

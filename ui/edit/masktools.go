@@ -2,6 +2,7 @@ package edit
 
 import (
 	"easel/internal/catalogue"
+	"easel/ui/widgets/swatch"
 	"errors"
 	"fmt"
 	"image"
@@ -12,7 +13,6 @@ import (
 	"sync"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
@@ -135,7 +135,7 @@ func newMaskTools(h dialogs.Host, work *sync.WaitGroup) *maskTools {
 	// (panel), so the rest of the area is the painter's.
 	m.zoomRow = container.NewHBox(zoomOut, m.zoom, zoomIn, fit, actual)
 	m.toolbar = container.NewHBox(m.tool, m.eraser, m.undo, m.redo)
-	bg := canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))
+	bg := swatch.New(theme.ColorNameInputBackground)
 	// A wrapping label must not sit in a Center container: it would
 	// shrink to one character per line.
 	m.empty = container.NewPadded(kit.HintLabel(catalogue.T("Add an image: the mask is painted on the first one, over what may change. Without a mask, the whole image may change.")))

@@ -11,6 +11,7 @@ import (
 	"easel/internal/catalogue"
 	"easel/internal/latest"
 	"easel/internal/session"
+	"easel/ui/widgets/swatch"
 	"fmt"
 	"image"
 	"os"
@@ -18,7 +19,6 @@ import (
 	"strings"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
@@ -359,7 +359,7 @@ func (t *Room) followSelection() {
 }
 
 func (t *Room) newCell() fyne.CanvasObject {
-	bg := canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))
+	bg := swatch.New(theme.ColorNameInputBackground)
 	missing := container.NewCenter(container.NewHBox(widget.NewIcon(theme.WarningIcon()), widget.NewLabel(catalogue.T("File missing"))))
 	missing.Hide()
 	return container.NewStack(bg, picture.New(fyne.NewSize(library.ThumbSize*0.6, library.ThumbSize*0.6)), missing)

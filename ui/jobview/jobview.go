@@ -7,6 +7,7 @@ package jobview
 
 import (
 	"easel/internal/catalogue"
+	"easel/ui/widgets/swatch"
 	"image"
 	"slices"
 	"strings"
@@ -15,7 +16,6 @@ import (
 	"unicode/utf8"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
@@ -145,7 +145,7 @@ type Card struct {
 func newCard(e jobs.Event, a Actions, onClear func()) *Card {
 	c := &Card{actions: a}
 	c.preview = picture.New(fyne.NewSize(PreviewSide/1.5, PreviewSide/1.5))
-	bg := canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))
+	bg := swatch.New(theme.ColorNameInputBackground)
 	c.title = widget.NewLabelWithStyle(kit.Shorten(Prompt(e), 80), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	c.title.Wrapping = fyne.TextWrapWord
 	c.Status = widget.NewLabel(catalogue.T("Queued"))
@@ -205,7 +205,7 @@ func newCard(e jobs.Event, a Actions, onClear func()) *Card {
 		for range c.of {
 			pic := picture.New(fyne.NewSize(SlotSide, SlotSide))
 			c.slots = append(c.slots, pic)
-			slotRow.Add(container.NewStack(canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground)), pic))
+			slotRow.Add(container.NewStack(swatch.New(theme.ColorNameInputBackground), pic))
 		}
 	}
 	slotRow.Hidden = c.of < 2
@@ -263,9 +263,9 @@ func (c *Card) showResults(results []Result, a Actions, prompt string) {
 		pic.SetImage(r.Thumb)
 		var tile fyne.CanvasObject = pic
 		if r.Label != "" {
-			tag := canvas.NewText(r.Label, theme.Color(theme.ColorNameForeground))
-			tag.TextSize = theme.CaptionTextSize()
-			shade := canvas.NewRectangle(theme.Color(theme.ColorNameOverlayBackground))
+			tag := widget.NewLabel(r.Label) // a label's colour follows the theme
+			tag.SizeName = theme.SizeNameCaptionText
+			shade := swatch.New(theme.ColorNameOverlayBackground)
 			tile = container.NewStack(pic, container.NewVBox(layout.NewSpacer(), container.NewStack(shade, container.NewCenter(tag))))
 		}
 		if r.Unsaved != nil {

@@ -263,6 +263,7 @@ type cell struct {
 	// over it would hide the colours being chosen between); border marks
 	// the keyboard's cursor.
 	frame  *canvas.Rectangle
+	badge  *canvas.Circle
 	check  *fyne.Container
 	border *canvas.Rectangle
 }
@@ -273,15 +274,25 @@ func newCell(g *Grid, content fyne.CanvasObject) *cell {
 	c.frame = canvas.NewRectangle(color.Transparent)
 	c.frame.StrokeColor, c.frame.StrokeWidth = p, 4
 	c.frame.Hide()
-	badge := canvas.NewCircle(p)
+	c.badge = canvas.NewCircle(p)
 	icon := widget.NewIcon(theme.ConfirmIcon())
-	c.check = container.NewVBox(container.NewHBox(layout.NewSpacer(), container.NewGridWrap(fyne.NewSize(24, 24), container.NewStack(badge, icon))), layout.NewSpacer())
+	c.check = container.NewVBox(container.NewHBox(layout.NewSpacer(), container.NewGridWrap(fyne.NewSize(24, 24), container.NewStack(c.badge, icon))), layout.NewSpacer())
 	c.check.Hide()
 	c.border = canvas.NewRectangle(color.Transparent)
 	c.border.StrokeColor, c.border.StrokeWidth = theme.Color(theme.ColorNameForeground), 1
 	c.border.Hide()
 	c.ExtendBaseWidget(c)
 	return c
+}
+
+// Refresh implements fyne.Widget: the frame, the tick and the cursor's
+// border take the theme's colours again (Fyne refreshes every object when
+// the theme changes; the rectangles keep the colour they were given).
+func (c *cell) Refresh() {
+	p := theme.ColorForWidget(theme.ColorNamePrimary, c)
+	c.frame.StrokeColor, c.badge.FillColor = p, p
+	c.border.StrokeColor = theme.ColorForWidget(theme.ColorNameForeground, c)
+	c.BaseWidget.Refresh()
 }
 
 func (c *cell) show(selected, cursor bool) {

@@ -2,12 +2,11 @@ package transcript
 
 import (
 	"easel/internal/catalogue"
+	"easel/ui/widgets/swatch"
 	"fmt"
-	"image/color"
 	"net/url"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
@@ -46,7 +45,7 @@ func renderBlock(b markdown.Block, a blockActions) fyne.CanvasObject {
 	case markdown.Code:
 		return codeBlock(b, a)
 	case markdown.Quote:
-		bar := canvas.NewRectangle(theme.Color(theme.ColorNamePrimary))
+		bar := swatch.New(theme.ColorNamePrimary)
 		bar.SetMinSize(fyne.NewSize(3, 0))
 		return container.NewBorder(nil, nil, bar, nil, container.NewVBox(render(b.Blocks, a)...))
 	case markdown.List:
@@ -111,7 +110,7 @@ func richText(spans []markdown.Span, base *widget.RichTextStyle) *widget.RichTex
 // codeBlock is monospace text on a panel with its language, Copy and Use
 // as prompt; long lines scroll sideways.
 func codeBlock(b markdown.Block, a blockActions) fyne.CanvasObject {
-	bg := canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))
+	bg := swatch.New(theme.ColorNameInputBackground)
 	bg.CornerRadius = theme.Size(theme.SizeNameInputRadius)
 	// Code keeps its lines: a line wider than the reply scrolls sideways
 	// rather than breaking inside a word or an identifier.
@@ -154,7 +153,8 @@ func table(b markdown.Block) fyne.CanvasObject {
 		if !header {
 			return rt
 		}
-		shade := canvas.NewRectangle(withAlpha(theme.Color(theme.ColorNamePrimary), 0x30))
+		shade := swatch.New(theme.ColorNamePrimary)
+		shade.FillAlpha = 0x30
 		return container.NewStack(shade, rt)
 	}
 	for i := 0; i < cols; i++ {
@@ -174,9 +174,4 @@ func table(b markdown.Block) fyne.CanvasObject {
 		}
 	}
 	return grid
-}
-
-func withAlpha(c color.Color, a uint8) color.Color {
-	r, g, b, _ := c.RGBA()
-	return color.NRGBA{R: uint8(r >> 8), G: uint8(g >> 8), B: uint8(b >> 8), A: a}
 }

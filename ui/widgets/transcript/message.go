@@ -3,6 +3,7 @@ package transcript
 import (
 	"easel/internal/catalogue"
 	"easel/ui/widgets/popmenu"
+	"easel/ui/widgets/swatch"
 	"image"
 
 	"fyne.io/fyne/v2"
@@ -88,7 +89,7 @@ type messageView struct {
 	widget.BaseWidget
 	t        *Transcript
 	msg      Message
-	bg       *canvas.Rectangle
+	bg       *swatch.Swatch
 	header   *fyne.Container
 	who      *widget.Label
 	version  *widget.Label
@@ -128,7 +129,7 @@ func newMessageView(t *Transcript) *messageView {
 
 // build makes the row's parts.
 func (v *messageView) build() {
-	v.bg = canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))
+	v.bg = swatch.New(theme.ColorNameInputBackground)
 	v.bg.CornerRadius = theme.Size(theme.SizeNameInputRadius)
 	v.who = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	v.who.Truncation = fyne.TextTruncateEllipsis
