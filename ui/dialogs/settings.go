@@ -33,6 +33,8 @@ type Settings struct {
 	prices *fyne.Container
 	// Tabs are the profile's form and what was learnt of its service.
 	Tabs *container.AppTabs
+	// Sections are the profiles and the app's preferences.
+	Sections *container.AppTabs
 	// testRow holds the shown form's Test connection and its result, kept
 	// in sight below the scrolling form.
 	testRow *fyne.Container
@@ -86,12 +88,18 @@ func ShowSettings(h Host, closed func()) *Settings {
 	s.Tabs = container.NewAppTabs(
 		container.NewTabItem(catalogue.T("Profile"), container.NewVScroll(s.pane)),
 		container.NewTabItem(catalogue.T("Prices and budget"), container.NewVScroll(s.prices)),
-		container.NewTabItem(catalogue.T("What this service does"), container.NewVScroll(s.learnt)),
-		container.NewTabItem(catalogue.T("Preferences"), container.NewVScroll(container.NewPadded(container.NewVBox(
-			s.languagePicker(), s.themePicker(), exportFolderPicker(h))))))
+		container.NewTabItem(catalogue.T("What this service does"), container.NewVScroll(s.learnt)))
 	split := container.NewHSplit(left, container.NewBorder(nil, container.NewVBox(s.testRow, actions), nil, nil, s.Tabs))
 	split.Offset = 0.28
-	s.dlg = dialog.NewCustomWithoutButtons(catalogue.T("Settings"), split, h.Window())
+	// The preferences are the app's, not a profile's: a tab of their own
+	// beside the profiles, without the profile list and its buttons.
+	closePrefs := &widget.Button{Text: catalogue.T("Close"), OnTapped: func() { s.Form.ConfirmDiscard(s.dlg.Hide) }}
+	prefs := container.NewBorder(nil, container.NewHBox(kit.Spacer(), closePrefs), nil, nil,
+		container.NewVScroll(container.NewPadded(container.NewVBox(s.languagePicker(), s.themePicker(), exportFolderPicker(h)))))
+	s.Sections = container.NewAppTabs(
+		container.NewTabItemWithIcon(catalogue.T("Profiles"), theme.AccountIcon(), split),
+		container.NewTabItemWithIcon(catalogue.T("Preferences"), theme.SettingsIcon(), prefs))
+	s.dlg = dialog.NewCustomWithoutButtons(catalogue.T("Settings"), s.Sections, h.Window())
 	s.dlg.SetOnClosed(closed)
 	s.dlg.Resize(fyne.NewSize(920, 620))
 	s.reload(h.Session().Current().ID)
