@@ -5,6 +5,7 @@ package e2e
 import (
 	"bytes"
 	"fmt"
+	"image"
 	"net/url"
 	"os"
 	"os/exec"
@@ -15,6 +16,10 @@ import (
 
 	"easel/internal/imageio"
 )
+
+// cardResult is where a finished card's first result shows on Text to
+// image in a 1280x800 window.
+var cardResult = image.Rect(676, 236, 742, 300)
 
 // A gallery image dragged out of the window and dropped on another app
 // (a real GTK drop target, taking files as a file manager does) reaches
@@ -29,6 +34,53 @@ func TestImageDraggedOutDropsOnAnotherApp(t *testing.T) {
 	p.waitInLibrary(ctx, home, "kite")
 	p.key("ctrl+4")
 	p.waitPicture(ctx, "the gallery's first thumbnail", firstGalleryCell)
+	lines := dragToTarget(t, p, firstGalleryCell.Min.Add(firstGalleryCell.Size().Div(2)), "gallery-dragging-out.png")
+	u, err := url.Parse(lines[0])
+	if err != nil || u.Scheme != "file" {
+		t.Fatalf("the other app got %q, want a file URI", lines[0])
+	}
+	if !strings.HasPrefix(u.Path, filepath.Join(home, "easel")) {
+		t.Errorf("dropped %s, want a file of the gallery under %s", u.Path, home)
+	}
+	img, err := imageio.DecodeFile(u.Path)
+	if err != nil {
+		t.Fatalf("the other app cannot read what it was given: %v", err)
+	}
+	if b := img.Bounds(); b.Dx() != 1024 || b.Dy() != 1024 {
+		t.Errorf("the other app read %v, want 1024x1024", b)
+	}
+	time.Sleep(300 * time.Millisecond)
+	if dir := os.Getenv("SCREENSHOT_DIR"); dir != "" {
+		save(t, filepath.Join(dir, "gallery-dropped-out.png"), p.screenshot())
+	}
+}
+
+// A finished job's result is dragged from its card on Text to image onto
+// another app, which gets the gallery's file.
+func TestCardResultDraggedOutDropsOnAnotherApp(t *testing.T) {
+	if _, err := exec.LookPath("/usr/bin/python3"); err != nil {
+		t.Skip("no python3 for the drop target")
+	}
+	p, home, ctx := startDemo(t)
+	p.generate("a red kite over the dunes")
+	p.waitInLibrary(ctx, home, "kite")
+	p.waitPicture(ctx, "the card's result", cardResult)
+	lines := dragToTarget(t, p, cardResult.Min.Add(cardResult.Size().Div(2)), "card-dragging-out.png")
+	u, err := url.Parse(lines[0])
+	if err != nil || u.Scheme != "file" || !strings.HasPrefix(u.Path, filepath.Join(home, "easel")) {
+		t.Fatalf("the other app got %q, want a gallery file under %s", lines[0], home)
+	}
+	if _, err := imageio.DecodeFile(u.Path); err != nil {
+		t.Fatalf("the other app cannot read what it was given: %v", err)
+	}
+}
+
+// dragToTarget moves Easel aside, opens a GTK drop target at (0,0),
+// drags from from (a point of Easel's window) onto it, and returns what
+// the target printed: the URIs dropped, then "dropped". shot names the
+// screenshot taken mid-drag.
+func dragToTarget(t *testing.T, p *proc, from image.Point, shot string) []string {
+	t.Helper()
 	// The drop target's window sits at (0,0), 200x200: move Easel aside.
 	xdo(t, "windowmove", "--sync", fmt.Sprint(uint32(p.window)), "300", "0")
 	time.Sleep(300 * time.Millisecond)
@@ -50,7 +102,7 @@ func TestImageDraggedOutDropsOnAnotherApp(t *testing.T) {
 	}
 	time.Sleep(500 * time.Millisecond)
 
-	c := firstGalleryCell.Min.Add(firstGalleryCell.Size().Div(2))
+	c := from
 	xdo(t, "mousemove", "--sync", fmt.Sprint(300+c.X), fmt.Sprint(c.Y))
 	xdo(t, "mousedown", "1")
 	for _, x := range []int{300 + c.X - 10, 300 + c.X - 40, 280, 200, 150, 100, 100} { // XDND needs several moves
@@ -58,7 +110,7 @@ func TestImageDraggedOutDropsOnAnotherApp(t *testing.T) {
 		time.Sleep(150 * time.Millisecond)
 	}
 	if dir := os.Getenv("SCREENSHOT_DIR"); dir != "" {
-		save(t, filepath.Join(dir, "gallery-dragging-out.png"), p.screenshot())
+		save(t, filepath.Join(dir, shot), p.screenshot())
 	}
 	xdo(t, "mouseup", "1")
 
@@ -75,22 +127,5 @@ func TestImageDraggedOutDropsOnAnotherApp(t *testing.T) {
 	if len(lines) != 2 {
 		t.Fatalf("the other app got %q, want one file", lines)
 	}
-	u, err := url.Parse(lines[0])
-	if err != nil || u.Scheme != "file" {
-		t.Fatalf("the other app got %q, want a file URI", lines[0])
-	}
-	if !strings.HasPrefix(u.Path, filepath.Join(home, "easel")) {
-		t.Errorf("dropped %s, want a file of the gallery under %s", u.Path, home)
-	}
-	img, err := imageio.DecodeFile(u.Path)
-	if err != nil {
-		t.Fatalf("the other app cannot read what it was given: %v", err)
-	}
-	if b := img.Bounds(); b.Dx() != 1024 || b.Dy() != 1024 {
-		t.Errorf("the other app read %v, want 1024x1024", b)
-	}
-	time.Sleep(300 * time.Millisecond)
-	if dir := os.Getenv("SCREENSHOT_DIR"); dir != "" {
-		save(t, filepath.Join(dir, "gallery-dropped-out.png"), p.screenshot())
-	}
+	return lines
 }

@@ -6,7 +6,6 @@ import (
 
 	"easel/internal/catalogue"
 	"easel/ui/dragout"
-	"easel/ui/widgets/thumbgrid"
 )
 
 // draggedOut carries the grid's selection out of the window, as files,
@@ -15,55 +14,9 @@ import (
 // being dragged and how it ended.
 type draggedOut struct{ *Room }
 
-// onDrag follows the grid's drag of its selection.
-func (t draggedOut) onDrag(p thumbgrid.DragPhase) {
-	switch p {
-	case thumbgrid.DragBegan:
-		t.begin()
-	case thumbgrid.DragMoved:
-		if t.drag != nil {
-			t.drag.Moved()
-		}
-	case thumbgrid.DragEnded:
-		if t.drag != nil {
-			t.drag.Released()
-			t.drag = nil
-		}
-	}
-}
-
-func (t draggedOut) begin() {
-	paths, err := t.selectedPaths()
-	if err == nil {
-		t.drag, err = dragout.Start(t.host.Window(), paths)
-	}
-	switch {
-	case errors.Is(err, dragout.ErrUnsupported):
-		t.note(catalogue.T("Dragging images out of Easel is not available on this desktop yet: use Copy image (Ctrl+C) or Export."))
-		return
-	case err != nil:
-		t.note(catalogue.F("Could not start dragging: %v", err))
-		return
-	}
-	if len(paths) == 1 {
-		t.note(catalogue.T("Drop on another app to give it this image"))
-	} else {
-		t.note(catalogue.N("Drop on another app to give it these %d images", len(paths), len(paths)))
-	}
-	done := t.drag.Done()
-	go func() {
-		dropped := <-done
-		t.host.Do(func() {
-			switch {
-			case dropped && len(paths) == 1:
-				t.note(catalogue.T("Dropped the image on the other app"))
-			case dropped:
-				t.note(catalogue.N("Dropped %d images on the other app", len(paths), len(paths)))
-			default:
-				t.note("")
-			}
-		})
-	}()
+// gesture is the grid's drag, made once.
+func (t draggedOut) gesture() *dragout.Gesture {
+	return &dragout.Gesture{Window: t.host.Window(), Do: t.host.Do, Paths: t.selectedPaths, Note: t.note}
 }
 
 // selectedPaths are the selected items' files, in the order chosen. The

@@ -94,9 +94,9 @@ type Room struct {
 	scope *widget.Label
 	// copyImage is the open item's Copy image, nil with none open.
 	copyImage *widget.Button
-	// drag is the selection being dragged out of the window (nil: none);
+	// drag carries the selection out of the window when it is dragged;
 	// dragNote says what it carries and how it ended.
-	drag     *dragout.Drag
+	drag     *dragout.Gesture
 	dragNote *widget.Label
 
 	// pager reads the grid's items by place; total is how many match.
@@ -162,7 +162,8 @@ func (t *Room) Build() fyne.CanvasObject {
 	t.grid.OnChanged = t.selectionChanged
 	t.grid.OnOpen = t.openAt
 	t.grid.OnKey = selectionVerbs{t}.onKey
-	t.grid.OnDrag = draggedOut{t}.onDrag
+	t.drag = draggedOut{t}.gesture()
+	t.grid.OnDrag = t.drag.Follow
 	t.dragNote = kit.HintLabel("")
 	t.dragNote.Hide()
 	t.batch = newBatchBar(t)
@@ -404,7 +405,7 @@ func (t *Room) updateCell(i int, o fyne.CanvasObject) {
 // in the details, and the batch bar counts the selection.
 func (t *Room) selectionChanged() {
 	t.batch.sync()
-	if t.drag == nil && !t.dragNote.Hidden {
+	if !t.drag.Dragging() && !t.dragNote.Hidden {
 		draggedOut{t}.note("") // the last drag's outcome is old news
 	}
 	if t.quiet {

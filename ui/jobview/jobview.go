@@ -25,6 +25,7 @@ import (
 	"easel/internal/jobs"
 	"easel/internal/library"
 	"easel/ui/kit"
+	"easel/ui/widgets/dragsource"
 	"easel/ui/widgets/picture"
 )
 
@@ -81,6 +82,9 @@ type Actions struct {
 	// Compare shows before (an image's bytes) and the result at after (a
 	// file) large, side by side or with a divider.
 	Compare func(before []byte, after string)
+	// DragOut follows the drag of a result out of the window, to another
+	// app.
+	DragOut func(item int64, p dragsource.Phase)
 }
 
 // Card shows one job.
@@ -286,7 +290,12 @@ func (c *Card) showResults(results []Result, a Actions, prompt string) {
 				a.Open(item)
 			}
 		}}
-		c.results.Add(container.NewStack(tile, b))
+		cell := container.NewStack(tile, b)
+		if a.DragOut != nil {
+			// Over the button: it takes drags, the button keeps the taps.
+			cell.Add(dragsource.New(func(p dragsource.Phase) { a.DragOut(item, p) }))
+		}
+		c.results.Add(cell)
 	}
 	c.results.Hidden = len(c.results.Objects) == 0
 	c.unsaved.Hidden = len(c.unsaved.Objects) == 0

@@ -17,10 +17,12 @@ import (
 	"easel/internal/honesty"
 	"easel/internal/jobs"
 	"easel/internal/spend"
+	"easel/ui/dragout"
 	"easel/ui/imageform"
 	"easel/ui/jobview"
 	"easel/ui/kit"
 	"easel/ui/widgets/compare"
+	"easel/ui/widgets/dragsource"
 )
 
 // Sender is the sending side that Text to image and Edit share: the
@@ -41,6 +43,9 @@ type Sender struct {
 	// advice is shared by every copy of the Sender (a tab embeds one):
 	// the form's change hook holds one copy, the tab another.
 	advice *advice
+	// drag carries a card's result out of the window when it is
+	// dragged; shared by every copy, as advice is.
+	drag *dragout.Gesture
 }
 
 // advice is the state of the notes under the form.
@@ -66,6 +71,13 @@ type advice struct {
 // tapped) and the status line; extra rows go first in the form.
 func NewSender(h SendHost, text string, icon fyne.Resource, send func(), extra ...*widget.FormItem) Sender {
 	s := Sender{host: h, advice: &advice{editing: func() (bool, bool) { return false, false }, inputs: func() (int, bool) { return 0, false }, prompt: func() string { return "" }}}
+	s.drag = &dragout.Gesture{Window: h.Window(), Do: h.Do}
+	s.drag.Note = func(text string) {
+		if text == "" {
+			text = ServiceText(h) // the drag is over: the line as it was
+		}
+		s.SetStatus(text)
+	}
 	s.estimate = widget.NewLabel("")
 	s.estimate.Importance = widget.LowImportance
 	// It gives up width, not the row's height: cut with an ellipsis
@@ -244,7 +256,27 @@ func (s *Sender) Cancel(id string) {
 func (s *Sender) JobActions() jobview.Actions {
 	return jobview.Actions{Cancel: s.Cancel, Open: s.host.OpenItem, Retry: s.Retry, Settings: s.host.ShowSettings,
 		SaveAs: s.host.SaveImageAs, EditThis: s.host.EditItem, MoreLike: s.host.MoreLikeItem, OtherGroup: s.OtherGroup,
-		Compare: s.compareLarge}
+		Compare: s.compareLarge, DragOut: s.dragOut}
+}
+
+// dragOut follows the drag of a card's result (a gallery item) out of
+// the window, to another app; the line beside the button says how it
+// goes.
+func (s *Sender) dragOut(item int64, p dragsource.Phase) {
+	if p == dragsource.Began {
+		s.drag.Paths = func() ([]string, error) {
+			lib := s.host.Library()
+			if lib == nil {
+				return nil, nil
+			}
+			it, err := lib.Get(context.Background(), item)
+			if err != nil {
+				return nil, err
+			}
+			return []string{lib.Path(it)}, nil
+		}
+	}
+	s.drag.Follow(p)
 }
 
 // compareLarge decodes the first input and a result off the UI goroutine

@@ -20,6 +20,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"easel/internal/selection"
+	"easel/ui/widgets/dragsource"
 )
 
 // modifiers is the keyboard's modifiers now; tests replace it.
@@ -39,24 +40,6 @@ const (
 	KeyCopy      = "copy"      // Ctrl+C
 )
 
-// DragPhase is where a drag of the selection is.
-type DragPhase int
-
-// A drag's phases, as OnDrag hears them.
-const (
-	// DragBegan: the pointer moved DragSlop with the button down on a
-	// cell; the selection (that cell's, at least) is what is dragged.
-	DragBegan DragPhase = iota
-	// DragMoved: the pointer moved again, perhaps outside the window.
-	DragMoved
-	// DragEnded: the button came up.
-	DragEnded
-)
-
-// DragSlop is how far the pointer moves, in Fyne's units, before a press
-// becomes a drag: a click's small tremor is not a drag.
-const DragSlop = 6
-
 // Grid is a selectable virtual grid.
 type Grid struct {
 	widget.BaseWidget
@@ -70,14 +53,12 @@ type Grid struct {
 	// OnKey gets the keys the grid does not handle itself.
 	OnKey func(key string)
 	// OnDrag hears a drag of the selection; nil: cells do not drag.
-	OnDrag func(DragPhase)
+	OnDrag func(dragsource.Phase)
 
 	sel  *selection.Set
 	wrap *widget.GridWrap
-	// moved is how far the pointer has moved in this press; dragging is
-	// set once that passed DragSlop.
-	moved    float32
-	dragging bool
+	// drag follows the press under way, until it becomes a drag.
+	drag dragsource.Tracker
 	// pending is a press on a cell already in a multi-selection: the
 	// cell becomes the selection alone when the button comes up, unless
 	// the press became a drag of the whole selection (-1: none).
@@ -311,7 +292,8 @@ func (c *cell) MouseDown(e *desktop.MouseEvent) {
 		return
 	}
 	g := c.g
-	g.moved, g.dragging, g.pending = 0, false, -1
+	g.drag.End()
+	g.pending = -1
 	if e.Modifier == 0 && g.OnDrag != nil && g.sel.Len() > 1 && g.sel.Has(c.place) {
 		g.pending = c.place
 		g.focus()
@@ -324,44 +306,30 @@ func (c *cell) MouseDown(e *desktop.MouseEvent) {
 // that did not drag is a click after all.
 func (c *cell) MouseUp(e *desktop.MouseEvent) {
 	g := c.g
-	if e.Button == desktop.MouseButtonPrimary && g.pending == c.place && c.place >= 0 && !g.dragging {
+	if e.Button == desktop.MouseButtonPrimary && g.pending == c.place && c.place >= 0 && !g.drag.Dragging() {
 		g.pending = -1
 		g.click(c.place, 0)
 	}
 }
 
-// Dragged implements fyne.Draggable: past DragSlop the press drags the
-// selection, and every move after is handed to the owner.
+// Dragged implements fyne.Draggable: past dragsource.Slop the press
+// drags the selection, and every move after is handed to the owner.
 func (c *cell) Dragged(e *fyne.DragEvent) {
 	g := c.g
 	if g.OnDrag == nil || g.sel.Len() == 0 {
 		return
 	}
-	if g.dragging {
-		g.OnDrag(DragMoved)
-		return
-	}
-	g.moved += abs(e.Dragged.DX) + abs(e.Dragged.DY)
-	if g.moved >= DragSlop {
-		g.dragging, g.pending = true, -1
-		g.OnDrag(DragBegan)
+	if p, ok := g.drag.Move(e); ok {
+		g.pending = -1
+		g.OnDrag(p)
 	}
 }
 
 // DragEnd implements fyne.Draggable.
 func (c *cell) DragEnd() {
-	g := c.g
-	if g.dragging && g.OnDrag != nil {
-		g.OnDrag(DragEnded)
+	if c.g.drag.End() && c.g.OnDrag != nil {
+		c.g.OnDrag(dragsource.Ended)
 	}
-	g.dragging, g.moved = false, 0
-}
-
-func abs(v float32) float32 {
-	if v < 0 {
-		return -v
-	}
-	return v
 }
 
 // Tapped implements fyne.Tappable: a tap where there is no mouse (the

@@ -9,6 +9,8 @@ import (
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
+
+	"easel/ui/widgets/dragsource"
 )
 
 func grid(t *testing.T, n int) (*Grid, fyne.Window) {
@@ -127,12 +129,12 @@ func drag(c *cell, dx float32) {
 	c.Dragged(&fyne.DragEvent{Dragged: fyne.Delta{DX: dx}})
 }
 
-// A press that moves past DragSlop drags the selection: the owner hears
-// it begin, move and end; a tremor under DragSlop is still a click.
+// A press that moves past dragsource.Slop drags the selection: the owner hears
+// it begin, move and end; a tremor under dragsource.Slop is still a click.
 func TestDraggingACellDragsTheSelection(t *testing.T) {
 	g, _ := grid(t, 20)
-	var heard []DragPhase
-	g.OnDrag = func(p DragPhase) { heard = append(heard, p) }
+	var heard []dragsource.Phase
+	g.OnDrag = func(p dragsource.Phase) { heard = append(heard, p) }
 	cs := cells(g)
 
 	press(cs[3], 0)
@@ -148,7 +150,7 @@ func TestDraggingACellDragsTheSelection(t *testing.T) {
 	drag(cs[5], 4)
 	drag(cs[5], 40)
 	cs[5].DragEnd()
-	if want := []DragPhase{DragBegan, DragMoved, DragEnded}; !slices.Equal(heard, want) {
+	if want := []dragsource.Phase{dragsource.Began, dragsource.Moved, dragsource.Ended}; !slices.Equal(heard, want) {
 		t.Fatalf("heard %v, want %v", heard, want)
 	}
 	if !slices.Equal(g.Selection().Order(), []int{5}) {
@@ -161,8 +163,8 @@ func TestDraggingACellDragsTheSelection(t *testing.T) {
 func TestPressInsideASelectionWaitsForTheRelease(t *testing.T) {
 	g, _ := grid(t, 20)
 	began := 0
-	g.OnDrag = func(p DragPhase) {
-		if p == DragBegan {
+	g.OnDrag = func(p dragsource.Phase) {
+		if p == dragsource.Began {
 			began++
 		}
 	}
