@@ -33,7 +33,11 @@ type Listing struct {
 
 // List reads dir. Links are followed, so a linked folder opens and a
 // linked image is offered; entries that cannot be read are skipped.
-func List(dir string) (Listing, error) {
+func List(dir string) (Listing, error) { return ListMatching(dir, IsImage) }
+
+// ListMatching is List for the files whose names match says are wanted
+// (a prompt library's .json), in Images.
+func ListMatching(dir string, match func(name string) bool) (Listing, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return Listing{Dir: dir}, err
@@ -51,7 +55,7 @@ func List(dir string) (Listing, error) {
 		switch {
 		case st.IsDir():
 			l.Folders = append(l.Folders, name)
-		case st.Mode().IsRegular() && IsImage(name):
+		case st.Mode().IsRegular() && match(name):
 			l.Images = append(l.Images, name)
 		}
 	}

@@ -177,10 +177,16 @@ func WriteChecked(h Host, target string, encode func() ([]byte, error), done fun
 // data there as WriteChecked does; what names it in messages ("the
 // conversation").
 func SaveFile(h Host, title, name, what string, data []byte) {
+	SaveEncoded(h, title, name, what, func() ([]byte, error) { return data, nil })
+}
+
+// SaveEncoded is SaveFile for data made once the place is chosen, off
+// the UI goroutine (the spend's lines, read from the ledger).
+func SaveEncoded(h Host, title, name, what string, encode func() ([]byte, error)) {
 	dest := newDestination(h, name)
 	d := dialog.NewCustomConfirm(title, catalogue.T("Save"), catalogue.T("Cancel"), dest.form(), func(ok bool) {
 		if ok {
-			writeChecked(h, dest.target(), what, func() ([]byte, error) { return data, nil }, nil)
+			writeChecked(h, dest.target(), what, encode, nil)
 		}
 	}, h.Window())
 	d.Resize(fyne.NewSize(560, d.MinSize().Height))

@@ -48,6 +48,11 @@ type ImagePicker struct {
 	// single is set when the picker chooses one image: a Ctrl or Shift
 	// click chooses the image clicked instead.
 	single bool
+	// match says which files are offered; kind names them when none is
+	// there. Images (with previews) unless PickFile set other files.
+	match    func(name string) bool
+	kind     string
+	previews bool
 
 	// thumbs are the folder's previews as they are decoded; cancel
 	// stops the decoding of the folder left.
@@ -60,13 +65,13 @@ type ImagePicker struct {
 // files in the order clicked, and is not called on Cancel. title and
 // action word the dialog ("Add images", "Add") for where it was opened.
 func PickImages(h Host, title, action string, done func(paths []string)) *ImagePicker {
-	return newPicker(h, title, action, done, nil)
+	return newPicker(h, title, action, done, nil, nil)
 }
 
 // PickImage opens the picker to choose one image (a missing item's
 // file, a mask); done gets it, and is not called on Cancel.
 func PickImage(h Host, title, action string, done func(path string)) *ImagePicker {
-	p := newPicker(h, title, action, func(paths []string) { done(paths[0]) }, nil)
+	p := newPicker(h, title, action, func(paths []string) { done(paths[0]) }, nil, nil)
 	p.single = true
 	p.selectionChanged()
 	return p
@@ -76,15 +81,30 @@ func PickImage(h Host, title, action string, done func(path string)) *ImagePicke
 // folder shown when the action is pressed is done's. It opens on start
 // when that folder exists.
 func PickFolder(h Host, title, action, start string, done func(dir string)) *ImagePicker {
-	p := newPicker(h, title, action, nil, done)
+	p := newPicker(h, title, action, nil, done, nil)
 	if st, err := os.Stat(start); err == nil && st.IsDir() {
 		p.open(start)
 	}
 	return p
 }
 
-func newPicker(h Host, title, action string, done func(paths []string), folder func(dir string)) *ImagePicker {
-	p := &ImagePicker{h: h, done: done, folder: folder, thumbs: map[string]image.Image{}}
+// PickFile opens the picker to choose one file whose name ends in ext (a
+// prompt library's ".json"), kind naming such files ("prompt library
+// files"); they are listed by name, without previews. done gets the
+// file, and is not called on Cancel.
+func PickFile(h Host, title, action, ext, kind string, done func(path string)) *ImagePicker {
+	match := func(name string) bool { return strings.EqualFold(filepath.Ext(name), ext) }
+	p := newPicker(h, title, action, func(paths []string) { done(paths[0]) }, nil, match)
+	p.single, p.kind = true, kind
+	p.selectionChanged()
+	return p
+}
+
+func newPicker(h Host, title, action string, done func(paths []string), folder func(dir string), match func(string) bool) *ImagePicker {
+	p := &ImagePicker{h: h, done: done, folder: folder, thumbs: map[string]image.Image{}, match: match, previews: match == nil}
+	if match == nil {
+		p.match = imagefolder.IsImage
+	}
 	p.where = widget.NewLabel("")
 	p.where.Truncation = fyne.TextTruncateEllipsis
 	p.chosen = kit.HintLabel("")
@@ -150,7 +170,7 @@ func placeName(name string) string {
 
 // open shows dir: its folders, its images, nothing chosen.
 func (p *ImagePicker) open(dir string) {
-	l, err := imagefolder.List(dir)
+	l, err := imagefolder.ListMatching(dir, p.match)
 	if err != nil {
 		p.chosen.SetText(catalogue.F("The folder %s cannot be opened: %v", filepath.Base(dir), err))
 		return
@@ -171,6 +191,9 @@ func (p *ImagePicker) open(dir string) {
 // load decodes the folder's previews off the UI goroutine, two at a
 // time, until the folder is left.
 func (p *ImagePicker) load(l imagefolder.Listing) {
+	if !p.previews {
+		return
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	p.mu.Lock()
 	p.cancel = cancel
@@ -222,7 +245,9 @@ func (p *ImagePicker) newCell() fyne.CanvasObject {
 	name := widget.NewLabel("")
 	name.Truncation = fyne.TextTruncateEllipsis
 	name.SizeName = theme.SizeNameCaptionText
-	return container.NewBorder(nil, name, nil, nil, picture.New(fyne.NewSize(pickerThumb, pickerThumb)))
+	icon := widget.NewIcon(theme.FileIcon())
+	icon.Hidden = p.previews
+	return container.NewBorder(nil, name, nil, nil, container.NewStack(picture.New(fyne.NewSize(pickerThumb, pickerThumb)), icon))
 }
 
 func (p *ImagePicker) showCell(i int, o fyne.CanvasObject) {
@@ -235,7 +260,7 @@ func (p *ImagePicker) showCell(i int, o fyne.CanvasObject) {
 	p.mu.Lock()
 	img := p.thumbs[filepath.Join(p.listing.Dir, name)]
 	p.mu.Unlock()
-	c.Objects[0].(*picture.Picture).SetImage(img)
+	c.Objects[0].(*fyne.Container).Objects[0].(*picture.Picture).SetImage(img)
 }
 
 // Chosen are the chosen files, in the order clicked.
@@ -263,8 +288,12 @@ func (p *ImagePicker) selectionChanged() {
 	switch {
 	case p.single && len(chosen) == 1:
 		p.chosen.SetText(catalogue.F("%s will be used.", filepath.Base(chosen[0])))
+	case p.single && len(p.listing.Images) > 0 && p.kind != "":
+		p.chosen.SetText(catalogue.T("Click a file."))
 	case p.single && len(p.listing.Images) > 0:
 		p.chosen.SetText(catalogue.T("Click an image."))
+	case len(p.listing.Images) == 0 && p.kind != "":
+		p.chosen.SetText(catalogue.F("No %s here: open another folder.", p.kind))
 	case len(p.listing.Images) == 0:
 		p.chosen.SetText(catalogue.T("No PNG, JPEG, WebP, GIF, BMP or TIFF images here: open another folder."))
 	case len(chosen) == 0:

@@ -136,3 +136,46 @@ func TestPickImageTakesOne(t *testing.T) {
 		t.Fatalf("handed over %q, want b.png", got)
 	}
 }
+
+// Choosing a file of one kind (a prompt library's .json) lists those
+// files alone, whatever the case of their extension, with no previews
+// decoded, and hands over the one chosen.
+func TestPickFileListsOneKind(t *testing.T) {
+	h := roomtest.New(t)
+	dir := t.TempDir()
+	for _, name := range []string{"a.png", "library.json", "OLD.JSON", "notes.txt"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte("{}"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var got string
+	h.UI(func() {
+		p := PickFile(h, "Import a prompt library", "Import", ".json", "prompt library files (.json)", func(path string) { got = path })
+		p.Open(dir)
+		if want := []string{"library.json", "OLD.JSON"}; strings.Join(p.listing.Images, ",") != strings.Join(want, ",") {
+			t.Errorf("listed %v, want %v", p.listing.Images, want)
+		}
+		if p.chosen.Text != "Click a file." {
+			t.Errorf("the picker says %q", p.chosen.Text)
+		}
+		p.Choose(1)
+		p.Confirm()
+		p.Open(t.TempDir())
+	})
+	if filepath.Base(got) != "OLD.JSON" {
+		t.Fatalf("handed over %q, want OLD.JSON", got)
+	}
+	h.UI(func() {
+		p := PickFile(h, "Import a prompt library", "Import", ".json", "prompt library files (.json)", func(string) {})
+		p.Open(t.TempDir())
+		if p.chosen.Text != "No prompt library files (.json) here: open another folder." {
+			t.Errorf("an empty folder says %q", p.chosen.Text)
+		}
+		p.mu.Lock()
+		n := len(p.thumbs)
+		p.mu.Unlock()
+		if n != 0 {
+			t.Errorf("%d previews decoded for files that are not images", n)
+		}
+	})
+}

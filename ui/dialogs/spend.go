@@ -10,7 +10,6 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -329,37 +328,13 @@ func (v *SpendView) exportCSV() {
 		names[p.ID] = p.Name
 	}
 	since := v.query(time.Now()).Since
-	save := dialog.NewFileSave(func(w fyne.URIWriteCloser, err error) {
-		if err != nil || w == nil {
-			return
+	name := "easel-spend-" + time.Now().Format("2006-01-02") + ".csv"
+	SaveEncoded(v.h, catalogue.T("Export the spend"), name, catalogue.T("spend"), func() ([]byte, error) {
+		var buf bytes.Buffer
+		entries, err := lib.Entries(context.Background(), since)
+		if err == nil {
+			err = spend.WriteCSV(&buf, entries, names)
 		}
-		go func() {
-			var buf bytes.Buffer
-			entries, err := lib.Entries(context.Background(), since)
-			if err == nil {
-				err = spend.WriteCSV(&buf, entries, names)
-			}
-			if err == nil {
-				_, err = w.Write(buf.Bytes())
-			}
-			if cerr := w.Close(); err == nil {
-				err = cerr
-			}
-			v.h.Do(func() {
-				if err != nil {
-					dialog.ShowError(fmt.Errorf(catalogue.T("the spend could not be exported: %w"), err), v.h.Window())
-					return
-				}
-				dialog.ShowInformation(catalogue.T("Exported"), catalogue.F("%d requests written to %s.", len(entries), w.URI().Name()), v.h.Window())
-			})
-		}()
-	}, v.h.Window())
-	save.SetFileName("easel-spend-" + time.Now().Format("2006-01-02") + ".csv")
-	save.SetFilter(storage.NewExtensionFileFilter([]string{".csv"}))
-	if dir := defaultFolder(); dir != "" {
-		if l, err := storage.ListerForURI(storage.NewFileURI(dir)); err == nil {
-			save.SetLocation(l)
-		}
-	}
-	save.Show()
+		return buf.Bytes(), err
+	})
 }

@@ -9,18 +9,19 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"io"
+	"os"
+	"path/filepath"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"easel/internal/catalogue"
 	"easel/internal/latest"
 	"easel/internal/prompts"
+	"easel/internal/wording"
 	"easel/ui/dialogs"
 	"easel/ui/kit"
 )
@@ -259,25 +260,29 @@ func (v *view) exportFile() {
 
 // importFile adds the entries of a library file, skipping those kept.
 func (v *view) importFile() {
-	d := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
-		if err != nil || r == nil {
-			return
-		}
+	dialogs.PickFile(v.h, catalogue.T("Import a prompt library"), catalogue.T("Import"), ".json", catalogue.T("prompt library files (.json)"), func(path string) {
 		go func() {
-			defer r.Close()
-			added, skipped, err := v.store.Import(context.Background(), io.Reader(r))
+			added, skipped, err := v.importPath(path)
 			v.h.Do(func() {
 				if err != nil {
-					dialog.ShowError(fmt.Errorf("%s: %w", r.URI().Name(), err), v.h.Window())
+					dialog.ShowError(fmt.Errorf("%s: %w", filepath.Base(path), err), v.h.Window())
 					return
 				}
 				dialog.ShowInformation(catalogue.T("Prompt library"), catalogue.F("%d added; %d already kept or empty, skipped.", added, skipped), v.h.Window())
 				v.load()
 			})
 		}()
-	}, v.h.Window())
-	d.SetFilter(storage.NewExtensionFileFilter([]string{".json", ".JSON"}))
-	d.Show()
+	})
+}
+
+// importPath adds the entries of the library file at path.
+func (v *view) importPath(path string) (added, skipped int, err error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, 0, wording.PathCause(err)
+	}
+	defer f.Close()
+	return v.store.Import(context.Background(), f)
 }
 
 // Keep asks for a name and a kind and keeps text in the library; source
