@@ -63,7 +63,7 @@ deps-fonts:
 build: deps-build deps-go
 	go build -o $(BIN) .
 
-test: deps-build deps-test deps-go deps-node
+test: deps-build deps-test deps-go deps-node deps-fonts
 	$(MAKE) --no-print-directory unit
 	$(MAKE) --no-print-directory lint
 	$(MAKE) --no-print-directory check-darwin
