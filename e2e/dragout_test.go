@@ -21,6 +21,11 @@ import (
 // image in a 1280x800 window.
 var cardResult = image.Rect(676, 236, 742, 300)
 
+// detailsPicture is where the gallery's details show the open image in a
+// 1280x800 window (the part left of x=1100 stays on the screen when the
+// window is moved aside).
+var detailsPicture = image.Rect(930, 220, 1080, 500)
+
 // A gallery image dragged out of the window and dropped on another app
 // (a real GTK drop target, taking files as a file manager does) reaches
 // it as the file in the gallery: the app reads the 1024x1024 image from
@@ -72,6 +77,25 @@ func TestCardResultDraggedOutDropsOnAnotherApp(t *testing.T) {
 	}
 	if _, err := imageio.DecodeFile(u.Path); err != nil {
 		t.Fatalf("the other app cannot read what it was given: %v", err)
+	}
+}
+
+// The picture the gallery's details show drags out as its file too.
+func TestDetailsPictureDraggedOutDropsOnAnotherApp(t *testing.T) {
+	if _, err := exec.LookPath("/usr/bin/python3"); err != nil {
+		t.Skip("no python3 for the drop target")
+	}
+	p, home, ctx := startDemo(t)
+	p.generate("a red kite over the dunes")
+	p.waitInLibrary(ctx, home, "kite")
+	p.key("ctrl+4")
+	p.waitPicture(ctx, "the gallery's first thumbnail", firstGalleryCell)
+	c := firstGalleryCell.Min.Add(firstGalleryCell.Size().Div(2))
+	p.click(c.X, c.Y)
+	p.waitPicture(ctx, "the details' picture", detailsPicture)
+	lines := dragToTarget(t, p, detailsPicture.Min.Add(detailsPicture.Size().Div(2)), "details-dragging-out.png")
+	if u, err := url.Parse(lines[0]); err != nil || !strings.HasPrefix(u.Path, filepath.Join(home, "easel")) {
+		t.Fatalf("the other app got %q, want a gallery file under %s", lines[0], home)
 	}
 }
 

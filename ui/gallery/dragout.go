@@ -5,7 +5,9 @@ import (
 	"errors"
 
 	"easel/internal/catalogue"
+	"easel/internal/library"
 	"easel/ui/dragout"
+	"easel/ui/widgets/dragsource"
 )
 
 // draggedOut carries the grid's selection out of the window, as files,
@@ -17,6 +19,18 @@ type draggedOut struct{ *Room }
 // gesture is the grid's drag, made once.
 func (t draggedOut) gesture() *dragout.Gesture {
 	return &dragout.Gesture{Window: t.host.Window(), Do: t.host.Do, Paths: t.selectedPaths, Note: t.note}
+}
+
+// opened is the drag of the image the details show, out of the window.
+func (t draggedOut) opened(it library.Item) func(dragsource.Phase) {
+	g := &dragout.Gesture{Window: t.host.Window(), Do: t.host.Do, Note: t.note, Paths: func() ([]string, error) {
+		lib := t.host.Library()
+		if lib == nil {
+			return nil, errors.New(catalogue.T("The gallery is not open."))
+		}
+		return []string{lib.Path(it)}, nil
+	}}
+	return g.Follow
 }
 
 // selectedPaths are the selected items' files, in the order chosen. The

@@ -34,6 +34,7 @@ import (
 	"easel/ui/imageclip"
 	"easel/ui/kit"
 	"easel/ui/promptlib"
+	"easel/ui/widgets/dragsource"
 	"easel/ui/widgets/picture"
 	"easel/ui/widgets/thumbgrid"
 )
@@ -545,7 +546,7 @@ func (t *Room) Open(it library.Item) {
 	transparent := &widget.Button{Text: catalogue.T("Make transparent…"), Icon: theme.ColorChromaticIcon(), OnTapped: func() { details{t}.makeTransparent(it) }}
 	t.details.Objects = []fyne.CanvasObject{
 		kit.Heading(catalogue.T("Details")), t.scope,
-		full, prompt, container.NewGridWithColumns(2, copyPrompt, copyImage, reuse, editThis, toEdit, toChat, export, del, large, compareBtn, more, expand, transparent, keepPrompt), fav, madeFrom, lineage, settings,
+		container.NewStack(full, dragsource.New(draggedOut{t}.opened(it))), prompt, container.NewGridWithColumns(2, copyPrompt, copyImage, reuse, editThis, toEdit, toChat, export, del, large, compareBtn, more, expand, transparent, keepPrompt), fav, madeFrom, lineage, settings,
 		container.NewGridWithColumns(2,
 			&widget.Button{Text: catalogue.T("Copy file path"), Icon: theme.ContentCopyIcon(), Importance: widget.LowImportance, OnTapped: func() { t.host.Clipboard().SetContent(lib.Path(it)) }},
 			&widget.Button{Text: catalogue.T("Show in folder"), Icon: theme.FolderOpenIcon(), Importance: widget.LowImportance, OnTapped: func() { showInFolder(lib.Path(it)) }}),
