@@ -10,23 +10,34 @@ import (
 	"fyne.io/fyne/v2/theme"
 )
 
+// variant is the default theme fixed to one variant, as Settings ▸
+// Preferences ▸ Theme sets it.
+type variant struct {
+	fyne.Theme
+	v fyne.ThemeVariant
+}
+
+func (t variant) Color(n fyne.ThemeColorName, _ fyne.ThemeVariant) color.Color {
+	return t.Theme.Color(n, t.v)
+}
+
 // A swatch made in the dark theme takes the light theme's colours when
 // the theme changes, as Fyne refreshes the window's objects.
 func TestSwatchFollowsTheTheme(t *testing.T) {
 	a := test.NewTempApp(t)
-	a.Settings().SetTheme(theme.DarkTheme())
+	a.Settings().SetTheme(variant{theme.DefaultTheme(), theme.VariantDark})
 	s := New(theme.ColorNameInputBackground)
 	s.Stroke, s.StrokeWidth = theme.ColorNamePrimary, 2
 	w := test.NewTempWindow(t, s)
 	w.Resize(fyne.NewSize(50, 50))
 	rect := test.WidgetRenderer(s).Objects()[0].(*canvas.Rectangle)
 	dark := rect.FillColor
-	if dark != theme.DarkTheme().Color(theme.ColorNameInputBackground, theme.VariantDark) {
+	if dark != theme.DefaultTheme().Color(theme.ColorNameInputBackground, theme.VariantDark) {
 		t.Fatalf("fill %v, want the dark theme's field background", dark)
 	}
-	a.Settings().SetTheme(theme.LightTheme())
+	a.Settings().SetTheme(variant{theme.DefaultTheme(), theme.VariantLight})
 	s.Refresh() // what Fyne does to every object when the theme changes
-	if want := theme.LightTheme().Color(theme.ColorNameInputBackground, theme.VariantLight); rect.FillColor != want {
+	if want := theme.DefaultTheme().Color(theme.ColorNameInputBackground, theme.VariantLight); rect.FillColor != want {
 		t.Errorf("after the change to light: fill %v, want %v", rect.FillColor, want)
 	}
 	if rect.StrokeColor == color.Transparent || rect.StrokeWidth != 2 {
