@@ -35,6 +35,8 @@ type Settings struct {
 	Tabs *container.AppTabs
 	// Sections are the profiles and the app's preferences.
 	Sections *container.AppTabs
+	// noProfiles stands in the empty list.
+	noProfiles *widget.Label
 	// testRow holds the shown form's Test connection and its result, kept
 	// in sight below the scrolling form.
 	testRow *fyne.Container
@@ -75,7 +77,13 @@ func ShowSettings(h Host, closed func()) *Settings {
 	s.list.OnSelected = func(i widget.ListItemID) { s.open(s.items[i]) }
 	add := &widget.Button{Text: catalogue.T("Add"), Icon: theme.ContentAddIcon(), OnTapped: s.Add}
 	s.Delete = &widget.Button{Text: catalogue.T("Delete"), Icon: theme.DeleteIcon(), OnTapped: s.remove}
-	left := container.NewBorder(nil, container.NewGridWithColumns(2, add, s.Delete), nil, nil, s.list)
+	// With no profile yet (the demo service is not one), the list says
+	// what the form beside it is for rather than standing empty.
+	s.noProfiles = kit.HintLabel(catalogue.T("No profiles yet: fill in the form to add your service, then Save."))
+	s.noProfiles.Wrapping = fyne.TextWrapWord
+	s.noProfiles.Hide()
+	left := container.NewBorder(nil, container.NewGridWithColumns(2, add, s.Delete), nil, nil,
+		container.NewStack(s.list, container.NewVBox(s.noProfiles)))
 
 	s.save = &widget.Button{Text: catalogue.T("Save"), Icon: theme.DocumentSaveIcon(), OnTapped: func() { s.Form.Save(s.saved) }}
 	s.Use = &widget.Button{Text: catalogue.T("Use this profile"), Importance: widget.HighImportance, OnTapped: s.useProfile}
@@ -192,6 +200,8 @@ func (s *Settings) Refresh() { s.list.Refresh() }
 func (s *Settings) reload(id string) {
 	s.items = config.All(s.host.Session().File(), s.host.Session().Getenv)
 	s.list.Refresh()
+	s.noProfiles.Hidden = len(s.items) > 0
+	s.noProfiles.Refresh()
 	at := 0
 	for i, p := range s.items {
 		if p.ID == id {
