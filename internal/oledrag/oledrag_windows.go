@@ -56,8 +56,8 @@ var (
 	iidIDropSource = windows.GUID{Data1: 0x00000121, Data4: [8]byte{0xC0, 0, 0, 0, 0, 0, 0, 0x46}}
 )
 
-// FormatEtc is OLE's FORMATETC: which kind of data, in which medium.
-type FormatEtc struct {
+// formatEtc is OLE's FORMATETC: which kind of data, in which medium.
+type formatEtc struct {
 	Format uint16
 	_      [6]byte
 	Target uintptr
@@ -67,8 +67,8 @@ type FormatEtc struct {
 	_      uint32
 }
 
-// StgMedium is OLE's STGMEDIUM with an HGLOBAL: where the data is.
-type StgMedium struct {
+// stgMedium is OLE's STGMEDIUM with an HGLOBAL: where the data is.
+type stgMedium struct {
 	Tymed   uint32
 	_       uint32
 	HGlobal uintptr
@@ -132,7 +132,7 @@ func release(this *object) uintptr {
 }
 
 // The data object's methods (IDataObject).
-func getData(this *object, f *FormatEtc, m *StgMedium) uintptr {
+func getData(this *object, f *formatEtc, m *stgMedium) uintptr {
 	if f.Format != cfHDrop || f.Tymed&tymedHGlobal == 0 || f.Aspect != dvAspectContent {
 		return dvEFormatEtc
 	}
@@ -140,25 +140,25 @@ func getData(this *object, f *FormatEtc, m *StgMedium) uintptr {
 	if err != nil {
 		return eUnexpected
 	}
-	*m = StgMedium{Tymed: tymedHGlobal, HGlobal: h}
+	*m = stgMedium{Tymed: tymedHGlobal, HGlobal: h}
 	return sOK
 }
 
-func getDataHere(*object, *FormatEtc, *StgMedium) uintptr { return eNotImpl }
+func getDataHere(*object, *formatEtc, *stgMedium) uintptr { return eNotImpl }
 
-func queryGetData(_ *object, f *FormatEtc) uintptr {
+func queryGetData(_ *object, f *formatEtc) uintptr {
 	if f.Format != cfHDrop || f.Tymed&tymedHGlobal == 0 || f.Aspect != dvAspectContent {
 		return dvEFormatEtc
 	}
 	return sOK
 }
 
-func getCanonicalFormatEtc(_ *object, _ *FormatEtc, out *FormatEtc) uintptr {
+func getCanonicalFormatEtc(_ *object, _ *formatEtc, out *formatEtc) uintptr {
 	out.Target = 0
 	return dataSSameFormatEtc
 }
 
-func setData(*object, *FormatEtc, *StgMedium, uintptr) uintptr { return eNotImpl }
+func setData(*object, *formatEtc, *stgMedium, uintptr) uintptr { return eNotImpl }
 
 func enumFormatEtc(_ *object, direction uintptr, out *uintptr) uintptr {
 	if direction != dataDirGet {
@@ -169,7 +169,7 @@ func enumFormatEtc(_ *object, direction uintptr, out *uintptr) uintptr {
 	return hr
 }
 
-func dAdvise(*object, *FormatEtc, uintptr, uintptr, *uint32) uintptr { return oleEAdviseNotSupported }
+func dAdvise(*object, *formatEtc, uintptr, uintptr, *uint32) uintptr { return oleEAdviseNotSupported }
 func dUnadvise(*object, uintptr) uintptr                             { return oleEAdviseNotSupported }
 func enumDAdvise(*object, *uintptr) uintptr                          { return oleEAdviseNotSupported }
 
@@ -192,7 +192,7 @@ func byButton(esc bool, keys uint32) uintptr {
 	return sOK
 }
 
-var hDropFormat = FormatEtc{Format: cfHDrop, Aspect: dvAspectContent, Index: -1, Tymed: tymedHGlobal}
+var hDropFormat = formatEtc{Format: cfHDrop, Aspect: dvAspectContent, Index: -1, Tymed: tymedHGlobal}
 
 // The tables of methods, made once: a process has a bounded number of
 // syscall callbacks.
