@@ -99,11 +99,33 @@ func TestDetailsPictureDraggedOutDropsOnAnotherApp(t *testing.T) {
 	}
 }
 
+// Esc during a drag out cancels it: the other app gets nothing, and the
+// thumbnail stays selected.
+func TestEscCancelsADragOut(t *testing.T) {
+	if _, err := exec.LookPath("/usr/bin/python3"); err != nil {
+		t.Skip("no python3 for the drop target")
+	}
+	p, home, ctx := startDemo(t)
+	p.generate("a red kite over the dunes")
+	p.waitInLibrary(ctx, home, "kite")
+	p.key("ctrl+4")
+	p.waitPicture(ctx, "the gallery's first thumbnail", firstGalleryCell)
+	dragOnto(t, p, firstGalleryCell.Min.Add(firstGalleryCell.Size().Div(2)), "gallery-drag-cancelled.png", true)
+}
+
 // dragToTarget moves Easel aside, opens a GTK drop target at (0,0),
 // drags from from (a point of Easel's window) onto it, and returns what
 // the target printed: the URIs dropped, then "dropped". shot names the
 // screenshot taken mid-drag.
 func dragToTarget(t *testing.T, p *proc, from image.Point, shot string) []string {
+	t.Helper()
+	return dragOnto(t, p, from, shot, false)
+}
+
+// dragOnto is dragToTarget, pressing Esc before the release when esc is
+// set; then it returns nil once the target has had two seconds to say
+// whether anything was dropped.
+func dragOnto(t *testing.T, p *proc, from image.Point, shot string, esc bool) []string {
 	t.Helper()
 	// The drop target's window sits at (0,0), 200x200: move Easel aside.
 	xdo(t, "windowmove", "--sync", fmt.Sprint(uint32(p.window)), "300", "0")
@@ -136,7 +158,18 @@ func dragToTarget(t *testing.T, p *proc, from image.Point, shot string) []string
 	if dir := os.Getenv("SCREENSHOT_DIR"); dir != "" {
 		save(t, filepath.Join(dir, shot), p.screenshot())
 	}
+	if esc {
+		p.key("Escape")
+		time.Sleep(300 * time.Millisecond)
+	}
 	xdo(t, "mouseup", "1")
+	if esc {
+		time.Sleep(2 * time.Second)
+		if strings.Contains(out.String(), "dropped") {
+			t.Fatalf("Esc did not cancel the drag: the other app got %q\n%s", out.String(), p.out)
+		}
+		return nil
+	}
 
 	var lines []string
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(100 * time.Millisecond) {

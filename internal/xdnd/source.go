@@ -69,6 +69,9 @@ type Source struct {
 	dropping     bool // the button came up
 	dropped      bool // XdndDrop was sent
 	x, y         int16
+	// escape is the Escape key's code, whose press (the keyboard held
+	// for the drag) ends it.
+	escape xproto.Keycode
 }
 
 type atoms struct {
@@ -171,7 +174,34 @@ func (s *Source) setUp() error {
 	if err := xproto.SetSelectionOwnerChecked(c, win, s.a.selection, s.stamp).Check(); err != nil {
 		return fmt.Errorf("xdnd: selection: %w", err)
 	}
+	s.grabEscape()
 	return nil
+}
+
+// escapeKeysym is the Escape key's keysym.
+const escapeKeysym = 0xff1b
+
+// grabEscape takes the keyboard for the drag, as GTK's and Qt's drag
+// sources do, so that Esc cancels it wherever the pointer is (the window
+// under it may have taken the keyboard's focus). The grab ends with the
+// connection. Without it (another client holds the keyboard) the drag
+// still runs; Esc is then the window's.
+func (s *Source) grabEscape() {
+	setup := xproto.Setup(s.conn)
+	first := setup.MinKeycode
+	m, err := xproto.GetKeyboardMapping(s.conn, first, byte(setup.MaxKeycode-first+1)).Reply()
+	if err != nil || m.KeysymsPerKeycode == 0 {
+		return
+	}
+	per := int(m.KeysymsPerKeycode)
+	for i, sym := range m.Keysyms {
+		if sym == escapeKeysym {
+			s.escape = xproto.Keycode(int(first) + i/per)
+			break
+		}
+	}
+	// Best effort: a refused grab leaves Esc to the window.
+	_, _ = xproto.GrabKeyboard(s.conn, false, s.root, s.stamp, xproto.GrabModeAsync, xproto.GrabModeAsync).Reply()
 }
 
 // serverTime is a timestamp from the server (an empty append to a
@@ -359,6 +389,12 @@ func (s *Source) handle(ev xgb.Event) (Outcome, bool) {
 		}
 	case xproto.SelectionRequestEvent:
 		s.answer(e)
+	case xproto.KeyPressEvent:
+		if e.Detail == s.escape && s.escape != 0 && !s.dropped {
+			t := s.target
+			s.leave()
+			return Outcome{Target: uint32(t)}, true
+		}
 	}
 	return Outcome{}, false
 }

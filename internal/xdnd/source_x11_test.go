@@ -15,6 +15,7 @@ import (
 
 	"github.com/jezek/xgb"
 	"github.com/jezek/xgb/xproto"
+	"github.com/jezek/xgb/xtest"
 )
 
 // TestMain holds a connection to the display for the whole run: an X
@@ -247,5 +248,42 @@ func TestLeavingATargetAndCancelling(t *testing.T) {
 	}
 	if m := messages(tg); !strings.HasSuffix(m, "XdndLeave") {
 		t.Errorf("messages %q: want the target told the drag left", m)
+	}
+}
+
+// Esc, wherever the keyboard's focus is, cancels the drag: the source
+// holds the keyboard while it runs, as GTK's does. The target is told
+// the drag left and gets no drop.
+func TestEscCancelsTheDrag(t *testing.T) {
+	tg := newTarget(t, 300, 300, true)
+	pointTo(t, 350, 350)
+	s, err := Start([]string{"/tmp/a.png"}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	moveAndSettle(s)
+	if s.escape == 0 {
+		t.Fatal("no keycode for Escape")
+	}
+	conn, err := xgb.NewConn()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if err := xtest.Init(conn); err != nil {
+		t.Fatalf("no XTEST: %v", err)
+	}
+	root := xproto.Setup(conn).DefaultScreen(conn).Root
+	for _, kind := range []byte{xproto.KeyPress, xproto.KeyRelease} {
+		if err := xtest.FakeInputChecked(conn, kind, byte(s.escape), 0, root, 0, 0, 0).Check(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if o := outcome(t, s); o.Dropped {
+		t.Fatalf("outcome %+v after Esc, want nothing dropped", o)
+	}
+	s.Drop() // the button comes up after: nothing more happens
+	if m := messages(tg); !strings.HasSuffix(m, "XdndLeave") || strings.Contains(m, "XdndDrop") {
+		t.Errorf("messages %q: want a Leave and no Drop", m)
 	}
 }

@@ -38,6 +38,11 @@ func (g *Gesture) Follow(p dragsource.Phase) {
 			g.d.Released()
 			g.d = nil
 		}
+	case dragsource.Cancelled:
+		if g.d != nil {
+			g.d.Cancel()
+			g.d = nil
+		}
 	}
 }
 

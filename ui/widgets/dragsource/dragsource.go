@@ -22,6 +22,9 @@ const (
 	Moved
 	// Ended: the button came up.
 	Ended
+	// Cancelled: Esc was pressed during the drag; nothing is dropped,
+	// and the release that follows is not reported.
+	Cancelled
 )
 
 // Slop is how far the pointer moves, in Fyne's units, before a press
@@ -30,12 +33,16 @@ const Slop = 6
 
 // Tracker counts a press's movement and says which phase each move is.
 type Tracker struct {
-	moved    float32
-	dragging bool
+	moved     float32
+	dragging  bool
+	cancelled bool
 }
 
 // Move takes one of Fyne's drag events: the phase to report, if any.
 func (t *Tracker) Move(e *fyne.DragEvent) (Phase, bool) {
+	if t.cancelled {
+		return 0, false
+	}
 	if t.dragging {
 		return Moved, true
 	}
@@ -50,12 +57,23 @@ func (t *Tracker) Move(e *fyne.DragEvent) (Phase, bool) {
 // End is the release: whether a drag was under way (to report Ended).
 func (t *Tracker) End() bool {
 	was := t.dragging
-	t.moved, t.dragging = 0, false
+	t.moved, t.dragging, t.cancelled = 0, false, false
 	return was
 }
 
 // Dragging reports whether the press has become a drag.
 func (t *Tracker) Dragging() bool { return t.dragging }
+
+// Cancel ends a drag under way before its release (Esc): it reports
+// whether there was one (to report Cancelled); the rest of the press is
+// not a drag.
+func (t *Tracker) Cancel() bool {
+	if !t.dragging {
+		return false
+	}
+	t.dragging, t.cancelled = false, true
+	return true
+}
 
 func abs(v float32) float32 {
 	if v < 0 {

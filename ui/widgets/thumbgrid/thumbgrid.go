@@ -193,6 +193,10 @@ func (g *Grid) TypedKey(e *fyne.KeyEvent) {
 		}
 		return
 	case fyne.KeyEscape:
+		if g.drag.Cancel() && g.OnDrag != nil {
+			g.OnDrag(dragsource.Cancelled) // Esc ends the drag, not the selection
+			return
+		}
 		g.sel.Clear()
 		g.changed(-1)
 		return

@@ -193,3 +193,28 @@ func TestPressInsideASelectionWaitsForTheRelease(t *testing.T) {
 		t.Errorf("a click inside the selection left %v, want [2]", g.Selection().Order())
 	}
 }
+
+// Esc during a drag cancels the drag and keeps the selection; the
+// release after it reports nothing more.
+func TestEscCancelsADrag(t *testing.T) {
+	g, _ := grid(t, 20)
+	var heard []dragsource.Phase
+	g.OnDrag = func(p dragsource.Phase) { heard = append(heard, p) }
+	cs := cells(g)
+	press(cs[4], 0)
+	drag(cs[4], 20)
+	g.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
+	drag(cs[4], 20)
+	cs[4].DragEnd()
+	release(cs[4])
+	if want := []dragsource.Phase{dragsource.Began, dragsource.Cancelled}; !slices.Equal(heard, want) {
+		t.Fatalf("heard %v, want %v", heard, want)
+	}
+	if !slices.Equal(g.Selection().Order(), []int{4}) {
+		t.Errorf("Esc during the drag left %v selected, want [4]", g.Selection().Order())
+	}
+	g.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
+	if g.Selection().Len() != 0 {
+		t.Error("Esc after the drag did not clear the selection")
+	}
+}
