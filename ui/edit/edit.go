@@ -6,7 +6,6 @@ package edit
 import (
 	"bytes"
 	"easel/internal/catalogue"
-	"easel/ui/widgets/swatch"
 	"errors"
 	"fmt"
 	"image"
@@ -36,6 +35,7 @@ import (
 	"easel/ui/room"
 	"easel/ui/widgets/maskpaint"
 	"easel/ui/widgets/reorder"
+	"easel/ui/widgets/swatch"
 )
 
 // Input is one reference image, in the order the prompt refers to them.

@@ -1,7 +1,6 @@
 package edit
 
 import (
-	"easel/ui/widgets/swatch"
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/layout"
@@ -11,6 +10,7 @@ import (
 	"easel/internal/catalogue"
 	"easel/ui/kit"
 	"easel/ui/widgets/picture"
+	"easel/ui/widgets/swatch"
 )
 
 // strip is the row of numbered input tiles above the canvas: it draws

@@ -2,7 +2,6 @@ package edit
 
 import (
 	"easel/internal/catalogue"
-	"easel/ui/widgets/swatch"
 	"errors"
 	"fmt"
 	"image"
@@ -25,6 +24,7 @@ import (
 	"easel/ui/dialogs"
 	"easel/ui/kit"
 	"easel/ui/widgets/maskpaint"
+	"easel/ui/widgets/swatch"
 )
 
 // maskTools is Edit's mask area: the painter over the first input, the

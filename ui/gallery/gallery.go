@@ -11,7 +11,6 @@ import (
 	"easel/internal/catalogue"
 	"easel/internal/latest"
 	"easel/internal/session"
-	"easel/ui/widgets/swatch"
 	"fmt"
 	"image"
 	"os"
@@ -36,6 +35,7 @@ import (
 	"easel/ui/promptlib"
 	"easel/ui/widgets/dragsource"
 	"easel/ui/widgets/picture"
+	"easel/ui/widgets/swatch"
 	"easel/ui/widgets/thumbgrid"
 )
 

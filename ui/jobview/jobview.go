@@ -7,7 +7,6 @@ package jobview
 
 import (
 	"easel/internal/catalogue"
-	"easel/ui/widgets/swatch"
 	"image"
 	"slices"
 	"strings"
@@ -27,6 +26,7 @@ import (
 	"easel/ui/kit"
 	"easel/ui/widgets/dragsource"
 	"easel/ui/widgets/picture"
+	"easel/ui/widgets/swatch"
 )
 
 // PreviewSide is the longest side of a job card's preview, in pixels.

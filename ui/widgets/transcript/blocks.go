@@ -2,7 +2,6 @@ package transcript
 
 import (
 	"easel/internal/catalogue"
-	"easel/ui/widgets/swatch"
 	"fmt"
 	"net/url"
 
@@ -13,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"easel/internal/markdown"
+	"easel/ui/widgets/swatch"
 )
 
 // blockActions are what a code block's buttons do.

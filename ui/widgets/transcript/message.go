@@ -1,9 +1,6 @@
 package transcript
 
 import (
-	"easel/internal/catalogue"
-	"easel/ui/widgets/popmenu"
-	"easel/ui/widgets/swatch"
 	"image"
 
 	"fyne.io/fyne/v2"
@@ -13,7 +10,10 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"easel/internal/catalogue"
 	"easel/internal/markdown"
+	"easel/ui/widgets/popmenu"
+	"easel/ui/widgets/swatch"
 )
 
 // Roles of a message, as the transcript shows them.
