@@ -9,6 +9,7 @@ package board
 import (
 	"context"
 	"image"
+	"slices"
 	"strings"
 	"time"
 
@@ -133,6 +134,10 @@ type Board struct {
 	// is a batch's template side.
 	onEnded func()
 	view    *batchView
+	// edit, when the board compares an edit (Edit's Compare…), is the
+	// edit as Edit would send it: its inputs, mask, kept area and
+	// parents; each cell sends it with its own options.
+	edit *jobs.Request
 }
 
 // pending is a batch's request waiting for a free slot, and its cell.
@@ -144,13 +149,29 @@ type pending struct {
 // Open shows a board for prompt over base's options; listed are the
 // image models the service lists, offered as the models to compare.
 func Open(h Host, prompt string, base api.ImageOptions, listed []string) *Board {
-	b := &Board{host: h, base: base, listed: listed}
+	return open(h, prompt, base, listed, nil)
+}
+
+// OpenEdit shows a board for an edit as Edit would send it (its inputs,
+// mask, kept area and parents in edit): the same edit across models,
+// qualities or profiles. The size is the edit's own, fixed by its first
+// image and mask, so it is not an axis here.
+func OpenEdit(h Host, edit jobs.Request, listed []string) *Board {
+	return open(h, edit.Edit.Prompt, edit.Edit.ImageOptions, listed, &edit)
+}
+
+func open(h Host, prompt string, base api.ImageOptions, listed []string, edit *jobs.Request) *Board {
+	b := &Board{host: h, base: base, listed: listed, edit: edit}
 	b.prompt = widget.NewMultiLineEntry()
 	b.prompt.Wrapping = fyne.TextWrapWord
 	b.prompt.SetText(prompt)
 	b.prompt.SetMinRowsVisible(2)
 	b.values = &widget.Entry{OnChanged: func(string) { b.update() }}
-	b.axis = widget.NewSelect(axisLabels(), func(string) { b.values.SetText(strings.Join(b.defaults(), ", ")) })
+	axes := axisLabels()
+	if edit != nil {
+		axes = slices.Delete(slices.Clone(axes), int(Size), int(Size)+1)
+	}
+	b.axis = widget.NewSelect(axes, func(string) { b.values.SetText(strings.Join(b.defaults(), ", ")) })
 	b.estimate = kit.HintLabel("")
 	b.status = kit.HintLabel("")
 	b.run = &widget.Button{Text: catalogue.T("Send all"), Icon: theme.MediaPlayIcon(), Importance: widget.HighImportance, OnTapped: b.send}
@@ -211,17 +232,47 @@ func (b *Board) chosenAxis() Axis {
 	return Model
 }
 
-// requests are the board's requests, one per value.
-func (b *Board) requests() []api.GenerateRequest {
-	var out []api.GenerateRequest
+// requests are the board's requests, one per value: the prompt with
+// the value's options, or the edit with them.
+func (b *Board) requests() []jobs.Request {
+	var out []jobs.Request
 	for _, v := range Values(b.values.Text) {
 		o := b.chosenAxis().With(b.base, v)
 		if p, ok := b.profileOf(v); ok && p.ImageModel != "" {
 			o.Model = p.ImageModel
 		}
-		out = append(out, api.GenerateRequest{Prompt: b.prompt.Text, ImageOptions: o})
+		if b.edit != nil {
+			e := *b.edit.Edit
+			e.Prompt, e.ImageOptions = b.prompt.Text, o
+			out = append(out, jobs.Request{Edit: &e, Parents: b.edit.Parents, Keep: b.edit.Keep, Tag: Tag})
+			continue
+		}
+		out = append(out, jobs.Request{Generate: &api.GenerateRequest{Prompt: b.prompt.Text, ImageOptions: o}, Tag: Tag})
 	}
 	return out
+}
+
+// shown is the result a cell shows: of an edit whose unmasked area was
+// kept, the kept one (it has Before), the one the user will keep;
+// otherwise the first.
+func shown(results []jobview.Result) (jobview.Result, bool) {
+	for _, r := range results {
+		if r.Before != nil && r.Thumb != nil {
+			return r, true
+		}
+	}
+	if len(results) > 0 && results[0].Thumb != nil {
+		return results[0], true
+	}
+	return jobview.Result{}, false
+}
+
+// check is the request's check against a service's limits.
+func check(r jobs.Request, l api.Limits) error {
+	if r.Edit != nil {
+		return r.Edit.Check(l)
+	}
+	return r.Generate.Check(l)
 }
 
 // profileOf is the profile a value names, when the board compares
@@ -254,16 +305,16 @@ func (b *Board) update() {
 				b.run.Disable()
 				return
 			}
-			each = append(each, catalogue.F("%s: %s", p.Name, spend.Image(p.Prices, &reqs[i], nil).Amount()))
+			each = append(each, catalogue.F("%s: %s", p.Name, spend.Image(p.Prices, reqs[i].Generate, reqs[i].Edit).Amount()))
 		}
 		b.estimate.SetText(catalogue.F("%d requests, one image each: %s", len(reqs), strings.Join(each, " · ")))
 		b.run.Enable()
 		return
 	}
 	p := b.host.Session().Current()
-	total := spend.Image(p.Prices, &reqs[0], nil)
+	total := spend.Image(p.Prices, reqs[0].Generate, reqs[0].Edit)
 	for _, r := range reqs[1:] {
-		total = total.Plus(spend.Image(p.Prices, &r, nil))
+		total = total.Plus(spend.Image(p.Prices, r.Generate, r.Edit))
 	}
 	b.estimate.SetText(catalogue.F("%d requests, one image each: %s", len(reqs), total))
 	b.run.Enable()
@@ -278,25 +329,24 @@ func (b *Board) send() {
 		b.status.SetText(room.ServiceText(h))
 		return
 	}
-	values, gens := Values(b.values.Text), b.requests()
-	reqs := make([]jobs.Request, len(gens))
-	left := len(gens)
+	values, reqs := Values(b.values.Text), b.requests()
+	left := len(reqs)
 	failed := false
-	for i := range gens {
+	for i := range reqs {
 		p, _ := b.profileOf(values[i])
 		h.Session().ClientFor(p, func(client *api.Client, err error) {
 			if failed {
 				return
 			}
 			if err == nil {
-				err = gens[i].Check(client.Limits())
+				err = check(reqs[i], client.Limits())
 			}
 			if err != nil {
 				failed = true
 				b.status.SetText(catalogue.F("%s: %s", values[i], kit.ErrorText(err)))
 				return
 			}
-			reqs[i] = jobs.Request{Profile: p.ID, Service: client, Prices: p.Prices, Generate: &gens[i], Tag: Tag}
+			reqs[i].Profile, reqs[i].Service, reqs[i].Prices = p.ID, client, p.Prices
 			if left--; left == 0 {
 				b.guard(reqs, func() { b.submit(values, reqs) })
 			}
@@ -386,8 +436,8 @@ func (b *Board) ShowJob(e jobs.Event, preview image.Image, results []jobview.Res
 	switch e.State {
 	case jobs.Done:
 		c.items = e.ItemIDs
-		if len(results) > 0 && results[0].Thumb != nil {
-			c.pic.SetImage(results[0].Thumb)
+		if r, ok := shown(results); ok {
+			c.pic.SetImage(r.Thumb)
 		}
 		line := catalogue.F("Done in %s", catalogue.Duration(e.Elapsed.Round(100*time.Millisecond)))
 		if e.Charged != nil {

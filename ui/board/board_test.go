@@ -1,7 +1,10 @@
 package board
 
 import (
+	"bytes"
 	"context"
+	"image"
+	"image/png"
 	"strings"
 	"testing"
 
@@ -194,4 +197,79 @@ func TestABoardComparesProfiles(t *testing.T) {
 	if models["studio"] != "gpt-image-1" || models["resell"] != "gpt-image-1-mini" {
 		t.Errorf("sent by profile: %v", models)
 	}
+}
+
+// An edit's board (Edit's Compare…) sends the same edit, its inputs,
+// mask and kept area, to each model; the size is the edit's own, so it
+// is not offered; each cell ends with the edit's pictures.
+func TestABoardComparesAnEdit(t *testing.T) {
+	h := roomtest.New(t)
+	var b *Board
+	var sent []jobs.Request
+	h.OnJob = func(e jobs.Event) {
+		if e.State == jobs.Queued {
+			sent = append(sent, e.Job.Request)
+		}
+		b.ShowJob(e, nil, nil)
+	}
+	pngOf := func(w, hgt int, fill uint8) []byte {
+		img := image.NewNRGBA(image.Rect(0, 0, w, hgt))
+		for i := range img.Pix {
+			img.Pix[i] = fill
+		}
+		var buf bytes.Buffer
+		if err := png.Encode(&buf, img); err != nil {
+			t.Fatal(err)
+		}
+		return buf.Bytes()
+	}
+	input := api.InputImage{Name: "room.png", ContentType: "image/png", Data: pngOf(64, 64, 200)}
+	mask := api.InputImage{Name: "mask.png", ContentType: "image/png", Data: pngOf(64, 64, 0)}
+	edit := jobs.Request{
+		Edit:    &api.EditRequest{Prompt: "a blue sofa", Images: []api.InputImage{input}, Mask: &mask, ImageOptions: api.ImageOptions{Model: "gpt-image-1", Size: "1024x1024"}},
+		Parents: []int64{7},
+		Keep:    &jobs.Keep{Feather: 8},
+	}
+	h.UI(func() {
+		b = OpenEdit(h, edit, []string{"gpt-image-1", "gpt-image-2"})
+		for _, l := range b.axis.Options {
+			if l == axisLabels()[Size] {
+				t.Error("an edit's board offers to compare sizes")
+			}
+		}
+		if got := Values(b.values.Text); len(got) != 2 || got[1] != "gpt-image-2" {
+			t.Errorf("the models offered: %v", got)
+		}
+		b.run.OnTapped()
+	})
+	h.Until("two cells done", func() bool {
+		if len(b.cells) != 2 {
+			return false
+		}
+		for _, c := range b.cells {
+			if !c.ended {
+				return false
+			}
+		}
+		return true
+	})
+	h.UI(func() {
+		models := map[string]bool{}
+		for _, r := range sent {
+			e := r.Edit
+			if r.Generate != nil || e == nil || e.Prompt != "a blue sofa" || len(e.Images) != 1 || e.Mask == nil || r.Keep == nil || r.Tag != Tag || len(r.Parents) != 1 {
+				t.Errorf("sent %+v, want the edit with its input, mask, kept area and parent", r)
+				continue
+			}
+			models[e.Model] = true
+		}
+		if len(sent) != 2 || !models["gpt-image-1"] || !models["gpt-image-2"] {
+			t.Errorf("sent %d edits to %v", len(sent), models)
+		}
+		for i, c := range b.cells {
+			if !strings.Contains(c.state.Text, "Done in") || len(c.items) != 2 {
+				t.Errorf("cell %d (%s): %q, items %v; want done with the edit as sent and kept", i, c.value, c.state.Text, c.items)
+			}
+		}
+	})
 }

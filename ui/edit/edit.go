@@ -29,6 +29,7 @@ import (
 	"easel/internal/library"
 	"easel/internal/outpaint"
 	"easel/internal/wording"
+	"easel/ui/board"
 	"easel/ui/dialogs"
 	"easel/ui/jobview"
 	"easel/ui/kit"
@@ -79,10 +80,20 @@ func describe(in Input) string {
 	return fmt.Sprintf("%d×%d · %s · %s", in.Width, in.Height, strings.ToUpper(in.Format), size)
 }
 
+// Host is what Edit asks of the window: what any tab that sends images
+// does (room.SendHost), and the gallery's notice that a comparison board
+// it opened put discarded pictures back.
+type Host interface {
+	room.SendHost
+	GalleryChanged()
+}
+
 // Room is the Edit tab.
 type Room struct {
+	// board is the comparison board last opened on the edit (nil before).
+	board *board.Board
 	room.Sender
-	host room.SendHost
+	host Host
 	// work counts the goroutines reading and decoding files, so Wait can
 	// let a closing window see them end.
 	work    sync.WaitGroup
@@ -118,7 +129,7 @@ type Room struct {
 func (t *Room) Wait() { t.work.Wait() }
 
 // New makes the tab; its widgets are made by Build.
-func New(h room.SendHost) *Room { return &Room{host: h, refocus: -1} }
+func New(h Host) *Room { return &Room{host: h, refocus: -1} }
 
 // Build implements room.Room: the canvas first (layout.go).
 func (t *Room) Build() fyne.CanvasObject {
@@ -451,41 +462,7 @@ func readInputFile(path string) (imageio.Prepared, error) {
 
 // PrimaryAction checks the edit and submits it as a job.
 func (t *Room) PrimaryAction() {
-	req := api.EditRequest{Prompt: t.prompt.Text, ImageOptions: t.Options().Options(), InputFidelity: t.fidelityValue()}
-	var parents []int64
-	for _, r := range t.inputs {
-		req.Images = append(req.Images, r.Image)
-		if r.Item != 0 {
-			parents = append(parents, r.Item)
-		}
-	}
-	m, err := t.mask.maskPNG()
-	if err != nil {
-		t.SetStatus(catalogue.F("The mask could not be prepared, so nothing was sent: %v", err))
-		return
-	}
-	req.Mask = m
-	keep := t.keep.request(req.Mask != nil)
-	shape, pad := t.keep.pads(req.Mask != nil)
-	if !pad {
-		t.Send(req.Check, &req.ImageOptions, jobs.Request{Edit: &req, Parents: parents, Keep: keep})
-		return
-	}
-	// The first image and its mask are padded off the UI goroutine, then
-	// sent; the kept result is cropped back to the picture's frame.
-	t.work.Add(1)
-	go func() {
-		defer t.work.Done()
-		first, mask, frame, err := padFirst(req.Images[0], *req.Mask, shape)
-		t.host.Do(func() {
-			if err != nil {
-				t.SetStatus(catalogue.F("The first image could not be padded to the model's shape: %v", err))
-				return
-			}
-			req.Images[0], req.Mask, keep.Frame = first, &mask, frame
-			t.Send(req.Check, &req.ImageOptions, jobs.Request{Edit: &req, Parents: parents, Keep: keep})
-		})
-	}()
+	sending{t}.request(func(r jobs.Request) { t.Send(r.Edit.Check, &r.Edit.ImageOptions, r) })
 }
 
 // padFirst pads the first input and its mask to shape's proportions (see
@@ -520,6 +497,12 @@ func padFirst(first, mask api.InputImage, shape image.Point) (api.InputImage, ap
 // ShowJob shows a job event on the job's card; img is its preview,
 // results a finished job's images.
 func (t *Room) ShowJob(e jobs.Event, img image.Image, results []jobview.Result) {
+	if e.Job.Request.Tag == board.Tag { // the comparison board's
+		if t.board != nil {
+			t.board.ShowJob(e, img, results)
+		}
+		return
+	}
 	t.jobs.Show(e, img, results)
 	if e.State.Final() {
 		t.Advise() // what the answer showed may change what the form says

@@ -62,7 +62,9 @@ func (t *Room) layOut() fyne.CanvasObject {
 	// The panel's form scrolls above, the edits below it, each in its
 	// own part of the column, and Send edit stays in sight under both at
 	// any window size.
-	form := container.NewVScroll(container.NewPadded(container.NewVBox(kit.Heading(catalogue.T("Prompt")), t.prompt, t.Options().Form, t.mask.panel)))
+	compare := &widget.Button{Text: catalogue.T("Compare…"), Icon: theme.ViewRestoreIcon(), Importance: widget.LowImportance, OnTapped: sending{t}.compare}
+	form := container.NewVScroll(container.NewPadded(container.NewVBox(kit.Heading(catalogue.T("Prompt")), t.prompt,
+		container.NewHBox(compare), t.Options().Form, t.mask.panel)))
 	t.formScroll = form
 	jobs := container.NewBorder(kit.Heading(catalogue.T("Edits")), nil, nil, nil, container.NewVScroll(t.jobs.Box))
 	column := container.NewVSplit(form, jobs)

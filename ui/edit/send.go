@@ -1,0 +1,68 @@
+package edit
+
+import (
+	"easel/internal/api"
+	"easel/internal/catalogue"
+	"easel/internal/jobs"
+	"easel/ui/board"
+)
+
+// sending is how the tab makes its edit into a request: sent as one job
+// (Send edit), or compared across models, qualities or profiles on a
+// board (Compare…).
+type sending struct{ *Room }
+
+// request makes the edit as it would be sent (the inputs in order, the
+// mask, the unmasked area kept, the inputs' gallery items as parents)
+// and hands it to use. A first image of a shape the model cannot make is
+// padded (with its mask) off the UI goroutine first; use then runs on
+// the UI goroutine.
+func (t sending) request(use func(jobs.Request)) {
+	req := api.EditRequest{Prompt: t.prompt.Text, ImageOptions: t.Options().Options(), InputFidelity: t.fidelityValue()}
+	var parents []int64
+	for _, r := range t.inputs {
+		req.Images = append(req.Images, r.Image)
+		if r.Item != 0 {
+			parents = append(parents, r.Item)
+		}
+	}
+	m, err := t.mask.maskPNG()
+	if err != nil {
+		t.SetStatus(catalogue.F("The mask could not be prepared, so nothing was sent: %v", err))
+		return
+	}
+	req.Mask = m
+	keep := t.keep.request(req.Mask != nil)
+	shape, pad := t.keep.pads(req.Mask != nil)
+	if !pad {
+		use(jobs.Request{Edit: &req, Parents: parents, Keep: keep})
+		return
+	}
+	// The first image and its mask are padded off the UI goroutine, then
+	// sent; the kept result is cropped back to the picture's frame.
+	t.work.Add(1)
+	go func() {
+		defer t.work.Done()
+		first, mask, frame, err := padFirst(req.Images[0], *req.Mask, shape)
+		t.host.Do(func() {
+			if err != nil {
+				t.SetStatus(catalogue.F("The first image could not be padded to the model's shape: %v", err))
+				return
+			}
+			req.Images[0], req.Mask, keep.Frame = first, &mask, frame
+			use(jobs.Request{Edit: &req, Parents: parents, Keep: keep})
+		})
+	}()
+}
+
+// compare opens the comparison board on the edit as it would be sent:
+// the same inputs, mask and prompt across models, qualities or profiles.
+func (t sending) compare() {
+	if len(t.inputs) == 0 {
+		t.SetStatus(catalogue.T("Add an image first: a comparison sends the same edit to each model."))
+		return
+	}
+	t.request(func(r jobs.Request) {
+		t.board = board.OpenEdit(t.host, r, t.Options().Model.Listed())
+	})
+}
