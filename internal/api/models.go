@@ -118,6 +118,18 @@ func ImageModelName(id string) bool {
 	return false
 }
 
+// Edits reports whether model can edit images, as far as its name says:
+// the images/edits endpoint takes the GPT image models and dall-e-2, not
+// dall-e-3 (the service's spec). A name Easel does not know (a gateway's
+// own model) is given the benefit of the doubt.
+func Edits(model string) bool {
+	id := strings.ToLower(model)
+	if i := strings.LastIndexByte(id, '/'); i >= 0 {
+		id = id[i+1:]
+	}
+	return !strings.HasPrefix(id, "dall-e-3")
+}
+
 // LinksByDefault reports whether model answers with links unless asked
 // for b64_json: the dall-e models do; the GPT image models always send
 // images inline.

@@ -238,6 +238,10 @@ func (r EditRequest) Check(l Limits) error {
 	if err := r.ImageOptions.Check(l); err != nil {
 		return err
 	}
+	if !Edits(r.Model) {
+		return preflight(KindInvalidRequest, "model", catalogue.F("%s does not edit images", r.Model),
+			catalogue.T("Pick a GPT image model (gpt-image-1 and its kin) or dall-e-2 for edits."))
+	}
 	if len(r.Images) == 0 {
 		return preflight(KindInvalidImage, "image", catalogue.T("there is no input image"), catalogue.T("Add at least one image to edit."))
 	}

@@ -216,7 +216,8 @@ func (b *Board) defaults() []string {
 	}
 	out := []string{b.base.Model}
 	for _, m := range b.listed {
-		if m != b.base.Model && len(out) < 3 {
+		// An edit is offered only the models that edit.
+		if m != b.base.Model && len(out) < 3 && (b.edit == nil || api.Edits(m)) {
 			out = append(out, m)
 		}
 	}
