@@ -62,9 +62,11 @@ func (t *Room) layOut() fyne.CanvasObject {
 	// The panel's form scrolls above, the edits below it, each in its
 	// own part of the column, and Send edit stays in sight under both at
 	// any window size.
+	// Compare… sits beside the heading, where it moves nothing of the
+	// form below.
 	compare := &widget.Button{Text: catalogue.T("Compare…"), Icon: theme.ViewRestoreIcon(), Importance: widget.LowImportance, OnTapped: sending{t}.compare}
-	form := container.NewVScroll(container.NewPadded(container.NewVBox(kit.Heading(catalogue.T("Prompt")), t.prompt,
-		container.NewHBox(compare), t.Options().Form, t.mask.panel)))
+	heading := container.NewBorder(nil, nil, kit.Heading(catalogue.T("Prompt")), compare)
+	form := container.NewVScroll(container.NewPadded(container.NewVBox(heading, t.prompt, t.Options().Form, t.mask.panel)))
 	t.formScroll = form
 	jobs := container.NewBorder(kit.Heading(catalogue.T("Edits")), nil, nil, nil, container.NewVScroll(t.jobs.Box))
 	column := container.NewVSplit(form, jobs)
