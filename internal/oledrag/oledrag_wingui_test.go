@@ -11,21 +11,53 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+	"time"
+	"unsafe"
 
 	"golang.org/x/sys/windows"
 
 	"easel/internal/testsupport/oletarget"
 )
 
-var procSetCursorPos = windows.NewLazySystemDLL("user32.dll").NewProc("SetCursorPos")
+var (
+	user32              = windows.NewLazySystemDLL("user32.dll")
+	procSetCursorPos    = user32.NewProc("SetCursorPos")
+	procWindowFromPoint = user32.NewProc("WindowFromPoint")
+	procPeekMessageW    = user32.NewProc("PeekMessageW")
+	procDispatchMessage = user32.NewProc("DispatchMessageW")
+)
+
+// waitUnder pumps the thread's messages until hwnd is the window at
+// (x, y) on the screen: Wine shows a new window on the X display a
+// moment after it is made, and a drag before that finds nothing there.
+func waitUnder(t *testing.T, hwnd uintptr, x, y int32) {
+	t.Helper()
+	var msg [48]byte
+	for deadline := time.Now().Add(15 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		for {
+			r, _, _ := procPeekMessageW.Call(uintptr(unsafe.Pointer(&msg[0])), 0, 0, 0, 1 /* PM_REMOVE */)
+			if r == 0 {
+				break
+			}
+			procDispatchMessage.Call(uintptr(unsafe.Pointer(&msg[0])))
+		}
+		procSetCursorPos.Call(uintptr(x), uintptr(y))
+		// POINT by value: x in the low half, y in the high.
+		if w, _, _ := procWindowFromPoint.Call(uintptr(uint32(x)) | uintptr(uint32(y))<<32); w == hwnd {
+			return
+		}
+	}
+	t.Fatalf("the drop target's window never showed at (%d,%d)", x, y)
+}
 
 func TestDropGivesTheFilesAsCFHDROP(t *testing.T) {
 	entered := false
 	var files []string
-	if _, err := oletarget.Window("target", 100, 100, 300, 300, func() { entered = true }, func(f []string) { files = f }); err != nil {
+	hwnd, err := oletarget.Window("target", 100, 100, 300, 300, func() { entered = true }, func(f []string) { files = f })
+	if err != nil {
 		t.Fatal(err)
 	}
-	procSetCursorPos.Call(250, 250)
+	waitUnder(t, hwnd, 250, 250)
 
 	// The button comes up once the target has seen the drag come in; the
 	// pointer is nudged meanwhile, as a hand does.
@@ -33,7 +65,7 @@ func TestDropGivesTheFilesAsCFHDROP(t *testing.T) {
 	decide := func(esc bool, _ uint32) uintptr {
 		asked++
 		procSetCursorPos.Call(uintptr(250+asked%2), 250)
-		if entered || asked > 200 {
+		if entered || asked > 600 {
 			return dragdropSDrop
 		}
 		return sOK
