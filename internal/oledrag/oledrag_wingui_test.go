@@ -9,6 +9,7 @@ package oledrag
 
 import (
 	"path/filepath"
+	"runtime"
 	"slices"
 	"testing"
 	"time"
@@ -34,7 +35,7 @@ func waitUnder(t *testing.T, hwnd uintptr, x, y int32) {
 	t.Helper()
 	var msg [48]byte
 	for deadline := time.Now().Add(15 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-		for {
+		for range 100 {
 			r, _, _ := procPeekMessageW.Call(uintptr(unsafe.Pointer(&msg[0])), 0, 0, 0, 1 /* PM_REMOVE */)
 			if r == 0 {
 				break
@@ -50,7 +51,17 @@ func waitUnder(t *testing.T, hwnd uintptr, x, y int32) {
 	t.Fatalf("the drop target's window never showed at (%d,%d)", x, y)
 }
 
+// lockThread keeps the test on one OS thread: OLE and a window belong to
+// the thread that made them, and a drag run from another thread than its
+// target's waits for that thread, which nobody pumps, forever. (The
+// window's callbacks run on Fyne's main thread, locked, in the app.)
+func lockThread(t *testing.T) {
+	runtime.LockOSThread()
+	t.Cleanup(runtime.UnlockOSThread)
+}
+
 func TestDropGivesTheFilesAsCFHDROP(t *testing.T) {
+	lockThread(t)
 	entered := false
 	var files []string
 	hwnd, err := oletarget.Window("target", 100, 100, 300, 300, func() { entered = true }, func(f []string) { files = f })
@@ -93,6 +104,7 @@ func TestOnlyFullPathsAreDragged(t *testing.T) {
 }
 
 func TestEscCancelsTheDrag(t *testing.T) {
+	lockThread(t)
 	dropped, err := drag([]string{`C:\pictures\sky.png`}, func(bool, uint32) uintptr { return byButton(true, mkLButton) })
 	if err != nil || dropped {
 		t.Fatalf("Esc: dropped %v, error %v; want a cancelled drag", dropped, err)
