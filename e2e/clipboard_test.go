@@ -16,11 +16,7 @@ func TestCopiedImagePastesElsewhere(t *testing.T) {
 	if _, err := exec.LookPath("/usr/bin/python3"); err != nil {
 		t.Skip("no python3 for the pasting app")
 	}
-	p, home, ctx := startDemo(t)
-	p.generate("a red kite over the dunes")
-	p.waitInLibrary(ctx, home, "kite")
-	p.key("ctrl+4")
-	p.waitPicture(ctx, "the gallery's first thumbnail", firstGalleryCell)
+	p, _, _ := galleryWithOneImage(t)
 	c := firstGalleryCell.Min.Add(firstGalleryCell.Size().Div(2))
 	p.click(c.X, c.Y)
 	time.Sleep(500 * time.Millisecond)

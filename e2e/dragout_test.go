@@ -4,6 +4,7 @@ package e2e
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"image"
 	"net/url"
@@ -34,11 +35,7 @@ func TestImageDraggedOutDropsOnAnotherApp(t *testing.T) {
 	if _, err := exec.LookPath("/usr/bin/python3"); err != nil {
 		t.Skip("no python3 for the drop target")
 	}
-	p, home, ctx := startDemo(t)
-	p.generate("a red kite over the dunes")
-	p.waitInLibrary(ctx, home, "kite")
-	p.key("ctrl+4")
-	p.waitPicture(ctx, "the gallery's first thumbnail", firstGalleryCell)
+	p, home, _ := galleryWithOneImage(t)
 	lines := dragToTarget(t, p, firstGalleryCell.Min.Add(firstGalleryCell.Size().Div(2)), "gallery-dragging-out.png")
 	u, err := url.Parse(lines[0])
 	if err != nil || u.Scheme != "file" {
@@ -85,11 +82,7 @@ func TestDetailsPictureDraggedOutDropsOnAnotherApp(t *testing.T) {
 	if _, err := exec.LookPath("/usr/bin/python3"); err != nil {
 		t.Skip("no python3 for the drop target")
 	}
-	p, home, ctx := startDemo(t)
-	p.generate("a red kite over the dunes")
-	p.waitInLibrary(ctx, home, "kite")
-	p.key("ctrl+4")
-	p.waitPicture(ctx, "the gallery's first thumbnail", firstGalleryCell)
+	p, home, ctx := galleryWithOneImage(t)
 	c := firstGalleryCell.Min.Add(firstGalleryCell.Size().Div(2))
 	p.click(c.X, c.Y)
 	p.waitPicture(ctx, "the details' picture", detailsPicture)
@@ -105,12 +98,21 @@ func TestEscCancelsADragOut(t *testing.T) {
 	if _, err := exec.LookPath("/usr/bin/python3"); err != nil {
 		t.Skip("no python3 for the drop target")
 	}
-	p, home, ctx := startDemo(t)
+	p, _, _ := galleryWithOneImage(t)
+	dragOnto(t, p, firstGalleryCell.Min.Add(firstGalleryCell.Size().Div(2)), "gallery-drag-cancelled.png", true)
+}
+
+// galleryWithOneImage starts Easel on the demo service, makes one image
+// ("a red kite over the dunes") and waits for its thumbnail, first in the
+// Gallery.
+func galleryWithOneImage(t *testing.T) (p *proc, home string, ctx context.Context) {
+	t.Helper()
+	p, home, ctx = startDemo(t)
 	p.generate("a red kite over the dunes")
 	p.waitInLibrary(ctx, home, "kite")
 	p.key("ctrl+4")
 	p.waitPicture(ctx, "the gallery's first thumbnail", firstGalleryCell)
-	dragOnto(t, p, firstGalleryCell.Min.Add(firstGalleryCell.Size().Div(2)), "gallery-drag-cancelled.png", true)
+	return p, home, ctx
 }
 
 // dragToTarget moves Easel aside, opens a GTK drop target at (0,0),
