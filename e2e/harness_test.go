@@ -181,6 +181,30 @@ func (p *proc) waitDrawn(ctx context.Context) *image.RGBA {
 	return p.screenshot()
 }
 
+// waitSettled waits for the window's first frame and then for what
+// start-up fills in after it (the demo service's note, the balance) to
+// be drawn: until two looks settleGap apart differ by fewer pixels than
+// a blink of the text cursor and a little more. Keys pressed in the
+// first frames can go before the window is ready for them, so a test
+// that judges a key by the change it makes starts from here.
+func (p *proc) waitSettled(ctx context.Context) *image.RGBA {
+	p.t.Helper()
+	const settleGap, stillPixels = 250 * time.Millisecond, 400
+	last := p.waitDrawn(ctx)
+	for {
+		select {
+		case <-ctx.Done():
+			p.t.Fatalf("the window never settled after its first frame")
+		case <-time.After(settleGap):
+		}
+		shot := p.screenshot()
+		if differingPixels(last, shot) < stillPixels {
+			return shot
+		}
+		last = shot
+	}
+}
+
 // waitFirstFrame returns as soon as the window has drawn its widgets. It
 // looks each time the window is drawn to, at the top 64 rows only (the
 // menu and tab bar, or the bare window's label): a frame is drawn whole,

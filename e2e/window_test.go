@@ -23,7 +23,7 @@ func TestWindowTabsAndQuit(t *testing.T) {
 	p := start(t, bin, t.TempDir(), "--demo")
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	generate := p.waitDrawn(ctx)
+	generate := p.waitSettled(ctx)
 
 	// Each shortcut must change the window; a loaded machine may take a
 	// few frames to draw the tab, so each is given up to five seconds.
