@@ -57,7 +57,7 @@ func waitImages(t *testing.T, ea *App, search string, n int) {
 	ea.runner.Wait()
 }
 
-func waitFor(t *testing.T, ea *App, what string, cond func() bool) {
+func waitFor(t testing.TB, ea *App, what string, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(5 * time.Second)
 	for {

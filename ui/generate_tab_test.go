@@ -22,7 +22,7 @@ import (
 	"easel/ui/room/roomtest"
 )
 
-func newServedApp(t *testing.T) *App {
+func newServedApp(t testing.TB) *App {
 	t.Helper()
 	t.Setenv("EASEL_HOME", t.TempDir())
 	t.Setenv("OPENAI_API_KEY", "")
