@@ -470,7 +470,7 @@ func (b *Board) ShowJob(e jobs.Event, preview image.Image, results []jobview.Res
 // describe shows what the service said of a finished cell: the prompt it
 // used when it rewrote it, and what it did not do.
 func (b *Board) describe(c *cell, e jobs.Event) {
-	notes := append([]string(nil), e.Honesty.Sentences()...)
+	notes := kit.Sentences(e.Honesty.Sentences())
 	lib := b.host.Library()
 	if lib == nil || len(c.items) == 0 {
 		c.said.SetText(strings.Join(notes, " "))

@@ -11,8 +11,6 @@ import (
 	"slices"
 	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -399,7 +397,7 @@ func (c *Card) apply(e jobs.Event, img image.Image) {
 		c.Status.SetText(catalogue.T("Saving to the gallery…"))
 	case jobs.Done:
 		if said := e.Honesty.Sentences(); len(said) > 0 {
-			c.say(append(c.notes(), capitalised(said)...))
+			c.say(append(c.notes(), kit.Sentences(said)...))
 		}
 		if e.Dropped > 0 {
 			c.hint.SetText(catalogue.F("The service sent %s more than were asked for; they were not kept.", countImages(e.Dropped)))
@@ -535,19 +533,6 @@ func (c *Card) notes() []string {
 		return nil
 	}
 	return strings.Split(c.Said.Text, "\n")
-}
-
-// capitalised starts each sentence with a capital and ends it with a
-// full stop, for lines on a card.
-func capitalised(ss []string) []string {
-	out := make([]string, len(ss))
-	for i, s := range ss {
-		if r, size := utf8.DecodeRuneInString(s); size > 0 {
-			s = string(unicode.ToUpper(r)) + s[size:] + catalogue.T(".")
-		}
-		out[i] = s
-	}
-	return out
 }
 
 // ServiceWords is the service's own words for a failure, shown one

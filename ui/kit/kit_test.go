@@ -86,3 +86,16 @@ func TestOrdinals(t *testing.T) {
 		}
 	}
 }
+
+// A departure the service made reads as a sentence of its own on a card
+// or a board's cell: "the service changed…" starts with a capital and
+// ends with a full stop.
+func TestSentencesStandAlone(t *testing.T) {
+	got := Sentences([]string{"the service changed 12 % of the area your mask protects", ""})
+	if want := "The service changed 12 % of the area your mask protects."; got[0] != want {
+		t.Errorf("Sentences = %q, want %q", got[0], want)
+	}
+	if got[1] != "" {
+		t.Errorf("an empty note became %q", got[1])
+	}
+}

@@ -2,6 +2,10 @@ package kit
 
 import (
 	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"easel/internal/catalogue"
 )
 
 // Short is s on one line, cut to n characters with an ellipsis.
@@ -11,4 +15,19 @@ func Short(s string, n int) string {
 		return string(r)
 	}
 	return string(r[:n-1]) + "…"
+}
+
+// Sentences are the service's departures (honesty.Report.Sentences,
+// worded to follow "Service: " in a list) each standing alone, as a job
+// card and a comparison board's cell show them: capitalised, and ended
+// with the language's full stop.
+func Sentences(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		if r, size := utf8.DecodeRuneInString(s); size > 0 {
+			s = string(unicode.ToUpper(r)) + s[size:] + catalogue.T(".")
+		}
+		out[i] = s
+	}
+	return out
 }
