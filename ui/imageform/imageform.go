@@ -209,16 +209,19 @@ func New(model *modelpick.Picker, extra ...*widget.FormItem) *Form {
 	f.serviceNote.Importance = widget.WarningImportance
 	f.serviceNote.Hide()
 
+	// The model and the size keep the form's width, for their long
+	// names; the pickers of short choices share one width.
+	short := &shortPickers{}
 	items := append(extra, widget.NewFormItem(catalogue.T("Model"), f.Model.Object))
 	f.Form = widget.NewForm(append(items,
 		widget.NewFormItem(catalogue.T("Size"), container.NewVBox(f.size, f.matchNote, f.customRow)),
-		widget.NewFormItem(catalogue.T("Quality"), f.quality),
-		widget.NewFormItem(catalogue.T("Background"), container.NewVBox(f.background, f.bgNote)),
-		widget.NewFormItem(catalogue.T("Format"), container.NewVBox(f.format, f.formatNote, f.compressRow)),
-		widget.NewFormItem(catalogue.T("Moderation"), f.moderation),
-		widget.NewFormItem(catalogue.T("Images"), f.n),
+		widget.NewFormItem(catalogue.T("Quality"), short.wrap(f.quality)),
+		widget.NewFormItem(catalogue.T("Background"), container.NewVBox(short.wrap(f.background), f.bgNote)),
+		widget.NewFormItem(catalogue.T("Format"), container.NewVBox(short.wrap(f.format), f.formatNote, f.compressRow)),
+		widget.NewFormItem(catalogue.T("Moderation"), short.wrap(f.moderation)),
+		widget.NewFormItem(catalogue.T("Images"), short.wrap(f.n)),
 		widget.NewFormItem(catalogue.T("Stream"), f.stream),
-		widget.NewFormItem(catalogue.T("Previews"), container.NewVBox(f.partials, f.serviceNote)),
+		widget.NewFormItem(catalogue.T("Previews"), container.NewVBox(short.wrap(f.partials), f.serviceNote)),
 	)...)
 	return f
 }

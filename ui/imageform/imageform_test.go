@@ -210,3 +210,37 @@ func findLabel(o fyne.CanvasObject, text string) *widget.Label {
 	}
 	return nil
 }
+
+// The pickers of short choices share one width, the longest choice's,
+// rather than the form's; the size keeps the form's width for its long
+// names; and a form narrower than the shared width still shows each
+// picker whole within it.
+func TestShortPickersShareTheWidestChoicesWidth(t *testing.T) {
+	test.NewTempApp(t)
+	f := New(modelpick.NewRegistry(nil).New(api.EndpointImages, "", "gpt-image-1"))
+	w := test.NewTempWindow(t, f.Form)
+	w.Resize(fyne.NewSize(600, 900))
+	short := []*widget.Select{f.quality, f.background, f.format, f.moderation, f.n, f.partials}
+	width := short[0].Size().Width
+	for _, s := range short {
+		if s.Size().Width != width {
+			t.Errorf("%v is %v wide, the others %v", s.Options, s.Size().Width, width)
+		}
+	}
+	if width >= f.size.Size().Width*0.6 {
+		t.Errorf("the short pickers are %v wide beside the size's %v: not narrowed", width, f.size.Size().Width)
+	}
+	longest := fyne.MeasureText("Transparent", test.Theme().Size("text"), fyne.TextStyle{}).Width
+	if width < longest {
+		t.Errorf("the short pickers are %v wide, narrower than their longest choice (%v)", width, longest)
+	}
+	// At its narrowest the form's field column is the size picker's
+	// width; no short picker may be wider than that column.
+	w.Resize(fyne.NewSize(f.Form.MinSize().Width, 900))
+	column := f.size.Size().Width
+	for _, s := range short {
+		if s.Size().Width > column {
+			t.Errorf("%v is %v wide in a field column of %v", s.Options, s.Size().Width, column)
+		}
+	}
+}
