@@ -26,10 +26,12 @@ import (
 var idleWindow = fyne.NewSize(1280, 800)
 
 // maxIdleAreaRatio is how much more Text to image may paint per frame
-// than the bare entry: 1.58x when this was written (Easel's CPU then
-// 1.46-1.53x the bare window's). A form that grows past it costs every
-// idle second with the prompt focused; see docs/decisions.md.
-const maxIdleAreaRatio = 1.7
+// than the bare entry. It was 1.53x with every picker the form's width
+// (BenchmarkIdleCPU's median then 1.53x) and is 1.28x with the short
+// pickers sharing one width (1.32x): the CPU ratio follows the area, and
+// its goal is 1.3x. A form that grows past it costs every idle second
+// with the prompt focused; see docs/decisions.md.
+const maxIdleAreaRatio = 1.33
 
 // paintedArea is the area, in Fyne units, that Fyne's GL painter shades
 // to draw root in a window of size window: every visible rectangle with
