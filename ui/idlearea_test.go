@@ -92,30 +92,33 @@ func shadedSize(o fyne.CanvasObject) (bool, fyne.Size) {
 }
 
 // idleAreas lays out Text to image with its prompt focused (as the
-// window opens) and the bare window's focused entry, both at idleWindow,
-// and returns the area each paints per frame.
-func idleAreas(t testing.TB, ea *App) (easel, bare float32) {
+// window opens) and, in a second window of the same app, the bare
+// window's focused entry, both at idleWindow, and returns the area each
+// paints per frame.
+func idleAreas(ea *App) (easel, bare float32) {
 	onUI(ea, func() {
 		ea.win.Resize(idleWindow)
 		ea.SelectTab(TabGenerate)
 		ea.win.Canvas().Focus(ea.generate.Prompt())
 		easel = paintedArea(ea.win.Canvas().Content(), idleWindow)
+
+		w := ea.fyneApp.NewWindow("bare")
+		defer w.Close()
+		// bench/barewindow's content.
+		e := widget.NewMultiLineEntry()
+		e.SetMinRowsVisible(4)
+		w.SetContent(container.NewBorder(e, nil, nil, nil))
+		w.Resize(idleWindow)
+		w.Canvas().Focus(e)
+		bare = paintedArea(w.Canvas().Content(), idleWindow)
 	})
-	w := test.NewTempApp(t).NewWindow("bare")
-	defer w.Close()
-	// bench/barewindow's content.
-	e := widget.NewMultiLineEntry()
-	e.SetMinRowsVisible(4)
-	w.SetContent(container.NewBorder(e, nil, nil, nil))
-	w.Resize(idleWindow)
-	w.Canvas().Focus(e)
-	return easel, paintedArea(w.Canvas().Content(), idleWindow)
+	return easel, bare
 }
 
 // TestIdleFramePaintsLittleMoreThanABareEntry holds the area Text to
 // image paints per cursor frame to maxIdleAreaRatio of the bare entry's.
 func TestIdleFramePaintsLittleMoreThanABareEntry(t *testing.T) {
-	easel, bare := idleAreas(t, newServedApp(t))
+	easel, bare := idleAreas(newServedApp(t))
 	if bare <= 0 {
 		t.Fatal("the bare entry paints nothing: the walk is broken")
 	}
@@ -134,7 +137,7 @@ func BenchmarkIdleFrameArea(b *testing.B) {
 	ea := newServedApp(b)
 	var easel, bare float32
 	for i := 0; i < b.N; i++ {
-		easel, bare = idleAreas(b, ea)
+		easel, bare = idleAreas(ea)
 	}
 	b.ReportMetric(float64(easel), "easel-px/frame")
 	b.ReportMetric(float64(bare), "bare-px/frame")
