@@ -19,6 +19,7 @@ import (
 	"easel/internal/instance"
 	"easel/internal/jobs"
 	"easel/internal/library"
+	"easel/internal/pricing"
 	"easel/internal/saver"
 	"easel/internal/secrets"
 	"easel/internal/session"
@@ -213,9 +214,6 @@ func (a *App) newWindow() {
 func (a *App) build() {
 	a.lib, a.libErr = openLibrary()
 	if a.lib != nil {
-		// The journal is read before the runner sends anything: what it
-		// holds was cut off by the last kill or close.
-		a.interrupted, _ = saver.Journal{Lib: a.lib}.Interrupted(context.Background())
 		a.runner = jobs.New(nil, saver.Library{Lib: a.lib}, jobFeed{a}.onJobEvent, jobs.Options{Memory: a.lib, Journal: saver.Journal{Lib: a.lib}, Ledger: spend.Ledger{Lib: a.lib}})
 		a.thumbs = thumbs.New(a.lib)
 	}
@@ -223,6 +221,15 @@ func (a *App) build() {
 		ConfigPath: a.opts.ConfigPath, Keys: a.opts.Keys, Getenv: a.opts.Getenv,
 		Demo: a.opts.Demo, BaseURL: a.opts.BaseURL, Profile: a.opts.Profile,
 	}, sessionObserver{a}, a.bridge.Do)
+	if a.lib != nil {
+		// The journal is read before the runner sends anything: what it
+		// holds was cut off by the last kill or close, and is written in
+		// the ledger at its profile's prices as may have been billed.
+		a.interrupted, _ = saver.Journal{Lib: a.lib}.Interrupted(context.Background(), func(id string) pricing.Table {
+			p, _ := a.session.Find(id)
+			return p.Prices
+		})
+	}
 	a.models = modelpick.NewRegistry(func() { a.session.RefreshModels(true) })
 	a.buildUI()
 	// The tab the window opens on is selected before anything is laid

@@ -130,7 +130,7 @@ func TestTheFormSaysWhatTheServiceWillNotDo(t *testing.T) {
 	ea := newServedAppWith(t, Options{})
 	var id string
 	onUI(ea, func() { id = ea.session.Current().ID })
-	if err := ea.lib.Learn(context.Background(), id, "gpt-image-1", []honesty.Check{
+	if err := ea.lib.Learn(context.Background(), library.KeyFor(id, "", "gpt-image-1", false), []honesty.Check{
 		{Trait: honesty.Stream, Asked: "stream", Got: "json"}, {Trait: honesty.Count, Asked: "4", Got: "1"}}, time.Now()); err != nil {
 		t.Fatal(err)
 	}

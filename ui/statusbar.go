@@ -53,8 +53,8 @@ func (a statusActions) refreshSpend(askService bool) {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
 		now := time.Now()
-		b, ok, _ := spend.Balance(ctx, lib, p.ID, asker, now)
-		s, err := spend.Summarise(ctx, lib, p, b, ok, now)
+		b, _ := spend.Balance(ctx, lib, p, asker, now)
+		s, err := spend.Summarise(ctx, lib, p, b, now)
 		a.bridge.Do(func() {
 			if err != nil || a.session.Current().ID != p.ID {
 				return

@@ -174,6 +174,9 @@ const MaxRetryWait = 20 * time.Second
 // request is one call as it goes on the wire.
 type request struct {
 	method, path string
+	// root, when set, is the origin path is asked of (a gateway's
+	// console endpoints) instead of the base URL.
+	root string
 	// body is sent as is with contentType; nil for a GET. Being whole
 	// bytes, it can be sent again after a rate-limit wait.
 	body        []byte
@@ -246,7 +249,7 @@ func (c *Client) callOnce(ctx context.Context, r request) (*http.Response, conte
 		e = classifyHTTP(resp.StatusCode, resp.Header, body, r.model)
 		c.refine(e, r, time.Since(sent))
 		if e.Status == http.StatusNotImplemented {
-			e.Hint = notImplementedHint(r.path)
+			e.Hint, e.NotOffered = notImplementedHint(r.path), true
 		}
 	default:
 		if r.stream && isEventStream(resp) {
@@ -272,7 +275,11 @@ func (c *Client) send(ctx context.Context, r request) (*http.Response, error) {
 	if r.body != nil {
 		body = bytes.NewReader(r.body)
 	}
-	req, err := http.NewRequestWithContext(ctx, r.method, c.cfg.BaseURL+r.path, body)
+	target := c.cfg.BaseURL + r.path
+	if r.root != "" {
+		target = r.root + r.path
+	}
+	req, err := http.NewRequestWithContext(ctx, r.method, target, body)
 	if err != nil {
 		return nil, fmt.Errorf(catalogue.T("the service address %q cannot be used: %w"), c.cfg.BaseURL, err)
 	}

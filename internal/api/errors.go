@@ -212,6 +212,10 @@ type Error struct {
 	Group string
 	// Preflight marks an error found before anything was sent.
 	Preflight bool
+	// NotOffered marks a service that has no such endpoint at all (a
+	// 501, or a gateway's no-channel answer that names no model): no
+	// model or option will make it work there.
+	NotOffered bool
 	// Err is the underlying Go error, if any.
 	Err error
 }

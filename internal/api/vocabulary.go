@@ -229,7 +229,18 @@ func (c *Client) refine(e *Error, r request, took time.Duration) {
 		e.Kind = KindWrongAddress
 		e.Hint = wrongAddressHint(c.cfg.BaseURL)
 	}
+	if e.Kind == KindUnknownModel && r.model != "" && noModelNamed.MatchString(e.Message) {
+		// one-api has no edits endpoint: it looks for a channel of the
+		// model it could not read from the form, "" (当前分组 default 下对于
+		// 模型  无可用渠道). The model is not at fault; the endpoint is.
+		e.Kind, e.NotOffered, e.Group = KindServer, true, ""
+		e.Hint = notImplementedHint(r.path)
+	}
 }
+
+// noModelNamed finds a no-channel answer that names no model: new-api's
+// "for model  under group", one-api's "对于模型  无可用渠道".
+var noModelNamed = regexp.MustCompile(`(?i)for model\s+under group|对于模型\s*无可用渠道`)
 
 // statusProxyTimeout is Cloudflare's "A timeout occurred": the origin
 // took longer than the proxy waits.

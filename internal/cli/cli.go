@@ -15,6 +15,7 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"syscall"
 
 	"easel/internal/api"
 	"easel/internal/config"
@@ -23,7 +24,7 @@ import (
 )
 
 // Commands are the subcommand names main dispatches to Run.
-var Commands = []string{"models", "gen", "edit", "outpaint", "batch", "cutout", "chat", "spend", "serve-demo", "profile", "key"}
+var Commands = []string{"models", "gen", "edit", "outpaint", "batch", "cutout", "chat", "spend", "balance", "jobs", "serve-demo", "profile", "key"}
 
 // IsCommand reports whether name is a subcommand.
 func IsCommand(name string) bool {
@@ -64,15 +65,20 @@ func OSEnv() Env {
 // errUsage marks a mistake in the command line itself (exit 2).
 var errUsage = errors.New("usage")
 
-// Run runs one subcommand and returns the exit status. Ctrl+C cancels the
-// request in flight.
+// Run runs one subcommand and returns the exit status. Ctrl+C and SIGTERM
+// (what `kill`, `timeout`, systemd and a logout send) cancel the request
+// in flight alike: it is written down as it ended. First, it says which
+// earlier requests a kill cut off.
 func Run(args []string, env Env) int {
 	if len(args) == 0 || !IsCommand(args[0]) {
 		fmt.Fprintln(env.Stderr, "easel: "+catalogue.F("unknown command; use one of: %s", strings.Join(Commands, ", ")))
 		return 2
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	if args[0] != "serve-demo" {
+		noticeCutOff(ctx, env)
+	}
 	var err error
 	switch args[0] {
 	case "models":
@@ -91,6 +97,10 @@ func Run(args []string, env Env) int {
 		err = runChat(ctx, args[1:], env)
 	case "spend":
 		err = runSpend(ctx, args[1:], env)
+	case "balance":
+		err = runBalance(ctx, args[1:], env)
+	case "jobs":
+		err = runJobs(ctx, args[1:], env)
 	case "serve-demo":
 		err = runServeDemo(ctx, args[1:], env)
 	case "profile":

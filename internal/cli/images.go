@@ -16,7 +16,6 @@ import (
 	"easel/internal/api"
 	"easel/internal/atomicfile"
 	"easel/internal/config"
-	"easel/internal/honesty"
 	"easel/internal/imageio"
 	"easel/internal/spend"
 )
@@ -101,7 +100,7 @@ func runGen(ctx context.Context, args []string, env Env) error {
 	mem := openMemory(env)
 	defer mem.close()
 	req := api.GenerateRequest{Prompt: f.prompt, ImageOptions: f.options()}
-	est := spend.Image(p.Prices, &req, nil)
+	est := spend.Image(mem.keyTable(ctx, p, c), &req, nil)
 	if f.estimate {
 		fmt.Fprintln(env.Stdout, est)
 		return nil
@@ -109,14 +108,13 @@ func runGen(ctx context.Context, args []string, env Env) error {
 	if err := mem.withinBudget(ctx, p, est, f.overBudget); err != nil {
 		return err
 	}
-	mem.shape(ctx, env, p, &req.ImageOptions, false, false, given(f.fs, "stream"))
-	sent, arrived := time.Now(), false
-	res, err := c.Generate(ctx, req, progress(env, &arrived))
-	mem.tell(ctx, env, p, honesty.AskedOf(&req, nil), res, err)
-	mem.chargeImage(ctx, env, p, &req, nil, res, err, arrived, time.Since(sent))
+	res, err := mem.sendImage(ctx, env, c, p, &req, nil, given(f.fs, "stream"))
 	if err != nil {
 		keepUndecoded(env, f.out, err)
-		return groupHint(ctx, env, p, req.Model, err)
+		if res != nil {
+			_ = writeImages(env, f.out, res)
+		}
+		return mem.refusal(ctx, env, p, req.Model, err)
 	}
 	return writeImages(env, f.out, res)
 }

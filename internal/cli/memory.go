@@ -5,6 +5,7 @@ import (
 	"easel/internal/catalogue"
 	"errors"
 	"fmt"
+	"log/slog"
 	"time"
 
 	"easel/internal/api"
@@ -42,13 +43,13 @@ func (m memory) close() {
 // shape fits o to what p's service is known to do for o's model, saying
 // on stderr what will not happen and why. A stream the service ignores
 // is not asked for unless --stream was given (explicit), which wins.
-func (m memory) shape(ctx context.Context, env Env, p config.Profile, o *api.ImageOptions, edit, masked, explicit bool) {
+func (m memory) shape(ctx context.Context, env Env, p config.Profile, o *api.ImageOptions, edit, masked, explicit bool) honesty.Advice {
 	if m.lib == nil {
-		return
+		return honesty.Advice{}
 	}
-	known, err := m.lib.Known(ctx, p.ID, o.Model)
+	known, err := m.lib.Known(ctx, serviceKey(p, o.Model, edit))
 	if err != nil {
-		return
+		return honesty.Advice{}
 	}
 	a := honesty.Advise(known, *o, edit, masked)
 	for i, note := range a.Notes {
@@ -63,6 +64,12 @@ func (m memory) shape(ctx context.Context, env Env, p config.Profile, o *api.Ima
 		}
 		fmt.Fprintf(env.Stderr, "easel: %s\n", note)
 	}
+	return a
+}
+
+// serviceKey is what the memory keeps p's key's traits for model under.
+func serviceKey(p config.Profile, model string, edit bool) library.ServiceKey {
+	return library.KeyFor(p.ID, p.UsingGroup(), model, edit)
 }
 
 // tell says on stderr what the answer did not do of what was asked, and
@@ -82,6 +89,8 @@ func (m memory) tell(ctx context.Context, env Env, p config.Profile, asked hones
 		checks = r.Checks
 	}
 	if m.lib != nil {
-		_ = m.lib.Learn(ctx, p.ID, asked.Options.Model, checks, time.Now())
+		if err := m.lib.Learn(ctx, serviceKey(p, asked.Options.Model, asked.Edit), checks, time.Now()); err != nil {
+			slog.Warn("memory: what the service did could not be remembered", "err", err)
+		}
 	}
 }

@@ -66,6 +66,7 @@ func (t *target) resolve(ctx context.Context, env Env) (config.Profile, string, 
 			return config.Profile{}, "", fmt.Errorf(catalogue.T("profile %q holds no key for group %q; its groups: %s (add one with `easel key set --group %s`)"), p.Name, t.group, strings.Join(groupNames(p), ", "), t.group)
 		}
 		account = p.KeyAccount(t.group)
+		p.ActiveGroup = t.group // this run's key in use
 	}
 	key, err := env.Keys.Get(ctx, account)
 	switch {

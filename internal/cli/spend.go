@@ -14,6 +14,7 @@ import (
 
 	"easel/internal/api"
 	"easel/internal/config"
+	"easel/internal/gateway"
 	"easel/internal/library"
 	"easel/internal/pricing"
 	"easel/internal/spend"
@@ -43,25 +44,11 @@ func (m memory) withinBudget(ctx context.Context, p config.Profile, est pricing.
 	return errors.New(catalogue.F("not sent: %s The request is estimated at %s; send it anyway with --over-budget, or change the budget in the window's Settings.", v, est.Amount()))
 }
 
-// chargeImage writes an image request in the ledger, as the window does,
-// when it may have been billed.
-func (m memory) chargeImage(ctx context.Context, env Env, p config.Profile, gen *api.GenerateRequest, edit *api.EditRequest, res *api.ImageResult, err error, arrived bool, out time.Duration) {
-	if err != nil && !spend.MayHaveBilled(err, ctx.Err() != nil, arrived, out) {
-		return
-	}
-	c, lerr := spend.Ledger{Lib: m.lib}.ImageRequest(context.WithoutCancel(ctx), p.Prices, p.ID, "", gen, edit, res, spend.Outcome(err, ctx.Err() != nil))
-	if lerr != nil {
-		fmt.Fprintln(env.Stderr, "easel: "+catalogue.F("the cost could not be written down: %v", lerr))
-	}
-	if said := c.String(); said != "" {
-		fmt.Fprintln(env.Stderr, "easel: "+catalogue.F("cost %s", said))
-	}
-}
-
 // chargeChat writes a chat request in the ledger when it may have been
 // billed (a reply, whole or cut, arrived).
 func (m memory) chargeChat(ctx context.Context, env Env, p config.Profile, req api.ChatRequest, res *api.ChatResult, err error, arrived bool, out time.Duration) {
-	if err != nil && !spend.MayHaveBilled(err, ctx.Err() != nil, arrived, out) {
+	x := gateway.Ending{Err: err, Cancelled: ctx.Err() != nil, Arrived: arrived, Out: out}
+	if err != nil && (spend.Ledger{Lib: m.lib}).Judge(ctx, p.ID, p.UsingGroup(), x) == gateway.NotBilled {
 		return
 	}
 	var usage *api.Usage
@@ -81,6 +68,9 @@ func runSpend(ctx context.Context, args []string, env Env) error {
 	by := fs.String("by", "day", catalogue.T("split the totals by day, week, month, model, profile or kind"))
 	since := fs.String("since", "", catalogue.T("count from this date on (YYYY-MM-DD, local time); default: everything"))
 	asCSV := fs.Bool("csv", false, catalogue.T("print the totals as CSV"))
+	reconcileKey := fs.Bool("reconcile", false, catalogue.T("print the gateway's own figure for the key in use beside Easel's"))
+	var t target
+	t.register(fs)
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -100,14 +90,14 @@ func runSpend(ctx context.Context, args []string, env Env) error {
 		}
 		q.Since = t
 	}
-	if env.Library == "" {
-		return errors.New(catalogue.T("no gallery folder, so no ledger to read"))
-	}
-	lib, err := library.OpenWithoutRepair(env.Library)
+	lib, err := openLedger(env)
 	if err != nil {
-		return fmt.Errorf(catalogue.T("cannot read the ledger: %w"), err)
+		return err
 	}
 	defer lib.Close()
+	if *reconcileKey {
+		return reconcile(ctx, env, lib, &t)
+	}
 	totals, err := lib.Spend(ctx, q)
 	if err != nil {
 		return err
@@ -160,7 +150,10 @@ func runSpend(ctx context.Context, args []string, env Env) error {
 		}
 	}
 	fmt.Fprintf(tw, "%s\t%s\t\t\t\t\n", catalogue.T("total"), strings.Join(all, " + "))
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	return printUnsure(ctx, env, lib, q.Since)
 }
 
 // profileNames are the profiles' names by id, for totals by profile.

@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"time"
 	"unicode"
 
@@ -19,7 +18,6 @@ import (
 	"easel/internal/catalogue"
 	"easel/internal/config"
 	"easel/internal/cutout"
-	"easel/internal/honesty"
 	"easel/internal/imageio"
 	"easel/internal/outpaint"
 	"easel/internal/pricing"
@@ -134,7 +132,7 @@ func restore(plan *outpaint.Plan, got api.Image, feather int) (api.Image, error)
 func sendEdit(ctx context.Context, env Env, f *imageFlags, c *api.Client, p config.Profile, req *api.EditRequest) (*api.ImageResult, error) {
 	mem := openMemory(env)
 	defer mem.close()
-	est := spend.Image(p.Prices, nil, req)
+	est := spend.Image(mem.keyTable(ctx, p, c), nil, req)
 	if f.estimate {
 		fmt.Fprintln(env.Stdout, est)
 		return nil, nil
@@ -142,14 +140,13 @@ func sendEdit(ctx context.Context, env Env, f *imageFlags, c *api.Client, p conf
 	if err := mem.withinBudget(ctx, p, est, f.overBudget); err != nil {
 		return nil, err
 	}
-	mem.shape(ctx, env, p, &req.ImageOptions, true, req.Mask != nil, given(f.fs, "stream"))
-	sent, arrived := time.Now(), false
-	res, err := c.Edit(ctx, *req, progress(env, &arrived))
-	mem.tell(ctx, env, p, honesty.AskedOf(nil, req), res, err)
-	mem.chargeImage(ctx, env, p, nil, req, res, err, arrived, time.Since(sent))
+	res, err := mem.sendImage(ctx, env, c, p, nil, req, given(f.fs, "stream"))
 	if err != nil {
 		keepUndecoded(env, f.out, err)
-		return nil, groupHint(ctx, env, p, req.Model, err)
+		if res != nil {
+			_ = writeImages(env, f.out, res)
+		}
+		return nil, mem.refusal(ctx, env, p, req.Model, err)
 	}
 	return res, nil
 }
@@ -227,9 +224,12 @@ func runBatch(ctx context.Context, args []string, env Env) error {
 	if err != nil {
 		return err
 	}
+	mem := openMemory(env)
+	defer mem.close()
+	prices := mem.keyTable(ctx, p, c)
 	var est pricing.Estimate
 	for i, cell := range cells {
-		e := spend.Options(p.Prices, cell.Options, cell.Prompt, 0, "")
+		e := spend.Options(prices, cell.Options, cell.Prompt, 0, "")
 		if i == 0 {
 			est = e
 		} else {
@@ -241,21 +241,14 @@ func runBatch(ctx context.Context, args []string, env Env) error {
 		fmt.Fprintln(env.Stdout, est)
 		return nil
 	}
-	mem := openMemory(env)
-	defer mem.close()
 	if err := mem.withinBudget(ctx, p, est, f.overBudget); err != nil {
 		return err
 	}
-	var say sync.Mutex
+	said := env
+	said.Stderr = &lockedWriter{w: env.Stderr}
 	outcomes := batch.Run(ctx, cells, concurrency, func(ctx context.Context, cell batch.Cell) (*api.ImageResult, error) {
 		req := api.GenerateRequest{Prompt: cell.Prompt, ImageOptions: cell.Options}
-		sent, arrived := time.Now(), false
-		res, err := c.Generate(ctx, req, nil)
-		say.Lock()
-		defer say.Unlock()
-		mem.tell(ctx, env, p, honesty.AskedOf(&req, nil), res, err)
-		mem.chargeImage(ctx, env, p, &req, nil, res, err, arrived, time.Since(sent))
-		return res, err
+		return mem.sendImage(ctx, said, c, p, &req, nil, true)
 	})
 	return writeBatch(env, f.out, outcomes)
 }

@@ -63,6 +63,12 @@ func (s *Server) handleSubscription(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	c := s.credit()
+	if g, ok := r.Context().Value(groupKey{}).(Group); ok && s.cfg.Console != "" {
+		c = UnlimitedHardLimit
+		if g.Limit > 0 {
+			c = float64(g.Limit) / QuotaPerUnit
+		}
+	}
 	writeJSON(w, map[string]any{"object": "billing_subscription", "has_payment_method": true,
 		"soft_limit_usd": c, "hard_limit_usd": c, "system_hard_limit_usd": c, "access_until": 0})
 }
@@ -76,6 +82,9 @@ func (s *Server) handleUsage(w http.ResponseWriter, r *http.Request) {
 	}
 	s.mu.Lock()
 	used := s.used
+	if s.cfg.Console != "" {
+		used = float64(s.quotaUsed[keyOf(r)]) / QuotaPerUnit
+	}
 	s.mu.Unlock()
 	writeJSON(w, map[string]any{"object": "list", "total_usage": used * 100})
 }

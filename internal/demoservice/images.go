@@ -78,6 +78,13 @@ func (s *Server) handleGenerate(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) handleEdit(w http.ResponseWriter, r *http.Request) {
+	if s.cfg.Console == ConsoleOneAPI {
+		// one-api has no edits relay: it reads no model from the form
+		// and finds no channel for "".
+		g, _ := r.Context().Value(groupKey{}).(Group)
+		writeError(w, http.StatusServiceUnavailable, fmt.Sprintf("当前分组 %s 下对于模型  无可用渠道", orDefault(g.Name, "default", "", "")), "one_api_error", "", "")
+		return
+	}
 	if err := r.ParseMultipartForm(64 << 20); err != nil {
 		writeError(w, http.StatusBadRequest, "The request body must be multipart/form-data: "+err.Error(), "invalid_request_error", "", "")
 		return
@@ -193,6 +200,15 @@ func (s *Server) serveImages(w http.ResponseWriter, r *http.Request, job imageJo
 	}
 	s.applyQuirks(&job)
 	wd, ht := outputSize(job.size, job.base)
+	if job.stream && s.cfg.Console == ConsoleOneAPI {
+		// one-api cannot read an image stream: the upstream answered 200
+		// (and one-api billed the n pictures asked), then it fails.
+		if sleep(r.Context(), 2*s.cfg.Pace) {
+			s.bill(r.Context(), keyOf(r), job.model, usage(job, wd, ht), job.n)
+			writeError(w, http.StatusInternalServerError, "invalid character 'e' looking for beginning of value", "one_api_error", "", "unmarshal_response_body_failed")
+		}
+		return
+	}
 	if job.stream && job.kind == "image_edit" && s.has(QuirkStreamedEditFails) {
 		// The upstream did the work (and billed it); the gateway could
 		// not read its stream.
@@ -364,6 +380,7 @@ func (s *Server) jsonImages(w http.ResponseWriter, r *http.Request, job imageJob
 	out["data"] = data
 	out["usage"] = usage(job, wd, ht)
 	s.charge(job.model, out["usage"].(map[string]any))
+	s.bill(r.Context(), keyOf(r), job.model, out["usage"].(map[string]any), job.n)
 	body, _ := json.Marshal(out)
 	switch job.fault {
 	case FaultTruncatedJSON:
@@ -427,6 +444,7 @@ func (s *Server) streamImages(w http.ResponseWriter, r *http.Request, job imageJ
 		ev["b64_json"], ev["created_at"], ev["usage"] = b64, time.Now().Unix(), usage(job, wd, ht)
 		if i == job.n-1 {
 			s.charge(job.model, ev["usage"].(map[string]any))
+			s.bill(r.Context(), keyOf(r), job.model, ev["usage"].(map[string]any), job.n)
 		}
 		send(job.kind+".completed", ev)
 	}

@@ -57,13 +57,32 @@ type Config struct {
 	// NoBilling answers the billing endpoints 404, as a service without
 	// them (OpenAI's own, for an API key) does.
 	NoBilling bool
+	// Console makes the server bill each key of Groups in quota units
+	// as the gateway named ("new-api" or "one-api") does, and serve its
+	// console endpoints (console.go); "" is neither.
+	Console string
+	// Display is the console's quota_display_type: USD (default), CNY
+	// or TOKENS.
+	Display string
 }
 
-// Group is one account group of a gateway: its name and its models.
+// Group is one account group of a gateway: its name and its models,
+// and for Console its ratio and a key's limit.
 type Group struct {
 	Name   string
 	Models []string
+	// Ratio is the group's price ratio (0 is 1).
+	Ratio float64
+	// Limit is the key's own quota limit in units; 0 is unlimited (the
+	// account's wallet pays).
+	Limit int64
 }
+
+// Gateway kinds the Console plays.
+const (
+	ConsoleNewAPI = "new-api"
+	ConsoleOneAPI = "one-api"
+)
 
 // ModelInfo is one listed model.
 type ModelInfo struct {
@@ -103,6 +122,8 @@ type Server struct {
 	seen    map[string]bool   // for faults that strike once
 	lists   int               // model lists served, for QuirkLateEndpointTypes
 	used    float64           // dollars spent at list prices
+	// quotaUsed is what the console has billed each key, in quota units.
+	quotaUsed map[string]int64
 }
 
 // New makes a server from cfg.
@@ -116,7 +137,7 @@ func New(cfg Config) *Server {
 	if cfg.ProxyLimit == 0 {
 		cfg.ProxyLimit = DefaultProxyLimit
 	}
-	s := &Server{cfg: cfg, mux: http.NewServeMux(), balance: cfg.Balance, models: map[string]bool{}, files: map[string][]byte{}, seen: map[string]bool{}}
+	s := &Server{cfg: cfg, mux: http.NewServeMux(), balance: cfg.Balance, models: map[string]bool{}, files: map[string][]byte{}, seen: map[string]bool{}, quotaUsed: map[string]int64{}}
 	for _, m := range cfg.Models {
 		s.models[m.ID] = true
 	}
@@ -127,6 +148,10 @@ func New(cfg Config) *Server {
 	s.mux.HandleFunc("GET /v1/fake-files/{id}", s.handleFile)
 	s.mux.HandleFunc("GET /v1/dashboard/billing/subscription", s.handleSubscription)
 	s.mux.HandleFunc("GET /v1/dashboard/billing/usage", s.handleUsage)
+	s.mux.HandleFunc("GET /api/status", s.handleStatus)
+	s.mux.HandleFunc("GET /api/pricing", s.handlePricing)
+	s.mux.HandleFunc("GET /api/usage/token/", s.handleTokenUsage)
+	s.mux.HandleFunc("GET /api/usage/token", s.handleTokenUsage)
 	s.mux.HandleFunc("/", invalidURL)
 	return s
 }
@@ -134,7 +159,13 @@ func New(cfg Config) *Server {
 // ServeHTTP authenticates, numbers the request, and routes it.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("X-Request-Id", fmt.Sprintf("req_fake_%06d", s.reqs.Add(1)))
-	if g, ok := s.cfg.Groups[strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")]; ok {
+	if g, ok := s.cfg.Groups[keyOf(r)]; ok {
+		if strings.HasPrefix(r.URL.Path, "/v1/") && !strings.HasPrefix(r.URL.Path, "/v1/dashboard/") && s.exhausted(keyOf(r), g) {
+			// new-api refuses a key whose quota is spent as if it were
+			// no key at all, seconds after it worked.
+			writeError(w, http.StatusUnauthorized, "Invalid token (request id: 20261127014501123456789abcdef)", "new_api_error", "", "")
+			return
+		}
 		r = r.WithContext(context.WithValue(r.Context(), groupKey{}, g))
 	} else if len(s.cfg.Groups) > 0 && !strings.HasPrefix(r.URL.Path, "/v1/fake-files/") {
 		writeError(w, http.StatusUnauthorized, "无效的令牌 (request id: 20261124193501123456789abcdef)", "new_api_error", "", "")

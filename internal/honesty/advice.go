@@ -36,6 +36,8 @@ func (k Known) Describe() string {
 		Inline:       {catalogue.T("sends images inline"), catalogue.T("sends links instead of inline images")},
 		Prompt:       {catalogue.T("uses prompts as written"), catalogue.T("rewrites prompts")},
 		Mask:         {catalogue.T("keeps what the mask protects"), catalogue.T("repaints what the mask protects")},
+		StreamFails:  {catalogue.T("carries streamed image requests"), catalogue.T("cannot stream images: a streamed request fails, and is billed")},
+		Edits:        {catalogue.T("takes image edits"), catalogue.T("takes no image edits")},
 		References:   {catalogue.T("shows the model every reference image"), catalogue.F("drops reference images (sent %s, at most %s reached the model)", k.Asked, k.Got)},
 	}[k.Trait]
 	s := what[1]
@@ -81,6 +83,9 @@ func Advise(known []Known, o api.ImageOptions, edit, masked bool) Advice {
 		if k, ok := find(Stream); ok {
 			a.Unstream = true
 			a.Notes = append(a.Notes, catalogue.F("No previews: this service answered stream requests without streaming (last %s), so Easel asks without streaming.", when(k)))
+		} else if k, ok := find(StreamFails); ok {
+			a.Unstream = true
+			a.Notes = append(a.Notes, catalogue.F("No previews: this gateway cannot stream images (a streamed request failed, and was billed, %s), so Easel asks without streaming.", when(k)))
 		} else if k, ok := find(StreamedEdit); ok && edit {
 			a.Unstream = true
 			a.Notes = append(a.Notes, catalogue.F("No previews: streamed edits failed through this service (last %s), so Easel sends this edit without streaming.", when(k)))
@@ -98,6 +103,9 @@ func Advise(known []Known, o api.ImageOptions, edit, masked bool) Advice {
 		}
 	}
 	if edit {
+		if k, ok := find(Edits); ok {
+			a.Notes = append(a.Notes, catalogue.F("This gateway takes no image edits (last tried %s): use a profile on another provider for Edit.", when(k)))
+		}
 		if k, ok := find(References); ok {
 			a.Notes = append(a.Notes, catalogue.F("This service showed the model only the first of several reference images last time (%s): prompts that say \"the second image\" may not work.", when(k)))
 		}

@@ -46,6 +46,13 @@ const (
 	Prompt Trait = "prompt"
 	// Mask: the area the mask protects left as it was.
 	Mask Trait = "mask"
+	// StreamFails: image requests asked as a stream fail at the gateway
+	// after the upstream did (and billed) the work (one-api cannot read
+	// an image stream: 500 unmarshal_response_body_failed).
+	StreamFails Trait = "stream_fails"
+	// Edits: the gateway takes image edits at all (one-api has no
+	// /v1/images/edits).
+	Edits Trait = "edits"
 	// References: every reference image of an edit reaching the model,
 	// as the service's own token count shows (LiteLLM #14488 dropped all
 	// but the first).
@@ -250,6 +257,10 @@ func FromError(a Asked, e *api.Error) []Check {
 	switch {
 	case a.Edit && a.Options.Stream && e.Kind == api.KindBadResponse && (e.Code == "bad_response_body" || e.Code == "read_response_body_failed"):
 		return []Check{{Trait: StreamedEdit, Honoured: false, Asked: "stream", Got: e.Code}}
+	case a.Edit && e.NotOffered:
+		return []Check{{Trait: Edits, Honoured: false, Asked: "edit", Got: "not offered"}}
+	case a.Options.Stream && (e.Code == "unmarshal_response_body_failed" || e.Code == "read_response_body_failed" && !a.Edit):
+		return []Check{{Trait: StreamFails, Honoured: false, Asked: "stream", Got: e.Code}}
 	case a.Options.Background == "transparent" && e.Param == "background":
 		return []Check{{Trait: Transparency, Honoured: false, Asked: "transparent", Got: "refused"}}
 	}

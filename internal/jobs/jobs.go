@@ -17,6 +17,7 @@ import (
 
 	"easel/internal/api"
 	"easel/internal/catalogue"
+	"easel/internal/gateway"
 	"easel/internal/honesty"
 	"easel/internal/library"
 	"easel/internal/pricing"
@@ -72,6 +73,9 @@ type Request struct {
 	// Prices are the profile's prices when the job was submitted: what
 	// the ledger writes its cost at.
 	Prices pricing.Table
+	// Group is the account group of the profile's key the job goes on
+	// ("" its own key): what is learnt and billed is the key's.
+	Group string
 	// Service runs this job; nil uses the runner's. The window sets it to
 	// the client of the profile that was active at submit time, so
 	// switching profiles never moves a running job to another account.
@@ -122,8 +126,8 @@ type AsideKeeper interface {
 // (library.Library satisfies it): a job asks it before sending, to shape
 // the request to what works, and tells it what the answer showed.
 type Memory interface {
-	Known(ctx context.Context, profile, model string) ([]honesty.Known, error)
-	Learn(ctx context.Context, profile, model string, checks []honesty.Check, at time.Time) error
+	Known(ctx context.Context, k library.ServiceKey) ([]honesty.Known, error)
+	Learn(ctx context.Context, k library.ServiceKey, checks []honesty.Check, at time.Time) error
 }
 
 // Saved is what became of one image a job received.
@@ -220,7 +224,8 @@ type Journal interface {
 // before its images are saved (spend.Ledger over the library satisfies
 // it).
 type Ledger interface {
-	ImageRequest(ctx context.Context, t pricing.Table, profile, job string, gen *api.GenerateRequest, edit *api.EditRequest, res *api.ImageResult, outcome string) (spend.Charged, error)
+	Image(ctx context.Context, c spend.Charge) (spend.Charged, error)
+	Judge(ctx context.Context, profile, group string, x gateway.Ending) gateway.Verdict
 	Attach(ctx context.Context, entry int64, items []int64) error
 }
 
@@ -418,7 +423,8 @@ func (r *Runner) run(ctx context.Context, info Info, slot chan struct{}) {
 		if errors.As(err, &ue) {
 			aside = r.keepAside(info, ue.Images)
 		}
-		r.finishWithError(ctx, info, err, spend.MayHaveBilled(err, ctx.Err() != nil, previews > 0, time.Since(sent)), aside)
+		x := gateway.Ending{Err: err, Cancelled: ctx.Err() != nil, Arrived: previews > 0, Out: time.Since(sent)}
+		r.finishWithError(ctx, info, err, r.judge(ctx, info, x), aside)
 		return
 	}
 	// Once the images have arrived they are paid for: they are saved even
@@ -430,7 +436,7 @@ func (r *Runner) run(ctx context.Context, info Info, slot chan struct{}) {
 	done := Event{Job: info, State: Done, Dropped: res.Dropped, Honesty: report, Aside: r.keepAside(info, res.Undecoded)}
 	// Written down before the images are saved: a kill while they are
 	// saved loses no entry.
-	done.Charged = r.charge(ctx, info, res, Done)
+	done.Charged = r.charge(ctx, info, res, Done, gateway.Billed)
 	for _, s := range r.saver.Save(context.WithoutCancel(ctx), info, res, report) {
 		if s.Err != nil {
 			done.Unsaved = append(done.Unsaved, Unsaved{Image: s.Image, Err: s.Err})
@@ -507,7 +513,7 @@ func (req Request) Options() api.ImageOptions {
 	return api.ImageOptions{}
 }
 
-func (r *Runner) finishWithError(ctx context.Context, info Info, err error, billed bool, aside []string) {
+func (r *Runner) finishWithError(ctx context.Context, info Info, err error, billed gateway.Verdict, aside []string) {
 	var ae *api.Error
 	if !errors.As(err, &ae) {
 		ae = &api.Error{Kind: api.KindUnknown, Message: err.Error(), Err: err}
@@ -516,8 +522,8 @@ func (r *Runner) finishWithError(ctx context.Context, info Info, err error, bill
 	if ae.Kind == api.KindCancelled || ctx.Err() != nil {
 		e = Event{Job: info, State: Cancelled}
 	}
-	if billed {
-		e.Charged = r.charge(ctx, info, nil, e.State)
+	if billed != gateway.NotBilled {
+		e.Charged = r.charge(ctx, info, nil, e.State, billed)
 	}
 	r.end(e)
 }
@@ -543,14 +549,31 @@ func (r *Runner) keepAside(info Info, images []api.Undecoded) []string {
 
 // charge writes a request down in the ledger; a ledger that cannot be
 // written costs the entry, not the job.
-func (r *Runner) charge(ctx context.Context, info Info, res *api.ImageResult, state State) *spend.Charged {
+func (r *Runner) charge(ctx context.Context, info Info, res *api.ImageResult, state State, v gateway.Verdict) *spend.Charged {
 	if r.ledger == nil {
 		return nil
 	}
 	outcome := map[State]string{Done: library.Billed, Failed: library.Failed, Cancelled: library.Cancelled}[state]
 	// On an error the amount still stands: only its entry is lost.
-	c, _ := r.ledger.ImageRequest(context.WithoutCancel(ctx), info.Request.Prices, info.Request.Profile, info.ID, info.Request.Generate, info.Request.Edit, res, outcome)
+	req := info.Request
+	c, _ := r.ledger.Image(context.WithoutCancel(ctx), spend.Charge{Prices: req.Prices, Profile: req.Profile, Group: req.Group, Job: info.ID,
+		Generate: req.Generate, Edit: req.Edit, Result: res, Outcome: outcome, Verdict: v})
 	return &c
+}
+
+// judge is whether a failed request was billed, by the billing table of
+// the key's gateway; without a ledger, by an unknown gateway's.
+func (r *Runner) judge(ctx context.Context, info Info, x gateway.Ending) gateway.Verdict {
+	if r.ledger == nil {
+		return gateway.Judge(gateway.Unknown, x)
+	}
+	return r.ledger.Judge(context.WithoutCancel(ctx), info.Request.Profile, info.Request.Group, x)
+}
+
+// ServiceKey is what the memory keeps a request's traits under: its
+// profile's key, its model and its endpoint.
+func (req Request) ServiceKey() library.ServiceKey {
+	return library.KeyFor(req.Profile, req.Group, req.Options().Model, req.Edit != nil)
 }
 
 // shape fits a request to what its service is known to honour, before it
@@ -563,7 +586,7 @@ func (r *Runner) shape(ctx context.Context, req Request) (Request, []string) {
 		return req, nil
 	}
 	o := req.Options()
-	known, err := r.memory.Known(context.WithoutCancel(ctx), req.Profile, o.Model)
+	known, err := r.memory.Known(context.WithoutCancel(ctx), req.ServiceKey())
 	if err != nil || len(known) == 0 {
 		return req, nil
 	}
@@ -582,5 +605,5 @@ func (r *Runner) learn(ctx context.Context, info Info, checks []honesty.Check) {
 	if r.memory == nil || len(checks) == 0 {
 		return
 	}
-	_ = r.memory.Learn(context.WithoutCancel(ctx), info.Request.Profile, info.Request.Options().Model, checks, time.Now())
+	_ = r.memory.Learn(context.WithoutCancel(ctx), info.Request.ServiceKey(), checks, time.Now())
 }

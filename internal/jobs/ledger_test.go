@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"easel/internal/api"
+	"easel/internal/gateway"
 	"easel/internal/pricing"
 	"easel/internal/spend"
 )
@@ -21,7 +22,12 @@ type fakeLedger struct {
 	attached map[int64][]int64
 }
 
-func (f *fakeLedger) ImageRequest(_ context.Context, t pricing.Table, profile, job string, gen *api.GenerateRequest, edit *api.EditRequest, res *api.ImageResult, outcome string) (spend.Charged, error) {
+func (f *fakeLedger) Judge(_ context.Context, _, _ string, x gateway.Ending) gateway.Verdict {
+	return gateway.Judge(gateway.Unknown, x)
+}
+
+func (f *fakeLedger) Image(_ context.Context, c spend.Charge) (spend.Charged, error) {
+	t, job, outcome := c.Prices, c.Job, c.Outcome
 	f.saver.mu.Lock()
 	saved := false
 	for _, id := range f.saver.saved {

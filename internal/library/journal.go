@@ -6,10 +6,14 @@ import (
 	"easel/internal/catalogue"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"image"
 	"net/http"
 	"os"
+	"path/filepath"
 	"time"
+
+	"github.com/gofrs/flock"
 
 	"easel/internal/api"
 )
@@ -34,7 +38,15 @@ type Journalled struct {
 	// KeepFrame is where the user's picture sits in a padded first
 	// input (see jobs.Keep); nil for none.
 	KeepFrame *image.Rectangle
+	// Owner is "" for the window's job, OwnerCLI for the command line's,
+	// whose process holds the job's lock (HoldJob) while it is out.
+	Owner string
+	// Group is the account group of the key it went on.
+	Group string `json:"-"`
 }
+
+// OwnerCLI marks a job the command line sent.
+const OwnerCLI = "cli"
 
 // journalRequest is a journalled job's row, without its input files.
 type journalRequest struct {
@@ -45,6 +57,7 @@ type journalRequest struct {
 	Parents       []int64
 	KeepFeather   *int             `json:",omitempty"`
 	KeepFrame     *image.Rectangle `json:",omitempty"`
+	Group         string           `json:",omitempty"`
 }
 
 // Begin writes a job down before it is sent. An edit's inputs are kept
@@ -53,7 +66,7 @@ func (l *Library) Begin(ctx context.Context, j Journalled) error {
 	if l.saveErr != nil {
 		return l.saveErr
 	}
-	r := journalRequest{Kind: "generate", Parents: j.Parents, KeepFeather: j.KeepFeather, KeepFrame: j.KeepFrame}
+	r := journalRequest{Kind: "generate", Parents: j.Parents, KeepFeather: j.KeepFeather, KeepFrame: j.KeepFrame, Group: j.Group}
 	var refs []storedRef
 	switch {
 	case j.Generate != nil:
@@ -69,8 +82,8 @@ func (l *Library) Begin(ctx context.Context, j Journalled) error {
 	}
 	row, _ := json.Marshal(r)
 	return l.inTx(ctx, func(tx *sql.Tx) error {
-		if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO journal (job, profile, request, started_ms) VALUES (?, ?, ?, ?)`,
-			j.Job, j.Profile, string(row), j.Started.UnixMilli()); err != nil {
+		if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO journal (job, profile, request, started_ms, owner) VALUES (?, ?, ?, ?, ?)`,
+			j.Job, j.Profile, string(row), j.Started.UnixMilli(), j.Owner); err != nil {
 			return err
 		}
 		for _, ref := range refs {
@@ -99,29 +112,81 @@ func (l *Library) End(ctx context.Context, job string) error {
 // Interrupted takes the jobs whose end was never recorded out of the
 // journal and returns them, oldest first, with their inputs read back:
 // the window lists each once, at the start after the kill or close. A
-// job whose input files are gone comes back as far as they allow.
+// job whose input files are gone comes back as far as they allow. A
+// command line's job whose process is still at work is left alone.
 func (l *Library) Interrupted(ctx context.Context) ([]Journalled, error) {
 	if l.saveErr != nil {
 		return nil, nil
 	}
-	rows, err := l.db.QueryContext(ctx, `SELECT job, profile, request, started_ms FROM journal ORDER BY started_ms`)
+	out, err := l.cutOff(ctx, `1 = 1`)
+	if err != nil {
+		return nil, err
+	}
+	return out, l.drop(ctx, out)
+}
+
+// Orphans are the command line's jobs a kill cut off that no run has told
+// of yet: each is returned once (then marked told) for the next run to
+// say, and stays in the journal for `easel jobs` and the window.
+func (l *Library) Orphans(ctx context.Context) ([]Journalled, error) {
+	if l.saveErr != nil {
+		return nil, nil
+	}
+	out, err := l.cutOff(ctx, `owner = '`+OwnerCLI+`' AND noticed_ms IS NULL`)
+	if err != nil {
+		return nil, err
+	}
+	now := time.Now().UnixMilli()
+	for _, j := range out {
+		if _, err := l.db.ExecContext(ctx, `UPDATE journal SET noticed_ms = ? WHERE job = ?`, now, j.Job); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// CutOff are the command line's jobs a kill cut off, told of or not,
+// oldest first, left in the journal: what `easel jobs` lists.
+func (l *Library) CutOff(ctx context.Context) ([]Journalled, error) {
+	return l.cutOff(ctx, `owner = '`+OwnerCLI+`'`)
+}
+
+// drop crosses jobs out of the journal.
+func (l *Library) drop(ctx context.Context, jobs []Journalled) error {
+	for _, j := range jobs {
+		if err := l.End(ctx, j.Job); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// cutOff reads the journal's jobs that match where and whose process is
+// gone. A row this Easel cannot read is crossed out.
+func (l *Library) cutOff(ctx context.Context, where string) ([]Journalled, error) {
+	rows, err := l.db.QueryContext(ctx, `SELECT job, profile, request, started_ms, owner FROM journal WHERE `+where+` ORDER BY started_ms`)
 	if err != nil {
 		return nil, err
 	}
 	var out []Journalled
+	var unreadable []string
 	for rows.Next() {
 		var j Journalled
 		var row string
 		var started int64
-		if err := rows.Scan(&j.Job, &j.Profile, &row, &started); err != nil {
+		if err := rows.Scan(&j.Job, &j.Profile, &row, &started, &j.Owner); err != nil {
 			rows.Close()
 			return nil, err
 		}
 		var r journalRequest
 		if json.Unmarshal([]byte(row), &r) != nil {
-			continue // a row this Easel cannot read: dropped below
+			unreadable = append(unreadable, j.Job)
+			continue
 		}
-		j.Started, j.Parents, j.KeepFeather, j.KeepFrame = time.UnixMilli(started), r.Parents, r.KeepFeather, r.KeepFrame
+		if l.atWork(j) {
+			continue
+		}
+		j.Started, j.Parents, j.KeepFeather, j.KeepFrame, j.Group = time.UnixMilli(started), r.Parents, r.KeepFeather, r.KeepFrame, r.Group
 		if r.Kind == "edit" {
 			j.Edit = &api.EditRequest{Prompt: r.Prompt, ImageOptions: r.Options, InputFidelity: r.InputFidelity}
 		} else {
@@ -133,6 +198,11 @@ func (l *Library) Interrupted(ctx context.Context) ([]Journalled, error) {
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
+	for _, job := range unreadable {
+		if err := l.End(ctx, job); err != nil {
+			return nil, err
+		}
+	}
 	for i := range out {
 		if out[i].Edit != nil {
 			if err := l.journalInputs(ctx, &out[i]); err != nil {
@@ -140,10 +210,45 @@ func (l *Library) Interrupted(ctx context.Context) ([]Journalled, error) {
 			}
 		}
 	}
-	if _, err := l.db.ExecContext(ctx, `DELETE FROM journal`); err != nil {
+	return out, nil
+}
+
+// HoldJob takes the lock of a command line's job for as long as its
+// process has it out: the lock goes with the process, however it ends,
+// so another process can tell a job at work from one a kill cut off.
+func (l *Library) HoldJob(job string) (release func(), err error) {
+	if err := os.MkdirAll(filepath.Join(l.root, "journal"), 0o700); err != nil {
 		return nil, err
 	}
-	return out, nil
+	fl := l.jobLock(job)
+	ok, err := fl.TryLock()
+	if err != nil || !ok {
+		return nil, fmt.Errorf(catalogue.T("library: cannot hold job %s: %v"), job, err)
+	}
+	return func() {
+		_ = fl.Unlock()
+		_ = os.Remove(fl.Path())
+	}, nil
+}
+
+func (l *Library) jobLock(job string) *flock.Flock {
+	return flock.New(filepath.Join(l.root, "journal", filepath.Base(job)+".lock"), flock.SetPermissions(0o600))
+}
+
+// atWork reports whether j's process still holds it: only a command
+// line's job has a process of its own to ask.
+func (l *Library) atWork(j Journalled) bool {
+	if j.Owner != OwnerCLI {
+		return false
+	}
+	fl := l.jobLock(j.Job)
+	ok, err := fl.TryLock()
+	if err != nil || !ok {
+		return err == nil
+	}
+	_ = fl.Unlock()
+	_ = os.Remove(fl.Path())
+	return false
 }
 
 // journalInputs reads an interrupted edit's images and mask back.

@@ -70,3 +70,45 @@ func TestJournalListsWhatAKillCutOff(t *testing.T) {
 		t.Errorf("listed twice: %+v", again)
 	}
 }
+
+// A command line's job is left in the journal while its process holds
+// it: neither the window's start nor another run takes it. Once the
+// process is gone (its lock released), the next run is told of it once,
+// and it stays listed until the window takes it.
+func TestCommandLineJobsOutlivedByTheirProcess(t *testing.T) {
+	l, err := Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	ctx := context.Background()
+	release, err := l.HoldJob("cli-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	j := Journalled{Job: "cli-1", Profile: "p", Started: time.Now(), Owner: OwnerCLI, Group: "vip",
+		Generate: &api.GenerateRequest{Prompt: "a fox", ImageOptions: api.ImageOptions{Model: "gpt-image-1"}}}
+	if err := l.Begin(ctx, j); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := l.Orphans(ctx); len(got) != 0 {
+		t.Errorf("a job at work was called cut off: %+v", got)
+	}
+	if got, _ := l.Interrupted(ctx); len(got) != 0 {
+		t.Errorf("the window took a job at work: %+v", got)
+	}
+	release()
+	got, err := l.Orphans(ctx)
+	if err != nil || len(got) != 1 || got[0].Group != "vip" || got[0].Generate.Prompt != "a fox" {
+		t.Fatalf("the cut-off job: %+v %v", got, err)
+	}
+	if again, _ := l.Orphans(ctx); len(again) != 0 {
+		t.Errorf("told twice: %+v", again)
+	}
+	if listed, _ := l.CutOff(ctx); len(listed) != 1 {
+		t.Errorf("easel jobs lists %+v", listed)
+	}
+	if taken, _ := l.Interrupted(ctx); len(taken) != 1 {
+		t.Errorf("the window's start lists %+v", taken)
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"easel/internal/api"
+	"easel/internal/gateway"
 )
 
 // Kinds of ledger entry: what the request was.
@@ -56,7 +57,32 @@ type Entry struct {
 	Currency string
 	// Items are the library items the request made, once saved.
 	Items []int64
+	// Group is the account group of the key the request went on ("" for
+	// the profile's own key).
+	Group string
+	// Source says where Cost came from: SourceAnswer or SourceGateway.
+	Source string
+	// Billing is "" for a request billed, MaybeBilled for one that may
+	// have been (counted at its estimate).
+	Billing string
+	// Note is a sentence on the figure, for the spend view ("one-api
+	// bills the 2 images asked").
+	Note string
 }
+
+// Where an entry's cost came from.
+const (
+	// SourceAnswer: the usage the answer reported, at the profile's
+	// prices (list prices unless the user set their own).
+	SourceAnswer = "answer"
+	// SourceGateway: the usage at the gateway's own prices and the key
+	// group's ratio, as the gateway computes its charge.
+	SourceGateway = "gateway"
+)
+
+// MaybeBilled marks an entry that may have been billed: a request cut
+// off, killed or failed after the service began.
+const MaybeBilled = "maybe"
 
 // Spent is what the entry counts for in totals and budgets: its cost,
 // else the top of its estimate (a request that may have been billed is
@@ -89,10 +115,10 @@ func (l *Library) Record(ctx context.Context, e Entry) (int64, error) {
 	}
 	var id int64
 	err := l.inTx(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `INSERT INTO ledger (at_ms, profile, model, kind, outcome, job, options, usage, images, estimate_low, estimate_high, cost, currency)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		res, err := tx.ExecContext(ctx, `INSERT INTO ledger (at_ms, profile, model, kind, outcome, job, options, usage, images, estimate_low, estimate_high, cost, currency, key_group, source, billing, note)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			e.At.UnixMilli(), e.Profile, e.Model, e.Kind, e.Outcome, e.Job, string(e.Options), string(usage), e.Images,
-			e.EstimateLow, e.EstimateHigh, e.Cost, e.Currency)
+			e.EstimateLow, e.EstimateHigh, e.Cost, e.Currency, e.Group, e.Source, e.Billing, e.Note)
 		if err != nil {
 			return err
 		}
@@ -115,8 +141,8 @@ func (l *Library) RecordAll(ctx context.Context, entries []Entry) error {
 		return l.roErr
 	}
 	return l.inTx(ctx, func(tx *sql.Tx) error {
-		st, err := tx.PrepareContext(ctx, `INSERT INTO ledger (at_ms, profile, model, kind, outcome, job, options, usage, images, estimate_low, estimate_high, cost, currency)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+		st, err := tx.PrepareContext(ctx, `INSERT INTO ledger (at_ms, profile, model, kind, outcome, job, options, usage, images, estimate_low, estimate_high, cost, currency, key_group, source, billing, note)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 		if err != nil {
 			return err
 		}
@@ -127,7 +153,7 @@ func (l *Library) RecordAll(ctx context.Context, entries []Entry) error {
 				usage, _ = json.Marshal(e.Usage)
 			}
 			if _, err := st.ExecContext(ctx, e.At.UnixMilli(), e.Profile, e.Model, e.Kind, e.Outcome, e.Job, string(e.Options), string(usage), e.Images,
-				e.EstimateLow, e.EstimateHigh, e.Cost, e.Currency); err != nil {
+				e.EstimateLow, e.EstimateHigh, e.Cost, e.Currency, e.Group, e.Source, e.Billing, e.Note); err != nil {
 				return err
 			}
 		}
@@ -153,14 +179,14 @@ func (l *Library) AttachItems(ctx context.Context, entry int64, items []int64) e
 	return l.inTx(ctx, func(tx *sql.Tx) error { return insertLedgerItems(ctx, tx, entry, items) })
 }
 
-const entryColumns = `id, at_ms, profile, model, kind, outcome, job, options, usage, images, estimate_low, estimate_high, cost, currency`
+const entryColumns = `id, at_ms, profile, model, kind, outcome, job, options, usage, images, estimate_low, estimate_high, cost, currency, key_group, source, billing, note`
 
 func scanEntry(row interface{ Scan(...any) error }) (Entry, error) {
 	var e Entry
 	var at int64
 	var options, usage string
 	err := row.Scan(&e.ID, &at, &e.Profile, &e.Model, &e.Kind, &e.Outcome, &e.Job, &options, &usage, &e.Images,
-		&e.EstimateLow, &e.EstimateHigh, &e.Cost, &e.Currency)
+		&e.EstimateLow, &e.EstimateHigh, &e.Cost, &e.Currency, &e.Group, &e.Source, &e.Billing, &e.Note)
 	if err != nil {
 		return e, err
 	}
@@ -317,22 +343,23 @@ type Balance struct {
 // Left is what remains.
 func (b Balance) Left() float64 { return b.Credit - b.Used }
 
-// SetBalance remembers what profile's service said of its balance.
-func (l *Library) SetBalance(ctx context.Context, profile string, b Balance) error {
+// SetBalance remembers what the service said of the balance of
+// profile's key of group (a gateway reports each key's own).
+func (l *Library) SetBalance(ctx context.Context, profile, group string, b Balance) error {
 	if l.roErr != nil {
 		return l.roErr
 	}
-	_, err := l.db.ExecContext(ctx, `INSERT INTO balances (profile, reported, credit, used, checked_ms) VALUES (?, ?, ?, ?, ?)
-		ON CONFLICT (profile) DO UPDATE SET reported = excluded.reported, credit = excluded.credit, used = excluded.used, checked_ms = excluded.checked_ms`,
-		profile, b.Reported, b.Credit, b.Used, b.Checked.UnixMilli())
+	_, err := l.db.ExecContext(ctx, `INSERT INTO balances (profile, key_group, reported, credit, used, checked_ms) VALUES (?, ?, ?, ?, ?, ?)
+		ON CONFLICT (profile, key_group) DO UPDATE SET reported = excluded.reported, credit = excluded.credit, used = excluded.used, checked_ms = excluded.checked_ms`,
+		profile, group, b.Reported, b.Credit, b.Used, b.Checked.UnixMilli())
 	return err
 }
 
-// BalanceOf is what profile's service last said of its balance; ok is
-// false when it was never asked.
-func (l *Library) BalanceOf(ctx context.Context, profile string) (b Balance, ok bool, err error) {
+// BalanceOf is what the service last said of the balance of profile's
+// key of group; ok is false when it was never asked.
+func (l *Library) BalanceOf(ctx context.Context, profile, group string) (b Balance, ok bool, err error) {
 	var ms int64
-	err = l.db.QueryRowContext(ctx, `SELECT reported, credit, used, checked_ms FROM balances WHERE profile = ?`, profile).Scan(&b.Reported, &b.Credit, &b.Used, &ms)
+	err = l.db.QueryRowContext(ctx, `SELECT reported, credit, used, checked_ms FROM balances WHERE profile = ? AND key_group = ?`, profile, group).Scan(&b.Reported, &b.Credit, &b.Used, &ms)
 	if err == sql.ErrNoRows {
 		return Balance{}, false, nil
 	}
@@ -343,12 +370,99 @@ func (l *Library) BalanceOf(ctx context.Context, profile string) (b Balance, ok 
 	return b, true, nil
 }
 
-// ForgetBalance forgets what profile's service said of its balance, so
-// it is asked again (Settings, after a service adds the endpoints).
+// ForgetBalance forgets what profile's service said of its keys'
+// balances and figures, so they are asked again (Settings, after a
+// service adds the endpoints).
 func (l *Library) ForgetBalance(ctx context.Context, profile string) error {
 	if l.roErr != nil {
 		return l.roErr
 	}
-	_, err := l.db.ExecContext(ctx, `DELETE FROM balances WHERE profile = ?`, profile)
+	return l.inTx(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM balances WHERE profile = ?`, profile); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, `DELETE FROM gateway_facts WHERE profile = ?`, profile)
+		return err
+	})
+}
+
+// SetGatewayFacts keeps what the gateway said of money for profile's key
+// of group.
+func (l *Library) SetGatewayFacts(ctx context.Context, profile, group string, f gateway.Facts) error {
+	if l.roErr != nil {
+		return l.roErr
+	}
+	data, err := json.Marshal(f)
+	if err != nil {
+		return err
+	}
+	_, err = l.db.ExecContext(ctx, `INSERT INTO gateway_facts (profile, key_group, facts, checked_ms) VALUES (?, ?, ?, ?)
+		ON CONFLICT (profile, key_group) DO UPDATE SET facts = excluded.facts, checked_ms = excluded.checked_ms`,
+		profile, group, string(data), f.Checked.UnixMilli())
 	return err
+}
+
+// GatewayFacts is what the gateway last said of money for profile's key
+// of group; ok is false when it was never asked (or what was kept cannot
+// be read: it is asked again).
+func (l *Library) GatewayFacts(ctx context.Context, profile, group string) (f gateway.Facts, ok bool, err error) {
+	var data string
+	err = l.db.QueryRowContext(ctx, `SELECT facts FROM gateway_facts WHERE profile = ? AND key_group = ?`, profile, group).Scan(&data)
+	if err == sql.ErrNoRows {
+		return gateway.Facts{}, false, nil
+	}
+	if err != nil {
+		return gateway.Facts{}, false, err
+	}
+	if json.Unmarshal([]byte(data), &f) != nil {
+		return gateway.Facts{}, false, nil
+	}
+	return f, true, nil
+}
+
+// HasBilled reports whether profile's key of group has a billed request
+// in the ledger since since: a key that worked, for the words of a later
+// refusal.
+func (l *Library) HasBilled(ctx context.Context, profile, group string, since time.Time) (bool, error) {
+	var n int
+	err := l.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM ledger WHERE profile = ? AND key_group = ? AND outcome = ? AND at_ms >= ?`,
+		profile, group, Billed, sinceMs(since)).Scan(&n)
+	return n > 0, err
+}
+
+// EntryOfJob is the ledger entry of job; ok is false when it has none.
+func (l *Library) EntryOfJob(ctx context.Context, job string) (e Entry, ok bool, err error) {
+	e, err = scanEntry(l.db.QueryRowContext(ctx, `SELECT `+entryColumns+` FROM ledger WHERE job = ? ORDER BY id DESC LIMIT 1`, job))
+	if err == sql.ErrNoRows {
+		return Entry{}, false, nil
+	}
+	return e, err == nil, err
+}
+
+// Unsure are the entries that may have been billed (counted at their
+// estimate) from since on, oldest first: what the spend view lists apart.
+func (l *Library) Unsure(ctx context.Context, since time.Time) ([]Entry, error) {
+	rows, err := l.db.QueryContext(ctx, `SELECT `+entryColumns+` FROM ledger WHERE billing = ? AND at_ms >= ? ORDER BY at_ms, id`, MaybeBilled, sinceMs(since))
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Entry
+	for rows.Next() {
+		e, err := scanEntry(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, e)
+	}
+	return out, rows.Err()
+}
+
+// SpentByKey is what profile's key of group has spent in currency, all
+// time: billed, and what may have been billed (at its estimates).
+func (l *Library) SpentByKey(ctx context.Context, profile, group, currency string) (billed, unsure float64, err error) {
+	err = l.db.QueryRowContext(ctx, `SELECT COALESCE(SUM(CASE WHEN billing = '' THEN `+spentSQL+` ELSE 0 END), 0),
+			COALESCE(SUM(CASE WHEN billing != '' THEN `+spentSQL+` ELSE 0 END), 0)
+		FROM ledger WHERE profile = ? AND key_group = ? AND currency = ?`, profile, group, currency).Scan(&billed, &unsure)
+	return billed, unsure, err
 }

@@ -131,7 +131,7 @@ func TestUpgradeFromV6KeepsTraitsAndJournal(t *testing.T) {
 	}
 	defer l.Close()
 	ctx := context.Background()
-	known, err := l.Known(ctx, "p-0a1b2c3d4e5f", "gpt-image-1")
+	known, err := l.Known(ctx, ServiceKey{Profile: "p-0a1b2c3d4e5f", Model: "gpt-image-1", Endpoint: EndpointGenerate})
 	if err != nil || len(known) != 2 {
 		t.Errorf("traits after the upgrade: %+v %v", known, err)
 	}

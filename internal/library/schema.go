@@ -262,6 +262,59 @@ CREATE TRIGGER prompts_au AFTER UPDATE OF name, text ON prompts BEGIN
 	INSERT INTO prompts_fts(rowid, name, text) VALUES (new.id, new.name, new.text);
 END;
 `},
+	{10, "what Easel learns of a service is kept per key (the gateway's account group) and endpoint; a gateway's own figures per key (gateway_facts); the ledger says which key a request went on, where its figure came from and whether it was surely billed; balances are per key; the journal says which process a job is out from", `
+CREATE TABLE service_traits_by_key (
+	profile   TEXT NOT NULL,
+	key_group TEXT NOT NULL,
+	model     TEXT NOT NULL,
+	endpoint  TEXT NOT NULL,
+	trait     TEXT NOT NULL,
+	honoured  INTEGER NOT NULL,
+	times     INTEGER NOT NULL,
+	first_ms  INTEGER NOT NULL,
+	last_ms   INTEGER NOT NULL,
+	asked     TEXT NOT NULL DEFAULT '',
+	got       TEXT NOT NULL DEFAULT '',
+	PRIMARY KEY (profile, key_group, model, endpoint, trait)
+);
+-- Learnt before keys and endpoints were told apart: '*' holds for any
+-- key and endpoint of the profile and model until one learns its own.
+INSERT INTO service_traits_by_key SELECT profile, '*', model, '*', trait, honoured, times, first_ms, last_ms, asked, got FROM service_traits;
+DROP TABLE service_traits;
+ALTER TABLE service_traits_by_key RENAME TO service_traits;
+CREATE TABLE balances_by_key (
+	profile    TEXT NOT NULL,
+	key_group  TEXT NOT NULL,
+	reported   INTEGER NOT NULL,
+	credit     REAL NOT NULL DEFAULT 0,
+	used       REAL NOT NULL DEFAULT 0,
+	checked_ms INTEGER NOT NULL,
+	PRIMARY KEY (profile, key_group)
+);
+INSERT INTO balances_by_key SELECT profile, '', reported, credit, used, checked_ms FROM balances;
+DROP TABLE balances;
+ALTER TABLE balances_by_key RENAME TO balances;
+CREATE TABLE gateway_facts (
+	profile    TEXT NOT NULL,
+	key_group  TEXT NOT NULL,
+	facts      TEXT NOT NULL,
+	checked_ms INTEGER NOT NULL,
+	PRIMARY KEY (profile, key_group)
+);
+ALTER TABLE ledger ADD COLUMN key_group TEXT NOT NULL DEFAULT '';
+-- Where cost came from: 'answer' (the usage it reported at the profile's
+-- prices), 'gateway' (at the gateway's own prices for the key), '' (older
+-- entries: the answer's).
+ALTER TABLE ledger ADD COLUMN source TEXT NOT NULL DEFAULT '';
+-- 'maybe' for a request that may have been billed and is counted at its
+-- estimate; '' for one billed.
+ALTER TABLE ledger ADD COLUMN billing TEXT NOT NULL DEFAULT '';
+ALTER TABLE ledger ADD COLUMN note TEXT NOT NULL DEFAULT '';
+-- '' is the window's job; 'cli' the command line's, whose process holds
+-- journal/<job>.lock while it is out.
+ALTER TABLE journal ADD COLUMN owner TEXT NOT NULL DEFAULT '';
+ALTER TABLE journal ADD COLUMN noticed_ms INTEGER;
+`},
 }
 
 // SchemaVersion is the newest schema this Easel knows.

@@ -24,20 +24,20 @@ func TestTraitsAreLearntPerProfileAndModel(t *testing.T) {
 	t0 := time.Date(2026, 11, 24, 10, 0, 0, 0, time.UTC)
 	ignored := []honesty.Check{{Trait: honesty.Stream, Honoured: false, Asked: "stream", Got: "json"}}
 	for i := range 3 {
-		if err := l.Learn(ctx, "p1", "gpt-image-1", ignored, t0.Add(time.Duration(i)*time.Minute)); err != nil {
+		if err := l.Learn(ctx, gen("p1", "gpt-image-1"), ignored, t0.Add(time.Duration(i)*time.Minute)); err != nil {
 			t.Fatal(err)
 		}
 	}
-	_ = l.Learn(ctx, "p1", "dall-e-3", []honesty.Check{{Trait: honesty.Stream, Honoured: true}}, t0)
-	_ = l.Learn(ctx, "p2", "gpt-image-1", []honesty.Check{{Trait: honesty.Count, Honoured: false, Asked: "4", Got: "1"}}, t0)
+	_ = l.Learn(ctx, gen("p1", "dall-e-3"), []honesty.Check{{Trait: honesty.Stream, Honoured: true}}, t0)
+	_ = l.Learn(ctx, gen("p2", "gpt-image-1"), []honesty.Check{{Trait: honesty.Count, Honoured: false, Asked: "4", Got: "1"}}, t0)
 
-	k, err := l.Known(ctx, "p1", "gpt-image-1")
+	k, err := l.Known(ctx, gen("p1", "gpt-image-1"))
 	if err != nil || len(k) != 1 || k[0].Honoured || k[0].Times != 3 || !k[0].First.Equal(t0) || !k[0].Last.Equal(t0.Add(2*time.Minute)) {
 		t.Fatalf("known %+v (%v)", k, err)
 	}
 	// The service changed: it streams now.
-	_ = l.Learn(ctx, "p1", "gpt-image-1", []honesty.Check{{Trait: honesty.Stream, Honoured: true}}, t0.Add(time.Hour))
-	if k, _ = l.Known(ctx, "p1", "gpt-image-1"); !k[0].Honoured || k[0].Times != 1 || !k[0].First.Equal(t0.Add(time.Hour)) {
+	_ = l.Learn(ctx, gen("p1", "gpt-image-1"), []honesty.Check{{Trait: honesty.Stream, Honoured: true}}, t0.Add(time.Hour))
+	if k, _ = l.Known(ctx, gen("p1", "gpt-image-1")); !k[0].Honoured || k[0].Times != 1 || !k[0].First.Equal(t0.Add(time.Hour)) {
 		t.Errorf("after a change: %+v", k)
 	}
 	if all, _ := l.Traits(ctx, "p1", ""); len(all) != 2 {
@@ -55,6 +55,52 @@ func TestTraitsAreLearntPerProfileAndModel(t *testing.T) {
 	}
 	if other, _ := l.Traits(ctx, "p2", ""); len(other) != 1 {
 		t.Errorf("another profile's memory went too: %+v", other)
+	}
+}
+
+// gen is the service key of profile's own key generating with model.
+func gen(profile, model string) ServiceKey {
+	return ServiceKey{Profile: profile, Model: model, Endpoint: EndpointGenerate}
+}
+
+// A gateway serves each key's group and each endpoint through its own
+// channels: a relay group's key that forces one image says nothing of the
+// default group's key, nor of edits; what was learnt before keys were
+// told apart (AnyKey) holds until a key learns its own.
+func TestTraitsAreKeptPerKeyAndEndpoint(t *testing.T) {
+	l, err := Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	ctx := context.Background()
+	t0 := time.Date(2026, 11, 24, 10, 0, 0, 0, time.UTC)
+	relay := ServiceKey{Profile: "p", Group: "relay", Model: "gpt-image-1", Endpoint: EndpointGenerate}
+	one := []honesty.Check{{Trait: honesty.Count, Honoured: false, Asked: "2", Got: "1"}}
+	if err := l.Learn(ctx, relay, one, t0); err != nil {
+		t.Fatal(err)
+	}
+	if k, _ := l.Known(ctx, relay); len(k) != 1 || k[0].Honoured {
+		t.Errorf("the relay key's own memory: %+v", k)
+	}
+	def := relay
+	def.Group = "default"
+	if k, _ := l.Known(ctx, def); len(k) != 0 {
+		t.Errorf("the default key inherited the relay's traits: %+v", k)
+	}
+	edits := relay
+	edits.Endpoint = EndpointEdit
+	if k, _ := l.Known(ctx, edits); len(k) != 0 {
+		t.Errorf("edits inherited what generations showed: %+v", k)
+	}
+	old := ServiceKey{Profile: "p", Group: AnyKey, Model: "gpt-image-1", Endpoint: AnyKey}
+	_ = l.Learn(ctx, old, []honesty.Check{{Trait: honesty.Stream, Honoured: false}}, t0)
+	if k, _ := l.Known(ctx, def); len(k) != 1 || k[0].Trait != honesty.Stream {
+		t.Errorf("what was learnt for any key holds for the default key: %+v", k)
+	}
+	_ = l.Learn(ctx, def, []honesty.Check{{Trait: honesty.Stream, Honoured: true}}, t0.Add(time.Hour))
+	if k, _ := l.Known(ctx, def); len(k) != 1 || !k[0].Honoured {
+		t.Errorf("the key's own memory wins over the old one: %+v", k)
 	}
 }
 
@@ -96,7 +142,7 @@ func TestOpenWithoutRepairLeavesRecoveryToTheWindow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := cli.Learn(context.Background(), "p", "m", []honesty.Check{{Trait: honesty.Stream}}, time.Now()); err != nil {
+	if err := cli.Learn(context.Background(), gen("p", "m"), []honesty.Check{{Trait: honesty.Stream}}, time.Now()); err != nil {
 		t.Errorf("the command line cannot remember: %v", err)
 	}
 	cli.Close()

@@ -5,6 +5,7 @@ import (
 
 	"easel/internal/catalogue"
 	"math"
+	"strconv"
 	"strings"
 )
 
@@ -48,6 +49,27 @@ type Table struct {
 	// Models are the profile's own prices, in its currency, by model id
 	// as the service names it.
 	Models map[string]Price `json:"models,omitempty"`
+	// KeyRates are the user's own group rates for the profile's keys,
+	// by the key's account group ("" its own key): each key of a gateway
+	// pays its group's ratio. A key without one pays the ratio the
+	// gateway publishes for its group.
+	KeyRates map[string]float64 `json:"key_rates,omitempty"`
+}
+
+// KeyRate is the user's own rate for the key of group; ok is false when
+// none is set.
+func (t Table) KeyRate(group string) (float64, bool) {
+	r, ok := t.KeyRates[group]
+	return r, ok && r > 0
+}
+
+// ForKey is the table for one key: its group's rate in place of the
+// profile's.
+func (t Table) ForKey(rate float64) Table {
+	if rate > 0 {
+		t.GroupRate = rate
+	}
+	return t
 }
 
 // currency is the table's currency, USD when unset.
@@ -73,6 +95,10 @@ func (t Table) perDollar() float64 {
 	}
 	return t.PerDollar
 }
+
+// PerDollarRate is how many units of the table's currency a list
+// price's dollar becomes.
+func (t Table) PerDollarRate() float64 { return t.perDollar() }
 
 // Lookup is model's price in the table's currency, group rate applied:
 // the list price converted, with each figure the profile sets of its own
@@ -156,7 +182,7 @@ func (m Money) String() string {
 		if m.Amount > 0 && m.Amount < 0.01 {
 			return fmt.Sprintf("¥%.3f", m.Amount)
 		}
-		return fmt.Sprintf("¥%.2f", m.Amount)
+		return "¥" + twoPlaces(m.Amount)
 	case Quota:
 		return catalogue.F("%s quota", groupThousands(int64(math.Round(m.Amount))))
 	case USD, "":
@@ -171,7 +197,17 @@ func Dollars(v float64) string {
 	if v > 0 && v < 0.01 {
 		return fmt.Sprintf("$%.3f", v)
 	}
-	return fmt.Sprintf("$%.2f", v)
+	return "$" + twoPlaces(v)
+}
+
+// twoPlaces writes v to the cent with commas between thousands.
+func twoPlaces(v float64) string {
+	s := fmt.Sprintf("%.2f", v)
+	whole, cents, _ := strings.Cut(s, ".")
+	if n, err := strconv.ParseInt(whole, 10, 64); err == nil && (n >= 1000 || n <= -1000) {
+		whole = groupThousands(n)
+	}
+	return whole + "." + cents
 }
 
 // groupThousands writes n with commas between thousands.

@@ -156,7 +156,7 @@ func TestIgnoredMaskIsMeasuredAndKept(t *testing.T) {
 			t.Errorf("item %d (%s) keeps %+v (%v)", id, it.Kind, it.Honesty, err)
 		}
 	}
-	known, _ := lib.Known(context.Background(), "p", "gpt-image-1")
+	known, _ := lib.Known(context.Background(), library.KeyFor("p", "", "gpt-image-1", true))
 	if !slices.ContainsFunc(known, func(k honesty.Known) bool { return k.Trait == honesty.Mask && !k.Honoured }) {
 		t.Errorf("not remembered: %+v", known)
 	}

@@ -6,6 +6,7 @@ package saver
 
 import (
 	"context"
+	"log/slog"
 	"time"
 
 	"easel/internal/api"
@@ -13,6 +14,8 @@ import (
 	"easel/internal/imageio"
 	"easel/internal/jobs"
 	"easel/internal/library"
+	"easel/internal/pricing"
+	"easel/internal/spend"
 )
 
 // Library stores a job's images in a library.
@@ -97,7 +100,7 @@ type Journal struct {
 
 // Begin implements jobs.Journal.
 func (j Journal) Begin(ctx context.Context, job jobs.Info) error {
-	entry := library.Journalled{Job: job.ID, Profile: job.Request.Profile, Started: job.Started,
+	entry := library.Journalled{Job: job.ID, Profile: job.Request.Profile, Started: job.Started, Group: job.Request.Group,
 		Generate: job.Request.Generate, Edit: job.Request.Edit, Parents: job.Request.Parents}
 	if k := job.Request.Keep; k != nil {
 		f := k.Feather
@@ -114,12 +117,17 @@ func (j Journal) Begin(ctx context.Context, job jobs.Info) error {
 func (j Journal) End(ctx context.Context, id string) error { return j.Lib.End(ctx, id) }
 
 // Interrupted are the jobs a kill or a close cut off, as the runner would
-// send them again, each dated when it started.
-func (j Journal) Interrupted(ctx context.Context) ([]jobs.Info, error) {
+// send them again, each dated when it started. Each is written into the
+// ledger as "may have been billed" at its estimate at the prices of its
+// profile (prices), unless its end was written before the stop.
+func (j Journal) Interrupted(ctx context.Context, prices func(profile string) pricing.Table) ([]jobs.Info, error) {
 	found, err := j.Lib.Interrupted(ctx)
 	out := make([]jobs.Info, 0, len(found))
 	for _, f := range found {
-		req := jobs.Request{Profile: f.Profile, Generate: f.Generate, Edit: f.Edit, Parents: f.Parents}
+		if _, _, lerr := (spend.Ledger{Lib: j.Lib}).CutOff(ctx, prices(f.Profile), f); lerr != nil {
+			slog.Warn("ledger: a job a kill cut off could not be written down", "job", f.Job, "err", lerr)
+		}
+		req := jobs.Request{Profile: f.Profile, Group: f.Group, Generate: f.Generate, Edit: f.Edit, Parents: f.Parents}
 		if f.KeepFeather != nil {
 			req.Keep = &jobs.Keep{Feather: *f.KeepFeather}
 			if f.KeepFrame != nil {

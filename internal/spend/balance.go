@@ -3,48 +3,219 @@ package spend
 import (
 	"context"
 	"errors"
+	"fmt"
+	"math"
+	"strings"
 	"time"
 
 	"easel/internal/api"
 	"easel/internal/catalogue"
 	"easel/internal/config"
+	"easel/internal/gateway"
 	"easel/internal/library"
 	"easel/internal/pricing"
 )
 
-// Asker is what asks a service its balance (api.Client).
+// Asker is what asks a service about money (api.Client): the
+// OpenAI-style billing pair, and a gateway's own console endpoints.
 type Asker interface {
 	Balance(ctx context.Context) (api.Balance, error)
+	gateway.Reader
 }
 
-// Balance is profile's balance: asked of its service unless the service
-// is remembered not to report one, and remembered either way. When the
-// service cannot be reached the last balance it reported is returned
-// with the error (ok says there is one to show).
-func Balance(ctx context.Context, lib *library.Library, profile string, asker Asker, now time.Time) (b library.Balance, ok bool, err error) {
+// UnlimitedDollars is where a credit stops being an account's money: new-api
+// and one-api answer hard_limit_usd 100,000,000 for a key without a limit
+// of its own, and no designer's account holds ten million dollars.
+const UnlimitedDollars = 1e7
+
+// State is what can be said of a key's balance.
+type State int
+
+// The states of a balance.
+const (
+	// NoBalance: the service reports none (OpenAI's own API, for a key).
+	NoBalance State = iota
+	// Amount: the service reported what is left, and it is possible.
+	Amount
+	// Unlimited: the key has no limit of its own; it spends from the
+	// account's wallet, which a key cannot see.
+	Unlimited
+	// Impossible: the service reported figures no account can have
+	// (negative, not finite, more used than granted).
+	Impossible
+)
+
+// Standing is a key's balance as Easel shows it: true or absent, with
+// where it came from and when.
+type Standing struct {
+	State State
+	// Left is what remains, for Amount.
+	Left pricing.Money
+	// Source says which of the service's answers it is.
+	Source  string
+	Checked time.Time
+}
+
+// The sources of a balance.
+const (
+	SourceKeyUsage = "key-usage" // a gateway's /api/usage/token/, this key's own
+	SourceBilling  = "billing"   // the OpenAI-style /dashboard/billing pair
+)
+
+// String is the status bar's words for it: "Balance $24.64", "Unlimited
+// key", "The service reported an impossible balance", or "" for none.
+func (s Standing) String() string {
+	switch s.State {
+	case Amount:
+		return catalogue.F("Balance %s", s.Left)
+	case Unlimited:
+		return catalogue.T("Unlimited key")
+	case Impossible:
+		return catalogue.T("Impossible balance reported")
+	}
+	return ""
+}
+
+// Explain is the standing in a sentence with its source, for `easel
+// balance` and the status bar's tooltip.
+func (s Standing) Explain() string {
+	from := map[string]string{
+		SourceKeyUsage: catalogue.T("the gateway's own figure for this key (/api/usage/token/)"),
+		SourceBilling:  catalogue.T("the service's billing endpoints (/dashboard/billing)"),
+	}[s.Source]
+	switch s.State {
+	case Amount:
+		return catalogue.F("%s left, from %s, read %s.", s.Left, from, s.Checked.Local().Format("2006-01-02 15:04"))
+	case Unlimited:
+		return catalogue.F("Unlimited key: it has no limit of its own, so what it may spend is the account's balance, which only the gateway's console shows (from %s).", from)
+	case Impossible:
+		return catalogue.F("The service reported an impossible balance (more used than granted, a negative or endless figure), so none is shown (from %s).", from)
+	}
+	return catalogue.T("This service reports no balance for a key: see its console.")
+}
+
+// Facts are what the gateway in front of p's key in use said of money,
+// from the library, asked again of asker (when not nil) once they are
+// stale. A gateway that cannot be reached leaves what was known.
+func Facts(ctx context.Context, lib *library.Library, p config.Profile, asker gateway.Reader, now time.Time) (gateway.Facts, bool) {
 	if lib == nil {
-		return library.Balance{}, false, nil
+		return gateway.Facts{}, false
 	}
-	last, known, err := lib.BalanceOf(ctx, profile)
+	group := p.UsingGroup()
+	f, known, err := lib.GatewayFacts(ctx, p.ID, group)
+	if err != nil || asker == nil {
+		return f, known
+	}
+	switch {
+	case !known || now.Sub(f.Checked) > gateway.PricesFresh:
+		got, err := gateway.Read(ctx, asker, now)
+		if err != nil {
+			return f, known
+		}
+		f, known = got, true
+	case f.Kind == gateway.NewAPI && now.Sub(f.UsageChecked) > gateway.UsageFresh:
+		if f.ReadUsage(ctx, asker, now) != nil {
+			return f, known
+		}
+	default:
+		return f, known
+	}
+	_ = lib.SetGatewayFacts(ctx, p.ID, group, f)
+	return f, known
+}
+
+// Balance is the standing of p's key in use: the gateway's own figure
+// for the key where it serves one, else the billing pair, asked of asker
+// unless the service is remembered not to report one. When the service
+// cannot be reached the last figures it reported are used, with the
+// error.
+func Balance(ctx context.Context, lib *library.Library, p config.Profile, asker Asker, now time.Time) (Standing, error) {
+	if lib == nil {
+		return Standing{}, nil
+	}
+	var reader gateway.Reader
+	if asker != nil {
+		reader = asker
+	}
+	f, _ := Facts(ctx, lib, p, reader, now)
+	if f.Usage != nil {
+		return keyStanding(f, p), nil
+	}
+	group := p.UsingGroup()
+	last, known, err := lib.BalanceOf(ctx, p.ID, group)
 	if err != nil {
-		return library.Balance{}, false, err
+		return Standing{}, err
 	}
-	if known && !last.Reported {
-		return last, false, nil // not asked again
-	}
-	if asker == nil {
-		return last, known, nil
+	if known && !last.Reported || asker == nil {
+		return billingStanding(last, known, f, p), nil
 	}
 	got, err := asker.Balance(ctx)
 	switch {
 	case errors.Is(err, api.ErrNoBalance):
-		b = library.Balance{Reported: false, Checked: now}
-		return b, false, lib.SetBalance(ctx, profile, b)
+		b := library.Balance{Reported: false, Checked: now}
+		return Standing{}, lib.SetBalance(ctx, p.ID, group, b)
 	case err != nil:
-		return last, known, err
+		return billingStanding(last, known, f, p), err
 	}
-	b = library.Balance{Reported: true, Credit: got.Credit, Used: got.Used, Checked: now}
-	return b, true, lib.SetBalance(ctx, profile, b)
+	b := library.Balance{Reported: true, Credit: got.Credit, Used: got.Used, Checked: now}
+	return billingStanding(b, true, f, p), lib.SetBalance(ctx, p.ID, group, b)
+}
+
+// keyStanding reads a gateway's figures for one key.
+func keyStanding(f gateway.Facts, p config.Profile) Standing {
+	u := f.Usage
+	s := Standing{Source: SourceKeyUsage, Checked: f.UsageChecked}
+	switch {
+	case u.Unlimited || u.Available/f.QuotaPerUnit() >= UnlimitedDollars:
+		s.State = Unlimited
+	case u.Used > u.Granted+1:
+		s.State = Impossible
+	default:
+		unit := unitOf(f, p)
+		s.State, s.Left = Amount, pricing.Money{Amount: f.InCurrency(u.Available, unit, p.Prices.PerDollarRate()), Currency: unit}
+	}
+	return s
+}
+
+// billingStanding reads the billing pair: hard_limit_usd less
+// total_usage, in dollars unless the gateway counts in its own units.
+func billingStanding(b library.Balance, known bool, f gateway.Facts, p config.Profile) Standing {
+	if !known || !b.Reported {
+		return Standing{}
+	}
+	s := Standing{Source: SourceBilling, Checked: b.Checked}
+	unit := pricing.USD
+	if f.Status != nil && f.Unit() == pricing.Quota || f.Status == nil && p.Prices.Currency == pricing.Quota {
+		unit = pricing.Quota
+	}
+	credit, used := b.Credit, b.Used
+	dollars := credit
+	if unit == pricing.Quota {
+		dollars = credit / f.QuotaPerUnit()
+	}
+	switch {
+	case bad(credit) || bad(used):
+		s.State = Impossible
+	case dollars >= UnlimitedDollars:
+		s.State = Unlimited
+	case used > credit+1e-9:
+		s.State = Impossible
+	default:
+		s.State, s.Left = Amount, pricing.Money{Amount: credit - used, Currency: unit}
+	}
+	return s
+}
+
+// bad is a figure no account has.
+func bad(v float64) bool { return math.IsNaN(v) || math.IsInf(v, 0) || v < 0 || v > 1e15 }
+
+// unitOf is the unit a key's amounts are shown in: the gateway's own,
+// unless the profile counts in quota units or yuan.
+func unitOf(f gateway.Facts, p config.Profile) string {
+	if p.Prices.Currency == pricing.Quota || p.Prices.Currency == pricing.CNY {
+		return p.Prices.Currency
+	}
+	return f.Unit()
 }
 
 // Summary is what the status bar says of a profile's money.
@@ -52,21 +223,15 @@ type Summary struct {
 	Today pricing.Money
 	// DailyCap is 0 when none is set.
 	DailyCap float64
-	// Balance, when HasBalance, is what the service says is left, in
-	// its own unit (dollars unless the profile counts in quota).
-	Balance    float64
-	HasBalance bool
-	Currency   string
+	Balance  Standing
+	Currency string
 }
 
 // Summarise is p's summary now: today's spend, its cap and the balance.
-func Summarise(ctx context.Context, lib *library.Library, p config.Profile, balance library.Balance, hasBalance bool, now time.Time) (Summary, error) {
+func Summarise(ctx context.Context, lib *library.Library, p config.Profile, balance Standing, now time.Time) (Summary, error) {
 	cur := p.Prices.Money(0).Currency
 	today, _, err := Ledger{Lib: lib}.Spent(ctx, p.ID, cur, now)
-	s := Summary{Today: pricing.Money{Amount: today, Currency: cur}, DailyCap: p.Budget.Daily, Currency: cur}
-	if hasBalance && balance.Reported {
-		s.Balance, s.HasBalance = balance.Left(), true
-	}
+	s := Summary{Today: pricing.Money{Amount: today, Currency: cur}, DailyCap: p.Budget.Daily, Currency: cur, Balance: balance}
 	return s, err
 }
 
@@ -77,12 +242,60 @@ func (s Summary) String() string {
 	if s.DailyCap > 0 {
 		out = catalogue.F("Today %s of %s", s.Today, pricing.Money{Amount: s.DailyCap, Currency: s.Currency})
 	}
-	if s.HasBalance {
-		unit := pricing.USD
-		if s.Currency == pricing.Quota {
-			unit = pricing.Quota
-		}
-		out += " · " + catalogue.F("Balance %s", pricing.Money{Amount: s.Balance, Currency: unit})
+	if b := s.Balance.String(); b != "" {
+		out += " · " + b
 	}
 	return out
+}
+
+// KeyRate is the group rate of p's key of group and where it came from:
+// the user's own for the key, else the ratio the gateway publishes for
+// its group, else the profile's rate (the user's, or 1).
+func KeyRate(p config.Profile, group string, f gateway.Facts) (rate float64, source string) {
+	if r, ok := p.Prices.KeyRate(group); ok {
+		return r, RateFromUser
+	}
+	if r, ok := f.GroupRatio(group); ok {
+		return r, RateFromGateway
+	}
+	if p.Prices.GroupRate > 0 {
+		return p.Prices.GroupRate, RateFromUser
+	}
+	return 1, RateFromList
+}
+
+// Where a key's rate came from.
+const (
+	RateFromUser    = "user"
+	RateFromGateway = "gateway"
+	RateFromList    = "list"
+)
+
+// KeyTable is p's prices for its key in use: its group's rate in place
+// of the profile's, so an estimate prices what that key pays.
+func KeyTable(p config.Profile, f gateway.Facts) pricing.Table {
+	r, _ := KeyRate(p, p.UsingGroup(), f)
+	return p.Prices.ForKey(r)
+}
+
+// KeyLabel is a key's group as a person reads it.
+func KeyLabel(group string) string {
+	if group == "" {
+		return catalogue.T("The profile's own key")
+	}
+	return catalogue.F("Key of group %q", group)
+}
+
+// FormatRate writes a rate without trailing zeros: 0.5, 1, 1.25.
+func FormatRate(r float64) string {
+	return strings.TrimRight(strings.TrimRight(fmt.Sprintf("%.4f", r), "0"), ".")
+}
+
+// RateSourceText says where a key's rate came from.
+func RateSourceText(from string) string {
+	return map[string]string{
+		RateFromUser:    catalogue.T("set by you"),
+		RateFromGateway: catalogue.T("from the gateway's /api/pricing"),
+		RateFromList:    catalogue.T("list prices: the gateway publishes none"),
+	}[from]
 }

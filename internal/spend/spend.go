@@ -16,6 +16,7 @@ import (
 	"easel/internal/api"
 	"easel/internal/catalogue"
 	"easel/internal/config"
+	"easel/internal/gateway"
 	"easel/internal/library"
 	"easel/internal/pricing"
 )
@@ -59,30 +60,20 @@ func Chat(t pricing.Table, req api.ChatRequest) pricing.Estimate {
 	return t.Chat(req.Model, chars, maxReply)
 }
 
-// BilledAfter is how long a request must have been out before a cancel
-// counts as possibly billed: the service has begun and will not stop.
-const BilledAfter = 5 * time.Second
+// Judge is whether a request of p's key of group that ended as x was
+// billed, by the billing table of the kind of gateway the key's facts
+// say it is (gateway.Judge).
+func (l Ledger) Judge(ctx context.Context, profile, group string, x gateway.Ending) gateway.Verdict {
+	return gateway.Judge(l.kind(ctx, profile, group), x)
+}
 
-// MayHaveBilled says whether a request that ended in err may have been
-// charged for: the service had begun (something arrived, or it was at
-// work for BilledAfter before a cancel), or it failed in a way that
-// happens only after it began (a time-out, a cut answer, an unusable
-// one). A refusal (a bad key, a bad request, no balance, a rate limit)
-// is not billed. cancelled says the caller cancelled; arrived, that
-// previews or text had come; out, how long the request was out.
-func MayHaveBilled(err error, cancelled, arrived bool, out time.Duration) bool {
-	var ae *api.Error
-	if !errors.As(err, &ae) {
-		return arrived
+// kind is what the library knows the gateway in front of a key to be.
+func (l Ledger) kind(ctx context.Context, profile, group string) gateway.Kind {
+	if l.Lib == nil {
+		return gateway.Unknown
 	}
-	if ae.Kind == api.KindCancelled || cancelled {
-		return arrived || out >= BilledAfter
-	}
-	switch ae.Kind {
-	case api.KindTimeout, api.KindCutOff, api.KindBadResponse:
-		return true
-	}
-	return arrived
+	f, _, _ := l.Lib.GatewayFacts(ctx, profile, group)
+	return f.Kind
 }
 
 // Outcome is the ledger's word for how a request that ended in err
@@ -128,10 +119,29 @@ func (c Charged) String() string {
 	return c.Amount.String()
 }
 
-// ImageRequest records an image request that may have been billed: res
-// is its answer (nil when it failed or was cancelled); outcome is
-// library.Billed, Failed or Cancelled.
-func (l Ledger) ImageRequest(ctx context.Context, t pricing.Table, profile, job string, gen *api.GenerateRequest, edit *api.EditRequest, res *api.ImageResult, outcome string) (Charged, error) {
+// Charge is one image request to write down.
+type Charge struct {
+	Prices pricing.Table
+	// Profile and Group name the key it went on; Job is its id.
+	Profile, Group, Job string
+	Generate            *api.GenerateRequest
+	Edit                *api.EditRequest
+	// Result is its answer, nil when it failed or was cancelled.
+	Result *api.ImageResult
+	// Outcome is library.Billed, Failed or Cancelled.
+	Outcome string
+	// Verdict is the billing table's: a request that may have been
+	// billed is written at its estimate, marked as such.
+	Verdict gateway.Verdict
+}
+
+// Image records an image request that was, or may have been, billed.
+// Its cost is what the gateway charges where the library holds the
+// gateway's own prices for the key (its model price and the key group's
+// ratio, as the gateway computes it), else the answer's usage at the
+// profile's prices.
+func (l Ledger) Image(ctx context.Context, c Charge) (Charged, error) {
+	t, gen, edit, res := c.Prices, c.Generate, c.Edit, c.Result
 	est := Image(t, gen, edit)
 	kind, o := library.SpendGenerate, api.ImageOptions{}
 	if gen != nil {
@@ -139,30 +149,71 @@ func (l Ledger) ImageRequest(ctx context.Context, t pricing.Table, profile, job 
 	} else if edit != nil {
 		kind, o = library.SpendEdit, edit.ImageOptions
 	}
-	e := library.Entry{Profile: profile, Model: o.Model, Kind: kind, Outcome: outcome, Job: job, Currency: est.Currency}
+	e := library.Entry{Profile: c.Profile, Group: c.Group, Model: o.Model, Kind: kind, Outcome: c.Outcome, Job: c.Job, Currency: est.Currency}
 	e.Options, _ = json.Marshal(o)
 	if est.Priced {
 		e.EstimateLow, e.EstimateHigh = &est.Low, &est.High
 	}
+	if c.Verdict == gateway.MayBeBilled {
+		e.Billing = library.MaybeBilled
+	}
+	var facts gateway.Facts
+	if l.Lib != nil {
+		facts, _, _ = l.Lib.GatewayFacts(ctx, c.Profile, c.Group)
+	}
+	images := 0
 	if res != nil {
-		e.Usage, e.Images = res.Usage, len(res.Images)
-		b := pricing.Billed{Model: o.Model, Usage: res.Usage, Images: len(res.Images), Quality: o.Quality}
-		if res.Size != "" {
-			b.Size = res.Size
-		} else if len(res.Images) > 0 {
-			b.Size = fmt.Sprintf("%dx%d", res.Images[0].Width, res.Images[0].Height)
-		}
-		if res.Quality != "" {
-			b.Quality = res.Quality
-		}
-		if b.Quality == "" || b.Quality == "auto" {
-			b.Quality = "standard" // dall-e's only one, when not said
-		}
-		if cost, ok := t.Cost(b); ok {
-			e.Cost = &cost
+		e.Usage, e.Images, images = res.Usage, len(res.Images), len(res.Images)
+	}
+	if gateway.BillsAsked(facts.Kind) && c.Verdict == gateway.Billed && max(o.N, 1) > images {
+		images = max(o.N, 1)
+		e.Note = catalogue.N("the gateway bills the %d images asked, whatever came back", images, images)
+	}
+	if cost, ok := l.gatewayCost(facts, c, o.Model, e.Usage, images); ok {
+		e.Cost, e.Source = &cost, library.SourceGateway
+	} else if res != nil {
+		if cost, ok := answerCost(t, o, res); ok {
+			e.Cost, e.Source = &cost, library.SourceAnswer
 		}
 	}
 	return l.record(ctx, e)
+}
+
+// gatewayCost is what the gateway charges for the request, in the
+// profile's currency, from its own prices and the key group's ratio (the
+// user's own rate for the key, when set, wins).
+func (l Ledger) gatewayCost(f gateway.Facts, c Charge, model string, u *api.Usage, images int) (float64, bool) {
+	if c.Verdict != gateway.Billed {
+		return 0, false
+	}
+	ratio, ok := c.Prices.KeyRate(c.Group)
+	if !ok {
+		if ratio, ok = f.GroupRatio(c.Group); !ok {
+			ratio = 1
+		}
+	}
+	q, ok := f.Quota(model, ratio, u, images)
+	if !ok {
+		return 0, false
+	}
+	return f.InCurrency(q, c.Prices.Money(0).Currency, c.Prices.PerDollarRate()), true
+}
+
+// answerCost is the answer's usage at the table's prices.
+func answerCost(t pricing.Table, o api.ImageOptions, res *api.ImageResult) (float64, bool) {
+	b := pricing.Billed{Model: o.Model, Usage: res.Usage, Images: len(res.Images), Quality: o.Quality}
+	if res.Size != "" {
+		b.Size = res.Size
+	} else if len(res.Images) > 0 {
+		b.Size = fmt.Sprintf("%dx%d", res.Images[0].Width, res.Images[0].Height)
+	}
+	if res.Quality != "" {
+		b.Quality = res.Quality
+	}
+	if b.Quality == "" || b.Quality == "auto" {
+		b.Quality = "standard" // dall-e's only one, when not said
+	}
+	return t.Cost(b)
 }
 
 // ChatRequest records a chat request that may have been billed, with
@@ -269,4 +320,20 @@ func (l Ledger) Check(ctx context.Context, p config.Profile, est pricing.Estimat
 		return Verdict{Over: true, Period: "this month", Spent: money(month), After: money(month + est.High), Cap: money(c)}, nil
 	}
 	return Verdict{}, nil
+}
+
+// CutOff writes a job a kill or a close cut off into the ledger as
+// "may have been billed", at its estimate at prices, unless the ledger
+// already holds it (the process wrote its end before it stopped). It
+// reports whether it wrote a row, with what it counts for.
+func (l Ledger) CutOff(ctx context.Context, prices pricing.Table, j library.Journalled) (Charged, bool, error) {
+	if l.Lib == nil {
+		return Charged{}, false, nil
+	}
+	if _, ok, err := l.Lib.EntryOfJob(ctx, j.Job); ok || err != nil {
+		return Charged{}, false, err
+	}
+	c, err := l.Image(ctx, Charge{Prices: prices, Profile: j.Profile, Group: j.Group, Job: j.Job,
+		Generate: j.Generate, Edit: j.Edit, Outcome: library.Cancelled, Verdict: gateway.MayBeBilled})
+	return c, err == nil, err
 }

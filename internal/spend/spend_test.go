@@ -11,6 +11,7 @@ import (
 	"easel/internal/api"
 	"easel/internal/config"
 	"easel/internal/demoservice"
+	"easel/internal/gateway"
 	"easel/internal/library"
 	"easel/internal/pricing"
 )
@@ -76,22 +77,25 @@ func TestImageRequestsAreWrittenAtTheProfilesPrices(t *testing.T) {
 	led := Ledger{Lib: lib}
 	gen := &api.GenerateRequest{Prompt: "abcd", ImageOptions: api.ImageOptions{Model: "gpt-image-1", Size: "1024x1024", Quality: "low", N: 2}}
 	res := &api.ImageResult{Images: make([]api.Image, 2), Usage: &api.Usage{InputTokens: 2, TextTokens: 2, OutputTokens: 544}}
-	c, err := led.ImageRequest(ctx, pricing.Table{Currency: pricing.Quota}, "p", "job-1", gen, nil, res, library.Billed)
+	c, err := led.Image(ctx, Charge{Prices: pricing.Table{Currency: pricing.Quota}, Profile: "p", Job: "job-1", Generate: gen, Result: res, Outcome: library.Billed, Verdict: gateway.Billed})
 	want := (2*5 + 544*40) / 1e6 * 500000
 	if err != nil || c.Estimated || c.Amount.Currency != pricing.Quota || c.Amount.Amount < want-1e-6 || c.Amount.Amount > want+1e-6 {
 		t.Errorf("charged %+v %v, want %v quota", c, err, want)
 	}
-	c, _ = led.ImageRequest(ctx, pricing.Table{}, "p", "job-2", gen, nil, nil, library.Failed)
+	c, _ = led.Image(ctx, Charge{Prices: pricing.Table{}, Profile: "p", Job: "job-2", Generate: gen, Outcome: library.Failed, Verdict: gateway.MayBeBilled})
 	if !c.Estimated || c.String() != "≈ $0.02 (estimated: the service reported no usage)" {
 		t.Errorf("failed after it began: %+v %q", c, c)
 	}
 	entries, _ := lib.Entries(ctx, time.Time{})
-	if len(entries) != 2 || entries[1].Outcome != library.Failed || entries[1].Cost != nil || entries[1].EstimateHigh == nil {
+	if len(entries) != 2 || entries[1].Outcome != library.Failed || entries[1].Cost != nil || entries[1].EstimateHigh == nil || entries[1].Billing != library.MaybeBilled {
 		t.Errorf("entries %+v", entries)
 	}
 }
 
-type noBalance struct{ asked int }
+type noBalance struct {
+	asked int
+	gateway.Reader
+}
 
 func (n *noBalance) Balance(context.Context) (api.Balance, error) {
 	n.asked++
@@ -107,21 +111,23 @@ func TestABalanceIsAskedOnlyOfServicesThatReportIt(t *testing.T) {
 	ts := httptest.NewServer(srv)
 	defer ts.Close()
 	client := api.New(api.Config{BaseURL: ts.URL + "/v1", APIKey: "k"})
-	b, ok, err := Balance(ctx, lib, "p", client, time.Now())
-	if err != nil || !ok || b.Left() != 5 {
-		t.Fatalf("balance %+v %v %v", b, ok, err)
+	p := config.Profile{ID: "p"}
+	b, err := Balance(ctx, lib, p, client, time.Now())
+	if err != nil || b.State != Amount || b.Left.Amount != 5 || b.Source != SourceBilling {
+		t.Fatalf("balance %+v %v", b, err)
 	}
 	if _, err := client.Generate(ctx, api.GenerateRequest{Prompt: "x", ImageOptions: api.ImageOptions{Model: "gpt-image-1", Size: "1024x1024", Quality: "high"}}, nil); err != nil {
 		t.Fatal(err)
 	}
-	b, _, _ = Balance(ctx, lib, "p", client, time.Now())
-	if b.Left() >= 5-0.16 {
+	b, _ = Balance(ctx, lib, p, client, time.Now())
+	if b.Left.Amount >= 5-0.16 {
 		t.Errorf("the balance did not fall: %+v", b)
 	}
-	none := &noBalance{}
+	none := &noBalance{Reader: client}
+	q := config.Profile{ID: "q"}
 	for range 3 {
-		if _, ok, err := Balance(ctx, lib, "q", none, time.Now()); ok || err != nil {
-			t.Errorf("no balance: %v %v", ok, err)
+		if b, err := Balance(ctx, lib, q, none, time.Now()); b.State != NoBalance || err != nil {
+			t.Errorf("no balance: %+v %v", b, err)
 		}
 	}
 	if none.asked != 1 {
@@ -130,13 +136,9 @@ func TestABalanceIsAskedOnlyOfServicesThatReportIt(t *testing.T) {
 	if err := lib.ForgetBalance(ctx, "q"); err != nil {
 		t.Fatal(err)
 	}
-	_, _, _ = Balance(ctx, lib, "q", none, time.Now())
+	_, _ = Balance(ctx, lib, q, none, time.Now())
 	if none.asked != 2 {
 		t.Error("after Forget it is asked again")
-	}
-	s := Summary{Today: pricing.Money{Amount: 0.36, Currency: pricing.USD}, DailyCap: 2, Balance: 24.64, HasBalance: true, Currency: pricing.USD}
-	if s.String() != "Today $0.36 of $2.00 · Balance $24.64" {
-		t.Errorf("summary %q", s)
 	}
 }
 

@@ -178,7 +178,7 @@ func (b *Board) sendBatch(v *batchView) {
 			b.status.SetText(catalogue.F("%s: %s", c.Label(), kit.ErrorText(err)))
 			return
 		}
-		reqs = append(reqs, jobs.Request{Profile: p.ID, Service: client, Prices: p.Prices, Generate: &r, Tag: Tag})
+		reqs = append(reqs, jobs.Request{Profile: p.ID, Group: p.UsingGroup(), Service: client, Prices: p.Prices, Generate: &r, Tag: Tag})
 	}
 	room.GuardBudget(h, p, reqs, func() {
 		b.cells, b.grid.Objects, b.pending, b.stopped, b.inFlight = nil, nil, nil, false, 0

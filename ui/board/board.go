@@ -347,7 +347,7 @@ func (b *Board) send() {
 				b.status.SetText(catalogue.F("%s: %s", values[i], kit.ErrorText(err)))
 				return
 			}
-			reqs[i].Profile, reqs[i].Service, reqs[i].Prices = p.ID, client, p.Prices
+			reqs[i].Profile, reqs[i].Group, reqs[i].Service, reqs[i].Prices = p.ID, p.UsingGroup(), client, p.Prices
 			if left--; left == 0 {
 				b.guard(reqs, func() { b.submit(values, reqs) })
 			}

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -16,6 +17,7 @@ import (
 
 	"easel/internal/config"
 	"easel/internal/pricing"
+	"easel/internal/spend"
 	"easel/ui/kit"
 )
 
@@ -340,31 +342,34 @@ func (e *pricesEditor) showPlaceholders() {
 	}
 }
 
-// showBalance says what the service last said of the balance, off the
-// UI goroutine.
+// showBalance says, for each key of the profile, its group, the rate it
+// pays and where that came from, and what its service last said of its
+// balance, off the UI goroutine.
 func (e *pricesEditor) showBalance() {
 	lib := e.host.Library()
 	if lib == nil || e.profile.ID == "" {
 		e.balance.SetText(catalogue.T("Asked of the service once the profile is saved and used."))
 		return
 	}
+	p := e.profile
 	go func() {
-		b, known, err := lib.BalanceOf(context.Background(), e.profile.ID)
+		var lines []string
+		unreported := false
+		for _, g := range p.KeyGroups() {
+			key := p
+			key.ActiveGroup = g
+			f, _ := spend.Facts(context.Background(), lib, key, nil, time.Now())
+			rate, from := spend.KeyRate(p, g, f)
+			st, _ := spend.Balance(context.Background(), lib, key, nil, time.Now())
+			if b, known, _ := lib.BalanceOf(context.Background(), p.ID, g); known && !b.Reported && f.Usage == nil {
+				unreported = true
+			}
+			lines = append(lines, catalogue.F("%s: rate ×%s (%s). %s", spend.KeyLabel(g), spend.FormatRate(rate), spend.RateSourceText(from), st.Explain()))
+		}
 		e.host.Do(func() {
-			switch {
-			case err != nil:
-				e.balance.SetText(catalogue.T("Could not read the balance last reported: ") + err.Error())
-			case !known:
-				e.balance.SetText(catalogue.T("Not asked yet: Easel asks the service when the profile connects and after each job, and shows it below the tabs."))
-			case !b.Reported:
-				e.balance.SetText(catalogue.F("This service does not report a balance (asked %s), so Easel does not ask it again.", b.Checked.Format(catalogue.T("2 Jan 15:04"))))
+			e.balance.SetText(strings.Join(lines, "\n"))
+			if unreported {
 				e.askAgain.Show()
-			default:
-				unit := pricing.USD
-				if e.profile.Prices.Currency == pricing.Quota {
-					unit = pricing.Quota
-				}
-				e.balance.SetText(catalogue.F("%s left, as the service said at %s.", pricing.Money{Amount: b.Left(), Currency: unit}, b.Checked.Format(catalogue.T("2 Jan 15:04"))))
 			}
 		})
 	}()

@@ -30,7 +30,7 @@ func TestABatchOverTheBudgetIsStoppedBeforeAnythingIsSent(t *testing.T) {
 		Outcome: library.Billed, Cost: &spent, Currency: pricing.USD}); err != nil {
 		t.Fatal(err)
 	}
-	if err := h.Library().Learn(ctx, "p-budget", "gpt-image-1", []honesty.Check{{Trait: honesty.Count, Honoured: false, Asked: "4", Got: "1"}}, time.Now()); err != nil {
+	if err := h.Library().Learn(ctx, library.KeyFor("p-budget", "", "gpt-image-1", false), []honesty.Check{{Trait: honesty.Count, Honoured: false, Asked: "4", Got: "1"}}, time.Now()); err != nil {
 		t.Fatal(err)
 	}
 	var submitted int

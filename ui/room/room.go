@@ -113,7 +113,7 @@ func SubmitImageJob(h SendHost, model *modelpick.Picker, opts *api.ImageOptions,
 	modelpick.Confirm(h.Window(), model, func() {
 		opts.Model = model.Text()
 		p := h.Session().Current()
-		req.Profile, req.Service, req.Prices = p.ID, h.Session().Client(), p.Prices
+		req.Profile, req.Group, req.Service, req.Prices = p.ID, p.UsingGroup(), h.Session().Client(), p.Prices
 		submitShaped(h, req, func(reqs ...jobs.Request) {
 			GuardBudget(h, p, reqs, func() {
 				for _, r := range reqs {

@@ -16,6 +16,7 @@ import (
 	"easel/internal/api"
 	"easel/internal/honesty"
 	"easel/internal/jobs"
+	"easel/internal/library"
 	"easel/internal/spend"
 	"easel/ui/dragout"
 	"easel/ui/imageform"
@@ -124,11 +125,11 @@ func (s *Sender) Advise() {
 		s.options.SetServiceNotes(nil)
 		return
 	}
-	known, err := lib.Known(context.Background(), s.host.Session().Current().ID, o.Model)
+	edit, masked := s.advice.editing()
+	known, err := lib.Known(context.Background(), library.KeyFor(s.host.Session().Current().ID, s.host.Session().Current().UsingGroup(), o.Model, edit))
 	if err != nil {
 		known = nil
 	}
-	edit, masked := s.advice.editing()
 	s.options.SetServiceNotes(honesty.Advise(known, o, edit, masked).Notes)
 }
 
@@ -332,7 +333,7 @@ func (s *Sender) Retry(req jobs.Request) {
 		// A job from before the last close (the journal's): it goes to
 		// the profile connected now.
 		cur := s.host.Session().Current()
-		req.Profile, req.Service, req.Prices = cur.ID, s.host.Session().Client(), cur.Prices
+		req.Profile, req.Group, req.Service, req.Prices = cur.ID, cur.UsingGroup(), s.host.Session().Client(), cur.Prices
 		if req.Service == nil {
 			s.status.SetText(ServiceText(s.host))
 			return

@@ -28,7 +28,7 @@ func submitShaped(h BudgetHost, req jobs.Request, submit func(...jobs.Request)) 
 		return
 	}
 	go func() {
-		known, err := lib.Known(context.Background(), req.Profile, o.Model)
+		known, err := lib.Known(context.Background(), req.ServiceKey())
 		h.Do(func() {
 			advice := honesty.Advise(known, o, req.Edit != nil, req.Edit != nil && req.Edit.Mask != nil)
 			if err != nil || !advice.Split {

@@ -10,6 +10,7 @@ import (
 	"easel/internal/api"
 	"easel/internal/demoservice"
 	"easel/internal/honesty"
+	"easel/internal/library"
 	"easel/internal/jobs"
 	"easel/ui/room"
 	"easel/ui/room/roomtest"
@@ -46,7 +47,7 @@ func TestOneImageGatewayIsOfferedSeparateRequests(t *testing.T) {
 		}
 	}
 	profile := h.Session().Current().ID
-	if err := h.Library().Learn(context.Background(), profile, "gpt-image-1",
+	if err := h.Library().Learn(context.Background(), library.KeyFor(profile, "", "gpt-image-1", false),
 		[]honesty.Check{{Trait: honesty.Count, Honoured: false, Asked: "4", Got: "1"}}, time.Now()); err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,194 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"easel/internal/catalogue"
+	"easel/internal/config"
+	"easel/internal/library"
+	"easel/internal/pricing"
+	"easel/internal/spend"
+)
+
+// runBalance prints what the window's status bar says of the profile's
+// money, and where each figure came from.
+func runBalance(ctx context.Context, args []string, env Env) error {
+	var t target
+	fs := newFlags("balance", env)
+	t.register(fs)
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	c, p, err := t.client(ctx, env)
+	if err != nil {
+		return err
+	}
+	lib, err := openLedger(env)
+	if err != nil {
+		return err
+	}
+	defer lib.Close()
+	now := time.Now()
+	st, berr := spend.Balance(ctx, lib, p, c, now)
+	sum, err := spend.Summarise(ctx, lib, p, st, now)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(env.Stdout, sum.String())
+	fmt.Fprintln(env.Stdout, st.Explain())
+	f, _ := spend.Facts(ctx, lib, p, nil, now)
+	rate, from := spend.KeyRate(p, p.UsingGroup(), f)
+	fmt.Fprintln(env.Stdout, catalogue.F("%s: group rate ×%s (%s).", spend.KeyLabel(p.UsingGroup()), spend.FormatRate(rate), spend.RateSourceText(from)))
+	if berr != nil {
+		fmt.Fprintln(env.Stderr, "easel: "+catalogue.F("the service could not be asked now, so these are its last figures: %v", berr))
+	}
+	return nil
+}
+
+// openLedger opens the gallery's library, where the ledger is.
+func openLedger(env Env) (*library.Library, error) {
+	if env.Library == "" {
+		return nil, errors.New(catalogue.T("no gallery folder, so no ledger to read"))
+	}
+	lib, err := library.OpenWithoutRepair(env.Library)
+	if err != nil {
+		return nil, fmt.Errorf(catalogue.T("cannot read the ledger: %w"), err)
+	}
+	return lib, nil
+}
+
+// runJobs lists the command line's requests a kill cut off, each with the
+// command that sends it again; --clear forgets them.
+func runJobs(ctx context.Context, args []string, env Env) error {
+	fs := newFlags("jobs", env)
+	clear := fs.Bool("clear", false, catalogue.T("forget the requests listed (their ledger rows stay)"))
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	lib, err := openLedger(env)
+	if err != nil {
+		return err
+	}
+	defer lib.Close()
+	cut, err := lib.CutOff(ctx)
+	if err != nil {
+		return err
+	}
+	if len(cut) == 0 {
+		fmt.Fprintln(env.Stdout, catalogue.T("No request was cut off."))
+		return nil
+	}
+	profiles, _ := loadProfiles(env)
+	for _, j := range cut {
+		if *clear {
+			if err := lib.End(ctx, j.Job); err != nil {
+				return err
+			}
+			continue
+		}
+		p, _ := profiles.Find(j.Profile)
+		amount := ""
+		if e, ok, _ := lib.EntryOfJob(ctx, j.Job); ok {
+			v, _ := e.Spent()
+			amount = catalogue.F("may have been charged ≈ %s", pricing.Money{Amount: v, Currency: e.Currency})
+		}
+		fmt.Fprintf(env.Stdout, "%s  %s  %q  %s\n", j.Started.Local().Format("2006-01-02 15:04"), j.Job, promptOf(j), amount)
+		fmt.Fprintf(env.Stdout, "  %s\n", retryCommand(p, j))
+	}
+	if *clear {
+		fmt.Fprintln(env.Stdout, catalogue.N("%d requests forgotten.", len(cut), len(cut)))
+	}
+	return nil
+}
+
+// retryCommand is the command line that sends a cut-off request again.
+func retryCommand(p config.Profile, j library.Journalled) string {
+	if j.Edit != nil {
+		return catalogue.T("(an edit: the window lists it with Retry at its next start)")
+	}
+	o := j.Generate.ImageOptions
+	parts := []string{"easel gen"}
+	add := func(flag, v string) {
+		if v != "" {
+			parts = append(parts, "--"+flag, shellQuote(v))
+		}
+	}
+	if p.Name != "" {
+		add("profile", p.Name)
+	}
+	add("group", j.Group)
+	add("model", o.Model)
+	add("prompt", j.Generate.Prompt)
+	add("size", o.Size)
+	add("quality", o.Quality)
+	add("background", o.Background)
+	add("format", o.OutputFormat)
+	if o.N > 1 {
+		add("n", fmt.Sprint(o.N))
+	}
+	return strings.Join(parts, " ")
+}
+
+// shellQuote quotes s for a POSIX shell when it needs it.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.:/=x") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// printUnsure lists the requests that may have been billed, apart from
+// the totals they are counted in.
+func printUnsure(ctx context.Context, env Env, lib *library.Library, since time.Time) error {
+	unsure, err := lib.Unsure(ctx, since)
+	if err != nil || len(unsure) == 0 {
+		return err
+	}
+	fmt.Fprintln(env.Stdout, catalogue.T("May have been billed (counted at their estimates until the gateway's figures say otherwise):"))
+	for _, e := range unsure {
+		v, _ := e.Spent()
+		fmt.Fprintf(env.Stdout, "  %s  %s  %s  %s  ≈ %s\n", e.At.Local().Format("2006-01-02 15:04"), e.Model, e.Kind, e.Outcome, pricing.Money{Amount: v, Currency: e.Currency})
+	}
+	return nil
+}
+
+// reconcile prints Easel's figure for the key in use beside the
+// gateway's own, and the difference.
+func reconcile(ctx context.Context, env Env, lib *library.Library, t *target) error {
+	c, p, err := t.client(ctx, env)
+	if err != nil {
+		return err
+	}
+	f, _ := spend.Facts(ctx, lib, p, c, time.Now())
+	cur := p.Prices.Money(0).Currency
+	billed, unsure, err := lib.SpentByKey(ctx, p.ID, p.UsingGroup(), cur)
+	if err != nil {
+		return err
+	}
+	money := func(v float64) pricing.Money { return pricing.Money{Amount: v, Currency: cur} }
+	fmt.Fprintln(env.Stdout, catalogue.F("Easel's ledger, key %s: %s billed, %s may have been billed.", spend.KeyLabel(p.UsingGroup()), money(billed), money(unsure)))
+	if f.Usage == nil {
+		fmt.Fprintln(env.Stdout, catalogue.T("The gateway reports no use per key (no /api/usage/token/): nothing to reconcile with."))
+		return nil
+	}
+	used := f.InCurrency(f.Usage.Used, cur, p.Prices.PerDollarRate())
+	fmt.Fprintln(env.Stdout, catalogue.F("The gateway's figure for this key (/api/usage/token/, read %s): %s used.", f.UsageChecked.Local().Format("2006-01-02 15:04"), money(used)))
+	diff := used - billed
+	unit := 1 / f.QuotaPerUnit() // one quota unit, in dollars
+	if cur == pricing.Quota {
+		unit = 1
+	}
+	switch {
+	case diff > -unit && diff < unit:
+		fmt.Fprintln(env.Stdout, catalogue.T("They agree."))
+	case diff > 0 && diff <= unsure+unit:
+		fmt.Fprintln(env.Stdout, catalogue.F("The gateway counts %s more: within what may have been billed.", money(diff)))
+	default:
+		fmt.Fprintln(env.Stdout, catalogue.F("They differ by %s: the gateway counts what the key spent since it was made, through any program; Easel counts its own requests.", money(diff)))
+	}
+	return nil
+}

@@ -1,0 +1,165 @@
+package gateway
+
+import (
+	"context"
+	"errors"
+	"math"
+	"time"
+
+	"easel/internal/api"
+	"easel/internal/pricing"
+)
+
+// Facts are what one key's gateway said of money, read from its own
+// endpoints: what it is, how it counts, what each model costs there, the
+// key group's ratio and what the key may still spend. Each part is nil
+// when the gateway does not serve it. Facts are kept per profile and key
+// (library.GatewayFacts) and read again sparingly: new-api throttles
+// its console reads.
+type Facts struct {
+	Kind    Kind                `json:"kind,omitempty"`
+	Status  *api.GatewayStatus  `json:"status,omitempty"`
+	Pricing *api.GatewayPricing `json:"pricing,omitempty"`
+	Usage   *api.TokenUsage     `json:"usage,omitempty"`
+	// Checked is when the prices were read; UsageChecked, the key's use.
+	Checked      time.Time `json:"checked"`
+	UsageChecked time.Time `json:"usage_checked,omitzero"`
+}
+
+// Reader is what asks a gateway (api.Client).
+type Reader interface {
+	GatewayStatus(ctx context.Context) (api.GatewayStatus, error)
+	GatewayPricing(ctx context.Context) (api.GatewayPricing, error)
+	TokenUsage(ctx context.Context) (api.TokenUsage, error)
+}
+
+// PricesFresh and UsageFresh are how long what a gateway said is used
+// before it is asked again: prices change by the operator's hand, a key's
+// use with every request; new-api lets a key read its console about five
+// times in twenty minutes.
+const (
+	PricesFresh = 6 * time.Hour
+	UsageFresh  = 4 * time.Minute
+)
+
+// Read asks a gateway what it charges (its status and pricing) and what
+// the key has left. A gateway that serves neither is not new-api-like:
+// its Facts are empty, with Kind Unknown. A failure to reach it is
+// returned (ask later).
+func Read(ctx context.Context, r Reader, now time.Time) (Facts, error) {
+	f := Facts{Checked: now}
+	st, err := r.GatewayStatus(ctx)
+	switch {
+	case err == nil:
+		f.Status, f.Kind = &st, NewAPI
+	case !errors.Is(err, api.ErrNotOffered) && !errors.Is(err, api.ErrImpossible):
+		return Facts{}, err
+	}
+	if f.Status != nil {
+		if pr, err := r.GatewayPricing(ctx); err == nil {
+			f.Pricing = &pr
+		}
+	}
+	if err := f.ReadUsage(ctx, r, now); err != nil {
+		return f, err
+	}
+	return f, nil
+}
+
+// ReadUsage asks again what the key has used and has left.
+func (f *Facts) ReadUsage(ctx context.Context, r Reader, now time.Time) error {
+	u, err := r.TokenUsage(ctx)
+	switch {
+	case err == nil:
+		f.Usage, f.UsageChecked = &u, now
+		if f.Kind == Unknown {
+			f.Kind = NewAPI
+		}
+	case errors.Is(err, api.ErrImpossible):
+		f.Usage, f.UsageChecked = nil, now
+	case !errors.Is(err, api.ErrNotOffered):
+		return err
+	}
+	return nil
+}
+
+// QuotaPerUnit is the gateway's quota units to the dollar.
+func (f Facts) QuotaPerUnit() float64 {
+	if f.Status != nil && f.Status.QuotaPerUnit > 0 {
+		return f.Status.QuotaPerUnit
+	}
+	return pricing.DefaultPerDollar(pricing.Quota)
+}
+
+// GroupRatio is the ratio the gateway publishes for group ("" is its
+// "default"); ok is false when it publishes none.
+func (f Facts) GroupRatio(group string) (float64, bool) {
+	if f.Pricing == nil {
+		return 0, false
+	}
+	if group == "" {
+		group = "default"
+	}
+	r, ok := f.Pricing.GroupRatio[group]
+	return r, ok
+}
+
+// Quota is what the gateway charges, in its quota units, for a request
+// to model by a key of group (at ratio) that reported usage u and made
+// images pictures, as new-api computes it: tokens × model ratio ×
+// group ratio (outputs × completion ratio, image inputs × image ratio), or
+// model price × quota per unit × group ratio a picture for a model priced
+// per call. ok is false when the gateway has no price for model or the
+// usage needed is missing.
+func (f Facts) Quota(model string, ratio float64, u *api.Usage, images int) (float64, bool) {
+	if f.Pricing == nil {
+		return 0, false
+	}
+	mp, ok := f.Pricing.Models[model]
+	if !ok {
+		return 0, false
+	}
+	if mp.PerCall {
+		n := max(images, 1)
+		return math.Round(mp.ModelPrice * f.QuotaPerUnit() * ratio * float64(n)), true
+	}
+	if u == nil || u.InputTokens == 0 && u.OutputTokens == 0 {
+		return 0, false
+	}
+	text, img := float64(u.TextTokens), float64(u.ImageTokens)
+	if text == 0 && img == 0 {
+		text = float64(u.InputTokens)
+	}
+	tokens := text + img*mp.ImageRatio + float64(u.OutputTokens)*mp.CompletionRatio
+	return math.Round(tokens * mp.ModelRatio * ratio), true
+}
+
+// InCurrency turns quota units into currency: dollars at the gateway's
+// quota per unit, yuan at its published rate (else perDollar, the
+// profile's), or the units themselves.
+func (f Facts) InCurrency(quota float64, currency string, perDollar float64) float64 {
+	switch currency {
+	case pricing.Quota:
+		return quota
+	case pricing.CNY:
+		if f.Status != nil && f.Status.DisplayType == "CNY" && f.Status.ExchangeRate > 0 {
+			perDollar = f.Status.ExchangeRate
+		}
+		return quota / f.QuotaPerUnit() * perDollar
+	}
+	return quota / f.QuotaPerUnit()
+}
+
+// Unit is the currency the gateway shows its amounts in.
+func (f Facts) Unit() string {
+	if f.Status == nil {
+		return pricing.USD
+	}
+	switch f.Status.DisplayType {
+	case "CNY":
+		return pricing.CNY
+	case "TOKENS":
+		return pricing.Quota
+	}
+	return pricing.USD
+}
