@@ -62,7 +62,9 @@ func consolePrices() map[string]ModelPrice {
 }
 
 // keyOf is the request's bearer key.
-func keyOf(r *http.Request) string { return strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ") }
+func keyOf(r *http.Request) string {
+	return strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
+}
 
 // quotaFor is what the gateway charges a key of group g for model with
 // usage u and images pictures, in quota units.

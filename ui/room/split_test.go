@@ -10,8 +10,8 @@ import (
 	"easel/internal/api"
 	"easel/internal/demoservice"
 	"easel/internal/honesty"
-	"easel/internal/library"
 	"easel/internal/jobs"
+	"easel/internal/library"
 	"easel/ui/room"
 	"easel/ui/room/roomtest"
 )
