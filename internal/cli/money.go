@@ -33,6 +33,7 @@ func runBalance(ctx context.Context, args []string, env Env) error {
 	}
 	defer lib.Close()
 	now := time.Now()
+	spend.FreshUsage(ctx, lib, p, c, now)
 	st, berr := spend.Balance(ctx, lib, p, c, now)
 	sum, err := spend.Summarise(ctx, lib, p, st, now)
 	if err != nil {
@@ -163,7 +164,7 @@ func reconcile(ctx context.Context, env Env, lib *library.Library, t *target) er
 	if err != nil {
 		return err
 	}
-	f, _ := spend.Facts(ctx, lib, p, c, time.Now())
+	f := spend.FreshUsage(ctx, lib, p, c, time.Now())
 	cur := p.Prices.Money(0).Currency
 	billed, unsure, err := lib.SpentByKey(ctx, p.ID, p.UsingGroup(), cur)
 	if err != nil {

@@ -161,6 +161,9 @@ func profileList(ctx context.Context, args []string, env Env) error {
 // what could be read: an unreadable file or unusable values are said on
 // stderr (the file itself is left as it is), other errors stop it.
 func loadProfiles(env Env) (config.File, error) {
+	if env.Profiles == nil {
+		return config.File{}, errors.New(catalogue.T("no profiles file"))
+	}
 	f, err := env.Profiles.Load()
 	var corrupt *config.CorruptError
 	var problems *config.ProblemsError

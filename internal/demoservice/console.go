@@ -145,7 +145,7 @@ func (s *Server) handleStatus(w http.ResponseWriter, r *http.Request) {
 // handlePricing answers GET /api/pricing as new-api does: each model's
 // ratios, and the ratio of every group.
 func (s *Server) handlePricing(w http.ResponseWriter, r *http.Request) {
-	if s.cfg.Console == "" {
+	if s.cfg.Console != ConsoleNewAPI { // one-api has no price list
 		invalidURL(w, r)
 		return
 	}
@@ -169,7 +169,7 @@ func (s *Server) handlePricing(w http.ResponseWriter, r *http.Request) {
 // key that asks.
 func (s *Server) handleTokenUsage(w http.ResponseWriter, r *http.Request) {
 	g, ok := r.Context().Value(groupKey{}).(Group)
-	if s.cfg.Console == "" || !ok {
+	if s.cfg.Console != ConsoleNewAPI || !ok {
 		invalidURL(w, r)
 		return
 	}

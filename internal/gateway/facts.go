@@ -44,8 +44,8 @@ const (
 
 // Read asks a gateway what it charges (its status and pricing) and what
 // the key has left. A gateway that serves neither is not new-api-like:
-// its Facts are empty, with Kind Unknown. A failure to reach it is
-// returned (ask later).
+// its Facts are empty, with Kind Unknown; one that serves a status and no
+// prices is one-api. A failure to reach it is returned (ask later).
 func Read(ctx context.Context, r Reader, now time.Time) (Facts, error) {
 	f := Facts{Checked: now}
 	st, err := r.GatewayStatus(ctx)
@@ -56,8 +56,14 @@ func Read(ctx context.Context, r Reader, now time.Time) (Facts, error) {
 		return Facts{}, err
 	}
 	if f.Status != nil {
-		if pr, err := r.GatewayPricing(ctx); err == nil {
+		// new-api serves its prices; one-api, from which it forked,
+		// serves the same status and none.
+		pr, err := r.GatewayPricing(ctx)
+		switch {
+		case err == nil:
 			f.Pricing = &pr
+		case errors.Is(err, api.ErrNotOffered):
+			f.Kind = OneAPI
 		}
 	}
 	if err := f.ReadUsage(ctx, r, now); err != nil {

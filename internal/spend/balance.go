@@ -124,6 +124,19 @@ func Facts(ctx context.Context, lib *library.Library, p config.Profile, asker ga
 	return f, known
 }
 
+// FreshUsage reads again what p's key in use has used and has left, for
+// a person who asked (easel balance, --reconcile), whatever its age.
+func FreshUsage(ctx context.Context, lib *library.Library, p config.Profile, asker gateway.Reader, now time.Time) gateway.Facts {
+	f, known := Facts(ctx, lib, p, asker, now)
+	if !known || f.Kind != gateway.NewAPI || asker == nil || !f.UsageChecked.Before(now) {
+		return f
+	}
+	if f.ReadUsage(ctx, asker, now) == nil && lib != nil {
+		_ = lib.SetGatewayFacts(ctx, p.ID, p.UsingGroup(), f)
+	}
+	return f
+}
+
 // Balance is the standing of p's key in use: the gateway's own figure
 // for the key where it serves one, else the billing pair, asked of asker
 // unless the service is remembered not to report one. When the service

@@ -1,0 +1,244 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"image"
+	"image/png"
+	"math"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"easel/internal/config"
+	"easel/internal/demoservice"
+	"easel/internal/library"
+	"easel/internal/secrets"
+)
+
+// TestMain lets a test run this package's command line as a process of
+// its own, to be killed: EASEL_CLI_CHILD=1 runs Run on the arguments.
+func TestMain(m *testing.M) {
+	if os.Getenv("EASEL_CLI_CHILD") == "1" {
+		os.Exit(Run(os.Args[1:], OSEnv()))
+	}
+	os.Exit(m.Run())
+}
+
+// gatewayEnv is a profile on a demo gateway with one key of group.
+func gatewayEnv(t *testing.T, srv *demoservice.Server, key, group string) (*Env, *bytes.Buffer, *bytes.Buffer) {
+	t.Helper()
+	ts := httptest.NewServer(srv)
+	t.Cleanup(ts.Close)
+	env, out, errOut := profileEnv(t, secrets.NewMemory())
+	env.Library = filepath.Join(t.TempDir(), "library")
+	if code := run(t, env, "", "profile", "add", "--name", "Gateway", "--base-url", ts.URL+"/v1"); code != 0 {
+		t.Fatalf("add: %s", errOut)
+	}
+	if code := run(t, env, key+"\n", "key", "set", "--group", group); code != 0 {
+		t.Fatalf("key: %s", errOut)
+	}
+	return env, out, errOut
+}
+
+// Through new-api with a key of a group at ratio 0.5, five `easel gen`
+// runs are written at what the gateway billed that key, to its unit (one
+// quota unit, $0.000002), and --reconcile says the two agree.
+func TestSpendIsWhatTheGatewayBilledTheKey(t *testing.T) {
+	const key = "sk-half-rate-0123456789"
+	srv := demoservice.New(demoservice.Config{Console: demoservice.ConsoleNewAPI, Groups: map[string]demoservice.Group{
+		key: {Name: "half", Models: []string{"gpt-image-1", "gpt-image-1-mini"}, Ratio: 0.5},
+	}})
+	env, out, errOut := gatewayEnv(t, srv, key, "half")
+	dir := t.TempDir()
+	for i, q := range []string{"low", "medium", "high", "low", "medium"} {
+		if code := run(t, env, "", "gen", "--prompt", "a lighthouse at dusk", "--quality", q, "--size", "1024x1536", "--out", dir); code != 0 {
+			t.Fatalf("gen %d: %s", i, errOut)
+		}
+	}
+	billed := float64(srv.BilledQuota(key)) / demoservice.QuotaPerUnit
+	if billed == 0 {
+		t.Fatal("the demo billed nothing")
+	}
+	lib, err := library.OpenWithoutRepair(env.Library)
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries, _ := lib.Entries(context.Background(), time.Time{})
+	lib.Close()
+	sum := 0.0
+	for _, e := range entries {
+		if e.Source != library.SourceGateway || e.Group != "half" || e.Billing != "" {
+			t.Errorf("entry %+v is not the gateway's figure for the key", e)
+		}
+		v, _ := e.Spent()
+		sum += v
+	}
+	if len(entries) != 5 || math.Abs(sum-billed) > 1.0/demoservice.QuotaPerUnit {
+		t.Errorf("the ledger says $%.6f in %d entries; the gateway billed $%.6f", sum, len(entries), billed)
+	}
+	listPrice := billed * 2 // the list prices, at ratio 1
+	if math.Abs(sum-listPrice) < 0.01 {
+		t.Errorf("written at the list price, not the group's")
+	}
+	if code := run(t, env, "", "spend", "--reconcile"); code != 0 || !strings.Contains(out.String(), "They agree.") {
+		t.Errorf("reconcile: %q %q", out, errOut)
+	}
+	if code := run(t, env, "", "balance"); code != 0 || !strings.Contains(out.String(), `group rate ×0.5 (from the gateway's /api/pricing)`) {
+		t.Errorf("balance: %q %q", out, errOut)
+	}
+}
+
+// A key without a limit of its own reads as unlimited in `easel
+// balance`, as in the status bar: never the gateway's $100,000,000.
+func TestAnUnlimitedKeyShowsNoSixFigureBalance(t *testing.T) {
+	for _, console := range []string{demoservice.ConsoleNewAPI, demoservice.ConsoleOneAPI} {
+		t.Run(console, func(t *testing.T) {
+			const key = "sk-unlimited-0123456789"
+			srv := demoservice.New(demoservice.Config{Console: console, Groups: map[string]demoservice.Group{
+				key: {Name: "default", Models: []string{"gpt-image-1"}},
+			}})
+			env, out, errOut := gatewayEnv(t, srv, key, "default")
+			if code := run(t, env, "", "balance"); code != 0 {
+				t.Fatalf("balance: %s", errOut)
+			}
+			said := out.String()
+			if !strings.Contains(said, "Unlimited key") || regexp.MustCompile(`\d{3},\d{3}|\d{6}`).MatchString(said) {
+				t.Errorf("balance says %q", said)
+			}
+		})
+	}
+	// A key with a limit shows what it has left, from the key's own
+	// figure.
+	const key = "sk-limited-0123456789"
+	srv := demoservice.New(demoservice.Config{Console: demoservice.ConsoleNewAPI, Groups: map[string]demoservice.Group{
+		key: {Name: "default", Models: []string{"gpt-image-1"}, Limit: 200000},
+	}})
+	env, out, errOut := gatewayEnv(t, srv, key, "default")
+	if code := run(t, env, "", "balance"); code != 0 || !strings.Contains(out.String(), "Balance $0.40") || !strings.Contains(out.String(), "/api/usage/token/") {
+		t.Errorf("a limited key: %q %q", out, errOut)
+	}
+}
+
+// A key whose limit is spent is refused with 401 by new-api seconds after
+// it worked: Easel says so, not "replace the key".
+func TestAnExhaustedKeyIsSaidToBeExhausted(t *testing.T) {
+	const key = "sk-small-0123456789"
+	srv := demoservice.New(demoservice.Config{Console: demoservice.ConsoleNewAPI, Groups: map[string]demoservice.Group{
+		key: {Name: "default", Models: []string{"gpt-image-1"}, Limit: 3000},
+	}})
+	env, _, errOut := gatewayEnv(t, srv, key, "default")
+	dir := t.TempDir()
+	if code := run(t, env, "", "gen", "--prompt", "a fox", "--quality", "low", "--size", "1024x1024", "--out", dir, "--over-budget"); code != 0 {
+		t.Fatalf("first gen: %s", errOut)
+	}
+	if code := run(t, env, "", "gen", "--prompt", "a fox", "--quality", "low", "--size", "1024x1024", "--out", dir); code != 1 ||
+		!strings.Contains(errOut.String(), "its quota may be used up") {
+		t.Errorf("after the key's quota ran out: %q", errOut)
+	}
+}
+
+// one-api cannot stream images: the first streamed gen fails with its
+// billed 500, is written as billed, and is learnt; the second goes
+// unstreamed, says why, and succeeds. An edit says the gateway takes no
+// edits, not that gpt-image-1 is unknown.
+func TestOneAPIStreamsAreLearntAndEditsRefused(t *testing.T) {
+	const key = "sk-oneapi-0123456789"
+	srv := demoservice.New(demoservice.Config{Console: demoservice.ConsoleOneAPI, Groups: map[string]demoservice.Group{
+		key: {Name: "default", Models: []string{"gpt-image-1"}},
+	}})
+	env, _, errOut := gatewayEnv(t, srv, key, "default")
+	on := true // streamed by default, as the window's form is
+	if _, err := env.Profiles.Update(func(f *config.File) error { f.Profiles[0].Image.Stream = &on; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if code := run(t, env, "", "gen", "--prompt", "a fox", "--out", dir); code != 1 {
+		t.Fatalf("the streamed gen should fail: %s", errOut)
+	}
+	if code := run(t, env, "", "gen", "--prompt", "a fox", "--out", dir); code != 0 || !strings.Contains(errOut.String(), "cannot stream images") {
+		t.Fatalf("the second gen: %d %q", code, errOut)
+	}
+	lib, err := library.OpenWithoutRepair(env.Library)
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries, _ := lib.Entries(context.Background(), time.Time{})
+	lib.Close()
+	if len(entries) != 2 || entries[0].Billing != "" || entries[0].Outcome != library.Failed || entries[1].Billing != "" || entries[1].Outcome != library.Billed {
+		t.Errorf("both are billed: %+v", entries)
+	}
+	img := filepath.Join(dir, "in.png")
+	if err := os.WriteFile(img, pngBytes(t), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if code := run(t, env, "", "edit", "--prompt", "a hat", "--image", img, "--out", dir); code != 1 ||
+		!strings.Contains(errOut.String(), "does not offer image edits") || strings.Contains(errOut.String(), "Closest") {
+		t.Errorf("an edit through one-api: %q", errOut)
+	}
+}
+
+// `easel gen` ended by SIGTERM (what kill and timeout send) while the
+// service worked, or by SIGKILL: the next `easel spend` lists it as may
+// have been billed, at its estimate, and the next run says so once.
+func TestAKilledGenLeavesATrace(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGKILL} {
+		t.Run(sig.String(), func(t *testing.T) {
+			srv := demoservice.New(demoservice.Config{Pace: 4 * time.Second})
+			ts := httptest.NewServer(srv)
+			defer ts.Close()
+			home := t.TempDir()
+			cmd := exec.Command(exe, "gen", "--prompt", "a slow harbour", "--quality", "high", "--size", "1024x1024", "--out", t.TempDir())
+			cmd.Env = append(os.Environ(), "EASEL_CLI_CHILD=1", "EASEL_HOME="+filepath.Join(home, "library"),
+				"HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, "config"), "OPENAI_BASE_URL="+ts.URL+"/v1", "OPENAI_API_KEY=sk-killed-0123456789")
+			var childErr bytes.Buffer
+			cmd.Stderr = &childErr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(6 * time.Second) // out past gateway.BilledAfter
+			_ = cmd.Process.Signal(sig)
+			_ = cmd.Wait()
+			if sig == syscall.SIGTERM && !strings.Contains(childErr.String(), "may have been charged") {
+				t.Errorf("the cancelled gen said %q", childErr.String())
+			}
+			var out, errOut bytes.Buffer
+			env := Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errOut, Getenv: func(string) string { return "" },
+				Profiles: config.Open(filepath.Join(home, "profiles.json")), Library: filepath.Join(home, "library")}
+			if code := Run([]string{"spend"}, env); code != 0 {
+				t.Fatalf("spend: %s", errOut.String())
+			}
+			if !strings.Contains(out.String(), "May have been billed") || !strings.Contains(out.String(), "gpt-image-1  generate  cancelled  ≈ $0.17") {
+				t.Errorf("spend says %q", out.String())
+			}
+			if !strings.Contains(errOut.String(), `an earlier request was cut off while the service worked on it`) || !strings.Contains(errOut.String(), "a slow harbour") {
+				t.Errorf("the next run said %q", errOut.String())
+			}
+			out.Reset()
+			errOut.Reset()
+			if code := Run([]string{"jobs"}, env); code != 0 || !strings.Contains(out.String(), "easel gen --model gpt-image-1 --prompt 'a slow harbour'") || errOut.Len() != 0 {
+				t.Errorf("jobs: %q (said again: %q)", out.String(), errOut.String())
+			}
+		})
+	}
+}
+
+// pngBytes is a small picture to send as an edit's input.
+func pngBytes(t *testing.T) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, image.NewNRGBA(image.Rect(0, 0, 64, 64))); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
