@@ -242,3 +242,20 @@ func pngBytes(t *testing.T) []byte {
 	}
 	return buf.Bytes()
 }
+
+// A batch estimated above what the key may still spend, by the gateway's
+// own figure, is not sent: a $0.40 key is not let spend $0.67.
+func TestABatchOverTheKeysLimitIsNotSent(t *testing.T) {
+	const key = "sk-forty-cents-0123456789"
+	srv := demoservice.New(demoservice.Config{Console: demoservice.ConsoleNewAPI, Groups: map[string]demoservice.Group{
+		key: {Name: "default", Models: []string{"gpt-image-1"}, Limit: 200000},
+	}})
+	env, _, errOut := gatewayEnv(t, srv, key, "default")
+	code := run(t, env, "", "batch", "--prompt", "a {thing}", "--var", "thing=fox,owl,cat,elk", "--quality", "high", "--size", "1024x1024", "--out", t.TempDir())
+	if code != 1 || !strings.Contains(errOut.String(), "This key has $0.40 left by the gateway's own figure") {
+		t.Errorf("the batch: %d %q", code, errOut)
+	}
+	if total, _ := srv.ImageRequests(); total != 0 {
+		t.Errorf("%d requests went out", total)
+	}
+}

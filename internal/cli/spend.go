@@ -41,6 +41,9 @@ func (m memory) withinBudget(ctx context.Context, p config.Profile, est pricing.
 	if err != nil || !v.Over {
 		return nil
 	}
+	if v.Period == spend.PeriodKey {
+		return errors.New(catalogue.F("not sent: %s Send it anyway with --over-budget, or top the key up on the gateway's console.", v))
+	}
 	return errors.New(catalogue.F("not sent: %s The request is estimated at %s; send it anyway with --over-budget, or change the budget in the window's Settings.", v, est.Amount()))
 }
 

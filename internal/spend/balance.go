@@ -213,6 +213,9 @@ func billingStanding(b library.Balance, known bool, f gateway.Facts, p config.Pr
 		s.State = Unlimited
 	case used > credit+1e-9:
 		s.State = Impossible
+	case unit == pricing.USD && unitOf(f, p) == pricing.CNY:
+		// The billing pair speaks dollars; the gateway shows yuan.
+		s.State, s.Left = Amount, pricing.Money{Amount: f.InCurrency((credit-used)*f.QuotaPerUnit(), pricing.CNY, p.Prices.PerDollarRate()), Currency: pricing.CNY}
 	default:
 		s.State, s.Left = Amount, pricing.Money{Amount: credit - used, Currency: unit}
 	}

@@ -277,7 +277,16 @@ type Verdict struct {
 	// Unpriced says the request has no price, so the budget cannot
 	// count it: it is let through, and the card says so.
 	Unpriced bool
+	// KeyLeft, for Period "key", is what the key may still spend by the
+	// gateway's own figure (read at KeyChecked): the request's estimate
+	// passes it, and the gateway would refuse or overdraw.
+	KeyLeft    pricing.Money
+	KeyChecked time.Time
 }
+
+// PeriodKey is a Verdict's Period when the key's own limit, not a
+// budget, would be passed.
+const PeriodKey = "key"
 
 // String says the verdict as the question asked before sending:
 // "This would take today's spend from $1.90 to $2.57, over the daily
@@ -285,6 +294,9 @@ type Verdict struct {
 func (v Verdict) String() string {
 	if !v.Over {
 		return ""
+	}
+	if v.Period == PeriodKey {
+		return catalogue.F("This key has %s left by the gateway's own figure (read %s), less than this is estimated at (up to %s).", v.KeyLeft, v.KeyChecked.Local().Format("15:04"), v.After)
 	}
 	month := v.Period == "this month"
 	switch {
@@ -299,13 +311,17 @@ func (v Verdict) String() string {
 }
 
 // Check says whether est (one request, or a batch's sum) would pass p's
-// budget, given what p has spent today and this month.
+// budget, given what p has spent today and this month, or the limit of
+// p's key in use, by the gateway's last figure for it.
 func (l Ledger) Check(ctx context.Context, p config.Profile, est pricing.Estimate, now time.Time) (Verdict, error) {
+	if !est.Priced {
+		return Verdict{Unpriced: p.Budget.Daily > 0 || p.Budget.Monthly > 0}, nil
+	}
+	if v, ok := l.keyLimit(ctx, p, est); ok {
+		return v, nil
+	}
 	if p.Budget.Daily <= 0 && p.Budget.Monthly <= 0 {
 		return Verdict{}, nil
-	}
-	if !est.Priced {
-		return Verdict{Unpriced: true}, nil
 	}
 	cur := est.Currency
 	today, month, err := l.Spent(ctx, p.ID, cur, now)
@@ -336,4 +352,22 @@ func (l Ledger) CutOff(ctx context.Context, prices pricing.Table, j library.Jour
 	c, err := l.Image(ctx, Charge{Prices: prices, Profile: j.Profile, Group: j.Group, Job: j.Job,
 		Generate: j.Generate, Edit: j.Edit, Outcome: library.Cancelled, Verdict: gateway.MayBeBilled})
 	return c, err == nil, err
+}
+
+// keyLimit is the verdict of p's key's own limit on est, when the
+// gateway reported one (an unlimited key has none).
+func (l Ledger) keyLimit(ctx context.Context, p config.Profile, est pricing.Estimate) (Verdict, bool) {
+	if l.Lib == nil {
+		return Verdict{}, false
+	}
+	f, ok, err := l.Lib.GatewayFacts(ctx, p.ID, p.UsingGroup())
+	if err != nil || !ok {
+		return Verdict{}, false
+	}
+	st := keyStanding(f, p)
+	if f.Usage == nil || st.State != Amount || st.Left.Currency != est.Currency || est.High <= st.Left.Amount {
+		return Verdict{}, false
+	}
+	return Verdict{Over: true, Period: PeriodKey, KeyLeft: st.Left, KeyChecked: st.Checked,
+		After: pricing.Money{Amount: est.High, Currency: est.Currency}}, true
 }

@@ -48,7 +48,7 @@ type BudgetHost interface {
 // requests requests (a chat message: one, at the top of its range).
 func GuardEstimate(h BudgetHost, p config.Profile, est pricing.Estimate, requests int, submit func()) {
 	lib := h.Library()
-	if lib == nil || (p.Budget.Daily <= 0 && p.Budget.Monthly <= 0) {
+	if lib == nil {
 		submit()
 		return
 	}
@@ -71,7 +71,11 @@ func askOverBudget(h BudgetHost, v spend.Verdict, est pricing.Estimate, requests
 	if requests > 1 {
 		what = catalogue.F("These %d requests are estimated at %s together.", requests, est.Amount())
 	}
-	body := widget.NewLabel(v.String() + "\n" + what + "\n" + catalogue.T("The budget is set in Settings ▸ Prices and budget."))
+	where := catalogue.T("The budget is set in Settings ▸ Prices and budget.")
+	if v.Period == spend.PeriodKey {
+		where = catalogue.T("Top the key up on the gateway's console, or send with another key of the profile.")
+	}
+	body := widget.NewLabel(v.String() + "\n" + what + "\n" + where)
 	body.Wrapping = fyne.TextWrapWord
 	var d dialog.Dialog
 	keep := &widget.Button{Text: catalogue.T("Don't send"), Icon: theme.CancelIcon(), Importance: widget.HighImportance, OnTapped: func() { d.Hide() }}

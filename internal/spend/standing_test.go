@@ -1,0 +1,70 @@
+package spend
+
+import (
+	"math"
+	"testing"
+	"time"
+
+	"easel/internal/api"
+	"easel/internal/config"
+	"easel/internal/gateway"
+	"easel/internal/library"
+	"easel/internal/pricing"
+)
+
+// A balance is true or absent: a key without a limit of its own is
+// unlimited, never $100,000,000; figures no account has are flagged; an
+// amount is in the unit the gateway shows, converted at its rate.
+func TestAStandingIsTrueOrAbsent(t *testing.T) {
+	at := time.Date(2026, 11, 27, 10, 0, 0, 0, time.UTC)
+	usd := config.Profile{ID: "p"}
+	newAPI := gateway.Facts{Kind: gateway.NewAPI, Status: &api.GatewayStatus{QuotaPerUnit: 500000, DisplayType: "USD"}}
+	cny := gateway.Facts{Kind: gateway.NewAPI, Status: &api.GatewayStatus{QuotaPerUnit: 500000, DisplayType: "CNY", ExchangeRate: 7}}
+	billing := func(credit, used float64) library.Balance {
+		return library.Balance{Reported: true, Credit: credit, Used: used, Checked: at}
+	}
+	cases := []struct {
+		name  string
+		s     Standing
+		state State
+		left  string
+	}{
+		{"the gateways' unlimited key", billingStanding(billing(100000000, 0), true, gateway.Facts{}, usd), Unlimited, ""},
+		{"an account with money", billingStanding(billing(25, 3.5), true, gateway.Facts{}, usd), Amount, "$21.50"},
+		{"more used than granted (one-api's double count)", billingStanding(billing(5, 9), true, gateway.Facts{}, usd), Impossible, ""},
+		{"not a number", billingStanding(billing(math.NaN(), 0), true, gateway.Facts{}, usd), Impossible, ""},
+		{"endless", billingStanding(billing(math.Inf(1), 0), true, gateway.Facts{}, usd), Impossible, ""},
+		{"negative", billingStanding(billing(-1e9, 0), true, gateway.Facts{}, usd), Impossible, ""},
+		{"a gateway that shows yuan", billingStanding(billing(10, 0), true, cny, usd), Amount, "¥70.00"},
+		{"a key's own limit", keyStanding(withUsage(newAPI, api.TokenUsage{Granted: 200000, Used: 50000, Available: 150000}), usd), Amount, "$0.30"},
+		{"a key marked unlimited", keyStanding(withUsage(newAPI, api.TokenUsage{Used: 50000, Available: -50000, Unlimited: true}), usd), Unlimited, ""},
+		{"a key whose use passed its grant", keyStanding(withUsage(newAPI, api.TokenUsage{Granted: 100, Used: 500}), usd), Impossible, ""},
+		{"a key in quota units", keyStanding(withUsage(newAPI, api.TokenUsage{Granted: 1234567, Available: 1234567}), config.Profile{Prices: pricing.Table{Currency: pricing.Quota}}), Amount, "1,234,567 quota"},
+		{"never asked", billingStanding(library.Balance{}, false, gateway.Facts{}, usd), NoBalance, ""},
+	}
+	for _, c := range cases {
+		if c.s.State != c.state || c.state == Amount && c.s.Left.String() != c.left {
+			t.Errorf("%s: %+v (%s), want state %v %s", c.name, c.s, c.s.Left, c.state, c.left)
+		}
+		if c.state != Amount && (c.s.String() != "" && c.s.Left.Amount != 0) {
+			t.Errorf("%s shows an amount: %q", c.name, c.s)
+		}
+	}
+	if s := (Standing{State: Unlimited}).String(); s != "Unlimited key" {
+		t.Errorf("the status bar says %q", s)
+	}
+}
+
+func withUsage(f gateway.Facts, u api.TokenUsage) gateway.Facts {
+	f.Usage = &u
+	return f
+}
+
+// Amounts read with thousands separators.
+func TestMoneyHasThousandsSeparators(t *testing.T) {
+	for v, want := range map[float64]string{1234567.891: "$1,234,567.89", 999.5: "$999.50", -2500: "$-2,500.00", 0.004: "$0.004"} {
+		if got := pricing.Dollars(v); got != want {
+			t.Errorf("%v: %q, want %q", v, got, want)
+		}
+	}
+}
