@@ -11,7 +11,9 @@ import (
 
 // The billing table, outcome by gateway kind.
 func TestTheBillingTable(t *testing.T) {
-	e := func(k api.Kind, status int, code string) error { return &api.Error{Kind: k, Status: status, Code: code} }
+	e := func(k api.Kind, status int, code string) error {
+		return &api.Error{Kind: k, Status: status, Code: code}
+	}
 	cases := []struct {
 		name string
 		kind Kind
