@@ -158,38 +158,18 @@ func printUnsure(ctx context.Context, env Env, lib *library.Library, since time.
 }
 
 // reconcile prints Easel's figure for the key in use beside the
-// gateway's own, and the difference.
+// gateway's own, and how they compare.
 func reconcile(ctx context.Context, env Env, lib *library.Library, t *target) error {
 	c, p, err := t.client(ctx, env)
 	if err != nil {
 		return err
 	}
-	f := spend.FreshUsage(ctx, lib, p, c, time.Now())
-	cur := p.Prices.Money(0).Currency
-	billed, unsure, err := lib.SpentByKey(ctx, p.ID, p.UsingGroup(), cur)
+	r, err := spend.Reconcile(ctx, lib, p, c, time.Now())
 	if err != nil {
 		return err
 	}
-	money := func(v float64) pricing.Money { return pricing.Money{Amount: v, Currency: cur} }
-	fmt.Fprintln(env.Stdout, catalogue.F("Easel's ledger, key %s: %s billed, %s may have been billed.", spend.KeyLabel(p.UsingGroup()), money(billed), money(unsure)))
-	if f.Usage == nil {
-		fmt.Fprintln(env.Stdout, catalogue.T("The gateway reports no use per key (no /api/usage/token/): nothing to reconcile with."))
-		return nil
-	}
-	used := f.InCurrency(f.Usage.Used, cur, p.Prices.PerDollarRate())
-	fmt.Fprintln(env.Stdout, catalogue.F("The gateway's figure for this key (/api/usage/token/, read %s): %s used.", f.UsageChecked.Local().Format("2006-01-02 15:04"), money(used)))
-	diff := used - billed
-	unit := 1 / f.QuotaPerUnit() // one quota unit, in dollars
-	if cur == pricing.Quota {
-		unit = 1
-	}
-	switch {
-	case diff > -unit && diff < unit:
-		fmt.Fprintln(env.Stdout, catalogue.T("They agree."))
-	case diff > 0 && diff <= unsure+unit:
-		fmt.Fprintln(env.Stdout, catalogue.F("The gateway counts %s more: within what may have been billed.", money(diff)))
-	default:
-		fmt.Fprintln(env.Stdout, catalogue.F("They differ by %s: the gateway counts what the key spent since it was made, through any program; Easel counts its own requests.", money(diff)))
+	for _, line := range r.Lines() {
+		fmt.Fprintln(env.Stdout, line)
 	}
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"easel/internal/catalogue"
 	"fmt"
 	"net"
+	"strconv"
 	"strings"
 	"time"
 
@@ -112,8 +113,18 @@ func runServeDemo(ctx context.Context, args []string, env Env) error {
 	balance := fs.Int("balance", 0, catalogue.T("images the demo account can pay for; 0 is unlimited"))
 	gateway := fs.String("gateway", "", catalogue.T("behave like a gateway: new-api, sub2api, litellm, proxy, or quirks by name, comma-separated"))
 	proxyLimit := fs.Duration("proxy-limit", demoservice.DefaultProxyLimit, catalogue.T("with the proxy-cut quirk, how long an answer may take"))
+	console := fs.String("console", "", catalogue.T("bill each key in quota units and serve the console endpoints as new-api or one-api does"))
+	var keys repeated
+	fs.Var(&keys, "group-key", catalogue.T("with --console, a key of a group: KEY=GROUP[:RATIO[:LIMIT]] (limit in quota units, 0 unlimited); repeat for more"))
 	if err := parse(fs, args); err != nil {
 		return err
+	}
+	groups, err := groupKeys(keys)
+	if err != nil {
+		return usageErr(env, "--group-key: %v", err)
+	}
+	if *console != "" && *console != demoservice.ConsoleNewAPI && *console != demoservice.ConsoleOneAPI {
+		return usageErr(env, catalogue.T("--console takes new-api or one-api, not %q"), *console)
 	}
 	if host, _, err := net.SplitHostPort(*addr); err != nil || !api.IsLocalHost(host) {
 		return usageErr(env, catalogue.T("--addr must be a loopback address such as 127.0.0.1:8090"))
@@ -122,7 +133,8 @@ func runServeDemo(ctx context.Context, args []string, env Env) error {
 	if err != nil {
 		return usageErr(env, catalogue.T("--gateway: %v"), err)
 	}
-	srv := demoservice.New(demoservice.Config{Key: *key, Pace: *pace, Balance: *balance, Quirks: quirks, ProxyLimit: *proxyLimit})
+	srv := demoservice.New(demoservice.Config{Key: *key, Pace: *pace, Balance: *balance, Quirks: quirks, ProxyLimit: *proxyLimit,
+		Console: *console, Groups: groups})
 	base, err := srv.Listen(ctx, *addr)
 	if err != nil {
 		return fmt.Errorf(catalogue.T("cannot listen on %s: %w"), *addr, err)
@@ -142,4 +154,41 @@ func joinQuirks(qs []demoservice.Quirk) string {
 		names[i] = string(q)
 	}
 	return strings.Join(names, ", ")
+}
+
+// groupKeys reads --group-key values: KEY=GROUP[:RATIO[:LIMIT]], each key
+// serving every demo model.
+func groupKeys(values []string) (map[string]demoservice.Group, error) {
+	if len(values) == 0 {
+		return nil, nil
+	}
+	var models []string
+	for _, m := range demoservice.DefaultModels {
+		models = append(models, m.ID)
+	}
+	out := map[string]demoservice.Group{}
+	for _, v := range values {
+		key, rest, ok := strings.Cut(v, "=")
+		parts := strings.Split(rest, ":")
+		if !ok || key == "" || parts[0] == "" || len(parts) > 3 {
+			return nil, fmt.Errorf(catalogue.T("%q is not KEY=GROUP[:RATIO[:LIMIT]]"), v)
+		}
+		g := demoservice.Group{Name: parts[0], Models: models}
+		if len(parts) > 1 {
+			r, err := strconv.ParseFloat(parts[1], 64)
+			if err != nil || r <= 0 {
+				return nil, fmt.Errorf(catalogue.T("%q is not KEY=GROUP[:RATIO[:LIMIT]]"), v)
+			}
+			g.Ratio = r
+		}
+		if len(parts) > 2 {
+			l, err := strconv.ParseInt(parts[2], 10, 64)
+			if err != nil || l < 0 {
+				return nil, fmt.Errorf(catalogue.T("%q is not KEY=GROUP[:RATIO[:LIMIT]]"), v)
+			}
+			g.Limit = l
+		}
+		out[key] = g
+	}
+	return out, nil
 }

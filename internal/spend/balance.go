@@ -315,3 +315,64 @@ func RateSourceText(from string) string {
 		RateFromList:    catalogue.T("list prices: the gateway publishes none"),
 	}[from]
 }
+
+// Reconciliation is Easel's figure for a key beside the gateway's own,
+// for the same key: what the spend view and `easel spend --reconcile`
+// show.
+type Reconciliation struct {
+	// Group is the key's account group.
+	Group string
+	// Billed and Unsure are Easel's ledger for the key, all time: what
+	// was billed, and what may have been (at its estimates).
+	Billed, Unsure pricing.Money
+	// Gateway is what the gateway says the key has used, read at
+	// Checked; HasGateway is false when it reports no use per key.
+	Gateway    pricing.Money
+	HasGateway bool
+	Checked    time.Time
+	// unit is one of the gateway's quota units in the currency.
+	unit float64
+}
+
+// Reconcile reads Easel's figure for p's key in use and the gateway's
+// own (asked afresh of reader when it serves one).
+func Reconcile(ctx context.Context, lib *library.Library, p config.Profile, reader gateway.Reader, now time.Time) (Reconciliation, error) {
+	f := FreshUsage(ctx, lib, p, reader, now)
+	cur := p.Prices.Money(0).Currency
+	billed, unsure, err := lib.SpentByKey(ctx, p.ID, p.UsingGroup(), cur)
+	if err != nil {
+		return Reconciliation{}, err
+	}
+	money := func(v float64) pricing.Money { return pricing.Money{Amount: v, Currency: cur} }
+	r := Reconciliation{Group: p.UsingGroup(), Billed: money(billed), Unsure: money(unsure), unit: f.InCurrency(1, cur, p.Prices.PerDollarRate())}
+	if f.Usage != nil {
+		r.Gateway, r.HasGateway, r.Checked = money(f.InCurrency(f.Usage.Used, cur, p.Prices.PerDollarRate())), true, f.UsageChecked
+	}
+	return r, nil
+}
+
+// Verdict says how the two figures compare, in a sentence.
+func (r Reconciliation) Verdict() string {
+	if !r.HasGateway {
+		return catalogue.T("The gateway reports no use per key (no /api/usage/token/): nothing to reconcile with.")
+	}
+	diff := r.Gateway.Amount - r.Billed.Amount
+	d := pricing.Money{Amount: diff, Currency: r.Gateway.Currency}
+	switch {
+	case math.Abs(diff) < r.unit:
+		return catalogue.T("They agree.")
+	case diff > 0 && diff <= r.Unsure.Amount+r.unit:
+		return catalogue.F("The gateway counts %s more: within what may have been billed.", d)
+	}
+	return catalogue.F("They differ by %s: the gateway counts what the key spent since it was made, through any program; Easel counts its own requests.", d)
+}
+
+// Lines are the reconciliation as the spend view and the command line
+// print it.
+func (r Reconciliation) Lines() []string {
+	out := []string{catalogue.F("Easel's ledger, key %s: %s billed, %s may have been billed.", KeyLabel(r.Group), r.Billed, r.Unsure)}
+	if r.HasGateway {
+		out = append(out, catalogue.F("The gateway's figure for this key (/api/usage/token/, read %s): %s used.", r.Checked.Local().Format("2006-01-02 15:04"), r.Gateway))
+	}
+	return append(out, r.Verdict())
+}

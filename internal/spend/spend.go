@@ -361,11 +361,11 @@ func (l Ledger) keyLimit(ctx context.Context, p config.Profile, est pricing.Esti
 		return Verdict{}, false
 	}
 	f, ok, err := l.Lib.GatewayFacts(ctx, p.ID, p.UsingGroup())
-	if err != nil || !ok {
+	if err != nil || !ok || f.Usage == nil {
 		return Verdict{}, false
 	}
 	st := keyStanding(f, p)
-	if f.Usage == nil || st.State != Amount || st.Left.Currency != est.Currency || est.High <= st.Left.Amount {
+	if st.State != Amount || st.Left.Currency != est.Currency || est.High <= st.Left.Amount {
 		return Verdict{}, false
 	}
 	return Verdict{Over: true, Period: PeriodKey, KeyLeft: st.Left, KeyChecked: st.Checked,

@@ -39,12 +39,23 @@ type pricesEditor struct {
 	models         []*modelPrices
 	accordion      *widget.Accordion
 	addName        *widget.Entry
-	balance        *widget.Label
-	askAgain       *widget.Button
+	// keys are the profile's keys, each with the rate the user sets for
+	// it (empty: the gateway's ratio for its group) and what is known of
+	// its rate and balance, with their sources.
+	keys     []*keyRate
+	askAgain *widget.Button
 	perDollarItem  *widget.FormItem
 	form           *widget.Form
 	// Box is the tab's content.
 	Box fyne.CanvasObject
+}
+
+// keyRate is one key's row: its group, the user's own rate for it, and
+// what the gateway said of it.
+type keyRate struct {
+	group string
+	Rate  *widget.Entry
+	info  *widget.Label
 }
 
 // modelPrices are one model's own prices.
@@ -130,9 +141,14 @@ func newPricesEditor(h Host, p config.Profile) *pricesEditor {
 		e.addName.SetText("")
 		e.showPlaceholders()
 	}}
-	e.balance = kit.HintLabel("")
 	e.askAgain = &widget.Button{Text: catalogue.T("Ask again"), Icon: theme.ViewRefreshIcon(), Importance: widget.LowImportance, OnTapped: e.forgetBalance}
 	e.askAgain.Hide()
+	keys := widget.NewForm()
+	for _, g := range p.KeyGroups() {
+		k := &keyRate{group: g, Rate: &widget.Entry{Text: number(t.KeyRates[g]), PlaceHolder: catalogue.T("the gateway's ratio for its group")}, info: kit.HintLabel("")}
+		e.keys = append(e.keys, k)
+		keys.Append(spend.KeyLabel(g), container.NewVBox(k.Rate, k.info))
+	}
 	e.Box = container.NewVBox(
 		kit.HintLabel(catalogue.T("Easel estimates each request before it is sent and writes what it cost from the usage the service reports (View ▸ Spend…). The list prices are OpenAI's, with their source and date; set your own where your account charges differently.")),
 		e.form,
@@ -140,8 +156,9 @@ func newPricesEditor(h Host, p config.Profile) *pricesEditor {
 		kit.HintLabel(catalogue.T("Per million tokens, or per picture by size and quality; an empty field keeps the list price shown in grey. A model with no price says so rather than costing nothing.")),
 		e.accordion,
 		container.NewBorder(nil, nil, nil, add, e.addName),
-		kit.Heading(catalogue.T("Balance")),
-		container.NewBorder(nil, nil, nil, e.askAgain, e.balance),
+		container.NewBorder(nil, nil, nil, e.askAgain, kit.Heading(catalogue.T("Keys: rate and balance"))),
+		kit.HintLabel(catalogue.T("Each key of a gateway pays its own group's rate, read from the gateway where it publishes one; set a key's rate here to override it.")),
+		keys,
 	)
 	e.showPlaceholders()
 	e.showBalance()
@@ -243,6 +260,14 @@ func (e *pricesEditor) table() (pricing.Table, config.Budget, error) {
 		t.PerDollar = num(catalogue.T("Conversion"), e.PerDollar)
 	}
 	t.GroupRate = num(catalogue.T("Group rate"), e.GroupRate)
+	for _, k := range e.keys {
+		if v := num(spend.KeyLabel(k.group), k.Rate); v > 0 {
+			if t.KeyRates == nil {
+				t.KeyRates = map[string]float64{}
+			}
+			t.KeyRates[k.group] = v
+		}
+	}
 	b := config.Budget{Daily: num(catalogue.T("Daily cap"), e.Daily), Monthly: num(catalogue.T("Monthly cap"), e.Monthly)}
 	for _, mp := range e.models {
 		p := pricing.Price{TextIn: num(mp.model, mp.TextIn), ImageIn: num(mp.model, mp.ImageIn), ImageOut: num(mp.model, mp.ImageOut), TextOut: num(mp.model, mp.TextOut)}
@@ -283,6 +308,9 @@ func (e *pricesEditor) apply(p *config.Profile) error {
 // fields are every field's text, to tell unsaved changes.
 func (e *pricesEditor) fields() []string {
 	out := []string{e.Currency.Selected, e.PerDollar.Text, e.GroupRate.Text, e.Daily.Text, e.Monthly.Text}
+	for _, k := range e.keys {
+		out = append(out, k.Rate.Text)
+	}
 	for _, mp := range e.models {
 		out = append(out, mp.model, mp.TextIn.Text, mp.ImageIn.Text, mp.ImageOut.Text, mp.TextOut.Text)
 		for _, s := range mp.sizes {
@@ -342,32 +370,43 @@ func (e *pricesEditor) showPlaceholders() {
 	}
 }
 
-// showBalance says, for each key of the profile, its group, the rate it
-// pays and where that came from, and what its service last said of its
-// balance, off the UI goroutine.
+// showBalance says, for each key of the profile, the rate it pays and
+// where that came from, and what its service last said of its balance,
+// read off the UI goroutine.
 func (e *pricesEditor) showBalance() {
 	lib := e.host.Library()
 	if lib == nil || e.profile.ID == "" {
-		e.balance.SetText(catalogue.T("Asked of the service once the profile is saved and used."))
+		for _, k := range e.keys {
+			k.info.SetText(catalogue.T("Asked of the service once the profile is saved and used."))
+		}
 		return
 	}
 	p := e.profile
 	go func() {
-		var lines []string
+		lines := make([]string, len(e.keys))
+		gatewayRates := make([]string, len(e.keys))
 		unreported := false
-		for _, g := range p.KeyGroups() {
+		for i, k := range e.keys {
 			key := p
-			key.ActiveGroup = g
+			key.ActiveGroup = k.group
 			f, _ := spend.Facts(context.Background(), lib, key, nil, time.Now())
-			rate, from := spend.KeyRate(p, g, f)
+			rate, from := spend.KeyRate(p, k.group, f)
+			if r, ok := f.GroupRatio(k.group); ok {
+				gatewayRates[i] = catalogue.F("×%s, the gateway's ratio for its group", spend.FormatRate(r))
+			}
 			st, _ := spend.Balance(context.Background(), lib, key, nil, time.Now())
-			if b, known, _ := lib.BalanceOf(context.Background(), p.ID, g); known && !b.Reported && f.Usage == nil {
+			if b, known, _ := lib.BalanceOf(context.Background(), p.ID, k.group); known && !b.Reported && f.Usage == nil {
 				unreported = true
 			}
-			lines = append(lines, catalogue.F("%s: rate ×%s (%s). %s", spend.KeyLabel(g), spend.FormatRate(rate), spend.RateSourceText(from), st.Explain()))
+			lines[i] = catalogue.F("Pays ×%s (%s). %s", spend.FormatRate(rate), spend.RateSourceText(from), st.Explain())
 		}
 		e.host.Do(func() {
-			e.balance.SetText(strings.Join(lines, "\n"))
+			for i, k := range e.keys {
+				k.info.SetText(lines[i])
+				if gatewayRates[i] != "" {
+					k.Rate.SetPlaceHolder(gatewayRates[i])
+				}
+			}
 			if unreported {
 				e.askAgain.Show()
 			}
@@ -383,7 +422,9 @@ func (e *pricesEditor) forgetBalance() {
 		e.host.Do(func() {
 			if err == nil {
 				e.askAgain.Hide()
-				e.balance.SetText(catalogue.T("Easel will ask the service for its balance when the profile next connects."))
+				for _, k := range e.keys {
+					k.info.SetText(catalogue.T("Easel will ask the service for its balance when the profile next connects."))
+				}
 			}
 		})
 	}()
@@ -398,4 +439,14 @@ func (e *pricesEditor) Picture(model, size, quality string) *widget.Entry {
 		}
 	}
 	return nil
+}
+
+// Key is the rate field and what is said of the key of group, for tests.
+func (e *pricesEditor) Key(group string) (rate *widget.Entry, info string) {
+	for _, k := range e.keys {
+		if k.group == group {
+			return k.Rate, k.info.Text
+		}
+	}
+	return nil, ""
 }

@@ -3,8 +3,10 @@ package dialogs
 import (
 	"bytes"
 	"context"
+	"errors"
 	"easel/internal/catalogue"
 	"fmt"
+	"strings"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -33,7 +35,10 @@ type SpendView struct {
 	chart    *barchart.Chart
 	table    *widget.Table
 	summary  *widget.Label
-	export   *widget.Button
+	// gateway is Easel's figure for the key in use beside the gateway's
+	// own, where the gateway reports one.
+	gateway *widget.Label
+	export  *widget.Button
 	rows     [][]string
 	totals   []library.Total
 	// loads counts the loads asked; an answer to an older one is
@@ -70,6 +75,8 @@ func NewSpendView(h Host) *SpendView {
 	v.chart = barchart.New(func(x float64) string { return v.money(x).String() })
 	v.chart.Empty = catalogue.T("Nothing spent in this period")
 	v.summary = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	v.gateway = &widget.Label{Wrapping: fyne.TextWrapWord}
+	v.gateway.Hide()
 	v.words = map[string]string{
 		library.ByDay: catalogue.T("Day"), library.ByWeek: catalogue.T("Week"), library.ByMonth: catalogue.T("Month"),
 		library.ByModel: catalogue.T("Model"), library.ByProfile: catalogue.T("Profile"), library.ByKind: catalogue.T("Kind"),
@@ -112,7 +119,7 @@ func NewSpendView(h Host) *SpendView {
 // the table.
 func (v *SpendView) Content() fyne.CanvasObject {
 	choices := container.NewHBox(widget.NewLabel(catalogue.T("By")), v.period, widget.NewSeparator(), widget.NewLabel(catalogue.T("Split by")), v.group, v.currency)
-	head := container.NewVBox(container.NewBorder(nil, nil, nil, v.export, choices), v.summary)
+	head := container.NewVBox(container.NewBorder(nil, nil, nil, v.export, choices), v.summary, v.gateway)
 	split := container.NewVSplit(v.chart, v.table)
 	split.Offset = 0.55
 	return container.NewBorder(head, kit.HintLabel(catalogue.T("Amounts are at each profile's prices (Settings ▸ Prices and budget), from the usage the service reported; a request it reported none for counts at its estimate.")), nil, nil, split)
@@ -161,9 +168,18 @@ func (v *SpendView) Load() {
 	}
 	v.loads++
 	n, q := v.loads, v.query(time.Now())
+	p, client := v.h.Session().Current(), v.h.Session().Client()
 	go func() {
 		totals, err := lib.Spend(context.Background(), q)
+		var rec spend.Reconciliation
+		var recErr error = errNoKey
+		if client != nil && p.ID != "" {
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			rec, recErr = spend.Reconcile(ctx, lib, p, client, time.Now())
+			cancel()
+		}
 		v.h.Do(func() {
+			v.showGateway(rec, recErr)
 			if n != v.loads {
 				return // the choices changed since
 			}
@@ -174,6 +190,29 @@ func (v *SpendView) Load() {
 			v.Show(totals)
 		})
 	}()
+}
+
+// errNoKey stands for no key connected: nothing to reconcile.
+var errNoKey = errors.New("no key")
+
+// showGateway shows the gateway's figure for the key in use beside
+// Easel's, where the gateway reports one.
+func (v *SpendView) showGateway(r spend.Reconciliation, err error) {
+	if err != nil || !r.HasGateway {
+		v.gateway.Hide()
+		return
+	}
+	v.gateway.SetText(strings.Join(r.Lines(), " "))
+	v.gateway.Show()
+}
+
+// Gateway is the line that sets the gateway's figure beside Easel's, for
+// tests; "" when hidden.
+func (v *SpendView) Gateway() string {
+	if !v.gateway.Visible() {
+		return ""
+	}
+	return v.gateway.Text
 }
 
 // Show builds the view from totals summed for the current choices: the
