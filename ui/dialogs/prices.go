@@ -42,10 +42,10 @@ type pricesEditor struct {
 	// keys are the profile's keys, each with the rate the user sets for
 	// it (empty: the gateway's ratio for its group) and what is known of
 	// its rate and balance, with their sources.
-	keys     []*keyRate
-	askAgain *widget.Button
-	perDollarItem  *widget.FormItem
-	form           *widget.Form
+	keys          []*keyRate
+	askAgain      *widget.Button
+	perDollarItem *widget.FormItem
+	form          *widget.Form
 	// Box is the tab's content.
 	Box fyne.CanvasObject
 }

@@ -3,8 +3,8 @@ package dialogs
 import (
 	"bytes"
 	"context"
-	"errors"
 	"easel/internal/catalogue"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -39,8 +39,8 @@ type SpendView struct {
 	// own, where the gateway reports one.
 	gateway *widget.Label
 	export  *widget.Button
-	rows     [][]string
-	totals   []library.Total
+	rows    [][]string
+	totals  []library.Total
 	// loads counts the loads asked; an answer to an older one is
 	// dropped.
 	loads int
