@@ -92,6 +92,6 @@ func TestTheWindowShowsWhatTheGatewayBills(t *testing.T) {
 	<-loaded
 	waitFor(t, ea, "the gateway's figure beside Easel's", func() bool {
 		g := ea.spendView.Gateway()
-		return strings.Contains(g, `Key of group "vip"`) && strings.Contains(g, "They agree.")
+		return strings.Contains(g, `Key of group "vip" — Easel's ledger:`) && strings.Contains(g, "They agree.")
 	})
 }

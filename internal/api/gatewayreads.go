@@ -189,8 +189,9 @@ func (c *Client) TokenUsage(ctx context.Context) (TokenUsage, error) {
 		ExpiresAt: d.Get("expires_at").Int(),
 	}
 	// An unlimited key's remaining figure is meaningless (new-api keeps
-	// counting it down below zero); its use is still a real figure.
-	if !within(u.Used, 0, MaxQuota) || !u.Unlimited && (!within(u.Available, 0, MaxQuota) || !within(u.Granted, 0, 2*MaxQuota)) {
+	// counting it down below zero); its use is still a real figure. A
+	// limited key's last request may take it a little below zero.
+	if !within(u.Used, 0, MaxQuota) || !u.Unlimited && (!within(u.Available, -MaxQuota, MaxQuota) || !within(u.Granted, 0, 2*MaxQuota)) {
 		return TokenUsage{}, ErrImpossible
 	}
 	return u, nil

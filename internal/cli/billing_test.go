@@ -126,8 +126,9 @@ func TestAnUnlimitedKeyShowsNoSixFigureBalance(t *testing.T) {
 	}
 }
 
-// A key whose limit is spent is refused with 401 by new-api seconds after
-// it worked: Easel says so, not "replace the key".
+// A key whose limit is nearly spent is not sent to unless asked; sent
+// anyway, new-api refuses it with 401 seconds after it worked: Easel says
+// its quota may be used up, not "replace the key".
 func TestAnExhaustedKeyIsSaidToBeExhausted(t *testing.T) {
 	const key = "sk-small-0123456789"
 	srv := demoservice.New(demoservice.Config{Console: demoservice.ConsoleNewAPI, Groups: map[string]demoservice.Group{
@@ -139,6 +140,10 @@ func TestAnExhaustedKeyIsSaidToBeExhausted(t *testing.T) {
 		t.Fatalf("first gen: %s", errOut)
 	}
 	if code := run(t, env, "", "gen", "--prompt", "a fox", "--quality", "low", "--size", "1024x1024", "--out", dir); code != 1 ||
+		!strings.Contains(errOut.String(), "This key has $0.006 left by the gateway's own figure") {
+		t.Errorf("over the key's own limit: %q", errOut)
+	}
+	if code := run(t, env, "", "gen", "--prompt", "a fox", "--quality", "low", "--size", "1024x1024", "--out", dir, "--over-budget"); code != 1 ||
 		!strings.Contains(errOut.String(), "its quota may be used up") {
 		t.Errorf("after the key's quota ran out: %q", errOut)
 	}

@@ -80,8 +80,8 @@ func (s Standing) String() string {
 // balance` and the status bar's tooltip.
 func (s Standing) Explain() string {
 	from := map[string]string{
-		SourceKeyUsage: catalogue.T("the gateway's own figure for this key (/api/usage/token/)"),
-		SourceBilling:  catalogue.T("the service's billing endpoints (/dashboard/billing)"),
+		SourceKeyUsage: catalogue.T("the gateway's own figure for this key, /api/usage/token/"),
+		SourceBilling:  catalogue.T("the service's billing endpoints, /dashboard/billing"),
 	}[s.Source]
 	switch s.State {
 	case Amount:
@@ -181,11 +181,13 @@ func keyStanding(f gateway.Facts, p config.Profile) Standing {
 	switch {
 	case u.Unlimited || u.Available/f.QuotaPerUnit() >= UnlimitedDollars:
 		s.State = Unlimited
-	case u.Used > u.Granted+1:
+	case math.Abs(u.Granted-u.Used-u.Available) > 1:
+		// new-api's granted is what remains plus what was used: figures
+		// that do not add up are not an account's.
 		s.State = Impossible
 	default:
 		unit := unitOf(f, p)
-		s.State, s.Left = Amount, pricing.Money{Amount: f.InCurrency(u.Available, unit, p.Prices.PerDollarRate()), Currency: unit}
+		s.State, s.Left = Amount, pricing.Money{Amount: f.InCurrency(max(u.Available, 0), unit, p.Prices.PerDollarRate()), Currency: unit}
 	}
 	return s
 }
@@ -370,7 +372,7 @@ func (r Reconciliation) Verdict() string {
 // Lines are the reconciliation as the spend view and the command line
 // print it.
 func (r Reconciliation) Lines() []string {
-	out := []string{catalogue.F("Easel's ledger, key %s: %s billed, %s may have been billed.", KeyLabel(r.Group), r.Billed, r.Unsure)}
+	out := []string{catalogue.F("%s — Easel's ledger: %s billed, %s may have been billed.", KeyLabel(r.Group), r.Billed, r.Unsure)}
 	if r.HasGateway {
 		out = append(out, catalogue.F("The gateway's figure for this key (/api/usage/token/, read %s): %s used.", r.Checked.Local().Format("2006-01-02 15:04"), r.Gateway))
 	}

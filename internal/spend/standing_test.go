@@ -38,7 +38,8 @@ func TestAStandingIsTrueOrAbsent(t *testing.T) {
 		{"a gateway that shows yuan", billingStanding(billing(10, 0), true, cny, usd), Amount, "¥70.00"},
 		{"a key's own limit", keyStanding(withUsage(newAPI, api.TokenUsage{Granted: 200000, Used: 50000, Available: 150000}), usd), Amount, "$0.30"},
 		{"a key marked unlimited", keyStanding(withUsage(newAPI, api.TokenUsage{Used: 50000, Available: -50000, Unlimited: true}), usd), Unlimited, ""},
-		{"a key whose use passed its grant", keyStanding(withUsage(newAPI, api.TokenUsage{Granted: 100, Used: 500}), usd), Impossible, ""},
+		{"a key whose figures do not add up", keyStanding(withUsage(newAPI, api.TokenUsage{Granted: 100, Used: 500, Available: 1000}), usd), Impossible, ""},
+		{"a key its last request overdrew", keyStanding(withUsage(newAPI, api.TokenUsage{Granted: 3000, Used: 5450, Available: -2450}), usd), Amount, "$0.00"},
 		{"a key in quota units", keyStanding(withUsage(newAPI, api.TokenUsage{Granted: 1234567, Available: 1234567}), config.Profile{Prices: pricing.Table{Currency: pricing.Quota}}), Amount, "1,234,567 quota"},
 		{"never asked", billingStanding(library.Balance{}, false, gateway.Facts{}, usd), NoBalance, ""},
 	}

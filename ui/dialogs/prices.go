@@ -112,7 +112,7 @@ func newPricesEditor(h Host, p config.Profile) *pricesEditor {
 	e.form = widget.NewForm(
 		kit.FormItem(catalogue.T("Currency"), e.Currency, catalogue.T("What the account is billed in: a gateway (new-api, one-api) may bill in its own quota units.")),
 		e.perDollarItem,
-		kit.FormItem(catalogue.T("Group rate"), e.GroupRate, catalogue.T("The gateway's multiplier for this key's group; every price is multiplied by it.")),
+		kit.FormItem(catalogue.T("Group rate"), e.GroupRate, catalogue.T("The gateway's multiplier for estimates at list prices, where a key has no rate of its own below.")),
 		kit.FormItem(catalogue.T("Daily cap"), e.Daily, catalogue.T("A request that would take today's spend past it asks first.")),
 		kit.FormItem(catalogue.T("Monthly cap"), e.Monthly, catalogue.T("The same for the calendar month.")),
 	)

@@ -122,7 +122,7 @@ func (v *SpendView) Content() fyne.CanvasObject {
 	head := container.NewVBox(container.NewBorder(nil, nil, nil, v.export, choices), v.summary, v.gateway)
 	split := container.NewVSplit(v.chart, v.table)
 	split.Offset = 0.55
-	return container.NewBorder(head, kit.HintLabel(catalogue.T("Amounts are at each profile's prices (Settings ▸ Prices and budget), from the usage the service reported; a request it reported none for counts at its estimate.")), nil, nil, split)
+	return container.NewBorder(head, kit.HintLabel(catalogue.T("Amounts are what the gateway charges where it publishes its prices (each key at its group's rate), else the usage the service reported at the profile's prices (Settings ▸ Prices and budget); a request it reported none for, or that may have been billed, counts at its estimate.")), nil, nil, split)
 }
 
 // SetPeriod chooses library.ByDay, ByWeek or ByMonth without loading
