@@ -75,11 +75,20 @@ func TestAnotherGroupsKeyIsOfferedAndPicked(t *testing.T) {
 		if text, _ := card.OtherGroupOffer(); text != "Send with group vip's key" || !strings.Contains(card.Status.Text, "nknown model") {
 			t.Errorf("card %q offers %q", card.Status.Text, text)
 		}
+		// The name is right: no close names, the group is the cause.
+		if h := card.Hint(); !strings.Contains(h, `this profile's key of group "vip" lists it`) || strings.Contains(h, "Closest") {
+			t.Errorf("the card's hint: %q", h)
+		}
 	})
 	onUI(ea, card.SendWithOtherGroup)
 	waitFor(t, ea, "the image sent with vip's key", func() bool {
 		n, _ := ea.lib.Count(context.Background(), library.Query{Search: "vip"})
 		return n == 1
+	})
+	// It is billed (and learnt) as the vip key's.
+	waitFor(t, ea, "the vip key's ledger entry", func() bool {
+		entries, _ := ea.lib.Entries(context.Background(), time.Time{})
+		return len(entries) == 1 && entries[0].Group == "vip"
 	})
 
 	onUI(ea, func() { ea.statusBar.Group.SetSelected("vip") })

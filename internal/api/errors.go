@@ -258,6 +258,14 @@ func (e *Error) Line() string {
 	return e.Error() + " — " + e.Hint
 }
 
+// InAnotherGroup rewords an unknown-model error once another key of the
+// profile, of group other, is found to list the model exactly: the name
+// is right, so no close names are offered; the key's group is the cause.
+func (e *Error) InAnotherGroup(model, other string) {
+	e.Suggestions = nil
+	e.Hint = catalogue.F("The gateway has no channel for %q in your key's group %q, but this profile's key of group %q lists it: send with that key.", model, e.Group, other)
+}
+
 // StandardSizes are what a designer can fall back to when a custom size
 // is refused: every GPT image model takes them.
 var StandardSizes = []string{"1024x1024", "1536x1024", "1024x1536"}

@@ -264,3 +264,35 @@ func TestABatchOverTheKeysLimitIsNotSent(t *testing.T) {
 		t.Errorf("%d requests went out", total)
 	}
 }
+
+// Through a gateway that makes one image a request, the command line
+// learns it, then sends --n 2 as two requests of one image, as the window
+// offers, and says so: two images are written, two requests went out.
+func TestTheCommandLineSplitsWhereTheServiceMakesOneImage(t *testing.T) {
+	const key = "sk-one-image-0123456789"
+	srv := demoservice.New(demoservice.Config{Key: key, Quirks: []demoservice.Quirk{demoservice.QuirkOneImage}})
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+	env, out, errOut := profileEnv(t, secrets.NewMemory())
+	env.Library = filepath.Join(t.TempDir(), "library")
+	if code := run(t, env, "", "profile", "add", "--name", "Relay", "--base-url", ts.URL+"/v1"); code != 0 {
+		t.Fatalf("add: %s", errOut)
+	}
+	if code := run(t, env, key+"\n", "key", "set"); code != 0 {
+		t.Fatalf("key: %s", errOut)
+	}
+	dir := t.TempDir()
+	if code := run(t, env, "", "gen", "--prompt", "a fox", "--n", "2", "--out", dir); code != 0 || !strings.Contains(errOut.String(), "asked for 2 images, the service sent 1") {
+		t.Fatalf("first gen: %d %q", code, errOut)
+	}
+	before, _ := srv.ImageRequests()
+	if code := run(t, env, "", "gen", "--prompt", "a fox", "--n", "2", "--out", dir); code != 0 {
+		t.Fatalf("second gen: %q", errOut)
+	}
+	after, _ := srv.ImageRequests()
+	said := errOut.String()
+	if after-before != 2 || !strings.Contains(said, "Easel sends 2 requests of one image") || !strings.Contains(said, "request 2 of 2") ||
+		strings.Count(out.String(), ".png") != 2 {
+		t.Errorf("%d requests; stderr %q; stdout %q", after-before, said, out)
+	}
+}

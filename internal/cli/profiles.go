@@ -389,6 +389,7 @@ func groupHint(ctx context.Context, env Env, p config.Profile, model string, err
 		return err
 	}
 	if g, _, ok := session.GroupListing(ctx, env.Keys, p, model); ok {
+		e.InAnotherGroup(model, g)
 		e.Hint += catalogue.F(" This profile's group %q lists %q: send again with --group %s.", g, model, g)
 	}
 	return err

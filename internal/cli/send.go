@@ -234,10 +234,8 @@ func promptOf(j library.Journalled) string {
 // offered with the profile's group that lists it.
 func (m memory) refusal(ctx context.Context, env Env, p config.Profile, model string, err error) error {
 	var e *api.Error
-	if errors.As(err, &e) && e.Kind == api.KindAuth && m.lib != nil {
-		if worked, _ := m.lib.HasBilled(ctx, p.ID, p.UsingGroup(), time.Now().Add(-24*time.Hour)); worked {
-			e.Hint = catalogue.T("The gateway now refuses this key, which worked earlier today: its quota may be used up, or it expired or was switched off. Check the key on the gateway's console.")
-		}
+	if errors.As(err, &e) {
+		spend.Ledger{Lib: m.lib}.Reword(ctx, p.ID, p.UsingGroup(), e)
 	}
 	return groupHint(ctx, env, p, model, err)
 }

@@ -226,6 +226,7 @@ type Journal interface {
 type Ledger interface {
 	Image(ctx context.Context, c spend.Charge) (spend.Charged, error)
 	Judge(ctx context.Context, profile, group string, x gateway.Ending) gateway.Verdict
+	Reword(ctx context.Context, profile, group string, e *api.Error)
 	Attach(ctx context.Context, entry int64, items []int64) error
 }
 
@@ -517,6 +518,9 @@ func (r *Runner) finishWithError(ctx context.Context, info Info, err error, bill
 	var ae *api.Error
 	if !errors.As(err, &ae) {
 		ae = &api.Error{Kind: api.KindUnknown, Message: err.Error(), Err: err}
+	}
+	if r.ledger != nil {
+		r.ledger.Reword(context.WithoutCancel(ctx), info.Request.Profile, info.Request.Group, ae)
 	}
 	e := Event{Job: info, State: Failed, Err: ae, Aside: aside}
 	if ae.Kind == api.KindCancelled || ctx.Err() != nil {

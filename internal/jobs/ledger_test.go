@@ -26,6 +26,8 @@ func (f *fakeLedger) Judge(_ context.Context, _, _ string, x gateway.Ending) gat
 	return gateway.Judge(gateway.Unknown, x)
 }
 
+func (f *fakeLedger) Reword(context.Context, string, string, *api.Error) {}
+
 func (f *fakeLedger) Image(_ context.Context, c spend.Charge) (spend.Charged, error) {
 	t, job, outcome := c.Prices, c.Job, c.Outcome
 	f.saver.mu.Lock()

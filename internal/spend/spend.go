@@ -67,6 +67,19 @@ func (l Ledger) Judge(ctx context.Context, profile, group string, x gateway.Endi
 	return gateway.Judge(l.kind(ctx, profile, group), x)
 }
 
+// Reword says what a refusal means for the key it came on: a 401 on a key
+// the ledger shows billed within the last day has not been mistyped; its
+// quota may be used up, or it expired or was switched off (new-api
+// answers "Invalid token" for all of these).
+func (l Ledger) Reword(ctx context.Context, profile, group string, e *api.Error) {
+	if l.Lib == nil || e == nil || e.Kind != api.KindAuth {
+		return
+	}
+	if worked, _ := l.Lib.HasBilled(ctx, profile, group, time.Now().Add(-24*time.Hour)); worked {
+		e.Hint = catalogue.T("The gateway now refuses this key, which worked earlier today: its quota may be used up, or it expired or was switched off. Check the key on the gateway's console.")
+	}
+}
+
 // kind is what the library knows the gateway in front of a key to be.
 func (l Ledger) kind(ctx context.Context, profile, group string) gateway.Kind {
 	if l.Lib == nil {

@@ -428,7 +428,12 @@ func (c *Card) apply(e jobs.Event, img image.Image) {
 			c.settings.Show()
 		case api.KindUnknownModel:
 			if e.Err.Group != "" && c.actions.OtherGroup != nil {
-				c.actions.OtherGroup(e.Job.Request.Options().Model, e.Job.Request, c.offerGroup)
+				model, failure := e.Job.Request.Options().Model, *e.Err
+				c.actions.OtherGroup(model, e.Job.Request, func(group string, send func()) {
+					failure.InAnotherGroup(model, group)
+					c.hint.SetText(failure.Hint)
+					c.offerGroup(group, send)
+				})
 			}
 		}
 	case jobs.Cancelled:

@@ -313,7 +313,7 @@ func (s *Sender) OtherGroup(model string, req jobs.Request, found func(group str
 		s.host.Do(func() {
 			found(g, func() {
 				again := req
-				again.Service = client
+				again.Service, again.Group = client, g // billed and learnt as that key's
 				s.Retry(again)
 			})
 		})
