@@ -229,7 +229,7 @@ lint: deps-go deps-windows
 # multipart body Easel sends. What a run finds is kept under testdata/fuzz
 # and fails `make unit` until fixed.
 FUZZTIME ?= 60s
-FUZZ_API := FuzzSSEReader FuzzWireStream FuzzWireStreamRoundTrip FuzzEditRequest FuzzClassifyHTTP
+FUZZ_API := FuzzSSEReader FuzzWireStream FuzzWireStreamRoundTrip FuzzEditRequest FuzzClassifyHTTP FuzzUsage FuzzConsole
 
 fuzz: deps-go
 	@for t in $(FUZZ_API); do echo "== $$t"; go test -run '^$$' -fuzz "^$$t\$$" -fuzztime $(FUZZTIME) ./internal/api/ || exit 1; done

@@ -3,6 +3,7 @@ package api
 import (
 	"context"
 	"errors"
+	"math"
 	"net/http"
 
 	"github.com/tidwall/gjson"
@@ -62,6 +63,9 @@ func (c *Client) billing(ctx context.Context, path, field string) (float64, erro
 	v := gjson.GetBytes(body, field)
 	if v.Type != gjson.Number {
 		return 0, ErrNoBalance
+	}
+	if f := v.Float(); math.IsNaN(f) || math.IsInf(f, 0) {
+		return 0, ErrImpossible
 	}
 	return v.Float(), nil
 }

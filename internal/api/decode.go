@@ -4,6 +4,7 @@ import (
 	"easel/internal/catalogue"
 	"fmt"
 	"io"
+	"math"
 
 	"github.com/tidwall/gjson"
 )
@@ -93,16 +94,52 @@ func usageFrom(v gjson.Result) *Usage {
 	if !v.Exists() {
 		return nil
 	}
-	u := &Usage{
-		InputTokens:  v.Get("input_tokens").Int(),
-		OutputTokens: v.Get("output_tokens").Int(),
-		TotalTokens:  v.Get("total_tokens").Int(),
-		TextTokens:   v.Get("input_tokens_details.text_tokens").Int(),
-		ImageTokens:  v.Get("input_tokens_details.image_tokens").Int(),
+	u := &Usage{}
+	fields := []struct {
+		dst   *int64
+		names []string
+	}{
+		// Chat answers name them prompt_ and completion_tokens; a field
+		// of either name counts, so an image answer's input_tokens of 0
+		// never drops its output.
+		{&u.InputTokens, []string{"input_tokens", "prompt_tokens"}},
+		{&u.OutputTokens, []string{"output_tokens", "completion_tokens"}},
+		{&u.TotalTokens, []string{"total_tokens"}},
+		{&u.TextTokens, []string{"input_tokens_details.text_tokens"}},
+		{&u.ImageTokens, []string{"input_tokens_details.image_tokens"}},
 	}
-	if u.InputTokens == 0 { // chat usage names
-		u.InputTokens = v.Get("prompt_tokens").Int()
-		u.OutputTokens = v.Get("completion_tokens").Int()
+	for _, f := range fields {
+		for _, name := range f.names {
+			r := v.Get(name)
+			if !r.Exists() {
+				continue
+			}
+			n, ok := tokenCount(r)
+			if !ok {
+				// A count no request makes (negative, fractional, beyond
+				// MaxTokens, not a number): none of this usage is used.
+				return &Usage{Implausible: true}
+			}
+			*f.dst = n
+			break
+		}
 	}
 	return u
+}
+
+// MaxTokens bounds any token count in one answer: the largest image
+// request (ten 3840x2160 pictures at the highest quality) is well under a
+// million tokens, a chat reply's context a few million.
+const MaxTokens = 100_000_000
+
+// tokenCount reads a token count: a whole number in [0, MaxTokens].
+func tokenCount(r gjson.Result) (int64, bool) {
+	if r.Type != gjson.Number {
+		return 0, r.Type == gjson.Null
+	}
+	f := r.Float()
+	if f < 0 || f > MaxTokens || f != math.Trunc(f) {
+		return 0, false
+	}
+	return int64(f), true
 }

@@ -2,6 +2,7 @@ package api
 
 import (
 	"bytes"
+	"math"
 	"encoding/base64"
 	"io"
 	"mime"
@@ -14,6 +15,8 @@ import (
 	"testing/iotest"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/tidwall/gjson"
 
 	"easel/internal/testsupport/hostile"
 )
@@ -260,6 +263,69 @@ func FuzzClassifyHTTP(f *testing.F) {
 		}
 		if n, err := strconv.Atoi(retry); err == nil && n > 0 && n < 3600 && e.RetryAfter == 0 {
 			t.Fatalf("Retry-After %q not read", retry)
+		}
+	})
+}
+
+// FuzzUsage: whatever usage an answer reports, what Easel keeps is whole
+// token counts in [0, MaxTokens], or none (marked implausible).
+func FuzzUsage(f *testing.F) {
+	for _, seed := range []string{`{"input_tokens":10,"output_tokens":-1e15}`, `{"output_tokens":9223372036854775807}`,
+		`{"output_tokens":1e30}`, `{"input_tokens":0,"output_tokens":4160}`, `{"prompt_tokens":12,"completion_tokens":"7"}`,
+		`{"input_tokens_details":{"text_tokens":1.5}}`, `null`, `{}`, `{"total_tokens":NaN}`} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, raw string) {
+		u := usageFrom(gjson.Parse(raw))
+		if u == nil {
+			return
+		}
+		for _, n := range []int64{u.InputTokens, u.OutputTokens, u.TotalTokens, u.TextTokens, u.ImageTokens} {
+			if n < 0 || n > MaxTokens || u.Implausible && n != 0 {
+				t.Fatalf("%q kept %+v", raw, u)
+			}
+		}
+	})
+}
+
+// FuzzConsole: whatever a gateway's console answers, what Easel reads of
+// it is finite and within its bounds, or an error.
+func FuzzConsole(f *testing.F) {
+	for _, seed := range []string{
+		`{"data":{"quota_per_unit":500000,"quota_display_type":"USD"}}`, `{"data":{"quota_per_unit":1e308}}`,
+		`{"data":[{"model_name":"m","model_ratio":-1}],"group_ratio":{"vip":0.5}}`,
+		`{"data":{"object":"token_usage","total_used":9e30,"total_available":-5}}`,
+		`{"data":{"object":"token_usage","unlimited_quota":true,"total_used":5000,"total_available":-5000}}`, `<html>`} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, body string) {
+		ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = io.WriteString(w, body)
+		}))
+		defer ts.Close()
+		c := New(Config{BaseURL: ts.URL + "/v1", APIKey: fuzzKey})
+		ctx := t.Context()
+		if s, err := c.GatewayStatus(ctx); err == nil && (!within(s.QuotaPerUnit, 1, 1e9) || !within(s.ExchangeRate, 0, 1e6)) {
+			t.Fatalf("status %+v", s)
+		}
+		if p, err := c.GatewayPricing(ctx); err == nil {
+			for _, m := range p.Models {
+				if !within(m.ModelRatio, 0, 1e6) || !within(m.ModelPrice, 0, 1e4) || !within(m.CompletionRatio, 0, 1e4) {
+					t.Fatalf("pricing %+v", m)
+				}
+			}
+			for _, r := range p.GroupRatio {
+				if !within(r, 0, 1e4) {
+					t.Fatalf("group ratio %v", r)
+				}
+			}
+		}
+		if u, err := c.TokenUsage(ctx); err == nil && (!within(u.Used, 0, MaxQuota) || !u.Unlimited && !within(u.Available, -MaxQuota, MaxQuota)) {
+			t.Fatalf("usage %+v", u)
+		}
+		if b, err := c.Balance(ctx); err == nil && (math.IsNaN(b.Credit) || math.IsInf(b.Credit, 0)) {
+			t.Fatalf("balance %+v", b)
 		}
 	})
 }

@@ -15,6 +15,7 @@ import (
 	"net/url"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
 )
@@ -207,7 +208,7 @@ func (c *Client) readImageJSON(ctx context.Context, resp *http.Response, model s
 			}
 			return nil, badResponse(catalogue.F("image %d of the answer: %v", i+1, err), err, resp.Header)
 		}
-		out.RevisedPrompt = item.Get("revised_prompt").String()
+		out.RevisedPrompt = revisedPrompt(item)
 		res.Images = append(res.Images, out)
 	}
 	return undecodedOnly(res, resp)
@@ -362,6 +363,7 @@ func (c *Client) readImageStream(ctx context.Context, resp *http.Response, model
 				}
 				return nil, badResponse("the image: "+err.Error(), err, resp.Header)
 			}
+			out.RevisedPrompt = revisedPrompt(ev) // a streamed answer says it too
 			res.Images = append(res.Images, out)
 			if onPartial != nil && want.images > 1 {
 				// Of several, each image shows as it arrives.
@@ -407,4 +409,19 @@ func (c *Client) streamError(resp *http.Response, errJSON []byte, model string) 
 func isTooLarge(err error) bool {
 	var tl *imageio.TooLargeError
 	return errors.As(err, &tl)
+}
+
+// MaxRevisedPrompt bounds the prompt a service says it used: the longest
+// prompt an image model takes is 32,000 characters.
+const MaxRevisedPrompt = 32000
+
+// revisedPrompt is an answer item's revised_prompt, cut to
+// MaxRevisedPrompt characters.
+func revisedPrompt(item gjson.Result) string {
+	s := item.Get("revised_prompt").String()
+	if len(s) <= MaxRevisedPrompt {
+		return s
+	}
+	r := []rune(s[:MaxRevisedPrompt+utf8.UTFMax])
+	return string(r[:min(len(r), MaxRevisedPrompt)])
 }

@@ -65,6 +65,10 @@ type Usage struct {
 	InputTokens, OutputTokens, TotalTokens int64
 	// TextTokens and ImageTokens split the input, for images.
 	TextTokens, ImageTokens int64
+	// Implausible marks usage the service reported that no request
+	// makes (a negative or enormous count): its figures are dropped, and
+	// what the request cost is its estimate, said so.
+	Implausible bool `json:",omitempty"`
 }
 
 // Partial is a preview that arrives while an image is streamed.

@@ -19,7 +19,7 @@ type Billed struct {
 // nothing to price by (the estimate is then the best figure).
 func (t Table) Cost(b Billed) (float64, bool) {
 	p, _, ok := t.Lookup(b.Model)
-	if !ok {
+	if !ok || b.Usage != nil && b.Usage.Implausible {
 		return 0, false
 	}
 	if b.Images > 0 {

@@ -177,6 +177,9 @@ func (t Table) Money(v float64) Money { return Money{Amount: v, Currency: t.curr
 // String writes the amount: "$0.17", "$0.004" under a cent, "¥1.22",
 // "85,000 quota".
 func (m Money) String() string {
+	if !Sane(m.Amount) {
+		return catalogue.T("an impossible amount")
+	}
 	switch m.Currency {
 	case CNY:
 		if m.Amount > 0 && m.Amount < 0.01 {
@@ -191,9 +194,21 @@ func (m Money) String() string {
 	return fmt.Sprintf("%.2f %s", m.Amount, m.Currency)
 }
 
+// MaxAmount bounds any amount Easel writes out: a trillion of any unit is
+// no designer's bill, balance or budget, and a label that holds more would
+// widen the window.
+const MaxAmount = 1e12
+
+// Sane reports whether v is an amount that can be shown: finite and
+// within MaxAmount either way.
+func Sane(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) && math.Abs(v) < MaxAmount }
+
 // Dollars writes an amount as a designer reads it: cents to two places,
 // less than a cent to three.
 func Dollars(v float64) string {
+	if !Sane(v) {
+		return catalogue.T("an impossible amount")
+	}
 	if v > 0 && v < 0.01 {
 		return fmt.Sprintf("$%.3f", v)
 	}

@@ -164,6 +164,8 @@ func Balance(ctx context.Context, lib *library.Library, p config.Profile, asker 
 	}
 	got, err := asker.Balance(ctx)
 	switch {
+	case errors.Is(err, api.ErrImpossible):
+		return Standing{State: Impossible, Source: SourceBilling, Checked: now}, nil
 	case errors.Is(err, api.ErrNoBalance):
 		b := library.Balance{Reported: false, Checked: now}
 		return Standing{}, lib.SetBalance(ctx, p.ID, group, b)

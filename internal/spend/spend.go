@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"time"
 
 	"easel/internal/api"
@@ -189,7 +190,29 @@ func (l Ledger) Image(ctx context.Context, c Charge) (Charged, error) {
 			e.Cost, e.Source = &cost, library.SourceAnswer
 		}
 	}
+	if e.Usage != nil && e.Usage.Implausible || !plausible(e.Cost, est) {
+		e.Cost, e.Source = nil, ""
+		e.Note = catalogue.T("the service reported usage no request could make; counted at the estimate")
+	}
 	return l.record(ctx, e)
+}
+
+// PlausibleFactor is how far past its estimate's top a cost may go before
+// it is taken for a service's bad number, not a bill: the estimate counts
+// the output tokens OpenAI publishes for the size and quality, and input
+// by the prompt's length; a real cost stays well within it.
+const PlausibleFactor = 10
+
+// plausible reports whether cost can be what a request estimated at est
+// cost: not negative, and not far past the estimate's top.
+func plausible(cost *float64, est pricing.Estimate) bool {
+	if cost == nil {
+		return true
+	}
+	if *cost < 0 || math.IsNaN(*cost) || math.IsInf(*cost, 0) {
+		return false
+	}
+	return !est.Priced || est.High <= 0 || *cost <= est.High*PlausibleFactor
 }
 
 // gatewayCost is what the gateway charges for the request, in the
@@ -212,15 +235,17 @@ func (l Ledger) gatewayCost(f gateway.Facts, c Charge, model string, u *api.Usag
 	return f.InCurrency(q, c.Prices.Money(0).Currency, c.Prices.PerDollarRate()), true
 }
 
-// answerCost is the answer's usage at the table's prices.
+// answerCost is the answer's usage at the table's prices. A model priced
+// per picture is priced at the size asked, or at the pictures' own pixels
+// where those are a priced size: never at a size the answer merely claims
+// (a 1x1 picture labelled 1792x1024 hd).
 func answerCost(t pricing.Table, o api.ImageOptions, res *api.ImageResult) (float64, bool) {
 	b := pricing.Billed{Model: o.Model, Usage: res.Usage, Images: len(res.Images), Quality: o.Quality}
-	if res.Size != "" {
-		b.Size = res.Size
-	} else if len(res.Images) > 0 {
+	b.Size = o.Size
+	if len(res.Images) > 0 && (b.Size == "" || b.Size == "auto") {
 		b.Size = fmt.Sprintf("%dx%d", res.Images[0].Width, res.Images[0].Height)
 	}
-	if res.Quality != "" {
+	if b.Quality == "" || b.Quality == "auto" {
 		b.Quality = res.Quality
 	}
 	if b.Quality == "" || b.Quality == "auto" {
@@ -239,7 +264,11 @@ func (l Ledger) ChatRequest(ctx context.Context, t pricing.Table, profile string
 		e.EstimateLow, e.EstimateHigh = &est.Low, &est.High
 	}
 	if cost, ok := t.Cost(pricing.Billed{Model: model, Usage: usage}); ok {
-		e.Cost = &cost
+		e.Cost, e.Source = &cost, library.SourceAnswer
+	}
+	if usage != nil && usage.Implausible || !plausible(e.Cost, est) {
+		e.Cost, e.Source = nil, ""
+		e.Note = catalogue.T("the service reported usage no request could make; counted at the estimate")
 	}
 	return l.record(ctx, e)
 }

@@ -69,3 +69,15 @@ func TestMoneyHasThousandsSeparators(t *testing.T) {
 		}
 	}
 }
+
+// No number a service sends reaches a label as more than a line: an
+// amount beyond any bill, or not a number, reads as impossible.
+func TestImpossibleAmountsAreNotWrittenOut(t *testing.T) {
+	for _, v := range []float64{math.NaN(), math.Inf(1), math.Inf(-1), 1e308, -1e15, 1e300} {
+		for _, cur := range []string{pricing.USD, pricing.CNY, pricing.Quota} {
+			if s := (pricing.Money{Amount: v, Currency: cur}).String(); s != "an impossible amount" {
+				t.Errorf("%v %s: %q", v, cur, s)
+			}
+		}
+	}
+}

@@ -50,7 +50,21 @@ const (
 	KeepAliveOnly = "keep-alive-only" // a stream of keep-alive comments, forever
 	// Undecodable: the bytes must be kept where the user is told.
 	NotAnImage = "not-an-image" // b64_json that decodes to bytes no image format has
+	// Numbers that would move money: a usage no request makes.
+	NegativeUsage = "negative-usage" // output_tokens -1e15
+	MaxIntUsage   = "max-int-usage"  // output_tokens 9223372036854775807
+	HugeUsage     = "huge-usage"     // output_tokens 1e30
+	ZeroInput     = "zero-input"     // input_tokens 0 beside real output tokens (a $0.17 answer)
+	LongRevised   = "long-revised"   // a revised_prompt of 10 MB
 )
+
+// usageOf is the usage each money case reports.
+var usageOf = map[string]string{
+	NegativeUsage: `{"input_tokens":10,"output_tokens":-1e15,"total_tokens":10}`,
+	MaxIntUsage:   `{"input_tokens":10,"output_tokens":9223372036854775807,"total_tokens":9223372036854775807}`,
+	HugeUsage:     `{"input_tokens":10,"output_tokens":1e30,"total_tokens":1e30}`,
+	ZeroInput:     `{"input_tokens":0,"output_tokens":4160,"total_tokens":4160}`,
+}
 
 // Server answers /v1/models, /v1/images/generations and
 // /v1/chat/completions hostilely; Key is echoed back where a careless
@@ -108,6 +122,12 @@ func (s Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			items = append(items, fmt.Sprintf(`{"b64_json":%s,"revised_prompt":%s}`, js(b64), js(Evil)))
 		}
 		fmt.Fprintf(w, `{"created":1700000000,"data":[%s]}`, strings.Join(items, ","))
+	case usageOf[model] != "":
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"created":1700000000,"data":[{"b64_json":%s}],"usage":%s}`, js(b64), usageOf[model])
+	case model == LongRevised:
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"created":1700000000,"data":[{"b64_json":%s,"revised_prompt":%s}]}`, js(b64), js(strings.Repeat("a", 10<<20)))
 	case model == HugeHeader:
 		w.Header().Set("Content-Type", "application/json")
 		fmt.Fprintf(w, `{"created":1700000000,"data":[{"b64_json":%s}]}`, js(base64.StdEncoding.EncodeToString(HugePNG(60000, 60000))))

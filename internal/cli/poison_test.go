@@ -1,0 +1,79 @@
+package cli
+
+import (
+	"context"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"easel/internal/api"
+	"easel/internal/config"
+	"easel/internal/library"
+	"easel/internal/pricing"
+	"easel/internal/secrets"
+	"easel/internal/testsupport/hostile"
+)
+
+// A service's usage that no request makes (negative, the largest int64,
+// 1e30) cannot move the money: the row is written at the estimate and
+// marked, and a $1.00 daily budget still stops the next over-budget
+// request. An image answer's input_tokens of 0 keeps its output tokens.
+func TestPoisonedUsageCannotMoveTheBudget(t *testing.T) {
+	const key = "sk-poison-0123456789"
+	ts := httptest.NewServer(hostile.Server{Key: key})
+	defer ts.Close()
+	for _, model := range []string{hostile.NegativeUsage, hostile.MaxIntUsage, hostile.HugeUsage} {
+		t.Run(model, func(t *testing.T) {
+			env, _, errOut := profileEnv(t, secrets.NewMemory())
+			env.Library = filepath.Join(t.TempDir(), "library")
+			if code := run(t, env, "", "profile", "add", "--name", "Hostile", "--base-url", ts.URL+"/v1"); code != 0 {
+				t.Fatalf("add: %s", errOut)
+			}
+			if code := run(t, env, key+"\n", "key", "set"); code != 0 {
+				t.Fatalf("key: %s", errOut)
+			}
+			if _, err := env.Profiles.Update(func(f *config.File) error {
+				f.Profiles[0].Budget.Daily = 1
+				f.Profiles[0].Prices.Models = map[string]pricing.Price{model: {TextIn: 5, ImageOut: 40}}
+				return nil
+			}); err != nil {
+				t.Fatal(err)
+			}
+			dir := t.TempDir()
+			if code := run(t, env, "", "gen", "--model", model, "--prompt", "a fox", "--quality", "low", "--size", "1024x1024", "--out", dir); code != 0 {
+				t.Fatalf("the poisoned answer: %s", errOut)
+			}
+			lib, err := library.OpenWithoutRepair(env.Library)
+			if err != nil {
+				t.Fatal(err)
+			}
+			entries, _ := lib.Entries(context.Background(), time.Time{})
+			lib.Close()
+			if len(entries) != 1 || entries[0].Cost != nil || entries[0].EstimateHigh == nil || !strings.Contains(entries[0].Note, "no request could make") {
+				t.Fatalf("the poisoned row: %+v", entries)
+			}
+			code := run(t, env, "", "gen", "--model", model, "--prompt", "a fox", "--quality", "high", "--n", "8", "--size", "1024x1024", "--out", dir)
+			if code != 1 || !strings.Contains(errOut.String(), "over the daily cap of $1.00") {
+				t.Errorf("the over-budget request: %d %q", code, errOut)
+			}
+		})
+	}
+}
+
+// An image answer's input_tokens of 0 does not drop its output tokens.
+func TestZeroInputTokensKeepTheOutput(t *testing.T) {
+	const key = "sk-zero-input-0123456789"
+	ts := httptest.NewServer(hostile.Server{Key: key})
+	defer ts.Close()
+	c := api.New(api.Config{BaseURL: ts.URL + "/v1", APIKey: key})
+	res, err := c.Generate(context.Background(), api.GenerateRequest{Prompt: "x", ImageOptions: api.ImageOptions{Model: hostile.ZeroInput}}, nil)
+	if err != nil || res.Usage == nil || res.Usage.OutputTokens != 4160 || res.Usage.Implausible {
+		t.Fatalf("usage %+v %v", res.Usage, err)
+	}
+	long, err := c.Generate(context.Background(), api.GenerateRequest{Prompt: "x", ImageOptions: api.ImageOptions{Model: hostile.LongRevised}}, nil)
+	if err != nil || len(long.Images) != 1 || len(long.Images[0].RevisedPrompt) > api.MaxRevisedPrompt {
+		t.Fatalf("a 10 MB revised prompt: %d %v", len(long.Images[0].RevisedPrompt), err)
+	}
+}
