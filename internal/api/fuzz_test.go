@@ -2,9 +2,9 @@ package api
 
 import (
 	"bytes"
-	"math"
 	"encoding/base64"
 	"io"
+	"math"
 	"mime"
 	"mime/multipart"
 	"net/http"
