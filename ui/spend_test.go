@@ -6,7 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 
 	"easel/internal/cli"
 	"easel/internal/config"
@@ -134,4 +136,55 @@ func TestPricesSetInSettingsApplyAtOnce(t *testing.T) {
 		t.Errorf("estimate %q", got)
 	}
 	waitFor(t, ea, "the cap in the status bar", func() bool { return strings.HasPrefix(ea.statusBar.Spend.Text, "Today ¥0.00 of ¥3.00") })
+}
+
+// The estimate beside Generate follows every option: changing the size
+// or the quality alone, as a user picks them, changes it (it once kept
+// the figure of the last model, count or prompt change).
+func TestTheEstimateFollowsSizeAndQuality(t *testing.T) {
+	ea, _ := newProfileAppWith(t, config.Profile{})
+	onUI(ea, func() {
+		form := ea.generate.Options()
+		o := form.Options()
+		o.Model, o.N, o.Size, o.Quality = "gpt-image-1", 4, "1024x1024", "low"
+		form.SetOptions(o)
+	})
+	pick := func(item, label string) string {
+		onUI(ea, func() { formSelect(t, ea.generate.Options().Form, item).SetSelected(label) })
+		return estimate(ea)
+	}
+	low := estimate(ea)
+	high := pick("Quality", "High")
+	wide := pick("Size", "Landscape 1536×1024 — posters, covers")
+	if low != "≈ $0.04 for 4 images" || high != "≈ $0.67 for 4 images" || wide != "≈ $0.99 for 4 images" {
+		t.Errorf("low %q, high %q, wide high %q", low, high, wide)
+	}
+}
+
+// formSelect is the picker of the form's row named item.
+func formSelect(t *testing.T, f *widget.Form, item string) *widget.Select {
+	t.Helper()
+	for _, it := range f.Items {
+		if it.Text != item {
+			continue
+		}
+		var found *widget.Select
+		var walk func(o fyne.CanvasObject)
+		walk = func(o fyne.CanvasObject) {
+			if s, ok := o.(*widget.Select); ok && found == nil {
+				found = s
+			}
+			if c, ok := o.(*fyne.Container); ok {
+				for _, child := range c.Objects {
+					walk(child)
+				}
+			}
+		}
+		walk(it.Widget)
+		if found != nil {
+			return found
+		}
+	}
+	t.Fatalf("no picker in the form's row %q", item)
+	return nil
 }

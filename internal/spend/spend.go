@@ -187,6 +187,9 @@ func (l Ledger) Image(ctx context.Context, c Charge) (Charged, error) {
 		e.Cost, e.Source = &cost, library.SourceGateway
 	} else if res != nil {
 		if cost, ok := answerCost(t, o, res); ok {
+			if got := len(res.Images); images > got && got > 0 {
+				cost *= float64(images) / float64(got) // billed per picture asked
+			}
 			e.Cost, e.Source = &cost, library.SourceAnswer
 		}
 	}

@@ -14,9 +14,11 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"easel/internal/api"
+	"easel/internal/gateway"
 	"easel/internal/honesty"
 	"easel/internal/jobs"
 	"easel/internal/library"
+	"easel/internal/pricing"
 	"easel/internal/spend"
 	"easel/ui/dragout"
 	"easel/ui/imageform"
@@ -107,6 +109,10 @@ func (s *Sender) edited() {
 		s.advice.refused = false
 		s.status.SetText(ReadyText(s.host))
 	}
+	// The estimate follows every option: size and quality price it.
+	o := s.options.Options()
+	o.Model = s.options.Model.Text()
+	s.showEstimate(o)
 }
 
 // Advise says beside the button what the request will cost at list
@@ -142,8 +148,20 @@ func (s *Sender) showEstimate(o api.ImageOptions) {
 	if high {
 		fidelity = "high"
 	}
-	s.estimate.SetText(spend.Options(s.host.Session().Current().Prices, o, s.advice.prompt(), n, fidelity).String())
+	s.estimate.SetText(spend.Options(s.prices(), o, s.advice.prompt(), n, fidelity).String())
 	s.estimate.Show()
+}
+
+// prices are the connected profile's for its key in use: the group rate
+// of that key, the gateway's where it publishes one (a few rows read by
+// primary key, as Advise reads the memory).
+func (s *Sender) prices() pricing.Table {
+	p := s.host.Session().Current()
+	var f gateway.Facts
+	if lib := s.host.Library(); lib != nil && p.ID != "" {
+		f, _, _ = lib.GatewayFacts(context.Background(), p.ID, p.UsingGroup())
+	}
+	return spend.KeyTable(p, f)
 }
 
 // SetPrompt tells the estimate where the tab's prompt is (its tokens are
