@@ -197,6 +197,42 @@ func (c *Client) TokenUsage(ctx context.Context) (TokenUsage, error) {
 	return u, nil
 }
 
+// Sub2APIRate asks sub2api's /v1/sub2api/billing what this key's group
+// pays: its effective rate multiplier on the list prices.
+func (c *Client) Sub2APIRate(ctx context.Context) (float64, error) {
+	resp, _, cancel, err := c.call(ctx, request{method: http.MethodGet, path: "sub2api/billing",
+		overall: c.cfg.FirstByteTimeout, firstByte: c.cfg.FirstByteTimeout})
+	if err != nil {
+		var e *Error
+		if errors.As(err, &e) && (e.Kind == KindNetwork || e.Kind == KindTimeout || e.Kind == KindRateLimited || e.Kind == KindCancelled) {
+			return 0, err
+		}
+		return 0, ErrNotOffered
+	}
+	defer cancel()
+	defer resp.Body.Close()
+	if isWebPage(resp) {
+		return 0, ErrNotOffered
+	}
+	body, err := readBody(resp.Body, resp.ContentLength, MaxConsoleBody)
+	if err != nil || !gjson.ValidBytes(body) {
+		return 0, ErrNotOffered
+	}
+	root := gjson.GetBytes(body, "data")
+	if !root.IsObject() {
+		root = gjson.ParseBytes(body)
+	}
+	for _, field := range []string{"effective_rate_multiplier", "resolved_rate_multiplier", "group_rate_multiplier"} {
+		if v := root.Get(field); v.Type == gjson.Number {
+			if !within(v.Float(), 0, 1e4) {
+				return 0, ErrImpossible
+			}
+			return v.Float(), nil
+		}
+	}
+	return 0, ErrNotOffered
+}
+
 // within reports whether v is a finite number in [lo, hi].
 func within(v, lo, hi float64) bool {
 	return !math.IsNaN(v) && !math.IsInf(v, 0) && v >= lo && v <= hi

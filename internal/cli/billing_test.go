@@ -296,3 +296,30 @@ func TestTheCommandLineSplitsWhereTheServiceMakesOneImage(t *testing.T) {
 		t.Errorf("%d requests; stderr %q; stdout %q", after-before, said, out)
 	}
 }
+
+// Through sub2api, whose /v1/sub2api/billing gives the key's group's
+// rate on the list prices: a key at 0.8 is written at 0.8 of the list
+// price, what sub2api billed it, and `easel balance` names the source.
+func TestSub2APIKeysPayTheirGroupsRate(t *testing.T) {
+	const key = "sk-sub2api-0123456789"
+	srv := demoservice.New(demoservice.Config{Console: demoservice.ConsoleSub2API, Groups: map[string]demoservice.Group{
+		key: {Name: "plus", Models: []string{"gpt-image-1"}, Ratio: 0.8},
+	}})
+	env, out, errOut := gatewayEnv(t, srv, key, "plus")
+	if code := run(t, env, "", "gen", "--prompt", "a kite", "--quality", "medium", "--size", "1024x1024", "--out", t.TempDir()); code != 0 {
+		t.Fatalf("gen: %s", errOut)
+	}
+	billed := float64(srv.BilledQuota(key)) / 1e6
+	lib, err := library.OpenWithoutRepair(env.Library)
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries, _ := lib.Entries(context.Background(), time.Time{})
+	lib.Close()
+	if len(entries) != 1 || entries[0].Cost == nil || math.Abs(*entries[0].Cost-billed) > 1e-6 {
+		t.Errorf("entries %+v; sub2api billed $%.6f", entries, billed)
+	}
+	if code := run(t, env, "", "balance"); code != 0 || !strings.Contains(out.String(), "group rate ×0.8 (from the gateway's /v1/sub2api/billing)") {
+		t.Errorf("balance: %q %q", out, errOut)
+	}
+}

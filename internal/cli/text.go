@@ -113,7 +113,7 @@ func runServeDemo(ctx context.Context, args []string, env Env) error {
 	balance := fs.Int("balance", 0, catalogue.T("images the demo account can pay for; 0 is unlimited"))
 	gateway := fs.String("gateway", "", catalogue.T("behave like a gateway: new-api, sub2api, litellm, proxy, or quirks by name, comma-separated"))
 	proxyLimit := fs.Duration("proxy-limit", demoservice.DefaultProxyLimit, catalogue.T("with the proxy-cut quirk, how long an answer may take"))
-	console := fs.String("console", "", catalogue.T("bill each key in quota units and serve the console endpoints as new-api or one-api does"))
+	console := fs.String("console", "", catalogue.T("bill each key and serve its figures as new-api, one-api or sub2api does"))
 	var keys repeated
 	fs.Var(&keys, "group-key", catalogue.T("with --console, a key of a group: KEY=GROUP[:RATIO[:LIMIT]] (limit in quota units, 0 unlimited); repeat for more"))
 	if err := parse(fs, args); err != nil {
@@ -123,8 +123,8 @@ func runServeDemo(ctx context.Context, args []string, env Env) error {
 	if err != nil {
 		return usageErr(env, "--group-key: %v", err)
 	}
-	if *console != "" && *console != demoservice.ConsoleNewAPI && *console != demoservice.ConsoleOneAPI {
-		return usageErr(env, catalogue.T("--console takes new-api or one-api, not %q"), *console)
+	if *console != "" && *console != demoservice.ConsoleNewAPI && *console != demoservice.ConsoleOneAPI && *console != demoservice.ConsoleSub2API {
+		return usageErr(env, catalogue.T("--console takes new-api, one-api or sub2api, not %q"), *console)
 	}
 	if host, _, err := net.SplitHostPort(*addr); err != nil || !api.IsLocalHost(host) {
 		return usageErr(env, catalogue.T("--addr must be a loopback address such as 127.0.0.1:8090"))

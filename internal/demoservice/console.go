@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strings"
 
+	"easel/internal/api"
 	"easel/internal/pricing"
 )
 
@@ -99,6 +100,11 @@ func (s *Server) bill(ctx context.Context, key, model string, u map[string]any, 
 	if !ok {
 		return
 	}
+	if s.cfg.Console == ConsoleSub2API {
+		// sub2api bills the list price times the group's rate.
+		s.billDollars(key, g, model, u)
+		return
+	}
 	q, ok := s.quotaFor(g, model, u, images)
 	if !ok {
 		return
@@ -128,7 +134,7 @@ func (s *Server) exhausted(key string, g Group) bool {
 
 // handleStatus answers GET /api/status as new-api does.
 func (s *Server) handleStatus(w http.ResponseWriter, r *http.Request) {
-	if s.cfg.Console == "" {
+	if s.cfg.Console != ConsoleNewAPI && s.cfg.Console != ConsoleOneAPI {
 		invalidURL(w, r)
 		return
 	}
@@ -182,4 +188,38 @@ func (s *Server) handleTokenUsage(w http.ResponseWriter, r *http.Request) {
 		"object": "token_usage", "name": g.Name + " key", "total_granted": used + avail, "total_used": used,
 		"total_available": avail, "unlimited_quota": g.Limit <= 0, "expires_at": 0,
 	}})
+}
+
+// ConsoleSub2API makes the server answer /v1/sub2api/billing as sub2api
+// does: each key's group's effective rate multiplier on the list prices.
+const ConsoleSub2API = "sub2api"
+
+// handleSub2APIBilling answers GET /v1/sub2api/billing for the key.
+func (s *Server) handleSub2APIBilling(w http.ResponseWriter, r *http.Request) {
+	g, ok := r.Context().Value(groupKey{}).(Group)
+	if s.cfg.Console != ConsoleSub2API || !ok {
+		invalidURL(w, r)
+		return
+	}
+	rate := g.Ratio
+	if rate == 0 {
+		rate = 1
+	}
+	writeJSON(w, map[string]any{"success": true, "data": map[string]any{"group": g.Name, "effective_rate_multiplier": rate}})
+}
+
+// billDollars charges a sub2api key the list price of usage u times its
+// group's rate, in millionths of a dollar (quotaUsed's unit for sub2api).
+func (s *Server) billDollars(key string, g Group, model string, u map[string]any) {
+	usage := &api.Usage{InputTokens: toInt(u["input_tokens"]), OutputTokens: toInt(u["output_tokens"])}
+	if d, ok := u["input_tokens_details"].(map[string]any); ok {
+		usage.TextTokens, usage.ImageTokens = toInt(d["text_tokens"]), toInt(d["image_tokens"])
+	}
+	cost, ok := pricing.Table{GroupRate: g.Ratio}.Cost(pricing.Billed{Model: model, Usage: usage, Images: 1})
+	if !ok {
+		return
+	}
+	s.mu.Lock()
+	s.quotaUsed[key] += int64(math.Round(cost * 1e6))
+	s.mu.Unlock()
 }

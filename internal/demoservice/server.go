@@ -58,8 +58,9 @@ type Config struct {
 	// them (OpenAI's own, for an API key) does.
 	NoBilling bool
 	// Console makes the server bill each key of Groups in quota units
-	// as the gateway named ("new-api" or "one-api") does, and serve its
-	// console endpoints (console.go); "" is neither.
+	// as the gateway named ("new-api" or "one-api") does and serve its
+	// console endpoints, or ("sub2api") serve each key's rate
+	// (console.go); "" is none of them.
 	Console string
 	// Display is the console's quota_display_type: USD (default), CNY
 	// or TOKENS.
@@ -148,6 +149,7 @@ func New(cfg Config) *Server {
 	s.mux.HandleFunc("GET /v1/fake-files/{id}", s.handleFile)
 	s.mux.HandleFunc("GET /v1/dashboard/billing/subscription", s.handleSubscription)
 	s.mux.HandleFunc("GET /v1/dashboard/billing/usage", s.handleUsage)
+	s.mux.HandleFunc("GET /v1/sub2api/billing", s.handleSub2APIBilling)
 	s.mux.HandleFunc("GET /api/status", s.handleStatus)
 	s.mux.HandleFunc("GET /api/pricing", s.handlePricing)
 	s.mux.HandleFunc("GET /api/usage/token/", s.handleTokenUsage)

@@ -21,6 +21,9 @@ type Facts struct {
 	Status  *api.GatewayStatus  `json:"status,omitempty"`
 	Pricing *api.GatewayPricing `json:"pricing,omitempty"`
 	Usage   *api.TokenUsage     `json:"usage,omitempty"`
+	// Rate is sub2api's effective rate multiplier for the key's group,
+	// on the list prices; 0 when the gateway publishes none.
+	Rate float64 `json:"rate,omitempty"`
 	// Checked is when the prices were read; UsageChecked, the key's use.
 	Checked      time.Time `json:"checked"`
 	UsageChecked time.Time `json:"usage_checked,omitzero"`
@@ -31,6 +34,7 @@ type Reader interface {
 	GatewayStatus(ctx context.Context) (api.GatewayStatus, error)
 	GatewayPricing(ctx context.Context) (api.GatewayPricing, error)
 	TokenUsage(ctx context.Context) (api.TokenUsage, error)
+	Sub2APIRate(ctx context.Context) (float64, error)
 }
 
 // PricesFresh and UsageFresh are how long what a gateway said is used
@@ -43,9 +47,10 @@ const (
 )
 
 // Read asks a gateway what it charges (its status and pricing) and what
-// the key has left. A gateway that serves neither is not new-api-like:
-// its Facts are empty, with Kind Unknown; one that serves a status and no
-// prices is one-api. A failure to reach it is returned (ask later).
+// the key has left. A gateway that serves a status and no prices is
+// one-api; one that serves none but /v1/sub2api/billing is sub2api, with
+// its key's rate; one that serves nothing of these is Unknown. A failure
+// to reach it is returned (ask later).
 func Read(ctx context.Context, r Reader, now time.Time) (Facts, error) {
 	f := Facts{Checked: now}
 	st, err := r.GatewayStatus(ctx)
@@ -65,6 +70,18 @@ func Read(ctx context.Context, r Reader, now time.Time) (Facts, error) {
 		case errors.Is(err, api.ErrNotOffered):
 			f.Kind = OneAPI
 		}
+	}
+	if f.Status == nil {
+		rate, err := r.Sub2APIRate(ctx)
+		switch {
+		case err == nil:
+			f.Rate, f.Kind = rate, Sub2API
+		case !errors.Is(err, api.ErrNotOffered) && !errors.Is(err, api.ErrImpossible):
+			return Facts{}, err
+		}
+	}
+	if f.Kind == Sub2API {
+		return f, nil
 	}
 	if err := f.ReadUsage(ctx, r, now); err != nil {
 		return f, err
@@ -100,6 +117,9 @@ func (f Facts) QuotaPerUnit() float64 {
 // GroupRatio is the ratio the gateway publishes for group ("" is its
 // "default"); ok is false when it publishes none.
 func (f Facts) GroupRatio(group string) (float64, bool) {
+	if f.Kind == Sub2API && f.Rate > 0 {
+		return f.Rate, true // sub2api says the key's own group's rate
+	}
 	if f.Pricing == nil {
 		return 0, false
 	}

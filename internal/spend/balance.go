@@ -276,6 +276,9 @@ func KeyRate(p config.Profile, group string, f gateway.Facts) (rate float64, sou
 		return r, RateFromUser
 	}
 	if r, ok := f.GroupRatio(group); ok {
+		if f.Kind == gateway.Sub2API {
+			return r, RateFromSub2API
+		}
 		return r, RateFromGateway
 	}
 	if p.Prices.GroupRate > 0 {
@@ -288,6 +291,7 @@ func KeyRate(p config.Profile, group string, f gateway.Facts) (rate float64, sou
 const (
 	RateFromUser    = "user"
 	RateFromGateway = "gateway"
+	RateFromSub2API = "sub2api"
 	RateFromList    = "list"
 )
 
@@ -316,6 +320,7 @@ func RateSourceText(from string) string {
 	return map[string]string{
 		RateFromUser:    catalogue.T("set by you"),
 		RateFromGateway: catalogue.T("from the gateway's /api/pricing"),
+		RateFromSub2API: catalogue.T("from the gateway's /v1/sub2api/billing"),
 		RateFromList:    catalogue.T("list prices: the gateway publishes none"),
 	}[from]
 }

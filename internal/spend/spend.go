@@ -155,7 +155,12 @@ type Charge struct {
 // ratio, as the gateway computes it), else the answer's usage at the
 // profile's prices.
 func (l Ledger) Image(ctx context.Context, c Charge) (Charged, error) {
-	t, gen, edit, res := c.Prices, c.Generate, c.Edit, c.Result
+	var facts gateway.Facts
+	if l.Lib != nil {
+		facts, _, _ = l.Lib.GatewayFacts(ctx, c.Profile, c.Group)
+	}
+	// The key pays its own group's rate, whatever table the job carried.
+	t, gen, edit, res := c.Prices.ForKey(keyRate(c.Prices, c.Group, facts)), c.Generate, c.Edit, c.Result
 	est := Image(t, gen, edit)
 	kind, o := library.SpendGenerate, api.ImageOptions{}
 	if gen != nil {
@@ -170,10 +175,6 @@ func (l Ledger) Image(ctx context.Context, c Charge) (Charged, error) {
 	}
 	if c.Verdict == gateway.MayBeBilled {
 		e.Billing = library.MaybeBilled
-	}
-	var facts gateway.Facts
-	if l.Lib != nil {
-		facts, _, _ = l.Lib.GatewayFacts(ctx, c.Profile, c.Group)
 	}
 	images := 0
 	if res != nil {
@@ -225,11 +226,9 @@ func (l Ledger) gatewayCost(f gateway.Facts, c Charge, model string, u *api.Usag
 	if c.Verdict != gateway.Billed {
 		return 0, false
 	}
-	ratio, ok := c.Prices.KeyRate(c.Group)
-	if !ok {
-		if ratio, ok = f.GroupRatio(c.Group); !ok {
-			ratio = 1
-		}
+	ratio := keyRate(c.Prices, c.Group, f)
+	if ratio <= 0 {
+		ratio = 1 // a group the gateway prices but lists no ratio for
 	}
 	q, ok := f.Quota(model, ratio, u, images)
 	if !ok {
@@ -415,4 +414,16 @@ func (l Ledger) keyLimit(ctx context.Context, p config.Profile, est pricing.Esti
 	}
 	return Verdict{Over: true, Period: PeriodKey, KeyLeft: st.Left, KeyChecked: st.Checked,
 		After: pricing.Money{Amount: est.High, Currency: est.Currency}}, true
+}
+
+// keyRate is the rate the key of group pays: the user's own for it, else
+// the gateway's for its group, else 0 (the table's own rate stands).
+func keyRate(t pricing.Table, group string, f gateway.Facts) float64 {
+	if r, ok := t.KeyRate(group); ok {
+		return r
+	}
+	if r, ok := f.GroupRatio(group); ok {
+		return r
+	}
+	return 0
 }
