@@ -172,7 +172,7 @@ func (v *SpendView) Load() {
 	go func() {
 		totals, err := lib.Spend(context.Background(), q)
 		var rec spend.Reconciliation
-		var recErr error = errNoKey
+		recErr := errNoKey
 		if client != nil && p.ID != "" {
 			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 			rec, recErr = spend.Reconcile(ctx, lib, p, client, time.Now())
