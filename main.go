@@ -9,6 +9,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -17,6 +18,7 @@ import (
 
 	_ "easel/internal/posixlocale" // before Fyne initialises: see the package doc
 
+	"easel/internal/applog"
 	"easel/internal/catalogue"
 	"easel/internal/cli"
 	"easel/internal/config"
@@ -27,9 +29,13 @@ import (
 
 func main() {
 	speak()
+	closeLog := openLog()
 	if len(os.Args) > 1 && cli.IsCommand(os.Args[1]) {
-		os.Exit(cli.Run(os.Args[1:], cli.OSEnv()))
+		code := cli.Run(os.Args[1:], cli.OSEnv())
+		closeLog()
+		os.Exit(code)
 	}
+	defer closeLog()
 	demo := flag.Bool("demo", false, "open the window on the built-in demo service")
 	profile := flag.String("profile", "", "open the window on this profile (see `easel profile list`)")
 	flag.Parse()
@@ -66,6 +72,21 @@ func main() {
 	if srv != nil {
 		srv.Close()
 	}
+}
+
+// openLog starts the log in the gallery's folder (logs/easel.log), at
+// the level EASEL_LOG_LEVEL names (debug, info, warn, error; warn by
+// default). It returns its closer.
+func openLog() func() {
+	level := slog.LevelWarn
+	_ = level.UnmarshalText([]byte(os.Getenv("EASEL_LOG_LEVEL")))
+	dir, err := library.Dir()
+	if err != nil {
+		applog.Discard()
+		return func() {}
+	}
+	c, _ := applog.Open(filepath.Join(dir, "logs"), level)
+	return func() { _ = c.Close() }
 }
 
 // speak chooses the language Easel speaks: the one picked in Settings,

@@ -118,8 +118,8 @@ func (m memory) charge(ctx context.Context, env Env, p config.Profile, job strin
 	if v == gateway.NotBilled {
 		return
 	}
-	f, _ := spend.Facts(context.WithoutCancel(ctx), m.lib, p, nil, time.Now())
-	c, lerr := spend.Ledger{Lib: m.lib}.Image(context.WithoutCancel(ctx), spend.Charge{Prices: spend.KeyTable(p, f), Profile: p.ID, Group: p.UsingGroup(),
+	// The ledger prices it at the key's own rate (spend.Ledger.Image).
+	c, lerr := spend.Ledger{Lib: m.lib}.Image(context.WithoutCancel(ctx), spend.Charge{Prices: p.Prices, Profile: p.ID, Group: p.UsingGroup(),
 		Job: job, Generate: gen, Edit: edit, Result: res, Outcome: spend.Outcome(err, ctx.Err() != nil), Verdict: v})
 	if lerr != nil {
 		slog.Error("ledger: a request's cost could not be written", "job", job, "err", lerr)

@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"image"
+	"log/slog"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -359,8 +360,14 @@ func (r *Runner) run(ctx context.Context, info Info, slot chan struct{}) {
 		// Written before anything is sent; crossed out however it ends.
 		// A journal that cannot be written costs only the listing after
 		// a kill, not the job.
-		_ = r.journal.Begin(context.WithoutCancel(ctx), info)
-		defer func() { _ = r.journal.End(context.WithoutCancel(ctx), info.ID) }()
+		if err := r.journal.Begin(context.WithoutCancel(ctx), info); err != nil {
+			slog.Warn("journal: a job could not be written down before sending", "job", info.ID, "err", err)
+		}
+		defer func() {
+			if err := r.journal.End(context.WithoutCancel(ctx), info.ID); err != nil {
+				slog.Warn("journal: a job's end could not be written", "job", info.ID, "err", err)
+			}
+		}()
 	}
 	r.emit(Event{Job: info, State: Sending, Notes: notes})
 
@@ -446,7 +453,9 @@ func (r *Runner) run(ctx context.Context, info Info, slot chan struct{}) {
 		}
 	}
 	if done.Charged != nil && r.ledger != nil {
-		_ = r.ledger.Attach(context.WithoutCancel(ctx), done.Charged.Entry, done.ItemIDs)
+		if err := r.ledger.Attach(context.WithoutCancel(ctx), done.Charged.Entry, done.ItemIDs); err != nil {
+			slog.Warn("ledger: a request's images could not be tied to its entry", "job", info.ID, "entry", done.Charged.Entry, "err", err)
+		}
 	}
 	r.end(done)
 }
@@ -560,8 +569,11 @@ func (r *Runner) charge(ctx context.Context, info Info, res *api.ImageResult, st
 	outcome := map[State]string{Done: library.Billed, Failed: library.Failed, Cancelled: library.Cancelled}[state]
 	// On an error the amount still stands: only its entry is lost.
 	req := info.Request
-	c, _ := r.ledger.Image(context.WithoutCancel(ctx), spend.Charge{Prices: req.Prices, Profile: req.Profile, Group: req.Group, Job: info.ID,
+	c, err := r.ledger.Image(context.WithoutCancel(ctx), spend.Charge{Prices: req.Prices, Profile: req.Profile, Group: req.Group, Job: info.ID,
 		Generate: req.Generate, Edit: req.Edit, Result: res, Outcome: outcome, Verdict: v})
+	if err != nil {
+		slog.Error("ledger: a request's cost could not be written", "job", info.ID, "profile", req.Profile, "model", req.Options().Model, "err", err)
+	}
 	return &c
 }
 
@@ -609,5 +621,7 @@ func (r *Runner) learn(ctx context.Context, info Info, checks []honesty.Check) {
 	if r.memory == nil || len(checks) == 0 {
 		return
 	}
-	_ = r.memory.Learn(context.WithoutCancel(ctx), info.Request.ServiceKey(), checks, time.Now())
+	if err := r.memory.Learn(context.WithoutCancel(ctx), info.Request.ServiceKey(), checks, time.Now()); err != nil {
+		slog.Warn("memory: what the service did could not be remembered", "job", info.ID, "err", err)
+	}
 }

@@ -2,11 +2,17 @@ package jobs
 
 import (
 	"context"
+	"errors"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"easel/internal/api"
+	"easel/internal/applog"
 	"easel/internal/gateway"
 	"easel/internal/pricing"
 	"easel/internal/spend"
@@ -15,6 +21,8 @@ import (
 // fakeLedger records what was charged, and whether the saver had the job
 // by then.
 type fakeLedger struct {
+	// fail, when set, is what every write returns.
+	fail     error
 	mu       sync.Mutex
 	outcomes map[string]string
 	early    map[string]bool // charged before the images were saved
@@ -39,6 +47,9 @@ func (f *fakeLedger) Image(_ context.Context, c spend.Charge) (spend.Charged, er
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.outcomes[job], f.early[job] = outcome, !saved
+	if f.fail != nil {
+		return spend.Charged{}, f.fail
+	}
 	return spend.Charged{Entry: int64(len(f.outcomes)), Priced: true, Amount: pricing.Money{Amount: 0.04, Currency: t.Currency}}, nil
 }
 
@@ -106,5 +117,37 @@ func TestRequestsThatMayHaveBeenBilledAreCharged(t *testing.T) {
 	early, _ := run(&fakeService{release: make(chan struct{})}, 30*time.Millisecond)
 	if _, ok := led.outcome(early); ok {
 		t.Error("cancelled at once, before any preview, was charged")
+	}
+}
+
+// A ledger that cannot be written costs the entry, not the job, and says
+// so in the log: with the job's id, never a key.
+func TestAFailedLedgerWriteIsLogged(t *testing.T) {
+	dir := t.TempDir()
+	c, err := applog.Open(dir, slog.LevelInfo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer applog.Discard()
+	defer c.Close()
+	saver := &fakeSaver{}
+	led := &fakeLedger{outcomes: map[string]string{}, early: map[string]bool{}, attached: map[int64][]int64{}, saver: saver,
+		fail: errors.New("library: cannot write what the request cost: disk I/O error (Bearer sk-live-0123456789abcdef)")}
+	l := newLog(saver)
+	r := New(&fakeService{release: make(chan struct{})}, saver, l.listen, Options{Tick: 5 * time.Millisecond, Ledger: led})
+	svc := r.service.(*fakeService)
+	id, err := r.Submit(genReq("p"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	close(svc.release)
+	r.Wait()
+	data, _ := os.ReadFile(filepath.Join(dir, applog.Name))
+	s := string(data)
+	if !strings.Contains(s, "job="+id) || !strings.Contains(s, "could not be written") || strings.Contains(s, "sk-live") {
+		t.Errorf("the log says %q", s)
+	}
+	if last := l.events[id][len(l.events[id])-1]; last.State != Done {
+		t.Errorf("the job ended %v", last.State)
 	}
 }
