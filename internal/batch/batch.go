@@ -211,7 +211,7 @@ type Outcome struct {
 // in order, and returns every cell's outcome in the cells' order.
 // Cancelling ctx sends nothing more; what was in flight ends as send
 // ends it, and the cells never sent say Ran false.
-func Run(ctx context.Context, cells []Cell, concurrency int, send func(context.Context, Cell) (*api.ImageResult, error)) []Outcome {
+func Run(ctx context.Context, cells []Cell, concurrency int, send func(ctx context.Context, i int, c Cell) (*api.ImageResult, error)) []Outcome {
 	concurrency = max(1, concurrency)
 	out := make([]Outcome, len(cells))
 	slots := make(chan struct{}, concurrency)
@@ -231,7 +231,7 @@ func Run(ctx context.Context, cells []Cell, concurrency int, send func(context.C
 		wg.Add(1)
 		go func() {
 			defer func() { <-slots; wg.Done() }()
-			out[i].Result, out[i].Err = send(ctx, c)
+			out[i].Result, out[i].Err = send(ctx, i, c)
 		}()
 	}
 	wg.Wait()

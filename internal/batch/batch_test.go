@@ -39,7 +39,7 @@ func TestABatchRespectsItsConcurrency(t *testing.T) {
 	hs := httptest.NewServer(srv)
 	defer hs.Close()
 	c := api.New(api.Config{BaseURL: hs.URL + "/v1", APIKey: "k"})
-	out := Run(context.Background(), cells, 3, func(ctx context.Context, cell Cell) (*api.ImageResult, error) {
+	out := Run(context.Background(), cells, 3, func(ctx context.Context, _ int, cell Cell) (*api.ImageResult, error) {
 		return c.Generate(ctx, api.GenerateRequest{Prompt: cell.Prompt, ImageOptions: cell.Options}, nil)
 	})
 	total, peak := srv.ImageRequests()
@@ -62,7 +62,7 @@ func TestCancelStopsTheRest(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	sent := 0
-	out := Run(ctx, cells, 1, func(ctx context.Context, c Cell) (*api.ImageResult, error) {
+	out := Run(ctx, cells, 1, func(ctx context.Context, _ int, c Cell) (*api.ImageResult, error) {
 		sent++
 		if sent == 2 {
 			cancel()

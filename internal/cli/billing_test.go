@@ -323,3 +323,70 @@ func TestSub2APIKeysPayTheirGroupsRate(t *testing.T) {
 		t.Errorf("balance: %q %q", out, errOut)
 	}
 }
+
+// `easel batch` killed with SIGKILL mid-run keeps every image that had
+// arrived: each cell is on disk as it ends, not when the batch does.
+func TestAKilledBatchKeepsWhatArrived(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := demoservice.New(demoservice.Config{Pace: 400 * time.Millisecond})
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+	home, out := t.TempDir(), t.TempDir()
+	cmd := exec.Command(exe, "batch", "--prompt", "a {animal}", "--var", "animal=cat,dog,owl,elk,fox,yak,emu,ant", "--concurrency", "1",
+		"--size", "1024x1024", "--quality", "low", "--out", out)
+	cmd.Env = append(os.Environ(), "EASEL_CLI_CHILD=1", "EASEL_HOME="+filepath.Join(home, "library"),
+		"HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, "config"), "OPENAI_BASE_URL="+ts.URL+"/v1", "OPENAI_API_KEY=sk-batch-0123456789")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for srv.Delivered() < 3 && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	time.Sleep(300 * time.Millisecond) // mid-way through the next cell
+	_ = cmd.Process.Kill()
+	_ = cmd.Wait()
+	files, _ := filepath.Glob(filepath.Join(out, "batch-*-0*.png"))
+	if delivered := srv.Delivered(); delivered < 3 || len(files) != delivered {
+		t.Errorf("%d images handed over, %d files kept: %v", delivered, len(files), files)
+	}
+}
+
+// A planted link at the next name is skipped, never written through, and
+// two writes of one name keep both.
+func TestKeepFileNeverWritesThroughALink(t *testing.T) {
+	dir, outside := t.TempDir(), filepath.Join(t.TempDir(), "victim.txt")
+	if err := os.WriteFile(outside, []byte("keep me"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(dir, "shot.png")); err != nil {
+		t.Skip(err)
+	}
+	p1, err1 := keepFile(dir, "shot", ".png", []byte("one"))
+	p2, err2 := keepFile(dir, "shot", ".png", []byte("two"))
+	if err1 != nil || err2 != nil || filepath.Base(p1) != "shot-2.png" || filepath.Base(p2) != "shot-3.png" {
+		t.Errorf("wrote %s %v, %s %v", p1, err1, p2, err2)
+	}
+	if data, _ := os.ReadFile(outside); string(data) != "keep me" {
+		t.Errorf("the link's target was written: %q", data)
+	}
+}
+
+// Where the images cannot be written (a name too long for the system),
+// the command line says so before it pays: nothing goes out.
+func TestTheCommandLineChecksWhereItWritesBeforePaying(t *testing.T) {
+	srv := demoservice.New(demoservice.Config{Key: "sk-cli-test-key-123456"})
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+	env, _, errOut := testEnv(t, ts.URL+"/v1")
+	out := filepath.Join(t.TempDir(), strings.Repeat("n", 300))
+	if code := Run([]string{"gen", "--prompt", "a fox", "--out", out}, env); code != 1 || !strings.Contains(errOut.String(), "nothing was sent") {
+		t.Errorf("exit %d: %q", code, errOut)
+	}
+	if total, _ := srv.ImageRequests(); total != 0 {
+		t.Errorf("%d requests went out", total)
+	}
+}

@@ -108,6 +108,9 @@ func runGen(ctx context.Context, args []string, env Env) error {
 	if err := mem.withinBudget(ctx, p, est, f.overBudget); err != nil {
 		return err
 	}
+	if err := mem.canKeep(f.out, max(req.N, 1), req.Size); err != nil {
+		return err
+	}
 	res, err := mem.sendImage(ctx, env, c, p, &req, nil, given(f.fs, "stream"))
 	if err != nil {
 		keepUndecoded(env, f.out, err)
@@ -229,8 +232,8 @@ func progress(env Env, arrived *bool) func(api.Partial) {
 
 // writeImages saves each image under out, with the bytes as sent, and
 // prints one path per line. Names are easel-<time>-<number>; a name
-// already taken (an earlier run, another run in the same second) is
-// skipped, never replaced.
+// already taken (an earlier run, another run in the same second, a link)
+// is skipped, never replaced or written through.
 func writeImages(env Env, out string, res *api.ImageResult) error {
 	keepUndecoded(env, out, nil, res.Undecoded...)
 	if res.Dropped > 0 {
@@ -239,25 +242,38 @@ func writeImages(env Env, out string, res *api.ImageResult) error {
 	if res.DroppedPreviews > 0 {
 		fmt.Fprintln(env.Stderr, "easel: "+catalogue.F("%d previews beyond those asked for (or broken) were not shown", res.DroppedPreviews))
 	}
-	if err := os.MkdirAll(out, 0o755); err != nil {
-		return fmt.Errorf(catalogue.T("cannot create %s: %w"), out, err)
-	}
 	stamp := time.Now().Format("20060102-150405")
-	seq := 1
-	for _, img := range res.Images {
-		for ; ; seq++ {
-			path := filepath.Join(out, fmt.Sprintf("easel-%s-%d%s", stamp, seq, imageio.Extension(img.Format)))
-			err := atomicfile.WriteNew(path, img.Data)
-			if errors.Is(err, fs.ErrExist) {
-				continue
-			}
-			if err != nil {
-				return fmt.Errorf(catalogue.T("cannot write %s: %w"), path, err)
-			}
-			fmt.Fprintln(env.Stdout, path)
-			seq++
-			break
+	for i, img := range res.Images {
+		path, err := keepFile(out, fmt.Sprintf("easel-%s-%d", stamp, i+1), imageio.Extension(img.Format), img.Data)
+		if err != nil {
+			return err
 		}
+		fmt.Fprintln(env.Stdout, path)
 	}
 	return nil
+}
+
+// keepFile writes data under dir as name+ext, or name-2+ext, name-3+ext…
+// when taken (by an earlier run, another run at the same second, or a
+// planted link): created whole and exclusively, never replacing or
+// writing through anything. It returns the path written.
+func keepFile(dir, name, ext string, data []byte) (string, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", fmt.Errorf(catalogue.T("cannot create %s: %w"), dir, err)
+	}
+	for n := 1; n < 10000; n++ {
+		path := filepath.Join(dir, name+ext)
+		if n > 1 {
+			path = filepath.Join(dir, fmt.Sprintf("%s-%d%s", name, n, ext))
+		}
+		err := atomicfile.WriteNew(path, data)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		if err != nil {
+			return "", fmt.Errorf(catalogue.T("cannot write %s: %w"), path, err)
+		}
+		return path, nil
+	}
+	return "", fmt.Errorf(catalogue.T("cannot write %s: %w"), filepath.Join(dir, name+ext), fs.ErrExist)
 }

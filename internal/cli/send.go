@@ -93,6 +93,14 @@ func (m memory) sendOne(ctx context.Context, env Env, c *api.Client, p config.Pr
 	return res, err
 }
 
+// canKeep says, before anything is paid for, whether n images of size
+// can be written to out (and recorded in the gallery's library, when
+// one is open): a full disk, a read-only folder or a name too long is
+// said now, not after the service has charged.
+func (m memory) canKeep(out string, n int, size string) error {
+	return library.CanWriteTo(out, n, library.EstimateBytes(size))
+}
+
 // journal writes the job down before it is sent, under this process's
 // hold (released when it ends, or by the kill that ends it); release is
 // a no-op without a library.

@@ -8,7 +8,6 @@ import (
 	"image"
 	"image/png"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 	"unicode"
@@ -92,7 +91,9 @@ func runOutpaint(ctx context.Context, args []string, env Env) error {
 	for i, got := range res.Images {
 		out, err := restore(plan, got, feather)
 		if err != nil {
-			return fmt.Errorf(catalogue.T("image %d: the picture could not be put back: %w"), i+1, err)
+			// Paid for: kept as the service sent it, and said.
+			fmt.Fprintln(env.Stderr, "easel: "+catalogue.F("image %d came back at %dx%d, not the canvas's shape, so the picture could not be put back (%v): it is kept as the service sent it", i+1, got.Width, got.Height, err))
+			out = got
 		}
 		kept.Images = append(kept.Images, out)
 	}
@@ -138,6 +139,9 @@ func sendEdit(ctx context.Context, env Env, f *imageFlags, c *api.Client, p conf
 		return nil, nil
 	}
 	if err := mem.withinBudget(ctx, p, est, f.overBudget); err != nil {
+		return nil, err
+	}
+	if err := mem.canKeep(f.out, max(req.N, 1), req.Size); err != nil {
 		return nil, err
 	}
 	res, err := mem.sendImage(ctx, env, c, p, nil, req, given(f.fs, "stream"))
@@ -244,13 +248,26 @@ func runBatch(ctx context.Context, args []string, env Env) error {
 	if err := mem.withinBudget(ctx, p, est, f.overBudget); err != nil {
 		return err
 	}
+	if err := mem.canKeep(f.out, est.Images, f.size); err != nil {
+		return err
+	}
 	said := env
 	said.Stderr = &lockedWriter{w: env.Stderr}
-	outcomes := batch.Run(ctx, cells, concurrency, func(ctx context.Context, cell batch.Cell) (*api.ImageResult, error) {
+	said.Stdout = &lockedWriter{w: env.Stdout}
+	stamp := time.Now().Format("20060102-150405")
+	outcomes := batch.Run(ctx, cells, concurrency, func(ctx context.Context, i int, cell batch.Cell) (*api.ImageResult, error) {
 		req := api.GenerateRequest{Prompt: cell.Prompt, ImageOptions: cell.Options}
-		return mem.sendImage(ctx, said, c, p, &req, nil, true)
+		res, err := mem.sendImage(ctx, said, c, p, &req, nil, true)
+		if res != nil {
+			// Paid for: on disk now, before the other cells end, so a
+			// kill loses none of it.
+			if werr := writeCell(said, f.out, stamp, i, cell, res); werr != nil && err == nil {
+				err = werr
+			}
+		}
+		return res, err
 	})
-	return writeBatch(env, f.out, outcomes)
+	return writeSheet(env, f.out, stamp, outcomes)
 }
 
 // batchTable is the rows file's table, or the variables crossed.
@@ -280,14 +297,28 @@ func batchTable(vars []string, rows string) (batch.Table, error) {
 	return batch.Cross(vs)
 }
 
-// writeBatch writes each cell's images, named by its values, then the
-// contact sheet, one path a line; failures and cells never sent go to
-// stderr, and make the exit status 1.
-func writeBatch(env Env, out string, outcomes []batch.Outcome) error {
-	if err := os.MkdirAll(out, 0o755); err != nil {
-		return fmt.Errorf(catalogue.T("cannot create %s: %w"), out, err)
+// writeCell writes one cell's images under out as they arrive, each
+// under a name no other file has, never through a link.
+func writeCell(env Env, out, stamp string, i int, cell batch.Cell, res *api.ImageResult) error {
+	keepUndecoded(env, out, nil, res.Undecoded...)
+	for j, img := range res.Images {
+		name := fmt.Sprintf("batch-%s-%02d-%s", stamp, i+1, fileWords(cell.Values))
+		if j > 0 {
+			name += fmt.Sprintf("-%d", j+1)
+		}
+		path, err := keepFile(out, name, imageio.Extension(img.Format), img.Data)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(env.Stdout, path)
 	}
-	stamp := time.Now().Format("20060102-150405")
+	return nil
+}
+
+// writeSheet writes the batch's contact sheet, says on stderr which
+// cells failed and which were never sent (their files are written as
+// each cell ended), and makes the exit status 1 when any did.
+func writeSheet(env Env, out, stamp string, outcomes []batch.Outcome) error {
 	var sheet []batch.SheetCell
 	failed, notRun := 0, 0
 	for i, o := range outcomes {
@@ -304,16 +335,7 @@ func writeBatch(env Env, out string, outcomes []batch.Outcome) error {
 			sheet = append(sheet, batch.SheetCell{Label: label})
 			continue
 		}
-		for j, img := range o.Result.Images {
-			name := fmt.Sprintf("batch-%s-%02d-%s", stamp, i+1, fileWords(o.Cell.Values))
-			if j > 0 {
-				name += fmt.Sprintf("-%d", j+1)
-			}
-			path := filepath.Join(out, name+imageio.Extension(img.Format))
-			if err := os.WriteFile(path, img.Data, 0o644); err != nil {
-				return fmt.Errorf(catalogue.T("cannot write %s: %w"), path, err)
-			}
-			fmt.Fprintln(env.Stdout, path)
+		for _, img := range o.Result.Images {
 			pic, _ := imageio.DecodeBounded(bytes.NewReader(img.Data), imageio.MaxPixels)
 			sheet = append(sheet, batch.SheetCell{Image: pic, Label: label})
 		}
@@ -322,9 +344,9 @@ func writeBatch(env Env, out string, outcomes []batch.Outcome) error {
 	if err := png.Encode(&b, batch.Sheet(sheet, 256)); err != nil {
 		return err
 	}
-	path := filepath.Join(out, "batch-"+stamp+"-sheet.png")
-	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
-		return fmt.Errorf(catalogue.T("cannot write %s: %w"), path, err)
+	path, err := keepFile(out, "batch-"+stamp+"-sheet", ".png", b.Bytes())
+	if err != nil {
+		return err
 	}
 	fmt.Fprintln(env.Stdout, path)
 	if failed+notRun > 0 {

@@ -118,8 +118,10 @@ func TestBatchCrossesAndLimitsConcurrency(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
+	// Each cell's file is written (and printed) as the cell ends, in the
+	// order the cells end; the sheet comes last.
 	paths := strings.Fields(out.String())
-	if len(paths) != 13 || !strings.HasSuffix(paths[12], "-sheet.png") || !strings.Contains(paths[0], "cat-ink-1024x1024") {
+	if len(paths) != 13 || !strings.HasSuffix(paths[12], "-sheet.png") || !strings.Contains(out.String(), "-01-cat-ink-1024x1024.png") {
 		t.Fatalf("stdout %q", out)
 	}
 	if total, peak := srv.ImageRequests(); total != 12 || peak > 3 {

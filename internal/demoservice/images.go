@@ -393,7 +393,12 @@ func (s *Server) jsonImages(w http.ResponseWriter, r *http.Request, job imageJob
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
-	_, _ = w.Write(body)
+	if _, err := w.Write(body); err == nil {
+		if f, ok := w.(http.Flusher); ok {
+			f.Flush()
+		}
+		s.delivered.Add(int64(len(data)))
+	}
 }
 
 func (s *Server) streamImages(w http.ResponseWriter, r *http.Request, job imageJob, wd, ht int) {

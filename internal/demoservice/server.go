@@ -110,19 +110,22 @@ const DemoPace = 700 * time.Millisecond
 
 // Server is the fake service. It is an http.Handler.
 type Server struct {
-	cfg     Config
-	mux     *http.ServeMux
-	reqs    atomic.Int64
-	flying  atomic.Int64 // image requests being answered now
-	peak    atomic.Int64 // the most image requests answered at once
-	images  atomic.Int64 // image requests answered in all
-	mu      sync.Mutex
-	balance int
-	models  map[string]bool
-	files   map[string][]byte // images served by URL, for response_format=url
-	seen    map[string]bool   // for faults that strike once
-	lists   int               // model lists served, for QuirkLateEndpointTypes
-	used    float64           // dollars spent at list prices
+	cfg    Config
+	mux    *http.ServeMux
+	reqs   atomic.Int64
+	flying atomic.Int64 // image requests being answered now
+	peak   atomic.Int64 // the most image requests answered at once
+	images atomic.Int64 // image requests answered in all
+	// delivered counts the images whose whole answer was written to a
+	// client still there: what a client that was then killed had in hand.
+	delivered atomic.Int64
+	mu        sync.Mutex
+	balance   int
+	models    map[string]bool
+	files     map[string][]byte // images served by URL, for response_format=url
+	seen      map[string]bool   // for faults that strike once
+	lists     int               // model lists served, for QuirkLateEndpointTypes
+	used      float64           // dollars spent at list prices
 	// quotaUsed is what the console has billed each key, in quota units.
 	quotaUsed map[string]int64
 }
@@ -186,6 +189,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	s.mux.ServeHTTP(w, r)
 }
+
+// Delivered is how many images the server handed over whole.
+func (s *Server) Delivered() int { return int(s.delivered.Load()) }
 
 // ImageRequests is how many image requests the server has answered, and
 // the most it answered at once: what a batch's concurrency limit is

@@ -63,6 +63,31 @@ func (l *Library) CanSave(n int, each int64) error {
 	return nil
 }
 
+// CanWriteTo says whether n images of about each bytes can be written
+// into dir (created if missing) now: the command line asks before it
+// pays, as the window asks CanSave, so a full disk, a read-only folder or
+// a name too long for the system is said before the request goes out.
+func CanWriteTo(dir string, n int, each int64) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf(catalogue.T("the folder %s cannot be made (%v): nothing was sent"), dir, wording.PathCause(err))
+	}
+	f, err := os.CreateTemp(dir, ".easel-probe-*")
+	if err != nil {
+		return fmt.Errorf(catalogue.T("the folder %s cannot be written (%v): nothing was sent"), dir, wording.PathCause(err))
+	}
+	f.Close()
+	os.Remove(f.Name())
+	free, err := freeSpace(dir)
+	if err != nil {
+		return nil
+	}
+	if need := uint64(max(n, 1))*uint64(max(each, 0)) + Reserve; free < need {
+		return fmt.Errorf(catalogue.T("the disk that holds %s has %s free; the images asked for need about %s: nothing was sent. Free some space, or write elsewhere with --out"),
+			dir, humanize.IBytes(free), humanize.IBytes(need))
+	}
+	return nil
+}
+
 // Cause says in a designer's words why a save failed: the disk is full,
 // read-only or not Easel's to write; otherwise the error itself.
 func Cause(err error) string {
