@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -141,7 +142,10 @@ func (g *linkGuard) checkTarget(ctx context.Context, host string) error {
 			return fmt.Errorf(catalogue.T("%w: %s is a cloud metadata service"), ErrForbiddenAddress, host)
 		}
 	}
-	if ip := net.ParseIP(host); ip != nil {
+	if ip, ok := hostIP(host); ok {
+		if ip == nil {
+			return fmt.Errorf(catalogue.T("%w: %s is not a valid address"), ErrForbiddenAddress, host)
+		}
 		return checkLinkIP(ip, g.local)
 	}
 	ctx, cancel := context.WithTimeout(ctx, g.timeout)
@@ -156,6 +160,74 @@ func (g *linkGuard) checkTarget(ctx context.Context, host string) error {
 		}
 	}
 	return nil
+}
+
+// hostIP reads host as the WHATWG URL standard (and so a browser, or a
+// proxy that resolves as one) reads an address: Go's ParseIP, and also
+// IPv4 written as one number (2852039166), in hex (0xa9fea9fe), in octal
+// parts (0251.0376.0251.0376) or in fewer parts (169.254.43518). ok is
+// true when host is an address by those rules; ip is nil then when its
+// numbers are out of range (no valid host at all).
+func hostIP(host string) (ip net.IP, ok bool) {
+	if ip := net.ParseIP(strings.Trim(host, "[]")); ip != nil {
+		return ip, true
+	}
+	parts := strings.Split(host, ".")
+	if len(parts) > 1 && parts[len(parts)-1] == "" {
+		parts = parts[:len(parts)-1] // a trailing dot
+	}
+	if len(parts) == 0 {
+		return nil, false
+	}
+	last := parts[len(parts)-1]
+	if _, isNum := webNumber(last); !isNum && strings.Trim(last, "0123456789") != "" {
+		return nil, false // ends in a name: a domain
+	}
+	if len(parts) > 4 {
+		return nil, true
+	}
+	nums := make([]uint64, len(parts))
+	for i, p := range parts {
+		n, isNum := webNumber(p)
+		if !isNum {
+			return nil, true // ends in a number, yet not an address: invalid
+		}
+		nums[i] = n
+	}
+	for _, n := range nums[:len(nums)-1] {
+		if n > 255 {
+			return nil, true
+		}
+	}
+	tail := nums[len(nums)-1]
+	if tail >= 1<<(8*(5-len(nums))) {
+		return nil, true
+	}
+	v := tail
+	for i, n := range nums[:len(nums)-1] {
+		v += n << (8 * (3 - i))
+	}
+	return net.IPv4(byte(v>>24), byte(v>>16), byte(v>>8), byte(v)), true
+}
+
+// webNumber reads one part of a WHATWG IPv4 address: decimal, 0x hex or
+// 0-led octal.
+func webNumber(s string) (uint64, bool) {
+	base := 10
+	switch {
+	case len(s) > 1 && (s[:2] == "0x" || s[:2] == "0X"):
+		s, base = s[2:], 16
+	case len(s) > 1 && s[0] == '0':
+		s, base = s[1:], 8
+	}
+	if s == "" {
+		return 0, base == 16 // "0x" alone is 0
+	}
+	n, err := strconv.ParseUint(s, base, 64)
+	if err != nil || n > 1<<32 {
+		return 0, err == nil || errors.Is(err, strconv.ErrRange)
+	}
+	return n, true
 }
 
 // dial connects to a chosen proxy as it is, and to anything else through

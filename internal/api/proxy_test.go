@@ -58,6 +58,12 @@ func TestAProxyIsNeverAskedForMetadata(t *testing.T) {
 		{"http://127.0.0.1:9/v1", "http://169.254.169.254/latest/meta-data/"},
 		{"http://api.gateway.test/v1", "http://metadata.google.internal/computeMetadata/v1/"},
 		{"http://127.0.0.1:9/v1", "http://[fe80::1]/x"},
+		// Numbers a proxy resolves as a browser does: the same address.
+		{"http://api.gateway.test/v1", "http://2852039166/latest/meta-data/"},
+		{"http://api.gateway.test/v1", "http://0xa9fea9fe/latest/meta-data/"},
+		{"http://api.gateway.test/v1", "http://0251.0376.0251.0376/latest/meta-data/"},
+		{"http://api.gateway.test/v1", "http://169.254.43518/latest/meta-data/"},
+		{"http://api.gateway.test/v1", "http://2130706433:8080/admin"},
 	} {
 		link := c.link
 		apiHost, _ := url.Parse(c.base)
