@@ -193,12 +193,14 @@ func TestABadValueCostsThatValueNotTheFile(t *testing.T) {
 	}
 }
 
-// Fields this Easel does not know (a newer Easel's) survive its writes,
-// and the file's version is kept or raised, never lowered.
+// Fields this Easel does not know in a file of its own version (written
+// by a later build of the same format) survive its writes, and the
+// version is kept. A file of a newer format is not written at all
+// (TestANewerProfilesFileIsLeftAsItIs).
 func TestUnknownFieldsSurviveAWrite(t *testing.T) {
 	s := newStore(t)
 	os.MkdirAll(filepath.Dir(s.Path()), 0o700)
-	os.WriteFile(s.Path(), []byte(`{"version":7,"theme":{"accent":"teal"},"profiles":[
+	os.WriteFile(s.Path(), []byte(`{"version":1,"theme":{"accent":"teal"},"profiles":[
 		{"id":"w","name":"Work","base_url":"https://gw.example/v1","org_id":"org-42","chat_presets":["terse"]}]}`), 0o600)
 	if _, err := s.Update(func(f *File) error {
 		p, _ := f.Find("Work")
@@ -219,7 +221,7 @@ func TestUnknownFieldsSurviveAWrite(t *testing.T) {
 	if err := json.Unmarshal(data, &back); err != nil {
 		t.Fatal(err)
 	}
-	if back.Version != 7 || back.Theme["accent"] != "teal" || len(back.Profiles) != 2 ||
+	if back.Version != 1 || back.Theme["accent"] != "teal" || len(back.Profiles) != 2 ||
 		back.Profiles[0]["org_id"] != "org-42" || back.Profiles[0]["chat_model"] != "gpt-5" || back.Profiles[0]["chat_presets"] == nil {
 		t.Errorf("after a write:\n%s", data)
 	}
@@ -313,5 +315,29 @@ func TestProfileGroupsAndTheirKeyAccounts(t *testing.T) {
 		if q.Validate() == nil {
 			t.Errorf("groups %q accepted", bad)
 		}
+	}
+}
+
+// A profiles file from a newer Easel is read as far as this one
+// understands it and never rewritten: a field nested in one this Easel
+// knows (budget.weekly) would be lost.
+func TestANewerProfilesFileIsLeftAsItIs(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "profiles.json")
+	newer := `{"version": 2, "active": "p-1", "profiles": [{"id": "p-1", "name": "Studio", "base_url": "https://gateway.example.com/v1", "budget": {"daily": 2, "weekly": 9}}]}` + "\n"
+	if err := os.WriteFile(path, []byte(newer), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s := Open(path)
+	f, err := s.Load()
+	if err != nil || len(f.Profiles) != 1 || f.Profiles[0].Budget.Daily != 2 {
+		t.Fatalf("read %+v %v", f, err)
+	}
+	_, err = s.Update(func(f *File) error { f.Active = ""; return nil })
+	var newerErr *NewerError
+	if !errors.As(err, &newerErr) || newerErr.Found != 2 {
+		t.Errorf("update: %v", err)
+	}
+	if data, _ := os.ReadFile(path); string(data) != newer {
+		t.Errorf("the file was rewritten: %s", data)
 	}
 }

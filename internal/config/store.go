@@ -163,6 +163,11 @@ func (s *Store) update(change func(*File) error) (File, error) {
 	case err != nil:
 		return File{}, err
 	}
+	if f.Version > FileVersion {
+		// Its fields nested in ones this Easel knows (budget.weekly)
+		// would be lost on writing: it is read, never rewritten.
+		return File{}, &NewerError{Path: s.path, Found: f.Version}
+	}
 	if err := change(&f); err != nil {
 		return File{}, err
 	}
@@ -175,6 +180,17 @@ func (s *Store) update(change func(*File) error) (File, error) {
 		return File{}, fmt.Errorf(catalogue.T("cannot save the profiles to %s: %w"), s.path, err)
 	}
 	return f, nil
+}
+
+// NewerError says the profiles file was written by a newer Easel: it is
+// read as far as this Easel understands it, and left as it is.
+type NewerError struct {
+	Path  string
+	Found int
+}
+
+func (e *NewerError) Error() string {
+	return catalogue.F("the profiles file %s was written by a newer Easel (format %d; this Easel knows up to %d): it is used read-only and left as it is, so nothing was changed. Update Easel to change profiles", e.Path, e.Found, FileVersion)
 }
 
 // locked runs f holding this process's mutex and the file lock.
