@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"image"
 	"image/png"
 	"math"
@@ -388,5 +389,47 @@ func TestTheCommandLineChecksWhereItWritesBeforePaying(t *testing.T) {
 	}
 	if total, _ := srv.ImageRequests(); total != 0 {
 		t.Errorf("%d requests went out", total)
+	}
+}
+
+// A gallery library that is truncated, or has a damaged page, is said
+// before anything is paid for: the request's cost could not be written.
+func TestADamagedLibraryStopsAPaidRequest(t *testing.T) {
+	for _, damage := range []string{"truncated", "corrupt page"} {
+		t.Run(damage, func(t *testing.T) {
+			srv := demoservice.New(demoservice.Config{Key: "sk-cli-test-key-123456"})
+			ts := httptest.NewServer(srv)
+			defer ts.Close()
+			env, _, errOut := testEnv(t, ts.URL+"/v1")
+			env.Library = filepath.Join(t.TempDir(), "library")
+			lib, err := library.Open(env.Library)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range 200 { // pages enough to damage one in the middle
+				_, _ = lib.Record(context.Background(), library.Entry{Profile: "p", Model: strings.Repeat("m", 500), Kind: library.SpendChat, Outcome: library.Billed, Currency: "USD", Job: fmt.Sprint(i)})
+			}
+			lib.Close()
+			db := filepath.Join(env.Library, "library.db")
+			data, _ := os.ReadFile(db)
+			if damage == "truncated" {
+				data = data[:len(data)/3]
+			} else {
+				page := 4096 * (len(data) / 4096 / 2)
+				for i := page + 8; i < page+4096-8; i++ {
+					data[i] = 0xA5
+				}
+			}
+			if err := os.WriteFile(db, data, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			code := Run([]string{"gen", "--prompt", "a fox", "--out", t.TempDir()}, env)
+			if code != 1 || !strings.Contains(errOut.String(), "nothing was sent") {
+				t.Errorf("exit %d: %q", code, errOut)
+			}
+			if total, _ := srv.ImageRequests(); total != 0 {
+				t.Errorf("%d requests went out", total)
+			}
+		})
 	}
 }

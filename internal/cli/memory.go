@@ -17,10 +17,15 @@ import (
 // memory is what the gallery's library remembers of each service, as the
 // window uses it: what a profile's model honours shapes the request
 // (no stream where streams were ignored), and what an answer shows is
-// learnt. A library that cannot be opened remembers nothing and stops
-// nothing: the command still runs.
+// learnt; the ledger and the journal are there too. A library that
+// cannot be opened, or is damaged, stops a request that would be charged
+// before it is sent (canKeep): its cost could not be written down.
 type memory struct {
 	lib *library.Library
+	// err is why the gallery's library could not be opened: a request
+	// that would be charged is not sent then (canKeep), as its cost
+	// could not be written down nor the budget checked.
+	err error
 }
 
 func openMemory(env Env) memory {
@@ -29,7 +34,7 @@ func openMemory(env Env) memory {
 	}
 	lib, err := library.OpenWithoutRepair(env.Library)
 	if err != nil {
-		return memory{}
+		return memory{err: err}
 	}
 	return memory{lib: lib}
 }

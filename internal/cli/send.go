@@ -98,6 +98,14 @@ func (m memory) sendOne(ctx context.Context, env Env, c *api.Client, p config.Pr
 // one is open): a full disk, a read-only folder or a name too long is
 // said now, not after the service has charged.
 func (m memory) canKeep(out string, n int, size string) error {
+	switch {
+	case m.err != nil:
+		return errors.New(catalogue.F("%v: the request's cost could not be written down nor the budget checked, so nothing was sent. Repair or move the gallery's library, or set EASEL_HOME to another folder", m.err))
+	case m.lib != nil:
+		if err := m.lib.Check(context.Background()); err != nil {
+			return errors.New(catalogue.F("%v; nothing was sent", err))
+		}
+	}
 	return library.CanWriteTo(out, n, library.EstimateBytes(size))
 }
 

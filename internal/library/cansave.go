@@ -1,6 +1,7 @@
 package library
 
 import (
+	"context"
 	"easel/internal/catalogue"
 	"errors"
 	"fmt"
@@ -59,6 +60,20 @@ func (l *Library) CanSave(n int, each int64) error {
 	need := uint64(max(n, 1))*uint64(max(each, 0)) + Reserve
 	if free < need {
 		return &SpaceError{Dir: l.images, Free: free, Need: need}
+	}
+	return nil
+}
+
+// Check runs SQLite's quick integrity check over the index (every page,
+// without the slower index-to-table comparison): a damaged index is said,
+// with what SQLite found first, before anything is written into it.
+func (l *Library) Check(ctx context.Context) error {
+	var first string
+	if err := l.db.QueryRowContext(ctx, `PRAGMA quick_check(1)`).Scan(&first); err != nil {
+		return fmt.Errorf(catalogue.T("the gallery's index in %s cannot be checked (%v): it may be damaged"), l.root, err)
+	}
+	if first != "ok" {
+		return fmt.Errorf(catalogue.T("the gallery's index in %s is damaged (%s): nothing more is written into it. Restore it from a backup, or move library.db aside and Easel makes a new one from the images"), l.root, first)
 	}
 	return nil
 }
