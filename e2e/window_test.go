@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -124,4 +125,32 @@ func TestScreenshot(t *testing.T) {
 	}
 	p.key("ctrl+q")
 	_ = p.waitExit(10 * time.Second)
+}
+
+// SIGTERM (what a logout, kill and systemd send) leaves as Ctrl+Q does:
+// the prompt typed since the start is kept for the next one, and nothing
+// panics on the way out.
+func TestSIGTERMKeepsTheDraftInRealWindow(t *testing.T) {
+	bin := binary(t, "EASEL_BIN")
+	home := t.TempDir()
+	p := start(t, bin, home, "--demo")
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	p.waitSettled(ctx)
+	p.key("ctrl+2")
+	p.typeText("a harbour in the fog")
+	time.Sleep(500 * time.Millisecond)
+	if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.waitExit(15 * time.Second); err != nil {
+		t.Fatalf("exit after SIGTERM: %v\n%s", err, p.out)
+	}
+	if strings.Contains(p.out.String(), "panic") {
+		t.Errorf("panicked on the way out:\n%s", p.out)
+	}
+	prefs, err := os.ReadFile(filepath.Join(home, ".config", "fyne", "dev.easel.app", "preferences.json"))
+	if err != nil || !strings.Contains(string(prefs), "a harbour in the fog") {
+		t.Errorf("the draft was not kept (%v): %s", err, prefs)
+	}
 }

@@ -3,8 +3,11 @@ package ui
 import (
 	"context"
 	"net/url"
+	"os"
+	"os/signal"
 	"strings"
 	"sync"
+	"syscall"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -166,6 +169,7 @@ func Run(a fyne.App, opts Options) {
 	ea.newWindow()
 	a.Lifecycle().SetOnStarted(func() {
 		<-built
+		ea.quitOnTerm()
 		ea.attach()
 		ea.fitToScreen()
 		// Paint now: the window was first painted empty, when Show
@@ -178,6 +182,28 @@ func Run(a fyne.App, opts Options) {
 		ea.bridge.mu.Unlock()
 	})
 	ea.win.ShowAndRun()
+}
+
+// quitOnTerm makes SIGTERM and SIGINT (a logout, kill, systemd, Ctrl+C
+// in the terminal that started Easel) leave as Ctrl+Q does, with the
+// drafts and layout saved, and without the question about running jobs:
+// there is no one to answer it, and the journal lists them at the next
+// start. Fyne's own handler quits without saving, and its queued quit
+// raced the event queue's shutdown ("send on closed channel"): it is
+// replaced here, once the window's loop runs.
+func (a *App) quitOnTerm() {
+	signal.Reset(syscall.SIGTERM, syscall.SIGINT)
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT)
+	go func() {
+		<-sigs
+		signal.Stop(sigs)
+		a.bridge.Do(func() {
+			a.saveState()
+			menus{a}.emptyTrash()
+			a.fyneApp.Quit()
+		})
+	}()
 }
 
 // newState is the App before its window and widgets exist.
