@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"easel/internal/catalogue"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"io"
@@ -347,6 +348,17 @@ func Redact(s, secret string) string {
 		}
 		return s
 	}
+	s = redactRuns(s, secret, run)
+	// The key spelled back another way: reversed, or in base64 as part
+	// of a longer text (each alignment of its bytes reads differently).
+	for _, v := range respelled(secret) {
+		s = redactRuns(s, v, 12)
+	}
+	return redactSpread(s, secret)
+}
+
+// redactRuns removes every run of run or more characters of secret.
+func redactRuns(s, secret string, run int) string {
 	for i := 0; i+run <= len(secret); i++ {
 		if piece := secret[i : i+run]; strings.Contains(s, piece) {
 			// widen to the longest run present starting here
@@ -357,7 +369,31 @@ func Redact(s, secret string) string {
 			s = strings.ReplaceAll(s, secret[i:j], "[key]")
 		}
 	}
-	return redactSpread(s, secret)
+	return s
+}
+
+// respelled are other spellings of secret a service may send back: the
+// key reversed, and its base64 (standard and URL alphabets) at each of
+// the three alignments it can have inside a longer encoded text, less
+// the characters the neighbouring bytes change.
+func respelled(secret string) []string {
+	r := []rune(secret)
+	for i, j := 0, len(r)-1; i < j; i, j = i+1, j-1 {
+		r[i], r[j] = r[j], r[i]
+	}
+	out := []string{string(r)}
+	for shift := 0; shift < 3; shift++ {
+		padded := strings.Repeat("\x00", shift) + secret
+		for _, enc := range []*base64.Encoding{base64.RawStdEncoding, base64.RawURLEncoding} {
+			b := enc.EncodeToString([]byte(padded))
+			// The first and last characters mix in the neighbours' bits.
+			lead := (shift*4 + 2) / 3
+			if len(b) > lead+2 {
+				out = append(out, b[lead:len(b)-2])
+			}
+		}
+	}
+	return out
 }
 
 // redactSpread removes the secret spelled out with separators between
