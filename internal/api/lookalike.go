@@ -1,6 +1,7 @@
 package api
 
 import (
+	"fmt"
 	"strings"
 	"unicode"
 
@@ -20,11 +21,18 @@ var scripts = []struct {
 // the real one.
 func Lookalike(id string) string {
 	latin := false
-	var foreign []string
+	var foreign, marks []string
 	name := ""
 	for _, r := range id {
 		if unicode.Is(unicode.Latin, r) {
 			latin = true
+			continue
+		}
+		if r > unicode.MaxASCII && (unicode.IsSpace(r) || unicode.Is(unicode.Pd, r) || unicode.Is(unicode.Cf, r)) {
+			// A no-break space, a Unicode hyphen or dash, an invisible
+			// format character: each passes for the ASCII one, or for
+			// nothing.
+			marks = append(marks, fmt.Sprintf("U+%04X", r))
 			continue
 		}
 		for _, s := range scripts {
@@ -34,7 +42,10 @@ func Lookalike(id string) string {
 			}
 		}
 	}
-	if !latin || len(foreign) == 0 {
+	switch {
+	case len(marks) > 0:
+		return catalogue.F("holds characters that pass for a space or a hyphen (%s): it only looks like the plain name", strings.Join(marks, " "))
+	case !latin || len(foreign) == 0:
 		return ""
 	}
 	return catalogue.F("mixes Latin with %s letters (%s): it only looks like a Latin name", name, strings.Join(foreign, " "))

@@ -23,3 +23,21 @@ func TestLookalikeIDsAreMarked(t *testing.T) {
 		t.Errorf("the hint does not mark the lookalike: %q", h)
 	}
 }
+
+// An id with a no-break space, a Unicode hyphen or an invisible character
+// is marked: it reads as the plain id and is another.
+func TestLookalikeSpacesAndHyphensAreMarked(t *testing.T) {
+	for id, mark := range map[string]string{
+		"gpt‐image‐1":       "U+2010",
+		"gpt-image-1\u00a0": "U+00A0",
+		"gpt-image\u200b-1": "U+200B",
+		"gpt–image-1":       "U+2013",
+	} {
+		if note := Lookalike(id); !strings.Contains(note, mark) {
+			t.Errorf("%q: %q", id, note)
+		}
+	}
+	if note := Lookalike("gpt-image-1"); note != "" {
+		t.Errorf("the plain id is marked: %q", note)
+	}
+}
