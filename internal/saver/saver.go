@@ -5,7 +5,9 @@
 package saver
 
 import (
+	"bytes"
 	"context"
+	"image/png"
 	"log/slog"
 	"time"
 
@@ -87,7 +89,13 @@ func keepUnmasked(job jobs.Info, img api.Image) (api.Image, bool) {
 	if err != nil {
 		return img, false
 	}
-	img.Data, img.Format = data, "png"
+	cfg, err := png.DecodeConfig(bytes.NewReader(data))
+	if err != nil {
+		return img, false
+	}
+	// The kept copy is the user's picture's size (cropped to it, when the
+	// upload was padded), not the raw result's.
+	img.Data, img.Format, img.Width, img.Height = data, "png", cfg.Width, cfg.Height
 	return img, true
 }
 

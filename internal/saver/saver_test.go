@@ -129,3 +129,43 @@ func TestAMaskedEditKeepsWhatTheMaskProtects(t *testing.T) {
 		t.Error("the protected half did not get the original back")
 	}
 }
+
+// A kept copy of an odd-shaped picture records its own file's size: the
+// user's 10x3 picture (sent padded to 10x10), not the 20x20 result the
+// service sent.
+func TestAKeptCopyRecordsItsOwnSize(t *testing.T) {
+	lib, err := library.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lib.Close()
+	enc := func(img image.Image) []byte {
+		var buf bytes.Buffer
+		png.Encode(&buf, img)
+		return buf.Bytes()
+	}
+	padded, msk := image.NewNRGBA(image.Rect(0, 0, 10, 10)), image.NewNRGBA(image.Rect(0, 0, 10, 10))
+	for i := 3; i < len(msk.Pix); i += 4 {
+		msk.Pix[i] = 255
+	}
+	edit := &api.EditRequest{Prompt: "p", Images: []api.InputImage{{Name: "wide.png", Data: enc(padded)}},
+		Mask: &api.InputImage{Name: "mask.png", Data: enc(msk)}}
+	job := jobs.Info{ID: "j", Started: time.Now(), Request: jobs.Request{Edit: edit, Keep: &jobs.Keep{Frame: image.Rect(0, 3, 10, 6)}}}
+	sent := api.Image{Data: enc(image.NewNRGBA(image.Rect(0, 0, 20, 20))), Format: "png", Width: 20, Height: 20}
+	out := Library{Lib: lib}.Save(context.Background(), job, &api.ImageResult{Images: []api.Image{sent}}, honesty.Report{})
+	if len(out) != 2 || out[1].Err != nil {
+		t.Fatalf("saved %+v", out)
+	}
+	it, _ := lib.Get(context.Background(), out[1].Item)
+	cfg, err := png.DecodeConfig(bytes.NewReader(must(os.ReadFile(lib.Path(it)))))
+	if err != nil || it.Width != cfg.Width || it.Height != cfg.Height || it.Width != 10 || it.Height != 3 {
+		t.Errorf("the kept item says %dx%d; its file is %dx%d (%v)", it.Width, it.Height, cfg.Width, cfg.Height, err)
+	}
+}
+
+func must(data []byte, err error) []byte {
+	if err != nil {
+		panic(err)
+	}
+	return data
+}
