@@ -42,23 +42,12 @@ func (c *Client) Balance(ctx context.Context) (Balance, error) {
 
 // billing reads one number from a billing endpoint.
 func (c *Client) billing(ctx context.Context, path, field string) (float64, error) {
-	resp, _, cancel, err := c.call(ctx, request{method: http.MethodGet, path: path,
-		overall: c.cfg.FirstByteTimeout, firstByte: c.cfg.FirstByteTimeout})
-	if err != nil {
-		var e *Error
-		if errors.As(err, &e) && (e.Kind == KindNetwork || e.Kind == KindTimeout || e.Kind == KindRateLimited || e.Kind == KindCancelled || e.Kind == KindAuth) {
-			return 0, err
-		}
+	body, err := c.getJSON(ctx, request{method: http.MethodGet, path: path}, MaxErrorBody)
+	if errors.Is(err, ErrNotOffered) {
 		return 0, ErrNoBalance
 	}
-	defer cancel()
-	defer resp.Body.Close()
-	if isWebPage(resp) {
-		return 0, ErrNoBalance
-	}
-	body, err := readBody(resp.Body, resp.ContentLength, MaxErrorBody)
 	if err != nil {
-		return 0, ErrNoBalance
+		return 0, err
 	}
 	v := gjson.GetBytes(body, field)
 	if v.Type != gjson.Number {

@@ -200,23 +200,9 @@ func (c *Client) TokenUsage(ctx context.Context) (TokenUsage, error) {
 // Sub2APIRate asks sub2api's /v1/sub2api/billing what this key's group
 // pays: its effective rate multiplier on the list prices.
 func (c *Client) Sub2APIRate(ctx context.Context) (float64, error) {
-	resp, _, cancel, err := c.call(ctx, request{method: http.MethodGet, path: "sub2api/billing",
-		overall: c.cfg.FirstByteTimeout, firstByte: c.cfg.FirstByteTimeout})
+	body, err := c.getJSON(ctx, request{method: http.MethodGet, path: "sub2api/billing"}, MaxConsoleBody)
 	if err != nil {
-		var e *Error
-		if errors.As(err, &e) && (e.Kind == KindNetwork || e.Kind == KindTimeout || e.Kind == KindRateLimited || e.Kind == KindCancelled) {
-			return 0, err
-		}
-		return 0, ErrNotOffered
-	}
-	defer cancel()
-	defer resp.Body.Close()
-	if isWebPage(resp) {
-		return 0, ErrNotOffered
-	}
-	body, err := readBody(resp.Body, resp.ContentLength, MaxConsoleBody)
-	if err != nil || !gjson.ValidBytes(body) {
-		return 0, ErrNotOffered
+		return 0, err
 	}
 	root := gjson.GetBytes(body, "data")
 	if !root.IsObject() {
@@ -239,15 +225,22 @@ func within(v, lo, hi float64) bool {
 }
 
 // console GETs path at the root of the base URL's origin and returns its
-// JSON body, bounded; anything but a JSON answer is ErrNotOffered, and a
-// failure to reach the service is returned as it is (ask later).
+// JSON body (getJSON).
 func (c *Client) console(ctx context.Context, path string) ([]byte, error) {
 	u, err := url.Parse(c.cfg.BaseURL)
 	if err != nil {
 		return nil, ErrNotOffered
 	}
-	resp, _, cancel, err := c.call(ctx, request{method: http.MethodGet, path: path, root: u.Scheme + "://" + u.Host,
-		overall: c.cfg.FirstByteTimeout, firstByte: c.cfg.FirstByteTimeout})
+	return c.getJSON(ctx, request{method: http.MethodGet, path: path, root: u.Scheme + "://" + u.Host}, MaxConsoleBody)
+}
+
+// getJSON sends r, a GET of a figure the service may not serve, and
+// returns its JSON body, at most limit bytes. Anything but a JSON answer
+// (a 404, a refusal, a web page) is ErrNotOffered; a service that cannot
+// be reached now, or refuses the key, is returned as it is: ask later.
+func (c *Client) getJSON(ctx context.Context, r request, limit int64) ([]byte, error) {
+	r.overall, r.firstByte = c.cfg.FirstByteTimeout, c.cfg.FirstByteTimeout
+	resp, _, cancel, err := c.call(ctx, r)
 	if err != nil {
 		var e *Error
 		if errors.As(err, &e) && (e.Kind == KindNetwork || e.Kind == KindTimeout || e.Kind == KindRateLimited || e.Kind == KindCancelled || e.Kind == KindAuth) {
@@ -260,7 +253,7 @@ func (c *Client) console(ctx context.Context, path string) ([]byte, error) {
 	if isWebPage(resp) {
 		return nil, ErrNotOffered
 	}
-	body, err := readBody(resp.Body, resp.ContentLength, MaxConsoleBody)
+	body, err := readBody(resp.Body, resp.ContentLength, limit)
 	if err != nil || !gjson.ValidBytes(body) {
 		return nil, ErrNotOffered
 	}

@@ -219,7 +219,12 @@ func (l *Library) EntryOf(ctx context.Context, item int64) (e Entry, ok bool, er
 // Entries are the ledger's entries from since on (all when zero), oldest
 // first, for the CSV and the command line.
 func (l *Library) Entries(ctx context.Context, since time.Time) ([]Entry, error) {
-	rows, err := l.db.QueryContext(ctx, `SELECT `+entryColumns+` FROM ledger WHERE at_ms >= ? ORDER BY at_ms, id`, sinceMs(since))
+	return l.entries(ctx, `at_ms >= ?`, sinceMs(since))
+}
+
+// entries are the ledger's entries where where holds, oldest first.
+func (l *Library) entries(ctx context.Context, where string, args ...any) ([]Entry, error) {
+	rows, err := l.db.QueryContext(ctx, `SELECT `+entryColumns+` FROM ledger WHERE `+where+` ORDER BY at_ms, id`, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -442,20 +447,7 @@ func (l *Library) EntryOfJob(ctx context.Context, job string) (e Entry, ok bool,
 // Unsure are the entries that may have been billed (counted at their
 // estimate) from since on, oldest first: what the spend view lists apart.
 func (l *Library) Unsure(ctx context.Context, since time.Time) ([]Entry, error) {
-	rows, err := l.db.QueryContext(ctx, `SELECT `+entryColumns+` FROM ledger WHERE billing = ? AND at_ms >= ? ORDER BY at_ms, id`, MaybeBilled, sinceMs(since))
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []Entry
-	for rows.Next() {
-		e, err := scanEntry(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, e)
-	}
-	return out, rows.Err()
+	return l.entries(ctx, `billing = ? AND at_ms >= ?`, MaybeBilled, sinceMs(since))
 }
 
 // SpentByKey is what profile's key of group has spent in currency, all

@@ -158,3 +158,34 @@ func TestOpenWithoutRepairLeavesRecoveryToTheWindow(t *testing.T) {
 		t.Error("the window's open did not repair")
 	}
 }
+
+// A library at version 9 keeps what its services were seen to do, for
+// any key and endpoint of the profile and model, and its balances, for
+// the profile's own key (schema 10).
+func TestUpgradeFromV9KeepsTraitsForEveryKey(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "lib")
+	copyTree(t, filepath.Join("testdata", "v9", "library"), dir)
+	l, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	ctx := context.Background()
+	for _, k := range []ServiceKey{KeyFor("p-0a1b2c3d4e5f", "", "gpt-image-1", false), KeyFor("p-0a1b2c3d4e5f", "vip", "gpt-image-1", true)} {
+		if known, err := l.Known(ctx, k); err != nil || len(known) != 2 {
+			t.Errorf("%+v after the upgrade: %+v %v", k, known, err)
+		}
+	}
+	all, _ := l.Traits(ctx, "p-0a1b2c3d4e5f", "")
+	for _, tr := range all {
+		if tr.Group != AnyKey || tr.Endpoint != AnyKey {
+			t.Errorf("an old trait was given a key: %+v", tr)
+		}
+	}
+	if b, ok, err := l.BalanceOf(ctx, "p-0a1b2c3d4e5f", ""); err != nil || !ok || b.Credit != 25 || b.Used != 3.5 {
+		t.Errorf("the balance: %+v %v %v", b, ok, err)
+	}
+	if e, _ := l.Entries(ctx, time.Time{}); len(e) != 2 || e[0].Billing != "" || e[0].Group != "" {
+		t.Errorf("the ledger: %+v", e)
+	}
+}
