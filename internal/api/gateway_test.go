@@ -237,3 +237,18 @@ func TestBalanceFromTheBillingEndpoints(t *testing.T) {
 		t.Errorf("no billing endpoints: %v", err)
 	}
 }
+
+// A prompt the service rewrote is reported whether the answer came
+// streamed or whole: the streamed completed event carries revised_prompt
+// too.
+func TestARevisedPromptIsReadFromAStreamToo(t *testing.T) {
+	ts := httptest.NewServer(demoservice.New(demoservice.Config{Quirks: []demoservice.Quirk{demoservice.QuirkRewritePrompt}}))
+	defer ts.Close()
+	c := api.New(api.Config{BaseURL: ts.URL + "/v1"})
+	for _, stream := range []bool{false, true} {
+		res, err := c.Generate(context.Background(), api.GenerateRequest{Prompt: "a fox", ImageOptions: api.ImageOptions{Model: "gpt-image-1", Stream: stream, PartialImages: 1}}, nil)
+		if err != nil || len(res.Images) != 1 || !strings.Contains(res.Images[0].RevisedPrompt, "masterpiece") {
+			t.Errorf("stream %v: %+v %v", stream, res, err)
+		}
+	}
+}
