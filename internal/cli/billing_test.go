@@ -363,7 +363,10 @@ func TestKeepFileNeverWritesThroughALink(t *testing.T) {
 		t.Fatal(err)
 	}
 	if err := os.Symlink(outside, filepath.Join(dir, "shot.png")); err != nil {
-		t.Skip(err)
+		t.Skipf("cannot make a link here (Windows asks for a privilege): %v", err)
+	}
+	if _, err := os.Lstat(filepath.Join(dir, "shot.png")); err != nil {
+		t.Skip("the system said it made a link, but there is none (Wine 8 stubs CreateSymbolicLink)")
 	}
 	p1, err1 := keepFile(dir, "shot", ".png", []byte("one"))
 	p2, err2 := keepFile(dir, "shot", ".png", []byte("two"))
