@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
+	"path/filepath"
 	"sync"
 	"time"
 
@@ -203,6 +205,9 @@ func newJobID() string {
 func noticeCutOff(ctx context.Context, env Env) {
 	if env.Library == "" {
 		return
+	}
+	if _, err := os.Stat(filepath.Join(env.Library, "library.db")); err != nil {
+		return // no gallery yet: nothing was journalled, and none is made here
 	}
 	lib, err := library.OpenWithoutRepair(env.Library)
 	if err != nil {
