@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 )
 
@@ -36,6 +37,10 @@ func TestGatewayConsoleReads(t *testing.T) {
 	}
 	if paths[0] != "/api/status" || auth[0] != "Bearer sk-console-0123456789" {
 		t.Errorf("asked %v with %v", paths, auth)
+	}
+	answers["/api/status"] = `{"success":true,"data":{"quota_per_unit":500000,"system_name":"gw sk-console-0123456789 \u001b[2J"}}`
+	if st, err := c.GatewayStatus(ctx); err != nil || strings.Contains(st.SystemName, "0123456789") || strings.Contains(st.SystemName, "\x1b") {
+		t.Errorf("a name echoing the key: %q %v", st.SystemName, err)
 	}
 	answers["/api/status"] = `{"success":true,"data":{"quota_per_unit":1e308}}`
 	if _, err := c.GatewayStatus(ctx); !errors.Is(err, ErrImpossible) {
