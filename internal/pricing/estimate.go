@@ -52,6 +52,9 @@ func (e Estimate) String() string {
 // currency; unpriced when either is.
 func (e Estimate) Plus(f Estimate) Estimate {
 	e.Low, e.High, e.Images = e.Low+f.Low, e.High+f.High, e.Images+f.Images
+	if e.Priced && !f.Priced {
+		e.Model = f.Model // the sum says which model has no price
+	}
 	e.Priced = e.Priced && f.Priced
 	return e
 }

@@ -172,3 +172,16 @@ func TestCostFromUsage(t *testing.T) {
 		t.Errorf("an image model in chat: %+v", e)
 	}
 }
+
+// A sum of estimates with one unpriced model names that model, whichever
+// comes first (the comparison board said "no price set for gpt-image-1"
+// when dall-e-3 was the one).
+func TestASumNamesTheUnpricedModel(t *testing.T) {
+	o := api.ImageOptions{Size: "1024x1024", Quality: "low"}
+	priced, unpriced := o, o
+	priced.Model, unpriced.Model = "gpt-image-1", "some-new-model"
+	sum := Table{}.Images(priced, 10, 0, false).Plus(Table{}.Images(unpriced, 10, 0, false))
+	if sum.Priced || sum.String() != "no price set for some-new-model" {
+		t.Errorf("the sum says %q", sum)
+	}
+}

@@ -259,8 +259,11 @@ func Summarise(ctx context.Context, lib *library.Library, p config.Profile, bala
 // $24.64".
 func (s Summary) String() string {
 	out := catalogue.F("Today %s", s.Today)
-	if s.DailyCap > 0 {
-		out = catalogue.F("Today %s of %s", s.Today, pricing.Money{Amount: s.DailyCap, Currency: s.Currency})
+	switch limit := (pricing.Money{Amount: s.DailyCap, Currency: s.Currency}); {
+	case s.DailyCap > 0 && s.Today.Amount > s.DailyCap+1e-9:
+		out = catalogue.F("Today %s, over the cap of %s", s.Today, limit)
+	case s.DailyCap > 0:
+		out = catalogue.F("Today %s of %s", s.Today, limit)
 	}
 	if b := s.Balance.String(); b != "" {
 		out += " · " + b

@@ -81,3 +81,20 @@ func TestImpossibleAmountsAreNotWrittenOut(t *testing.T) {
 		}
 	}
 }
+
+// The status bar marks a day's spend past its cap.
+func TestTheStatusBarMarksASpendOverTheCap(t *testing.T) {
+	usd := func(v float64) pricing.Money { return pricing.Money{Amount: v, Currency: pricing.USD} }
+	for _, c := range []struct {
+		s    Summary
+		want string
+	}{
+		{Summary{Today: usd(1.5), DailyCap: 2, Currency: pricing.USD}, "Today $1.50 of $2.00"},
+		{Summary{Today: usd(2.5), DailyCap: 2, Currency: pricing.USD}, "Today $2.50, over the cap of $2.00"},
+		{Summary{Today: usd(2.5), Currency: pricing.USD, Balance: Standing{State: Unlimited}}, "Today $2.50 · Unlimited key"},
+	} {
+		if got := c.s.String(); got != c.want {
+			t.Errorf("%q, want %q", got, c.want)
+		}
+	}
+}
