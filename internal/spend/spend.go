@@ -194,11 +194,18 @@ func (l Ledger) Image(ctx context.Context, c Charge) (Charged, error) {
 			e.Cost, e.Source = &cost, library.SourceAnswer
 		}
 	}
+	return l.record(ctx, atEstimateIfImplausible(e, est))
+}
+
+// atEstimateIfImplausible is e counted at its estimate, with a note, when
+// its usage or its cost is none a request could make: a service's bad
+// number never reaches the ledger's sums or a budget.
+func atEstimateIfImplausible(e library.Entry, est pricing.Estimate) library.Entry {
 	if e.Usage != nil && e.Usage.Implausible || !plausible(e.Cost, est) {
 		e.Cost, e.Source = nil, ""
 		e.Note = catalogue.T("the service reported usage no request could make; counted at the estimate")
 	}
-	return l.record(ctx, e)
+	return e
 }
 
 // PlausibleFactor is how far past its estimate's top a cost may go before
@@ -268,11 +275,7 @@ func (l Ledger) ChatRequest(ctx context.Context, t pricing.Table, profile string
 	if cost, ok := t.Cost(pricing.Billed{Model: model, Usage: usage}); ok {
 		e.Cost, e.Source = &cost, library.SourceAnswer
 	}
-	if usage != nil && usage.Implausible || !plausible(e.Cost, est) {
-		e.Cost, e.Source = nil, ""
-		e.Note = catalogue.T("the service reported usage no request could make; counted at the estimate")
-	}
-	return l.record(ctx, e)
+	return l.record(ctx, atEstimateIfImplausible(e, est))
 }
 
 func (l Ledger) record(ctx context.Context, e library.Entry) (Charged, error) {

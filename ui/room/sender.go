@@ -132,7 +132,8 @@ func (s *Sender) Advise() {
 		return
 	}
 	edit, masked := s.advice.editing()
-	known, err := lib.Known(context.Background(), library.KeyFor(s.host.Session().Current().ID, s.host.Session().Current().UsingGroup(), o.Model, edit))
+	p := s.host.Session().Current()
+	known, err := lib.Known(context.Background(), library.KeyFor(p.ID, p.UsingGroup(), o.Model, edit))
 	if err != nil {
 		known = nil
 	}
