@@ -2,11 +2,14 @@ package api
 
 import (
 	"bytes"
+	"easel/internal/capability"
 	"encoding/base64"
 	"encoding/json"
+	"maps"
 	"mime/multipart"
 	"net/http"
 	"net/textproto"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -31,18 +34,63 @@ type generateBody struct {
 	Stream            bool   `json:"stream,omitempty"`
 	// PartialImages is sent with every stream, 0 included: 0 asks for
 	// the final image alone.
-	PartialImages *int `json:"partial_images,omitempty"`
+	PartialImages *int   `json:"partial_images,omitempty"`
+	Complexity    string `json:"complexity,omitempty"`
 }
 
 func newGenerateBody(req GenerateRequest) generateBody {
 	o := req.ImageOptions
 	b := generateBody{Prompt: req.Prompt, Model: o.Model, N: o.N, Size: o.Size, Quality: o.Quality,
 		Background: o.Background, OutputFormat: o.OutputFormat, OutputCompression: o.OutputCompression,
-		Moderation: o.Moderation, ResponseFormat: o.ResponseFormat, Stream: o.Stream}
+		Moderation: o.Moderation, ResponseFormat: o.ResponseFormat, Stream: o.Stream, Complexity: o.Complexity}
 	if o.Stream {
 		b.PartialImages = &o.PartialImages
 	}
 	return b
+}
+
+// gifFields are a GIF request's frame count and duration under the
+// names the model's sheet gives (they differ by route), none when the
+// request asks for no GIF or its model has no GIF rules.
+func gifFields(o ImageOptions) map[string]int {
+	if o.OutputFormat != "gif" {
+		return nil
+	}
+	s, ok := capability.Lookup(o.Model)
+	if !ok || s.GIF == nil {
+		return nil
+	}
+	out := map[string]int{}
+	if o.Frames > 0 && s.GIF.FramesParam != "" {
+		out[s.GIF.FramesParam] = o.Frames
+	}
+	if o.FrameMillis > 0 && s.GIF.DurationParam != "" {
+		out[s.GIF.DurationParam] = o.FrameMillis
+	}
+	return out
+}
+
+// generateRequest is the generation's JSON body, with a GIF's fields
+// beside the spec's.
+func generateRequest(req GenerateRequest) (request, error) {
+	extra := gifFields(req.ImageOptions)
+	if len(extra) == 0 {
+		return jsonRequest("images/generations", newGenerateBody(req))
+	}
+	data, err := json.Marshal(newGenerateBody(req))
+	if err != nil {
+		return request{}, err
+	}
+	var m map[string]any
+	if err := json.Unmarshal(data, &m); err != nil {
+		return request{}, err
+	}
+	for k, v := range extra {
+		if _, taken := m[k]; !taken {
+			m[k] = v
+		}
+	}
+	return jsonRequest("images/generations", m)
 }
 
 // chatBody is CreateChatCompletionRequest, with the fields Easel sets.
@@ -129,8 +177,10 @@ func editRequest(req EditRequest) (request, error) {
 	for _, img := range req.Images {
 		size += len(img.Data) + 512
 	}
-	if req.Mask != nil {
-		size += len(req.Mask.Data) + 512
+	for _, extra := range []*InputImage{req.Mask, req.Markup, req.MarkupAlpha} {
+		if extra != nil {
+			size += len(extra.Data) + 512
+		}
 	}
 	buf.Grow(size)
 	w := multipart.NewWriter(&buf)
@@ -163,6 +213,20 @@ func editRequest(req EditRequest) (request, error) {
 			return request{}, err
 		}
 	}
+	for _, mk := range []struct {
+		name string
+		img  *InputImage
+	}{{"markup", req.Markup}, {"markup_alpha", req.MarkupAlpha}} {
+		if mk.img != nil {
+			m := *mk.img
+			if m.Name == "" {
+				m.Name = mk.name + ".png"
+			}
+			if err := file(mk.name, m, "image/png"); err != nil {
+				return request{}, err
+			}
+		}
+	}
 	field("model", o.Model)
 	if o.N > 0 {
 		field("n", strconv.Itoa(o.N))
@@ -177,6 +241,11 @@ func editRequest(req EditRequest) (request, error) {
 	field("moderation", o.Moderation)
 	field("response_format", o.ResponseFormat)
 	field("input_fidelity", req.InputFidelity)
+	field("complexity", o.Complexity)
+	gif := gifFields(o)
+	for _, name := range slices.Sorted(maps.Keys(gif)) {
+		field(name, strconv.Itoa(gif[name]))
+	}
 	if o.Stream {
 		field("stream", "true")
 		field("partial_images", strconv.Itoa(o.PartialImages))

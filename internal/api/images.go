@@ -28,7 +28,7 @@ func (c *Client) Generate(ctx context.Context, req GenerateRequest, onPartial fu
 	if err := req.Check(c.cfg.Limits); err != nil {
 		return nil, err
 	}
-	r, err := jsonRequest("images/generations", newGenerateBody(req))
+	r, err := generateRequest(req)
 	if err != nil {
 		return nil, err
 	}

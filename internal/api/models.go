@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"easel/internal/capability"
 	"net/http"
 	"slices"
 	"sort"
@@ -118,16 +119,12 @@ func ImageModelName(id string) bool {
 	return false
 }
 
-// Edits reports whether model can edit images, as far as its name says:
-// the images/edits endpoint takes the GPT image models and dall-e-2, not
-// dall-e-3 (the service's spec). A name Easel does not know (a gateway's
-// own model) is given the benefit of the doubt.
+// Edits reports whether model can edit images, as its capability sheet
+// says (dall-e-3 cannot). A model without a sheet (a gateway's own) is
+// given the benefit of the doubt.
 func Edits(model string) bool {
-	id := strings.ToLower(model)
-	if i := strings.LastIndexByte(id, '/'); i >= 0 {
-		id = id[i+1:]
-	}
-	return !strings.HasPrefix(id, "dall-e-3")
+	s, ok := capability.Lookup(model)
+	return !ok || s.Serves("edits")
 }
 
 // LinksByDefault reports whether model answers with links unless asked

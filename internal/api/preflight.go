@@ -2,6 +2,7 @@ package api
 
 import (
 	"bytes"
+	"easel/internal/capability"
 	"easel/internal/catalogue"
 	"fmt"
 	"image"
@@ -11,6 +12,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 )
@@ -40,15 +42,36 @@ var listedSizes = map[string]bool{
 	"256x256": true, "512x512": true, "1792x1024": true, "1024x1792": true,
 }
 
-var (
-	qualities    = []string{"auto", "low", "medium", "high", "standard", "hd"}
-	backgrounds  = []string{"auto", "opaque", "transparent"}
-	formats      = []string{"png", "jpeg", "webp"}
-	moderations  = []string{"auto", "low"}
-	respFormats  = []string{"url", "b64_json"}
-	fidelities   = []string{"low", "high"}
-	inputFormats = []string{"image/png", "image/jpeg", "image/webp"}
-)
+// inputFormats are the files the edits endpoint takes as references.
+var inputFormats = []string{"image/png", "image/jpeg", "image/webp"}
+
+// now is the day capability sheets are read at (tests move it).
+var now = time.Now
+
+// sheetFields are the enumerated options a capability sheet can know a
+// model refuses, by wire name.
+func sheetFields(o ImageOptions) []struct{ field, value string } {
+	return []struct{ field, value string }{
+		{"quality", o.Quality}, {"background", o.Background}, {"output_format", o.OutputFormat},
+		{"moderation", o.Moderation}, {"response_format", o.ResponseFormat}, {"complexity", o.Complexity},
+	}
+}
+
+// LimitsFor are the size rules of model: its sheet's custom-size rules
+// and reference count where it has them, else l's.
+func LimitsFor(model string, l Limits) Limits {
+	s, ok := capability.Lookup(model)
+	if !ok {
+		return l
+	}
+	if c := s.Sizes.Custom; c != nil {
+		l.Multiple, l.MaxAspect, l.MaxSide, l.MinPixels, l.MaxPixels = c.Multiple, c.MaxAspect, c.MaxSide, c.MinPixels, c.MaxPixels
+	}
+	if s.MaxImages > 0 {
+		l.MaxImages = s.MaxImages
+	}
+	return l
+}
 
 // preflight builds the error for a field that would be refused.
 func preflight(kind Kind, field, problem, fix string) *Error {
@@ -159,6 +182,9 @@ func (l Limits) Nearest(w, h int) (int, int) {
 	return bw, bh
 }
 
+// oneOf refuses v when it is not one of allowed: for what is fixed by
+// the wire itself (the references' file types), not for a model's
+// options, which are its sheet's.
 func oneOf(field, v string, allowed []string) error {
 	if v == "" {
 		return nil
@@ -172,25 +198,18 @@ func oneOf(field, v string, allowed []string) error {
 }
 
 // Check finds, before anything is sent, each option the service would
-// refuse, and names the field and the fix.
+// refuse, and names the field and the fix. What a model takes is its
+// capability sheet's: a value the sheet knows the model refuses stops
+// here, a value it does not know goes to the service, which decides.
 func (o ImageOptions) Check(l Limits) error {
 	if strings.TrimSpace(o.Model) == "" {
-		return preflight(KindInvalidRequest, "model", catalogue.T("no model is chosen"), catalogue.T("Pick an image model from the list."))
+		return preflight(KindInvalidRequest, "model", catalogue.T("no model is chosen"), catalogue.T("Pick an image model from the list, or type its id."))
 	}
-	if err := l.CheckSize(o.Size); err != nil {
+	if err := LimitsFor(o.Model, l).CheckSize(o.Size); err != nil {
 		return err
 	}
-	for _, c := range []struct {
-		field, v string
-		allowed  []string
-	}{
-		{"quality", o.Quality, qualities}, {"background", o.Background, backgrounds},
-		{"output_format", o.OutputFormat, formats}, {"moderation", o.Moderation, moderations},
-		{"response_format", o.ResponseFormat, respFormats},
-	} {
-		if err := oneOf(c.field, c.v, c.allowed); err != nil {
-			return err
-		}
+	if err := o.checkSheet(); err != nil {
+		return err
 	}
 	if o.Background == "transparent" && o.OutputFormat == "jpeg" {
 		return preflight(KindInvalidRequest, "background", catalogue.T("a transparent background needs PNG or WebP; JPEG has no transparency"),
@@ -211,6 +230,89 @@ func (o ImageOptions) Check(l Limits) error {
 	}
 	if o.PartialImages < 0 || o.PartialImages > 3 {
 		return preflight(KindInvalidRequest, "partial_images", catalogue.F("%d previews is more or fewer than the 0–3 a request takes", o.PartialImages), catalogue.T("Ask for 0 to 3 previews."))
+	}
+	return o.checkGIF()
+}
+
+// checkSheet refuses a value the model's sheet knows it refuses (a
+// value it took only for a time), naming the nearest it takes.
+func (o ImageOptions) checkSheet() error {
+	s, ok := capability.Lookup(o.Model)
+	if !ok {
+		return nil
+	}
+	at := now()
+	for _, f := range sheetFields(o) {
+		v, w := s.Judge(f.field, f.value, at)
+		if v != capability.Refuses {
+			continue
+		}
+		problem := catalogue.F("the model %s does not take the %s %q", o.Model, strings.ReplaceAll(f.field, "_", " "), f.value)
+		switch {
+		case w.Until != "" && at.UTC().Format(time.DateOnly) >= w.Until:
+			problem = catalogue.F("the model %s no longer takes the %s %q (it did from %s until %s)", o.Model, strings.ReplaceAll(f.field, "_", " "), f.value, orOpen(w.From), w.Until)
+		case w.From != "":
+			problem = catalogue.F("the model %s takes the %s %q only from %s", o.Model, strings.ReplaceAll(f.field, "_", " "), f.value, w.From)
+		}
+		hint := catalogue.T("Choose another value.")
+		if near := s.Nearest(f.field, f.value, at); near != "" {
+			hint = catalogue.F("Use %q, the nearest value it takes (its sheet: %s, %s).", near, s.Source, s.Date)
+		}
+		return preflight(KindInvalidRequest, f.field, problem, hint)
+	}
+	return nil
+}
+
+// SheetSide is the long side of the sheet frames of w×h lie on: a grid
+// as near square as the count allows (4 frames are 2×2, 5 are 3×2), as
+// gateways describe GPT Image 2.6's animations.
+func SheetSide(w, h, frames int) int {
+	if frames <= 0 {
+		return max(w, h)
+	}
+	cols := int(math.Ceil(math.Sqrt(float64(frames))))
+	rows := (frames + cols - 1) / cols
+	return max(cols*w, rows*h)
+}
+
+func orOpen(day string) string {
+	if day == "" {
+		return catalogue.T("the start")
+	}
+	return day
+}
+
+// checkGIF checks an animation against its model's sheet: its frames lie
+// on one sheet, whose long side stays within the model's bound.
+func (o ImageOptions) checkGIF() error {
+	if o.OutputFormat != "gif" {
+		if o.Frames > 0 || o.FrameMillis > 0 {
+			return preflight(KindInvalidRequest, "frames", catalogue.T("frames apply only to a GIF"), catalogue.T("Choose the GIF format, or leave the frames out."))
+		}
+		return nil
+	}
+	if o.Frames < 0 || o.FrameMillis < 0 {
+		return preflight(KindInvalidRequest, "frames", catalogue.T("a GIF's frames and their length cannot be negative"), catalogue.T("Ask for one frame or more."))
+	}
+	s, ok := capability.Lookup(o.Model)
+	if !ok || s.GIF == nil || o.Frames == 0 {
+		return nil
+	}
+	if s.GIF.MaxFrames > 0 && o.Frames > s.GIF.MaxFrames {
+		return preflight(KindInvalidRequest, "frames", catalogue.F("%d frames is more than the %d a GIF of %s takes", o.Frames, s.GIF.MaxFrames, o.Model),
+			catalogue.F("Ask for %d frames or fewer.", s.GIF.MaxFrames))
+	}
+	w, h, ok := ParseSize(o.Size)
+	if !ok {
+		w, h = 1024, 1024 // auto: the service's square
+	}
+	if side := SheetSide(w, h, o.Frames); s.GIF.MaxSheetSide > 0 && side > s.GIF.MaxSheetSide {
+		fit := 1
+		for SheetSide(w, h, fit+1) <= s.GIF.MaxSheetSide && fit < 1000 {
+			fit++
+		}
+		return preflight(KindInvalidRequest, "frames", catalogue.F("%d frames of %dx%d lie on a sheet %d pixels long, over the %d the model draws", o.Frames, w, h, side, s.GIF.MaxSheetSide),
+			catalogue.F("Ask for %d frames or fewer at this size, or a smaller size.", fit))
 	}
 	return nil
 }
@@ -242,6 +344,7 @@ func (r EditRequest) Check(l Limits) error {
 		return preflight(KindInvalidRequest, "model", catalogue.F("%s does not edit images", r.Model),
 			catalogue.T("Pick a GPT image model (gpt-image-1 and its kin) or dall-e-2 for edits."))
 	}
+	l = LimitsFor(r.Model, l)
 	if len(r.Images) == 0 {
 		return preflight(KindInvalidImage, "image", catalogue.T("there is no input image"), catalogue.T("Add at least one image to edit."))
 	}
@@ -260,7 +363,29 @@ func (r EditRequest) Check(l Limits) error {
 			return err
 		}
 	}
-	return oneOf("input_fidelity", r.InputFidelity, fidelities)
+	return r.checkMarkup()
+}
+
+// checkMarkup refuses marks the service could not lay over the first
+// image: not PNGs, or not of its size.
+func (r EditRequest) checkMarkup() error {
+	for _, mk := range []struct {
+		field string
+		img   *InputImage
+	}{{"markup", r.Markup}, {"markup_alpha", r.MarkupAlpha}} {
+		if mk.img == nil {
+			continue
+		}
+		mc, err := png.DecodeConfig(bytes.NewReader(mk.img.Data))
+		if err != nil {
+			return preflight(KindInvalidImage, mk.field, catalogue.T("the marks are not a readable PNG"), catalogue.T("Draw the marks again in the window."))
+		}
+		if ic, _, err := image.DecodeConfig(bytes.NewReader(r.Images[0].Data)); err == nil && (ic.Width != mc.Width || ic.Height != mc.Height) {
+			return preflight(KindInvalidImage, mk.field, catalogue.F("the marks are %dx%d but the first image is %dx%d", mc.Width, mc.Height, ic.Width, ic.Height),
+				catalogue.T("Draw the marks over the first image in the window, so they have its size."))
+		}
+	}
+	return nil
 }
 
 // checkMask refuses, before anything is sent, a mask the service would
@@ -303,10 +428,11 @@ func hasAlpha(m color.Model) bool {
 }
 
 // TakesCustomSizes reports whether a model takes any size the custom-size
-// rules allow (the spec's gpt-image-2 family); others take the listed
-// sizes only.
+// rules allow, as its capability sheet says (the gpt-image-2 families);
+// others take the listed sizes only.
 func TakesCustomSizes(model string) bool {
-	return strings.HasPrefix(strings.ToLower(model), "gpt-image-2")
+	s, ok := capability.Lookup(model)
+	return ok && s.Sizes.Custom != nil
 }
 
 // MatchSize is the size to ask for so a result has the shape of a w×h
@@ -318,7 +444,7 @@ func MatchSize(model string, w, h int) string {
 		return "auto"
 	}
 	if TakesCustomSizes(model) {
-		nw, nh := DefaultLimits.Nearest(w, h)
+		nw, nh := LimitsFor(model, DefaultLimits).Nearest(w, h)
 		return fmt.Sprintf("%dx%d", nw, nh)
 	}
 	best, bestDiff := "1024x1024", math.Inf(1)

@@ -32,14 +32,25 @@ func TestPreflight(t *testing.T) {
 		{"too many pixels", with(func(r *GenerateRequest) { r.Size = "3840x2400" }), "size", KindInvalidSize},
 		{"not a size", with(func(r *GenerateRequest) { r.Size = "big" }), "size", KindInvalidSize},
 		{"transparent jpeg", with(func(r *GenerateRequest) { r.Background, r.OutputFormat = "transparent", "jpeg" }), "background", KindInvalidRequest},
-		{"transparent webp", with(func(r *GenerateRequest) { r.Background, r.OutputFormat = "transparent", "webp" }), "", 0},
+		{"transparent webp", with(func(r *GenerateRequest) { r.Model, r.Background, r.OutputFormat = "gpt-image-1", "transparent", "webp" }), "", 0},
+		{"transparent after gpt-image-2 lost it", with(func(r *GenerateRequest) { r.Background = "transparent" }), "background", KindInvalidRequest},
+		{"xhigh on 2.5", with(func(r *GenerateRequest) { r.Model, r.Quality = "gpt-image-2.5-flare", "xhigh" }), "", 0},
+		{"2.6 svg, complexity", with(func(r *GenerateRequest) { r.Model, r.OutputFormat, r.Complexity = "gpt-image-2.6-flare", "svg", "low" }), "", 0},
+		{"2.6 gif of 4 frames", with(func(r *GenerateRequest) { r.Model, r.OutputFormat, r.Frames = "gpt-image-2.6-flare", "gif", 4 }), "", 0},
+		{"2.6 gif sheet too long", with(func(r *GenerateRequest) {
+			r.Model, r.OutputFormat, r.Frames = "gpt-image-2.6-flare", "gif", 9
+			r.Size = "1536x1024"
+		}), "frames", KindInvalidRequest},
+		{"frames without gif", with(func(r *GenerateRequest) { r.Frames = 4 }), "frames", KindInvalidRequest},
 		{"compression png", with(func(r *GenerateRequest) { r.OutputFormat, r.OutputCompression = "png", ptr(50) }), "output_compression", KindInvalidRequest},
 		{"compression 101", with(func(r *GenerateRequest) { r.OutputFormat, r.OutputCompression = "jpeg", ptr(101) }), "output_compression", KindInvalidRequest},
 		{"compression jpeg 0", with(func(r *GenerateRequest) { r.OutputFormat, r.OutputCompression = "jpeg", ptr(0) }), "", 0},
 		{"n 11", with(func(r *GenerateRequest) { r.N = 11 }), "n", KindInvalidRequest},
 		{"n 10", with(func(r *GenerateRequest) { r.N = 10 }), "", 0},
 		{"partials 4", with(func(r *GenerateRequest) { r.PartialImages = 4 }), "partial_images", KindInvalidRequest},
-		{"bad quality", with(func(r *GenerateRequest) { r.Quality = "ultra" }), "quality", KindInvalidRequest},
+		// A value no sheet lists goes to the service, which decides.
+		{"unknown quality", with(func(r *GenerateRequest) { r.Quality = "ultra" }), "", 0},
+		{"unknown model", with(func(r *GenerateRequest) { r.Model, r.Quality, r.Complexity = "acme-paint-9", "ultra", "low" }), "", 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			err := tc.req.Check(DefaultLimits)
@@ -161,7 +172,7 @@ func TestPreflightMessagesAreSentences(t *testing.T) {
 	bad := []error{
 		GenerateRequest{Prompt: "", ImageOptions: ImageOptions{Model: "m"}}.Check(DefaultLimits),
 		GenerateRequest{Prompt: "x", ImageOptions: ImageOptions{}}.Check(DefaultLimits),
-		GenerateRequest{Prompt: "x", ImageOptions: ImageOptions{Model: "m", Quality: "ultra"}}.Check(DefaultLimits),
+		GenerateRequest{Prompt: "x", ImageOptions: ImageOptions{Model: "gpt-image-2", Background: "transparent"}}.Check(DefaultLimits),
 		GenerateRequest{Prompt: "x", ImageOptions: ImageOptions{Model: "m", N: 11}}.Check(DefaultLimits),
 		GenerateRequest{Prompt: "x", ImageOptions: ImageOptions{Model: "m", Size: "wide"}}.Check(DefaultLimits),
 		EditRequest{Prompt: "x", ImageOptions: ImageOptions{Model: "m"}}.Check(DefaultLimits),

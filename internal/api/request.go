@@ -8,12 +8,14 @@ type ImageOptions struct {
 	Model string
 	// Size is "auto", a preset such as "1536x1024", or a custom "WxH".
 	Size string
-	// Quality is one of auto, low, medium, high (GPT image models) or
-	// standard, hd (dall-e-3).
+	// Quality is what the model's capability sheet offers (auto, low,
+	// medium, high; xhigh and max on GPT Image 2.5 and later; standard,
+	// hd on dall-e-3), or any value the user types: it is sent as given.
 	Quality string
 	// Background is auto, opaque or transparent; transparent needs png or webp.
 	Background string
-	// OutputFormat is png, jpeg or webp.
+	// OutputFormat is png, jpeg or webp; gif and svg on the models whose
+	// sheet says so.
 	OutputFormat string
 	// OutputCompression is 0–100, only for jpeg and webp; nil means not sent.
 	OutputCompression *int
@@ -27,6 +29,13 @@ type ImageOptions struct {
 	PartialImages int
 	// ResponseFormat is url or b64_json, for the dall-e models only.
 	ResponseFormat string
+	// Complexity is low, medium or high (GPT Image 2.6): how much detail
+	// the model works in; empty means not sent (the model's default).
+	Complexity string
+	// Frames and FrameMillis ask a GIF result for that many frames of
+	// that many milliseconds each; 0 means not sent. The wire names are
+	// the model's sheet's (capability.GIF).
+	Frames, FrameMillis int
 }
 
 // GenerateRequest is one text-to-image call.
@@ -45,6 +54,11 @@ type EditRequest struct {
 	Mask   *InputImage
 	// InputFidelity is high or low; empty means not sent.
 	InputFidelity string
+	// Markup and MarkupAlpha are a markup edit's marks, drawn over the
+	// first image and of its size: the marks as a PNG with transparency,
+	// and their coverage as a greyscale PNG. Sent only to a model whose
+	// sheet takes markup.
+	Markup, MarkupAlpha *InputImage
 }
 
 // InputImage is one file sent to the edits endpoint.

@@ -208,7 +208,7 @@ var ladders = map[string][]string{
 // default, else the first it takes; "" when the sheet offers none.
 func (s Sheet) Nearest(field, value string, at time.Time) string {
 	offers, _ := s.Offers(field, at)
-	offers = slices.DeleteFunc(offers, func(v string) bool { return v == value || v == "auto" })
+	offers = slices.DeleteFunc(offers, func(v string) bool { return v == value })
 	if len(offers) == 0 {
 		return ""
 	}

@@ -120,7 +120,7 @@ func TestNearestIsTheClosestStepTheModelTakes(t *testing.T) {
 	if got := one.Nearest("quality", "xhigh", now); got != "high" {
 		t.Errorf("nearest to xhigh on gpt-image-1: %q", got)
 	}
-	if got := one.Nearest("quality", "ultra", now); got != "auto" && got != "low" {
+	if got := one.Nearest("quality", "ultra", now); got != "auto" {
 		t.Errorf("nearest to an unknown word: %q", got)
 	}
 	d3, _ := Shipped().For("dall-e-3")

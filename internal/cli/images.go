@@ -24,8 +24,9 @@ import (
 // them.
 type imageFlags struct {
 	model, prompt, size, quality, background, format, moderation, responseFormat string
-	compression, n, partials                                                     int
-	stream                                                                       bool
+	complexity                                                                   string
+	compression, n, partials, frames, frameMillis                                int
+	stream, retryRefused                                                         bool
 	out                                                                          string
 	costFlags
 	target
@@ -38,9 +39,13 @@ func (f *imageFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.model, "model", "gpt-image-1", catalogue.T("image model id, exactly as the service lists it"))
 	fs.StringVar(&f.prompt, "prompt", "", catalogue.T("what to make (required)"))
 	fs.StringVar(&f.size, "size", "", catalogue.T("auto, 1024x1024, 1536x1024, 1024x1536 or a custom WxH"))
-	fs.StringVar(&f.quality, "quality", "", catalogue.T("auto, low, medium or high"))
+	fs.StringVar(&f.quality, "quality", "", catalogue.T("auto, low, medium, high; xhigh and max on GPT Image 2.5 and later; any value the model takes"))
 	fs.StringVar(&f.background, "background", "", catalogue.T("auto, opaque or transparent (png or webp)"))
-	fs.StringVar(&f.format, "format", "", catalogue.T("output format: png, jpeg or webp"))
+	fs.StringVar(&f.format, "format", "", catalogue.T("output format: png, jpeg or webp; gif and svg on GPT Image 2.6"))
+	fs.StringVar(&f.complexity, "complexity", "", catalogue.T("low, medium or high: how much detail (GPT Image 2.6)"))
+	fs.IntVar(&f.frames, "frames", 0, catalogue.T("frames of a GIF (--format gif)"))
+	fs.IntVar(&f.frameMillis, "frame-ms", 0, catalogue.T("milliseconds each frame of a GIF shows"))
+	fs.BoolVar(&f.retryRefused, "retry-refused", false, catalogue.T("send a value the service refused for this model before"))
 	fs.IntVar(&f.compression, "compression", -1, catalogue.T("output compression 0-100, for jpeg and webp"))
 	fs.StringVar(&f.moderation, "moderation", "", catalogue.T("auto or low"))
 	fs.IntVar(&f.n, "n", 0, catalogue.T("how many images, 1-10"))
@@ -75,7 +80,8 @@ func given(fs *flag.FlagSet, name string) bool {
 func (f *imageFlags) options() api.ImageOptions {
 	o := api.ImageOptions{Model: f.model, Size: f.size, Quality: f.quality, Background: f.background,
 		OutputFormat: f.format, Moderation: f.moderation, N: f.n, Stream: f.stream,
-		PartialImages: f.partials, ResponseFormat: f.responseFormat}
+		PartialImages: f.partials, ResponseFormat: f.responseFormat, Complexity: f.complexity,
+		Frames: f.frames, FrameMillis: f.frameMillis}
 	if f.compression >= 0 {
 		c := f.compression
 		o.OutputCompression = &c
@@ -98,6 +104,7 @@ func runGen(ctx context.Context, args []string, env Env) error {
 		return err
 	}
 	mem := openMemory(env)
+	mem.retryRefused = f.retryRefused
 	defer mem.close()
 	req := api.GenerateRequest{Prompt: f.prompt, ImageOptions: f.options()}
 	est := spend.Image(mem.keyTable(ctx, p, c), &req, nil)

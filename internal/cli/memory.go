@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
 	"time"
 
 	"easel/internal/api"
@@ -26,6 +27,9 @@ type memory struct {
 	// that would be charged is not sent then (canKeep), as its cost
 	// could not be written down nor the budget checked.
 	err error
+	// retryRefused sends a value the service refused for the model
+	// before (--retry-refused), instead of stopping.
+	retryRefused bool
 }
 
 func openMemory(env Env) memory {
@@ -58,6 +62,9 @@ func (m memory) shape(ctx context.Context, env Env, p config.Profile, o *api.Ima
 	}
 	a := honesty.Advise(known, *o, edit, masked)
 	for i, note := range a.Notes {
+		if i >= len(a.Notes)-len(a.Refused) && !m.retryRefused {
+			continue // said by the error that stops the request
+		}
 		if i == 0 && a.Unstream {
 			if explicit {
 				fmt.Fprintln(env.Stderr, "easel: "+catalogue.F("asking for a stream as --stream says, though: %s", note))
@@ -70,6 +77,29 @@ func (m memory) shape(ctx context.Context, env Env, p config.Profile, o *api.Ima
 		fmt.Fprintf(env.Stderr, "easel: %s\n", note)
 	}
 	return a
+}
+
+// refused stops a request whose values the service refused for its
+// model before, saying which and the nearest value it takes; nil when
+// there are none or --retry-refused was given.
+func (m memory) refused(model string, a honesty.Advice) error {
+	if len(a.Refused) == 0 || m.retryRefused {
+		return nil
+	}
+	r := a.Refused[0]
+	hint := catalogue.F("Choose another %s, or add --retry-refused to send it again.", strings.ReplaceAll(r.Field, "_", " "))
+	if r.Nearest != "" {
+		hint = catalogue.F("Use --%s %s, or add --retry-refused to send it again.", flagOf(r.Field), r.Nearest)
+	}
+	return &api.Error{Kind: api.KindInvalidRequest, Param: r.Field, Preflight: true, Message: r.Sentence(model), Hint: hint}
+}
+
+// flagOf is the command line's flag for a wire option.
+func flagOf(field string) string {
+	if field == "output_format" {
+		return "format"
+	}
+	return strings.ReplaceAll(field, "_", "-")
 }
 
 // serviceKey is what the memory keeps p's key's traits for model under.

@@ -32,6 +32,9 @@ import (
 func (m memory) sendImage(ctx context.Context, env Env, c *api.Client, p config.Profile, gen *api.GenerateRequest, edit *api.EditRequest, explicitStream bool) (*api.ImageResult, error) {
 	o := imageOptions(gen, edit)
 	advice := m.shape(ctx, env, p, o, edit != nil, edit != nil && edit.Mask != nil, explicitStream)
+	if err := m.refused(o.Model, advice); err != nil {
+		return nil, err
+	}
 	parts := 1
 	if advice.Split && o.N > 1 {
 		parts, o.N = o.N, 1

@@ -132,6 +132,7 @@ func restore(plan *outpaint.Plan, got api.Image, feather int) (api.Image, error)
 // A nil result with a nil error is an estimate printed.
 func sendEdit(ctx context.Context, env Env, f *imageFlags, c *api.Client, p config.Profile, req *api.EditRequest) (*api.ImageResult, error) {
 	mem := openMemory(env)
+	mem.retryRefused = f.retryRefused
 	defer mem.close()
 	est := spend.Image(mem.keyTable(ctx, p, c), nil, req)
 	if f.estimate {
@@ -229,6 +230,7 @@ func runBatch(ctx context.Context, args []string, env Env) error {
 		return err
 	}
 	mem := openMemory(env)
+	mem.retryRefused = f.retryRefused
 	defer mem.close()
 	prices := mem.keyTable(ctx, p, c)
 	var est pricing.Estimate

@@ -37,6 +37,11 @@ type imageJob struct {
 	inputs         int
 	fidelity       string
 	fault          string
+	// complexity, frames and frameMillis are GPT Image 2.6's options;
+	// markup its marks over the first image.
+	complexity          string
+	frames, frameMillis int
+	markup              image.Image
 	// revised is the prompt a rewriting gateway put in its place.
 	revised string
 	started time.Time
@@ -56,6 +61,9 @@ func (s *Server) handleGenerate(w http.ResponseWriter, r *http.Request) {
 		ResponseFormat    string `json:"response_format"`
 		Stream            bool   `json:"stream"`
 		PartialImages     *int   `json:"partial_images"`
+		Complexity        string `json:"complexity"`
+		Frames            int    `json:"frames"`
+		FrameMillis       int    `json:"frame_duration_ms"`
 	}
 	if err := json.NewDecoder(io.LimitReader(r.Body, 1<<20)).Decode(&body); err != nil {
 		writeError(w, http.StatusBadRequest, "We could not parse the JSON body of your request.", "invalid_request_error", "", "")
@@ -63,7 +71,8 @@ func (s *Server) handleGenerate(w http.ResponseWriter, r *http.Request) {
 	}
 	job := imageJob{started: time.Now(), kind: "image_generation", prompt: body.Prompt, model: body.Model, size: body.Size,
 		quality: body.Quality, background: body.Background, format: body.OutputFormat,
-		responseFormat: body.ResponseFormat, stream: body.Stream, n: 1, compression: 100}
+		responseFormat: body.ResponseFormat, stream: body.Stream, n: 1, compression: 100,
+		complexity: body.Complexity, frames: body.Frames, frameMillis: body.FrameMillis}
 	if body.N != nil {
 		job.n = *body.N
 	}
@@ -93,7 +102,10 @@ func (s *Server) handleEdit(w http.ResponseWriter, r *http.Request) {
 	job := imageJob{started: time.Now(), kind: "image_edit", prompt: r.FormValue("prompt"), model: r.FormValue("model"),
 		size: r.FormValue("size"), quality: r.FormValue("quality"), background: r.FormValue("background"),
 		format: r.FormValue("output_format"), responseFormat: r.FormValue("response_format"),
-		stream: r.FormValue("stream") == "true", n: 1, compression: 100, fidelity: r.FormValue("input_fidelity")}
+		stream: r.FormValue("stream") == "true", n: 1, compression: 100, fidelity: r.FormValue("input_fidelity"),
+		complexity: r.FormValue("complexity")}
+	job.frames, _ = strconv.Atoi(r.FormValue("frames"))
+	job.frameMillis, _ = strconv.Atoi(r.FormValue("frame_duration_ms"))
 	job.fault = faultOf(r, job.model)
 	if v := r.FormValue("n"); v != "" {
 		job.n, _ = strconv.Atoi(v)
@@ -136,6 +148,20 @@ func (s *Server) handleEdit(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		job.mask = img
+	}
+	for _, name := range []string{"markup", "markup_alpha"} {
+		m := f.File[name]
+		if len(m) == 0 {
+			continue
+		}
+		img, err := decodePart(m[0])
+		if err != nil || img.Bounds().Size() != job.base.Bounds().Size() {
+			writeError(w, http.StatusBadRequest, fmt.Sprintf("Invalid %s: it must be a PNG of the first image's dimensions.", name), "invalid_request_error", name, "invalid_image_format")
+			return
+		}
+		if name == "markup" {
+			job.markup = img
+		}
 	}
 	s.serveImages(w, r, job, hasCompression)
 }
@@ -188,9 +214,10 @@ func (s *Server) serveImages(w http.ResponseWriter, r *http.Request, job imageJo
 	if job.fault != "" && s.commonFault(w, r, job.fault, job.model) {
 		return
 	}
-	if !s.checkModel(w, r, job.model) || !s.validate(w, &job, hasCompression) {
+	if !s.checkModel(w, r, job.model) || !s.validate(w, &job, hasCompression) || !s.checkNewest(w, &job) {
 		return
 	}
+	s.remember(job)
 	if !s.pay(job.n) {
 		writeError(w, http.StatusForbidden, "用户额度不足, 剩余额度: ＄0.000000", "new_api_error", "", "insufficient_user_quota")
 		return
@@ -283,14 +310,14 @@ func (s *Server) render(job imageJob, i, w, h int) *image.NRGBA {
 	return drawScene(prompt, w, h, job.background == "transparent")
 }
 
-func (s *Server) b64(job imageJob, img image.Image) (string, error) {
+func (s *Server) b64(job imageJob, i int, img image.Image) (string, error) {
 	switch job.fault {
 	case FaultBadBase64:
 		return "@@not*base64@@", nil
 	case FaultNotImage:
 		return base64.StdEncoding.EncodeToString([]byte("this is plain text, not a picture")), nil
 	}
-	data, err := encode(img, job.format, job.compression)
+	data, err := s.encodeResult(job, i, img)
 	if err != nil {
 		return "", err
 	}
@@ -345,6 +372,12 @@ func usage(job imageJob, w, h int) map[string]any {
 	}
 	q := orDefault(job.quality, "high", "auto", "high")
 	each := pricing.OutputTokens(q, fmt.Sprintf("%dx%d", w, h))
+	if t := newestTokens(job.model, job.quality, w, h); t > 0 {
+		each = int64(t)
+	}
+	if job.format == "gif" {
+		each *= int64(max(job.frames, 1)) // every frame is drawn
+	}
 	if each == 0 { // dall-e's qualities: count by area as gpt-image-1's high
 		each = pricing.OutputTokens("high", fmt.Sprintf("%dx%d", w, h))
 	}
@@ -355,12 +388,25 @@ func usage(job imageJob, w, h int) map[string]any {
 	}
 }
 
+// encodeResult is picture i of job in the format asked: GIF and SVG are
+// made as such, the rest encoded from the drawn picture.
+func (s *Server) encodeResult(job imageJob, i int, img image.Image) ([]byte, error) {
+	b := img.Bounds()
+	switch job.format {
+	case "gif":
+		return s.encodeGIF(job, i, b.Dx(), b.Dy())
+	case "svg":
+		return encodeSVG(job, i, b.Dx(), b.Dy()), nil
+	}
+	return encode(img, job.format, job.compression)
+}
+
 func (s *Server) jsonImages(w http.ResponseWriter, r *http.Request, job imageJob, wd, ht int) {
 	data := make([]map[string]any, 0, job.n)
 	for i := 0; i < job.n; i++ {
 		img := s.render(job, i, wd, ht)
 		if job.responseFormat == "url" {
-			enc, err := encode(img, job.format, job.compression)
+			enc, err := s.encodeResult(job, i, img)
 			if err != nil {
 				writeError(w, http.StatusInternalServerError, err.Error(), "server_error", "", "")
 				return
@@ -368,7 +414,7 @@ func (s *Server) jsonImages(w http.ResponseWriter, r *http.Request, job imageJob
 			data = append(data, withRevised(job, map[string]any{"url": "http://" + r.Host + "/v1/fake-files/" + s.stash(enc)}))
 			continue
 		}
-		b64, err := s.b64(job, img)
+		b64, err := s.b64(job, i, img)
 		if err != nil {
 			writeError(w, http.StatusInternalServerError, err.Error(), "server_error", "", "")
 			return
@@ -422,7 +468,11 @@ func (s *Server) streamImages(w http.ResponseWriter, r *http.Request, job imageJ
 			if !sleep(r.Context(), s.cfg.Pace) {
 				return
 			}
-			b64, _ := s.b64(job, preview(full, p, job.partials))
+			pj := job
+			if pj.format == "gif" || pj.format == "svg" {
+				pj.format = "png" // previews are pictures, not animations or drawings
+			}
+			b64, _ := s.b64(pj, i, preview(full, p, job.partials))
 			ev := meta(job, wd, ht)
 			ev["b64_json"], ev["created_at"], ev["partial_image_index"] = b64, time.Now().Unix(), p
 			send(job.kind+".partial_image", ev)
@@ -440,7 +490,7 @@ func (s *Server) streamImages(w http.ResponseWriter, r *http.Request, job imageJ
 		case FaultCutStream:
 			abort(w)
 		}
-		b64, err := s.b64(job, full)
+		b64, err := s.b64(job, i, full)
 		if err != nil {
 			send("error", map[string]any{"error": map[string]any{"message": err.Error(), "type": "server_error"}})
 			return

@@ -65,6 +65,9 @@ type Config struct {
 	// Display is the console's quota_display_type: USD (default), CNY
 	// or TOKENS.
 	Display string
+	// Today is the service's day (YYYY-MM-DD) for what changed by date
+	// (gpt-image-2's transparency); "" is the real day.
+	Today string
 }
 
 // Group is one account group of a gateway: its name and its models,
@@ -97,12 +100,20 @@ var DefaultModels = []ModelInfo{
 	{"gpt-image-1-mini", []string{"image-generation"}},
 	{"gpt-image-1.5", []string{"image-generation"}},
 	{"gpt-image-2", []string{"image-generation"}},
+	{"gpt-image-2.5-flare", []string{"image-generation"}},
+	{"gpt-image-2.6-flare", []string{"image-generation"}},
+	{"gpt-image-2.6-sunburst", []string{"image-generation"}},
 	{"dall-e-3", []string{"image-generation"}},
 	{"gpt-4o-mini", []string{"openai"}},
 	{"gpt-4.1", []string{"openai"}},
 	{"gpt-5-mini", []string{"openai"}},
 	{"deepseek-reasoner", []string{"openai"}},
 }
+
+// ServedUnlisted are models the service serves but does not list, as
+// gateways' /v1/models lagged GPT Image 2.5's ids for days while
+// generation worked: a typed id must be enough.
+var ServedUnlisted = []string{"gpt-image-2.5-sunburst"}
 
 // DemoPace is the stream pace of the demo service: slow enough to watch
 // previews arrive, quick enough not to bore.
@@ -128,6 +139,8 @@ type Server struct {
 	used      float64           // dollars spent at list prices
 	// quotaUsed is what the console has billed each key, in quota units.
 	quotaUsed map[string]int64
+	// asked is the last image request taken (LastAsked).
+	asked Asked
 }
 
 // New makes a server from cfg.
@@ -144,6 +157,9 @@ func New(cfg Config) *Server {
 	s := &Server{cfg: cfg, mux: http.NewServeMux(), balance: cfg.Balance, models: map[string]bool{}, files: map[string][]byte{}, seen: map[string]bool{}, quotaUsed: map[string]int64{}}
 	for _, m := range cfg.Models {
 		s.models[m.ID] = true
+	}
+	for _, m := range ServedUnlisted {
+		s.models[m] = true
 	}
 	s.mux.HandleFunc("GET /v1/models", s.handleModels)
 	s.mux.HandleFunc("POST /v1/images/generations", s.handleGenerate)

@@ -40,6 +40,9 @@ func (k Known) Describe() string {
 		Edits:        {catalogue.T("takes image edits"), catalogue.T("takes no image edits")},
 		References:   {catalogue.T("shows the model every reference image"), catalogue.F("drops reference images (sent %s, at most %s reached the model)", k.Asked, k.Got)},
 	}[k.Trait]
+	if f, v, ok := k.Trait.Value(); ok {
+		what = [2]string{describeValue(f, v, true), describeValue(f, v, false)}
+	}
 	s := what[1]
 	if k.Honoured {
 		s = what[0]
@@ -64,6 +67,11 @@ type Advice struct {
 	// Notes are what the user should know before sending, one sentence
 	// each, most important first.
 	Notes []string
+	// Refused are values of the request the service refused for this
+	// model before: the request is not sent with them unless the user
+	// says so (the window offers the nearest value, the command line
+	// --retry-refused).
+	Refused []Refusal
 }
 
 // Advise reads what is known of a service for a request with options o
@@ -116,6 +124,11 @@ func Advise(known []Known, o api.ImageOptions, edit, masked bool) Advice {
 		}
 	}
 	// A rewritten prompt changes nothing Easel sends: the answer's own
-	// sentence says it, with the prompt used.
+	// sentence says it, with the prompt used. Refusals come last, so the
+	// first note stays the one that changed the request.
+	a.Refused = refusals(known, o)
+	for _, r := range a.Refused {
+		a.Notes = append(a.Notes, r.Sentence(o.Model))
+	}
 	return a
 }

@@ -239,6 +239,7 @@ func Measure(a Asked, res *api.ImageResult) Report {
 		reached := max(1, u.ImageTokens/MinImageTokens)
 		add(References, u.ImageTokens >= MinImageTokens*int64(a.Inputs), fmt.Sprint(a.Inputs), fmt.Sprint(min(reached, int64(a.Inputs))))
 	}
+	r.Checks = append(r.Checks, valuesTaken(o)...)
 	if len(a.Original) > 0 && len(a.Mask) > 0 && len(res.Images) > 0 {
 		if share, ok := MaskChange(res.Images[0].Data, a.Original, a.Mask); ok {
 			r.Checks = append(r.Checks, Check{Trait: Mask, Honoured: share <= MaskHonoured, Changed: share})
@@ -263,6 +264,9 @@ func FromError(a Asked, e *api.Error) []Check {
 		return []Check{{Trait: StreamFails, Honoured: false, Asked: "stream", Got: e.Code}}
 	case a.Options.Background == "transparent" && e.Param == "background":
 		return []Check{{Trait: Transparency, Honoured: false, Asked: "transparent", Got: "refused"}}
+	}
+	if c, ok := valueRefused(a, e); ok {
+		return []Check{c}
 	}
 	return nil
 }

@@ -4,7 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"image"
-	_ "image/jpeg" // decoders for DecodeConfig
+	_ "image/gif" // decoders for DecodeConfig (and svg.go's, registered there)
+	_ "image/jpeg"
 	_ "image/png"
 
 	_ "golang.org/x/image/webp"
@@ -48,12 +49,19 @@ func CheckPixelsWithin(w, h, limit int) error {
 	return nil
 }
 
-// SniffImage checks that data is a PNG, JPEG or WebP image and reads its
-// format and size without decoding the pixels.
+// SniffImage checks that data is a PNG, JPEG, WebP, GIF or SVG image
+// and reads its format and size without decoding the pixels (an SVG's is
+// the size it is drawn at).
 func SniffImage(data []byte) (format string, w, h int, err error) {
 	cfg, format, err := image.DecodeConfig(bytes.NewReader(data))
 	if err != nil {
-		return "", 0, 0, errors.New(catalogue.T("the bytes are not a PNG, JPEG or WebP image"))
+		if size, ok := svgRoot(data); ok {
+			// An SVG too large or too hostile to draw is still an SVG,
+			// kept as sent; only its drawing is refused.
+			w, h := drawSize(size)
+			return "svg", w, h, nil
+		}
+		return "", 0, 0, errors.New(catalogue.T("the bytes are not a PNG, JPEG, WebP, GIF or SVG image"))
 	}
 	return format, cfg.Width, cfg.Height, nil
 }

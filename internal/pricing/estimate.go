@@ -17,6 +17,9 @@ type Estimate struct {
 	Images int
 	Priced bool
 	Model  string
+	// SVGExtra says an SVG result costs an extra charge no source
+	// states: the figure is a floor, and says so.
+	SVGExtra bool
 }
 
 // Range reports whether the estimate is a range, not one figure (auto
@@ -42,10 +45,14 @@ func (e Estimate) String() string {
 		}
 		return catalogue.F("≈ %s for this message", hi)
 	}
+	s := catalogue.N("≈ %[1]s for %[2]d images", e.Images, hi, e.Images)
 	if e.Range() {
-		return catalogue.N("%[1]s–%[2]s for %[3]d images (the service picks size or quality)", e.Images, lo, hi, e.Images)
+		s = catalogue.N("%[1]s–%[2]s for %[3]d images (the service picks size or quality)", e.Images, lo, hi, e.Images)
 	}
-	return catalogue.N("≈ %[1]s for %[2]d images", e.Images, hi, e.Images)
+	if e.SVGExtra {
+		s += catalogue.T(", plus an SVG charge no source states")
+	}
+	return s
 }
 
 // Plus is the estimate of e and f sent together (a batch), in e's
@@ -56,6 +63,7 @@ func (e Estimate) Plus(f Estimate) Estimate {
 		e.Model = f.Model // the sum says which model has no price
 	}
 	e.Priced = e.Priced && f.Priced
+	e.SVGExtra = e.SVGExtra || f.SVGExtra
 	return e
 }
 
@@ -114,8 +122,13 @@ func (t Table) Images(o api.ImageOptions, promptChars, inputs int, highFidelity 
 			low, high = math.Min(low, c), math.Max(high, c)
 		}
 	}
+	if o.OutputFormat == "gif" {
+		// Every frame is drawn, and billed.
+		low, high = low*float64(max(o.Frames, 1)), high*float64(max(o.Frames, 1))
+	}
 	in := (float64(promptChars)/4*p.TextIn + float64(inputs)*InputImageTokens(highFidelity)*p.ImageIn) / 1e6
 	e.Low, e.High, e.Priced = low*float64(n)+in, high*float64(n)+in, true
+	e.SVGExtra = o.OutputFormat == "svg" && p.SVGUnknown
 	return e
 }
 
@@ -137,6 +150,15 @@ func (p Price) picture(quality, size string) (float64, bool) {
 	}
 	if p.ImageOut == 0 {
 		return 0, false
+	}
+	if p.Sheet {
+		base := p.Tokens[quality]
+		w, h, ok := api.ParseSize(size)
+		if base == 0 || !ok {
+			return 0, false
+		}
+		t := math.Ceil(float64(base) * float64(w*h) / (1024 * 1024))
+		return t * p.ImageOut / 1e6, true
 	}
 	t := OutputTokens(quality, size)
 	return float64(t) * p.ImageOut / 1e6, t > 0

@@ -17,6 +17,7 @@ import (
 	"strings"
 
 	"easel/internal/api"
+	"easel/internal/capability"
 )
 
 // Price is one model's price: the defaults are US dollars, a profile's
@@ -35,6 +36,13 @@ type Price struct {
 	// were read: prices change.
 	Source string `json:"source,omitempty"`
 	Date   string `json:"date,omitempty"`
+	// Sheet marks a price read from a model's capability sheet: its
+	// output tokens per picture are the sheet's Tokens (by quality, at
+	// 1024x1024), and none where the sheet gives none; SVGUnknown that an
+	// SVG result costs an extra no source states.
+	Sheet      bool             `json:"-"`
+	Tokens     map[string]int64 `json:"-"`
+	SVGUnknown bool             `json:"-"`
 }
 
 // outputTokens is how many image tokens a GPT image model bills for one
@@ -85,6 +93,13 @@ func Lookup(model string) (Price, bool) {
 		if rest, ok := strings.CutPrefix(m, id+"-"); ok && isSnapshot(rest) {
 			return p, true
 		}
+	}
+	// A model of a family whose sheet carries its price (GPT Image 2
+	// and later): the sheet's rates and tokens, with its source.
+	if s, ok := capability.Lookup(m); ok && s.Price != nil {
+		sp := s.Price
+		return Price{TextIn: sp.TextIn, ImageIn: sp.ImageIn, ImageOut: sp.ImageOut, Source: sp.Source, Date: sp.Date,
+			Sheet: true, Tokens: sp.OutputTokens, SVGUnknown: sp.SVG == "unknown"}, true
 	}
 	return Price{}, false
 }
