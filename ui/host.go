@@ -125,8 +125,20 @@ func (o sessionObserver) Changed() {
 	}
 }
 
-// ModelsChanged gives every model picker the connected profile's list.
-func (o sessionObserver) ModelsChanged() { o.a.models.Show(o.a.session.Models()) }
+// ModelsChanged gives every model picker the connected profile's list,
+// with the image models typed before that answered on this key though
+// the service does not list them (a few rows read by index, as the
+// sender reads the memory).
+func (o sessionObserver) ModelsChanged() {
+	ms, err := o.a.session.Models()
+	if lib := o.a.lib; lib != nil && err == nil && ms != nil {
+		p := o.a.session.Current()
+		if served, serr := lib.ServedModels(context.Background(), p.ID, p.UsingGroup()); serr == nil {
+			ms = api.WithServed(ms, served)
+		}
+	}
+	o.a.models.Show(ms, err)
+}
 
 // KeyringFailed raises the keyring banner.
 func (o sessionObserver) KeyringFailed(error) { o.a.wordKeyringBanner() }

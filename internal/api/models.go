@@ -57,6 +57,20 @@ func (c *Client) Models(ctx context.Context) (out []Model, err error) {
 	return out, nil
 }
 
+// WithServed is ms with the image models of served it does not list
+// added, sorted: models that answered though the service does not list
+// them (gateways' lists lag new models by days).
+func WithServed(ms []Model, served []string) []Model {
+	out := slices.Clone(ms)
+	for _, id := range served {
+		if !slices.ContainsFunc(out, func(m Model) bool { return m.ID == id }) {
+			out = append(out, Model{ID: id, EndpointTypes: []string{EndpointImages}})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out
+}
+
 // ModelIDs is the ids of ms.
 func ModelIDs(ms []Model) []string {
 	ids := make([]string, len(ms))

@@ -38,6 +38,7 @@ func (k Known) Describe() string {
 		Mask:         {catalogue.T("keeps what the mask protects"), catalogue.T("repaints what the mask protects")},
 		StreamFails:  {catalogue.T("carries streamed image requests"), catalogue.T("cannot stream images: a streamed request fails, and is billed")},
 		Edits:        {catalogue.T("takes image edits"), catalogue.T("takes no image edits")},
+		Served:       {catalogue.T("serves this model under this name"), catalogue.T("does not serve this model under this name")},
 		References:   {catalogue.T("shows the model every reference image"), catalogue.F("drops reference images (sent %s, at most %s reached the model)", k.Asked, k.Got)},
 	}[k.Trait]
 	if f, v, ok := k.Trait.Value(); ok {

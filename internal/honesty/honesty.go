@@ -57,6 +57,9 @@ const (
 	// as the service's own token count shows (LiteLLM #14488 dropped all
 	// but the first).
 	References Trait = "references"
+	// Served: the model answered at all, under the name sent (a typed
+	// model the service does not list is remembered by it).
+	Served Trait = "served"
 )
 
 // MinImageTokens is the fewest input tokens one reference image costs
@@ -240,6 +243,9 @@ func Measure(a Asked, res *api.ImageResult) Report {
 		add(References, u.ImageTokens >= MinImageTokens*int64(a.Inputs), fmt.Sprint(a.Inputs), fmt.Sprint(min(reached, int64(a.Inputs))))
 	}
 	r.Checks = append(r.Checks, valuesTaken(o)...)
+	if len(res.Images) > 0 {
+		r.Checks = append(r.Checks, Check{Trait: Served, Honoured: true, Asked: o.Model, Got: o.Model})
+	}
 	if len(a.Original) > 0 && len(a.Mask) > 0 && len(res.Images) > 0 {
 		if share, ok := MaskChange(res.Images[0].Data, a.Original, a.Mask); ok {
 			r.Checks = append(r.Checks, Check{Trait: Mask, Honoured: share <= MaskHonoured, Changed: share})

@@ -154,6 +154,29 @@ func (l *Library) Known(ctx context.Context, k ServiceKey) ([]honesty.Known, err
 	return out, nil
 }
 
+// ServedModels are the image models that answered requests on profile's
+// key of group (trait honesty.Served), by name: a model typed because the
+// service does not list it (gateways' lists lag new models) and that
+// worked is offered again.
+func (l *Library) ServedModels(ctx context.Context, profile, group string) ([]string, error) {
+	rows, err := l.db.QueryContext(ctx, `SELECT DISTINCT model FROM service_traits
+		WHERE profile = ? AND (key_group = ? OR key_group = ?) AND trait = ? AND honoured ORDER BY model`,
+		profile, group, AnyKey, string(honesty.Served))
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var m string
+		if err := rows.Scan(&m); err != nil {
+			return nil, err
+		}
+		out = append(out, m)
+	}
+	return out, rows.Err()
+}
+
 // specificity ranks a trait's key: its own key and endpoint over a
 // wildcard.
 func specificity(k ServiceKey) int {

@@ -17,6 +17,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"easel/internal/api"
+	"easel/internal/capability"
 	"easel/internal/config"
 	"easel/ui/kit"
 	"easel/ui/modelpick"
@@ -64,19 +65,9 @@ func (c Choice) Value(label string) string {
 	return ""
 }
 
-// QualityChoice is the service's quality values.
-func QualityChoice() Choice {
-	return Choice{[]string{catalogue.T("Auto"), catalogue.T("Low"), catalogue.T("Medium"), catalogue.T("High")}, []string{"auto", "low", "medium", "high"}}
-}
-
 // BackgroundChoice is the service's background values.
 func BackgroundChoice() Choice {
 	return Choice{[]string{catalogue.T("Auto"), catalogue.T("Opaque"), catalogue.T("Transparent")}, []string{"auto", "opaque", "transparent"}}
-}
-
-// FormatChoice is the service's output formats.
-func FormatChoice() Choice {
-	return Choice{[]string{"PNG", "JPEG", "WebP"}, []string{"png", "jpeg", "webp"}}
 }
 
 // ModerationChoice is the service's moderation values.
@@ -95,13 +86,26 @@ type Form struct {
 	customRow *fyne.Container
 	// useNearest puts the nearest size every rule allows in the fields,
 	// under a size that breaks one.
-	useNearest  *widget.Button
-	sizeNote    *widget.Label
-	quality     *widget.Select
-	background  *widget.Select
-	bgNote      *widget.Label
-	formatNote  *widget.Label
-	format      *widget.Select
+	useNearest *widget.Button
+	sizeNote   *widget.Label
+	quality    *widget.Select
+	qualityC   *choice
+	background *widget.Select
+	bgNote     *widget.Label
+	formatNote *widget.Label
+	format     *widget.Select
+	formatC    *choice
+	// complexityC is GPT Image 2.6's complexity, shown for models whose
+	// sheet has it ("" first: the model's default).
+	complexityC   *choice
+	complexityRow *fyne.Container
+	// frames and frameMs are a GIF's; gif is the model's GIF rules, nil
+	// when its sheet has none.
+	frames      *widget.Select
+	frameMs     *widget.Entry
+	gifRow      *fyne.Container
+	gifNote     *widget.Label
+	gif         *capability.GIF
 	compression *widget.Slider
 	compressRow *fyne.Container
 	// qualityValue shows the compression slider's value.
@@ -161,11 +165,15 @@ func New(model *modelpick.Picker, extra ...*widget.FormItem) *Form {
 		}
 		f.SizeChanged()
 	})
-	model.OnChanged = func(string) { f.SizeChanged(); f.changed() }
 	f.size.SetSelected(SizePresets()[1].Label)
 
-	f.quality = widget.NewSelect(QualityChoice().Labels, func(string) { f.edited() })
+	f.qualityC = newChoice("quality", plainQualities, func() { f.edited() })
+	f.quality = f.qualityC.sel
 	f.quality.SetSelected(catalogue.T("Auto"))
+	f.complexityC = newChoice("complexity", []string{"", "low", "medium", "high"}, func() { f.edited() })
+	f.complexityRow = container.NewVBox(f.complexityC.box)
+	f.complexityRow.Hide()
+	gifRow := f.newGIFRow()
 
 	f.compression = widget.NewSlider(0, 100)
 	f.compression.Step = 1
@@ -179,10 +187,12 @@ func New(model *modelpick.Picker, extra ...*widget.FormItem) *Form {
 	f.bgNote.Hide()
 	f.formatNote = kit.HintLabel("")
 	f.formatNote.Hide()
-	f.format = widget.NewSelect(FormatChoice().Labels, func(string) { f.syncFormat() })
+	f.formatC = newChoice("output_format", plainFormats, func() { f.syncFormat() })
+	f.format = f.formatC.sel
 	f.background = widget.NewSelect(BackgroundChoice().Labels, func(string) { f.syncBackground(); f.changed() })
 	f.background.SetSelected(catalogue.T("Auto"))
 	f.format.SetSelected("PNG")
+	model.OnChanged = func(string) { f.followSheet(); f.SizeChanged(); f.changed() }
 
 	f.moderation = widget.NewSelect(ModerationChoice().Labels, func(string) { f.edited() })
 	f.moderation.SetSelected(catalogue.T("Auto"))
@@ -215,14 +225,16 @@ func New(model *modelpick.Picker, extra ...*widget.FormItem) *Form {
 	items := append(extra, widget.NewFormItem(catalogue.T("Model"), f.Model.Object))
 	f.Form = widget.NewForm(append(items,
 		widget.NewFormItem(catalogue.T("Size"), container.NewVBox(f.size, f.matchNote, f.customRow)),
-		widget.NewFormItem(catalogue.T("Quality"), short.wrap(f.quality)),
+		widget.NewFormItem(catalogue.T("Quality"), container.NewVBox(short.wrap(f.quality), f.qualityC.other)),
+		widget.NewFormItem(catalogue.T("Complexity"), f.complexityRow),
 		widget.NewFormItem(catalogue.T("Background"), container.NewVBox(short.wrap(f.background), f.bgNote)),
-		widget.NewFormItem(catalogue.T("Format"), container.NewVBox(short.wrap(f.format), f.formatNote, f.compressRow)),
+		widget.NewFormItem(catalogue.T("Format"), container.NewVBox(short.wrap(f.format), f.formatC.other, f.formatNote, f.compressRow, gifRow)),
 		widget.NewFormItem(catalogue.T("Moderation"), short.wrap(f.moderation)),
 		widget.NewFormItem(catalogue.T("Images"), short.wrap(f.n)),
 		widget.NewFormItem(catalogue.T("Stream"), f.stream),
 		widget.NewFormItem(catalogue.T("Previews"), container.NewVBox(short.wrap(f.partials), f.serviceNote)),
 	)...)
+	f.followSheet()
 	return f
 }
 
@@ -345,9 +357,16 @@ func (f *Form) SetOptions(o api.ImageOptions) {
 			f.customH.SetText(strconv.Itoa(h))
 		}
 	}
-	selectValue(f.quality, QualityChoice(), o.Quality)
+	f.qualityC.set(o.Quality)
 	selectValue(f.background, BackgroundChoice(), o.Background)
-	selectValue(f.format, FormatChoice(), o.OutputFormat)
+	f.formatC.set(orPNG(o.OutputFormat))
+	f.complexityC.set(o.Complexity)
+	if o.Frames > 0 {
+		f.frames.SetSelected(strconv.Itoa(o.Frames))
+	}
+	if o.FrameMillis > 0 {
+		f.frameMs.SetText(strconv.Itoa(o.FrameMillis))
+	}
 	selectValue(f.moderation, ModerationChoice(), o.Moderation)
 	if o.OutputCompression != nil {
 		f.compression.SetValue(float64(*o.OutputCompression))
@@ -359,6 +378,13 @@ func (f *Form) SetOptions(o api.ImageOptions) {
 	if o.Stream {
 		f.partials.SetSelected(strconv.Itoa(o.PartialImages))
 	}
+}
+
+func orPNG(format string) string {
+	if format == "" {
+		return "png"
+	}
+	return format
 }
 
 func selectValue(s *widget.Select, c Choice, v string) {
@@ -391,10 +417,23 @@ func (f *Form) syncBackground() {
 // when JPEG is picked over a transparent background, sets the background
 // back to Auto and says so next to the format.
 func (f *Form) syncFormat() {
-	if f.format.Selected == "JPEG" || f.format.Selected == "WebP" {
+	if f.gifRow == nil || f.formatC == nil {
+		return // New is still building the form
+	}
+	if format := f.formatC.value(); format == "jpeg" || format == "webp" {
 		f.compressRow.Show()
 	} else {
 		f.compressRow.Hide()
+	}
+	if f.formatC.value() == "gif" {
+		if f.gif != nil {
+			f.gifNote.SetText(catalogue.F("The frames lie on one sheet whose long side stays within %d pixels: each frame is drawn, and billed.", f.gif.MaxSheetSide))
+		} else {
+			f.gifNote.SetText(catalogue.T("Each frame is drawn, and billed."))
+		}
+		f.gifRow.Show()
+	} else {
+		f.gifRow.Hide()
 	}
 	f.formatNote.Hide()
 	if f.format.Selected == "JPEG" && f.background.Selected == catalogue.T("Transparent") {
@@ -420,9 +459,9 @@ func (f *Form) edited() {
 func (f *Form) Options() api.ImageOptions {
 	o := api.ImageOptions{
 		Model:        f.Model.Text(),
-		Quality:      QualityChoice().Value(f.quality.Selected),
+		Quality:      f.qualityC.value(),
 		Background:   BackgroundChoice().Value(f.background.Selected),
-		OutputFormat: FormatChoice().Value(f.format.Selected),
+		OutputFormat: f.formatC.value(),
 		Moderation:   ModerationChoice().Value(f.moderation.Selected),
 		Stream:       f.stream.Checked,
 	}
@@ -443,6 +482,12 @@ func (f *Form) Options() api.ImageOptions {
 	if o.OutputFormat == "jpeg" || o.OutputFormat == "webp" {
 		c := int(f.compression.Value)
 		o.OutputCompression = &c
+	}
+	if f.complexityRow.Visible() || f.complexityC.sel.Selected == OtherLabel() {
+		o.Complexity = f.complexityC.value()
+	}
+	if o.OutputFormat == "gif" {
+		o.Frames, o.FrameMillis = f.gifOptions()
 	}
 	o.N, _ = strconv.Atoi(f.n.Selected)
 	if o.Stream {

@@ -18,6 +18,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"easel/internal/api"
+	"easel/internal/capability"
 	"easel/ui/kit"
 )
 
@@ -118,6 +119,10 @@ func (m *Picker) show(ms []api.Model, err error) {
 
 // check flags a name the service does not list exactly.
 func (m *Picker) check() {
+	if _, bad := m.Unlisted(); bad && m.family() != "" {
+		m.setNote(catalogue.F("%q is not in this service's list, but it is a %s model: gateways list new models days late, so it is sent as typed.", m.Text(), m.family()), widget.WarningImportance)
+		return
+	}
 	if suggest, bad := m.Unlisted(); bad {
 		msg := catalogue.F("%q is not a model this service lists (names must match exactly, case and hyphens too).", m.Text())
 		if len(suggest) > 0 {
@@ -149,12 +154,23 @@ func (m *Picker) setNote(text string, imp widget.Importance) {
 	m.note.Show()
 }
 
-// Confirm runs send at once when the picker's name is listed (or the
-// list is unknown); otherwise it asks first in win, offering the closest
-// names.
+// family is the capability sheet's family of the typed name, "" when
+// Easel knows none.
+func (m *Picker) family() string {
+	s, ok := capability.Lookup(m.Text())
+	if !ok {
+		return ""
+	}
+	return s.Family
+}
+
+// Confirm runs send at once when the picker's name is listed, the list
+// is unknown, or Easel knows the name's family (a new snapshot the
+// gateway does not list yet); otherwise it asks first in win, offering
+// the closest names.
 func Confirm(win fyne.Window, m *Picker, send func()) {
 	suggest, bad := m.Unlisted()
-	if !bad {
+	if !bad || m.family() != "" {
 		send()
 		return
 	}
