@@ -146,8 +146,10 @@ func one(ctx context.Context, it library.Item, src string, opt Options) (string,
 	}
 	data := original
 	// The same format and no scaling: the original's bytes, unchanged.
+	// An SVG or a GIF in its own format is always its bytes: a drawing
+	// scales itself, and a GIF decoded to scale would lose its frames.
 	same := format == it.Format
-	if !same || opt.LongSide > 0 {
+	if !same || opt.LongSide > 0 && !imageio.KeptWhole(format) {
 		img, err := imageio.DecodeBounded(bytes.NewReader(original), imageio.MaxPixels)
 		if err != nil {
 			return "", fmt.Errorf("image %d: %w", it.ID, err)

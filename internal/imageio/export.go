@@ -26,7 +26,7 @@ var Formats = []string{"png", "jpeg", "webp"}
 // quality (1–100) applies to JPEG and WebP; WebP at 100 is lossless.
 // Transparent pixels become white in a JPEG, which has no alpha.
 func Export(original []byte, from, to string, quality int) ([]byte, error) {
-	if from == to && (to == "png" || quality >= 100) {
+	if from == to && (to == "png" || quality >= 100 || KeptWhole(to)) {
 		return original, nil
 	}
 	img, err := DecodeBounded(bytes.NewReader(original), MaxPixels)
@@ -53,6 +53,11 @@ func Export(original []byte, from, to string, quality int) ([]byte, error) {
 	}
 	return buf.Bytes(), nil
 }
+
+// KeptWhole reports a format whose files an export in the same format
+// copies, never re-encodes: an SVG is a drawing (pixels would lose it)
+// and a GIF's frames would not survive a decode.
+func KeptWhole(format string) bool { return format == "svg" || format == "gif" }
 
 // flatten puts img over white.
 func flatten(img image.Image) image.Image {

@@ -73,8 +73,10 @@ type Actions interface {
 
 // Room is the Gallery tab.
 type Room struct {
-	host      Host
-	actions   Actions
+	host    Host
+	actions Actions
+	// large is the large view opened last (one is open at a time).
+	large     *largeView
 	search    *widget.Entry
 	favorites *widget.Check
 	filters   *filterBar

@@ -33,6 +33,8 @@ type largeView struct {
 	next    *widget.Button
 	at      int           // place in the grid; -1 when the item is not in it
 	loads   *latest.Loads // the picture's decodes: the newest is shown
+	// player plays a GIF's frames; hidden for other items.
+	player *player
 }
 
 // viewLarge shows an item large, from wherever it is in the grid.
@@ -45,6 +47,7 @@ func (t details) viewLargeAt(it library.Item, i int) {
 		return
 	}
 	l := &largeView{room: t.Room, at: i, loads: latest.New(t.host.Do)}
+	t.large = l
 	l.load(it, true)
 }
 
@@ -63,10 +66,19 @@ func (l *largeView) load(it library.Item, first bool) {
 	type decoded struct {
 		img    image.Image
 		opaque bool
+		anim   imageio.Animation
 	}
 	latest.Run(l.loads, func(context.Context) (decoded, error) {
 		img, err := imageio.DecodeFile(path)
-		return decoded{img, err == nil && imageio.IsOpaque(img)}, err
+		d := decoded{img: img, opaque: err == nil && imageio.IsOpaque(img)}
+		if err == nil && it.Format == "gif" {
+			// Every frame, to play; a GIF too large to play shows its
+			// first frame.
+			if data, rerr := imageio.ReadFile(path); rerr == nil {
+				d.anim, _ = imageio.DecodeAnimation(data)
+			}
+		}
+		return d, err
 	}, func(d decoded, err error) {
 		if err != nil {
 			dialog.ShowError(err, l.room.host.Window())
@@ -74,9 +86,10 @@ func (l *largeView) load(it library.Item, first bool) {
 		}
 		if first {
 			l.open(it, d.img, d.opaque)
-			return
+		} else {
+			l.show(it, d.img, d.opaque)
 		}
-		l.show(it, d.img, d.opaque)
+		l.player.play(it, d.anim)
 	})
 }
 
@@ -98,7 +111,9 @@ func (l *largeView) open(it library.Item, img image.Image, opaque bool) {
 		&widget.Button{Icon: theme.ZoomInIcon(), OnTapped: func() { l.v.ZoomBy(viewport.ZoomStep) }},
 		l.size)
 	w := l.room.host.Window()
-	l.d = dialog.NewCustom(catalogue.T("Gallery"), catalogue.T("Close"), container.NewBorder(container.NewVBox(l.title, bar), nil, nil, nil, l.v), w)
+	l.player = newPlayer(l.room.host, l.v)
+	l.d = dialog.NewCustom(catalogue.T("Gallery"), catalogue.T("Close"), container.NewBorder(container.NewVBox(l.title, bar, l.player.bar), nil, nil, nil, l.v), w)
+	l.d.SetOnClosed(l.player.stop)
 	size := w.Canvas().Size()
 	l.d.Resize(fyne.NewSize(size.Width*0.92, size.Height*0.92))
 	l.show(it, img, opaque)
