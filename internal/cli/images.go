@@ -17,6 +17,7 @@ import (
 	"easel/internal/atomicfile"
 	"easel/internal/config"
 	"easel/internal/imageio"
+	"easel/internal/markup"
 	"easel/internal/spend"
 )
 
@@ -165,9 +166,10 @@ func (r *repeated) Set(v string) error { *r = append(*r, v); return nil }
 func runEdit(ctx context.Context, args []string, env Env) error {
 	var f imageFlags
 	var images repeated
-	var mask, fidelity string
+	var mask, fidelity, marks string
 	fs := newFlags("edit", env)
 	f.register(fs)
+	fs.StringVar(&marks, "marks", "", catalogue.T("JSON file of marks drawn over the first image (as the window saves them): markup for models that take it, else drawn on the first image"))
 	fs.Var(&images, "image", catalogue.T("an input image; repeat in order (the first is the one the mask applies to)"))
 	fs.StringVar(&mask, "mask", "", catalogue.T("PNG whose transparent pixels mark what to change in the first image"))
 	fs.StringVar(&fidelity, "fidelity", "", catalogue.T("input fidelity: low or high"))
@@ -197,11 +199,37 @@ func runEdit(ctx context.Context, args []string, env Env) error {
 		}
 		req.Mask = &api.InputImage{Name: filepath.Base(mask), ContentType: http.DetectContentType(data), Data: data}
 	}
+	if marks != "" {
+		if err := applyMarks(env, &req, marks); err != nil {
+			return err
+		}
+	}
 	res, err := sendEdit(ctx, env, &f, c, p, &req)
 	if err != nil || res == nil {
 		return err
 	}
 	return writeImages(env, f.out, res)
+}
+
+// applyMarks puts the marks of the file at path into req as the window
+// does (markup.Apply), and says on stderr how they went.
+func applyMarks(env Env, req *api.EditRequest, path string) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf(catalogue.T("cannot read the marks %s: %w"), path, err)
+	}
+	m, err := markup.Parse(data)
+	if err != nil {
+		return fmt.Errorf(catalogue.T("cannot read the marks %s: %w"), path, err)
+	}
+	mode, _, err := markup.Apply(req, m)
+	if err != nil {
+		return err
+	}
+	if s := mode.Sentence(); s != "" {
+		fmt.Fprintln(env.Stderr, "easel: "+s)
+	}
+	return nil
 }
 
 // readInput reads an input image and prepares it as the window does

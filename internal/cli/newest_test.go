@@ -1,7 +1,10 @@
 package cli
 
 import (
+	"bytes"
+	"image"
 	"image/gif"
+	"image/png"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -140,5 +143,43 @@ func TestTheEstimateCountsXHighAndMax(t *testing.T) {
 	}
 	if got := est("xhigh"); !strings.Contains(got, "0.09") {
 		t.Errorf("xhigh: %s", got)
+	}
+}
+
+func TestEditMarksGoAsMarkupOrDrawnOnTheFirstImage(t *testing.T) {
+	srv, env, _, errOut := newest(t)
+	dir := t.TempDir()
+	first := filepath.Join(dir, "room.png")
+	img := image.NewNRGBA(image.Rect(0, 0, 320, 240))
+	for i := range img.Pix {
+		img.Pix[i] = 200
+	}
+	var buf bytes.Buffer
+	_ = png.Encode(&buf, img)
+	if err := os.WriteFile(first, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	marks := filepath.Join(dir, "marks.json")
+	if err := os.WriteFile(marks, []byte(`{"items":[{"kind":"arrow","points":[[20,20],[200,150]]},{"kind":"circle","points":[[100,100],[130,100]]}]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code := Run([]string{"edit", "--model", "gpt-image-2.6-flare", "--image", first, "--marks", marks, "--prompt", "a window here", "--out", dir}, env); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if a := srv.LastAsked(); a.Markup != image.Pt(320, 240) || a.FirstImage != image.Pt(320, 240) {
+		t.Errorf("markup %v for a first image of %v", a.Markup, a.FirstImage)
+	}
+	if !strings.Contains(errOut.String(), "markup") {
+		t.Errorf("stderr %q", errOut)
+	}
+	errOut.Reset()
+	if code := Run([]string{"edit", "--model", "gpt-image-1", "--image", first, "--marks", marks, "--prompt", "a window here", "--out", dir}, env); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if a := srv.LastAsked(); a.Markup != (image.Point{}) || !strings.Contains(a.Prompt, "Follow the marks") {
+		t.Errorf("markup %v went to a model without it, or the prompt %q does not ask to follow the marks", a.Markup, a.Prompt)
+	}
+	if !strings.Contains(errOut.String(), "drawn onto the first image") {
+		t.Errorf("stderr %q", errOut)
 	}
 }

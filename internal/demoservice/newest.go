@@ -182,8 +182,8 @@ func encodeSVG(job imageJob, i, w, h int) []byte {
 // Asked is what the last image request the service took asked for, as
 // the wire carried it: tests read it to see an option really went.
 type Asked struct {
-	Model, Quality, Complexity, Format, Background string
-	Frames, FrameMillis                            int
+	Model, Quality, Complexity, Format, Background, Prompt string
+	Frames, FrameMillis                                    int
 	// Markup is the size of the marks sent, zero for none.
 	Markup image.Point
 	// FirstImage is the size of the edit's first image.
@@ -191,7 +191,7 @@ type Asked struct {
 }
 
 func (s *Server) remember(job imageJob) {
-	a := Asked{Model: job.model, Quality: job.quality, Complexity: job.complexity, Format: job.format,
+	a := Asked{Model: job.model, Prompt: job.prompt, Quality: job.quality, Complexity: job.complexity, Format: job.format,
 		Background: job.background, Frames: job.frames, FrameMillis: job.frameMillis}
 	if job.markup != nil {
 		a.Markup = job.markup.Bounds().Size()

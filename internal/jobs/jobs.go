@@ -71,6 +71,9 @@ type Request struct {
 	// second time with the first input's pixels put back where the mask
 	// protects them; nil keeps only what the service sent.
 	Keep *Keep
+	// Marked says how an edit's marks went to the service (markup, or
+	// drawn on the first image), for the job's card; "" for none.
+	Marked string
 	// Prices are the profile's prices when the job was submitted: what
 	// the ledger writes its cost at.
 	Prices pricing.Table
@@ -92,6 +95,10 @@ type Keep struct {
 	// sent, when Easel padded it to a shape the model makes; the kept
 	// result is cropped to it. Empty: the whole input.
 	Frame image.Rectangle
+	// First is the first image as the user gave it, when the one sent
+	// differs from it in more than padding (marks drawn on it): the
+	// unmasked area is kept from it. Nil: the first input sent.
+	First []byte
 }
 
 // Service is what a job calls: api.Client satisfies it.
@@ -368,6 +375,9 @@ func (r *Runner) run(ctx context.Context, info Info, slot chan struct{}) {
 				slog.Warn("journal: a job's end could not be written", "job", info.ID, "err", err)
 			}
 		}()
+	}
+	if info.Request.Marked != "" {
+		notes = append(notes, info.Request.Marked)
 	}
 	r.emit(Event{Job: info, State: Sending, Notes: notes})
 

@@ -23,12 +23,18 @@ import (
 type Input struct {
 	Name string
 	Data []byte
+	// Role is RoleMarks for a markup edit's marks among the images;
+	// "" is an image.
+	Role string
 }
 
 // The roles an input plays.
 const (
 	RoleImage = "image"
 	RoleMask  = "mask"
+	// RoleMarks is a markup edit's marks (api.EditRequest.Markup),
+	// kept with the images they were drawn over.
+	RoleMarks = "marks"
 )
 
 // StoredInput is one of the files an item was made from.
@@ -85,10 +91,16 @@ func (l *Library) storeInputs(images []Input, mask *Input) ([]storedRef, error) 
 		refs = append(refs, storedRef{Role: role, Position: pos, Name: in.Name, Hash: hash, File: rel, Format: format, Width: w, Height: h, Size: int64(len(in.Data))})
 		return nil
 	}
-	for i, in := range images {
-		if err := add(in, RoleImage, i); err != nil {
+	pos := map[string]int{}
+	for _, in := range images {
+		role := in.Role
+		if role == "" {
+			role = RoleImage
+		}
+		if err := add(in, role, pos[role]); err != nil {
 			return nil, err
 		}
+		pos[role]++
 	}
 	if mask != nil {
 		if err := add(*mask, RoleMask, 0); err != nil {
@@ -131,6 +143,9 @@ func recordInput(ctx context.Context, tx *sql.Tx, r storedRef) error {
 func EditInputs(e *api.EditRequest) (images []Input, mask *Input) {
 	for _, in := range e.Images {
 		images = append(images, Input{Name: in.Name, Data: in.Data})
+	}
+	if e.Markup != nil {
+		images = append(images, Input{Name: e.Markup.Name, Data: e.Markup.Data, Role: RoleMarks})
 	}
 	if e.Mask != nil {
 		mask = &Input{Name: e.Mask.Name, Data: e.Mask.Data}

@@ -16,6 +16,7 @@ import (
 	"github.com/gofrs/flock"
 
 	"easel/internal/api"
+	"easel/internal/markup"
 )
 
 // Journalled is an image job written down before it was sent: its
@@ -254,7 +255,7 @@ func (l *Library) atWork(j Journalled) bool {
 // journalInputs reads an interrupted edit's images and mask back.
 func (l *Library) journalInputs(ctx context.Context, j *Journalled) error {
 	rows, err := l.db.QueryContext(ctx, `SELECT ji.role, ji.name, i.file FROM journal_inputs ji JOIN inputs i ON i.hash = ji.hash
-		WHERE ji.job = ? ORDER BY ji.role = 'mask', ji.position`, j.Job)
+		WHERE ji.job = ? ORDER BY ji.role = 'mask', ji.role = 'marks', ji.position`, j.Job)
 	if err != nil {
 		return err
 	}
@@ -269,9 +270,15 @@ func (l *Library) journalInputs(ctx context.Context, j *Journalled) error {
 			continue
 		}
 		in := api.InputImage{Name: name, ContentType: http.DetectContentType(data), Data: data}
-		if role == RoleMask {
+		switch role {
+		case RoleMask:
 			j.Edit.Mask = &in
-		} else {
+		case RoleMarks:
+			j.Edit.Markup = &in
+			if alpha, err := markup.AlphaPNG(data); err == nil {
+				j.Edit.MarkupAlpha = &api.InputImage{Name: "markup_alpha.png", ContentType: "image/png", Data: alpha}
+			}
+		default:
 			j.Edit.Images = append(j.Edit.Images, in)
 		}
 	}

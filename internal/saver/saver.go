@@ -85,7 +85,11 @@ func keepUnmasked(job jobs.Info, img api.Image) (api.Image, bool) {
 		return img, false
 	}
 	k := job.Request.Keep
-	data, err := imageio.KeepUnmaskedIn(img.Data, e.Images[0].Data, e.Mask.Data, k.Feather, k.Frame)
+	first := e.Images[0].Data
+	if k.First != nil {
+		first = k.First // the sent first image had marks drawn on it
+	}
+	data, err := imageio.KeepUnmaskedIn(img.Data, first, e.Mask.Data, k.Feather, k.Frame)
 	if err != nil {
 		return img, false
 	}

@@ -145,6 +145,7 @@ func (t *Room) Build() fyne.CanvasObject {
 	t.Options().OfferMatch(t.firstSize)
 	t.Options().OnSizeChanged = t.optionsChanged
 	t.mask.onChanged = t.optionsChanged
+	t.mask.model = t.Options().Model.Text
 	t.fidelity.OnChanged = func(string) { t.Advise() }
 	t.jobs = jobview.NewList(catalogue.T("Edits appear here while they run; results go to the Gallery."), t.JobActions())
 	root := t.layOut()
@@ -261,7 +262,8 @@ func (t strip) showInputs() {
 // learns only when refreshed.
 func (t *Room) optionsChanged() {
 	t.keep.sync()
-	t.Advise() // the estimate and what the service is known not to do
+	t.mask.syncMarks() // the model decides how marks go
+	t.Advise()         // the estimate and what the service is known not to do
 	if t.formScroll != nil {
 		t.formScroll.Refresh()
 	}

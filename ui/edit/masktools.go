@@ -18,7 +18,9 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"easel/internal/api"
+	"easel/internal/capability"
 	"easel/internal/imageio"
+	"easel/internal/markup"
 	"easel/internal/mask"
 	"easel/internal/wording"
 	"easel/ui/dialogs"
@@ -46,6 +48,13 @@ type maskTools struct {
 	undo     *widget.Button
 	redo     *widget.Button
 	coverage *widget.Label
+	// undoMark, clearMarks and marksNote are the marks' part of the
+	// panel: what the marks will do with the model chosen.
+	undoMark   *widget.Button
+	clearMarks *widget.Button
+	marksNote  *widget.Label
+	// model reads the model the edit goes to, for marksNote.
+	model    func() string
 	opacity  *widget.Slider
 	tintShow *widget.Check
 	zoom     *widget.Label
@@ -80,9 +89,11 @@ func (m *maskTools) keep(inputs []Input) {
 	}
 }
 
-// toolNames are the painter's tools in maskpaint.Tool's order.
+// toolNames are the painter's tools in maskpaint.Tool's order: three
+// paint the mask, four draw marks.
 func toolNames() []string {
-	return []string{catalogue.T("Brush"), catalogue.T("Rectangle"), catalogue.T("Lasso")}
+	return []string{catalogue.T("Brush"), catalogue.T("Rectangle"), catalogue.T("Lasso"),
+		catalogue.T("Mark: pen"), catalogue.T("Mark: arrow"), catalogue.T("Mark: circle"), catalogue.T("Mark: note")}
 }
 
 func newMaskTools(h dialogs.Host, work *sync.WaitGroup) *maskTools {
@@ -115,6 +126,10 @@ func newMaskTools(h dialogs.Host, work *sync.WaitGroup) *maskTools {
 	fill := &widget.Button{Text: catalogue.T("Fill"), OnTapped: do((*mask.Mask).Fill)}
 	importMask := &widget.Button{Text: catalogue.T("Import…"), Icon: theme.FolderOpenIcon(), OnTapped: m.importMask}
 	exportMask := &widget.Button{Text: catalogue.T("Export…"), Icon: theme.DocumentSaveIcon(), OnTapped: m.exportMask}
+	m.undoMark = &widget.Button{Text: catalogue.T("Undo mark"), Icon: theme.ContentUndoIcon(), OnTapped: m.painter.UndoMark}
+	m.clearMarks = &widget.Button{Text: catalogue.T("Clear marks"), OnTapped: m.painter.ClearMarks}
+	m.marksNote = kit.HintLabel("")
+	m.painter.OnNote = m.askNote
 	m.coverage = kit.HintLabel("")
 	m.opacity = widget.NewSlider(0.1, 1)
 	m.opacity.Step = 0.05
@@ -149,6 +164,9 @@ func newMaskTools(h dialogs.Host, work *sync.WaitGroup) *maskTools {
 			widget.NewFormItem(catalogue.T("Tint"), container.NewBorder(nil, nil, nil, m.tintShow, m.opacity))),
 		container.NewGridWithColumns(3, invert, clear, fill),
 		container.NewGridWithColumns(2, importMask, exportMask),
+		kit.Heading(catalogue.T("Marks")),
+		m.marksNote,
+		container.NewGridWithColumns(2, m.undoMark, m.clearMarks),
 	)
 	m.sync()
 	return m
@@ -209,6 +227,7 @@ func (m *maskTools) sync() {
 		m.tintShow.Checked = !m.painter.TintHidden()
 		m.tintShow.Refresh()
 	}
+	m.syncMarks()
 	mk := m.painter.Mask()
 	m.zoomRow.Hidden = mk == nil // no image: nothing to zoom
 	if mk == nil {
@@ -226,6 +245,45 @@ func (m *maskTools) sync() {
 	} else {
 		m.coverage.SetText(catalogue.F("%.0f %% of the first image may change; the rest is kept.", 100*p))
 	}
+}
+
+// syncMarks says what the marks will do with the model chosen.
+func (m *maskTools) syncMarks() {
+	marks := m.painter.Marks()
+	setEnabled(m.undoMark, !marks.Empty())
+	setEnabled(m.clearMarks, !marks.Empty())
+	model := ""
+	if m.model != nil {
+		model = m.model()
+	}
+	switch s, ok := capability.Lookup(model); {
+	case marks.Empty():
+		m.marksNote.SetText(catalogue.T("Draw with a mark tool to show the model what to change: arrows, circles, strokes and short notes over the first image."))
+	case ok && s.Markup:
+		m.marksNote.SetText(catalogue.N("%d mark goes to %s as markup, beside the first image.", len(marks.Items), len(marks.Items), model))
+	default:
+		m.marksNote.SetText(catalogue.N("%[1]d mark is drawn onto the first image sent, and the prompt asks %[2]s to follow it (it takes no markup); the unmasked area is kept from your image, without the marks.", len(marks.Items), len(marks.Items), model))
+	}
+}
+
+// askNote asks for a note's words and puts it at at.
+func (m *maskTools) askNote(at [2]float64) {
+	words := &widget.Entry{PlaceHolder: catalogue.T("e.g. make this a window")}
+	words.Validator = func(s string) error {
+		if len([]rune(s)) > markup.MaxNote {
+			return errors.New(catalogue.F("at most %d characters", markup.MaxNote))
+		}
+		return nil
+	}
+	d := dialog.NewForm(catalogue.T("A note on the image"), catalogue.T("Add"), catalogue.T("Cancel"),
+		[]*widget.FormItem{widget.NewFormItem(catalogue.T("Note"), words)}, func(ok bool) {
+			if ok {
+				m.painter.AddNote(at, strings.TrimSpace(words.Text))
+			}
+		}, m.host.Window())
+	d.Resize(fyne.NewSize(420, 160))
+	d.Show()
+	m.host.Window().Canvas().Focus(words)
 }
 
 func setEnabled(b *widget.Button, on bool) {

@@ -1,9 +1,12 @@
 package edit
 
 import (
+	"image"
+
 	"easel/internal/api"
 	"easel/internal/catalogue"
 	"easel/internal/jobs"
+	"easel/internal/markup"
 	"easel/ui/board"
 )
 
@@ -34,23 +37,38 @@ func (t sending) request(use func(jobs.Request)) {
 	req.Mask = m
 	keep := t.keep.request(req.Mask != nil)
 	shape, pad := t.keep.pads(req.Mask != nil)
-	if !pad {
+	marks := t.mask.painter.Marks()
+	if !pad && marks.Empty() {
 		use(jobs.Request{Edit: &req, Parents: parents, Keep: keep})
 		return
 	}
-	// The first image and its mask are padded off the UI goroutine, then
-	// sent; the kept result is cropped back to the picture's frame.
+	// The first image and its mask are padded, and the marks put in,
+	// off the UI goroutine, then sent; the kept result is cropped back
+	// to the picture's frame, and kept from the first image as the user
+	// gave it, never from a copy with the marks drawn on.
 	t.work.Add(1)
 	go func() {
 		defer t.work.Done()
-		first, mask, frame, err := padFirst(req.Images[0], *req.Mask, shape)
-		t.host.Do(func() {
-			if err != nil {
-				t.SetStatus(catalogue.F("The first image could not be padded to the model's shape: %v", err))
+		var err error
+		if pad {
+			var first, mask api.InputImage
+			var frame image.Rectangle
+			if first, mask, frame, err = padFirst(req.Images[0], *req.Mask, shape); err != nil {
+				t.host.Do(func() { t.SetStatus(catalogue.F("The first image could not be padded to the model's shape: %v", err)) })
 				return
 			}
 			req.Images[0], req.Mask, keep.Frame = first, &mask, frame
-			use(jobs.Request{Edit: &req, Parents: parents, Keep: keep})
+		}
+		mode, original, err := markup.Apply(&req, marks)
+		t.host.Do(func() {
+			if err != nil {
+				t.SetStatus(catalogue.F("The marks could not be put in, so nothing was sent: %v", err))
+				return
+			}
+			if original != nil && keep != nil {
+				keep.First = original
+			}
+			use(jobs.Request{Edit: &req, Parents: parents, Keep: keep, Marked: mode.Sentence()})
 		})
 	}()
 }

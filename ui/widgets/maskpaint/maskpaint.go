@@ -18,6 +18,7 @@ import (
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/widget"
 
+	"easel/internal/markup"
 	"easel/internal/mask"
 	"easel/ui/widgets/zoomarea"
 )
@@ -25,12 +26,20 @@ import (
 // Tool is what a drag does.
 type Tool int
 
-// The tools.
+// The tools: three paint the mask; the rest draw marks over the image
+// (internal/markup), which tell the model what to change.
 const (
 	Brush Tool = iota
 	Rectangle
 	Lasso
+	MarkPen
+	MarkArrow
+	MarkCircle
+	MarkNote
 )
+
+// marking reports whether t draws marks rather than painting the mask.
+func (t Tool) marking() bool { return t >= MarkPen }
 
 // tint is the colour painted areas show in: what may change.
 var tint = color.NRGBA{R: 0xff, G: 0x30, B: 0x60, A: 0xff}
@@ -53,9 +62,18 @@ type Painter struct {
 	Radius   float64
 	Hardness float64
 	Erase    bool
-	// OnChanged is told after every change of the mask, and of the brush,
-	// the tint or the zoom by a key, so the tab's controls can follow.
+	// OnChanged is told after every change of the mask or the marks, and
+	// of the brush, the tint or the zoom by a key, so the tab's controls
+	// can follow.
 	OnChanged func()
+	// OnNote is told where a note was asked for (a tap with MarkNote):
+	// the tab asks for its words and calls AddNote.
+	OnNote func(at [2]float64)
+
+	// marks are drawn over the image, apart from the mask.
+	marks markup.Marks
+	// path is the mark being drawn, in image pixels.
+	path [][2]float64
 
 	m       *mask.Mask
 	img     image.Image
@@ -89,6 +107,9 @@ func (p *Painter) SetImage(img image.Image) { p.SetImageMask(img, nil) }
 // undo history), so a mask stays with its image; a nil m, or one of
 // another size, starts an empty mask. A new image is shown whole.
 func (p *Painter) SetImageMask(img image.Image, m *mask.Mask) {
+	if img != p.img {
+		p.marks = markup.Marks{} // marks are drawn on one image
+	}
 	p.img, p.m = img, nil
 	if img != nil && (m == nil || m.Bounds().Size() != img.Bounds().Size()) {
 		m = mask.New(img.Bounds().Dx(), img.Bounds().Dy())
@@ -104,7 +125,51 @@ func (p *Painter) SetImageMask(img image.Image, m *mask.Mask) {
 		size = m.Bounds().Size()
 	}
 	p.surface.setImage(img, m)
+	p.surface.setMarks(p.renderMarks())
 	p.area.SetSize(size)
+}
+
+// Marks are the marks drawn over the image.
+func (p *Painter) Marks() markup.Marks { return p.marks }
+
+// SetMarks replaces the marks (a draft restored, a test).
+func (p *Painter) SetMarks(m markup.Marks) {
+	p.marks = m
+	p.surface.setMarks(p.renderMarks())
+	p.changed()
+}
+
+// AddNote puts a note of text at a point of the image.
+func (p *Painter) AddNote(at [2]float64, text string) {
+	if text == "" || p.img == nil {
+		return
+	}
+	p.addMark(markup.Mark{Kind: markup.Note, Points: [][2]float64{at}, Text: text})
+}
+
+// UndoMark takes the last mark back.
+func (p *Painter) UndoMark() {
+	if n := len(p.marks.Items); n > 0 {
+		p.SetMarks(markup.Marks{Colour: p.marks.Colour, Items: p.marks.Items[:n-1]})
+	}
+}
+
+// ClearMarks takes every mark back.
+func (p *Painter) ClearMarks() { p.SetMarks(markup.Marks{Colour: p.marks.Colour}) }
+
+func (p *Painter) addMark(mk markup.Mark) {
+	p.marks.Items = append(p.marks.Items, mk)
+	p.surface.setMarks(p.renderMarks())
+	p.changed()
+}
+
+// renderMarks is the marks at the image's size, nil for none.
+func (p *Painter) renderMarks() *image.NRGBA {
+	if p.img == nil || p.marks.Empty() {
+		return nil
+	}
+	b := p.img.Bounds()
+	return p.marks.Render(b.Dx(), b.Dy())
 }
 
 // Image is the image the mask is painted on, nil for none.
@@ -160,6 +225,14 @@ func pt(f [2]float64) image.Point {
 // tapped dabs the brush once.
 func (p *Painter) tapped(pos fyne.Position) {
 	p.requestFocus()
+	if p.m != nil && p.Tool == MarkNote && p.OnNote != nil {
+		p.OnNote(p.toImage(pos))
+		return
+	}
+	if p.m != nil && p.Tool == MarkPen {
+		p.addMark(markup.Mark{Kind: markup.Pen, Points: [][2]float64{p.toImage(pos)}})
+		return
+	}
 	if p.m == nil || p.Tool != Brush {
 		return
 	}
@@ -180,9 +253,15 @@ func (p *Painter) dragged(pos fyne.Position) {
 	if !p.dragging {
 		p.requestFocus()
 		p.dragging, p.start, p.last, p.outline = true, at, at, []image.Point{pt(at)}
+		p.path = [][2]float64{at}
 		if p.Tool == Brush {
 			p.m.Begin()
 		}
+	}
+	if p.Tool.marking() {
+		p.dragMark(at)
+		p.last = at
+		return
 	}
 	switch p.Tool {
 	case Brush:
@@ -205,6 +284,10 @@ func (p *Painter) dragEnd() {
 		return
 	}
 	p.dragging = false
+	if p.Tool.marking() {
+		p.endMark()
+		return
+	}
 	switch p.Tool {
 	case Brush:
 		p.m.End()
@@ -219,6 +302,39 @@ func (p *Painter) dragEnd() {
 	}
 	p.surface.clearGuides()
 	p.changed()
+}
+
+// dragMark follows a mark being drawn with a guide: the pen's path, the
+// arrow's line, the circle's outline.
+func (p *Painter) dragMark(at [2]float64) {
+	switch p.Tool {
+	case MarkPen:
+		p.path = append(p.path, at)
+		p.surface.showPath(p.path, false)
+	case MarkArrow:
+		p.path = [][2]float64{p.start, at}
+		p.surface.showPath(p.path, false)
+	case MarkCircle:
+		p.path = [][2]float64{p.start, at}
+		r := math.Hypot(at[0]-p.start[0], at[1]-p.start[1])
+		ring := make([][2]float64, 48)
+		for i := range ring {
+			a := 2 * math.Pi * float64(i) / float64(len(ring))
+			ring[i] = [2]float64{p.start[0] + r*math.Cos(a), p.start[1] + r*math.Sin(a)}
+		}
+		p.surface.showPath(ring, true)
+	}
+}
+
+// endMark keeps the mark drawn.
+func (p *Painter) endMark() {
+	p.surface.clearGuides()
+	kind := map[Tool]markup.Kind{MarkPen: markup.Pen, MarkArrow: markup.Arrow, MarkCircle: markup.Circle}[p.Tool]
+	if kind == "" || len(p.path) == 0 {
+		return
+	}
+	p.addMark(markup.Mark{Kind: kind, Points: p.path})
+	p.path = nil
 }
 
 // wheel zooms about the pointer with Ctrl held, and pans otherwise.

@@ -32,9 +32,11 @@ type tile struct {
 // the pointer and hands it to the painter.
 type surface struct {
 	widget.BaseWidget
-	p      *Painter
-	base   *canvas.Image
-	tiles  []*tile
+	p     *Painter
+	base  *canvas.Image
+	tiles []*tile
+	// marks shows the marks over the tint, at the image's size.
+	marks  *canvas.Image
 	rect   *canvas.Rectangle
 	lasso  []fyne.CanvasObject
 	cursor *canvas.Circle
@@ -45,7 +47,8 @@ type surface struct {
 }
 
 func newSurface(p *Painter) *surface {
-	s := &surface{p: p, base: &canvas.Image{FillMode: canvas.ImageFillStretch}}
+	s := &surface{p: p, base: &canvas.Image{FillMode: canvas.ImageFillStretch}, marks: &canvas.Image{FillMode: canvas.ImageFillStretch}}
+	s.marks.Hide()
 	s.rect = canvas.NewRectangle(color.Transparent)
 	s.rect.StrokeColor, s.rect.StrokeWidth = guideColour, 1
 	s.rect.Hide()
@@ -73,6 +76,41 @@ func (s *surface) setImage(img image.Image, m *mask.Mask) {
 	}
 	s.showTint()
 	s.base.Refresh()
+	s.Refresh()
+}
+
+// setMarks shows the marks drawn (nil: none).
+func (s *surface) setMarks(img *image.NRGBA) {
+	if img == nil {
+		s.marks.Image = nil
+		s.marks.Hide()
+	} else {
+		s.marks.Image = img
+		s.marks.Show()
+	}
+	s.marks.Refresh()
+	s.Refresh()
+}
+
+// showPath draws a mark's guide through image points, closed back to
+// its start when closed.
+func (s *surface) showPath(points [][2]float64, closed bool) {
+	s.lasso = s.lasso[:0]
+	at := func(q [2]float64) fyne.Position {
+		x, y := s.p.area.View.ToContent(q[0], q[1])
+		return fyne.NewPos(float32(x), float32(y))
+	}
+	step := max(1, len(points)/400)
+	for i := 0; i+step < len(points) || closed && i < len(points); i += step {
+		j := i + step
+		if j >= len(points) {
+			j = 0
+		}
+		l := canvas.NewLine(guideColour)
+		l.StrokeWidth = 2
+		l.Position1, l.Position2 = at(points[i]), at(points[j])
+		s.lasso = append(s.lasso, l)
+	}
 	s.Refresh()
 }
 
@@ -222,6 +260,8 @@ func (r *surfaceRenderer) Layout(size fyne.Size) {
 	s.base.ScaleMode = pixels
 	s.base.Move(fyne.NewPos(float32(ox), float32(oy)))
 	s.base.Resize(fyne.NewSize(float32(float64(v.Size.X)*v.Zoom), float32(float64(v.Size.Y)*v.Zoom)))
+	s.marks.Move(s.base.Position())
+	s.marks.Resize(s.base.Size())
 	for _, t := range s.tiles {
 		x0, y0 := v.ToContent(float64(t.r.Min.X), float64(t.r.Min.Y))
 		x1, y1 := v.ToContent(float64(t.r.Max.X), float64(t.r.Max.Y))
@@ -240,11 +280,12 @@ func (r *surfaceRenderer) Refresh() {
 
 func (r *surfaceRenderer) Objects() []fyne.CanvasObject {
 	s := r.s
-	objs := make([]fyne.CanvasObject, 0, 3+len(s.tiles)+len(s.lasso))
+	objs := make([]fyne.CanvasObject, 0, 4+len(s.tiles)+len(s.lasso))
 	objs = append(objs, s.base)
 	for _, t := range s.tiles {
 		objs = append(objs, t.img)
 	}
+	objs = append(objs, s.marks)
 	objs = append(objs, s.lasso...)
 	return append(objs, s.rect, s.cursor)
 }
