@@ -222,8 +222,10 @@ func newCard(e jobs.Event, a Actions, onClear func()) *Card {
 	text := container.NewVBox(c.title, c.Status, c.hint, c.Said, c.Cost, c.words,
 		// Cancel sits alone at the row's end: when the job ends it goes
 		// and nothing takes its place, so a late click lands on nothing
-		// rather than on "Edit this result".
-		container.NewBorder(nil, nil, nil, c.cancel, container.NewHBox(c.otherGroup, c.retry, c.settings, c.editThis, c.more, c.compare, c.compareLarge, c.wordsButton, c.clear)),
+		// rather than on "Edit this result". The actions wrap onto more
+		// rows rather than ask for more width than the card has: a row
+		// of them once widened the whole window past the screen.
+		container.NewBorder(nil, nil, nil, c.cancel, container.New(layout.NewRowWrapLayout(), c.otherGroup, c.retry, c.settings, c.editThis, c.more, c.compare, c.compareLarge, c.wordsButton, c.clear)),
 		slotRow, c.results, c.unsaved)
 	c.slotRow = slotRow
 	c.root = container.NewBorder(nil, nil, container.NewStack(bg, c.preview), nil, text)
