@@ -4,10 +4,10 @@ package e2e
 
 import (
 	"context"
+	"fmt"
 	"image"
 	"image/color"
 	"image/png"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
