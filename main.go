@@ -19,6 +19,7 @@ import (
 	_ "easel/internal/posixlocale" // before Fyne initialises: see the package doc
 
 	"easel/internal/applog"
+	"easel/internal/capability"
 	"easel/internal/catalogue"
 	"easel/internal/cli"
 	"easel/internal/config"
@@ -30,6 +31,7 @@ import (
 func main() {
 	speak()
 	closeLog := openLog()
+	loadSheets()
 	if len(os.Args) > 1 && cli.IsCommand(os.Args[1]) {
 		code := cli.Run(os.Args[1:], cli.OSEnv())
 		closeLog()
@@ -116,4 +118,25 @@ func absolute(args []string) []string {
 		}
 	}
 	return out
+}
+
+// loadSheets puts the user's model sheets (models.json beside
+// profiles.json, or $EASEL_MODELS) before the shipped ones, for the
+// window and the command line alike. A file that does not read is said
+// and left out: the shipped sheets still apply.
+func loadSheets() {
+	path := os.Getenv("EASEL_MODELS")
+	if path == "" {
+		profiles, err := config.DefaultPath()
+		if err != nil {
+			return
+		}
+		path = filepath.Join(filepath.Dir(profiles), "models.json")
+	}
+	b, err := capability.Load(path)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "easel: "+catalogue.F("the model sheets in %s were not read (%v): the sheets Easel ships apply", path, err))
+		slog.Warn("capability: a models.json was not read", "path", path, "err", err)
+	}
+	capability.Use(b)
 }

@@ -84,7 +84,11 @@ func TestConformanceThroughPrism(t *testing.T) {
 	for _, o := range []api.ImageOptions{
 		{Model: "gpt-image-1", Size: "1024x1024", Quality: "low", OutputFormat: "png", Moderation: "low"},
 		{Model: "gpt-image-1", Size: "1536x1024", OutputFormat: "jpeg", OutputCompression: ptr(60), N: 2},
-		{Model: "gpt-image-2", Size: "1536x864", Background: "transparent", OutputFormat: "webp", OutputCompression: ptr(90)},
+		{Model: "gpt-image-2.5-flare", Size: "1536x864", Background: "transparent", OutputFormat: "webp", OutputCompression: ptr(90), Quality: "max"},
+		// GPT Image 2.6's options, which the repository's spec adds
+		// (testdata/openai-spec/newest.py).
+		{Model: "gpt-image-2.6-flare", Quality: "xhigh", Complexity: "low", OutputFormat: "svg"},
+		{Model: "gpt-image-2.6-sunburst", Size: "1024x1024", Quality: "low", OutputFormat: "gif", Frames: 4, FrameMillis: 120},
 		{Model: "gpt-image-1", Size: "1024x1536", Stream: true, PartialImages: 2},
 		{Model: "dall-e-3", Size: "1024x1024", ResponseFormat: "b64_json", Quality: "hd"},
 	} {
@@ -112,6 +116,13 @@ func TestConformanceThroughPrism(t *testing.T) {
 	var ae *api.Error
 	if errors.As(err, &ae) && (ae.Status == 422 || strings.Contains(ae.Message, "prism")) {
 		t.Errorf("Prism rejected the edit request: %v", err)
+	}
+	// A markup edit (GPT Image 2.6): the marks and their coverage as
+	// parts of the first image's size, with complexity.
+	_, err = c.Edit(ctx, api.EditRequest{Prompt: "a window here", ImageOptions: api.ImageOptions{Model: "gpt-image-2.6-flare", Complexity: "medium", Quality: "xhigh"},
+		Images: []api.InputImage{{Name: "a.png", Data: png}}, Markup: &api.InputImage{Name: "markup.png", Data: png}, MarkupAlpha: &api.InputImage{Name: "markup_alpha.png", Data: png}}, nil)
+	if errors.As(err, &ae) && (ae.Status == 422 || strings.Contains(ae.Message, "prism")) {
+		t.Errorf("Prism rejected the markup edit: %v", err)
 	}
 	// An outpaint is an edit: the padded canvas and the mask of its new
 	// area, at the canvas's size.

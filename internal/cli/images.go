@@ -169,7 +169,7 @@ func runEdit(ctx context.Context, args []string, env Env) error {
 	var mask, fidelity, marks string
 	fs := newFlags("edit", env)
 	f.register(fs)
-	fs.StringVar(&marks, "marks", "", catalogue.T("JSON file of marks drawn over the first image (as the window saves them): markup for models that take it, else drawn on the first image"))
+	fs.StringVar(&marks, "marks", "", catalogue.T("JSON file of marks over the first image (pen, arrow, circle, note; see README): markup for models that take it, else drawn on the first image"))
 	fs.Var(&images, "image", catalogue.T("an input image; repeat in order (the first is the one the mask applies to)"))
 	fs.StringVar(&mask, "mask", "", catalogue.T("PNG whose transparent pixels mark what to change in the first image"))
 	fs.StringVar(&fidelity, "fidelity", "", catalogue.T("input fidelity: low or high"))
