@@ -34,6 +34,7 @@ import (
 	"easel/ui/edit"
 	"easel/ui/gallery"
 	"easel/ui/generate"
+	"easel/ui/jobview"
 	"easel/ui/kit"
 	"easel/ui/modelpick"
 	"easel/ui/room"
@@ -307,7 +308,12 @@ func (a *App) listInterrupted() {
 			tab = TabEdit
 		}
 		a.ensureBuilt(tab)
-		jobFeed{a}.showJobEvent(jobs.Event{Job: info, State: jobs.Interrupted}, nil, nil)
+		e := jobs.Event{Job: info, State: jobs.Interrupted, ItemIDs: info.Kept}
+		var results []jobview.Result
+		if a.lib != nil && len(info.Kept) > 0 {
+			results = jobFeed{a}.results(e)
+		}
+		jobFeed{a}.showJobEvent(e, nil, results)
 	}
 	n := len(a.interrupted)
 	text := catalogue.F("%d requests were still at the service when Easel last closed: they are listed in Text to image and Edit with Retry. The service may have charged for them.", n)

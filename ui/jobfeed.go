@@ -27,39 +27,45 @@ func (a jobFeed) onJobEvent(e jobs.Event) {
 	if e.State == jobs.Partial && e.Preview != nil {
 		img, _ = library.MakeThumbnailSized(e.Preview.Data, jobview.PreviewSide)
 	}
-	if e.State == jobs.Done && a.lib != nil {
-		// Every image the job made, each with its thumbnail (n is at
-		// most 10, and the runner keeps no more than were asked for).
-		// An edit whose unmasked area was kept has two of each: the
-		// card names them, and compares the kept one with the first
-		// input.
-		var before image.Image
-		for _, id := range e.ItemIDs {
-			r := jobview.Result{Item: id}
-			if it, err := a.lib.Get(context.Background(), id); err == nil {
-				r.Path = a.lib.Path(it)
-				if p, err := a.lib.Thumbnail(it); err == nil {
-					r.Thumb, _ = imageio.DecodeFileFit(p, jobview.PreviewSide)
-				}
-				if it.Kind == "kept" && e.Job.Request.Edit != nil && len(e.Job.Request.Edit.Images) > 0 {
-					if before == nil {
-						before, _ = library.MakeThumbnailSized(e.Job.Request.Edit.Images[0].Data, jobview.PreviewSide)
-					}
-					r.Label, r.Before = catalogue.T("Unmasked kept"), before
-					r.BeforeData = e.Job.Request.Edit.Images[0].Data
-				} else if e.Job.Request.Keep != nil {
-					r.Label = catalogue.T("As sent")
-				}
-			}
-			results = append(results, r)
-		}
-		for i := range e.Unsaved {
-			u := &e.Unsaved[i]
-			thumb, _ := library.MakeThumbnailSized(u.Image.Data, jobview.PreviewSide)
-			results = append(results, jobview.Result{Thumb: thumb, Unsaved: u})
-		}
+	if (e.State == jobs.Done || e.State == jobs.Interrupted) && a.lib != nil {
+		results = a.results(e)
 	}
 	a.bridge.Do(func() { a.showJobEvent(e, img, results) })
+}
+
+// results are the images of a job that ended (done, or cut off after
+// some had arrived), each with its thumbnail (n is at most 10, and the
+// runner keeps no more than were asked for). An edit whose unmasked area
+// was kept has two of each: the card names them, and compares the kept
+// one with the first input.
+func (a jobFeed) results(e jobs.Event) []jobview.Result {
+	var results []jobview.Result
+	var before image.Image
+	for _, id := range e.ItemIDs {
+		r := jobview.Result{Item: id}
+		if it, err := a.lib.Get(context.Background(), id); err == nil {
+			r.Path = a.lib.Path(it)
+			if p, err := a.lib.Thumbnail(it); err == nil {
+				r.Thumb, _ = imageio.DecodeFileFit(p, jobview.PreviewSide)
+			}
+			if it.Kind == "kept" && e.Job.Request.Edit != nil && len(e.Job.Request.Edit.Images) > 0 {
+				if before == nil {
+					before, _ = library.MakeThumbnailSized(e.Job.Request.Edit.Images[0].Data, jobview.PreviewSide)
+				}
+				r.Label, r.Before = catalogue.T("Unmasked kept"), before
+				r.BeforeData = e.Job.Request.Edit.Images[0].Data
+			} else if e.Job.Request.Keep != nil {
+				r.Label = catalogue.T("As sent")
+			}
+		}
+		results = append(results, r)
+	}
+	for i := range e.Unsaved {
+		u := &e.Unsaved[i]
+		thumb, _ := library.MakeThumbnailSized(u.Image.Data, jobview.PreviewSide)
+		results = append(results, jobview.Result{Thumb: thumb, Unsaved: u})
+	}
+	return results
 }
 
 func (a jobFeed) showJobEvent(e jobs.Event, img image.Image, results []jobview.Result) {
@@ -70,7 +76,7 @@ func (a jobFeed) showJobEvent(e jobs.Event, img image.Image, results []jobview.R
 	} else if a.built[TabGenerate] {
 		a.generate.ShowJob(e, img, results)
 	}
-	if e.State == jobs.Done && a.built[TabGallery] {
+	if (e.State == jobs.Done || len(e.ItemIDs) > 0) && a.built[TabGallery] {
 		a.gallery.Reload()
 	}
 	if e.Charged != nil {

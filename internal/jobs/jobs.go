@@ -20,6 +20,7 @@ import (
 	"easel/internal/catalogue"
 	"easel/internal/gateway"
 	"easel/internal/honesty"
+	"easel/internal/imageio"
 	"easel/internal/library"
 	"easel/internal/pricing"
 	"easel/internal/spend"
@@ -160,6 +161,18 @@ type Info struct {
 	Request Request
 	// Started is when the job was submitted.
 	Started time.Time
+	// Kept, for a job a kill cut off, are the gallery items of the
+	// images that had arrived before it (ArrivalKeeper).
+	Kept []int64
+}
+
+// ArrivalKeeper is a Journal that keeps each image the moment it
+// arrives, while its job is still out (one of four streamed), so a kill
+// before the job ends loses no image that was paid for: the next start
+// puts it in the gallery. The runner tells of an arrival only after it
+// is kept.
+type ArrivalKeeper interface {
+	KeepArrived(job string, n int, img api.Image) error
 }
 
 // Event is one change of a job, sent to the runner's listener.
@@ -409,7 +422,12 @@ func (r *Runner) run(ctx context.Context, info Info, slot chan struct{}) {
 		}
 	}()
 	previews := 0
+	keeper, keeps := r.journal.(ArrivalKeeper)
 	onPartial := func(p api.Partial) {
+		if p.Final && keeps {
+			// On disk before the card says it arrived.
+			r.keepArrived(keeper, info, p)
+		}
 		mu.Lock()
 		previews++
 		r.emit(Event{Job: info, State: Partial, Preview: &p})
@@ -549,6 +567,17 @@ func (r *Runner) finishWithError(ctx context.Context, info Info, err error, bill
 		e.Charged = r.charge(ctx, info, nil, e.State, billed)
 	}
 	r.end(e)
+}
+
+// keepArrived writes an image that arrived while its job is out.
+func (r *Runner) keepArrived(k ArrivalKeeper, info Info, p api.Partial) {
+	format, w, h, err := imageio.SniffImage(p.Data)
+	if err == nil {
+		err = k.KeepArrived(info.ID, p.Image, api.Image{Data: p.Data, Format: format, Width: w, Height: h})
+	}
+	if err != nil {
+		slog.Warn("journal: an image that arrived could not be kept before the job ended", "job", info.ID, "image", p.Image, "err", err)
+	}
 }
 
 // keepAside hands the unreadable images' bytes to the saver, when it

@@ -1,8 +1,11 @@
 package jobs
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"image"
+	"image/png"
 	"net/http/httptest"
 	"sync"
 	"sync/atomic"
@@ -521,5 +524,71 @@ func TestAJobThatCannotBeKeptIsNotSent(t *testing.T) {
 	}
 	if svc.peak.Load() != 0 {
 		t.Error("a request was sent though nothing could be kept")
+	}
+}
+
+// arrivals is a journal that keeps images as they arrive, recording
+// what the listener had been told when each was kept.
+type arrivals struct {
+	journal
+	kept      []int
+	toldFirst bool
+	told      *atomic.Int32
+}
+
+func (a *arrivals) KeepArrived(_ string, n int, img api.Image) error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.told.Load() > int32(len(a.kept)) {
+		a.toldFirst = true
+	}
+	if img.Format != "png" || img.Width != 4 {
+		return errors.New("not the image sent")
+	}
+	a.kept = append(a.kept, n)
+	return nil
+}
+
+// finals streams two whole images, then waits.
+type finals struct{ fakeService }
+
+func (f *finals) Generate(ctx context.Context, req api.GenerateRequest, onPartial func(api.Partial)) (*api.ImageResult, error) {
+	for i := range 2 {
+		onPartial(api.Partial{Image: i, Data: tinyPNG(), Format: "png", Final: true})
+	}
+	<-ctx.Done()
+	return nil, &api.Error{Kind: api.KindCancelled}
+}
+
+func tinyPNG() []byte {
+	var buf bytes.Buffer
+	_ = png.Encode(&buf, image.NewNRGBA(image.Rect(0, 0, 4, 4)))
+	return buf.Bytes()
+}
+
+// An image that arrives while its job is out is kept before the card is
+// told it arrived: a kill after "Image 1 of 4 arrived" loses nothing.
+func TestAnImageIsKeptBeforeItsArrivalIsTold(t *testing.T) {
+	var told atomic.Int32
+	j := &arrivals{journal: journal{open: map[string]bool{}}, told: &told}
+	r := New(&finals{}, &fakeSaver{}, func(e Event) {
+		if e.State == Partial && e.Preview != nil && e.Preview.Final {
+			told.Add(1)
+		}
+	}, Options{Journal: j, Tick: time.Hour})
+	id, _ := r.Submit(genReq("p"))
+	deadline := time.Now().Add(5 * time.Second)
+	for told.Load() < 2 && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	r.Cancel(id)
+	r.Wait()
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if len(j.kept) != 2 || j.kept[0] != 0 || j.kept[1] != 1 {
+		t.Errorf("kept %v", j.kept)
+	}
+	if j.toldFirst {
+		t.Error("an arrival was told before its image was kept")
 	}
 }

@@ -44,6 +44,9 @@ type Journalled struct {
 	Owner string
 	// Group is the account group of the key it went on.
 	Group string `json:"-"`
+	// Arrived are the images that had arrived when the job was cut off
+	// (KeepArrived): paid for, to be put in the gallery.
+	Arrived []api.Image `json:"-"`
 }
 
 // OwnerCLI marks a job the command line sent.
@@ -107,6 +110,9 @@ func (l *Library) End(ctx context.Context, job string) error {
 		return nil
 	}
 	_, err := l.db.ExecContext(ctx, `DELETE FROM journal WHERE job = ?`, job)
+	if err == nil {
+		l.dropArrived(job)
+	}
 	return err
 }
 
@@ -153,14 +159,20 @@ func (l *Library) CutOff(ctx context.Context) ([]Journalled, error) {
 }
 
 // drop crosses jobs out of the journal.
+// Their arrived images stay until the caller has put them in the
+// gallery (DropArrived): the bytes read back are all there is of them.
 func (l *Library) drop(ctx context.Context, jobs []Journalled) error {
 	for _, j := range jobs {
-		if err := l.End(ctx, j.Job); err != nil {
+		if _, err := l.db.ExecContext(ctx, `DELETE FROM journal WHERE job = ?`, j.Job); err != nil {
 			return err
 		}
 	}
 	return nil
 }
+
+// DropArrived removes the images that arrived before job was cut off,
+// once they are in the gallery.
+func (l *Library) DropArrived(job string) { l.dropArrived(job) }
 
 // cutOff reads the journal's jobs that match where and whose process is
 // gone. A row this Easel cannot read is crossed out.
@@ -210,6 +222,7 @@ func (l *Library) cutOff(ctx context.Context, where string) ([]Journalled, error
 				return nil, err
 			}
 		}
+		out[i].Arrived = l.arrived(out[i].Job)
 	}
 	return out, nil
 }

@@ -125,6 +125,13 @@ func (j Journal) Begin(ctx context.Context, job jobs.Info) error {
 	return j.Lib.Begin(ctx, entry)
 }
 
+// KeepArrived implements jobs.ArrivalKeeper: the image goes beside the
+// job's journal entry, until the job's end (or the next start) puts it in
+// the gallery.
+func (j Journal) KeepArrived(job string, n int, img api.Image) error {
+	return j.Lib.KeepArrived(job, n, img)
+}
+
 // End implements jobs.Journal.
 func (j Journal) End(ctx context.Context, id string) error { return j.Lib.End(ctx, id) }
 
@@ -146,10 +153,28 @@ func (j Journal) Interrupted(ctx context.Context, prices func(profile string) pr
 				req.Keep.Frame = *f.KeepFrame
 			}
 		}
-		if req.Edit != nil && len(req.Edit.Images) == 0 {
+		info := jobs.Info{ID: f.Job, Request: req, Started: f.Started}
+		if len(f.Arrived) > 0 {
+			// Paid for and on disk: into the gallery with the job's
+			// prompt and settings, before anything else.
+			res := &api.ImageResult{Images: f.Arrived, Created: f.Started}
+			saved := true
+			for _, s := range (Library{Lib: j.Lib}).Save(ctx, info, res, honesty.Report{}) {
+				if s.Err == nil {
+					info.Kept = append(info.Kept, s.Item)
+				} else {
+					saved = false
+					slog.Warn("journal: an image that arrived before a kill could not be put in the gallery", "job", f.Job, "err", s.Err)
+				}
+			}
+			if saved {
+				j.Lib.DropArrived(f.Job)
+			}
+		}
+		if req.Edit != nil && len(req.Edit.Images) == 0 && len(info.Kept) == 0 {
 			continue // its inputs are gone: nothing could be sent again
 		}
-		out = append(out, jobs.Info{ID: f.Job, Request: req, Started: f.Started})
+		out = append(out, info)
 	}
 	return out, err
 }

@@ -126,8 +126,8 @@ func newMaskTools(h dialogs.Host, work *sync.WaitGroup) *maskTools {
 	fill := &widget.Button{Text: catalogue.T("Fill"), OnTapped: do((*mask.Mask).Fill)}
 	importMask := &widget.Button{Text: catalogue.T("Import…"), Icon: theme.FolderOpenIcon(), OnTapped: m.importMask}
 	exportMask := &widget.Button{Text: catalogue.T("Export…"), Icon: theme.DocumentSaveIcon(), OnTapped: m.exportMask}
-	m.undoMark = &widget.Button{Text: catalogue.T("Undo mark"), Icon: theme.ContentUndoIcon(), OnTapped: m.painter.UndoMark}
-	m.clearMarks = &widget.Button{Text: catalogue.T("Clear marks"), OnTapped: m.painter.ClearMarks}
+	m.undoMark = &widget.Button{Text: catalogue.T("Undo mark"), Icon: theme.ContentUndoIcon(), OnTapped: m.painter.Marks.Undo}
+	m.clearMarks = &widget.Button{Text: catalogue.T("Clear marks"), OnTapped: m.painter.Marks.Clear}
 	m.marksNote = kit.HintLabel("")
 	m.painter.OnNote = m.askNote
 	m.coverage = kit.HintLabel("")
@@ -249,7 +249,7 @@ func (m *maskTools) sync() {
 
 // syncMarks says what the marks will do with the model chosen.
 func (m *maskTools) syncMarks() {
-	marks := m.painter.Marks()
+	marks := m.painter.Marks.All()
 	setEnabled(m.undoMark, !marks.Empty())
 	setEnabled(m.clearMarks, !marks.Empty())
 	model := ""
@@ -278,7 +278,7 @@ func (m *maskTools) askNote(at [2]float64) {
 	d := dialog.NewForm(catalogue.T("A note on the image"), catalogue.T("Add"), catalogue.T("Cancel"),
 		[]*widget.FormItem{widget.NewFormItem(catalogue.T("Note"), words)}, func(ok bool) {
 			if ok {
-				m.painter.AddNote(at, strings.TrimSpace(words.Text))
+				m.painter.Marks.AddNote(at, strings.TrimSpace(words.Text))
 			}
 		}, m.host.Window())
 	d.Resize(fyne.NewSize(420, 160))

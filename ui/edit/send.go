@@ -37,7 +37,7 @@ func (t sending) request(use func(jobs.Request)) {
 	req.Mask = m
 	keep := t.keep.request(req.Mask != nil)
 	shape, pad := t.keep.pads(req.Mask != nil)
-	marks := t.mask.painter.Marks()
+	marks := t.mask.painter.Marks.All()
 	if !pad && marks.Empty() {
 		use(jobs.Request{Edit: &req, Parents: parents, Keep: keep})
 		return

@@ -23,9 +23,9 @@ func TestMarksAreDrawnApartFromTheMask(t *testing.T) {
 	p.OnNote = func(at [2]float64) { noteAt = at }
 	p.Tool = MarkNote
 	p.surface.Tapped(&fyne.PointEvent{Position: fyne.NewPos(40, 90)})
-	p.AddNote(noteAt, "brighter here")
+	p.Marks.AddNote(noteAt, "brighter here")
 
-	m := p.Marks()
+	m := p.Marks.All()
 	kinds := []markup.Kind{}
 	for _, mk := range m.Items {
 		kinds = append(kinds, mk.Kind)
@@ -45,12 +45,12 @@ func TestMarksAreDrawnApartFromTheMask(t *testing.T) {
 	if !p.surface.marks.Visible() || p.surface.marks.Image == nil || p.surface.marks.Image.Bounds().Dx() != 100 {
 		t.Error("the marks are not shown over the image")
 	}
-	p.UndoMark()
-	if len(p.Marks().Items) != 3 {
+	p.Marks.Undo()
+	if len(p.Marks.All().Items) != 3 {
 		t.Error("undo took back more or less than the last mark")
 	}
-	p.ClearMarks()
-	if !p.Marks().Empty() || p.surface.marks.Visible() {
+	p.Marks.Clear()
+	if !p.Marks.All().Empty() || p.surface.marks.Visible() {
 		t.Error("clearing left marks")
 	}
 }

@@ -67,13 +67,10 @@ type Painter struct {
 	// can follow.
 	OnChanged func()
 	// OnNote is told where a note was asked for (a tap with MarkNote):
-	// the tab asks for its words and calls AddNote.
+	// the tab asks for its words and calls Marks.AddNote.
 	OnNote func(at [2]float64)
-
-	// marks are drawn over the image, apart from the mask.
-	marks markup.Marks
-	// path is the mark being drawn, in image pixels.
-	path [][2]float64
+	// Marks are drawn over the image, apart from the mask.
+	Marks *Layer
 
 	m       *mask.Mask
 	img     image.Image
@@ -94,6 +91,7 @@ type Painter struct {
 func New(minSize fyne.Size) *Painter {
 	p := &Painter{Radius: 24, Hardness: 0.8, opacity: 0.55, minSize: minSize}
 	p.surface = newSurface(p)
+	p.Marks = &Layer{p: p}
 	p.area = zoomarea.New(p, p.surface)
 	p.area.OnZoom = p.changed // the zoom shown follows
 	p.ExtendBaseWidget(p)
@@ -108,7 +106,7 @@ func (p *Painter) SetImage(img image.Image) { p.SetImageMask(img, nil) }
 // another size, starts an empty mask. A new image is shown whole.
 func (p *Painter) SetImageMask(img image.Image, m *mask.Mask) {
 	if img != p.img {
-		p.marks = markup.Marks{} // marks are drawn on one image
+		p.Marks.marks = markup.Marks{} // marks are drawn on one image
 	}
 	p.img, p.m = img, nil
 	if img != nil && (m == nil || m.Bounds().Size() != img.Bounds().Size()) {
@@ -125,51 +123,8 @@ func (p *Painter) SetImageMask(img image.Image, m *mask.Mask) {
 		size = m.Bounds().Size()
 	}
 	p.surface.setImage(img, m)
-	p.surface.setMarks(p.renderMarks())
+	p.Marks.show()
 	p.area.SetSize(size)
-}
-
-// Marks are the marks drawn over the image.
-func (p *Painter) Marks() markup.Marks { return p.marks }
-
-// SetMarks replaces the marks (a draft restored, a test).
-func (p *Painter) SetMarks(m markup.Marks) {
-	p.marks = m
-	p.surface.setMarks(p.renderMarks())
-	p.changed()
-}
-
-// AddNote puts a note of text at a point of the image.
-func (p *Painter) AddNote(at [2]float64, text string) {
-	if text == "" || p.img == nil {
-		return
-	}
-	p.addMark(markup.Mark{Kind: markup.Note, Points: [][2]float64{at}, Text: text})
-}
-
-// UndoMark takes the last mark back.
-func (p *Painter) UndoMark() {
-	if n := len(p.marks.Items); n > 0 {
-		p.SetMarks(markup.Marks{Colour: p.marks.Colour, Items: p.marks.Items[:n-1]})
-	}
-}
-
-// ClearMarks takes every mark back.
-func (p *Painter) ClearMarks() { p.SetMarks(markup.Marks{Colour: p.marks.Colour}) }
-
-func (p *Painter) addMark(mk markup.Mark) {
-	p.marks.Items = append(p.marks.Items, mk)
-	p.surface.setMarks(p.renderMarks())
-	p.changed()
-}
-
-// renderMarks is the marks at the image's size, nil for none.
-func (p *Painter) renderMarks() *image.NRGBA {
-	if p.img == nil || p.marks.Empty() {
-		return nil
-	}
-	b := p.img.Bounds()
-	return p.marks.Render(b.Dx(), b.Dy())
 }
 
 // Image is the image the mask is painted on, nil for none.
@@ -230,7 +185,7 @@ func (p *Painter) tapped(pos fyne.Position) {
 		return
 	}
 	if p.m != nil && p.Tool == MarkPen {
-		p.addMark(markup.Mark{Kind: markup.Pen, Points: [][2]float64{p.toImage(pos)}})
+		p.Marks.add(markup.Mark{Kind: markup.Pen, Points: [][2]float64{p.toImage(pos)}})
 		return
 	}
 	if p.m == nil || p.Tool != Brush {
@@ -253,13 +208,13 @@ func (p *Painter) dragged(pos fyne.Position) {
 	if !p.dragging {
 		p.requestFocus()
 		p.dragging, p.start, p.last, p.outline = true, at, at, []image.Point{pt(at)}
-		p.path = [][2]float64{at}
+		p.Marks.path = [][2]float64{at}
 		if p.Tool == Brush {
 			p.m.Begin()
 		}
 	}
 	if p.Tool.marking() {
-		p.dragMark(at)
+		p.Marks.drag(p.Tool, p.start, at)
 		p.last = at
 		return
 	}
@@ -285,7 +240,7 @@ func (p *Painter) dragEnd() {
 	}
 	p.dragging = false
 	if p.Tool.marking() {
-		p.endMark()
+		p.Marks.end(p.Tool)
 		return
 	}
 	switch p.Tool {
@@ -302,39 +257,6 @@ func (p *Painter) dragEnd() {
 	}
 	p.surface.clearGuides()
 	p.changed()
-}
-
-// dragMark follows a mark being drawn with a guide: the pen's path, the
-// arrow's line, the circle's outline.
-func (p *Painter) dragMark(at [2]float64) {
-	switch p.Tool {
-	case MarkPen:
-		p.path = append(p.path, at)
-		p.surface.showPath(p.path, false)
-	case MarkArrow:
-		p.path = [][2]float64{p.start, at}
-		p.surface.showPath(p.path, false)
-	case MarkCircle:
-		p.path = [][2]float64{p.start, at}
-		r := math.Hypot(at[0]-p.start[0], at[1]-p.start[1])
-		ring := make([][2]float64, 48)
-		for i := range ring {
-			a := 2 * math.Pi * float64(i) / float64(len(ring))
-			ring[i] = [2]float64{p.start[0] + r*math.Cos(a), p.start[1] + r*math.Sin(a)}
-		}
-		p.surface.showPath(ring, true)
-	}
-}
-
-// endMark keeps the mark drawn.
-func (p *Painter) endMark() {
-	p.surface.clearGuides()
-	kind := map[Tool]markup.Kind{MarkPen: markup.Pen, MarkArrow: markup.Arrow, MarkCircle: markup.Circle}[p.Tool]
-	if kind == "" || len(p.path) == 0 {
-		return
-	}
-	p.addMark(markup.Mark{Kind: kind, Points: p.path})
-	p.path = nil
 }
 
 // wheel zooms about the pointer with Ctrl held, and pans otherwise.
