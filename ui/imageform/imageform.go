@@ -171,7 +171,9 @@ func New(model *modelpick.Picker, extra ...*widget.FormItem) *Form {
 	f.quality = f.qualityC.sel
 	f.quality.SetSelected(catalogue.T("Auto"))
 	f.complexityC = newChoice("complexity", []string{"", "low", "medium", "high"}, func() { f.edited() })
-	f.complexityRow = container.NewVBox(f.complexityC.box)
+	// Complexity sits under Quality, labelled in its own row, so a model
+	// without it shows no empty label in the form.
+	f.complexityRow = container.NewBorder(nil, nil, widget.NewLabel(catalogue.T("Complexity")), nil, f.complexityC.box)
 	f.complexityRow.Hide()
 	gifRow := f.newGIFRow()
 
@@ -225,8 +227,7 @@ func New(model *modelpick.Picker, extra ...*widget.FormItem) *Form {
 	items := append(extra, widget.NewFormItem(catalogue.T("Model"), f.Model.Object))
 	f.Form = widget.NewForm(append(items,
 		widget.NewFormItem(catalogue.T("Size"), container.NewVBox(f.size, f.matchNote, f.customRow)),
-		widget.NewFormItem(catalogue.T("Quality"), container.NewVBox(short.wrap(f.quality), f.qualityC.other)),
-		widget.NewFormItem(catalogue.T("Complexity"), f.complexityRow),
+		widget.NewFormItem(catalogue.T("Quality"), container.NewVBox(short.wrap(f.quality), f.qualityC.other, f.complexityRow)),
 		widget.NewFormItem(catalogue.T("Background"), container.NewVBox(short.wrap(f.background), f.bgNote)),
 		widget.NewFormItem(catalogue.T("Format"), container.NewVBox(short.wrap(f.format), f.formatC.other, f.formatNote, f.compressRow, gifRow)),
 		widget.NewFormItem(catalogue.T("Moderation"), short.wrap(f.moderation)),

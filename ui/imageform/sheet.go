@@ -39,6 +39,9 @@ func valueLabel(field, v string) string {
 	if l, ok := names[field+"="+v]; ok {
 		return l
 	}
+	if v == "" {
+		return catalogue.T("The model's default") // not sent
+	}
 	return v
 }
 

@@ -447,7 +447,7 @@ func (c *Card) apply(e jobs.Event, img image.Image) {
 		c.hint.SetText(catalogue.F("Easel closed while the service was working on this (sent %s): it may have been charged. Check the gallery and the account's usage before sending it again.",
 			e.Job.Started.Local().Format(catalogue.T("2 Jan 15:04"))))
 		if n := len(e.ItemIDs); n > 0 {
-			c.Status.SetText(catalogue.F("Interrupted · %s had arrived and are in the gallery", countImages(n)))
+			c.Status.SetText(catalogue.N("Interrupted · %s had arrived and is in the gallery", n, countImages(n)))
 			c.hint.SetText(catalogue.F("Easel closed while the service was working on this (sent %s). What had arrived is kept below; the rest may have been charged too. Check the account's usage before sending it again.",
 				e.Job.Started.Local().Format(catalogue.T("2 Jan 15:04"))))
 		}
