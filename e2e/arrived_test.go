@@ -23,6 +23,7 @@ func TestAKillKeepsTheImagesThatHadArrived(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
 	defer cancel()
 	p.waitDrawn(ctx)
+	p.waitSettled(ctx) // the keys go to a window that is ready for them
 	p.key("ctrl+2")
 	time.Sleep(500 * time.Millisecond)
 	p.click(190, 581) // Images
@@ -38,7 +39,9 @@ func TestAKillKeepsTheImagesThatHadArrived(t *testing.T) {
 			break
 		}
 		if ctx.Err() != nil {
-			t.Fatalf("no image arrived:\n%s", p.out)
+			shot := filepath.Join(t.TempDir(), "no-arrival.png")
+			save(t, shot, p.screenshot())
+			t.Fatalf("no image arrived (the window: %s):\n%s", shot, p.out)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
