@@ -14,11 +14,14 @@ import (
 type Draft struct {
 	Prompt  string           `json:"prompt"`
 	Options api.ImageOptions `json:"options"`
+	// Match is Edit's "Match the first image": kept as the choice, not
+	// as the size it sent then, which a new first image would not fit.
+	Match bool `json:"match,omitempty"`
 }
 
 // SaveDraft keeps the tab's prompt and options under key.
 func (s *Sender) SaveDraft(p fyne.Preferences, key string) {
-	d := Draft{Options: s.options.Options()}
+	d := Draft{Options: s.options.Options(), Match: s.options.Matching()}
 	if s.advice.entry != nil {
 		d.Prompt = s.advice.entry.Text
 	}
@@ -41,6 +44,9 @@ func (s *Sender) RestoreDraft(p fyne.Preferences, key string) {
 	}
 	if d.Options.Model != "" {
 		s.options.SetOptions(d.Options)
-		s.advice.draft = &d.Options
+		if d.Match {
+			s.options.MatchFirst()
+		}
+		s.advice.draft = &d
 	}
 }

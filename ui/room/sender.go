@@ -69,7 +69,7 @@ type advice struct {
 	// draft's options until the profile's defaults have been applied
 	// (Connected), so they do not overwrite what the user left.
 	entry *widget.Entry
-	draft *api.ImageOptions
+	draft *Draft
 }
 
 // NewSender makes the form, the button (labelled text, running send when
@@ -262,7 +262,10 @@ func (s *Sender) Connected() {
 	s.options.ApplyDefaults(p.ImageModel, p.Image)
 	if d := s.advice.draft; d != nil {
 		s.advice.draft = nil
-		s.options.SetOptions(*d)
+		s.options.SetOptions(d.Options)
+		if d.Match {
+			s.options.MatchFirst()
+		}
 	}
 }
 
