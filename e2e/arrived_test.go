@@ -26,11 +26,11 @@ func TestAKillKeepsTheImagesThatHadArrived(t *testing.T) {
 	p.waitSettled(ctx) // the keys go to a window that is ready for them
 	p.key("ctrl+2")
 	time.Sleep(500 * time.Millisecond)
-	p.click(190, 581) // Images
+	p.click(190, 527) // Images
 	time.Sleep(500 * time.Millisecond)
 	p.click(125, 547) // 4
 	time.Sleep(300 * time.Millisecond)
-	p.click(270, 220) // the prompt
+	p.click(270, 166) // the prompt
 	p.typeText("four lighthouses, one cut short")
 	p.key("ctrl+Return")
 	journal := filepath.Join(home, "easel", "journal")

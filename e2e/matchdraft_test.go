@@ -50,7 +50,7 @@ func TestMatchTheFirstImageSurvivesARestart(t *testing.T) {
 	p.waitDrawn(ctx)
 	p.waitSettled(ctx)
 	p.waitPicture(ctx, "the square in the painter", image.Rect(250, 300, 700, 700))
-	p.click(1100, 220) // the prompt
+	p.click(1100, 170) // the prompt
 	p.typeText("match after a restart")
 	time.Sleep(300 * time.Millisecond)
 	p.key("ctrl+q")

@@ -49,6 +49,9 @@ type Sheet struct {
 	// Retired is the day the provider stopped serving the family; a
 	// gateway may still map the name, so it is said, not refused.
 	Retired string `json:"retired,omitempty"`
+	// Shipped is the day the provider first served the family, when the
+	// sheet knows it: a gateway's model list lags a new family by days.
+	Shipped string `json:"shipped,omitempty"`
 	// Endpoints are "generations" and "edits": the ones the family
 	// serves. Empty means not known (both are tried).
 	Endpoints []string `json:"endpoints,omitempty"`
@@ -188,6 +191,17 @@ func (s Sheet) Offers(field string, at time.Time) (values []string, ok bool) {
 		}
 	}
 	return values, true
+}
+
+// NewWindow is how long after a family ships gateways' model lists may
+// still lack its ids.
+const NewWindow = 120 * 24 * time.Hour
+
+// IsNew reports whether the family shipped within NewWindow of at: a
+// model list without one of its ids is likely late, not refusing it.
+func (s Sheet) IsNew(at time.Time) bool {
+	d, err := time.Parse(time.DateOnly, s.Shipped)
+	return err == nil && !at.Before(d) && at.Sub(d) <= NewWindow
 }
 
 // Serves reports whether the family serves endpoint ("generations",

@@ -167,3 +167,15 @@ func TestTheUsersFileReplacesAFamilyAndAddsOne(t *testing.T) {
 		t.Error("a broken file lost the shipped sheets")
 	}
 }
+
+func TestOnlyAFamilyThatShippedLatelyIsNew(t *testing.T) {
+	b := Shipped()
+	s26, _ := b.For("gpt-image-2.6-flare")
+	s1, _ := b.For("gpt-image-1")
+	if !s26.IsNew(day("2026-11-27")) || s26.IsNew(day("2027-06-01")) || s26.IsNew(day("2026-10-01")) {
+		t.Error("2.6 is new from 2026-11-04 for 120 days")
+	}
+	if s1.IsNew(day("2026-11-27")) {
+		t.Error("gpt-image-1 is not new")
+	}
+}

@@ -139,7 +139,9 @@ type Card struct {
 	// lastResult is the result "Edit this result" takes: the last one
 	// saved (for a masked edit, the one that kept the unmasked area).
 	lastResult int64
-	final      bool
+	// tileEdits are each result's own Edit, in order.
+	tileEdits []*widget.Button
+	final     bool
 	// actions are what the card's buttons do.
 	actions Actions
 }
@@ -261,7 +263,7 @@ func (c *Card) showResults(results []Result, a Actions, prompt string) {
 	c.preview.SetImage(c.after)
 	c.compare.Hidden = c.before == nil
 	c.compare.SetText(catalogue.T("Before"))
-	c.results.Objects, c.unsaved.Objects = nil, nil
+	c.results.Objects, c.unsaved.Objects, c.tileEdits = nil, nil, nil
 	for i, r := range results {
 		pic := picture.New(fyne.NewSize(ResultSide, ResultSide))
 		pic.SetImage(r.Thumb)
@@ -295,16 +297,22 @@ func (c *Card) showResults(results []Result, a Actions, prompt string) {
 			// Over the button: it takes drags, the button keeps the taps.
 			cell.Add(dragsource.New(func(p dragsource.Phase) { a.DragOut(item, p) }))
 		}
+		if a.EditThis != nil {
+			// Each result its own Edit, in its corner: of four, the one
+			// the designer points at is the one edited.
+			edit := &widget.Button{Icon: theme.ColorPaletteIcon(), Importance: widget.LowImportance, OnTapped: func() { a.EditThis(item) }}
+			c.tileEdits = append(c.tileEdits, edit)
+			cell.Add(container.NewBorder(container.NewHBox(layout.NewSpacer(), edit), nil, nil, nil))
+		}
 		c.results.Add(cell)
 	}
 	c.results.Hidden = len(c.results.Objects) == 0
 	c.unsaved.Hidden = len(c.unsaved.Objects) == 0
 	c.slotRow.Hide() // the results take the slots' place
-	c.editThis.Hidden = c.lastResult == 0 || a.EditThis == nil
-	if n := len(c.results.Objects); n > 1 {
-		// Of several, say which one Edit takes: the last.
-		c.editThis.SetText(catalogue.F("Edit result %d of %d", n, n))
-	}
+	// One result: "Edit this result" beside the others' actions. Of
+	// several, each has its own Edit in its corner, and no button on the
+	// card says which one it would take.
+	c.editThis.Hidden = c.lastResult == 0 || a.EditThis == nil || len(c.results.Objects) > 1
 	c.more.Hidden = c.lastResult == 0 || a.MoreLike == nil
 	c.results.Refresh()
 	c.unsaved.Refresh()
@@ -345,6 +353,9 @@ func (c *Card) SaveAs(i int) {
 		}
 	}
 }
+
+// EditResult taps the Edit of result i (from 0), for tests.
+func (c *Card) EditResult(i int) { c.tileEdits[i].OnTapped() }
 
 // EditThis taps "Edit this result", for tests; CanEditThis says whether
 // the card offers it.

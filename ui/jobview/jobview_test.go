@@ -176,7 +176,8 @@ func TestACardCountsDownAWait(t *testing.T) {
 	}
 }
 
-// A finished card offers "Edit this result" on its last saved image.
+// A finished card offers "Edit this result" on its one saved image, and
+// of several, an Edit on each (issue 40, item 12).
 func TestACardOffersToEditItsResult(t *testing.T) {
 	test.NewTempApp(t)
 	var edited, more []int64
@@ -186,12 +187,23 @@ func TestACardOffersToEditItsResult(t *testing.T) {
 	e.ItemIDs = []int64{4, 5}
 	l.Show(e, nil, []Result{{Item: 4}, {Item: 5}})
 	c := l.Card("a")
-	if !c.CanEditThis() {
-		t.Fatal("no Edit this result")
+	if c.CanEditThis() {
+		t.Error("of two results, one button says it edits \"this\" one")
 	}
-	c.EditThis()
-	if len(edited) != 1 || edited[0] != 5 {
-		t.Errorf("edited %v, want [5]", edited)
+	c.EditResult(0)
+	c.EditResult(1)
+	if len(edited) != 2 || edited[0] != 4 || edited[1] != 5 {
+		t.Errorf("edited %v, want [4 5]", edited)
+	}
+	one := event("one", jobs.Done)
+	one.ItemIDs = []int64{7}
+	l.Show(one, nil, []Result{{Item: 7}})
+	if !l.Card("one").CanEditThis() {
+		t.Fatal("no Edit this result on a card of one")
+	}
+	l.Card("one").EditThis()
+	if edited[len(edited)-1] != 7 {
+		t.Errorf("edited %v, want 7 last", edited)
 	}
 	if !c.more.Visible() {
 		t.Fatal("no More like this")
@@ -401,8 +413,8 @@ func TestFourImagesFillTheirSlots(t *testing.T) {
 	done := four(jobs.Done)
 	done.ItemIDs = []int64{1, 2, 3, 4}
 	l.Show(done, nil, results)
-	if c.slotRow.Visible() || c.editThis.Text != "Edit result 4 of 4" {
-		t.Errorf("done: slots shown %v, Edit says %q", c.slotRow.Visible(), c.editThis.Text)
+	if c.slotRow.Visible() || c.CanEditThis() || len(c.tileEdits) != 4 {
+		t.Errorf("done: slots shown %v, one Edit for all %v, %d Edits on the results", c.slotRow.Visible(), c.CanEditThis(), len(c.tileEdits))
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"easel/internal/catalogue"
 	"slices"
 	"strings"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -154,11 +155,18 @@ func (m *Picker) setNote(text string, imp widget.Importance) {
 	m.note.Show()
 }
 
-// family is the capability sheet's family of the typed name, "" when
-// Easel knows none.
+// now is the day a family's age is judged on; tests fix it.
+var now = time.Now
+
+// family is the family of the typed name when it is one that shipped
+// lately (capability.Sheet.IsNew), written as the provider writes its
+// ids: a list without it is likely late, not refusing it. "" otherwise:
+// an old model missing from the list is not offered, and "GPT-Image-2.6"
+// is a typo.
 func (m *Picker) family() string {
-	s, ok := capability.Lookup(m.Text())
-	if !ok {
+	name := m.Text()
+	s, ok := capability.Lookup(name)
+	if !ok || !s.IsNew(now()) || name != strings.ToLower(name) {
 		return ""
 	}
 	return s.Family

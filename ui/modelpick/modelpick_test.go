@@ -4,13 +4,17 @@ import (
 	"strings"
 	"testing"
 
+	"time"
+
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
 	"easel/internal/api"
 )
 
-func TestATypedModelOfAKnownFamilyGoesWithoutAsking(t *testing.T) {
+func TestATypedModelOfANewFamilyGoesWithoutAsking(t *testing.T) {
+	now = func() time.Time { return time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC) }
+	t.Cleanup(func() { now = time.Now })
 	a := test.NewTempApp(t)
 	win := a.NewWindow("")
 	r := NewRegistry(nil)
@@ -27,6 +31,16 @@ func TestATypedModelOfAKnownFamilyGoesWithoutAsking(t *testing.T) {
 		t.Error("a model of a known family was held for a dialog")
 	}
 
+	for _, asked := range []string{"gpt-imgae-1", "GPT-Image-2.5-Sunburst", "gpt-image-1-mini"} {
+		// a typo; a new id written as the provider never writes it; an
+		// old model this service does not list
+		p.SetText(asked)
+		sent = false
+		Confirm(win, p, func() { sent = true })
+		if sent {
+			t.Errorf("%s was sent without asking", asked)
+		}
+	}
 	p.SetText("gpt-imgae-1") // a typo: no family, not listed
 	if p.note.Importance != widget.DangerImportance || !strings.Contains(p.Note(), "gpt-image-1") {
 		t.Errorf("typo note %q (%v)", p.Note(), p.note.Importance)
