@@ -264,15 +264,16 @@ func (a host) withItem(id int64, then func(library.Item)) {
 	}()
 }
 
-// EditThis makes an item Edit's first image, keeping the other inputs,
-// and shows that tab.
-func (g galleryActions) EditThis(it library.Item) { g.a.toEdit(it, g.a.edit.InsertFirst) }
+// EditThis makes an item Edit's only image (what was there is one Undo
+// away) and shows that tab: an edit of this picture, not of the
+// references left from the last.
+func (g galleryActions) EditThis(it library.Item) { g.a.toEdit(it, g.a.edit.StartFrom) }
 
-// ExpandCanvas makes an item Edit's first image and asks how to widen it.
+// ExpandCanvas makes an item Edit's only image and asks how to widen it.
 func (g galleryActions) ExpandCanvas(it library.Item) {
 	g.a.toEdit(it, func(in edit.Input) {
 		g.a.edit.ExpandFirst()
-		g.a.edit.InsertFirst(in)
+		g.a.edit.StartFrom(in)
 	})
 }
 

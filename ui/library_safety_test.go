@@ -223,9 +223,10 @@ func TestAFolderAddsItsImagesUpToTheLimit(t *testing.T) {
 	}
 }
 
-// "Edit this" makes a gallery item Edit's first image, keeping the
-// inputs already there after it.
-func TestEditThisPutsAnItemFirst(t *testing.T) {
+// "Edit this" makes a gallery item Edit's only image: the references
+// left from the last edit are one Undo away, never sent with it (issue
+// 40, item 4).
+func TestEditThisStartsFromThatPictureAlone(t *testing.T) {
 	dir := galleryWith(t, 2)
 	ea := appOn(t, dir)
 	items, _ := ea.lib.List(context.Background(), library.Query{})
@@ -233,10 +234,19 @@ func TestEditThisPutsAnItemFirst(t *testing.T) {
 	actions.SendToEdit(items[0])
 	waitFor(t, ea, "the first input", func() bool { return len(ea.edit.Inputs()) == 1 })
 	actions.EditThis(items[1])
-	waitFor(t, ea, "the second input", func() bool { return len(ea.edit.Inputs()) == 2 })
+	waitFor(t, ea, "the picture alone", func() bool {
+		in := ea.edit.Inputs()
+		return len(in) == 1 && in[0].Item == items[1].ID
+	})
 	onUI(ea, func() {
-		if in := ea.edit.Inputs(); in[0].Item != items[1].ID || in[1].Item != items[0].ID || ea.CurrentTab() != TabEdit {
-			t.Errorf("inputs %d, %d on tab %d; want %d first", in[0].Item, in[1].Item, ea.CurrentTab(), items[1].ID)
+		if ea.CurrentTab() != TabEdit || !strings.Contains(ea.edit.StatusText(), "Undo") {
+			t.Errorf("tab %d, status %q", ea.CurrentTab(), ea.edit.StatusText())
+		}
+		if !ea.edit.Undo() {
+			t.Fatal("nothing to undo")
+		}
+		if in := ea.edit.Inputs(); len(in) != 1 || in[0].Item != items[0].ID {
+			t.Errorf("undo brought back %v", in)
 		}
 	})
 }

@@ -98,6 +98,11 @@ type Room struct {
 	// let a closing window see them end.
 	work    sync.WaitGroup
 	inputs  []Input
+	// count says beside the strip how many images go.
+	count *widget.Label
+	// before are the inputs a start from the Gallery replaced, one Undo
+	// away; nil when there is nothing to bring back.
+	before  []Input
 	refList *fyne.Container
 	// marks highlight, per row, where a dragged input would land;
 	// refocus is the row whose grip takes the keys after a redraw.
@@ -204,21 +209,25 @@ func (t *Room) indexOf(in Input) int {
 	return -1
 }
 
-// InsertFirst makes in the first input (the one the mask is painted on),
-// keeping the others after it: "Edit this" on a result. When Edit is
-// full, the last input gives way, and a dialog says which.
-func (t *Room) InsertFirst(in Input) {
-	t.inputs = append([]Input{in}, t.inputs...)
-	if n := t.maxInputs(); len(t.inputs) > n {
-		dropped := t.inputs[n:]
-		t.inputs = t.inputs[:n]
-		var names []string
-		for _, d := range dropped {
-			names = append(names, d.Image.Name)
-		}
-		dialog.ShowInformation(catalogue.T("Edit is full"), catalogue.F("Edit takes at most %d images: %s was removed to make room.", n, strings.Join(names, ", ")), t.host.Window())
+// StartFrom makes in Edit's only image: a picture taken from the Gallery
+// (Edit this, Expand canvas) starts an edit of its own, not one with the
+// references left from the last. The images it replaces are one Undo
+// away on the status line.
+func (t *Room) StartFrom(in Input) {
+	old := t.inputs
+	if len(old) == 1 && t.indexOf(in) == 0 {
+		return // already the one picture here
 	}
+	t.inputs = []Input{in}
 	strip{t}.showInputs()
+	if len(old) == 0 {
+		return
+	}
+	t.before = old
+	t.SetStatusUndo(catalogue.N("Edit starts from this picture alone; the %d image that was here is one Undo away.", len(old), len(old)), func() {
+		t.inputs, t.before = t.before, nil
+		strip{t}.showInputs()
+	})
 }
 
 // Inputs is the reference images in order.
@@ -231,6 +240,12 @@ func (t strip) showInputs() {
 		return
 	}
 	t.refList.Objects, t.marks = nil, nil
+	switch n := len(t.inputs); n {
+	case 0:
+		t.count.SetText("")
+	default:
+		t.count.SetText(catalogue.N("%d image\nis sent", n, n))
+	}
 	var grips []*reorder.Handle
 	for i, r := range t.inputs {
 		tile, mark := t.inputTile(i, r)

@@ -53,7 +53,10 @@ func (t *Room) layOut() fyne.CanvasObject {
 	t.references = container.NewStack(border, t.dropHint, t.refScroll)
 	add := &widget.Button{Text: catalogue.T("Add images…"), Icon: theme.FolderOpenIcon(), OnTapped: t.addFromFile}
 	expand := &widget.Button{Text: catalogue.T("Expand canvas…"), Icon: theme.ViewFullScreenIcon(), OnTapped: t.ExpandCanvas}
-	strip := container.NewBorder(nil, nil, container.NewVBox(add, expand), nil, t.references)
+	// How many images go, where the strip's tiles may scroll out of
+	// sight: what is sent is never a guess.
+	t.count = &widget.Label{Alignment: fyne.TextAlignCenter}
+	strip := container.NewBorder(nil, nil, container.NewVBox(add, expand), t.count, t.references)
 
 	t.fold = &widget.Button{Importance: widget.LowImportance, OnTapped: func() { t.setFolded(!t.folded) }}
 	toolbar := container.NewBorder(nil, nil, t.mask.toolbar, container.NewHBox(t.mask.zoomRow, t.fold))
