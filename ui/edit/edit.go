@@ -96,8 +96,8 @@ type Room struct {
 	host Host
 	// work counts the goroutines reading and decoding files, so Wait can
 	// let a closing window see them end.
-	work    sync.WaitGroup
-	inputs  []Input
+	work   sync.WaitGroup
+	inputs []Input
 	// count says beside the strip how many images go.
 	count *widget.Label
 	// before are the inputs a start from the Gallery replaced, one Undo

@@ -59,7 +59,10 @@ func (t *Room) layOut() fyne.CanvasObject {
 	strip := container.NewBorder(nil, nil, container.NewVBox(add, expand), t.count, t.references)
 
 	t.fold = &widget.Button{Importance: widget.LowImportance, OnTapped: func() { t.setFolded(!t.folded) }}
-	toolbar := container.NewBorder(nil, nil, t.mask.toolbar, container.NewHBox(t.mask.zoomRow, t.fold))
+	// The tools, then the zoom and the panel's fold: on one row where
+	// they fit, the zoom on a row of its own where they do not (at 1024
+	// wide beside the panel they were drawn over Eraser and undo).
+	toolbar := container.New(layout.NewRowWrapLayout(), t.mask.toolbar, container.NewHBox(t.mask.zoomRow, t.fold))
 	canvasColumn := container.NewBorder(container.NewVBox(strip, toolbar), nil, nil, nil, t.mask.canvas)
 
 	// The panel's form scrolls above, the edits below it, each in its
