@@ -501,9 +501,17 @@ func (t *Room) Open(it library.Item) {
 	prompt := widget.NewLabel(it.Prompt)
 	prompt.Wrapping = fyne.TextWrapWord
 	if it.Prompt == "" {
-		prompt.SetText(catalogue.T("(prompt unknown: this image was recovered after a crash)"))
-		if it.Kind == "imported" {
+		// Said by what the item is: only a recovered file lost its
+		// prompt to a crash; a cut-out never had one.
+		switch it.Kind {
+		case "imported":
 			prompt.SetText(catalogue.T("(imported: no prompt)"))
+		case "cutout":
+			prompt.SetText(catalogue.T("(a cut-out made in Easel from the image it came from: no prompt of its own)"))
+		case "recovered":
+			prompt.SetText(catalogue.T("(prompt unknown: this image was recovered after a crash)"))
+		default:
+			prompt.SetText(catalogue.T("(no prompt)"))
 		}
 	}
 	copyPrompt := &widget.Button{Text: catalogue.T("Copy prompt"), Icon: theme.ContentCopyIcon(), OnTapped: func() {

@@ -125,7 +125,9 @@ func (l *largeView) open(it library.Item, img image.Image, opaque bool) {
 func (l *largeView) show(it library.Item, img image.Image, opaque bool) {
 	l.v.SetImage(img, opaque)
 	l.title.SetText(shortTitle(it))
-	l.size.SetText(catalogue.F("%d × %d · Ctrl+wheel zooms, the wheel or a drag moves · ← → the previous or next image", it.Width, it.Height))
+	// Words, not arrow glyphs: the UI font of some systems has none and
+	// drew boxes (issue 40, item 11); the buttons beside it are icons.
+	l.size.SetText(catalogue.F("%d × %d · Ctrl+wheel zooms, the wheel or a drag moves · the Left and Right keys step", it.Width, it.Height))
 	_, before := l.room.item(l.at - 1)
 	_, after := l.room.item(l.at + 1)
 	setEnabled(l.prev, l.at >= 0 && before)

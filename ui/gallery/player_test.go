@@ -7,9 +7,15 @@ import (
 	"image/color"
 	"image/color/palette"
 	"image/gif"
+	"image/png"
 	"strings"
 	"testing"
 	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/widget"
+
+	"easel/ui/room/roomtest"
 
 	"easel/internal/api"
 	"easel/internal/library"
@@ -75,5 +81,31 @@ func TestTheLargeViewPlaysAGIFAndDrawsAnSVG(t *testing.T) {
 		if p.bar.Visible() || p.playing {
 			t.Error("the player stayed on for an SVG")
 		}
+	})
+}
+
+// An item without a prompt is captioned by what it is: a cut-out never
+// had one, only a recovered file lost it to a crash (issue 40, item 11).
+func TestAPromptlessItemIsCaptionedByWhatItIs(t *testing.T) {
+	g, h := newGallery(t)
+	var buf bytes.Buffer
+	_ = png.Encode(&buf, image.NewNRGBA(image.Rect(0, 0, 8, 8)))
+	id, err := h.Library().Add(context.Background(), library.NewItem{Image: api.Image{Data: buf.Bytes(), Format: "png", Width: 8, Height: 8},
+		Kind: "cutout", Created: time.Now()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.UI(func() { g.OpenID(id) })
+	h.Until("the cut-out's caption", func() bool {
+		said := ""
+		roomtest.Walk(g.details, func(o fyne.CanvasObject) {
+			if l, ok := o.(*widget.Label); ok && l.Visible() {
+				said += l.Text + "|"
+			}
+		})
+		if strings.Contains(said, "recovered after a crash") {
+			t.Fatalf("a cut-out is said to be recovered after a crash: %s", said)
+		}
+		return strings.Contains(said, "a cut-out made in Easel")
 	})
 }
