@@ -1,8 +1,10 @@
 package imageio
 
 import (
+	"bytes"
 	"image"
 	"image/color"
+	"image/png"
 	"testing"
 )
 
@@ -36,5 +38,40 @@ func TestSplitView(t *testing.T) {
 	}
 	if all := SplitView(before, after, 100, 50, 0); all.RGBAAt(10, 25).B != 255 {
 		t.Error("split 0 does not show all of after")
+	}
+}
+
+// A result of another shape is not stretched into the original's frame
+// (issue 40, item 6): a 1000x300 after beside a 3:2 before keeps 10:3.
+func TestSplitViewFitsEachAtItsOwnAspect(t *testing.T) {
+	before := image.NewNRGBA(image.Rect(0, 0, 300, 200))
+	after := image.NewNRGBA(image.Rect(0, 0, 1000, 300))
+	for i := range after.Pix {
+		after.Pix[i] = 255 // white, opaque
+	}
+	out := SplitView(before, after, 600, 400, 0) // all after
+	// Fitted at 10:3 in 600x400: 600x180, from y 110.
+	if _, _, _, a := out.At(300, 50).RGBA(); a != 0 {
+		t.Error("the after was stretched over the whole frame")
+	}
+	if r, _, _, _ := out.At(300, 200).RGBA(); r>>8 != 255 {
+		t.Error("the after is not shown in its own frame")
+	}
+}
+
+func TestCropPNGCutsTheFrameOut(t *testing.T) {
+	img := image.NewNRGBA(image.Rect(0, 0, 40, 20))
+	var buf bytes.Buffer
+	_ = png.Encode(&buf, img)
+	got, err := CropPNG(buf.Bytes(), image.Rect(5, 2, 35, 12))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, _ := png.DecodeConfig(bytes.NewReader(got))
+	if c.Width != 30 || c.Height != 10 {
+		t.Errorf("cropped to %dx%d", c.Width, c.Height)
+	}
+	if _, err := CropPNG(buf.Bytes(), image.Rect(50, 50, 60, 60)); err == nil {
+		t.Error("cropped outside the image")
 	}
 }
