@@ -45,3 +45,33 @@ func TestACutChatSaysWhetherAnythingArrived(t *testing.T) {
 		})
 	}
 }
+
+// A card's title never contradicts the hint under it (issue 40, item
+// 11): a key's own limit is not "Insufficient balance", a model the
+// key's group lacks is not "Unknown model".
+func TestTitlesAgreeWithTheirHints(t *testing.T) {
+	for _, tc := range []struct {
+		status        int
+		body, want    string
+		notWant, hint string
+	}{
+		{403, `{"error":{"message":"该令牌额度已用尽","type":"new_api_error","code":"pre_consume_token_quota_failed"}}`, "This key's limit is used up", "Insufficient balance", "own spending limit"},
+		{503, `{"error":{"message":"No available channel for model gpt-image-1 under group default (distributor)","type":"new_api_error","code":"model_not_found"}}`, "Not offered to the group default", "Unknown model", "group"},
+	} {
+		ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(tc.status)
+			_, _ = w.Write([]byte(tc.body))
+		}))
+		c := api.New(api.Config{BaseURL: ts.URL + "/v1", APIKey: "sk-test-key-0123456789"})
+		_, err := c.Generate(context.Background(), api.GenerateRequest{Prompt: "p", ImageOptions: api.ImageOptions{Model: "gpt-image-1"}}, nil)
+		ts.Close()
+		var e *api.Error
+		if !errors.As(err, &e) {
+			t.Fatalf("err %v", err)
+		}
+		if e.Title() != tc.want || !strings.Contains(e.Hint, tc.hint) {
+			t.Errorf("title %q over %q, want %q", e.Title(), e.Hint, tc.want)
+		}
+	}
+}

@@ -177,6 +177,19 @@ func fitTooLong(err error, what string) {
 
 // Title is the kind as a heading, for a job card or a notification: the
 // same words as String, capitalised.
+// Title is what a card's title reads for e: the kind's, unless what the
+// service said narrows it, so a title never contradicts the hint under
+// it ("Unknown model" over "your group does not offer it").
+func (e *Error) Title() string {
+	switch {
+	case e.title != "":
+		return e.title
+	case e.Kind == KindUnknownModel && e.Group != "":
+		return catalogue.F("Not offered to the group %s", e.Group)
+	}
+	return e.Kind.Title()
+}
+
 func (k Kind) Title() string {
 	s := k.String()
 	r, size := utf8.DecodeRuneInString(s)
@@ -190,6 +203,9 @@ func (k Kind) Title() string {
 // Kind and show Hint.
 type Error struct {
 	Kind Kind
+	// title, when a gateway's own words say more than the kind (a key's
+	// limit, not the account's balance), is what a card's title reads.
+	title string
 	// Status is the HTTP status, 0 when nothing came back.
 	Status int
 	// Code, Type and Param are the service's error fields, when it sent them.

@@ -25,6 +25,8 @@ type phrase struct {
 	kind                Kind
 	// hint writes the advice; e is the error as classified so far.
 	hint func(e *Error, model string) string
+	// title, when set, is the card's title: narrower than the kind's.
+	title func() string
 }
 
 var gatewayPhrases = []phrase{
@@ -44,6 +46,7 @@ var gatewayPhrases = []phrase{
 		hint: func(*Error, string) string {
 			return catalogue.T("This key's own spending limit is used up (the account itself may still have balance): raise the key's limit in the gateway's console, or use another key.")
 		},
+		title: func() string { return catalogue.T("This key's limit is used up") },
 	},
 	{ // one-api/new-api token checks: a key that expired or was switched off.
 		words: []string{"该令牌已过期", "token has expired", "该令牌状态不可用", "令牌已被禁用", "token is disabled"},
@@ -94,6 +97,9 @@ func vocabulary(e *Error, model string) bool {
 		if matchesAny(code, p.codes, true) || matchesAny(typ, p.types, true) || matchesAny(msg, p.words, false) {
 			e.Kind = p.kind
 			e.Hint = p.hint(e, model)
+			if p.title != nil {
+				e.title = p.title()
+			}
 			return true
 		}
 	}

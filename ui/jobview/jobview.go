@@ -430,7 +430,7 @@ func (c *Card) apply(e jobs.Event, img image.Image) {
 			len(e.Unsaved), countImages(len(e.Unsaved)), library.Cause(e.Unsaved[0].Err)))
 		c.hint.Show()
 	case jobs.Failed:
-		c.Status.SetText(e.Err.Kind.Title())
+		c.Status.SetText(e.Err.Title())
 		c.hint.SetText(e.Err.Hint)
 		c.hint.Show()
 		c.words.SetText(e.Err.Error())
