@@ -35,6 +35,7 @@ import (
 	"easel/ui/kit"
 	"easel/ui/room"
 	"easel/ui/widgets/maskpaint"
+	"easel/ui/widgets/promptentry"
 	"easel/ui/widgets/reorder"
 	"easel/ui/widgets/swatch"
 )
@@ -112,7 +113,7 @@ type Room struct {
 	refScroll  *container.Scroll
 	dropHint   *fyne.Container
 	mask       *maskTools
-	prompt     *widget.Entry
+	prompt     *promptentry.Entry
 	fidelity   *widget.Select
 	keep       *keepOption
 	formScroll *container.Scroll
@@ -139,14 +140,14 @@ func New(h Host) *Room { return &Room{host: h, refocus: -1} }
 // Build implements room.Room: the canvas first (layout.go).
 func (t *Room) Build() fyne.CanvasObject {
 	t.mask = newMaskTools(t.host, &t.work)
-	t.prompt = kit.PromptEntry(catalogue.T("What should change? — Ctrl+Enter sends"))
+	t.prompt = promptentry.New(catalogue.T("What should change? — Ctrl+Enter sends"))
 	t.fidelity = widget.NewSelect([]string{catalogue.T("Low"), catalogue.T("High")}, nil)
 	t.fidelity.SetSelected(catalogue.T("Low"))
 	t.keep = newKeepOption(t.firstSize, t.painted, func() string { return t.Options().Options().Size }, func() bool { return t.Options().Matching() })
 	t.Sender = room.NewSender(t.host, catalogue.T("Send edit"), theme.MediaPlayIcon(), t.PrimaryAction,
 		widget.NewFormItem(catalogue.T("Input fidelity"), t.fidelity), widget.NewFormItem(catalogue.T("Unmasked area"), t.keep.box))
 	t.SetEditing(t.painted, func() (int, bool) { return len(t.inputs), t.fidelity.Selected == catalogue.T("High") })
-	t.SetPrompt(t.prompt)
+	t.SetPrompt(&t.prompt.Entry)
 	t.Options().OfferMatch(t.firstSize)
 	t.Options().OnSizeChanged = t.optionsChanged
 	t.mask.onChanged = t.optionsChanged
@@ -530,7 +531,7 @@ func (t *Room) ShowJob(e jobs.Event, img image.Image, results []jobview.Result) 
 func (t *Room) Jobs() *jobview.List { return t.jobs }
 
 // Prompt is the prompt field.
-func (t *Room) Prompt() *widget.Entry { return t.prompt }
+func (t *Room) Prompt() *promptentry.Entry { return t.prompt }
 
 // Painter is the mask painter, for tests and the window's keys.
 func (t *Room) Painter() *maskpaint.Painter { return t.mask.painter }

@@ -17,6 +17,7 @@ import (
 	"easel/ui/jobview"
 	"easel/ui/kit"
 	"easel/ui/room"
+	"easel/ui/widgets/promptentry"
 )
 
 // Host is what Text to image asks of the window: what any tab that sends
@@ -31,7 +32,7 @@ type Host interface {
 type Room struct {
 	room.Sender
 	host   Host
-	prompt *widget.Entry
+	prompt *promptentry.Entry
 	jobs   *jobview.List
 	// board and batch are the comparison board and the batch last
 	// opened from this tab; their jobs' events come here and go on to
@@ -44,9 +45,9 @@ func New(h Host) *Room { return &Room{host: h} }
 
 // Build implements room.Room.
 func (t *Room) Build() fyne.CanvasObject {
-	t.prompt = kit.PromptEntry(catalogue.T("Describe the image — Ctrl+Enter generates"))
+	t.prompt = promptentry.New(catalogue.T("Describe the image — Ctrl+Enter generates"))
 	t.Sender = room.NewSender(t.host, catalogue.T("Generate"), theme.MediaPlayIcon(), t.PrimaryAction)
-	t.SetPrompt(t.prompt)
+	t.SetPrompt(&t.prompt.Entry)
 	compare := &widget.Button{Text: catalogue.T("Compare…"), Icon: theme.ViewRestoreIcon(), Importance: widget.LowImportance, OnTapped: t.OpenBoard}
 	batch := &widget.Button{Text: catalogue.T("Batch…"), Icon: theme.GridIcon(), Importance: widget.LowImportance, OnTapped: t.OpenBatch}
 	form := container.NewVBox(kit.Heading(catalogue.T("Prompt")), t.prompt, container.NewHBox(compare, batch), t.Options().Form)
@@ -100,7 +101,7 @@ func (t *Room) ShowJob(e jobs.Event, img image.Image, results []jobview.Result) 
 func (t *Room) Jobs() *jobview.List { return t.jobs }
 
 // Prompt is the prompt field.
-func (t *Room) Prompt() *widget.Entry { return t.prompt }
+func (t *Room) Prompt() *promptentry.Entry { return t.prompt }
 
 // OpenBoard opens the comparison board on the tab's prompt and options.
 func (t *Room) OpenBoard() {

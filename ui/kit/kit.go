@@ -17,17 +17,6 @@ import (
 	"easel/internal/api"
 )
 
-// PromptEntry is the multi-line, wrapping text field used for prompts and
-// the chat composer. Ctrl+Enter is a window shortcut, so it works here
-// without the entry knowing about it.
-func PromptEntry(placeholder string) *widget.Entry {
-	e := widget.NewMultiLineEntry()
-	e.Wrapping = fyne.TextWrapWord
-	e.SetPlaceHolder(placeholder)
-	e.SetMinRowsVisible(5)
-	return e
-}
-
 // HintLabel is a line of help text under a control. It is drawn in the
 // theme's text colour: Fyne's low-importance grey (its "disabled"
 // colour) was too faint to read on the dark theme's fields.
