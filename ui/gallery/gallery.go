@@ -20,6 +20,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 	"github.com/dustin/go-humanize"
@@ -682,15 +683,22 @@ func (t details) confirmDelete(it library.Item) {
 	if it.Missing {
 		title, text, yes = catalogue.T("Remove this image from the gallery?"), catalogue.T("Its prompt and settings are removed from the gallery (its file is not there). Until Easel closes, Undo brings it back."), catalogue.T("Remove")
 	}
-	d := dialog.NewConfirm(title, text, func(ok bool) {
-		if ok {
-			selectionVerbs{t.Room}.deleteItems([]library.Item{it})
-		}
-	}, t.host.Window())
-	d.SetConfirmText(yes)
-	d.SetDismissText(catalogue.T("Keep it"))
-	d.SetConfirmImportance(widget.DangerImportance)
+	// Keep it is drawn as the default, and is what Enter does (the
+	// window's dialog keys take the highlighted, safe answer); Delete
+	// is red, one deliberate click away. Drawn the other way round,
+	// Enter kept an image the button it pressed said it would delete.
+	var d dialog.Dialog
+	keep := &widget.Button{Text: catalogue.T("Keep it"), Importance: widget.HighImportance, OnTapped: func() { d.Hide() }}
+	del := &widget.Button{Text: yes, Importance: widget.DangerImportance, OnTapped: func() {
+		d.Hide()
+		selectionVerbs{t.Room}.deleteItems([]library.Item{it})
+	}}
+	body := widget.NewLabel(text)
+	body.Wrapping = fyne.TextWrapWord
+	d = dialog.NewCustomWithoutButtons(title, container.NewBorder(nil, container.NewHBox(layout.NewSpacer(), del, keep), nil, nil, body), t.host.Window())
+	d.Resize(fyne.NewSize(460, 180))
 	d.Show()
+	t.host.Window().Canvas().Focus(keep)
 }
 
 // Describe lists an item's settings for the details pane.

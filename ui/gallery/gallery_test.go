@@ -149,8 +149,10 @@ func TestDetailsKeepTheServiceHonesty(t *testing.T) {
 	}
 }
 
-// Deleting asks, with keeping the image as the default and the
-// destructive choice saying what it does.
+// Deleting asks, with keeping the image as the default — drawn as the
+// default, and what Enter does — and the destructive choice saying what
+// it does (issue 40, item 9: Enter kept the image while Delete was drawn
+// as the default).
 func TestDeleteAsksWithKeepingAsTheDefault(t *testing.T) {
 	g, h := newGallery(t)
 	addImage(t, h.Library(), "to delete", 32)
@@ -173,8 +175,11 @@ func TestDeleteAsksWithKeepingAsTheDefault(t *testing.T) {
 				}
 			}
 		})
-		if del == nil || keep == nil || del.Importance != widget.DangerImportance || keep.Importance == widget.HighImportance {
+		if del == nil || keep == nil || del.Importance != widget.DangerImportance || keep.Importance != widget.HighImportance {
 			t.Errorf("delete %+v, keep %+v", del, keep)
+		}
+		if h.Window().Canvas().Focused() != keep {
+			t.Error("Keep it does not have the focus")
 		}
 	})
 }
