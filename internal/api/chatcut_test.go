@@ -75,3 +75,23 @@ func TestTitlesAgreeWithTheirHints(t *testing.T) {
 		}
 	}
 }
+
+// An answer compressed as brotli by a proxy is named as such, not as
+// "not complete JSON" (issue 41, words).
+func TestABrotliAnswerIsNamed(t *testing.T) {
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Content-Encoding", "br")
+		_, _ = w.Write([]byte{0x1b, 0x2f, 0x00, 0xf8, 0xa5, 0x40, 0x62, 0x3f, 0x00})
+	}))
+	defer ts.Close()
+	c := api.New(api.Config{BaseURL: ts.URL + "/v1", APIKey: "sk-test-key-0123456789"})
+	_, err := c.Generate(context.Background(), api.GenerateRequest{Prompt: "p", ImageOptions: api.ImageOptions{Model: "gpt-image-1"}}, nil)
+	var e *api.Error
+	if !errors.As(err, &e) {
+		t.Fatalf("err %v", err)
+	}
+	if !strings.Contains(e.Message, `"br"`) || !strings.Contains(e.Hint, "brotli") {
+		t.Errorf("err %v (hint %q)", err, e.Hint)
+	}
+}

@@ -322,7 +322,24 @@ func isTimeout(err error) bool {
 func badResponse(msg string, err error, header http.Header) *Error {
 	e := &Error{Kind: KindBadResponse, Message: msg, Err: err, RequestID: requestID(header)}
 	e.Hint = hintFor(e, "")
+	if enc := compressedAs(header); enc != "" {
+		// Easel asks for no compression (Go's client undoes the gzip it
+		// asks for itself): an answer compressed otherwise, brotli most
+		// often, is a proxy's doing, and its bytes read as garbage.
+		e.Message = catalogue.F("the answer is compressed as %q, which Easel did not ask for and cannot read", enc)
+		e.Hint = catalogue.T("A proxy or gateway between compressed the service's answer on its own (brotli, most often): ask its operator to send answers uncompressed or as gzip, or use another route to the service.")
+	}
 	return e
+}
+
+// compressedAs is an answer's Content-Encoding when it is one Easel's
+// client did not undo, "" otherwise.
+func compressedAs(h http.Header) string {
+	enc := strings.ToLower(strings.TrimSpace(h.Get("Content-Encoding")))
+	if enc == "" || enc == "identity" {
+		return ""
+	}
+	return Clean(enc, false)
 }
 
 // isCertificateError reports a TLS failure of the service's certificate.

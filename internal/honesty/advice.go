@@ -39,6 +39,7 @@ func (k Known) Describe() string {
 		StreamFails:  {catalogue.T("carries streamed image requests"), catalogue.T("cannot stream images: a streamed request fails, and is billed")},
 		Edits:        {catalogue.T("takes image edits"), catalogue.T("takes no image edits")},
 		Served:       {catalogue.T("serves this model under this name"), catalogue.T("does not serve this model under this name")},
+		MaskShape:    {catalogue.T("answers masked edits at the first image's shape"), catalogue.F("answers masked edits at another shape (asked %s, got %s)", k.Asked, k.Got)},
 		References:   {catalogue.T("shows the model every reference image"), catalogue.F("drops reference images (sent %s, at most %s reached the model)", k.Asked, k.Got)},
 	}[k.Trait]
 	if f, v, ok := k.Trait.Value(); ok {

@@ -60,6 +60,9 @@ const (
 	// Served: the model answered at all, under the name sent (a typed
 	// model the service does not list is remembered by it).
 	Served Trait = "served"
+	// MaskShape: a masked edit answered at the first image's shape, so
+	// what the mask protects can be compared at all.
+	MaskShape Trait = "mask_shape"
 )
 
 // MinImageTokens is the fewest input tokens one reference image costs
@@ -152,6 +155,8 @@ func (c Check) sentence(restored bool) string {
 		return catalogue.T("asked for the images inline, the service sent links (Easel downloaded them at once)")
 	case Prompt:
 		return catalogue.F("the service rewrote your prompt: “%s”", shorten(c.Got, 160))
+	case MaskShape:
+		return catalogue.F("the service answered at %s, not the first image's %s: whether it kept what your mask protects could not be measured", c.Got, c.Asked)
 	case References:
 		return catalogue.F("sent %s reference images, the service's own token count shows at most %s reached the model", c.Asked, c.Got)
 	case Mask:
@@ -249,6 +254,12 @@ func Measure(a Asked, res *api.ImageResult) Report {
 	if len(a.Original) > 0 && len(a.Mask) > 0 && len(res.Images) > 0 {
 		if share, ok := MaskChange(res.Images[0].Data, a.Original, a.Mask); ok {
 			r.Checks = append(r.Checks, Check{Trait: Mask, Honoured: share <= MaskHonoured, Changed: share})
+		} else if _, ow, oh, err := imageio.SniffImage(a.Original); err == nil {
+			// Answered at another shape: nothing can be said of the mask
+			// but that, which is said rather than nothing.
+			img := res.Images[0]
+			asked, got := fmt.Sprintf("%dx%d", ow, oh), fmt.Sprintf("%dx%d", img.Width, img.Height)
+			r.Checks = append(r.Checks, Check{Trait: MaskShape, Honoured: false, Asked: asked, Got: got})
 		}
 	}
 	return r

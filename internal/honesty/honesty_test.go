@@ -184,3 +184,19 @@ func TestDroppedReferenceImagesShowInTheTokenCount(t *testing.T) {
 		}
 	}
 }
+
+// A masked edit answered at another shape says so, rather than nothing
+// about the mask (issue 41, words).
+func TestAMaskedEditAtAnotherShapeSaysSo(t *testing.T) {
+	req := api.EditRequest{Prompt: "p", ImageOptions: api.ImageOptions{Model: "gpt-image-1"},
+		Images: []api.InputImage{{Data: magentaPNG(t, 1000, 300)}}, Mask: &api.InputImage{Data: maskPNG(t, 1000, 300)}}
+	res := &api.ImageResult{Images: []api.Image{{Data: magentaPNG(t, 1536, 1024), Format: "png", Width: 1536, Height: 1024}}}
+	r := honesty.Measure(honesty.AskedOf(nil, &req), res)
+	c, ok := r.Find(honesty.MaskShape)
+	if !ok || c.Honoured || c.Asked != "1000x300" || c.Got != "1536x1024" {
+		t.Fatalf("check %+v (found %v)", c, ok)
+	}
+	if s := strings.Join(r.Sentences(), "; "); !strings.Contains(s, "1536x1024") || !strings.Contains(s, "mask") {
+		t.Errorf("said %q", s)
+	}
+}
