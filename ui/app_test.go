@@ -390,3 +390,22 @@ func TestEditSelectsItsPromptWhenShown(t *testing.T) {
 		}
 	})
 }
+
+// Ctrl+2 under a modal Settings does not switch the tab under it
+// (issue 40, item 9); once Settings is closed it does.
+func TestTabKeysWaitForAnOpenDialog(t *testing.T) {
+	ea := newServedApp(t)
+	onUI(ea, func() {
+		ea.SelectTab(TabChat)
+		ea.showSettings()
+		typeShortcut(ea, shortcutTab[TabGenerate])
+		if ea.CurrentTab() != TabChat {
+			t.Errorf("Ctrl+2 under Settings switched to tab %d", ea.CurrentTab())
+		}
+		ea.win.Canvas().Overlays().Remove(ea.win.Canvas().Overlays().Top())
+		typeShortcut(ea, shortcutTab[TabGenerate])
+		if ea.CurrentTab() != TabGenerate {
+			t.Errorf("Ctrl+2 with no dialog left tab %d", ea.CurrentTab())
+		}
+	})
+}

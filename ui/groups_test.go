@@ -72,7 +72,7 @@ func TestAnotherGroupsKeyIsOfferedAndPicked(t *testing.T) {
 	var card *jobview.Card
 	onUI(ea, func() {
 		card = ea.generate.Jobs().Cards()[0]
-		if text, _ := card.OtherGroupOffer(); text != "Send with group vip's key" || !strings.Contains(card.Status.Text, "nknown model") {
+		if text, _ := card.OtherGroupOffer(); text != "Send with group vip's key" || !strings.Contains(card.Status.Text, "Not offered to the group default") {
 			t.Errorf("card %q offers %q", card.Status.Text, text)
 		}
 		// The name is right: no close names, the group is the cause.

@@ -69,8 +69,8 @@ func (a menus) mainMenu() *fyne.MainMenu {
 	tabItems := make([]*fyne.MenuItem, len(tabTitles()))
 	for i, title := range tabTitles() {
 		item := fyne.NewMenuItem(title, func() {
-			if claimedByView(a.win, shortcutTab[i]) {
-				return // a zoomed view has the keys: Ctrl+1 is its 100 %
+			if claimedByView(a.win, shortcutTab[i]) || underDialog(a.win) {
+				return // a zoomed view has the keys (Ctrl+1 is its 100 %); a dialog is answered first
 			}
 			a.SelectTab(i)
 		})
@@ -114,7 +114,7 @@ func (a menus) addShortcuts() {
 	}
 	for i, sc := range shortcutTab {
 		add(sc, func() {
-			if !claimedByView(a.win, sc) {
+			if !claimedByView(a.win, sc) && !underDialog(a.win) {
 				a.SelectTab(i)
 			}
 		})
@@ -170,6 +170,11 @@ type shortcutClaimer interface {
 
 // claimedByView gives s to the focused view when it takes it. Fyne runs
 // a menu's shortcut before the focused widget's, so the menu asks.
+// underDialog reports whether a dialog is open over the window: the tab
+// under it does not change (Ctrl+2 switched tabs under a modal Settings,
+// issue 40, item 9).
+func underDialog(win fyne.Window) bool { return win.Canvas().Overlays().Top() != nil }
+
 func claimedByView(win fyne.Window, s fyne.Shortcut) bool {
 	v, ok := win.Canvas().Focused().(shortcutClaimer)
 	return ok && v.ClaimShortcut(s)
