@@ -698,7 +698,9 @@ func (t details) confirmDelete(it library.Item) {
 	d = dialog.NewCustomWithoutButtons(title, container.NewBorder(nil, container.NewHBox(layout.NewSpacer(), del, keep), nil, nil, body), t.host.Window())
 	d.Resize(fyne.NewSize(460, 180))
 	d.Show()
-	t.host.Window().Canvas().Focus(keep)
+	// Nothing focused: Enter and Esc reach the window's dialog keys,
+	// which take Keep it; a focused button would swallow them.
+	t.host.Window().Canvas().Unfocus()
 }
 
 // Describe lists an item's settings for the details pane.

@@ -178,8 +178,8 @@ func TestDeleteAsksWithKeepingAsTheDefault(t *testing.T) {
 		if del == nil || keep == nil || del.Importance != widget.DangerImportance || keep.Importance != widget.HighImportance {
 			t.Errorf("delete %+v, keep %+v", del, keep)
 		}
-		if h.Window().Canvas().Focused() != keep {
-			t.Error("Keep it does not have the focus")
+		if h.Window().Canvas().Focused() != nil {
+			t.Error("a focused control would take Enter and Esc from the window's dialog keys")
 		}
 	})
 }

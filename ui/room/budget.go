@@ -86,5 +86,8 @@ func askOverBudget(h BudgetHost, v spend.Verdict, est pricing.Estimate, requests
 	d = dialog.NewCustomWithoutButtons(catalogue.T("Over the budget"), container.NewVBox(body, container.NewHBox(kit.Spacer(), send, keep)), h.Window())
 	d.Resize(fyne.NewSize(480, 0))
 	d.Show()
-	h.Window().Canvas().Focus(keep)
+	// Nothing focused: Enter and Esc reach the window's dialog keys and
+	// both answer Don't send; a focused button swallowed them (it takes
+	// Space only; issue 40, item 9).
+	h.Window().Canvas().Unfocus()
 }

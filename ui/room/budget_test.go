@@ -53,6 +53,14 @@ func TestABatchOverTheBudgetIsStoppedBeforeAnythingIsSent(t *testing.T) {
 		return said
 	}
 	tap("Send 4 requests of 1 image") // the batch: four requests
+	// Nothing in the question has the focus, so Enter and Esc reach the
+	// window's dialog keys (a focused button swallowed them).
+	h.Overlay("Don't send")
+	h.UI(func() {
+		if f := h.Window().Canvas().Focused(); f != nil {
+			t.Errorf("the question gives the keys to %T", f)
+		}
+	})
 	said := tap("Don't send")
 	if !strings.Contains(said, "from $0.80 to $1.47, over the daily cap of $1.00") || !strings.Contains(said, "These 4 requests are estimated at $0.67 together") {
 		t.Errorf("the question says %q", said)

@@ -438,7 +438,10 @@ func (s *Sender) offerNearest(refused []honesty.Refusal, send func()) {
 			s.button.OnTapped()
 		}}
 		buttons.Add(use)
-		defer s.host.Window().Canvas().Focus(use)
+		// Nothing focused: Enter (the highlighted Use) and Esc (Cancel)
+		// reach the window's dialog keys, which a focused button would
+		// swallow (it takes Space only).
+		defer s.host.Window().Canvas().Unfocus()
 	}
 	body := container.NewVBox(kit.HintLabel(strings.Join(why, "\n")), buttons)
 	d = dialog.NewCustomWithoutButtons(catalogue.T("The service refused this before"), body, s.host.Window())

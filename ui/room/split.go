@@ -64,7 +64,9 @@ func offerSplit(h BudgetHost, req jobs.Request, notes []string, submit func(...j
 		container.NewHBox(kit.Spacer(), cancel, once, split))
 	d = dialog.NewCustomWithoutButtons(catalogue.T("One image per request"), body, h.Window())
 	d.Show()
-	h.Window().Canvas().Focus(split)
+	// Nothing focused: Enter and Esc reach the window's dialog keys,
+	// which a focused button would swallow (it takes Space only).
+	h.Window().Canvas().Unfocus()
 }
 
 // SplitRequest is req as n requests of one image each, in order, each
