@@ -61,8 +61,14 @@ func Export(h Host, it library.Item, path string, done func(to string, err error
 // image that arrived but could not be saved in the gallery, so the money
 // it cost is not lost.
 func SaveAs(h Host, img api.Image, name string, done func(to string, err error)) {
+	SaveAsSaying(h, img, name, catalogue.T("The image is written as the service sent it."), done)
+}
+
+// SaveAsSaying is SaveAs with what the dialog says of the bytes written
+// (a GIF's frame is not what the service sent).
+func SaveAsSaying(h Host, img api.Image, name, said string, done func(to string, err error)) {
 	dest := newDestination(h, name)
-	body := container.NewVBox(dest.form(), kit.HintLabel(catalogue.T("The image is written as the service sent it.")))
+	body := container.NewVBox(dest.form(), kit.HintLabel(said))
 	d := dialog.NewCustomConfirm(catalogue.T("Save image as"), catalogue.T("Save"), catalogue.T("Cancel"), body, func(ok bool) {
 		if ok {
 			WriteChecked(h, dest.target(), func() ([]byte, error) { return img.Data, nil }, done)

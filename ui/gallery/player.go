@@ -12,11 +12,12 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"easel/internal/atomicfile"
+	"easel/internal/api"
 	"easel/internal/catalogue"
 	"easel/internal/export"
 	"easel/internal/imageio"
 	"easel/internal/library"
+	"easel/ui/dialogs"
 	"easel/ui/widgets/zoomview"
 )
 
@@ -112,26 +113,19 @@ func (p *player) stepFrame(d int) {
 	p.showFrame()
 }
 
-// saveFrame writes the frame shown as a PNG where the user picks.
+// saveFrame writes the frame shown as a PNG where the user picks, in
+// Easel's own file picker.
 func (p *player) saveFrame() {
 	if len(p.anim.Frames) == 0 {
 		return
 	}
-	frame, at := p.anim.Frames[p.at], p.at
-	d := dialog.NewFileSave(func(w fyne.URIWriteCloser, err error) {
-		if err != nil || w == nil {
-			return
-		}
-		path := w.URI().Path()
-		_ = w.Close()
-		var buf bytes.Buffer
-		if err := png.Encode(&buf, frame); err == nil {
-			err = atomicfile.Write(path, buf.Bytes())
-		}
-		if err != nil {
-			dialog.ShowError(err, p.host.Window())
-		}
-	}, p.host.Window())
-	d.SetFileName(fmt.Sprintf("%s-%d-frame%d.png", export.PromptWords(p.item.Prompt), p.item.ID, at+1))
-	d.Show()
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, p.anim.Frames[p.at]); err != nil {
+		dialog.ShowError(err, p.host.Window())
+		return
+	}
+	b := p.anim.Frames[p.at].Bounds()
+	name := fmt.Sprintf("%s-%d-frame%d.png", export.PromptWords(p.item.Prompt), p.item.ID, p.at+1)
+	dialogs.SaveAsSaying(p.host, api.Image{Data: buf.Bytes(), Format: "png", Width: b.Dx(), Height: b.Dy()}, name,
+		catalogue.F("Frame %d of the GIF is written as a PNG.", p.at+1), nil)
 }

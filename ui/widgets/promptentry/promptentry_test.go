@@ -21,7 +21,7 @@ func TestTabLeavesThePrompt(t *testing.T) {
 	test.Type(p, "a fox")
 	p.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
 	test.Type(p, "at dusk")
-	w.Canvas().(test.WindowlessCanvas).FocusNext()
+	w.Canvas().FocusNext()
 	if p.Text != "a fox\nat dusk" {
 		t.Errorf("prompt %q", p.Text)
 	}
