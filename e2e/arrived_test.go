@@ -22,17 +22,7 @@ func TestAKillKeepsTheImagesThatHadArrived(t *testing.T) {
 	p := start(t, bin, home, "--demo")
 	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
 	defer cancel()
-	p.waitDrawn(ctx)
-	p.waitSettled(ctx) // the keys go to a window that is ready for them
-	p.key("ctrl+2")
-	time.Sleep(500 * time.Millisecond)
-	p.click(190, 527) // Images
-	time.Sleep(500 * time.Millisecond)
-	p.click(125, 547) // 4
-	time.Sleep(300 * time.Millisecond)
-	p.click(270, 166) // the prompt
-	p.typeText("four lighthouses, one cut short")
-	p.key("ctrl+Return")
+	p.sendFour(ctx, "four lighthouses, one cut short")
 	journal := filepath.Join(home, "easel", "journal")
 	for {
 		if found, _ := filepath.Glob(filepath.Join(journal, "*-arrived-*")); len(found) > 0 {
@@ -83,4 +73,21 @@ func TestAKillKeepsTheImagesThatHadArrived(t *testing.T) {
 	if left, _ := filepath.Glob(filepath.Join(journal, "*-arrived-*")); len(left) != 0 {
 		t.Errorf("left in the journal after the restart: %v", left)
 	}
+}
+
+// sendFour asks Text to image for four streamed images of prompt, in a
+// 1280x800 window without a banner (make e2e has a keyring).
+func (p *proc) sendFour(ctx context.Context, prompt string) {
+	p.t.Helper()
+	p.waitDrawn(ctx)
+	p.waitSettled(ctx) // the keys go to a window that is ready for them
+	p.key("ctrl+2")
+	time.Sleep(500 * time.Millisecond)
+	p.click(190, 527) // Images
+	time.Sleep(500 * time.Millisecond)
+	p.click(125, 547) // 4
+	time.Sleep(300 * time.Millisecond)
+	p.click(270, 166) // the prompt
+	p.typeText(prompt)
+	p.key("ctrl+Return")
 }

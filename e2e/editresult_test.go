@@ -22,17 +22,7 @@ func TestEachResultOnACardHasItsOwnEdit(t *testing.T) {
 	p := start(t, bin, home, "--demo")
 	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
 	defer cancel()
-	p.waitDrawn(ctx)
-	p.waitSettled(ctx)
-	p.key("ctrl+2")
-	time.Sleep(500 * time.Millisecond)
-	p.click(190, 527) // Images
-	time.Sleep(500 * time.Millisecond)
-	p.click(125, 547) // 4
-	time.Sleep(300 * time.Millisecond)
-	p.click(270, 166) // the prompt
-	p.typeText("four boats to choose from")
-	p.key("ctrl+Return")
+	p.sendFour(ctx, "four boats to choose from")
 	lib, err := library.Open(filepath.Join(home, "easel"))
 	if err != nil {
 		t.Fatal(err)
