@@ -67,11 +67,17 @@ func TestDropdownsOpenAfterTheWindowIdles(t *testing.T) {
 	for _, d := range editDropdowns {
 		p.openAndClose(d)
 	}
-	// The rest of the form is below: scroll it to its end, with the
-	// pointer over the labels (an entry under it would take the wheel).
+	// The rest of the form is below: scroll it to its end and back to
+	// its last options, with the pointer over the labels (an entry under
+	// it would take the wheel).
 	xdo(t, "mousemove", "--window", fmt.Sprint(uint32(p.window)), "--sync", "1000", "400")
 	for range 40 {
 		xdo(t, "click", "5")
+	}
+	// Back up eight notches (20 px each): the mask panel's Marks, under
+	// the form, take the end of the column.
+	for range 8 {
+		xdo(t, "click", "4")
 	}
 	time.Sleep(300 * time.Millisecond)
 	for _, d := range editDropdownsScrolled {
