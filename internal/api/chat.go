@@ -70,9 +70,11 @@ func (c *Client) Chat(ctx context.Context, req ChatRequest, onDelta func(string)
 		if errors.As(err, &e) && e.Kind == KindNetwork && strings.Contains(e.Hint, "turn streaming off") {
 			// Chat has no streaming switch: say what helps here, and
 			// keep nothing that did not arrive.
-			e.Hint = catalogue.T("The connection broke before the reply ended; what arrived is kept. Ask again; if it keeps happening with long replies, a proxy or gateway between may be cutting them.")
+			// The message already says the connection broke: the hint
+			// says what is left and what to do, not that again.
+			e.Hint = catalogue.T("What arrived of the reply is kept. Ask again; if it keeps happening with long replies, a proxy or gateway between may be cutting them.")
 			if strings.TrimSpace(res.Content) == "" && strings.TrimSpace(res.Reasoning) == "" {
-				e.Hint = catalogue.T("The connection broke before any of the reply arrived. Ask again; if it keeps happening, a proxy or gateway between may be cutting the connection.")
+				e.Hint = catalogue.T("None of the reply had arrived. Ask again; if it keeps happening, a proxy or gateway between may be cutting the connection.")
 			}
 		}
 		return res, err
