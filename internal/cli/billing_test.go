@@ -18,6 +18,7 @@ import (
 
 	"easel/internal/config"
 	"easel/internal/demoservice"
+	"easel/internal/gateway"
 	"easel/internal/library"
 	"easel/internal/secrets"
 )
@@ -211,7 +212,16 @@ func TestAKilledGenLeavesATrace(t *testing.T) {
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
 			}
-			time.Sleep(6 * time.Second) // out past gateway.BilledAfter
+			// At the service, then out past gateway.BilledAfter: timed from
+			// the request's arrival, not from the start of a child that a
+			// loaded machine (make unit runs packages side by side) may
+			// take seconds to start.
+			for deadline := time.Now().Add(60 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+				if _, peak := srv.ImageRequests(); peak > 0 {
+					break
+				}
+			}
+			time.Sleep(gateway.BilledAfter + 500*time.Millisecond)
 			_ = cmd.Process.Signal(sig)
 			_ = cmd.Wait()
 			if sig != os.Kill && !strings.Contains(childErr.String(), "may have been charged") {
