@@ -48,13 +48,23 @@ var inputFormats = []string{"image/png", "image/jpeg", "image/webp"}
 // now is the day capability sheets are read at (tests move it).
 var now = time.Now
 
-// sheetFields are the enumerated options a capability sheet can know a
-// model refuses, by wire name.
-func sheetFields(o ImageOptions) []struct{ field, value string } {
-	return []struct{ field, value string }{
-		{"quality", o.Quality}, {"background", o.Background}, {"output_format", o.OutputFormat},
-		{"moderation", o.Moderation}, {"response_format", o.ResponseFormat}, {"complexity", o.Complexity},
+// Option is one enumerated option of a request by its wire name, as a
+// capability sheet knows it.
+type Option struct{ Field, Value string }
+
+// Options are o's enumerated options a capability sheet can know (those
+// set, in a fixed order): what pre-flight judges and what the service's
+// refusals are remembered by.
+func (o ImageOptions) Options() []Option {
+	all := []Option{{"quality", o.Quality}, {"background", o.Background}, {"output_format", o.OutputFormat},
+		{"moderation", o.Moderation}, {"complexity", o.Complexity}, {"response_format", o.ResponseFormat}}
+	out := all[:0]
+	for _, op := range all {
+		if op.Value != "" {
+			out = append(out, op)
+		}
 	}
+	return out
 }
 
 // LimitsFor are the size rules of model: its sheet's custom-size rules
@@ -242,23 +252,23 @@ func (o ImageOptions) checkSheet() error {
 		return nil
 	}
 	at := now()
-	for _, f := range sheetFields(o) {
-		v, w := s.Judge(f.field, f.value, at)
+	for _, f := range o.Options() {
+		v, w := s.Judge(f.Field, f.Value, at)
 		if v != capability.Refuses {
 			continue
 		}
-		problem := catalogue.F("the model %s does not take the %s %q", o.Model, strings.ReplaceAll(f.field, "_", " "), f.value)
+		problem := catalogue.F("the model %s does not take the %s %q", o.Model, strings.ReplaceAll(f.Field, "_", " "), f.Value)
 		switch {
 		case w.Until != "" && at.UTC().Format(time.DateOnly) >= w.Until:
-			problem = catalogue.F("the model %s no longer takes the %s %q (it did from %s until %s)", o.Model, strings.ReplaceAll(f.field, "_", " "), f.value, orOpen(w.From), w.Until)
+			problem = catalogue.F("the model %s no longer takes the %s %q (it did from %s until %s)", o.Model, strings.ReplaceAll(f.Field, "_", " "), f.Value, orOpen(w.From), w.Until)
 		case w.From != "":
-			problem = catalogue.F("the model %s takes the %s %q only from %s", o.Model, strings.ReplaceAll(f.field, "_", " "), f.value, w.From)
+			problem = catalogue.F("the model %s takes the %s %q only from %s", o.Model, strings.ReplaceAll(f.Field, "_", " "), f.Value, w.From)
 		}
 		hint := catalogue.T("Choose another value.")
-		if near := s.Nearest(f.field, f.value, at); near != "" {
+		if near := s.Nearest(f.Field, f.Value, at); near != "" {
 			hint = catalogue.F("Use %q, the nearest value it takes (its sheet: %s, %s).", near, s.Source, s.Date)
 		}
-		return preflight(KindInvalidRequest, f.field, problem, hint)
+		return preflight(KindInvalidRequest, f.Field, problem, hint)
 	}
 	return nil
 }

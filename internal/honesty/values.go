@@ -33,33 +33,18 @@ func (t Trait) Value() (field, value string, ok bool) {
 	return field, value, ok
 }
 
-// option is one enumerated option of a request, by its wire name.
-type option struct{ field, value string }
-
-func options(o api.ImageOptions) []option {
-	all := []option{{"quality", o.Quality}, {"background", o.Background}, {"output_format", o.OutputFormat},
-		{"moderation", o.Moderation}, {"complexity", o.Complexity}, {"response_format", o.ResponseFormat}}
-	out := all[:0]
-	for _, op := range all {
-		if op.value != "" {
-			out = append(out, op)
-		}
-	}
-	return out
-}
-
 // valuesTaken are checks of the values an answered request sent that
 // the model's sheet does not list as taken: the service took them.
 func valuesTaken(o api.ImageOptions) []Check {
 	s, known := capability.Lookup(o.Model)
 	var out []Check
-	for _, op := range options(o) {
+	for _, op := range o.Options() {
 		if known {
-			if v, _ := s.Judge(op.field, op.value, time.Now()); v == capability.Takes {
+			if v, _ := s.Judge(op.Field, op.Value, time.Now()); v == capability.Takes {
 				continue
 			}
 		}
-		out = append(out, Check{Trait: ValueTrait(op.field, op.value), Honoured: true, Asked: op.value, Got: op.value})
+		out = append(out, Check{Trait: ValueTrait(op.Field, op.Value), Honoured: true, Asked: op.Value, Got: op.Value})
 	}
 	return out
 }
@@ -75,18 +60,18 @@ func valueRefused(a Asked, e *api.Error) (Check, bool) {
 		return Check{}, false
 	}
 	msg := strings.ToLower(e.Message)
-	for _, op := range options(a.Options) {
-		named := e.Param == op.field
+	for _, op := range a.Options.Options() {
+		named := e.Param == op.Field
 		if !named && e.Param == "" {
-			words := strings.ReplaceAll(op.field, "_", " ")
+			words := strings.ReplaceAll(op.Field, "_", " ")
 			for _, m := range quotedValue.FindAllStringSubmatch(e.Message, -1) {
-				if m[1] == op.value && (strings.Contains(msg, op.field) || strings.Contains(msg, words)) {
+				if m[1] == op.Value && (strings.Contains(msg, op.Field) || strings.Contains(msg, words)) {
 					named = true
 				}
 			}
 		}
 		if named {
-			return Check{Trait: ValueTrait(op.field, op.value), Honoured: false, Asked: op.value, Got: "refused"}, true
+			return Check{Trait: ValueTrait(op.Field, op.Value), Honoured: false, Asked: op.Value, Got: "refused"}, true
 		}
 	}
 	return Check{}, false
@@ -116,10 +101,10 @@ func (r Refusal) Sentence(model string) string {
 func refusals(known []Known, o api.ImageOptions) []Refusal {
 	s, _ := capability.Lookup(o.Model)
 	var out []Refusal
-	for _, op := range options(o) {
+	for _, op := range o.Options() {
 		for _, k := range known {
-			if k.Trait == ValueTrait(op.field, op.value) && !k.Honoured {
-				out = append(out, Refusal{Field: op.field, Value: op.value, Nearest: s.Nearest(op.field, op.value, time.Now()), When: k.Last})
+			if k.Trait == ValueTrait(op.Field, op.Value) && !k.Honoured {
+				out = append(out, Refusal{Field: op.Field, Value: op.Value, Nearest: s.Nearest(op.Field, op.Value, time.Now()), When: k.Last})
 			}
 		}
 	}
