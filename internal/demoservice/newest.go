@@ -12,6 +12,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"easel/internal/api"
 )
 
 // What the demo's models take, as the service answers it: the demo's own
@@ -106,12 +108,7 @@ func (s *Server) checkNewest(w http.ResponseWriter, job *imageJob) bool {
 	if job.format == "gif" {
 		frames := max(job.frames, 1)
 		wd, ht := outputSize(job.size, job.base)
-		cols := 1
-		for cols*cols < frames {
-			cols++
-		}
-		rows := (frames + cols - 1) / cols
-		if max(cols*wd, rows*ht) > 3840 || frames > 24 {
+		if api.SheetSide(wd, ht, frames) > 3840 || frames > 24 {
 			return bad("frames", "invalid_value", fmt.Sprintf("Invalid value for 'frames': %d frames of %dx%d do not fit a 3840-pixel sheet.", frames, wd, ht))
 		}
 	}

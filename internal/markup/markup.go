@@ -206,12 +206,15 @@ func Apply(req *api.EditRequest, m Marks) (Mode, []byte, error) {
 			m.Items[i].Text = string(r[:MaxNote])
 		}
 	}
-	first, err := imageio.DecodeBounded(bytes.NewReader(req.Images[0].Data), imageio.MaxPixels)
+	// The first image's size from its header: markup needs no more.
+	_, w, h, err := imageio.SniffImage(req.Images[0].Data)
+	if err == nil {
+		err = imageio.CheckPixels(w, h)
+	}
 	if err != nil {
 		return None, nil, err
 	}
-	b := first.Bounds()
-	marks := m.Render(b.Dx(), b.Dy())
+	marks := m.Render(w, h)
 	if s, ok := capability.Lookup(req.Model); ok && s.Markup {
 		mp, err := encode(marks)
 		if err != nil {
@@ -225,8 +228,13 @@ func Apply(req *api.EditRequest, m Marks) (Mode, []byte, error) {
 		req.MarkupAlpha = &api.InputImage{Name: "markup_alpha.png", ContentType: "image/png", Data: ap}
 		return Markup, nil, nil
 	}
-	drawn := image.NewNRGBA(image.Rect(0, 0, b.Dx(), b.Dy()))
-	draw.Draw(drawn, drawn.Rect, first, b.Min, draw.Src)
+	// Drawn on the image: only now is it decoded.
+	first, err := imageio.DecodeBounded(bytes.NewReader(req.Images[0].Data), imageio.MaxPixels)
+	if err != nil {
+		return None, nil, err
+	}
+	drawn := image.NewNRGBA(image.Rect(0, 0, w, h))
+	draw.Draw(drawn, drawn.Rect, first, first.Bounds().Min, draw.Src)
 	draw.Draw(drawn, drawn.Rect, marks, image.Point{}, draw.Over)
 	data, err := encode(drawn)
 	if err != nil {
