@@ -32,15 +32,18 @@ func DecodeAnimation(data []byte) (Animation, error) {
 	if err := CheckPixels(cfg.Width, cfg.Height); err != nil {
 		return Animation{}, err
 	}
+	// Counted before anything is decoded: the standard decoder decodes
+	// every frame at once, and a few kilobytes can hold thousands.
+	frames := countFrames(data)
+	if frames > MaxFrames || int64(frames)*int64(cfg.Width)*int64(cfg.Height) > MaxPixels {
+		return Animation{}, errors.New(catalogue.F("the GIF has %d frames of %dx%d, more than Easel plays", frames, cfg.Width, cfg.Height))
+	}
 	g, err := gif.DecodeAll(bytes.NewReader(data))
 	if err != nil {
 		return Animation{}, err
 	}
 	if len(g.Image) == 0 {
 		return Animation{}, errors.New(catalogue.T("the GIF has no frames"))
-	}
-	if len(g.Image) > MaxFrames || int64(len(g.Image))*int64(cfg.Width)*int64(cfg.Height) > MaxPixels {
-		return Animation{}, errors.New(catalogue.F("the GIF has %d frames of %dx%d, more than Easel plays", len(g.Image), cfg.Width, cfg.Height))
 	}
 	canvas := image.NewNRGBA(image.Rect(0, 0, cfg.Width, cfg.Height))
 	var a Animation
@@ -72,4 +75,50 @@ func clone(m *image.NRGBA) *image.NRGBA {
 	c := image.NewNRGBA(m.Rect)
 	copy(c.Pix, m.Pix)
 	return c
+}
+
+// countFrames counts a GIF's image descriptors by walking its blocks,
+// without decoding any: the block layout is GIF89a's (header, screen
+// descriptor, colour table, then extensions, images and the trailer).
+// A file cut short counts what it holds.
+func countFrames(data []byte) int {
+	const header = 13
+	if len(data) < header {
+		return 0
+	}
+	i := header
+	if packed := data[10]; packed&0x80 != 0 {
+		i += 3 << ((packed & 7) + 1)
+	}
+	// skip passes the sub-blocks from i, ending after their terminator.
+	skip := func(i int) int {
+		for i < len(data) {
+			n := int(data[i])
+			i++
+			if n == 0 {
+				return i
+			}
+			i += n
+		}
+		return i
+	}
+	frames := 0
+	for i < len(data) {
+		switch data[i] {
+		case 0x21: // an extension: its label, then sub-blocks
+			i = skip(i + 2)
+		case 0x2C: // an image: descriptor, local table, LZW size, data
+			if i+10 > len(data) {
+				return frames
+			}
+			frames++
+			if packed := data[i+9]; packed&0x80 != 0 {
+				i += 3 << ((packed & 7) + 1)
+			}
+			i = skip(i + 11)
+		default: // the trailer, or bytes no decoder would read on
+			return frames
+		}
+	}
+	return frames
 }

@@ -23,6 +23,9 @@ func TestAnAnimationPlaysEveryFrameAtItsPace(t *testing.T) {
 	if err := gif.EncodeAll(&buf, g); err != nil {
 		t.Fatal(err)
 	}
+	if n := countFrames(buf.Bytes()); n != 4 {
+		t.Errorf("counted %d frames", n)
+	}
 	a, err := DecodeAnimation(buf.Bytes())
 	if err != nil || len(a.Frames) != 4 {
 		t.Fatalf("%d frames, %v", len(a.Frames), err)
@@ -48,6 +51,9 @@ func TestAnAnimationOfTooManyFramesIsRefused(t *testing.T) {
 	var buf bytes.Buffer
 	if err := gif.EncodeAll(&buf, g); err != nil {
 		t.Fatal(err)
+	}
+	if n := countFrames(buf.Bytes()); n != MaxFrames+1 {
+		t.Errorf("counted %d frames without decoding, want %d", n, MaxFrames+1)
 	}
 	if _, err := DecodeAnimation(buf.Bytes()); err == nil {
 		t.Error("played a GIF over MaxFrames")

@@ -1,6 +1,7 @@
 package gallery
 
 import (
+	"bytes"
 	"context"
 	"image"
 
@@ -69,14 +70,20 @@ func (l *largeView) load(it library.Item, first bool) {
 		anim   imageio.Animation
 	}
 	latest.Run(l.loads, func(context.Context) (decoded, error) {
-		img, err := imageio.DecodeFile(path)
+		if it.Format != "gif" {
+			img, err := imageio.DecodeFile(path)
+			return decoded{img: img, opaque: err == nil && imageio.IsOpaque(img)}, err
+		}
+		// A GIF is read once: its first frame to show, every frame to
+		// play (a GIF too large to play shows its first frame).
+		data, err := imageio.ReadFile(path)
+		if err != nil {
+			return decoded{}, err
+		}
+		img, err := imageio.DecodeBounded(bytes.NewReader(data), imageio.MaxPixels)
 		d := decoded{img: img, opaque: err == nil && imageio.IsOpaque(img)}
-		if err == nil && it.Format == "gif" {
-			// Every frame, to play; a GIF too large to play shows its
-			// first frame.
-			if data, rerr := imageio.ReadFile(path); rerr == nil {
-				d.anim, _ = imageio.DecodeAnimation(data)
-			}
+		if err == nil {
+			d.anim, _ = imageio.DecodeAnimation(data)
 		}
 		return d, err
 	}, func(d decoded, err error) {
