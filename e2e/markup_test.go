@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"image"
 	"image/color"
-	"image/png"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -29,14 +28,7 @@ func markupSquare(t *testing.T, home string) (string, *image.NRGBA) {
 		}
 	}
 	path := filepath.Join(home, "room.png")
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := png.Encode(f, square); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
+	save(t, path, square)
 	return path, square
 }
 

@@ -6,8 +6,6 @@ import (
 	"context"
 	"image"
 	"image/color"
-	"image/png"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -23,23 +21,13 @@ func TestMatchTheFirstImageSurvivesARestart(t *testing.T) {
 	home := t.TempDir()
 	picture := func(name string, w, h int) string {
 		img := image.NewNRGBA(image.Rect(0, 0, w, h))
-		for i := range img.Pix {
-			img.Pix[i] = byte(i)
-		}
 		for y := 0; y < h; y++ {
 			for x := 0; x < w; x++ {
 				img.SetNRGBA(x, y, color.NRGBA{uint8(x), uint8(y), 90, 255})
 			}
 		}
 		path := filepath.Join(home, name)
-		f, err := os.Create(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer f.Close()
-		if err := png.Encode(f, img); err != nil {
-			t.Fatal(err)
-		}
+		save(t, path, img)
 		return path
 	}
 	square, wide := picture("square.png", 600, 600), picture("wide.png", 900, 600)
