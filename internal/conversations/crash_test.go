@@ -3,6 +3,7 @@ package conversations
 import (
 	"bufio"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -11,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"easel/internal/testsupport/child"
 )
 
 // TestHelperStream is not a test: the crash test runs the test binary
@@ -52,16 +55,17 @@ func TestHelperStream(t *testing.T) {
 func TestAKilledStreamLosesNothingShown(t *testing.T) {
 	dir := t.TempDir()
 	for round := 0; round < 20; round++ {
-		cmd := exec.Command(os.Args[0], "-test.run=^TestHelperStream$")
-		cmd.Env = append(os.Environ(), "EASEL_CHAT_HELPER_DIR="+dir)
-		cmd.Stderr = os.Stderr
-		out, err := cmd.StdoutPipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
+		var out io.ReadCloser
+		cmd := child.Start(t, func() *exec.Cmd {
+			cmd := exec.Command(os.Args[0], "-test.run=^TestHelperStream$")
+			cmd.Env = append(os.Environ(), "EASEL_CHAT_HELPER_DIR="+dir)
+			cmd.Stderr = os.Stderr
+			var err error
+			if out, err = cmd.StdoutPipe(); err != nil {
+				t.Fatal(err)
+			}
+			return cmd
+		})
 		lines := bufio.NewScanner(out)
 		var msg int64
 		shown := 0

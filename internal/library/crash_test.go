@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"easel/internal/testsupport/child"
 )
 
 // TestHelperAdd is not a test: the process tests run the test binary with
@@ -111,11 +113,11 @@ func TestKilledDuringSavesLosesNothing(t *testing.T) {
 	dir := t.TempDir()
 	rng := rand.New(rand.NewPCG(7, 9))
 	for round := 0; round < 100; round++ {
-		cmd := helper(dir, "crash test", 0, 0)
-		cmd.Stderr = nil
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
+		cmd := child.Start(t, func() *exec.Cmd {
+			cmd := helper(dir, "crash test", 0, 0)
+			cmd.Stderr = nil
+			return cmd
+		})
 		time.Sleep(time.Duration(40+rng.IntN(160)) * time.Millisecond)
 		_ = cmd.Process.Signal(syscall.SIGKILL)
 		_ = cmd.Wait()
@@ -137,13 +139,8 @@ func TestTwoProcessesSave500EachIntoOneLibrary(t *testing.T) {
 		t.Skip("slow")
 	}
 	dir := t.TempDir()
-	a, b := helper(dir, "first", 500, 0), helper(dir, "second", 500, 0)
-	if err := a.Start(); err != nil {
-		t.Fatal(err)
-	}
-	if err := b.Start(); err != nil {
-		t.Fatal(err)
-	}
+	a := child.Start(t, func() *exec.Cmd { return helper(dir, "first", 500, 0) })
+	b := child.Start(t, func() *exec.Cmd { return helper(dir, "second", 500, 0) })
 	if err := a.Wait(); err != nil {
 		t.Errorf("the first process failed: %v", err)
 	}
@@ -164,10 +161,7 @@ func TestOpeningAgainWhileAnotherSavesTouchesNothing(t *testing.T) {
 		t.Skip("slow")
 	}
 	dir := t.TempDir()
-	saver := helper(dir, "saving", 32, 15*time.Millisecond)
-	if err := saver.Start(); err != nil {
-		t.Fatal(err)
-	}
+	saver := child.Start(t, func() *exec.Cmd { return helper(dir, "saving", 32, 15*time.Millisecond) })
 	done := make(chan error, 1)
 	go func() { done <- saver.Wait() }()
 	opens := 0

@@ -6,9 +6,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"image/color"
+	"io"
 	"math"
 	"math/rand/v2"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -18,6 +20,7 @@ import (
 
 	"easel/internal/api"
 	"easel/internal/honesty"
+	"easel/internal/testsupport/child"
 )
 
 func f64(v float64) *float64 { return &v }
@@ -195,17 +198,18 @@ func TestKilledDuringSavesLosesNoLedgerEntry(t *testing.T) {
 	written := map[string]bool{}
 	next := 0
 	for round := 0; round < 30; round++ {
-		cmd := helper(dir, "", 0, 0)
-		cmd.Args = []string{os.Args[0], "-test.run=^TestHelperLedger$"}
-		cmd.Env = append(os.Environ(), "EASEL_LEDGER_DIR="+dir, "EASEL_LEDGER_START="+strconv.Itoa(next))
-		cmd.Stderr = nil
-		out, err := cmd.StdoutPipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
+		var out io.ReadCloser
+		cmd := child.Start(t, func() *exec.Cmd {
+			cmd := helper(dir, "", 0, 0)
+			cmd.Args = []string{os.Args[0], "-test.run=^TestHelperLedger$"}
+			cmd.Env = append(os.Environ(), "EASEL_LEDGER_DIR="+dir, "EASEL_LEDGER_START="+strconv.Itoa(next))
+			cmd.Stderr = nil
+			var err error
+			if out, err = cmd.StdoutPipe(); err != nil {
+				t.Fatal(err)
+			}
+			return cmd
+		})
 		lines := make(chan string, 1024)
 		go func() {
 			sc := bufio.NewScanner(out)
