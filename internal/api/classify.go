@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
 )
@@ -172,6 +174,9 @@ func nonJSONMessage(status int, header http.Header, body []byte) string {
 		return "the service answered " + strconv.Itoa(status) + " " + http.StatusText(status) + " with a web page instead of an API error"
 	}
 	text := strings.TrimSpace(string(body))
+	if !readable(text) {
+		return catalogue.F("the service answered %d %s with a body that is not text", status, http.StatusText(status))
+	}
 	if msg, ok := cutMessage(body); ok {
 		// JSON cut off (longer than Easel reads of an error): its
 		// message, cut cleanly, rather than a raw fragment.
@@ -184,6 +189,21 @@ func nonJSONMessage(status int, header http.Header, body []byte) string {
 		return "the service answered " + strconv.Itoa(status) + " " + http.StatusText(status) + " with no details"
 	}
 	return text
+}
+
+// readable is whether an error body is text a person could read: valid
+// UTF-8 without control characters, as no service's own words contain.
+// Binary garbage shown as it came would read as mojibake.
+func readable(text string) bool {
+	if !utf8.ValidString(text) {
+		return false
+	}
+	for _, r := range text {
+		if r == utf8.RuneError || (unicode.IsControl(r) && r != '\n' && r != '\r' && r != '\t') {
+			return false
+		}
+	}
+	return true
 }
 
 // cutMessage finds the "message" of an error answer whose JSON was cut
@@ -311,6 +331,19 @@ func classifyTransport(ctx context.Context, err error, model string) *Error {
 	}
 	e.Hint = hintFor(e, model)
 	return e
+}
+
+// brokeAfterSending marks a connection failure that came after the whole
+// request was written: the service was reached and may be at work on it,
+// so "could not reach the service" would be untrue and a retry may pay
+// twice.
+func brokeAfterSending(e *Error) {
+	e.Reached = true
+	if e.Kind != KindNetwork {
+		return
+	}
+	e.Message = catalogue.T("the connection broke after the request was sent, before the service's answer was complete")
+	e.Hint = catalogue.T("The request reached the service, which may be at work on it and charge for it: check the account's usage before trying again. If it keeps happening, a proxy or the network between is cutting the connection.")
 }
 
 func isTimeout(err error) bool {

@@ -10,8 +10,10 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptrace"
 	"net/url"
 	"strings"
+	"sync/atomic"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -233,6 +235,10 @@ func (c *Client) callOnce(ctx context.Context, r request) (*http.Response, conte
 		timer = time.AfterFunc(r.firstByte, func() { cancelFB(errFirstByte) })
 	}
 	sent := time.Now()
+	var wrote atomic.Bool
+	ctx = httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{WroteRequest: func(i httptrace.WroteRequestInfo) {
+		wrote.Store(i.Err == nil)
+	}})
 	resp, err := c.send(ctx, r)
 	if timer != nil {
 		timer.Stop()
@@ -244,6 +250,9 @@ func (c *Client) callOnce(ctx context.Context, r request) (*http.Response, conte
 		// redirect's target): it is cleaned below like the service's own
 		// words.
 		e = classifyTransport(ctx, err, r.model)
+		if wrote.Load() {
+			brokeAfterSending(e)
+		}
 	case resp.StatusCode/100 != 2:
 		body, _ := io.ReadAll(io.LimitReader(resp.Body, MaxErrorBody))
 		resp.Body.Close()

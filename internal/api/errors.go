@@ -228,6 +228,10 @@ type Error struct {
 	Group string
 	// Preflight marks an error found before anything was sent.
 	Preflight bool
+	// Reached marks a failure after the whole request was written: the
+	// service has it and may carry it out (and charge) whatever Easel
+	// saw of its answer.
+	Reached bool
 	// NotOffered marks a service that has no such endpoint at all (a
 	// 501, or a gateway's no-channel answer that names no model): no
 	// model or option will make it work there.

@@ -56,6 +56,16 @@ func TestTransportFailuresAreWorded(t *testing.T) {
 				_ = tc.SetLinger(0)
 			}
 		}), "k", []string{"connection broke"}},
+		{"reset during the headers", rawServer(t, func(c net.Conn) {
+			c.Write([]byte("HTTP/1.1 200 OK\r\nContent-Type: appl"))
+			if tc, ok := c.(*net.TCPConn); ok {
+				_ = tc.SetLinger(0)
+			}
+		}), "k", []string{"after the request was sent", "may be at work on it"}},
+		{"closed before any answer", rawServer(t, func(c net.Conn) {}), "k", []string{"after the request was sent"}},
+		{"a 429 of binary garbage", rawServer(t, func(c net.Conn) {
+			c.Write([]byte("HTTP/1.1 429 Too Many Requests\r\nContent-Type: application/json\r\nRetry-After: banana\r\nContent-Length: 12\r\n\r\n\x00\x01garbage!!\xff\xfe"))
+		}), "k", []string{"429 Too Many Requests with a body that is not text", "wait a minute"}},
 		{"garbage status", rawServer(t, func(c net.Conn) { c.Write([]byte("HELLO THERE\r\n\r\n")) }), "k", []string{"not an HTTP answer"}},
 		{"endless headers", rawServer(t, func(c net.Conn) {
 			c.Write([]byte("HTTP/1.1 200 OK\r\n"))

@@ -77,3 +77,59 @@ func TestZeroInputTokensKeepTheOutput(t *testing.T) {
 		t.Fatalf("a 10 MB revised prompt: %d %v", len(long.Images[0].RevisedPrompt), err)
 	}
 }
+
+// A connection reset while the answer's headers arrive comes after the
+// whole request was sent: the command line says the service may be at
+// work on it (not that it could not be reached), and the ledger holds the
+// request as may have been billed. A 429 of binary garbage is named as
+// such, not printed.
+func TestABrokenWireIsSaidAndMayHaveBeenBilled(t *testing.T) {
+	const key = "sk-broken-wire-0123456789"
+	ts := httptest.NewServer(hostile.Server{Key: key})
+	defer ts.Close()
+	env, _, errOut := profileEnv(t, secrets.NewMemory())
+	env.Library = filepath.Join(t.TempDir(), "library")
+	if code := run(t, env, "", "profile", "add", "--name", "Hostile", "--base-url", ts.URL+"/v1"); code != 0 {
+		t.Fatalf("add: %s", errOut)
+	}
+	if code := run(t, env, key+"\n", "key", "set"); code != 0 {
+		t.Fatalf("key: %s", errOut)
+	}
+	if _, err := env.Profiles.Update(func(f *config.File) error {
+		f.Profiles[0].Prices.Models = map[string]pricing.Price{
+			hostile.ResetInHeaders: {TextIn: 5, ImageOut: 40}, hostile.Garbage429: {TextIn: 5, ImageOut: 40}}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	errOut.Reset()
+	if code := run(t, env, "", "gen", "--model", hostile.ResetInHeaders, "--prompt", "a fox", "--quality", "low", "--size", "1024x1024", "--out", dir); code == 0 {
+		t.Fatal("a reset connection succeeded")
+	}
+	if said := errOut.String(); !strings.Contains(said, "after the request was sent") || strings.Contains(said, "Could not reach") {
+		t.Errorf("the reset: %q", said)
+	}
+	errOut.Reset()
+	if code := run(t, env, "", "gen", "--model", hostile.Garbage429, "--prompt", "a fox", "--quality", "low", "--size", "1024x1024", "--out", dir); code == 0 {
+		t.Fatal("a 429 succeeded")
+	}
+	if said := errOut.String(); !strings.Contains(said, "a body that is not text") || strings.Contains(said, "garbage") {
+		t.Errorf("the garbage 429: %q", said)
+	}
+	lib, err := library.OpenWithoutRepair(env.Library)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lib.Close()
+	entries, _ := lib.Entries(context.Background(), time.Time{})
+	var maybe []string
+	for _, e := range entries {
+		if e.Billing == library.MaybeBilled {
+			maybe = append(maybe, e.Model)
+		}
+	}
+	if len(maybe) != 1 || maybe[0] != hostile.ResetInHeaders {
+		t.Errorf("may have been billed: %v (all %+v)", maybe, entries)
+	}
+}

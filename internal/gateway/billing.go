@@ -115,6 +115,8 @@ var table = []rule{
 		"a cancel: the service finishes what it began, and bills it"},
 	{nil, kindIs(api.KindTimeout, api.KindCutOff, api.KindBadResponse), always(MayBeBilled),
 		"it failed after the service began"},
+	{nil, func(_ Ending, e *api.Error) bool { return e != nil && e.Kind == api.KindNetwork && e.Reached }, always(MayBeBilled),
+		"the whole request was sent, then the connection broke: the service may have gone on with it"},
 }
 
 // Judge is whether a request through a gateway of kind k that ended as

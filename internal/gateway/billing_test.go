@@ -36,6 +36,8 @@ func TestTheBillingTable(t *testing.T) {
 		{"a time-out", OpenAI, Ending{Err: e(api.KindTimeout, 0, "")}, MayBeBilled},
 		{"a cut stream", Unknown, Ending{Err: e(api.KindCutOff, 0, "")}, MayBeBilled},
 		{"a server error before anything came", OpenAI, Ending{Err: e(api.KindServer, 502, "")}, NotBilled},
+		{"a connection that failed before the request was sent", OpenAI, Ending{Err: e(api.KindNetwork, 0, "")}, NotBilled},
+		{"a connection that broke after the request was sent", OpenAI, Ending{Err: &api.Error{Kind: api.KindNetwork, Reached: true}}, MayBeBilled},
 		{"a plain Go error after previews", Unknown, Ending{Err: errors.New("boom"), Arrived: true}, MayBeBilled},
 	}
 	for _, c := range cases {

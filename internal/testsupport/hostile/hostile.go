@@ -17,6 +17,7 @@ import (
 	"image"
 	"image/color"
 	"image/png"
+	"net"
 	"net/http"
 	"strings"
 	"time"
@@ -56,6 +57,9 @@ const (
 	HugeUsage     = "huge-usage"     // output_tokens 1e30
 	ZeroInput     = "zero-input"     // input_tokens 0 beside real output tokens (a $0.17 answer)
 	LongRevised   = "long-revised"   // a revised_prompt of 10 MB
+	// Broken wire: the request arrived, the answer did not.
+	ResetInHeaders = "reset-in-headers" // half a status line and header, then a TCP reset
+	Garbage429     = "garbage-429"      // a 429 whose body is binary, with an unreadable Retry-After
 )
 
 // usageOf is the usage each money case reports.
@@ -109,6 +113,13 @@ func (s Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case strings.HasSuffix(r.URL.Path, "/models"):
 		w.Header().Set("Content-Type", "application/json")
 		fmt.Fprintf(w, `{"data":[{"id":"gpt-image-1"},{"id":%s},{"id":%s}]}`, js("x"+Evil), js("gpt-"+s.Key))
+	case model == ResetInHeaders:
+		resetInHeaders(w)
+	case model == Garbage429:
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Retry-After", "banana")
+		w.WriteHeader(http.StatusTooManyRequests)
+		_, _ = w.Write([]byte("\x00\x01garbage!!\xff\xfe"))
 	case model == EvilError:
 		w.Header().Set("Content-Type", "application/json")
 		w.Header().Set("X-Request-Id", "req_\u202eevil_"+s.Key) // Go refuses ESC in a header; bidi and the key pass
@@ -189,6 +200,22 @@ func (s Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // serveChat answers the chat cases, and reports whether model was one.
+// resetInHeaders writes the start of an answer's headers and resets the
+// connection: the request was read, so the service may be at work on it.
+func resetInHeaders(w http.ResponseWriter) {
+	c, buf, err := http.NewResponseController(w).Hijack()
+	if err != nil {
+		w.WriteHeader(http.StatusInternalServerError)
+		return
+	}
+	_, _ = buf.WriteString("HTTP/1.1 200 OK\r\nContent-Type: appl")
+	_ = buf.Flush()
+	if tc, ok := c.(*net.TCPConn); ok {
+		_ = tc.SetLinger(0)
+	}
+	_ = c.Close()
+}
+
 func (s Server) serveChat(w http.ResponseWriter, model string) bool {
 	switch {
 	case model == EmptyChat:
