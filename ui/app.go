@@ -28,6 +28,7 @@ import (
 	"easel/internal/session"
 	"easel/internal/spend"
 	"easel/internal/thumbs"
+	"easel/internal/wording"
 	"easel/ui/chat"
 	"easel/ui/chrome"
 	"easel/ui/dialogs"
@@ -289,10 +290,32 @@ func (a *App) build() {
 			})
 		}
 	}
+	if a.lib != nil {
+		a.checkLibrary()
+	}
 	if err := a.session.Start(); err != nil {
 		a.banner.Show(chrome.BannerConfig, err.Error(), "", nil)
 	}
 	a.listInterrupted()
+}
+
+// checkLibrary runs the gallery index's quick integrity check off the
+// UI goroutine as the window opens, and says in the banner when the
+// index is damaged: every paid request is refused until it is mended
+// (library.CanSave), and the user should hear why before trying one.
+func (a *App) checkLibrary() {
+	lib := a.lib
+	go func() {
+		err := lib.Check(context.Background())
+		if err == nil {
+			return
+		}
+		a.bridge.Do(func() {
+			a.banner.Show(chrome.BannerLibrary, wording.Sentence(err.Error()), catalogue.T("Show folder"), func() {
+				_ = a.fyneApp.OpenURL(&url.URL{Scheme: "file", Path: lib.Root()})
+			})
+		})
+	}()
 }
 
 // listInterrupted puts the jobs the last kill or close cut off on the

@@ -125,6 +125,53 @@ func TestAnUnwritableGalleryIsToldBeforeSending(t *testing.T) {
 	}
 }
 
+// A gallery index with a damaged page is said as the window opens, and
+// a paid request is refused before it is sent: its cost and images could
+// not be recorded. (The window used to open without a word and go on
+// writing into the damaged file.)
+func TestADamagedIndexIsSaidAndNothingIsPaid(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "data")
+	lib, err := library.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 200 { // pages enough to damage one in the middle
+		_, _ = lib.Record(context.Background(), library.Entry{Profile: "p", Model: strings.Repeat("m", 500), Kind: library.SpendChat,
+			Outcome: library.Billed, Currency: "USD", Job: fmt.Sprint(i)})
+	}
+	lib.Close()
+	db := filepath.Join(dir, "library.db")
+	data, _ := os.ReadFile(db)
+	page := 4096 * (len(data) / 4096 / 2)
+	for i := page + 8; i < page+4096-8; i++ {
+		data[i] = 0xA5
+	}
+	if err := os.WriteFile(db, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ea := appOn(t, dir)
+	waitFor(t, ea, "the banner", func() bool { return strings.Contains(ea.banner.Text(chrome.BannerLibrary), "is damaged") })
+	onUI(ea, func() {
+		ea.SelectTab(TabGenerate)
+		ea.generate.Prompt().SetText("a poster")
+		ea.generate.PrimaryAction()
+	})
+	waitFor(t, ea, "the refusal", func() bool {
+		c := onlyCard(ea.generate)
+		return c != nil && strings.HasPrefix(c.Status.Text, "Not sent")
+	})
+	onUI(ea, func() {
+		if h := onlyCard(ea.generate).Hint(); !strings.Contains(h, "is damaged") || !strings.Contains(h, "Nothing was sent or charged") {
+			t.Errorf("the card %q does not say why nothing was sent", h)
+		}
+	})
+	ea.runner.Wait()
+	found, err := ea.lib.CheckFully(context.Background())
+	if err == nil && len(found) == 0 {
+		t.Error("the full check found nothing wrong in a damaged index")
+	}
+}
+
 // `easel a.png b.jpg` opens on Edit with the files as its inputs, in
 // order, whichever tab was last shown; a file that cannot be read is
 // named in a dialog and the others are added.

@@ -3,9 +3,15 @@ package ui
 import (
 	"context"
 	"easel/internal/catalogue"
+	"easel/internal/wording"
+	"fmt"
+	"path/filepath"
+	"strings"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/widget"
 
 	"easel/assets"
 	"easel/ui/dialogs"
@@ -82,6 +88,7 @@ func (a menus) mainMenu() *fyne.MainMenu {
 
 	help := fyne.NewMenu(catalogue.T("Help"),
 		fyne.NewMenuItem(catalogue.T("Keyboard shortcuts"), func() { dialogs.ShowShortcuts(a.win) }),
+		fyne.NewMenuItem(catalogue.T("Check the gallery's index"), a.checkLibraryFully),
 		fyne.NewMenuItem(catalogue.T("About Easel"), a.showAbout))
 	return fyne.NewMainMenu(file, edit, view, help)
 }
@@ -139,6 +146,35 @@ func (a menus) emptyTrash() {
 	if a.lib != nil {
 		_ = a.lib.EmptyTrash(context.Background())
 	}
+}
+
+// checkLibraryFully runs SQLite's whole integrity check of the gallery's
+// index, off the UI goroutine, and says what it found.
+func (a menus) checkLibraryFully() {
+	lib := a.lib
+	if lib == nil {
+		dialog.ShowInformation(catalogue.T("No gallery to check"), wording.Sentence(fmt.Sprint(a.libErr)), a.win)
+		return
+	}
+	busy := dialog.NewCustomWithoutButtons(catalogue.T("Checking the gallery's index…"), widget.NewProgressBarInfinite(), a.win)
+	busy.Show()
+	go func() {
+		found, err := lib.CheckFully(context.Background())
+		a.bridge.Do(func() {
+			busy.Hide()
+			switch {
+			case err != nil:
+				dialog.ShowError(err, a.win)
+			case len(found) == 0:
+				dialog.ShowInformation(catalogue.T("The gallery's index is whole"),
+					catalogue.F("SQLite checked every page and index of %s and found nothing wrong.", filepath.Join(lib.Root(), "library.db")), a.win)
+			default:
+				dialog.ShowInformation(catalogue.T("The gallery's index is damaged"),
+					catalogue.F("SQLite found in %s: %s. Nothing more is written into it: restore it from a backup, or move library.db aside and Easel makes a new one from the images.",
+						filepath.Join(lib.Root(), "library.db"), strings.Join(found, "; ")), a.win)
+			}
+		})
+	}()
 }
 
 // newChat shows Chat with a new conversation (Ctrl+N).

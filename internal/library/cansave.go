@@ -43,6 +43,11 @@ func (l *Library) CanSave(n int, each int64) error {
 	if l.saveErr != nil {
 		return l.saveErr
 	}
+	// A damaged index could not record what is paid for: said here, in
+	// the window as on the command line, before the request goes out.
+	if err := l.Check(context.Background()); err != nil {
+		return err
+	}
 	index := filepath.Join(l.root, dbName)
 	if err := canWrite(index); err != nil {
 		return fmt.Errorf(catalogue.T("the gallery's index %s cannot be written (%v): new images could not be recorded"), index, wording.PathCause(err))
@@ -76,6 +81,31 @@ func (l *Library) Check(ctx context.Context) error {
 		return fmt.Errorf(catalogue.T("the gallery's index in %s is damaged (%s): nothing more is written into it. Restore it from a backup, or move library.db aside and Easel makes a new one from the images"), l.root, first)
 	}
 	return nil
+}
+
+// CheckFully runs SQLite's whole integrity check (every page, and every
+// index against its table): slower than Check, so it runs only when the
+// user asks. It returns what SQLite found, up to ten problems.
+func (l *Library) CheckFully(ctx context.Context) ([]string, error) {
+	rows, err := l.db.QueryContext(ctx, `PRAGMA integrity_check(10)`)
+	if err != nil {
+		return nil, fmt.Errorf(catalogue.T("the gallery's index in %s cannot be checked (%v): it may be damaged"), l.root, err)
+	}
+	defer rows.Close()
+	var found []string
+	for rows.Next() {
+		var line string
+		if err := rows.Scan(&line); err != nil {
+			return nil, err
+		}
+		if line != "ok" {
+			found = append(found, line)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf(catalogue.T("the gallery's index in %s cannot be checked (%v): it may be damaged"), l.root, err)
+	}
+	return found, nil
 }
 
 // CanWriteTo says whether n images of about each bytes can be written
