@@ -153,6 +153,16 @@ type Saved struct {
 type Unsaved struct {
 	Image api.Image
 	Err   error
+	// Path is where the bytes were kept instead (UnsavedKeeper), "" when
+	// no folder took them: then only Save as… holds them.
+	Path string
+}
+
+// UnsavedKeeper is a Saver that can write a paid image it failed to
+// save to a fallback folder, named by its job, so a disk that filled as
+// the image was saved loses nothing.
+type UnsavedKeeper interface {
+	KeepUnsaved(img api.Image, job string, n int) (string, error)
 }
 
 // Info describes a job to a Saver and in events.
@@ -164,6 +174,13 @@ type Info struct {
 	// Kept, for a job a kill cut off, are the gallery items of the
 	// images that had arrived before it (ArrivalKeeper).
 	Kept []int64
+	// Answered, for a job found cut off at the next start, is a request
+	// the service answered and the ledger holds as billed: its images
+	// came and only their saving failed, so sending it again is a new
+	// charge, never a free Retry. KeptAt are the fallback files its
+	// images went to (UnsavedKeeper).
+	Answered bool
+	KeptAt   []string
 }
 
 // ArrivalKeeper is a Journal that keeps each image the moment it
@@ -376,6 +393,10 @@ func (r *Runner) run(ctx context.Context, info Info, slot chan struct{}) {
 	}
 	var notes []string
 	info.Request, notes = r.shape(ctx, info.Request)
+	// keepEntry leaves the job in the journal when it ends with paid
+	// images kept in a fallback folder: the next start finds it there and
+	// puts them in the gallery (saver.Journal.Interrupted).
+	var keepEntry bool
 	if r.journal != nil {
 		// Written before anything is sent; crossed out however it ends.
 		// A journal that cannot be written costs only the listing after
@@ -384,6 +405,9 @@ func (r *Runner) run(ctx context.Context, info Info, slot chan struct{}) {
 			slog.Warn("journal: a job could not be written down before sending", "job", info.ID, "err", err)
 		}
 		defer func() {
+			if keepEntry {
+				return
+			}
 			if err := r.journal.End(context.WithoutCancel(ctx), info.ID); err != nil {
 				slog.Warn("journal: a job's end could not be written", "job", info.ID, "err", err)
 			}
@@ -473,9 +497,18 @@ func (r *Runner) run(ctx context.Context, info Info, slot chan struct{}) {
 	// Written down before the images are saved: a kill while they are
 	// saved loses no entry.
 	done.Charged = r.charge(ctx, info, res, Done, gateway.Billed)
+	fallback, keepsUnsaved := r.saver.(UnsavedKeeper)
 	for _, s := range r.saver.Save(context.WithoutCancel(ctx), info, res, report) {
 		if s.Err != nil {
-			done.Unsaved = append(done.Unsaved, Unsaved{Image: s.Image, Err: s.Err})
+			u := Unsaved{Image: s.Image, Err: s.Err}
+			if keepsUnsaved {
+				var err error
+				if u.Path, err = fallback.KeepUnsaved(s.Image, info.ID, len(done.Unsaved)+1); err != nil {
+					slog.Error("saver: a paid image could not be kept anywhere; only Save as… holds it", "job", info.ID, "err", err)
+				}
+				keepEntry = keepEntry || u.Path != ""
+			}
+			done.Unsaved = append(done.Unsaved, u)
 		} else {
 			done.ItemIDs = append(done.ItemIDs, s.Item)
 		}

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"easel/internal/atomicfile"
@@ -56,4 +57,61 @@ func safeName(s string) string {
 		return "job"
 	}
 	return string(out)
+}
+
+// unsavedDirs are where an image the gallery could not take is written,
+// in order: beside the gallery (when the failure was not the disk), then
+// the user's cache and the system's temporary folder, which are often on
+// another disk than a full one.
+func (l *Library) unsavedDirs() []string {
+	dirs := []string{filepath.Join(l.root, "unsaved")}
+	if c, err := os.UserCacheDir(); err == nil {
+		dirs = append(dirs, filepath.Join(c, "easel", "unsaved"))
+	}
+	return append(dirs, filepath.Join(os.TempDir(), "easel-unsaved"))
+}
+
+// KeepUnsaved writes a paid image the gallery could not save (a disk that
+// filled as it was saved) to the first of the fallback folders that takes
+// it, named by the job so the next start finds it, and returns where.
+// Nothing is replaced.
+func (l *Library) KeepUnsaved(data []byte, format, job string, n int) (string, error) {
+	var last error
+	for _, dir := range l.unsavedDirs() {
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			last = err
+			continue
+		}
+		for i := 0; i < 100; i++ {
+			path := filepath.Join(dir, fmt.Sprintf("%s-%d.%s", safeName(job), n+i, safeName(format)))
+			err := atomicfile.WriteNew(path, data)
+			if errors.Is(err, fs.ErrExist) {
+				continue
+			}
+			if err == nil {
+				return path, nil
+			}
+			last = err
+			break
+		}
+	}
+	return "", fmt.Errorf(catalogue.T("no folder could take it (%w)"), last)
+}
+
+// FoundUnsaved are the files KeepUnsaved wrote for job, in any of its
+// folders: what a job whose end could not be written left, found at the
+// next start.
+func (l *Library) FoundUnsaved(job string) []string {
+	var out []string
+	for _, dir := range l.unsavedDirs() {
+		m, _ := filepath.Glob(filepath.Join(dir, safeName(job)+"-*"))
+		for _, p := range m {
+			// job-N.format, not another job whose name begins with this one's
+			rest := strings.TrimPrefix(filepath.Base(p), safeName(job)+"-")
+			if n, _, ok := strings.Cut(rest, "."); ok && strings.Trim(n, "0123456789") == "" {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
 }

@@ -9,6 +9,7 @@ import (
 	"context"
 	"image/png"
 	"log/slog"
+	"os"
 	"time"
 
 	"easel/internal/api"
@@ -153,7 +154,12 @@ func (j Journal) Interrupted(ctx context.Context, prices func(profile string) pr
 				req.Keep.Frame = *f.KeepFrame
 			}
 		}
-		info := jobs.Info{ID: f.Job, Request: req, Started: f.Started}
+		info := jobs.Info{ID: f.Job, Request: req, Started: f.Started, KeptAt: j.Lib.FoundUnsaved(f.Job)}
+		if e, ok, _ := j.Lib.EntryOfJob(ctx, f.Job); ok && e.Outcome == library.Billed && e.Billing == "" {
+			// Answered and written down as billed before its images were
+			// saved: only the save (and the journal's end) failed.
+			info.Answered = true
+		}
 		if len(f.Arrived) > 0 {
 			// Paid for and on disk: into the gallery with the job's
 			// prompt and settings, before anything else.
@@ -171,7 +177,12 @@ func (j Journal) Interrupted(ctx context.Context, prices func(profile string) pr
 				j.Lib.DropArrived(f.Job)
 			}
 		}
-		if req.Edit != nil && len(req.Edit.Images) == 0 && len(info.Kept) == 0 {
+		if len(f.Arrived) == 0 && len(info.KeptAt) > 0 {
+			// Paid, then the gallery could not take them (a full disk):
+			// into the gallery now, with their job's prompt and settings.
+			info.Kept, info.KeptAt = j.adoptUnsaved(ctx, info)
+		}
+		if req.Edit != nil && len(req.Edit.Images) == 0 && len(info.Kept) == 0 && !info.Answered {
 			continue // its inputs are gone: nothing could be sent again
 		}
 		out = append(out, info)
@@ -183,6 +194,40 @@ func (j Journal) Interrupted(ctx context.Context, prices func(profile string) pr
 // in its "unreadable" folder.
 func (s Library) KeepAside(data []byte, job string, n int) (string, error) {
 	return s.Lib.KeepAside(data, job, n)
+}
+
+// adoptUnsaved saves the fallback files of a job into the gallery, and
+// removes them once every one is in; otherwise they stay, and are named.
+func (j Journal) adoptUnsaved(ctx context.Context, info jobs.Info) (kept []int64, left []string) {
+	res := &api.ImageResult{Created: info.Started}
+	for _, p := range info.KeptAt {
+		data, err := imageio.ReadFile(p)
+		if err != nil {
+			return nil, info.KeptAt
+		}
+		format, w, h, err := imageio.SniffImage(data)
+		if err != nil {
+			return nil, info.KeptAt
+		}
+		res.Images = append(res.Images, api.Image{Data: data, Format: format, Width: w, Height: h})
+	}
+	for _, s := range (Library{Lib: j.Lib}).Save(ctx, info, res, honesty.Report{}) {
+		if s.Err != nil {
+			slog.Warn("journal: an image kept aside after a failed save could not be put in the gallery", "job", info.ID, "err", s.Err)
+			return kept, info.KeptAt
+		}
+		kept = append(kept, s.Item)
+	}
+	for _, p := range info.KeptAt {
+		_ = os.Remove(p)
+	}
+	return kept, nil
+}
+
+// KeepUnsaved implements jobs.UnsavedKeeper: the bytes go to the first
+// fallback folder that takes them.
+func (s Library) KeepUnsaved(img api.Image, job string, n int) (string, error) {
+	return s.Lib.KeepUnsaved(img.Data, img.Format, job, n)
 }
 
 // CanSave implements jobs.SpaceChecker: whether n images of size can be

@@ -428,6 +428,10 @@ func (c *Card) apply(e jobs.Event, img image.Image) {
 		}
 		c.hint.SetText(catalogue.N("%s could not be saved in the gallery: %s. Keep them with Save as…; the service has charged for them.",
 			len(e.Unsaved), countImages(len(e.Unsaved)), library.Cause(e.Unsaved[0].Err)))
+		if kept := unsavedPaths(e.Unsaved); len(kept) > 0 {
+			c.hint.SetText(catalogue.N("%s could not be saved in the gallery: %s. The service has charged for them; their bytes are kept at %s, and the next start puts them in the gallery.",
+				len(e.Unsaved), countImages(len(e.Unsaved)), library.Cause(e.Unsaved[0].Err), strings.Join(kept, ", ")))
+		}
 		c.hint.Show()
 	case jobs.Failed:
 		c.Status.SetText(e.Err.Title())
@@ -461,6 +465,9 @@ func (c *Card) apply(e jobs.Event, img image.Image) {
 			c.Status.SetText(catalogue.N("Interrupted · %s had arrived and is in the gallery", n, countImages(n)))
 			c.hint.SetText(catalogue.F("Easel closed while the service was working on this (sent %s). What had arrived is kept below; the rest may have been charged too. Check the account's usage before sending it again.",
 				e.Job.Started.Local().Format(catalogue.T("2 Jan 15:04"))))
+		}
+		if e.Job.Answered {
+			c.showAnsweredUnsaved(e)
 		}
 		c.hint.Show()
 		c.retry.Show()
@@ -697,6 +704,36 @@ func (l *List) Cards() []*Card {
 	out := make([]*Card, len(l.order))
 	for i, id := range l.order {
 		out[i] = l.byID[id]
+	}
+	return out
+}
+
+// showAnsweredUnsaved words the card of a job found cut off whose answer
+// had come and been charged, and only its saving failed: sending it
+// again is a second charge, and says so.
+func (c *Card) showAnsweredUnsaved(e jobs.Event) {
+	sent := e.Job.Started.Local().Format(catalogue.T("2 Jan 15:04"))
+	c.retry.SetText(catalogue.T("Send again (charged again)"))
+	switch {
+	case len(e.ItemIDs) > 0:
+		c.Status.SetText(catalogue.T("Paid · saved at this start"))
+		c.hint.SetText(catalogue.F("The service answered this request (sent %s) and charged for it, but its images could not be saved then. They were kept aside and are in the gallery now.", sent))
+	case len(e.Job.KeptAt) > 0:
+		c.Status.SetText(catalogue.T("Paid · not saved"))
+		c.hint.SetText(catalogue.F("The service answered this request (sent %s) and charged for it, but its images could not be saved in the gallery. Their bytes are kept at %s.", sent, strings.Join(e.Job.KeptAt, ", ")))
+	default:
+		c.Status.SetText(catalogue.T("Paid · not saved"))
+		c.hint.SetText(catalogue.F("The service answered this request (sent %s) and charged for it, but its images could not be saved anywhere. Sending it again is charged again.", sent))
+	}
+}
+
+// unsavedPaths are the fallback files unsaved images were kept in.
+func unsavedPaths(us []jobs.Unsaved) []string {
+	var out []string
+	for _, u := range us {
+		if u.Path != "" {
+			out = append(out, u.Path)
+		}
 	}
 	return out
 }

@@ -152,6 +152,45 @@ func TestACardKeepsImagesItCouldNotSave(t *testing.T) {
 	}
 }
 
+// An image the gallery could not take but a fallback folder did is named
+// with where its bytes are; a job found at the next start whose answer
+// had come and been charged says it was paid and offers to send it again
+// only as a new charge, never as a free Retry.
+func TestAPaidJobWhoseSaveFailedSaysWhereAndIsNoFreeRetry(t *testing.T) {
+	test.NewTempApp(t)
+	l := NewList("empty", Actions{Cancel: func(string) {}, SaveAs: func(api.Image, string, int) {}})
+	e := event("a", jobs.Done)
+	e.Unsaved = []jobs.Unsaved{{Image: api.Image{Data: []byte("paid"), Format: "png"}, Err: fmt.Errorf("library: cannot save the image: %w", syscall.ENOSPC),
+		Path: "/tmp/easel-unsaved/job-a-1.png"}}
+	l.Show(e, nil, []Result{{Unsaved: &e.Unsaved[0]}})
+	if h := l.Card("a").Hint(); !strings.Contains(h, "/tmp/easel-unsaved/job-a-1.png") || !strings.Contains(h, "next start") {
+		t.Errorf("hint %q does not say where the bytes are", h)
+	}
+
+	for _, c := range []struct {
+		name    string
+		keptAt  []string
+		items   []int64
+		status  string
+		hintHas string
+	}{
+		{"b", []string{"/tmp/easel-unsaved/job-b-1.png"}, nil, "Paid · not saved", "/tmp/easel-unsaved/job-b-1.png"},
+		{"c", nil, []int64{4}, "Paid · saved at this start", "in the gallery now"},
+		{"d", nil, nil, "Paid · not saved", "charged again"},
+	} {
+		e := event(c.name, jobs.Interrupted)
+		e.Job.Answered, e.Job.KeptAt, e.ItemIDs = true, c.keptAt, c.items
+		l.Show(e, nil, nil)
+		card := l.Card(c.name)
+		if card.Status.Text != c.status || !strings.Contains(card.Hint(), c.hintHas) {
+			t.Errorf("%s: status %q, hint %q", c.name, card.Status.Text, card.Hint())
+		}
+		if card.retry.Text != "Send again (charged again)" {
+			t.Errorf("%s: the card offers %q", c.name, card.retry.Text)
+		}
+	}
+}
+
 // Images a service sent beyond those asked for are said once on the card.
 func TestACardSaysWhatTheServiceSentTooMany(t *testing.T) {
 	test.NewTempApp(t)
