@@ -15,6 +15,8 @@ import (
 	"easel/internal/library"
 	"easel/internal/pricing"
 	"easel/internal/secrets"
+	"easel/ui/kit"
+	"easel/ui/room/roomtest"
 )
 
 // `easel gen --estimate` and the window's estimate agree, at a profile's
@@ -187,4 +189,75 @@ func formSelect(t *testing.T, f *widget.Form, item string) *widget.Select {
 	}
 	t.Fatalf("no picker in the form's row %q", item)
 	return nil
+}
+
+// A ledger row Easel marked (a usage no request could make, counted at
+// its estimate) is listed in the spend view to check, with the words the
+// command line's `easel spend --check` prints, and corrected from there
+// to what the bill says: the spend counts the correction, the row says
+// what Easel wrote, and Take back restores it.
+func TestAMarkedLedgerRowIsCorrectedFromSpend(t *testing.T) {
+	ea := newServedApp(t)
+	var profile string
+	onUI(ea, func() { profile = ea.session.Current().ID })
+	high := 0.25
+	id, err := ea.lib.Record(context.Background(), library.Entry{Profile: profile, Model: "gpt-image-1", Kind: library.SpendGenerate,
+		Outcome: library.Billed, Job: "job-poisoned", Images: 1, EstimateHigh: &high, Currency: "USD",
+		Note: "the answer reported a usage no request could make"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	loaded := make(chan struct{}, 8)
+	onUI(ea, func() {
+		ea.statusBar.Spend.OnTapped()
+		ea.spendView.Loaded = func() { loaded <- struct{}{} }
+	})
+	<-loaded
+	onUI(ea, func() {
+		if got := ea.spendView.ToCheck(); got != "1 to check…" {
+			t.Errorf("the to-check button reads %q", got)
+		}
+		ea.spendView.OpenToCheck()
+	})
+	onUI(ea, func() {
+		if said := topText(ea.win); !strings.Contains(said, "no request could make") || !strings.Contains(said, "counts ≈ $0.25") {
+			t.Errorf("the list says %q", said)
+		}
+	})
+	onUI(ea, func() { tap(t, ea.win, "Correct…") })
+	onUI(ea, func() {
+		var entries []*kit.DialogEntry
+		roomtest.Walk(ea.win.Canvas().Overlays().Top(), func(o fyne.CanvasObject) {
+			if e, ok := o.(*kit.DialogEntry); ok {
+				entries = append(entries, e)
+			}
+		})
+		if len(entries) != 2 {
+			t.Fatalf("%d entries in the correction form", len(entries))
+		}
+		entries[0].SetText("0.03")
+		entries[1].SetText("the gateway's log says 0.03")
+		tap(t, ea.win, "Correct")
+	})
+	<-loaded
+	e, _, _ := ea.lib.EntryOfJob(context.Background(), "job-poisoned")
+	if e.ID != id || e.Corrected == nil || *e.Corrected != 0.03 || e.Correction != "the gateway's log says 0.03" || e.Written() != 0.25 {
+		t.Fatalf("the entry after the correction: %+v", e)
+	}
+	onUI(ea, func() {
+		if s := ea.spendView.Summary(); !strings.HasPrefix(s, "$0.03") {
+			t.Errorf("the summary after the correction: %q", s)
+		}
+		ea.spendView.OpenToCheck()
+	})
+	onUI(ea, func() {
+		if said := topText(ea.win); !strings.Contains(said, "corrected by you from $0.25: the gateway's log says 0.03") {
+			t.Errorf("the list after the correction says %q", said)
+		}
+		tap(t, ea.win, "Take back")
+	})
+	<-loaded
+	if e, _, _ := ea.lib.EntryOfJob(context.Background(), "job-poisoned"); e.Corrected != nil {
+		t.Errorf("taken back, yet corrected: %+v", e)
+	}
 }

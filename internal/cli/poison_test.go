@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"net/http/httptest"
 	"path/filepath"
@@ -57,6 +58,29 @@ func TestPoisonedUsageCannotMoveTheBudget(t *testing.T) {
 			code := run(t, env, "", "gen", "--model", model, "--prompt", "a fox", "--quality", "high", "--n", "8", "--size", "1024x1024", "--out", dir)
 			if code != 1 || !strings.Contains(errOut.String(), "over the daily cap of $1.00") {
 				t.Errorf("the over-budget request: %d %q", code, errOut)
+			}
+			// The ledger shows the poisoned row marked, and the user can
+			// correct it to what the bill says, keeping what Easel wrote.
+			runOut := func(args ...string) string {
+				if code := run(t, env, "", args...); code != 0 {
+					t.Fatalf("%v: %s", args, errOut)
+				}
+				return env.Stdout.(*bytes.Buffer).String()
+			}
+			out := runOut("spend", "--check")
+			id := strings.Fields(out)
+			if len(id) == 0 || !strings.Contains(out, "no request could make") || !strings.Contains(out, model) {
+				t.Fatalf("spend --check: %q", out)
+			}
+			if code := run(t, env, "", "spend", "--correct", id[0], "--amount", "0.02", "--why", "the gateway's log"); code != 0 {
+				t.Fatalf("spend --correct: %s", errOut)
+			}
+			if out := runOut("spend", "--check"); !strings.Contains(out, "counts $0.02") || !strings.Contains(out, "corrected by you from $") ||
+				!strings.Contains(out, "the gateway's log") {
+				t.Errorf("after the correction: %q", out)
+			}
+			if code := run(t, env, "", "spend", "--correct", id[0], "--amount", "-5"); code == 0 {
+				t.Error("a negative correction was taken")
 			}
 		})
 	}

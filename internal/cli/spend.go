@@ -72,6 +72,11 @@ func runSpend(ctx context.Context, args []string, env Env) error {
 	since := fs.String("since", "", catalogue.T("count from this date on (YYYY-MM-DD, local time); default: everything"))
 	asCSV := fs.Bool("csv", false, catalogue.T("print the totals as CSV"))
 	reconcileKey := fs.Bool("reconcile", false, catalogue.T("print the gateway's own figure for the key in use beside Easel's"))
+	check := fs.Bool("check", false, catalogue.T("list the ledger entries to look at (marked, may have been billed, or corrected), each with its number"))
+	correct := fs.Int64("correct", 0, catalogue.T("correct ledger entry N (its number from --check) to --amount, keeping what Easel wrote"))
+	amount := fs.String("amount", "", catalogue.T("with --correct, what the entry really cost, in its currency (0: not billed)"))
+	why := fs.String("why", "", catalogue.T("with --correct, why (the gateway's log, a refund), kept with the correction"))
+	uncorrect := fs.Int64("uncorrect", 0, catalogue.T("take back the correction of ledger entry N"))
 	var t target
 	t.register(fs)
 	if err := parse(fs, args); err != nil {
@@ -98,8 +103,26 @@ func runSpend(ctx context.Context, args []string, env Env) error {
 		return err
 	}
 	defer lib.Close()
-	if *reconcileKey {
+	switch {
+	case *reconcileKey:
 		return reconcile(ctx, env, lib, &t)
+	case *correct != 0:
+		if *amount == "" {
+			return usageErr(env, catalogue.T("--correct needs --amount: what the entry really cost"))
+		}
+		if err := spend.Correct(ctx, lib, *correct, *amount, *why, time.Now()); err != nil {
+			return err
+		}
+		fmt.Fprintln(env.Stdout, catalogue.F("Entry %d corrected; what Easel wrote is kept beside it.", *correct))
+		return nil
+	case *uncorrect != 0:
+		if err := lib.Uncorrect(ctx, *uncorrect); err != nil {
+			return err
+		}
+		fmt.Fprintln(env.Stdout, catalogue.F("Entry %d counts as Easel wrote it again.", *uncorrect))
+		return nil
+	case *check:
+		return printToCheck(ctx, env, lib, &t, q.Since)
 	}
 	totals, err := lib.Spend(ctx, q)
 	if err != nil {
@@ -168,4 +191,33 @@ func profileNames(env Env) map[string]string {
 		}
 	}
 	return out
+}
+
+// printToCheck lists the entries a person should look at (of --profile,
+// else of every profile), numbered for --correct.
+func printToCheck(ctx context.Context, env Env, lib *library.Library, t *target, since time.Time) error {
+	id := ""
+	if t.profile != "" {
+		f, err := loadProfiles(env)
+		if err != nil {
+			return err
+		}
+		p, ok := f.Find(t.profile)
+		if !ok {
+			return fmt.Errorf(catalogue.T("no profile is called %q; `easel profile list` shows them"), t.profile)
+		}
+		id = p.ID
+	}
+	entries, err := lib.ToCheck(ctx, id, since, 200)
+	if err != nil {
+		return err
+	}
+	if len(entries) == 0 {
+		fmt.Fprintln(env.Stdout, catalogue.T("No ledger entry to check."))
+		return nil
+	}
+	for _, e := range entries {
+		fmt.Fprintf(env.Stdout, "%6d  %s\n", e.ID, spend.CheckLine(e))
+	}
+	return nil
 }

@@ -6,6 +6,8 @@ import (
 	"easel/internal/catalogue"
 	"encoding/json"
 	"fmt"
+	"math"
+	"strconv"
 	"strings"
 	"time"
 
@@ -68,6 +70,13 @@ type Entry struct {
 	// Note is a sentence on the figure, for the spend view ("one-api
 	// bills the 2 images asked").
 	Note string
+	// Corrected is the amount the user set for an entry they found wrong
+	// (the bill said otherwise, a poisoned usage); nil when not
+	// corrected. Cost and the estimate stay as Easel wrote them, and
+	// Correction says why, in the user's words.
+	Corrected   *float64
+	CorrectedAt time.Time
+	Correction  string
 }
 
 // Where an entry's cost came from.
@@ -89,6 +98,8 @@ const MaybeBilled = "maybe"
 // counted as if it were), else nothing.
 func (e Entry) Spent() (amount float64, estimated bool) {
 	switch {
+	case e.Corrected != nil:
+		return *e.Corrected, false
 	case e.Cost != nil:
 		return *e.Cost, false
 	case e.EstimateHigh != nil:
@@ -97,8 +108,16 @@ func (e Entry) Spent() (amount float64, estimated bool) {
 	return 0, false
 }
 
+// Written is what Easel itself wrote for the entry, whatever the user
+// corrected it to: its cost, else the top of its estimate.
+func (e Entry) Written() float64 {
+	e.Corrected = nil
+	amount, _ := e.Spent()
+	return amount
+}
+
 // spentSQL is Entry.Spent in SQL.
-const spentSQL = `COALESCE(cost, estimate_high, 0)`
+const spentSQL = `COALESCE(corrected, cost, estimate_high, 0)`
 
 // Record writes an entry and returns its id. It is written even into a
 // library that cannot save images, unless that library is read-only.
@@ -179,18 +198,23 @@ func (l *Library) AttachItems(ctx context.Context, entry int64, items []int64) e
 	return l.inTx(ctx, func(tx *sql.Tx) error { return insertLedgerItems(ctx, tx, entry, items) })
 }
 
-const entryColumns = `id, at_ms, profile, model, kind, outcome, job, options, usage, images, estimate_low, estimate_high, cost, currency, key_group, source, billing, note`
+const entryColumns = `id, at_ms, profile, model, kind, outcome, job, options, usage, images, estimate_low, estimate_high, cost, currency, key_group, source, billing, note, corrected, corrected_ms, correction`
 
 func scanEntry(row interface{ Scan(...any) error }) (Entry, error) {
 	var e Entry
 	var at int64
 	var options, usage string
+	var correctedAt int64
 	err := row.Scan(&e.ID, &at, &e.Profile, &e.Model, &e.Kind, &e.Outcome, &e.Job, &options, &usage, &e.Images,
-		&e.EstimateLow, &e.EstimateHigh, &e.Cost, &e.Currency, &e.Group, &e.Source, &e.Billing, &e.Note)
+		&e.EstimateLow, &e.EstimateHigh, &e.Cost, &e.Currency, &e.Group, &e.Source, &e.Billing, &e.Note,
+		&e.Corrected, &correctedAt, &e.Correction)
 	if err != nil {
 		return e, err
 	}
 	e.At = time.UnixMilli(at)
+	if e.Corrected != nil {
+		e.CorrectedAt = time.UnixMilli(correctedAt)
+	}
 	if options != "" {
 		e.Options = json.RawMessage(options)
 	}
@@ -318,7 +342,7 @@ func (l *Library) Spend(ctx context.Context, q SpendQuery) ([]Total, error) {
 		args = append(args, q.Profile)
 	}
 	rows, err := l.db.QueryContext(ctx, `SELECT `+period+` AS p, `+group+` AS g, currency,
-			SUM(`+spentSQL+`), SUM(CASE WHEN cost IS NULL THEN COALESCE(estimate_high, 0) ELSE 0 END), COUNT(*), SUM(images)
+			SUM(`+spentSQL+`), SUM(CASE WHEN corrected IS NULL AND cost IS NULL THEN COALESCE(estimate_high, 0) ELSE 0 END), COUNT(*), SUM(images)
 		FROM ledger WHERE `+strings.Join(where, ` AND `)+`
 		GROUP BY p, g, currency ORDER BY p, 4 DESC, g`, args...)
 	if err != nil {
@@ -447,14 +471,79 @@ func (l *Library) EntryOfJob(ctx context.Context, job string) (e Entry, ok bool,
 // Unsure are the entries that may have been billed (counted at their
 // estimate) from since on, oldest first: what the spend view lists apart.
 func (l *Library) Unsure(ctx context.Context, since time.Time) ([]Entry, error) {
-	return l.entries(ctx, `billing = ? AND at_ms >= ?`, MaybeBilled, sinceMs(since))
+	return l.entries(ctx, `billing = ? AND corrected IS NULL AND at_ms >= ?`, MaybeBilled, sinceMs(since))
+}
+
+// ToCheck are the entries of profile ("" for every profile) from since on that a person should
+// look at, newest first: figures Easel marked (a note: an impossible
+// usage counted at its estimate, a gateway's way of billing), requests
+// that may have been billed, and those already corrected, with the
+// correction. At most limit.
+func (l *Library) ToCheck(ctx context.Context, profile string, since time.Time, limit int) ([]Entry, error) {
+	rows, err := l.db.QueryContext(ctx, `SELECT `+entryColumns+` FROM ledger
+		WHERE (profile = ? OR ? = '') AND at_ms >= ? AND (note != '' OR billing != '' OR corrected IS NOT NULL)
+		ORDER BY at_ms DESC, id DESC LIMIT ?`, profile, profile, sinceMs(since), limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Entry
+	for rows.Next() {
+		e, err := scanEntry(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, e)
+	}
+	return out, rows.Err()
+}
+
+// MaxCorrection is the largest amount a correction may set: more than any
+// request costs, and small enough that no sum of them overflows a budget.
+const MaxCorrection = 1e6
+
+// Correct sets the amount entry id counts for, in its own currency, with
+// why (the user's words), keeping what Easel wrote beside it. A second
+// correction replaces the first. The amount must be a number from 0 (not
+// billed after all) to MaxCorrection.
+func (l *Library) Correct(ctx context.Context, id int64, amount float64, why string, at time.Time) error {
+	if l.roErr != nil {
+		return l.roErr
+	}
+	if math.IsNaN(amount) || amount < 0 || amount > MaxCorrection {
+		return fmt.Errorf(catalogue.T("a correction is an amount from 0 to %s"), strconv.FormatFloat(MaxCorrection, 'f', -1, 64))
+	}
+	if r := []rune(why); len(r) > 500 {
+		why = string(r[:500])
+	}
+	return l.inTx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE ledger SET corrected = ?, corrected_ms = ?, correction = ? WHERE id = ?`, amount, at.UnixMilli(), why, id)
+		if err != nil {
+			return fmt.Errorf(catalogue.T("library: cannot write what the request cost: %w"), err)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return fmt.Errorf(catalogue.T("the ledger has no entry %d"), id)
+		}
+		return nil
+	})
+}
+
+// Uncorrect takes an entry's correction back: it counts as Easel wrote it.
+func (l *Library) Uncorrect(ctx context.Context, id int64) error {
+	if l.roErr != nil {
+		return l.roErr
+	}
+	return l.inTx(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `UPDATE ledger SET corrected = NULL, corrected_ms = 0, correction = '' WHERE id = ?`, id)
+		return err
+	})
 }
 
 // SpentByKey is what profile's key of group has spent in currency, all
 // time: billed, and what may have been billed (at its estimates).
 func (l *Library) SpentByKey(ctx context.Context, profile, group, currency string) (billed, unsure float64, err error) {
-	err = l.db.QueryRowContext(ctx, `SELECT COALESCE(SUM(CASE WHEN billing = '' THEN `+spentSQL+` ELSE 0 END), 0),
-			COALESCE(SUM(CASE WHEN billing != '' THEN `+spentSQL+` ELSE 0 END), 0)
+	err = l.db.QueryRowContext(ctx, `SELECT COALESCE(SUM(CASE WHEN billing = '' OR corrected IS NOT NULL THEN `+spentSQL+` ELSE 0 END), 0),
+			COALESCE(SUM(CASE WHEN billing != '' AND corrected IS NULL THEN `+spentSQL+` ELSE 0 END), 0)
 		FROM ledger WHERE profile = ? AND key_group = ? AND currency = ?`, profile, group, currency).Scan(&billed, &unsure)
 	return billed, unsure, err
 }

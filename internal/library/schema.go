@@ -315,6 +315,12 @@ ALTER TABLE ledger ADD COLUMN note TEXT NOT NULL DEFAULT '';
 ALTER TABLE journal ADD COLUMN owner TEXT NOT NULL DEFAULT '';
 ALTER TABLE journal ADD COLUMN noticed_ms INTEGER;
 `},
+	{11, "a ledger entry the user found wrong is corrected beside what Easel wrote: the amount the user gives counts in totals and budgets, and the original figure and why it changed are kept", `
+-- NULL: not corrected. Otherwise the amount, in the entry's currency.
+ALTER TABLE ledger ADD COLUMN corrected REAL;
+ALTER TABLE ledger ADD COLUMN corrected_ms INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE ledger ADD COLUMN correction TEXT NOT NULL DEFAULT '';
+`},
 }
 
 // SchemaVersion is the newest schema this Easel knows.

@@ -126,7 +126,7 @@ func Currencies(totals []library.Total) []string {
 func WriteCSV(w io.Writer, entries []library.Entry, names map[string]string) error {
 	c := csv.NewWriter(w)
 	_ = c.Write([]string{"time", "profile", "model", "kind", "outcome", "images", "input_tokens", "output_tokens",
-		"estimate_low", "estimate_high", "cost", "counted", "counted_is_estimate", "currency"})
+		"estimate_low", "estimate_high", "cost", "counted", "counted_is_estimate", "currency", "corrected", "correction"})
 	num := func(p *float64) string {
 		if p == nil {
 			return ""
@@ -144,7 +144,8 @@ func WriteCSV(w io.Writer, entries []library.Entry, names map[string]string) err
 		}
 		counted, estimated := e.Spent()
 		_ = c.Write([]string{e.At.Format(time.RFC3339), profile, e.Model, e.Kind, e.Outcome, strconv.Itoa(e.Images), in, out,
-			num(e.EstimateLow), num(e.EstimateHigh), num(e.Cost), strconv.FormatFloat(counted, 'f', 6, 64), strconv.FormatBool(estimated), e.Currency})
+			num(e.EstimateLow), num(e.EstimateHigh), num(e.Cost), strconv.FormatFloat(counted, 'f', 6, 64), strconv.FormatBool(estimated), e.Currency,
+			num(e.Corrected), e.Correction})
 	}
 	c.Flush()
 	return c.Error()

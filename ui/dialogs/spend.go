@@ -6,6 +6,7 @@ import (
 	"easel/internal/catalogue"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -39,6 +40,10 @@ type SpendView struct {
 	// own, where the gateway reports one.
 	gateway *widget.Label
 	export  *widget.Button
+	// check opens the entries a person should look at (marked, may have
+	// been billed, corrected), each with Correct…; hidden when none.
+	check   *widget.Button
+	toCheck []library.Entry
 	rows    [][]string
 	totals  []library.Total
 	// loads counts the loads asked; an answer to an older one is
@@ -91,6 +96,8 @@ func NewSpendView(h Host) *SpendView {
 	v.currency = widget.NewSelect(nil, func(string) { v.show() })
 	v.currency.Hide()
 	v.export = &widget.Button{Text: catalogue.T("Export CSV…"), Icon: theme.DocumentSaveIcon(), OnTapped: v.exportCSV}
+	v.check = &widget.Button{Icon: theme.WarningIcon(), OnTapped: v.showToCheck}
+	v.check.Hide()
 	v.table = widget.NewTableWithHeaders(
 		func() (int, int) { return len(v.rows), 5 },
 		func() fyne.CanvasObject { return widget.NewLabel(catalogue.T("Wednesday 30 Sep 2026")) },
@@ -119,7 +126,7 @@ func NewSpendView(h Host) *SpendView {
 // the table.
 func (v *SpendView) Content() fyne.CanvasObject {
 	choices := container.NewHBox(widget.NewLabel(catalogue.T("By")), v.period, widget.NewSeparator(), widget.NewLabel(catalogue.T("Split by")), v.group, v.currency)
-	head := container.NewVBox(container.NewBorder(nil, nil, nil, v.export, choices), v.summary, v.gateway)
+	head := container.NewVBox(container.NewBorder(nil, nil, nil, container.NewHBox(v.check, v.export), choices), v.summary, v.gateway)
 	split := container.NewVSplit(v.chart, v.table)
 	split.Offset = 0.55
 	return container.NewBorder(head, kit.HintLabel(catalogue.T("Amounts are what the gateway charges where it publishes its prices (each key at its group's rate), else the usage the service reported at the profile's prices (Settings ▸ Prices and budget); a request it reported none for, or that may have been billed, counts at its estimate.")), nil, nil, split)
@@ -171,6 +178,7 @@ func (v *SpendView) Load() {
 	p, client := v.h.Session().Current(), v.h.Session().Client()
 	go func() {
 		totals, err := lib.Spend(context.Background(), q)
+		toCheck, _ := lib.ToCheck(context.Background(), p.ID, q.Since, maxToCheck)
 		var rec spend.Reconciliation
 		recErr := errNoKey
 		if client != nil && p.ID != "" {
@@ -183,11 +191,125 @@ func (v *SpendView) Load() {
 			if n != v.loads {
 				return // the choices changed since
 			}
+			v.setToCheck(toCheck)
 			if err != nil {
 				v.summary.SetText(catalogue.T("The ledger could not be read: ") + err.Error())
 				return
 			}
 			v.Show(totals)
+		})
+	}()
+}
+
+// maxToCheck bounds the entries listed to check: a service that poisons
+// every answer fills the list, not the window.
+const maxToCheck = 200
+
+// setToCheck shows how many entries of the period are to check.
+func (v *SpendView) setToCheck(entries []library.Entry) {
+	v.toCheck = entries
+	if len(entries) == 0 {
+		v.check.Hide()
+		return
+	}
+	v.check.SetText(catalogue.N("%d to check…", len(entries), len(entries)))
+	v.check.Show()
+}
+
+// ToCheck is the button's words, for tests; "" when hidden.
+func (v *SpendView) ToCheck() string {
+	if !v.check.Visible() {
+		return ""
+	}
+	return v.check.Text
+}
+
+// OpenToCheck opens the list of entries to check, as its button does.
+func (v *SpendView) OpenToCheck() { v.showToCheck() }
+
+// showToCheck lists the entries to check, each as the command line's
+// `easel spend --check` words it, with Correct….
+func (v *SpendView) showToCheck() {
+	rows := container.NewVBox()
+	var d dialog.Dialog
+	for _, e := range v.toCheck {
+		line := &widget.Label{Text: spend.CheckLine(e), Wrapping: fyne.TextWrapWord}
+		correct := &widget.Button{Text: catalogue.T("Correct…"), OnTapped: func() {
+			d.Hide()
+			v.ShowCorrect(e)
+		}}
+		actions := container.NewHBox(correct)
+		if e.Corrected != nil {
+			actions.Add(&widget.Button{Text: catalogue.T("Take back"), OnTapped: func() {
+				d.Hide()
+				v.uncorrect(e)
+			}})
+		}
+		rows.Add(container.NewBorder(nil, nil, nil, container.NewCenter(actions), line))
+	}
+	intro := kit.HintLabel(catalogue.T("Figures Easel marked (a usage no request could make, a gateway's way of billing), requests that may have been billed, and those you corrected. Correct one to what the bill says: what Easel wrote is kept beside it."))
+	d = dialog.NewCustom(catalogue.T("Ledger entries to check"), catalogue.T("Close"),
+		container.NewBorder(intro, nil, nil, nil, container.NewVScroll(rows)), v.h.Window())
+	size := v.h.Window().Canvas().Size()
+	d.Resize(fyne.NewSize(size.Width*0.8, size.Height*0.7))
+	d.Show()
+}
+
+// ShowCorrect asks what entry e really cost and why, and corrects it
+// through spend.Correct (the command line's --correct).
+func (v *SpendView) ShowCorrect(e library.Entry) {
+	amount := kit.NewDialogEntry()
+	current, _ := e.Spent()
+	amount.SetText(strconv.FormatFloat(current, 'f', -1, 64))
+	why := kit.NewDialogEntry()
+	why.SetPlaceHolder(catalogue.T("why: the gateway's log, a refund…"))
+	why.SetText(e.Correction)
+	items := []*widget.FormItem{
+		{Text: catalogue.F("Amount (%s)", e.Currency), Widget: amount, HintText: catalogue.F("Easel wrote %s; 0 if it was not billed.", pricing.Money{Amount: e.Written(), Currency: e.Currency})},
+		{Text: catalogue.T("Why"), Widget: why},
+	}
+	lib := v.h.Library()
+	d := dialog.NewForm(catalogue.T("Correct this entry"), catalogue.T("Correct"), catalogue.T("Cancel"), items, func(ok bool) {
+		if !ok || lib == nil {
+			return
+		}
+		text, reason := amount.Text, why.Text
+		go func() {
+			err := spend.Correct(context.Background(), lib, e.ID, text, reason, time.Now())
+			v.h.Do(func() {
+				if err != nil {
+					dialog.ShowError(err, v.h.Window())
+					return
+				}
+				v.Load()
+			})
+		}()
+	}, v.h.Window())
+	amount.Validator = func(s string) error {
+		if _, err := strconv.ParseFloat(strings.TrimLeft(strings.TrimSpace(s), "$¥ "), 64); err != nil {
+			return &spend.AmountError{Text: s}
+		}
+		return nil
+	}
+	kit.AnswerKeys(d, amount, why)
+	d.Resize(fyne.NewSize(520, d.MinSize().Height))
+	d.Show()
+}
+
+// uncorrect takes e's correction back, off the UI goroutine.
+func (v *SpendView) uncorrect(e library.Entry) {
+	lib := v.h.Library()
+	if lib == nil {
+		return
+	}
+	go func() {
+		err := lib.Uncorrect(context.Background(), e.ID)
+		v.h.Do(func() {
+			if err != nil {
+				dialog.ShowError(err, v.h.Window())
+				return
+			}
+			v.Load()
 		})
 	}()
 }

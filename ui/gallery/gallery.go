@@ -746,13 +746,16 @@ func Describe(it library.Item) string {
 // of several.
 func CostLine(e library.Entry) string {
 	amount, estimated := e.Spent()
-	if e.Cost == nil && e.EstimateHigh == nil {
+	if e.Cost == nil && e.EstimateHigh == nil && e.Corrected == nil {
 		return catalogue.F("Cost: no price set for %s", e.Model)
 	}
 	m := pricing.Money{Amount: amount, Currency: e.Currency}
 	line := catalogue.F("Cost: %s", m)
 	if estimated {
 		line = catalogue.F("Cost: ≈ %s (estimated: the service reported no usage)", m)
+	}
+	if e.Corrected != nil {
+		line = catalogue.F("Cost: %s (as you corrected it; Easel had written %s)", m, pricing.Money{Amount: e.Written(), Currency: e.Currency})
 	}
 	if e.Images > 1 {
 		line += catalogue.F(" for the request's %d images, %s each", e.Images, pricing.Money{Amount: amount / float64(e.Images), Currency: e.Currency})
