@@ -244,6 +244,7 @@ func TestAMarkedLedgerRowIsCorrectedFromSpend(t *testing.T) {
 	if e.ID != id || e.Corrected == nil || *e.Corrected != 0.03 || e.Correction != "the gateway's log says 0.03" || e.Written() != 0.25 {
 		t.Fatalf("the entry after the correction: %+v", e)
 	}
+	waitFor(t, ea, "today's spend after the correction", func() bool { return strings.HasPrefix(ea.statusBar.Spend.Text, "Today $0.03") })
 	onUI(ea, func() {
 		if s := ea.spendView.Summary(); !strings.HasPrefix(s, "$0.03") {
 			t.Errorf("the summary after the correction: %q", s)

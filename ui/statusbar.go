@@ -70,4 +70,5 @@ func (a statusActions) showSpend() {
 		return
 	}
 	a.spendView = dialogs.ShowSpend(host{a.App})
+	a.spendView.Corrected = func() { a.refreshSpend(false) }
 }

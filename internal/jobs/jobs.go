@@ -386,8 +386,11 @@ func (r *Runner) run(ctx context.Context, info Info, slot chan struct{}) {
 	if sc, ok := r.saver.(SpaceChecker); ok {
 		o := info.Request.Options()
 		if err := sc.CanSave(max(o.N, 1), o.Size); err != nil {
-			r.end(Event{Job: info, State: Failed, Err: &api.Error{Kind: api.KindCannotKeep, Preflight: true, Err: err,
-				Hint: catalogue.F("Nothing was sent or charged: %s. Free some space, or check the gallery's folder, then Retry.", err)}})
+			hint := catalogue.F("Nothing was sent or charged: %s. Free some space, or check the gallery's folder, then Retry.", err)
+			if damaged := (*library.DamagedError)(nil); errors.As(err, &damaged) {
+				hint = catalogue.F("Nothing was sent or charged: %s.", err)
+			}
+			r.end(Event{Job: info, State: Failed, Err: &api.Error{Kind: api.KindCannotKeep, Preflight: true, Err: err, Hint: hint}})
 			return
 		}
 	}

@@ -75,13 +75,21 @@ func (l *Library) CanSave(n int, each int64) error {
 func (l *Library) Check(ctx context.Context) error {
 	var first string
 	if err := l.db.QueryRowContext(ctx, `PRAGMA quick_check(1)`).Scan(&first); err != nil {
-		return fmt.Errorf(catalogue.T("the gallery's index in %s cannot be checked (%v): it may be damaged"), l.root, err)
+		return &DamagedError{err: fmt.Errorf(catalogue.T("the gallery's index in %s cannot be checked (%v): it may be damaged"), l.root, err)}
 	}
 	if first != "ok" {
-		return fmt.Errorf(catalogue.T("the gallery's index in %s is damaged (%s): nothing more is written into it. Restore it from a backup, or move library.db aside and Easel makes a new one from the images"), l.root, first)
+		first = strings.Join(strings.Fields(first), " ") // SQLite breaks its report into lines
+		return &DamagedError{err: fmt.Errorf(catalogue.T("the gallery's index in %s is damaged (%s): nothing more is written into it. Restore it from a backup, or move library.db aside and Easel makes a new one from the images"), l.root, first)}
 	}
 	return nil
 }
+
+// DamagedError is an index SQLite's check finds damaged: what mends it is
+// a backup or a new index, not room on the disk.
+type DamagedError struct{ err error }
+
+func (e *DamagedError) Error() string { return e.err.Error() }
+func (e *DamagedError) Unwrap() error { return e.err }
 
 // CheckFully runs SQLite's whole integrity check (every page, and every
 // index against its table): slower than Check, so it runs only when the
@@ -99,7 +107,7 @@ func (l *Library) CheckFully(ctx context.Context) ([]string, error) {
 			return nil, err
 		}
 		if line != "ok" {
-			found = append(found, line)
+			found = append(found, strings.Join(strings.Fields(line), " "))
 		}
 	}
 	if err := rows.Err(); err != nil {

@@ -54,6 +54,9 @@ type SpendView struct {
 	// Loaded, when set, is told each time a load has been shown (tests,
 	// the benchmark).
 	Loaded func()
+	// Corrected, when set, is told once an entry's correction was written
+	// or taken back: the status bar's spend follows it.
+	Corrected func()
 	d      dialog.Dialog
 }
 
@@ -262,7 +265,7 @@ func (v *SpendView) ShowCorrect(e library.Entry) {
 	current, _ := e.Spent()
 	amount.SetText(strconv.FormatFloat(current, 'f', -1, 64))
 	why := kit.NewDialogEntry()
-	why.SetPlaceHolder(catalogue.T("why: the gateway's log, a refund…"))
+	why.SetPlaceHolder(catalogue.T("the gateway's log, a refund…"))
 	why.SetText(e.Correction)
 	items := []*widget.FormItem{
 		{Text: catalogue.F("Amount (%s)", e.Currency), Widget: amount, HintText: catalogue.F("Easel wrote %s; 0 if it was not billed.", pricing.Money{Amount: e.Written(), Currency: e.Currency})},
@@ -281,7 +284,7 @@ func (v *SpendView) ShowCorrect(e library.Entry) {
 					dialog.ShowError(err, v.h.Window())
 					return
 				}
-				v.Load()
+				v.corrected()
 			})
 		}()
 	}, v.h.Window())
@@ -294,6 +297,14 @@ func (v *SpendView) ShowCorrect(e library.Entry) {
 	kit.AnswerKeys(d, amount, why)
 	d.Resize(fyne.NewSize(520, d.MinSize().Height))
 	d.Show()
+}
+
+// corrected loads the view again after a correction, and tells Corrected.
+func (v *SpendView) corrected() {
+	v.Load()
+	if v.Corrected != nil {
+		v.Corrected()
+	}
 }
 
 // uncorrect takes e's correction back, off the UI goroutine.
@@ -309,7 +320,7 @@ func (v *SpendView) uncorrect(e library.Entry) {
 				dialog.ShowError(err, v.h.Window())
 				return
 			}
-			v.Load()
+			v.corrected()
 		})
 	}()
 }
