@@ -338,12 +338,25 @@ func (a *App) listInterrupted() {
 		}
 		jobFeed{a}.showJobEvent(e, nil, results)
 	}
-	n := len(a.interrupted)
-	text := catalogue.F("%d requests were still at the service when Easel last closed: they are listed in Text to image and Edit with Retry. The service may have charged for them.", n)
-	if n == 1 {
-		text = catalogue.T("A request was still at the service when Easel last closed: it is listed with Retry where it was sent from. The service may have charged for it.")
+	var n, answered int
+	for _, info := range a.interrupted {
+		if info.Answered {
+			answered++
+		} else {
+			n++
+		}
 	}
-	a.banner.Show(chrome.BannerInterrupted, text, "", nil)
+	var said []string
+	switch {
+	case n == 1:
+		said = append(said, catalogue.T("A request was still at the service when Easel last closed: it is listed with Retry where it was sent from. The service may have charged for it."))
+	case n > 1:
+		said = append(said, catalogue.F("%d requests were still at the service when Easel last closed: they are listed in Text to image and Edit with Retry. The service may have charged for them.", n))
+	}
+	if answered > 0 {
+		said = append(said, catalogue.N("%d request was answered and charged, but its images could not be saved then: it is listed where it was sent from.", answered, answered))
+	}
+	a.banner.Show(chrome.BannerInterrupted, strings.Join(said, " "), "", nil)
 	a.interrupted = nil
 }
 
