@@ -347,6 +347,11 @@ func (v Verdict) String() string {
 	}
 	month := v.Period == "this month"
 	switch {
+	case v.After.String() == v.Spent.String() && month:
+		// "from $1.50 to $1.50" says nothing: the request adds under a cent.
+		return catalogue.F("This adds under a cent to this month's spend of %s, which passes the monthly cap of %s.", v.Spent, v.Cap)
+	case v.After.String() == v.Spent.String():
+		return catalogue.F("This adds under a cent to today's spend of %s, which passes the daily cap of %s.", v.Spent, v.Cap)
 	case v.After.String() == v.Cap.String() && month:
 		return catalogue.F("This would take this month's spend from %s to just past the monthly cap of %s.", v.Spent, v.Cap)
 	case v.After.String() == v.Cap.String():

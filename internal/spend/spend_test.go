@@ -181,3 +181,24 @@ func TestSeriesFillsEveryPeriod(t *testing.T) {
 		t.Errorf("csv %q", buf.String())
 	}
 }
+
+// A request that adds under a cent is not said to take the spend "from
+// $1.50 to $1.50": the words say it adds under a cent, and name the cap.
+func TestAVerdictUnderACentSaysSo(t *testing.T) {
+	usd := func(x float64) pricing.Money { return pricing.Money{Amount: x, Currency: "USD"} }
+	for _, c := range []struct {
+		v    Verdict
+		want string
+	}{
+		{Verdict{Over: true, Period: "today", Spent: usd(1.498), After: usd(1.502), Cap: usd(1.00)},
+			"This adds under a cent to today's spend of $1.50, which passes the daily cap of $1.00."},
+		{Verdict{Over: true, Period: "this month", Spent: usd(20.001), After: usd(20.004), Cap: usd(20)},
+			"This adds under a cent to this month's spend of $20.00, which passes the monthly cap of $20.00."},
+		{Verdict{Over: true, Period: "today", Spent: usd(1.20), After: usd(1.70), Cap: usd(1.50)},
+			"This would take today's spend from $1.20 to $1.70, over the daily cap of $1.50."},
+	} {
+		if got := c.v.String(); got != c.want {
+			t.Errorf("%+v: %q, want %q", c.v, got, c.want)
+		}
+	}
+}
