@@ -43,10 +43,10 @@ func (c *Client) Chat(ctx context.Context, req ChatRequest, onDelta func(string)
 		defer thoughts.Flush()
 	}
 	if strings.TrimSpace(req.Model) == "" {
-		return nil, preflight(KindInvalidRequest, "model", "no model is chosen", "Pick a chat model from the list.")
+		return nil, preflight(KindInvalidRequest, "model", catalogue.T("no model is chosen"), catalogue.T("Pick a chat model from the list."))
 	}
 	if len(req.Messages) == 0 {
-		return nil, preflight(KindInvalidRequest, "messages", "there is nothing to send", "Type a message.")
+		return nil, preflight(KindInvalidRequest, "messages", catalogue.T("there is nothing to send"), catalogue.T("Type a message."))
 	}
 	r, err := jsonRequest("chat/completions", newChatBody(req))
 	if err != nil {
@@ -67,7 +67,7 @@ func (c *Client) Chat(ctx context.Context, req ChatRequest, onDelta func(string)
 	}
 	if err != nil {
 		var e *Error
-		if errors.As(err, &e) && e.Kind == KindNetwork && strings.Contains(e.Hint, "turn streaming off") {
+		if errors.As(err, &e) && e.Kind == KindNetwork && e.Reached {
 			// Chat has no streaming switch: say what helps here, and
 			// keep nothing that did not arrive.
 			// The message already says the connection broke: the hint
@@ -82,15 +82,15 @@ func (c *Client) Chat(ctx context.Context, req ChatRequest, onDelta func(string)
 	if strings.TrimSpace(res.Content) == "" && strings.TrimSpace(res.Reasoning) == "" {
 		// Only [DONE], only empty events: nothing came back, which is a
 		// failure to say, not an empty success.
-		e := &Error{Kind: KindBadResponse, Message: "the reply was empty: the service sent no text", RequestID: requestID(resp.Header)}
+		e := &Error{Kind: KindBadResponse, Message: catalogue.T("the reply was empty: the service sent no text"), RequestID: requestID(resp.Header)}
 		e.Hint = hintFor(e, req.Model)
 		return res, e
 	}
 	if strings.TrimSpace(res.Content) == "" {
 		// A thinking model that spent its turn thinking: the reasoning is
 		// kept, but there is no reply to print or use.
-		e := &Error{Kind: KindBadResponse, Message: "the model sent only its reasoning, no reply", RequestID: requestID(resp.Header),
-			Hint: "The model thought but did not answer (often its token limit ran out while thinking): ask again, raise the max tokens, or pick a model that does not think first."}
+		e := &Error{Kind: KindBadResponse, Message: catalogue.T("the model sent only its reasoning, no reply"), RequestID: requestID(resp.Header),
+			Hint: catalogue.T("The model thought but did not answer (often its token limit ran out while thinking): ask again, raise the max tokens, or pick a model that does not think first.")}
 		return res, e
 	}
 	return res, nil
@@ -105,7 +105,7 @@ func (c *Client) readChatJSON(ctx context.Context, resp *http.Response, model st
 		return c.readErr(ctx, err, model)
 	}
 	if !gjson.ValidBytes(body) {
-		return badResponse("the answer is not complete JSON", nil, resp.Header)
+		return badResponse(catalogue.T("the answer is not complete JSON"), nil, resp.Header)
 	}
 	root := gjson.ParseBytes(body)
 	if e := root.Get("error"); e.Exists() && e.Type != gjson.Null {
@@ -113,7 +113,7 @@ func (c *Client) readChatJSON(ctx context.Context, resp *http.Response, model st
 	}
 	choice := root.Get("choices.0")
 	if !choice.Exists() {
-		return badResponse("the answer holds no reply", nil, resp.Header)
+		return badResponse(catalogue.T("the answer holds no reply"), nil, resp.Header)
 	}
 	res.Content = choice.Get("message.content").String()
 	res.Reasoning = choice.Get("message.reasoning_content").String()
@@ -146,7 +146,7 @@ func (c *Client) readChatStream(ctx context.Context, resp *http.Response, model 
 			break
 		}
 		if !gjson.ValidBytes(data) {
-			return badResponse("a stream event is not valid JSON", nil, resp.Header)
+			return badResponse(catalogue.T("a stream event is not valid JSON"), nil, resp.Header)
 		}
 		ev := gjson.ParseBytes(data)
 		if e := ev.Get("error"); e.Exists() && e.Type != gjson.Null {
@@ -188,9 +188,9 @@ func (c *Client) readChatStream(ctx context.Context, resp *http.Response, model 
 		// stream whose upstream broke with their own usage chunk and
 		// [DONE], so [DONE] alone proves nothing: without a finish
 		// reason the reply may be cut, whatever closed the stream.
-		msg := "the reply may be cut off: the stream ended without the model saying it had finished"
+		msg := catalogue.T("the reply may be cut off: the stream ended without the model saying it had finished")
 		if !done {
-			msg = "the reply stopped before it was finished: the connection closed mid-reply"
+			msg = catalogue.T("the reply stopped before it was finished: the connection closed mid-reply")
 		}
 		e := &Error{Kind: KindCutOff, Message: msg, RequestID: requestID(resp.Header)}
 		e.Hint = hintFor(e, model)

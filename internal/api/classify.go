@@ -171,7 +171,7 @@ func mentionsBalance(msg string) bool {
 func nonJSONMessage(status int, header http.Header, body []byte) string {
 	ct := header.Get("Content-Type")
 	if strings.Contains(ct, "html") || strings.HasPrefix(strings.TrimSpace(string(body)), "<") {
-		return "the service answered " + strconv.Itoa(status) + " " + http.StatusText(status) + " with a web page instead of an API error"
+		return catalogue.F("the service answered %d %s with a web page instead of an API error", status, http.StatusText(status))
 	}
 	text := strings.TrimSpace(string(body))
 	if !readable(text) {
@@ -186,7 +186,7 @@ func nonJSONMessage(status int, header http.Header, body []byte) string {
 		text = string(r[:200]) + "…"
 	}
 	if text == "" {
-		return "the service answered " + strconv.Itoa(status) + " " + http.StatusText(status) + " with no details"
+		return catalogue.F("the service answered %d %s with no details", status, http.StatusText(status))
 	}
 	return text
 }
@@ -289,27 +289,27 @@ func classifyTransport(ctx context.Context, err error, model string) *Error {
 		return e
 	case errors.Is(err, ErrForbiddenAddress):
 		e.Kind = KindBadResponse
-		e.Message = "the service linked the image to an address Easel does not fetch from (" + err.Error() + ")"
+		e.Message = catalogue.F("the service linked the image to an address Easel does not fetch from (%v)", err)
 		e.Hint = catalogue.T("The answer may come from a misconfigured or hostile server: check the profile's base URL.")
 		return e
 	case isCertificateError(err):
 		e.Kind = KindNetwork
-		e.Message = "the service's certificate is not trusted on this system (" + certificateProblem(err) + ")"
+		e.Message = catalogue.F("the service's certificate is not trusted on this system (%s)", certificateProblem(err))
 		e.Hint = catalogue.T("If this is a company gateway or a server with a certificate of its own, add its certificate authority to this system's trusted certificates and start Easel again; Easel never skips the check.")
 		return e
 	case strings.Contains(err.Error(), "malformed HTTP"):
 		e.Kind = KindBadResponse
-		e.Message = "the service answered with something that is not an HTTP answer"
+		e.Message = catalogue.T("the service answered with something that is not an HTTP answer")
 		e.Hint = catalogue.T("Check the base URL's scheme and port: an https service asked over http, or another program listening on that port.")
 		return e
 	case strings.Contains(err.Error(), "response headers exceeded"):
 		e.Kind = KindBadResponse
-		e.Message = "the service's answer headers went on without end"
+		e.Message = catalogue.T("the service's answer headers went on without end")
 		e.Hint = catalogue.T("The service, or a proxy between, is broken or hostile: check the base URL, or ask the service's operator.")
 		return e
 	case strings.Contains(err.Error(), "invalid header field value"):
 		e.Kind = KindAuth
-		e.Message = "the key holds a line break or another character no key has, so it was not sent"
+		e.Message = catalogue.T("the key holds a line break or another character no key has, so it was not sent")
 		e.Hint = catalogue.T("Paste the key again in Settings, without spaces or line breaks.")
 		return e
 	case errors.Is(cause, errIdle):
@@ -325,7 +325,7 @@ func classifyTransport(ctx context.Context, err error, model string) *Error {
 		e.Message = "cancelled"
 	case errors.Is(err, context.DeadlineExceeded) || errors.Is(cause, context.DeadlineExceeded) || isTimeout(err):
 		e.Kind = KindTimeout
-		e.Message = "the request timed out"
+		e.Message = catalogue.T("the request timed out")
 	default:
 		e.Kind = KindNetwork
 	}

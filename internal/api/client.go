@@ -313,16 +313,17 @@ func (c *Client) send(ctx context.Context, r request) (*http.Response, error) {
 // offer: a 501 means the endpoint, not the request, and the advice
 // differs for each.
 func notImplementedHint(path string) string {
-	what := map[string]string{
-		"images/generations": "image generation (Text to image)",
-		"images/edits":       "image edits (Edit)",
-		"chat/completions":   "chat",
-		"models":             "a model list",
-	}[path]
-	if what == "" {
-		what = "this request"
+	switch path {
+	case "images/generations":
+		return catalogue.T("This service does not offer image generation (Text to image): use a profile on another provider for it.")
+	case "images/edits":
+		return catalogue.T("This service does not offer image edits (Edit): use a profile on another provider for it.")
+	case "chat/completions":
+		return catalogue.T("This service does not offer chat: use a profile on another provider for it.")
+	case "models":
+		return catalogue.T("This service does not offer a model list: use a profile on another provider for it.")
 	}
-	return "This service does not offer " + what + ": use a profile on another provider for it."
+	return catalogue.T("This service does not offer this request: use a profile on another provider for it.")
 }
 
 // suggest adds the closest listed model names to an unknown-model error,

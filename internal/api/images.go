@@ -112,7 +112,7 @@ func isWebPage(resp *http.Response) bool {
 
 // webPage is the failure of a 200 that is a web page, not an answer.
 func webPage(resp *http.Response) *Error {
-	e := &Error{Kind: KindBadResponse, Message: "the service answered with a web page instead of an API answer", RequestID: requestID(resp.Header)}
+	e := &Error{Kind: KindBadResponse, Message: catalogue.T("the service answered with a web page instead of an API answer"), RequestID: requestID(resp.Header)}
 	e.Hint = catalogue.T("Check the base URL: it should be the API's address, usually ending in /v1, not a website or a login page.")
 	return e
 }
@@ -130,12 +130,12 @@ func (c *Client) readErr(ctx context.Context, err error, model string) *Error {
 	var long *TooLongError
 	if errors.As(err, &long) {
 		return &Error{Kind: KindBadResponse, Message: long.Error(), Err: err,
-			Hint: "The service sent far more than such an answer holds: check that the base URL points at an OpenAI-compatible API, or ask for fewer or smaller images."}
+			Hint: catalogue.T("The service sent far more than such an answer holds: check that the base URL points at an OpenAI-compatible API, or ask for fewer or smaller images.")}
 	}
 	// The service was reached and had begun to answer: its address is
 	// right, so the hint is not the one for an unreachable service.
-	return &Error{Kind: KindNetwork, Message: "the connection broke while the answer was arriving", Err: err,
-		Hint: "The service answered but the connection broke before the end: try again; if it keeps happening, turn streaming off, or a proxy or gateway between may be cutting long answers."}
+	return &Error{Kind: KindNetwork, Reached: true, Message: catalogue.T("the connection broke while the answer was arriving"), Err: err,
+		Hint: catalogue.T("The service answered but the connection broke before the end: try again; if it keeps happening, turn streaming off, or a proxy or gateway between may be cutting long answers.")}
 }
 
 func (c *Client) readImageJSON(ctx context.Context, resp *http.Response, model string, want wanted) (*ImageResult, error) {
@@ -178,7 +178,7 @@ func (c *Client) readImageJSON(ctx context.Context, resp *http.Response, model s
 		})
 	}
 	if count == 0 {
-		return nil, badResponse("the answer holds no images", nil, resp.Header)
+		return nil, badResponse(catalogue.T("the answer holds no images"), nil, resp.Header)
 	}
 	res.Dropped = count - len(items)
 	for i, item := range items {
@@ -289,10 +289,10 @@ func (c *Client) linkError(ctx context.Context, err error) *Error {
 	e := classifyTransport(ctx, err, "")
 	switch e.Kind {
 	case KindTimeout:
-		e.Message = "the image the answer links to did not arrive in time"
+		e.Message = catalogue.T("the image the answer links to did not arrive in time")
 		e.Hint = catalogue.T("The service made the image but its link stalled: try again; the image may already be charged.")
 	case KindNetwork:
-		e.Message = "the image the answer links to could not be downloaded"
+		e.Message = catalogue.T("the image the answer links to could not be downloaded")
 		e.Hint = catalogue.T("The service made the image but its link could not be reached: try again; the image may already be charged.")
 	}
 	return c.cleanError(e)
@@ -316,7 +316,7 @@ func (c *Client) readImageStream(ctx context.Context, resp *http.Response, model
 		}
 		w, err := parseWire(data)
 		if err != nil {
-			return nil, badResponse("a stream event: "+err.Error(), err, resp.Header)
+			return nil, badResponse(catalogue.F("a stream event: %v", err), err, resp.Header)
 		}
 		ev := w.meta
 		if e := ev.Get("error"); e.Exists() && e.Type != gjson.Null {
@@ -353,7 +353,7 @@ func (c *Client) readImageStream(ctx context.Context, resp *http.Response, model
 			}
 			img, err := w.image(ev.Get("b64_json"))
 			if err != nil {
-				return nil, badResponse("the image: "+err.Error(), err, resp.Header)
+				return nil, badResponse(catalogue.F("the image: %v", err), err, resp.Header)
 			}
 			out, err := checkedImage(img)
 			if err != nil {
@@ -361,7 +361,7 @@ func (c *Client) readImageStream(ctx context.Context, resp *http.Response, model
 					res.Undecoded = append(res.Undecoded, Undecoded{Data: img, Reason: err})
 					continue
 				}
-				return nil, badResponse("the image: "+err.Error(), err, resp.Header)
+				return nil, badResponse(catalogue.F("the image: %v", err), err, resp.Header)
 			}
 			out.RevisedPrompt = revisedPrompt(ev) // a streamed answer says it too
 			res.Images = append(res.Images, out)
@@ -384,7 +384,7 @@ func (c *Client) readImageStream(ctx context.Context, resp *http.Response, model
 		return nil, classifyTransport(ctx, ctx.Err(), model)
 	}
 	if len(res.Images) == 0 {
-		e := &Error{Kind: KindServer, Message: "the stream ended before the image was finished", RequestID: requestID(resp.Header)}
+		e := &Error{Kind: KindServer, Message: catalogue.T("the stream ended before the image was finished"), RequestID: requestID(resp.Header)}
 		e.Hint = hintFor(e, model)
 		return nil, e
 	}

@@ -3,6 +3,7 @@ package api
 import (
 	"context"
 	"easel/internal/capability"
+	"easel/internal/catalogue"
 	"net/http"
 	"slices"
 	"sort"
@@ -34,11 +35,11 @@ func (c *Client) Models(ctx context.Context) (out []Model, err error) {
 		return nil, c.readErr(rctx, err, "")
 	}
 	if !gjson.ValidBytes(body) {
-		return nil, badResponse("the model list is not complete JSON", nil, resp.Header)
+		return nil, badResponse(catalogue.T("the model list is not complete JSON"), nil, resp.Header)
 	}
 	data := gjson.GetBytes(body, "data")
 	if !data.IsArray() {
-		return nil, badResponse("the answer holds no model list", nil, resp.Header)
+		return nil, badResponse(catalogue.T("the answer holds no model list"), nil, resp.Header)
 	}
 	for _, m := range data.Array() {
 		// A name is shown and sent back as it is: cleaned of anything a

@@ -27,7 +27,7 @@ func isFormatError(err error) bool {
 // is a malformed answer, anything else is the connection.
 func endedOrBroken(err error) error {
 	if err == io.EOF {
-		return formatError{"the answer ends inside an image"}
+		return formatError{catalogue.T("the answer ends inside an image")}
 	}
 	return err
 }
@@ -129,7 +129,7 @@ func readWireStream(r io.Reader, sizeHint, limit int64, keep int) (w *wireJSON, 
 		return nil, nil, formatError{catalogue.F("the answer is over the %d-byte limit", limit)}
 	}
 	if !gjson.ValidBytes(skel) {
-		return nil, nil, formatError{"the answer is not complete JSON"}
+		return nil, nil, formatError{catalogue.T("the answer is not complete JSON")}
 	}
 	return &wireJSON{meta: gjson.ParseBytes(skel), decoded: images}, images, nil
 }
@@ -285,7 +285,7 @@ func decodeEscaped(br *bufio.Reader, out []byte) ([]byte, int64, error) {
 		}
 		if escaped { // the last chunk ended in an escape's backslash
 			if len(chunk) == 0 {
-				return nil, read, formatError{"b64_json is not valid base64: unexpected escape"}
+				return nil, read, formatError{catalogue.T("b64_json is not valid base64: unexpected escape")}
 			}
 			switch chunk[0] {
 			case '/':
@@ -293,7 +293,7 @@ func decodeEscaped(br *bufio.Reader, out []byte) ([]byte, int64, error) {
 			case 'r', 'n':
 				chunk = chunk[1:]
 			default:
-				return nil, read, formatError{"b64_json is not valid base64: unexpected escape"}
+				return nil, read, formatError{catalogue.T("b64_json is not valid base64: unexpected escape")}
 			}
 			escaped = false
 		}
@@ -304,7 +304,7 @@ func decodeEscaped(br *bufio.Reader, out []byte) ([]byte, int64, error) {
 				chunk, escaped = chunk[:len(chunk)-1], true
 			}
 			if bytes.IndexByte(chunk, '\\') >= 0 {
-				return nil, read, formatError{"b64_json is not valid base64: unexpected escape"}
+				return nil, read, formatError{catalogue.T("b64_json is not valid base64: unexpected escape")}
 			}
 		}
 		// Complete the 4-byte group left from the last chunk.
@@ -322,7 +322,7 @@ func decodeEscaped(br *bufio.Reader, out []byte) ([]byte, int64, error) {
 		}
 		if nc > 0 { // the chunk ran out before the group was whole
 			if done {
-				return nil, read, formatError{"b64_json is not valid base64: truncated"}
+				return nil, read, formatError{catalogue.T("b64_json is not valid base64: truncated")}
 			}
 			continue
 		}
@@ -337,7 +337,7 @@ func decodeEscaped(br *bufio.Reader, out []byte) ([]byte, int64, error) {
 		nc = copy(carry[:], chunk[whole:])
 		if done {
 			if nc != 0 {
-				return nil, read, formatError{"b64_json is not valid base64: truncated"}
+				return nil, read, formatError{catalogue.T("b64_json is not valid base64: truncated")}
 			}
 			return out, read, nil
 		}
@@ -375,13 +375,13 @@ func appendDecoded(out, src []byte, closed *bool) ([]byte, error) {
 		return out, nil
 	}
 	if *closed {
-		return out, formatError{"b64_json is not valid base64: it goes on after its end"}
+		return out, formatError{catalogue.T("b64_json is not valid base64: it goes on after its end")}
 	}
 	need := base64.StdEncoding.DecodedLen(len(src))
 	out = room(out, need)
 	n, err := base64.StdEncoding.Decode(out[len(out):len(out)+need], src)
 	if err != nil {
-		return out, formatError{"b64_json is not valid base64: " + err.Error()}
+		return out, formatError{catalogue.F("b64_json is not valid base64: %v", err)}
 	}
 	*closed = n < len(src)/4*3
 	return out[:len(out)+n], nil

@@ -178,7 +178,13 @@ var spoken = []string{
 	"internal/config", "internal/export", "internal/secrets",
 }
 
-func init() { spoken = append(spoken, translated...) } // the window's own errors too
+func init() { // the window's own errors too
+	for _, f := range translated {
+		if !slices.Contains(spoken, f) {
+			spoken = append(spoken, f)
+		}
+	}
+}
 
 // phrase reports a literal that reads as words: two of them at least,
 // with a space between (not a file name), and not SQL.
@@ -188,6 +194,11 @@ func phrase(s string) bool {
 	}
 	for _, sql := range []string{"SELECT ", "INSERT ", "UPDATE ", "DELETE ", "CREATE ", "PRAGMA ", "ALTER ", "DROP "} {
 		if strings.HasPrefix(strings.TrimSpace(s), sql) {
+			return false
+		}
+	}
+	for _, sql := range []string{" LIKE ?", "(SELECT ", " IN ("} { // a piece of a query built up
+		if strings.Contains(s, sql) {
 			return false
 		}
 	}
@@ -219,6 +230,13 @@ func TestEverySpokenSentenceGoesThroughTheCatalogue(t *testing.T) {
 			case *ast.GenDecl:
 				return x.Tok != token.VAR && x.Tok != token.CONST // package-level values: names, SQL, tables
 			case *ast.CallExpr:
+				if f, ok := x.Fun.(*ast.Ident); ok && len(spokenCalls[f.Name]) > 0 {
+					for _, i := range spokenCalls[f.Name] {
+						if i < len(x.Args) {
+							reportAll(x.Args[i], report)
+						}
+					}
+				}
 				if sel, ok := x.Fun.(*ast.SelectorExpr); ok && len(x.Args) > 0 {
 					switch sel.Sel.Name {
 					case "New", "Errorf", "Sprintf":
@@ -233,12 +251,46 @@ func TestEverySpokenSentenceGoesThroughTheCatalogue(t *testing.T) {
 				}
 			case *ast.ReturnStmt:
 				for _, r := range x.Results {
-					report(r)
+					reportAll(r, report)
+				}
+			case *ast.AssignStmt:
+				// e.Message = "…", e.Hint = "…" + cause: what an error
+				// card or the command line prints of an api.Error.
+				for i, l := range x.Lhs {
+					if sel, ok := l.(*ast.SelectorExpr); ok && spokenFields[sel.Sel.Name] && i < len(x.Rhs) {
+						reportAll(x.Rhs[i], report)
+					}
+				}
+			case *ast.CompositeLit:
+				if id, ok := x.Type.(*ast.Ident); ok && id.Name == "formatError" && len(x.Elts) > 0 {
+					reportAll(x.Elts[0], report)
+				}
+			case *ast.KeyValueExpr:
+				if k, ok := x.Key.(*ast.Ident); ok && spokenFields[k.Name] {
+					reportAll(x.Value, report)
 				}
 			}
 			return true
 		})
 	})
+}
+
+// spokenFields are the fields of an error a person reads (api.Error's
+// Message and Hint): Easel's own words set there are said like the rest.
+var spokenFields = map[string]bool{"Message": true, "Hint": true}
+
+// spokenCalls are a package's own helpers whose arguments (by position)
+// become an error's words: api's badResponse, preflight and formatError.
+var spokenCalls = map[string][]int{"badResponse": {0}, "preflight": {2, 3}}
+
+// reportAll reports e and every literal it is built from with +.
+func reportAll(e ast.Expr, report func(ast.Expr)) {
+	if b, ok := e.(*ast.BinaryExpr); ok && b.Op == token.ADD {
+		reportAll(b.X, report)
+		reportAll(b.Y, report)
+		return
+	}
+	report(e)
 }
 
 // catalogueCalls are the English texts passed to T, F and N anywhere in

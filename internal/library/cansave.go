@@ -152,7 +152,7 @@ func Cause(err error) string {
 	case err == nil:
 		return ""
 	case errors.As(err, &missing):
-		return "the gallery's images folder " + missing.Dir + " is missing (see the banner above)"
+		return catalogue.F("the gallery's images folder %s is missing (see the banner above)", missing.Dir)
 	case errors.As(err, &space), errors.As(err, &newer):
 		return err.Error()
 	case problem == wording.DiskFull, sqliteCode(err) == sqliteFull:

@@ -473,7 +473,7 @@ func barLabel(period string, t time.Time) string {
 func rowLabel(period string, t time.Time) string {
 	switch period {
 	case library.ByWeek:
-		return "Week of " + t.Format(catalogue.T("2 Jan 2006"))
+		return catalogue.F("Week of %s", t.Format(catalogue.T("2 Jan 2006")))
 	case library.ByMonth:
 		return t.Format(catalogue.T("January 2006"))
 	}
