@@ -11,7 +11,9 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"fyne.io/fyne/v2/app"
@@ -73,6 +75,38 @@ func main() {
 	ui.Run(a, ui.Options{Demo: *demo, Profile: *profile, Files: files, Instance: srv})
 	if srv != nil {
 		srv.Close()
+	}
+	if ui.RestartWanted() {
+		relaunch()
+	}
+}
+
+// systemLanguage is LANGUAGE as Easel was started with it, before speak
+// set it to the language picked in Settings: a start again must not
+// carry the old pick to Fyne's own words.
+var systemLanguage, hadSystemLanguage = os.LookupEnv("LANGUAGE")
+
+// relaunch starts Easel again, as it was started, once this window has
+// closed and given up its single-instance socket: Settings' Restart now,
+// for a new language.
+func relaunch() {
+	exe, err := os.Executable()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "easel: cannot start again:", err)
+		return
+	}
+	// The flags again (--demo, --profile), not the files: they are in
+	// Edit's draft already.
+	cmd := exec.Command(exe, os.Args[1:len(os.Args)-flag.NArg()]...)
+	cmd.Env = os.Environ()
+	if hadSystemLanguage {
+		cmd.Env = append(cmd.Env, "LANGUAGE="+systemLanguage)
+	} else {
+		cmd.Env = slices.DeleteFunc(cmd.Env, func(kv string) bool { return strings.HasPrefix(kv, "LANGUAGE=") })
+	}
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	if err := cmd.Start(); err != nil {
+		fmt.Fprintln(os.Stderr, "easel: cannot start again:", err)
 	}
 }
 

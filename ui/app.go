@@ -211,7 +211,7 @@ func (a *App) quitOnTerm() {
 // newState is the App before its window and widgets exist.
 func newState(a fyne.App, opts Options) *App {
 	upgradePrefs(a.Preferences())
-	if choice := a.Preferences().String(kit.PrefTheme); choice != kit.ThemeSystem {
+	if choice := a.Preferences().String(kit.PrefTheme); choice != kit.ThemeSystem || kit.OneWeight() {
 		kit.ApplyTheme(a, choice)
 	}
 	return &App{fyneApp: a, opts: opts, bridge: NewBridge()}

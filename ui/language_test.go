@@ -10,6 +10,7 @@ import (
 	"easel/internal/jobs"
 	"easel/ui/kit"
 
+	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
 )
 
@@ -77,4 +78,25 @@ func TestThemeIsAPreference(t *testing.T) {
 			t.Error("the next start forgot the theme")
 		}
 	})
+}
+
+// Picking another language offers to restart at once, and Restart now
+// leaves as Quit does, asking main to start Easel again; the choice is
+// written for that start.
+func TestANewLanguageOffersARestart(t *testing.T) {
+	ea := newServedApp(t)
+	t.Cleanup(func() { restartWanted.Store(false) })
+	onUI(ea, func() {
+		ea.showSettings()
+		ea.settings.Sections.SelectIndex(1)
+		ea.settings.Language.SetSelected("简体中文")
+	})
+	waitFor(t, ea, "Restart now", func() bool { return findButton(ea.win, "Restart now") != nil })
+	if got := ea.session.File().Language; got != "zh-Hans" {
+		t.Errorf("the language kept for the next start is %q", got)
+	}
+	onUI(ea, func() { test.Tap(findButton(ea.win, "Restart now")) })
+	if !RestartWanted() {
+		t.Error("Restart now did not ask for a new start")
+	}
 }

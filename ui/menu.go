@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/dialog"
@@ -175,6 +176,28 @@ func (a menus) checkLibraryFully() {
 			}
 		})
 	}()
+}
+
+// restartWanted is set when the window is asked to start again (a new
+// language): main starts Easel anew once Run has returned.
+var restartWanted atomic.Bool
+
+// RestartWanted reports whether the window closed to start again.
+func RestartWanted() bool { return restartWanted.Load() }
+
+// Restart implements dialogs.Restarter: it leaves as Quit does, drafts
+// and layout saved, and main starts Easel again. While jobs run it says
+// so and stays: their images would be lost.
+func (a host) Restart() {
+	if a.runner != nil && a.runner.Running() > 0 {
+		dialog.ShowInformation(catalogue.T("Jobs are still running"),
+			catalogue.N("%d jobs have not finished: restart once they have, and the new language is used from then.", a.runner.Running(), a.runner.Running()), a.win)
+		return
+	}
+	restartWanted.Store(true)
+	a.saveState()
+	menus{a.App}.emptyTrash()
+	a.fyneApp.Quit()
 }
 
 // newChat shows Chat with a new conversation (Ctrl+N).

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"easel/internal/capability"
 	"easel/internal/catalogue"
+	"easel/internal/wording"
 	"fmt"
 	"image"
 	"image/color"
@@ -97,10 +98,7 @@ func sentence(problem string) string {
 	if r, size := utf8.DecodeRuneInString(problem); size > 0 {
 		problem = string(unicode.ToUpper(r)) + problem[size:]
 	}
-	if !strings.HasSuffix(problem, ".") {
-		problem += "."
-	}
-	return problem
+	return wording.FullStop(problem)
 }
 
 // ParseSize reads "WxH". ok is false for anything else, "auto" included.

@@ -25,10 +25,27 @@ func Sentence(s string) string {
 		r, n := utf8.DecodeRuneInString(s)
 		s = string(unicode.ToUpper(r)) + s[n:]
 	}
-	if !strings.HasSuffix(s, ".") && !strings.HasSuffix(s, "?") && !strings.HasSuffix(s, "!") {
-		s += "."
+	return FullStop(s)
+}
+
+// FullStop is s ended as a sentence: as it is when it ends in a stop, a
+// question or an exclamation mark already, else with "。" when it is
+// written in Chinese (or Japanese) and "." otherwise. A Chinese sentence
+// ending in an ASCII full stop looks broken.
+func FullStop(s string) string {
+	if s == "" {
+		return s
 	}
-	return s
+	last, _ := utf8.DecodeLastRuneInString(s)
+	if strings.ContainsRune(".?!。？！…", last) {
+		return s
+	}
+	for _, r := range s {
+		if unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana) {
+			return s + "。"
+		}
+	}
+	return s + "."
 }
 
 // Plural is one when n is 1, else many: "1 image", "3 images".

@@ -134,13 +134,26 @@ func (s *Settings) languagePicker() fyne.CanvasObject {
 	s.Language = widget.NewSelect(names, nil)
 	s.Language.Selected = selected
 	note := kit.HintLabel("")
+	restart := &widget.Button{Text: catalogue.T("Restart now"), Icon: theme.ViewRefreshIcon()}
+	restart.Hide()
+	if r, ok := s.host.(Restarter); ok {
+		restart.OnTapped = r.Restart
+	}
 	s.Language.OnChanged = func(name string) {
 		s.host.Session().SetLanguage(tags[name], func() {
 			note.SetText(catalogue.T("Easel speaks it from its next start."))
+			if restart.OnTapped != nil {
+				restart.Show()
+			}
 		})
 	}
-	return container.NewVBox(widget.NewLabelWithStyle(catalogue.T("Language"), fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), s.Language, note)
+	return container.NewVBox(widget.NewLabelWithStyle(catalogue.T("Language"), fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), s.Language,
+		container.NewBorder(nil, nil, nil, restart, note))
 }
+
+// Restarter is a host that can start Easel again, drafts kept: what a
+// new language needs, as Fyne's words are chosen at start.
+type Restarter interface{ Restart() }
 
 // themePicker chooses light or dark, or the system's, applied at once.
 func (s *Settings) themePicker() fyne.CanvasObject {

@@ -57,7 +57,7 @@ type SpendView struct {
 	// Corrected, when set, is told once an entry's correction was written
 	// or taken back: the status bar's spend follows it.
 	Corrected func()
-	d      dialog.Dialog
+	d         dialog.Dialog
 }
 
 // The choices' words, and what they ask of the ledger.

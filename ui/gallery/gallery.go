@@ -617,7 +617,7 @@ func showMadeFrom(box *fyne.Container, inputs []inputThumb) {
 		pic.SetImage(in.thumb)
 		label := kit.Ordinal(in.Position + 1)
 		if in.Role == library.RoleMask {
-			label = "mask"
+			label = catalogue.T("mask")
 		}
 		caption := widget.NewLabelWithStyle(label, fyne.TextAlignCenter, fyne.TextStyle{})
 		caption.Truncation = fyne.TextTruncateEllipsis

@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"easel/internal/api"
+	"easel/internal/catalogue"
 )
 
 // luminance is WCAG's relative luminance of c.
@@ -97,5 +98,30 @@ func TestSentencesStandAlone(t *testing.T) {
 	}
 	if got[1] != "" {
 		t.Errorf("an empty note became %q", got[1])
+	}
+}
+
+// In Chinese, bold text is drawn at the regular weight: Fyne finds Han
+// glyphs in a system font at regular weight only, and a heading half bold
+// Latin, half regular Han read as two weights. In English, bold is bold.
+func TestChineseIsDrawnInOneWeight(t *testing.T) {
+	a := test.NewTempApp(t)
+	defer catalogue.Use("en")
+	catalogue.Use("zh-Hans")
+	if !OneWeight() {
+		t.Fatal("Chinese is not one weight")
+	}
+	ApplyTheme(a, ThemeDark)
+	th := a.Settings().Theme()
+	if th.Font(fyne.TextStyle{Bold: true}) != th.Font(fyne.TextStyle{}) {
+		t.Error("bold text has its own weight in Chinese")
+	}
+	if th.Color(theme.ColorNameBackground, theme.VariantLight) != theme.DefaultTheme().Color(theme.ColorNameBackground, theme.VariantDark) {
+		t.Error("the one-weight theme lost the chosen variant")
+	}
+	catalogue.Use("en")
+	ApplyTheme(a, ThemeSystem)
+	if th := a.Settings().Theme(); th.Font(fyne.TextStyle{Bold: true}) == th.Font(fyne.TextStyle{}) {
+		t.Error("English lost its bold")
 	}
 }

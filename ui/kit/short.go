@@ -5,7 +5,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"easel/internal/catalogue"
+	"easel/internal/wording"
 )
 
 // Short is s on one line, cut to n characters with an ellipsis.
@@ -25,7 +25,7 @@ func Sentences(ss []string) []string {
 	out := make([]string, len(ss))
 	for i, s := range ss {
 		if r, size := utf8.DecodeRuneInString(s); size > 0 {
-			s = string(unicode.ToUpper(r)) + s[size:] + catalogue.T(".")
+			s = wording.FullStop(string(unicode.ToUpper(r)) + s[size:])
 		}
 		out[i] = s
 	}

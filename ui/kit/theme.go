@@ -2,6 +2,9 @@ package kit
 
 import (
 	"image/color"
+	"strings"
+
+	"easel/internal/catalogue"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/theme"
@@ -23,14 +26,39 @@ const (
 // system by itself; a fixed variant is Fyne's own theme asked for that
 // variant's colours, so every widget keeps Fyne's look.
 func ApplyTheme(a fyne.App, choice string) {
+	var t fyne.Theme = theme.DefaultTheme()
 	switch choice {
 	case ThemeLight:
-		a.Settings().SetTheme(fixedVariant{theme.DefaultTheme(), theme.VariantLight})
+		t = fixedVariant{t, theme.VariantLight}
 	case ThemeDark:
-		a.Settings().SetTheme(fixedVariant{theme.DefaultTheme(), theme.VariantDark})
-	default:
-		a.Settings().SetTheme(theme.DefaultTheme())
+		t = fixedVariant{t, theme.VariantDark}
 	}
+	if OneWeight() {
+		t = oneWeight{t}
+	}
+	a.Settings().SetTheme(t)
+}
+
+// OneWeight reports whether text is drawn in one weight: in a language
+// written in Han, kana or Hangul. Fyne draws a glyph its bundled Noto
+// Sans lacks from a system font found for the rune, always at regular
+// weight, so a bold heading in Chinese came out as bold Latin beside
+// regular Chinese; one weight throughout reads as intended.
+func OneWeight() bool {
+	switch lang, _, _ := strings.Cut(catalogue.Current(), "-"); lang {
+	case "zh", "ja", "ko":
+		return true
+	}
+	return false
+}
+
+// oneWeight is a theme whose bold text is drawn at the regular weight.
+type oneWeight struct{ fyne.Theme }
+
+// Font implements fyne.Theme.
+func (t oneWeight) Font(s fyne.TextStyle) fyne.Resource {
+	s.Bold = false
+	return t.Theme.Font(s)
 }
 
 // fixedVariant is a theme whose colours are always one variant's.
