@@ -2,6 +2,7 @@ package ui
 
 import (
 	"bytes"
+	"easel/ui/widgets/thumbgrid"
 	"image"
 	"image/png"
 	"net/http/httptest"
@@ -113,6 +114,31 @@ func TestShortcutsSwitchTabAndFocusMainInput(t *testing.T) {
 			}
 		})
 	}
+}
+
+// The Gallery arrives with the grid focused, so the arrows and Enter
+// browse at once; a letter typed there starts a search with it, and
+// Ctrl+F from any tab goes to the search. (Ctrl+4 used to focus the
+// search, which took the arrows.)
+func TestTheGalleryGridHasTheKeysAndALetterSearches(t *testing.T) {
+	ea := newServedApp(t)
+	onUI(ea, func() {
+		typeShortcut(ea, shortcutTab[TabGallery])
+		grid, ok := ea.win.Canvas().Focused().(*thumbgrid.Grid)
+		if !ok {
+			t.Fatalf("Ctrl+4 focused %T, want the grid", ea.win.Canvas().Focused())
+		}
+		grid.TypedRune('c')
+		search, ok := ea.win.Canvas().Focused().(*widget.Entry)
+		if !ok || search.Text != "c" {
+			t.Fatalf("typing c on the grid focused %T (%v)", ea.win.Canvas().Focused(), ok)
+		}
+		typeShortcut(ea, shortcutTab[TabGenerate])
+		typeShortcut(ea, shortcutSearch)
+		if ea.CurrentTab() != TabGallery || ea.win.Canvas().Focused() != search {
+			t.Errorf("Ctrl+F: tab %d, focus %T", ea.CurrentTab(), ea.win.Canvas().Focused())
+		}
+	})
 }
 
 func TestTappingATabFocusesItsMainInput(t *testing.T) {

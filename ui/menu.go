@@ -35,6 +35,7 @@ var (
 	shortcutQuit     = &desktop.CustomShortcut{KeyName: fyne.KeyQ, Modifier: fyne.KeyModifierShortcutDefault}
 	shortcutSettings = &desktop.CustomShortcut{KeyName: fyne.KeyComma, Modifier: fyne.KeyModifierShortcutDefault}
 	shortcutNewChat  = &desktop.CustomShortcut{KeyName: fyne.KeyN, Modifier: fyne.KeyModifierShortcutDefault}
+	shortcutSearch   = &desktop.CustomShortcut{KeyName: fyne.KeyF, Modifier: fyne.KeyModifierShortcutDefault}
 )
 
 // menus are the window's menus and shortcuts, and what their items do
@@ -85,7 +86,9 @@ func (a menus) mainMenu() *fyne.MainMenu {
 		tabItems[i] = item
 	}
 	spendItem := fyne.NewMenuItem(catalogue.T("Spend…"), statusActions{a.App}.showSpend)
-	view := fyne.NewMenu(catalogue.T("View"), append(tabItems, fyne.NewMenuItemSeparator(), spendItem)...)
+	search := fyne.NewMenuItem(catalogue.T("Search the gallery"), a.searchGallery)
+	search.Shortcut = shortcutSearch
+	view := fyne.NewMenu(catalogue.T("View"), append(tabItems, fyne.NewMenuItemSeparator(), search, spendItem)...)
 
 	help := fyne.NewMenu(catalogue.T("Help"),
 		fyne.NewMenuItem(catalogue.T("Keyboard shortcuts"), func() { dialogs.ShowShortcuts(a.win) }),
@@ -131,6 +134,17 @@ func (a menus) addShortcuts() {
 	add(shortcutQuit, a.quit)
 	add(shortcutSettings, a.showSettings)
 	add(shortcutNewChat, a.newChat)
+	add(shortcutSearch, a.searchGallery)
+}
+
+// searchGallery shows the Gallery with the keyboard in its search
+// (Ctrl+F); a dialog on top is answered first.
+func (a menus) searchGallery() {
+	if underDialog(a.win) {
+		return
+	}
+	a.SelectTab(TabGallery)
+	a.gallery.FocusSearch()
 }
 
 // importImages asks for image files and adds them to the gallery.

@@ -165,6 +165,7 @@ func (t *Room) Build() fyne.CanvasObject {
 	t.grid = thumbgrid.New(func() int { return t.total }, t.newCell, t.updateCell)
 	t.grid.OnChanged = t.selectionChanged
 	t.grid.OnOpen = t.openAt
+	t.grid.OnType = t.startSearch
 	t.grid.OnKey = selectionVerbs{t}.onKey
 	t.drag = draggedOut{t}.gesture()
 	t.grid.OnDrag = t.drag.Follow
@@ -190,9 +191,21 @@ func (t *Room) Build() fyne.CanvasObject {
 	return container.NewBorder(toolbar, nil, nil, nil, split)
 }
 
-// FocusTarget implements room.Room: the search, where a designer
-// arriving in the Gallery starts (Ctrl+4); Tab moves on to the grid.
-func (t *Room) FocusTarget() fyne.Focusable { return t.search }
+// FocusTarget implements room.Room: the grid, so the arrows and Enter
+// browse at once on arriving (Ctrl+4); a letter typed there starts a
+// search, and Ctrl+F goes to the search.
+func (t *Room) FocusTarget() fyne.Focusable { return t.grid }
+
+// startSearch moves to the search with r typed in it: a letter typed on
+// the grid.
+func (t *Room) startSearch(r rune) {
+	t.search.SetText(string(r))
+	t.search.CursorColumn = len([]rune(t.search.Text))
+	t.host.Window().Canvas().Focus(t.search)
+}
+
+// FocusSearch puts the keyboard in the search (Ctrl+F).
+func (t *Room) FocusSearch() { t.host.Window().Canvas().Focus(t.search) }
 
 // PrimaryAction implements room.Room; the gallery has none.
 func (t *Room) PrimaryAction() {}

@@ -10,6 +10,7 @@ package thumbgrid
 
 import (
 	"image/color"
+	"unicode"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -54,6 +55,9 @@ type Grid struct {
 	OnKey func(key string)
 	// OnDrag hears a drag of the selection; nil: cells do not drag.
 	OnDrag func(dragsource.Phase)
+	// OnType gets a letter or digit typed on the grid that is not one of
+	// its keys: the gallery starts a search with it.
+	OnType func(r rune)
 
 	sel  *selection.Set
 	wrap *widget.GridWrap
@@ -150,10 +154,16 @@ func (g *Grid) FocusGained() { g.wrap.Refresh() }
 // FocusLost implements fyne.Focusable.
 func (g *Grid) FocusLost() { g.wrap.Refresh() }
 
-// TypedRune implements fyne.Focusable: F marks favourites.
+// TypedRune implements fyne.Focusable: F marks the selection as
+// favourites; with nothing selected, a letter or digit (F too) is handed
+// to OnType, where a search begins.
 func (g *Grid) TypedRune(r rune) {
-	if (r == 'f' || r == 'F') && g.OnKey != nil {
+	if (r == 'f' || r == 'F') && g.sel.Len() > 0 && g.OnKey != nil {
 		g.OnKey(KeyFavourite)
+		return
+	}
+	if (unicode.IsLetter(r) || unicode.IsDigit(r)) && g.OnType != nil {
+		g.OnType(r)
 	}
 }
 
