@@ -71,7 +71,7 @@ func BenchmarkUICallbackSearch10k(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		clock.reset()
 		for n := 1; n <= len(typed); n++ {
-			onUITimed(ea, func() { ea.gallery.Search(typed[:n]) })
+			onUITimed(ea, func() { ea.gallery.Find().Set(typed[:n]) })
 			time.Sleep(30 * time.Millisecond)
 		}
 		waitUntil(b, ea, "the last query's answer", ea.gallery.Answered)
@@ -86,7 +86,7 @@ func BenchmarkUICallbackSearch10k(b *testing.B) {
 			})
 		}
 		before = max(before, clock.reset())
-		onUI(ea, func() { ea.gallery.Search("") })
+		onUI(ea, func() { ea.gallery.Find().Set("") })
 		waitUntil(b, ea, "the cleared search", ea.gallery.Answered)
 	}
 	b.ReportMetric(ms(now), "longest-ui-callback-ms")

@@ -4,6 +4,7 @@ import (
 	"reflect"
 
 	"easel/internal/catalogue"
+	"easel/ui/kit"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/widget"
@@ -22,6 +23,10 @@ func (a *App) answerDialog(k *fyne.KeyEvent) bool {
 	top := a.win.Canvas().Overlays().Top()
 	if top == nil {
 		return false
+	}
+	if esc, ok := escapeIn(top); ok && k.Name == fyne.KeyEscape {
+		esc()
+		return true
 	}
 	var buttons []*widget.Button
 	collectButtons(top, &buttons)
@@ -89,6 +94,32 @@ func collectButtons(o fyne.CanvasObject, out *[]*widget.Button) {
 			collectButtons(c, out)
 		}
 	}
+}
+
+// escapeIn finds an Esc action set with kit.SetEscape on an object of
+// the dialog o, through its containers.
+func escapeIn(o fyne.CanvasObject) (func(), bool) {
+	if o == nil || !o.Visible() {
+		return nil, false
+	}
+	if f, ok := kit.EscapeOf(o); ok {
+		return f, true
+	}
+	switch x := o.(type) {
+	case *widget.PopUp:
+		return escapeIn(x.Content)
+	case *fyne.Container:
+		for _, c := range x.Objects {
+			if f, ok := escapeIn(c); ok {
+				return f, true
+			}
+		}
+	default:
+		if c, ok := overlayContent(o); ok {
+			return escapeIn(c)
+		}
+	}
+	return nil, false
 }
 
 // overlayContent reads the Content of Fyne's internal overlay container,

@@ -10,6 +10,7 @@ import (
 	"easel/internal/jobs"
 	"easel/ui/kit"
 
+	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
 )
@@ -99,4 +100,14 @@ func TestANewLanguageOffersARestart(t *testing.T) {
 	if !RestartWanted() {
 		t.Error("Restart now did not ask for a new start")
 	}
+}
+
+// Esc closes Settings, whose Close buttons sit inside its tabs where the
+// dialog keys did not find them; a profile with unsaved changes asks
+// first, as Close does.
+func TestEscClosesSettings(t *testing.T) {
+	ea := newServedApp(t)
+	onUI(ea, ea.showSettings)
+	onUI(ea, func() { ea.win.Canvas().OnTypedKey()(&fyne.KeyEvent{Name: fyne.KeyEscape}) })
+	waitFor(t, ea, "Settings closed", func() bool { return ea.settings == nil })
 }

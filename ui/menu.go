@@ -144,7 +144,7 @@ func (a menus) searchGallery() {
 		return
 	}
 	a.SelectTab(TabGallery)
-	a.gallery.FocusSearch()
+	a.gallery.Find().Focus()
 }
 
 // importImages asks for image files and adds them to the gallery.

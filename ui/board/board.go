@@ -86,7 +86,7 @@ type cell struct {
 	pic     *picture.Picture
 	state   *widget.Label
 	said    *widget.Label
-	keep    *widget.Check
+	keep    *kit.Check
 	open    *widget.Button
 	items   []int64
 	ended   bool
@@ -401,7 +401,7 @@ func (b *Board) submit(values []string, reqs []jobs.Request) {
 
 func newCell(b *Board, value string) *cell {
 	c := &cell{value: value, pic: picture.New(fyne.NewSize(220, 220)), state: widget.NewLabel(catalogue.T("Queued")), said: kit.HintLabel("")}
-	c.keep = widget.NewCheck(catalogue.T("Keep"), func(bool) { b.syncFinish() })
+	c.keep = kit.NewCheck(catalogue.T("Keep"), func(bool) { b.syncFinish() })
 	c.keep.Disable()
 	c.open = &widget.Button{Text: catalogue.T("Open"), Icon: theme.ZoomInIcon(), Importance: widget.LowImportance, OnTapped: func() {
 		if len(c.items) > 0 {

@@ -108,7 +108,15 @@ func ShowSettings(h Host, closed func()) *Settings {
 		container.NewTabItemWithIcon(catalogue.T("Profiles"), theme.AccountIcon(), split),
 		container.NewTabItemWithIcon(catalogue.T("Preferences"), theme.SettingsIcon(), prefs))
 	s.dlg = dialog.NewCustomWithoutButtons(catalogue.T("Settings"), s.Sections, h.Window())
-	s.dlg.SetOnClosed(closed)
+	// Its Close buttons sit inside the tabs, where the window's dialog
+	// keys do not look: Esc is said here.
+	kit.SetEscape(s.Sections, func() { s.Form.ConfirmDiscard(s.dlg.Hide) })
+	s.dlg.SetOnClosed(func() {
+		kit.ClearEscape(s.Sections)
+		if closed != nil {
+			closed()
+		}
+	})
 	s.dlg.Resize(fyne.NewSize(920, 620))
 	s.reload(h.Session().Current().ID)
 	s.dlg.Show()

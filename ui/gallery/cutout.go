@@ -213,7 +213,7 @@ func (k *keyer) showRefine(keyed *image.NRGBA) {
 	t := k.room
 	p := maskpaint.New(fyne.NewSize(560, 380))
 	p.SetImageMask(k.full, mask.FromAlpha(cutout.Removed(keyed)))
-	eraser := widget.NewCheck(catalogue.T("Bring back (E)"), func(on bool) { p.Erase = on })
+	eraser := kit.NewCheck(catalogue.T("Bring back (E)"), func(on bool) { p.Erase = on })
 	p.OnChanged = func() { eraser.SetChecked(p.Erase) }
 	size := widget.NewSlider(1, 200)
 	size.SetValue(p.Radius)

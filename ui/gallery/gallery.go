@@ -165,7 +165,7 @@ func (t *Room) Build() fyne.CanvasObject {
 	t.grid = thumbgrid.New(func() int { return t.total }, t.newCell, t.updateCell)
 	t.grid.OnChanged = t.selectionChanged
 	t.grid.OnOpen = t.openAt
-	t.grid.OnType = t.startSearch
+	t.grid.OnType = func(r rune) { t.Find().Begin(r) }
 	t.grid.OnKey = selectionVerbs{t}.onKey
 	t.drag = draggedOut{t}.gesture()
 	t.grid.OnDrag = t.drag.Follow
@@ -196,16 +196,10 @@ func (t *Room) Build() fyne.CanvasObject {
 // search, and Ctrl+F goes to the search.
 func (t *Room) FocusTarget() fyne.Focusable { return t.grid }
 
-// startSearch moves to the search with r typed in it: a letter typed on
-// the grid.
-func (t *Room) startSearch(r rune) {
-	t.search.SetText(string(r))
-	t.search.CursorColumn = len([]rune(t.search.Text))
-	t.host.Window().Canvas().Focus(t.search)
-}
 
-// FocusSearch puts the keyboard in the search (Ctrl+F).
-func (t *Room) FocusSearch() { t.host.Window().Canvas().Focus(t.search) }
+// Find is the gallery's search: Ctrl+F goes to it, a letter typed on the
+// grid begins one, and tests type into it.
+func (t *Room) Find() Finder { return Finder{entry: t.search, canvas: t.host.Window().Canvas} }
 
 // PrimaryAction implements room.Room; the gallery has none.
 func (t *Room) PrimaryAction() {}
@@ -793,9 +787,6 @@ func orDash(s string) string {
 // Grid is the thumbnail grid.
 func (t *Room) Grid() *thumbgrid.Grid { return t.grid }
 
-// Search types text into the search field, as a user does: each change
-// sends a query.
-func (t *Room) Search(text string) { t.search.SetText(text) }
 
 // Answered reports whether the last query sent has been answered.
 func (t *Room) Answered() bool { return t.answered == t.query }

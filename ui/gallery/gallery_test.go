@@ -585,14 +585,14 @@ func TestStateFollowsWhatIsShown(t *testing.T) {
 	h.Until("two items", func() bool { return len(g.Items()) == 2 })
 	h.UI(func() { g.Grid().Select(0) }) // the dog, newest first
 	h.Until("the dog open", func() bool { return g.Opened() == dog })
-	h.UI(func() { g.Search("cat") })
+	h.UI(func() { g.Find().Set("cat") })
 	h.Until("the search answered", func() bool { return g.Answered() && len(g.Items()) == 1 })
 	h.UI(func() {
 		if g.Opened() != 0 {
 			t.Errorf("the details still show item %d, which the search hides", g.Opened())
 		}
 	})
-	h.UI(func() { g.Search("") })
+	h.UI(func() { g.Find().Set("") })
 	h.Until("both again", func() bool { return g.Answered() && len(g.Items()) == 2 })
 	h.UI(func() {
 		g.Grid().Selection().All(2)

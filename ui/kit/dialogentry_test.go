@@ -35,3 +35,27 @@ func TestDialogEntryAnswersTheDialog(t *testing.T) {
 		}
 	}
 }
+
+// A focused check box hands Esc and Enter to the window's key handler
+// (which answers the dialog on top), and keeps Space for itself.
+func TestACheckHandsEscAndEnterToTheWindow(t *testing.T) {
+	a := test.NewTempApp(t)
+	w := a.NewWindow("check")
+	var got []fyne.KeyName
+	w.Canvas().SetOnTypedKey(func(k *fyne.KeyEvent) { got = append(got, k.Name) })
+	c := NewCheck("Keep", nil)
+	w.SetContent(c)
+	w.Canvas().Focus(c)
+	for _, k := range []fyne.KeyName{fyne.KeyEscape, fyne.KeyReturn, fyne.KeySpace} {
+		c.TypedKey(&fyne.KeyEvent{Name: k})
+	}
+	if len(got) != 2 || got[0] != fyne.KeyEscape || got[1] != fyne.KeyReturn {
+		t.Errorf("the window heard %v", got)
+	}
+	e := NewDialogEntry()
+	w.SetContent(e)
+	e.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
+	if len(got) != 3 {
+		t.Errorf("an entry without OnEscape kept Esc: %v", got)
+	}
+}

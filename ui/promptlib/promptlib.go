@@ -51,7 +51,7 @@ type view struct {
 	store   *prompts.Store
 	targets []Target
 	search  *widget.Entry
-	favs    *widget.Check
+	favs    *kit.Check
 	kind    *widget.Select
 	list    *widget.List
 	entries []prompts.Entry
@@ -74,7 +74,7 @@ func Show(h dialogs.Host, targets []Target) {
 	v := &view{h: h, store: prompts.Open(lib), targets: targets, chosen: -1, loads: latest.New(h.Do)}
 	shown = v
 	v.search = &widget.Entry{PlaceHolder: catalogue.T("Search prompts and styles"), OnChanged: func(string) { v.load() }}
-	v.favs = widget.NewCheck(catalogue.T("Favourites"), func(bool) { v.load() })
+	v.favs = kit.NewCheck(catalogue.T("Favourites"), func(bool) { v.load() })
 	v.kind = widget.NewSelect(kindLabels(), func(string) { v.load() })
 	v.list = widget.NewList(func() int { return len(v.entries) },
 		func() fyne.CanvasObject {
@@ -169,7 +169,7 @@ func (v *view) showDetail() {
 		placement.SetSelected(placementLabels()[1])
 	}
 	placement.Hidden = e.Kind != prompts.Style
-	fav := widget.NewCheck(catalogue.T("Favourite"), nil)
+	fav := kit.NewCheck(catalogue.T("Favourite"), nil)
 	fav.Checked = e.Favorite
 	edited := func() prompts.Entry {
 		out := e

@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"easel/internal/catalogue"
+	"easel/ui/kit"
 )
 
 // ShowDialog opens a large before/after view of a and b over win, with
@@ -16,7 +17,7 @@ import (
 // card's both open it.
 func ShowDialog(win fyne.Window, a, b image.Image, title string) {
 	v := New(a, b, fyne.NewSize(720, 480))
-	apart := widget.NewCheck(catalogue.T("Side by side"), v.SetSideBySide)
+	apart := kit.NewCheck(catalogue.T("Side by side"), v.SetSideBySide)
 	hint := widget.NewLabel(catalogue.T("Drag across the image: before on the left of the line, after on the right."))
 	d := dialog.NewCustom(title, catalogue.T("Close"), container.NewBorder(container.NewBorder(nil, nil, nil, apart, hint), nil, nil, nil, v), win)
 	d.Resize(fyne.NewSize(900, 640))
