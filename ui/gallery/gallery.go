@@ -196,7 +196,6 @@ func (t *Room) Build() fyne.CanvasObject {
 // search, and Ctrl+F goes to the search.
 func (t *Room) FocusTarget() fyne.Focusable { return t.grid }
 
-
 // Find is the gallery's search: Ctrl+F goes to it, a letter typed on the
 // grid begins one, and tests type into it.
 func (t *Room) Find() Finder { return Finder{entry: t.search, canvas: t.host.Window().Canvas} }
@@ -786,7 +785,6 @@ func orDash(s string) string {
 
 // Grid is the thumbnail grid.
 func (t *Room) Grid() *thumbgrid.Grid { return t.grid }
-
 
 // Answered reports whether the last query sent has been answered.
 func (t *Room) Answered() bool { return t.answered == t.query }
