@@ -18,7 +18,14 @@ import (
 // its base URL.
 func serveDemo(t *testing.T, bin string) string {
 	t.Helper()
-	cmd := exec.Command(bin, "serve-demo", "--addr", "127.0.0.1:0", "--pace", "20ms", "--key", "sk-e2e-demo-key-000111")
+	return serveDemoWith(t, bin, "--key", "sk-e2e-demo-key-000111")
+}
+
+// serveDemoWith is serveDemo with flags of its own (a gateway's quirks,
+// no key).
+func serveDemoWith(t *testing.T, bin string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command(bin, append([]string{"serve-demo", "--addr", "127.0.0.1:0", "--pace", "20ms"}, args...)...)
 	stdout, _ := cmd.StdoutPipe()
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

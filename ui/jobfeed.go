@@ -49,7 +49,7 @@ func (a jobFeed) results(e jobs.Event) []jobview.Result {
 				r.Thumb, _ = imageio.DecodeFileFit(p, jobview.PreviewSide)
 			}
 			if it.Kind == "kept" && e.Job.Request.Edit != nil && len(e.Job.Request.Edit.Images) > 0 {
-				original := userPicture(e.Job.Request)
+				original, _ := e.Job.Request.UserPicture()
 				if before == nil {
 					before, _ = library.MakeThumbnailSized(original, jobview.PreviewSide)
 				}
@@ -67,25 +67,6 @@ func (a jobFeed) results(e jobs.Event) []jobview.Result {
 		results = append(results, jobview.Result{Thumb: thumb, Unsaved: u})
 	}
 	return results
-}
-
-// userPicture is an edit's first image as the user gave it: not the
-// upload padded to a shape the model makes (cropped back to its frame),
-// nor a copy with marks drawn on it. A kept result is compared with it.
-func userPicture(req jobs.Request) []byte {
-	first := req.Edit.Images[0].Data
-	k := req.Keep
-	switch {
-	case k == nil:
-		return first
-	case k.First != nil:
-		return k.First
-	case !k.Frame.Empty():
-		if cropped, err := imageio.CropPNG(first, k.Frame); err == nil {
-			return cropped
-		}
-	}
-	return first
 }
 
 func (a jobFeed) showJobEvent(e jobs.Event, img image.Image, results []jobview.Result) {

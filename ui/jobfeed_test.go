@@ -21,6 +21,10 @@ func TestAKeptEditIsComparedWithTheUsersPicture(t *testing.T) {
 	}
 	padded := enc(1536, 1024)
 	req := jobs.Request{Edit: &api.EditRequest{Images: []api.InputImage{{Data: padded}}}, Keep: &jobs.Keep{Frame: image.Rect(0, 356, 1536, 668)}}
+	userPicture := func(req jobs.Request) []byte {
+		b, _ := req.UserPicture()
+		return b
+	}
 	c, err := png.DecodeConfig(bytes.NewReader(userPicture(req)))
 	if err != nil || c.Width != 1536 || c.Height != 312 {
 		t.Errorf("compared with %dx%d (%v), want the 1536x312 picture", c.Width, c.Height, err)

@@ -102,6 +102,29 @@ type Keep struct {
 	First []byte
 }
 
+// UserPicture is an edit's first image as the user gave it: not the
+// upload padded to a shape the model makes (cropped back to its frame),
+// nor a copy with marks drawn on it; sent is whether that is the image
+// sent as it is. A kept result is compared with it.
+func (req Request) UserPicture() (picture []byte, sent bool) {
+	if req.Edit == nil || len(req.Edit.Images) == 0 {
+		return nil, false
+	}
+	first := req.Edit.Images[0].Data
+	k := req.Keep
+	switch {
+	case k == nil:
+		return first, true
+	case k.First != nil:
+		return k.First, false
+	case !k.Frame.Empty():
+		if cropped, err := imageio.CropPNG(first, k.Frame); err == nil {
+			return cropped, false
+		}
+	}
+	return first, true
+}
+
 // Service is what a job calls: api.Client satisfies it.
 type Service interface {
 	Generate(ctx context.Context, req api.GenerateRequest, onPartial func(api.Partial)) (*api.ImageResult, error)

@@ -23,8 +23,8 @@ import (
 type Input struct {
 	Name string
 	Data []byte
-	// Role is RoleMarks for a markup edit's marks among the images;
-	// "" is an image.
+	// Role is RoleMarks for a markup edit's marks among the images,
+	// RoleOriginal for the user's own first picture; "" is an image.
 	Role string
 }
 
@@ -35,6 +35,10 @@ const (
 	// RoleMarks is a markup edit's marks (api.EditRequest.Markup),
 	// kept with the images they were drawn over.
 	RoleMarks = "marks"
+	// RoleOriginal is the first image as the user gave it, where the one
+	// sent differs (padded to a shape the model makes, marks drawn on
+	// it): what a kept edit is compared with. It was not sent.
+	RoleOriginal = "original"
 )
 
 // StoredInput is one of the files an item was made from.

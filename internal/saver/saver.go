@@ -9,6 +9,7 @@ import (
 	"context"
 	"image/png"
 	"log/slog"
+	"slices"
 	"os"
 	"time"
 
@@ -45,7 +46,7 @@ func (s Library) Save(ctx context.Context, job jobs.Info, res *api.ImageResult, 
 		inputs, mask = library.EditInputs(e)
 	}
 	out := make([]jobs.Saved, 0, len(res.Images))
-	add := func(img api.Image, kind string, parents []int64) int64 {
+	add := func(img api.Image, kind string, parents []int64, inputs []library.Input) int64 {
 		id, err := s.Lib.Add(ctx, library.NewItem{Image: img, Kind: kind, Prompt: prompt, Model: params.Model,
 			Profile: job.Request.Profile, Params: params, Usage: res.Usage, Created: res.Created,
 			Duration: time.Since(job.Started), JobID: job.ID, RequestID: res.RequestID, Parents: parents, Inputs: inputs, Mask: mask,
@@ -61,13 +62,19 @@ func (s Library) Save(ctx context.Context, job jobs.Info, res *api.ImageResult, 
 		// The result as the service sent it is kept; a masked edit's
 		// result with the protected pixels put back is its own item,
 		// whose first parent is that raw result.
-		rawID := add(raw, kind, job.Request.Parents)
+		rawID := add(raw, kind, job.Request.Parents, inputs)
 		if kept, ok := keepUnmasked(job, raw); ok {
 			parents := job.Request.Parents
 			if rawID != 0 {
 				parents = append([]int64{rawID}, parents...)
 			}
-			add(kept, "kept", parents)
+			keptInputs := inputs
+			if own, sent := job.Request.UserPicture(); !sent && own != nil {
+				// What the kept copy is compared with: the user's own
+				// picture, not the padded or marked one sent.
+				keptInputs = append(slices.Clip(inputs), library.Input{Name: "original.png", Data: own, Role: library.RoleOriginal})
+			}
+			add(kept, "kept", parents, keptInputs)
 		}
 	}
 	return out

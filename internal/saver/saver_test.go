@@ -161,6 +161,24 @@ func TestAKeptCopyRecordsItsOwnSize(t *testing.T) {
 	if err != nil || it.Width != cfg.Width || it.Height != cfg.Height || it.Width != 10 || it.Height != 3 {
 		t.Errorf("the kept item says %dx%d; its file is %dx%d (%v)", it.Width, it.Height, cfg.Width, cfg.Height, err)
 	}
+	// The kept copy is compared with the user's picture (the padded upload
+	// cropped to its frame), kept beside it; the raw result is not.
+	ins, _ := lib.Inputs(context.Background(), out[1].Item)
+	var own *library.StoredInput
+	for i := range ins {
+		if ins[i].Role == library.RoleOriginal {
+			own = &ins[i]
+		}
+	}
+	if own == nil || own.Width != 10 || own.Height != 3 {
+		t.Errorf("the kept item's own picture: %+v", own)
+	}
+	raw, _ := lib.Inputs(context.Background(), out[0].Item)
+	for _, in := range raw {
+		if in.Role == library.RoleOriginal {
+			t.Error("the raw result was given the user's picture too")
+		}
+	}
 }
 
 func must(data []byte, err error) []byte {

@@ -622,8 +622,11 @@ func showMadeFrom(box *fyne.Container, inputs []inputThumb) {
 		pic := picture.New(fyne.NewSize(madeFromSide, madeFromSide))
 		pic.SetImage(in.thumb)
 		label := kit.Ordinal(in.Position + 1)
-		if in.Role == library.RoleMask {
+		switch in.Role {
+		case library.RoleMask:
 			label = catalogue.T("mask")
+		case library.RoleOriginal:
+			label = catalogue.T("your picture")
 		}
 		caption := widget.NewLabelWithStyle(label, fyne.TextAlignCenter, fyne.TextStyle{})
 		caption.Truncation = fyne.TextTruncateEllipsis

@@ -81,9 +81,15 @@ func (t details) showLineage(box *fyne.Container, f family) {
 	box.Refresh()
 }
 
-// compareWith is the file an item is best compared with: an edit's first
-// input as sent, else its first parent; "" for none.
+// compareWith is the file an item is best compared with: a kept edit's
+// picture as the user gave it, else an edit's first input as sent, else
+// its first parent; "" for none.
 func compareWith(lib *library.Library, it library.Item, inputs []inputThumb, f family) string {
+	for _, in := range inputs {
+		if in.Role == library.RoleOriginal {
+			return lib.InputPath(in.StoredInput)
+		}
+	}
 	for _, in := range inputs {
 		if in.Role == library.RoleImage && in.Position == 0 {
 			return lib.InputPath(in.StoredInput)

@@ -153,6 +153,9 @@ func newCard(e jobs.Event, a Actions, onClear func()) *Card {
 	c.title = widget.NewLabelWithStyle(kit.Shorten(Prompt(e), 80), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	c.title.Wrapping = fyne.TextWrapWord
 	c.Status = widget.NewLabel(catalogue.T("Queued"))
+	// "Done in 3s · 2 images in the gallery · $0.25" on one line asked
+	// for more width than a 1024-pixel window has beside the painter.
+	c.Status.Wrapping = fyne.TextWrapWord
 	c.hint = kit.HintLabel("")
 	c.hint.Hide()
 	c.Said = kit.HintLabel("")

@@ -1,0 +1,184 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"image"
+	"image/color"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"easel/internal/library"
+)
+
+// A prompt the service rewrote is kept when the answer was streamed too
+// (issue 40, item 8): through a gateway that rewrites prompts, a
+// generation from the real window, streamed as Text to image sends it,
+// is in the gallery with the prompt the gateway used.
+func TestAStreamedRewrittenPromptIsKept(t *testing.T) {
+	bin := binary(t, "EASEL_BIN")
+	base := serveDemoWith(t, bin, "--gateway", "rewrite-prompt")
+	home := t.TempDir()
+	writeProfiles(t, home, `{"active":"p-rewrite","profiles":[{"id":"p-rewrite","name":"Rewriting gateway","base_url":"`+base+`"}]}`)
+	p := start(t, bin, home)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	p.waitDrawn(ctx)
+	p.waitSettled(ctx)
+	p.generate("a lighthouse rewritten")
+	p.waitInLibrary(ctx, home, "lighthouse")
+	lib, err := library.Open(filepath.Join(home, "easel"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lib.Close()
+	items, _ := lib.List(ctx, library.Query{Search: "lighthouse", Limit: 5})
+	if len(items) == 0 || !strings.Contains(items[0].RevisedPrompt, "masterpiece") {
+		t.Fatalf("the streamed answer's rewritten prompt was not kept: %+v", items)
+	}
+	if !items[0].Params.Stream {
+		t.Error("the request was not streamed: this test is of a streamed answer")
+	}
+}
+
+// wideFirst writes a 1000x300 picture, a shape no image model makes, so
+// Edit pads it to send and crops the kept result back.
+func wideFirst(t *testing.T, home string) string {
+	img := image.NewNRGBA(image.Rect(0, 0, 1000, 300))
+	for y := 0; y < 300; y++ {
+		for x := 0; x < 1000; x++ {
+			img.SetNRGBA(x, y, color.NRGBA{uint8(x * 255 / 1000), uint8(90 + y/3), 160, 255})
+		}
+	}
+	path := filepath.Join(home, "wide.png")
+	save(t, path, img)
+	return path
+}
+
+// keptEdit paints a stroke of mask on the wide picture, as the painter
+// shows it at 1280x800 (or at 1024x700 when narrow), and sends a kept
+// edit; it waits for the kept copy in the gallery.
+func (p *proc) keptEdit(ctx context.Context, home, prompt string, narrow bool) library.Item {
+	p.t.Helper()
+	stroke, promptAt := [4]int{250, 420, 620, 420}, image.Pt(1100, 170)
+	if narrow {
+		stroke, promptAt = [4]int{150, 400, 550, 400}, image.Pt(830, 170)
+	}
+	p.drag(stroke[0], stroke[1], stroke[2], stroke[3])
+	p.click(promptAt.X, promptAt.Y)
+	p.typeText(prompt)
+	time.Sleep(300 * time.Millisecond)
+	p.key("ctrl+Return")
+	lib, err := library.Open(filepath.Join(home, "easel"))
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	defer lib.Close()
+	for {
+		items, _ := lib.List(ctx, library.Query{Search: prompt, Limit: 10})
+		for _, it := range items {
+			if it.Kind == "kept" {
+				return it
+			}
+		}
+		select {
+		case <-ctx.Done():
+			p.t.Fatalf("no kept copy arrived: %+v\n%s", items, p.out)
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+}
+
+// A kept edit of a 1000x300 picture (sent padded to 1536x1024) is listed
+// at its own file's size, 1000x300 (issue 40, item 7), as is every item
+// the edit made; and the Gallery's Compare… sets it against the picture
+// as the user gave it, each at its own aspect (item 6): above the wide
+// band the before half shows the dialog, not a picture stretched to 3:2.
+func TestAKeptOddShapedEditIsItsOwnSizeAndComparedWithThePicture(t *testing.T) {
+	bin := binary(t, "EASEL_BIN")
+	home := t.TempDir()
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	p := start(t, bin, home, "--demo", wideFirst(t, home))
+	p.waitDrawn(ctx)
+	p.waitSettled(ctx)
+	p.waitPicture(ctx, "the wide picture in the painter", image.Rect(100, 350, 800, 560))
+	kept := p.keptEdit(ctx, home, "an odd shaped keep", false)
+	if kept.Width != 1000 || kept.Height != 300 {
+		t.Errorf("the kept copy is listed as %dx%d, not the picture's 1000x300", kept.Width, kept.Height)
+	}
+	lib, err := library.Open(filepath.Join(home, "easel"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	items, _ := lib.List(ctx, library.Query{Search: "odd shaped", Limit: 10})
+	for _, it := range items {
+		f, err := os.Open(lib.Path(it))
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg, _, err := image.DecodeConfig(f)
+		f.Close()
+		if err != nil || cfg.Width != it.Width || cfg.Height != it.Height {
+			t.Errorf("item %d (%s) is listed as %dx%d; its file is %dx%d (%v)", it.ID, it.Kind, it.Width, it.Height, cfg.Width, cfg.Height, err)
+		}
+	}
+	lib.Close()
+	// The Gallery, newest first: the kept copy is the first cell, opened
+	// with the arrows and Enter, then its details' Compare….
+	p.key("ctrl+4")
+	time.Sleep(time.Second)
+	p.key("Right")
+	p.key("Left")
+	time.Sleep(500 * time.Millisecond)
+	p.click(1060, 450)
+	for range 12 {
+		xdo(t, "click", "5")
+		time.Sleep(50 * time.Millisecond)
+	}
+	time.Sleep(800 * time.Millisecond)
+	p.click(1158, 438) // Compare…
+	shot := p.waitScreen(ctx, "the compare dialog", func(img *image.RGBA) bool {
+		return coloured(img, image.Rect(650, 300, 1050, 500)) > 20000
+	})
+	if dir := os.Getenv("SCREENSHOT_DIR"); dir != "" {
+		save(t, filepath.Join(dir, "compare-odd-shaped.png"), shot)
+	}
+	// The before half, above the band where a 1000x300 picture sits:
+	// dialog grey, where a picture stretched to 3:2 was coloured.
+	if n := coloured(shot, image.Rect(260, 160, 620, 250)); n > 500 {
+		t.Errorf("%d coloured pixels above the picture in the before half: it is stretched, not at its own aspect", n)
+	}
+	if n := coloured(shot, image.Rect(260, 300, 620, 500)); n < 20000 {
+		t.Errorf("only %d coloured pixels where the user's picture should show", n)
+	}
+}
+
+// At 1024x700 a kept edit's card leaves the window at its width (issue
+// 40, item 2): its status wraps rather than widen the side panel and
+// push Send edit and the status bar off the screen.
+func TestAKeptEditAt1024KeepsTheWindowOnScreen(t *testing.T) {
+	bin := binary(t, "EASEL_BIN")
+	home := t.TempDir()
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	p := start(t, bin, home, "--demo", wideFirst(t, home))
+	p.waitDrawn(ctx)
+	xdo(t, "windowsize", "--sync", fmt.Sprint(uint32(p.window)), "1024", "700")
+	time.Sleep(time.Second)
+	p.waitSettled(ctx)
+	p.waitPicture(ctx, "the wide picture in the painter", image.Rect(100, 330, 600, 480))
+	p.keptEdit(ctx, home, "a narrow keep", true)
+	time.Sleep(1500 * time.Millisecond) // the card fills in
+	if dir := os.Getenv("SCREENSHOT_DIR"); dir != "" {
+		save(t, filepath.Join(dir, "kept-edit-card-1024.png"), p.screenshot())
+	}
+	if w := p.windowWidth(); w != 1024 {
+		t.Errorf("after a kept edit at 1024x700 the window is %d wide", w)
+	}
+}
