@@ -9,8 +9,8 @@ import (
 	"context"
 	"image/png"
 	"log/slog"
-	"slices"
 	"os"
+	"slices"
 	"time"
 
 	"easel/internal/api"
