@@ -59,7 +59,9 @@ func waitImages(t *testing.T, ea *App, search string, n int) {
 
 func waitFor(t testing.TB, ea *App, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
+	// Generous: a race-built test beside the other packages on two cores
+	// (make unit) once took over 5 s to see a job through the demo.
+	deadline := time.Now().Add(15 * time.Second)
 	for {
 		ea.bridge.mu.Lock()
 		ok := cond()
