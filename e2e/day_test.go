@@ -182,3 +182,64 @@ func TestAKeptEditAt1024KeepsTheWindowOnScreen(t *testing.T) {
 		t.Errorf("after a kept edit at 1024x700 the window is %d wide", w)
 	}
 }
+
+// The keyboard reaches what it should (issue 40, item 9): Ctrl+4 under
+// Settings changes nothing and Esc closes Settings; the Gallery arrives
+// with its grid focused, so Right and Enter open an image large; Delete
+// asks and Enter keeps the image; a letter typed on the grid searches.
+func TestTheKeyboardReachesDialogsAndTheGallery(t *testing.T) {
+	bin := binary(t, "EASEL_BIN")
+	home := t.TempDir()
+	seedColoured(t, home, 3)
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	p := start(t, bin, home, "--demo")
+	p.waitDrawn(ctx)
+	before := p.waitSettled(ctx)
+
+	p.key("ctrl+comma")
+	time.Sleep(1500 * time.Millisecond)
+	settings := p.screenshot()
+	if n := differingPixels(before, settings); n < 20000 {
+		t.Fatalf("Ctrl+, changed only %d pixels: no Settings?", n)
+	}
+	p.key("ctrl+4")
+	time.Sleep(800 * time.Millisecond)
+	if n := differingPixels(settings, p.screenshot()); n > 3000 {
+		t.Errorf("Ctrl+4 under Settings changed %d pixels: the tab switched under the dialog", n)
+	}
+	p.key("Escape")
+	time.Sleep(800 * time.Millisecond)
+	if n := differingPixels(before, p.screenshot()); n > 3000 {
+		t.Errorf("Esc left %d pixels changed: Settings did not close", n)
+	}
+
+	p.key("ctrl+4")
+	time.Sleep(1200 * time.Millisecond)
+	grid := p.screenshot()
+	p.key("Right")
+	p.key("Return")
+	time.Sleep(1500 * time.Millisecond)
+	if n := differingPixels(grid, p.screenshot()); n < 100000 {
+		t.Errorf("Right and Enter on arriving in the Gallery changed %d pixels: the large view did not open", n)
+	}
+	p.key("Escape")
+	time.Sleep(800 * time.Millisecond)
+	p.key("Delete")
+	time.Sleep(800 * time.Millisecond)
+	if n := differingPixels(grid, p.screenshot()); n < 20000 {
+		t.Errorf("Delete changed %d pixels: no question", n)
+	}
+	p.key("Return")
+	time.Sleep(800 * time.Millisecond)
+	if n := libraryCount(t, home, "poster"); n != 3 {
+		t.Errorf("Enter on \"Delete this image?\" left %d of 3 images: the default deleted one", n)
+	}
+	p.key("Escape") // the selection
+	time.Sleep(300 * time.Millisecond)
+	p.typeText("zzz")
+	time.Sleep(1500 * time.Millisecond)
+	if n := coloured(p.screenshot(), firstGalleryCell); n > 500 {
+		t.Errorf("typing zzz on the grid left the first cell coloured (%d pixels): no search began", n)
+	}
+}
