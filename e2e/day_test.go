@@ -243,3 +243,26 @@ func TestTheKeyboardReachesDialogsAndTheGallery(t *testing.T) {
 		t.Errorf("typing zzz on the grid left the first cell coloured (%d pixels): no search began", n)
 	}
 }
+
+// The estimate beside Generate follows Quality (issue 40, item 3): once
+// a quality is picked from its list with the keyboard, the words under
+// Generate are drawn anew.
+func TestTheEstimateFollowsQuality(t *testing.T) {
+	p, _, ctx := startDemo(t)
+	p.waitSettled(ctx)
+	p.key("ctrl+2")
+	time.Sleep(800 * time.Millisecond)
+	estimate := image.Rect(120, 720, 520, 748) // under Generate, 1280x800 without a banner
+	before := p.screenshot().SubImage(estimate)
+	p.click(190, 370) // Quality
+	time.Sleep(500 * time.Millisecond)
+	for range 3 {
+		p.key("Down")
+	}
+	p.key("Return")
+	time.Sleep(1500 * time.Millisecond)
+	after := p.screenshot()
+	if n := differingPixels(before, after.SubImage(estimate)); n < 100 {
+		t.Errorf("picking another quality changed %d pixels of the estimate: it did not follow", n)
+	}
+}
