@@ -54,6 +54,23 @@ func appOn(t *testing.T, dir string) *App {
 	return ea
 }
 
+// refusedHint generates prompt on Text to image, waits for its card to
+// say it was not sent, and returns the card's hint.
+func refusedHint(t *testing.T, ea *App, prompt string) (hint string) {
+	t.Helper()
+	onUI(ea, func() {
+		ea.SelectTab(TabGenerate)
+		ea.generate.Prompt().SetText(prompt)
+		ea.generate.PrimaryAction()
+	})
+	waitFor(t, ea, "the refusal", func() bool {
+		c := onlyCard(ea.generate)
+		return c != nil && strings.HasPrefix(c.Status.Text, "Not sent")
+	})
+	onUI(ea, func() { hint = onlyCard(ea.generate).Hint() })
+	return hint
+}
+
 // A gallery whose images folder is missing (a drive not mounted) opens
 // with its rows, a banner says where Easel looked, and nothing is sent
 // that could not be kept.
@@ -70,20 +87,9 @@ func TestAMissingImagesFolderIsSaidInABanner(t *testing.T) {
 	if n, _ := ea.lib.Count(context.Background(), library.Query{}); n != 3 {
 		t.Errorf("%d rows, want 3", n)
 	}
-	onUI(ea, func() {
-		ea.SelectTab(TabGenerate)
-		ea.generate.Prompt().SetText("one more poster")
-		ea.generate.PrimaryAction()
-	})
-	waitFor(t, ea, "the refusal", func() bool {
-		c := onlyCard(ea.generate)
-		return c != nil && strings.HasPrefix(c.Status.Text, "Not sent")
-	})
-	onUI(ea, func() {
-		if got := onlyCard(ea.generate).Hint(); !strings.Contains(got, "are not in "+filepath.Join(dir, "images")) {
-			t.Errorf("the card %q does not say why", got)
-		}
-	})
+	if got := refusedHint(t, ea, "one more poster"); !strings.Contains(got, "are not in "+filepath.Join(dir, "images")) {
+		t.Errorf("the card %q does not say why", got)
+	}
 	ea.runner.Wait()
 	if n, _ := ea.lib.Count(context.Background(), library.Query{}); n != 3 {
 		t.Errorf("%d rows after the refused send, want 3", n)
@@ -151,21 +157,10 @@ func TestADamagedIndexIsSaidAndNothingIsPaid(t *testing.T) {
 	}
 	ea := appOn(t, dir)
 	waitFor(t, ea, "the banner", func() bool { return strings.Contains(ea.banner.Text(chrome.BannerLibrary), "is damaged") })
-	onUI(ea, func() {
-		ea.SelectTab(TabGenerate)
-		ea.generate.Prompt().SetText("a poster")
-		ea.generate.PrimaryAction()
-	})
-	waitFor(t, ea, "the refusal", func() bool {
-		c := onlyCard(ea.generate)
-		return c != nil && strings.HasPrefix(c.Status.Text, "Not sent")
-	})
-	onUI(ea, func() {
-		if h := onlyCard(ea.generate).Hint(); !strings.Contains(h, "is damaged") || !strings.Contains(h, "Nothing was sent or charged") ||
-			strings.Contains(h, "Free some space") {
-			t.Errorf("the card %q does not say why nothing was sent", h)
-		}
-	})
+	if h := refusedHint(t, ea, "a poster"); !strings.Contains(h, "is damaged") || !strings.Contains(h, "Nothing was sent or charged") ||
+		strings.Contains(h, "Free some space") {
+		t.Errorf("the card %q does not say why nothing was sent", h)
+	}
 	ea.runner.Wait()
 	found, err := ea.lib.CheckFully(context.Background())
 	if err == nil && len(found) == 0 {

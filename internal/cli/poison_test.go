@@ -27,21 +27,10 @@ func TestPoisonedUsageCannotMoveTheBudget(t *testing.T) {
 	defer ts.Close()
 	for _, model := range []string{hostile.NegativeUsage, hostile.MaxIntUsage, hostile.HugeUsage} {
 		t.Run(model, func(t *testing.T) {
-			env, _, errOut := profileEnv(t, secrets.NewMemory())
-			env.Library = filepath.Join(t.TempDir(), "library")
-			if code := run(t, env, "", "profile", "add", "--name", "Hostile", "--base-url", ts.URL+"/v1"); code != 0 {
-				t.Fatalf("add: %s", errOut)
-			}
-			if code := run(t, env, key+"\n", "key", "set"); code != 0 {
-				t.Fatalf("key: %s", errOut)
-			}
-			if _, err := env.Profiles.Update(func(f *config.File) error {
-				f.Profiles[0].Budget.Daily = 1
-				f.Profiles[0].Prices.Models = map[string]pricing.Price{model: {TextIn: 5, ImageOut: 40}}
-				return nil
-			}); err != nil {
-				t.Fatal(err)
-			}
+			env, errOut := hostileProfile(t, ts.URL, key, func(p *config.Profile) {
+				p.Budget.Daily = 1
+				p.Prices.Models = map[string]pricing.Price{model: {TextIn: 5, ImageOut: 40}}
+			})
 			dir := t.TempDir()
 			if code := run(t, env, "", "gen", "--model", model, "--prompt", "a fox", "--quality", "low", "--size", "1024x1024", "--out", dir); code != 0 {
 				t.Fatalf("the poisoned answer: %s", errOut)
@@ -111,21 +100,10 @@ func TestABrokenWireIsSaidAndMayHaveBeenBilled(t *testing.T) {
 	const key = "sk-broken-wire-0123456789"
 	ts := httptest.NewServer(hostile.Server{Key: key})
 	defer ts.Close()
-	env, _, errOut := profileEnv(t, secrets.NewMemory())
-	env.Library = filepath.Join(t.TempDir(), "library")
-	if code := run(t, env, "", "profile", "add", "--name", "Hostile", "--base-url", ts.URL+"/v1"); code != 0 {
-		t.Fatalf("add: %s", errOut)
-	}
-	if code := run(t, env, key+"\n", "key", "set"); code != 0 {
-		t.Fatalf("key: %s", errOut)
-	}
-	if _, err := env.Profiles.Update(func(f *config.File) error {
-		f.Profiles[0].Prices.Models = map[string]pricing.Price{
+	env, errOut := hostileProfile(t, ts.URL, key, func(p *config.Profile) {
+		p.Prices.Models = map[string]pricing.Price{
 			hostile.ResetInHeaders: {TextIn: 5, ImageOut: 40}, hostile.Garbage429: {TextIn: 5, ImageOut: 40}}
-		return nil
-	}); err != nil {
-		t.Fatal(err)
-	}
+	})
 	dir := t.TempDir()
 	errOut.Reset()
 	if code := run(t, env, "", "gen", "--model", hostile.ResetInHeaders, "--prompt", "a fox", "--quality", "low", "--size", "1024x1024", "--out", dir); code == 0 {
@@ -156,4 +134,26 @@ func TestABrokenWireIsSaidAndMayHaveBeenBilled(t *testing.T) {
 	if len(maybe) != 1 || maybe[0] != hostile.ResetInHeaders {
 		t.Errorf("may have been billed: %v (all %+v)", maybe, entries)
 	}
+}
+
+// hostileProfile is a command line environment with a gallery and one
+// profile on the hostile server at base, holding key, set as change
+// says.
+func hostileProfile(t *testing.T, base, key string, change func(*config.Profile)) (*Env, *bytes.Buffer) {
+	t.Helper()
+	env, _, errOut := profileEnv(t, secrets.NewMemory())
+	env.Library = filepath.Join(t.TempDir(), "library")
+	if code := run(t, env, "", "profile", "add", "--name", "Hostile", "--base-url", base+"/v1"); code != 0 {
+		t.Fatalf("add: %s", errOut)
+	}
+	if code := run(t, env, key+"\n", "key", "set"); code != 0 {
+		t.Fatalf("key: %s", errOut)
+	}
+	if _, err := env.Profiles.Update(func(f *config.File) error {
+		change(&f.Profiles[0])
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return env, errOut
 }

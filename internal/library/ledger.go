@@ -248,7 +248,12 @@ func (l *Library) Entries(ctx context.Context, since time.Time) ([]Entry, error)
 
 // entries are the ledger's entries where where holds, oldest first.
 func (l *Library) entries(ctx context.Context, where string, args ...any) ([]Entry, error) {
-	rows, err := l.db.QueryContext(ctx, `SELECT `+entryColumns+` FROM ledger WHERE `+where+` ORDER BY at_ms, id`, args...)
+	return l.query(ctx, `SELECT `+entryColumns+` FROM ledger WHERE `+where+` ORDER BY at_ms, id`, args...)
+}
+
+// query reads the entries a SELECT of entryColumns gives.
+func (l *Library) query(ctx context.Context, sql string, args ...any) ([]Entry, error) {
+	rows, err := l.db.QueryContext(ctx, sql, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -480,22 +485,9 @@ func (l *Library) Unsure(ctx context.Context, since time.Time) ([]Entry, error) 
 // that may have been billed, and those already corrected, with the
 // correction. At most limit.
 func (l *Library) ToCheck(ctx context.Context, profile string, since time.Time, limit int) ([]Entry, error) {
-	rows, err := l.db.QueryContext(ctx, `SELECT `+entryColumns+` FROM ledger
+	return l.query(ctx, `SELECT `+entryColumns+` FROM ledger
 		WHERE (profile = ? OR ? = '') AND at_ms >= ? AND (note != '' OR billing != '' OR corrected IS NOT NULL)
 		ORDER BY at_ms DESC, id DESC LIMIT ?`, profile, profile, sinceMs(since), limit)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []Entry
-	for rows.Next() {
-		e, err := scanEntry(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, e)
-	}
-	return out, rows.Err()
 }
 
 // MaxCorrection is the largest amount a correction may set: more than any
