@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -68,8 +69,12 @@ func (l *Library) unsavedDirs() []string {
 	if c, err := os.UserCacheDir(); err == nil {
 		dirs = append(dirs, filepath.Join(c, "easel", "unsaved"))
 	}
-	return append(dirs, filepath.Join(os.TempDir(), "easel-unsaved"))
+	// Named by the user, in a folder only they may write: the temporary
+	// folder is shared on Unix, and a folder of that name others may
+	// write is passed over (mine, one for each system).
+	return append(dirs, filepath.Join(os.TempDir(), "easel-unsaved-"+strconv.Itoa(os.Getuid())))
 }
+
 
 // KeepUnsaved writes a paid image the gallery could not save (a disk that
 // filled as it was saved) to the first of the fallback folders that takes
@@ -80,6 +85,10 @@ func (l *Library) KeepUnsaved(data []byte, format, job string, n int) (string, e
 	for _, dir := range l.unsavedDirs() {
 		if err := os.MkdirAll(dir, 0o700); err != nil {
 			last = err
+			continue
+		}
+		if !mine(dir) {
+			last = fmt.Errorf(catalogue.T("%s may be written by others"), dir)
 			continue
 		}
 		for i := 0; i < 100; i++ {
@@ -104,6 +113,9 @@ func (l *Library) KeepUnsaved(data []byte, format, job string, n int) (string, e
 func (l *Library) FoundUnsaved(job string) []string {
 	var out []string
 	for _, dir := range l.unsavedDirs() {
+		if !mine(dir) {
+			continue
+		}
 		m, _ := filepath.Glob(filepath.Join(dir, safeName(job)+"-*"))
 		for _, p := range m {
 			// job-N.format, not another job whose name begins with this one's
