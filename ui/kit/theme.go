@@ -26,7 +26,7 @@ const (
 // system by itself; a fixed variant is Fyne's own theme asked for that
 // variant's colours, so every widget keeps Fyne's look.
 func ApplyTheme(a fyne.App, choice string) {
-	var t fyne.Theme = theme.DefaultTheme()
+	t := theme.DefaultTheme()
 	switch choice {
 	case ThemeLight:
 		t = fixedVariant{t, theme.VariantLight}
