@@ -75,7 +75,6 @@ func (l *Library) unsavedDirs() []string {
 	return append(dirs, filepath.Join(os.TempDir(), "easel-unsaved-"+strconv.Itoa(os.Getuid())))
 }
 
-
 // KeepUnsaved writes a paid image the gallery could not save (a disk that
 // filled as it was saved) to the first of the fallback folders that takes
 // it, named by the job so the next start finds it, and returns where.
