@@ -523,28 +523,37 @@ func (r *Runner) run(ctx context.Context, info Info, slot chan struct{}) {
 	// Written down before the images are saved: a kill while they are
 	// saved loses no entry.
 	done.Charged = r.charge(ctx, info, res, Done, gateway.Billed)
-	fallback, keepsUnsaved := r.saver.(UnsavedKeeper)
-	for _, s := range r.saver.Save(context.WithoutCancel(ctx), info, res, report) {
-		if s.Err != nil {
-			u := Unsaved{Image: s.Image, Err: s.Err}
-			if keepsUnsaved {
-				var err error
-				if u.Path, err = fallback.KeepUnsaved(s.Image, info.ID, len(done.Unsaved)+1); err != nil {
-					slog.Error("saver: a paid image could not be kept anywhere; only Save as… holds it", "job", info.ID, "err", err)
-				}
-				keepEntry = keepEntry || u.Path != ""
-			}
-			done.Unsaved = append(done.Unsaved, u)
-		} else {
-			done.ItemIDs = append(done.ItemIDs, s.Item)
-		}
-	}
+	keepEntry = r.save(ctx, info, res, report, &done)
 	if done.Charged != nil && r.ledger != nil {
 		if err := r.ledger.Attach(context.WithoutCancel(ctx), done.Charged.Entry, done.ItemIDs); err != nil {
 			slog.Warn("ledger: a request's images could not be tied to its entry", "job", info.ID, "entry", done.Charged.Entry, "err", err)
 		}
 	}
 	r.end(done)
+}
+
+// save puts a paid job's images in the gallery, recording them on done;
+// one the gallery could not take goes to a fallback folder
+// (UnsavedKeeper). It reports whether any went there: the job then stays
+// in the journal, for the next start to put them in the gallery.
+func (r *Runner) save(ctx context.Context, info Info, res *api.ImageResult, report honesty.Report, done *Event) (keptAside bool) {
+	fallback, keepsUnsaved := r.saver.(UnsavedKeeper)
+	for _, s := range r.saver.Save(context.WithoutCancel(ctx), info, res, report) {
+		if s.Err == nil {
+			done.ItemIDs = append(done.ItemIDs, s.Item)
+			continue
+		}
+		u := Unsaved{Image: s.Image, Err: s.Err}
+		if keepsUnsaved {
+			var err error
+			if u.Path, err = fallback.KeepUnsaved(s.Image, info.ID, len(done.Unsaved)+1); err != nil {
+				slog.Error("saver: a paid image could not be kept anywhere; only Save as… holds it", "job", info.ID, "err", err)
+			}
+			keptAside = keptAside || u.Path != ""
+		}
+		done.Unsaved = append(done.Unsaved, u)
+	}
+	return keptAside
 }
 
 // end reports a job's final event, once the job no longer counts as

@@ -106,20 +106,13 @@ func HugePNG(w, h uint32) []byte {
 func (s Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	model := modelOf(r)
 	b64 := base64.StdEncoding.EncodeToString(TinyPNG())
-	if s.serveChat(w, model) {
+	if s.serveChat(w, model) || serveBrokenWire(w, model) {
 		return
 	}
 	switch {
 	case strings.HasSuffix(r.URL.Path, "/models"):
 		w.Header().Set("Content-Type", "application/json")
 		fmt.Fprintf(w, `{"data":[{"id":"gpt-image-1"},{"id":%s},{"id":%s}]}`, js("x"+Evil), js("gpt-"+s.Key))
-	case model == ResetInHeaders:
-		resetInHeaders(w)
-	case model == Garbage429:
-		w.Header().Set("Content-Type", "application/json")
-		w.Header().Set("Retry-After", "banana")
-		w.WriteHeader(http.StatusTooManyRequests)
-		_, _ = w.Write([]byte("\x00\x01garbage!!\xff\xfe"))
 	case model == EvilError:
 		w.Header().Set("Content-Type", "application/json")
 		w.Header().Set("X-Request-Id", "req_\u202eevil_"+s.Key) // Go refuses ESC in a header; bidi and the key pass
@@ -200,6 +193,23 @@ func (s Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // serveChat answers the chat cases, and reports whether model was one.
+// serveBrokenWire answers the broken-wire cases, and reports whether
+// model was one.
+func serveBrokenWire(w http.ResponseWriter, model string) bool {
+	switch model {
+	case ResetInHeaders:
+		resetInHeaders(w)
+	case Garbage429:
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Retry-After", "banana")
+		w.WriteHeader(http.StatusTooManyRequests)
+		_, _ = w.Write([]byte("\x00\x01garbage!!\xff\xfe"))
+	default:
+		return false
+	}
+	return true
+}
+
 // resetInHeaders writes the start of an answer's headers and resets the
 // connection: the request was read, so the service may be at work on it.
 func resetInHeaders(w http.ResponseWriter) {
