@@ -213,6 +213,9 @@ type Info struct {
 // is kept.
 type ArrivalKeeper interface {
 	KeepArrived(job string, n int, img api.Image) error
+	// DropArrived forgets job's arrived images once the gallery has had
+	// its say on them: saved, or kept in a fallback folder.
+	DropArrived(job string)
 }
 
 // Event is one change of a job, sent to the runner's listener.
@@ -523,7 +526,14 @@ func (r *Runner) run(ctx context.Context, info Info, slot chan struct{}) {
 	// Written down before the images are saved: a kill while they are
 	// saved loses no entry.
 	done.Charged = r.charge(ctx, info, res, Done, gateway.Billed)
-	keepEntry = r.save(ctx, info, res, report, &done)
+	if keepEntry = r.save(ctx, info, res, report, &done); keepEntry {
+		// The job stays in the journal for its fallback files; its
+		// arrived copies, some now in the gallery, must not be put there
+		// again at the next start.
+		if keeper, ok := r.journal.(ArrivalKeeper); ok {
+			keeper.DropArrived(info.ID)
+		}
+	}
 	if done.Charged != nil && r.ledger != nil {
 		if err := r.ledger.Attach(context.WithoutCancel(ctx), done.Charged.Entry, done.ItemIDs); err != nil {
 			slog.Warn("ledger: a request's images could not be tied to its entry", "job", info.ID, "entry", done.Charged.Entry, "err", err)

@@ -549,6 +549,8 @@ func (a *arrivals) KeepArrived(_ string, n int, img api.Image) error {
 	return nil
 }
 
+func (a *arrivals) DropArrived(string) {}
+
 // finals streams two whole images, then waits.
 type finals struct{ fakeService }
 

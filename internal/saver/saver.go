@@ -143,6 +143,9 @@ func (j Journal) KeepArrived(job string, n int, img api.Image) error {
 // End implements jobs.Journal.
 func (j Journal) End(ctx context.Context, id string) error { return j.Lib.End(ctx, id) }
 
+// DropArrived implements jobs.ArrivalKeeper.
+func (j Journal) DropArrived(job string) { j.Lib.DropArrived(job) }
+
 // Interrupted are the jobs a kill or a close cut off, as the runner would
 // send them again, each dated when it started. Each is written into the
 // ledger as "may have been billed" at its estimate at the prices of its
