@@ -138,7 +138,15 @@ func TestSIGTERMKeepsTheDraftInRealWindow(t *testing.T) {
 	defer cancel()
 	p.waitSettled(ctx)
 	p.key("ctrl+2")
+	time.Sleep(300 * time.Millisecond)
+	prompt := image.Rect(16, 120, 520, 230)
+	empty := p.screenshot().SubImage(prompt)
 	p.typeText("a harbour in the fog")
+	// Typed, as the window shows it: on a loaded machine the keys can
+	// still be on their way when the signal goes.
+	p.waitScreen(ctx, "the typed prompt", func(img *image.RGBA) bool {
+		return differingPixels(empty, img.SubImage(prompt)) > 300
+	})
 	time.Sleep(500 * time.Millisecond)
 	if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
