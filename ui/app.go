@@ -200,12 +200,17 @@ func (a *App) quitOnTerm() {
 	go func() {
 		<-sigs
 		signal.Stop(sigs)
-		a.bridge.Do(func() {
-			a.saveState()
-			menus{a}.emptyTrash()
-			a.fyneApp.Quit()
-		})
+		a.bridge.Do(a.leave)
 	}()
+}
+
+// leave ends the app without asking: drafts and layout saved, what was
+// deleted this session emptied. A signal and Settings' Restart now leave
+// this way.
+func (a *App) leave() {
+	a.saveState()
+	menus{a}.emptyTrash()
+	a.fyneApp.Quit()
 }
 
 // newState is the App before its window and widgets exist.

@@ -24,12 +24,13 @@ func (a *App) answerDialog(k *fyne.KeyEvent) bool {
 	if top == nil {
 		return false
 	}
-	if esc, ok := escapeIn(top); ok && k.Name == fyne.KeyEscape {
+	var buttons []*widget.Button
+	var esc func()
+	collectButtons(top, &buttons, &esc)
+	if esc != nil && k.Name == fyne.KeyEscape {
 		esc()
 		return true
 	}
-	var buttons []*widget.Button
-	collectButtons(top, &buttons)
 	if len(buttons) == 0 {
 		return false
 	}
@@ -71,17 +72,22 @@ func (a *App) answerDialog(k *fyne.KeyEvent) bool {
 }
 
 // collectButtons gathers the visible, enabled buttons of a dialog, in
-// its containers' order.
-func collectButtons(o fyne.CanvasObject, out *[]*widget.Button) {
+// its containers' order, and the Esc action it named with
+// kit.SetEscape (for buttons it keeps inside a widget, where this walk
+// does not look).
+func collectButtons(o fyne.CanvasObject, out *[]*widget.Button, esc *func()) {
 	if o == nil || !o.Visible() {
 		return
 	}
+	if f, ok := kit.EscapeOf(o); ok && *esc == nil {
+		*esc = f
+	}
 	switch x := o.(type) {
 	case *widget.PopUp:
-		collectButtons(x.Content, out)
+		collectButtons(x.Content, out, esc)
 	case *fyne.Container:
 		for _, c := range x.Objects {
-			collectButtons(c, out)
+			collectButtons(c, out, esc)
 		}
 	case *widget.Button:
 		if !x.Disabled() {
@@ -91,35 +97,9 @@ func collectButtons(o fyne.CanvasObject, out *[]*widget.Button) {
 		// A modal dialog sits in Fyne's overlay container, whose type is
 		// internal but whose Content field is exported.
 		if c, ok := overlayContent(o); ok {
-			collectButtons(c, out)
+			collectButtons(c, out, esc)
 		}
 	}
-}
-
-// escapeIn finds an Esc action set with kit.SetEscape on an object of
-// the dialog o, through its containers.
-func escapeIn(o fyne.CanvasObject) (func(), bool) {
-	if o == nil || !o.Visible() {
-		return nil, false
-	}
-	if f, ok := kit.EscapeOf(o); ok {
-		return f, true
-	}
-	switch x := o.(type) {
-	case *widget.PopUp:
-		return escapeIn(x.Content)
-	case *fyne.Container:
-		for _, c := range x.Objects {
-			if f, ok := escapeIn(c); ok {
-				return f, true
-			}
-		}
-	default:
-		if c, ok := overlayContent(o); ok {
-			return escapeIn(c)
-		}
-	}
-	return nil, false
 }
 
 // overlayContent reads the Content of Fyne's internal overlay container,

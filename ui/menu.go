@@ -209,9 +209,7 @@ func (a host) Restart() {
 		return
 	}
 	restartWanted.Store(true)
-	a.saveState()
-	menus{a.App}.emptyTrash()
-	a.fyneApp.Quit()
+	a.leave()
 }
 
 // newChat shows Chat with a new conversation (Ctrl+N).
