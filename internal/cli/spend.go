@@ -208,7 +208,7 @@ func printToCheck(ctx context.Context, env Env, lib *library.Library, t *target,
 		}
 		id = p.ID
 	}
-	entries, err := lib.ToCheck(ctx, id, since, 200)
+	entries, err := lib.ToCheck(ctx, id, since, spend.MaxToCheck)
 	if err != nil {
 		return err
 	}

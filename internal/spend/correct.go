@@ -11,6 +11,11 @@ import (
 	"easel/internal/pricing"
 )
 
+// MaxToCheck bounds the entries the spend view and `easel spend --check`
+// list: a service that poisons every answer fills the list, not the
+// window or the terminal.
+const MaxToCheck = 200
+
 // CheckLine says one ledger entry a person should look at, the same in
 // the spend view and `easel spend --check`: when, what, what it counts
 // for and why it is listed (Easel's note, may have been billed, or the
@@ -46,12 +51,22 @@ func CheckLine(e library.Entry) string {
 // entry id to it with why, through library.Correct's bounds; the window
 // and the command line both correct through it.
 func Correct(ctx context.Context, lib *library.Library, id int64, amount, why string, now time.Time) error {
-	text := strings.TrimLeft(strings.TrimSpace(amount), "$¥ ")
-	v, err := strconv.ParseFloat(text, 64)
+	v, err := ParseAmount(amount)
 	if err != nil {
-		return &AmountError{Text: amount}
+		return err
 	}
 	return lib.Correct(ctx, id, v, strings.TrimSpace(why), now)
+}
+
+// ParseAmount reads an amount as a person types it: a number, with a
+// currency sign before it or not. The correction form checks with it as
+// the user types.
+func ParseAmount(text string) (float64, error) {
+	v, err := strconv.ParseFloat(strings.TrimLeft(strings.TrimSpace(text), "$¥ "), 64)
+	if err != nil {
+		return 0, &AmountError{Text: text}
+	}
+	return v, nil
 }
 
 // AmountError is a correction that is not a number.

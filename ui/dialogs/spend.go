@@ -181,7 +181,7 @@ func (v *SpendView) Load() {
 	p, client := v.h.Session().Current(), v.h.Session().Client()
 	go func() {
 		totals, err := lib.Spend(context.Background(), q)
-		toCheck, _ := lib.ToCheck(context.Background(), p.ID, q.Since, maxToCheck)
+		toCheck, _ := lib.ToCheck(context.Background(), p.ID, q.Since, spend.MaxToCheck)
 		var rec spend.Reconciliation
 		recErr := errNoKey
 		if client != nil && p.ID != "" {
@@ -203,10 +203,6 @@ func (v *SpendView) Load() {
 		})
 	}()
 }
-
-// maxToCheck bounds the entries listed to check: a service that poisons
-// every answer fills the list, not the window.
-const maxToCheck = 200
 
 // setToCheck shows how many entries of the period are to check.
 func (v *SpendView) setToCheck(entries []library.Entry) {
@@ -277,52 +273,41 @@ func (v *SpendView) ShowCorrect(e library.Entry) {
 			return
 		}
 		text, reason := amount.Text, why.Text
-		go func() {
-			err := spend.Correct(context.Background(), lib, e.ID, text, reason, time.Now())
-			v.h.Do(func() {
-				if err != nil {
-					dialog.ShowError(err, v.h.Window())
-					return
-				}
-				v.corrected()
-			})
-		}()
+		v.write(func() error { return spend.Correct(context.Background(), lib, e.ID, text, reason, time.Now()) })
 	}, v.h.Window())
 	amount.Validator = func(s string) error {
-		if _, err := strconv.ParseFloat(strings.TrimLeft(strings.TrimSpace(s), "$¥ "), 64); err != nil {
-			return &spend.AmountError{Text: s}
-		}
-		return nil
+		_, err := spend.ParseAmount(s)
+		return err
 	}
 	kit.AnswerKeys(d, amount, why)
 	d.Resize(fyne.NewSize(520, d.MinSize().Height))
 	d.Show()
 }
 
-// corrected loads the view again after a correction, and tells Corrected.
-func (v *SpendView) corrected() {
-	v.Load()
-	if v.Corrected != nil {
-		v.Corrected()
-	}
-}
-
-// uncorrect takes e's correction back, off the UI goroutine.
-func (v *SpendView) uncorrect(e library.Entry) {
-	lib := v.h.Library()
-	if lib == nil {
-		return
-	}
+// write runs a change to the ledger off the UI goroutine (a correction,
+// or taking one back), then loads the view again and tells Corrected,
+// or shows why it could not be written.
+func (v *SpendView) write(change func() error) {
 	go func() {
-		err := lib.Uncorrect(context.Background(), e.ID)
+		err := change()
 		v.h.Do(func() {
 			if err != nil {
 				dialog.ShowError(err, v.h.Window())
 				return
 			}
-			v.corrected()
+			v.Load()
+			if v.Corrected != nil {
+				v.Corrected()
+			}
 		})
 	}()
+}
+
+// uncorrect takes e's correction back.
+func (v *SpendView) uncorrect(e library.Entry) {
+	if lib := v.h.Library(); lib != nil {
+		v.write(func() error { return lib.Uncorrect(context.Background(), e.ID) })
+	}
 }
 
 // errNoKey stands for no key connected: nothing to reconcile.
