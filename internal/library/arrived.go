@@ -47,17 +47,26 @@ func (l *Library) arrived(job string) []api.Image {
 	sort.Strings(names)
 	var out []api.Image
 	for _, n := range names {
-		data, err := imageio.ReadFile(filepath.Join(dir, n))
-		if err != nil {
-			continue
+		if img, err := ReadImage(filepath.Join(dir, n)); err == nil {
+			out = append(out, img)
 		}
-		format, w, h, err := imageio.SniffImage(data)
-		if err != nil {
-			continue
-		}
-		out = append(out, api.Image{Data: data, Format: format, Width: w, Height: h})
 	}
 	return out
+}
+
+// ReadImage reads back a paid image Easel kept on disk while its job was
+// out (an arrival, a fallback file), with its format and size from its
+// header.
+func ReadImage(path string) (api.Image, error) {
+	data, err := imageio.ReadFile(path)
+	if err != nil {
+		return api.Image{}, err
+	}
+	format, w, h, err := imageio.SniffImage(data)
+	if err != nil {
+		return api.Image{}, err
+	}
+	return api.Image{Data: data, Format: format, Width: w, Height: h}, nil
 }
 
 // dropArrived removes job's arrived images: the job ended, and its

@@ -170,26 +170,17 @@ func (j Journal) Interrupted(ctx context.Context, prices func(profile string) pr
 			// saved: only the save (and the journal's end) failed.
 			info.Answered = true
 		}
-		if len(f.Arrived) > 0 {
+		switch {
+		case len(f.Arrived) > 0:
 			// Paid for and on disk: into the gallery with the job's
 			// prompt and settings, before anything else.
-			res := &api.ImageResult{Images: f.Arrived, Created: f.Started}
-			saved := true
-			for _, s := range (Library{Lib: j.Lib}).Save(ctx, info, res, honesty.Report{}) {
-				if s.Err == nil {
-					info.Kept = append(info.Kept, s.Item)
-				} else {
-					saved = false
-					slog.Warn("journal: an image that arrived before a kill could not be put in the gallery", "job", f.Job, "err", s.Err)
-				}
-			}
-			if saved {
+			var all bool
+			if info.Kept, all = j.adopt(ctx, info, f.Arrived); all {
 				j.Lib.DropArrived(f.Job)
 			}
-		}
-		if len(f.Arrived) == 0 && len(info.KeptAt) > 0 {
+		case len(info.KeptAt) > 0:
 			// Paid, then the gallery could not take them (a full disk):
-			// into the gallery now, with their job's prompt and settings.
+			// into the gallery now, and the fallback files go once all are.
 			info.Kept, info.KeptAt = j.adoptUnsaved(ctx, info)
 		}
 		if req.Edit != nil && len(req.Edit.Images) == 0 && len(info.Kept) == 0 && !info.Answered {
@@ -206,27 +197,36 @@ func (s Library) KeepAside(data []byte, job string, n int) (string, error) {
 	return s.Lib.KeepAside(data, job, n)
 }
 
+// adopt saves images a job had paid for into the gallery, with its
+// prompt and settings; all reports whether every one went in.
+func (j Journal) adopt(ctx context.Context, info jobs.Info, images []api.Image) (kept []int64, all bool) {
+	all = true
+	res := &api.ImageResult{Images: images, Created: info.Started}
+	for _, s := range (Library{Lib: j.Lib}).Save(ctx, info, res, honesty.Report{}) {
+		if s.Err != nil {
+			all = false
+			slog.Warn("journal: a paid image kept on disk could not be put in the gallery", "job", info.ID, "err", s.Err)
+			continue
+		}
+		kept = append(kept, s.Item)
+	}
+	return kept, all
+}
+
 // adoptUnsaved saves the fallback files of a job into the gallery, and
 // removes them once every one is in; otherwise they stay, and are named.
 func (j Journal) adoptUnsaved(ctx context.Context, info jobs.Info) (kept []int64, left []string) {
-	res := &api.ImageResult{Created: info.Started}
+	images := make([]api.Image, 0, len(info.KeptAt))
 	for _, p := range info.KeptAt {
-		data, err := imageio.ReadFile(p)
+		img, err := library.ReadImage(p)
 		if err != nil {
 			return nil, info.KeptAt
 		}
-		format, w, h, err := imageio.SniffImage(data)
-		if err != nil {
-			return nil, info.KeptAt
-		}
-		res.Images = append(res.Images, api.Image{Data: data, Format: format, Width: w, Height: h})
+		images = append(images, img)
 	}
-	for _, s := range (Library{Lib: j.Lib}).Save(ctx, info, res, honesty.Report{}) {
-		if s.Err != nil {
-			slog.Warn("journal: an image kept aside after a failed save could not be put in the gallery", "job", info.ID, "err", s.Err)
-			return kept, info.KeptAt
-		}
-		kept = append(kept, s.Item)
+	kept, all := j.adopt(ctx, info, images)
+	if !all {
+		return kept, info.KeptAt
 	}
 	for _, p := range info.KeptAt {
 		_ = os.Remove(p)
