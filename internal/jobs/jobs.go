@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"image"
 	"log/slog"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -526,10 +527,11 @@ func (r *Runner) run(ctx context.Context, info Info, slot chan struct{}) {
 	// Written down before the images are saved: a kill while they are
 	// saved loses no entry.
 	done.Charged = r.charge(ctx, info, res, Done, gateway.Billed)
-	if keepEntry = r.save(ctx, info, res, report, &done); keepEntry {
+	if keepEntry = r.save(ctx, info, res, report, &done); keepEntry && !slices.ContainsFunc(done.Unsaved, func(u Unsaved) bool { return u.Path == "" }) {
 		// The job stays in the journal for its fallback files; its
 		// arrived copies, some now in the gallery, must not be put there
-		// again at the next start.
+		// again at the next start. Where an image is in no fallback
+		// file, its arrived copy is all there is on disk, and stays.
 		if keeper, ok := r.journal.(ArrivalKeeper); ok {
 			keeper.DropArrived(info.ID)
 		}

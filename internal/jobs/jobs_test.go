@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"image"
 	"image/png"
 	"net/http/httptest"
@@ -534,6 +535,7 @@ type arrivals struct {
 	kept      []int
 	toldFirst bool
 	told      *atomic.Int32
+	dropped   bool
 }
 
 func (a *arrivals) KeepArrived(_ string, n int, img api.Image) error {
@@ -549,7 +551,11 @@ func (a *arrivals) KeepArrived(_ string, n int, img api.Image) error {
 	return nil
 }
 
-func (a *arrivals) DropArrived(string) {}
+func (a *arrivals) DropArrived(string) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.dropped = true
+}
 
 // finals streams two whole images, then waits.
 type finals struct{ fakeService }
@@ -592,5 +598,62 @@ func TestAnImageIsKeptBeforeItsArrivalIsTold(t *testing.T) {
 	}
 	if j.toldFirst {
 		t.Error("an arrival was told before its image was kept")
+	}
+}
+
+// fullSaver fails every save, and keeps in a fallback folder only the
+// images whose number is in fallback.
+type fullSaver struct{ fallback map[int]bool }
+
+func (s fullSaver) Save(_ context.Context, _ Info, res *api.ImageResult, _ honesty.Report) []Saved {
+	var out []Saved
+	for _, img := range res.Images {
+		out = append(out, Saved{Err: errors.New("disk full"), Image: img})
+	}
+	return out
+}
+
+func (s fullSaver) KeepUnsaved(_ api.Image, _ string, n int) (string, error) {
+	if s.fallback[n] {
+		return fmt.Sprintf("/fallback/%d.png", n), nil
+	}
+	return "", errors.New("no folder")
+}
+
+// twoArrive streams two whole images, then answers with both.
+type twoArrive struct{ fakeService }
+
+func (f *twoArrive) Generate(_ context.Context, _ api.GenerateRequest, onPartial func(api.Partial)) (*api.ImageResult, error) {
+	var res api.ImageResult
+	for i := range 2 {
+		onPartial(api.Partial{Image: i, Data: tinyPNG(), Format: "png", Final: true})
+		res.Images = append(res.Images, api.Image{Data: tinyPNG(), Format: "png", Width: 4, Height: 4})
+	}
+	return &res, nil
+}
+
+// A job whose save failed stays in the journal for its fallback files,
+// and drops its arrived copies only when every unsaved image is in one:
+// an image no fallback folder took is on disk only as its arrived copy.
+func TestArrivedCopiesStayWhereNoFallbackTookAnImage(t *testing.T) {
+	for _, c := range []struct {
+		fallback map[int]bool
+		dropped  bool
+	}{
+		{map[int]bool{1: true, 2: true}, true},
+		{map[int]bool{1: true}, false},
+	} {
+		var told atomic.Int32
+		j := &arrivals{journal: journal{open: map[string]bool{}}, told: &told}
+		r := New(&twoArrive{}, fullSaver{c.fallback}, nil, Options{Journal: j, Tick: time.Hour})
+		if _, err := r.Submit(genReq("p")); err != nil {
+			t.Fatal(err)
+		}
+		r.Wait()
+		j.mu.Lock()
+		if j.dropped != c.dropped {
+			t.Errorf("fallback %v: arrived copies dropped %v, want %v", c.fallback, j.dropped, c.dropped)
+		}
+		j.mu.Unlock()
 	}
 }
