@@ -69,9 +69,22 @@ func (p *proc) keptEdit(ctx context.Context, home, prompt string, narrow bool) l
 	if narrow {
 		stroke, promptAt = [4]int{150, 400, 550, 400}, image.Pt(830, 170)
 	}
+	// Each step waits to be seen: on a loaded machine a stroke or keys
+	// can still be on their way when the next step begins.
+	band := image.Rect(stroke[0], stroke[1]-12, stroke[2], stroke[3]+12)
+	unpainted := p.screenshot().SubImage(band)
 	p.drag(stroke[0], stroke[1], stroke[2], stroke[3])
+	p.waitScreen(ctx, "the painted stroke", func(img *image.RGBA) bool {
+		return differingPixels(unpainted, img.SubImage(band)) > 300
+	})
+	box := image.Rect(promptAt.X-200, promptAt.Y-40, promptAt.X+150, promptAt.Y+40)
 	p.click(promptAt.X, promptAt.Y)
+	time.Sleep(200 * time.Millisecond)
+	empty := p.screenshot().SubImage(box)
 	p.typeText(prompt)
+	p.waitScreen(ctx, "the typed prompt", func(img *image.RGBA) bool {
+		return differingPixels(empty, img.SubImage(box)) > 200
+	})
 	time.Sleep(300 * time.Millisecond)
 	p.key("ctrl+Return")
 	lib, err := library.Open(filepath.Join(home, "easel"))
@@ -88,7 +101,9 @@ func (p *proc) keptEdit(ctx context.Context, home, prompt string, narrow bool) l
 		}
 		select {
 		case <-ctx.Done():
-			p.t.Fatalf("no kept copy arrived: %+v\n%s", items, p.out)
+			last := filepath.Join(p.t.TempDir(), "timeout.png")
+			save(p.t, last, p.screenshot())
+			p.t.Fatalf("no kept copy arrived (last screen: %s): %+v\n%s", last, items, p.out)
 		case <-time.After(200 * time.Millisecond):
 		}
 	}
