@@ -1,7 +1,6 @@
 package api
 
 import (
-	"bytes"
 	"easel/internal/capability"
 	"encoding/base64"
 	"encoding/json"
@@ -172,37 +171,27 @@ func jsonRequest(path string, v any) (request, error) {
 // images as repeated image[] parts in the user's order, then the mask,
 // then each field that is set.
 func editRequest(req EditRequest) (request, error) {
-	var buf bytes.Buffer
-	size := 4096
-	for _, img := range req.Images {
-		size += len(img.Data) + 512
-	}
-	for _, extra := range []*InputImage{req.Mask, req.Markup, req.MarkupAlpha} {
-		if extra != nil {
-			size += len(extra.Data) + 512
-		}
-	}
-	buf.Grow(size)
-	w := multipart.NewWriter(&buf)
+	body := &streamedBody{}
+	w := multipart.NewWriter(body)
 	field := func(name, value string) {
 		if value != "" {
-			_ = w.WriteField(name, value) // writes to a bytes.Buffer do not fail
+			_ = w.WriteField(name, value) // writes to a streamedBody do not fail
 		}
 	}
 	file := func(name string, img InputImage, ctype string) error {
 		h := textproto.MIMEHeader{}
 		h.Set("Content-Disposition", multipart.FileContentDisposition(name, partFileName(img.Name)))
 		h.Set("Content-Type", ctype)
-		part, err := w.CreatePart(h)
-		if err == nil {
-			_, err = part.Write(img.Data)
+		if _, err := w.CreatePart(h); err != nil {
+			return err
 		}
-		return err
+		body.add(img)
+		return nil
 	}
 	o := req.ImageOptions
 	field("prompt", req.Prompt)
 	for _, img := range req.Images {
-		if err := file("image[]", img, contentTypeOr(img.ContentType, img.Data)); err != nil {
+		if err := file("image[]", img, contentTypeOr(img.ContentType, img.head())); err != nil {
 			return request{}, err
 		}
 	}
@@ -253,7 +242,7 @@ func editRequest(req EditRequest) (request, error) {
 	if err := w.Close(); err != nil {
 		return request{}, err
 	}
-	return request{method: http.MethodPost, path: "images/edits", body: buf.Bytes(), contentType: w.FormDataContentType()}, nil
+	return request{method: http.MethodPost, path: "images/edits", upload: body, contentType: w.FormDataContentType()}, nil
 }
 
 // partFileName is a file's name as a part's header can carry it: a name

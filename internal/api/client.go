@@ -182,7 +182,10 @@ type request struct {
 	root string
 	// body is sent as is with contentType; nil for a GET. Being whole
 	// bytes, it can be sent again after a rate-limit wait.
-	body        []byte
+	body []byte
+	// upload, instead of body, is an edit's multipart body, read from
+	// its files as it is sent.
+	upload      *streamedBody
 	contentType string
 	// stream asks for server-sent events (Accept: text/event-stream).
 	stream bool
@@ -246,6 +249,11 @@ func (c *Client) callOnce(ctx context.Context, r request) (*http.Response, conte
 	var e *Error
 	switch {
 	case err != nil:
+		if se, ok := sourceFailed(err); ok {
+			// A file that went while it was read for sending: the
+			// service had at most part of a body, which it refuses.
+			return nil, nil, nil, se
+		}
 		// A transport error can quote what the service chose (a
 		// redirect's target): it is cleaned below like the service's own
 		// words.
@@ -293,7 +301,8 @@ func (c *Client) send(ctx context.Context, r request) (*http.Response, error) {
 	if err != nil {
 		return nil, fmt.Errorf(catalogue.T("the service address %q cannot be used: %w"), c.cfg.BaseURL, err)
 	}
-	if r.body != nil {
+	attachBody(ctx, req, r)
+	if r.body != nil || r.upload != nil {
 		req.Header.Set("Content-Type", r.contentType)
 	}
 	if r.stream {

@@ -9,6 +9,8 @@ import (
 	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -152,9 +154,14 @@ func FuzzEditRequest(f *testing.F) {
 	f.Add("the first on the second", "a.png", hostile.TinyPNG(), "second \"quoted\".jpg", []byte{0xff, 0xd8}, []byte("mask"), "1536x1024")
 	f.Add("多行\r\n--boundary\r\n", "", []byte{}, "\x00", []byte("\r\n--"), []byte{}, "")
 	f.Fuzz(func(t *testing.T, prompt, name1 string, img1 []byte, name2 string, img2, mask []byte, size string) {
+		// The second image is a file, read as it is sent.
+		second := filepath.Join(t.TempDir(), "second")
+		if err := os.WriteFile(second, img2, 0o600); err != nil {
+			t.Fatal(err)
+		}
 		req := EditRequest{Prompt: prompt, Images: []InputImage{
 			{Name: name1, Data: img1, ContentType: "image/png"},
-			{Name: name2, Data: img2},
+			{Name: name2, Path: second, Size: int64(len(img2))},
 		}, Mask: &InputImage{Name: "mask.png", Data: mask}}
 		req.Model, req.Size, req.N = "gpt-image-1", size, 2
 		r, err := editRequest(req)
@@ -165,7 +172,11 @@ func FuzzEditRequest(f *testing.F) {
 		if err != nil {
 			t.Fatalf("content type %q: %v", r.contentType, err)
 		}
-		mr := multipart.NewReader(bytes.NewReader(r.body), params["boundary"])
+		body, err := io.ReadAll(r.upload.open())
+		if err != nil || int64(len(body)) != r.upload.length {
+			t.Fatalf("the body read %d bytes (%v) where its length says %d", len(body), err, r.upload.length)
+		}
+		mr := multipart.NewReader(bytes.NewReader(body), params["boundary"])
 		var images [][]byte
 		fields := map[string]string{}
 		var gotMask []byte

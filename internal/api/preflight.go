@@ -1,12 +1,10 @@
 package api
 
 import (
-	"bytes"
 	"easel/internal/capability"
 	"easel/internal/catalogue"
 	"easel/internal/wording"
 	"fmt"
-	"image"
 	"image/color"
 	"image/png"
 	"math"
@@ -361,7 +359,7 @@ func (r EditRequest) Check(l Limits) error {
 			catalogue.F("Remove %d of them.", len(r.Images)-l.MaxImages))
 	}
 	for i, img := range r.Images {
-		if err := oneOf("image", http.DetectContentType(img.Data), inputFormats); err != nil {
+		if err := oneOf("image", http.DetectContentType(img.head()), inputFormats); err != nil {
 			return preflight(KindInvalidImage, "image", catalogue.F("image %d (%s) is not PNG, JPEG or WebP", i+1, img.Name),
 				catalogue.T("Convert it to PNG, JPEG or WebP."))
 		}
@@ -384,11 +382,11 @@ func (r EditRequest) checkMarkup() error {
 		if mk.img == nil {
 			continue
 		}
-		mc, err := png.DecodeConfig(bytes.NewReader(mk.img.Data))
+		mc, err := mk.img.configBy(png.DecodeConfig)
 		if err != nil {
 			return preflight(KindInvalidImage, mk.field, catalogue.T("the marks are not a readable PNG"), catalogue.T("Draw the marks again in the window."))
 		}
-		if ic, _, err := image.DecodeConfig(bytes.NewReader(r.Images[0].Data)); err == nil && (ic.Width != mc.Width || ic.Height != mc.Height) {
+		if ic, err := r.Images[0].config(); err == nil && (ic.Width != mc.Width || ic.Height != mc.Height) {
 			return preflight(KindInvalidImage, mk.field, catalogue.F("the marks are %dx%d but the first image is %dx%d", mc.Width, mc.Height, ic.Width, ic.Height),
 				catalogue.T("Draw the marks over the first image in the window, so they have its size."))
 		}
@@ -401,10 +399,10 @@ func (r EditRequest) checkMarkup() error {
 // transparent pixels are what marks the area to change), or not the first
 // image's size.
 func (r EditRequest) checkMask() error {
-	if http.DetectContentType(r.Mask.Data) != "image/png" {
+	if http.DetectContentType(r.Mask.head()) != "image/png" {
 		return preflight(KindInvalidImage, "mask", catalogue.T("the mask is not a PNG"), catalogue.T("Save the mask as a PNG with transparency where the image may change."))
 	}
-	mc, err := png.DecodeConfig(bytes.NewReader(r.Mask.Data))
+	mc, err := r.Mask.configBy(png.DecodeConfig)
 	if err != nil {
 		return preflight(KindInvalidImage, "mask", catalogue.T("the mask is a damaged PNG"), catalogue.T("Save the mask again as a PNG."))
 	}
@@ -412,7 +410,7 @@ func (r EditRequest) checkMask() error {
 		return preflight(KindInvalidImage, "mask", catalogue.T("the mask has no transparency (no alpha channel)"),
 			catalogue.T("Save the mask as a PNG with an alpha channel: transparent where the image may change, opaque where it is kept."))
 	}
-	if ic, _, err := image.DecodeConfig(bytes.NewReader(r.Images[0].Data)); err == nil && (ic.Width != mc.Width || ic.Height != mc.Height) {
+	if ic, err := r.Images[0].config(); err == nil && (ic.Width != mc.Width || ic.Height != mc.Height) {
 		return preflight(KindInvalidImage, "mask", catalogue.F("the mask is %dx%d but the first image is %dx%d", mc.Width, mc.Height, ic.Width, ic.Height),
 			catalogue.T("Make the mask exactly the first image's size, or paint it over that image in the window."))
 	}

@@ -68,7 +68,13 @@ type InputImage struct {
 	Name string
 	// ContentType is image/png, image/jpeg or image/webp.
 	ContentType string
-	Data        []byte
+	// Data is the image's bytes when Easel made or converted them. A
+	// file sent as it is has Path (and its Size) instead: it is read
+	// from disk as it goes on the wire, so an edit of sixteen 50 MB
+	// references never holds them in memory (see Open).
+	Data []byte
+	Path string
+	Size int64
 }
 
 // ChatRequest is one chat completion call.

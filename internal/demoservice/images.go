@@ -94,6 +94,9 @@ func (s *Server) handleEdit(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusServiceUnavailable, fmt.Sprintf("当前分组 %s 下对于模型  无可用渠道", orDefault(g.Name, "default", "", "")), "one_api_error", "", "")
 		return
 	}
+	if s.cfg.UploadRate > 0 {
+		r.Body = &throttled{ReadCloser: r.Body, rate: s.cfg.UploadRate, start: time.Now()}
+	}
 	if err := r.ParseMultipartForm(64 << 20); err != nil {
 		writeError(w, http.StatusBadRequest, "The request body must be multipart/form-data: "+err.Error(), "invalid_request_error", "", "")
 		return
@@ -503,4 +506,25 @@ func (s *Server) streamImages(w http.ResponseWriter, r *http.Request, job imageJ
 		}
 		send(job.kind+".completed", ev)
 	}
+}
+
+// throttled reads at most rate bytes a second on average, as an upload
+// over a slow link arrives.
+type throttled struct {
+	io.ReadCloser
+	rate  int64
+	start time.Time
+	read  int64
+}
+
+func (t *throttled) Read(p []byte) (int, error) {
+	// Small reads, so the pace is even and a cancelled upload is seen
+	// as soon as the client stops.
+	p = p[:min(len(p), max(1, int(t.rate/20)))]
+	if due := time.Duration(float64(t.read) / float64(t.rate) * float64(time.Second)); due > time.Since(t.start) {
+		time.Sleep(due - time.Since(t.start))
+	}
+	n, err := t.ReadCloser.Read(p)
+	t.read += int64(n)
+	return n, err
 }

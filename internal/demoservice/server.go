@@ -68,6 +68,10 @@ type Config struct {
 	// Today is the service's day (YYYY-MM-DD) for what changed by date
 	// (gpt-image-2's transparency); "" is the real day.
 	Today string
+	// UploadRate is how many bytes a second the service reads of an
+	// edit's upload, as a slow link delivers them; 0 reads them as fast
+	// as they come.
+	UploadRate int64
 }
 
 // Group is one account group of a gateway: its name and its models,
