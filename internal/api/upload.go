@@ -250,6 +250,9 @@ func (p *progressReader) Read(b []byte) (int, error) {
 		p.start = time.Now()
 	}
 	n, err := p.ReadCloser.Read(b)
+	if n == 0 {
+		return n, err
+	}
 	p.sent += int64(n)
 	if now := time.Now(); p.sent >= p.total || now.Sub(p.was) >= uploadEvery {
 		p.was = now

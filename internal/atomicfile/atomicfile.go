@@ -4,6 +4,7 @@
 package atomicfile
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 )
@@ -45,6 +46,26 @@ func WriteNewUnsynced(path string, data []byte, mode os.FileMode) error {
 // it, puts it at path with put (a rename or a link) and syncs the folder.
 // On any failure the temporary file is removed and path is untouched.
 func place(path string, data []byte, mode os.FileMode, put func(tmp, path string) error, sync bool) error {
+	return placeFrom(path, func(f *os.File) error {
+		_, err := f.Write(data)
+		return err
+	}, mode, put, sync)
+}
+
+// CopyUnsynced is Write with the bytes read from r as they are written,
+// so a large file is never held whole, and without syncing: for a copy
+// of a file the user still has, where a power cut costs at most the
+// copy and a sync of 800 MB cost the wait of an upload. r's error is
+// returned.
+func CopyUnsynced(path string, r io.Reader) error {
+	return placeFrom(path, func(f *os.File) error {
+		_, err := io.Copy(f, r)
+		return err
+	}, 0o600, os.Rename, false)
+}
+
+// placeFrom is place with the temporary file written by fill.
+func placeFrom(path string, fill func(*os.File) error, mode os.FileMode, put func(tmp, path string) error, sync bool) error {
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
@@ -66,7 +87,7 @@ func place(path string, data []byte, mode os.FileMode, put func(tmp, path string
 			return err
 		}
 	}
-	if _, err := f.Write(data); err != nil {
+	if err := fill(f); err != nil {
 		return err
 	}
 	if sync {

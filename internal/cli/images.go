@@ -10,7 +10,9 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"sync"
 	"time"
 
 	"easel/internal/api"
@@ -184,12 +186,8 @@ func runEdit(ctx context.Context, args []string, env Env) error {
 		return err
 	}
 	req := api.EditRequest{Prompt: f.prompt, ImageOptions: f.options(), InputFidelity: fidelity}
-	for _, p := range images {
-		in, err := readInput(env, p)
-		if err != nil {
-			return err
-		}
-		req.Images = append(req.Images, in)
+	if req.Images, err = readInputs(env, images); err != nil {
+		return err
 	}
 	if mask != "" {
 		// The mask goes as it is: its pixels are the edit's meaning.
@@ -232,23 +230,49 @@ func applyMarks(env Env, req *api.EditRequest, path string) error {
 	return nil
 }
 
-// readInput reads an input image and prepares it as the window does
+// readInputs reads the edit's images as readInput does, as many at once
+// as there are cores (each check reads a whole file, 50 MB at most, as a
+// stream), and says their notices in the user's order; the first image
+// that cannot be sent, in that order, is the error.
+func readInputs(env Env, paths []string) ([]api.InputImage, error) {
+	out := make([]api.InputImage, len(paths))
+	notices := make([]string, len(paths))
+	errs := make([]error, len(paths))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(paths)) {
+		wg.Go(func() {
+			for i := range next {
+				out[i], notices[i], errs[i] = readInput(paths[i])
+			}
+		})
+	}
+	for i := range paths {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for i := range paths {
+		if errs[i] != nil {
+			return nil, errs[i]
+		}
+		if notices[i] != "" {
+			fmt.Fprintln(env.Stderr, "easel: "+notices[i])
+		}
+	}
+	return out, nil
+}
+
+// readInput checks an input image and prepares it as the window does
 // (converted, turned upright or scaled down when it must be, said on
-// stderr), or says why it cannot be sent.
-func readInput(env Env, path string) (api.InputImage, error) {
-	f, err := os.Open(path)
+// a notice), or says why it cannot be sent. A file sent as it is stays
+// on disk, read as it goes out.
+func readInput(path string) (api.InputImage, string, error) {
+	p, err := imageio.PrepareFile(path, filepath.Base(path))
 	if err != nil {
-		return api.InputImage{}, fmt.Errorf(catalogue.T("cannot read image %s: %w"), path, err)
+		return api.InputImage{}, "", err
 	}
-	defer f.Close()
-	p, err := imageio.ReadPrepared(f, filepath.Base(path))
-	if err != nil {
-		return api.InputImage{}, err
-	}
-	if p.Notice != "" {
-		fmt.Fprintln(env.Stderr, "easel: "+p.Notice)
-	}
-	return api.InputImage{Name: filepath.Base(path), ContentType: p.ContentType, Data: p.Data}, nil
+	return api.InputImage{Name: filepath.Base(path), ContentType: p.ContentType, Data: p.Data, Path: p.Path, Size: p.Size}, p.Notice, nil
 }
 
 // progress says on stderr each preview, and of several images each one

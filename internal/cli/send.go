@@ -68,7 +68,7 @@ func (m memory) sendOne(ctx context.Context, env Env, c *api.Client, p config.Pr
 	if gen != nil {
 		res, err = c.Generate(ctx, *gen, progress(env, &arrived))
 	} else {
-		res, err = c.Edit(ctx, *edit, progress(env, &arrived))
+		res, err = c.Edit(withUploadProgress(ctx, env), *edit, progress(env, &arrived))
 	}
 	m.tell(ctx, env, p, honesty.AskedOf(gen, edit), res, err)
 	x := gateway.Ending{Err: err, Cancelled: ctx.Err() != nil, Arrived: arrived || res != nil, Out: time.Since(sent)}

@@ -198,7 +198,10 @@ func AskedOf(gen *api.GenerateRequest, edit *api.EditRequest) Asked {
 	}
 	a := Asked{Options: edit.ImageOptions, Prompt: edit.Prompt, Edit: true, Inputs: len(edit.Images)}
 	if edit.Mask != nil && len(edit.Images) > 0 {
-		a.Original, a.Mask = edit.Images[0].Data, edit.Mask.Data
+		// The first image whole, read from disk when it is a file; an
+		// unreadable one leaves the mask's honesty unmeasured.
+		a.Original, _ = edit.Images[0].Bytes()
+		a.Mask = edit.Mask.Data
 	}
 	return a
 }

@@ -10,6 +10,7 @@ import (
 	"image/jpeg"
 	"image/png"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -173,6 +174,7 @@ func TestPrepareCorpus(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			p, err := Prepare(c.name, c.data, MaxUploadBytes)
+			fileAgrees(t, c.name, c.data, p, err)
 			if c.want.err != "" {
 				if err == nil || !strings.Contains(err.Error(), c.want.err) {
 					t.Fatalf("%v, want a refusal saying %q", err, c.want.err)
@@ -212,5 +214,35 @@ func TestPrepareCorpus(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// fileAgrees checks that PrepareFile, reading the same bytes from a
+// file, comes to what Prepare did: the same refusal, or the same image,
+// sent from the file itself when Prepare sent the bytes as they are.
+func fileAgrees(t *testing.T, name string, data []byte, want Prepared, wantErr error) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	got, err := PrepareFile(path, name)
+	if (err != nil) != (wantErr != nil) {
+		t.Fatalf("from a file: %v; from bytes: %v", err, wantErr)
+	}
+	if err != nil {
+		if err.Error() != wantErr.Error() {
+			t.Errorf("from a file: %q; from bytes: %q", err, wantErr)
+		}
+		return
+	}
+	if got.Format != want.Format || got.Width != want.Width || got.Height != want.Height || got.Notice != want.Notice {
+		t.Errorf("from a file %s %dx%d %q; from bytes %s %dx%d %q", got.Format, got.Width, got.Height, got.Notice, want.Format, want.Width, want.Height, want.Notice)
+	}
+	switch asIs := bytes.Equal(want.Data, data); {
+	case asIs && (got.Path != path || got.Data != nil || got.Size != int64(len(data))):
+		t.Errorf("a file sent as it is should be read from disk: path %q, %d bytes held, size %d", got.Path, len(got.Data), got.Size)
+	case !asIs && !bytes.Equal(got.Data, want.Data):
+		t.Errorf("a file that must change should be changed as the bytes are")
 	}
 }

@@ -27,7 +27,11 @@ const MaxReadBytes = 512 << 20
 // Prepared is an input image as it is sent: PNG, JPEG and WebP byte for
 // byte; anything Easel had to change, with what it did in Notice.
 type Prepared struct {
-	Data          []byte
+	Data []byte
+	// Path and Size, instead of Data, are a file sent as it is, read
+	// from disk as it goes out (PrepareFile).
+	Path          string
+	Size          int64
 	ContentType   string
 	Format        string
 	Width, Height int

@@ -111,7 +111,10 @@ func (req Request) UserPicture() (picture []byte, sent bool) {
 	if req.Edit == nil || len(req.Edit.Images) == 0 {
 		return nil, false
 	}
-	first := req.Edit.Images[0].Data
+	first, err := req.Edit.Images[0].Bytes()
+	if err != nil {
+		return nil, false
+	}
 	k := req.Keep
 	switch {
 	case k == nil:

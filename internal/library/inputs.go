@@ -1,6 +1,7 @@
 package library
 
 import (
+	"bufio"
 	"context"
 	"crypto/sha256"
 	"database/sql"
@@ -9,6 +10,8 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"image"
+	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -23,6 +26,9 @@ import (
 type Input struct {
 	Name string
 	Data []byte
+	// Path, instead of Data, is a file the input is copied from without
+	// being held in memory (api.InputImage.Path).
+	Path string
 	// Role is RoleMarks for a markup edit's marks among the images,
 	// RoleOriginal for the user's own first picture; "" is an image.
 	Role string
@@ -75,24 +81,12 @@ var ownInput = regexp.MustCompile(`^[0-9a-f]{64}\.[a-z]{3,4}$`)
 func (l *Library) storeInputs(images []Input, mask *Input) ([]storedRef, error) {
 	var refs []storedRef
 	add := func(in Input, role string, pos int) error {
-		format, w, h, err := imageio.SniffImage(in.Data)
+		ref, err := l.storeInput(in)
 		if err != nil {
-			return fmt.Errorf(catalogue.T("library: input %q: %w"), in.Name, err)
+			return err
 		}
-		sum := sha256.Sum256(in.Data)
-		hash := hex.EncodeToString(sum[:])
-		ext := format
-		if ext == "jpeg" {
-			ext = "jpg"
-		}
-		rel := path.Join("inputs", hash[:2], hash+"."+ext)
-		full := filepath.Join(l.root, filepath.FromSlash(rel))
-		if st, err := os.Stat(full); err != nil || st.Size() != int64(len(in.Data)) {
-			if err := atomicfile.Write(full, in.Data); err != nil {
-				return fmt.Errorf(catalogue.T("library: cannot keep the input %q: %w"), in.Name, err)
-			}
-		}
-		refs = append(refs, storedRef{Role: role, Position: pos, Name: in.Name, Hash: hash, File: rel, Format: format, Width: w, Height: h, Size: int64(len(in.Data))})
+		ref.Role, ref.Position = role, pos
+		refs = append(refs, ref)
 		return nil
 	}
 	pos := map[string]int{}
@@ -112,6 +106,69 @@ func (l *Library) storeInputs(images []Input, mask *Input) ([]storedRef, error) 
 		}
 	}
 	return refs, nil
+}
+
+// storeInput writes one input's file under inputs/, named by its
+// content, unless it is there already. A file input is never held
+// whole: it is hashed and copied, each as a stream.
+func (l *Library) storeInput(in Input) (storedRef, error) {
+	if in.Data == nil && in.Path != "" {
+		return l.storeInputFile(in)
+	}
+	format, w, h, err := imageio.SniffImage(in.Data)
+	if err != nil {
+		return storedRef{}, fmt.Errorf(catalogue.T("library: input %q: %w"), in.Name, err)
+	}
+	sum := sha256.Sum256(in.Data)
+	ref := inputRef(in.Name, hex.EncodeToString(sum[:]), format, w, h, int64(len(in.Data)))
+	full := filepath.Join(l.root, filepath.FromSlash(ref.File))
+	if st, err := os.Stat(full); err != nil || st.Size() != ref.Size {
+		if err := atomicfile.Write(full, in.Data); err != nil {
+			return storedRef{}, fmt.Errorf(catalogue.T("library: cannot keep the input %q: %w"), in.Name, err)
+		}
+	}
+	return ref, nil
+}
+
+func (l *Library) storeInputFile(in Input) (storedRef, error) {
+	f, err := os.Open(in.Path)
+	if err != nil {
+		return storedRef{}, fmt.Errorf(catalogue.T("library: cannot keep the input %q: %w"), in.Name, err)
+	}
+	defer f.Close()
+	cfg, format, err := image.DecodeConfig(bufio.NewReader(f))
+	if err != nil {
+		return storedRef{}, fmt.Errorf(catalogue.T("library: input %q: %w"), in.Name, err)
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return storedRef{}, err
+	}
+	h := sha256.New()
+	size, err := io.Copy(h, f)
+	if err != nil {
+		return storedRef{}, fmt.Errorf(catalogue.T("library: cannot keep the input %q: %w"), in.Name, err)
+	}
+	ref := inputRef(in.Name, hex.EncodeToString(h.Sum(nil)), format, cfg.Width, cfg.Height, size)
+	full := filepath.Join(l.root, filepath.FromSlash(ref.File))
+	if st, err := os.Stat(full); err != nil || st.Size() != ref.Size {
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			return storedRef{}, err
+		}
+		if err := atomicfile.CopyUnsynced(full, io.LimitReader(f, size)); err != nil {
+			return storedRef{}, fmt.Errorf(catalogue.T("library: cannot keep the input %q: %w"), in.Name, err)
+		}
+	}
+	return ref, nil
+}
+
+// inputRef is where an input of this content is kept.
+func inputRef(name, hash, format string, w, h int, size int64) storedRef {
+	ext := format
+	if ext == "jpeg" {
+		ext = "jpg"
+	}
+	rel := path.Join("inputs", hash[:2], hash+"."+ext)
+	return storedRef{Name: name, Hash: hash, File: rel, Format: format, Width: w, Height: h, Size: size}
 }
 
 // StoreInput keeps an image a chat message carries, like an edit's
@@ -146,7 +203,7 @@ func recordInput(ctx context.Context, tx *sql.Tx, r storedRef) error {
 // keeps them (with an item, or with a journalled job).
 func EditInputs(e *api.EditRequest) (images []Input, mask *Input) {
 	for _, in := range e.Images {
-		images = append(images, Input{Name: in.Name, Data: in.Data})
+		images = append(images, Input{Name: in.Name, Data: in.Data, Path: in.Path})
 	}
 	if e.Markup != nil {
 		images = append(images, Input{Name: e.Markup.Name, Data: e.Markup.Data, Role: RoleMarks})

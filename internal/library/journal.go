@@ -267,32 +267,39 @@ func (l *Library) atWork(j Journalled) bool {
 
 // journalInputs reads an interrupted edit's images and mask back.
 func (l *Library) journalInputs(ctx context.Context, j *Journalled) error {
-	rows, err := l.db.QueryContext(ctx, `SELECT ji.role, ji.name, i.file FROM journal_inputs ji JOIN inputs i ON i.hash = ji.hash
+	rows, err := l.db.QueryContext(ctx, `SELECT ji.role, ji.name, i.file, i.format FROM journal_inputs ji JOIN inputs i ON i.hash = ji.hash
 		WHERE ji.job = ? ORDER BY ji.role = 'mask', ji.role = 'marks', ji.position`, j.Job)
 	if err != nil {
 		return err
 	}
 	defer rows.Close()
 	for rows.Next() {
-		var role, name, file string
-		if err := rows.Scan(&role, &name, &file); err != nil {
+		var role, name, file, format string
+		if err := rows.Scan(&role, &name, &file, &format); err != nil {
 			return err
 		}
-		data, err := os.ReadFile(l.Path(Item{File: file}))
+		full := l.Path(Item{File: file})
+		if role != RoleMask && role != RoleMarks {
+			// A reference is sent again from the stored file, as the
+			// first time from the user's, never held whole.
+			if st, err := os.Stat(full); err == nil {
+				in := api.InputImage{Name: name, ContentType: "image/" + format, Path: full, Size: st.Size()}
+				j.Edit.Images = append(j.Edit.Images, in)
+			}
+			continue
+		}
+		data, err := os.ReadFile(full)
 		if err != nil {
 			continue
 		}
 		in := api.InputImage{Name: name, ContentType: http.DetectContentType(data), Data: data}
-		switch role {
-		case RoleMask:
+		if role == RoleMask {
 			j.Edit.Mask = &in
-		case RoleMarks:
+		} else {
 			j.Edit.Markup = &in
 			if alpha, err := markup.AlphaPNG(data); err == nil {
 				j.Edit.MarkupAlpha = &api.InputImage{Name: "markup_alpha.png", ContentType: "image/png", Data: alpha}
 			}
-		default:
-			j.Edit.Images = append(j.Edit.Images, in)
 		}
 	}
 	return rows.Err()

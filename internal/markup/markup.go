@@ -206,8 +206,14 @@ func Apply(req *api.EditRequest, m Marks) (Mode, []byte, error) {
 			m.Items[i].Text = string(r[:MaxNote])
 		}
 	}
+	// The first image is read whole (it is drawn on, or its size read):
+	// one image, never every reference.
+	firstData, err := req.Images[0].Bytes()
+	if err != nil {
+		return None, nil, err
+	}
 	// The first image's size from its header: markup needs no more.
-	_, w, h, err := imageio.SniffImage(req.Images[0].Data)
+	_, w, h, err := imageio.SniffImage(firstData)
 	if err == nil {
 		err = imageio.CheckPixels(w, h)
 	}
@@ -229,7 +235,7 @@ func Apply(req *api.EditRequest, m Marks) (Mode, []byte, error) {
 		return Markup, nil, nil
 	}
 	// Drawn on the image: only now is it decoded.
-	first, err := imageio.DecodeBounded(bytes.NewReader(req.Images[0].Data), imageio.MaxPixels)
+	first, err := imageio.DecodeBounded(bytes.NewReader(firstData), imageio.MaxPixels)
 	if err != nil {
 		return None, nil, err
 	}
@@ -240,7 +246,7 @@ func Apply(req *api.EditRequest, m Marks) (Mode, []byte, error) {
 	if err != nil {
 		return None, nil, err
 	}
-	original := req.Images[0].Data
+	original := firstData
 	req.Images[0] = api.InputImage{Name: req.Images[0].Name, ContentType: "image/png", Data: data}
 	req.Prompt = joinPrompt(req.Prompt)
 	return Drawn, original, nil

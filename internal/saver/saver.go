@@ -93,7 +93,10 @@ func keepUnmasked(job jobs.Info, img api.Image) (api.Image, bool) {
 		return img, false
 	}
 	k := job.Request.Keep
-	first := e.Images[0].Data
+	first, err := e.Images[0].Bytes()
+	if err != nil {
+		return img, false
+	}
 	if k.First != nil {
 		first = k.First // the sent first image had marks drawn on it
 	}

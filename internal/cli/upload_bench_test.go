@@ -1,0 +1,214 @@
+//go:build linux
+
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"image"
+	"image/png"
+	"io"
+	"math/rand/v2"
+	"mime/multipart"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// The upload benchmark's references: sixteen PNGs of noise (which does
+// not compress), each just under the 50 MB an input may be.
+const (
+	uploadRefs = 16
+	uploadSide = 3600 // 3600² RGBA, stored: 51.9 MB, under 50 MiB
+)
+
+// BenchmarkEditSixteenLargeReferences runs `easel edit` with sixteen
+// references of 50 MB against the demo service, as a child process, and
+// reports its peak resident memory (goal ≤ 250 MB, whatever the total)
+// and its wall time against the floor: the same multipart body sent
+// from the same files with Go's http.Client (goal ≤ 1.15×).
+func BenchmarkEditSixteenLargeReferences(b *testing.B) {
+	refs := uploadReferences(b)
+	var total int64
+	for _, r := range refs {
+		st, err := os.Stat(r)
+		if err != nil {
+			b.Fatal(err)
+		}
+		total += st.Size()
+	}
+	// The demo service runs in a process of its own: a child's rusage
+	// peak starts from its parent's memory at the fork, and a service
+	// that parses 830 MB of multipart would be counted as Easel's.
+	base := demoProcess(b)
+	runtime.GC()
+	debug.FreeOSMemory()
+	var peak int64
+	var floor, easel time.Duration
+	for range b.N {
+		start := time.Now()
+		if err := sendFloor(base+"/images/edits", refs); err != nil {
+			b.Fatal(err)
+		}
+		floor += time.Since(start)
+
+		args := []string{"edit", "--prompt", "the sixteen together", "--model", "gpt-image-1", "--size", "1024x1024"}
+		for _, r := range refs {
+			args = append(args, "--image", r)
+		}
+		raw, _ := json.Marshal(args)
+		home := b.TempDir()
+		cmd := exec.Command(os.Args[0], "-test.run=^TestHelperCLI$")
+		cmd.Env = append(os.Environ(), "EASEL_CLI_ARGS="+string(raw), "OPENAI_BASE_URL="+base, "OPENAI_API_KEY=sk-upload",
+			"HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, "config"), "EASEL_HOME="+filepath.Join(home, "easel"))
+		cmd.Dir = home
+		start = time.Now()
+		out, err := cmd.CombinedOutput()
+		easel += time.Since(start)
+		if err != nil {
+			b.Fatalf("easel edit: %v\n%s", err, out)
+		}
+		ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage)
+		if !ok {
+			b.Skip("no rusage on this system")
+		}
+		peak = max(peak, ru.Maxrss>>10)
+		os.RemoveAll(home) // 830 MB of kept inputs
+	}
+	ratio := float64(easel) / float64(floor)
+	b.Logf("easel edit, %d references, %d MB: peak %d MB (goal 250 MB); %.2fs against the floor's %.2fs, %.2f× (goal 1.15×)",
+		len(refs), total>>20, peak, easel.Seconds()/float64(b.N), floor.Seconds()/float64(b.N), ratio)
+	if peak > 250 {
+		b.Errorf("peak %d MB, over the 250 MB goal", peak)
+	}
+	b.ReportMetric(float64(peak), "peak-MB")
+	b.ReportMetric(ratio, "x-floor")
+}
+
+// demoProcess starts the demo service as a child and returns its base
+// URL once it answers; it stops with the benchmark.
+func demoProcess(b *testing.B) string {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		b.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	raw, _ := json.Marshal([]string{"serve-demo", "--addr", addr, "--pace", "1ms"})
+	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperCLI$")
+	cmd.Env = append(os.Environ(), "EASEL_CLI_ARGS="+string(raw), "HOME="+b.TempDir())
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	base := "http://" + addr + "/v1"
+	for range 100 {
+		if resp, err := http.Get(base + "/models"); err == nil {
+			resp.Body.Close()
+			return base
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	b.Fatal("the demo service did not start")
+	return ""
+}
+
+// sendFloor sends the edit's multipart body, streamed from the files,
+// with nothing else: what any client must at least spend.
+func sendFloor(url string, refs []string) error {
+	pr, pw := io.Pipe()
+	w := multipart.NewWriter(pw)
+	go func() {
+		err := func() error {
+			for _, kv := range [][2]string{{"prompt", "the sixteen together"}, {"model", "gpt-image-1"}, {"size", "1024x1024"}} {
+				if err := w.WriteField(kv[0], kv[1]); err != nil {
+					return err
+				}
+			}
+			for _, r := range refs {
+				part, err := w.CreateFormFile("image[]", filepath.Base(r))
+				if err != nil {
+					return err
+				}
+				f, err := os.Open(r)
+				if err != nil {
+					return err
+				}
+				_, err = io.Copy(part, f)
+				f.Close()
+				if err != nil {
+					return err
+				}
+			}
+			return w.Close()
+		}()
+		pw.CloseWithError(err)
+	}()
+	req, err := http.NewRequestWithContext(context.Background(), http.MethodPost, url, pr)
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Content-Type", w.FormDataContentType())
+	req.Header.Set("Authorization", "Bearer sk-upload")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("floor: %s: %s", resp.Status, body)
+	}
+	return nil
+}
+
+// uploadReferences makes the sixteen references once, kept in the
+// bench cache (EASEL_BENCH_CACHE) between runs.
+func uploadReferences(b *testing.B) []string {
+	dir := os.Getenv("EASEL_BENCH_CACHE")
+	if dir == "" {
+		dir = b.TempDir()
+	}
+	dir = filepath.Join(dir, "upload-refs")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		b.Fatal(err)
+	}
+	var out []string
+	for i := range uploadRefs {
+		path := filepath.Join(dir, fmt.Sprintf("reference-%02d.png", i+1))
+		out = append(out, path)
+		if _, err := os.Stat(path); err == nil {
+			continue
+		}
+		img := image.NewNRGBA(image.Rect(0, 0, uploadSide, uploadSide))
+		r := rand.New(rand.NewPCG(uint64(i), 43))
+		for j := 0; j+8 <= len(img.Pix); j += 8 {
+			v := r.Uint64()
+			for k := range 8 {
+				img.Pix[j+k] = uint8(v >> (8 * k))
+			}
+		}
+		f, err := os.Create(path + ".tmp")
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := (&png.Encoder{CompressionLevel: png.NoCompression}).Encode(f, img); err != nil {
+			b.Fatal(err)
+		}
+		if err := f.Close(); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.Rename(path+".tmp", path); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return out
+}
