@@ -18,6 +18,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"syscall"
 	"testing"
 	"time"
@@ -52,45 +53,71 @@ func BenchmarkEditSixteenLargeReferences(b *testing.B) {
 	runtime.GC()
 	debug.FreeOSMemory()
 	var peak int64
-	var floor, easel time.Duration
-	for range b.N {
-		start := time.Now()
-		if err := sendFloor(base+"/images/edits", refs); err != nil {
-			b.Fatal(err)
+	var ratios []float64
+	var floors, easels time.Duration
+	// Five runs at least, whatever -benchtime: one run on this noisy
+	// machine says little, and the spread is reported.
+	runs := max(b.N, 5)
+	for i := range runs {
+		// Turn about, so neither is always the one after the other's
+		// writes reach the disk.
+		var floor, easel time.Duration
+		if i%2 == 0 {
+			floor = timeFloor(b, base, refs)
 		}
-		floor += time.Since(start)
-
-		args := []string{"edit", "--prompt", "the sixteen together", "--model", "gpt-image-1", "--size", "1024x1024"}
-		for _, r := range refs {
-			args = append(args, "--image", r)
+		mb, took := runEdit16(b, base, refs)
+		peak, easel = max(peak, mb), took
+		if i%2 == 1 {
+			floor = timeFloor(b, base, refs)
 		}
-		raw, _ := json.Marshal(args)
-		home := b.TempDir()
-		cmd := exec.Command(os.Args[0], "-test.run=^TestHelperCLI$")
-		cmd.Env = append(os.Environ(), "EASEL_CLI_ARGS="+string(raw), "OPENAI_BASE_URL="+base, "OPENAI_API_KEY=sk-upload",
-			"HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, "config"), "EASEL_HOME="+filepath.Join(home, "easel"))
-		cmd.Dir = home
-		start = time.Now()
-		out, err := cmd.CombinedOutput()
-		easel += time.Since(start)
-		if err != nil {
-			b.Fatalf("easel edit: %v\n%s", err, out)
-		}
-		ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage)
-		if !ok {
-			b.Skip("no rusage on this system")
-		}
-		peak = max(peak, ru.Maxrss>>10)
-		os.RemoveAll(home) // 830 MB of kept inputs
+		floors, easels = floors+floor, easels+easel
+		ratios = append(ratios, float64(easel)/float64(floor))
 	}
-	ratio := float64(easel) / float64(floor)
-	b.Logf("easel edit, %d references, %d MB: peak %d MB (goal 250 MB); %.2fs against the floor's %.2fs, %.2f× (goal 1.15×)",
-		len(refs), total>>20, peak, easel.Seconds()/float64(b.N), floor.Seconds()/float64(b.N), ratio)
+	slices.Sort(ratios)
+	median := ratios[len(ratios)/2]
+	b.Logf("easel edit, %d references, %d MB: peak %d MB (goal 250 MB); %.2fs against the floor's %.2fs: median %.2f× (goal 1.15×), %.2f× to %.2f× over %d runs",
+		len(refs), total>>20, peak, easels.Seconds()/float64(runs), floors.Seconds()/float64(runs), median, ratios[0], ratios[len(ratios)-1], runs)
 	if peak > 250 {
 		b.Errorf("peak %d MB, over the 250 MB goal", peak)
 	}
 	b.ReportMetric(float64(peak), "peak-MB")
-	b.ReportMetric(ratio, "x-floor")
+	b.ReportMetric(median, "x-floor")
+}
+
+// timeFloor times sendFloor.
+func timeFloor(b *testing.B, base string, refs []string) time.Duration {
+	start := time.Now()
+	if err := sendFloor(base+"/images/edits", refs); err != nil {
+		b.Fatal(err)
+	}
+	return time.Since(start)
+}
+
+// runEdit16 runs easel edit with refs as a child process and returns
+// its peak resident memory (MB) and its wall time.
+func runEdit16(b *testing.B, base string, refs []string) (int64, time.Duration) {
+	args := []string{"edit", "--prompt", "the sixteen together", "--model", "gpt-image-1", "--size", "1024x1024"}
+	for _, r := range refs {
+		args = append(args, "--image", r)
+	}
+	raw, _ := json.Marshal(args)
+	home := b.TempDir()
+	defer os.RemoveAll(home) // 830 MB of kept inputs
+	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperCLI$")
+	cmd.Env = append(os.Environ(), "EASEL_CLI_ARGS="+string(raw), "OPENAI_BASE_URL="+base, "OPENAI_API_KEY=sk-upload",
+		"HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, "config"), "EASEL_HOME="+filepath.Join(home, "easel"))
+	cmd.Dir = home
+	start := time.Now()
+	out, err := cmd.CombinedOutput()
+	took := time.Since(start)
+	if err != nil {
+		b.Fatalf("easel edit: %v\n%s", err, out)
+	}
+	ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage)
+	if !ok {
+		b.Skip("no rusage on this system")
+	}
+	return ru.Maxrss >> 10, took
 }
 
 // demoProcess starts the demo service as a child and returns its base

@@ -80,32 +80,41 @@ var ownInput = regexp.MustCompile(`^[0-9a-f]{64}\.[a-z]{3,4}$`)
 // file no row names, which recovery removes.
 func (l *Library) storeInputs(images []Input, mask *Input) ([]storedRef, error) {
 	var refs []storedRef
-	add := func(in Input, role string, pos int) error {
-		ref, err := l.storeInput(in)
+	for _, p := range placeInputs(images, mask) {
+		ref, err := l.storeInput(p.in)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		ref.Role, ref.Position = role, pos
+		ref.Role, ref.Position = p.role, p.pos
 		refs = append(refs, ref)
-		return nil
 	}
+	return refs, nil
+}
+
+// placedInput is an input with its role and its place among its role's.
+type placedInput struct {
+	in   Input
+	role string
+	pos  int
+}
+
+// placeInputs gives each input its role (an image unless it says) and
+// its position among that role's, in order; the mask last.
+func placeInputs(images []Input, mask *Input) []placedInput {
+	var out []placedInput
 	pos := map[string]int{}
 	for _, in := range images {
 		role := in.Role
 		if role == "" {
 			role = RoleImage
 		}
-		if err := add(in, role, pos[role]); err != nil {
-			return nil, err
-		}
+		out = append(out, placedInput{in, role, pos[role]})
 		pos[role]++
 	}
 	if mask != nil {
-		if err := add(*mask, RoleMask, 0); err != nil {
-			return nil, err
-		}
+		out = append(out, placedInput{*mask, RoleMask, 0})
 	}
-	return refs, nil
+	return out
 }
 
 // storeInput writes one input's file under inputs/, named by its

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"image"
+	"log/slog"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -72,35 +73,90 @@ func (l *Library) Begin(ctx context.Context, j Journalled) error {
 	}
 	r := journalRequest{Kind: "generate", Parents: j.Parents, KeepFeather: j.KeepFeather, KeepFrame: j.KeepFrame, Group: j.Group}
 	var refs []storedRef
+	var later []placedInput
 	switch {
 	case j.Generate != nil:
 		r.Prompt, r.Options = j.Generate.Prompt, j.Generate.ImageOptions
 	case j.Edit != nil:
 		r.Kind, r.Prompt, r.Options, r.InputFidelity = "edit", j.Edit.Prompt, j.Edit.ImageOptions, j.Edit.InputFidelity
-		var err error
-		if refs, err = l.storeInputs(EditInputs(j.Edit)); err != nil {
-			return err
+		// What Easel made (a padded first image, a mask) is kept now;
+		// the user's own files, which are still where they were, are
+		// copied in while the request goes out (storeLater).
+		for _, p := range placeInputs(EditInputs(j.Edit)) {
+			if p.in.Data == nil && p.in.Path != "" {
+				later = append(later, p)
+				continue
+			}
+			ref, err := l.storeInput(p.in)
+			if err != nil {
+				return err
+			}
+			ref.Role, ref.Position = p.role, p.pos
+			refs = append(refs, ref)
 		}
 	default:
 		return errors.New(catalogue.T("library: a journalled job needs a request"))
 	}
 	row, _ := json.Marshal(r)
-	return l.inTx(ctx, func(tx *sql.Tx) error {
+	err := l.inTx(ctx, func(tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO journal (job, profile, request, started_ms, owner) VALUES (?, ?, ?, ?, ?)`,
 			j.Job, j.Profile, string(row), j.Started.UnixMilli(), j.Owner); err != nil {
 			return err
 		}
-		for _, ref := range refs {
-			if err := recordInput(ctx, tx, ref); err != nil {
-				return err
+		return journalRefs(ctx, tx, j.Job, refs)
+	})
+	if err == nil && len(later) > 0 {
+		l.storeLater(j.Job, later)
+	}
+	return err
+}
+
+// journalRefs links a journalled job's stored inputs inside tx.
+func journalRefs(ctx context.Context, tx *sql.Tx, job string, refs []storedRef) error {
+	for _, ref := range refs {
+		if err := recordInput(ctx, tx, ref); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO journal_inputs (job, role, position, hash, name) VALUES (?, ?, ?, ?, ?)`,
+			job, ref.Role, ref.Position, ref.Hash, ref.Name); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// storeLater copies a journalled edit's reference files into the store
+// and links them to its job, while the request goes out: hashing and
+// copying 800 MB before the upload began would hold the upload back by
+// a third. A kill before they are linked loses only the way to send the
+// job again, at a moment when the service had not the whole request.
+// End and Close wait for it.
+func (l *Library) storeLater(job string, later []placedInput) {
+	done := make(chan struct{})
+	l.storing.Store(job, done)
+	l.stores.Go(func() {
+		defer func() {
+			l.storing.Delete(job)
+			close(done)
+		}()
+		for _, p := range later {
+			ref, err := l.storeInput(p.in)
+			if err == nil {
+				ref.Role, ref.Position = p.role, p.pos
+				err = l.inTx(context.Background(), func(tx *sql.Tx) error { return journalRefs(context.Background(), tx, job, []storedRef{ref}) })
 			}
-			if _, err := tx.ExecContext(ctx, `INSERT INTO journal_inputs (job, role, position, hash, name) VALUES (?, ?, ?, ?, ?)`,
-				j.Job, ref.Role, ref.Position, ref.Hash, ref.Name); err != nil {
-				return err
+			if err != nil {
+				slog.Warn("journal: a reference could not be kept to send again", "job", job, "input", p.in.Name, "err", err)
 			}
 		}
-		return nil
 	})
+}
+
+// stored waits until job's references are in the store.
+func (l *Library) stored(job string) {
+	if done, ok := l.storing.Load(job); ok {
+		<-done.(chan struct{})
+	}
 }
 
 // End crosses a job out of the journal: it finished, failed or was
@@ -109,6 +165,7 @@ func (l *Library) End(ctx context.Context, job string) error {
 	if l.saveErr != nil {
 		return nil
 	}
+	l.stored(job)
 	_, err := l.db.ExecContext(ctx, `DELETE FROM journal WHERE job = ?`, job)
 	if err == nil {
 		l.dropArrived(job)

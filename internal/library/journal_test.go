@@ -3,8 +3,10 @@ package library
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"image"
 	"image/color"
+	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -116,5 +118,57 @@ func TestCommandLineJobsOutlivedByTheirProcess(t *testing.T) {
 	}
 	if taken, _ := l.Interrupted(ctx); len(taken) != 1 {
 		t.Errorf("the window's start lists %+v", taken)
+	}
+}
+
+// An edit's references given as files are copied into the store while
+// the request goes out, not before: Begin returns at once, and a close
+// (the end of a command line) waits for them, so the next open can
+// send the edit again from its own copies, in order, even once the
+// user's files are gone.
+func TestReferenceFilesAreKeptWhileTheEditGoesOut(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "lib")
+	l, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	files := t.TempDir()
+	var images []api.InputImage
+	var want [][]byte
+	for i, c := range []color.NRGBA{{255, 0, 0, 255}, {0, 255, 0, 255}, {0, 0, 255, 255}} {
+		p := pngOf(t, 8+i, 8, c)
+		path := filepath.Join(files, fmt.Sprintf("ref%d.png", i))
+		if err := os.WriteFile(path, p.Data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		images = append(images, api.InputImage{Name: filepath.Base(path), ContentType: "image/png", Path: path, Size: int64(len(p.Data))})
+		want = append(want, p.Data)
+	}
+	made := pngOf(t, 8, 8, color.NRGBA{9, 9, 9, 255}) // a padded first image Easel made
+	images = append([]api.InputImage{{Name: "padded.png", Data: made.Data}}, images...)
+	want = append([][]byte{made.Data}, want...)
+	edit := &api.EditRequest{Prompt: "the four", ImageOptions: api.ImageOptions{Model: "gpt-image-1"}, Images: images}
+	if err := l.Begin(ctx, Journalled{Job: "job-files", Profile: "p1", Started: time.Now(), Edit: edit}); err != nil {
+		t.Fatal(err)
+	}
+	l.Close()
+	if err := os.RemoveAll(files); err != nil {
+		t.Fatal(err)
+	}
+	l, err = Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	got, err := l.Interrupted(ctx)
+	if err != nil || len(got) != 1 || got[0].Edit == nil || len(got[0].Edit.Images) != 4 {
+		t.Fatalf("interrupted %+v (%v)", got, err)
+	}
+	for i, in := range got[0].Edit.Images {
+		data, err := in.Bytes()
+		if err != nil || !bytes.Equal(data, want[i]) || in.Name != images[i].Name {
+			t.Errorf("reference %d came back as %s (%v), not %s", i+1, in.Name, err, images[i].Name)
+		}
 	}
 }

@@ -29,6 +29,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gofrs/flock"
@@ -55,6 +56,10 @@ type Library struct {
 	saveErr error
 	// alone is set when this process opened the library alone.
 	alone bool
+	// storing holds, by job, a channel closed once a journalled edit's
+	// reference files are in the store (storeLater); stores counts them.
+	storing sync.Map
+	stores  sync.WaitGroup
 }
 
 // Dir is where the library lives: $EASEL_HOME when set, else the
@@ -273,6 +278,7 @@ func hasImages(dir string) bool {
 // Close closes the database and lets recovery run in the next process
 // that opens the library alone.
 func (l *Library) Close() error {
+	l.stores.Wait()
 	err := l.db.Close()
 	_ = l.lock.Unlock()
 	return err
