@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"github.com/dustin/go-humanize"
 	"image"
 	"io"
 	"net/http"
@@ -221,6 +222,17 @@ func (u Upload) Left() time.Duration {
 
 // Done reports whether the whole body has gone out.
 func (u Upload) Done() bool { return u.Sent >= u.Total }
+
+// String is how far the upload is, as a card and the command line say
+// it: bytes sent of the total, then the rate and the time left once
+// there is a rate.
+func (u Upload) String() string {
+	line := catalogue.F("Sending %s of %s", humanize.Bytes(uint64(u.Sent)), humanize.Bytes(uint64(u.Total)))
+	if r := u.Rate(); r > 0 && !u.Done() {
+		line += " · " + catalogue.F("%s/s, %s left", humanize.Bytes(uint64(r)), catalogue.Duration(u.Left().Round(time.Second)))
+	}
+	return line
+}
 
 // onUploadKey carries a request's upload progress listener.
 type onUploadKey struct{}

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -33,16 +34,8 @@ func withUploadProgress(ctx context.Context, env Env) context.Context {
 		case u.Done(), u.Elapsed < uploadEvery, time.Since(last) < uploadEvery:
 		default:
 			last, said = time.Now(), true
-			fmt.Fprintln(env.Stderr, "easel: "+uploadLine(u))
+			line := u.String()
+			fmt.Fprintln(env.Stderr, "easel: "+strings.ToLower(line[:1])+line[1:])
 		}
 	})
-}
-
-// uploadLine is how far an upload is, in words.
-func uploadLine(u api.Upload) string {
-	line := catalogue.F("sending %s of %s", humanize.Bytes(uint64(u.Sent)), humanize.Bytes(uint64(u.Total)))
-	if r := u.Rate(); r > 0 {
-		line += " · " + catalogue.F("%s/s, %s left", humanize.Bytes(uint64(r)), catalogue.Duration(u.Left().Round(time.Second)))
-	}
-	return line
 }

@@ -12,6 +12,7 @@ import (
 	"os"
 
 	"easel/internal/catalogue"
+	"easel/internal/wording"
 )
 
 // PrepareFile prepares the image file at path (shown as name) as Prepare
@@ -26,12 +27,12 @@ import (
 func PrepareFile(path, name string) (Prepared, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return Prepared{}, fmt.Errorf(catalogue.T("cannot read image %s: %w"), path, err)
+		return Prepared{}, fmt.Errorf(catalogue.T("cannot open %s: %w"), name, wording.PathCause(err))
 	}
 	defer f.Close()
 	st, err := f.Stat()
 	if err != nil {
-		return Prepared{}, fmt.Errorf(catalogue.T("cannot read image %s: %w"), path, err)
+		return Prepared{}, fmt.Errorf(catalogue.T("cannot open %s: %w"), name, wording.PathCause(err))
 	}
 	if st.Size() == 0 {
 		return Prepared{}, fmt.Errorf(catalogue.T("%s is empty (0 bytes): it holds no image"), name)
@@ -53,32 +54,34 @@ func PrepareFile(path, name string) (Prepared, error) {
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
 		return Prepared{}, err
 	}
-	if err := intact(bufio.NewReaderSize(f, 1<<20), format, st.Size()); err != nil {
+	img, err := intact(bufio.NewReaderSize(f, 1<<20), format, st.Size())
+	if err != nil {
 		return Prepared{}, fmt.Errorf(catalogue.T("%s looks like a %s image but is damaged or cut short"), name, formatName(format))
 	}
-	return Prepared{Path: path, Size: st.Size(), ContentType: "image/" + format, Format: format, Width: cfg.Width, Height: cfg.Height}, nil
+	return Prepared{Path: path, Size: st.Size(), ContentType: "image/" + format, Format: format, Width: cfg.Width, Height: cfg.Height, Image: img}, nil
 }
 
 // intact reads a whole file of size bytes in format and reports whether
 // it is whole: what decoding it proves, with as little held as each
-// format allows.
-func intact(r io.Reader, format string, size int64) error {
+// format allows. The picture of a JPEG or WebP, decoded to prove it, is
+// handed back for its thumbnail; a PNG is never decoded (nil).
+func intact(r io.Reader, format string, size int64) (image.Image, error) {
 	switch format {
 	case "png":
-		return pngIntact(r)
+		return nil, pngIntact(r)
 	case "webp":
 		var riff [12]byte
 		if _, err := io.ReadFull(r, riff[:]); err != nil {
-			return err
+			return nil, err
 		}
 		if int64(binary.LittleEndian.Uint32(riff[4:8]))+8 > size {
-			return errCutShort
+			return nil, errCutShort
 		}
-		_, _, err := image.Decode(io.MultiReader(bytes.NewReader(riff[:]), r))
-		return err
+		img, _, err := image.Decode(io.MultiReader(bytes.NewReader(riff[:]), r))
+		return img, err
 	default:
-		_, _, err := image.Decode(r)
-		return err
+		img, _, err := image.Decode(r)
+		return img, err
 	}
 }
 

@@ -228,6 +228,9 @@ type Event struct {
 	State State
 	// Elapsed is the time since the job was submitted.
 	Elapsed time.Duration
+	// Upload, for Sending, is how far an edit's upload has gone: nil
+	// before it starts and for a request without one.
+	Upload *api.Upload
 	// RetryIn, for Waiting, is how long until Easel sends the request
 	// again after the service asked it to wait (a rate limit), 0 when
 	// it is not waiting for that.
@@ -461,6 +464,15 @@ func (r *Runner) run(ctx context.Context, info Info, slot chan struct{}) {
 		retryAt = time.Now().Add(d)
 		mu.Unlock()
 	})
+	uploading := false
+	ctx = api.WithOnUpload(ctx, func(u api.Upload) {
+		// An upload's progress is the card's while it goes; the
+		// ticks say the wait once it is all sent.
+		mu.Lock()
+		uploading = !u.Done()
+		r.emit(Event{Job: info, State: Sending, Upload: &u})
+		mu.Unlock()
+	})
 	stopTicks := make(chan struct{})
 	ticksDone := make(chan struct{})
 	go func() {
@@ -471,7 +483,9 @@ func (r *Runner) run(ctx context.Context, info Info, slot chan struct{}) {
 			select {
 			case <-t.C:
 				mu.Lock()
-				r.emit(Event{Job: info, State: Waiting, RetryIn: max(0, time.Until(retryAt))})
+				if !uploading {
+					r.emit(Event{Job: info, State: Waiting, RetryIn: max(0, time.Until(retryAt))})
+				}
 				mu.Unlock()
 			case <-stopTicks:
 				return

@@ -72,9 +72,28 @@ func NewInput(name, contentType string, data []byte, item int64, decoded image.I
 	return in
 }
 
+// NewFileInput makes an input of a file checked by imageio.PrepareFile:
+// one sent as it is stays on disk (its bytes are read as they are sent),
+// one Easel changed is its bytes. The thumbnail is made from the picture
+// the check decoded, or by decoding the file once and letting it go:
+// call it off the UI goroutine.
+func NewFileInput(p imageio.Prepared, name string) Input {
+	if p.Path == "" {
+		return NewInput(name, p.ContentType, p.Data, 0, p.Image)
+	}
+	in := Input{Image: api.InputImage{Name: name, ContentType: p.ContentType, Path: p.Path, Size: p.Size},
+		Format: p.Format, Width: p.Width, Height: p.Height}
+	if p.Image != nil {
+		in.Thumb = imageio.Fit(p.Image, 2*stripThumb)
+	} else {
+		in.Thumb, _ = imageio.DecodeFileFit(p.Path, 2*stripThumb)
+	}
+	return in
+}
+
 // describe is an input's size, format and file size, as the strip shows.
 func describe(in Input) string {
-	size := humanize.IBytes(uint64(len(in.Image.Data)))
+	size := humanize.IBytes(uint64(in.Image.Len()))
 	if in.Width == 0 {
 		return size
 	}
@@ -317,7 +336,11 @@ func (t *Room) showFirst() {
 	t.work.Add(1)
 	go func() {
 		defer t.work.Done()
-		img, err := imageio.DecodeBounded(bytes.NewReader(in.Image.Data), imageio.MaxPixels)
+		var img image.Image
+		data, err := in.Image.Bytes()
+		if err == nil {
+			img, err = imageio.DecodeBounded(bytes.NewReader(data), imageio.MaxPixels)
+		}
 		t.host.Do(func() {
 			if err != nil {
 				img = nil
@@ -396,7 +419,7 @@ func (t *Room) AddFiles(paths []string) {
 				over = append(over, filepath.Base(p))
 				continue
 			}
-			prepared, err := readInputFile(p)
+			prepared, err := imageio.PrepareFile(p, filepath.Base(p))
 			if err != nil {
 				problems = append(problems, wording.Sentence(err.Error()))
 				continue
@@ -404,7 +427,7 @@ func (t *Room) AddFiles(paths []string) {
 			if prepared.Notice != "" {
 				notices = append(notices, prepared.Notice)
 			}
-			ins = append(ins, NewInput(filepath.Base(p), prepared.ContentType, prepared.Data, 0, prepared.Image))
+			ins = append(ins, NewFileInput(prepared, filepath.Base(p)))
 		}
 		t.host.Do(func() {
 			// Another drop may have landed meanwhile: the limit is
@@ -467,16 +490,6 @@ func expandFolders(paths []string) (files, problems []string) {
 	return files, problems
 }
 
-// readInputFile reads one input image from disk and prepares it as the
-// file dialog's are.
-func readInputFile(path string) (imageio.Prepared, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return imageio.Prepared{}, fmt.Errorf(catalogue.T("cannot open %s: %w"), filepath.Base(path), wording.PathCause(err))
-	}
-	defer f.Close()
-	return imageio.ReadPrepared(f, filepath.Base(path))
-}
 
 // PrimaryAction checks the edit and submits it as a job.
 func (t *Room) PrimaryAction() {
@@ -486,7 +499,11 @@ func (t *Room) PrimaryAction() {
 // padFirst pads the first input and its mask to shape's proportions (see
 // outpaint.PadToShape), as PNGs, with the picture's frame on them.
 func padFirst(first, mask api.InputImage, shape image.Point) (api.InputImage, api.InputImage, image.Rectangle, error) {
-	img, err := imageio.DecodeBounded(bytes.NewReader(first.Data), imageio.MaxPixels)
+	data, err := first.Bytes()
+	if err != nil {
+		return first, mask, image.Rectangle{}, err
+	}
+	img, err := imageio.DecodeBounded(bytes.NewReader(data), imageio.MaxPixels)
 	if err != nil {
 		return first, mask, image.Rectangle{}, err
 	}

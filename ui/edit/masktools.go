@@ -63,22 +63,32 @@ type maskTools struct {
 	onChanged func()
 	// showing is the first input the painter shows (or waits for).
 	showing *Input
-	// masks keeps each input's mask by its bytes, so a mask stays with
-	// its image when the inputs are reordered.
-	masks map[*byte]*mask.Mask
+	// masks keeps each input's mask by the input's identity, so a mask
+	// stays with its image when the inputs are reordered.
+	masks map[inputKey]*mask.Mask
 }
 
-// key is an input's identity: its bytes.
-func key(in *Input) *byte {
-	if in == nil || len(in.Image.Data) == 0 {
-		return nil
+// inputKey is an input's identity: its bytes in memory, or the file it
+// is read from.
+type inputKey struct {
+	data *byte
+	path string
+}
+
+// key is in's identity; the zero key for none.
+func key(in *Input) inputKey {
+	switch {
+	case in == nil:
+		return inputKey{}
+	case len(in.Image.Data) > 0:
+		return inputKey{data: &in.Image.Data[0]}
 	}
-	return &in.Image.Data[0]
+	return inputKey{path: in.Image.Path}
 }
 
 // keep forgets the masks of inputs no longer there.
 func (m *maskTools) keep(inputs []Input) {
-	live := map[*byte]bool{}
+	live := map[inputKey]bool{}
 	for i := range inputs {
 		live[key(&inputs[i])] = true
 	}
@@ -97,7 +107,7 @@ func toolNames() []string {
 }
 
 func newMaskTools(h dialogs.Host, work *sync.WaitGroup) *maskTools {
-	m := &maskTools{host: h, work: work, painter: maskpaint.New(fyne.NewSize(200, 100)), masks: map[*byte]*mask.Mask{}}
+	m := &maskTools{host: h, work: work, painter: maskpaint.New(fyne.NewSize(200, 100)), masks: map[inputKey]*mask.Mask{}}
 	m.painter.Hide()
 	names := toolNames()
 	// A drop-down, not a row of radio buttons: the toolbar above the
@@ -196,7 +206,7 @@ func (m *maskTools) show(in *Input, img image.Image) {
 	if m.differs(in) {
 		return
 	}
-	if k := key(in); k != nil && img != nil {
+	if k := key(in); k != (inputKey{}) && img != nil {
 		if mk, ok := m.masks[k]; ok {
 			m.painter.SetImageMask(img, mk)
 		} else {

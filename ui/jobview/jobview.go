@@ -7,6 +7,7 @@ package jobview
 
 import (
 	"easel/internal/catalogue"
+	"github.com/dustin/go-humanize"
 	"image"
 	"slices"
 	"strings"
@@ -100,6 +101,10 @@ type Card struct {
 	// progress words how far a streaming job has come, for the time
 	// given: the clock's ticks keep it rather than "Waiting".
 	progress func(secs string) string
+	// sent is the size of the job's upload once one was told, so the
+	// wait after it says what went; sentAll is set once all of it went.
+	sent    int64
+	sentAll bool
 	// unsaved lists the images that could not be saved, each with Save as….
 	unsaved *fyne.Container
 	title   *widget.Label
@@ -397,6 +402,11 @@ func (c *Card) apply(e jobs.Event, img image.Image) {
 	case jobs.Queued:
 		c.Status.SetText(catalogue.T("Queued"))
 	case jobs.Sending:
+		if e.Upload != nil {
+			c.sent, c.sentAll = e.Upload.Total, e.Upload.Done()
+			c.Status.SetText(e.Upload.String())
+			break
+		}
 		c.Status.SetText(catalogue.T("Sending…"))
 		c.say(e.Notes)
 	case jobs.Waiting:
@@ -404,6 +414,8 @@ func (c *Card) apply(e jobs.Event, img image.Image) {
 			c.Status.SetText(catalogue.F("The service asked to wait: sending again in %s", catalogue.Duration(e.RetryIn.Round(time.Second))))
 		} else if c.progress != nil {
 			c.Status.SetText(c.progress(secs)) // how far it has come, with the time
+		} else if c.sent > 0 {
+			c.Status.SetText(catalogue.F("Sent %s · waiting for the service · %s", humanize.Bytes(uint64(c.sent)), secs))
 		} else {
 			c.Status.SetText(catalogue.F("Waiting for the service · %s", secs))
 		}
@@ -458,6 +470,10 @@ func (c *Card) apply(e jobs.Event, img image.Image) {
 		}
 	case jobs.Cancelled:
 		c.Status.SetText(catalogue.T("Cancelled"))
+		if c.sent > 0 && !c.sentAll && e.Charged == nil {
+			c.hint.SetText(catalogue.T("Stopped during the upload: the service never had the whole request, so nothing was charged."))
+			c.hint.Show()
+		}
 		c.retry.SetText(catalogue.T("Run again"))
 		c.retry.Show()
 	case jobs.Interrupted:

@@ -76,6 +76,9 @@ type Options struct {
 	Pace time.Duration
 	// Quirks make the fake service behave like a gateway.
 	Quirks []demoservice.Quirk
+	// UploadRate is the bytes a second the fake service reads of an
+	// edit's upload; 0 as fast as they come.
+	UploadRate int64
 	// Profile, when set, is a stored profile the session opens on (its
 	// base URL is set to the fake service's, its key is kept in the
 	// test keyring), instead of the keyless demo: for a budget or prices
@@ -107,7 +110,7 @@ func NewWith(t testing.TB, o Options) *Host {
 			}
 		})
 	}, jobs.Options{Memory: lib, Ledger: spend.Ledger{Lib: lib}})
-	fake := demoservice.New(demoservice.Config{Pace: o.Pace, Quirks: o.Quirks})
+	fake := demoservice.New(demoservice.Config{Pace: o.Pace, Quirks: o.Quirks, UploadRate: o.UploadRate})
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if strings.HasSuffix(r.URL.Path, "/chat/completions") {
 			body, _ := io.ReadAll(io.LimitReader(r.Body, 64<<20))
