@@ -49,8 +49,18 @@ func (a jobFeed) results(e jobs.Event) []jobview.Result {
 				r.Thumb, _ = imageio.DecodeFileFit(p, jobview.PreviewSide)
 			}
 			if it.Kind == "kept" && e.Job.Request.Edit != nil && len(e.Job.Request.Edit.Images) > 0 {
-				original, _ := e.Job.Request.UserPicture()
-				if before == nil {
+				// The user's picture as the runner cut it from the
+				// pixels the composite used; decoded here only for an
+				// interrupted job's, which has none.
+				original := e.BeforeData
+				if original == nil {
+					original, _ = e.Job.Request.UserPicture()
+				}
+				switch {
+				case before != nil:
+				case e.Before != nil:
+					before = imageio.Fit(e.Before, jobview.PreviewSide)
+				default:
 					before, _ = library.MakeThumbnailSized(original, jobview.PreviewSide)
 				}
 				r.Label, r.Before = catalogue.T("Unmasked kept"), before

@@ -183,10 +183,11 @@ func shorten(s string, n int) string {
 type Asked struct {
 	Options api.ImageOptions
 	Prompt  string
-	// Edit marks the edits endpoint; Original and Mask are its first
-	// image and mask, when it had one.
-	Edit           bool
-	Original, Mask []byte
+	// Edit marks the edits endpoint; Pictures are its first image and
+	// mask, when it had one, decoded once for all that needs them (and
+	// given the results' pictures when the answer comes).
+	Edit     bool
+	Pictures *imageio.EditPictures
 	// Inputs is how many images an edit sent.
 	Inputs int
 }
@@ -198,10 +199,10 @@ func AskedOf(gen *api.GenerateRequest, edit *api.EditRequest) Asked {
 	}
 	a := Asked{Options: edit.ImageOptions, Prompt: edit.Prompt, Edit: true, Inputs: len(edit.Images)}
 	if edit.Mask != nil && len(edit.Images) > 0 {
-		// The first image whole, read from disk when it is a file; an
-		// unreadable one leaves the mask's honesty unmeasured.
-		a.Original, _ = edit.Images[0].Bytes()
-		a.Mask = edit.Mask.Data
+		// The first image whole, read from disk when it is a file and
+		// first needed; an unreadable one leaves the mask's honesty
+		// unmeasured.
+		a.Pictures = &imageio.EditPictures{Original: imageio.PictureFrom(edit.Images[0].Bytes), Mask: imageio.PictureOf(edit.Mask.Data)}
 	}
 	return a
 }
@@ -254,10 +255,12 @@ func Measure(a Asked, res *api.ImageResult) Report {
 	if len(res.Images) > 0 {
 		r.Checks = append(r.Checks, Check{Trait: Served, Honoured: true, Asked: o.Model, Got: o.Model})
 	}
-	if len(a.Original) > 0 && len(a.Mask) > 0 && len(res.Images) > 0 {
-		if share, ok := MaskChange(res.Images[0].Data, a.Original, a.Mask); ok {
+	if p := a.Pictures; p != nil && len(res.Images) > 0 {
+		p.Answered(ResultData(res))
+		original, _ := p.Original.Bytes()
+		if share, ok := MaskChangeOf(p.Result(0), p.Original, p.Mask); ok {
 			r.Checks = append(r.Checks, Check{Trait: Mask, Honoured: share <= MaskHonoured, Changed: share})
-		} else if _, ow, oh, err := imageio.SniffImage(a.Original); err == nil {
+		} else if _, ow, oh, err := imageio.SniffImage(original); err == nil {
 			// Answered at another shape: nothing can be said of the mask
 			// but that, which is said rather than nothing.
 			img := res.Images[0]
@@ -303,28 +306,45 @@ func hasAlpha(data []byte) bool {
 	return true
 }
 
+// ResultData are the answer's images' bytes, in order.
+func ResultData(res *api.ImageResult) [][]byte {
+	out := make([][]byte, len(res.Images))
+	for i, img := range res.Images {
+		out[i] = img.Data
+	}
+	return out
+}
+
 // MaskChange is the share of the pixels a mask protects that the result
 // changed visibly (more than MaskChangeThreshold in a channel), with the
 // result scaled onto the original as the keep composite does; ok is false
 // when the shapes differ or an image cannot be read.
 func MaskChange(result, original, mask []byte) (share float64, ok bool) {
-	res, err := imageio.DecodeBounded(bytes.NewReader(result), imageio.MaxPixels)
+	return MaskChangeOf(imageio.PictureOf(result), imageio.PictureOf(original), imageio.PictureOf(mask))
+}
+
+// MaskChangeOf is MaskChange of pictures decoded once for all.
+func MaskChangeOf(result, original, mask *imageio.Picture) (share float64, ok bool) {
+	res, err := result.Image()
 	if err != nil {
 		return 0, false
 	}
-	orig, err := imageio.DecodeBounded(bytes.NewReader(original), imageio.MaxPixels)
+	orig, err := original.Image()
 	if err != nil {
 		return 0, false
 	}
-	m, err := imageio.DecodeBounded(bytes.NewReader(mask), imageio.MaxPixels)
+	m, err := mask.Image()
 	if err != nil || m.Bounds().Size() != orig.Bounds().Size() {
 		return 0, false
 	}
 	keep := imageio.KeepAlpha(m)
 	// The result on the original's frame: the composite with nothing
-	// put back is the result scaled as Easel would restore it.
-	onFrame, err := imageio.Composite(res, orig, image.NewAlpha(keep.Rect), 0)
-	if err != nil {
+	// put back is the result scaled as Easel would restore it; at the
+	// original's size it is the result itself.
+	var onFrame *image.NRGBA
+	if res.Bounds().Size() == orig.Bounds().Size() {
+		onFrame = imageio.AsNRGBA(res)
+	} else if onFrame, err = imageio.Composite(res, orig, image.NewAlpha(keep.Rect), 0); err != nil {
 		return 0, false
 	}
 	o := imageio.AsNRGBA(orig)

@@ -25,6 +25,9 @@ func DecodeBounded(r io.Reader, limit int) (image.Image, error) {
 	if err := CheckPixelsWithin(cfg.Width, cfg.Height, limit); err != nil {
 		return nil, err
 	}
+	if cfg.Width*cfg.Height >= countedPixels {
+		decodes.Add(1)
+	}
 	img, _, err := image.Decode(io.MultiReader(&head, r))
 	if err != nil {
 		return nil, fmt.Errorf(catalogue.T("not a readable image: %w"), err)

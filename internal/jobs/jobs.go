@@ -129,6 +129,42 @@ func (req Request) UserPicture() (picture []byte, sent bool) {
 	return first, true
 }
 
+// KeptPictures completes a masked edit's pictures for keeping its
+// unmasked area: Source, the picture the kept area comes from (the first
+// image before marks were drawn on it, else the one sent), and User, the
+// user's own picture the kept copy is compared with (UserPicture), cut
+// from the decoded upload rather than decoded again.
+func (req Request) KeptPictures(p *imageio.EditPictures) *imageio.EditPictures {
+	k := req.Keep
+	if p == nil || k == nil {
+		return p
+	}
+	p.Source, p.User = p.Original, p.Original
+	switch {
+	case k.First != nil:
+		p.Source = imageio.PictureOf(k.First)
+		p.User = p.Source
+	case !k.Frame.Empty():
+		if cropped, err := imageio.Cropped(p.Original, k.Frame); err == nil {
+			p.User = cropped
+		}
+	}
+	return p
+}
+
+// Pictures are a masked edit's pictures for its answer res, as the
+// runner makes them for the honesty figure (nil for any other job): for
+// a saver given none, such as the next start's adoption of images that
+// arrived before a kill.
+func (req Request) Pictures(res *api.ImageResult) *imageio.EditPictures {
+	if req.Edit == nil {
+		return nil
+	}
+	pics := req.KeptPictures(honesty.AskedOf(nil, req.Edit).Pictures)
+	pics.Answered(honesty.ResultData(res))
+	return pics
+}
+
 // Service is what a job calls: api.Client satisfies it.
 type Service interface {
 	Generate(ctx context.Context, req api.GenerateRequest, onPartial func(api.Partial)) (*api.ImageResult, error)
@@ -140,7 +176,10 @@ type Service interface {
 // returns one Saved per image, in order, and runs on the job's goroutine
 // before the done event.
 type Saver interface {
-	Save(ctx context.Context, job Info, res *api.ImageResult, report honesty.Report) []Saved
+	// Save's pics are a masked edit's pictures, decoded once for the
+	// honesty figure and shared with the composite and thumbnails; nil
+	// for any other job.
+	Save(ctx context.Context, job Info, res *api.ImageResult, report honesty.Report, pics *imageio.EditPictures) []Saved
 }
 
 // SpaceChecker says whether n images of a size ("WxH", "auto") can be
@@ -256,6 +295,12 @@ type Event struct {
 	// Charged, for a final event of a request that may have been
 	// billed, is what it was written down as costing; nil otherwise.
 	Charged *spend.Charged
+	// Before and BeforeData, for Done of an edit whose unmasked area
+	// was kept, are the user's own picture at thumbnail size
+	// (library.ThumbSize), made from the pixels the composite used, and
+	// its bytes: the card compares the kept copy with it.
+	Before     image.Image
+	BeforeData []byte
 	// Aside, for Done and Failed, says where the bytes of images the
 	// service sent that are no picture were kept.
 	Aside []string
@@ -537,6 +582,11 @@ func (r *Runner) run(ctx context.Context, info Info, slot chan struct{}) {
 	// Once the images have arrived they are paid for: they are saved even
 	// if a cancel comes now, and the job ends as done.
 	r.emit(Event{Job: info, State: Saving})
+	asked.Pictures = info.Request.KeptPictures(asked.Pictures)
+	if k := info.Request.Keep; k != nil && asked.Pictures != nil {
+		asked.Pictures.Answered(honesty.ResultData(res))
+		asked.Pictures.KeepFrom(k.Feather, k.Frame)
+	}
 	report := honesty.Measure(asked, res)
 	report.Restored = info.Request.Keep != nil && info.Request.Edit != nil && info.Request.Edit.Mask != nil
 	r.learn(ctx, info, report.Checks)
@@ -544,7 +594,7 @@ func (r *Runner) run(ctx context.Context, info Info, slot chan struct{}) {
 	// Written down before the images are saved: a kill while they are
 	// saved loses no entry.
 	done.Charged = r.charge(ctx, info, res, Done, gateway.Billed)
-	if keepEntry = r.save(ctx, info, res, report, &done); keepEntry && !slices.ContainsFunc(done.Unsaved, func(u Unsaved) bool { return u.Path == "" }) {
+	if keepEntry = r.save(ctx, info, res, report, asked.Pictures, &done); keepEntry && !slices.ContainsFunc(done.Unsaved, func(u Unsaved) bool { return u.Path == "" }) {
 		// The job stays in the journal for its fallback files; its
 		// arrived copies, some now in the gallery, must not be put there
 		// again at the next start. Where an image is in no fallback
@@ -565,9 +615,15 @@ func (r *Runner) run(ctx context.Context, info Info, slot chan struct{}) {
 // one the gallery could not take goes to a fallback folder
 // (UnsavedKeeper). It reports whether any went there: the job then stays
 // in the journal, for the next start to put them in the gallery.
-func (r *Runner) save(ctx context.Context, info Info, res *api.ImageResult, report honesty.Report, done *Event) (keptAside bool) {
+func (r *Runner) save(ctx context.Context, info Info, res *api.ImageResult, report honesty.Report, pics *imageio.EditPictures, done *Event) (keptAside bool) {
 	fallback, keepsUnsaved := r.saver.(UnsavedKeeper)
-	for _, s := range r.saver.Save(context.WithoutCancel(ctx), info, res, report) {
+	if pics != nil && pics.User != nil {
+		if img, err := pics.User.Image(); err == nil {
+			done.Before = imageio.Fit(img, library.ThumbSize)
+			done.BeforeData, _ = pics.User.Bytes()
+		}
+	}
+	for _, s := range r.saver.Save(context.WithoutCancel(ctx), info, res, report, pics) {
 		if s.Err == nil {
 			done.ItemIDs = append(done.ItemIDs, s.Item)
 			continue

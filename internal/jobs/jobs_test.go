@@ -3,6 +3,7 @@ package jobs
 import (
 	"bytes"
 	"context"
+	"easel/internal/imageio"
 	"errors"
 	"fmt"
 	"image"
@@ -61,7 +62,7 @@ type fakeSaver struct {
 	block chan struct{}
 }
 
-func (s *fakeSaver) Save(ctx context.Context, job Info, res *api.ImageResult, _ honesty.Report) []Saved {
+func (s *fakeSaver) Save(ctx context.Context, job Info, res *api.ImageResult, _ honesty.Report, _ *imageio.EditPictures) []Saved {
 	if s.block != nil {
 		<-s.block
 	}
@@ -605,7 +606,7 @@ func TestAnImageIsKeptBeforeItsArrivalIsTold(t *testing.T) {
 // images whose number is in fallback.
 type fullSaver struct{ fallback map[int]bool }
 
-func (s fullSaver) Save(_ context.Context, _ Info, res *api.ImageResult, _ honesty.Report) []Saved {
+func (s fullSaver) Save(_ context.Context, _ Info, res *api.ImageResult, _ honesty.Report, _ *imageio.EditPictures) []Saved {
 	var out []Saved
 	for _, img := range res.Images {
 		out = append(out, Saved{Err: errors.New("disk full"), Image: img})

@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"image"
 	"io/fs"
 	"os"
 	"path"
@@ -85,6 +86,10 @@ type NewItem struct {
 	Mask   *Input
 	// Honesty is the answer measured against the request.
 	Honesty honesty.Report
+	// Picture, when the saver has the image's pixels decoded already
+	// (a masked edit's result, its kept composite), makes the thumbnail
+	// now rather than by decoding the file again when it is first shown.
+	Picture image.Image
 }
 
 const tmpSuffix = atomicfile.TempSuffix
@@ -166,6 +171,10 @@ func (l *Library) Add(ctx context.Context, n NewItem) (int64, error) {
 	})
 	if err != nil {
 		return 0, fmt.Errorf(catalogue.T("library: cannot record the image: %w"), err)
+	}
+	if n.Picture != nil {
+		// Best effort: a thumbnail not written now is made when shown.
+		_ = l.putThumbnail(Item{File: rel}, n.Picture)
 	}
 	return id, nil
 }

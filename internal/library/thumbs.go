@@ -52,6 +52,15 @@ func (l *Library) Thumbnail(it Item) (string, error) {
 	return p, nil
 }
 
+// putThumbnail writes it's thumbnail from its pixels in hand.
+func (l *Library) putThumbnail(it Item, img image.Image) error {
+	var buf bytes.Buffer
+	if err := (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(&buf, imageio.Fit(img, ThumbSize)); err != nil {
+		return err
+	}
+	return atomicfile.Write(l.thumbPath(it), buf.Bytes())
+}
+
 // MakeThumbnailSized decodes an image and scales it to fit side pixels.
 func MakeThumbnailSized(data []byte, side int) (image.Image, error) {
 	img, err := imageio.DecodeBounded(bytes.NewReader(data), imageio.MaxPixels)

@@ -5,9 +5,7 @@
 package saver
 
 import (
-	"bytes"
 	"context"
-	"image/png"
 	"log/slog"
 	"os"
 	"slices"
@@ -34,7 +32,9 @@ type Library struct {
 // the job ends once its images are saved, so a quit is not held up (the
 // race-built window took over a second for a 1024-pixel one); the card
 // and the gallery make theirs as they need them.
-func (s Library) Save(ctx context.Context, job jobs.Info, res *api.ImageResult, report honesty.Report) []jobs.Saved {
+// pics are the job's pictures as the runner decoded them; nil makes
+// them here.
+func (s Library) Save(ctx context.Context, job jobs.Info, res *api.ImageResult, report honesty.Report, pics *imageio.EditPictures) []jobs.Saved {
 	kind, prompt, params := "generate", "", library.Params{}
 	var inputs []library.Input
 	var mask *library.Input
@@ -45,12 +45,15 @@ func (s Library) Save(ctx context.Context, job jobs.Info, res *api.ImageResult, 
 		params.InputFidelity, params.HasMask = e.InputFidelity, e.Mask != nil
 		inputs, mask = library.EditInputs(e)
 	}
+	if pics == nil {
+		pics = job.Request.Pictures(res)
+	}
 	out := make([]jobs.Saved, 0, len(res.Images))
-	add := func(img api.Image, kind string, parents []int64, inputs []library.Input) int64 {
+	add := func(img api.Image, picture *imageio.Picture, kind string, parents []int64, inputs []library.Input) int64 {
 		id, err := s.Lib.Add(ctx, library.NewItem{Image: img, Kind: kind, Prompt: prompt, Model: params.Model,
 			Profile: job.Request.Profile, Params: params, Usage: res.Usage, Created: res.Created,
 			Duration: time.Since(job.Started), JobID: job.ID, RequestID: res.RequestID, Parents: parents, Inputs: inputs, Mask: mask,
-			Honesty: report})
+			Honesty: report, Picture: picture.Decoded()})
 		if err != nil {
 			out = append(out, jobs.Saved{Err: err, Image: img})
 			return 0
@@ -58,60 +61,51 @@ func (s Library) Save(ctx context.Context, job jobs.Info, res *api.ImageResult, 
 		out = append(out, jobs.Saved{Item: id})
 		return id
 	}
-	for _, raw := range res.Images {
+	for i, raw := range res.Images {
 		// The result as the service sent it is kept; a masked edit's
 		// result with the protected pixels put back is its own item,
 		// whose first parent is that raw result.
-		rawID := add(raw, kind, job.Request.Parents, inputs)
-		if kept, ok := keepUnmasked(job, raw); ok {
+		rawID := add(raw, pics.Result(i), kind, job.Request.Parents, inputs)
+		if kept, picture, ok := keepUnmasked(job, raw, pics, i); ok {
 			parents := job.Request.Parents
 			if rawID != 0 {
 				parents = append([]int64{rawID}, parents...)
 			}
 			keptInputs := inputs
-			if own, sent := job.Request.UserPicture(); !sent && own != nil {
+			if pics.User != pics.Original {
 				// What the kept copy is compared with: the user's own
 				// picture, not the padded or marked one sent.
-				keptInputs = append(slices.Clip(inputs), library.Input{Name: "original.png", Data: own, Role: library.RoleOriginal})
+				if own, err := pics.User.Bytes(); err == nil {
+					keptInputs = append(slices.Clip(inputs), library.Input{Name: "original.png", Data: own, Role: library.RoleOriginal})
+				}
 			}
-			add(kept, "kept", parents, keptInputs)
+			add(kept, picture, "kept", parents, keptInputs)
 		}
 	}
 	return out
 }
 
-// keepUnmasked is img with the first input's pixels put back where an
-// edit's mask protected them (see imageio.KeepUnmasked), when the job
-// asks for it, and whether it could be made: an image of another shape
-// cannot be matched (Edit says so before sending).
-func keepUnmasked(job jobs.Info, img api.Image) (api.Image, bool) {
-	e := job.Request.Edit
-	if e == nil || e.Mask == nil || len(e.Images) == 0 {
-		return img, false
-	}
-	if job.Request.Keep == nil {
-		return img, false
-	}
+// keepUnmasked is the i-th result with the first input's pixels put
+// back where an edit's mask protected them (see imageio.KeepUnmasked),
+// when the job asks for it, made from pics (each picture decoded once),
+// and whether it could be made: an image of another shape cannot be
+// matched (Edit says so before sending).
+func keepUnmasked(job jobs.Info, img api.Image, pics *imageio.EditPictures, i int) (api.Image, *imageio.Picture, bool) {
 	k := job.Request.Keep
-	first, err := e.Images[0].Bytes()
+	if k == nil || pics == nil || pics.Source == nil || pics.Result(i) == nil {
+		return img, nil, false
+	}
+	pics.KeepFrom(k.Feather, k.Frame) // begun by the runner, as a rule
+	kept, err := pics.KeptResult(i)
 	if err != nil {
-		return img, false
+		return img, nil, false
 	}
-	if k.First != nil {
-		first = k.First // the sent first image had marks drawn on it
-	}
-	data, err := imageio.KeepUnmaskedIn(img.Data, first, e.Mask.Data, k.Feather, k.Frame)
-	if err != nil {
-		return img, false
-	}
-	cfg, err := png.DecodeConfig(bytes.NewReader(data))
-	if err != nil {
-		return img, false
-	}
+	data, _ := kept.Bytes()
+	b := kept.Decoded().Bounds()
 	// The kept copy is the user's picture's size (cropped to it, when the
 	// upload was padded), not the raw result's.
-	img.Data, img.Format, img.Width, img.Height = data, "png", cfg.Width, cfg.Height
-	return img, true
+	img.Data, img.Format, img.Width, img.Height = data, "png", b.Dx(), b.Dy()
+	return img, kept, true
 }
 
 // Journal is the jobs.Journal over a library: each job is written down
@@ -205,7 +199,7 @@ func (s Library) KeepAside(data []byte, job string, n int) (string, error) {
 func (j Journal) adopt(ctx context.Context, info jobs.Info, images []api.Image) (kept []int64, all bool) {
 	all = true
 	res := &api.ImageResult{Images: images, Created: info.Started}
-	for _, s := range (Library{Lib: j.Lib}).Save(ctx, info, res, honesty.Report{}) {
+	for _, s := range (Library{Lib: j.Lib}).Save(ctx, info, res, honesty.Report{}, nil) {
 		if s.Err != nil {
 			all = false
 			slog.Warn("journal: a paid image kept on disk could not be put in the gallery", "job", info.ID, "err", s.Err)

@@ -43,7 +43,7 @@ func TestOneFailedSaveCostsOnlyThatImage(t *testing.T) {
 	big := api.Image{Data: append(pngBytes(t, 8), make([]byte, 3<<20)...), Format: "png", Width: 8, Height: 8}
 	small := api.Image{Data: pngBytes(t, 8), Format: "png", Width: 8, Height: 8}
 	job := jobs.Info{ID: "j1", Started: time.Now(), Request: jobs.Request{Generate: &api.GenerateRequest{Prompt: "two foxes"}}}
-	out := Library{Lib: lib}.Save(context.Background(), job, &api.ImageResult{Images: []api.Image{big, small}}, honesty.Report{})
+	out := Library{Lib: lib}.Save(context.Background(), job, &api.ImageResult{Images: []api.Image{big, small}}, honesty.Report{}, nil)
 	if len(out) != 2 {
 		t.Fatalf("%d outcomes, want 2", len(out))
 	}
@@ -91,12 +91,12 @@ func TestAMaskedEditKeepsWhatTheMaskProtects(t *testing.T) {
 	edit := &api.EditRequest{Prompt: "left half red", Images: []api.InputImage{{Name: "a.png", Data: enc(orig)}},
 		Mask: &api.InputImage{Name: "mask.png", Data: enc(msk)}}
 	sent := api.Image{Data: enc(res), Format: "png", Width: 8, Height: 8}
-	unasked := Library{Lib: lib}.Save(context.Background(), jobs.Info{ID: "j0", Started: time.Now(), Request: jobs.Request{Edit: edit}}, &api.ImageResult{Images: []api.Image{sent}}, honesty.Report{})
+	unasked := Library{Lib: lib}.Save(context.Background(), jobs.Info{ID: "j0", Started: time.Now(), Request: jobs.Request{Edit: edit}}, &api.ImageResult{Images: []api.Image{sent}}, honesty.Report{}, nil)
 	if len(unasked) != 1 {
 		t.Fatalf("without Keep, %d images saved, want only the raw one", len(unasked))
 	}
 	job := jobs.Info{ID: "j", Started: time.Now(), Request: jobs.Request{Edit: edit, Keep: &jobs.Keep{}}}
-	out := Library{Lib: lib}.Save(context.Background(), job, &api.ImageResult{Images: []api.Image{{Data: enc(res), Format: "png", Width: 8, Height: 8}}}, honesty.Report{})
+	out := Library{Lib: lib}.Save(context.Background(), job, &api.ImageResult{Images: []api.Image{{Data: enc(res), Format: "png", Width: 8, Height: 8}}}, honesty.Report{}, nil)
 	if len(out) != 2 || out[0].Err != nil || out[1].Err != nil {
 		t.Fatalf("saved %+v, want the raw result and the kept one", out)
 	}
@@ -152,7 +152,7 @@ func TestAKeptCopyRecordsItsOwnSize(t *testing.T) {
 		Mask: &api.InputImage{Name: "mask.png", Data: enc(msk)}}
 	job := jobs.Info{ID: "j", Started: time.Now(), Request: jobs.Request{Edit: edit, Keep: &jobs.Keep{Frame: image.Rect(0, 3, 10, 6)}}}
 	sent := api.Image{Data: enc(image.NewNRGBA(image.Rect(0, 0, 20, 20))), Format: "png", Width: 20, Height: 20}
-	out := Library{Lib: lib}.Save(context.Background(), job, &api.ImageResult{Images: []api.Image{sent}}, honesty.Report{})
+	out := Library{Lib: lib}.Save(context.Background(), job, &api.ImageResult{Images: []api.Image{sent}}, honesty.Report{}, nil)
 	if len(out) != 2 || out[1].Err != nil {
 		t.Fatalf("saved %+v", out)
 	}

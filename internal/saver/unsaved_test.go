@@ -2,6 +2,7 @@ package saver
 
 import (
 	"context"
+	"easel/internal/imageio"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -34,7 +35,7 @@ func (s answering) Edit(context.Context, api.EditRequest, func(api.Partial)) (*a
 // the bytes.
 type fullDisk struct{ Library }
 
-func (f fullDisk) Save(_ context.Context, _ jobs.Info, res *api.ImageResult, _ honesty.Report) []jobs.Saved {
+func (f fullDisk) Save(_ context.Context, _ jobs.Info, res *api.ImageResult, _ honesty.Report, _ *imageio.EditPictures) []jobs.Saved {
 	var out []jobs.Saved
 	for _, img := range res.Images {
 		out = append(out, jobs.Saved{Image: img, Err: fmt.Errorf("library: cannot save the image: %w", syscall.ENOSPC)})

@@ -490,7 +490,6 @@ func expandFolders(paths []string) (files, problems []string) {
 	return files, problems
 }
 
-
 // PrimaryAction checks the edit and submits it as a job.
 func (t *Room) PrimaryAction() {
 	sending{t}.request(func(r jobs.Request) { t.Send(r.Edit.Check, &r.Edit.ImageOptions, r) })
