@@ -210,7 +210,13 @@ func BenchmarkUICallbackExportJPEG4096(b *testing.B) {
 // waitUntil polls cond on the UI goroutine until it holds.
 func waitUntil(b *testing.B, ea *App, what string, cond func() bool) {
 	b.Helper()
-	deadline := time.Now().Add(30 * time.Second)
+	waitUntilFor(b, ea, what, 30*time.Second, cond)
+}
+
+// waitUntilFor is waitUntil with a limit of its own.
+func waitUntilFor(b *testing.B, ea *App, what string, limit time.Duration, cond func() bool) {
+	b.Helper()
+	deadline := time.Now().Add(limit)
 	for {
 		var ok bool
 		onUI(ea, func() { ok = cond() })

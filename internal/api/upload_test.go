@@ -106,7 +106,9 @@ func TestAnUploadStreamsFromItsFilesAndSaysHowFarItIs(t *testing.T) {
 // service had it all, so it was not charged.
 func TestCancelDuringTheUploadSendsNothingFurther(t *testing.T) {
 	c, _, _ := newFake(t, demoservice.Config{UploadRate: 1 << 20})
-	refs := noiseFiles(t, 4, 512)
+	// 16 MB: more than the system's socket buffers take at once, so the
+	// body is still going out when the cancel comes.
+	refs := noiseFiles(t, 4, 1024)
 	var log progressLog
 	var cancelled time.Time
 	ctx, cancel := context.WithCancel(context.Background())

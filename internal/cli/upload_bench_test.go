@@ -4,12 +4,10 @@ package cli
 
 import (
 	"context"
+	"easel/internal/testsupport/benchrefs"
 	"encoding/json"
 	"fmt"
-	"image"
-	"image/png"
 	"io"
-	"math/rand/v2"
 	"mime/multipart"
 	"net"
 	"net/http"
@@ -24,20 +22,13 @@ import (
 	"time"
 )
 
-// The upload benchmark's references: sixteen PNGs of noise (which does
-// not compress), each just under the 50 MB an input may be.
-const (
-	uploadRefs = 16
-	uploadSide = 3600 // 3600² RGBA, stored: 51.9 MB, under 50 MiB
-)
-
 // BenchmarkEditSixteenLargeReferences runs `easel edit` with sixteen
 // references of 50 MB against the demo service, as a child process, and
 // reports its peak resident memory (goal ≤ 250 MB, whatever the total)
 // and its wall time against the floor: the same multipart body sent
 // from the same files with Go's http.Client (goal ≤ 1.15×).
 func BenchmarkEditSixteenLargeReferences(b *testing.B) {
-	refs := uploadReferences(b)
+	refs := benchrefs.Make(b, 16)
 	var total int64
 	for _, r := range refs {
 		st, err := os.Stat(r)
@@ -195,47 +186,4 @@ func sendFloor(url string, refs []string) error {
 		return fmt.Errorf("floor: %s: %s", resp.Status, body)
 	}
 	return nil
-}
-
-// uploadReferences makes the sixteen references once, kept in the
-// bench cache (EASEL_BENCH_CACHE) between runs.
-func uploadReferences(b *testing.B) []string {
-	dir := os.Getenv("EASEL_BENCH_CACHE")
-	if dir == "" {
-		dir = b.TempDir()
-	}
-	dir = filepath.Join(dir, "upload-refs")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		b.Fatal(err)
-	}
-	var out []string
-	for i := range uploadRefs {
-		path := filepath.Join(dir, fmt.Sprintf("reference-%02d.png", i+1))
-		out = append(out, path)
-		if _, err := os.Stat(path); err == nil {
-			continue
-		}
-		img := image.NewNRGBA(image.Rect(0, 0, uploadSide, uploadSide))
-		r := rand.New(rand.NewPCG(uint64(i), 43))
-		for j := 0; j+8 <= len(img.Pix); j += 8 {
-			v := r.Uint64()
-			for k := range 8 {
-				img.Pix[j+k] = uint8(v >> (8 * k))
-			}
-		}
-		f, err := os.Create(path + ".tmp")
-		if err != nil {
-			b.Fatal(err)
-		}
-		if err := (&png.Encoder{CompressionLevel: png.NoCompression}).Encode(f, img); err != nil {
-			b.Fatal(err)
-		}
-		if err := f.Close(); err != nil {
-			b.Fatal(err)
-		}
-		if err := os.Rename(path+".tmp", path); err != nil {
-			b.Fatal(err)
-		}
-	}
-	return out
 }

@@ -2,6 +2,7 @@ package imageio
 
 import (
 	"bytes"
+	"easel/internal/catalogue"
 	"errors"
 	"image"
 	"image/draw"
@@ -132,15 +133,21 @@ func (e *EditPictures) KeepFrom(feather int, frame image.Rectangle) {
 	})
 }
 
+// errNotKept is KeptResult's answer for a result no composite was begun
+// for (a function: the language is chosen after package init).
+func errNotKept() error {
+	return errors.New(catalogue.T("the copy with the unmasked area kept was not made"))
+}
+
 // KeptResult is the i-th result's kept composite, once KeepFrom has
 // made it.
 func (e *EditPictures) KeptResult(i int) (*Picture, error) {
 	if e.keptDone == nil {
-		return nil, errors.New("imageio: no kept composite was begun")
+		return nil, errNotKept()
 	}
 	<-e.keptDone
 	if i < 0 || i >= len(e.kept) {
-		return nil, errors.New("imageio: no such result")
+		return nil, errNotKept()
 	}
 	return e.kept[i], e.keptErr[i]
 }

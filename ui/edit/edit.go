@@ -329,23 +329,27 @@ func (t *Room) showFirst() {
 	}
 	t.mask.expect(first)
 	if first == nil {
-		t.mask.show(nil, nil)
+		t.mask.show(nil, maskpaint.Prepare(nil, nil))
 		return
 	}
 	in := *first
+	painted := t.mask.masks[key(first)] // not painted while another shows
 	t.work.Add(1)
 	go func() {
 		defer t.work.Done()
+		// Decoded and made ready to paint on here: for a 50 MB
+		// reference both take long enough to stall the window.
 		var img image.Image
 		data, err := in.Image.Bytes()
 		if err == nil {
 			img, err = imageio.DecodeBounded(bytes.NewReader(data), imageio.MaxPixels)
 		}
+		if err != nil {
+			img = nil
+		}
+		prepared := maskpaint.Prepare(img, painted)
 		t.host.Do(func() {
-			if err != nil {
-				img = nil
-			}
-			t.mask.show(&in, img)
+			t.mask.show(&in, prepared)
 			if t.expandNext && img != nil && !t.mask.differs(&in) {
 				t.expandNext = false
 				t.ExpandCanvas()

@@ -202,22 +202,17 @@ func (m *maskTools) expect(in *Input) {
 
 // show puts img (of in) in the painter with a new mask, unless another
 // first input has been chosen since.
-func (m *maskTools) show(in *Input, img image.Image) {
+func (m *maskTools) show(in *Input, pr *maskpaint.Prepared) {
 	if m.differs(in) {
 		return
 	}
-	if k := key(in); k != (inputKey{}) && img != nil {
-		if mk, ok := m.masks[k]; ok {
-			m.painter.SetImageMask(img, mk)
-		} else {
-			m.painter.SetImage(img)
-			m.masks[k] = m.painter.Mask()
-		}
-	} else {
-		m.painter.SetImage(img)
+	m.painter.SetPrepared(pr)
+	if k := key(in); k != (inputKey{}) && pr.Mask() != nil {
+		m.masks[k] = pr.Mask()
 	}
-	m.painter.Hidden = img == nil
-	m.empty.Hidden = img != nil
+	shown := pr.Mask() != nil
+	m.painter.Hidden = !shown
+	m.empty.Hidden = shown
 	m.canvas.Refresh()
 	m.sync()
 }
@@ -372,8 +367,9 @@ func (m *maskTools) useMask(first *Input, img image.Image, name string) error {
 	if img.Bounds().Size() != want {
 		return fmt.Errorf(catalogue.T("the mask is %dx%d but the first image is %dx%d: it must be that size"), img.Bounds().Dx(), img.Bounds().Dy(), want.X, want.Y)
 	}
-	m.masks[key(first)] = mask.FromImage(img)
-	m.show(first, m.painter.Image())
+	imported := mask.FromImage(img)
+	m.masks[key(first)] = imported
+	m.show(first, maskpaint.Prepare(m.painter.Image(), imported))
 	return nil
 }
 

@@ -104,25 +104,58 @@ func (p *Painter) SetImage(img image.Image) { p.SetImageMask(img, nil) }
 // SetImageMask shows img with m, a mask painted on it before (with its
 // undo history), so a mask stays with its image; a nil m, or one of
 // another size, starts an empty mask. A new image is shown whole.
-func (p *Painter) SetImageMask(img image.Image, m *mask.Mask) {
-	if img != p.img {
+func (p *Painter) SetImageMask(img image.Image, m *mask.Mask) { p.SetPrepared(Prepare(img, m)) }
+
+// Prepared is an image made ready to paint a mask on: its mask and the
+// tiles of tint that show it. For a 3600-pixel picture they are 65 MB
+// to allocate and fill, a tenth of a second the window would stall, so
+// Prepare builds them off the UI goroutine and SetPrepared only shows
+// them.
+type Prepared struct {
+	img image.Image
+	m   *mask.Mask
+	// fresh is a new empty mask (not one painted before), whose brush
+	// starts at the image's scale.
+	fresh bool
+	tiles []*tile
+}
+
+// Prepare readies img with m, a mask painted on it before; a nil m, or
+// one of another size, is a new empty mask. It touches no widget: call
+// it from any goroutine, with m not being painted meanwhile.
+func Prepare(img image.Image, m *mask.Mask) *Prepared {
+	pr := &Prepared{img: img}
+	if img == nil {
+		return pr
+	}
+	if m == nil || m.Bounds().Size() != img.Bounds().Size() {
+		m, pr.fresh = mask.New(img.Bounds().Dx(), img.Bounds().Dy()), true
+	}
+	pr.m, pr.tiles = m, newTiles(m)
+	return pr
+}
+
+// Mask is the mask a Prepared image is shown with.
+func (pr *Prepared) Mask() *mask.Mask { return pr.m }
+
+// SetPrepared shows an image Prepare readied.
+func (p *Painter) SetPrepared(pr *Prepared) {
+	if pr.img != p.img {
 		p.Marks.marks = markup.Marks{} // marks are drawn on one image
 	}
-	p.img, p.m = img, nil
-	if img != nil && (m == nil || m.Bounds().Size() != img.Bounds().Size()) {
-		m = mask.New(img.Bounds().Dx(), img.Bounds().Dy())
+	p.img, p.m = pr.img, pr.m
+	if pr.fresh {
 		// A new image starts with a brush of its scale: a thirtieth of
 		// its long side, as a 24-pixel brush would cover a quarter of
 		// an icon and a speck of a poster.
-		long := max(img.Bounds().Dx(), img.Bounds().Dy())
+		long := max(pr.img.Bounds().Dx(), pr.img.Bounds().Dy())
 		p.Radius = math.Max(2, math.Min(300, math.Round(float64(long)/30)))
 	}
 	size := image.Point{}
-	if img != nil {
-		p.m = m
-		size = m.Bounds().Size()
+	if pr.m != nil {
+		size = pr.m.Bounds().Size()
 	}
-	p.surface.setImage(img, m)
+	p.surface.setPrepared(pr)
 	p.Marks.show()
 	p.area.SetSize(size)
 }

@@ -59,21 +59,26 @@ func newSurface(p *Painter) *surface {
 	return s
 }
 
-// setImage shows img with m's tint, in new tiles.
-func (s *surface) setImage(img image.Image, m *mask.Mask) {
-	s.base.Image = img
-	s.tiles = nil
-	if m != nil {
-		b := m.Bounds()
-		for y := b.Min.Y; y < b.Max.Y; y += tileSize {
-			for x := b.Min.X; x < b.Max.X; x += tileSize {
-				r := image.Rect(x, y, x+tileSize, y+tileSize).Intersect(b)
-				pix := image.NewNRGBA(r)
-				s.tiles = append(s.tiles, &tile{r: r, pix: pix, img: &canvas.Image{Image: pix, FillMode: canvas.ImageFillStretch}})
-			}
+// newTiles are the tint's tiles over m, filled: built off the UI
+// goroutine (Prepare), their images not yet shown.
+func newTiles(m *mask.Mask) []*tile {
+	var tiles []*tile
+	b := m.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y += tileSize {
+		for x := b.Min.X; x < b.Max.X; x += tileSize {
+			r := image.Rect(x, y, x+tileSize, y+tileSize).Intersect(b)
+			pix := image.NewNRGBA(r)
+			tiles = append(tiles, &tile{r: r, pix: pix, img: &canvas.Image{Image: pix, FillMode: canvas.ImageFillStretch}})
 		}
-		s.retint(b)
 	}
+	fill(tiles, m, b)
+	return tiles
+}
+
+// setPrepared shows a prepared image with its mask's tint.
+func (s *surface) setPrepared(pr *Prepared) {
+	s.base.Image = pr.img
+	s.tiles = pr.tiles
 	s.showTint()
 	s.base.Refresh()
 	s.Refresh()
@@ -120,8 +125,16 @@ func (s *surface) retint(r image.Rectangle) {
 	if m == nil {
 		return
 	}
+	for _, t := range fill(s.tiles, m, r) {
+		t.img.Refresh()
+	}
+}
+
+// fill tints the tiles over r from m and returns those it touched.
+func fill(tiles []*tile, m *mask.Mask, r image.Rectangle) []*tile {
+	var touched []*tile
 	a := m.Alpha()
-	for _, t := range s.tiles {
+	for _, t := range tiles {
 		in := r.Intersect(t.r)
 		if in.Empty() {
 			continue
@@ -133,8 +146,9 @@ func (s *surface) retint(r image.Rectangle) {
 				dst[4*i], dst[4*i+1], dst[4*i+2], dst[4*i+3] = tint.R, tint.G, tint.B, v
 			}
 		}
-		t.img.Refresh()
+		touched = append(touched, t)
 	}
+	return touched
 }
 
 // showTint applies the tint's opacity and H.
