@@ -36,8 +36,6 @@ import (
 	"easel/ui/room"
 	"easel/ui/widgets/maskpaint"
 	"easel/ui/widgets/promptentry"
-	"easel/ui/widgets/reorder"
-	"easel/ui/widgets/swatch"
 )
 
 // Input is one reference image, in the order the prompt refers to them.
@@ -118,19 +116,11 @@ type Room struct {
 	// let a closing window see them end.
 	work   sync.WaitGroup
 	inputs []Input
-	// count says beside the strip how many images go.
-	count *widget.Label
 	// before are the inputs a start from the Gallery replaced, one Undo
 	// away; nil when there is nothing to bring back.
-	before  []Input
-	refList *fyne.Container
-	// marks highlight, per row, where a dragged input would land;
-	// refocus is the row whose grip takes the keys after a redraw.
-	marks      []*swatch.Swatch
-	refocus    int
-	references *fyne.Container
-	refScroll  *container.Scroll
-	dropHint   *fyne.Container
+	before []Input
+	// strip shows the inputs as numbered tiles.
+	strip      *refStrip
 	mask       *maskTools
 	prompt     *promptentry.Entry
 	fidelity   *widget.Select
@@ -154,7 +144,11 @@ type Room struct {
 func (t *Room) Wait() { t.work.Wait() }
 
 // New makes the tab; its widgets are made by Build.
-func New(h Host) *Room { return &Room{host: h, refocus: -1} }
+func New(h Host) *Room {
+	t := &Room{host: h}
+	t.strip = newRefStrip(t.moveTo, t.remove)
+	return t
+}
 
 // Build implements room.Room: the canvas first (layout.go).
 func (t *Room) Build() fyne.CanvasObject {
@@ -175,7 +169,7 @@ func (t *Room) Build() fyne.CanvasObject {
 	t.jobs = jobview.NewList(catalogue.T("Edits appear here while they run; results go to the Gallery."), t.JobActions())
 	root := t.layOut()
 	t.optionsChanged()
-	strip{t}.showInputs()
+	t.showInputs()
 	return root
 }
 
@@ -191,8 +185,14 @@ func (t *Room) Focused() { t.prompt.TypedShortcut(&fyne.ShortcutSelectAll{}) }
 // Add appends reference images; each one's place in the list is its
 // number in the prompt.
 func (t *Room) Add(in ...Input) {
-	var already []string
 	first := len(t.inputs)
+	t.add(in...)
+	t.strip.scrollToFrom(first) // where the new ones are
+}
+
+// add appends reference images, leaving the strip's scroll be.
+func (t *Room) add(in ...Input) {
+	var already []string
 	for _, n := range in {
 		if i := t.indexOf(n); i >= 0 {
 			already = append(already, catalogue.F("%s is already the %s input", n.Image.Name, kit.Ordinal(i+1)))
@@ -200,18 +200,7 @@ func (t *Room) Add(in ...Input) {
 		}
 		t.inputs = append(t.inputs, n)
 	}
-	strip{t}.showInputs()
-	if t.refScroll != nil && first < len(t.inputs) {
-		// Where the new ones are: the first of them at the strip's left
-		// (or as far as the strip scrolls), so several added at once
-		// show from their first, the one the prompt calls by its number.
-		x := float32(0)
-		for _, o := range t.refList.Objects[:first] {
-			x += o.MinSize().Width + theme.Padding()
-		}
-		end := max(0, t.refList.MinSize().Width-t.refScroll.Size().Width)
-		t.refScroll.ScrollToOffset(fyne.NewPos(min(x, end), 0))
-	}
+	t.showInputs()
 	if len(already) > 0 {
 		t.SetStatus(strings.Join(already, "; ") + ".")
 	}
@@ -239,55 +228,24 @@ func (t *Room) StartFrom(in Input) {
 		return // already the one picture here
 	}
 	t.inputs = []Input{in}
-	strip{t}.showInputs()
+	t.showInputs()
 	if len(old) == 0 {
 		return
 	}
 	t.before = old
 	t.SetStatusUndo(catalogue.N("Edit starts from this picture alone; the %d image that was here is one Undo away.", len(old), len(old)), func() {
 		t.inputs, t.before = t.before, nil
-		strip{t}.showInputs()
+		t.showInputs()
 	})
 }
 
 // Inputs is the reference images in order.
 func (t *Room) Inputs() []Input { return t.inputs }
 
-// showInputs redraws the strip of numbered tiles with move and remove
-// controls.
-func (t strip) showInputs() {
-	if t.refList == nil {
-		return
-	}
-	t.refList.Objects, t.marks = nil, nil
-	switch n := len(t.inputs); n {
-	case 0:
-		t.count.SetText("")
-	default:
-		t.count.SetText(catalogue.N("%d image\nis sent", n, n))
-	}
-	var grips []*reorder.Handle
-	for i, r := range t.inputs {
-		tile, mark := t.inputTile(i, r)
-		// Drag the grip along the strip, or focus it and press Left,
-		// Right or Delete: the order is the prompt's "first", "second".
-		grip := reorder.New(func() float32 { return tile.Size().Width + theme.Padding() }, func(steps int) { t.moveTo(i, i+steps) })
-		grip.Horizontal = true
-		grip.OnDragging = func(steps int) { t.markLanding(i, steps) }
-		grip.OnRemove = func() { t.remove(i) }
-		grips = append(grips, grip)
-		t.marks = append(t.marks, mark)
-		t.refList.Objects = append(t.refList.Objects, container.NewBorder(nil, nil, grip, nil, tile))
-	}
-	if f := t.refocus; f >= 0 && f < len(grips) {
-		if c := fyne.CurrentApp().Driver().CanvasForObject(t.refList); c != nil {
-			c.Focus(grips[f])
-		}
-	}
-	t.refocus = -1
-	// The hint shows only while the strip is empty.
-	t.dropHint.Hidden = len(t.inputs) > 0
-	t.references.Refresh()
+// showInputs shows the inputs in the strip and the first in the
+// painter.
+func (t *Room) showInputs() {
+	t.strip.show(t.inputs)
 	t.showFirst()
 }
 
@@ -319,14 +277,19 @@ func (t *Room) painted() bool { return t.mask.painted() }
 // decoding it off the UI goroutine; a new first image starts a new mask.
 func (t *Room) showFirst() {
 	t.mask.keep(t.inputs)
-	t.Options().SizeChanged()
 	var first *Input
 	if len(t.inputs) > 0 {
 		first = &t.inputs[0]
 	}
 	if !t.mask.differs(first) {
+		// Another reference, the same first: only the estimate, which
+		// counts the inputs, changes; the size the form matches and its
+		// notes do not (refreshing the form for each of sixteen
+		// references stalled a frame each time).
+		t.Advise()
 		return
 	}
+	t.Options().SizeChanged()
 	t.mask.expect(first)
 	if first == nil {
 		t.mask.show(nil, maskpaint.Prepare(nil, nil))
@@ -358,7 +321,8 @@ func (t *Room) showFirst() {
 	}()
 }
 
-func (t strip) move(i, by int) {
+// move moves input i by places (one to the left or right).
+func (t *Room) move(i, by int) {
 	j := i + by
 	if j < 0 || j >= len(t.inputs) {
 		return
@@ -369,7 +333,7 @@ func (t strip) move(i, by int) {
 
 // moveTo moves input i to place j (clamped to the list), the others
 // shifting to make room, and keeps the keys on its grip.
-func (t strip) moveTo(i, j int) {
+func (t *Room) moveTo(i, j int) {
 	j = max(0, min(j, len(t.inputs)-1))
 	if i == j || i < 0 || i >= len(t.inputs) {
 		return
@@ -377,24 +341,11 @@ func (t strip) moveTo(i, j int) {
 	in := t.inputs[i]
 	rest := append(append([]Input{}, t.inputs[:i]...), t.inputs[i+1:]...)
 	t.inputs = append(append(append([]Input{}, rest[:j]...), in), rest[j:]...)
-	t.refocus = j
+	t.strip.refocus = j
 	t.showInputs()
 }
 
-// markLanding highlights where input i would land, steps places away,
-// while its grip is dragged; 0 steps clears it.
-func (t strip) markLanding(i, steps int) {
-	target := max(0, min(i+steps, len(t.marks)-1))
-	for k, m := range t.marks {
-		show := steps != 0 && k == target
-		if m.Visible() != show {
-			m.Hidden = !show
-			m.Refresh()
-		}
-	}
-}
-
-func (t strip) remove(i int) {
+func (t *Room) remove(i int) {
 	t.inputs = append(t.inputs[:i], t.inputs[i+1:]...)
 	t.showInputs()
 }
@@ -416,10 +367,10 @@ func (t *Room) AddFiles(paths []string) {
 	go func() {
 		defer t.work.Done()
 		files, problems := expandFolders(paths)
-		var ins []Input
-		var over, notices []string
+		var over, notices, late []string
+		added, first := 0, -1
 		for _, p := range files {
-			if len(ins) >= room {
+			if added >= room {
 				over = append(over, filepath.Base(p))
 				continue
 			}
@@ -431,20 +382,27 @@ func (t *Room) AddFiles(paths []string) {
 			if prepared.Notice != "" {
 				notices = append(notices, prepared.Notice)
 			}
-			ins = append(ins, NewFileInput(prepared, filepath.Base(p)))
+			in := NewFileInput(prepared, filepath.Base(p))
+			added++
+			// Each one as it is ready: a tile a callback, where sixteen
+			// 50 MB references at once kept the strip empty for seconds
+			// and then stalled a frame. The batch shows from its first.
+			t.host.Do(func() {
+				// Another drop may have landed meanwhile: the limit is
+				// checked again where the inputs are.
+				if len(t.inputs) >= t.maxInputs() {
+					late = append(late, in.Image.Name)
+					return
+				}
+				if first < 0 {
+					first = len(t.inputs)
+				}
+				t.add(in)
+				t.strip.scrollToFrom(first)
+			})
 		}
 		t.host.Do(func() {
-			// Another drop may have landed meanwhile: the limit is
-			// checked again where the inputs are.
-			if free := t.maxInputs() - len(t.inputs); len(ins) > free {
-				for _, in := range ins[max(free, 0):] {
-					over = append(over, in.Image.Name)
-				}
-				ins = ins[:max(free, 0)]
-			}
-			if len(ins) > 0 {
-				t.Add(ins...)
-			}
+			over = append(late, over...)
 			if len(notices) > 0 {
 				t.SetStatus(strings.Join(notices, "; ") + ".")
 			}
@@ -557,10 +515,10 @@ func (t *Room) Prompt() *promptentry.Entry { return t.prompt }
 func (t *Room) Painter() *maskpaint.Painter { return t.mask.painter }
 
 // Move moves input i by one place up (-1) or down (1).
-func (t *Room) Move(i, by int) { strip{t}.move(i, by) }
+func (t *Room) Move(i, by int) { t.move(i, by) }
 
 // Remove removes input i.
-func (t *Room) Remove(i int) { strip{t}.remove(i) }
+func (t *Room) Remove(i int) { t.remove(i) }
 
 // fidelityValue is the input fidelity chosen, as the service names it.
 func (t *Room) fidelityValue() string {

@@ -42,7 +42,7 @@ func TestTheStripNamesEachInputByItsPlace(t *testing.T) {
 	h.Until("two inputs", func() bool { return len(r.Inputs()) == 2 })
 	var text string
 	h.UI(func() {
-		roomtest.Walk(r.refList, func(o fyne.CanvasObject) {
+		roomtest.Walk(r.strip.list, func(o fyne.CanvasObject) {
 			if l, ok := o.(*widget.Label); ok {
 				text += l.Text + "\n"
 			}
@@ -249,7 +249,7 @@ func TestBadFilesAreNamedAndTheRestAdded(t *testing.T) {
 // grips are the strip's reorder grips, in order.
 func grips(r *Room) []*reorder.Handle {
 	var out []*reorder.Handle
-	for _, o := range r.refList.Objects {
+	for _, o := range r.strip.list.Objects {
 		roomtest.Walk(o, func(c fyne.CanvasObject) {
 			if g, ok := c.(*reorder.Handle); ok {
 				out = append(out, g)
@@ -464,15 +464,15 @@ func TestTheStripShowsTheFirstOfSeveralAdded(t *testing.T) {
 	add("a.png", "b.png")
 	add("c.png", "d.png", "e.png", "f.png", "g.png", "h.png", "i.png", "j.png")
 	h.UI(func() {
-		if r.refList.MinSize().Width <= r.refScroll.Size().Width {
-			t.Fatalf("the strip (%v) fits its %v view: the test needs it to scroll", r.refList.MinSize().Width, r.refScroll.Size().Width)
+		if r.strip.list.MinSize().Width <= r.strip.scroll.Size().Width {
+			t.Fatalf("the strip (%v) fits its %v view: the test needs it to scroll", r.strip.list.MinSize().Width, r.strip.scroll.Size().Width)
 		}
-		third := r.refList.Objects[2]
-		x := third.Position().X - r.refScroll.Offset.X
-		if x < 0 || x+third.Size().Width > r.refScroll.Size().Width {
-			t.Errorf("the first tile added (the 3rd) is at %v in a %v view, scrolled %v: out of view", x, r.refScroll.Size().Width, r.refScroll.Offset.X)
+		third := r.strip.list.Objects[2]
+		x := third.Position().X - r.strip.scroll.Offset.X
+		if x < 0 || x+third.Size().Width > r.strip.scroll.Size().Width {
+			t.Errorf("the first tile added (the 3rd) is at %v in a %v view, scrolled %v: out of view", x, r.strip.scroll.Size().Width, r.strip.scroll.Offset.X)
 		}
-		if r.refScroll.Offset.X <= 0 {
+		if r.strip.scroll.Offset.X <= 0 {
 			t.Error("the strip did not scroll to the new tiles")
 		}
 	})

@@ -228,7 +228,7 @@ func (t *Room) useCanvas(in Input, plan *outpaint.Plan) {
 	t.mask.masks[key(&t.inputs[0])] = mask.FromImage(plan.Mask)
 	t.Options().MatchFirst()
 	t.keep.check.SetChecked(true)
-	strip{t}.showInputs()
+	t.showInputs()
 	note := catalogue.F("The first image is now a %d×%d canvas; its new area is masked. Say what fills it, then send.", plan.Canvas.Rect.Dx(), plan.Canvas.Rect.Dy())
 	if plan.Scaled != (image.Point{}) {
 		note += " " + catalogue.F("The picture was scaled to %d×%d to fit.", plan.Scaled.X, plan.Scaled.Y)

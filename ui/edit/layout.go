@@ -9,13 +9,10 @@ import (
 
 	"easel/internal/catalogue"
 	"easel/ui/kit"
-	"easel/ui/widgets/picture"
-	"easel/ui/widgets/swatch"
 )
 
 // strip is the row of numbered input tiles above the canvas: it draws
 // them, and moves or removes one when its buttons, grip or keys say.
-type strip struct{ *Room }
 
 // Edit's layout puts the canvas first: painting the mask is what the tab
 // is for. The inputs are a strip of numbered tiles above the canvas, the
@@ -40,23 +37,9 @@ const tileWidth = 320
 
 // layOut builds the tab: the strip and the canvas, beside the panel.
 func (t *Room) layOut() fyne.CanvasObject {
-	hint := widget.NewLabelWithStyle(catalogue.T("Drop images anywhere on the window, add them, or send them from the Gallery. Their order matters: the prompt can say “the first”, “the second”."),
-		fyne.TextAlignCenter, fyne.TextStyle{})
-	// It wraps to the strip's width rather than setting it.
-	hint.Wrapping = fyne.TextWrapWord
-	border := swatch.New(theme.ColorNameInputBackground)
-	border.Stroke, border.StrokeWidth = theme.ColorNamePrimary, 2
-	border.CornerRadius = theme.Size(theme.SizeNameInputRadius)
-	t.refList = container.NewHBox()
-	t.dropHint = container.NewVBox(layout.NewSpacer(), hint, layout.NewSpacer())
-	t.refScroll = container.NewHScroll(t.refList)
-	t.references = container.NewStack(border, t.dropHint, t.refScroll)
 	add := &widget.Button{Text: catalogue.T("Add images…"), Icon: theme.FolderOpenIcon(), OnTapped: t.addFromFile}
 	expand := &widget.Button{Text: catalogue.T("Expand canvas…"), Icon: theme.ViewFullScreenIcon(), OnTapped: t.ExpandCanvas}
-	// How many images go, where the strip's tiles may scroll out of
-	// sight: what is sent is never a guess.
-	t.count = &widget.Label{Alignment: fyne.TextAlignCenter}
-	strip := container.NewBorder(nil, nil, container.NewVBox(add, expand), t.count, t.references)
+	strip := container.NewBorder(nil, nil, container.NewVBox(add, expand), t.strip.count, t.strip.view)
 
 	t.fold = &widget.Button{Importance: widget.LowImportance, OnTapped: func() { t.setFolded(!t.folded) }}
 	// The tools, then the zoom and the panel's fold: on one row where
@@ -122,40 +105,6 @@ func (t *Room) SaveLayout(p fyne.Preferences) {
 
 // inputTile is one input in the strip: its thumbnail, its number and
 // name, its size, and buttons to move it along or remove it; mark is the
-// highlight shown where a dragged input would land.
-func (t strip) inputTile(i int, r Input) (fyne.CanvasObject, *swatch.Swatch) {
-	title := widget.NewLabelWithStyle(catalogue.F("%s · %s", kit.Ordinal(i+1), r.Image.Name), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	title.Truncation = fyne.TextTruncateEllipsis
-	about := describe(r)
-	if i == 0 {
-		// The first is the one the mask is painted on.
-		about = catalogue.F("%s · %s", catalogue.T("mask canvas"), about)
-	}
-	info := widget.NewLabel(about)
-	info.SizeName = theme.SizeNameCaptionText
-	info.Truncation = fyne.TextTruncateEllipsis
-	left := &widget.Button{Icon: theme.NavigateBackIcon(), Importance: widget.LowImportance, OnTapped: func() { t.move(i, -1) }}
-	right := &widget.Button{Icon: theme.NavigateNextIcon(), Importance: widget.LowImportance, OnTapped: func() { t.move(i, 1) }}
-	remove := &widget.Button{Icon: theme.DeleteIcon(), Importance: widget.LowImportance, OnTapped: func() { t.remove(i) }}
-	if i == 0 {
-		left.Disable()
-	}
-	if i == len(t.inputs)-1 {
-		right.Disable()
-	}
-	pic := picture.New(fyne.NewSize(stripThumb, stripThumb))
-	pic.SetImage(r.Thumb)
-	lines := container.NewVBox(container.NewBorder(nil, nil, nil, container.NewHBox(left, right, remove), title), info)
-	mark := swatch.New(theme.ColorNameSelection)
-	mark.Hide()
-	tile := container.NewStack(mark, container.NewBorder(nil, nil, pic, nil, lines))
-	if i == 0 {
-		frame := swatch.Frame(theme.ColorNamePrimary, 1)
-		frame.CornerRadius = theme.Size(theme.SizeNameInputRadius)
-		tile.Objects = append([]fyne.CanvasObject{frame}, tile.Objects...)
-	}
-	return container.New(fixedWidth(tileWidth), tile), mark
-}
 
 // fixedWidth lays its objects out at a set width and their own height,
 // so a tile in the strip neither stretches nor squeezes its buttons.

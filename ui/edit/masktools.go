@@ -291,10 +291,13 @@ func (m *maskTools) askNote(at [2]float64) {
 	m.host.Window().Canvas().Focus(words)
 }
 
+// setEnabled enables or disables b; a button already so is left alone
+// (Enable and Disable refresh it even then).
 func setEnabled(b *widget.Button, on bool) {
-	if on {
+	switch {
+	case on && b.Disabled():
 		b.Enable()
-	} else {
+	case !on && !b.Disabled():
 		b.Disable()
 	}
 }

@@ -1,0 +1,202 @@
+package edit
+
+import (
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"easel/internal/catalogue"
+	"easel/ui/kit"
+	"easel/ui/widgets/picture"
+	"easel/ui/widgets/reorder"
+	"easel/ui/widgets/row"
+	"easel/ui/widgets/swatch"
+)
+
+// refStrip is the row of numbered reference tiles above the canvas. It
+// owns what it drew: a tile per input, kept from one redraw to the next
+// and only renumbered, so adding an image builds one tile (building
+// sixteen at once took longer than a frame: each has three icon buttons
+// and two truncated labels); the landing mark of a dragged grip; which
+// grip takes the keys after a redraw. The Room owns the inputs and is
+// told what the user asks of a tile.
+type refStrip struct {
+	// list is a row.Row: a change lays it out again without refreshing
+	// every tile's labels.
+	list   *row.Row
+	scroll *container.Scroll
+	// view stacks the frame, the drop hint and the scroll; hint shows
+	// while there is no input; count says beside it how many are sent.
+	view  *fyne.Container
+	hint  *fyne.Container
+	count *widget.Label
+	tiles []*refTile
+	// refocus is the place whose grip takes the keys after a redraw.
+	refocus int
+	// moveTo and remove are the Room's: a tile asks with its place now.
+	moveTo func(i, j int)
+	remove func(i int)
+}
+
+// refTile is one input's tile and the widgets its place changes.
+type refTile struct {
+	key         inputKey
+	obj         fyne.CanvasObject
+	title, info *widget.Label
+	left, right *widget.Button
+	frame, mark *swatch.Swatch
+	grip        *reorder.Handle
+	// at is the tile's place now, read by its buttons and grip.
+	at int
+}
+
+func newRefStrip(moveTo func(i, j int), remove func(i int)) *refStrip {
+	s := &refStrip{refocus: -1, moveTo: moveTo, remove: remove}
+	hint := widget.NewLabelWithStyle(catalogue.T("Drop images anywhere on the window, add them, or send them from the Gallery. Their order matters: the prompt can say “the first”, “the second”."),
+		fyne.TextAlignCenter, fyne.TextStyle{})
+	// It wraps to the strip's width rather than setting it.
+	hint.Wrapping = fyne.TextWrapWord
+	border := swatch.New(theme.ColorNameInputBackground)
+	border.Stroke, border.StrokeWidth = theme.ColorNamePrimary, 2
+	border.CornerRadius = theme.Size(theme.SizeNameInputRadius)
+	s.list = row.New()
+	s.hint = container.NewVBox(layout.NewSpacer(), hint, layout.NewSpacer())
+	s.scroll = container.NewHScroll(s.list)
+	s.view = container.NewStack(border, s.hint, s.scroll)
+	// How many images go, where the strip's tiles may scroll out of
+	// sight: what is sent is never a guess.
+	s.count = &widget.Label{Alignment: fyne.TextAlignCenter}
+	return s
+}
+
+// show lays out a tile per input, in order: the tile an input had is
+// kept (a second input of the same file gets one of its own), a new
+// input gets a new tile, and each is numbered by its place.
+func (s *refStrip) show(inputs []Input) {
+	spare := s.tiles
+	s.tiles = make([]*refTile, 0, len(inputs))
+	for _, in := range inputs {
+		var t *refTile
+		for j, old := range spare {
+			if old != nil && old.key == key(&in) {
+				t, spare[j] = old, nil
+				break
+			}
+		}
+		if t == nil {
+			t = s.newTile(in)
+		}
+		s.tiles = append(s.tiles, t)
+	}
+	s.list.Objects = make([]fyne.CanvasObject, len(s.tiles))
+	for i, t := range s.tiles {
+		t.place(i, inputs[i], len(inputs))
+		s.list.Objects[i] = t.obj
+	}
+	if n := len(inputs); n > 0 {
+		s.count.SetText(catalogue.N("%d image\nis sent", n, n))
+	} else {
+		s.count.SetText("")
+	}
+	if f := s.refocus; f >= 0 && f < len(s.tiles) {
+		if c := fyne.CurrentApp().Driver().CanvasForObject(s.list); c != nil {
+			c.Focus(s.tiles[f].grip)
+		}
+	}
+	s.refocus = -1
+	if empty := len(inputs) == 0; s.hint.Hidden == empty {
+		s.hint.Hidden = !empty
+		s.hint.Refresh()
+	}
+	// Bars and layout, not every tile: a tile whose place changed has
+	// refreshed what changed on it.
+	s.scroll.Refresh()
+}
+
+// newTile builds in's tile; place numbers it.
+func (s *refStrip) newTile(in Input) *refTile {
+	t := &refTile{key: key(&in)}
+	t.title = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	t.title.Truncation = fyne.TextTruncateEllipsis
+	t.info = widget.NewLabel("")
+	t.info.SizeName = theme.SizeNameCaptionText
+	t.info.Truncation = fyne.TextTruncateEllipsis
+	t.left = &widget.Button{Icon: theme.NavigateBackIcon(), Importance: widget.LowImportance, OnTapped: func() { s.moveTo(t.at, t.at-1) }}
+	t.right = &widget.Button{Icon: theme.NavigateNextIcon(), Importance: widget.LowImportance, OnTapped: func() { s.moveTo(t.at, t.at+1) }}
+	remove := &widget.Button{Icon: theme.DeleteIcon(), Importance: widget.LowImportance, OnTapped: func() { s.remove(t.at) }}
+	pic := picture.New(fyne.NewSize(stripThumb, stripThumb))
+	pic.SetImage(in.Thumb)
+	lines := container.NewVBox(container.NewBorder(nil, nil, nil, container.NewHBox(t.left, t.right, remove), t.title), t.info)
+	t.mark = swatch.New(theme.ColorNameSelection)
+	t.mark.Hide()
+	// The first is framed: the one the mask is painted on.
+	t.frame = swatch.Frame(theme.ColorNamePrimary, 1)
+	t.frame.CornerRadius = theme.Size(theme.SizeNameInputRadius)
+	tile := container.New(fixedWidth(tileWidth), container.NewStack(t.frame, t.mark, container.NewBorder(nil, nil, pic, nil, lines)))
+	// Drag the grip along the strip, or focus it and press Left, Right
+	// or Delete: the order is the prompt's "first", "second".
+	t.grip = reorder.New(func() float32 { return tile.Size().Width + theme.Padding() }, func(steps int) { s.moveTo(t.at, t.at+steps) })
+	t.grip.Horizontal = true
+	t.grip.OnDragging = func(steps int) { s.markLanding(t.at, steps) }
+	t.grip.OnRemove = func() { s.remove(t.at) }
+	t.obj = container.NewBorder(nil, nil, t.grip, nil, tile)
+	return t
+}
+
+// place numbers the tile as the i-th of n, showing in.
+func (t *refTile) place(i int, in Input, n int) {
+	t.at = i
+	setText(t.title, catalogue.F("%s · %s", kit.Ordinal(i+1), in.Image.Name))
+	about := describe(in)
+	if i == 0 {
+		about = catalogue.F("%s · %s", catalogue.T("mask canvas"), about)
+	}
+	setText(t.info, about)
+	setEnabled(t.left, i > 0)
+	setEnabled(t.right, i < n-1)
+	if t.frame.Hidden == (i == 0) {
+		t.frame.Hidden = i != 0
+		t.frame.Refresh()
+	}
+	if t.mark.Visible() {
+		t.mark.Hide()
+	}
+}
+
+// setText sets l's text when it differs: a truncated label shapes its
+// text again on every refresh.
+func setText(l *widget.Label, s string) {
+	if l.Text != s {
+		l.SetText(s)
+	}
+}
+
+// markLanding highlights where the input at i would land, steps places
+// away, while its grip is dragged; 0 steps clears it.
+func (s *refStrip) markLanding(i, steps int) {
+	target := max(0, min(i+steps, len(s.tiles)-1))
+	for k, t := range s.tiles {
+		show := steps != 0 && k == target
+		if t.mark.Visible() != show {
+			t.mark.Hidden = !show
+			t.mark.Refresh()
+		}
+	}
+}
+
+// scrollToFrom scrolls so the tile at first is at the strip's left (or
+// as far as the strip scrolls): several added at once show from their
+// first, the one the prompt calls by its number.
+func (s *refStrip) scrollToFrom(first int) {
+	if first >= len(s.list.Objects) {
+		return
+	}
+	x := float32(0)
+	for _, o := range s.list.Objects[:first] {
+		x += o.MinSize().Width + theme.Padding()
+	}
+	end := max(0, s.list.MinSize().Width-s.scroll.Size().Width)
+	s.scroll.ScrollToOffset(fyne.NewPos(min(x, end), 0))
+}
