@@ -63,15 +63,16 @@ func (m memory) sendOne(ctx context.Context, env Env, c *api.Client, p config.Pr
 	group := p.UsingGroup()
 	release := m.journal(env, job, p, gen, edit)
 	sent, arrived := time.Now(), false
+	upload := &uploadWatch{env: env}
 	var res *api.ImageResult
 	var err error
 	if gen != nil {
 		res, err = c.Generate(ctx, *gen, progress(env, &arrived))
 	} else {
-		res, err = c.Edit(withUploadProgress(ctx, env), *edit, progress(env, &arrived))
+		res, err = c.Edit(upload.watch(ctx), *edit, progress(env, &arrived))
 	}
 	m.tell(ctx, env, p, honesty.AskedOf(gen, edit), res, err)
-	x := gateway.Ending{Err: err, Cancelled: ctx.Err() != nil, Arrived: arrived || res != nil, Out: time.Since(sent)}
+	x := upload.judged(gateway.Ending{Err: err, Cancelled: ctx.Err() != nil, Arrived: arrived || res != nil, Out: time.Since(sent)})
 	led := spend.Ledger{Lib: m.lib}
 	verdict := led.Judge(context.WithoutCancel(ctx), p.ID, group, x)
 	m.charge(ctx, env, p, job, gen, edit, res, err, verdict)

@@ -53,6 +53,10 @@ type Ending struct {
 	// Killed: the process ended with the request out (found in the
 	// journal at the next start).
 	Killed bool
+	// Unsent: an upload's body had not all gone out when it ended, so
+	// the service never had the whole request (Out counts from the end
+	// of an upload).
+	Unsent bool
 }
 
 // BilledAfter is how long a request must have been out before a cancel
@@ -102,6 +106,8 @@ var table = []rule{
 		"the process ended with the request out: the service went on with it"},
 	{nil, func(_ Ending, e *api.Error) bool { return e != nil && e.Preflight }, always(NotBilled),
 		"found before anything was sent"},
+	{nil, func(x Ending, _ *api.Error) bool { return x.Err != nil && x.Unsent && !x.Arrived }, always(NotBilled),
+		"stopped while the upload went out: the service never had the whole request"},
 	{nil, kindIs(api.KindWrongAddress, api.KindCannotKeep), always(NotBilled),
 		"a web page or a 404 at a wrong base URL; or stopped before sending"},
 	{[]Kind{OneAPI}, codeIs("unmarshal_response_body_failed", "read_response_body_failed"), always(Billed),

@@ -32,6 +32,8 @@ func TestTheBillingTable(t *testing.T) {
 		{"no balance", OneAPI, Ending{Err: e(api.KindInsufficientBalance, 403, "")}, NotBilled},
 		{"a quick cancel", OpenAI, Ending{Err: e(api.KindCancelled, 0, ""), Cancelled: true, Out: time.Second}, NotBilled},
 		{"a cancel once the service began", OpenAI, Ending{Err: e(api.KindCancelled, 0, ""), Cancelled: true, Out: 6 * time.Second}, MayBeBilled},
+		{"a cancel during a long upload", NewAPI, Ending{Err: e(api.KindCancelled, 0, ""), Cancelled: true, Out: 40 * time.Second, Unsent: true}, NotBilled},
+		{"a broken link during an upload", OpenAI, Ending{Err: e(api.KindNetwork, 0, ""), Out: 40 * time.Second, Unsent: true}, NotBilled},
 		{"a cancel after a preview", NewAPI, Ending{Err: e(api.KindCancelled, 0, ""), Cancelled: true, Arrived: true}, MayBeBilled},
 		{"a time-out", OpenAI, Ending{Err: e(api.KindTimeout, 0, "")}, MayBeBilled},
 		{"a cut stream", Unknown, Ending{Err: e(api.KindCutOff, 0, "")}, MayBeBilled},

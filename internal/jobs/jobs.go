@@ -510,11 +510,15 @@ func (r *Runner) run(ctx context.Context, info Info, slot chan struct{}) {
 		mu.Unlock()
 	})
 	uploading := false
+	sent := time.Now() // when the service had the whole request
 	ctx = api.WithOnUpload(ctx, func(u api.Upload) {
 		// An upload's progress is the card's while it goes; the
 		// ticks say the wait once it is all sent.
 		mu.Lock()
 		uploading = !u.Done()
+		if u.Done() {
+			sent = time.Now()
+		}
 		r.emit(Event{Job: info, State: Sending, Upload: &u})
 		mu.Unlock()
 	})
@@ -549,7 +553,6 @@ func (r *Runner) run(ctx context.Context, info Info, slot chan struct{}) {
 		r.emit(Event{Job: info, State: Partial, Preview: &p})
 		mu.Unlock()
 	}
-	sent := time.Now()
 	service := info.Request.Service
 	if service == nil {
 		service = r.service
@@ -575,7 +578,9 @@ func (r *Runner) run(ctx context.Context, info Info, slot chan struct{}) {
 		if errors.As(err, &ue) {
 			aside = r.keepAside(info, ue.Images)
 		}
-		x := gateway.Ending{Err: err, Cancelled: ctx.Err() != nil, Arrived: previews > 0, Out: time.Since(sent)}
+		mu.Lock()
+		x := gateway.Ending{Err: err, Cancelled: ctx.Err() != nil, Arrived: previews > 0, Out: time.Since(sent), Unsent: uploading}
+		mu.Unlock()
 		r.finishWithError(ctx, info, err, r.judge(ctx, info, x), aside)
 		return
 	}

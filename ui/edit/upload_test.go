@@ -1,6 +1,7 @@
 package edit
 
 import (
+	"easel/internal/gateway"
 	"image"
 	"image/png"
 	"math/rand/v2"
@@ -9,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/dustin/go-humanize"
 
@@ -136,14 +138,16 @@ func TestTheCardSaysHowFarTheUploadIs(t *testing.T) {
 
 // Cancel during the upload stops it at once: no byte more is reported,
 // and the card says the service never had the whole request, so it was
-// not charged.
+// not charged, however long the upload had gone on (past the
+// gateway.BilledAfter after which a cancel of a request the service has
+// may be billed).
 func TestCancelDuringTheUploadSaysNothingWasCharged(t *testing.T) {
-	h := roomtest.NewWith(t, roomtest.Options{UploadRate: 2 << 20})
+	h := roomtest.NewWith(t, roomtest.Options{UploadRate: 1 << 20})
 	r := New(h)
 	h.Show(r.Build)
 	var log cardLog
 	log.watch(h, r)
-	refs := noiseRefs(t, 2, 1400) // 15.7 MB: six seconds
+	refs := noiseRefs(t, 2, 1400) // 15.7 MB: twelve seconds
 
 	h.UI(func() { r.AddFiles(refs) })
 	h.Until("the references", func() bool { return len(r.inputs) == 2 })
@@ -151,16 +155,20 @@ func TestCancelDuringTheUploadSaysNothingWasCharged(t *testing.T) {
 		r.Prompt().SetText("the two together")
 		r.PrimaryAction()
 	})
-	h.Until("half the upload", func() bool {
+	sent := time.Now()
+	h.Until("three quarters of the upload", func() bool {
 		log.mu.Lock()
 		defer log.mu.Unlock()
 		for _, s := range log.said {
-			if sent, total, ok := uploadReport(s); ok && sent > total/2 {
+			if sent, total, ok := uploadReport(s); ok && sent > total*3/4 {
 				return true
 			}
 		}
 		return false
 	})
+	if took := time.Since(sent); took < gateway.BilledAfter {
+		t.Fatalf("the upload was out %v, not the %v the test needs", took, gateway.BilledAfter)
+	}
 	h.UI(func() { r.Cancel(log.job) })
 	h.Until("the cancel", log.final)
 	log.mu.Lock()
