@@ -152,6 +152,15 @@ func (req Request) KeptPictures(p *imageio.EditPictures) *imageio.EditPictures {
 	return p
 }
 
+// beginKept starts a kept edit's composites from its answer, beside
+// what follows (EditPictures.KeepFrom).
+func (req Request) beginKept(pics *imageio.EditPictures, res *api.ImageResult) {
+	if k := req.Keep; k != nil && pics != nil {
+		pics.Answered(honesty.ResultData(res))
+		pics.KeepFrom(k.Feather, k.Frame)
+	}
+}
+
 // Pictures are a masked edit's pictures for its answer res, as the
 // runner makes them for the honesty figure (nil for any other job): for
 // a saver given none, such as the next start's adoption of images that
@@ -499,60 +508,7 @@ func (r *Runner) run(ctx context.Context, info Info, slot chan struct{}) {
 	}
 	r.emit(Event{Job: info, State: Sending, Notes: notes})
 
-	// While the request is out, report the elapsed time every tick, so the
-	// card never sits silent. Previews and ticks are serialised by mu so
-	// the listener sees one event at a time.
-	var mu sync.Mutex
-	var retryAt time.Time // when a wait the service asked for ends
-	ctx = api.WithOnWait(ctx, func(d time.Duration) {
-		mu.Lock()
-		retryAt = time.Now().Add(d)
-		mu.Unlock()
-	})
-	uploading := false
-	sent := time.Now() // when the service had the whole request
-	ctx = api.WithOnUpload(ctx, func(u api.Upload) {
-		// An upload's progress is the card's while it goes; the
-		// ticks say the wait once it is all sent.
-		mu.Lock()
-		uploading = !u.Done()
-		if u.Done() {
-			sent = time.Now()
-		}
-		r.emit(Event{Job: info, State: Sending, Upload: &u})
-		mu.Unlock()
-	})
-	stopTicks := make(chan struct{})
-	ticksDone := make(chan struct{})
-	go func() {
-		defer close(ticksDone)
-		t := time.NewTicker(r.tick)
-		defer t.Stop()
-		for {
-			select {
-			case <-t.C:
-				mu.Lock()
-				if !uploading {
-					r.emit(Event{Job: info, State: Waiting, RetryIn: max(0, time.Until(retryAt))})
-				}
-				mu.Unlock()
-			case <-stopTicks:
-				return
-			}
-		}
-	}()
-	previews := 0
-	keeper, keeps := r.journal.(ArrivalKeeper)
-	onPartial := func(p api.Partial) {
-		if p.Final && keeps {
-			// On disk before the card says it arrived.
-			r.keepArrived(keeper, info, p)
-		}
-		mu.Lock()
-		previews++
-		r.emit(Event{Job: info, State: Partial, Preview: &p})
-		mu.Unlock()
-	}
+	ctx, w := r.watch(ctx, info)
 	service := info.Request.Service
 	if service == nil {
 		service = r.service
@@ -560,12 +516,11 @@ func (r *Runner) run(ctx context.Context, info Info, slot chan struct{}) {
 	var res *api.ImageResult
 	var err error
 	if info.Request.Generate != nil {
-		res, err = service.Generate(ctx, *info.Request.Generate, onPartial)
+		res, err = service.Generate(ctx, *info.Request.Generate, w.partial)
 	} else {
-		res, err = service.Edit(ctx, *info.Request.Edit, onPartial)
+		res, err = service.Edit(ctx, *info.Request.Edit, w.partial)
 	}
-	close(stopTicks)
-	<-ticksDone
+	w.stop()
 
 	asked := honesty.AskedOf(info.Request.Generate, info.Request.Edit)
 	if err != nil {
@@ -578,20 +533,14 @@ func (r *Runner) run(ctx context.Context, info Info, slot chan struct{}) {
 		if errors.As(err, &ue) {
 			aside = r.keepAside(info, ue.Images)
 		}
-		mu.Lock()
-		x := gateway.Ending{Err: err, Cancelled: ctx.Err() != nil, Arrived: previews > 0, Out: time.Since(sent), Unsent: uploading}
-		mu.Unlock()
-		r.finishWithError(ctx, info, err, r.judge(ctx, info, x), aside)
+		r.finishWithError(ctx, info, err, r.judge(ctx, info, w.ending(err, ctx.Err() != nil)), aside)
 		return
 	}
 	// Once the images have arrived they are paid for: they are saved even
 	// if a cancel comes now, and the job ends as done.
 	r.emit(Event{Job: info, State: Saving})
 	asked.Pictures = info.Request.KeptPictures(asked.Pictures)
-	if k := info.Request.Keep; k != nil && asked.Pictures != nil {
-		asked.Pictures.Answered(honesty.ResultData(res))
-		asked.Pictures.KeepFrom(k.Feather, k.Frame)
-	}
+	info.Request.beginKept(asked.Pictures, res)
 	report := honesty.Measure(asked, res)
 	report.Restored = info.Request.Keep != nil && info.Request.Edit != nil && info.Request.Edit.Mask != nil
 	r.learn(ctx, info, report.Checks)

@@ -402,13 +402,7 @@ func (c *Card) apply(e jobs.Event, img image.Image) {
 	case jobs.Queued:
 		c.Status.SetText(catalogue.T("Queued"))
 	case jobs.Sending:
-		if e.Upload != nil {
-			c.sent, c.sentAll = e.Upload.Total, e.Upload.Done()
-			c.Status.SetText(e.Upload.String())
-			break
-		}
-		c.Status.SetText(catalogue.T("Sending…"))
-		c.say(e.Notes)
+		c.showSending(e)
 	case jobs.Waiting:
 		if e.RetryIn > 0 {
 			c.Status.SetText(catalogue.F("The service asked to wait: sending again in %s", catalogue.Duration(e.RetryIn.Round(time.Second))))
@@ -470,10 +464,7 @@ func (c *Card) apply(e jobs.Event, img image.Image) {
 		}
 	case jobs.Cancelled:
 		c.Status.SetText(catalogue.T("Cancelled"))
-		if c.sent > 0 && !c.sentAll && e.Charged == nil {
-			c.hint.SetText(catalogue.T("Stopped during the upload: the service never had the whole request, so nothing was charged."))
-			c.hint.Show()
-		}
+		c.showSending(e)
 		c.retry.SetText(catalogue.T("Run again"))
 		c.retry.Show()
 	case jobs.Interrupted:
@@ -504,6 +495,25 @@ func (c *Card) apply(e jobs.Event, img image.Image) {
 		c.final = true
 		c.cancel.Hide()
 		c.clear.Show()
+	}
+}
+
+// showSending shows how far the request has gone out: the notes of how
+// it was shaped, an upload's bytes, rate and time left; and, for a
+// cancel during the upload, that the service never had it.
+func (c *Card) showSending(e jobs.Event) {
+	switch {
+	case e.State == jobs.Cancelled:
+		if c.sent > 0 && !c.sentAll && e.Charged == nil {
+			c.hint.SetText(catalogue.T("Stopped during the upload: the service never had the whole request, so nothing was charged."))
+			c.hint.Show()
+		}
+	case e.Upload != nil:
+		c.sent, c.sentAll = e.Upload.Total, e.Upload.Done()
+		c.Status.SetText(e.Upload.String())
+	default:
+		c.Status.SetText(catalogue.T("Sending…"))
+		c.say(e.Notes)
 	}
 }
 
