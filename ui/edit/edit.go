@@ -32,7 +32,6 @@ import (
 	"easel/ui/board"
 	"easel/ui/dialogs"
 	"easel/ui/jobview"
-	"easel/ui/kit"
 	"easel/ui/room"
 	"easel/ui/widgets/maskpaint"
 	"easel/ui/widgets/promptentry"
@@ -114,8 +113,7 @@ type Room struct {
 	host Host
 	// work counts the goroutines reading and decoding files, so Wait can
 	// let a closing window see them end.
-	work   sync.WaitGroup
-	inputs []Input
+	work sync.WaitGroup
 	// before are the inputs a start from the Gallery replaced, one Undo
 	// away; nil when there is nothing to bring back.
 	before []Input
@@ -146,7 +144,7 @@ func (t *Room) Wait() { t.work.Wait() }
 // New makes the tab; its widgets are made by Build.
 func New(h Host) *Room {
 	t := &Room{host: h}
-	t.strip = newRefStrip(t.moveTo, t.remove)
+	t.strip = newRefStrip(t.showFirst, func(s string) { t.SetStatus(s) })
 	return t
 }
 
@@ -159,7 +157,7 @@ func (t *Room) Build() fyne.CanvasObject {
 	t.keep = newKeepOption(t.firstSize, t.painted, func() string { return t.Options().Options().Size }, func() bool { return t.Options().Matching() })
 	t.Sender = room.NewSender(t.host, catalogue.T("Send edit"), theme.MediaPlayIcon(), t.PrimaryAction,
 		widget.NewFormItem(catalogue.T("Input fidelity"), t.fidelity), widget.NewFormItem(catalogue.T("Unmasked area"), t.keep.box))
-	t.SetEditing(t.painted, func() (int, bool) { return len(t.inputs), t.fidelity.Selected == catalogue.T("High") })
+	t.SetEditing(t.painted, func() (int, bool) { return len(t.strip.inputs), t.fidelity.Selected == catalogue.T("High") })
 	t.SetPrompt(&t.prompt.Entry)
 	t.Options().OfferMatch(t.firstSize)
 	t.Options().OnSizeChanged = t.optionsChanged
@@ -169,7 +167,7 @@ func (t *Room) Build() fyne.CanvasObject {
 	t.jobs = jobview.NewList(catalogue.T("Edits appear here while they run; results go to the Gallery."), t.JobActions())
 	root := t.layOut()
 	t.optionsChanged()
-	t.showInputs()
+	t.strip.update()
 	return root
 }
 
@@ -185,37 +183,9 @@ func (t *Room) Focused() { t.prompt.TypedShortcut(&fyne.ShortcutSelectAll{}) }
 // Add appends reference images; each one's place in the list is its
 // number in the prompt.
 func (t *Room) Add(in ...Input) {
-	first := len(t.inputs)
-	t.add(in...)
+	first := len(t.strip.inputs)
+	t.strip.add(in...)
 	t.strip.scrollToFrom(first) // where the new ones are
-}
-
-// add appends reference images, leaving the strip's scroll be.
-func (t *Room) add(in ...Input) {
-	var already []string
-	for _, n := range in {
-		if i := t.indexOf(n); i >= 0 {
-			already = append(already, catalogue.F("%s is already the %s input", n.Image.Name, kit.Ordinal(i+1)))
-			continue
-		}
-		t.inputs = append(t.inputs, n)
-	}
-	t.showInputs()
-	if len(already) > 0 {
-		t.SetStatus(strings.Join(already, "; ") + ".")
-	}
-}
-
-// indexOf is where the gallery item in comes from already is among the
-// inputs, or -1 (files are taken as given: two of the same bytes may be
-// meant as two references).
-func (t *Room) indexOf(in Input) int {
-	for i, have := range t.inputs {
-		if in.Item != 0 && have.Item == in.Item {
-			return i
-		}
-	}
-	return -1
 }
 
 // StartFrom makes in Edit's only image: a picture taken from the Gallery
@@ -223,31 +193,17 @@ func (t *Room) indexOf(in Input) int {
 // references left from the last. The images it replaces are one Undo
 // away on the status line.
 func (t *Room) StartFrom(in Input) {
-	old := t.inputs
-	if len(old) == 1 && t.indexOf(in) == 0 {
-		return // already the one picture here
-	}
-	t.inputs = []Input{in}
-	t.showInputs()
+	old := t.strip.replace(in)
 	if len(old) == 0 {
 		return
 	}
-	t.before = old
 	t.SetStatusUndo(catalogue.N("Edit starts from this picture alone; the %d image that was here is one Undo away.", len(old), len(old)), func() {
-		t.inputs, t.before = t.before, nil
-		t.showInputs()
+		t.strip.restore(old)
 	})
 }
 
 // Inputs is the reference images in order.
-func (t *Room) Inputs() []Input { return t.inputs }
-
-// showInputs shows the inputs in the strip and the first in the
-// painter.
-func (t *Room) showInputs() {
-	t.strip.show(t.inputs)
-	t.showFirst()
-}
+func (t *Room) Inputs() []Input { return t.strip.inputs }
 
 // optionsChanged follows a change of what the form's notes say (the
 // size a match sends, whether the unmasked area can be kept): a note
@@ -264,10 +220,10 @@ func (t *Room) optionsChanged() {
 
 // firstSize is the first input's size in pixels, false without one.
 func (t *Room) firstSize() (image.Point, bool) {
-	if len(t.inputs) == 0 || t.inputs[0].Width == 0 {
+	if len(t.strip.inputs) == 0 || t.strip.inputs[0].Width == 0 {
 		return image.Point{}, false
 	}
-	return image.Pt(t.inputs[0].Width, t.inputs[0].Height), true
+	return image.Pt(t.strip.inputs[0].Width, t.strip.inputs[0].Height), true
 }
 
 // painted reports whether a mask is painted on the first input.
@@ -276,10 +232,10 @@ func (t *Room) painted() bool { return t.mask.painted() }
 // showFirst puts the first input in the mask painter when it changed,
 // decoding it off the UI goroutine; a new first image starts a new mask.
 func (t *Room) showFirst() {
-	t.mask.keep(t.inputs)
+	t.mask.keep(t.strip.inputs)
 	var first *Input
-	if len(t.inputs) > 0 {
-		first = &t.inputs[0]
+	if len(t.strip.inputs) > 0 {
+		first = &t.strip.inputs[0]
 	}
 	if !t.mask.differs(first) {
 		// Another reference, the same first: only the estimate, which
@@ -321,35 +277,6 @@ func (t *Room) showFirst() {
 	}()
 }
 
-// move moves input i by places (one to the left or right).
-func (t *Room) move(i, by int) {
-	j := i + by
-	if j < 0 || j >= len(t.inputs) {
-		return
-	}
-	t.inputs[i], t.inputs[j] = t.inputs[j], t.inputs[i]
-	t.showInputs()
-}
-
-// moveTo moves input i to place j (clamped to the list), the others
-// shifting to make room, and keeps the keys on its grip.
-func (t *Room) moveTo(i, j int) {
-	j = max(0, min(j, len(t.inputs)-1))
-	if i == j || i < 0 || i >= len(t.inputs) {
-		return
-	}
-	in := t.inputs[i]
-	rest := append(append([]Input{}, t.inputs[:i]...), t.inputs[i+1:]...)
-	t.inputs = append(append(append([]Input{}, rest[:j]...), in), rest[j:]...)
-	t.strip.refocus = j
-	t.showInputs()
-}
-
-func (t *Room) remove(i int) {
-	t.inputs = append(t.inputs[:i], t.inputs[i+1:]...)
-	t.showInputs()
-}
-
 // addFromFile opens the image picker: several images at once, with
 // previews, numbered in the order they are clicked.
 func (t *Room) addFromFile() {
@@ -362,7 +289,7 @@ func (t *Room) addFromFile() {
 // used, or one past the limit, is named with the reason and the others
 // are added.
 func (t *Room) AddFiles(paths []string) {
-	room := t.maxInputs() - len(t.inputs)
+	room := t.maxInputs() - len(t.strip.inputs)
 	t.work.Add(1)
 	go func() {
 		defer t.work.Done()
@@ -390,14 +317,14 @@ func (t *Room) AddFiles(paths []string) {
 			t.host.Do(func() {
 				// Another drop may have landed meanwhile: the limit is
 				// checked again where the inputs are.
-				if len(t.inputs) >= t.maxInputs() {
+				if len(t.strip.inputs) >= t.maxInputs() {
 					late = append(late, in.Image.Name)
 					return
 				}
 				if first < 0 {
-					first = len(t.inputs)
+					first = len(t.strip.inputs)
 				}
-				t.add(in)
+				t.strip.add(in)
 				t.strip.scrollToFrom(first)
 			})
 		}
@@ -515,10 +442,10 @@ func (t *Room) Prompt() *promptentry.Entry { return t.prompt }
 func (t *Room) Painter() *maskpaint.Painter { return t.mask.painter }
 
 // Move moves input i by one place up (-1) or down (1).
-func (t *Room) Move(i, by int) { t.move(i, by) }
+func (t *Room) Move(i, by int) { t.strip.move(i, by) }
 
 // Remove removes input i.
-func (t *Room) Remove(i int) { t.remove(i) }
+func (t *Room) Remove(i int) { t.strip.remove(i) }
 
 // fidelityValue is the input fidelity chosen, as the service names it.
 func (t *Room) fidelityValue() string {

@@ -70,11 +70,11 @@ func (t *Room) ExpandFirst() { t.expandNext = true }
 // ExpandCanvas asks how to widen the first input (outpaint).
 func (t *Room) ExpandCanvas() {
 	src := t.mask.painter.Image()
-	if len(t.inputs) == 0 || src == nil {
+	if len(t.strip.inputs) == 0 || src == nil {
 		dialog.ShowInformation(catalogue.T("No image to expand"), catalogue.T("Add an image first: the first one is the one widened."), t.host.Window())
 		return
 	}
-	e := &expander{room: t, first: t.inputs[0], src: src, model: t.Options().Options().Model, anchor: outpaint.Center}
+	e := &expander{room: t, first: t.strip.inputs[0], src: src, model: t.Options().Options().Model, anchor: outpaint.Center}
 	var names []string
 	for _, s := range outpaint.Shapes() {
 		names = append(names, s.Name)
@@ -220,15 +220,15 @@ func (e *expander) apply() {
 // new area masked, and sends it at its own shape with the picture put
 // back.
 func (t *Room) useCanvas(in Input, plan *outpaint.Plan) {
-	if len(t.inputs) == 0 {
-		t.inputs = []Input{in}
+	if len(t.strip.inputs) == 0 {
+		t.strip.inputs = []Input{in}
 	} else {
-		t.inputs[0] = in
+		t.strip.inputs[0] = in
 	}
-	t.mask.masks[key(&t.inputs[0])] = mask.FromImage(plan.Mask)
+	t.mask.masks[key(&t.strip.inputs[0])] = mask.FromImage(plan.Mask)
 	t.Options().MatchFirst()
 	t.keep.check.SetChecked(true)
-	t.showInputs()
+	t.strip.update()
 	note := catalogue.F("The first image is now a %d×%d canvas; its new area is masked. Say what fills it, then send.", plan.Canvas.Rect.Dx(), plan.Canvas.Rect.Dy())
 	if plan.Scaled != (image.Point{}) {
 		note += " " + catalogue.F("The picture was scaled to %d×%d to fit.", plan.Scaled.X, plan.Scaled.Y)

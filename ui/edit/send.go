@@ -23,7 +23,7 @@ type sending struct{ *Room }
 func (t sending) request(use func(jobs.Request)) {
 	req := api.EditRequest{Prompt: t.prompt.Text, ImageOptions: t.Options().Options(), InputFidelity: t.fidelityValue()}
 	var parents []int64
-	for _, r := range t.inputs {
+	for _, r := range t.strip.inputs {
 		req.Images = append(req.Images, r.Image)
 		if r.Item != 0 {
 			parents = append(parents, r.Item)
@@ -76,7 +76,7 @@ func (t sending) request(use func(jobs.Request)) {
 // compare opens the comparison board on the edit as it would be sent:
 // the same inputs, mask and prompt across models, qualities or profiles.
 func (t sending) compare() {
-	if len(t.inputs) == 0 {
+	if len(t.strip.inputs) == 0 {
 		t.SetStatus(catalogue.T("Add an image first: a comparison sends the same edit to each model."))
 		return
 	}

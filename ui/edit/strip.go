@@ -6,6 +6,7 @@ import (
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+	"strings"
 
 	"easel/internal/catalogue"
 	"easel/ui/kit"
@@ -15,14 +16,16 @@ import (
 	"easel/ui/widgets/swatch"
 )
 
-// refStrip is the row of numbered reference tiles above the canvas. It
-// owns what it drew: a tile per input, kept from one redraw to the next
-// and only renumbered, so adding an image builds one tile (building
-// sixteen at once took longer than a frame: each has three icon buttons
-// and two truncated labels); the landing mark of a dragged grip; which
-// grip takes the keys after a redraw. The Room owns the inputs and is
-// told what the user asks of a tile.
+// refStrip is Edit's reference images, in order, and the row of numbered
+// tiles above the canvas that shows them. It owns the inputs and what it
+// drew: a tile per input, kept from one redraw to the next and only
+// renumbered, so adding an image builds one tile (building sixteen at
+// once took longer than a frame: each has three icon buttons and two
+// truncated labels); the landing mark of a dragged grip; which grip
+// takes the keys after a redraw. The Room is told when the inputs
+// change (its painter shows the first).
 type refStrip struct {
+	inputs []Input
 	// list is a row.Row: a change lays it out again without refreshing
 	// every tile's labels.
 	list   *row.Row
@@ -35,9 +38,10 @@ type refStrip struct {
 	tiles []*refTile
 	// refocus is the place whose grip takes the keys after a redraw.
 	refocus int
-	// moveTo and remove are the Room's: a tile asks with its place now.
-	moveTo func(i, j int)
-	remove func(i int)
+	// changed and say are the Room's: the inputs changed; a sentence
+	// for its status line.
+	changed func()
+	say     func(string)
 }
 
 // refTile is one input's tile and the widgets its place changes.
@@ -52,8 +56,8 @@ type refTile struct {
 	at int
 }
 
-func newRefStrip(moveTo func(i, j int), remove func(i int)) *refStrip {
-	s := &refStrip{refocus: -1, moveTo: moveTo, remove: remove}
+func newRefStrip(changed func(), say func(string)) *refStrip {
+	s := &refStrip{refocus: -1, changed: changed, say: say}
 	hint := widget.NewLabelWithStyle(catalogue.T("Drop images anywhere on the window, add them, or send them from the Gallery. Their order matters: the prompt can say “the first”, “the second”."),
 		fyne.TextAlignCenter, fyne.TextStyle{})
 	// It wraps to the strip's width rather than setting it.
@@ -69,6 +73,88 @@ func newRefStrip(moveTo func(i, j int), remove func(i int)) *refStrip {
 	// sight: what is sent is never a guess.
 	s.count = &widget.Label{Alignment: fyne.TextAlignCenter}
 	return s
+}
+
+// update shows the inputs and tells the Room they changed.
+func (s *refStrip) update() {
+	s.show(s.inputs)
+	s.changed()
+}
+
+// add appends reference images, leaving the scroll be; an image from
+// the gallery that is there already is said, not added twice.
+func (s *refStrip) add(in ...Input) {
+	var already []string
+	for _, n := range in {
+		if i := s.indexOf(n); i >= 0 {
+			already = append(already, catalogue.F("%s is already the %s input", n.Image.Name, kit.Ordinal(i+1)))
+			continue
+		}
+		s.inputs = append(s.inputs, n)
+	}
+	s.update()
+	if len(already) > 0 {
+		s.say(strings.Join(already, "; ") + ".")
+	}
+}
+
+// indexOf is where the gallery item in comes from already is among the
+// inputs, or -1 (files are taken as given: two of the same bytes may be
+// meant as two references).
+func (s *refStrip) indexOf(in Input) int {
+	for i, have := range s.inputs {
+		if in.Item != 0 && have.Item == in.Item {
+			return i
+		}
+	}
+	return -1
+}
+
+// replace makes in the only input and returns those it replaced (none
+// when in was already the only one).
+func (s *refStrip) replace(in Input) (old []Input) {
+	if len(s.inputs) == 1 && s.indexOf(in) == 0 {
+		return nil // already the one picture here
+	}
+	old, s.inputs = s.inputs, []Input{in}
+	s.update()
+	return old
+}
+
+// restore puts inputs back (an Undo).
+func (s *refStrip) restore(inputs []Input) {
+	s.inputs = inputs
+	s.update()
+}
+
+// move moves input i by places (one to the left or right).
+func (s *refStrip) move(i, by int) {
+	j := i + by
+	if j < 0 || j >= len(s.inputs) {
+		return
+	}
+	s.inputs[i], s.inputs[j] = s.inputs[j], s.inputs[i]
+	s.update()
+}
+
+// moveTo moves input i to place j (clamped to the list), the others
+// shifting to make room, and keeps the keys on its grip.
+func (s *refStrip) moveTo(i, j int) {
+	j = max(0, min(j, len(s.inputs)-1))
+	if i == j || i < 0 || i >= len(s.inputs) {
+		return
+	}
+	in := s.inputs[i]
+	rest := append(append([]Input{}, s.inputs[:i]...), s.inputs[i+1:]...)
+	s.inputs = append(append(append([]Input{}, rest[:j]...), in), rest[j:]...)
+	s.refocus = j
+	s.update()
+}
+
+// remove takes input i out.
+func (s *refStrip) remove(i int) {
+	s.inputs = append(s.inputs[:i], s.inputs[i+1:]...)
+	s.update()
 }
 
 // show lays out a tile per input, in order: the tile an input had is

@@ -99,8 +99,8 @@ func TestTheCardSaysHowFarTheUploadIs(t *testing.T) {
 	// system's socket buffers.
 	refs := noiseRefs(t, 3, 1000)
 	h.UI(func() { r.AddFiles(refs) })
-	h.Until("the references", func() bool { return len(r.inputs) == 3 })
-	if r.inputs[1].Image.Data != nil || r.inputs[1].Image.Path == "" {
+	h.Until("the references", func() bool { return len(r.strip.inputs) == 3 })
+	if r.strip.inputs[1].Image.Data != nil || r.strip.inputs[1].Image.Path == "" {
 		t.Error("a reference sent as it is was read into memory")
 	}
 	h.UI(func() {
@@ -150,7 +150,7 @@ func TestCancelDuringTheUploadSaysNothingWasCharged(t *testing.T) {
 	refs := noiseRefs(t, 2, 1400) // 15.7 MB: twelve seconds
 
 	h.UI(func() { r.AddFiles(refs) })
-	h.Until("the references", func() bool { return len(r.inputs) == 2 })
+	h.Until("the references", func() bool { return len(r.strip.inputs) == 2 })
 	h.UI(func() {
 		r.Prompt().SetText("the two together")
 		r.PrimaryAction()
