@@ -24,8 +24,8 @@ type watch struct {
 	sent      time.Time // when the service had the whole request
 	previews  int
 
-	keeper      ArrivalKeeper
-	stopTicks   chan struct{}
+	keeper       ArrivalKeeper
+	stopTicks    chan struct{}
 	ticksStopped chan struct{}
 }
 
