@@ -1,11 +1,14 @@
 package cli
 
 import (
+	"bufio"
 	"context"
 	"easel/internal/catalogue"
+	"easel/internal/jobs"
 	"errors"
 	"flag"
 	"fmt"
+	"image"
 	"io/fs"
 	"net/http"
 	"os"
@@ -41,7 +44,7 @@ func (f *imageFlags) register(fs *flag.FlagSet) {
 	f.target.register(fs)
 	fs.StringVar(&f.model, "model", "gpt-image-1", catalogue.T("image model id, exactly as the service lists it"))
 	fs.StringVar(&f.prompt, "prompt", "", catalogue.T("what to make (required)"))
-	fs.StringVar(&f.size, "size", "", catalogue.T("auto, 1024x1024, 1536x1024, 1024x1536 or a custom WxH"))
+	fs.StringVar(&f.size, "size", "", catalogue.T("auto, match (for edit: the first image's shape), 1024x1024, 1536x1024, 1024x1536 or a custom WxH"))
 	fs.StringVar(&f.quality, "quality", "", catalogue.T("auto, low, medium, high; xhigh and max on GPT Image 2.5 and later; any value the model takes"))
 	fs.StringVar(&f.background, "background", "", catalogue.T("auto, opaque or transparent (png or webp)"))
 	fs.StringVar(&f.format, "format", "", catalogue.T("output format: png, jpeg or webp; gif and svg on GPT Image 2.6"))
@@ -51,7 +54,7 @@ func (f *imageFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.retryRefused, "retry-refused", false, catalogue.T("send a value the service refused for this model before"))
 	fs.IntVar(&f.compression, "compression", -1, catalogue.T("output compression 0-100, for jpeg and webp"))
 	fs.StringVar(&f.moderation, "moderation", "", catalogue.T("auto or low"))
-	fs.IntVar(&f.n, "n", 0, catalogue.T("how many images, 1-10"))
+	fs.IntVar(&f.n, "n", 1, catalogue.T("how many images, 1-10"))
 	fs.BoolVar(&f.stream, "stream", false, catalogue.T("stream, with previews"))
 	fs.IntVar(&f.partials, "partial-images", 0, catalogue.T("previews while streaming, 0-3"))
 	fs.StringVar(&f.responseFormat, "response-format", "", catalogue.T("url or b64_json (dall-e models)"))
@@ -169,8 +172,12 @@ func runEdit(ctx context.Context, args []string, env Env) error {
 	var f imageFlags
 	var images repeated
 	var mask, fidelity, marks string
+	var keepArea bool
+	var feather int
 	fs := newFlags("edit", env)
 	f.register(fs)
+	fs.BoolVar(&keepArea, "keep", false, catalogue.T("keep the unmasked area: write a second copy of each result with the pixels the mask protects put back, as the window does (needs --mask; --size match pads a first image of a shape the model cannot make)"))
+	fs.IntVar(&feather, "feather", 8, catalogue.T("with --keep, how many pixels the seam blends over"))
 	fs.StringVar(&marks, "marks", "", catalogue.T("JSON file of marks over the first image (pen, arrow, circle, note; see README): markup for models that take it, else drawn on the first image"))
 	fs.Var(&images, "image", catalogue.T("an input image; repeat in order (the first is the one the mask applies to)"))
 	fs.StringVar(&mask, "mask", "", catalogue.T("PNG whose transparent pixels mark what to change in the first image"))
@@ -189,6 +196,16 @@ func runEdit(ctx context.Context, args []string, env Env) error {
 	if req.Images, err = readInputs(env, images); err != nil {
 		return err
 	}
+	first, err := inputSize(req.Images[0])
+	if err != nil {
+		return err
+	}
+	matching := f.size == "match"
+	if matching {
+		// The window's "Match the first image": the nearest size of its
+		// shape the model takes.
+		req.Size = api.MatchSize(req.Model, first.X, first.Y)
+	}
 	if mask != "" {
 		// The mask goes as it is: its pixels are the edit's meaning.
 		data, err := os.ReadFile(mask)
@@ -197,37 +214,110 @@ func runEdit(ctx context.Context, args []string, env Env) error {
 		}
 		req.Mask = &api.InputImage{Name: filepath.Base(mask), ContentType: http.DetectContentType(data), Data: data}
 	}
-	if marks != "" {
-		if err := applyMarks(env, &req, marks); err != nil {
+	var keep *jobs.Keep
+	if keepArea {
+		if keep, err = planKeep(env, &req, feather, matching, first); err != nil {
 			return err
+		}
+	}
+	if marks != "" {
+		original, err := applyMarks(env, &req, marks)
+		if err != nil {
+			return err
+		}
+		if original != nil && keep != nil {
+			keep.First = original // kept from the picture, not from the marks
 		}
 	}
 	res, err := sendEdit(ctx, env, &f, c, p, &req)
 	if err != nil || res == nil {
 		return err
 	}
-	return writeImages(env, f.out, res)
+	if err := writeImages(env, f.out, res); err != nil || keep == nil {
+		return err
+	}
+	return writeKept(env, f.out, jobs.Request{Edit: &req, Keep: keep}, res)
+}
+
+// planKeep readies an edit that keeps its unmasked area as the window
+// does (jobs.PadFirst): with --size match, a first image of a shape the
+// model cannot make goes padded; a size of another shape is refused
+// before anything is paid, since nothing could be put back.
+func planKeep(env Env, req *api.EditRequest, feather int, matching bool, first image.Point) (*jobs.Keep, error) {
+	if req.Mask == nil {
+		return nil, usageErr(env, catalogue.T("--keep needs --mask: the mask says which pixels to put back"))
+	}
+	keep := &jobs.Keep{Feather: max(0, feather)}
+	if shape, pad := jobs.PadsTo(keep, matching, req.Size, first); pad {
+		if err := jobs.PadFirst(req, keep, shape); err != nil {
+			return nil, fmt.Errorf(catalogue.T("the first image could not be padded to the model's shape: %w"), err)
+		}
+		fmt.Fprintln(env.Stderr, "easel: "+catalogue.F("the model makes no %d×%d shape: the first image goes padded to %d×%d's (the padding protected), and each result is cropped back to %d×%d",
+			first.X, first.Y, shape.X, shape.Y, first.X, first.Y))
+		return keep, nil
+	}
+	if w, h, sized := api.ParseSize(req.Size); sized && !imageio.SameShape(image.Pt(w, h), first) {
+		return nil, usageErr(env, catalogue.F("the result will be %dx%d and the first image is %dx%d: their shapes differ, so the unmasked area cannot be put back; use --size match", w, h, first.X, first.Y))
+	}
+	return keep, nil
+}
+
+// writeKept writes a second copy of each result with the unmasked area
+// put back (the window's "kept" image), each named after its result.
+func writeKept(env Env, out string, job jobs.Request, res *api.ImageResult) error {
+	pics := job.Pictures(res)
+	pics.KeepFrom(job.Keep.Feather, job.Keep.Frame)
+	stamp := time.Now().Format("20060102-150405")
+	for i := range res.Images {
+		kept, err := pics.KeptResult(i)
+		if err != nil {
+			fmt.Fprintln(env.Stderr, "easel: "+catalogue.F("image %d: the unmasked area could not be put back (%v); the result is kept as the service sent it", i+1, err))
+			continue
+		}
+		data, _ := kept.Bytes()
+		path, err := keepFile(out, fmt.Sprintf("easel-%s-%d-kept", stamp, i+1), ".png", data)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(env.Stdout, path)
+	}
+	return nil
+}
+
+// inputSize is an input's width and height, from its header.
+func inputSize(in api.InputImage) (image.Point, error) {
+	rc, err := in.Open()
+	if err != nil {
+		return image.Point{}, err
+	}
+	defer rc.Close()
+	cfg, _, err := image.DecodeConfig(bufio.NewReader(rc))
+	if err != nil {
+		return image.Point{}, fmt.Errorf(catalogue.T("cannot read image %s: %w"), in.Name, err)
+	}
+	return image.Pt(cfg.Width, cfg.Height), nil
 }
 
 // applyMarks puts the marks of the file at path into req as the window
-// does (markup.Apply), and says on stderr how they went.
-func applyMarks(env Env, req *api.EditRequest, path string) error {
+// does (markup.Apply), and says on stderr how they went; original is the
+// first image as it was when the marks were drawn on it.
+func applyMarks(env Env, req *api.EditRequest, path string) (original []byte, err error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return fmt.Errorf(catalogue.T("cannot read the marks %s: %w"), path, err)
+		return nil, fmt.Errorf(catalogue.T("cannot read the marks %s: %w"), path, err)
 	}
 	m, err := markup.Parse(data)
 	if err != nil {
-		return fmt.Errorf(catalogue.T("cannot read the marks %s: %w"), path, err)
+		return nil, fmt.Errorf(catalogue.T("cannot read the marks %s: %w"), path, err)
 	}
-	mode, _, err := markup.Apply(req, m)
+	mode, original, err := markup.Apply(req, m)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if s := mode.Sentence(); s != "" {
 		fmt.Fprintln(env.Stderr, "easel: "+s)
 	}
-	return nil
+	return original, nil
 }
 
 // readInputs reads the edit's images as readInput does, as many at once

@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"image"
-	"image/png"
 	"os"
 	"path/filepath"
 	"strings"
@@ -27,7 +26,6 @@ import (
 	"easel/internal/imageio"
 	"easel/internal/jobs"
 	"easel/internal/library"
-	"easel/internal/outpaint"
 	"easel/internal/wording"
 	"easel/ui/board"
 	"easel/ui/dialogs"
@@ -382,39 +380,6 @@ func expandFolders(paths []string) (files, problems []string) {
 // PrimaryAction checks the edit and submits it as a job.
 func (t *Room) PrimaryAction() {
 	sending{t}.request(func(r jobs.Request) { t.Send(r.Edit.Check, &r.Edit.ImageOptions, r) })
-}
-
-// padFirst pads the first input and its mask to shape's proportions (see
-// outpaint.PadToShape), as PNGs, with the picture's frame on them.
-func padFirst(first, mask api.InputImage, shape image.Point) (api.InputImage, api.InputImage, image.Rectangle, error) {
-	data, err := first.Bytes()
-	if err != nil {
-		return first, mask, image.Rectangle{}, err
-	}
-	img, err := imageio.DecodeBounded(bytes.NewReader(data), imageio.MaxPixels)
-	if err != nil {
-		return first, mask, image.Rectangle{}, err
-	}
-	m, err := imageio.DecodeBounded(bytes.NewReader(mask.Data), imageio.MaxPixels)
-	if err != nil {
-		return first, mask, image.Rectangle{}, err
-	}
-	padded, paddedMask, frame := outpaint.PadToShape(img, m, shape)
-	enc := func(i image.Image) ([]byte, error) {
-		var b bytes.Buffer
-		err := (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(&b, i)
-		return b.Bytes(), err
-	}
-	pd, err := enc(padded)
-	if err != nil {
-		return first, mask, frame, err
-	}
-	md, err := enc(paddedMask)
-	if err != nil {
-		return first, mask, frame, err
-	}
-	name := strings.TrimSuffix(first.Name, filepath.Ext(first.Name)) + ".png"
-	return api.InputImage{Name: name, ContentType: "image/png", Data: pd}, api.InputImage{Name: mask.Name, ContentType: "image/png", Data: md}, frame, nil
 }
 
 // ShowJob shows a job event on the job's card; img is its preview,

@@ -59,11 +59,10 @@ func (k *keepOption) featherPx() int {
 // image" asked for the nearest it makes.
 func (k *keepOption) pads(masked bool) (image.Point, bool) {
 	first, ok := k.first()
-	w, h, sized := api.ParseSize(k.size())
-	if k.request(masked) == nil || !ok || !sized || !k.matching() || imageio.SameShape(image.Pt(w, h), first) {
+	if !ok {
 		return image.Point{}, false
 	}
-	return image.Pt(w, h), true
+	return jobs.PadsTo(k.request(masked), k.matching(), k.size(), first)
 }
 
 // request is the job's Keep: nil when off or without a mask.

@@ -1,7 +1,6 @@
 package edit
 
 import (
-	"image"
 
 	"easel/internal/api"
 	"easel/internal/catalogue"
@@ -51,13 +50,10 @@ func (t sending) request(use func(jobs.Request)) {
 		defer t.work.Done()
 		var err error
 		if pad {
-			var first, mask api.InputImage
-			var frame image.Rectangle
-			if first, mask, frame, err = padFirst(req.Images[0], *req.Mask, shape); err != nil {
+			if err = jobs.PadFirst(&req, keep, shape); err != nil {
 				t.host.Do(func() { t.SetStatus(catalogue.F("The first image could not be padded to the model's shape: %v", err)) })
 				return
 			}
-			req.Images[0], req.Mask, keep.Frame = first, &mask, frame
 		}
 		mode, original, err := markup.Apply(&req, marks)
 		t.host.Do(func() {

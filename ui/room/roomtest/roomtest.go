@@ -10,6 +10,8 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"mime"
+	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -67,7 +69,9 @@ type Host struct {
 	// chatBodies are the bodies of the chat requests the fake service
 	// received, in order.
 	chatBodies [][]byte
+	editBodies []recorded
 	bodiesMu   sync.Mutex
+	baseURL    string
 }
 
 // Options change the fake service a host talks to.
@@ -79,6 +83,9 @@ type Options struct {
 	// UploadRate is the bytes a second the fake service reads of an
 	// edit's upload; 0 as fast as they come.
 	UploadRate int64
+	// RecordEdits keeps each edit's body as the service received it
+	// (Edits), up to 64 MB each.
+	RecordEdits bool
 	// Profile, when set, is a stored profile the session opens on (its
 	// base URL is set to the fake service's, its key is kept in the
 	// test keyring), instead of the keyless demo: for a budget or prices
@@ -112,15 +119,20 @@ func NewWith(t testing.TB, o Options) *Host {
 	}, jobs.Options{Memory: lib, Ledger: spend.Ledger{Lib: lib}})
 	fake := demoservice.New(demoservice.Config{Pace: o.Pace, Quirks: o.Quirks, UploadRate: o.UploadRate})
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if strings.HasSuffix(r.URL.Path, "/chat/completions") {
+		if strings.HasSuffix(r.URL.Path, "/chat/completions") || strings.HasSuffix(r.URL.Path, "/images/edits") && o.RecordEdits {
 			body, _ := io.ReadAll(io.LimitReader(r.Body, 64<<20))
 			h.bodiesMu.Lock()
-			h.chatBodies = append(h.chatBodies, body)
+			if strings.HasSuffix(r.URL.Path, "/images/edits") {
+				h.editBodies = append(h.editBodies, recorded{body, r.Header.Get("Content-Type")})
+			} else {
+				h.chatBodies = append(h.chatBodies, body)
+			}
 			h.bodiesMu.Unlock()
 			r.Body = io.NopCloser(bytes.NewReader(body))
 		}
 		fake.ServeHTTP(w, r)
 	}))
+	h.baseURL = ts.URL + "/v1"
 	opts := session.Options{
 		ConfigPath: filepath.Join(t.TempDir(), "profiles.json"),
 		Keys:       secrets.New(secrets.NewMemory(), 0),
@@ -158,6 +170,34 @@ func NewWith(t testing.TB, o Options) *Host {
 	})
 	return h
 }
+
+// recorded is a request's body and content type as the service got it.
+type recorded struct {
+	body        []byte
+	contentType string
+}
+
+// Edits are the multipart forms of the edits the fake service received,
+// in order (with RecordEdits); safe from any goroutine.
+func (h *Host) Edits() []*multipart.Form {
+	h.bodiesMu.Lock()
+	defer h.bodiesMu.Unlock()
+	var out []*multipart.Form
+	for _, r := range h.editBodies {
+		_, params, err := mime.ParseMediaType(r.contentType)
+		if err != nil {
+			continue
+		}
+		if f, err := multipart.NewReader(bytes.NewReader(r.body), params["boundary"]).ReadForm(64 << 20); err == nil {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// ServiceURL is the fake service's base URL, for a command line run
+// against the same service.
+func (h *Host) ServiceURL() string { return h.baseURL }
 
 // Bodies are the bodies of the chat requests the fake service received,
 // in order; safe from any goroutine.

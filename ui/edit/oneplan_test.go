@@ -1,0 +1,182 @@
+package edit
+
+import (
+	"bytes"
+	"image"
+	"image/color"
+	"image/png"
+	"io"
+	"mime/multipart"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"easel/internal/api"
+	"easel/internal/cli"
+	"easel/internal/config"
+	"easel/internal/jobs"
+	"easel/internal/secrets"
+	"easel/ui/imageform"
+	"easel/ui/room/roomtest"
+)
+
+// formImage decodes the form's file field name (the first of them).
+func formImage(t *testing.T, f *multipart.Form, name string) image.Image {
+	t.Helper()
+	fhs := f.File[name]
+	if len(fhs) == 0 {
+		t.Fatalf("no %s in the form", name)
+	}
+	r, err := fhs[0].Open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	data, _ := io.ReadAll(r)
+	img, err := png.Decode(bytes.NewReader(data))
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return img
+}
+
+// samePixels reports whether a and b are the same picture, pixel for pixel.
+func samePixels(a, b image.Image) bool {
+	if a.Bounds().Size() != b.Bounds().Size() {
+		return false
+	}
+	ab, bb := a.Bounds(), b.Bounds()
+	for y := 0; y < ab.Dy(); y++ {
+		for x := 0; x < ab.Dx(); x++ {
+			r1, g1, b1, a1 := a.At(ab.Min.X+x, ab.Min.Y+y).RGBA()
+			r2, g2, b2, a2 := b.At(bb.Min.X+x, bb.Min.Y+y).RGBA()
+			if r1 != r2 || g1 != g2 || b1 != b2 || a1 != a2 {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// The window and the command line plan an edit alike (issue 42): a
+// masked edit of a 1000×300 picture that keeps its unmasked area, at
+// "Match the first image" (--size match), reaches the service from both
+// as the same request — its first image and mask padded to the same
+// shape, pixel for pixel, at the same size — and both keep a copy of
+// the picture's own size.
+func TestTheWindowAndTheCommandLineSendAPaddedKeptEditAlike(t *testing.T) {
+	h := roomtest.NewWith(t, roomtest.Options{RecordEdits: true})
+	r := New(h)
+	h.Show(r.Build)
+	dir := t.TempDir()
+	wide := image.NewNRGBA(image.Rect(0, 0, 1000, 300))
+	mask := image.NewNRGBA(image.Rect(0, 0, 1000, 300))
+	for y := 0; y < 300; y++ {
+		for x := 0; x < 1000; x++ {
+			wide.SetNRGBA(x, y, color.NRGBA{uint8(x / 4), uint8(y), 120, 255})
+			a := uint8(255)
+			if x > 400 && x < 600 {
+				a = 0 // the middle may change
+			}
+			mask.SetNRGBA(x, y, color.NRGBA{A: a})
+		}
+	}
+	picture, maskFile := filepath.Join(dir, "wide.png"), filepath.Join(dir, "mask.png")
+	for path, img := range map[string]image.Image{picture: wide, maskFile: mask} {
+		var b bytes.Buffer
+		if err := png.Encode(&b, img); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, b.Bytes(), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	// The window: the picture dropped, the mask imported, the size
+	// matched, the unmasked area kept (the default).
+	var done []jobs.Event
+	h.OnJob = func(e jobs.Event) {
+		if e.State.Final() {
+			done = append(done, e)
+		}
+	}
+	h.UI(func() { r.AddFiles([]string{picture}) })
+	h.Until("the painter", func() bool { return r.mask.painter.Mask() != nil })
+	var model string
+	h.UI(func() {
+		if err := r.mask.useMask(&r.strip.inputs[0], mask, "mask.png"); err != nil {
+			t.Fatal(err)
+		}
+		o := r.Options().Options()
+		model = o.Model
+		r.Options().SetOptions(api.ImageOptions{Model: model, Size: imageform.MatchLabel()})
+		r.Prompt().SetText("a lantern in the middle")
+		r.PrimaryAction()
+	})
+	h.Until("the window's edit", func() bool { return len(done) == 1 })
+	if done[0].State != jobs.Done || len(done[0].ItemIDs) != 2 {
+		t.Fatalf("the window's edit ended %v with %d items", done[0].State, len(done[0].ItemIDs))
+	}
+
+	// The command line, against the same service.
+	var out, errOut bytes.Buffer
+	vars := map[string]string{"OPENAI_BASE_URL": h.ServiceURL(), "OPENAI_API_KEY": "sk-oneplan-test-123456", "EASEL_HOME": filepath.Join(dir, "home")}
+	env := cli.Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errOut, Getenv: func(k string) string { return vars[k] },
+		Profiles: config.Open(filepath.Join(dir, "profiles.json")), Keys: secrets.New(secrets.NewMemory(), 0)}
+	if code := cli.Run([]string{"edit", "--prompt", "a lantern in the middle", "--model", model, "--image", picture, "--mask", maskFile,
+		"--keep", "--size", "match", "--out", filepath.Join(dir, "out")}, env); code != 0 {
+		t.Fatalf("easel edit: exit %d: %s", code, errOut.String())
+	}
+
+	forms := h.Edits()
+	if len(forms) != 2 {
+		t.Fatalf("the service received %d edits, want 2", len(forms))
+	}
+	win, line := forms[0], forms[1]
+	for _, field := range []string{"size", "model", "n", "prompt"} {
+		if a, b := win.Value[field], line.Value[field]; strings.Join(a, ",") != strings.Join(b, ",") {
+			t.Errorf("%s: the window sent %q, the command line %q", field, a, b)
+		}
+	}
+	if got := win.Value["size"]; len(got) != 1 || got[0] != api.MatchSize(model, 1000, 300) {
+		t.Errorf("the window asked for size %q", got)
+	}
+	for _, field := range []string{"image[]", "mask"} {
+		a, b := formImage(t, win, field), formImage(t, line, field)
+		if a.Bounds().Size() == (image.Point{1000, 300}) {
+			t.Errorf("%s went unpadded at 1000x300", field)
+		}
+		if !samePixels(a, b) {
+			t.Errorf("%s: the window sent %v, the command line %v, or their pixels differ", field, a.Bounds().Size(), b.Bounds().Size())
+		}
+	}
+	// Each kept a copy of the picture's own size.
+	paths := strings.Fields(out.String())
+	if len(paths) != 2 || !strings.HasSuffix(paths[1], "-kept.png") {
+		t.Fatalf("easel edit wrote %q", out.String())
+	}
+	f, err := os.Open(paths[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	kept, err := png.Decode(f)
+	if err != nil || kept.Bounds().Size() != (image.Point{1000, 300}) {
+		t.Fatalf("the command line's kept copy is %v (%v), want 1000x300", kept.Bounds().Size(), err)
+	}
+	// Outside the mask and its feather, the picture's own pixels.
+	for _, x := range []int{0, 200, 390, 610, 999} {
+		for _, y := range []int{0, 150, 299} {
+			if kept.At(x, y) != color.Color(wide.NRGBAAt(x, y)) && !sameColour(kept.At(x, y), wide.NRGBAAt(x, y)) {
+				t.Errorf("the kept copy at (%d,%d) is %v, the picture %v", x, y, kept.At(x, y), wide.NRGBAAt(x, y))
+			}
+		}
+	}
+}
+
+func sameColour(a, b color.Color) bool {
+	r1, g1, b1, a1 := a.RGBA()
+	r2, g2, b2, a2 := b.RGBA()
+	return r1 == r2 && g1 == g2 && b1 == b2 && a1 == a2
+}
