@@ -1,7 +1,6 @@
 package edit
 
 import (
-
 	"easel/internal/api"
 	"easel/internal/catalogue"
 	"easel/internal/jobs"
