@@ -73,8 +73,22 @@ const (
 	maxTypeMethods = 30
 )
 
+// hubBaseline are the types over the ceiling today, counted with the
+// role types that only wrap them (type menus struct{ *App }) folded in:
+// a role of that form carries the whole hub, so its methods are the
+// hub's. Each figure may only go down, to the ceiling, and goes when it
+// is reached: the test fails when a type grows past its figure and when
+// a figure is higher than its type's count.
+var hubBaseline = map[string]int{
+	"ui.App":          66,
+	"ui/chat.Room":    62,
+	"ui/gallery.Room": 53,
+}
+
 func TestNoTypeInUIIsAHub(t *testing.T) {
 	counts := map[string]int{}
+	// roles maps a role type to the type it wraps, both by package.
+	roles := map[string]string{}
 	err := filepath.WalkDir("../../ui", func(path string, d os.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
 			return err
@@ -83,7 +97,17 @@ func TestNoTypeInUIIsAHub(t *testing.T) {
 		if err != nil {
 			return err
 		}
+		pkg := strings.TrimPrefix(filepath.ToSlash(filepath.Dir(path)), "../../")
 		for _, decl := range f.Decls {
+			if gd, ok := decl.(*ast.GenDecl); ok {
+				for _, spec := range gd.Specs {
+					if ts, ok := spec.(*ast.TypeSpec); ok {
+						if wrapped, ok := wrapsOne(ts); ok {
+							roles[pkg+"."+ts.Name.Name] = pkg + "." + wrapped
+						}
+					}
+				}
+			}
 			fd, ok := decl.(*ast.FuncDecl)
 			if !ok || fd.Recv == nil {
 				continue
@@ -93,7 +117,7 @@ func TestNoTypeInUIIsAHub(t *testing.T) {
 				typ = star.X
 			}
 			if id, ok := typ.(*ast.Ident); ok {
-				counts[filepath.Dir(path)+"."+id.Name]++
+				counts[pkg+"."+id.Name]++
 			}
 		}
 		return nil
@@ -101,13 +125,47 @@ func TestNoTypeInUIIsAHub(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	for role, hub := range roles {
+		counts[hub] += counts[role]
+		delete(counts, role)
+	}
 	for name, n := range counts {
 		limit := maxTypeMethods
-		if name == filepath.Join("..", "..", "ui")+".App" {
+		if name == "ui.App" {
 			limit = maxAppMethods
 		}
+		if base, ok := hubBaseline[name]; ok {
+			if n < base {
+				t.Errorf("%s has %d methods with its roles, under its baseline of %d: lower the baseline to %d", name, n, base, max(n, limit))
+			}
+			limit = max(limit, base)
+		}
 		if n > limit {
-			t.Errorf("%s has %d methods (at most %d): split what it does into types of their own", strings.TrimPrefix(name, "../../"), n, limit)
+			t.Errorf("%s has %d methods with its roles (at most %d): split what it does into parts with state of their own", name, n, limit)
 		}
 	}
+	for name, base := range hubBaseline {
+		if _, ok := counts[name]; !ok {
+			t.Errorf("the baseline names %s (%d), which has no methods now: remove it", name, base)
+		}
+	}
+}
+
+// wrapsOne reports whether ts is a role type: a struct of one embedded
+// pointer to a type of its own package and nothing else, and the type
+// it wraps.
+func wrapsOne(ts *ast.TypeSpec) (string, bool) {
+	st, ok := ts.Type.(*ast.StructType)
+	if !ok || st.Fields == nil || len(st.Fields.List) != 1 || len(st.Fields.List[0].Names) != 0 {
+		return "", false
+	}
+	star, ok := st.Fields.List[0].Type.(*ast.StarExpr)
+	if !ok {
+		return "", false
+	}
+	id, ok := star.X.(*ast.Ident)
+	if !ok {
+		return "", false
+	}
+	return id.Name, true
 }

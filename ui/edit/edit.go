@@ -406,12 +406,6 @@ func (t *Room) Prompt() *promptentry.Entry { return t.prompt }
 // Painter is the mask painter, for tests and the window's keys.
 func (t *Room) Painter() *maskpaint.Painter { return t.mask.painter }
 
-// Move moves input i by one place up (-1) or down (1).
-func (t *Room) Move(i, by int) { t.strip.move(i, by) }
-
-// Remove removes input i.
-func (t *Room) Remove(i int) { t.strip.remove(i) }
-
 // fidelityValue is the input fidelity chosen, as the service names it.
 func (t *Room) fidelityValue() string {
 	if t.fidelity.Selected == catalogue.T("High") {
