@@ -121,7 +121,7 @@ func openLog() func() {
 		applog.Discard()
 		return func() {}
 	}
-	c, _ := applog.Open(filepath.Join(dir, "logs"), level)
+	c, _ := applog.Open(filepath.Join(dir, applog.Folder), level)
 	return func() { _ = c.Close() }
 }
 

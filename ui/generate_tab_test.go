@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"easel/ui/widgets/reorder"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -123,7 +124,7 @@ func TestSendToEditKeepsOrderAndLineage(t *testing.T) {
 	if ea.CurrentTab() != TabEdit || e.Inputs()[0].Item != second.ID {
 		t.Fatalf("inputs %v", e.Inputs())
 	}
-	onUI(ea, func() { e.Move(0, 1) }) // now first, second
+	onUI(ea, func() { gripKey(ea, 0, fyne.KeyRight) }) // now first, second
 	if e.Inputs()[0].Item != first.ID {
 		t.Fatal("move did not reorder")
 	}
@@ -138,7 +139,7 @@ func TestSendToEditKeepsOrderAndLineage(t *testing.T) {
 	if len(it.Parents) != 2 || it.Parents[0] != first.ID || it.Parents[1] != second.ID {
 		t.Errorf("lineage %v, want [%d %d]", it.Parents, first.ID, second.ID)
 	}
-	onUI(ea, func() { e.Remove(0) })
+	onUI(ea, func() { gripKey(ea, 0, fyne.KeyDelete) })
 	if len(e.Inputs()) != 1 || e.Inputs()[0].Item != second.ID {
 		t.Errorf("remove left %v", e.Inputs())
 	}
@@ -349,4 +350,16 @@ func TestEscIsCancelWhereThereIsOne(t *testing.T) {
 			t.Errorf("Esc sent %v, dialog still open %v", sent, ea.win.Canvas().Overlays().Top() != nil)
 		}
 	})
+}
+
+// gripKey presses key on the grip of Edit's i-th reference tile, as the
+// keyboard does once the grip has the focus.
+func gripKey(ea *App, i int, key fyne.KeyName) {
+	var grips []*reorder.Handle
+	roomtest.Walk(ea.win.Content(), func(o fyne.CanvasObject) {
+		if h, ok := o.(*reorder.Handle); ok {
+			grips = append(grips, h)
+		}
+	})
+	grips[i].TypedKey(&fyne.KeyEvent{Name: key})
 }

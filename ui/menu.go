@@ -2,12 +2,18 @@ package ui
 
 import (
 	"context"
-	"easel/internal/catalogue"
-	"easel/internal/wording"
+	"errors"
 	"fmt"
+	"net/url"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
+
+	"easel/internal/applog"
+	"easel/internal/catalogue"
+	"easel/internal/library"
+	"easel/internal/wording"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/dialog"
@@ -93,6 +99,7 @@ func (a menus) mainMenu() *fyne.MainMenu {
 	help := fyne.NewMenu(catalogue.T("Help"),
 		fyne.NewMenuItem(catalogue.T("Keyboard shortcuts"), func() { dialogs.ShowShortcuts(a.win) }),
 		fyne.NewMenuItem(catalogue.T("Check the gallery's index"), a.checkLibraryFully),
+		fyne.NewMenuItem(catalogue.T("Open the log folder"), func() { openLogFolder(a.fyneApp, a.win) }),
 		fyne.NewMenuItem(catalogue.T("About Easel"), a.showAbout))
 	return fyne.NewMainMenu(file, edit, view, help)
 }
@@ -249,4 +256,19 @@ func underDialog(win fyne.Window) bool { return win.Canvas().Overlays().Top() !=
 func claimedByView(win fyne.Window, s fyne.Shortcut) bool {
 	v, ok := win.Canvas().Focused().(shortcutClaimer)
 	return ok && v.ClaimShortcut(s)
+}
+
+// openLogFolder shows the folder of Easel's log (internal/applog) in the
+// file manager: what to attach when a charge or an image went missing.
+func openLogFolder(app fyne.App, win fyne.Window) {
+	dir, err := library.Dir()
+	if err == nil {
+		dir = filepath.Join(dir, applog.Folder)
+		err = os.MkdirAll(dir, 0o700)
+	}
+	if err != nil {
+		dialog.ShowError(errors.New(catalogue.F("The log folder cannot be opened: %v", err)), win)
+		return
+	}
+	_ = app.OpenURL(&url.URL{Scheme: "file", Path: filepath.ToSlash(dir)})
 }

@@ -24,6 +24,9 @@ const MaxSize = 2 << 20
 // Name is the log file's name in its folder.
 const Name = "easel.log"
 
+// Folder is the log's folder in the gallery's.
+const Folder = "logs"
+
 // keyLike finds what looks like a key or a bearer token: the log is for
 // reading over a user's shoulder, and must never hold one.
 var keyLike = regexp.MustCompile(`(?i)(sk-[a-z0-9_\-]{6,}|bearer\s+[a-z0-9._\-]{6,}|[a-z0-9_\-]{40,})`)
