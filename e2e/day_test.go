@@ -281,3 +281,33 @@ func TestTheEstimateFollowsQuality(t *testing.T) {
 		t.Errorf("picking another quality changed %d pixels of the estimate: it did not follow", n)
 	}
 }
+
+// At 1024×700 the painter's tools keep their places (issue 40, item
+// 10): the zoom's controls were drawn over Eraser (E) and undo, so a
+// click on Eraser zoomed. Clicking Eraser's box checks it, and leaves
+// the zoom's figure as it was.
+func TestAt1024TheEraserIsNotUnderTheZoom(t *testing.T) {
+	bin := binary(t, "EASEL_BIN")
+	home := t.TempDir()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	p := start(t, bin, home, "--demo", wideFirst(t, home))
+	p.waitDrawn(ctx)
+	xdo(t, "windowsize", "--sync", fmt.Sprint(uint32(p.window)), "1024", "700")
+	time.Sleep(time.Second)
+	p.waitSettled(ctx)
+	p.waitPicture(ctx, "the wide picture in the painter", image.Rect(100, 330, 600, 480))
+	box, zoom := image.Rect(140, 162, 162, 186), image.Rect(352, 162, 410, 186)
+	before := p.screenshot()
+	if dir := os.Getenv("SCREENSHOT_DIR"); dir != "" {
+		save(t, filepath.Join(dir, "painter-tools-1024.png"), before)
+	}
+	p.click(151, 173)
+	p.waitScreen(ctx, "Eraser's box checked", func(img *image.RGBA) bool {
+		return differingPixels(before.SubImage(box), img.SubImage(box)) > 40
+	})
+	time.Sleep(300 * time.Millisecond)
+	if n := differingPixels(before.SubImage(zoom), p.screenshot().SubImage(zoom)); n > 0 {
+		t.Errorf("a click on Eraser changed the zoom's figure (%d pixels)", n)
+	}
+}
