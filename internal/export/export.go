@@ -29,6 +29,7 @@ import (
 	"github.com/disintegration/imaging"
 
 	"easel/internal/atomicfile"
+	"easel/internal/c2pa"
 	"easel/internal/imageio"
 	"easel/internal/library"
 )
@@ -169,7 +170,16 @@ func one(ctx context.Context, it library.Item, src string, opt Options) (string,
 		return "", ctx.Err()
 	}
 	meta := Describe(it)
-	if opt.Metadata == TextChunks && format == "png" {
+	// A file signed with Content Credentials written as it is stays
+	// byte for byte: a text chunk written into it would turn its
+	// credential into "present but tampered". Its recipe goes beside it.
+	signed := bytes.Equal(data, original) && c2pa.Present(original)
+	if signed {
+		meta["content_credentials"] = "present, kept: the file is the signed original, byte for byte"
+	} else if c2pa.Present(original) {
+		meta["content_credentials"] = "not carried: the image was re-encoded, so the original's credential no longer applies"
+	}
+	if opt.Metadata == TextChunks && format == "png" && !signed {
 		if data, err = withText(data, meta); err != nil {
 			return "", fmt.Errorf("image %d: %w", it.ID, err)
 		}
@@ -178,7 +188,7 @@ func one(ctx context.Context, it library.Item, src string, opt Options) (string,
 	if err != nil {
 		return "", err
 	}
-	if opt.Metadata == Sidecar || (opt.Metadata == TextChunks && format != "png") {
+	if opt.Metadata == Sidecar || (opt.Metadata == TextChunks && (format != "png" || signed)) {
 		js, _ := json.MarshalIndent(meta, "", "  ")
 		side := strings.TrimSuffix(path, filepath.Ext(path)) + ".json"
 		if err := atomicfile.WriteNewUnsynced(side, append(js, '\n'), 0o644); err != nil {

@@ -3,7 +3,9 @@ package export
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"encoding/json"
+	"hash/crc32"
 	"image"
 	"image/color"
 	"image/png"
@@ -159,5 +161,63 @@ func TestACancelledExportLeavesNoPartialFile(t *testing.T) {
 	}
 	if len(entries) != written {
 		t.Errorf("%d files for %d written", len(entries), written)
+	}
+}
+
+// signedPNG is a PNG with a caBX chunk (a C2PA manifest store) after its
+// header, as OpenAI signs what its image models make.
+func signedPNG(t *testing.T) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	if err := png.Encode(&b, image.NewNRGBA(image.Rect(0, 0, 64, 48))); err != nil {
+		t.Fatal(err)
+	}
+	store := []byte("\x00\x00\x00\x20jumb\x00\x00\x00\x18jumdc2pa\x00\x11\x00\x10manifest store")
+	var c bytes.Buffer
+	binary.Write(&c, binary.BigEndian, uint32(len(store)))
+	c.WriteString("caBX")
+	c.Write(store)
+	binary.Write(&c, binary.BigEndian, crc32.ChecksumIEEE(append([]byte("caBX"), store...)))
+	p := b.Bytes()
+	return append(append(append([]byte{}, p[:33]...), c.Bytes()...), p[33:]...)
+}
+
+// An answer signed with Content Credentials is exported byte for byte,
+// even when the recipe is asked for as PNG text chunks: a text chunk is
+// never written into a signed PNG; the recipe goes beside it, saying the
+// credential was kept. A re-encode (another format) says it was not.
+func TestASignedAnswerIsExportedByteForByte(t *testing.T) {
+	l, err := library.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	signed := signedPNG(t)
+	id, err := l.Add(context.Background(), library.NewItem{Image: api.Image{Data: signed, Format: "png", Width: 64, Height: 48},
+		Kind: "generate", Prompt: "a signed lighthouse", Model: "gpt-image-1", Created: time.Now()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	it, _ := l.Get(context.Background(), id)
+	dir := t.TempDir()
+	res := Run(context.Background(), []library.Item{it}, l.Path, Options{Dir: dir, Metadata: TextChunks}, nil)
+	if res[0].Err != nil {
+		t.Fatal(res[0].Err)
+	}
+	got, _ := os.ReadFile(res[0].Path)
+	if !bytes.Equal(got, signed) {
+		t.Fatal("the signed PNG was changed on export")
+	}
+	if bytes.Contains(got, []byte("tEXt")) {
+		t.Error("a text chunk was written into a signed PNG")
+	}
+	side, err := os.ReadFile(strings.TrimSuffix(res[0].Path, ".png") + ".json")
+	if err != nil || !strings.Contains(string(side), "a signed lighthouse") || !strings.Contains(string(side), "present, kept") {
+		t.Errorf("the recipe beside it: %s (%v)", side, err)
+	}
+	res = Run(context.Background(), []library.Item{it}, l.Path, Options{Dir: t.TempDir(), Format: "jpeg", Metadata: Sidecar}, nil)
+	side, _ = os.ReadFile(strings.TrimSuffix(res[0].Path, ".jpg") + ".json")
+	if !strings.Contains(string(side), "not carried") {
+		t.Errorf("a re-encoded export's recipe does not say the credential is gone: %s", side)
 	}
 }

@@ -1,0 +1,73 @@
+package c2pa
+
+import (
+	"bytes"
+	"encoding/binary"
+	"hash/crc32"
+	"image"
+	"image/jpeg"
+	"image/png"
+	"testing"
+)
+
+// Signed is a PNG with a caBX chunk after its header, as OpenAI's
+// answers carry one: for the tests of what keeps it.
+func Signed(t testing.TB) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	if err := png.Encode(&b, image.NewNRGBA(image.Rect(0, 0, 8, 8))); err != nil {
+		t.Fatal(err)
+	}
+	return WithChunk(b.Bytes(), "caBX", []byte("\x00\x00\x00\x20jumb\x00\x00\x00\x18jumdc2pa\x00\x11\x00\x10manifest store"))
+}
+
+// WithChunk puts a chunk of kind after a PNG's IHDR.
+func WithChunk(p []byte, kind string, data []byte) []byte {
+	var c bytes.Buffer
+	binary.Write(&c, binary.BigEndian, uint32(len(data)))
+	c.WriteString(kind)
+	c.Write(data)
+	binary.Write(&c, binary.BigEndian, crc32.ChecksumIEEE(append([]byte(kind), data...)))
+	at := 8 + 25 // signature, IHDR
+	return append(append(append([]byte{}, p[:at]...), c.Bytes()...), p[at:]...)
+}
+
+func TestACredentialIsFoundInEachContainer(t *testing.T) {
+	var plainPNG, plainJPEG bytes.Buffer
+	png.Encode(&plainPNG, image.NewNRGBA(image.Rect(0, 0, 8, 8)))
+	jpeg.Encode(&plainJPEG, image.NewNRGBA(image.Rect(0, 0, 8, 8)), nil)
+	app11 := []byte("JP\x00\x00\x00\x00\x00\x01\x00\x00\x00\x20jumb\x00\x00\x00\x18jumdc2pa")
+	seg := append([]byte{0xff, 0xeb, 0, byte(len(app11) + 2)}, app11...)
+	signedJPEG := append(append([]byte{0xff, 0xd8}, seg...), plainJPEG.Bytes()[2:]...)
+	webp := func(kind string) []byte {
+		body := []byte("WEBP")
+		body = append(body, []byte("VP8L")...)
+		body = binary.LittleEndian.AppendUint32(body, 2)
+		body = append(body, 0, 0)
+		if kind != "" {
+			body = append(body, []byte(kind)...)
+			body = binary.LittleEndian.AppendUint32(body, 4)
+			body = append(body, []byte("jumb")...)
+		}
+		return append(binary.LittleEndian.AppendUint32([]byte("RIFF"), uint32(len(body))), body...)
+	}
+	for _, c := range []struct {
+		name string
+		data []byte
+		want bool
+	}{
+		{"signed PNG", Signed(t), true},
+		{"plain PNG", plainPNG.Bytes(), false},
+		{"PNG with another chunk", WithChunk(plainPNG.Bytes(), "tEXt", []byte("c2pa\x00caBX")), false},
+		{"signed JPEG", signedJPEG, true},
+		{"plain JPEG", plainJPEG.Bytes(), false},
+		{"signed WebP", webp("C2PA"), true},
+		{"plain WebP", webp(""), false},
+		{"not an image", []byte("caBX c2pa jumb"), false},
+		{"cut short", Signed(t)[:20], false},
+	} {
+		if got := Present(c.data); got != c.want {
+			t.Errorf("%s: Present %v, want %v", c.name, got, c.want)
+		}
+	}
+}
