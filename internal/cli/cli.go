@@ -24,7 +24,7 @@ import (
 )
 
 // Commands are the subcommand names main dispatches to Run.
-var Commands = []string{"models", "gen", "edit", "outpaint", "batch", "cutout", "chat", "spend", "balance", "jobs", "serve-demo", "profile", "key"}
+var Commands = []string{"models", "gen", "edit", "outpaint", "batch", "cutout", "info", "chat", "spend", "balance", "jobs", "serve-demo", "profile", "key"}
 
 // IsCommand reports whether name is a subcommand.
 func IsCommand(name string) bool {
@@ -93,6 +93,8 @@ func Run(args []string, env Env) int {
 		err = runBatch(ctx, args[1:], env)
 	case "cutout":
 		err = runCutout(ctx, args[1:], env)
+	case "info":
+		err = runInfo(ctx, args[1:], env)
 	case "chat":
 		err = runChat(ctx, args[1:], env)
 	case "spend":

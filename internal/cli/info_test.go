@@ -1,0 +1,55 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/binary"
+	"hash/crc32"
+	"image"
+	"image/png"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// withPNGChunk puts a chunk of kind after a PNG's IHDR.
+func withPNGChunk(p []byte, kind string, data []byte) []byte {
+	var c bytes.Buffer
+	binary.Write(&c, binary.BigEndian, uint32(len(data)))
+	c.WriteString(kind)
+	c.Write(data)
+	binary.Write(&c, binary.BigEndian, crc32.ChecksumIEEE(append([]byte(kind), data...)))
+	return append(append(append([]byte{}, p[:33]...), c.Bytes()...), p[33:]...)
+}
+
+// easel info says of each file its format and size, what it declares of
+// its colours (an embedded profile by its name, sRGB, or nothing) and
+// whether it carries Content Credentials; nothing is sent.
+func TestInfoSaysColoursAndCredentials(t *testing.T) {
+	var b bytes.Buffer
+	png.Encode(&b, image.NewNRGBA(image.Rect(0, 0, 80, 60)))
+	plain := b.Bytes()
+	dir := t.TempDir()
+	files := map[string][]byte{
+		"plain.png":  plain,
+		"adobe.png":  withPNGChunk(plain, "iCCP", []byte("Adobe RGB (1998)\x00\x00compressed")),
+		"signed.png": withPNGChunk(withPNGChunk(plain, "sRGB", []byte{0}), "caBX", []byte("\x00\x00\x00\x10jumbjumdc2pa")),
+	}
+	var args []string
+	for name, data := range files {
+		p := filepath.Join(dir, name)
+		os.WriteFile(p, data, 0o600)
+		args = append(args, p)
+	}
+	env, out, errOut := testEnv(t, "http://127.0.0.1:1/v1") // nothing may be sent
+	if code := Run(append([]string{"info"}, args...), env); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	said := out.String()
+	for _, want := range []string{"PNG 80×60", `an embedded profile, "Adobe RGB (1998)"`, "sRGB, as the file says", "no profile, read as sRGB",
+		"Content Credentials: present, not verified", "Content Credentials: none"} {
+		if !strings.Contains(said, want) {
+			t.Errorf("easel info did not say %q:\n%s", want, said)
+		}
+	}
+}
