@@ -60,6 +60,19 @@ func wideFirst(t *testing.T, home string) string {
 	return path
 }
 
+// startNarrow starts the window on the demo with the wide picture in
+// Edit, at 1024x700, once the painter shows it.
+func startNarrow(ctx context.Context, t *testing.T, bin, home string) *proc {
+	t.Helper()
+	p := start(t, bin, home, "--demo", wideFirst(t, home))
+	p.waitDrawn(ctx)
+	xdo(t, "windowsize", "--sync", fmt.Sprint(uint32(p.window)), "1024", "700")
+	time.Sleep(time.Second)
+	p.waitSettled(ctx)
+	p.waitPicture(ctx, "the wide picture in the painter", image.Rect(100, 330, 600, 480))
+	return p
+}
+
 // keptEdit paints a stroke of mask on the wide picture, as the painter
 // shows it at 1280x800 (or at 1024x700 when narrow), and sends a kept
 // edit; it waits for the kept copy in the gallery.
@@ -182,12 +195,7 @@ func TestAKeptEditAt1024KeepsTheWindowOnScreen(t *testing.T) {
 	home := t.TempDir()
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
-	p := start(t, bin, home, "--demo", wideFirst(t, home))
-	p.waitDrawn(ctx)
-	xdo(t, "windowsize", "--sync", fmt.Sprint(uint32(p.window)), "1024", "700")
-	time.Sleep(time.Second)
-	p.waitSettled(ctx)
-	p.waitPicture(ctx, "the wide picture in the painter", image.Rect(100, 330, 600, 480))
+	p := startNarrow(ctx, t, bin, home)
 	p.keptEdit(ctx, home, "a narrow keep", true)
 	time.Sleep(1500 * time.Millisecond) // the card fills in
 	if dir := os.Getenv("SCREENSHOT_DIR"); dir != "" {
@@ -291,12 +299,7 @@ func TestAt1024TheEraserIsNotUnderTheZoom(t *testing.T) {
 	home := t.TempDir()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	p := start(t, bin, home, "--demo", wideFirst(t, home))
-	p.waitDrawn(ctx)
-	xdo(t, "windowsize", "--sync", fmt.Sprint(uint32(p.window)), "1024", "700")
-	time.Sleep(time.Second)
-	p.waitSettled(ctx)
-	p.waitPicture(ctx, "the wide picture in the painter", image.Rect(100, 330, 600, 480))
+	p := startNarrow(ctx, t, bin, home)
 	box, zoom := image.Rect(140, 162, 162, 186), image.Rect(352, 162, 410, 186)
 	before := p.screenshot()
 	if dir := os.Getenv("SCREENSHOT_DIR"); dir != "" {

@@ -2,35 +2,13 @@ package c2pa
 
 import (
 	"bytes"
+	"easel/internal/testsupport/signed"
 	"encoding/binary"
-	"hash/crc32"
 	"image"
 	"image/jpeg"
 	"image/png"
 	"testing"
 )
-
-// Signed is a PNG with a caBX chunk after its header, as OpenAI's
-// answers carry one: for the tests of what keeps it.
-func Signed(t testing.TB) []byte {
-	t.Helper()
-	var b bytes.Buffer
-	if err := png.Encode(&b, image.NewNRGBA(image.Rect(0, 0, 8, 8))); err != nil {
-		t.Fatal(err)
-	}
-	return WithChunk(b.Bytes(), "caBX", []byte("\x00\x00\x00\x20jumb\x00\x00\x00\x18jumdc2pa\x00\x11\x00\x10manifest store"))
-}
-
-// WithChunk puts a chunk of kind after a PNG's IHDR.
-func WithChunk(p []byte, kind string, data []byte) []byte {
-	var c bytes.Buffer
-	binary.Write(&c, binary.BigEndian, uint32(len(data)))
-	c.WriteString(kind)
-	c.Write(data)
-	binary.Write(&c, binary.BigEndian, crc32.ChecksumIEEE(append([]byte(kind), data...)))
-	at := 8 + 25 // signature, IHDR
-	return append(append(append([]byte{}, p[:at]...), c.Bytes()...), p[at:]...)
-}
 
 func TestACredentialIsFoundInEachContainer(t *testing.T) {
 	var plainPNG, plainJPEG bytes.Buffer
@@ -56,15 +34,15 @@ func TestACredentialIsFoundInEachContainer(t *testing.T) {
 		data []byte
 		want bool
 	}{
-		{"signed PNG", Signed(t), true},
+		{"signed PNG", signed.PNG(t, 8, 8), true},
 		{"plain PNG", plainPNG.Bytes(), false},
-		{"PNG with another chunk", WithChunk(plainPNG.Bytes(), "tEXt", []byte("c2pa\x00caBX")), false},
+		{"PNG with another chunk", signed.WithChunk(plainPNG.Bytes(), "tEXt", []byte("c2pa\x00caBX")), false},
 		{"signed JPEG", signedJPEG, true},
 		{"plain JPEG", plainJPEG.Bytes(), false},
 		{"signed WebP", webp("C2PA"), true},
 		{"plain WebP", webp(""), false},
 		{"not an image", []byte("caBX c2pa jumb"), false},
-		{"cut short", Signed(t)[:20], false},
+		{"cut short", signed.PNG(t, 8, 8)[:20], false},
 	} {
 		if got := Present(c.data); got != c.want {
 			t.Errorf("%s: Present %v, want %v", c.name, got, c.want)

@@ -2,8 +2,7 @@ package cli
 
 import (
 	"bytes"
-	"encoding/binary"
-	"hash/crc32"
+	"easel/internal/testsupport/signed"
 	"image"
 	"image/png"
 	"os"
@@ -11,16 +10,6 @@ import (
 	"strings"
 	"testing"
 )
-
-// withPNGChunk puts a chunk of kind after a PNG's IHDR.
-func withPNGChunk(p []byte, kind string, data []byte) []byte {
-	var c bytes.Buffer
-	binary.Write(&c, binary.BigEndian, uint32(len(data)))
-	c.WriteString(kind)
-	c.Write(data)
-	binary.Write(&c, binary.BigEndian, crc32.ChecksumIEEE(append([]byte(kind), data...)))
-	return append(append(append([]byte{}, p[:33]...), c.Bytes()...), p[33:]...)
-}
 
 // easel info says of each file its format and size, what it declares of
 // its colours (an embedded profile by its name, sRGB, or nothing) and
@@ -32,8 +21,8 @@ func TestInfoSaysColoursAndCredentials(t *testing.T) {
 	dir := t.TempDir()
 	files := map[string][]byte{
 		"plain.png":  plain,
-		"adobe.png":  withPNGChunk(plain, "iCCP", []byte("Adobe RGB (1998)\x00\x00compressed")),
-		"signed.png": withPNGChunk(withPNGChunk(plain, "sRGB", []byte{0}), "caBX", []byte("\x00\x00\x00\x10jumbjumdc2pa")),
+		"adobe.png":  signed.WithChunk(plain, "iCCP", []byte("Adobe RGB (1998)\x00\x00compressed")),
+		"signed.png": signed.WithChunk(signed.WithChunk(plain, "sRGB", []byte{0}), "caBX", []byte("\x00\x00\x00\x10jumbjumdc2pa")),
 	}
 	var args []string
 	for name, data := range files {

@@ -5,11 +5,11 @@ package cli
 import (
 	"context"
 	"easel/internal/testsupport/benchrefs"
+	"easel/internal/testsupport/demochild"
 	"encoding/json"
 	"fmt"
 	"io"
 	"mime/multipart"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -40,7 +40,7 @@ func BenchmarkEditSixteenLargeReferences(b *testing.B) {
 	// The demo service runs in a process of its own: a child's rusage
 	// peak starts from its parent's memory at the fork, and a service
 	// that parses 830 MB of multipart would be counted as Easel's.
-	base := demoProcess(b)
+	base := demochild.Start(b, "TestHelperDemoService")
 	runtime.GC()
 	debug.FreeOSMemory()
 	var peak int64
@@ -111,33 +111,9 @@ func runEdit16(b *testing.B, base string, refs []string) (int64, time.Duration) 
 	return ru.Maxrss >> 10, took
 }
 
-// demoProcess starts the demo service as a child and returns its base
-// URL once it answers; it stops with the benchmark.
-func demoProcess(b *testing.B) string {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		b.Fatal(err)
-	}
-	addr := l.Addr().String()
-	l.Close()
-	raw, _ := json.Marshal([]string{"serve-demo", "--addr", addr, "--pace", "1ms"})
-	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperCLI$")
-	cmd.Env = append(os.Environ(), "EASEL_CLI_ARGS="+string(raw), "HOME="+b.TempDir())
-	if err := cmd.Start(); err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	base := "http://" + addr + "/v1"
-	for range 100 {
-		if resp, err := http.Get(base + "/models"); err == nil {
-			resp.Body.Close()
-			return base
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	b.Fatal("the demo service did not start")
-	return ""
-}
+// TestHelperDemoService is not a test: it serves the demo service in
+// the child demochild.Start runs.
+func TestHelperDemoService(t *testing.T) { demochild.Serve(t) }
 
 // sendFloor sends the edit's multipart body, streamed from the files,
 // with nothing else: what any client must at least spend.

@@ -3,9 +3,8 @@ package export
 import (
 	"bytes"
 	"context"
-	"encoding/binary"
+	"easel/internal/testsupport/signed"
 	"encoding/json"
-	"hash/crc32"
 	"image"
 	"image/color"
 	"image/png"
@@ -164,24 +163,6 @@ func TestACancelledExportLeavesNoPartialFile(t *testing.T) {
 	}
 }
 
-// signedPNG is a PNG with a caBX chunk (a C2PA manifest store) after its
-// header, as OpenAI signs what its image models make.
-func signedPNG(t *testing.T) []byte {
-	t.Helper()
-	var b bytes.Buffer
-	if err := png.Encode(&b, image.NewNRGBA(image.Rect(0, 0, 64, 48))); err != nil {
-		t.Fatal(err)
-	}
-	store := []byte("\x00\x00\x00\x20jumb\x00\x00\x00\x18jumdc2pa\x00\x11\x00\x10manifest store")
-	var c bytes.Buffer
-	binary.Write(&c, binary.BigEndian, uint32(len(store)))
-	c.WriteString("caBX")
-	c.Write(store)
-	binary.Write(&c, binary.BigEndian, crc32.ChecksumIEEE(append([]byte("caBX"), store...)))
-	p := b.Bytes()
-	return append(append(append([]byte{}, p[:33]...), c.Bytes()...), p[33:]...)
-}
-
 // An answer signed with Content Credentials is exported byte for byte,
 // even when the recipe is asked for as PNG text chunks: a text chunk is
 // never written into a signed PNG; the recipe goes beside it, saying the
@@ -192,8 +173,8 @@ func TestASignedAnswerIsExportedByteForByte(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer l.Close()
-	signed := signedPNG(t)
-	id, err := l.Add(context.Background(), library.NewItem{Image: api.Image{Data: signed, Format: "png", Width: 64, Height: 48},
+	signedFile := signed.PNG(t, 64, 48)
+	id, err := l.Add(context.Background(), library.NewItem{Image: api.Image{Data: signedFile, Format: "png", Width: 64, Height: 48},
 		Kind: "generate", Prompt: "a signed lighthouse", Model: "gpt-image-1", Created: time.Now()})
 	if err != nil {
 		t.Fatal(err)
@@ -205,7 +186,7 @@ func TestASignedAnswerIsExportedByteForByte(t *testing.T) {
 		t.Fatal(res[0].Err)
 	}
 	got, _ := os.ReadFile(res[0].Path)
-	if !bytes.Equal(got, signed) {
+	if !bytes.Equal(got, signedFile) {
 		t.Fatal("the signed PNG was changed on export")
 	}
 	if bytes.Contains(got, []byte("tEXt")) {

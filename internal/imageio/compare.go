@@ -1,14 +1,10 @@
 package imageio
 
 import (
-	"bytes"
-	"errors"
 	"image"
 	"image/color"
 	"image/draw"
-	"image/png"
 
-	"easel/internal/catalogue"
 
 	xdraw "golang.org/x/image/draw"
 )
@@ -54,19 +50,9 @@ func fitRect(s image.Point, w, h int) image.Rectangle {
 // CropPNG is the part r of an encoded image, as a PNG: the user's own
 // picture out of an upload padded around it.
 func CropPNG(data []byte, r image.Rectangle) ([]byte, error) {
-	img, err := DecodeBounded(bytes.NewReader(data), MaxPixels)
+	p, err := crop(PictureOf(data), r)
 	if err != nil {
 		return nil, err
 	}
-	r = r.Add(img.Bounds().Min).Intersect(img.Bounds())
-	if r.Empty() {
-		return nil, errors.New(catalogue.T("the part to keep lies outside the image"))
-	}
-	out := image.NewNRGBA(image.Rect(0, 0, r.Dx(), r.Dy()))
-	draw.Draw(out, out.Rect, img, r.Min, draw.Src)
-	var buf bytes.Buffer
-	if err := (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(&buf, out); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
+	return p.Bytes()
 }

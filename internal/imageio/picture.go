@@ -202,13 +202,27 @@ func Kept(result, original, mask *Picture, feather int, frame image.Rectangle) (
 // Cropped is p cut to r (in its own coordinates) as a PNG picture, from
 // its pixels: the user's own picture inside a padded upload.
 func Cropped(p *Picture, r image.Rectangle) (*Picture, error) {
+	c, err := crop(p, r)
+	if errors.As(err, new(outsideError)) {
+		return p, nil
+	}
+	return c, err
+}
+
+// outsideError is crop's error for a part that lies outside the image.
+type outsideError struct{}
+
+func (outsideError) Error() string { return catalogue.T("the part to keep lies outside the image") }
+
+// crop is the part r of p as a PNG picture, its pixels in hand.
+func crop(p *Picture, r image.Rectangle) (*Picture, error) {
 	img, err := p.Image()
 	if err != nil {
 		return nil, err
 	}
 	r = r.Add(img.Bounds().Min).Intersect(img.Bounds())
 	if r.Empty() {
-		return p, nil
+		return nil, outsideError{}
 	}
 	out := image.NewNRGBA(image.Rect(0, 0, r.Dx(), r.Dy()))
 	draw.Draw(out, out.Rect, img, r.Min, draw.Src)
