@@ -2,9 +2,11 @@ package cli
 
 import (
 	"bytes"
+	"easel/internal/demoservice"
 	"easel/internal/testsupport/signed"
 	"image"
 	"image/png"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -40,5 +42,22 @@ func TestInfoSaysColoursAndCredentials(t *testing.T) {
 		if !strings.Contains(said, want) {
 			t.Errorf("easel info did not say %q:\n%s", want, said)
 		}
+	}
+}
+
+// An answer the service signed (the demo signs as OpenAI does) is
+// written as it came: its Content Credentials are still there.
+func TestASignedAnswerIsWrittenWithItsCredential(t *testing.T) {
+	ts := httptest.NewServer(demoservice.New(demoservice.Config{Key: "sk-cli-test-key-123456", Sign: true}))
+	defer ts.Close()
+	env, out, errOut := testEnv(t, ts.URL+"/v1")
+	dir := t.TempDir()
+	if code := Run([]string{"gen", "--prompt", "a signed fox", "--out", dir}, env); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	path := strings.TrimSpace(out.String())
+	out.Reset()
+	if code := Run([]string{"info", path}, env); code != 0 || !strings.Contains(out.String(), "Content Credentials: present") {
+		t.Errorf("the written answer lost its credential: %s", out)
 	}
 }

@@ -3,8 +3,10 @@ package demoservice
 import (
 	"bytes"
 	"encoding/base64"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"hash/crc32"
 	"image"
 	_ "image/jpeg" // inputs may be JPEG
 	"io"
@@ -401,7 +403,30 @@ func (s *Server) encodeResult(job imageJob, i int, img image.Image) ([]byte, err
 	case "svg":
 		return encodeSVG(job, i, b.Dx(), b.Dy()), nil
 	}
-	return encode(img, job.format, job.compression)
+	data, err := encode(img, job.format, job.compression)
+	if err == nil && s.cfg.Sign && (job.format == "" || job.format == "png") {
+		data = signPNG(data)
+	}
+	return data, err
+}
+
+// signedStore is the manifest store a signed answer carries: a JUMBF
+// superbox labelled c2pa, as OpenAI's answers carry one in a caBX chunk.
+// Its signature is no real one: the demo shows what keeps a credential,
+// not what verifies it.
+const signedStore = "\x00\x00\x00\x20jumb\x00\x00\x00\x18jumdc2pa\x00\x11\x00\x10manifest store (demo)"
+
+// signPNG puts a caBX chunk after a PNG's header.
+func signPNG(p []byte) []byte {
+	if len(p) < 33 {
+		return p
+	}
+	var c bytes.Buffer
+	_ = binary.Write(&c, binary.BigEndian, uint32(len(signedStore)))
+	c.WriteString("caBX")
+	c.WriteString(signedStore)
+	_ = binary.Write(&c, binary.BigEndian, crc32.ChecksumIEEE([]byte("caBX"+signedStore)))
+	return append(append(append([]byte{}, p[:33]...), c.Bytes()...), p[33:]...)
 }
 
 func (s *Server) jsonImages(w http.ResponseWriter, r *http.Request, job imageJob, wd, ht int) {
