@@ -184,7 +184,11 @@ func TestOpeningWithFilesPutsThemInEdit(t *testing.T) {
 		Getenv: func(string) string { return "" }, Files: []string{b, gone, a}}
 	ea := newApp(t, test.NewTempApp(t), o)
 	t.Cleanup(ea.win.Close)
-	waitFor(t, ea, "the inputs", func() bool { return len(ea.edit.Inputs()) == 2 })
+	// The files arrive one by one; what could not be added is said
+	// once they all have.
+	waitFor(t, ea, "the inputs and what was not added", func() bool {
+		return len(ea.edit.Inputs()) == 2 && strings.Contains(topText(ea.win), "gone.png")
+	})
 	onUI(ea, func() {
 		if ea.CurrentTab() != TabEdit {
 			t.Errorf("opened on tab %d, want Edit", ea.CurrentTab())
