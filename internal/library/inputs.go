@@ -17,6 +17,7 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"time"
 
 	"easel/internal/api"
 	"easel/internal/atomicfile"
@@ -149,15 +150,11 @@ func (l *Library) storeInputFile(in Input) (storedRef, error) {
 	if err != nil {
 		return storedRef{}, fmt.Errorf(catalogue.T("library: input %q: %w"), in.Name, err)
 	}
-	if _, err := f.Seek(0, io.SeekStart); err != nil {
-		return storedRef{}, err
-	}
-	h := sha256.New()
-	size, err := io.Copy(h, f)
+	hash, size, err := l.hashFile(f)
 	if err != nil {
 		return storedRef{}, fmt.Errorf(catalogue.T("library: cannot keep the input %q: %w"), in.Name, err)
 	}
-	ref := inputRef(in.Name, hex.EncodeToString(h.Sum(nil)), format, cfg.Width, cfg.Height, size)
+	ref := inputRef(in.Name, hash, format, cfg.Width, cfg.Height, size)
 	full := filepath.Join(l.root, filepath.FromSlash(ref.File))
 	if st, err := os.Stat(full); err != nil || st.Size() != ref.Size {
 		if _, err := f.Seek(0, io.SeekStart); err != nil {
@@ -168,6 +165,42 @@ func (l *Library) storeInputFile(in Input) (storedRef, error) {
 		}
 	}
 	return ref, nil
+}
+
+// fileStamp names a file's content for the hashes already taken: the
+// same path, size and modification time.
+type fileStamp struct {
+	path string
+	size int64
+	mod  time.Time
+}
+
+// hashFile is f's SHA-256 and size. A file hashed before in this
+// process, unchanged since, is not read again: an edit's 800 MB of
+// references are hashed once for the journal, not again for the
+// gallery's item when the answer comes.
+func (l *Library) hashFile(f *os.File) (string, int64, error) {
+	st, err := f.Stat()
+	if err != nil {
+		return "", 0, err
+	}
+	stamp := fileStamp{f.Name(), st.Size(), st.ModTime()}
+	if h, ok := l.hashed.Load(stamp); ok {
+		return h.(string), st.Size(), nil
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return "", 0, err
+	}
+	h := sha256.New()
+	size, err := io.Copy(h, f)
+	if err != nil {
+		return "", 0, err
+	}
+	sum := hex.EncodeToString(h.Sum(nil))
+	if size == st.Size() {
+		l.hashed.Store(stamp, sum)
+	}
+	return sum, size, nil
 }
 
 // inputRef is where an input of this content is kept.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"image"
 	"image/color"
+	"image/png"
 	"os"
 	"path/filepath"
 	"testing"
@@ -170,5 +171,43 @@ func TestReferenceFilesAreKeptWhileTheEditGoesOut(t *testing.T) {
 		if err != nil || !bytes.Equal(data, want[i]) || in.Name != images[i].Name {
 			t.Errorf("reference %d came back as %s (%v), not %s", i+1, in.Name, err, images[i].Name)
 		}
+	}
+}
+
+// A reference hashed once is not read again to be kept a second time,
+// but a file changed since (same size, another time) is hashed afresh.
+func TestAReferenceChangedSinceItWasHashedIsHashedAgain(t *testing.T) {
+	l, err := Open(filepath.Join(t.TempDir(), "lib"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	path := filepath.Join(t.TempDir(), "ref.png")
+	// Stored uncompressed, two colours are files of one size.
+	stored := func(c color.NRGBA) []byte {
+		img := image.NewNRGBA(image.Rect(0, 0, 8, 8))
+		for i := 0; i < len(img.Pix); i += 4 {
+			img.Pix[i], img.Pix[i+1], img.Pix[i+2], img.Pix[i+3] = c.R, c.G, c.B, c.A
+		}
+		var b bytes.Buffer
+		(&png.Encoder{CompressionLevel: png.NoCompression}).Encode(&b, img)
+		return b.Bytes()
+	}
+	red, blue := stored(color.NRGBA{255, 0, 0, 255}), stored(color.NRGBA{0, 0, 255, 255})
+	os.WriteFile(path, red, 0o600)
+	first, err := l.storeInput(Input{Name: "ref.png", Path: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, _ := l.storeInput(Input{Name: "ref.png", Path: path})
+	os.WriteFile(path, blue, 0o600)
+	later := time.Now().Add(time.Minute)
+	os.Chtimes(path, later, later)
+	changed, err := l.storeInput(Input{Name: "ref.png", Path: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.Hash != first.Hash || changed.Hash == first.Hash {
+		t.Errorf("hashes %s, %s, then after a change %s", first.Hash[:8], again.Hash[:8], changed.Hash[:8])
 	}
 }

@@ -60,6 +60,9 @@ type Library struct {
 	// reference files are in the store (storeLater); stores counts them.
 	storing sync.Map
 	stores  sync.WaitGroup
+	// hashed remembers the SHA-256 of input files already hashed, by
+	// fileStamp, so one is not read again to be kept twice.
+	hashed sync.Map
 }
 
 // Dir is where the library lives: $EASEL_HOME when set, else the
