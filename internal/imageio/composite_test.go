@@ -140,3 +140,57 @@ func TestKeepUnmaskedInCropsToTheFrame(t *testing.T) {
 		t.Errorf("a painted pixel is %v", c)
 	}
 }
+
+// featherWhole is Feather as it was, blurring the whole picture: the
+// reference the banded Feather must equal.
+func featherWhole(keep *image.Alpha, radius int) *image.Alpha {
+	r := max(1, radius/2)
+	w, h := keep.Rect.Dx(), keep.Rect.Dy()
+	a := make([]uint16, w*h)
+	b := make([]uint16, w*h)
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			a[y*w+x] = uint16(keep.Pix[y*keep.Stride+x])
+		}
+	}
+	for range 2 {
+		boxBlur(a, b, w, h, r, 1, w)
+		boxBlur(b, a, h, w, r, w, 1)
+	}
+	out := image.NewAlpha(image.Rect(0, 0, w, h))
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			out.Pix[y*out.Stride+x] = max(keep.Pix[y*keep.Stride+x], uint8(a[y*w+x]))
+		}
+	}
+	return out
+}
+
+// Feather blurs only around what may change, and gives exactly what
+// blurring the whole picture gave: for a mask in the middle, one at the
+// picture's edge, scattered specks, nothing to change, and all of it.
+func TestFeatherOnlyAroundTheChangeIsTheSame(t *testing.T) {
+	const w, h = 300, 200
+	masks := map[string]func(x, y int) bool{
+		"middle":  func(x, y int) bool { return x > 100 && x < 200 && y > 60 && y < 140 },
+		"edge":    func(x, y int) bool { return x < 30 || y > 190 },
+		"specks":  func(x, y int) bool { return (x*7+y*13)%97 == 0 },
+		"nothing": func(x, y int) bool { return false },
+		"all":     func(x, y int) bool { return true },
+	}
+	for name, changes := range masks {
+		keep := image.NewAlpha(image.Rect(0, 0, w, h))
+		for y := 0; y < h; y++ {
+			for x := 0; x < w; x++ {
+				if !changes(x, y) {
+					keep.Pix[y*keep.Stride+x] = 255
+				}
+			}
+		}
+		for _, radius := range []int{2, 8, 24} {
+			if got, want := Feather(keep, radius), featherWhole(keep, radius); !bytes.Equal(got.Pix, want.Pix) {
+				t.Errorf("%s at radius %d: the banded feather differs from the whole", name, radius)
+			}
+		}
+	}
+}
