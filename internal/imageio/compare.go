@@ -5,7 +5,6 @@ import (
 	"image/color"
 	"image/draw"
 
-
 	xdraw "golang.org/x/image/draw"
 )
 
