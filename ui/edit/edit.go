@@ -112,9 +112,6 @@ type Room struct {
 	// work counts the goroutines reading and decoding files, so Wait can
 	// let a closing window see them end.
 	work sync.WaitGroup
-	// before are the inputs a start from the Gallery replaced, one Undo
-	// away; nil when there is nothing to bring back.
-	before []Input
 	// strip shows the inputs as numbered tiles.
 	strip      *refStrip
 	mask       *maskTools
