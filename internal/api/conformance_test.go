@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -144,7 +145,8 @@ func TestConformanceThroughPrism(t *testing.T) {
 	mu.Lock()
 	defer mu.Unlock()
 	for i, line := range log {
-		if !strings.Contains(line, "Violation") && !strings.Contains(line, "422") {
+		// 422 as a status, not inside a port number (127.0.0.1:42275).
+		if !strings.Contains(line, "Violation") && !status422.MatchString(line) {
 			continue
 		}
 		// The edit's upstream 400 (see above) is the one answer outside the spec.
@@ -154,6 +156,9 @@ func TestConformanceThroughPrism(t *testing.T) {
 		t.Errorf("Prism: %s", line)
 	}
 }
+
+// status422 finds 422 standing alone, as Prism writes a status code.
+var status422 = regexp.MustCompile(`(^|[^\d:])422($|\D)`)
 
 func freePort(t *testing.T) int {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
