@@ -252,7 +252,8 @@ func (c *Client) callOnce(ctx context.Context, r request) (*http.Response, conte
 		if se, ok := sourceFailed(err); ok {
 			// A file that went while it was read for sending: the
 			// service had at most part of a body, which it refuses.
-			return nil, nil, nil, se
+			e = se
+			break
 		}
 		// A transport error can quote what the service chose (a
 		// redirect's target): it is cleaned below like the service's own

@@ -5,12 +5,13 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"github.com/dustin/go-humanize"
 	"image"
 	"io"
 	"net/http"
 	"os"
 	"time"
+
+	"github.com/dustin/go-humanize"
 
 	"easel/internal/catalogue"
 )
@@ -283,8 +284,8 @@ func uploadBody(ctx context.Context, b *streamedBody) io.ReadCloser {
 	return rc
 }
 
-// attachBody sets req's body to r's: whole bytes, or a streamed body
-// with its length, which can be opened again if a redirect asks.
+// attachBody sets req's body to r's streamed body, when it has one, with
+// its length, which can be opened again if a redirect asks.
 func attachBody(ctx context.Context, req *http.Request, r request) {
 	if r.upload == nil {
 		return

@@ -73,7 +73,7 @@ func webpHas(b []byte) bool {
 		if n < 0 || n > len(b)-8 {
 			return false
 		}
-		b = b[8+n+n%2:]
+		b = b[min(len(b), 8+n+n%2):] // an odd last chunk has no pad byte
 	}
 	return false
 }

@@ -49,3 +49,15 @@ func TestACredentialIsFoundInEachContainer(t *testing.T) {
 		}
 	}
 }
+
+// A WebP whose last chunk has an odd size and no pad byte, as a hostile
+// or cut file may, is read to its end without running past it.
+func TestAnOddLastWebPChunkIsNoCrash(t *testing.T) {
+	body := append([]byte("WEBP"), []byte("VP8L")...)
+	body = binary.LittleEndian.AppendUint32(body, 3)
+	body = append(body, 1, 2, 3) // odd, and the file ends here
+	riff := append(binary.LittleEndian.AppendUint32([]byte("RIFF"), uint32(len(body))), body...)
+	if Present(riff) {
+		t.Error("an unsigned WebP was said to be signed")
+	}
+}

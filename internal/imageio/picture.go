@@ -2,13 +2,14 @@ package imageio
 
 import (
 	"bytes"
-	"easel/internal/catalogue"
 	"errors"
 	"image"
 	"image/draw"
 	"image/png"
 	"sync"
 	"sync/atomic"
+
+	"easel/internal/catalogue"
 )
 
 // decodes counts whole decodes of large pictures, for Decodes.

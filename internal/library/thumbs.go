@@ -52,7 +52,7 @@ func (l *Library) Thumbnail(it Item) (string, error) {
 	return p, nil
 }
 
-// putThumbnail writes it's thumbnail from its pixels in hand.
+// putThumbnail writes the thumbnail of it from its pixels in hand.
 func (l *Library) putThumbnail(it Item, img image.Image) error {
 	var buf bytes.Buffer
 	if err := (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(&buf, imageio.Fit(img, ThumbSize)); err != nil {
