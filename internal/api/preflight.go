@@ -386,7 +386,7 @@ func (r EditRequest) checkMarkup() error {
 		if err != nil {
 			return preflight(KindInvalidImage, mk.field, catalogue.T("the marks are not a readable PNG"), catalogue.T("Draw the marks again in the window."))
 		}
-		if ic, err := r.Images[0].config(); err == nil && (ic.Width != mc.Width || ic.Height != mc.Height) {
+		if ic, err := r.Images[0].Config(); err == nil && (ic.Width != mc.Width || ic.Height != mc.Height) {
 			return preflight(KindInvalidImage, mk.field, catalogue.F("the marks are %dx%d but the first image is %dx%d", mc.Width, mc.Height, ic.Width, ic.Height),
 				catalogue.T("Draw the marks over the first image in the window, so they have its size."))
 		}
@@ -410,7 +410,7 @@ func (r EditRequest) checkMask() error {
 		return preflight(KindInvalidImage, "mask", catalogue.T("the mask has no transparency (no alpha channel)"),
 			catalogue.T("Save the mask as a PNG with an alpha channel: transparent where the image may change, opaque where it is kept."))
 	}
-	if ic, err := r.Images[0].config(); err == nil && (ic.Width != mc.Width || ic.Height != mc.Height) {
+	if ic, err := r.Images[0].Config(); err == nil && (ic.Width != mc.Width || ic.Height != mc.Height) {
 		return preflight(KindInvalidImage, "mask", catalogue.F("the mask is %dx%d but the first image is %dx%d", mc.Width, mc.Height, ic.Width, ic.Height),
 			catalogue.T("Make the mask exactly the first image's size, or paint it over that image in the window."))
 	}

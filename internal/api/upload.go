@@ -81,9 +81,9 @@ func (i InputImage) head() []byte {
 	return buf[:n]
 }
 
-// config is the image's size and colour model from its header, read
+// Config is the image's size and colour model from its header, read
 // from disk for a file without reading the rest.
-func (i InputImage) config() (image.Config, error) {
+func (i InputImage) Config() (image.Config, error) {
 	return i.configBy(func(r io.Reader) (image.Config, error) {
 		cfg, _, err := image.DecodeConfig(r)
 		return cfg, err

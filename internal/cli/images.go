@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bufio"
 	"context"
 	"easel/internal/catalogue"
 	"easel/internal/jobs"
@@ -196,10 +195,11 @@ func runEdit(ctx context.Context, args []string, env Env) error {
 	if req.Images, err = readInputs(env, images); err != nil {
 		return err
 	}
-	first, err := inputSize(req.Images[0])
+	cfg, err := req.Images[0].Config()
 	if err != nil {
-		return err
+		return fmt.Errorf(catalogue.T("cannot read image %s: %w"), req.Images[0].Name, err)
 	}
+	first := image.Pt(cfg.Width, cfg.Height)
 	matching := f.size == "match"
 	if matching {
 		// The window's "Match the first image": the nearest size of its
@@ -282,20 +282,6 @@ func writeKept(env Env, out string, job jobs.Request, res *api.ImageResult) erro
 		fmt.Fprintln(env.Stdout, path)
 	}
 	return nil
-}
-
-// inputSize is an input's width and height, from its header.
-func inputSize(in api.InputImage) (image.Point, error) {
-	rc, err := in.Open()
-	if err != nil {
-		return image.Point{}, err
-	}
-	defer rc.Close()
-	cfg, _, err := image.DecodeConfig(bufio.NewReader(rc))
-	if err != nil {
-		return image.Point{}, fmt.Errorf(catalogue.T("cannot read image %s: %w"), in.Name, err)
-	}
-	return image.Pt(cfg.Width, cfg.Height), nil
 }
 
 // applyMarks puts the marks of the file at path into req as the window
