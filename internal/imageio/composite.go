@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"image"
 	"image/draw"
-	"image/png"
 	"math"
 
 	xdraw "golang.org/x/image/draw"
@@ -70,11 +69,7 @@ func KeepUnmaskedIn(result, original, mask []byte, feather int, frame image.Rect
 	if err != nil {
 		return nil, err
 	}
-	var buf bytes.Buffer
-	if err := (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(&buf, out); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
+	return EncodePNG(out)
 }
 
 // keepUnmasked is KeepUnmaskedIn on pictures already decoded.

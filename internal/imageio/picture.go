@@ -19,6 +19,16 @@ var decodes atomic.Int64
 // not a thumbnail or an icon.
 const countedPixels = 1 << 20
 
+// EncodePNG is img as a PNG at the fastest compression: for the
+// pictures Easel makes to send or keep (a padded upload, a composite, a
+// mask, a thumbnail), written once and read back whole, where the time
+// matters more than the bytes.
+func EncodePNG(img image.Image) ([]byte, error) {
+	var buf bytes.Buffer
+	err := (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(&buf, img)
+	return buf.Bytes(), err
+}
+
 // Decodes is how many pictures of a megapixel or more this process has
 // decoded whole (DecodeBounded): the benchmarks count what a masked
 // edit's answer costs with it.
@@ -193,11 +203,11 @@ func Kept(result, original, mask *Picture, feather int, frame image.Rectangle) (
 	if err != nil {
 		return nil, err
 	}
-	var buf bytes.Buffer
-	if err := (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(&buf, out); err != nil {
+	data, err := EncodePNG(out)
+	if err != nil {
 		return nil, err
 	}
-	return pictureOfPixels(buf.Bytes(), out), nil
+	return pictureOfPixels(data, out), nil
 }
 
 // Cropped is p cut to r (in its own coordinates) as a PNG picture, from
@@ -227,9 +237,9 @@ func crop(p *Picture, r image.Rectangle) (*Picture, error) {
 	}
 	out := image.NewNRGBA(image.Rect(0, 0, r.Dx(), r.Dy()))
 	draw.Draw(out, out.Rect, img, r.Min, draw.Src)
-	var buf bytes.Buffer
-	if err := (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(&buf, out); err != nil {
+	data, err := EncodePNG(out)
+	if err != nil {
 		return nil, err
 	}
-	return pictureOfPixels(buf.Bytes(), out), nil
+	return pictureOfPixels(data, out), nil
 }

@@ -3,7 +3,6 @@ package jobs
 import (
 	"bytes"
 	"image"
-	"image/png"
 	"path/filepath"
 	"strings"
 
@@ -35,11 +34,11 @@ func PadFirst(req *api.EditRequest, keep *Keep, shape image.Point) error {
 		return err
 	}
 	padded, paddedMask, frame := outpaint.PadToShape(img, m, shape)
-	pd, err := encodePNG(padded)
+	pd, err := imageio.EncodePNG(padded)
 	if err != nil {
 		return err
 	}
-	md, err := encodePNG(paddedMask)
+	md, err := imageio.EncodePNG(paddedMask)
 	if err != nil {
 		return err
 	}
@@ -60,10 +59,4 @@ func PadsTo(keep *Keep, matching bool, size string, first image.Point) (image.Po
 		return image.Point{}, false
 	}
 	return image.Pt(w, h), true
-}
-
-func encodePNG(img image.Image) ([]byte, error) {
-	var b bytes.Buffer
-	err := (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(&b, img)
-	return b.Bytes(), err
 }

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"image"
-	"image/png"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -54,11 +53,11 @@ func (l *Library) Thumbnail(it Item) (string, error) {
 
 // putThumbnail writes the thumbnail of it from its pixels in hand.
 func (l *Library) putThumbnail(it Item, img image.Image) error {
-	var buf bytes.Buffer
-	if err := (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(&buf, imageio.Fit(img, ThumbSize)); err != nil {
+	data, err := imageio.EncodePNG(imageio.Fit(img, ThumbSize))
+	if err != nil {
 		return err
 	}
-	return atomicfile.Write(l.thumbPath(it), buf.Bytes())
+	return atomicfile.Write(l.thumbPath(it), data)
 }
 
 // MakeThumbnailSized decodes an image and scales it to fit side pixels.
@@ -76,10 +75,5 @@ func MakeThumbnail(data []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	var buf bytes.Buffer
-	enc := png.Encoder{CompressionLevel: png.BestSpeed}
-	if err := enc.Encode(&buf, img); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
+	return imageio.EncodePNG(img)
 }

@@ -20,7 +20,6 @@ import (
 	"image"
 	"image/color"
 	"image/draw"
-	"image/png"
 	"math"
 
 	"github.com/srwiley/rasterx"
@@ -158,7 +157,7 @@ func AlphaPNG(marksPNG []byte) ([]byte, error) {
 	b := img.Bounds()
 	n := image.NewNRGBA(image.Rect(0, 0, b.Dx(), b.Dy()))
 	draw.Draw(n, n.Rect, img, b.Min, draw.Src)
-	return encode(Alpha(n))
+	return imageio.EncodePNG(Alpha(n))
 }
 
 // Mode is how the marks went to the service.
@@ -222,11 +221,11 @@ func Apply(req *api.EditRequest, m Marks) (Mode, []byte, error) {
 	}
 	marks := m.Render(w, h)
 	if s, ok := capability.Lookup(req.Model); ok && s.Markup {
-		mp, err := encode(marks)
+		mp, err := imageio.EncodePNG(marks)
 		if err != nil {
 			return None, nil, err
 		}
-		ap, err := encode(Alpha(marks))
+		ap, err := imageio.EncodePNG(Alpha(marks))
 		if err != nil {
 			return None, nil, err
 		}
@@ -242,7 +241,7 @@ func Apply(req *api.EditRequest, m Marks) (Mode, []byte, error) {
 	drawn := image.NewNRGBA(image.Rect(0, 0, w, h))
 	draw.Draw(drawn, drawn.Rect, first, first.Bounds().Min, draw.Src)
 	draw.Draw(drawn, drawn.Rect, marks, image.Point{}, draw.Over)
-	data, err := encode(drawn)
+	data, err := imageio.EncodePNG(drawn)
 	if err != nil {
 		return None, nil, err
 	}
@@ -257,12 +256,6 @@ func joinPrompt(p string) string {
 		return PromptNote
 	}
 	return p + "\n\n" + PromptNote
-}
-
-func encode(img image.Image) ([]byte, error) {
-	var buf bytes.Buffer
-	err := (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(&buf, img)
-	return buf.Bytes(), err
 }
 
 // Parse reads marks saved as JSON (the command line's --marks file, a

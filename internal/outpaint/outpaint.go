@@ -7,12 +7,10 @@
 package outpaint
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"image"
 	"image/draw"
-	"image/png"
 	"strings"
 
 	xdraw "golang.org/x/image/draw"
@@ -139,15 +137,10 @@ func (p *Plan) Grows() bool { return p.At != p.Canvas.Rect }
 
 // PNGs are the canvas and the mask encoded for the edit request.
 func (p *Plan) PNGs() (canvas, mask []byte, err error) {
-	enc := func(img image.Image) ([]byte, error) {
-		var b bytes.Buffer
-		err := (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(&b, img)
-		return b.Bytes(), err
-	}
-	if canvas, err = enc(p.Canvas); err != nil {
+	if canvas, err = imageio.EncodePNG(p.Canvas); err != nil {
 		return nil, nil, err
 	}
-	mask, err = enc(p.Mask)
+	mask, err = imageio.EncodePNG(p.Mask)
 	return canvas, mask, err
 }
 
