@@ -4,7 +4,6 @@ package e2e
 
 import (
 	"context"
-	"fmt"
 	"image"
 	"image/color"
 	"os"
@@ -64,11 +63,12 @@ func wideFirst(t *testing.T, home string) string {
 // Edit, at 1024x700, once the painter shows it.
 func startNarrow(ctx context.Context, t *testing.T, bin, home string) *proc {
 	t.Helper()
+	rememberWindowSize(t, home, 1024, 700)
 	p := start(t, bin, home, "--demo", wideFirst(t, home))
-	p.waitDrawn(ctx)
-	xdo(t, "windowsize", "--sync", fmt.Sprint(uint32(p.window)), "1024", "700")
-	time.Sleep(time.Second)
 	p.waitSettled(ctx)
+	if w := p.windowWidth(); w != 1024 {
+		t.Fatalf("the window opened %d wide, not at its remembered 1024", w)
+	}
 	p.waitPicture(ctx, "the wide picture in the painter", image.Rect(100, 330, 600, 480))
 	return p
 }
@@ -114,7 +114,7 @@ func (p *proc) keptEdit(ctx context.Context, home, prompt string, narrow bool) l
 		}
 		select {
 		case <-ctx.Done():
-			last := filepath.Join(p.t.TempDir(), "timeout.png")
+			last := filepath.Join(lastScreenDir(p.t), "timeout.png")
 			save(p.t, last, p.screenshot())
 			p.t.Fatalf("no kept copy arrived (last screen: %s): %+v\n%s", last, items, p.out)
 		case <-time.After(200 * time.Millisecond):

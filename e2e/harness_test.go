@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -108,12 +109,24 @@ func (p *proc) waitScreen(ctx context.Context, what string, ok func(*image.RGBA)
 		}
 		select {
 		case <-ctx.Done():
-			path := filepath.Join(p.t.TempDir(), "timeout.png")
+			path := filepath.Join(lastScreenDir(p.t), "timeout.png")
 			save(p.t, path, shot)
 			p.t.Fatalf("%s never showed (last screen: %s)", what, path)
 		case <-time.After(50 * time.Millisecond):
 		}
 	}
+}
+
+// lastScreenDir is where a failing wait leaves the last screen it saw:
+// E2E_DEBUG_DIR when set (CI keeps it), else the test's own folder.
+func lastScreenDir(t testing.TB) string {
+	if dir := os.Getenv("E2E_DEBUG_DIR"); dir != "" {
+		dir = filepath.Join(dir, strings.ReplaceAll(t.Name(), "/", "_"))
+		if err := os.MkdirAll(dir, 0o755); err == nil {
+			return dir
+		}
+	}
+	return t.TempDir()
 }
 
 // xdo runs xdotool with args.

@@ -23,6 +23,23 @@ func bluePixels(img *image.RGBA, area image.Rectangle) int {
 	})
 }
 
+// rememberWindowSize leaves home's preferences as a window closed at
+// width x height leaves them, so the window opens at that size. A resize
+// from outside after the first frame races the window's own sizing: under
+// load a late theme or scale notice sets the window back to the size it
+// opened at.
+func rememberWindowSize(t *testing.T, home string, width, height int) {
+	t.Helper()
+	prefs := filepath.Join(home, ".config", "fyne", "dev.easel.app")
+	if err := os.MkdirAll(prefs, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	body := fmt.Sprintf(`{"window.width":%d,"window.height":%d}`, width, height)
+	if err := os.WriteFile(filepath.Join(prefs, "preferences.json"), []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // At 1024x700, the smallest window Easel is made for, Generate and Send
 // edit are on screen below their forms, which scroll instead. A real
 // window is needed: the test driver does not shrink a window below its
@@ -33,13 +50,7 @@ func TestActionsStayOnScreenAt1024x700(t *testing.T) {
 	// preferences remember it: 1024x700 from the first frame, with no
 	// resize to race the window's own first sizing.
 	home := t.TempDir()
-	prefs := filepath.Join(home, ".config", "fyne", "dev.easel.app")
-	if err := os.MkdirAll(prefs, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(prefs, "preferences.json"), []byte(`{"window.width":1024,"window.height":700}`), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	rememberWindowSize(t, home, 1024, 700)
 	p := start(t, bin, home, "--demo")
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
