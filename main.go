@@ -18,8 +18,6 @@ import (
 
 	"fyne.io/fyne/v2/app"
 
-	_ "easel/internal/posixlocale" // before Fyne initialises: see the package doc
-
 	"easel/internal/applog"
 	"easel/internal/capability"
 	"easel/internal/catalogue"
@@ -27,6 +25,7 @@ import (
 	"easel/internal/config"
 	"easel/internal/instance"
 	"easel/internal/library"
+	_ "easel/internal/posixlocale" // before Fyne initialises: see the package doc
 	"easel/ui"
 )
 

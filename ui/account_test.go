@@ -22,6 +22,7 @@ import (
 	"easel/internal/honesty"
 	"easel/internal/library"
 	"easel/internal/secrets"
+	"easel/internal/secrets/secretstest"
 	"easel/ui/chrome"
 	"easel/ui/room/roomtest"
 )
@@ -125,7 +126,7 @@ func tap(t *testing.T, w fyne.Window, text string) {
 
 func TestFirstRunTestsSavesAndConnects(t *testing.T) {
 	base := keyedFake(t)
-	backend := secrets.NewMemory()
+	backend := secretstest.NewMemory()
 	opts := isolated(t, Options{Keys: secrets.New(backend, 0)})
 	ea := newApp(t, test.NewTempApp(t), opts)
 	f := ea.firstRun
@@ -218,7 +219,7 @@ func TestPlainHTTPKeyNeedsConsent(t *testing.T) {
 	if _, err := config.Open(path).Update(func(f *config.File) error { f.Active = p.ID; return f.Put(p) }); err != nil {
 		t.Fatal(err)
 	}
-	keys := secrets.New(secrets.NewMemory(), 0)
+	keys := secrets.New(secretstest.NewMemory(), 0)
 	_ = keys.Set(context.Background(), p.ID, testKey)
 	ea := newApp(t, test.NewTempApp(t), isolated(t, Options{ConfigPath: path, Keys: keys}))
 	waitFor(t, ea, "the warning", func() bool { return findButton(ea.win, "Send over http") != nil })
@@ -265,7 +266,7 @@ func TestModelPickerWarnsAndSuggestsBeforeSending(t *testing.T) {
 
 func TestSettingsAddSwitchDelete(t *testing.T) {
 	base := keyedFake(t)
-	keys := secrets.New(secrets.NewMemory(), 0)
+	keys := secrets.New(secretstest.NewMemory(), 0)
 	ea := newServedAppWith(t, Options{Keys: keys})
 	onUI(ea, func() {
 		ea.showSettings()
@@ -368,7 +369,7 @@ func TestStartReadsTheKeyringOnce(t *testing.T) {
 	if _, err := config.Open(path).Update(func(f *config.File) error { f.Active = p.ID; return f.Put(p) }); err != nil {
 		t.Fatal(err)
 	}
-	backend := &countingKeyring{Backend: secrets.NewMemory()}
+	backend := &countingKeyring{Backend: secretstest.NewMemory()}
 	keys := secrets.New(backend, 0)
 	if err := keys.Set(context.Background(), p.ID, testKey); err != nil {
 		t.Fatal(err)
@@ -380,7 +381,7 @@ func TestStartReadsTheKeyringOnce(t *testing.T) {
 		t.Errorf("a stored profile: %d keyring reads at start-up, want 1 (its key)", n)
 	}
 
-	demo := &countingKeyring{Backend: secrets.NewMemory()}
+	demo := &countingKeyring{Backend: secretstest.NewMemory()}
 	newApp(t, test.NewTempApp(t), isolated(t, Options{Demo: true, Keys: secrets.New(demo, 0)}))
 	deadline := time.Now().Add(5 * time.Second)
 	for demo.count() == 0 && time.Now().Before(deadline) {
@@ -459,7 +460,7 @@ func TestSettingsAskBeforeDiscardingAnUnsavedProfile(t *testing.T) {
 // With the keyring down, the key field says a typed key is kept for this
 // session only.
 func TestTheKeyFieldSaysWhereTheKeyIsKept(t *testing.T) {
-	ea := newServedAppWith(t, Options{Keys: secrets.New(secrets.Broken{Err: errors.New("no D-Bus")}, 0)})
+	ea := newServedAppWith(t, Options{Keys: secrets.New(secretstest.Broken{Err: errors.New("no D-Bus")}, 0)})
 	waitFor(t, ea, "the keyring's failure", func() bool { return ea.session.KeyringErr() != nil })
 	onUI(ea, func() {
 		ea.showSettings()
@@ -486,7 +487,7 @@ func TestFirstRunLaterAsksBeforeDiscarding(t *testing.T) {
 // teach it afresh.
 func TestSettingsShowWhatWasLearntWithForget(t *testing.T) {
 	base := keyedFake(t)
-	ea := newServedAppWith(t, Options{Keys: secrets.New(secrets.NewMemory(), 0)})
+	ea := newServedAppWith(t, Options{Keys: secrets.New(secretstest.NewMemory(), 0)})
 	onUI(ea, func() {
 		ea.showSettings()
 		ea.settings.Form.Name.SetText("Gateway")

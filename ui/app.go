@@ -134,18 +134,6 @@ type App struct {
 	gallery  *gallery.Room
 }
 
-// New builds the main window on a Fyne app, all of it before it
-// returns: tests drive it with Fyne's test driver through Window().
-func New(a fyne.App, opts Options) *App {
-	ea := newState(a, opts)
-	ea.newWindow()
-	ea.bridge.mu.Lock()
-	defer ea.bridge.mu.Unlock()
-	ea.build()
-	ea.attach()
-	return ea
-}
-
 // Run opens the main window and runs Fyne's event loop until quit. The
 // main thread creates the window and its GL context (a tenth of a second
 // with a software renderer) while a goroutine, started first, builds the

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"bytes"
-	"easel/ui/widgets/thumbgrid"
 	"image"
 	"image/png"
 	"net/http/httptest"
@@ -18,9 +17,11 @@ import (
 	"easel/internal/config"
 	"easel/internal/demoservice"
 	"easel/internal/secrets"
+	"easel/internal/secrets/secretstest"
 	"easel/ui/chrome"
 	"easel/ui/room"
 	"easel/ui/room/roomtest"
+	"easel/ui/widgets/thumbgrid"
 )
 
 // newApp opens a window for a test and shuts it down at the end: no
@@ -62,7 +63,7 @@ func isolated(t testing.TB, o Options) Options {
 		o.ConfigPath = filepath.Join(dir, "config", "profiles.json")
 	}
 	if o.Keys == nil {
-		o.Keys = secrets.New(secrets.NewMemory(), 0)
+		o.Keys = secrets.New(secretstest.NewMemory(), 0)
 	}
 	if o.Getenv == nil {
 		o.Getenv = func(string) string { return "" }

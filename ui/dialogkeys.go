@@ -3,11 +3,11 @@ package ui
 import (
 	"reflect"
 
-	"easel/internal/catalogue"
-	"easel/ui/kit"
-
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/widget"
+
+	"easel/internal/catalogue"
+	"easel/ui/kit"
 )
 
 // answerDialog gives the dialog on top the keyboard: Esc cancels or

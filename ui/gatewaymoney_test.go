@@ -16,6 +16,7 @@ import (
 	"easel/internal/demoservice"
 	"easel/internal/library"
 	"easel/internal/secrets"
+	"easel/internal/secrets/secretstest"
 )
 
 // Through new-api with two keys of one profile: the status bar says the
@@ -38,7 +39,7 @@ func TestTheWindowShowsWhatTheGatewayBills(t *testing.T) {
 	if _, err := config.Open(path).Update(func(f *config.File) error { f.Active = p.ID; return f.Put(p) }); err != nil {
 		t.Fatal(err)
 	}
-	keys := secrets.New(secrets.NewMemory(), 0)
+	keys := secrets.New(secretstest.NewMemory(), 0)
 	_ = keys.Set(context.Background(), p.KeyAccount("default"), defaultKey)
 	_ = keys.Set(context.Background(), p.KeyAccount("vip"), vipKey)
 	ea := newApp(t, test.NewTempApp(t), isolated(t, Options{ConfigPath: path, Keys: keys}))

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"context"
-	"easel/ui/widgets/reorder"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -21,6 +20,7 @@ import (
 	"easel/ui/jobview"
 	"easel/ui/room"
 	"easel/ui/room/roomtest"
+	"easel/ui/widgets/reorder"
 )
 
 func newServedApp(t testing.TB) *App {

@@ -17,6 +17,7 @@ import (
 	"easel/internal/honesty"
 	"easel/internal/library"
 	"easel/internal/secrets"
+	"easel/internal/secrets/secretstest"
 	"easel/ui/jobview"
 )
 
@@ -37,7 +38,7 @@ func TestAnotherGroupsKeyIsOfferedAndPicked(t *testing.T) {
 	if _, err := config.Open(path).Update(func(f *config.File) error { f.Active = p.ID; return f.Put(p) }); err != nil {
 		t.Fatal(err)
 	}
-	backend := secrets.NewMemory()
+	backend := secretstest.NewMemory()
 	keys := secrets.New(backend, 0)
 	_ = keys.Set(context.Background(), p.KeyAccount("default"), defaultKey)
 	_ = keys.Set(context.Background(), p.KeyAccount("vip"), vipKey)
@@ -106,7 +107,7 @@ func TestAnotherGroupsKeyIsOfferedAndPicked(t *testing.T) {
 // profile and the group, and the field is emptied once it is saved.
 func TestSettingsAddAGroupWithItsKey(t *testing.T) {
 	base := keyedFake(t)
-	backend := secrets.NewMemory()
+	backend := secretstest.NewMemory()
 	ea := newServedAppWith(t, Options{Keys: secrets.New(backend, 0)})
 	onUI(ea, func() {
 		ea.showSettings()

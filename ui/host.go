@@ -2,8 +2,6 @@ package ui
 
 import (
 	"context"
-	"easel/internal/catalogue"
-	"easel/internal/markdown"
 	"fmt"
 	"os"
 	"strings"
@@ -12,10 +10,12 @@ import (
 	"fyne.io/fyne/v2/dialog"
 
 	"easel/internal/api"
+	"easel/internal/catalogue"
 	"easel/internal/config"
 	"easel/internal/instance"
 	"easel/internal/jobs"
 	"easel/internal/library"
+	"easel/internal/markdown"
 	"easel/internal/session"
 	"easel/internal/thumbs"
 	"easel/ui/board"

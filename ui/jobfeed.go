@@ -2,18 +2,19 @@ package ui
 
 import (
 	"context"
-	"easel/internal/catalogue"
-	"easel/internal/imageio"
-	"easel/internal/jobs"
-	"easel/internal/library"
-	"easel/ui/jobview"
-	"easel/ui/kit"
 	"image"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 	"github.com/dustin/go-humanize"
+
+	"easel/internal/catalogue"
+	"easel/internal/imageio"
+	"easel/internal/jobs"
+	"easel/internal/library"
+	"easel/ui/jobview"
+	"easel/ui/kit"
 )
 
 // jobFeed takes the runner's events for the window as a whole: the cards'

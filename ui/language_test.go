@@ -4,15 +4,15 @@ import (
 	"strings"
 	"testing"
 
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
+
 	"easel/internal/api"
 	"easel/internal/catalogue"
 	"easel/internal/demoservice"
 	"easel/internal/jobs"
 	"easel/ui/kit"
-
-	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/test"
-	"fyne.io/fyne/v2/theme"
 )
 
 // With Chinese chosen, the window's tabs, its status bar and a failure on

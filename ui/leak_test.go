@@ -20,6 +20,7 @@ import (
 	"easel/internal/demoservice"
 	"easel/internal/jobs"
 	"easel/internal/secrets"
+	"easel/internal/secrets/secretstest"
 	"easel/ui/chrome"
 	"easel/ui/kit"
 )
@@ -39,7 +40,7 @@ func TestKeyNeverLeaks(t *testing.T) {
 	defer ts.Close()
 	dir := t.TempDir()
 	configPath := filepath.Join(dir, "config", "easel", "profiles.json")
-	opts := isolated(t, Options{ConfigPath: configPath, Keys: secrets.New(secrets.NewMemory(), 0)})
+	opts := isolated(t, Options{ConfigPath: configPath, Keys: secrets.New(secretstest.NewMemory(), 0)})
 	dataDir := os.Getenv("EASEL_HOME")
 	ea := newApp(t, test.NewTempApp(t), opts)
 

@@ -17,6 +17,7 @@ import (
 	"easel/internal/instance"
 	"easel/internal/library"
 	"easel/internal/secrets"
+	"easel/internal/secrets/secretstest"
 	"easel/ui/chrome"
 )
 
@@ -45,7 +46,7 @@ func galleryWith(t *testing.T, n int) string {
 func appOn(t *testing.T, dir string) *App {
 	t.Helper()
 	t.Setenv("EASEL_HOME", dir)
-	o := Options{Demo: true, ConfigPath: filepath.Join(t.TempDir(), "profiles.json"), Keys: secrets.New(secrets.NewMemory(), 0),
+	o := Options{Demo: true, ConfigPath: filepath.Join(t.TempDir(), "profiles.json"), Keys: secrets.New(secretstest.NewMemory(), 0),
 		Getenv: func(string) string { return "" }}
 	ea := newApp(t, test.NewTempApp(t), o)
 	t.Cleanup(ea.win.Close)
@@ -180,7 +181,7 @@ func TestOpeningWithFilesPutsThemInEdit(t *testing.T) {
 	os.WriteFile(b, buf.Bytes(), 0o600)
 	gone := filepath.Join(dir, "gone.png")
 	t.Setenv("EASEL_HOME", filepath.Join(dir, "data"))
-	o := Options{Demo: true, ConfigPath: filepath.Join(dir, "profiles.json"), Keys: secrets.New(secrets.NewMemory(), 0),
+	o := Options{Demo: true, ConfigPath: filepath.Join(dir, "profiles.json"), Keys: secrets.New(secretstest.NewMemory(), 0),
 		Getenv: func(string) string { return "" }, Files: []string{b, gone, a}}
 	ea := newApp(t, test.NewTempApp(t), o)
 	t.Cleanup(ea.win.Close)
@@ -218,7 +219,7 @@ func TestASecondStartsFilesJoinEdit(t *testing.T) {
 		t.Fatalf("claim: %v %v", handed, err)
 	}
 	t.Cleanup(srv.Close)
-	o := Options{Demo: true, ConfigPath: filepath.Join(dir, "profiles.json"), Keys: secrets.New(secrets.NewMemory(), 0),
+	o := Options{Demo: true, ConfigPath: filepath.Join(dir, "profiles.json"), Keys: secrets.New(secretstest.NewMemory(), 0),
 		Getenv: func(string) string { return "" }, Instance: srv}
 	ea := newApp(t, test.NewTempApp(t), o)
 	t.Cleanup(ea.win.Close)
@@ -252,7 +253,7 @@ func TestAFolderAddsItsImagesUpToTheLimit(t *testing.T) {
 		many = append(many, p)
 	}
 	t.Setenv("EASEL_HOME", filepath.Join(dir, "data"))
-	o := Options{Demo: true, ConfigPath: filepath.Join(dir, "profiles.json"), Keys: secrets.New(secrets.NewMemory(), 0),
+	o := Options{Demo: true, ConfigPath: filepath.Join(dir, "profiles.json"), Keys: secrets.New(secretstest.NewMemory(), 0),
 		Getenv: func(string) string { return "" }, Files: []string{folder}}
 	ea := newApp(t, test.NewTempApp(t), o)
 	t.Cleanup(ea.win.Close)

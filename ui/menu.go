@@ -10,17 +10,16 @@ import (
 	"strings"
 	"sync/atomic"
 
-	"easel/internal/applog"
-	"easel/internal/catalogue"
-	"easel/internal/library"
-	"easel/internal/wording"
-
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/widget"
 
 	"easel/assets"
+	"easel/internal/applog"
+	"easel/internal/catalogue"
+	"easel/internal/library"
+	"easel/internal/wording"
 	"easel/ui/dialogs"
 )
 

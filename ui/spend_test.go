@@ -15,6 +15,7 @@ import (
 	"easel/internal/library"
 	"easel/internal/pricing"
 	"easel/internal/secrets"
+	"easel/internal/secrets/secretstest"
 	"easel/ui/kit"
 	"easel/ui/room/roomtest"
 )
@@ -23,7 +24,7 @@ import (
 // own currency and group rate, for the same prompt and options.
 func TestTheWindowAndTheCommandLineEstimateAlike(t *testing.T) {
 	ea, path := newProfileAppWith(t, config.Profile{Prices: pricing.Table{Currency: pricing.CNY, PerDollar: 7.1, GroupRate: 0.6}})
-	keys := secrets.New(secrets.NewMemory(), 0)
+	keys := secrets.New(secretstest.NewMemory(), 0)
 	if err := keys.Set(context.Background(), "p-priced", "sk-estimate-test-1234"); err != nil {
 		t.Fatal(err)
 	}

@@ -2,12 +2,13 @@ package ui
 
 import (
 	"context"
-	"easel/internal/catalogue"
-	"easel/internal/spend"
-	"easel/ui/dialogs"
 	"time"
 
 	"fyne.io/fyne/v2/dialog"
+
+	"easel/internal/catalogue"
+	"easel/internal/spend"
+	"easel/ui/dialogs"
 )
 
 // statusActions are what the status bar's controls do and how it is kept

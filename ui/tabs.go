@@ -1,10 +1,10 @@
 package ui
 
 import (
-	"easel/internal/catalogue"
-
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/theme"
+
+	"easel/internal/catalogue"
 )
 
 // The tabs of the main window, in order; Ctrl+1..Ctrl+4 follow it.

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"easel/internal/testsupport/demochild"
 	"strings"
 	"testing"
 	"time"
@@ -9,6 +8,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"easel/internal/testsupport/benchrefs"
+	"easel/internal/testsupport/demochild"
 )
 
 // TestHelperDemoService is not a test: it serves the demo service in

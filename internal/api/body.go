@@ -1,7 +1,6 @@
 package api
 
 import (
-	"easel/internal/capability"
 	"encoding/base64"
 	"encoding/json"
 	"maps"
@@ -12,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"easel/internal/capability"
 )
 
 // The request bodies of the spec's three POST endpoints. Each field is

@@ -3,12 +3,13 @@ package api
 import (
 	"bytes"
 	"context"
-	"easel/internal/catalogue"
 	"errors"
 	"net/http"
 	"strings"
 
 	"github.com/tidwall/gjson"
+
+	"easel/internal/catalogue"
 )
 
 // Chat sends a conversation and returns the reply. With Stream set,

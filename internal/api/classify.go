@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/tls"
 	"crypto/x509"
-	"easel/internal/catalogue"
 	"errors"
 	"math"
 	"net"
@@ -16,6 +15,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
+
+	"easel/internal/catalogue"
 )
 
 // errorFields are the parts of an {"error": …} body Easel reads. Gateways

@@ -3,7 +3,6 @@ package api
 import (
 	"bytes"
 	"context"
-	"easel/internal/catalogue"
 	"encoding/base64"
 	"errors"
 	"fmt"
@@ -17,6 +16,8 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"easel/internal/catalogue"
 )
 
 // Config says where the service is and how long to wait for it.
@@ -264,7 +265,7 @@ func (c *Client) callOnce(ctx context.Context, r request) (*http.Response, conte
 		}
 	case resp.StatusCode/100 != 2:
 		body, _ := io.ReadAll(io.LimitReader(resp.Body, MaxErrorBody))
-		resp.Body.Close()
+		_ = resp.Body.Close()
 		e = classifyHTTP(resp.StatusCode, resp.Header, body, r.model)
 		c.refine(e, r, time.Since(sent))
 		if e.Status == http.StatusNotImplemented {

@@ -1,12 +1,13 @@
 package api
 
 import (
-	"easel/internal/catalogue"
 	"fmt"
 	"io"
 	"math"
 
 	"github.com/tidwall/gjson"
+
+	"easel/internal/catalogue"
 )
 
 // readBody reads an answer whole, bounded by limit, into one buffer sized

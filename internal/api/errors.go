@@ -1,14 +1,14 @@
 package api
 
 import (
-	"unicode"
-	"unicode/utf8"
-
-	"easel/internal/catalogue"
 	"errors"
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"easel/internal/catalogue"
 )
 
 // Kind says what went wrong in terms a designer can act on. The UI and the

@@ -4,8 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"easel/internal/catalogue"
-	"easel/internal/imageio"
 	"encoding/base64"
 	"errors"
 	"fmt"
@@ -18,6 +16,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
+
+	"easel/internal/catalogue"
+	"easel/internal/imageio"
 )
 
 // Generate makes images from a prompt. With Stream set, onPartial (which

@@ -2,8 +2,6 @@ package api
 
 import (
 	"context"
-	"easel/internal/capability"
-	"easel/internal/catalogue"
 	"net/http"
 	"slices"
 	"sort"
@@ -11,6 +9,9 @@ import (
 	"time"
 
 	"github.com/tidwall/gjson"
+
+	"easel/internal/capability"
+	"easel/internal/catalogue"
 )
 
 // Models lists the model ids the service offers to this key, sorted.

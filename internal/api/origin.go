@@ -2,7 +2,6 @@ package api
 
 import (
 	"context"
-	"easel/internal/catalogue"
 	"errors"
 	"fmt"
 	"net"
@@ -13,6 +12,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"easel/internal/catalogue"
 )
 
 // The key goes only to the origin (scheme, host and port) of the base

@@ -1,9 +1,6 @@
 package api
 
 import (
-	"easel/internal/capability"
-	"easel/internal/catalogue"
-	"easel/internal/wording"
 	"fmt"
 	"image/color"
 	"image/png"
@@ -14,6 +11,10 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"easel/internal/capability"
+	"easel/internal/catalogue"
+	"easel/internal/wording"
 )
 
 // Limits are the custom-size rules the spec gives for models that take

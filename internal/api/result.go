@@ -1,8 +1,10 @@
 package api
 
-import "easel/internal/catalogue"
+import (
+	"time"
 
-import "time"
+	"easel/internal/catalogue"
+)
 
 // ImageResult is what one generation or edit produced.
 type ImageResult struct {

@@ -56,13 +56,3 @@ func ClosestModels(name string, listed []string) []string {
 	}
 	return out
 }
-
-// IsListed reports whether name is exactly one of the listed ids.
-func IsListed(name string, listed []string) bool {
-	for _, id := range listed {
-		if id == name {
-			return true
-		}
-	}
-	return false
-}

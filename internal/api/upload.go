@@ -40,7 +40,7 @@ func (i InputImage) Open() (io.ReadCloser, error) {
 		err = errors.New(catalogue.F("it is %d bytes now, %d when it was checked", st.Size(), i.Size))
 	}
 	if err != nil {
-		f.Close()
+		_ = f.Close()
 		return nil, &SourceError{Name: i.Name, Err: err}
 	}
 	return f, nil
@@ -179,7 +179,7 @@ func (r *bodyReader) Read(p []byte) (int, error) {
 		}
 		n, err := r.cur.Read(p)
 		if err == io.EOF {
-			r.cur.Close()
+			_ = r.cur.Close()
 			r.cur = nil
 			err = nil
 			if n == 0 {

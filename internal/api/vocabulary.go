@@ -1,11 +1,12 @@
 package api
 
 import (
-	"easel/internal/catalogue"
 	"net/http"
 	"regexp"
 	"strings"
 	"time"
+
+	"easel/internal/catalogue"
 )
 
 // The gateways' own error vocabulary. Most of Easel's users reach the

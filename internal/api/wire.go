@@ -2,7 +2,6 @@ package api
 
 import (
 	"bytes"
-	"easel/internal/catalogue"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
@@ -10,6 +9,8 @@ import (
 	"strconv"
 
 	"github.com/tidwall/gjson"
+
+	"easel/internal/catalogue"
 )
 
 // wireJSON is an image answer with its base64 strings lifted out.

@@ -3,13 +3,14 @@ package api
 import (
 	"bufio"
 	"bytes"
-	"easel/internal/catalogue"
 	"encoding/base64"
 	"errors"
 	"io"
 	"strconv"
 
 	"github.com/tidwall/gjson"
+
+	"easel/internal/catalogue"
 )
 
 // formatError is an answer that arrived whole but is not what the spec

@@ -96,7 +96,7 @@ func (f *file) open() error {
 	}
 	st, err := fh.Stat()
 	if err != nil {
-		fh.Close()
+		_ = fh.Close()
 		return err
 	}
 	f.f, f.size = fh, st.Size()
@@ -110,7 +110,7 @@ func (f *file) Write(p []byte) (int, error) {
 		return len(p), nil
 	}
 	if f.size+int64(len(p)) > MaxSize {
-		f.f.Close()
+		_ = f.f.Close()
 		_ = os.Rename(f.path, f.path+".1")
 		if err := f.open(); err != nil {
 			f.f = nil

@@ -78,8 +78,8 @@ func placeFrom(path string, fill func(*os.File) error, mode os.FileMode, put fun
 	ok := false
 	defer func() {
 		if !ok {
-			f.Close()
-			os.Remove(tmp)
+			_ = f.Close()
+			_ = os.Remove(tmp)
 		}
 	}()
 	if mode != 0o600 {
@@ -107,7 +107,7 @@ func placeFrom(path string, fill func(*os.File) error, mode os.FileMode, put fun
 	}
 	if d, err := os.Open(dir); err == nil {
 		_ = d.Sync()
-		d.Close()
+		_ = d.Close()
 	}
 	return nil
 }

@@ -19,7 +19,7 @@ func link(tmp, path string) error {
 	case err == nil:
 		return nil
 	case errors.Is(err, unix.EEXIST):
-		os.Remove(tmp)
+		_ = os.Remove(tmp)
 		return exists(tmp, path)
 	}
 	return linkAndUnlink(tmp, path)

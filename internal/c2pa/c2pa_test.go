@@ -2,12 +2,13 @@ package c2pa
 
 import (
 	"bytes"
-	"easel/internal/testsupport/signed"
 	"encoding/binary"
 	"image"
 	"image/jpeg"
 	"image/png"
 	"testing"
+
+	"easel/internal/testsupport/signed"
 )
 
 func TestACredentialIsFoundInEachContainer(t *testing.T) {

@@ -360,9 +360,6 @@ func (b Book) For(model string) (Sheet, bool) {
 	return best, bestLen >= 0
 }
 
-// Families is every sheet in the book, for Settings and the tests.
-func (b Book) Families() []Sheet { return slices.Clone(b.sheets) }
-
 // The book in use: the shipped one until the program loads the user's
 // file at start (Use). One per process: a model's facts are the same
 // for the window and the command line.

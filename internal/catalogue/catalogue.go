@@ -199,24 +199,6 @@ func N(other string, n int, args ...any) string {
 	return fmt.Sprintf(localize(other, n), args...)
 }
 
-// Has reports whether tag's file has a message for text, for the tests.
-func Has(tag, text string) bool {
-	m, ok := messages[language.Make(tag)][text]
-	return ok && m.Other != ""
-}
-
-// Keys are every message of tag's file, for the tests.
-func Keys(tag string) []string {
-	var out []string
-	for k := range messages[language.Make(tag)] {
-		if k != nameKey {
-			out = append(out, k)
-		}
-	}
-	sort.Strings(out)
-	return out
-}
-
 // Duration writes a span as the language writes it, to the second (to
 // the tenth under ten seconds when precise): "41s", "1m5s" in English,
 // "41 秒", "1 分 5 秒" in Chinese.

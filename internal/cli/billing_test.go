@@ -20,7 +20,7 @@ import (
 	"easel/internal/demoservice"
 	"easel/internal/gateway"
 	"easel/internal/library"
-	"easel/internal/secrets"
+	"easel/internal/secrets/secretstest"
 )
 
 // TestMain lets a test run this package's command line as a process of
@@ -37,7 +37,7 @@ func gatewayEnv(t *testing.T, srv *demoservice.Server, key, group string) (*Env,
 	t.Helper()
 	ts := httptest.NewServer(srv)
 	t.Cleanup(ts.Close)
-	env, out, errOut := profileEnv(t, secrets.NewMemory())
+	env, out, errOut := profileEnv(t, secretstest.NewMemory())
 	env.Library = filepath.Join(t.TempDir(), "library")
 	if code := run(t, env, "", "profile", "add", "--name", "Gateway", "--base-url", ts.URL+"/v1"); code != 0 {
 		t.Fatalf("add: %s", errOut)
@@ -283,7 +283,7 @@ func TestTheCommandLineSplitsWhereTheServiceMakesOneImage(t *testing.T) {
 	srv := demoservice.New(demoservice.Config{Key: key, Quirks: []demoservice.Quirk{demoservice.QuirkOneImage}})
 	ts := httptest.NewServer(srv)
 	defer ts.Close()
-	env, out, errOut := profileEnv(t, secrets.NewMemory())
+	env, out, errOut := profileEnv(t, secretstest.NewMemory())
 	env.Library = filepath.Join(t.TempDir(), "library")
 	if code := run(t, env, "", "profile", "add", "--name", "Relay", "--base-url", ts.URL+"/v1"); code != 0 {
 		t.Fatalf("add: %s", errOut)

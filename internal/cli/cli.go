@@ -7,7 +7,6 @@ package cli
 
 import (
 	"context"
-	"easel/internal/catalogue"
 	"errors"
 	"flag"
 	"fmt"
@@ -18,6 +17,7 @@ import (
 	"syscall"
 
 	"easel/internal/api"
+	"easel/internal/catalogue"
 	"easel/internal/config"
 	"easel/internal/library"
 	"easel/internal/secrets"

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"image"
 	"image/color"
 	"image/png"
 	"net/http/httptest"
@@ -11,11 +12,10 @@ import (
 	"sync"
 	"testing"
 
-	"image"
-
 	"easel/internal/config"
 	"easel/internal/demoservice"
 	"easel/internal/secrets"
+	"easel/internal/secrets/secretstest"
 	"easel/internal/testsupport/hostile"
 )
 
@@ -23,7 +23,7 @@ func testEnv(t *testing.T, base string) (Env, *bytes.Buffer, *bytes.Buffer) {
 	var out, errOut bytes.Buffer
 	vars := map[string]string{"OPENAI_BASE_URL": base, "OPENAI_API_KEY": "sk-cli-test-key-123456"}
 	return Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errOut, Getenv: func(k string) string { return vars[k] },
-		Profiles: config.Open(filepath.Join(t.TempDir(), "profiles.json")), Keys: secrets.New(secrets.NewMemory(), 0)}, &out, &errOut
+		Profiles: config.Open(filepath.Join(t.TempDir(), "profiles.json")), Keys: secrets.New(secretstest.NewMemory(), 0)}, &out, &errOut
 }
 
 func fake(t *testing.T) string {
@@ -156,7 +156,7 @@ func TestAHostileServiceCannotDriveTheTerminal(t *testing.T) {
 		var out, errOut bytes.Buffer
 		vars := map[string]string{"OPENAI_BASE_URL": ts.URL + "/v1", "OPENAI_API_KEY": key}
 		env := Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errOut, Getenv: func(k string) string { return vars[k] },
-			Profiles: config.Open(filepath.Join(t.TempDir(), "profiles.json")), Keys: secrets.New(secrets.NewMemory(), 0)}
+			Profiles: config.Open(filepath.Join(t.TempDir(), "profiles.json")), Keys: secrets.New(secretstest.NewMemory(), 0)}
 		code := Run(args, env)
 		return out.String(), errOut.String(), code
 	}

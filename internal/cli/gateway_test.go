@@ -8,7 +8,7 @@ import (
 
 	"easel/internal/config"
 	"easel/internal/demoservice"
-	"easel/internal/secrets"
+	"easel/internal/secrets/secretstest"
 )
 
 // Through a gateway that ignores stream: the first `easel gen` says so
@@ -19,7 +19,7 @@ func TestGenRemembersAServiceThatIgnoresStreaming(t *testing.T) {
 	const key = "sk-gateway-cli-0123456789"
 	ts := httptest.NewServer(demoservice.New(demoservice.Config{Key: key, Quirks: []demoservice.Quirk{demoservice.QuirkNoImageStream}}))
 	defer ts.Close()
-	env, _, errOut := profileEnv(t, secrets.NewMemory())
+	env, _, errOut := profileEnv(t, secretstest.NewMemory())
 	env.Library = filepath.Join(t.TempDir(), "library")
 	if code := run(t, env, "", "profile", "add", "--name", "Gateway", "--base-url", ts.URL+"/v1"); code != 0 {
 		t.Fatalf("add: %s", errOut)
@@ -90,7 +90,7 @@ func TestGroupsOfOneGateway(t *testing.T) {
 		vipKey:     {Name: "vip", Models: []string{"gpt-image-1", "gpt-image-1-mini", "gpt-4.1"}},
 	}}))
 	defer ts.Close()
-	env, out, errOut := profileEnv(t, secrets.NewMemory())
+	env, out, errOut := profileEnv(t, secretstest.NewMemory())
 	if code := run(t, env, "", "profile", "add", "--name", "Gateway", "--base-url", ts.URL+"/v1"); code != 0 {
 		t.Fatalf("add: %s", errOut)
 	}

@@ -2,8 +2,6 @@ package cli
 
 import (
 	"context"
-	"easel/internal/catalogue"
-	"easel/internal/jobs"
 	"errors"
 	"flag"
 	"fmt"
@@ -19,8 +17,10 @@ import (
 
 	"easel/internal/api"
 	"easel/internal/atomicfile"
+	"easel/internal/catalogue"
 	"easel/internal/config"
 	"easel/internal/imageio"
+	"easel/internal/jobs"
 	"easel/internal/markup"
 	"easel/internal/spend"
 )

@@ -2,8 +2,6 @@ package cli
 
 import (
 	"bytes"
-	"easel/internal/demoservice"
-	"easel/internal/testsupport/signed"
 	"image"
 	"image/png"
 	"net/http/httptest"
@@ -11,6 +9,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"easel/internal/demoservice"
+	"easel/internal/testsupport/signed"
 )
 
 // easel info says of each file its format and size, what it declares of

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"easel/internal/catalogue"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -10,6 +9,7 @@ import (
 	"time"
 
 	"easel/internal/api"
+	"easel/internal/catalogue"
 	"easel/internal/config"
 	"easel/internal/honesty"
 	"easel/internal/library"
@@ -45,7 +45,7 @@ func openMemory(env Env) memory {
 
 func (m memory) close() {
 	if m.lib != nil {
-		m.lib.Close()
+		_ = m.lib.Close()
 	}
 }
 

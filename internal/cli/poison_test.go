@@ -13,7 +13,7 @@ import (
 	"easel/internal/config"
 	"easel/internal/library"
 	"easel/internal/pricing"
-	"easel/internal/secrets"
+	"easel/internal/secrets/secretstest"
 	"easel/internal/testsupport/hostile"
 )
 
@@ -141,7 +141,7 @@ func TestABrokenWireIsSaidAndMayHaveBeenBilled(t *testing.T) {
 // says.
 func hostileProfile(t *testing.T, base, key string, change func(*config.Profile)) (*Env, *bytes.Buffer) {
 	t.Helper()
-	env, _, errOut := profileEnv(t, secrets.NewMemory())
+	env, _, errOut := profileEnv(t, secretstest.NewMemory())
 	env.Library = filepath.Join(t.TempDir(), "library")
 	if code := run(t, env, "", "profile", "add", "--name", "Hostile", "--base-url", base+"/v1"); code != 0 {
 		t.Fatalf("add: %s", errOut)

@@ -3,7 +3,6 @@ package cli
 import (
 	"bufio"
 	"context"
-	"easel/internal/catalogue"
 	"errors"
 	"flag"
 	"fmt"
@@ -17,6 +16,7 @@ import (
 	"golang.org/x/term"
 
 	"easel/internal/api"
+	"easel/internal/catalogue"
 	"easel/internal/config"
 	"easel/internal/secrets"
 	"easel/internal/session"

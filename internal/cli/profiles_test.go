@@ -12,6 +12,7 @@ import (
 	"easel/internal/config"
 	"easel/internal/demoservice"
 	"easel/internal/secrets"
+	"easel/internal/secrets/secretstest"
 )
 
 // profileEnv is an Env with no OPENAI_* set, a fresh profiles file and an
@@ -34,7 +35,7 @@ func TestProfileLifecycle(t *testing.T) {
 	const key = "sk-profile-key-abcdef123456"
 	ts := httptest.NewServer(demoservice.New(demoservice.Config{Key: key}))
 	defer ts.Close()
-	env, out, errOut := profileEnv(t, secrets.NewMemory())
+	env, out, errOut := profileEnv(t, secretstest.NewMemory())
 
 	if code := run(t, env, "", "models"); code != 1 || !strings.Contains(errOut.String(), "easel profile add") {
 		t.Fatalf("no profile: exit %d, %q; want 1 and how to add one", code, errOut)
@@ -114,7 +115,7 @@ func mustFind(t *testing.T, f config.File, name string) config.Profile {
 func TestProfileDefaultsPickTheModel(t *testing.T) {
 	ts := httptest.NewServer(demoservice.New(demoservice.Config{}))
 	defer ts.Close()
-	env, out, errOut := profileEnv(t, secrets.NewMemory())
+	env, out, errOut := profileEnv(t, secretstest.NewMemory())
 	run(t, env, "", "profile", "add", "--name", "P", "--base-url", ts.URL+"/v1", "--chat-model", "no-such-chat-model")
 	if code := run(t, env, "", "chat", "hello"); code != 1 || !strings.Contains(errOut.String(), "no-such-chat-model") {
 		t.Fatalf("chat used the profile's model? %d %q %q", code, out, errOut)
@@ -125,7 +126,7 @@ func TestProfileDefaultsPickTheModel(t *testing.T) {
 }
 
 func TestKeySetRules(t *testing.T) {
-	env, _, errOut := profileEnv(t, secrets.NewMemory())
+	env, _, errOut := profileEnv(t, secretstest.NewMemory())
 	if code := run(t, env, "sk-x\n", "key", "set"); code != 1 || !strings.Contains(errOut.String(), "no active profile") {
 		t.Fatalf("no profile: %d %q", code, errOut)
 	}
@@ -143,7 +144,7 @@ func TestKeySetRules(t *testing.T) {
 
 func TestUnavailableKeyringSaysSoWithoutTheKey(t *testing.T) {
 	const key = "sk-never-shown-7777777777"
-	env, _, errOut := profileEnv(t, secrets.Broken{Err: errors.New("The name org.freedesktop.secrets was not provided by any .service files")})
+	env, _, errOut := profileEnv(t, secretstest.Broken{Err: errors.New("The name org.freedesktop.secrets was not provided by any .service files")})
 	run(t, env, "", "profile", "add", "--name", "P")
 	if code := run(t, env, key+"\n", "key", "set"); code != 1 {
 		t.Fatalf("key set on a broken keyring: %d", code)
@@ -158,7 +159,7 @@ func TestUnavailableKeyringSaysSoWithoutTheKey(t *testing.T) {
 }
 
 func TestPlainHTTPNeedsConsent(t *testing.T) {
-	env, _, errOut := profileEnv(t, secrets.NewMemory())
+	env, _, errOut := profileEnv(t, secretstest.NewMemory())
 	run(t, env, "", "profile", "add", "--name", "LAN", "--base-url", "http://192.0.2.10:3000/v1")
 	run(t, env, "sk-lan-key-00000000\n", "key", "set")
 	if code := run(t, env, "", "models"); code != 1 || !strings.Contains(errOut.String(), "unencrypted") {
@@ -188,7 +189,7 @@ func TestPlainHTTPNeedsConsent(t *testing.T) {
 // `easel profile list` on a file with a bad value lists what it can,
 // says what it could not use, exits 1, and moves nothing.
 func TestProfileListReportsABadFileAndMovesNothing(t *testing.T) {
-	env, out, errOut := profileEnv(t, secrets.NewMemory())
+	env, out, errOut := profileEnv(t, secretstest.NewMemory())
 	path := env.Profiles.Path()
 	os.MkdirAll(filepath.Dir(path), 0o700)
 	content := `{"profiles":[{"id":"w","name":"Work","base_url":"https://gw.example/v1","max_jobs":12}]}`

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"easel/internal/catalogue"
 	"encoding/csv"
 	"errors"
 	"flag"
@@ -13,6 +12,7 @@ import (
 	"time"
 
 	"easel/internal/api"
+	"easel/internal/catalogue"
 	"easel/internal/config"
 	"easel/internal/gateway"
 	"easel/internal/library"

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"easel/internal/catalogue"
 	"fmt"
 	"net"
 	"strconv"
@@ -10,6 +9,7 @@ import (
 	"time"
 
 	"easel/internal/api"
+	"easel/internal/catalogue"
 	"easel/internal/demoservice"
 	"easel/internal/spend"
 )

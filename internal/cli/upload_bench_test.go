@@ -4,8 +4,6 @@ package cli
 
 import (
 	"context"
-	"easel/internal/testsupport/benchrefs"
-	"easel/internal/testsupport/demochild"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -20,6 +18,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"easel/internal/testsupport/benchrefs"
+	"easel/internal/testsupport/demochild"
 )
 
 // BenchmarkEditSixteenLargeReferences runs `easel edit` with sixteen

@@ -2,12 +2,13 @@ package config
 
 import (
 	"bytes"
-	"easel/internal/catalogue"
 	"encoding/json"
 	"fmt"
 	"reflect"
 	"strings"
 	"sync"
+
+	"easel/internal/catalogue"
 )
 
 // FileVersion is the profiles file's format version, written in every

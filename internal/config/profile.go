@@ -8,7 +8,6 @@ package config
 
 import (
 	"crypto/rand"
-	"easel/internal/catalogue"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -18,6 +17,7 @@ import (
 	"time"
 
 	"easel/internal/api"
+	"easel/internal/catalogue"
 	"easel/internal/pricing"
 )
 

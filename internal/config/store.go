@@ -1,7 +1,6 @@
 package config
 
 import (
-	"easel/internal/catalogue"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -16,6 +15,7 @@ import (
 
 	"easel/internal/appdirs"
 	"easel/internal/atomicfile"
+	"easel/internal/catalogue"
 )
 
 // File is the whole profiles file.

@@ -3,12 +3,12 @@ package conversations
 import (
 	"context"
 	"database/sql"
-	"easel/internal/catalogue"
 	"fmt"
 	"strings"
 	"time"
 
 	"easel/internal/api"
+	"easel/internal/catalogue"
 	"easel/internal/imageio"
 	"easel/internal/library"
 )
@@ -156,12 +156,12 @@ func (s *Store) Path(ctx context.Context, conv int64) ([]Message, error) {
 	for rows.Next() {
 		m, err := scanMessage(rows)
 		if err != nil {
-			rows.Close()
+			_ = rows.Close()
 			return nil, fmt.Errorf("conversations: %w", err)
 		}
 		path = append(path, m)
 	}
-	rows.Close()
+	_ = rows.Close()
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("conversations: %w", err)
 	}
@@ -182,12 +182,12 @@ func (s *Store) fill(ctx context.Context, conv int64, path []Message) error {
 	for rows.Next() {
 		var id, parent int64
 		if err := rows.Scan(&id, &parent); err != nil {
-			rows.Close()
+			_ = rows.Close()
 			return fmt.Errorf("conversations: %w", err)
 		}
 		siblings[parent] = append(siblings[parent], id)
 	}
-	rows.Close()
+	_ = rows.Close()
 	index := map[int64]int{}
 	for i := range path {
 		m := &path[i]

@@ -3,13 +3,13 @@ package conversations
 import (
 	"context"
 	"database/sql"
-	"easel/internal/catalogue"
 	"errors"
 	"fmt"
 	"strings"
 	"time"
 
 	"easel/internal/api"
+	"easel/internal/catalogue"
 )
 
 // Preset is a saved system prompt.

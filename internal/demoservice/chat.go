@@ -1,13 +1,14 @@
 package demoservice
 
 import (
-	"easel/internal/catalogue"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
 	"strings"
 	"time"
+
+	"easel/internal/catalogue"
 )
 
 func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {

@@ -11,7 +11,6 @@ package export
 import (
 	"bytes"
 	"context"
-	"easel/internal/catalogue"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -30,6 +29,7 @@ import (
 
 	"easel/internal/atomicfile"
 	"easel/internal/c2pa"
+	"easel/internal/catalogue"
 	"easel/internal/imageio"
 	"easel/internal/library"
 )
@@ -296,11 +296,8 @@ func writeChunk(w *bytes.Buffer, kind string, data []byte) {
 	var n [4]byte
 	binary.BigEndian.PutUint32(n[:], uint32(len(data)))
 	w.Write(n[:])
-	crc := crc32.NewIEEE()
-	crc.Write([]byte(kind))
-	crc.Write(data)
 	w.WriteString(kind)
 	w.Write(data)
-	binary.BigEndian.PutUint32(n[:], crc.Sum32())
+	binary.BigEndian.PutUint32(n[:], crc32.Update(crc32.ChecksumIEEE([]byte(kind)), crc32.IEEETable, data))
 	w.Write(n[:])
 }

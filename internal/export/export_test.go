@@ -3,7 +3,6 @@ package export
 import (
 	"bytes"
 	"context"
-	"easel/internal/testsupport/signed"
 	"encoding/json"
 	"image"
 	"image/color"
@@ -18,6 +17,7 @@ import (
 	"easel/internal/api"
 	"easel/internal/imageio"
 	"easel/internal/library"
+	"easel/internal/testsupport/signed"
 )
 
 func gallery(t *testing.T, n int) (*library.Library, []library.Item) {

@@ -1,10 +1,10 @@
 package honesty
 
 import (
-	"easel/internal/catalogue"
 	"time"
 
 	"easel/internal/api"
+	"easel/internal/catalogue"
 )
 
 // Known is what a service has shown about one trait, remembered across

@@ -10,12 +10,12 @@ package honesty
 
 import (
 	"bytes"
-	"easel/internal/catalogue"
 	"fmt"
 	"image"
 	"strings"
 
 	"easel/internal/api"
+	"easel/internal/catalogue"
 	"easel/internal/imageio"
 )
 
@@ -313,14 +313,6 @@ func ResultData(res *api.ImageResult) [][]byte {
 		out[i] = img.Data
 	}
 	return out
-}
-
-// MaskChange is the share of the pixels a mask protects that the result
-// changed visibly (more than MaskChangeThreshold in a channel), with the
-// result scaled onto the original as the keep composite does; ok is false
-// when the shapes differ or an image cannot be read.
-func MaskChange(result, original, mask []byte) (share float64, ok bool) {
-	return MaskChangeOf(imageio.PictureOf(result), imageio.PictureOf(original), imageio.PictureOf(mask))
 }
 
 // MaskChangeOf is MaskChange of pictures decoded once for all.

@@ -2,13 +2,14 @@ package imageio
 
 import (
 	"bytes"
-	"easel/internal/catalogue"
 	"fmt"
 	"image"
 	"io"
 	"os"
 
 	"github.com/disintegration/imaging"
+
+	"easel/internal/catalogue"
 )
 
 // DecodeBounded decodes an image after reading its header and refusing

@@ -6,7 +6,6 @@ package imageio
 
 import (
 	"bytes"
-	"easel/internal/catalogue"
 	"fmt"
 	"image"
 	"image/color"
@@ -17,6 +16,8 @@ import (
 
 	"github.com/chai2010/webp"
 	_ "golang.org/x/image/webp"
+
+	"easel/internal/catalogue"
 )
 
 // Formats an export can be written in.

@@ -2,6 +2,7 @@ package imageio
 
 import (
 	"bytes"
+	"fmt"
 	"image"
 	"image/color"
 	"image/png"
@@ -54,4 +55,38 @@ func TestExportEveryFormat(t *testing.T) {
 	if _, err := Export([]byte("junk"), "png", "jpeg", 90); err == nil {
 		t.Error("junk accepted")
 	}
+}
+
+// KeepUnmasked puts the original's pixels back wherever the mask keeps
+// them: services repaint the whole image, and what the user protected
+// drifts (colours, text, faces). The mask is the one sent with the edit,
+// transparent where the image may change. The result is first scaled to
+// the original's size when their shapes agree (a *ShapeError when they do
+// not), and the seam is feathered over feather pixels into the painted
+// area, so outside the mask the original is exact. The output is PNG.
+func KeepUnmasked(result, original, mask []byte, feather int) ([]byte, error) {
+	return KeepUnmaskedIn(result, original, mask, feather, image.Rectangle{})
+}
+
+// KeepUnmaskedIn is KeepUnmasked cropped to frame (empty: no crop): the
+// original's own picture when Easel padded it to a shape the model
+// makes.
+func KeepUnmaskedIn(result, original, mask []byte, feather int, frame image.Rectangle) ([]byte, error) {
+	res, err := DecodeBounded(bytes.NewReader(result), MaxPixels)
+	if err != nil {
+		return nil, fmt.Errorf("the result: %w", err)
+	}
+	orig, err := DecodeBounded(bytes.NewReader(original), MaxPixels)
+	if err != nil {
+		return nil, fmt.Errorf("the first input: %w", err)
+	}
+	m, err := DecodeBounded(bytes.NewReader(mask), MaxPixels)
+	if err != nil {
+		return nil, fmt.Errorf("the mask: %w", err)
+	}
+	out, err := keepUnmasked(res, orig, m, feather, frame)
+	if err != nil {
+		return nil, err
+	}
+	return EncodePNG(out)
 }

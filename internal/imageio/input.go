@@ -2,13 +2,14 @@ package imageio
 
 import (
 	"bytes"
-	"easel/internal/catalogue"
 	"fmt"
 	"image"
 	"io"
 	"net/http"
 
 	"github.com/dustin/go-humanize"
+
+	"easel/internal/catalogue"
 )
 
 // MaxUploadBytes is the largest input image the service takes (the spec:

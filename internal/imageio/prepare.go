@@ -2,7 +2,6 @@ package imageio
 
 import (
 	"bytes"
-	"easel/internal/catalogue"
 	"encoding/binary"
 	"fmt"
 	"image"
@@ -17,6 +16,8 @@ import (
 	_ "golang.org/x/image/bmp"  // BMP inputs become PNG
 	_ "golang.org/x/image/tiff" // TIFF inputs become PNG
 	_ "golang.org/x/image/webp" // WebP inputs are sent as they are
+
+	"easel/internal/catalogue"
 )
 
 // MaxReadBytes bounds what is read of one input file: a file over the

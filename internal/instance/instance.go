@@ -139,7 +139,7 @@ func (s *Server) Path() string { return s.path }
 // opens a window rather than finding a stale one.
 func (s *Server) Close() {
 	s.once.Do(func() {
-		s.ln.Close()
+		_ = s.ln.Close()
 		s.wg.Wait()
 		unlisten(s.path)
 	})

@@ -3,7 +3,6 @@ package jobs
 import (
 	"bytes"
 	"context"
-	"easel/internal/imageio"
 	"errors"
 	"fmt"
 	"image"
@@ -17,6 +16,7 @@ import (
 	"easel/internal/api"
 	"easel/internal/demoservice"
 	"easel/internal/honesty"
+	"easel/internal/imageio"
 )
 
 // fakeService blocks each call until released, counting how many run.

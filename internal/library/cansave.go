@@ -2,7 +2,6 @@ package library
 
 import (
 	"context"
-	"easel/internal/catalogue"
 	"errors"
 	"fmt"
 	"os"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/dustin/go-humanize"
 
+	"easel/internal/catalogue"
 	"easel/internal/wording"
 )
 
@@ -56,8 +56,8 @@ func (l *Library) CanSave(n int, each int64) error {
 	if err != nil {
 		return fmt.Errorf(catalogue.T("the gallery's folder %s cannot be written (%v): new images could not be saved"), l.images, wording.PathCause(err))
 	}
-	f.Close()
-	os.Remove(f.Name())
+	_ = f.Close()
+	_ = os.Remove(f.Name())
 	free, err := freeSpace(l.images)
 	if err != nil {
 		return nil // the disk will tell at save time; nothing here to refuse on
@@ -128,8 +128,8 @@ func CanWriteTo(dir string, n int, each int64) error {
 	if err != nil {
 		return fmt.Errorf(catalogue.T("the folder %s cannot be written (%v): nothing was sent"), dir, wording.PathCause(err))
 	}
-	f.Close()
-	os.Remove(f.Name())
+	_ = f.Close()
+	_ = os.Remove(f.Name())
 	free, err := freeSpace(dir)
 	if err != nil {
 		return nil

@@ -5,8 +5,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"database/sql"
-	"easel/internal/catalogue"
-	"easel/internal/imageio"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -21,6 +19,8 @@ import (
 
 	"easel/internal/api"
 	"easel/internal/atomicfile"
+	"easel/internal/catalogue"
+	"easel/internal/imageio"
 )
 
 // Input is an image an edit was made from, or its mask, as it was sent.
@@ -315,12 +315,12 @@ func (l *Library) cleanInputs(ctx context.Context) error {
 	for rows.Next() {
 		var f string
 		if err := rows.Scan(&f); err != nil {
-			rows.Close()
+			_ = rows.Close()
 			return err
 		}
 		known[f] = true
 	}
-	rows.Close()
+	_ = rows.Close()
 	if err := rows.Err(); err != nil {
 		return err
 	}

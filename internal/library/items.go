@@ -5,8 +5,6 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"database/sql"
-	"easel/internal/catalogue"
-	"easel/internal/imageio"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -20,7 +18,9 @@ import (
 
 	"easel/internal/api"
 	"easel/internal/atomicfile"
+	"easel/internal/catalogue"
 	"easel/internal/honesty"
+	"easel/internal/imageio"
 )
 
 // Item is one image in the gallery.

@@ -3,7 +3,6 @@ package library
 import (
 	"context"
 	"database/sql"
-	"easel/internal/catalogue"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -12,6 +11,7 @@ import (
 	"time"
 
 	"easel/internal/api"
+	"easel/internal/catalogue"
 	"easel/internal/gateway"
 )
 
@@ -346,6 +346,7 @@ func (l *Library) Spend(ctx context.Context, q SpendQuery) ([]Total, error) {
 		where = append(where, `profile = ?`)
 		args = append(args, q.Profile)
 	}
+	// #nosec G202 -- built from fixed fragments; every value is a ? argument
 	rows, err := l.db.QueryContext(ctx, `SELECT `+period+` AS p, `+group+` AS g, currency,
 			SUM(`+spentSQL+`), SUM(CASE WHEN corrected IS NULL AND cost IS NULL THEN COALESCE(estimate_high, 0) ELSE 0 END), COUNT(*), SUM(images)
 		FROM ledger WHERE `+strings.Join(where, ` AND `)+`

@@ -22,7 +22,6 @@ package library
 import (
 	"context"
 	"database/sql"
-	"easel/internal/catalogue"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -36,6 +35,7 @@ import (
 	_ "modernc.org/sqlite" // the pure-Go SQLite driver, registered as "sqlite"
 
 	"easel/internal/appdirs"
+	"easel/internal/catalogue"
 	"easel/internal/wording"
 )
 
@@ -112,7 +112,7 @@ func openLibrary(dir string, repair bool) (*Library, error) {
 		}
 	}
 	if err := l.open(alone); err != nil {
-		l.lock.Unlock() //nolint:errcheck // closing on the way out
+		_ = l.lock.Unlock() // closing on the way out
 		return nil, err
 	}
 	if alone {
@@ -124,7 +124,7 @@ func openLibrary(dir string, repair bool) (*Library, error) {
 			err = l.share()
 		}
 		if err != nil {
-			l.db.Close()
+			_ = l.db.Close()
 			return nil, err
 		}
 	}
@@ -161,14 +161,14 @@ func (l *Library) open(alone bool) error {
 	}
 	version, err := userVersion(ctx, db)
 	if err != nil {
-		db.Close()
+		_ = db.Close()
 		return fmt.Errorf(catalogue.T("library: %s cannot be read as a gallery (%w); Easel has not changed it"), path, err)
 	}
 	switch {
 	case version > SchemaVersion:
 		l.saveErr = &NewerError{Dir: l.root, Found: version, Known: SchemaVersion}
 		if !readOnly {
-			db.Close()
+			_ = db.Close()
 			if db, err = sql.Open("sqlite", dsn(path, true)); err != nil {
 				return fmt.Errorf("library: %w", err)
 			}
@@ -177,11 +177,11 @@ func (l *Library) open(alone bool) error {
 		l.saveErr = fmt.Errorf(catalogue.T("the gallery's index %s cannot be written (check its permissions and the folder's): it is shown read-only and new images cannot be saved"), path)
 	default:
 		if _, err := db.ExecContext(ctx, `PRAGMA journal_mode = WAL`); err != nil {
-			db.Close()
+			_ = db.Close()
 			return fmt.Errorf(catalogue.T("library: cannot prepare the database in %s: %w"), l.root, err)
 		}
 		if err := migrate(ctx, db); err != nil {
-			db.Close()
+			_ = db.Close()
 			return fmt.Errorf("library: %s: %w", path, err)
 		}
 	}

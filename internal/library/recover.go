@@ -4,8 +4,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"database/sql"
-	"easel/internal/catalogue"
-	"easel/internal/imageio"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -16,6 +14,9 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+
+	"easel/internal/catalogue"
+	"easel/internal/imageio"
 )
 
 // The names Easel gives its files: recovery removes only temporary files
@@ -43,13 +44,13 @@ func (l *Library) recover(ctx context.Context) (int, error) {
 	for rows.Next() {
 		var file string
 		if err := rows.Scan(&file); err != nil {
-			rows.Close()
+			_ = rows.Close()
 			return 0, fmt.Errorf("library: %w", err)
 		}
 		known[file] = true
 		bases[strings.TrimSuffix(path.Base(file), path.Ext(file))] = true
 	}
-	rows.Close()
+	_ = rows.Close()
 	if err := rows.Err(); err != nil {
 		return 0, fmt.Errorf("library: %w", err)
 	}

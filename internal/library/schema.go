@@ -3,8 +3,9 @@ package library
 import (
 	"context"
 	"database/sql"
-	"easel/internal/catalogue"
 	"fmt"
+
+	"easel/internal/catalogue"
 )
 
 // A migration takes the database from the version before it to its own.

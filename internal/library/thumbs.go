@@ -2,7 +2,6 @@ package library
 
 import (
 	"bytes"
-	"easel/internal/catalogue"
 	"errors"
 	"fmt"
 	"image"
@@ -14,6 +13,7 @@ import (
 	_ "golang.org/x/image/webp" // decode WebP originals
 
 	"easel/internal/atomicfile"
+	"easel/internal/catalogue"
 	"easel/internal/imageio"
 )
 

@@ -3,10 +3,10 @@ package library
 import (
 	"context"
 	"database/sql"
-	"easel/internal/catalogue"
 	"fmt"
 	"time"
 
+	"easel/internal/catalogue"
 	"easel/internal/honesty"
 )
 

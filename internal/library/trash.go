@@ -4,8 +4,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"database/sql"
-	"easel/internal/catalogue"
-	"easel/internal/imageio"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -13,6 +11,8 @@ import (
 	"time"
 
 	"easel/internal/api"
+	"easel/internal/catalogue"
+	"easel/internal/imageio"
 )
 
 // Trash hides items from the gallery; Restore brings them back. Their
@@ -62,12 +62,12 @@ func (l *Library) EmptyTrash(ctx context.Context) error {
 	for rows.Next() {
 		var id int64
 		if err := rows.Scan(&id); err != nil {
-			rows.Close()
+			_ = rows.Close()
 			return fmt.Errorf("library: %w", err)
 		}
 		ids = append(ids, id)
 	}
-	rows.Close()
+	_ = rows.Close()
 	var errs []string
 	for _, id := range ids {
 		if err := l.Delete(ctx, id); err != nil && !errors.Is(err, ErrNotFound) {

@@ -83,11 +83,6 @@ func InputImageTokens(highFidelity bool) float64 {
 	return 135
 }
 
-// Images estimates an image request at list prices in dollars.
-func Images(o api.ImageOptions, promptChars, inputs int, highFidelity bool) Estimate {
-	return Table{}.Images(o, promptChars, inputs, highFidelity)
-}
-
 // Images estimates an image request: n pictures of options o, with
 // inputs reference images for an edit (their tokens are billed too) and
 // a prompt of promptChars characters (about four to a token).

@@ -2,11 +2,11 @@ package pricing
 
 import (
 	"fmt"
-
-	"easel/internal/catalogue"
 	"math"
 	"strconv"
 	"strings"
+
+	"easel/internal/catalogue"
 )
 
 // Currencies a profile can count in. A gateway (new-api, one-api) bills

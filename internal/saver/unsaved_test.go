@@ -2,7 +2,6 @@ package saver
 
 import (
 	"context"
-	"easel/internal/imageio"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,6 +11,7 @@ import (
 
 	"easel/internal/api"
 	"easel/internal/honesty"
+	"easel/internal/imageio"
 	"easel/internal/jobs"
 	"easel/internal/library"
 	"easel/internal/pricing"

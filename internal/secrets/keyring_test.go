@@ -4,9 +4,10 @@ package secrets
 
 import (
 	"context"
-	"easel/internal/secrets/storetest"
 	"errors"
 	"testing"
+
+	"easel/internal/secrets/storetest"
 )
 
 // These tests need the real system store: on Linux an unlocked Secret

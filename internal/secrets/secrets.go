@@ -8,13 +8,14 @@ package secrets
 
 import (
 	"context"
-	"easel/internal/catalogue"
 	"errors"
 	"fmt"
 	"sync"
 	"time"
 
 	"github.com/zalando/go-keyring"
+
+	"easel/internal/catalogue"
 )
 
 // Service is the keyring service name every key is filed under; the
@@ -197,58 +198,6 @@ func (k *Keys) call(ctx context.Context, op string, f func() error) error {
 		return &UnavailableError{Op: op, Cause: fmt.Errorf(catalogue.T("no answer within %s"), k.timeout)}
 	}
 }
-
-// Memory is a keyring held in memory: for tests, and for the demo.
-type Memory struct {
-	mu sync.Mutex
-	m  map[string]string
-}
-
-// NewMemory makes an empty in-memory keyring.
-func NewMemory() *Memory { return &Memory{m: map[string]string{}} }
-
-// Get implements Backend.
-func (b *Memory) Get(service, user string) (string, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	v, ok := b.m[service+"\x00"+user]
-	if !ok {
-		return "", keyring.ErrNotFound
-	}
-	return v, nil
-}
-
-// Set implements Backend.
-func (b *Memory) Set(service, user, password string) error {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	b.m[service+"\x00"+user] = password
-	return nil
-}
-
-// Delete implements Backend.
-func (b *Memory) Delete(service, user string) error {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if _, ok := b.m[service+"\x00"+user]; !ok {
-		return keyring.ErrNotFound
-	}
-	delete(b.m, service+"\x00"+user)
-	return nil
-}
-
-// Broken is a keyring that fails every call with Err, as one with no
-// Secret Service does; for tests of the unavailable path.
-type Broken struct{ Err error }
-
-// Get implements Backend.
-func (b Broken) Get(string, string) (string, error) { return "", b.Err }
-
-// Set implements Backend.
-func (b Broken) Set(string, string, string) error { return b.Err }
-
-// Delete implements Backend.
-func (b Broken) Delete(string, string) error { return b.Err }
 
 // State is where a profile's key is, as Settings and `easel profile list`
 // tell it.

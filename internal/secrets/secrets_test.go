@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"easel/internal/secrets/secretstest"
 )
 
 // hangingBackend never answers, as a keyring waiting for an unlock prompt.
@@ -19,7 +21,7 @@ func (b hangingBackend) Delete(string, string) error        { <-b.release; retur
 
 func TestSetGetReplaceDelete(t *testing.T) {
 	ctx := context.Background()
-	k := New(NewMemory(), 0)
+	k := New(secretstest.NewMemory(), 0)
 	if _, err := k.Get(ctx, "p-1"); !errors.Is(err, ErrNoKey) {
 		t.Fatalf("empty keyring: %v, want ErrNoKey", err)
 	}
@@ -49,7 +51,7 @@ func TestSetGetReplaceDelete(t *testing.T) {
 // a session key then stands in.
 func TestBrokenKeyringIsUnavailableNotEmpty(t *testing.T) {
 	ctx := context.Background()
-	k := New(Broken{errors.New("org.freedesktop.secrets was not provided by any .service files")}, 0)
+	k := New(secretstest.Broken{Err: errors.New("org.freedesktop.secrets was not provided by any .service files")}, 0)
 	for name, err := range map[string]error{
 		"get":    func() error { _, err := k.Get(ctx, "p"); return err }(),
 		"set":    k.Set(ctx, "p", "sk-secret-value"),

@@ -10,6 +10,7 @@ import (
 	"easel/internal/config"
 	"easel/internal/demoservice"
 	"easel/internal/secrets"
+	"easel/internal/secrets/secretstest"
 )
 
 // A client for a profile beside the connected one carries that profile's
@@ -30,7 +31,7 @@ func TestClientForAnotherProfile(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	keys := secrets.New(secrets.NewMemory(), 0)
+	keys := secrets.New(secretstest.NewMemory(), 0)
 	_ = keys.Set(context.Background(), a.ID, "sk-a")
 	_ = keys.Set(context.Background(), b.ID, "sk-b")
 	_ = keys.Set(context.Background(), far.ID, "sk-far")

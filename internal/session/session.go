@@ -10,7 +10,6 @@ package session
 
 import (
 	"context"
-	"easel/internal/catalogue"
 	"errors"
 	"fmt"
 	"os"
@@ -19,6 +18,7 @@ import (
 	"time"
 
 	"easel/internal/api"
+	"easel/internal/catalogue"
 	"easel/internal/config"
 	"easel/internal/demoservice"
 	"easel/internal/secrets"

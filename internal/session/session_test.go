@@ -12,6 +12,7 @@ import (
 	"easel/internal/config"
 	"easel/internal/demoservice"
 	"easel/internal/secrets"
+	"easel/internal/secrets/secretstest"
 )
 
 // fakeObserver records what a Session tells the window; its post runs
@@ -45,7 +46,7 @@ func newSession(t *testing.T, o Options) (*Session, *fakeObserver) {
 		o.ConfigPath = filepath.Join(t.TempDir(), "profiles.json")
 	}
 	if o.Keys == nil {
-		o.Keys = secrets.New(secrets.NewMemory(), 0)
+		o.Keys = secrets.New(secretstest.NewMemory(), 0)
 	}
 	if o.Getenv == nil {
 		o.Getenv = func(string) string { return "" }
@@ -98,7 +99,7 @@ func TestAStoredProfileConnectsWithItsKeyAndFetchesModels(t *testing.T) {
 	if _, err := config.Open(path).Update(func(f *config.File) error { f.Active = p.ID; return f.Put(p) }); err != nil {
 		t.Fatal(err)
 	}
-	keys := secrets.New(secrets.NewMemory(), 0)
+	keys := secrets.New(secretstest.NewMemory(), 0)
 	_ = keys.Set(context.Background(), p.ID, "sk-test")
 	s, obs := newSession(t, Options{ConfigPath: path, Keys: keys})
 	obs.mu.Lock()
@@ -121,7 +122,7 @@ func TestALocalProfileConnectsWithoutTheKeyring(t *testing.T) {
 	if _, err := config.Open(path).Update(func(f *config.File) error { f.Active = p.ID; return f.Put(p) }); err != nil {
 		t.Fatal(err)
 	}
-	broken := secrets.New(secrets.Broken{Err: errors.New("no D-Bus")}, 0)
+	broken := secrets.New(secretstest.Broken{Err: errors.New("no D-Bus")}, 0)
 	s, obs := newSession(t, Options{ConfigPath: path, Keys: broken})
 	obs.mu.Lock()
 	_ = s.Start()
@@ -173,7 +174,7 @@ func TestDeleteProfileReportsAKeyThatStayed(t *testing.T) {
 	if _, err := config.Open(path).Update(func(f *config.File) error { return f.Put(p) }); err != nil {
 		t.Fatal(err)
 	}
-	broken := secrets.New(secrets.Broken{Err: errors.New("keyring locked")}, 0)
+	broken := secrets.New(secretstest.Broken{Err: errors.New("keyring locked")}, 0)
 	s, obs := newSession(t, Options{ConfigPath: path, Keys: broken})
 	var keyErr error
 	done := false

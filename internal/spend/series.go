@@ -26,15 +26,6 @@ type Part struct {
 	Images    int
 }
 
-// Total is the bar's height.
-func (b Bar) Total() float64 {
-	t := 0.0
-	for _, p := range b.Parts {
-		t += p.Amount
-	}
-	return t
-}
-
 // Range is the first day of the earliest period a spend view of period
 // shows up to now: 30 days, 12 weeks or 12 months.
 func Range(period string, now time.Time) time.Time {

@@ -1,9 +1,10 @@
 package wording
 
 import (
-	"easel/internal/catalogue"
 	"errors"
 	"io/fs"
+
+	"easel/internal/catalogue"
 )
 
 // Problem is what went wrong with a file or a disk, named the same on

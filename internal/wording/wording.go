@@ -48,14 +48,6 @@ func FullStop(s string) string {
 	return s + "."
 }
 
-// Plural is one when n is 1, else many: "1 image", "3 images".
-func Plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
-
 // PathCause is err without the path and operation of a *os.PathError,
 // for a message that names the file itself: "cannot open a.png: no such
 // file or folder", not the path twice. A cause Easel knows (a full disk,

@@ -47,7 +47,7 @@ func (t *Room) AttachFiles(paths []string) {
 				continue
 			}
 			prepared, err := imageio.ReadPrepared(f, filepath.Base(p))
-			f.Close()
+			_ = f.Close()
 			if err != nil {
 				problems = append(problems, wording.Sentence(err.Error()))
 				continue

@@ -8,9 +8,6 @@ package chat
 
 import (
 	"context"
-	"easel/internal/catalogue"
-	"easel/internal/library"
-	"easel/internal/markdown"
 	"fmt"
 	"image"
 	"strconv"
@@ -24,9 +21,12 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"easel/internal/api"
+	"easel/internal/catalogue"
 	"easel/internal/config"
 	"easel/internal/conversations"
 	"easel/internal/imageio"
+	"easel/internal/library"
+	"easel/internal/markdown"
 	"easel/internal/pricing"
 	"easel/internal/spend"
 	"easel/ui/kit"

@@ -2,9 +2,6 @@ package chat
 
 import (
 	"context"
-	"easel/internal/catalogue"
-	"easel/ui/kit"
-	"easel/ui/widgets/popmenu"
 	"fmt"
 
 	"fyne.io/fyne/v2"
@@ -13,7 +10,10 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"easel/internal/catalogue"
 	"easel/internal/conversations"
+	"easel/ui/kit"
+	"easel/ui/widgets/popmenu"
 )
 
 // convList is the list of conversations beside the transcript: it is

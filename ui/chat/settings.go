@@ -2,7 +2,6 @@ package chat
 
 import (
 	"context"
-	"easel/internal/catalogue"
 	"errors"
 	"fmt"
 	"strconv"
@@ -16,6 +15,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"easel/internal/api"
+	"easel/internal/catalogue"
 	"easel/internal/conversations"
 	"easel/ui/dialogs"
 	"easel/ui/kit"

@@ -2,8 +2,6 @@ package chat
 
 import (
 	"context"
-	"easel/internal/catalogue"
-	"easel/internal/chatreply"
 	"fmt"
 	"strings"
 	"sync/atomic"
@@ -13,6 +11,8 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"easel/internal/api"
+	"easel/internal/catalogue"
+	"easel/internal/chatreply"
 	"easel/internal/conversations"
 	"easel/internal/imageio"
 	"easel/internal/pricing"

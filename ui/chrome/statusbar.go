@@ -1,12 +1,12 @@
 package chrome
 
 import (
-	"easel/internal/catalogue"
-
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+
+	"easel/internal/catalogue"
 )
 
 // StatusBar is the strip along the bottom of the window: which profile

@@ -6,7 +6,6 @@
 package dialogs
 
 import (
-	"easel/internal/catalogue"
 	"net/url"
 
 	"fyne.io/fyne/v2"
@@ -15,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
+	"easel/internal/catalogue"
 	"easel/internal/config"
 	"easel/internal/library"
 	"easel/internal/session"

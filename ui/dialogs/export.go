@@ -1,7 +1,6 @@
 package dialogs
 
 import (
-	"easel/internal/catalogue"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -16,6 +15,7 @@ import (
 
 	"easel/internal/api"
 	"easel/internal/atomicfile"
+	"easel/internal/catalogue"
 	"easel/internal/export"
 	"easel/internal/imageio"
 	"easel/internal/library"

@@ -190,3 +190,18 @@ func TestExportOpensOnThePreferredFolder(t *testing.T) {
 		t.Errorf("with a preference Export opens on %s, want %s", got, chosen)
 	}
 }
+
+// Choose selects the images at places, in that order (for tests).
+func (p *ImagePicker) Choose(places ...int) {
+	for _, i := range places {
+		p.grid.Selection().Toggle(i)
+	}
+	p.grid.Refresh()
+	p.selectionChanged()
+}
+
+// Open shows dir (for tests).
+func (p *ImagePicker) Open(dir string) { p.open(dir) }
+
+// Confirm presses Add (for tests).
+func (p *ImagePicker) Confirm() { p.finish() }

@@ -1,13 +1,12 @@
 package dialogs
 
 import (
-	"easel/internal/catalogue"
-
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
+	"easel/internal/catalogue"
 	"easel/internal/config"
 	"easel/ui/kit"
 )

@@ -312,18 +312,6 @@ func (p *ImagePicker) selectionChanged() {
 	}
 }
 
-// Choose selects the images at places, in that order (for tests).
-func (p *ImagePicker) Choose(places ...int) {
-	for _, i := range places {
-		p.grid.Selection().Toggle(i)
-	}
-	p.grid.Refresh()
-	p.selectionChanged()
-}
-
-// Open shows dir (for tests).
-func (p *ImagePicker) Open(dir string) { p.open(dir) }
-
 // finish hands the chosen files (or the folder shown) over and closes.
 func (p *ImagePicker) finish() {
 	if p.folder != nil {
@@ -338,9 +326,6 @@ func (p *ImagePicker) finish() {
 	p.close()
 	p.done(chosen)
 }
-
-// Confirm presses Add (for tests).
-func (p *ImagePicker) Confirm() { p.finish() }
 
 func (p *ImagePicker) close() {
 	p.stopLoading()

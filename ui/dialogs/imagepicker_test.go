@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"easel/ui/room/roomtest"
-
 	"fyne.io/fyne/v2"
+
+	"easel/ui/room/roomtest"
 )
 
 // The picker shows a folder's images with their previews and no other

@@ -2,7 +2,6 @@ package dialogs
 
 import (
 	"context"
-	"easel/internal/catalogue"
 	"fmt"
 	"slices"
 	"sort"
@@ -15,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"easel/internal/catalogue"
 	"easel/internal/config"
 	"easel/internal/pricing"
 	"easel/internal/spend"

@@ -2,7 +2,6 @@ package dialogs
 
 import (
 	"context"
-	"easel/internal/catalogue"
 	"errors"
 	"fmt"
 	"slices"
@@ -15,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"easel/internal/api"
+	"easel/internal/catalogue"
 	"easel/internal/config"
 	"easel/internal/secrets"
 	"easel/ui/imageform"

@@ -1,7 +1,6 @@
 package dialogs
 
 import (
-	"easel/internal/catalogue"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -9,6 +8,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"easel/internal/catalogue"
 	"easel/internal/config"
 	"easel/ui/kit"
 )

@@ -2,7 +2,6 @@ package dialogs
 
 import (
 	"context"
-	"easel/internal/catalogue"
 	"sort"
 
 	"fyne.io/fyne/v2"
@@ -10,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"easel/internal/catalogue"
 	"easel/internal/config"
 	"easel/internal/library"
 	"easel/ui/kit"

@@ -3,7 +3,6 @@ package dialogs
 import (
 	"bytes"
 	"context"
-	"easel/internal/catalogue"
 	"errors"
 	"fmt"
 	"strconv"
@@ -16,6 +15,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"easel/internal/catalogue"
 	"easel/internal/config"
 	"easel/internal/library"
 	"easel/internal/pricing"

@@ -5,7 +5,6 @@ package edit
 
 import (
 	"bytes"
-	"easel/internal/catalogue"
 	"errors"
 	"fmt"
 	"image"
@@ -22,6 +21,7 @@ import (
 	"github.com/dustin/go-humanize"
 
 	"easel/internal/api"
+	"easel/internal/catalogue"
 	"easel/internal/imagefolder"
 	"easel/internal/imageio"
 	"easel/internal/jobs"

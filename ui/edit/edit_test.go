@@ -148,12 +148,12 @@ func TestAMaskStaysWithItsImage(t *testing.T) {
 	h.UI(func() { r.AddFiles(paths) })
 	h.Until("the painter", func() bool { return r.mask.painter.Mask() != nil && len(r.Inputs()) == 2 })
 	h.UI(func() { r.mask.painter.Do(func(m *mask.Mask) { m.Rect(image.Rect(0, 0, 10, 10), false) }) })
-	h.UI(func() { r.strip.move(0, 1) })
+	h.UI(func() { r.strip.moveTo(0, 1) })
 	h.Until("sofa in the painter", func() bool {
 		return r.mask.showing != nil && r.mask.showing.Image.Name == "sofa.png" && r.mask.painter.Mask() != nil
 	})
 	h.Until("sofa's own mask", func() bool { return r.mask.painter.Mask().Painted() == 0 })
-	h.UI(func() { r.strip.move(0, 1) })
+	h.UI(func() { r.strip.moveTo(0, 1) })
 	h.Until("room's mask back", func() bool { return r.mask.painter.Mask() != nil && r.mask.painter.Mask().At(5, 5) == 255 })
 	h.UI(func() {
 		if !r.mask.painter.Mask().CanUndo() {

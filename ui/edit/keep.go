@@ -1,7 +1,6 @@
 package edit
 
 import (
-	"easel/internal/catalogue"
 	"image"
 	"strconv"
 	"strings"
@@ -11,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"easel/internal/api"
+	"easel/internal/catalogue"
 	"easel/internal/imageio"
 	"easel/internal/jobs"
 	"easel/ui/kit"

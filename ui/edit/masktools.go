@@ -1,7 +1,6 @@
 package edit
 
 import (
-	"easel/internal/catalogue"
 	"errors"
 	"fmt"
 	"image"
@@ -19,6 +18,7 @@ import (
 
 	"easel/internal/api"
 	"easel/internal/capability"
+	"easel/internal/catalogue"
 	"easel/internal/imageio"
 	"easel/internal/markup"
 	"easel/internal/mask"

@@ -17,6 +17,7 @@ import (
 	"easel/internal/config"
 	"easel/internal/jobs"
 	"easel/internal/secrets"
+	"easel/internal/secrets/secretstest"
 	"easel/ui/imageform"
 	"easel/ui/room/roomtest"
 )
@@ -123,7 +124,7 @@ func TestTheWindowAndTheCommandLineSendAPaddedKeptEditAlike(t *testing.T) {
 	var out, errOut bytes.Buffer
 	vars := map[string]string{"OPENAI_BASE_URL": h.ServiceURL(), "OPENAI_API_KEY": "sk-oneplan-test-123456", "EASEL_HOME": filepath.Join(dir, "home")}
 	env := cli.Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errOut, Getenv: func(k string) string { return vars[k] },
-		Profiles: config.Open(filepath.Join(dir, "profiles.json")), Keys: secrets.New(secrets.NewMemory(), 0)}
+		Profiles: config.Open(filepath.Join(dir, "profiles.json")), Keys: secrets.New(secretstest.NewMemory(), 0)}
 	if code := cli.Run([]string{"edit", "--prompt", "a lantern in the middle", "--model", model, "--image", picture, "--mask", maskFile,
 		"--keep", "--size", "match", "--out", filepath.Join(dir, "out")}, env); code != 0 {
 		t.Fatalf("easel edit: exit %d: %s", code, errOut.String())

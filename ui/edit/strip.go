@@ -1,12 +1,13 @@
 package edit
 
 import (
+	"strings"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
-	"strings"
 
 	"easel/internal/catalogue"
 	"easel/ui/kit"
@@ -124,16 +125,6 @@ func (s *refStrip) replace(in Input) (old []Input) {
 // restore puts inputs back (an Undo).
 func (s *refStrip) restore(inputs []Input) {
 	s.inputs = inputs
-	s.update()
-}
-
-// move moves input i by places (one to the left or right).
-func (s *refStrip) move(i, by int) {
-	j := i + by
-	if j < 0 || j >= len(s.inputs) {
-		return
-	}
-	s.inputs[i], s.inputs[j] = s.inputs[j], s.inputs[i]
 	s.update()
 }
 

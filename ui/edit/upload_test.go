@@ -1,7 +1,6 @@
 package edit
 
 import (
-	"easel/internal/gateway"
 	"image"
 	"image/png"
 	"math/rand/v2"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/dustin/go-humanize"
 
+	"easel/internal/gateway"
 	"easel/internal/jobs"
 	"easel/ui/room/roomtest"
 )

@@ -2,7 +2,6 @@ package gallery
 
 import (
 	"context"
-	"easel/internal/catalogue"
 	"errors"
 	"os"
 	"path/filepath"
@@ -14,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"easel/internal/catalogue"
 	"easel/internal/imageio"
 	"easel/internal/library"
 	"easel/ui/widgets/thumbgrid"

@@ -2,7 +2,6 @@ package gallery
 
 import (
 	"context"
-	"easel/internal/catalogue"
 	"slices"
 	"strings"
 	"sync"
@@ -12,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 
+	"easel/internal/catalogue"
 	"easel/internal/library"
 )
 

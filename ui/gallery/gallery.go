@@ -8,9 +8,6 @@ package gallery
 
 import (
 	"context"
-	"easel/internal/catalogue"
-	"easel/internal/latest"
-	"easel/internal/session"
 	"fmt"
 	"image"
 	"os"
@@ -25,9 +22,12 @@ import (
 	"fyne.io/fyne/v2/widget"
 	"github.com/dustin/go-humanize"
 
+	"easel/internal/catalogue"
 	"easel/internal/imageio"
+	"easel/internal/latest"
 	"easel/internal/library"
 	"easel/internal/pricing"
+	"easel/internal/session"
 	"easel/internal/thumbs"
 	"easel/ui/dialogs"
 	"easel/ui/dragout"

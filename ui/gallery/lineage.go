@@ -2,7 +2,6 @@ package gallery
 
 import (
 	"context"
-	"easel/internal/catalogue"
 	"image"
 	"net/url"
 	"path/filepath"
@@ -11,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 
+	"easel/internal/catalogue"
 	"easel/internal/imageio"
 	"easel/internal/library"
 	"easel/ui/widgets/compare"

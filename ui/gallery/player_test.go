@@ -15,10 +15,9 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/widget"
 
-	"easel/ui/room/roomtest"
-
 	"easel/internal/api"
 	"easel/internal/library"
+	"easel/ui/room/roomtest"
 )
 
 // A GIF in the large view plays its frames, pauses, steps and says

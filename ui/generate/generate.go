@@ -3,7 +3,6 @@
 package generate
 
 import (
-	"easel/internal/catalogue"
 	"image"
 
 	"fyne.io/fyne/v2"
@@ -12,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"easel/internal/api"
+	"easel/internal/catalogue"
 	"easel/internal/jobs"
 	"easel/ui/board"
 	"easel/ui/jobview"

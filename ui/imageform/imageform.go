@@ -6,7 +6,6 @@
 package imageform
 
 import (
-	"easel/internal/catalogue"
 	"image"
 	"slices"
 	"strconv"
@@ -18,6 +17,7 @@ import (
 
 	"easel/internal/api"
 	"easel/internal/capability"
+	"easel/internal/catalogue"
 	"easel/internal/config"
 	"easel/ui/kit"
 	"easel/ui/modelpick"

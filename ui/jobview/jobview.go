@@ -6,8 +6,6 @@
 package jobview
 
 import (
-	"easel/internal/catalogue"
-	"github.com/dustin/go-humanize"
 	"image"
 	"slices"
 	"strings"
@@ -18,8 +16,10 @@ import (
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+	"github.com/dustin/go-humanize"
 
 	"easel/internal/api"
+	"easel/internal/catalogue"
 	"easel/internal/jobs"
 	"easel/internal/library"
 	"easel/ui/kit"

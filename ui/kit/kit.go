@@ -4,7 +4,6 @@
 package kit
 
 import (
-	"easel/internal/catalogue"
 	"errors"
 	"fmt"
 	"strings"
@@ -15,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"easel/internal/api"
+	"easel/internal/catalogue"
 )
 
 // HintLabel is a line of help text under a control. It is drawn in the

@@ -4,10 +4,10 @@ import (
 	"image/color"
 	"strings"
 
-	"easel/internal/catalogue"
-
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/theme"
+
+	"easel/internal/catalogue"
 )
 
 // PrefTheme is the preference key of the theme chosen in Settings:

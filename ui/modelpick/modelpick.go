@@ -7,7 +7,6 @@
 package modelpick
 
 import (
-	"easel/internal/catalogue"
 	"slices"
 	"strings"
 	"time"
@@ -20,6 +19,7 @@ import (
 
 	"easel/internal/api"
 	"easel/internal/capability"
+	"easel/internal/catalogue"
 	"easel/ui/kit"
 )
 

@@ -3,7 +3,6 @@ package modelpick
 import (
 	"strings"
 	"testing"
-
 	"time"
 
 	"fyne.io/fyne/v2/test"

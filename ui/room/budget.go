@@ -2,8 +2,6 @@ package room
 
 import (
 	"context"
-	"easel/internal/catalogue"
-	"easel/internal/library"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -12,8 +10,10 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"easel/internal/catalogue"
 	"easel/internal/config"
 	"easel/internal/jobs"
+	"easel/internal/library"
 	"easel/internal/pricing"
 	"easel/internal/spend"
 	"easel/ui/kit"

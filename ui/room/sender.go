@@ -3,8 +3,6 @@ package room
 import (
 	"bytes"
 	"context"
-	"easel/internal/catalogue"
-	"easel/internal/imageio"
 	"errors"
 	"image"
 	"strings"
@@ -16,8 +14,10 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"easel/internal/api"
+	"easel/internal/catalogue"
 	"easel/internal/gateway"
 	"easel/internal/honesty"
+	"easel/internal/imageio"
 	"easel/internal/jobs"
 	"easel/internal/library"
 	"easel/internal/pricing"

@@ -2,13 +2,13 @@ package room
 
 import (
 	"context"
-	"easel/internal/catalogue"
 
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
 	"easel/internal/api"
+	"easel/internal/catalogue"
 	"easel/internal/honesty"
 	"easel/internal/jobs"
 	"easel/internal/spend"

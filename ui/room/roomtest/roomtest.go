@@ -31,6 +31,7 @@ import (
 	"easel/internal/library"
 	"easel/internal/saver"
 	"easel/internal/secrets"
+	"easel/internal/secrets/secretstest"
 	"easel/internal/session"
 	"easel/internal/spend"
 	"easel/internal/thumbs"
@@ -135,7 +136,7 @@ func NewWith(t testing.TB, o Options) *Host {
 	h.baseURL = ts.URL + "/v1"
 	opts := session.Options{
 		ConfigPath: filepath.Join(t.TempDir(), "profiles.json"),
-		Keys:       secrets.New(secrets.NewMemory(), 0),
+		Keys:       secrets.New(secretstest.NewMemory(), 0),
 		Getenv:     func(string) string { return "" },
 		BaseURL:    ts.URL + "/v1",
 	}

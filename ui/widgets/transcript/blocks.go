@@ -1,7 +1,6 @@
 package transcript
 
 import (
-	"easel/internal/catalogue"
 	"fmt"
 	"net/url"
 
@@ -11,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"easel/internal/catalogue"
 	"easel/internal/markdown"
 	"easel/ui/widgets/swatch"
 )

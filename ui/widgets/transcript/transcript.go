@@ -11,7 +11,6 @@
 package transcript
 
 import (
-	"easel/internal/catalogue"
 	"math"
 
 	"fyne.io/fyne/v2"
@@ -19,6 +18,8 @@ import (
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+
+	"easel/internal/catalogue"
 )
 
 // Transcript shows a conversation.

@@ -3,4 +3,4 @@
 // and cmd/ never import Fyne (they run without a window, and on darwin
 // are type-checked where Fyne cannot be); the image rules in imageio do
 // not depend on the HTTP client; and no type in ui/ grows into a hub.
-package layout
+package architecture
