@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -21,7 +22,6 @@ import (
 	"easel/internal/config"
 	"easel/internal/instance"
 	"easel/internal/jobs"
-	"easel/internal/library"
 	"easel/internal/pricing"
 	"easel/internal/saver"
 	"easel/internal/secrets"
@@ -29,6 +29,7 @@ import (
 	"easel/internal/spend"
 	"easel/internal/thumbs"
 	"easel/internal/wording"
+	"easel/internal/work"
 	"easel/ui/chat"
 	"easel/ui/chrome"
 	"easel/ui/dialogs"
@@ -78,11 +79,9 @@ type Options struct {
 // (banner, status bar, menu), and the services they share. It is the
 // rooms' Host and the session's observer; no room knows it.
 type App struct {
-	fyneApp fyne.App
-	win     fyne.Window
-	opts    Options
-	bridge  *Bridge
-	tabs    *container.AppTabs
+	services
+	opts Options
+	tabs *container.AppTabs
 	// content is the whole window below the menu: banner, tabs, status
 	// bar; root holds it in the window, empty until attach.
 	content *fyne.Container
@@ -93,18 +92,12 @@ type App struct {
 	// one last shown.
 	built []bool
 
-	session *session.Session
 	// connected is the client the rooms last heard of, so a new
 	// connection is told to them once.
 	connected *api.Client
-	runner    *jobs.Runner
 	// interrupted are the jobs the journal held at start (cut off by the
 	// last kill or close), listed once the tabs are built.
 	interrupted []jobs.Info
-	lib         *library.Library
-	libErr      error
-	thumbs      *thumbs.Service
-	models      *modelpick.Registry
 	// banner and statusBar frame the tabs: app-wide problems above, the
 	// profile below.
 	banner    *chrome.Banner
@@ -120,11 +113,12 @@ type App struct {
 	pending  []func()
 	// shortcuts are the window's shortcuts by name (addShortcuts).
 	shortcuts map[string]func()
-	// spendWork counts the status bar's spend reads in flight.
-	spendWork sync.WaitGroup
 	// quitQuestion is the question asked before quitting while jobs run,
 	// while it is shown: it follows the jobs (jobsEnded).
 	quitQuestion dialog.Dialog
+	// saving serialises saveState: the stop hook runs it on Fyne's event
+	// goroutine, while a quit may still be running it on the UI goroutine.
+	saving sync.Mutex
 	// spendView is the spend view last opened, for tests.
 	spendView *dialogs.SpendView
 
@@ -157,6 +151,12 @@ func Run(a fyne.App, opts Options) {
 		ea.build()
 	}()
 	ea.newWindow()
+	// The layout and drafts are written once more as the loop stops, just
+	// before Fyne's last write of the preferences: a SIGTERM can reach
+	// Fyne's own handler too, which stops the loop at once, and a
+	// saveState that ran after that last write would leave the file
+	// half-written (the draft lost).
+	a.Lifecycle().SetOnStopped(ea.saveState)
 	a.Lifecycle().SetOnStarted(func() {
 		<-built
 		ea.quitOnTerm()
@@ -207,7 +207,8 @@ func newState(a fyne.App, opts Options) *App {
 	if choice := a.Preferences().String(kit.PrefTheme); choice != kit.ThemeSystem || kit.OneWeight() {
 		kit.ApplyTheme(a, choice)
 	}
-	return &App{fyneApp: a, opts: opts, bridge: NewBridge()}
+	b := NewBridge()
+	return &App{services: services{fyneApp: a, bridge: b, work: work.New(b.Do)}, opts: opts}
 }
 
 // newWindow makes the window, still empty, at its remembered size; this
@@ -220,6 +221,9 @@ func (a *App) newWindow() {
 	a.win.SetContent(a.root)
 	a.win.Resize(a.savedSize())
 	a.win.SetOnClosed(func() {
+		// Loads under way stop; a write the user asked for (a favourite,
+		// a conversation's settings) is given a moment to land.
+		a.work.Close(3 * time.Second)
 		a.saveState()
 		menus{a}.emptyTrash()
 	})
@@ -246,7 +250,7 @@ func (a *App) build() {
 		// The journal is read before the runner sends anything: what it
 		// holds was cut off by the last kill or close, and is written in
 		// the ledger at its profile's prices as may have been billed.
-		a.interrupted, _ = saver.Journal{Lib: a.lib}.Interrupted(context.Background(), func(id string) pricing.Table {
+		a.interrupted, _ = saver.Journal{Lib: a.lib}.Interrupted(a.work.Context(), func(id string) pricing.Table {
 			p, _ := a.session.Find(id)
 			return p.Prices
 		})
@@ -298,8 +302,8 @@ func (a *App) build() {
 // (library.CanSave), and the user should hear why before trying one.
 func (a *App) checkLibrary() {
 	lib := a.lib
-	go func() {
-		err := lib.Check(context.Background())
+	a.work.Go(func(ctx context.Context) {
+		err := lib.Check(ctx)
 		if err == nil {
 			return
 		}
@@ -308,7 +312,7 @@ func (a *App) checkLibrary() {
 				_ = a.fyneApp.OpenURL(&url.URL{Scheme: "file", Path: lib.Root()})
 			})
 		})
-	}()
+	})
 }
 
 // listInterrupted puts the jobs the last kill or close cut off on the
@@ -326,10 +330,15 @@ func (a *App) listInterrupted() {
 		a.ensureBuilt(tab)
 		e := jobs.Event{Job: info, State: jobs.Interrupted, ItemIDs: info.Kept}
 		var results []jobview.Result
-		if a.lib != nil && len(info.Kept) > 0 {
-			results = jobFeed{a}.results(e)
+		if len(info.Kept) > 0 {
+			_, results = jobview.Prepare(a.work.Context(), a.lib, e)
 		}
-		jobFeed{a}.showJobEvent(e, nil, results)
+		if tab == TabEdit {
+			a.edit.ShowJob(e, nil, results)
+		} else {
+			a.generate.ShowJob(e, nil, results)
+		}
+		jobFeed{a}.showJobEvent(e)
 	}
 	var n, answered int
 	for _, info := range a.interrupted {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"fyne.io/fyne/v2"
@@ -16,9 +17,11 @@ import (
 
 	"easel/internal/config"
 	"easel/internal/demoservice"
+	"easel/internal/jobs"
 	"easel/internal/secrets"
 	"easel/internal/secrets/secretstest"
 	"easel/ui/chrome"
+	"easel/ui/jobview"
 	"easel/ui/room"
 	"easel/ui/room/roomtest"
 	"easel/ui/widgets/thumbgrid"
@@ -33,9 +36,7 @@ func newApp(t testing.TB, a fyne.App, o Options) *App {
 	t.Cleanup(func() {
 		ea.bridge.Close()
 		ea.session.Wait()
-		ea.edit.Wait()
-		ea.chat.Wait()
-		ea.spendWork.Wait()
+		ea.work.Close(30 * time.Second)
 		if ea.runner != nil {
 			ea.runner.Wait()
 			ea.thumbs.Wait()
@@ -435,4 +436,14 @@ func TestTabKeysWaitForAnOpenDialog(t *testing.T) {
 			t.Errorf("Ctrl+2 with no dialog left tab %d", ea.CurrentTab())
 		}
 	})
+}
+
+// asGenerate is r as Text to image sends it: its events shown on that
+// tab's cards, as its Sender's listener shows them.
+func asGenerate(ea *App, r jobs.Request) jobs.Request {
+	r.Listener = func(e jobs.Event) {
+		preview, results := jobview.Prepare(ea.work.Context(), ea.lib, e)
+		ea.bridge.Do(func() { ea.generate.ShowJob(e, preview, results) })
+	}
+	return r
 }

@@ -428,7 +428,7 @@ func BenchmarkFourStreamingJobs(b *testing.B) {
 		for j := 0; j < 4; j++ {
 			req := api.GenerateRequest{Prompt: "stream " + string(rune('a'+j)), ImageOptions: api.ImageOptions{
 				Model: "gpt-image-1", Size: "1536x1024", Stream: true, PartialImages: 3}}
-			if _, err := ea.runner.Submit(jobs.Request{Profile: "p", Generate: &req}); err != nil {
+			if _, err := ea.runner.Submit(asGenerate(ea, jobs.Request{Profile: "p", Generate: &req})); err != nil {
 				b.Fatal(err)
 			}
 		}

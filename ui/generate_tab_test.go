@@ -148,7 +148,7 @@ func TestSendToEditKeepsOrderAndLineage(t *testing.T) {
 func TestClosingWhileJobsRunAsksFirstAndKeepsRunningByDefault(t *testing.T) {
 	ea := newServedApp(t)
 	req := api.GenerateRequest{Prompt: "slow", ImageOptions: api.ImageOptions{Model: "fault-" + demoservice.FaultSlowFirstByte, Size: "1024x1024"}}
-	id, err := ea.runner.Submit(jobs.Request{Profile: "p", Service: ea.session.Client(), Generate: &req})
+	id, err := ea.runner.Submit(asGenerate(ea, jobs.Request{Profile: "p", Service: ea.session.Client(), Generate: &req}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -233,7 +233,7 @@ func TestARefusedSizeIsForgottenWhenTheSizeChanges(t *testing.T) {
 func TestEscAndEnterAnswerDialogs(t *testing.T) {
 	ea := newServedApp(t)
 	req := api.GenerateRequest{Prompt: "slow", ImageOptions: api.ImageOptions{Model: "fault-" + demoservice.FaultSlowFirstByte, Size: "1024x1024"}}
-	id, err := ea.runner.Submit(jobs.Request{Profile: "p", Service: ea.session.Client(), Generate: &req})
+	id, err := ea.runner.Submit(asGenerate(ea, jobs.Request{Profile: "p", Service: ea.session.Client(), Generate: &req}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,18 +6,14 @@ import (
 	"os"
 	"strings"
 
-	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/dialog"
 
 	"easel/internal/api"
 	"easel/internal/catalogue"
 	"easel/internal/config"
 	"easel/internal/instance"
-	"easel/internal/jobs"
 	"easel/internal/library"
 	"easel/internal/markdown"
-	"easel/internal/session"
-	"easel/internal/thumbs"
 	"easel/ui/board"
 	"easel/ui/chat"
 	"easel/ui/chrome"
@@ -26,7 +22,6 @@ import (
 	"easel/ui/gallery"
 	"easel/ui/generate"
 	"easel/ui/kit"
-	"easel/ui/modelpick"
 	"easel/ui/room"
 )
 
@@ -45,33 +40,6 @@ var (
 	_ dialogs.Host    = host{}
 	_ room.BudgetHost = host{}
 )
-
-// Window is the main window, for tests and for dialogs.
-func (a host) Window() fyne.Window { return a.win }
-
-// Do runs f on the UI goroutine, through the bridge.
-func (a host) Do(f func()) { a.bridge.Do(f) }
-
-// Session is the connected service.
-func (a host) Session() *session.Session { return a.session }
-
-// Runner runs the window's jobs; nil without a gallery.
-func (a host) Runner() *jobs.Runner { return a.runner }
-
-// Library is the gallery; nil when it could not be opened.
-func (a host) Library() *library.Library { return a.lib }
-
-// LibraryErr is why the gallery could not be opened.
-func (a host) LibraryErr() error { return a.libErr }
-
-// Thumbs loads the gallery's thumbnails.
-func (a host) Thumbs() *thumbs.Service { return a.thumbs }
-
-// Models makes model pickers fed by the connected profile's list.
-func (a host) Models() *modelpick.Registry { return a.models }
-
-// Clipboard is the system clipboard.
-func (a host) Clipboard() fyne.Clipboard { return a.fyneApp.Clipboard() }
 
 // SaveImageAs offers to write an image the gallery could not take to a
 // file of the user's choice.
@@ -133,7 +101,7 @@ func (o sessionObserver) ModelsChanged() {
 	ms, err := o.a.session.Models()
 	if lib := o.a.lib; lib != nil && err == nil && ms != nil {
 		p := o.a.session.Current()
-		if served, serr := lib.ServedModels(context.Background(), p.ID, p.UsingGroup()); serr == nil {
+		if served, serr := lib.ServedModels(o.a.work.Context(), p.ID, p.UsingGroup()); serr == nil {
 			ms = api.WithServed(ms, served)
 		}
 	}
@@ -211,7 +179,7 @@ func (g galleryActions) SendToEdit(it library.Item) {
 func (g galleryActions) SendToChat(it library.Item) {
 	a, path := g.a, g.a.lib.Path(it)
 	a.SelectTab(TabChat)
-	go func() {
+	a.work.Go(func(ctx context.Context) {
 		data, err := os.ReadFile(path)
 		host{a}.Do(func() {
 			if err != nil {
@@ -220,14 +188,14 @@ func (g galleryActions) SendToChat(it library.Item) {
 			}
 			a.chat.Attach(dialogs.ExportName(it, it.Format), data)
 		})
-	}()
+	})
 }
 
 // toEdit reads an item's file and makes it an input off the UI goroutine,
 // then shows Edit and hands the input to put.
 func (a *App) toEdit(it library.Item, put func(edit.Input)) {
 	path := a.lib.Path(it)
-	go func() {
+	a.work.Go(func(ctx context.Context) {
 		data, err := os.ReadFile(path)
 		in := edit.NewInput(dialogs.ExportName(it, it.Format), "image/"+it.Format, data, it.ID, nil) // named by its prompt
 		host{a}.Do(func() {
@@ -238,7 +206,7 @@ func (a *App) toEdit(it library.Item, put func(edit.Input)) {
 			a.SelectTab(TabEdit)
 			put(in)
 		})
-	}()
+	})
 }
 
 // EditItem makes the gallery item id Edit's first image (a job card's
@@ -252,8 +220,8 @@ func (a host) withItem(id int64, then func(library.Item)) {
 	if a.lib == nil {
 		return
 	}
-	go func() {
-		it, err := a.lib.Get(context.Background(), id)
+	a.work.Go(func(ctx context.Context) {
+		it, err := a.lib.Get(ctx, id)
 		a.Do(func() {
 			if err != nil {
 				dialog.ShowError(fmt.Errorf(catalogue.T("cannot open image %d: %w"), id, err), a.win)
@@ -261,7 +229,7 @@ func (a host) withItem(id int64, then func(library.Item)) {
 			}
 			then(it)
 		})
-	}()
+	})
 }
 
 // EditThis makes an item Edit's only image (what was there is one Undo

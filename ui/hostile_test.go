@@ -29,7 +29,7 @@ func TestAHostileServiceThroughTheWindow(t *testing.T) {
 	}
 	submit := func(model string) {
 		req := api.GenerateRequest{Prompt: "hostile " + model, ImageOptions: api.ImageOptions{Model: model, Size: "1024x1024", N: 1}}
-		if _, err := ea.runner.Submit(jobs.Request{Profile: ea.session.Current().ID, Service: ea.session.Client(), Generate: &req}); err != nil {
+		if _, err := ea.runner.Submit(asGenerate(ea, jobs.Request{Profile: ea.session.Current().ID, Service: ea.session.Client(), Generate: &req})); err != nil {
 			t.Fatal(err)
 		}
 	}

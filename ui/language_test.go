@@ -35,7 +35,7 @@ func TestTheWindowSpeaksChinese(t *testing.T) {
 	req := &api.GenerateRequest{Prompt: "复古海报，一只猫", ImageOptions: api.ImageOptions{Model: "fault-" + demoservice.FaultNoBalance, Size: "1024x1024"}}
 	var client *api.Client
 	onUI(ea, func() { client = ea.session.Client() })
-	if _, err := ea.runner.Submit(jobs.Request{Profile: "demo", Service: client, Generate: req}); err != nil {
+	if _, err := ea.runner.Submit(asGenerate(ea, jobs.Request{Profile: "demo", Service: client, Generate: req})); err != nil {
 		t.Fatal(err)
 	}
 	waitFor(t, ea, "the failure on the card", func() bool {

@@ -56,7 +56,7 @@ func TestKeyNeverLeaks(t *testing.T) {
 	var texts []string
 	submit := func(model string, stream bool) {
 		req := api.GenerateRequest{Prompt: "leak check " + model, ImageOptions: api.ImageOptions{Model: model, Size: "1024x1024", Stream: stream, PartialImages: 1}}
-		if _, err := ea.runner.Submit(jobs.Request{Profile: ea.session.Current().ID, Service: ea.session.Client(), Generate: &req}); err != nil {
+		if _, err := ea.runner.Submit(asGenerate(ea, jobs.Request{Profile: ea.session.Current().ID, Service: ea.session.Client(), Generate: &req})); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -165,7 +165,7 @@ func (a menus) importImages() {
 // lasted until now.
 func (a menus) emptyTrash() {
 	if a.lib != nil {
-		_ = a.lib.EmptyTrash(context.Background())
+		_ = a.lib.EmptyTrash(context.WithoutCancel(a.work.Context())) // as the window closes: the scope has ended
 	}
 }
 
@@ -179,8 +179,8 @@ func (a menus) checkLibraryFully() {
 	}
 	busy := dialog.NewCustomWithoutButtons(catalogue.T("Checking the gallery's index…"), widget.NewProgressBarInfinite(), a.win)
 	busy.Show()
-	go func() {
-		found, err := lib.CheckFully(context.Background())
+	a.work.Go(func(ctx context.Context) {
+		found, err := lib.CheckFully(ctx)
 		a.bridge.Do(func() {
 			busy.Hide()
 			switch {
@@ -195,7 +195,7 @@ func (a menus) checkLibraryFully() {
 						filepath.Join(lib.Root(), "library.db"), strings.Join(found, "; ")), a.win)
 			}
 		})
-	}()
+	})
 }
 
 // restartWanted is set when the window is asked to start again (a new

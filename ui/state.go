@@ -53,6 +53,8 @@ func (a *App) lastTab() int {
 // saveState records the window size, Edit's panel divider and the tabs'
 // drafts; the tab and the panel's fold are saved as they change.
 func (a *App) saveState() {
+	a.saving.Lock()
+	defer a.saving.Unlock()
 	size := a.win.Canvas().Size()
 	if size.Width < 1 || size.Height < 1 {
 		return

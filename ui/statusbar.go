@@ -48,10 +48,8 @@ func (a statusActions) refreshSpend(askService bool) {
 	if c := a.session.Client(); askService && c != nil {
 		asker = c
 	}
-	a.spendWork.Add(1)
-	go func() {
-		defer a.spendWork.Done()
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	a.work.Go(func(window context.Context) {
+		ctx, cancel := context.WithTimeout(window, 30*time.Second)
 		defer cancel()
 		now := time.Now()
 		b, _ := spend.Balance(ctx, lib, p, asker, now)
@@ -62,7 +60,7 @@ func (a statusActions) refreshSpend(askService bool) {
 			}
 			a.statusBar.ShowSpend(s.String())
 		})
-	}()
+	})
 }
 
 func (a statusActions) showSpend() {

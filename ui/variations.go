@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"strconv"
@@ -140,7 +141,7 @@ func sendVariations(a *App, it library.Item, v variation, n int) {
 		return
 	}
 	path := a.lib.Path(it)
-	go func() {
+	a.work.Go(func(ctx context.Context) {
 		data, err := os.ReadFile(path)
 		host{a}.Do(func() {
 			if err != nil {
@@ -152,5 +153,5 @@ func sendVariations(a *App, it library.Item, v variation, n int) {
 				Images: []api.InputImage{{Name: dialogs.ExportName(it, it.Format), ContentType: "image/" + it.Format, Data: data}}}
 			a.edit.Send(req.Check, &req.ImageOptions, jobs.Request{Edit: &req, Parents: parents})
 		})
-	}()
+	})
 }

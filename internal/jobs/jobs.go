@@ -63,9 +63,6 @@ type Request struct {
 	// Parents are the library items an edit's images came from, so the
 	// result records its lineage.
 	Parents []int64
-	// Tag names who asked beside the tab that sent it ("board": the
-	// comparison board), so its events go back there.
-	Tag string
 	// Replaces is the job this one sends again (a card's Retry): the
 	// window shows it in that job's place rather than beside it.
 	Replaces string
@@ -82,6 +79,11 @@ type Request struct {
 	// Group is the account group of the profile's key the job goes on
 	// ("" its own key): what is learnt and billed is the key's.
 	Group string
+	// Listener hears this job's events, on the runner's goroutine, before
+	// the runner's own listener does: the tab, board or command line that
+	// asked shows them, and the window keeps only what is window-wide.
+	// Nil for a job read back from the journal. Never kept.
+	Listener func(Event)
 	// Service runs this job; nil uses the runner's. The window sets it to
 	// the client of the profile that was active at submit time, so
 	// switching profiles never moves a running job to another account.
@@ -451,6 +453,9 @@ func (r *Runner) Wait() { r.wg.Wait() }
 
 func (r *Runner) emit(e Event) {
 	e.Elapsed = time.Since(e.Job.Started)
+	if l := e.Job.Request.Listener; l != nil {
+		l(e)
+	}
 	if r.listener != nil {
 		r.listener(e)
 	}

@@ -8,6 +8,7 @@ import (
 	"image"
 	"image/png"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -656,5 +657,51 @@ func TestArrivedCopiesStayWhereNoFallbackTookAnImage(t *testing.T) {
 			t.Errorf("fallback %v: arrived copies dropped %v, want %v", c.fallback, j.dropped, c.dropped)
 		}
 		j.mu.Unlock()
+	}
+}
+
+// A job's own listener (whoever asked) hears each of its events before
+// the runner's listener (the window's), and no other job's.
+func TestAJobsListenerHearsItsOwnEventsFirst(t *testing.T) {
+	svc := &fakeService{release: make(chan struct{})}
+	close(svc.release)
+	saver := &fakeSaver{}
+	var mu sync.Mutex
+	var order []string
+	r := New(svc, saver, func(e Event) {
+		mu.Lock()
+		defer mu.Unlock()
+		order = append(order, "window:"+e.Job.Request.Profile+":"+e.State.String())
+	}, Options{})
+	mine := genReq("mine")
+	mine.Listener = func(e Event) {
+		mu.Lock()
+		defer mu.Unlock()
+		order = append(order, "asker:"+e.Job.Request.Profile+":"+e.State.String())
+	}
+	if _, err := r.Submit(mine); err != nil {
+		t.Fatal(err)
+	}
+	r.Wait()
+	if _, err := r.Submit(genReq("other")); err != nil {
+		t.Fatal(err)
+	}
+	r.Wait()
+	mu.Lock()
+	defer mu.Unlock()
+	asked := 0
+	for i, o := range order {
+		if strings.HasPrefix(o, "asker:") {
+			asked++
+			if !strings.HasPrefix(o, "asker:mine:") {
+				t.Errorf("the asker heard %s", o)
+			}
+			if i+1 >= len(order) || order[i+1] != "window:"+strings.TrimPrefix(o, "asker:") {
+				t.Errorf("after %s the window did not hear the same event next: %v", o, order)
+			}
+		}
+	}
+	if asked == 0 || !strings.HasPrefix(order[len(order)-1], "window:other:") {
+		t.Errorf("events: %v", order)
 	}
 }

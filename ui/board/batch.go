@@ -178,7 +178,7 @@ func (b *Board) sendBatch(v *batchView) {
 			b.status.SetText(catalogue.F("%s: %s", c.Label(), kit.ErrorText(err)))
 			return
 		}
-		reqs = append(reqs, jobs.Request{Profile: p.ID, Group: p.UsingGroup(), Service: client, Prices: p.Prices, Generate: &r, Tag: Tag})
+		reqs = append(reqs, jobs.Request{Profile: p.ID, Group: p.UsingGroup(), Service: client, Prices: p.Prices, Generate: &r})
 	}
 	room.GuardBudget(h, p, reqs, func() {
 		b.cells, b.grid.Objects, b.pending, b.stopped, b.inFlight = nil, nil, nil, false, 0
@@ -204,6 +204,7 @@ func (b *Board) sendNext() {
 	for !b.stopped && b.inFlight < max(b.concurrency, 1) && len(b.pending) > 0 {
 		p := b.pending[0]
 		b.pending = b.pending[1:]
+		p.req.Listener = b.listen
 		id, err := b.host.Runner().Submit(p.req)
 		if err != nil {
 			p.cell.state.SetText(err.Error())
@@ -280,35 +281,35 @@ func (b *Board) Sheet(ctx context.Context) (image.Image, error) {
 
 // saveSheet asks where to write the contact sheet, as a PNG.
 func (b *Board) saveSheet() {
-	go func() {
-		img, err := b.Sheet(context.Background())
+	b.host.Work().Go(func(ctx context.Context) {
+		img, err := b.Sheet(ctx)
 		var buf bytes.Buffer
 		if err == nil {
 			err = png.Encode(&buf, img)
 		}
-		b.host.Do(func() {
+		b.host.Work().Do(func() {
 			if err != nil {
 				dialog.ShowError(err, b.host.Window())
 				return
 			}
 			dialogs.SaveFile(b.host, catalogue.T("Save contact sheet"), "easel-batch-sheet.png", catalogue.T("contact sheet"), buf.Bytes())
 		})
-	}()
+	})
 }
 
 // exportFiles exports the batch's pictures, as the gallery exports a
 // selection.
 func (b *Board) exportFiles() {
 	lib, ids := b.host.Library(), b.items()
-	go func() {
+	b.host.Work().Go(func(ctx context.Context) {
 		var items []library.Item
 		for _, id := range ids {
-			if it, err := lib.Get(context.Background(), id); err == nil {
+			if it, err := lib.Get(ctx, id); err == nil {
 				items = append(items, it)
 			}
 		}
-		b.host.Do(func() { dialogs.ExportMany(b.host, items, lib.Path, nil) })
-	}()
+		b.host.Work().Do(func() { dialogs.ExportMany(b.host, items, lib.Path, nil) })
+	})
 }
 
 // sentence starts s with a capital and ends it with a stop, as the

@@ -30,9 +30,6 @@ import (
 	"easel/ui/widgets/picture"
 )
 
-// Tag marks the board's jobs (jobs.Request.Tag).
-const Tag = "board"
-
 // MaxCells bounds a board: six pictures still compare side by side.
 const MaxCells = 6
 
@@ -245,10 +242,10 @@ func (b *Board) requests() []jobs.Request {
 		if b.edit != nil {
 			e := *b.edit.Edit
 			e.Prompt, e.ImageOptions = b.prompt.Text, o
-			out = append(out, jobs.Request{Edit: &e, Parents: b.edit.Parents, Keep: b.edit.Keep, Tag: Tag})
+			out = append(out, jobs.Request{Edit: &e, Parents: b.edit.Parents, Keep: b.edit.Keep})
 			continue
 		}
-		out = append(out, jobs.Request{Generate: &api.GenerateRequest{Prompt: b.prompt.Text, ImageOptions: o}, Tag: Tag})
+		out = append(out, jobs.Request{Generate: &api.GenerateRequest{Prompt: b.prompt.Text, ImageOptions: o}})
 	}
 	return out
 }
@@ -386,6 +383,7 @@ func (b *Board) submit(values []string, reqs []jobs.Request) {
 	b.grid.Objects = nil
 	for i, r := range reqs {
 		c := newCell(b, values[i])
+		r.Listener = b.listen
 		id, err := b.host.Runner().Submit(r)
 		if err != nil {
 			c.state.SetText(err.Error())
@@ -412,6 +410,13 @@ func newCell(b *Board, value string) *cell {
 	c.open.Hide()
 	c.box = container.NewVBox(kit.Heading(value), c.pic, c.state, c.said, container.NewHBox(c.keep, c.open))
 	return c
+}
+
+// listen is the board's jobs' listener: their pictures are made on the
+// runner's goroutine and shown on the UI goroutine.
+func (b *Board) listen(e jobs.Event) {
+	preview, results := jobview.Prepare(b.host.Work().Context(), b.host.Library(), e)
+	b.host.Work().Do(func() { b.ShowJob(e, preview, results) })
 }
 
 // ShowJob follows one of the board's jobs: its preview, its end, what it
@@ -477,15 +482,15 @@ func (b *Board) describe(c *cell, e jobs.Event) {
 		return
 	}
 	id := c.items[0]
-	go func() {
-		it, err := lib.Get(context.Background(), id)
-		b.host.Do(func() {
+	b.host.Work().Go(func(ctx context.Context) {
+		it, err := lib.Get(ctx, id)
+		b.host.Work().Do(func() {
 			if err == nil && it.RevisedPrompt != "" && it.RevisedPrompt != it.Prompt {
 				notes = append([]string{catalogue.F("The service used: %q", it.RevisedPrompt)}, notes...)
 			}
 			c.said.SetText(strings.Join(notes, " "))
 		})
-	}()
+	})
 }
 
 // syncFinish enables finishing once every cell's job has ended.
@@ -517,9 +522,9 @@ func (b *Board) keepWinners() {
 	if lib == nil {
 		return
 	}
-	go func() {
-		err := lib.Trash(context.Background(), discard)
-		b.host.Do(func() {
+	b.host.Work().Go(func(ctx context.Context) {
+		err := lib.Trash(ctx, discard)
+		b.host.Work().Do(func() {
 			if err != nil {
 				dialog.ShowError(err, b.host.Window())
 				return
@@ -530,7 +535,7 @@ func (b *Board) keepWinners() {
 			b.undo.Show()
 			b.host.GalleryChanged()
 		})
-	}()
+	})
 }
 
 // undoDiscard brings back what the last finish sent to the trash.
@@ -538,9 +543,9 @@ func (b *Board) undoDiscard() {
 	lib, ids := b.host.Library(), b.Discarded
 	b.Discarded = nil
 	b.undo.Hide()
-	go func() {
-		err := lib.Restore(context.Background(), ids)
-		b.host.Do(func() {
+	b.host.Work().Go(func(ctx context.Context) {
+		err := lib.Restore(ctx, ids)
+		b.host.Work().Do(func() {
 			if err != nil {
 				dialog.ShowError(err, b.host.Window())
 				return
@@ -548,5 +553,5 @@ func (b *Board) undoDiscard() {
 			b.status.SetText(catalogue.N("%d pictures are back in the gallery.", len(ids), len(ids)))
 			b.host.GalleryChanged()
 		})
-	}()
+	})
 }

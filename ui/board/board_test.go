@@ -26,7 +26,6 @@ func TestABoardComparesAndKeepsTheWinners(t *testing.T) {
 		if e.State == jobs.Queued {
 			sent = append(sent, e.Job.Request)
 		}
-		b.ShowJob(e, nil, nil)
 	}
 	h.UI(func() {
 		b = Open(h, "a red kite over the sea", api.ImageOptions{Model: "gpt-image-1", Size: "1024x1024"}, []string{"gpt-image-1", "gpt-image-2"})
@@ -58,7 +57,7 @@ func TestABoardComparesAndKeepsTheWinners(t *testing.T) {
 		}
 		qualities := map[string]bool{}
 		for _, r := range sent {
-			qualities[r.Generate.Quality] = r.Tag == Tag && r.Generate.Prompt == "a red kite over the sea" && r.Generate.N == 1
+			qualities[r.Generate.Quality] = r.Listener != nil && r.Generate.Prompt == "a red kite over the sea" && r.Generate.N == 1
 		}
 		if len(sent) != 3 || !qualities["low"] || !qualities["medium"] || !qualities["high"] {
 			t.Errorf("sent %d requests: %v", len(sent), qualities)
@@ -108,7 +107,6 @@ func TestABatchRunsWithinItsConcurrency(t *testing.T) {
 		case e.State.Final():
 			out--
 		}
-		b.ShowJob(e, nil, nil)
 	}
 	var v *batchView
 	h.UI(func() {
@@ -174,7 +172,6 @@ func TestABoardComparesProfiles(t *testing.T) {
 		if e.State == jobs.Queued {
 			sent = append(sent, e.Job.Request)
 		}
-		b.ShowJob(e, nil, nil)
 	}
 	h.UI(func() {
 		b = Open(h, "a lantern", api.ImageOptions{Model: "gpt-image-1", Size: "1024x1024", Quality: "low"}, nil)
@@ -210,7 +207,6 @@ func TestABoardComparesAnEdit(t *testing.T) {
 		if e.State == jobs.Queued {
 			sent = append(sent, e.Job.Request)
 		}
-		b.ShowJob(e, nil, nil)
 	}
 	pngOf := func(w, hgt int, fill uint8) []byte {
 		img := image.NewNRGBA(image.Rect(0, 0, w, hgt))
@@ -257,7 +253,7 @@ func TestABoardComparesAnEdit(t *testing.T) {
 		models := map[string]bool{}
 		for _, r := range sent {
 			e := r.Edit
-			if r.Generate != nil || e == nil || e.Prompt != "a blue sofa" || len(e.Images) != 1 || e.Mask == nil || r.Keep == nil || r.Tag != Tag || len(r.Parents) != 1 {
+			if r.Generate != nil || e == nil || e.Prompt != "a blue sofa" || len(e.Images) != 1 || e.Mask == nil || r.Keep == nil || r.Listener == nil || len(r.Parents) != 1 {
 				t.Errorf("sent %+v, want the edit with its input, mask, kept area and parent", r)
 				continue
 			}

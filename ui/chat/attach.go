@@ -1,6 +1,7 @@
 package chat
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -35,9 +36,7 @@ func (t attachments) attachFromFile() {
 // message being written, prepared as Edit's inputs are (off the UI
 // goroutine); a file that cannot be used is named with the reason.
 func (t *Room) AttachFiles(paths []string) {
-	t.work.Add(1)
-	go func() {
-		defer t.work.Done()
+	t.host.Work().Go(func(ctx context.Context) {
 		var atts []attachment
 		var problems []string
 		for _, p := range paths {
@@ -54,26 +53,24 @@ func (t *Room) AttachFiles(paths []string) {
 			}
 			atts = append(atts, attachment{name: filepath.Base(p), data: prepared.Data, thumb: imageio.Fit(prepared.Image, 192)})
 		}
-		t.host.Do(func() {
+		t.host.Work().Do(func() {
 			attachments{t}.attach(atts, problems)
 		})
-	}()
+	})
 }
 
 // Attach attaches an image's bytes (Send to Chat from the Gallery).
 func (t *Room) Attach(name string, data []byte) {
-	t.work.Add(1)
-	go func() {
-		defer t.work.Done()
+	t.host.Work().Go(func(ctx context.Context) {
 		prepared, err := imageio.Prepare(name, data, imageio.MaxUploadBytes)
-		t.host.Do(func() {
+		t.host.Work().Do(func() {
 			if err != nil {
 				attachments{t}.attach(nil, []string{wording.Sentence(err.Error())})
 				return
 			}
 			attachments{t}.attach([]attachment{{name: name, data: prepared.Data, thumb: imageio.Fit(prepared.Image, 192)}}, nil)
 		})
-	}()
+	})
 }
 
 func (t attachments) attach(atts []attachment, problems []string) {

@@ -12,7 +12,6 @@ import (
 	"image"
 	"strconv"
 	"strings"
-	"sync"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -29,6 +28,7 @@ import (
 	"easel/internal/markdown"
 	"easel/internal/pricing"
 	"easel/internal/spend"
+	"easel/internal/work"
 	"easel/ui/kit"
 	"easel/ui/modelpick"
 	"easel/ui/promptlib"
@@ -83,45 +83,6 @@ type Room struct {
 	streams map[int64]*stream
 	// thumbs are the thumbnails of images shown, by content hash.
 	thumbs map[string]image.Image
-	// work counts goroutines reading files and the database, so a test
-	// can wait for them.
-	work tasks
-}
-
-// tasks counts running goroutines, like a sync.WaitGroup, but may be
-// added to from zero while another goroutine waits: the UI goroutine
-// starts work (a conversation's presets, as it opens) at any moment,
-// also while a test waits for the last to end, which a WaitGroup forbids
-// (go test -race caught it in TestTheKeyNeverReachesTheTranscriptOrTheDatabase).
-type tasks struct {
-	mu   sync.Mutex
-	n    int
-	idle *sync.Cond // made by the first Wait
-}
-
-// Add adds d to the count; at zero, whoever waits goes on.
-func (w *tasks) Add(d int) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	w.n += d
-	if w.n == 0 && w.idle != nil {
-		w.idle.Broadcast()
-	}
-}
-
-// Done ends one task.
-func (w *tasks) Done() { w.Add(-1) }
-
-// Wait returns when no task runs.
-func (w *tasks) Wait() {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.idle == nil {
-		w.idle = sync.NewCond(&w.mu)
-	}
-	for w.n > 0 {
-		w.idle.Wait()
-	}
 }
 
 // attachment is an image waiting in the composer.
@@ -143,7 +104,9 @@ const MaxAttachments = 10
 type Host interface {
 	room.ServiceHost
 	Window() fyne.Window
-	Do(f func())
+	// Work starts tasks off the UI goroutine on the window's context,
+	// which ends when the window closes.
+	Work() work.Starter
 	Library() *library.Library
 	Models() *modelpick.Registry
 	Clipboard() fyne.Clipboard
@@ -156,9 +119,6 @@ type Host interface {
 func New(h Host) *Room {
 	return &Room{host: h, streams: map[int64]*stream{}, thumbs: map[string]image.Image{}}
 }
-
-// Wait waits for the tab's goroutines (tests).
-func (t *Room) Wait() { t.work.Wait() }
 
 // Build implements room.Room.
 func (t *Room) Build() fyne.CanvasObject {
@@ -242,11 +202,9 @@ func (t *Room) openStore() {
 		t.status.SetText(t.storeErr.Error())
 		return
 	}
-	t.work.Add(1)
-	go func() {
-		defer t.work.Done()
-		s, err := conversations.Open(context.Background(), lib)
-		t.host.Do(func() {
+	t.host.Work().Go(func(ctx context.Context) {
+		s, err := conversations.Open(ctx, lib)
+		t.host.Work().Do(func() {
 			t.store, t.storeErr = s, err
 			if err != nil {
 				t.status.SetText(err.Error())
@@ -254,7 +212,7 @@ func (t *Room) openStore() {
 			}
 			convList{t}.reloadList()
 		})
-	}()
+	})
 }
 
 // FocusTarget implements room.Room: the composer.
@@ -427,10 +385,8 @@ func (t *Room) open(id int64) {
 // images) off the UI goroutine, then shows it, and calls then.
 func (t *Room) load(id int64, then func()) {
 	store, lib := t.store, t.host.Library()
-	t.work.Add(1)
-	go func() {
-		defer t.work.Done()
-		c, path, err := readConversation(store, id)
+	t.host.Work().Go(func(ctx context.Context) {
+		c, path, err := readConversation(ctx, store, id)
 		thumbs := map[string]image.Image{}
 		for _, m := range path {
 			for _, img := range m.Images {
@@ -439,7 +395,7 @@ func (t *Room) load(id int64, then func()) {
 				}
 			}
 		}
-		t.host.Do(func() {
+		t.host.Work().Do(func() {
 			if err != nil {
 				dialog.ShowError(fmt.Errorf(catalogue.T("cannot open the conversation: %w"), err), t.host.Window())
 				return
@@ -461,7 +417,7 @@ func (t *Room) load(id int64, then func()) {
 				then()
 			}
 		})
-	}()
+	})
 }
 
 // reload reads the open conversation again (after a change).

@@ -38,10 +38,10 @@ func newChat(t *testing.T, pace time.Duration) (*Room, *roomtest.Host) {
 func settle(h *roomtest.Host, r *Room) {
 	h.UI(r.Stop)
 	for range 5 {
-		r.Wait()
+		h.Wait()
 		h.UI(func() {})
 	}
-	r.Wait()
+	h.Wait()
 }
 
 // send types text and presses Enter.
@@ -232,7 +232,7 @@ func TestConversationsAreListedAndSearched(t *testing.T) {
 		return r2.Current().ID == id && len(msgs) == 2 && strings.Contains(msgs[1].Text, "bakery")
 	})
 	for range 3 {
-		r2.Wait()
+		h.Wait()
 		h.UI(func() {})
 	}
 }

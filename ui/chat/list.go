@@ -72,11 +72,9 @@ func (t convList) reloadList() {
 		return
 	}
 	store, q := t.store, t.search.Text
-	t.work.Add(1)
-	go func() {
-		defer t.work.Done()
-		convs, err := store.List(context.Background(), q)
-		t.host.Do(func() {
+	t.host.Work().Go(func(ctx context.Context) {
+		convs, err := store.List(ctx, q)
+		t.host.Work().Do(func() {
 			if q != t.search.Text {
 				return // typed on since
 			}
@@ -95,7 +93,7 @@ func (t convList) reloadList() {
 				}
 			}
 		})
-	}()
+	})
 }
 
 // conversationMenu offers Rename, Pin, Export, Copy and Delete for c.
@@ -120,17 +118,15 @@ func (t *Room) write(f func(context.Context) error) {
 	if t.store == nil {
 		return
 	}
-	t.work.Add(1)
-	go func() {
-		defer t.work.Done()
-		err := f(context.Background())
-		t.host.Do(func() {
+	t.host.Work().Go(func(ctx context.Context) {
+		err := f(ctx)
+		t.host.Work().Do(func() {
 			if err != nil {
 				dialog.ShowError(err, t.host.Window())
 			}
 			t.reload()
 		})
-	}()
+	})
 }
 
 // rename asks for a conversation's new title.
@@ -197,18 +193,16 @@ func (t convList) exportMarkdownOf(c conversations.Conversation, path []conversa
 // conversation on screen (and the list's highlight) where they were.
 func (t convList) fetch(id int64, then func(conversations.Conversation, []conversations.Message)) {
 	store := t.store
-	t.work.Add(1)
-	go func() {
-		defer t.work.Done()
-		c, path, err := readConversation(store, id)
-		t.host.Do(func() {
+	t.host.Work().Go(func(ctx context.Context) {
+		c, path, err := readConversation(ctx, store, id)
+		t.host.Work().Do(func() {
 			if err != nil {
 				dialog.ShowError(fmt.Errorf(catalogue.T("cannot open the conversation: %w"), err), t.host.Window())
 				return
 			}
 			then(c, path)
 		})
-	}()
+	})
 }
 
 // copyConversation puts the open conversation on the clipboard as
@@ -228,8 +222,7 @@ func (t convList) copyConversationOf(c conversations.Conversation, path []conver
 }
 
 // readConversation reads conversation id and the branch it shows.
-func readConversation(store *conversations.Store, id int64) (conversations.Conversation, []conversations.Message, error) {
-	ctx := context.Background()
+func readConversation(ctx context.Context, store *conversations.Store, id int64) (conversations.Conversation, []conversations.Message, error) {
 	c, err := store.Get(ctx, id)
 	if err != nil {
 		return c, nil, err

@@ -120,11 +120,10 @@ func (t settingsPanel) saveSettings() {
 	}
 	t.current = c
 	store := t.store
-	t.work.Add(1)
-	go func() {
-		defer t.work.Done()
-		_ = store.SetSettings(context.Background(), c)
-	}()
+	t.host.Work().Go(func(ctx context.Context) {
+		// The user's choice is written even as the window closes.
+		_ = store.SetSettings(context.WithoutCancel(ctx), c)
+	})
 }
 
 func sameSettings(a, b conversations.Conversation) bool {
@@ -140,15 +139,13 @@ func (t settingsPanel) loadPresets() {
 		return
 	}
 	store := t.store
-	t.work.Add(1)
-	go func() {
-		defer t.work.Done()
-		ps, err := store.Presets(context.Background())
+	t.host.Work().Go(func(ctx context.Context) {
+		ps, err := store.Presets(ctx)
 		if err != nil {
 			ps = []conversations.Preset{conversations.PromptWriter}
 		}
-		t.host.Do(func() { t.showPresets(ps) })
-	}()
+		t.host.Work().Do(func() { t.showPresets(ps) })
+	})
 }
 
 func (t settingsPanel) showPresets(ps []conversations.Preset) {
@@ -195,18 +192,16 @@ func (t settingsPanel) savePreset() {
 			return
 		}
 		system, store := t.system.Text, t.store
-		t.work.Add(1)
-		go func() {
-			defer t.work.Done()
-			err := store.SavePreset(context.Background(), name.Text, system)
-			t.host.Do(func() {
+		t.host.Work().Go(func(ctx context.Context) {
+			err := store.SavePreset(ctx, name.Text, system)
+			t.host.Work().Do(func() {
 				if err != nil {
 					dialog.ShowError(err, t.host.Window())
 					return
 				}
 				t.loadPresets()
 			})
-		}()
+		})
 	}, t.host.Window())
 	kit.AnswerKeys(d, name)
 	d.Resize(fyne.NewSize(420, d.MinSize().Height))

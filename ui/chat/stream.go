@@ -74,10 +74,7 @@ func (t replies) sendMessage(text string) {
 		images = append(images, conversations.NewImage{Name: a.name, Data: a.data})
 		t.thumbs[hashOf(a.data)] = a.thumb
 	}
-	t.work.Add(1)
-	go func() {
-		defer t.work.Done()
-		ctx := context.Background()
+	t.host.Work().Go(func(ctx context.Context) {
 		if c.ID == 0 {
 			c.Title = conversations.TitleFrom(text)
 			if strings.TrimSpace(text) == "" {
@@ -85,26 +82,26 @@ func (t replies) sendMessage(text string) {
 			}
 			id, err := store.Create(ctx, c)
 			if err != nil {
-				t.host.Do(func() { t.restoreDraft(text, atts, err) })
+				t.host.Work().Do(func() { t.restoreDraft(text, atts, err) })
 				return
 			}
 			c.ID = id
 		} else if err := store.SetSettings(ctx, c); err != nil {
-			t.host.Do(func() { t.restoreDraft(text, atts, err) })
+			t.host.Work().Do(func() { t.restoreDraft(text, atts, err) })
 			return
 		}
 		user, err := store.AddUser(ctx, c.ID, c.Leaf, strings.TrimSpace(text), images)
 		if err != nil {
-			t.host.Do(func() { t.restoreDraft(text, atts, err) })
+			t.host.Work().Do(func() { t.restoreDraft(text, atts, err) })
 			return
 		}
-		t.host.Do(func() {
+		t.host.Work().Do(func() {
 			if t.current.ID == 0 || t.current.ID == c.ID {
 				t.current = c
 			}
 			t.startReply(c.ID, user, retryFull)
 		})
-	}()
+	})
 }
 
 // restoreDraft puts an unsent message back in the composer and says why.
@@ -130,18 +127,18 @@ func (t replies) startReply(conv, parent int64, kind retryKind) {
 	if t.streams[conv] != nil {
 		return
 	}
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(t.host.Work().Context())
 	cur := t.host.Session().Current()
 	s := &stream{t: t.Room, conv: conv, cancel: cancel, profile: cur.ID, prices: cur.Prices}
 	t.streams[conv] = s
 	t.syncSend()
 	store := t.store
-	t.work.Add(1)
-	go func() {
-		defer t.work.Done()
+	// Closing the window cuts the reply (ctx is the window's), which is
+	// then kept as cut and billed as chatreply.Run says.
+	t.host.Work().Go(func(context.Context) {
 		defer cancel()
 		s.run(ctx, store, client, parent, kind)
-	}()
+	})
 }
 
 // run asks for the reply and keeps it (chatreply.Run: the whole life of a
@@ -152,7 +149,7 @@ func (s *stream) run(ctx context.Context, store *conversations.Store, client *ap
 		Profile: s.profile, Prices: s.prices}
 	res, err := chatreply.Run(ctx, store, client, t.host.Library(), r, s.stopped.Load, chatreply.Listener{
 		Started: func(reply int64, model string, history []conversations.Message) {
-			t.host.Do(func() {
+			t.host.Work().Do(func() {
 				s.reply, s.model = reply, model
 				if t.current.ID == s.conv {
 					// The branch as sent, then the reply as it arrives.
@@ -165,14 +162,14 @@ func (s *stream) run(ctx context.Context, store *conversations.Store, client *ap
 			})
 		},
 		Frame: func(text, reasoning string) {
-			t.host.Do(func() {
+			t.host.Work().Do(func() {
 				s.shownText, s.shownReasoning = text, reasoning
 				s.show(text, reasoning)
 			})
 		},
-		Charged: func() { t.host.Do(t.host.SpendChanged) },
+		Charged: func() { t.host.Work().Do(t.host.SpendChanged) },
 	})
-	t.host.Do(func() {
+	t.host.Work().Do(func() {
 		delete(t.streams, s.conv)
 		if err != nil { // nothing was sent
 			t.syncSend()
@@ -283,9 +280,7 @@ func (t replies) editMessage(id int64) {
 // m's images, and streams its reply.
 func (t replies) resend(m conversations.Message, text string) {
 	store, lib, conv := t.store, t.host.Library(), t.current.ID
-	t.work.Add(1)
-	go func() {
-		defer t.work.Done()
+	t.host.Work().Go(func(ctx context.Context) {
 		var images []conversations.NewImage
 		for _, img := range m.Images {
 			data, err := imageio.ReadFile(lib.InputPath(img.StoredInput))
@@ -293,15 +288,15 @@ func (t replies) resend(m conversations.Message, text string) {
 				images = append(images, conversations.NewImage{Name: img.Name, Data: data})
 			}
 		}
-		user, err := store.AddUser(context.Background(), conv, m.Parent, strings.TrimSpace(text), images)
-		t.host.Do(func() {
+		user, err := store.AddUser(ctx, conv, m.Parent, strings.TrimSpace(text), images)
+		t.host.Work().Do(func() {
 			if err != nil {
 				dialog.ShowError(err, t.host.Window())
 				return
 			}
 			t.startReply(conv, user, retryFull)
 		})
-	}()
+	})
 }
 
 // showVersion shows the version of message id delta places away.

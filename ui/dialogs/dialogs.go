@@ -18,6 +18,7 @@ import (
 	"easel/internal/config"
 	"easel/internal/library"
 	"easel/internal/session"
+	"easel/internal/work"
 	"easel/ui/kit"
 )
 
@@ -25,8 +26,10 @@ import (
 type Host interface {
 	// Window is the main window the dialogs open over.
 	Window() fyne.Window
-	// Do runs f on the UI goroutine; it never blocks the caller.
-	Do(f func())
+	// Work starts tasks off the UI goroutine on the window's context,
+	// which ends when the window closes, and hops back to it (Do, which
+	// never blocks the caller).
+	Work() work.Starter
 	// Session is the connected service and its profiles.
 	Session() *session.Session
 	// Library is the gallery, which also remembers what each service

@@ -1,6 +1,7 @@
 package dialogs
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -201,12 +202,12 @@ func SaveEncoded(h Host, title, name, what string, encode func() ([]byte, error)
 
 func writeChecked(h Host, target, what string, encode func() ([]byte, error), done func(to string, err error)) {
 	write := func() {
-		go func() {
+		h.Work().Go(func(ctx context.Context) {
 			data, err := encode()
 			if err == nil {
 				err = atomicfile.WriteMode(target, data, 0o644)
 			}
-			h.Do(func() {
+			h.Work().Do(func() {
 				if err != nil {
 					dialog.ShowError(fmt.Errorf(catalogue.T("the %s was not written to %s: %w"), what, target, err), h.Window())
 				} else {
@@ -216,7 +217,7 @@ func writeChecked(h Host, target, what string, encode func() ([]byte, error), do
 					done(target, err)
 				}
 			})
-		}()
+		})
 	}
 	st, err := os.Lstat(target)
 	if err != nil {

@@ -111,7 +111,7 @@ func rememberFolder(dir string) {
 // runExport exports off the UI goroutine with a progress bar and Cancel,
 // then says what was written, and what failed and why.
 func runExport(h Host, items []library.Item, pathOf func(library.Item) string, opt export.Options, done func([]export.Result)) {
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(h.Work().Context())
 	bar := widget.NewProgressBar()
 	bar.Max = float64(len(items))
 	status := widget.NewLabel(catalogue.F("0 of %d", len(items)))
@@ -119,16 +119,16 @@ func runExport(h Host, items []library.Item, pathOf func(library.Item) string, o
 	progress := dialog.NewCustomWithoutButtons(catalogue.T("Exporting"), container.NewVBox(bar, container.NewBorder(nil, nil, nil, stop, status)), h.Window())
 	progress.Resize(fyne.NewSize(460, progress.MinSize().Height))
 	progress.Show()
-	go func() {
+	h.Work().Go(func(context.Context) {
 		res := export.Run(ctx, items, pathOf, opt, func(n, total int) {
-			h.Do(func() {
+			h.Work().Do(func() {
 				bar.SetValue(float64(n))
 				status.SetText(catalogue.F("%d of %d", n, total))
 			})
 		})
 		cancelled := ctx.Err() != nil
 		cancel()
-		h.Do(func() {
+		h.Work().Do(func() {
 			progress.Hide()
 			written, failed := 0, []string{}
 			for _, r := range res {
@@ -153,7 +153,7 @@ func runExport(h Host, items []library.Item, pathOf func(library.Item) string, o
 				done(res)
 			}
 		})
-	}()
+	})
 }
 
 // showFolderDialog says msg, with a Show folder button that opens dir in

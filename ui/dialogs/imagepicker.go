@@ -194,7 +194,7 @@ func (p *ImagePicker) load(l imagefolder.Listing) {
 	if !p.previews {
 		return
 	}
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(p.h.Work().Context())
 	p.mu.Lock()
 	p.cancel = cancel
 	p.thumbs = map[string]image.Image{}
@@ -211,13 +211,13 @@ func (p *ImagePicker) load(l imagefolder.Listing) {
 		}
 	}()
 	for range 2 {
-		go func() {
+		p.h.Work().Go(func(context.Context) {
 			for path := range paths {
 				img, err := imageio.DecodeFileFit(path, pickerThumb)
 				if err != nil || ctx.Err() != nil {
 					continue
 				}
-				p.h.Do(func() {
+				p.h.Work().Do(func() {
 					if ctx.Err() != nil {
 						return
 					}
@@ -227,7 +227,7 @@ func (p *ImagePicker) load(l imagefolder.Listing) {
 					p.grid.Refresh()
 				})
 			}
-		}()
+		})
 	}
 }
 

@@ -382,25 +382,25 @@ func (e *pricesEditor) showBalance() {
 		return
 	}
 	p := e.profile
-	go func() {
+	e.host.Work().Go(func(ctx context.Context) {
 		lines := make([]string, len(e.keys))
 		gatewayRates := make([]string, len(e.keys))
 		unreported := false
 		for i, k := range e.keys {
 			key := p
 			key.ActiveGroup = k.group
-			f, _ := spend.Facts(context.Background(), lib, key, nil, time.Now())
+			f, _ := spend.Facts(ctx, lib, key, nil, time.Now())
 			rate, from := spend.KeyRate(p, k.group, f)
 			if r, ok := f.GroupRatio(k.group); ok {
 				gatewayRates[i] = catalogue.F("×%s, the gateway's ratio for its group", spend.FormatRate(r))
 			}
-			st, _ := spend.Balance(context.Background(), lib, key, nil, time.Now())
-			if b, known, _ := lib.BalanceOf(context.Background(), p.ID, k.group); known && !b.Reported && f.Usage == nil {
+			st, _ := spend.Balance(ctx, lib, key, nil, time.Now())
+			if b, known, _ := lib.BalanceOf(ctx, p.ID, k.group); known && !b.Reported && f.Usage == nil {
 				unreported = true
 			}
 			lines[i] = catalogue.F("Pays ×%s (%s). %s", spend.FormatRate(rate), spend.RateSourceText(from), st.Explain())
 		}
-		e.host.Do(func() {
+		e.host.Work().Do(func() {
 			for i, k := range e.keys {
 				k.info.SetText(lines[i])
 				if gatewayRates[i] != "" {
@@ -411,15 +411,15 @@ func (e *pricesEditor) showBalance() {
 				e.askAgain.Show()
 			}
 		})
-	}()
+	})
 }
 
 // forgetBalance lets the next connection ask the service again.
 func (e *pricesEditor) forgetBalance() {
 	lib := e.host.Library()
-	go func() {
-		err := lib.ForgetBalance(context.Background(), e.profile.ID)
-		e.host.Do(func() {
+	e.host.Work().Go(func(ctx context.Context) {
+		err := lib.ForgetBalance(ctx, e.profile.ID)
+		e.host.Work().Do(func() {
 			if err == nil {
 				e.askAgain.Hide()
 				for _, k := range e.keys {
@@ -427,7 +427,7 @@ func (e *pricesEditor) forgetBalance() {
 				}
 			}
 		})
-	}()
+	})
 }
 
 // Picture is model's per-picture price field for size and quality, nil

@@ -260,15 +260,15 @@ func (f *ProfileForm) TestConnection() {
 	typed, orig := f.typedKey(), f.orig
 	f.ShowResult(catalogue.T("Connecting…"), widget.LowImportance)
 	f.Test.Disable()
-	go func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	f.host.Work().Go(func(window context.Context) {
+		ctx, cancel := context.WithTimeout(window, 30*time.Second)
 		defer cancel()
 		key, err := f.keyForUse(ctx, typed, orig)
 		if err != nil {
-			f.host.Do(func() { f.Test.Enable(); f.ShowResult(err.Error(), widget.DangerImportance) })
+			f.host.Work().Do(func() { f.Test.Enable(); f.ShowResult(err.Error(), widget.DangerImportance) })
 			return
 		}
-		f.host.Do(func() {
+		f.host.Work().Do(func() {
 			s := f.host.Session()
 			if s.NeedsConsent(p, key) {
 				f.Test.Enable()
@@ -279,16 +279,16 @@ func (f *ProfileForm) TestConnection() {
 				})
 				return
 			}
-			go f.listModels(p, key)
+			f.host.Work().Go(func(ctx context.Context) { f.listModels(ctx, p, key) })
 		})
-	}()
+	})
 }
 
-func (f *ProfileForm) listModels(p config.Profile, key string) {
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+func (f *ProfileForm) listModels(ctx context.Context, p config.Profile, key string) {
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	ms, err := api.New(p.ClientConfig(key)).Models(ctx)
-	f.host.Do(func() {
+	f.host.Work().Do(func() {
 		f.Test.Enable()
 		if err != nil {
 			f.ShowResult(kit.ErrorText(err), widget.DangerImportance)
@@ -342,9 +342,9 @@ func (f *ProfileForm) Save(then func(p config.Profile)) {
 				then(p)
 				return
 			}
-			go func() {
-				err := s.SaveGroupKeys(context.Background(), groupSet, groupDrop)
-				f.host.Do(func() {
+			f.host.Work().Go(func(ctx context.Context) {
+				err := s.SaveGroupKeys(ctx, groupSet, groupDrop)
+				f.host.Work().Do(func() {
 					if err != nil {
 						f.ShowResult(catalogue.T("Saved, but a group's key could not be kept in the system keyring: ")+ShortCause(err), widget.WarningImportance)
 					} else {
@@ -352,7 +352,7 @@ func (f *ProfileForm) Save(then func(p config.Profile)) {
 					}
 					then(p)
 				})
-			}()
+			})
 		}
 		if key == "" {
 			f.ShowResult(catalogue.T("Saved."), widget.SuccessImportance)
@@ -379,9 +379,9 @@ func (f *ProfileForm) clearGroupKeys() {
 func (f *ProfileForm) saveKey(p config.Profile, key string, then func(p config.Profile)) {
 	s := f.host.Session()
 	f.ShowResult(catalogue.T("Saving the key in the system keyring…"), widget.LowImportance)
-	go func() {
-		err := s.SaveKey(context.Background(), p.ID, key)
-		f.host.Do(func() {
+	f.host.Work().Go(func(ctx context.Context) {
+		err := s.SaveKey(ctx, p.ID, key)
+		f.host.Work().Do(func() {
 			if err == nil {
 				f.Key.SetText("")
 				f.initial = f.fields()
@@ -405,7 +405,7 @@ func (f *ProfileForm) saveKey(p config.Profile, key string, then func(p config.P
 			d.SetConfirmText(catalogue.T("Keep for this session"))
 			d.Show()
 		})
-	}()
+	})
 }
 
 // keyPlaceholder says, in the empty key field, where the profile's key

@@ -43,10 +43,10 @@ func (l *Learnt) reload() {
 	if lib == nil || l.profile.ID == "" {
 		return
 	}
-	go func() {
-		traits, err := lib.Traits(context.Background(), l.profile.ID, "")
-		l.host.Do(func() { l.show(traits, err) })
-	}()
+	l.host.Work().Go(func(ctx context.Context) {
+		traits, err := lib.Traits(ctx, l.profile.ID, "")
+		l.host.Work().Do(func() { l.show(traits, err) })
+	})
 }
 
 func (l *Learnt) show(traits []library.Trait, err error) {
@@ -90,14 +90,14 @@ func (l *Learnt) show(traits []library.Trait, err error) {
 // forget drops what was learnt of model and shows the rest.
 func (l *Learnt) forget(model string) {
 	lib := l.host.Library()
-	go func() {
-		err := lib.Forget(context.Background(), l.profile.ID, model)
-		l.host.Do(func() {
+	l.host.Work().Go(func(ctx context.Context) {
+		err := lib.Forget(ctx, l.profile.ID, model)
+		l.host.Work().Do(func() {
 			if err != nil {
 				l.Box.Add(kit.HintLabel(catalogue.F("Could not forget %s: %v", model, err)))
 				return
 			}
 			l.reload()
 		})
-	}()
+	})
 }

@@ -261,15 +261,16 @@ func (s *Settings) open(p config.Profile) {
 		s.Form.ShowResult(catalogue.T("This profile comes from OPENAI_BASE_URL and OPENAI_API_KEY; change them in your shell."), widget.LowImportance)
 	}
 	if p.ID != "" && !p.ReadOnly {
-		go s.showKeyState(s.Form, p)
+		form := s.Form
+		s.host.Work().Go(func(ctx context.Context) { s.showKeyState(ctx, form, p) })
 	}
 }
 
 // showKeyState says whether the keyring holds a key for p, without
 // showing it; it runs off the UI goroutine.
-func (s *Settings) showKeyState(f *ProfileForm, p config.Profile) {
-	state := keyPlaceholder(s.host.Session().KeyState(context.Background(), p.ID))
-	s.host.Do(func() {
+func (s *Settings) showKeyState(ctx context.Context, f *ProfileForm, p config.Profile) {
+	state := keyPlaceholder(s.host.Session().KeyState(ctx, p.ID))
+	s.host.Work().Do(func() {
 		if s.Form == f && f.typedKey() == "" {
 			f.Key.SetPlaceHolder(state)
 		}

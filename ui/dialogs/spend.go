@@ -179,17 +179,17 @@ func (v *SpendView) Load() {
 	v.loads++
 	n, q := v.loads, v.query(time.Now())
 	p, client := v.h.Session().Current(), v.h.Session().Client()
-	go func() {
-		totals, err := lib.Spend(context.Background(), q)
-		toCheck, _ := lib.ToCheck(context.Background(), p.ID, q.Since, spend.MaxToCheck)
+	v.h.Work().Go(func(window context.Context) {
+		totals, err := lib.Spend(window, q)
+		toCheck, _ := lib.ToCheck(window, p.ID, q.Since, spend.MaxToCheck)
 		var rec spend.Reconciliation
 		recErr := errNoKey
 		if client != nil && p.ID != "" {
-			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			ctx, cancel := context.WithTimeout(window, 20*time.Second)
 			rec, recErr = spend.Reconcile(ctx, lib, p, client, time.Now())
 			cancel()
 		}
-		v.h.Do(func() {
+		v.h.Work().Do(func() {
 			v.showGateway(rec, recErr)
 			if n != v.loads {
 				return // the choices changed since
@@ -201,7 +201,7 @@ func (v *SpendView) Load() {
 			}
 			v.Show(totals)
 		})
-	}()
+	})
 }
 
 // setToCheck shows how many entries of the period are to check.
@@ -273,7 +273,9 @@ func (v *SpendView) ShowCorrect(e library.Entry) {
 			return
 		}
 		text, reason := amount.Text, why.Text
-		v.write(func() error { return spend.Correct(context.Background(), lib, e.ID, text, reason, time.Now()) })
+		v.write(func() error {
+			return spend.Correct(context.WithoutCancel(v.h.Work().Context()), lib, e.ID, text, reason, time.Now())
+		})
 	}, v.h.Window())
 	amount.Validator = func(s string) error {
 		_, err := spend.ParseAmount(s)
@@ -288,9 +290,9 @@ func (v *SpendView) ShowCorrect(e library.Entry) {
 // or taking one back), then loads the view again and tells Corrected,
 // or shows why it could not be written.
 func (v *SpendView) write(change func() error) {
-	go func() {
+	v.h.Work().Go(func(ctx context.Context) {
 		err := change()
-		v.h.Do(func() {
+		v.h.Work().Do(func() {
 			if err != nil {
 				dialog.ShowError(err, v.h.Window())
 				return
@@ -300,13 +302,13 @@ func (v *SpendView) write(change func() error) {
 				v.Corrected()
 			}
 		})
-	}()
+	})
 }
 
 // uncorrect takes e's correction back.
 func (v *SpendView) uncorrect(e library.Entry) {
 	if lib := v.h.Library(); lib != nil {
-		v.write(func() error { return lib.Uncorrect(context.Background(), e.ID) })
+		v.write(func() error { return lib.Uncorrect(context.WithoutCancel(v.h.Work().Context()), e.ID) })
 	}
 }
 
@@ -488,7 +490,7 @@ func (v *SpendView) exportCSV() {
 	name := "easel-spend-" + time.Now().Format("2006-01-02") + ".csv"
 	SaveEncoded(v.h, catalogue.T("Export the spend"), name, catalogue.T("spend"), func() ([]byte, error) {
 		var buf bytes.Buffer
-		entries, err := lib.Entries(context.Background(), since)
+		entries, err := lib.Entries(v.h.Work().Context(), since)
 		if err == nil {
 			err = spend.WriteCSV(&buf, entries, names)
 		}

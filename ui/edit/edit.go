@@ -5,13 +5,13 @@ package edit
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"image"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -109,9 +109,6 @@ type Room struct {
 	board *board.Board
 	room.Sender
 	host Host
-	// work counts the goroutines reading and decoding files, so Wait can
-	// let a closing window see them end.
-	work sync.WaitGroup
 	// strip shows the inputs as numbered tiles.
 	strip      *refStrip
 	mask       *maskTools
@@ -132,10 +129,6 @@ type Room struct {
 	expandNext bool
 }
 
-// Wait waits for the files being read and decoded: after the window's
-// bridge is closed their updates are dropped, and they end at once.
-func (t *Room) Wait() { t.work.Wait() }
-
 // New makes the tab; its widgets are made by Build.
 func New(h Host) *Room {
 	t := &Room{host: h}
@@ -145,13 +138,14 @@ func New(h Host) *Room {
 
 // Build implements room.Room: the canvas first (layout.go).
 func (t *Room) Build() fyne.CanvasObject {
-	t.mask = newMaskTools(t.host, &t.work)
+	t.mask = newMaskTools(t.host)
 	t.prompt = promptentry.New(catalogue.T("What should change? — Ctrl+Enter sends"))
 	t.fidelity = widget.NewSelect([]string{catalogue.T("Low"), catalogue.T("High")}, nil)
 	t.fidelity.SetSelected(catalogue.T("Low"))
 	t.keep = newKeepOption(t.firstSize, t.painted, func() string { return t.Options().Options().Size }, func() bool { return t.Options().Matching() })
 	t.Sender = room.NewSender(t.host, catalogue.T("Send edit"), theme.MediaPlayIcon(), t.PrimaryAction,
 		widget.NewFormItem(catalogue.T("Input fidelity"), t.fidelity), widget.NewFormItem(catalogue.T("Unmasked area"), t.keep.box))
+	t.OnJob(t.ShowJob)
 	t.SetEditing(t.painted, func() (int, bool) { return len(t.strip.inputs), t.fidelity.Selected == catalogue.T("High") })
 	t.SetPrompt(&t.prompt.Entry)
 	t.Options().OfferMatch(t.firstSize)
@@ -248,9 +242,7 @@ func (t *Room) showFirst() {
 	}
 	in := *first
 	painted := t.mask.masks[key(first)] // not painted while another shows
-	t.work.Add(1)
-	go func() {
-		defer t.work.Done()
+	t.host.Work().Go(func(ctx context.Context) {
 		// Decoded and made ready to paint on here: for a 50 MB
 		// reference both take long enough to stall the window.
 		var img image.Image
@@ -262,14 +254,14 @@ func (t *Room) showFirst() {
 			img = nil
 		}
 		prepared := maskpaint.Prepare(img, painted)
-		t.host.Do(func() {
+		t.host.Work().Do(func() {
 			t.mask.show(&in, prepared)
 			if t.expandNext && img != nil && !t.mask.differs(&in) {
 				t.expandNext = false
 				t.ExpandCanvas()
 			}
 		})
-	}()
+	})
 }
 
 // addFromFile opens the image picker: several images at once, with
@@ -285,9 +277,7 @@ func (t *Room) addFromFile() {
 // are added.
 func (t *Room) AddFiles(paths []string) {
 	room := t.maxInputs() - len(t.strip.inputs)
-	t.work.Add(1)
-	go func() {
-		defer t.work.Done()
+	t.host.Work().Go(func(ctx context.Context) {
 		files, problems := expandFolders(paths)
 		var over, notices, late []string
 		added, first := 0, -1
@@ -309,7 +299,7 @@ func (t *Room) AddFiles(paths []string) {
 			// Each one as it is ready: a tile a callback, where sixteen
 			// 50 MB references at once kept the strip empty for seconds
 			// and then stalled a frame. The batch shows from its first.
-			t.host.Do(func() {
+			t.host.Work().Do(func() {
 				// Another drop may have landed meanwhile: the limit is
 				// checked again where the inputs are.
 				if len(t.strip.inputs) >= t.maxInputs() {
@@ -323,7 +313,7 @@ func (t *Room) AddFiles(paths []string) {
 				t.strip.scrollToFrom(first)
 			})
 		}
-		t.host.Do(func() {
+		t.host.Work().Do(func() {
 			over = append(late, over...)
 			if len(notices) > 0 {
 				t.SetStatus(strings.Join(notices, "; ") + ".")
@@ -338,7 +328,7 @@ func (t *Room) AddFiles(paths []string) {
 				dialog.ShowError(errors.New(strings.Join(problems, "\n")), t.host.Window()) // one file a line
 			}
 		})
-	}()
+	})
 }
 
 // maxInputs is how many images an edit takes: the service's limit.
@@ -382,12 +372,6 @@ func (t *Room) PrimaryAction() {
 // ShowJob shows a job event on the job's card; img is its preview,
 // results a finished job's images.
 func (t *Room) ShowJob(e jobs.Event, img image.Image, results []jobview.Result) {
-	if e.Job.Request.Tag == board.Tag { // the comparison board's
-		if t.board != nil {
-			t.board.ShowJob(e, img, results)
-		}
-		return
-	}
 	t.jobs.Show(e, img, results)
 	if e.State.Final() {
 		t.Advise() // what the answer showed may change what the form says

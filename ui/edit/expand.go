@@ -1,6 +1,7 @@
 package edit
 
 import (
+	"context"
 	"fmt"
 	"image"
 	"image/color"
@@ -198,22 +199,20 @@ func (e *expander) apply() {
 		return
 	}
 	name := strings.TrimSuffix(e.first.Image.Name, filepath.Ext(e.first.Image.Name)) + "-expanded.png"
-	t.work.Add(1)
-	go func() {
-		defer t.work.Done()
+	t.host.Work().Go(func(ctx context.Context) {
 		data, _, err := plan.PNGs()
 		var in Input
 		if err == nil {
 			in = NewInput(name, "image/png", data, e.first.Item, plan.Canvas)
 		}
-		t.host.Do(func() {
+		t.host.Work().Do(func() {
 			if err != nil {
 				dialog.ShowError(err, t.host.Window())
 				return
 			}
 			t.useCanvas(in, plan)
 		})
-	}()
+	})
 }
 
 // useCanvas makes in (a widened first image) the first input with its

@@ -1,6 +1,7 @@
 package edit
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"image"
@@ -8,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -33,7 +33,6 @@ import (
 // brush's controls, and what share of the image may change.
 type maskTools struct {
 	host dialogs.Host
-	work *sync.WaitGroup
 	// toolbar sits above canvas, the painter's area; panel holds the
 	// brush's sliders and the mask's actions, for the side panel.
 	toolbar  *fyne.Container
@@ -106,8 +105,8 @@ func toolNames() []string {
 		catalogue.T("Mark: pen"), catalogue.T("Mark: arrow"), catalogue.T("Mark: circle"), catalogue.T("Mark: note")}
 }
 
-func newMaskTools(h dialogs.Host, work *sync.WaitGroup) *maskTools {
-	m := &maskTools{host: h, work: work, painter: maskpaint.New(fyne.NewSize(200, 100)), masks: map[inputKey]*mask.Mask{}}
+func newMaskTools(h dialogs.Host) *maskTools {
+	m := &maskTools{host: h, painter: maskpaint.New(fyne.NewSize(200, 100)), masks: map[inputKey]*mask.Mask{}}
 	m.painter.Hide()
 	names := toolNames()
 	// A drop-down, not a row of radio buttons: the toolbar above the
@@ -334,11 +333,9 @@ func (m *maskTools) importMask() {
 	}
 	dialogs.PickImage(m.host, catalogue.T("Import a mask"), catalogue.T("Import"), func(path string) {
 		name := filepath.Base(path)
-		m.work.Add(1)
-		go func() {
-			defer m.work.Done()
+		m.host.Work().Go(func(ctx context.Context) {
 			img, err := decodeMaskFile(path)
-			m.host.Do(func() {
+			m.host.Work().Do(func() {
 				if err == nil {
 					err = m.useMask(first, img, name)
 				}
@@ -346,7 +343,7 @@ func (m *maskTools) importMask() {
 					dialog.ShowError(fmt.Errorf("%s: %w", name, err), m.host.Window())
 				}
 			})
-		}()
+		})
 	})
 }
 

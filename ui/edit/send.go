@@ -1,6 +1,8 @@
 package edit
 
 import (
+	"context"
+
 	"easel/internal/api"
 	"easel/internal/catalogue"
 	"easel/internal/jobs"
@@ -44,18 +46,16 @@ func (t sending) request(use func(jobs.Request)) {
 	// off the UI goroutine, then sent; the kept result is cropped back
 	// to the picture's frame, and kept from the first image as the user
 	// gave it, never from a copy with the marks drawn on.
-	t.work.Add(1)
-	go func() {
-		defer t.work.Done()
+	t.host.Work().Go(func(ctx context.Context) {
 		var err error
 		if pad {
 			if err = jobs.PadFirst(&req, keep, shape); err != nil {
-				t.host.Do(func() { t.SetStatus(catalogue.F("The first image could not be padded to the model's shape: %v", err)) })
+				t.host.Work().Do(func() { t.SetStatus(catalogue.F("The first image could not be padded to the model's shape: %v", err)) })
 				return
 			}
 		}
 		mode, original, err := markup.Apply(&req, marks)
-		t.host.Do(func() {
+		t.host.Work().Do(func() {
 			if err != nil {
 				t.SetStatus(catalogue.F("The marks could not be put in, so nothing was sent: %v", err))
 				return
@@ -65,7 +65,7 @@ func (t sending) request(use func(jobs.Request)) {
 			}
 			use(jobs.Request{Edit: &req, Parents: parents, Keep: keep, Marked: mode.Sentence()})
 		})
-	}()
+	})
 }
 
 // compare opens the comparison board on the edit as it would be sent:

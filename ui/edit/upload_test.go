@@ -53,7 +53,6 @@ type cardLog struct {
 
 func (l *cardLog) watch(h *roomtest.Host, r *Room) {
 	h.OnJob = func(e jobs.Event) {
-		r.ShowJob(e, nil, nil)
 		l.mu.Lock()
 		defer l.mu.Unlock()
 		l.job = e.Job.ID

@@ -89,14 +89,13 @@ func (t selectionVerbs) withSelection(f func([]library.Item)) {
 	if pager == nil || len(order) == 0 {
 		return
 	}
-	go func() {
-		ctx := context.Background()
+	t.host.Work().Go(func(ctx context.Context) {
 		items := make([]library.Item, 0, len(order))
 		for _, i := range order {
 			it, ok := pager.Item(i)
 			if !ok {
 				if err := pager.Load(ctx, pager.Page(i)); err != nil {
-					t.host.Do(func() { dialog.ShowError(err, t.host.Window()) })
+					t.host.Work().Do(func() { dialog.ShowError(err, t.host.Window()) })
 					return
 				}
 				if it, ok = pager.Item(i); !ok {
@@ -105,12 +104,12 @@ func (t selectionVerbs) withSelection(f func([]library.Item)) {
 			}
 			items = append(items, it)
 		}
-		t.host.Do(func() {
+		t.host.Work().Do(func() {
 			if pager == t.pager {
 				f(items)
 			}
 		})
-	}()
+	})
 }
 
 // favouriteSelection marks the selected items as favourites, or unmarks
@@ -123,17 +122,17 @@ func (t selectionVerbs) favouriteSelection() {
 			all = all && it.Favorite
 		}
 		openedID := t.opened
-		go func() {
+		t.host.Work().Go(func(ctx context.Context) {
 			var opened *library.Item
 			for _, it := range items {
-				_ = lib.SetFavorite(context.Background(), it.ID, !all)
+				_ = lib.SetFavorite(ctx, it.ID, !all)
 				if it.ID == openedID {
-					if fresh, err := lib.Get(context.Background(), it.ID); err == nil {
+					if fresh, err := lib.Get(ctx, it.ID); err == nil {
 						opened = &fresh
 					}
 				}
 			}
-			t.host.Do(func() {
+			t.host.Work().Do(func() {
 				text := catalogue.N("%d images marked as favourites", len(items), len(items))
 				if all {
 					text = catalogue.N("%d images no longer favourites", len(items), len(items))
@@ -143,7 +142,7 @@ func (t selectionVerbs) favouriteSelection() {
 					t.Open(*opened) // its Favourite box follows
 				}
 			})
-		}()
+		})
 	})
 }
 
@@ -185,9 +184,9 @@ func (t selectionVerbs) deleteItems(items []library.Item) {
 	for i, it := range items {
 		ids[i] = it.ID
 	}
-	go func() {
-		err := lib.Trash(context.Background(), ids)
-		t.host.Do(func() {
+	t.host.Work().Go(func(ctx context.Context) {
+		err := lib.Trash(ctx, ids)
+		t.host.Work().Do(func() {
 			if err != nil {
 				dialog.ShowError(err, t.host.Window())
 				return
@@ -202,7 +201,7 @@ func (t selectionVerbs) deleteItems(items []library.Item) {
 			}
 			t.Reload()
 		})
-	}()
+	})
 }
 
 // undoDelete brings back what was last deleted.
@@ -213,9 +212,9 @@ func (t selectionVerbs) undoDelete() {
 	}
 	t.trashed = nil
 	t.undoBar.Hide()
-	go func() {
-		err := lib.Restore(context.Background(), ids)
-		t.host.Do(func() {
+	t.host.Work().Go(func(ctx context.Context) {
+		err := lib.Restore(ctx, ids)
+		t.host.Work().Do(func() {
 			if err != nil {
 				dialog.ShowError(err, t.host.Window())
 			}
@@ -224,7 +223,7 @@ func (t selectionVerbs) undoDelete() {
 				t.OpenID(ids[0]) // back in the details, not a blank pane
 			}
 		})
-	}()
+	})
 }
 
 // Import adds image files to the gallery (dropped on the Gallery tab,
@@ -235,14 +234,14 @@ func (t *Room) Import(paths []string) {
 	if lib == nil {
 		return
 	}
-	go func() {
+	t.host.Work().Go(func(ctx context.Context) {
 		added, existing := 0, 0
 		var problems []string
 		for _, p := range paths {
 			data, err := readImport(p)
 			if err == nil {
 				var r library.Imported
-				r, err = lib.Import(context.Background(), p, data)
+				r, err = lib.Import(ctx, p, data)
 				if err == nil && r.Existing {
 					existing++
 				} else if err == nil {
@@ -253,7 +252,7 @@ func (t *Room) Import(paths []string) {
 				problems = append(problems, err.Error())
 			}
 		}
-		t.host.Do(func() {
+		t.host.Work().Do(func() {
 			msg := catalogue.N("Imported %d images", added, added)
 			if existing > 0 {
 				msg += catalogue.F("; %d already in the gallery", existing)
@@ -264,7 +263,7 @@ func (t *Room) Import(paths []string) {
 			}
 			t.Reload()
 		})
-	}()
+	})
 }
 
 // readImport reads a file to import, bounded, or says why not.

@@ -57,7 +57,7 @@ func (t details) makeTransparent(it library.Item) {
 	if lib == nil || it.Missing {
 		return
 	}
-	go func() {
+	t.host.Work().Go(func(ctx context.Context) {
 		img, err := imageio.DecodeFile(lib.Path(it))
 		var small image.Image
 		var border string
@@ -65,15 +65,15 @@ func (t details) makeTransparent(it library.Item) {
 			small = imageio.Fit(img, previewSide)
 			border = cutout.Hex(cutout.BorderColour(img))
 		}
-		t.host.Do(func() {
+		t.host.Work().Do(func() {
 			if err != nil {
 				dialog.ShowError(err, t.host.Window())
 				return
 			}
-			k := &keyer{room: t.Room, it: it, full: img, small: small, loads: latest.New(t.host.Do)}
+			k := &keyer{room: t.Room, it: it, full: img, small: small, loads: latest.New(t.host.Work().Do)}
 			k.open(border)
 		})
-	}()
+	})
 }
 
 func (k *keyer) open(border string) {
@@ -150,16 +150,16 @@ func (k *keyer) apply() {
 	k.d.Hide()
 	t, it, full := k.room, k.it, k.full
 	lib := t.host.Library()
-	k.keepAndOpen(func() (int64, error) { return keepCutout(lib, it, full, o) })
+	k.keepAndOpen(func(ctx context.Context) (int64, error) { return keepCutout(ctx, lib, it, full, o) })
 }
 
 // keepAndOpen keeps a cut-out with keep, off the UI goroutine, then
 // opens it in the gallery, or says why it could not be kept.
-func (k *keyer) keepAndOpen(keep func() (int64, error)) {
+func (k *keyer) keepAndOpen(keep func(ctx context.Context) (int64, error)) {
 	t := k.room
-	go func() {
-		id, err := keep()
-		t.host.Do(func() {
+	t.host.Work().Go(func(ctx context.Context) {
+		id, err := keep(context.WithoutCancel(ctx)) // the user asked for it: it lands even as the window closes
+		t.host.Work().Do(func() {
 			if err != nil {
 				dialog.ShowError(err, t.host.Window())
 				return
@@ -167,23 +167,23 @@ func (k *keyer) keepAndOpen(keep func() (int64, error)) {
 			t.Reload()
 			t.OpenID(id)
 		})
-	}()
+	})
 }
 
 // keepCutout keys img (item it's picture) and adds it to lib as a cut-out
 // of it.
-func keepCutout(lib *library.Library, it library.Item, img image.Image, o cutout.Options) (int64, error) {
-	return keepKeyed(lib, it, cutout.Key(img, o).Image)
+func keepCutout(ctx context.Context, lib *library.Library, it library.Item, img image.Image, o cutout.Options) (int64, error) {
+	return keepKeyed(ctx, lib, it, cutout.Key(img, o).Image)
 }
 
 // keepKeyed adds a keyed picture to lib as a cut-out of item it.
-func keepKeyed(lib *library.Library, it library.Item, keyed *image.NRGBA) (int64, error) {
+func keepKeyed(ctx context.Context, lib *library.Library, it library.Item, keyed *image.NRGBA) (int64, error) {
 	res := cutout.Result{Image: keyed}
 	var b bytes.Buffer
 	if err := png.Encode(&b, res.Image); err != nil {
 		return 0, err
 	}
-	id, err := lib.Add(context.Background(), library.NewItem{
+	id, err := lib.Add(ctx, library.NewItem{
 		Image: api.Image{Data: b.Bytes(), Format: "png", Width: res.Image.Rect.Dx(), Height: res.Image.Rect.Dy()},
 		Kind:  "cutout", Prompt: it.Prompt, Model: it.Model, Profile: it.Profile, Params: it.Params,
 		Created: time.Now(), Parents: []int64{it.ID}})
@@ -203,10 +203,10 @@ func (k *keyer) openRefine() {
 	}
 	k.d.Hide()
 	t, full := k.room, k.full
-	go func() {
+	t.host.Work().Go(func(ctx context.Context) {
 		keyed := cutout.Key(full, o).Image
-		t.host.Do(func() { k.showRefine(keyed) })
-	}()
+		t.host.Work().Do(func() { k.showRefine(keyed) })
+	})
 }
 
 func (k *keyer) showRefine(keyed *image.NRGBA) {
@@ -227,7 +227,9 @@ func (k *keyer) showRefine(keyed *image.NRGBA) {
 		d.Hide()
 		removed := p.Mask().Alpha()
 		lib, it, full := t.host.Library(), k.it, k.full
-		k.keepAndOpen(func() (int64, error) { return keepKeyed(lib, it, cutout.Refine(full, keyed, removed)) })
+		k.keepAndOpen(func(ctx context.Context) (int64, error) {
+			return keepKeyed(ctx, lib, it, cutout.Refine(full, keyed, removed))
+		})
 	}}
 	d.SetButtons([]fyne.CanvasObject{&widget.Button{Text: catalogue.T("Cancel"), OnTapped: d.Hide}, keep})
 	s := t.host.Window().Canvas().Size()

@@ -1,7 +1,6 @@
 package gallery
 
 import (
-	"context"
 	"errors"
 
 	"easel/internal/catalogue"
@@ -18,12 +17,12 @@ type draggedOut struct{ *Room }
 
 // gesture is the grid's drag, made once.
 func (t draggedOut) gesture() *dragout.Gesture {
-	return &dragout.Gesture{Window: t.host.Window(), Do: t.host.Do, Paths: t.selectedPaths, Note: t.note}
+	return &dragout.Gesture{Window: t.host.Window(), Do: t.host.Work().Do, Paths: t.selectedPaths, Note: t.note}
 }
 
 // opened is the drag of the image the details show, out of the window.
 func (t draggedOut) opened(it library.Item) func(dragsource.Phase) {
-	g := &dragout.Gesture{Window: t.host.Window(), Do: t.host.Do, Note: t.note, Paths: func() ([]string, error) {
+	g := &dragout.Gesture{Window: t.host.Window(), Do: t.host.Work().Do, Note: t.note, Paths: func() ([]string, error) {
 		lib := t.host.Library()
 		if lib == nil {
 			return nil, errors.New(catalogue.T("The gallery is not open."))
@@ -49,7 +48,7 @@ func (t draggedOut) selectedPaths() ([]string, error) {
 	for _, i := range order {
 		it, ok := pager.Item(i)
 		if !ok {
-			if err := pager.Load(context.Background(), pager.Page(i)); err != nil {
+			if err := pager.Load(t.host.Work().Context(), pager.Page(i)); err != nil {
 				return nil, err
 			}
 			if it, ok = pager.Item(i); !ok {

@@ -143,21 +143,21 @@ func (f *filterBar) query() (library.Query, string) {
 }
 
 // loadFacets fills the model choice from the library, once, off the UI
-// goroutine; do hops back.
-func (f *filterBar) loadFacets(lib *library.Library, do func(func())) {
+// goroutine.
+func (f *filterBar) loadFacets(lib *library.Library, h Host) {
 	f.facetsOnce.Do(func() {
-		go func() {
-			facets, err := lib.Facets(context.Background())
+		h.Work().Go(func(ctx context.Context) {
+			facets, err := lib.Facets(ctx)
 			if err != nil {
 				return
 			}
-			do(func() {
+			h.Work().Do(func() {
 				models := append([]string{allModels()}, facets.Models...)
 				if !slices.Equal(models, f.model.Options) {
 					f.model.Options = models
 					f.model.Refresh()
 				}
 			})
-		}()
+		})
 	})
 }

@@ -29,6 +29,7 @@ import (
 	"easel/internal/pricing"
 	"easel/internal/session"
 	"easel/internal/thumbs"
+	"easel/internal/work"
 	"easel/ui/dialogs"
 	"easel/ui/dragout"
 	"easel/ui/imageclip"
@@ -132,7 +133,9 @@ type Room struct {
 // goes through Actions.
 type Host interface {
 	Window() fyne.Window
-	Do(f func())
+	// Work starts tasks off the UI goroutine on the window's context,
+	// which ends when the window closes.
+	Work() work.Starter
 	Session() *session.Session
 	Library() *library.Library
 	LibraryErr() error
@@ -142,7 +145,7 @@ type Host interface {
 
 // New makes the tab; its widgets are made by Build.
 func New(h Host, actions Actions) *Room {
-	return &Room{host: h, actions: actions, cells: thumbs.NewCells[fyne.CanvasObject](), loading: map[int]bool{}, opens: latest.New(h.Do)}
+	return &Room{host: h, actions: actions, cells: thumbs.NewCells[fyne.CanvasObject](), loading: map[int]bool{}, opens: latest.New(h.Work().Do)}
 }
 
 // Build implements room.Room.
@@ -260,8 +263,7 @@ func (t *Room) Reload() {
 	seq := t.query
 	pager := lib.NewPager(q, Page)
 	filtered := q.Search != "" || q.Favorites || t.filters.active()
-	go func() {
-		ctx := context.Background()
+	t.host.Work().Go(func(ctx context.Context) {
 		n, cerr := pager.Count(ctx)
 		all := n
 		if cerr == nil && filtered {
@@ -271,15 +273,15 @@ func (t *Room) Reload() {
 		if cerr == nil && n > 0 {
 			err = pager.Load(ctx, 0)
 		}
-		t.host.Do(func() {
+		t.host.Work().Do(func() {
 			if seq != t.query {
 				return // a newer query is on its way
 			}
 			t.answered = seq
 			t.showPage(pager, n, all, filtered, err, cerr)
 		})
-	}()
-	t.filters.loadFacets(lib, t.host.Do)
+	})
+	t.filters.loadFacets(lib, t.host)
 }
 
 func (t *Room) showPage(pager *library.Pager, n, all int, filtered bool, err, countErr error) {
@@ -327,9 +329,9 @@ func (t *Room) loadPage(n int) {
 		return
 	}
 	t.loading[n] = true
-	go func() {
-		err := pager.Load(context.Background(), n)
-		t.host.Do(func() {
+	t.host.Work().Go(func(ctx context.Context) {
+		err := pager.Load(ctx, n)
+		t.host.Work().Do(func() {
 			if pager != t.pager || seq != t.query {
 				return
 			}
@@ -341,7 +343,7 @@ func (t *Room) loadPage(n int) {
 			t.followSelection()
 			t.grid.Refresh()
 		})
-	}()
+	})
 }
 
 // followSelection moves the grid's selection to where the selected item
@@ -403,7 +405,7 @@ func (t *Room) updateCell(i int, o fyne.CanvasObject) {
 	pic.SetImageOpaque(nil, true)
 	ctx := t.cells.Bind(o, it.ID)
 	svc.Load(ctx, it, func(th thumbs.Thumb) {
-		t.host.Do(func() {
+		t.host.Work().Do(func() {
 			if t.cells.Shows(o, it.ID) {
 				pic.SetImageOpaque(th.Image, th.Opaque)
 			}
@@ -482,8 +484,8 @@ func (t *Room) Open(it library.Item) {
 		var r read
 		img, err := imageio.DecodeFileFit(lib.Path(it), detailSide)
 		r.img, r.opaque = img, err == nil && imageio.IsOpaque(img) // a full scan: here, not on the UI goroutine
-		r.inputs = madeFromThumbs(lib, it.ID)
-		r.family = lineageOf(lib, it)
+		r.inputs = madeFromThumbs(ctx, lib, it.ID)
+		r.family = lineageOf(ctx, lib, it)
 		r.entry, r.charged, _ = lib.EntryOf(ctx, it.ID)
 		return r, err
 	}, func(r read, err error) {
@@ -531,12 +533,12 @@ func (t *Room) Open(it library.Item) {
 	copyImage = &widget.Button{Text: catalogue.T("Copy image"), Icon: theme.ContentCopyIcon(), OnTapped: func() {
 		path := lib.Path(it)
 		copyImage.Disable()
-		go func() {
+		t.host.Work().Go(func(ctx context.Context) {
 			data, err := os.ReadFile(path)
 			if err == nil {
 				err = imageclip.CopyImage(data)
 			}
-			t.host.Do(func() {
+			t.host.Work().Do(func() {
 				copyImage.Enable()
 				if err != nil {
 					dialog.ShowError(fmt.Errorf(catalogue.T("The image could not be copied: %w"), err), t.host.Window())
@@ -544,7 +546,7 @@ func (t *Room) Open(it library.Item) {
 				}
 				copyImage.SetText(catalogue.T("Image copied"))
 			})
-		}()
+		})
 	}}
 	keepPrompt := &widget.Button{Text: catalogue.T("Keep prompt…"), Icon: theme.StorageIcon(), OnTapped: func() {
 		promptlib.Keep(t.host, it.Prompt, catalogue.F("gallery item %d", it.ID), nil)
@@ -595,8 +597,8 @@ const madeFromSide = 56
 
 // madeFromThumbs reads what item id was made from, with thumbnails; it
 // decodes files, so it runs off the UI goroutine.
-func madeFromThumbs(lib *library.Library, id int64) []inputThumb {
-	stored, err := lib.Inputs(context.Background(), id)
+func madeFromThumbs(ctx context.Context, lib *library.Library, id int64) []inputThumb {
+	stored, err := lib.Inputs(ctx, id)
 	if err != nil {
 		return nil
 	}
@@ -642,9 +644,9 @@ func showMadeFrom(box *fyne.Container, inputs []inputThumb) {
 func (t *Room) locate(it library.Item) {
 	lib := t.host.Library()
 	dialogs.PickImage(t.host, catalogue.F("Locate %s", filepath.Base(it.File)), catalogue.T("Use this file"), func(src string) {
-		go func() {
-			found, err := lib.Locate(context.Background(), it.ID, src)
-			t.host.Do(func() {
+		t.host.Work().Go(func(ctx context.Context) {
+			found, err := lib.Locate(ctx, it.ID, src)
+			t.host.Work().Do(func() {
 				if err != nil {
 					dialog.ShowError(err, t.host.Window())
 					return
@@ -653,7 +655,7 @@ func (t *Room) locate(it library.Item) {
 				t.Reload()
 				t.Open(found)
 			})
-		}()
+		})
 	})
 }
 
@@ -664,9 +666,9 @@ func (t *Room) OpenID(id int64) {
 	if lib == nil {
 		return
 	}
-	go func() {
-		it, err := lib.Get(context.Background(), id)
-		t.host.Do(func() {
+	t.host.Work().Go(func(ctx context.Context) {
+		it, err := lib.Get(ctx, id)
+		t.host.Work().Do(func() {
 			if err != nil {
 				t.count.SetText(catalogue.F("Could not open image %d: %v", id, err))
 				return
@@ -675,16 +677,16 @@ func (t *Room) OpenID(id int64) {
 			t.followSelection()
 			t.Open(it)
 		})
-	}()
+	})
 }
 
 func (t details) setFavorite(it library.Item, on bool) {
 	lib := t.host.Library()
-	go func() {
-		if err := lib.SetFavorite(context.Background(), it.ID, on); err != nil {
-			t.host.Do(func() { dialog.ShowError(err, t.host.Window()) })
+	t.host.Work().Go(func(ctx context.Context) {
+		if err := lib.SetFavorite(ctx, it.ID, on); err != nil {
+			t.host.Work().Do(func() { dialog.ShowError(err, t.host.Window()) })
 		}
-	}()
+	})
 }
 
 func (t details) confirmDelete(it library.Item) {

@@ -36,8 +36,7 @@ type family struct {
 
 // lineageOf reads an item's parents and children, with thumbnails; it
 // decodes files, so it runs off the UI goroutine.
-func lineageOf(lib *library.Library, it library.Item) family {
-	ctx := context.Background()
+func lineageOf(ctx context.Context, lib *library.Library, it library.Item) family {
 	var f family
 	thumb := func(r library.Item) image.Image {
 		img, _ := imageio.DecodeFileFit(lib.Path(r), 2*madeFromSide)
@@ -105,7 +104,7 @@ func compareWith(lib *library.Library, it library.Item, inputs []inputThumb, f f
 // divider to drag, or side by side; the files are decoded off the UI
 // goroutine.
 func (t details) compare(before, after string, it library.Item) {
-	compare.ShowDecoded(t.host.Window(), t.host.Do, catalogue.T("Before and after"), func() (image.Image, image.Image, error) {
+	compare.ShowDecoded(t.host.Window(), t.host.Work().Do, catalogue.T("Before and after"), func() (image.Image, image.Image, error) {
 		a, errA := imageio.DecodeFileFit(before, detailSide)
 		b, errB := imageio.DecodeFileFit(after, detailSide)
 		return a, b, firstErr(errA, errB)

@@ -67,7 +67,7 @@ func (p *player) play(it library.Item, a imageio.Animation) {
 func (p *player) schedule() {
 	d := p.anim.Delays[p.at]
 	p.timer = time.AfterFunc(d, func() {
-		p.host.Do(func() {
+		p.host.Work().Do(func() {
 			if !p.playing {
 				return
 			}

@@ -47,6 +47,7 @@ func New(h Host) *Room { return &Room{host: h} }
 func (t *Room) Build() fyne.CanvasObject {
 	t.prompt = promptentry.New(catalogue.T("Describe the image — Ctrl+Enter generates"))
 	t.Sender = room.NewSender(t.host, catalogue.T("Generate"), theme.MediaPlayIcon(), t.PrimaryAction)
+	t.OnJob(t.ShowJob)
 	t.SetPrompt(&t.prompt.Entry)
 	compare := &widget.Button{Text: catalogue.T("Compare…"), Icon: theme.ViewRestoreIcon(), Importance: widget.LowImportance, OnTapped: t.OpenBoard}
 	batch := &widget.Button{Text: catalogue.T("Batch…"), Icon: theme.GridIcon(), Importance: widget.LowImportance, OnTapped: t.OpenBatch}
@@ -83,14 +84,6 @@ func (t *Room) Reuse(prompt string, opts api.ImageOptions) {
 // ShowJob shows a job event on the job's card; img is its preview,
 // results a finished job's images.
 func (t *Room) ShowJob(e jobs.Event, img image.Image, results []jobview.Result) {
-	if e.Job.Request.Tag == board.Tag {
-		for _, b := range []*board.Board{t.board, t.batch} {
-			if b != nil {
-				b.ShowJob(e, img, results)
-			}
-		}
-		return
-	}
 	t.jobs.Show(e, img, results)
 	if e.State.Final() {
 		t.Advise() // what the answer showed may change what the form says

@@ -71,7 +71,7 @@ func Show(h dialogs.Host, targets []Target) {
 		dialog.ShowInformation(catalogue.T("Prompt library"), catalogue.T("The prompt library is kept with the gallery, which could not be opened."), h.Window())
 		return
 	}
-	v := &view{h: h, store: prompts.Open(lib), targets: targets, chosen: -1, loads: latest.New(h.Do)}
+	v := &view{h: h, store: prompts.Open(lib), targets: targets, chosen: -1, loads: latest.New(h.Work().Do)}
 	shown = v
 	v.search = &widget.Entry{PlaceHolder: catalogue.T("Search prompts and styles"), OnChanged: func(string) { v.load() }}
 	v.favs = kit.NewCheck(catalogue.T("Favourites"), func(bool) { v.load() })
@@ -199,7 +199,7 @@ func (v *view) showDetail() {
 		uses = append(uses, &widget.Button{Text: label, Importance: importance, OnTapped: func() {
 			cur := edited()
 			t.Set(cur.Apply(t.Get()))
-			go func() { _ = v.store.Used(context.Background(), cur.ID) }()
+			v.h.Work().Go(func(ctx context.Context) { _ = v.store.Used(context.WithoutCancel(ctx), cur.ID) })
 			v.d.Hide()
 		}})
 	}
@@ -227,24 +227,24 @@ func (v *view) showDetail() {
 
 // write runs a change off the UI goroutine, then lists again.
 func (v *view) write(f func(context.Context) error) {
-	go func() {
-		err := f(context.Background())
-		v.h.Do(func() {
+	v.h.Work().Go(func(ctx context.Context) {
+		err := f(ctx)
+		v.h.Work().Do(func() {
 			if err != nil {
 				dialog.ShowError(err, v.h.Window())
 				return
 			}
 			v.load()
 		})
-	}()
+	})
 }
 
 // exportFile writes the whole library as JSON where the user says.
 func (v *view) exportFile() {
-	go func() {
+	v.h.Work().Go(func(ctx context.Context) {
 		var buf bytes.Buffer
-		n, err := v.store.Export(context.Background(), &buf)
-		v.h.Do(func() {
+		n, err := v.store.Export(ctx, &buf)
+		v.h.Work().Do(func() {
 			if err != nil {
 				dialog.ShowError(err, v.h.Window())
 				return
@@ -255,15 +255,15 @@ func (v *view) exportFile() {
 			}
 			dialogs.SaveFile(v.h, catalogue.T("Export the prompt library"), "easel-prompts.json", catalogue.T("prompt library"), buf.Bytes())
 		})
-	}()
+	})
 }
 
 // importFile adds the entries of a library file, skipping those kept.
 func (v *view) importFile() {
 	dialogs.PickFile(v.h, catalogue.T("Import a prompt library"), catalogue.T("Import"), ".json", catalogue.T("prompt library files (.json)"), func(path string) {
-		go func() {
+		v.h.Work().Go(func(ctx context.Context) {
 			added, skipped, err := v.importPath(path)
-			v.h.Do(func() {
+			v.h.Work().Do(func() {
 				if err != nil {
 					dialog.ShowError(fmt.Errorf("%s: %w", filepath.Base(path), err), v.h.Window())
 					return
@@ -271,7 +271,7 @@ func (v *view) importFile() {
 				dialog.ShowInformation(catalogue.T("Prompt library"), catalogue.F("%d added; %d already kept or empty, skipped.", added, skipped), v.h.Window())
 				v.load()
 			})
-		}()
+		})
 	})
 }
 
@@ -282,7 +282,7 @@ func (v *view) importPath(path string) (added, skipped int, err error) {
 		return 0, 0, wording.PathCause(err)
 	}
 	defer f.Close()
-	return v.store.Import(context.Background(), f)
+	return v.store.Import(v.h.Work().Context(), f)
 }
 
 // Keep asks for a name and a kind and keeps text in the library; source
@@ -321,9 +321,9 @@ func Keep(h dialogs.Host, text, source string, done func()) {
 		if placement.Selected == placementLabels()[1] {
 			e.Placement = prompts.Before
 		}
-		go func() {
-			_, err := prompts.Open(lib).Save(context.Background(), e)
-			h.Do(func() {
+		h.Work().Go(func(ctx context.Context) {
+			_, err := prompts.Open(lib).Save(ctx, e)
+			h.Work().Do(func() {
 				if err != nil {
 					dialog.ShowError(err, h.Window())
 					return
@@ -332,7 +332,7 @@ func Keep(h dialogs.Host, text, source string, done func()) {
 					done()
 				}
 			})
-		}()
+		})
 	}, h.Window())
 	kit.AnswerKeys(d, name)
 	d.Resize(fyne.NewSize(560, d.MinSize().Height))

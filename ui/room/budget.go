@@ -16,6 +16,7 @@ import (
 	"easel/internal/library"
 	"easel/internal/pricing"
 	"easel/internal/spend"
+	"easel/internal/work"
 	"easel/ui/kit"
 )
 
@@ -40,7 +41,9 @@ func GuardBudget(h BudgetHost, p config.Profile, reqs []jobs.Request, submit fun
 // ledger (in the library), the UI goroutine, and the window to ask in.
 type BudgetHost interface {
 	Library() *library.Library
-	Do(f func())
+	// Work starts tasks off the UI goroutine on the window's context,
+	// which ends when the window closes.
+	Work() work.Starter
 	Window() fyne.Window
 }
 
@@ -52,16 +55,16 @@ func GuardEstimate(h BudgetHost, p config.Profile, est pricing.Estimate, request
 		submit()
 		return
 	}
-	go func() {
-		v, err := spend.Ledger{Lib: lib}.Check(context.Background(), p, est, time.Now())
-		h.Do(func() {
+	h.Work().Go(func(ctx context.Context) {
+		v, err := spend.Ledger{Lib: lib}.Check(ctx, p, est, time.Now())
+		h.Work().Do(func() {
 			if err != nil || !v.Over {
 				submit()
 				return
 			}
 			askOverBudget(h, v, est, requests, submit)
 		})
-	}()
+	})
 }
 
 // askOverBudget asks whether to send what would pass the budget; the

@@ -70,13 +70,32 @@ type advice struct {
 	// (Connected), so they do not overwrite what the user left.
 	entry *widget.Entry
 	draft *Draft
+	// show puts a job's event on its card (the tab's ShowJob): the jobs
+	// the sender submits carry listen as their listener. Here, with the
+	// state every copy of the Sender shares.
+	show func(e jobs.Event, preview image.Image, results []jobview.Result)
+}
+
+// OnJob sets what shows the events of the jobs this sender submits.
+func (s *Sender) OnJob(show func(e jobs.Event, preview image.Image, results []jobview.Result)) {
+	s.advice.show = show
+}
+
+// listen is a submitted job's listener: its card's pictures are made
+// here, on the runner's goroutine, and shown on the UI goroutine.
+func (s *Sender) listen(e jobs.Event) {
+	if s.advice.show == nil {
+		return
+	}
+	preview, results := jobview.Prepare(s.host.Work().Context(), s.host.Library(), e)
+	s.host.Work().Do(func() { s.advice.show(e, preview, results) })
 }
 
 // NewSender makes the form, the button (labelled text, running send when
 // tapped) and the status line; extra rows go first in the form.
 func NewSender(h SendHost, text string, icon fyne.Resource, send func(), extra ...*widget.FormItem) Sender {
 	s := Sender{host: h, advice: &advice{editing: func() (bool, bool) { return false, false }, inputs: func() (int, bool) { return 0, false }, prompt: func() string { return "" }}}
-	s.drag = &dragout.Gesture{Window: h.Window(), Do: h.Do}
+	s.drag = &dragout.Gesture{Window: h.Window(), Do: h.Work().Do}
 	s.drag.Note = func(text string) {
 		if text == "" {
 			text = ServiceText(h) // the drag is over: the line as it was
@@ -135,7 +154,7 @@ func (s *Sender) Advise() {
 	}
 	edit, masked := s.advice.editing()
 	p := s.host.Session().Current()
-	known, err := lib.Known(context.Background(), library.KeyFor(p.ID, p.UsingGroup(), o.Model, edit))
+	known, err := lib.Known(s.host.Work().Context(), library.KeyFor(p.ID, p.UsingGroup(), o.Model, edit))
 	if err != nil {
 		known = nil
 	}
@@ -162,7 +181,7 @@ func (s *Sender) prices() pricing.Table {
 	p := s.host.Session().Current()
 	var f gateway.Facts
 	if lib := s.host.Library(); lib != nil && p.ID != "" {
-		f, _, _ = lib.GatewayFacts(context.Background(), p.ID, p.UsingGroup())
+		f, _, _ = lib.GatewayFacts(s.host.Work().Context(), p.ID, p.UsingGroup())
 	}
 	return spend.KeyTable(p, f)
 }
@@ -294,7 +313,7 @@ func (s *Sender) dragOut(item int64, p dragsource.Phase) {
 			if lib == nil {
 				return nil, nil
 			}
-			it, err := lib.Get(context.Background(), item)
+			it, err := lib.Get(s.host.Work().Context(), item)
 			if err != nil {
 				return nil, err
 			}
@@ -307,7 +326,7 @@ func (s *Sender) dragOut(item int64, p dragsource.Phase) {
 // compareLarge decodes the first input and a result off the UI goroutine
 // and shows them large, before and after (a job card's Compare…).
 func (s *Sender) compareLarge(before []byte, after string) {
-	compare.ShowDecoded(s.host.Window(), s.host.Do, catalogue.T("Before and after"), func() (image.Image, image.Image, error) {
+	compare.ShowDecoded(s.host.Window(), s.host.Work().Do, catalogue.T("Before and after"), func() (image.Image, image.Image, error) {
 		a, errA := imageio.DecodeBounded(bytes.NewReader(before), imageio.MaxPixels)
 		if errA == nil {
 			a = imageio.Fit(a, compareSide)
@@ -329,19 +348,19 @@ func (s *Sender) OtherGroup(model string, req jobs.Request, found func(group str
 	if len(p.Groups) == 0 || req.Profile != p.ID {
 		return
 	}
-	go func() {
-		g, client, ok := sess.OtherGroupListing(context.Background(), p, model)
+	s.host.Work().Go(func(ctx context.Context) {
+		g, client, ok := sess.OtherGroupListing(ctx, p, model)
 		if !ok {
 			return
 		}
-		s.host.Do(func() {
+		s.host.Work().Do(func() {
 			found(g, func() {
 				again := req
 				again.Service, again.Group = client, g // billed and learnt as that key's
 				s.Retry(again)
 			})
 		})
-	}()
+	})
 }
 
 // Retry sends a failed job's request again, as it was (same profile,
@@ -363,6 +382,7 @@ func (s *Sender) Retry(req jobs.Request) {
 			return
 		}
 	}
+	req.Listener = s.listen
 	// Whether the gallery can keep the images is the runner's first
 	// step (jobs.SpaceChecker): a job that cannot is not sent, and says so
 	// on its card.
@@ -390,6 +410,7 @@ func (s *Sender) Send(check func(api.Limits) error, opts *api.ImageOptions, req 
 		return
 	}
 	s.status.SetText("")
+	req.Listener = s.listen
 	if r := s.refusals(); len(r) > 0 {
 		s.offerNearest(r, func() { SubmitImageJob(s.host, s.options.Model, opts, req, s.status.SetText) })
 		return
@@ -407,7 +428,7 @@ func (s *Sender) refusals() []honesty.Refusal {
 	o := s.options.Options()
 	edit, masked := s.advice.editing()
 	p := s.host.Session().Current()
-	known, err := lib.Known(context.Background(), library.KeyFor(p.ID, p.UsingGroup(), o.Model, edit))
+	known, err := lib.Known(s.host.Work().Context(), library.KeyFor(p.ID, p.UsingGroup(), o.Model, edit))
 	if err != nil {
 		return nil
 	}

@@ -27,9 +27,9 @@ func submitShaped(h BudgetHost, req jobs.Request, submit func(...jobs.Request)) 
 		submit(req)
 		return
 	}
-	go func() {
-		known, err := lib.Known(context.Background(), req.ServiceKey())
-		h.Do(func() {
+	h.Work().Go(func(ctx context.Context) {
+		known, err := lib.Known(ctx, req.ServiceKey())
+		h.Work().Do(func() {
 			advice := honesty.Advise(known, o, req.Edit != nil, req.Edit != nil && req.Edit.Mask != nil)
 			if err != nil || !advice.Split {
 				submit(req)
@@ -37,7 +37,7 @@ func submitShaped(h BudgetHost, req jobs.Request, submit func(...jobs.Request)) 
 			}
 			offerSplit(h, req, advice.Notes, submit)
 		})
-	}()
+	})
 }
 
 // offerSplit asks whether to send n requests of one image or one request

@@ -8,7 +8,6 @@ package roomtest
 
 import (
 	"bytes"
-	"context"
 	"io"
 	"mime"
 	"mime/multipart"
@@ -35,6 +34,7 @@ import (
 	"easel/internal/session"
 	"easel/internal/spend"
 	"easel/internal/thumbs"
+	"easel/internal/work"
 	"easel/ui/modelpick"
 )
 
@@ -73,6 +73,7 @@ type Host struct {
 	editBodies []recorded
 	bodiesMu   sync.Mutex
 	baseURL    string
+	work       *work.Scope
 }
 
 // Options change the fake service a host talks to.
@@ -103,6 +104,7 @@ func NewWith(t testing.TB, o Options) *Host {
 	t.Helper()
 	app := test.NewTempApp(t)
 	h := &Host{t: t, win: app.NewWindow("room"), wake: make(chan struct{}, 1)}
+	h.work = work.New(h.Do)
 	go h.loop()
 	h.win.Resize(fyne.NewSize(1280, 800))
 	lib, err := library.Open(filepath.Join(t.TempDir(), "library"))
@@ -149,7 +151,7 @@ func NewWith(t testing.TB, o Options) *Host {
 		}); err != nil {
 			t.Fatal(err)
 		}
-		if err := opts.Keys.Set(context.Background(), p.ID, "sk-roomtest-key-123456"); err != nil {
+		if err := opts.Keys.Set(t.Context(), p.ID, "sk-roomtest-key-123456"); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -159,6 +161,7 @@ func NewWith(t testing.TB, o Options) *Host {
 	t.Cleanup(func() {
 		h.sess.Wait()
 		h.run.Wait()
+		h.work.Close(10 * time.Second)
 		h.UI(func() {})
 		h.mu.Lock()
 		h.closed = true // no update after this: those queued are dropped
@@ -226,6 +229,13 @@ func (h *Host) Do(f func()) {
 	default:
 	}
 }
+
+// Work implements the tabs' hosts: a scope of work that ends with the
+// test.
+func (h *Host) Work() work.Starter { return h.work }
+
+// Wait waits until no task started with Go is running.
+func (h *Host) Wait() { h.work.Wait() }
 
 // UI runs f on the host's UI goroutine and waits for it.
 func (h *Host) UI(f func()) {

@@ -1,0 +1,52 @@
+package architecture
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// maxGoInUI is how many go statements ui/ may hold outside its tests:
+// the window starts its work through its scope (internal/work, via the
+// hosts' Go), on a context that ends when the window closes. What is
+// left is not a load: the window's own start, the signal watch, a drag's
+// end, a memory release, a preview producer and a test host's loop.
+const maxGoInUI = 10
+
+func TestUIStartsWorkOneWay(t *testing.T) {
+	goStmts := 0
+	var where []string
+	err := filepath.WalkDir("../../ui", func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return err
+		}
+		fset := token.NewFileSet()
+		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
+		if err != nil {
+			return err
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.GoStmt:
+				goStmts++
+				where = append(where, fset.Position(n.Pos()).String())
+			case *ast.SelectorExpr:
+				if id, ok := n.X.(*ast.Ident); ok && id.Name == "context" && n.Sel.Name == "Background" {
+					t.Errorf("%s: context.Background() in ui/: use the host's Context (the window's) or the task's", fset.Position(n.Pos()))
+				}
+			}
+			return true
+		})
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if goStmts > maxGoInUI {
+		t.Errorf("%d go statements in ui/ (at most %d): start work with the host's Go\n%s", goStmts, maxGoInUI, strings.Join(where, "\n"))
+	}
+}

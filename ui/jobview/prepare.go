@@ -1,0 +1,72 @@
+package jobview
+
+import (
+	"context"
+	"image"
+
+	"easel/internal/catalogue"
+	"easel/internal/imageio"
+	"easel/internal/jobs"
+	"easel/internal/library"
+)
+
+// Prepare makes what a job's card shows of event e, off the UI
+// goroutine (the runner's, which calls the job's listener): the preview's
+// thumbnail while it is partial, and once it has ended (done, or cut off
+// after some images had arrived) its images with their thumbnails, read
+// from lib (nil: none).
+func Prepare(ctx context.Context, lib *library.Library, e jobs.Event) (preview image.Image, ended []Result) {
+	if e.State == jobs.Partial && e.Preview != nil {
+		preview, _ = library.MakeThumbnailSized(e.Preview.Data, PreviewSide)
+	}
+	if (e.State == jobs.Done || e.State == jobs.Interrupted) && lib != nil {
+		ended = results(ctx, lib, e)
+	}
+	return preview, ended
+}
+
+// results are the images of a job that ended (done, or cut off after
+// some had arrived), each with its thumbnail (n is at most 10, and the
+// runner keeps no more than were asked for). An edit whose unmasked area
+// was kept has two of each: the card names them, and compares the kept
+// one with the first input.
+func results(ctx context.Context, lib *library.Library, e jobs.Event) []Result {
+	var results []Result
+	var before image.Image
+	for _, id := range e.ItemIDs {
+		r := Result{Item: id}
+		if it, err := lib.Get(ctx, id); err == nil {
+			r.Path = lib.Path(it)
+			if p, err := lib.Thumbnail(it); err == nil {
+				r.Thumb, _ = imageio.DecodeFileFit(p, PreviewSide)
+			}
+			if it.Kind == "kept" && e.Job.Request.Edit != nil && len(e.Job.Request.Edit.Images) > 0 {
+				// The user's picture as the runner cut it from the
+				// pixels the composite used; decoded here only for an
+				// interrupted job's, which has none.
+				original := e.BeforeData
+				if original == nil {
+					original, _ = e.Job.Request.UserPicture()
+				}
+				switch {
+				case before != nil:
+				case e.Before != nil:
+					before = imageio.Fit(e.Before, PreviewSide)
+				default:
+					before, _ = library.MakeThumbnailSized(original, PreviewSide)
+				}
+				r.Label, r.Before = catalogue.T("Unmasked kept"), before
+				r.BeforeData = original
+			} else if e.Job.Request.Keep != nil {
+				r.Label = catalogue.T("As sent")
+			}
+		}
+		results = append(results, r)
+	}
+	for i := range e.Unsaved {
+		u := &e.Unsaved[i]
+		thumb, _ := library.MakeThumbnailSized(u.Image.Data, PreviewSide)
+		results = append(results, Result{Thumb: thumb, Unsaved: u})
+	}
+	return results
+}
