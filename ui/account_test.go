@@ -500,11 +500,11 @@ func TestSettingsShowWhatWasLearntWithForget(t *testing.T) {
 	onUI(ea, func() { id = ea.session.Current().ID })
 	at := time.Date(2026, 11, 24, 19, 3, 0, 0, time.Local)
 	for range 2 {
-		if err := ea.lib.Learn(context.Background(), library.KeyFor(id, "", "gpt-image-1", false), []honesty.Check{{Trait: honesty.Stream, Asked: "stream", Got: "json"}}, at); err != nil {
+		if err := ea.lib.Memory().Learn(context.Background(), library.KeyFor(id, "", "gpt-image-1", false), []honesty.Check{{Trait: honesty.Stream, Asked: "stream", Got: "json"}}, at); err != nil {
 			t.Fatal(err)
 		}
 	}
-	_ = ea.lib.Learn(context.Background(), library.KeyFor(id, "", "dall-e-3", false), []honesty.Check{{Trait: honesty.Count, Honoured: true, Asked: "1", Got: "1"}}, at)
+	_ = ea.lib.Memory().Learn(context.Background(), library.KeyFor(id, "", "dall-e-3", false), []honesty.Check{{Trait: honesty.Count, Honoured: true, Asked: "1", Got: "1"}}, at)
 	onUI(ea, ea.showSettings)
 	want := "gpt-image-1: ⚠ answers stream requests without streaming (no previews) — seen 2 times, last 24 Nov 19:03"
 	waitFor(t, ea, "what was learnt", func() bool {

@@ -239,7 +239,7 @@ func (a *App) newWindow() {
 func (a *App) build() {
 	a.lib, a.libErr = openLibrary()
 	if a.lib != nil {
-		a.runner = jobs.New(nil, saver.Library{Lib: a.lib}, jobFeed{a}.onJobEvent, jobs.Options{Memory: a.lib, Journal: saver.Journal{Lib: a.lib}, Ledger: spend.Ledger{Lib: a.lib}})
+		a.runner = jobs.New(nil, saver.Library{Lib: a.lib}, jobFeed{a}.onJobEvent, jobs.Options{Memory: a.lib.Memory(), Journal: saver.Journal{Lib: a.lib}, Ledger: spend.Ledger{Lib: a.lib}})
 		a.thumbs = thumbs.New(a.lib)
 	}
 	a.session = session.New(session.Options{

@@ -70,7 +70,7 @@ func TestTheWindowShowsWhatTheGatewayBills(t *testing.T) {
 	billed := float64(srv.BilledQuota(vipKey)) / demoservice.QuotaPerUnit
 	var entries []library.Entry
 	waitFor(t, ea, "the ledger entry", func() bool {
-		entries, _ = ea.lib.Entries(context.Background(), time.Time{})
+		entries, _ = ea.lib.Ledger().Entries(context.Background(), time.Time{})
 		return len(entries) == 1
 	})
 	if e := entries[0]; e.Group != "vip" || e.Source != library.SourceGateway || e.Cost == nil || math.Abs(*e.Cost-billed) > 1.0/demoservice.QuotaPerUnit {

@@ -88,7 +88,7 @@ func TestAnotherGroupsKeyIsOfferedAndPicked(t *testing.T) {
 	})
 	// It is billed (and learnt) as the vip key's.
 	waitFor(t, ea, "the vip key's ledger entry", func() bool {
-		entries, _ := ea.lib.Entries(context.Background(), time.Time{})
+		entries, _ := ea.lib.Ledger().Entries(context.Background(), time.Time{})
 		return len(entries) == 1 && entries[0].Group == "vip"
 	})
 
@@ -140,7 +140,7 @@ func TestTheFormSaysWhatTheServiceWillNotDo(t *testing.T) {
 	ea := newServedAppWith(t, Options{})
 	var id string
 	onUI(ea, func() { id = ea.session.Current().ID })
-	if err := ea.lib.Learn(context.Background(), library.KeyFor(id, "", "gpt-image-1", false), []honesty.Check{
+	if err := ea.lib.Memory().Learn(context.Background(), library.KeyFor(id, "", "gpt-image-1", false), []honesty.Check{
 		{Trait: honesty.Stream, Asked: "stream", Got: "json"}, {Trait: honesty.Count, Asked: "4", Got: "1"}}, time.Now()); err != nil {
 		t.Fatal(err)
 	}

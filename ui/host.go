@@ -101,7 +101,7 @@ func (o sessionObserver) ModelsChanged() {
 	ms, err := o.a.session.Models()
 	if lib := o.a.lib; lib != nil && err == nil && ms != nil {
 		p := o.a.session.Current()
-		if served, serr := lib.ServedModels(o.a.work.Context(), p.ID, p.UsingGroup()); serr == nil {
+		if served, serr := lib.Memory().ServedModels(o.a.work.Context(), p.ID, p.UsingGroup()); serr == nil {
 			ms = api.WithServed(ms, served)
 		}
 	}

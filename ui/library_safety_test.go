@@ -143,7 +143,7 @@ func TestADamagedIndexIsSaidAndNothingIsPaid(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i := range 200 { // pages enough to damage one in the middle
-		_, _ = lib.Record(context.Background(), library.Entry{Profile: "p", Model: strings.Repeat("m", 500), Kind: library.SpendChat,
+		_, _ = lib.Ledger().Record(context.Background(), library.Entry{Profile: "p", Model: strings.Repeat("m", 500), Kind: library.SpendChat,
 			Outcome: library.Billed, Currency: "USD", Job: fmt.Sprint(i)})
 	}
 	lib.Close()

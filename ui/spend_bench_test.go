@@ -28,7 +28,7 @@ func fillLedger(b *testing.B, lib *library.Library, n int) {
 			Model: models[i%len(models)], Kind: kinds[i%len(kinds)], Outcome: library.Billed, Images: 1 + i%4, Cost: &cost,
 			Usage: &api.Usage{InputTokens: 40, OutputTokens: 4160}, Currency: pricing.USD}
 	}
-	if err := lib.RecordAll(context.Background(), entries); err != nil {
+	if err := lib.Ledger().RecordAll(context.Background(), entries); err != nil {
 		b.Fatal(err)
 	}
 }
@@ -48,7 +48,7 @@ func BenchmarkSpendView100k(b *testing.B) {
 				v := dialogs.NewSpendView(host{ea})
 				v.SetPeriod(period)
 				start := time.Now()
-				totals, err := lib.Spend(context.Background(), v.Query(time.Now()))
+				totals, err := lib.Ledger().Spend(context.Background(), v.Query(time.Now()))
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -202,7 +202,7 @@ func TestAMarkedLedgerRowIsCorrectedFromSpend(t *testing.T) {
 	var profile string
 	onUI(ea, func() { profile = ea.session.Current().ID })
 	high := 0.25
-	id, err := ea.lib.Record(context.Background(), library.Entry{Profile: profile, Model: "gpt-image-1", Kind: library.SpendGenerate,
+	id, err := ea.lib.Ledger().Record(context.Background(), library.Entry{Profile: profile, Model: "gpt-image-1", Kind: library.SpendGenerate,
 		Outcome: library.Billed, Job: "job-poisoned", Images: 1, EstimateHigh: &high, Currency: "USD",
 		Note: "the answer reported a usage no request could make"})
 	if err != nil {
@@ -241,7 +241,7 @@ func TestAMarkedLedgerRowIsCorrectedFromSpend(t *testing.T) {
 		tap(t, ea.win, "Correct")
 	})
 	<-loaded
-	e, _, _ := ea.lib.EntryOfJob(context.Background(), "job-poisoned")
+	e, _, _ := ea.lib.Ledger().EntryOfJob(context.Background(), "job-poisoned")
 	if e.ID != id || e.Corrected == nil || *e.Corrected != 0.03 || e.Correction != "the gateway's log says 0.03" || e.Written() != 0.25 {
 		t.Fatalf("the entry after the correction: %+v", e)
 	}
@@ -259,7 +259,7 @@ func TestAMarkedLedgerRowIsCorrectedFromSpend(t *testing.T) {
 		tap(t, ea.win, "Take back")
 	})
 	<-loaded
-	if e, _, _ := ea.lib.EntryOfJob(context.Background(), "job-poisoned"); e.Corrected != nil {
+	if e, _, _ := ea.lib.Ledger().EntryOfJob(context.Background(), "job-poisoned"); e.Corrected != nil {
 		t.Errorf("taken back, yet corrected: %+v", e)
 	}
 }

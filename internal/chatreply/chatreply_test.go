@@ -73,7 +73,7 @@ func TestAReplyIsKeptAndCharged(t *testing.T) {
 	if last := path[len(path)-1]; last.ID != res.Reply || last.Content != res.End.Content || last.State != conversations.Done {
 		t.Errorf("the conversation keeps %+v", last)
 	}
-	entries, _ := lib.Entries(context.Background(), time.Time{})
+	entries, _ := lib.Ledger().Entries(context.Background(), time.Time{})
 	if rec.charged != 1 || len(entries) != 1 {
 		t.Errorf("charged %d times, %d ledger entries; want one", rec.charged, len(entries))
 	}

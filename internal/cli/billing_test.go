@@ -71,7 +71,7 @@ func TestSpendIsWhatTheGatewayBilledTheKey(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	entries, _ := lib.Entries(context.Background(), time.Time{})
+	entries, _ := lib.Ledger().Entries(context.Background(), time.Time{})
 	lib.Close()
 	sum := 0.0
 	for _, e := range entries {
@@ -175,7 +175,7 @@ func TestOneAPIStreamsAreLearntAndEditsRefused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	entries, _ := lib.Entries(context.Background(), time.Time{})
+	entries, _ := lib.Ledger().Entries(context.Background(), time.Time{})
 	lib.Close()
 	if len(entries) != 2 || entries[0].Billing != "" || entries[0].Outcome != library.Failed || entries[1].Billing != "" || entries[1].Outcome != library.Billed {
 		t.Errorf("both are billed: %+v", entries)
@@ -324,7 +324,7 @@ func TestSub2APIKeysPayTheirGroupsRate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	entries, _ := lib.Entries(context.Background(), time.Time{})
+	entries, _ := lib.Ledger().Entries(context.Background(), time.Time{})
 	lib.Close()
 	if len(entries) != 1 || entries[0].Cost == nil || math.Abs(*entries[0].Cost-billed) > 1e-6 {
 		t.Errorf("entries %+v; sub2api billed $%.6f", entries, billed)
@@ -419,7 +419,7 @@ func TestADamagedLibraryStopsAPaidRequest(t *testing.T) {
 				t.Fatal(err)
 			}
 			for i := range 200 { // pages enough to damage one in the middle
-				_, _ = lib.Record(context.Background(), library.Entry{Profile: "p", Model: strings.Repeat("m", 500), Kind: library.SpendChat, Outcome: library.Billed, Currency: "USD", Job: fmt.Sprint(i)})
+				_, _ = lib.Ledger().Record(context.Background(), library.Entry{Profile: "p", Model: strings.Repeat("m", 500), Kind: library.SpendChat, Outcome: library.Billed, Currency: "USD", Job: fmt.Sprint(i)})
 			}
 			lib.Close()
 			db := filepath.Join(env.Library, "library.db")

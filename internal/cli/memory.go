@@ -56,7 +56,7 @@ func (m memory) shape(ctx context.Context, env Env, p config.Profile, o *api.Ima
 	if m.lib == nil {
 		return honesty.Advice{}
 	}
-	known, err := m.lib.Known(ctx, serviceKey(p, o.Model, edit))
+	known, err := m.lib.Memory().Known(ctx, serviceKey(p, o.Model, edit))
 	if err != nil {
 		return honesty.Advice{}
 	}
@@ -124,7 +124,7 @@ func (m memory) tell(ctx context.Context, env Env, p config.Profile, asked hones
 		checks = r.Checks
 	}
 	if m.lib != nil {
-		if err := m.lib.Learn(ctx, serviceKey(p, asked.Options.Model, asked.Edit), checks, time.Now()); err != nil {
+		if err := m.lib.Memory().Learn(ctx, serviceKey(p, asked.Options.Model, asked.Edit), checks, time.Now()); err != nil {
 			slog.Warn("memory: what the service did could not be remembered", "err", err)
 		}
 	}

@@ -93,7 +93,7 @@ func runJobs(ctx context.Context, args []string, env Env) error {
 		}
 		p, _ := profiles.Find(j.Profile)
 		amount := ""
-		if e, ok, _ := lib.EntryOfJob(ctx, j.Job); ok {
+		if e, ok, _ := lib.Ledger().EntryOfJob(ctx, j.Job); ok {
 			v, _ := e.Spent()
 			amount = catalogue.F("may have been charged ≈ %s", pricing.Money{Amount: v, Currency: e.Currency})
 		}
@@ -145,7 +145,7 @@ func shellQuote(s string) string {
 // printUnsure lists the requests that may have been billed, apart from
 // the totals they are counted in.
 func printUnsure(ctx context.Context, env Env, lib *library.Library, since time.Time) error {
-	unsure, err := lib.Unsure(ctx, since)
+	unsure, err := lib.Ledger().Unsure(ctx, since)
 	if err != nil || len(unsure) == 0 {
 		return err
 	}

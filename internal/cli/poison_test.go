@@ -39,7 +39,7 @@ func TestPoisonedUsageCannotMoveTheBudget(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			entries, _ := lib.Entries(context.Background(), time.Time{})
+			entries, _ := lib.Ledger().Entries(context.Background(), time.Time{})
 			lib.Close()
 			if len(entries) != 1 || entries[0].Cost != nil || entries[0].EstimateHigh == nil || !strings.Contains(entries[0].Note, "no request could make") {
 				t.Fatalf("the poisoned row: %+v", entries)
@@ -124,7 +124,7 @@ func TestABrokenWireIsSaidAndMayHaveBeenBilled(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer lib.Close()
-	entries, _ := lib.Entries(context.Background(), time.Time{})
+	entries, _ := lib.Ledger().Entries(context.Background(), time.Time{})
 	var maybe []string
 	for _, e := range entries {
 		if e.Billing == library.MaybeBilled {

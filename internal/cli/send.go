@@ -230,7 +230,7 @@ func noticeCutOff(ctx context.Context, env Env) {
 			slog.Error("ledger: a cut-off job could not be written", "job", j.Job, "err", lerr)
 		}
 		amount := c.String()
-		if e, ok, _ := lib.EntryOfJob(ctx, j.Job); ok {
+		if e, ok, _ := lib.Ledger().EntryOfJob(ctx, j.Job); ok {
 			v, _ := e.Spent()
 			amount = "≈ " + pricing.Money{Amount: v, Currency: e.Currency}.String()
 		}

@@ -116,7 +116,7 @@ func runSpend(ctx context.Context, args []string, env Env) error {
 		fmt.Fprintln(env.Stdout, catalogue.F("Entry %d corrected; what Easel wrote is kept beside it.", *correct))
 		return nil
 	case *uncorrect != 0:
-		if err := lib.Uncorrect(ctx, *uncorrect); err != nil {
+		if err := lib.Ledger().Uncorrect(ctx, *uncorrect); err != nil {
 			return err
 		}
 		fmt.Fprintln(env.Stdout, catalogue.F("Entry %d counts as Easel wrote it again.", *uncorrect))
@@ -124,7 +124,7 @@ func runSpend(ctx context.Context, args []string, env Env) error {
 	case *check:
 		return printToCheck(ctx, env, lib, &t, q.Since)
 	}
-	totals, err := lib.Spend(ctx, q)
+	totals, err := lib.Ledger().Spend(ctx, q)
 	if err != nil {
 		return err
 	}
@@ -208,7 +208,7 @@ func printToCheck(ctx context.Context, env Env, lib *library.Library, t *target,
 		}
 		id = p.ID
 	}
-	entries, err := lib.ToCheck(ctx, id, since, spend.MaxToCheck)
+	entries, err := lib.Ledger().ToCheck(ctx, id, since, spend.MaxToCheck)
 	if err != nil {
 		return err
 	}

@@ -9,27 +9,29 @@ package latest
 import (
 	"context"
 	"sync"
+
+	"easel/internal/work"
 )
 
 // Loads is one place's loads (one list, one preview). Its zero value is
 // not usable: make it with New.
 type Loads struct {
-	do     func(func())
+	work   work.Starter
 	mu     sync.Mutex
 	seq    uint64
 	cancel context.CancelFunc
-	work   sync.WaitGroup
 }
 
-// New makes a place's loads; do runs a function on the UI goroutine (the
-// window's bridge).
-func New(do func(func())) *Loads { return &Loads{do: do} }
+// New makes a place's loads, run on the window's scope of work: a load's
+// context is a child of the window's, so closing the window ends it, and
+// the scope counts it with the window's other work.
+func New(w work.Starter) *Loads { return &Loads{work: w} }
 
 // Run starts load off the UI goroutine, cancelling the load before, and
 // hands its result to show on the UI goroutine unless a newer Run (or
 // Stop) has come since.
 func Run[T any](l *Loads, load func(ctx context.Context) (T, error), show func(T, error)) {
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(l.work.Context())
 	l.mu.Lock()
 	if l.cancel != nil {
 		l.cancel()
@@ -37,17 +39,15 @@ func Run[T any](l *Loads, load func(ctx context.Context) (T, error), show func(T
 	l.seq++
 	seq := l.seq
 	l.cancel = cancel
-	l.work.Add(1)
 	l.mu.Unlock()
-	go func() {
-		defer l.work.Done()
+	l.work.Go(func(context.Context) {
 		v, err := load(ctx)
-		l.do(func() {
+		l.work.Do(func() {
 			if l.current(seq) {
 				show(v, err)
 			}
 		})
-	}()
+	})
 }
 
 // current reports whether seq is the newest load, not stopped.
@@ -67,7 +67,3 @@ func (l *Loads) Stop() {
 	}
 	l.seq++
 }
-
-// Wait waits for the loads started to end (a closing window waits so
-// nothing touches it afterwards).
-func (l *Loads) Wait() { l.work.Wait() }

@@ -5,6 +5,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"easel/internal/work"
 )
 
 // ui stands for the UI goroutine: functions run one at a time.
@@ -12,11 +14,15 @@ type ui struct{ mu sync.Mutex }
 
 func (u *ui) do(f func()) { u.mu.Lock(); defer u.mu.Unlock(); f() }
 
+// scope is a window's scope of work over u.
+func (u *ui) scope() *work.Scope { return work.New(u.do) }
+
 // Only the newest load is shown, whatever order they end in, and each
 // older one is cancelled when a newer starts; Stop shows nothing.
 func TestOnlyTheNewestIsShown(t *testing.T) {
 	var u ui
-	l := New(u.do)
+	s := u.scope()
+	l := New(s)
 	release := make(chan struct{})
 	var shown []string
 	var cancelled sync.WaitGroup
@@ -33,7 +39,7 @@ func TestOnlyTheNewestIsShown(t *testing.T) {
 	Run(l, func(context.Context) (string, error) { return "new", nil }, func(s string, _ error) { shown = append(shown, s) })
 	cancelled.Wait() // the older load saw its context done
 	close(release)
-	l.Wait()
+	s.Wait()
 	if len(shown) != 1 || shown[0] != "new" {
 		t.Errorf("shown %v, want only the newest", shown)
 	}
@@ -41,7 +47,7 @@ func TestOnlyTheNewestIsShown(t *testing.T) {
 	Run(l, func(context.Context) (string, error) { <-stopped; return "stopped", nil }, func(s string, _ error) { shown = append(shown, s) })
 	l.Stop()
 	close(stopped)
-	l.Wait()
+	s.Wait()
 	for _, s := range shown {
 		if s == "stopped" {
 			t.Error("a stopped load was shown")

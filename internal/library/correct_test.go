@@ -23,7 +23,7 @@ func TestALedgerRowIsCorrectedAndKept(t *testing.T) {
 	}
 	defer l.Close()
 	ctx := context.Background()
-	entries, err := l.Entries(ctx, time.Time{})
+	entries, err := l.Ledger().Entries(ctx, time.Time{})
 	if err != nil || len(entries) != 4 {
 		t.Fatalf("%d entries after the upgrade: %v", len(entries), err)
 	}
@@ -40,32 +40,32 @@ func TestALedgerRowIsCorrectedAndKept(t *testing.T) {
 		t.Fatalf("the may-have-been-billed entry: %+v", maybe)
 	}
 	const profile = "p-0a1b2c3d4e5f"
-	before, _ := l.SpentSince(ctx, profile, "USD", time.Time{})
-	billed0, unsure0, _ := l.SpentByKey(ctx, profile, "vip", "USD")
+	before, _ := l.Ledger().SpentSince(ctx, profile, "USD", time.Time{})
+	billed0, unsure0, _ := l.Ledger().SpentByKey(ctx, profile, "vip", "USD")
 
 	for _, bad := range []float64{-0.01, math.NaN(), math.Inf(1), MaxCorrection * 2} {
-		if err := l.Correct(ctx, maybe.ID, bad, "", time.Now()); err == nil {
+		if err := l.Ledger().Correct(ctx, maybe.ID, bad, "", time.Now()); err == nil {
 			t.Errorf("a correction to %v was taken", bad)
 		}
 	}
-	if err := l.Correct(ctx, 99999, 1, "", time.Now()); err == nil {
+	if err := l.Ledger().Correct(ctx, 99999, 1, "", time.Now()); err == nil {
 		t.Error("a correction of no entry was taken")
 	}
-	if err := l.Correct(ctx, maybe.ID, 0, "the gateway's log shows it was not billed", time.Now()); err != nil {
+	if err := l.Ledger().Correct(ctx, maybe.ID, 0, "the gateway's log shows it was not billed", time.Now()); err != nil {
 		t.Fatal(err)
 	}
-	after, _ := l.SpentSince(ctx, profile, "USD", time.Time{})
+	after, _ := l.Ledger().SpentSince(ctx, profile, "USD", time.Time{})
 	if math.Abs(before-after-0.3328) > 1e-9 {
 		t.Errorf("spent %v before, %v after correcting 0.3328 to 0", before, after)
 	}
-	billed1, unsure1, _ := l.SpentByKey(ctx, profile, "vip", "USD")
+	billed1, unsure1, _ := l.Ledger().SpentByKey(ctx, profile, "vip", "USD")
 	if billed1 != billed0 || math.Abs(unsure0-unsure1-0.3328) > 1e-9 {
 		t.Errorf("the key's billed %v→%v and unsure %v→%v", billed0, billed1, unsure0, unsure1)
 	}
-	if u, _ := l.Unsure(ctx, time.Time{}); len(u) != 0 {
+	if u, _ := l.Ledger().Unsure(ctx, time.Time{}); len(u) != 0 {
 		t.Errorf("a corrected entry is still unsure: %+v", u)
 	}
-	got, _, _ := l.EntryOfJob(ctx, maybe.Job)
+	got, _, _ := l.Ledger().EntryOfJob(ctx, maybe.Job)
 	if got.Corrected == nil || *got.Corrected != 0 || got.Correction != "the gateway's log shows it was not billed" ||
 		got.Written() != 0.3328 || got.CorrectedAt.IsZero() {
 		t.Errorf("the corrected entry: %+v (written %v)", got, got.Written())
@@ -73,14 +73,14 @@ func TestALedgerRowIsCorrectedAndKept(t *testing.T) {
 	if amount, estimated := got.Spent(); amount != 0 || estimated {
 		t.Errorf("it counts %v (estimated %v)", amount, estimated)
 	}
-	check, _ := l.ToCheck(ctx, profile, time.Time{}, 10)
+	check, _ := l.Ledger().ToCheck(ctx, profile, time.Time{}, 10)
 	if len(check) != 1 || check[0].ID != maybe.ID {
 		t.Errorf("to check: %+v", check)
 	}
-	if err := l.Uncorrect(ctx, maybe.ID); err != nil {
+	if err := l.Ledger().Uncorrect(ctx, maybe.ID); err != nil {
 		t.Fatal(err)
 	}
-	if again, _ := l.SpentSince(ctx, profile, "USD", time.Time{}); again != before {
+	if again, _ := l.Ledger().SpentSince(ctx, profile, "USD", time.Time{}); again != before {
 		t.Errorf("spent %v after taking the correction back, want %v", again, before)
 	}
 }

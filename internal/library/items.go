@@ -188,7 +188,12 @@ func (l *Library) record(ctx context.Context, rel string, size int64, p pendingI
 }
 
 func (l *Library) inTx(ctx context.Context, f func(*sql.Tx) error) error {
-	tx, err := l.db.BeginTx(ctx, nil)
+	return inTx(ctx, l.db, f)
+}
+
+// inTx runs f in a transaction of db, committed when f succeeds.
+func inTx(ctx context.Context, db *sql.DB, f func(*sql.Tx) error) error {
+	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}

@@ -15,6 +15,18 @@ import (
 	"easel/internal/gateway"
 )
 
+// Ledger is what was spent, and what the gateway says of the account (its
+// balance, its facts), in the gallery's database: a store of its own
+// beside the items, the journal and the service memory, which the money
+// code (package spend) takes alone. It is written even into a gallery
+// that cannot save images, unless the database is read-only. Get it with
+// Library.Ledger.
+type Ledger struct {
+	db *sql.DB
+	// roErr, when set, is why the database cannot be written.
+	roErr error
+}
+
 // Kinds of ledger entry: what the request was.
 const (
 	SpendGenerate = "generate"
@@ -121,7 +133,7 @@ const spentSQL = `COALESCE(corrected, cost, estimate_high, 0)`
 
 // Record writes an entry and returns its id. It is written even into a
 // library that cannot save images, unless that library is read-only.
-func (l *Library) Record(ctx context.Context, e Entry) (int64, error) {
+func (l *Ledger) Record(ctx context.Context, e Entry) (int64, error) {
 	if l.roErr != nil {
 		return 0, l.roErr
 	}
@@ -133,7 +145,7 @@ func (l *Library) Record(ctx context.Context, e Entry) (int64, error) {
 		e.At = time.Now()
 	}
 	var id int64
-	err := l.inTx(ctx, func(tx *sql.Tx) error {
+	err := inTx(ctx, l.db, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `INSERT INTO ledger (at_ms, profile, model, kind, outcome, job, options, usage, images, estimate_low, estimate_high, cost, currency, key_group, source, billing, note)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			e.At.UnixMilli(), e.Profile, e.Model, e.Kind, e.Outcome, e.Job, string(e.Options), string(usage), e.Images,
@@ -155,11 +167,11 @@ func (l *Library) Record(ctx context.Context, e Entry) (int64, error) {
 
 // RecordAll writes entries in one transaction: a ledger brought in whole
 // (the benchmarks' 100,000 entries) rather than one request at a time.
-func (l *Library) RecordAll(ctx context.Context, entries []Entry) error {
+func (l *Ledger) RecordAll(ctx context.Context, entries []Entry) error {
 	if l.roErr != nil {
 		return l.roErr
 	}
-	return l.inTx(ctx, func(tx *sql.Tx) error {
+	return inTx(ctx, l.db, func(tx *sql.Tx) error {
 		st, err := tx.PrepareContext(ctx, `INSERT INTO ledger (at_ms, profile, model, kind, outcome, job, options, usage, images, estimate_low, estimate_high, cost, currency, key_group, source, billing, note)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 		if err != nil {
@@ -191,11 +203,11 @@ func insertLedgerItems(ctx context.Context, tx *sql.Tx, entry int64, items []int
 
 // AttachItems records that entry made items, once they are saved, so the
 // gallery's details can say what an image cost.
-func (l *Library) AttachItems(ctx context.Context, entry int64, items []int64) error {
+func (l *Ledger) AttachItems(ctx context.Context, entry int64, items []int64) error {
 	if len(items) == 0 || l.roErr != nil {
 		return nil
 	}
-	return l.inTx(ctx, func(tx *sql.Tx) error { return insertLedgerItems(ctx, tx, entry, items) })
+	return inTx(ctx, l.db, func(tx *sql.Tx) error { return insertLedgerItems(ctx, tx, entry, items) })
 }
 
 const entryColumns = `id, at_ms, profile, model, kind, outcome, job, options, usage, images, estimate_low, estimate_high, cost, currency, key_group, source, billing, note, corrected, corrected_ms, correction`
@@ -229,7 +241,7 @@ func scanEntry(row interface{ Scan(...any) error }) (Entry, error) {
 
 // EntryOf is the ledger entry of the request that made item; ok is false
 // for an item made before the ledger, imported, or kept from another.
-func (l *Library) EntryOf(ctx context.Context, item int64) (e Entry, ok bool, err error) {
+func (l *Ledger) EntryOf(ctx context.Context, item int64) (e Entry, ok bool, err error) {
 	e, err = scanEntry(l.db.QueryRowContext(ctx, `SELECT `+entryColumns+` FROM ledger WHERE id = (SELECT entry FROM ledger_items WHERE item = ? LIMIT 1)`, item))
 	if err == sql.ErrNoRows {
 		return Entry{}, false, nil
@@ -242,17 +254,17 @@ func (l *Library) EntryOf(ctx context.Context, item int64) (e Entry, ok bool, er
 
 // Entries are the ledger's entries from since on (all when zero), oldest
 // first, for the CSV and the command line.
-func (l *Library) Entries(ctx context.Context, since time.Time) ([]Entry, error) {
+func (l *Ledger) Entries(ctx context.Context, since time.Time) ([]Entry, error) {
 	return l.entries(ctx, `at_ms >= ?`, sinceMs(since))
 }
 
 // entries are the ledger's entries where where holds, oldest first.
-func (l *Library) entries(ctx context.Context, where string, args ...any) ([]Entry, error) {
+func (l *Ledger) entries(ctx context.Context, where string, args ...any) ([]Entry, error) {
 	return l.query(ctx, `SELECT `+entryColumns+` FROM ledger WHERE `+where+` ORDER BY at_ms, id`, args...)
 }
 
 // query reads the entries a SELECT of entryColumns gives.
-func (l *Library) query(ctx context.Context, sql string, args ...any) ([]Entry, error) {
+func (l *Ledger) query(ctx context.Context, sql string, args ...any) ([]Entry, error) {
 	rows, err := l.db.QueryContext(ctx, sql, args...)
 	if err != nil {
 		return nil, err
@@ -278,7 +290,7 @@ func sinceMs(t time.Time) int64 {
 
 // SpentSince is what profile has spent in currency from since on:
 // today's or this month's spend, for the budget and the status bar.
-func (l *Library) SpentSince(ctx context.Context, profile, currency string, since time.Time) (float64, error) {
+func (l *Ledger) SpentSince(ctx context.Context, profile, currency string, since time.Time) (float64, error) {
 	var v float64
 	err := l.db.QueryRowContext(ctx, `SELECT COALESCE(SUM(`+spentSQL+`), 0) FROM ledger WHERE profile = ? AND currency = ? AND at_ms >= ?`,
 		profile, currency, sinceMs(since)).Scan(&v)
@@ -334,7 +346,7 @@ var groupSQL = map[string]string{"": `''`, ByModel: `model`, ByProfile: `profile
 
 // Spend sums the ledger: one Total per period, group and currency, by
 // period then amount (largest first).
-func (l *Library) Spend(ctx context.Context, q SpendQuery) ([]Total, error) {
+func (l *Ledger) Spend(ctx context.Context, q SpendQuery) ([]Total, error) {
 	period, ok := periodSQL[q.Period]
 	group, ok2 := groupSQL[q.Group]
 	if !ok || !ok2 {
@@ -380,7 +392,7 @@ func (b Balance) Left() float64 { return b.Credit - b.Used }
 
 // SetBalance remembers what the service said of the balance of
 // profile's key of group (a gateway reports each key's own).
-func (l *Library) SetBalance(ctx context.Context, profile, group string, b Balance) error {
+func (l *Ledger) SetBalance(ctx context.Context, profile, group string, b Balance) error {
 	if l.roErr != nil {
 		return l.roErr
 	}
@@ -392,7 +404,7 @@ func (l *Library) SetBalance(ctx context.Context, profile, group string, b Balan
 
 // BalanceOf is what the service last said of the balance of profile's
 // key of group; ok is false when it was never asked.
-func (l *Library) BalanceOf(ctx context.Context, profile, group string) (b Balance, ok bool, err error) {
+func (l *Ledger) BalanceOf(ctx context.Context, profile, group string) (b Balance, ok bool, err error) {
 	var ms int64
 	err = l.db.QueryRowContext(ctx, `SELECT reported, credit, used, checked_ms FROM balances WHERE profile = ? AND key_group = ?`, profile, group).Scan(&b.Reported, &b.Credit, &b.Used, &ms)
 	if err == sql.ErrNoRows {
@@ -408,11 +420,11 @@ func (l *Library) BalanceOf(ctx context.Context, profile, group string) (b Balan
 // ForgetBalance forgets what profile's service said of its keys'
 // balances and figures, so they are asked again (Settings, after a
 // service adds the endpoints).
-func (l *Library) ForgetBalance(ctx context.Context, profile string) error {
+func (l *Ledger) ForgetBalance(ctx context.Context, profile string) error {
 	if l.roErr != nil {
 		return l.roErr
 	}
-	return l.inTx(ctx, func(tx *sql.Tx) error {
+	return inTx(ctx, l.db, func(tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM balances WHERE profile = ?`, profile); err != nil {
 			return err
 		}
@@ -423,7 +435,7 @@ func (l *Library) ForgetBalance(ctx context.Context, profile string) error {
 
 // SetGatewayFacts keeps what the gateway said of money for profile's key
 // of group.
-func (l *Library) SetGatewayFacts(ctx context.Context, profile, group string, f gateway.Facts) error {
+func (l *Ledger) SetGatewayFacts(ctx context.Context, profile, group string, f gateway.Facts) error {
 	if l.roErr != nil {
 		return l.roErr
 	}
@@ -440,7 +452,7 @@ func (l *Library) SetGatewayFacts(ctx context.Context, profile, group string, f 
 // GatewayFacts is what the gateway last said of money for profile's key
 // of group; ok is false when it was never asked (or what was kept cannot
 // be read: it is asked again).
-func (l *Library) GatewayFacts(ctx context.Context, profile, group string) (f gateway.Facts, ok bool, err error) {
+func (l *Ledger) GatewayFacts(ctx context.Context, profile, group string) (f gateway.Facts, ok bool, err error) {
 	var data string
 	err = l.db.QueryRowContext(ctx, `SELECT facts FROM gateway_facts WHERE profile = ? AND key_group = ?`, profile, group).Scan(&data)
 	if err == sql.ErrNoRows {
@@ -458,7 +470,7 @@ func (l *Library) GatewayFacts(ctx context.Context, profile, group string) (f ga
 // HasBilled reports whether profile's key of group has a billed request
 // in the ledger since since: a key that worked, for the words of a later
 // refusal.
-func (l *Library) HasBilled(ctx context.Context, profile, group string, since time.Time) (bool, error) {
+func (l *Ledger) HasBilled(ctx context.Context, profile, group string, since time.Time) (bool, error) {
 	var n int
 	err := l.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM ledger WHERE profile = ? AND key_group = ? AND outcome = ? AND at_ms >= ?`,
 		profile, group, Billed, sinceMs(since)).Scan(&n)
@@ -466,7 +478,7 @@ func (l *Library) HasBilled(ctx context.Context, profile, group string, since ti
 }
 
 // EntryOfJob is the ledger entry of job; ok is false when it has none.
-func (l *Library) EntryOfJob(ctx context.Context, job string) (e Entry, ok bool, err error) {
+func (l *Ledger) EntryOfJob(ctx context.Context, job string) (e Entry, ok bool, err error) {
 	e, err = scanEntry(l.db.QueryRowContext(ctx, `SELECT `+entryColumns+` FROM ledger WHERE job = ? ORDER BY id DESC LIMIT 1`, job))
 	if err == sql.ErrNoRows {
 		return Entry{}, false, nil
@@ -476,7 +488,7 @@ func (l *Library) EntryOfJob(ctx context.Context, job string) (e Entry, ok bool,
 
 // Unsure are the entries that may have been billed (counted at their
 // estimate) from since on, oldest first: what the spend view lists apart.
-func (l *Library) Unsure(ctx context.Context, since time.Time) ([]Entry, error) {
+func (l *Ledger) Unsure(ctx context.Context, since time.Time) ([]Entry, error) {
 	return l.entries(ctx, `billing = ? AND corrected IS NULL AND at_ms >= ?`, MaybeBilled, sinceMs(since))
 }
 
@@ -485,7 +497,7 @@ func (l *Library) Unsure(ctx context.Context, since time.Time) ([]Entry, error) 
 // usage counted at its estimate, a gateway's way of billing), requests
 // that may have been billed, and those already corrected, with the
 // correction. At most limit.
-func (l *Library) ToCheck(ctx context.Context, profile string, since time.Time, limit int) ([]Entry, error) {
+func (l *Ledger) ToCheck(ctx context.Context, profile string, since time.Time, limit int) ([]Entry, error) {
 	return l.query(ctx, `SELECT `+entryColumns+` FROM ledger
 		WHERE (profile = ? OR ? = '') AND at_ms >= ? AND (note != '' OR billing != '' OR corrected IS NOT NULL)
 		ORDER BY at_ms DESC, id DESC LIMIT ?`, profile, profile, sinceMs(since), limit)
@@ -499,7 +511,7 @@ const MaxCorrection = 1e6
 // why (the user's words), keeping what Easel wrote beside it. A second
 // correction replaces the first. The amount must be a number from 0 (not
 // billed after all) to MaxCorrection.
-func (l *Library) Correct(ctx context.Context, id int64, amount float64, why string, at time.Time) error {
+func (l *Ledger) Correct(ctx context.Context, id int64, amount float64, why string, at time.Time) error {
 	if l.roErr != nil {
 		return l.roErr
 	}
@@ -509,7 +521,7 @@ func (l *Library) Correct(ctx context.Context, id int64, amount float64, why str
 	if r := []rune(why); len(r) > 500 {
 		why = string(r[:500])
 	}
-	return l.inTx(ctx, func(tx *sql.Tx) error {
+	return inTx(ctx, l.db, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE ledger SET corrected = ?, corrected_ms = ?, correction = ? WHERE id = ?`, amount, at.UnixMilli(), why, id)
 		if err != nil {
 			return fmt.Errorf(catalogue.T("library: cannot write what the request cost: %w"), err)
@@ -522,11 +534,11 @@ func (l *Library) Correct(ctx context.Context, id int64, amount float64, why str
 }
 
 // Uncorrect takes an entry's correction back: it counts as Easel wrote it.
-func (l *Library) Uncorrect(ctx context.Context, id int64) error {
+func (l *Ledger) Uncorrect(ctx context.Context, id int64) error {
 	if l.roErr != nil {
 		return l.roErr
 	}
-	return l.inTx(ctx, func(tx *sql.Tx) error {
+	return inTx(ctx, l.db, func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `UPDATE ledger SET corrected = NULL, corrected_ms = 0, correction = '' WHERE id = ?`, id)
 		return err
 	})
@@ -534,7 +546,7 @@ func (l *Library) Uncorrect(ctx context.Context, id int64) error {
 
 // SpentByKey is what profile's key of group has spent in currency, all
 // time: billed, and what may have been billed (at its estimates).
-func (l *Library) SpentByKey(ctx context.Context, profile, group, currency string) (billed, unsure float64, err error) {
+func (l *Ledger) SpentByKey(ctx context.Context, profile, group, currency string) (billed, unsure float64, err error) {
 	err = l.db.QueryRowContext(ctx, `SELECT COALESCE(SUM(CASE WHEN billing = '' OR corrected IS NOT NULL THEN `+spentSQL+` ELSE 0 END), 0),
 			COALESCE(SUM(CASE WHEN billing != '' AND corrected IS NULL THEN `+spentSQL+` ELSE 0 END), 0)
 		FROM ledger WHERE profile = ? AND key_group = ? AND currency = ?`, profile, group, currency).Scan(&billed, &unsure)

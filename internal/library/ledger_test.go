@@ -39,11 +39,11 @@ func TestLedgerSumsByPeriodAndGroup(t *testing.T) {
 		{At: day.Add(-24 * time.Hour), Profile: "p1", Model: "gpt-image-1", Kind: SpendGenerate, Outcome: Cancelled, Currency: "USD"}, // no price: counts 0
 		{At: day, Profile: "p3", Model: "gpt-image-1", Kind: SpendGenerate, Outcome: Billed, Cost: f64(3), Currency: "CNY"},
 	} {
-		if _, err := l.Record(ctx, e); err != nil {
+		if _, err := l.Ledger().Record(ctx, e); err != nil {
 			t.Fatal(err)
 		}
 	}
-	byDay, err := l.Spend(ctx, SpendQuery{Period: ByDay, Group: ByModel})
+	byDay, err := l.Ledger().Spend(ctx, SpendQuery{Period: ByDay, Group: ByModel})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +57,7 @@ func TestLedgerSumsByPeriodAndGroup(t *testing.T) {
 	if !sameTotals(byDay, want) {
 		t.Errorf("by day and model:\n got %+v\nwant %+v", byDay, want)
 	}
-	week, _ := l.Spend(ctx, SpendQuery{Period: ByWeek, Group: ByProfile})
+	week, _ := l.Ledger().Spend(ctx, SpendQuery{Period: ByWeek, Group: ByProfile})
 	wantWeek := []Total{
 		{Period: "2026-11-16", Group: "p1", Currency: "USD", Requests: 1},
 		{Period: "2026-11-23", Group: "p3", Currency: "CNY", Amount: 3, Requests: 1},
@@ -67,15 +67,15 @@ func TestLedgerSumsByPeriodAndGroup(t *testing.T) {
 	if !sameTotals(week, wantWeek) {
 		t.Errorf("by week and profile:\n got %+v\nwant %+v", week, wantWeek)
 	}
-	month, _ := l.Spend(ctx, SpendQuery{Period: ByMonth, Group: ByKind, Profile: "p1"})
+	month, _ := l.Ledger().Spend(ctx, SpendQuery{Period: ByMonth, Group: ByKind, Profile: "p1"})
 	if len(month) != 2 || month[0].Period != "2026-11-01" || month[0].Group != SpendGenerate || !close2(month[0].Amount, 0.08) || month[1].Group != SpendChat {
 		t.Errorf("by month and kind for p1: %+v", month)
 	}
-	spent, _ := l.SpentSince(ctx, "p1", "USD", day.Add(-time.Hour))
+	spent, _ := l.Ledger().SpentSince(ctx, "p1", "USD", day.Add(-time.Hour))
 	if !close2(spent, 0.09) {
 		t.Errorf("p1 spent %v today", spent)
 	}
-	all, _ := l.Entries(ctx, time.Time{})
+	all, _ := l.Ledger().Entries(ctx, time.Time{})
 	if len(all) != 5 || all[0].Outcome != Cancelled {
 		t.Errorf("entries oldest first: %+v", all)
 	}
@@ -102,7 +102,7 @@ func TestItemsKnowWhatTheyCost(t *testing.T) {
 	l := open(t)
 	ctx := context.Background()
 	opts, _ := json.Marshal(api.ImageOptions{Model: "gpt-image-1", Size: "1024x1024", Quality: "low", N: 2})
-	id, err := l.Record(ctx, Entry{Profile: "p", Model: "gpt-image-1", Kind: SpendGenerate, Outcome: Billed, Options: opts,
+	id, err := l.Ledger().Record(ctx, Entry{Profile: "p", Model: "gpt-image-1", Kind: SpendGenerate, Outcome: Billed, Options: opts,
 		Usage: &api.Usage{InputTokens: 9, OutputTokens: 544}, Images: 2, Cost: f64(0.0218), Currency: "USD"})
 	if err != nil {
 		t.Fatal(err)
@@ -111,14 +111,14 @@ func TestItemsKnowWhatTheyCost(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := l.AttachItems(ctx, id, []int64{item}); err != nil {
+	if err := l.Ledger().AttachItems(ctx, id, []int64{item}); err != nil {
 		t.Fatal(err)
 	}
-	e, ok, err := l.EntryOf(ctx, item)
+	e, ok, err := l.Ledger().EntryOf(ctx, item)
 	if err != nil || !ok || e.ID != id || e.Usage == nil || e.Usage.OutputTokens != 544 || *e.Cost != 0.0218 || string(e.Options) != string(opts) {
 		t.Errorf("entry of item: %+v %v %v", e, ok, err)
 	}
-	if _, ok, _ := l.EntryOf(ctx, item+100); ok {
+	if _, ok, _ := l.Ledger().EntryOf(ctx, item+100); ok {
 		t.Error("an item with no entry has none")
 	}
 }
@@ -134,7 +134,7 @@ func TestUpgradeFromV6KeepsTraitsAndJournal(t *testing.T) {
 	}
 	defer l.Close()
 	ctx := context.Background()
-	known, err := l.Known(ctx, ServiceKey{Profile: "p-0a1b2c3d4e5f", Model: "gpt-image-1", Endpoint: EndpointGenerate})
+	known, err := l.Memory().Known(ctx, ServiceKey{Profile: "p-0a1b2c3d4e5f", Model: "gpt-image-1", Endpoint: EndpointGenerate})
 	if err != nil || len(known) != 2 {
 		t.Errorf("traits after the upgrade: %+v %v", known, err)
 	}
@@ -147,10 +147,10 @@ func TestUpgradeFromV6KeepsTraitsAndJournal(t *testing.T) {
 	if err != nil || len(cut) != 1 || cut[0].Generate == nil || !strings.Contains(cut[0].Generate.Prompt, "harbour") {
 		t.Errorf("the job a kill cut off: %+v %v", cut, err)
 	}
-	if e, _ := l.Entries(ctx, time.Time{}); len(e) != 0 {
+	if e, _ := l.Ledger().Entries(ctx, time.Time{}); len(e) != 0 {
 		t.Errorf("a new ledger is empty: %+v", e)
 	}
-	if _, err := l.Record(ctx, Entry{Profile: "p", Model: "m", Kind: SpendChat, Outcome: Billed, Currency: "USD"}); err != nil {
+	if _, err := l.Ledger().Record(ctx, Entry{Profile: "p", Model: "m", Kind: SpendChat, Outcome: Billed, Currency: "USD"}); err != nil {
 		t.Errorf("no entry after the upgrade: %v", err)
 	}
 }
@@ -173,7 +173,7 @@ func TestHelperLedger(t *testing.T) {
 	start, _ := strconv.Atoi(os.Getenv("EASEL_LEDGER_START"))
 	for i := start; ; i++ {
 		job := fmt.Sprint("job-", i)
-		id, err := l.Record(ctx, Entry{Profile: "p", Model: "gpt-image-1", Kind: SpendGenerate, Outcome: Billed, Job: job, Images: 1, Cost: f64(0.01), Currency: "USD"})
+		id, err := l.Ledger().Record(ctx, Entry{Profile: "p", Model: "gpt-image-1", Kind: SpendGenerate, Outcome: Billed, Job: job, Images: 1, Cost: f64(0.01), Currency: "USD"})
 		if err != nil {
 			os.Exit(4)
 		}
@@ -182,7 +182,7 @@ func TestHelperLedger(t *testing.T) {
 		if err != nil {
 			os.Exit(5)
 		}
-		_ = l.AttachItems(ctx, id, []int64{item})
+		_ = l.Ledger().AttachItems(ctx, id, []int64{item})
 	}
 }
 
@@ -231,7 +231,7 @@ func TestKilledDuringSavesLosesNoLedgerEntry(t *testing.T) {
 		if err != nil {
 			t.Fatalf("round %d: the library does not open: %v", round, err)
 		}
-		entries, err := l.Entries(context.Background(), time.Time{})
+		entries, err := l.Ledger().Entries(context.Background(), time.Time{})
 		l.Close()
 		if err != nil {
 			t.Fatal(err)

@@ -54,6 +54,10 @@ type Library struct {
 	// saveErr, when set, is why no image can be saved here: roErr, or a
 	// missing images folder.
 	saveErr error
+	// ledger and memory are the spend records' and the service
+	// memory's stores, over the same database.
+	ledger *Ledger
+	memory *Memory
 	// alone is set when this process opened the library alone.
 	alone bool
 	// storing holds, by job, a channel closed once a journalled edit's
@@ -187,6 +191,8 @@ func (l *Library) open(alone bool) error {
 	}
 	l.db = db
 	l.roErr = l.saveErr
+	l.ledger = &Ledger{db: db, roErr: l.roErr}
+	l.memory = &Memory{db: db, saveErr: func() error { return l.saveErr }}
 	if l.saveErr != nil {
 		l.notices = append(l.notices, wording.Sentence(l.saveErr.Error()))
 		return nil
@@ -302,6 +308,12 @@ func (l *Library) SaveErr() error { return l.saveErr }
 
 // Root is the library's folder.
 func (l *Library) Root() string { return l.root }
+
+// Ledger is the gallery's record of spend (see Ledger).
+func (l *Library) Ledger() *Ledger { return l.ledger }
+
+// Memory is what Easel has learnt of each service (see Memory).
+func (l *Library) Memory() *Memory { return l.memory }
 
 // Notices are what the user should know about the library as it opened:
 // whole sentences for the window's banner and the command line.

@@ -54,15 +54,26 @@ func KeyFor(profile, group, model string, edit bool) ServiceKey {
 	return k
 }
 
+// Memory is what Easel has learnt of each service, per profile, key
+// group and model: what its answers showed it honours (service_traits),
+// and the models it served. A store of its own in the gallery's
+// database; get it with Library.Memory.
+type Memory struct {
+	db *sql.DB
+	// saveErr is why nothing may be written now (the gallery's own
+	// reason: read-only, or its images folder gone); nil when it may.
+	saveErr func() error
+}
+
 // Learn records what one answer showed for k. A check that agrees with
 // what is remembered adds to its count; one that disagrees replaces it,
 // counting from one: services change.
-func (l *Library) Learn(ctx context.Context, k ServiceKey, checks []honesty.Check, at time.Time) error {
-	if len(checks) == 0 || l.saveErr != nil {
+func (l *Memory) Learn(ctx context.Context, k ServiceKey, checks []honesty.Check, at time.Time) error {
+	if len(checks) == 0 || l.saveErr() != nil {
 		return nil
 	}
 	ms := at.UnixMilli()
-	return l.inTx(ctx, func(tx *sql.Tx) error {
+	return inTx(ctx, l.db, func(tx *sql.Tx) error {
 		for _, c := range checks {
 			if c.Trait == honesty.Prompt && c.Honoured {
 				continue
@@ -84,7 +95,7 @@ func (l *Library) Learn(ctx context.Context, k ServiceKey, checks []honesty.Chec
 
 // Traits is what is remembered for profile: every model when model is
 // "", else that model's, ordered by model, key, endpoint and trait.
-func (l *Library) Traits(ctx context.Context, profile, model string) ([]Trait, error) {
+func (l *Memory) Traits(ctx context.Context, profile, model string) ([]Trait, error) {
 	q := `SELECT profile, key_group, model, endpoint, trait, honoured, times, first_ms, last_ms, asked, got FROM service_traits WHERE profile = ?`
 	args := []any{profile}
 	if model != "" {
@@ -112,7 +123,7 @@ func (l *Library) Traits(ctx context.Context, profile, model string) ([]Trait, e
 
 // Forget drops what is remembered for profile: one model's, or every
 // model's when model is "". The next answers are learnt afresh.
-func (l *Library) Forget(ctx context.Context, profile, model string) error {
+func (l *Memory) Forget(ctx context.Context, profile, model string) error {
 	q, args := `DELETE FROM service_traits WHERE profile = ?`, []any{profile}
 	if model != "" {
 		q += ` AND model = ?`
@@ -127,7 +138,7 @@ func (l *Library) Forget(ctx context.Context, profile, model string) error {
 // Known is what is remembered for k, as honesty.Advise takes it: what
 // its own key and endpoint learnt, and for the traits they have not, what
 // was learnt before keys and endpoints were told apart.
-func (l *Library) Known(ctx context.Context, k ServiceKey) ([]honesty.Known, error) {
+func (l *Memory) Known(ctx context.Context, k ServiceKey) ([]honesty.Known, error) {
 	if k.Model == "" {
 		return nil, nil
 	}
@@ -158,7 +169,7 @@ func (l *Library) Known(ctx context.Context, k ServiceKey) ([]honesty.Known, err
 // key of group (trait honesty.Served), by name: a model typed because the
 // service does not list it (gateways' lists lag new models) and that
 // worked is offered again.
-func (l *Library) ServedModels(ctx context.Context, profile, group string) ([]string, error) {
+func (l *Memory) ServedModels(ctx context.Context, profile, group string) ([]string, error) {
 	rows, err := l.db.QueryContext(ctx, `SELECT DISTINCT model FROM service_traits
 		WHERE profile = ? AND (key_group = ? OR key_group = ?) AND trait = ? AND honoured ORDER BY model`,
 		profile, group, AnyKey, string(honesty.Served))

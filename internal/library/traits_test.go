@@ -24,36 +24,36 @@ func TestTraitsAreLearntPerProfileAndModel(t *testing.T) {
 	t0 := time.Date(2026, 11, 24, 10, 0, 0, 0, time.UTC)
 	ignored := []honesty.Check{{Trait: honesty.Stream, Honoured: false, Asked: "stream", Got: "json"}}
 	for i := range 3 {
-		if err := l.Learn(ctx, gen("p1", "gpt-image-1"), ignored, t0.Add(time.Duration(i)*time.Minute)); err != nil {
+		if err := l.Memory().Learn(ctx, gen("p1", "gpt-image-1"), ignored, t0.Add(time.Duration(i)*time.Minute)); err != nil {
 			t.Fatal(err)
 		}
 	}
-	_ = l.Learn(ctx, gen("p1", "dall-e-3"), []honesty.Check{{Trait: honesty.Stream, Honoured: true}}, t0)
-	_ = l.Learn(ctx, gen("p2", "gpt-image-1"), []honesty.Check{{Trait: honesty.Count, Honoured: false, Asked: "4", Got: "1"}}, t0)
+	_ = l.Memory().Learn(ctx, gen("p1", "dall-e-3"), []honesty.Check{{Trait: honesty.Stream, Honoured: true}}, t0)
+	_ = l.Memory().Learn(ctx, gen("p2", "gpt-image-1"), []honesty.Check{{Trait: honesty.Count, Honoured: false, Asked: "4", Got: "1"}}, t0)
 
-	k, err := l.Known(ctx, gen("p1", "gpt-image-1"))
+	k, err := l.Memory().Known(ctx, gen("p1", "gpt-image-1"))
 	if err != nil || len(k) != 1 || k[0].Honoured || k[0].Times != 3 || !k[0].First.Equal(t0) || !k[0].Last.Equal(t0.Add(2*time.Minute)) {
 		t.Fatalf("known %+v (%v)", k, err)
 	}
 	// The service changed: it streams now.
-	_ = l.Learn(ctx, gen("p1", "gpt-image-1"), []honesty.Check{{Trait: honesty.Stream, Honoured: true}}, t0.Add(time.Hour))
-	if k, _ = l.Known(ctx, gen("p1", "gpt-image-1")); !k[0].Honoured || k[0].Times != 1 || !k[0].First.Equal(t0.Add(time.Hour)) {
+	_ = l.Memory().Learn(ctx, gen("p1", "gpt-image-1"), []honesty.Check{{Trait: honesty.Stream, Honoured: true}}, t0.Add(time.Hour))
+	if k, _ = l.Memory().Known(ctx, gen("p1", "gpt-image-1")); !k[0].Honoured || k[0].Times != 1 || !k[0].First.Equal(t0.Add(time.Hour)) {
 		t.Errorf("after a change: %+v", k)
 	}
-	if all, _ := l.Traits(ctx, "p1", ""); len(all) != 2 {
+	if all, _ := l.Memory().Traits(ctx, "p1", ""); len(all) != 2 {
 		t.Errorf("profile p1 holds %+v", all)
 	}
-	if err := l.Forget(ctx, "p1", "dall-e-3"); err != nil {
+	if err := l.Memory().Forget(ctx, "p1", "dall-e-3"); err != nil {
 		t.Fatal(err)
 	}
-	if all, _ := l.Traits(ctx, "p1", ""); len(all) != 1 || all[0].Model != "gpt-image-1" {
+	if all, _ := l.Memory().Traits(ctx, "p1", ""); len(all) != 1 || all[0].Model != "gpt-image-1" {
 		t.Errorf("after forgetting one model: %+v", all)
 	}
-	_ = l.Forget(ctx, "p1", "")
-	if all, _ := l.Traits(ctx, "p1", ""); len(all) != 0 {
+	_ = l.Memory().Forget(ctx, "p1", "")
+	if all, _ := l.Memory().Traits(ctx, "p1", ""); len(all) != 0 {
 		t.Errorf("after forgetting the profile: %+v", all)
 	}
-	if other, _ := l.Traits(ctx, "p2", ""); len(other) != 1 {
+	if other, _ := l.Memory().Traits(ctx, "p2", ""); len(other) != 1 {
 		t.Errorf("another profile's memory went too: %+v", other)
 	}
 }
@@ -77,29 +77,29 @@ func TestTraitsAreKeptPerKeyAndEndpoint(t *testing.T) {
 	t0 := time.Date(2026, 11, 24, 10, 0, 0, 0, time.UTC)
 	relay := ServiceKey{Profile: "p", Group: "relay", Model: "gpt-image-1", Endpoint: EndpointGenerate}
 	one := []honesty.Check{{Trait: honesty.Count, Honoured: false, Asked: "2", Got: "1"}}
-	if err := l.Learn(ctx, relay, one, t0); err != nil {
+	if err := l.Memory().Learn(ctx, relay, one, t0); err != nil {
 		t.Fatal(err)
 	}
-	if k, _ := l.Known(ctx, relay); len(k) != 1 || k[0].Honoured {
+	if k, _ := l.Memory().Known(ctx, relay); len(k) != 1 || k[0].Honoured {
 		t.Errorf("the relay key's own memory: %+v", k)
 	}
 	def := relay
 	def.Group = "default"
-	if k, _ := l.Known(ctx, def); len(k) != 0 {
+	if k, _ := l.Memory().Known(ctx, def); len(k) != 0 {
 		t.Errorf("the default key inherited the relay's traits: %+v", k)
 	}
 	edits := relay
 	edits.Endpoint = EndpointEdit
-	if k, _ := l.Known(ctx, edits); len(k) != 0 {
+	if k, _ := l.Memory().Known(ctx, edits); len(k) != 0 {
 		t.Errorf("edits inherited what generations showed: %+v", k)
 	}
 	old := ServiceKey{Profile: "p", Group: AnyKey, Model: "gpt-image-1", Endpoint: AnyKey}
-	_ = l.Learn(ctx, old, []honesty.Check{{Trait: honesty.Stream, Honoured: false}}, t0)
-	if k, _ := l.Known(ctx, def); len(k) != 1 || k[0].Trait != honesty.Stream {
+	_ = l.Memory().Learn(ctx, old, []honesty.Check{{Trait: honesty.Stream, Honoured: false}}, t0)
+	if k, _ := l.Memory().Known(ctx, def); len(k) != 1 || k[0].Trait != honesty.Stream {
 		t.Errorf("what was learnt for any key holds for the default key: %+v", k)
 	}
-	_ = l.Learn(ctx, def, []honesty.Check{{Trait: honesty.Stream, Honoured: true}}, t0.Add(time.Hour))
-	if k, _ := l.Known(ctx, def); len(k) != 1 || !k[0].Honoured {
+	_ = l.Memory().Learn(ctx, def, []honesty.Check{{Trait: honesty.Stream, Honoured: true}}, t0.Add(time.Hour))
+	if k, _ := l.Memory().Known(ctx, def); len(k) != 1 || !k[0].Honoured {
 		t.Errorf("the key's own memory wins over the old one: %+v", k)
 	}
 }
@@ -142,7 +142,7 @@ func TestOpenWithoutRepairLeavesRecoveryToTheWindow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := cli.Learn(context.Background(), gen("p", "m"), []honesty.Check{{Trait: honesty.Stream}}, time.Now()); err != nil {
+	if err := cli.Memory().Learn(context.Background(), gen("p", "m"), []honesty.Check{{Trait: honesty.Stream}}, time.Now()); err != nil {
 		t.Errorf("the command line cannot remember: %v", err)
 	}
 	cli.Close()
@@ -172,20 +172,20 @@ func TestUpgradeFromV9KeepsTraitsForEveryKey(t *testing.T) {
 	defer l.Close()
 	ctx := context.Background()
 	for _, k := range []ServiceKey{KeyFor("p-0a1b2c3d4e5f", "", "gpt-image-1", false), KeyFor("p-0a1b2c3d4e5f", "vip", "gpt-image-1", true)} {
-		if known, err := l.Known(ctx, k); err != nil || len(known) != 2 {
+		if known, err := l.Memory().Known(ctx, k); err != nil || len(known) != 2 {
 			t.Errorf("%+v after the upgrade: %+v %v", k, known, err)
 		}
 	}
-	all, _ := l.Traits(ctx, "p-0a1b2c3d4e5f", "")
+	all, _ := l.Memory().Traits(ctx, "p-0a1b2c3d4e5f", "")
 	for _, tr := range all {
 		if tr.Group != AnyKey || tr.Endpoint != AnyKey {
 			t.Errorf("an old trait was given a key: %+v", tr)
 		}
 	}
-	if b, ok, err := l.BalanceOf(ctx, "p-0a1b2c3d4e5f", ""); err != nil || !ok || b.Credit != 25 || b.Used != 3.5 {
+	if b, ok, err := l.Ledger().BalanceOf(ctx, "p-0a1b2c3d4e5f", ""); err != nil || !ok || b.Credit != 25 || b.Used != 3.5 {
 		t.Errorf("the balance: %+v %v %v", b, ok, err)
 	}
-	if e, _ := l.Entries(ctx, time.Time{}); len(e) != 2 || e[0].Billing != "" || e[0].Group != "" {
+	if e, _ := l.Ledger().Entries(ctx, time.Time{}); len(e) != 2 || e[0].Billing != "" || e[0].Group != "" {
 		t.Errorf("the ledger: %+v", e)
 	}
 }

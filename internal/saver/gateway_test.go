@@ -42,7 +42,7 @@ func TestGatewayQuirksAreKeptLearntAndShapeTheNextJob(t *testing.T) {
 		if e.State.Final() {
 			finished <- e
 		}
-	}, jobs.Options{Memory: lib, Tick: time.Hour})
+	}, jobs.Options{Memory: lib.Memory(), Tick: time.Hour})
 	send := func() (sending, done jobs.Event) {
 		t.Helper()
 		mu.Lock()
@@ -78,7 +78,7 @@ func TestGatewayQuirksAreKeptLearntAndShapeTheNextJob(t *testing.T) {
 	if err != nil || len(it.Honesty.Departures()) != 2 {
 		t.Errorf("the gallery item keeps %+v (%v)", it.Honesty, err)
 	}
-	known, _ := lib.Traits(context.Background(), "p-gw", "gpt-image-1")
+	known, _ := lib.Memory().Traits(context.Background(), "p-gw", "gpt-image-1")
 	if len(known) == 0 {
 		t.Fatal("nothing remembered")
 	}
@@ -95,7 +95,7 @@ func TestGatewayQuirksAreKeptLearntAndShapeTheNextJob(t *testing.T) {
 		t.Errorf("an unstreamed request was measured for streaming: %+v", done.Honesty)
 	}
 
-	if err := lib.Forget(context.Background(), "p-gw", ""); err != nil {
+	if err := lib.Memory().Forget(context.Background(), "p-gw", ""); err != nil {
 		t.Fatal(err)
 	}
 	if sending, _ = send(); !sending.Job.Request.Generate.Stream || len(sending.Notes) != 0 {
@@ -120,7 +120,7 @@ func TestIgnoredMaskIsMeasuredAndKept(t *testing.T) {
 		if e.State.Final() {
 			done <- e
 		}
-	}, jobs.Options{Memory: lib, Tick: time.Hour})
+	}, jobs.Options{Memory: lib.Memory(), Tick: time.Hour})
 	img := image.NewNRGBA(image.Rect(0, 0, 256, 256))
 	mask := image.NewNRGBA(image.Rect(0, 0, 256, 256))
 	for i := 0; i < len(img.Pix); i += 4 {
@@ -156,7 +156,7 @@ func TestIgnoredMaskIsMeasuredAndKept(t *testing.T) {
 			t.Errorf("item %d (%s) keeps %+v (%v)", id, it.Kind, it.Honesty, err)
 		}
 	}
-	known, _ := lib.Known(context.Background(), library.KeyFor("p", "", "gpt-image-1", true))
+	known, _ := lib.Memory().Known(context.Background(), library.KeyFor("p", "", "gpt-image-1", true))
 	if !slices.ContainsFunc(known, func(k honesty.Known) bool { return k.Trait == honesty.Mask && !k.Honoured }) {
 		t.Errorf("not remembered: %+v", known)
 	}

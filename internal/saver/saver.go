@@ -162,7 +162,7 @@ func (j Journal) Interrupted(ctx context.Context, prices func(profile string) pr
 			}
 		}
 		info := jobs.Info{ID: f.Job, Request: req, Started: f.Started, KeptAt: j.Lib.FoundUnsaved(f.Job)}
-		if e, ok, _ := j.Lib.EntryOfJob(ctx, f.Job); ok && e.Outcome == library.Billed && e.Billing == "" {
+		if e, ok, _ := j.Lib.Ledger().EntryOfJob(ctx, f.Job); ok && e.Outcome == library.Billed && e.Billing == "" {
 			// Answered and written down as billed before its images were
 			// saved: only the save (and the journal's end) failed.
 			info.Answered = true

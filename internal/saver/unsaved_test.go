@@ -87,7 +87,7 @@ func TestADiskThatFillsWhileSavingLosesNothing(t *testing.T) {
 			t.Fatalf("the fallback file %s: %v", u.Path, err)
 		}
 	}
-	if e, ok, _ := lib.EntryOfJob(ctx, id); !ok || e.Outcome != library.Billed || e.Billing != "" {
+	if e, ok, _ := lib.Ledger().EntryOfJob(ctx, id); !ok || e.Outcome != library.Billed || e.Billing != "" {
 		t.Fatalf("the ledger holds %+v (%v), want the request billed", e, ok)
 	}
 
@@ -108,7 +108,7 @@ func TestADiskThatFillsWhileSavingLosesNothing(t *testing.T) {
 			t.Errorf("the fallback file %s is still there once in the gallery", u.Path)
 		}
 	}
-	entries, _ := lib.Entries(ctx, done.Job.Started.Add(-1))
+	entries, _ := lib.Ledger().Entries(ctx, done.Job.Started.Add(-1))
 	if len(entries) != 1 {
 		t.Errorf("%d ledger rows for one request, want 1 (no may-have-been-billed row beside the billed one)", len(entries))
 	}

@@ -102,7 +102,7 @@ func Facts(ctx context.Context, lib *library.Library, p config.Profile, asker ga
 		return gateway.Facts{}, false
 	}
 	group := p.UsingGroup()
-	f, known, err := lib.GatewayFacts(ctx, p.ID, group)
+	f, known, err := lib.Ledger().GatewayFacts(ctx, p.ID, group)
 	if err != nil || asker == nil {
 		return f, known
 	}
@@ -120,7 +120,7 @@ func Facts(ctx context.Context, lib *library.Library, p config.Profile, asker ga
 	default:
 		return f, known
 	}
-	_ = lib.SetGatewayFacts(ctx, p.ID, group, f)
+	_ = lib.Ledger().SetGatewayFacts(ctx, p.ID, group, f)
 	return f, known
 }
 
@@ -132,7 +132,7 @@ func FreshUsage(ctx context.Context, lib *library.Library, p config.Profile, ask
 		return f
 	}
 	if f.ReadUsage(ctx, asker, now) == nil && lib != nil {
-		_ = lib.SetGatewayFacts(ctx, p.ID, p.UsingGroup(), f)
+		_ = lib.Ledger().SetGatewayFacts(ctx, p.ID, p.UsingGroup(), f)
 	}
 	return f
 }
@@ -155,7 +155,7 @@ func Balance(ctx context.Context, lib *library.Library, p config.Profile, asker 
 		return keyStanding(f, p), nil
 	}
 	group := p.UsingGroup()
-	last, known, err := lib.BalanceOf(ctx, p.ID, group)
+	last, known, err := lib.Ledger().BalanceOf(ctx, p.ID, group)
 	if err != nil {
 		return Standing{}, err
 	}
@@ -168,12 +168,12 @@ func Balance(ctx context.Context, lib *library.Library, p config.Profile, asker 
 		return Standing{State: Impossible, Source: SourceBilling, Checked: now}, nil
 	case errors.Is(err, api.ErrNoBalance):
 		b := library.Balance{Reported: false, Checked: now}
-		return Standing{}, lib.SetBalance(ctx, p.ID, group, b)
+		return Standing{}, lib.Ledger().SetBalance(ctx, p.ID, group, b)
 	case err != nil:
 		return billingStanding(last, known, f, p), err
 	}
 	b := library.Balance{Reported: true, Credit: got.Credit, Used: got.Used, Checked: now}
-	return billingStanding(b, true, f, p), lib.SetBalance(ctx, p.ID, group, b)
+	return billingStanding(b, true, f, p), lib.Ledger().SetBalance(ctx, p.ID, group, b)
 }
 
 // keyStanding reads a gateway's figures for one key.
@@ -351,7 +351,7 @@ type Reconciliation struct {
 func Reconcile(ctx context.Context, lib *library.Library, p config.Profile, reader gateway.Reader, now time.Time) (Reconciliation, error) {
 	f := FreshUsage(ctx, lib, p, reader, now)
 	cur := p.Prices.Money(0).Currency
-	billed, unsure, err := lib.SpentByKey(ctx, p.ID, p.UsingGroup(), cur)
+	billed, unsure, err := lib.Ledger().SpentByKey(ctx, p.ID, p.UsingGroup(), cur)
 	if err != nil {
 		return Reconciliation{}, err
 	}

@@ -55,7 +55,7 @@ func Correct(ctx context.Context, lib *library.Library, id int64, amount, why st
 	if err != nil {
 		return err
 	}
-	return lib.Correct(ctx, id, v, strings.TrimSpace(why), now)
+	return lib.Ledger().Correct(ctx, id, v, strings.TrimSpace(why), now)
 }
 
 // ParseAmount reads an amount as a person types it: a number, with a

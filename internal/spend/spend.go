@@ -76,7 +76,7 @@ func (l Ledger) Reword(ctx context.Context, profile, group string, e *api.Error)
 	if l.Lib == nil || e == nil || e.Kind != api.KindAuth {
 		return
 	}
-	if worked, _ := l.Lib.HasBilled(ctx, profile, group, time.Now().Add(-24*time.Hour)); worked {
+	if worked, _ := l.Lib.Ledger().HasBilled(ctx, profile, group, time.Now().Add(-24*time.Hour)); worked {
 		e.Hint = catalogue.T("The gateway now refuses this key, which worked earlier today: its quota may be used up, or it expired or was switched off. Check the key on the gateway's console.")
 	}
 }
@@ -86,7 +86,7 @@ func (l Ledger) kind(ctx context.Context, profile, group string) gateway.Kind {
 	if l.Lib == nil {
 		return gateway.Unknown
 	}
-	f, _, _ := l.Lib.GatewayFacts(ctx, profile, group)
+	f, _, _ := l.Lib.Ledger().GatewayFacts(ctx, profile, group)
 	return f.Kind
 }
 
@@ -157,7 +157,7 @@ type Charge struct {
 func (l Ledger) Image(ctx context.Context, c Charge) (Charged, error) {
 	var facts gateway.Facts
 	if l.Lib != nil {
-		facts, _, _ = l.Lib.GatewayFacts(ctx, c.Profile, c.Group)
+		facts, _, _ = l.Lib.Ledger().GatewayFacts(ctx, c.Profile, c.Group)
 	}
 	// The key pays its own group's rate, whatever table the job carried.
 	t, gen, edit, res := c.Prices.ForKey(keyRate(c.Prices, c.Group, facts)), c.Generate, c.Edit, c.Result
@@ -285,7 +285,7 @@ func (l Ledger) record(ctx context.Context, e library.Entry) (Charged, error) {
 	if l.Lib == nil {
 		return c, nil
 	}
-	id, err := l.Lib.Record(ctx, e)
+	id, err := l.Lib.Ledger().Record(ctx, e)
 	c.Entry = id
 	return c, err
 }
@@ -295,7 +295,7 @@ func (l Ledger) Attach(ctx context.Context, entry int64, items []int64) error {
 	if l.Lib == nil || entry == 0 {
 		return nil
 	}
-	return l.Lib.AttachItems(ctx, entry, items)
+	return l.Lib.Ledger().AttachItems(ctx, entry, items)
 }
 
 // Spent is what profile has spent today and this month (local time) in
@@ -305,10 +305,10 @@ func (l Ledger) Spent(ctx context.Context, profile, currency string, now time.Ti
 		return 0, 0, nil
 	}
 	y, m, d := now.Date()
-	if today, err = l.Lib.SpentSince(ctx, profile, currency, time.Date(y, m, d, 0, 0, 0, 0, now.Location())); err != nil {
+	if today, err = l.Lib.Ledger().SpentSince(ctx, profile, currency, time.Date(y, m, d, 0, 0, 0, 0, now.Location())); err != nil {
 		return 0, 0, err
 	}
-	month, err = l.Lib.SpentSince(ctx, profile, currency, time.Date(y, m, 1, 0, 0, 0, 0, now.Location()))
+	month, err = l.Lib.Ledger().SpentSince(ctx, profile, currency, time.Date(y, m, 1, 0, 0, 0, 0, now.Location()))
 	return today, month, err
 }
 
@@ -398,7 +398,7 @@ func (l Ledger) CutOff(ctx context.Context, prices pricing.Table, j library.Jour
 	if l.Lib == nil {
 		return Charged{}, false, nil
 	}
-	if _, ok, err := l.Lib.EntryOfJob(ctx, j.Job); ok || err != nil {
+	if _, ok, err := l.Lib.Ledger().EntryOfJob(ctx, j.Job); ok || err != nil {
 		return Charged{}, false, err
 	}
 	c, err := l.Image(ctx, Charge{Prices: prices, Profile: j.Profile, Group: j.Group, Job: j.Job,
@@ -412,7 +412,7 @@ func (l Ledger) keyLimit(ctx context.Context, p config.Profile, est pricing.Esti
 	if l.Lib == nil {
 		return Verdict{}, false
 	}
-	f, ok, err := l.Lib.GatewayFacts(ctx, p.ID, p.UsingGroup())
+	f, ok, err := l.Lib.Ledger().GatewayFacts(ctx, p.ID, p.UsingGroup())
 	if err != nil || !ok || f.Usage == nil {
 		return Verdict{}, false
 	}

@@ -36,7 +36,7 @@ func TestTheBudgetCountsTodayAndTheMonth(t *testing.T) {
 	led := Ledger{Lib: lib}
 	for _, at := range []time.Time{now.Add(-time.Hour), now.AddDate(0, 0, -3), now.AddDate(0, -1, 0)} {
 		c := 1.0
-		if _, err := lib.Record(ctx, library.Entry{At: at, Profile: "p", Model: "m", Kind: library.SpendChat, Outcome: library.Billed, Cost: &c, Currency: pricing.CNY}); err != nil {
+		if _, err := lib.Ledger().Record(ctx, library.Entry{At: at, Profile: "p", Model: "m", Kind: library.SpendChat, Outcome: library.Billed, Cost: &c, Currency: pricing.CNY}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -86,7 +86,7 @@ func TestImageRequestsAreWrittenAtTheProfilesPrices(t *testing.T) {
 	if !c.Estimated || c.String() != "≈ $0.02 (estimated: the service reported no usage)" {
 		t.Errorf("failed after it began: %+v %q", c, c)
 	}
-	entries, _ := lib.Entries(ctx, time.Time{})
+	entries, _ := lib.Ledger().Entries(ctx, time.Time{})
 	if len(entries) != 2 || entries[1].Outcome != library.Failed || entries[1].Cost != nil || entries[1].EstimateHigh == nil || entries[1].Billing != library.MaybeBilled {
 		t.Errorf("entries %+v", entries)
 	}
@@ -133,7 +133,7 @@ func TestABalanceIsAskedOnlyOfServicesThatReportIt(t *testing.T) {
 	if none.asked != 1 {
 		t.Errorf("a service without a balance was asked %d times", none.asked)
 	}
-	if err := lib.ForgetBalance(ctx, "q"); err != nil {
+	if err := lib.Ledger().ForgetBalance(ctx, "q"); err != nil {
 		t.Fatal(err)
 	}
 	_, _ = Balance(ctx, lib, q, none, time.Now())

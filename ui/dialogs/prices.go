@@ -395,7 +395,7 @@ func (e *pricesEditor) showBalance() {
 				gatewayRates[i] = catalogue.F("×%s, the gateway's ratio for its group", spend.FormatRate(r))
 			}
 			st, _ := spend.Balance(ctx, lib, key, nil, time.Now())
-			if b, known, _ := lib.BalanceOf(ctx, p.ID, k.group); known && !b.Reported && f.Usage == nil {
+			if b, known, _ := lib.Ledger().BalanceOf(ctx, p.ID, k.group); known && !b.Reported && f.Usage == nil {
 				unreported = true
 			}
 			lines[i] = catalogue.F("Pays ×%s (%s). %s", spend.FormatRate(rate), spend.RateSourceText(from), st.Explain())
@@ -418,7 +418,7 @@ func (e *pricesEditor) showBalance() {
 func (e *pricesEditor) forgetBalance() {
 	lib := e.host.Library()
 	e.host.Work().Go(func(ctx context.Context) {
-		err := lib.ForgetBalance(ctx, e.profile.ID)
+		err := lib.Ledger().ForgetBalance(ctx, e.profile.ID)
 		e.host.Work().Do(func() {
 			if err == nil {
 				e.askAgain.Hide()

@@ -44,7 +44,7 @@ func (l *Learnt) reload() {
 		return
 	}
 	l.host.Work().Go(func(ctx context.Context) {
-		traits, err := lib.Traits(ctx, l.profile.ID, "")
+		traits, err := lib.Memory().Traits(ctx, l.profile.ID, "")
 		l.host.Work().Do(func() { l.show(traits, err) })
 	})
 }
@@ -91,7 +91,7 @@ func (l *Learnt) show(traits []library.Trait, err error) {
 func (l *Learnt) forget(model string) {
 	lib := l.host.Library()
 	l.host.Work().Go(func(ctx context.Context) {
-		err := lib.Forget(ctx, l.profile.ID, model)
+		err := lib.Memory().Forget(ctx, l.profile.ID, model)
 		l.host.Work().Do(func() {
 			if err != nil {
 				l.Box.Add(kit.HintLabel(catalogue.F("Could not forget %s: %v", model, err)))

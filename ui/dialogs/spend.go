@@ -180,8 +180,8 @@ func (v *SpendView) Load() {
 	n, q := v.loads, v.query(time.Now())
 	p, client := v.h.Session().Current(), v.h.Session().Client()
 	v.h.Work().Go(func(window context.Context) {
-		totals, err := lib.Spend(window, q)
-		toCheck, _ := lib.ToCheck(window, p.ID, q.Since, spend.MaxToCheck)
+		totals, err := lib.Ledger().Spend(window, q)
+		toCheck, _ := lib.Ledger().ToCheck(window, p.ID, q.Since, spend.MaxToCheck)
 		var rec spend.Reconciliation
 		recErr := errNoKey
 		if client != nil && p.ID != "" {
@@ -308,7 +308,7 @@ func (v *SpendView) write(change func() error) {
 // uncorrect takes e's correction back.
 func (v *SpendView) uncorrect(e library.Entry) {
 	if lib := v.h.Library(); lib != nil {
-		v.write(func() error { return lib.Uncorrect(context.WithoutCancel(v.h.Work().Context()), e.ID) })
+		v.write(func() error { return lib.Ledger().Uncorrect(context.WithoutCancel(v.h.Work().Context()), e.ID) })
 	}
 }
 
@@ -490,7 +490,7 @@ func (v *SpendView) exportCSV() {
 	name := "easel-spend-" + time.Now().Format("2006-01-02") + ".csv"
 	SaveEncoded(v.h, catalogue.T("Export the spend"), name, catalogue.T("spend"), func() ([]byte, error) {
 		var buf bytes.Buffer
-		entries, err := lib.Entries(v.h.Work().Context(), since)
+		entries, err := lib.Ledger().Entries(v.h.Work().Context(), since)
 		if err == nil {
 			err = spend.WriteCSV(&buf, entries, names)
 		}

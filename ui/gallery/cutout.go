@@ -70,7 +70,7 @@ func (t details) makeTransparent(it library.Item) {
 				dialog.ShowError(err, t.host.Window())
 				return
 			}
-			k := &keyer{room: t.Room, it: it, full: img, small: small, loads: latest.New(t.host.Work().Do)}
+			k := &keyer{room: t.Room, it: it, full: img, small: small, loads: latest.New(t.host.Work())}
 			k.open(border)
 		})
 	})

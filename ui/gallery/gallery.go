@@ -145,7 +145,7 @@ type Host interface {
 
 // New makes the tab; its widgets are made by Build.
 func New(h Host, actions Actions) *Room {
-	return &Room{host: h, actions: actions, cells: thumbs.NewCells[fyne.CanvasObject](), loading: map[int]bool{}, opens: latest.New(h.Work().Do)}
+	return &Room{host: h, actions: actions, cells: thumbs.NewCells[fyne.CanvasObject](), loading: map[int]bool{}, opens: latest.New(h.Work())}
 }
 
 // Build implements room.Room.
@@ -486,7 +486,7 @@ func (t *Room) Open(it library.Item) {
 		r.img, r.opaque = img, err == nil && imageio.IsOpaque(img) // a full scan: here, not on the UI goroutine
 		r.inputs = madeFromThumbs(ctx, lib, it.ID)
 		r.family = lineageOf(ctx, lib, it)
-		r.entry, r.charged, _ = lib.EntryOf(ctx, it.ID)
+		r.entry, r.charged, _ = lib.Ledger().EntryOf(ctx, it.ID)
 		return r, err
 	}, func(r read, err error) {
 		if r.charged {

@@ -47,7 +47,7 @@ func (t details) viewLargeAt(it library.Item, i int) {
 	if t.host.Library() == nil || it.Missing {
 		return
 	}
-	l := &largeView{room: t.Room, at: i, loads: latest.New(t.host.Work().Do)}
+	l := &largeView{room: t.Room, at: i, loads: latest.New(t.host.Work())}
 	t.large = l
 	l.load(it, true)
 }

@@ -71,7 +71,7 @@ func Show(h dialogs.Host, targets []Target) {
 		dialog.ShowInformation(catalogue.T("Prompt library"), catalogue.T("The prompt library is kept with the gallery, which could not be opened."), h.Window())
 		return
 	}
-	v := &view{h: h, store: prompts.Open(lib), targets: targets, chosen: -1, loads: latest.New(h.Work().Do)}
+	v := &view{h: h, store: prompts.Open(lib), targets: targets, chosen: -1, loads: latest.New(h.Work())}
 	shown = v
 	v.search = &widget.Entry{PlaceHolder: catalogue.T("Search prompts and styles"), OnChanged: func(string) { v.load() }}
 	v.favs = kit.NewCheck(catalogue.T("Favourites"), func(bool) { v.load() })

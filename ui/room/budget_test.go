@@ -26,11 +26,11 @@ func TestABatchOverTheBudgetIsStoppedBeforeAnythingIsSent(t *testing.T) {
 	h.Until("connected", func() bool { return h.Session().Client() != nil })
 	ctx := context.Background()
 	spent := 0.80
-	if _, err := h.Library().Record(ctx, library.Entry{Profile: "p-budget", Model: "gpt-image-1", Kind: library.SpendGenerate,
+	if _, err := h.Library().Ledger().Record(ctx, library.Entry{Profile: "p-budget", Model: "gpt-image-1", Kind: library.SpendGenerate,
 		Outcome: library.Billed, Cost: &spent, Currency: pricing.USD}); err != nil {
 		t.Fatal(err)
 	}
-	if err := h.Library().Learn(ctx, library.KeyFor("p-budget", "", "gpt-image-1", false), []honesty.Check{{Trait: honesty.Count, Honoured: false, Asked: "4", Got: "1"}}, time.Now()); err != nil {
+	if err := h.Library().Memory().Learn(ctx, library.KeyFor("p-budget", "", "gpt-image-1", false), []honesty.Check{{Trait: honesty.Count, Honoured: false, Asked: "4", Got: "1"}}, time.Now()); err != nil {
 		t.Fatal(err)
 	}
 	var submitted int

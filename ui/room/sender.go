@@ -154,7 +154,7 @@ func (s *Sender) Advise() {
 	}
 	edit, masked := s.advice.editing()
 	p := s.host.Session().Current()
-	known, err := lib.Known(s.host.Work().Context(), library.KeyFor(p.ID, p.UsingGroup(), o.Model, edit))
+	known, err := lib.Memory().Known(s.host.Work().Context(), library.KeyFor(p.ID, p.UsingGroup(), o.Model, edit))
 	if err != nil {
 		known = nil
 	}
@@ -181,7 +181,7 @@ func (s *Sender) prices() pricing.Table {
 	p := s.host.Session().Current()
 	var f gateway.Facts
 	if lib := s.host.Library(); lib != nil && p.ID != "" {
-		f, _, _ = lib.GatewayFacts(s.host.Work().Context(), p.ID, p.UsingGroup())
+		f, _, _ = lib.Ledger().GatewayFacts(s.host.Work().Context(), p.ID, p.UsingGroup())
 	}
 	return spend.KeyTable(p, f)
 }
@@ -428,7 +428,7 @@ func (s *Sender) refusals() []honesty.Refusal {
 	o := s.options.Options()
 	edit, masked := s.advice.editing()
 	p := s.host.Session().Current()
-	known, err := lib.Known(s.host.Work().Context(), library.KeyFor(p.ID, p.UsingGroup(), o.Model, edit))
+	known, err := lib.Memory().Known(s.host.Work().Context(), library.KeyFor(p.ID, p.UsingGroup(), o.Model, edit))
 	if err != nil {
 		return nil
 	}

@@ -28,7 +28,7 @@ func submitShaped(h BudgetHost, req jobs.Request, submit func(...jobs.Request)) 
 		return
 	}
 	h.Work().Go(func(ctx context.Context) {
-		known, err := lib.Known(ctx, req.ServiceKey())
+		known, err := lib.Memory().Known(ctx, req.ServiceKey())
 		h.Work().Do(func() {
 			advice := honesty.Advise(known, o, req.Edit != nil, req.Edit != nil && req.Edit.Mask != nil)
 			if err != nil || !advice.Split {

@@ -47,7 +47,7 @@ func TestOneImageGatewayIsOfferedSeparateRequests(t *testing.T) {
 		}
 	}
 	profile := h.Session().Current().ID
-	if err := h.Library().Learn(context.Background(), library.KeyFor(profile, "", "gpt-image-1", false),
+	if err := h.Library().Memory().Learn(context.Background(), library.KeyFor(profile, "", "gpt-image-1", false),
 		[]honesty.Check{{Trait: honesty.Count, Honoured: false, Asked: "4", Got: "1"}}, time.Now()); err != nil {
 		t.Fatal(err)
 	}
