@@ -75,7 +75,7 @@ func TestKeyboardSelectionExports(t *testing.T) {
 		if _, err := png.Decode(bytes.NewReader(data)); err != nil || !strings.HasPrefix(name, "a-paid-poster-") {
 			t.Errorf("%s: %v", name, err)
 		}
-		if _, err := os.Stat(filepath.Join(home, strings.TrimSuffix(name, ".png")+".json")); err == nil {
+		if _, err := os.Stat(filepath.Join(home, name+".json")); err == nil {
 			t.Errorf("%s has a JSON file: PNG text was the choice", name)
 		}
 	}

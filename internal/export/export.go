@@ -190,7 +190,9 @@ func one(ctx context.Context, it library.Item, src string, opt Options) (string,
 	}
 	if opt.Metadata == Sidecar || (opt.Metadata == TextChunks && (format != "png" || signed)) {
 		js, _ := json.MarshalIndent(meta, "", "  ")
-		side := strings.TrimSuffix(path, filepath.Ext(path)) + ".json"
+		// Named after the whole file name: the same picture exported
+		// as PNG and as JPEG into one folder has a recipe for each.
+		side := path + ".json"
 		if err := atomicfile.WriteNewUnsynced(side, append(js, '\n'), 0o644); err != nil {
 			return path, fmt.Errorf(catalogue.T("image %d was written, but not its settings: %w"), it.ID, err)
 		}

@@ -101,7 +101,7 @@ func TestFormatsScaleAndMetadata(t *testing.T) {
 			if c.long == 0 && !near(o.At(10, 10), img.At(10, 10)) {
 				t.Errorf("%s: pixel %v became %v", c.format, o.At(10, 10), img.At(10, 10))
 			}
-			side := strings.TrimSuffix(r.Path, filepath.Ext(r.Path)) + ".json"
+			side := r.Path + ".json"
 			if c.meta == TextChunks && c.format == "png" {
 				if !bytes.Contains(data, []byte("tEXtDescription\x00A Lighthouse at dusk")) || !bytes.Contains(data, []byte(`"model":"gpt-image-1"`)) {
 					t.Errorf("png: no text chunks")
@@ -192,12 +192,17 @@ func TestASignedAnswerIsExportedByteForByte(t *testing.T) {
 	if bytes.Contains(got, []byte("tEXt")) {
 		t.Error("a text chunk was written into a signed PNG")
 	}
-	side, err := os.ReadFile(strings.TrimSuffix(res[0].Path, ".png") + ".json")
+	side, err := os.ReadFile(res[0].Path + ".json")
 	if err != nil || !strings.Contains(string(side), "a signed lighthouse") || !strings.Contains(string(side), "present, kept") {
 		t.Errorf("the recipe beside it: %s (%v)", side, err)
 	}
-	res = Run(context.Background(), []library.Item{it}, l.Path, Options{Dir: t.TempDir(), Format: "jpeg", Metadata: Sidecar}, nil)
-	side, _ = os.ReadFile(strings.TrimSuffix(res[0].Path, ".jpg") + ".json")
+	// The same picture as JPEG into the same folder: a recipe of its
+	// own beside it, the PNG's left as it was.
+	res = Run(context.Background(), []library.Item{it}, l.Path, Options{Dir: filepath.Dir(res[0].Path), Format: "jpeg", Metadata: Sidecar}, nil)
+	if res[0].Err != nil {
+		t.Fatalf("the JPEG beside the PNG: %v", res[0].Err)
+	}
+	side, _ = os.ReadFile(res[0].Path + ".json")
 	if !strings.Contains(string(side), "not carried") {
 		t.Errorf("a re-encoded export's recipe does not say the credential is gone: %s", side)
 	}
