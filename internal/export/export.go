@@ -170,6 +170,19 @@ func one(ctx context.Context, it library.Item, src string, opt Options) (string,
 		return "", ctx.Err()
 	}
 	meta := Describe(it)
+	// A picture re-encoded keeps its numbers, so the original's colour
+	// profile goes with them: without it an Adobe RGB or Display P3
+	// picture would be read as sRGB, its colours shifted.
+	if !bytes.Equal(data, original) {
+		if icc, name, ok := imageio.EmbeddedProfile(original); ok {
+			if with, err := imageio.WithProfile(data, icc, name); err == nil {
+				data = with
+				meta["colour_profile"] = "carried from the original" + profileName(name)
+			} else {
+				meta["colour_profile"] = "not carried: " + format + " is written without one, so viewers read the original's numbers as sRGB" + profileName(name)
+			}
+		}
+	}
 	// A file signed with Content Credentials written as it is stays
 	// byte for byte: a text chunk written into it would turn its
 	// credential into "present but tampered". Its recipe goes beside it.
@@ -198,6 +211,14 @@ func one(ctx context.Context, it library.Item, src string, opt Options) (string,
 		}
 	}
 	return path, nil
+}
+
+// profileName is ": name" for a profile with a name.
+func profileName(name string) string {
+	if name == "" {
+		return ""
+	}
+	return ": " + name
 }
 
 func encode(img image.Image, format string, quality int) ([]byte, error) {

@@ -207,3 +207,46 @@ func TestASignedAnswerIsExportedByteForByte(t *testing.T) {
 		t.Errorf("a re-encoded export's recipe does not say the credential is gone: %s", side)
 	}
 }
+
+// A picture with a colour profile (here an Adobe RGB one, as opaque
+// bytes) exported as JPEG keeps its numbers and so its profile; the
+// recipe says so.
+func TestAProfiledPictureKeepsItsProfileWhenReEncoded(t *testing.T) {
+	l, err := library.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	img := image.NewNRGBA(image.Rect(0, 0, 32, 24))
+	for i := range img.Pix {
+		img.Pix[i] = byte(60 + i%100)
+	}
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, img); err != nil {
+		t.Fatal(err)
+	}
+	icc := bytes.Repeat([]byte("adobe-rgb-1998 "), 200)
+	profiled, err := imageio.WithProfile(buf.Bytes(), icc, "Adobe RGB (1998)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, err := l.Add(context.Background(), library.NewItem{Image: api.Image{Data: profiled, Format: "png", Width: 32, Height: 24},
+		Kind: "import", Prompt: "an adobe rgb field", Created: time.Now()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	it, _ := l.Get(context.Background(), id)
+	res := Run(context.Background(), []library.Item{it}, l.Path, Options{Dir: t.TempDir(), Format: "jpeg", Metadata: Sidecar}, nil)
+	if res[0].Err != nil {
+		t.Fatal(res[0].Err)
+	}
+	out, _ := os.ReadFile(res[0].Path)
+	got, _, ok := imageio.EmbeddedProfile(out)
+	if !ok || !bytes.Equal(got, icc) {
+		t.Errorf("the JPEG carries %d bytes of profile (ok %v), want the original's %d", len(got), ok, len(icc))
+	}
+	side, _ := os.ReadFile(res[0].Path + ".json")
+	if !strings.Contains(string(side), "carried from the original: Adobe RGB (1998)") {
+		t.Errorf("the recipe does not say the profile was carried: %s", side)
+	}
+}
