@@ -11,11 +11,9 @@ package export
 import (
 	"bytes"
 	"context"
-	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"hash/crc32"
 	"image"
 	"os"
 	"path/filepath"
@@ -30,6 +28,7 @@ import (
 	"easel/internal/atomicfile"
 	"easel/internal/c2pa"
 	"easel/internal/catalogue"
+	"easel/internal/framing"
 	"easel/internal/imageio"
 	"easel/internal/library"
 )
@@ -145,43 +144,13 @@ func one(ctx context.Context, it library.Item, src string, opt Options) (string,
 	if format == "" {
 		format = it.Format
 	}
-	data := original
-	// The same format and no scaling: the original's bytes, unchanged.
-	// An SVG or a GIF in its own format is always its bytes: a drawing
-	// scales itself, and a GIF decoded to scale would lose its frames.
-	same := format == it.Format
-	if !same || opt.LongSide > 0 && !imageio.KeptWhole(format) {
-		img, err := imageio.DecodeBounded(bytes.NewReader(original), imageio.MaxPixels)
-		if err != nil {
-			return "", fmt.Errorf("image %d: %w", it.ID, err)
-		}
-		scaled := false
-		if b := img.Bounds(); opt.LongSide > 0 && max(b.Dx(), b.Dy()) > opt.LongSide {
-			img = imaging.Fit(img, opt.LongSide, opt.LongSide, imaging.Lanczos)
-			scaled = true
-		}
-		if !same || scaled {
-			if data, err = encode(img, format, opt.Quality); err != nil {
-				return "", fmt.Errorf("image %d: %w", it.ID, err)
-			}
-		}
+	meta := Describe(it)
+	data, err := converted(original, it, format, opt, meta)
+	if err != nil {
+		return "", fmt.Errorf("image %d: %w", it.ID, err)
 	}
 	if ctx.Err() != nil {
 		return "", ctx.Err()
-	}
-	meta := Describe(it)
-	// A picture re-encoded keeps its numbers, so the original's colour
-	// profile goes with them: without it an Adobe RGB or Display P3
-	// picture would be read as sRGB, its colours shifted.
-	if !bytes.Equal(data, original) {
-		if icc, name, ok := imageio.EmbeddedProfile(original); ok {
-			if with, err := imageio.WithProfile(data, icc, name); err == nil {
-				data = with
-				meta["colour_profile"] = "carried from the original" + profileName(name)
-			} else {
-				meta["colour_profile"] = "not carried: " + format + " is written without one, so viewers read the original's numbers as sRGB" + profileName(name)
-			}
-		}
 	}
 	// A file signed with Content Credentials written as it is stays
 	// byte for byte: a text chunk written into it would turn its
@@ -211,6 +180,53 @@ func one(ctx context.Context, it library.Item, src string, opt Options) (string,
 		}
 	}
 	return path, nil
+}
+
+// converted is original (item it's file) as format at opt's size: its
+// own bytes when neither changes (an SVG or a GIF in its own format
+// always: a drawing scales itself, and a GIF decoded to scale would lose
+// its frames), else decoded, scaled and encoded with its colour profile
+// carried, which meta notes.
+func converted(original []byte, it library.Item, format string, opt Options, meta map[string]any) ([]byte, error) {
+	same := format == it.Format
+	if same && (opt.LongSide <= 0 || imageio.KeptWhole(format)) {
+		return original, nil
+	}
+	img, err := imageio.DecodeBounded(bytes.NewReader(original), imageio.MaxPixels)
+	if err != nil {
+		return nil, err
+	}
+	scaled := false
+	if b := img.Bounds(); opt.LongSide > 0 && max(b.Dx(), b.Dy()) > opt.LongSide {
+		img = imaging.Fit(img, opt.LongSide, opt.LongSide, imaging.Lanczos)
+		scaled = true
+	}
+	if same && !scaled {
+		return original, nil
+	}
+	data, err := encode(img, format, opt.Quality)
+	if err != nil {
+		return nil, err
+	}
+	return carryProfile(data, original, format, meta), nil
+}
+
+// carryProfile is data, original re-encoded as format, with original's
+// colour profile: the numbers are the original's, and without it an
+// Adobe RGB or Display P3 picture would be read as sRGB, its colours
+// shifted. meta says what became of the profile.
+func carryProfile(data, original []byte, format string, meta map[string]any) []byte {
+	icc, name, ok := imageio.EmbeddedProfile(original)
+	if !ok {
+		return data
+	}
+	with, err := imageio.WithProfile(data, icc, name)
+	if err != nil {
+		meta["colour_profile"] = "not carried: " + format + " is written without one, so viewers read the original's numbers as sRGB" + profileName(name)
+		return data
+	}
+	meta["colour_profile"] = "carried from the original" + profileName(name)
+	return with
 }
 
 // profileName is ": name" for a profile with a name.
@@ -287,19 +303,15 @@ func Describe(it library.Item) map[string]any {
 // prompt under "Description" (the key image viewers show), everything
 // under "easel" as JSON. The image data is unchanged.
 func withText(png []byte, meta map[string]any) ([]byte, error) {
-	const sig = 8
-	if len(png) < sig+25 || string(png[12:16]) != "IHDR" {
-		return nil, errors.New(catalogue.T("not a PNG"))
-	}
-	ihdrEnd := sig + 8 + int(binary.BigEndian.Uint32(png[8:12])) + 4
 	js, _ := json.Marshal(meta)
 	prompt, _ := meta["prompt"].(string)
-	var out bytes.Buffer
-	out.Write(png[:ihdrEnd])
-	writeChunk(&out, "tEXt", append([]byte("Description\x00"), latin1(prompt)...))
-	writeChunk(&out, "tEXt", append([]byte("easel\x00"), latin1(string(js))...))
-	out.Write(png[ihdrEnd:])
-	return out.Bytes(), nil
+	out, ok := framing.AfterHeader(png,
+		framing.Chunk("tEXt", append([]byte("Description\x00"), latin1(prompt)...)),
+		framing.Chunk("tEXt", append([]byte("easel\x00"), latin1(string(js))...)))
+	if !ok {
+		return nil, errors.New(catalogue.T("not a PNG"))
+	}
+	return out, nil
 }
 
 // latin1 is s as tEXt takes it: Latin-1; other letters become '?'.
@@ -313,14 +325,4 @@ func latin1(s string) []byte {
 		}
 	}
 	return out
-}
-
-func writeChunk(w *bytes.Buffer, kind string, data []byte) {
-	var n [4]byte
-	binary.BigEndian.PutUint32(n[:], uint32(len(data)))
-	w.Write(n[:])
-	w.WriteString(kind)
-	w.Write(data)
-	binary.BigEndian.PutUint32(n[:], crc32.Update(crc32.ChecksumIEEE([]byte(kind)), crc32.IEEETable, data))
-	w.Write(n[:])
 }

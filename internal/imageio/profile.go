@@ -5,9 +5,10 @@ import (
 	"compress/zlib"
 	"encoding/binary"
 	"errors"
-	"hash/crc32"
 	"io"
 	"sort"
+
+	"easel/internal/framing"
 )
 
 // maxProfile bounds an embedded colour profile read from a file: real
@@ -20,70 +21,57 @@ const maxProfile = 4 << 20
 // without changing its numbers, and never reads the profile itself. ok
 // is false when there is none, or it cannot be read whole.
 func EmbeddedProfile(data []byte) (icc []byte, name string, ok bool) {
-	switch {
-	case bytes.HasPrefix(data, []byte("\x89PNG\r\n\x1a\n")):
-		return pngProfile(data[8:])
-	case bytes.HasPrefix(data, []byte{0xff, 0xd8}):
-		icc, ok = jpegProfile(data[2:])
-		return icc, "", ok
-	}
-	return nil, "", false
-}
-
-func pngProfile(b []byte) ([]byte, string, bool) {
-	for len(b) >= 12 {
-		n := int(binary.BigEndian.Uint32(b[:4]))
-		kind := string(b[4:8])
-		if n < 0 || n > len(b)-12 || kind == "IDAT" || kind == "IEND" {
+	for kind, chunk := range framing.PNGChunks(data) {
+		if kind == "IDAT" {
 			break
 		}
 		if kind == "iCCP" {
-			name, rest, found := bytes.Cut(b[8:8+n], []byte{0})
-			if !found || len(rest) < 1 || rest[0] != 0 {
-				return nil, "", false
-			}
-			r, err := zlib.NewReader(bytes.NewReader(rest[1:]))
-			if err != nil {
-				return nil, "", false
-			}
-			icc, err := io.ReadAll(io.LimitReader(r, maxProfile+1))
-			if err != nil || len(icc) == 0 || len(icc) > maxProfile {
-				return nil, "", false
-			}
-			return icc, string(bytes.ToValidUTF8(name[:min(len(name), 79)], nil)), true
+			return pngProfile(chunk)
 		}
-		b = b[12+n:]
 	}
-	return nil, "", false
+	if framing.Kind(data) == framing.JPEG {
+		icc, ok = jpegProfile(data)
+	}
+	return icc, "", ok
+}
+
+// pngProfile reads an iCCP chunk: a name, a zero, the compression
+// method (0, zlib) and the compressed profile.
+func pngProfile(chunk []byte) ([]byte, string, bool) {
+	name, rest, found := bytes.Cut(chunk, []byte{0})
+	if !found || len(rest) < 1 || rest[0] != 0 {
+		return nil, "", false
+	}
+	r, err := zlib.NewReader(bytes.NewReader(rest[1:]))
+	if err != nil {
+		return nil, "", false
+	}
+	icc, err := io.ReadAll(io.LimitReader(r, maxProfile+1))
+	if err != nil || len(icc) == 0 || len(icc) > maxProfile {
+		return nil, "", false
+	}
+	return icc, string(bytes.ToValidUTF8(name[:min(len(name), 79)], nil)), true
 }
 
 // jpegICCHeader starts each APP2 segment of an ICC profile, followed by
 // the segment's number (from 1) and their count.
 const jpegICCHeader = "ICC_PROFILE\x00"
 
-func jpegProfile(b []byte) ([]byte, bool) {
+// jpegProfile joins a JPEG's ICC segments in their order; a profile with
+// a segment missing is none.
+func jpegProfile(data []byte) ([]byte, bool) {
 	type part struct {
 		seq  int
 		data []byte
 	}
 	var parts []part
 	count := 0
-	for len(b) >= 4 && b[0] == 0xff {
-		marker := b[1]
-		if marker == 0xda || marker == 0xd9 {
-			break
-		}
-		n := int(binary.BigEndian.Uint16(b[2:4]))
-		if n < 2 || n+2 > len(b) {
-			return nil, false
-		}
-		seg := b[4 : 2+n]
-		if marker == 0xe2 && len(seg) >= len(jpegICCHeader)+2 && bytes.HasPrefix(seg, []byte(jpegICCHeader)) {
-			h := len(jpegICCHeader)
+	h := len(jpegICCHeader)
+	for marker, seg := range framing.JPEGSegments(data) {
+		if marker == 0xe2 && len(seg) >= h+2 && bytes.HasPrefix(seg, []byte(jpegICCHeader)) {
 			parts = append(parts, part{seq: int(seg[h]), data: seg[h+2:]})
 			count = int(seg[h+1])
 		}
-		b = b[2+n:]
 	}
 	if len(parts) == 0 || len(parts) != count {
 		return nil, false
@@ -106,7 +94,7 @@ func WithProfile(data, icc []byte, name string) ([]byte, error) {
 		return nil, errors.New("imageio: no colour profile to embed")
 	}
 	switch {
-	case bytes.HasPrefix(data, []byte("\x89PNG\r\n\x1a\n")) && len(data) >= 33 && string(data[12:16]) == "IHDR":
+	case framing.Kind(data) == framing.PNG:
 		if name == "" || len(name) > 79 {
 			name = "ICC profile"
 		}
@@ -114,18 +102,11 @@ func WithProfile(data, icc []byte, name string) ([]byte, error) {
 		zw := zlib.NewWriter(&z)
 		_, _ = zw.Write(icc) // a bytes.Buffer takes every write
 		_ = zw.Close()
-		body := append(append([]byte(name), 0, 0), z.Bytes()...)
-		var chunk bytes.Buffer
-		var n [4]byte
-		binary.BigEndian.PutUint32(n[:], uint32(len(body)))
-		chunk.Write(n[:])
-		chunk.WriteString("iCCP")
-		chunk.Write(body)
-		binary.BigEndian.PutUint32(n[:], crc32.Update(crc32.ChecksumIEEE([]byte("iCCP")), crc32.IEEETable, body))
-		chunk.Write(n[:])
-		// After IHDR (8 bytes of signature, then its 25), before
-		// anything the profile must precede.
-		out := append(append(append([]byte{}, data[:33]...), chunk.Bytes()...), data[33:]...)
+		// After IHDR, before anything the profile must precede.
+		out, ok := framing.AfterHeader(data, framing.Chunk("iCCP", append(append([]byte(name), 0, 0), z.Bytes()...)))
+		if !ok {
+			return nil, errors.New("imageio: not a PNG that starts with its header")
+		}
 		return out, nil
 	case bytes.HasPrefix(data, []byte{0xff, 0xd8}):
 		const most = 65535 - 2 - len(jpegICCHeader) - 2

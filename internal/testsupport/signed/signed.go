@@ -5,11 +5,11 @@ package signed
 
 import (
 	"bytes"
-	"encoding/binary"
-	"hash/crc32"
 	"image"
 	"image/png"
 	"testing"
+
+	"easel/internal/framing"
 )
 
 // Store is the manifest store a signed PNG carries: a JUMBF superbox
@@ -30,11 +30,9 @@ func PNG(tb testing.TB, w, h int) []byte {
 // WithChunk is p, a PNG, with a chunk of kind holding data after its
 // IHDR.
 func WithChunk(p []byte, kind string, data []byte) []byte {
-	var c bytes.Buffer
-	_ = binary.Write(&c, binary.BigEndian, uint32(len(data)))
-	c.WriteString(kind)
-	c.Write(data)
-	_ = binary.Write(&c, binary.BigEndian, crc32.ChecksumIEEE(append([]byte(kind), data...)))
-	at := 8 + 25 // the signature and IHDR
-	return append(append(append([]byte{}, p[:at]...), c.Bytes()...), p[at:]...)
+	out, ok := framing.AfterHeader(p, framing.Chunk(kind, data))
+	if !ok {
+		panic("signed: not a PNG")
+	}
+	return out
 }
