@@ -44,14 +44,23 @@ func keyedFake(t *testing.T) string {
 // goroutine before it submits.
 func waitImages(t *testing.T, ea *App, search string, n int) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	// A job under -race on a loaded machine (CI runs packages side by
+	// side) can take well over 10 s to draw, save and thumbnail.
+	deadline := time.Now().Add(30 * time.Second)
 	for {
 		got, _ := ea.lib.Count(context.Background(), library.Query{Search: search})
 		if got == n {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("%d images match %q, want %d", got, search, n)
+			var cards []string
+			onUI(ea, func() {
+				for _, c := range ea.generate.Jobs().Cards() {
+					cards = append(cards, c.Status.Text)
+				}
+				cards = append(cards, "generate status: "+ea.generate.StatusText())
+			})
+			t.Fatalf("%d images match %q, want %d; %d jobs running; cards %q", got, search, n, ea.runner.Running(), cards)
 		}
 		time.Sleep(10 * time.Millisecond)
 	}

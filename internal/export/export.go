@@ -220,8 +220,8 @@ func carryProfile(data, original []byte, format string, meta map[string]any) []b
 	if !ok {
 		return data
 	}
-	with, err := imageio.WithProfile(data, icc, name)
-	if err != nil {
+	with, carried := imageio.WithProfile(data, icc, name)
+	if !carried {
 		meta["colour_profile"] = "not carried: " + format + " is written without one, so viewers read the original's numbers as sRGB" + profileName(name)
 		return data
 	}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"compress/zlib"
 	"encoding/binary"
-	"errors"
 	"io"
 	"sort"
 
@@ -88,10 +87,12 @@ func jpegProfile(data []byte) ([]byte, bool) {
 }
 
 // WithProfile is data (a PNG or JPEG Easel encoded, which carries no
-// profile) with icc embedded as its colour profile, under name in a PNG.
-func WithProfile(data, icc []byte, name string) ([]byte, error) {
+// profile) with icc embedded as its colour profile, under name in a PNG;
+// ok is false when it cannot carry one (another format, a profile too
+// large for a JPEG's 255 segments).
+func WithProfile(data, icc []byte, name string) (out []byte, ok bool) {
 	if len(icc) == 0 || len(icc) > maxProfile {
-		return nil, errors.New("imageio: no colour profile to embed")
+		return nil, false
 	}
 	switch {
 	case framing.Kind(data) == framing.PNG:
@@ -103,16 +104,12 @@ func WithProfile(data, icc []byte, name string) ([]byte, error) {
 		_, _ = zw.Write(icc) // a bytes.Buffer takes every write
 		_ = zw.Close()
 		// After IHDR, before anything the profile must precede.
-		out, ok := framing.AfterHeader(data, framing.Chunk("iCCP", append(append([]byte(name), 0, 0), z.Bytes()...)))
-		if !ok {
-			return nil, errors.New("imageio: not a PNG that starts with its header")
-		}
-		return out, nil
+		return framing.AfterHeader(data, framing.Chunk("iCCP", append(append([]byte(name), 0, 0), z.Bytes()...)))
 	case bytes.HasPrefix(data, []byte{0xff, 0xd8}):
 		const most = 65535 - 2 - len(jpegICCHeader) - 2
 		count := (len(icc) + most - 1) / most
 		if count > 255 {
-			return nil, errors.New("imageio: the colour profile is too large for a JPEG")
+			return nil, false
 		}
 		var segs bytes.Buffer
 		for i := range count {
@@ -125,7 +122,7 @@ func WithProfile(data, icc []byte, name string) ([]byte, error) {
 			segs.Write([]byte{byte(i + 1), byte(count)})
 			segs.Write(part)
 		}
-		return append(append([]byte{0xff, 0xd8}, segs.Bytes()...), data[2:]...), nil
+		return append(append([]byte{0xff, 0xd8}, segs.Bytes()...), data[2:]...), true
 	}
-	return nil, errors.New("imageio: a colour profile is carried into PNG and JPEG only")
+	return nil, false
 }

@@ -32,9 +32,9 @@ func TestAColourProfileIsCarriedBetweenPNGAndJPEG(t *testing.T) {
 	if _, _, ok := EmbeddedProfile(p.Bytes()); ok {
 		t.Fatal("a plain PNG has a profile")
 	}
-	pngWith, err := WithProfile(p.Bytes(), icc, "Adobe RGB (1998)")
-	if err != nil {
-		t.Fatal(err)
+	pngWith, ok := WithProfile(p.Bytes(), icc, "Adobe RGB (1998)")
+	if !ok {
+		t.Fatal("no profile put in the PNG")
 	}
 	got, name, ok := EmbeddedProfile(pngWith)
 	if !ok || name != "Adobe RGB (1998)" || !bytes.Equal(got, icc) {
@@ -43,9 +43,9 @@ func TestAColourProfileIsCarriedBetweenPNGAndJPEG(t *testing.T) {
 	if d := DeclaredColours(pngWith); !d.Profile {
 		t.Error("the PNG does not declare its profile")
 	}
-	jpegWith, err := WithProfile(j.Bytes(), got, name)
-	if err != nil {
-		t.Fatal(err)
+	jpegWith, ok := WithProfile(j.Bytes(), got, name)
+	if !ok {
+		t.Fatal("no profile put in the JPEG")
 	}
 	back, _, ok := EmbeddedProfile(jpegWith)
 	if !ok || !bytes.Equal(back, icc) {
@@ -70,9 +70,9 @@ func TestAnIncompleteJPEGProfileIsNone(t *testing.T) {
 	if err := jpeg.Encode(&j, img, nil); err != nil {
 		t.Fatal(err)
 	}
-	with, err := WithProfile(j.Bytes(), make([]byte, 140_000), "")
-	if err != nil {
-		t.Fatal(err)
+	with, ok := WithProfile(j.Bytes(), make([]byte, 140_000), "")
+	if !ok {
+		t.Fatal("no profile put in the JPEG")
 	}
 	// Drop the second of three APP2 segments.
 	first := 2
