@@ -441,9 +441,6 @@ func TestTabKeysWaitForAnOpenDialog(t *testing.T) {
 // asGenerate is r as Text to image sends it: its events shown on that
 // tab's cards, as its Sender's listener shows them.
 func asGenerate(ea *App, r jobs.Request) jobs.Request {
-	r.Listener = func(e jobs.Event) {
-		preview, results := jobview.Prepare(ea.work.Context(), ea.lib, e)
-		ea.bridge.Do(func() { ea.generate.ShowJob(e, preview, results) })
-	}
+	r.Listener = jobview.Listen(ea.work, ea.lib, ea.generate.ShowJob)
 	return r
 }

@@ -204,7 +204,7 @@ func (b *Board) sendNext() {
 	for !b.stopped && b.inFlight < max(b.concurrency, 1) && len(b.pending) > 0 {
 		p := b.pending[0]
 		b.pending = b.pending[1:]
-		p.req.Listener = b.listen
+		p.req.Listener = b.listener()
 		id, err := b.host.Runner().Submit(p.req)
 		if err != nil {
 			p.cell.state.SetText(err.Error())

@@ -383,7 +383,7 @@ func (b *Board) submit(values []string, reqs []jobs.Request) {
 	b.grid.Objects = nil
 	for i, r := range reqs {
 		c := newCell(b, values[i])
-		r.Listener = b.listen
+		r.Listener = b.listener()
 		id, err := b.host.Runner().Submit(r)
 		if err != nil {
 			c.state.SetText(err.Error())
@@ -412,11 +412,9 @@ func newCell(b *Board, value string) *cell {
 	return c
 }
 
-// listen is the board's jobs' listener: their pictures are made on the
-// runner's goroutine and shown on the UI goroutine.
-func (b *Board) listen(e jobs.Event) {
-	preview, results := jobview.Prepare(b.host.Work().Context(), b.host.Library(), e)
-	b.host.Work().Do(func() { b.ShowJob(e, preview, results) })
+// listener hears the board's jobs' events and shows them on its cells.
+func (b *Board) listener() func(jobs.Event) {
+	return jobview.Listen(b.host.Work(), b.host.Library(), b.ShowJob)
 }
 
 // ShowJob follows one of the board's jobs: its preview, its end, what it

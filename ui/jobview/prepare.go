@@ -8,7 +8,18 @@ import (
 	"easel/internal/imageio"
 	"easel/internal/jobs"
 	"easel/internal/library"
+	"easel/internal/work"
 )
+
+// Listen is a job's listener (jobs.Request.Listener) for whoever sent
+// it: each event's pictures are made on the runner's goroutine
+// (Prepare), and show puts them on the card on the UI goroutine.
+func Listen(w work.Starter, lib *library.Library, show func(e jobs.Event, preview image.Image, results []Result)) func(jobs.Event) {
+	return func(e jobs.Event) {
+		preview, results := Prepare(w.Context(), lib, e)
+		w.Do(func() { show(e, preview, results) })
+	}
+}
 
 // Prepare makes what a job's card shows of event e, off the UI
 // goroutine (the runner's, which calls the job's listener): the preview's

@@ -81,14 +81,13 @@ func (s *Sender) OnJob(show func(e jobs.Event, preview image.Image, results []jo
 	s.advice.show = show
 }
 
-// listen is a submitted job's listener: its card's pictures are made
-// here, on the runner's goroutine, and shown on the UI goroutine.
-func (s *Sender) listen(e jobs.Event) {
+// listener is what hears the events of a job this sender submits: the
+// tab's cards (OnJob); nil before the tab set them.
+func (s *Sender) listener() func(jobs.Event) {
 	if s.advice.show == nil {
-		return
+		return nil
 	}
-	preview, results := jobview.Prepare(s.host.Work().Context(), s.host.Library(), e)
-	s.host.Work().Do(func() { s.advice.show(e, preview, results) })
+	return jobview.Listen(s.host.Work(), s.host.Library(), s.advice.show)
 }
 
 // NewSender makes the form, the button (labelled text, running send when
@@ -382,7 +381,7 @@ func (s *Sender) Retry(req jobs.Request) {
 			return
 		}
 	}
-	req.Listener = s.listen
+	req.Listener = s.listener()
 	// Whether the gallery can keep the images is the runner's first
 	// step (jobs.SpaceChecker): a job that cannot is not sent, and says so
 	// on its card.
@@ -410,7 +409,7 @@ func (s *Sender) Send(check func(api.Limits) error, opts *api.ImageOptions, req 
 		return
 	}
 	s.status.SetText("")
-	req.Listener = s.listen
+	req.Listener = s.listener()
 	if r := s.refusals(); len(r) > 0 {
 		s.offerNearest(r, func() { SubmitImageJob(s.host, s.options.Model, opts, req, s.status.SetText) })
 		return
