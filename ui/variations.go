@@ -141,17 +141,22 @@ func sendVariations(a *App, it library.Item, v variation, n int) {
 		return
 	}
 	path := a.lib.Path(it)
+	req := api.EditRequest{Prompt: variationPrompt(it.Prompt), ImageOptions: variationEditOptions(a, it, n), InputFidelity: fidelityOf(v)}
 	a.work.Go(func(ctx context.Context) {
 		data, err := os.ReadFile(path)
+		var converted []string
+		if err == nil {
+			// Sent as an edit is: in sRGB (jobs.InSRGB).
+			req.Images = []api.InputImage{{Name: dialogs.ExportName(it, it.Format), ContentType: "image/" + it.Format, Data: data}}
+			converted, err = jobs.InSRGB(&req, nil)
+		}
 		host{a}.Do(func() {
 			if err != nil {
 				dialog.ShowError(fmt.Errorf(catalogue.T("cannot read image %d: %w"), it.ID, err), a.win)
 				return
 			}
 			a.SelectTab(TabEdit)
-			req := api.EditRequest{Prompt: variationPrompt(it.Prompt), ImageOptions: variationEditOptions(a, it, n), InputFidelity: fidelityOf(v),
-				Images: []api.InputImage{{Name: dialogs.ExportName(it, it.Format), ContentType: "image/" + it.Format, Data: data}}}
-			a.edit.Send(req.Check, &req.ImageOptions, jobs.Request{Edit: &req, Parents: parents})
+			a.edit.Send(req.Check, &req.ImageOptions, jobs.Request{Edit: &req, Parents: parents, Converted: converted})
 		})
 	})
 }

@@ -216,7 +216,20 @@ func runEdit(ctx context.Context, args []string, env Env) error {
 	}
 	var keep *jobs.Keep
 	if keepArea {
-		if keep, err = planKeep(env, &req, feather, matching, first); err != nil {
+		if keep, err = checkKeep(env, &req, feather); err != nil {
+			return err
+		}
+	}
+	// As the window sends it: colours to sRGB, then padding, then marks.
+	converted, err := jobs.InSRGB(&req, keep)
+	if err != nil {
+		return err
+	}
+	for _, note := range converted {
+		fmt.Fprintln(env.Stderr, "easel: "+note)
+	}
+	if keep != nil {
+		if err = planKeep(env, &req, keep, matching, first); err != nil {
 			return err
 		}
 	}
@@ -225,7 +238,7 @@ func runEdit(ctx context.Context, args []string, env Env) error {
 		if err != nil {
 			return err
 		}
-		if original != nil && keep != nil {
+		if original != nil && keep != nil && keep.First == nil {
 			keep.First = original // kept from the picture, not from the marks
 		}
 	}
@@ -243,23 +256,28 @@ func runEdit(ctx context.Context, args []string, env Env) error {
 // does (jobs.PadFirst): with --size match, a first image of a shape the
 // model cannot make goes padded; a size of another shape is refused
 // before anything is paid, since nothing could be put back.
-func planKeep(env Env, req *api.EditRequest, feather int, matching bool, first image.Point) (*jobs.Keep, error) {
-	if req.Mask == nil {
-		return nil, usageErr(env, catalogue.T("--keep needs --mask: the mask says which pixels to put back"))
-	}
-	keep := &jobs.Keep{Feather: max(0, feather)}
+func planKeep(env Env, req *api.EditRequest, keep *jobs.Keep, matching bool, first image.Point) error {
 	if shape, pad := jobs.PadsTo(keep, matching, req.Size, first); pad {
 		if err := jobs.PadFirst(req, keep, shape); err != nil {
-			return nil, fmt.Errorf(catalogue.T("the first image could not be padded to the model's shape: %w"), err)
+			return fmt.Errorf(catalogue.T("the first image could not be padded to the model's shape: %w"), err)
 		}
 		fmt.Fprintln(env.Stderr, "easel: "+catalogue.F("the model makes no %d×%d shape: the first image goes padded to %d×%d's (the padding protected), and each result is cropped back to %d×%d",
 			first.X, first.Y, shape.X, shape.Y, first.X, first.Y))
-		return keep, nil
+		return nil
 	}
 	if w, h, sized := api.ParseSize(req.Size); sized && !imageio.SameShape(image.Pt(w, h), first) {
-		return nil, usageErr(env, catalogue.F("the result will be %dx%d and the first image is %dx%d: their shapes differ, so the unmasked area cannot be put back; use --size match", w, h, first.X, first.Y))
+		return usageErr(env, catalogue.F("the result will be %dx%d and the first image is %dx%d: their shapes differ, so the unmasked area cannot be put back; use --size match", w, h, first.X, first.Y))
 	}
-	return keep, nil
+	return nil
+}
+
+// checkKeep is the Keep of an edit asked to keep its unmasked area, or
+// why it cannot: without a mask nothing says what to put back.
+func checkKeep(env Env, req *api.EditRequest, feather int) (*jobs.Keep, error) {
+	if req.Mask == nil {
+		return nil, usageErr(env, catalogue.T("--keep needs --mask: the mask says which pixels to put back"))
+	}
+	return &jobs.Keep{Feather: max(0, feather)}, nil
 }
 
 // writeKept writes a second copy of each result with the unmasked area

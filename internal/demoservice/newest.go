@@ -183,8 +183,11 @@ type Asked struct {
 	Frames, FrameMillis                                    int
 	// Markup is the size of the marks sent, zero for none.
 	Markup image.Point
-	// FirstImage is the size of the edit's first image.
+	// FirstImage is the size of the edit's first image, and First the
+	// image itself, decoded as a service decodes it (its numbers read as
+	// sRGB, whatever profile it carries).
 	FirstImage image.Point
+	First      image.Image
 }
 
 func (s *Server) remember(job imageJob) {
@@ -194,7 +197,7 @@ func (s *Server) remember(job imageJob) {
 		a.Markup = job.markup.Bounds().Size()
 	}
 	if job.base != nil {
-		a.FirstImage = job.base.Bounds().Size()
+		a.FirstImage, a.First = job.base.Bounds().Size(), job.base
 	}
 	s.mu.Lock()
 	s.asked = a

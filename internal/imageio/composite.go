@@ -40,6 +40,14 @@ func SameShape(a, b image.Point) bool {
 
 // keepUnmasked is KeepUnmaskedIn on pictures already decoded.
 func keepUnmasked(res, orig, m image.Image, feather int, frame image.Rectangle) (*image.NRGBA, error) {
+	if !frame.Empty() && orig.Bounds().Size() == frame.Size() && m.Bounds().Size() != frame.Size() {
+		// The user's own picture, for an upload padded around it: it is
+		// put in its place on the padded canvas (the padding is cut away
+		// after).
+		canvas := image.NewNRGBA(image.Rectangle{Max: m.Bounds().Size()})
+		draw.Draw(canvas, frame, orig, orig.Bounds().Min, draw.Src)
+		orig = canvas
+	}
 	if m.Bounds().Size() != orig.Bounds().Size() {
 		return nil, fmt.Errorf(catalogue.T("the mask is %dx%d but the first image %dx%d"), m.Bounds().Dx(), m.Bounds().Dy(), orig.Bounds().Dx(), orig.Bounds().Dy())
 	}

@@ -39,17 +39,30 @@ func DecodeBounded(r io.Reader, limit int) (image.Image, error) {
 // DecodeFileFit decodes an image file, within MaxPixels, and scales it to
 // fit side pixels when it is larger: what a pane of the window shows,
 // without holding a 4096-pixel original in memory (and in the GPU) for a
-// view a fifth of its size.
+// view a fifth of its size. Its colours are sRGB (DecodeFile), converted
+// after the scaling, on the few pixels left.
 func DecodeFileFit(path string, side int) (image.Image, error) {
-	img, err := DecodeFile(path)
+	img, err := decodeFile(path)
 	if err != nil {
 		return nil, err
 	}
-	return Fit(img, side), nil
+	return InSRGB(Fit(img, side), fileSpace(path)), nil
 }
 
-// DecodeFile decodes an image file whole, within MaxPixels.
+// DecodeFile decodes an image file whole, within MaxPixels, in sRGB: a
+// file that declares another colour space (a Display P3 photograph) is
+// converted, so it is drawn, cut out or sent as it looks.
 func DecodeFile(path string) (image.Image, error) {
+	img, err := decodeFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return InSRGB(img, fileSpace(path)), nil
+}
+
+// decodeFile decodes an image file whole, within MaxPixels, its numbers
+// as the file holds them.
+func decodeFile(path string) (image.Image, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err

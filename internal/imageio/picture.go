@@ -199,6 +199,20 @@ func Kept(result, original, mask *Picture, feather int, frame image.Rectangle) (
 	if err != nil {
 		return nil, err
 	}
+	// An original in another colour space than sRGB (an Adobe RGB
+	// photograph) is kept in it: the service's sRGB result is taken into
+	// that space, so the kept area is the original's numbers unchanged,
+	// and the composite carries the original's profile.
+	originalBytes, err := original.Bytes()
+	if err != nil {
+		return nil, err
+	}
+	space := SpaceOf(originalBytes)
+	if space != nil {
+		if res, err = space.FromSRGB(res); err != nil {
+			return nil, err
+		}
+	}
 	out, err := keepUnmasked(res, orig, m, feather, frame)
 	if err != nil {
 		return nil, err
@@ -206,6 +220,11 @@ func Kept(result, original, mask *Picture, feather int, frame image.Rectangle) (
 	data, err := EncodePNG(out)
 	if err != nil {
 		return nil, err
+	}
+	if space != nil {
+		if tagged, ok := WithProfile(data, space.ICC, space.Name); ok {
+			data = tagged
+		}
 	}
 	return pictureOfPixels(data, out), nil
 }

@@ -15,10 +15,11 @@ import (
 const maxProfile = 4 << 20
 
 // EmbeddedProfile is the ICC colour profile data carries (a PNG's iCCP,
-// a JPEG's APP2 segments in order), as opaque bytes: Easel moves a
-// profile from one container to another when it re-encodes a picture
-// without changing its numbers, and never reads the profile itself. ok
-// is false when there is none, or it cannot be read whole.
+// a JPEG's APP2 segments in order, a WebP's ICCP chunk), as bytes: Easel
+// moves a profile from one container to another when it re-encodes a
+// picture without changing its numbers, and hands it to package colour
+// when it must change them. ok is false when there is none, or it cannot
+// be read whole.
 func EmbeddedProfile(data []byte) (icc []byte, name string, ok bool) {
 	for kind, chunk := range framing.PNGChunks(data) {
 		if kind == "IDAT" {
@@ -28,8 +29,15 @@ func EmbeddedProfile(data []byte) (icc []byte, name string, ok bool) {
 			return pngProfile(chunk)
 		}
 	}
-	if framing.Kind(data) == framing.JPEG {
+	switch framing.Kind(data) {
+	case framing.JPEG:
 		icc, ok = jpegProfile(data)
+	case framing.WebP:
+		for kind, chunk := range framing.WebPChunks(data) {
+			if kind == "ICCP" && len(chunk) > 0 && len(chunk) <= maxProfile {
+				return chunk, "", true
+			}
+		}
 	}
 	return icc, "", ok
 }

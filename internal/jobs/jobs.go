@@ -73,6 +73,9 @@ type Request struct {
 	// Marked says how an edit's marks went to the service (markup, or
 	// drawn on the first image), for the job's card; "" for none.
 	Marked string
+	// Converted says which images were converted to sRGB before sending
+	// (InSRGB), for the job's card.
+	Converted []string
 	// Prices are the profile's prices when the job was submitted: what
 	// the ledger writes its cost at.
 	Prices pricing.Table
@@ -121,8 +124,12 @@ func (req Request) UserPicture() (picture []byte, sent bool) {
 	switch {
 	case k == nil:
 		return first, true
-	case k.First != nil:
+	case k.First != nil && (k.Frame.Empty() || sized(imageio.PictureOf(k.First), k.Frame.Size())):
 		return k.First, false
+	case k.First != nil:
+		if cropped, err := imageio.CropPNG(k.First, k.Frame); err == nil {
+			return cropped, false
+		}
 	case !k.Frame.Empty():
 		if cropped, err := imageio.CropPNG(first, k.Frame); err == nil {
 			return cropped, false
@@ -141,17 +148,28 @@ func (req Request) KeptPictures(p *imageio.EditPictures) *imageio.EditPictures {
 	if p == nil || k == nil {
 		return p
 	}
-	p.Source, p.User = p.Original, p.Original
-	switch {
-	case k.First != nil:
+	p.Source = p.Original
+	if k.First != nil {
 		p.Source = imageio.PictureOf(k.First)
-		p.User = p.Source
-	case !k.Frame.Empty():
-		if cropped, err := imageio.Cropped(p.Original, k.Frame); err == nil {
+	}
+	p.User = p.Source
+	if !k.Frame.Empty() && !sized(p.Source, k.Frame.Size()) {
+		if cropped, err := imageio.Cropped(p.Source, k.Frame); err == nil {
 			p.User = cropped
 		}
 	}
 	return p
+}
+
+// sized says whether p's header says it is size: the user's own picture
+// rather than the upload padded around it.
+func sized(p *imageio.Picture, size image.Point) bool {
+	data, err := p.Bytes()
+	if err != nil {
+		return false
+	}
+	_, w, h, err := imageio.SniffImage(data)
+	return err == nil && image.Pt(w, h) == size
 }
 
 // beginKept starts a kept edit's composites from its answer, beside
@@ -511,6 +529,7 @@ func (r *Runner) run(ctx context.Context, info Info, slot chan struct{}) {
 	if info.Request.Marked != "" {
 		notes = append(notes, info.Request.Marked)
 	}
+	notes = append(notes, info.Request.Converted...)
 	r.emit(Event{Job: info, State: Sending, Notes: notes})
 
 	ctx, w := r.watch(ctx, info)

@@ -174,7 +174,7 @@ func (l *Library) Add(ctx context.Context, n NewItem) (int64, error) {
 	}
 	if n.Picture != nil {
 		// Best effort: a thumbnail not written now is made when shown.
-		_ = l.putThumbnail(Item{File: rel}, n.Picture)
+		_ = l.putThumbnail(Item{File: rel}, n.Picture, imageio.SpaceOf(n.Image.Data))
 	}
 	return id, nil
 }

@@ -1,7 +1,6 @@
 package library
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"image"
@@ -14,6 +13,7 @@ import (
 
 	"easel/internal/atomicfile"
 	"easel/internal/catalogue"
+	"easel/internal/colour"
 	"easel/internal/imageio"
 )
 
@@ -51,9 +51,10 @@ func (l *Library) Thumbnail(it Item) (string, error) {
 	return p, nil
 }
 
-// putThumbnail writes the thumbnail of it from its pixels in hand.
-func (l *Library) putThumbnail(it Item, img image.Image) error {
-	data, err := imageio.EncodePNG(imageio.Fit(img, ThumbSize))
+// putThumbnail writes the thumbnail of it from its pixels in hand, read
+// in space (nil: sRGB).
+func (l *Library) putThumbnail(it Item, img image.Image, space *colour.Space) error {
+	data, err := imageio.EncodePNG(imageio.InSRGB(imageio.Fit(img, ThumbSize), space))
 	if err != nil {
 		return err
 	}
@@ -61,12 +62,9 @@ func (l *Library) putThumbnail(it Item, img image.Image) error {
 }
 
 // MakeThumbnailSized decodes an image and scales it to fit side pixels.
+// Its colours are sRGB, as the screen draws them (imageio.FitForScreen).
 func MakeThumbnailSized(data []byte, side int) (image.Image, error) {
-	img, err := imageio.DecodeBounded(bytes.NewReader(data), imageio.MaxPixels)
-	if err != nil {
-		return nil, err
-	}
-	return imageio.Fit(img, side), nil
+	return imageio.FitForScreen(data, side)
 }
 
 // MakeThumbnail decodes an image and scales it to fit ThumbSize, as PNG.

@@ -4,7 +4,6 @@
 package edit
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -248,7 +247,7 @@ func (t *Room) showFirst() {
 		var img image.Image
 		data, err := in.Image.Bytes()
 		if err == nil {
-			img, err = imageio.DecodeBounded(bytes.NewReader(data), imageio.MaxPixels)
+			img, err = imageio.DecodeForScreen(data)
 		}
 		if err != nil {
 			img = nil

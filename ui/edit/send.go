@@ -17,9 +17,11 @@ type sending struct{ *Room }
 
 // request makes the edit as it would be sent (the inputs in order, the
 // mask, the unmasked area kept, the inputs' gallery items as parents)
-// and hands it to use. A first image of a shape the model cannot make is
-// padded (with its mask) off the UI goroutine first; use then runs on
-// the UI goroutine.
+// and hands it to use. Off the UI goroutine first, as `easel edit` does
+// them: images in another colour space are converted to sRGB
+// (jobs.InSRGB), a first image of a shape the model cannot make is
+// padded with its mask (jobs.PadFirst), and the marks are put in; use
+// then runs on the UI goroutine.
 func (t sending) request(use func(jobs.Request)) {
 	req := api.EditRequest{Prompt: t.prompt.Text, ImageOptions: t.Options().Options(), InputFidelity: t.fidelityValue()}
 	var parents []int64
@@ -38,16 +40,14 @@ func (t sending) request(use func(jobs.Request)) {
 	keep := t.keep.request(req.Mask != nil)
 	shape, pad := t.keep.pads(req.Mask != nil)
 	marks := t.mask.painter.Marks.All()
-	if !pad && marks.Empty() {
-		use(jobs.Request{Edit: &req, Parents: parents, Keep: keep})
-		return
-	}
-	// The first image and its mask are padded, and the marks put in,
-	// off the UI goroutine, then sent; the kept result is cropped back
-	// to the picture's frame, and kept from the first image as the user
-	// gave it, never from a copy with the marks drawn on.
 	t.host.Work().Go(func(ctx context.Context) {
-		var err error
+		converted, err := jobs.InSRGB(&req, keep)
+		if err != nil {
+			t.host.Work().Do(func() {
+				t.SetStatus(catalogue.F("The images could not be converted to sRGB, so nothing was sent: %v", err))
+			})
+			return
+		}
 		if pad {
 			if err = jobs.PadFirst(&req, keep, shape); err != nil {
 				t.host.Work().Do(func() { t.SetStatus(catalogue.F("The first image could not be padded to the model's shape: %v", err)) })
@@ -60,10 +60,12 @@ func (t sending) request(use func(jobs.Request)) {
 				t.SetStatus(catalogue.F("The marks could not be put in, so nothing was sent: %v", err))
 				return
 			}
-			if original != nil && keep != nil {
+			if original != nil && keep != nil && keep.First == nil {
+				// Kept from the first image as the user gave it,
+				// never from a copy with the marks drawn on.
 				keep.First = original
 			}
-			use(jobs.Request{Edit: &req, Parents: parents, Keep: keep, Marked: mode.Sentence()})
+			use(jobs.Request{Edit: &req, Parents: parents, Keep: keep, Marked: mode.Sentence(), Converted: converted})
 		})
 	})
 }

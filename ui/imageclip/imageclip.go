@@ -41,7 +41,7 @@ func CopyImage(data []byte) error {
 		return err
 	}
 	if format != "png" {
-		img, err := imageio.DecodeBounded(bytes.NewReader(data), imageio.MaxPixels)
+		img, err := imageio.DecodeForScreen(data)
 		if err != nil {
 			return err
 		}

@@ -1,7 +1,6 @@
 package room
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"image"
@@ -326,10 +325,7 @@ func (s *Sender) dragOut(item int64, p dragsource.Phase) {
 // and shows them large, before and after (a job card's Compare…).
 func (s *Sender) compareLarge(before []byte, after string) {
 	compare.ShowDecoded(s.host.Window(), s.host.Work().Do, catalogue.T("Before and after"), func() (image.Image, image.Image, error) {
-		a, errA := imageio.DecodeBounded(bytes.NewReader(before), imageio.MaxPixels)
-		if errA == nil {
-			a = imageio.Fit(a, compareSide)
-		}
+		a, errA := imageio.FitForScreen(before, compareSide)
 		b, errB := imageio.DecodeFileFit(after, compareSide)
 		return a, b, errors.Join(errA, errB)
 	})

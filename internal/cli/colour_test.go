@@ -1,0 +1,121 @@
+package cli
+
+import (
+	"bytes"
+	"image"
+	"image/color"
+	"image/png"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"easel/internal/imageio"
+)
+
+// adobeMidTone is the issue's colour: Adobe RGB (60,160,90), which is
+// about sRGB (0,161,85).
+var (
+	adobeMidTone = color.NRGBA{60, 160, 90, 255}
+	inSRGB       = color.NRGBA{0, 161, 85, 255}
+)
+
+// adobeFirstImage writes an 800×600 PNG of the mid-tone tagged Adobe RGB
+// (1998), and a mask that keeps its left half.
+func adobeFirstImage(t *testing.T, dir string) (first, mask string, profile []byte) {
+	t.Helper()
+	profile, err := os.ReadFile("../colour/testdata/adobergb.icc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	img := image.NewNRGBA(image.Rect(0, 0, 800, 600))
+	m := image.NewNRGBA(img.Rect)
+	for y := range 600 {
+		for x := range 800 {
+			img.SetNRGBA(x, y, adobeMidTone)
+			if x < 400 {
+				m.SetNRGBA(x, y, color.NRGBA{0, 0, 0, 255})
+			}
+		}
+	}
+	var buf, mbuf bytes.Buffer
+	_ = png.Encode(&buf, img)
+	_ = png.Encode(&mbuf, m)
+	tagged, ok := imageio.WithProfile(buf.Bytes(), profile, "Adobe RGB (1998)")
+	if !ok {
+		t.Fatal("the profile could not be embedded")
+	}
+	first, mask = filepath.Join(dir, "photo.png"), filepath.Join(dir, "mask.png")
+	if os.WriteFile(first, tagged, 0o644) != nil || os.WriteFile(mask, mbuf.Bytes(), 0o644) != nil {
+		t.Fatal("cannot write the inputs")
+	}
+	return first, mask, profile
+}
+
+func near(a, b color.NRGBA, d int) bool {
+	for _, p := range [][2]uint8{{a.R, b.R}, {a.G, b.G}, {a.B, b.B}} {
+		if diff := int(p[0]) - int(p[1]); diff > d || -diff > d {
+			return false
+		}
+	}
+	return true
+}
+
+// `easel edit --keep` with an Adobe RGB first image of a shape the model
+// cannot make: what is sent is sRGB, converted; the kept copy is the
+// user's 800×600, carries the Adobe RGB profile, and its protected
+// pixels are the original's numbers, unchanged.
+func TestKeptEditOfAnAdobeRGBPhotoKeepsItsColours(t *testing.T) {
+	srv, env, out, errOut := newest(t)
+	dir := t.TempDir()
+	first, mask, profile := adobeFirstImage(t, dir)
+	code := Run([]string{"edit", "--model", "gpt-image-1", "--prompt", "a lake", "--image", first, "--mask", mask,
+		"--keep", "--size", "match", "--out", dir}, env)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(errOut.String(), "converted from") || !strings.Contains(errOut.String(), "Adobe RGB (1998) to sRGB") {
+		t.Errorf("stderr does not say the first image was converted: %q", errOut)
+	}
+	sent := srv.LastAsked().First
+	if sent == nil {
+		t.Fatal("the service saw no first image")
+	}
+	// Padded to 1536×1024's shape: the picture sits in the middle.
+	c := sent.Bounds().Size()
+	if got := color.NRGBAModel.Convert(sent.At(c.X/2, c.Y/2)).(color.NRGBA); !near(got, inSRGB, 1) {
+		t.Errorf("the service read the first image as %v, want the sRGB of Adobe RGB (60,160,90), about %v", got, inSRGB)
+	}
+	var kept string
+	for _, p := range strings.Fields(out.String()) {
+		if strings.Contains(filepath.Base(p), "kept") {
+			kept = p
+		}
+	}
+	if kept == "" {
+		t.Fatalf("no kept copy among %q", out)
+	}
+	data, err := os.ReadFile(kept)
+	if err != nil {
+		t.Fatal(err)
+	}
+	icc, _, ok := imageio.EmbeddedProfile(data)
+	if !ok || !bytes.Equal(icc, profile) {
+		t.Fatal("the kept copy does not carry the original's Adobe RGB profile")
+	}
+	img, err := png.Decode(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if img.Bounds().Size() != image.Pt(800, 600) {
+		t.Fatalf("kept copy is %v, want the user's 800×600", img.Bounds().Size())
+	}
+	for _, p := range []image.Point{{0, 0}, {200, 300}, {380, 599}} {
+		if got := color.NRGBAModel.Convert(img.At(p.X, p.Y)).(color.NRGBA); got != adobeMidTone {
+			t.Errorf("protected pixel %v is %v, want the original's %v", p, got, adobeMidTone)
+		}
+	}
+	if got := color.NRGBAModel.Convert(img.At(700, 300)).(color.NRGBA); got == adobeMidTone {
+		t.Errorf("the area the mask let change is still the original: %v", got)
+	}
+}

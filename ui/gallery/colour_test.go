@@ -1,0 +1,114 @@
+package gallery
+
+import (
+	"bytes"
+	"context"
+	"image"
+	"image/color"
+	"image/png"
+	"os"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+
+	"easel/internal/api"
+	"easel/internal/imageio"
+	"easel/internal/library"
+)
+
+// p3Colours are two Display P3 colours and what they are in sRGB: P3's
+// pure green lies outside sRGB (clipped to sRGB's green edge), and a
+// warm mid-tone shifts visibly.
+var p3Colours = []color.NRGBA{{0, 255, 0, 255}, {200, 100, 50, 255}}
+
+// addP3Image adds a 64×64 picture tagged Display P3: the left half of
+// p3Colours[0], the right of p3Colours[1].
+func addP3Image(t *testing.T, lib *library.Library) (int64, []byte) {
+	t.Helper()
+	profile, err := os.ReadFile("../../internal/colour/testdata/displayp3.icc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	img := image.NewNRGBA(image.Rect(0, 0, 64, 64))
+	for y := range 64 {
+		for x := range 64 {
+			img.SetNRGBA(x, y, p3Colours[x/32])
+		}
+	}
+	var buf bytes.Buffer
+	_ = png.Encode(&buf, img)
+	data, ok := imageio.WithProfile(buf.Bytes(), profile, "Display P3")
+	if !ok {
+		t.Fatal("the profile could not be embedded")
+	}
+	id, err := lib.Add(context.Background(), library.NewItem{Image: api.Image{Data: data, Format: "png", Width: 64, Height: 64},
+		Kind: "import", Prompt: "p3", Created: time.Now()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id, data
+}
+
+// at is img's colour at p.
+func at(img image.Image, p image.Point) color.NRGBA {
+	b := img.Bounds()
+	return color.NRGBAModel.Convert(img.At(b.Min.X+p.X, b.Min.Y+p.Y)).(color.NRGBA)
+}
+
+// A Display P3 picture's thumbnail, details and large view show its
+// colours converted to sRGB, never its numbers read as sRGB; the golden
+// images hold the large view and the grid as drawn.
+func TestADisplayP3PictureIsShownInItsColours(t *testing.T) {
+	g, h := newGallery(t)
+	id, data := addP3Image(t, h.Library())
+	converted, err := imageio.SpaceOf(data).ToSRGB(image.NewNRGBA(image.Rect(0, 0, 2, 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	converted.SetNRGBA(0, 0, p3Colours[0])
+	converted.SetNRGBA(1, 0, p3Colours[1])
+	converted, _ = imageio.SpaceOf(data).ToSRGB(converted)
+	want := []color.NRGBA{converted.NRGBAAt(0, 0), converted.NRGBAAt(1, 0)}
+	if want[1] == p3Colours[1] {
+		t.Fatalf("the test's colour %v does not change in sRGB", p3Colours[1])
+	}
+	check := func(where string, img image.Image) {
+		t.Helper()
+		b := img.Bounds()
+		for i, p := range []image.Point{{b.Dx() / 4, b.Dy() / 2}, {3 * b.Dx() / 4, b.Dy() / 2}} {
+			if got := at(img, p); got != want[i] {
+				t.Errorf("%s shows P3 %v as %v, want sRGB %v", where, p3Colours[i], got, want[i])
+			}
+		}
+	}
+
+	h.UI(g.Reload)
+	h.Until("the item", func() bool { return len(g.Items()) == 1 })
+	it := g.Items()[0]
+	thumb, err := h.Library().Thumbnail(it)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if img, err := imageio.DecodeFile(thumb); err != nil {
+		t.Fatal(err)
+	} else {
+		check("the thumbnail", img)
+	}
+	h.UI(func() { g.Grid().Select(0) })
+	h.Until("the details", func() bool { return g.Shown() != nil && g.Opened() == id })
+	check("the details", g.Shown())
+
+	var large *largeView
+	h.UI(func() {
+		details{g}.viewLarge(it)
+		large = g.large
+	})
+	h.Until("the large view", func() bool { return large.v != nil && large.v.Image() != nil })
+	h.UI(func() {
+		check("the large view", large.v.Image())
+		h.Window().Resize(fyne.NewSize(640, 480))
+		test.AssertRendersToImage(t, "p3-large-view.png", h.Window().Canvas())
+	})
+}
