@@ -2,6 +2,7 @@ package edit
 
 import (
 	"bytes"
+	"context"
 	"image"
 	"image/color"
 	"image/png"
@@ -15,6 +16,7 @@ import (
 	"easel/internal/api"
 	"easel/internal/cli"
 	"easel/internal/config"
+	"easel/internal/imageio"
 	"easel/internal/jobs"
 	"easel/internal/secrets"
 	"easel/internal/secrets/secretstest"
@@ -180,4 +182,130 @@ func sameColour(a, b color.Color) bool {
 	r1, g1, b1, a1 := a.RGBA()
 	r2, g2, b2, a2 := b.RGBA()
 	return r1 == r2 && g1 == g2 && b1 == b2 && a1 == a2
+}
+
+// A kept edit of an Adobe RGB (1998) photograph (issue 44), from the
+// window and from `easel edit --keep`: both send the first image as
+// sRGB, converted (Adobe RGB (60,160,90) is about sRGB (0,161,85)), and
+// both keep a copy that carries the Adobe RGB profile with the
+// protected pixels the original's numbers, unchanged.
+func TestTheWindowAndTheCommandLineKeepAnAdobeRGBPhotoInItsColours(t *testing.T) {
+	h := roomtest.NewWith(t, roomtest.Options{RecordEdits: true})
+	r := New(h)
+	h.Show(r.Build)
+	dir := t.TempDir()
+	profile, err := os.ReadFile("../../internal/colour/testdata/adobergb.icc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	adobe, sRGB := color.NRGBA{60, 160, 90, 255}, color.NRGBA{0, 161, 85, 255}
+	photo := image.NewNRGBA(image.Rect(0, 0, 800, 600))
+	mask := image.NewNRGBA(photo.Rect)
+	for y := range 600 {
+		for x := range 800 {
+			photo.SetNRGBA(x, y, adobe)
+			if x < 400 {
+				mask.SetNRGBA(x, y, color.NRGBA{A: 255}) // the left half is kept
+			}
+		}
+	}
+	var pb, mb bytes.Buffer
+	_, _ = png.Encode(&pb, photo), png.Encode(&mb, mask)
+	tagged, ok := imageio.WithProfile(pb.Bytes(), profile, "Adobe RGB (1998)")
+	if !ok {
+		t.Fatal("the profile could not be embedded")
+	}
+	picture, maskFile := filepath.Join(dir, "photo.png"), filepath.Join(dir, "mask.png")
+	if os.WriteFile(picture, tagged, 0o600) != nil || os.WriteFile(maskFile, mb.Bytes(), 0o600) != nil {
+		t.Fatal("cannot write the inputs")
+	}
+
+	var done []jobs.Event
+	var notes []string
+	h.OnJob = func(e jobs.Event) {
+		notes = append(notes, e.Notes...)
+		if e.State.Final() {
+			done = append(done, e)
+		}
+	}
+	h.UI(func() { r.AddFiles([]string{picture}) })
+	h.Until("the painter", func() bool { return r.mask.painter.Mask() != nil })
+	var model string
+	h.UI(func() {
+		if err := r.mask.useMask(&r.strip.inputs[0], mask, "mask.png"); err != nil {
+			t.Fatal(err)
+		}
+		model = r.Options().Options().Model
+		r.Options().SetOptions(api.ImageOptions{Model: model, Size: imageform.MatchLabel()})
+		r.Prompt().SetText("a lake")
+		r.PrimaryAction()
+	})
+	h.Until("the window's edit", func() bool { return len(done) == 1 })
+	if done[0].State != jobs.Done || len(done[0].ItemIDs) != 2 {
+		t.Fatalf("the window's edit ended %v with %d items", done[0].State, len(done[0].ItemIDs))
+	}
+	if !strings.Contains(strings.Join(notes, " "), "Adobe RGB (1998) to sRGB") {
+		t.Errorf("the card does not say the photo was converted: %q", notes)
+	}
+	kept, err := h.Library().Get(context.Background(), done[0].ItemIDs[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	windowKept, err := os.ReadFile(h.Library().Path(kept))
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	var out, errOut bytes.Buffer
+	vars := map[string]string{"OPENAI_BASE_URL": h.ServiceURL(), "OPENAI_API_KEY": "sk-oneplan-test-123456", "EASEL_HOME": filepath.Join(dir, "home")}
+	env := cli.Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errOut, Getenv: func(k string) string { return vars[k] },
+		Profiles: config.Open(filepath.Join(dir, "profiles.json")), Keys: secrets.New(secretstest.NewMemory(), 0)}
+	if code := cli.Run([]string{"edit", "--prompt", "a lake", "--model", model, "--image", picture, "--mask", maskFile,
+		"--keep", "--size", "match", "--out", filepath.Join(dir, "out")}, env); code != 0 {
+		t.Fatalf("easel edit: exit %d: %s", code, errOut.String())
+	}
+	paths := strings.Fields(out.String())
+	if len(paths) != 2 {
+		t.Fatalf("easel edit wrote %q", out.String())
+	}
+	lineKept, err := os.ReadFile(paths[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	forms := h.Edits()
+	if len(forms) != 2 {
+		t.Fatalf("the service received %d edits, want 2", len(forms))
+	}
+	for i, who := range []string{"the window", "the command line"} {
+		sent := formImage(t, forms[i], "image[]")
+		c := sent.Bounds().Size()
+		if got := color.NRGBAModel.Convert(sent.At(c.X/2, c.Y/2)).(color.NRGBA); !sameWithin(got, sRGB, 1) {
+			t.Errorf("%s sent the photo as %v, want its sRGB, about %v", who, got, sRGB)
+		}
+		data := [][]byte{windowKept, lineKept}[i]
+		icc, _, ok := imageio.EmbeddedProfile(data)
+		if !ok || !bytes.Equal(icc, profile) {
+			t.Errorf("%s's kept copy does not carry the Adobe RGB profile", who)
+		}
+		img, err := png.Decode(bytes.NewReader(data))
+		if err != nil || img.Bounds().Size() != image.Pt(800, 600) {
+			t.Fatalf("%s's kept copy: %v, %v", who, err, img.Bounds())
+		}
+		for _, p := range []image.Point{{0, 0}, {200, 300}, {390, 599}} {
+			if got := color.NRGBAModel.Convert(img.At(p.X, p.Y)).(color.NRGBA); got != adobe {
+				t.Errorf("%s's kept copy at %v is %v, want the original's %v", who, p, got, adobe)
+			}
+		}
+	}
+}
+
+// sameWithin says whether a and b differ by at most d in each colour.
+func sameWithin(a, b color.NRGBA, d int) bool {
+	for _, p := range [][2]uint8{{a.R, b.R}, {a.G, b.G}, {a.B, b.B}} {
+		if diff := int(p[0]) - int(p[1]); diff > d || -diff > d {
+			return false
+		}
+	}
+	return true
 }
