@@ -35,7 +35,7 @@ func runInfo(_ context.Context, args []string, env Env) error {
 			return fmt.Errorf(catalogue.T("%s is not an image Easel can read: %v"), path, err)
 		}
 		fmt.Fprintln(env.Stdout, catalogue.F("%s: %s %d×%d, %s", path, strings.ToUpper(format), cfg.Width, cfg.Height, humanize.IBytes(uint64(len(data)))))
-		fmt.Fprintln(env.Stdout, "  "+colourLine(imageio.DeclaredColours(data)))
+		fmt.Fprintln(env.Stdout, "  "+imageio.ColoursLine(data))
 		if c2pa.Present(data) {
 			fmt.Fprintln(env.Stdout, "  "+catalogue.T("Content Credentials: present, not verified"))
 		} else {
@@ -45,15 +45,3 @@ func runInfo(_ context.Context, args []string, env Env) error {
 	return nil
 }
 
-// colourLine says what a file declares of its colours.
-func colourLine(d imageio.Declared) string {
-	switch {
-	case d.Profile && d.Name != "":
-		return catalogue.F("Colours: an embedded profile, %q (Easel does not convert it yet)", d.Name)
-	case d.Profile:
-		return catalogue.T("Colours: an embedded profile (Easel does not convert it yet)")
-	case d.SRGB:
-		return catalogue.T("Colours: sRGB, as the file says")
-	}
-	return catalogue.T("Colours: no profile, read as sRGB")
-}

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"easel/internal/demoservice"
+	"easel/internal/imageio"
 	"easel/internal/testsupport/signed"
 )
 
@@ -22,9 +23,15 @@ func TestInfoSaysColoursAndCredentials(t *testing.T) {
 	png.Encode(&b, image.NewNRGBA(image.Rect(0, 0, 80, 60)))
 	plain := b.Bytes()
 	dir := t.TempDir()
+	profile, err := os.ReadFile("../colour/testdata/adobergb.icc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	adobe, _ := imageio.WithProfile(plain, profile, "Adobe RGB (1998)")
 	files := map[string][]byte{
 		"plain.png":  plain,
-		"adobe.png":  signed.WithChunk(plain, "iCCP", []byte("Adobe RGB (1998)\x00\x00compressed")),
+		"adobe.png":  adobe,
+		"broken.png": signed.WithChunk(plain, "iCCP", []byte("Adobe RGB (1998)\x00\x00not deflated")),
 		"signed.png": signed.WithChunk(signed.WithChunk(plain, "sRGB", []byte{0}), "caBX", []byte("\x00\x00\x00\x10jumbjumdc2pa")),
 	}
 	var args []string
@@ -38,7 +45,8 @@ func TestInfoSaysColoursAndCredentials(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	said := out.String()
-	for _, want := range []string{"PNG 80×60", `an embedded profile, "Adobe RGB (1998)"`, "sRGB, as the file says", "no profile, read as sRGB",
+	for _, want := range []string{"PNG 80×60", "Colours: Interchangeable with Adobe RGB (1998), from its embedded profile; shown and sent converted to sRGB",
+		"an embedded profile Easel cannot read, so read as sRGB", "sRGB, as the file says", "no profile, read as sRGB",
 		"Content Credentials: present, not verified", "Content Credentials: none"} {
 		if !strings.Contains(said, want) {
 			t.Errorf("easel info did not say %q:\n%s", want, said)

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 
+	"easel/internal/catalogue"
 	"easel/internal/colour"
 )
 
@@ -32,12 +33,11 @@ const profileHead = maxProfile + 256<<10
 // fileSpace is the colour space of the file at path (SpaceOf), read from
 // its head.
 func fileSpace(path string) *colour.Space {
-	f, err := os.Open(path)
+	head, err := FileHead(path)
 	if err != nil {
 		return nil
 	}
-	defer f.Close()
-	return SpaceIn(f)
+	return SpaceOf(head)
 }
 
 // SpaceIn is the colour space of the image r reads (SpaceOf), from its
@@ -82,4 +82,39 @@ func FitForScreen(data []byte, side int) (image.Image, error) {
 		return nil, err
 	}
 	return InSRGB(Fit(img, side), SpaceOf(data)), nil
+}
+
+// ColoursLine says, for a person, what data (a file's head is enough)
+// declares of its colours and what Easel does with them.
+func ColoursLine(data []byte) string {
+	d := DeclaredColours(data)
+	if !d.Profile {
+		if d.SRGB {
+			return catalogue.T("Colours: sRGB, as the file says")
+		}
+		return catalogue.T("Colours: no profile, read as sRGB")
+	}
+	icc, name, ok := EmbeddedProfile(data)
+	if !ok {
+		return catalogue.T("Colours: an embedded profile Easel cannot read, so read as sRGB")
+	}
+	switch s, err := colour.Parse(icc, name); {
+	case err != nil:
+		return catalogue.T("Colours: an embedded profile Easel cannot convert (not RGB), so read as sRGB")
+	case s == nil:
+		return catalogue.T("Colours: sRGB, from its embedded profile")
+	default:
+		return catalogue.F("Colours: %s, from its embedded profile; shown and sent converted to sRGB", s.Label())
+	}
+}
+
+// FileHead is the head of the file at path, as far as what declares an
+// image's colours and credentials reaches.
+func FileHead(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, profileHead))
 }

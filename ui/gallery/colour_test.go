@@ -7,6 +7,7 @@ import (
 	"image/color"
 	"image/png"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -16,6 +17,7 @@ import (
 	"easel/internal/api"
 	"easel/internal/imageio"
 	"easel/internal/library"
+	"easel/internal/testsupport/signed"
 )
 
 // p3Colours are two Display P3 colours and what they are in sRGB: P3's
@@ -111,4 +113,33 @@ func TestADisplayP3PictureIsShownInItsColours(t *testing.T) {
 		h.Window().Resize(fyne.NewSize(640, 480))
 		test.AssertRendersToImage(t, "p3-large-view.png", h.Window().Canvas())
 	})
+}
+
+// The details say what a file declares of its colours and credentials,
+// and that a picture Easel made from another has none of its own.
+func TestDetailsSayColoursAndCredentials(t *testing.T) {
+	var plain bytes.Buffer
+	_ = png.Encode(&plain, image.NewNRGBA(image.Rect(0, 0, 8, 8)))
+	profile, err := os.ReadFile("../../internal/colour/testdata/displayp3.icc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p3, _ := imageio.WithProfile(plain.Bytes(), profile, "Display P3")
+	signedPNG := signed.WithChunk(plain.Bytes(), "caBX", []byte("\x00\x00\x00\x10jumbjumdc2pa"))
+	for _, c := range []struct {
+		kind string
+		data []byte
+		want []string
+	}{
+		{"generate", signedPNG, []string{"no profile, read as sRGB", "present, not verified"}},
+		{"kept", p3, []string{"Display P3 Gamut with sRGB Transfer, from its embedded profile; shown and sent converted to sRGB", "Easel made this picture from another"}},
+		{"generate", plain.Bytes(), []string{"Content Credentials: none"}},
+	} {
+		got := FileLines(library.Item{Kind: c.kind}, c.data)
+		for _, w := range c.want {
+			if !strings.Contains(got, w) {
+				t.Errorf("%s: %q does not say %q", c.kind, got, w)
+			}
+		}
+	}
 }

@@ -22,6 +22,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 	"github.com/dustin/go-humanize"
 
+	"easel/internal/c2pa"
 	"easel/internal/catalogue"
 	"easel/internal/imageio"
 	"easel/internal/latest"
@@ -479,9 +480,13 @@ func (t *Room) Open(it library.Item) {
 		family  family
 		entry   library.Entry
 		charged bool
+		file    string
 	}
 	latest.Run(t.opens, func(ctx context.Context) (read, error) {
 		var r read
+		if head, err := imageio.FileHead(lib.Path(it)); err == nil {
+			r.file = FileLines(it, head)
+		}
 		img, err := imageio.DecodeFileFit(lib.Path(it), detailSide)
 		r.img, r.opaque = img, err == nil && imageio.IsOpaque(img) // a full scan: here, not on the UI goroutine
 		r.inputs = madeFromThumbs(ctx, lib, it.ID)
@@ -489,9 +494,14 @@ func (t *Room) Open(it library.Item) {
 		r.entry, r.charged, _ = lib.Ledger().EntryOf(ctx, it.ID)
 		return r, err
 	}, func(r read, err error) {
-		if r.charged {
-			settings.SetText(Describe(it) + "\n" + CostLine(r.entry))
+		text := Describe(it)
+		if r.file != "" {
+			text += "\n" + r.file
 		}
+		if r.charged {
+			text += "\n" + CostLine(r.entry)
+		}
+		settings.SetText(text)
 		showMadeFrom(madeFrom, r.inputs)
 		details{t}.showLineage(lineage, r.family)
 		// The details grew under the scroll: it must learn their new
@@ -750,6 +760,21 @@ func Describe(it library.Item) string {
 		lines = append(lines, catalogue.F("Request: %s", it.RequestID))
 	}
 	return strings.Join(lines, "\n")
+}
+
+// FileLines say what an item's file (head: its first bytes, as far as
+// its profile and credentials reach) declares of its colours and
+// whether it carries Content Credentials, and what they mean for a
+// picture Easel made from another.
+func FileLines(it library.Item, head []byte) string {
+	credentials := catalogue.T("Content Credentials: none")
+	switch {
+	case c2pa.Present(head):
+		credentials = catalogue.T("Content Credentials: present, not verified; Easel keeps this file byte for byte so they stay valid")
+	case it.Kind == "kept" || it.Kind == "outpaint" || it.Kind == "cutout":
+		credentials = catalogue.T("Content Credentials: none; Easel made this picture from another, so that picture's credentials do not apply to it")
+	}
+	return imageio.ColoursLine(head) + "\n" + credentials
 }
 
 // CostLine says what the request that made an item cost, from its
