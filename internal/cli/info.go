@@ -44,4 +44,3 @@ func runInfo(_ context.Context, args []string, env Env) error {
 	}
 	return nil
 }
-
