@@ -220,27 +220,8 @@ func runEdit(ctx context.Context, args []string, env Env) error {
 			return err
 		}
 	}
-	// As the window sends it: colours to sRGB, then padding, then marks.
-	converted, err := jobs.InSRGB(&req, keep)
-	if err != nil {
+	if err := readyEdit(env, &req, keep, marks, matching, first); err != nil {
 		return err
-	}
-	for _, note := range converted {
-		fmt.Fprintln(env.Stderr, "easel: "+note)
-	}
-	if keep != nil {
-		if err = planKeep(env, &req, keep, matching, first); err != nil {
-			return err
-		}
-	}
-	if marks != "" {
-		original, err := applyMarks(env, &req, marks)
-		if err != nil {
-			return err
-		}
-		if original != nil && keep != nil && keep.First == nil {
-			keep.First = original // kept from the picture, not from the marks
-		}
 	}
 	res, err := sendEdit(ctx, env, &f, c, p, &req)
 	if err != nil || res == nil {
@@ -250,6 +231,35 @@ func runEdit(ctx context.Context, args []string, env Env) error {
 		return err
 	}
 	return writeKept(env, f.out, jobs.Request{Edit: &req, Keep: keep}, res)
+}
+
+// readyEdit readies an edit as the window does, in its order: colours
+// to sRGB (jobs.InSRGB), then the padding a kept edit needs (planKeep),
+// then the marks.
+func readyEdit(env Env, req *api.EditRequest, keep *jobs.Keep, marks string, matching bool, first image.Point) error {
+	converted, err := jobs.InSRGB(req, keep)
+	if err != nil {
+		return err
+	}
+	for _, note := range converted {
+		fmt.Fprintln(env.Stderr, "easel: "+note)
+	}
+	if keep != nil {
+		if err = planKeep(env, req, keep, matching, first); err != nil {
+			return err
+		}
+	}
+	if marks == "" {
+		return nil
+	}
+	original, err := applyMarks(env, req, marks)
+	if err != nil {
+		return err
+	}
+	if original != nil && keep != nil && keep.First == nil {
+		keep.First = original // kept from the picture, not from the marks
+	}
+	return nil
 }
 
 // planKeep readies an edit that keeps its unmasked area as the window

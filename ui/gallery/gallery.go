@@ -494,14 +494,7 @@ func (t *Room) Open(it library.Item) {
 		r.entry, r.charged, _ = lib.Ledger().EntryOf(ctx, it.ID)
 		return r, err
 	}, func(r read, err error) {
-		text := Describe(it)
-		if r.file != "" {
-			text += "\n" + r.file
-		}
-		if r.charged {
-			text += "\n" + CostLine(r.entry)
-		}
-		settings.SetText(text)
+		settings.SetText(describeRead(it, r.file, r.entry, r.charged))
 		showMadeFrom(madeFrom, r.inputs)
 		details{t}.showLineage(lineage, r.family)
 		// The details grew under the scroll: it must learn their new
@@ -760,6 +753,20 @@ func Describe(it library.Item) string {
 		lines = append(lines, catalogue.F("Request: %s", it.RequestID))
 	}
 	return strings.Join(lines, "\n")
+}
+
+// describeRead is the details' settings with what was read off the UI
+// goroutine: the file's colours and credentials, and the cost when the
+// ledger has it.
+func describeRead(it library.Item, file string, entry library.Entry, charged bool) string {
+	text := Describe(it)
+	if file != "" {
+		text += "\n" + file
+	}
+	if charged {
+		text += "\n" + CostLine(entry)
+	}
+	return text
 }
 
 // FileLines say what an item's file (head: its first bytes, as far as
