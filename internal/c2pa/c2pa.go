@@ -1,9 +1,10 @@
-// Package c2pa finds Content Credentials (C2PA manifests) in the image
-// containers Easel handles, where the standard puts them: a PNG's caBX
-// chunk, a JPEG's APP11 segments (JUMBF boxes labelled c2pa), a WebP's
-// C2PA chunk. It reads only the containers' framing, to know that a
-// file is signed and must be kept byte for byte; the manifest and its
-// signature are not read here.
+// Package c2pa finds and reads Content Credentials (C2PA manifests) in
+// the image containers Easel handles, where the standard puts them: a
+// PNG's caBX chunk, a JPEG's APP11 segments (JUMBF boxes labelled c2pa),
+// a WebP's C2PA chunk. Present says a file is signed and must be kept
+// byte for byte; Read says who signed it, what made it and whether the
+// signature matches (CBOR by fxamacker/cbor, COSE by veraison/go-cose:
+// neither is written by hand here); Sign makes the demo service's.
 package c2pa
 
 import (

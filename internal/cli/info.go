@@ -36,8 +36,8 @@ func runInfo(_ context.Context, args []string, env Env) error {
 		}
 		fmt.Fprintln(env.Stdout, catalogue.F("%s: %s %d×%d, %s", path, strings.ToUpper(format), cfg.Width, cfg.Height, humanize.IBytes(uint64(len(data)))))
 		fmt.Fprintln(env.Stdout, "  "+imageio.ColoursLine(data))
-		if c2pa.Present(data) {
-			fmt.Fprintln(env.Stdout, "  "+catalogue.T("Content Credentials: present, not verified"))
+		if line := c2pa.Line(data); line != "" {
+			fmt.Fprintln(env.Stdout, "  "+line)
 		} else {
 			fmt.Fprintln(env.Stdout, "  "+catalogue.T("Content Credentials: none"))
 		}

@@ -55,7 +55,8 @@ func TestInfoSaysColoursAndCredentials(t *testing.T) {
 }
 
 // An answer the service signed (the demo signs as OpenAI does) is
-// written as it came: its Content Credentials are still there.
+// written as it came: its Content Credentials are still there, and
+// still verify.
 func TestASignedAnswerIsWrittenWithItsCredential(t *testing.T) {
 	ts := httptest.NewServer(demoservice.New(demoservice.Config{Key: "sk-cli-test-key-123456", Sign: true}))
 	defer ts.Close()
@@ -66,7 +67,7 @@ func TestASignedAnswerIsWrittenWithItsCredential(t *testing.T) {
 	}
 	path := strings.TrimSpace(out.String())
 	out.Reset()
-	if code := Run([]string{"info", path}, env); code != 0 || !strings.Contains(out.String(), "Content Credentials: present") {
+	if code := Run([]string{"info", path}, env); code != 0 || !strings.Contains(out.String(), "Content Credentials: signed by Easel demo service (not OpenAI), made with gpt-image-1; the signature matches") {
 		t.Errorf("the written answer lost its credential: %s", out)
 	}
 }

@@ -3,10 +3,8 @@ package demoservice
 import (
 	"bytes"
 	"encoding/base64"
-	"encoding/binary"
 	"encoding/json"
 	"fmt"
-	"hash/crc32"
 	"image"
 	_ "image/jpeg" // inputs may be JPEG
 	"io"
@@ -19,6 +17,7 @@ import (
 	_ "golang.org/x/image/webp" // inputs may be WebP
 
 	"easel/internal/api"
+	"easel/internal/framing"
 	"easel/internal/pricing"
 )
 
@@ -405,28 +404,24 @@ func (s *Server) encodeResult(job imageJob, i int, img image.Image) ([]byte, err
 	}
 	data, err := encode(img, job.format, job.compression)
 	if err == nil && s.cfg.Sign && (job.format == "" || job.format == "png") {
-		data = signPNG(data)
+		data = s.signPNG(data, job)
 	}
 	return data, err
 }
 
-// signedStore is the manifest store a signed answer carries: a JUMBF
-// superbox labelled c2pa, as OpenAI's answers carry one in a caBX chunk.
-// Its signature is no real one: the demo shows what keeps a credential,
-// not what verifies it.
-const signedStore = "\x00\x00\x00\x20jumb\x00\x00\x00\x18jumdc2pa\x00\x11\x00\x10manifest store (demo)"
-
-// signPNG puts a caBX chunk after a PNG's header.
-func signPNG(p []byte) []byte {
-	if len(p) < 33 {
+// signPNG puts a caBX chunk after a PNG's header: a manifest store
+// whose claim says job's model made it, signed with the demo's own key
+// (signer.go).
+func (s *Server) signPNG(p []byte, job imageJob) []byte {
+	store, err := s.signer.store(job.model)
+	if err != nil {
 		return p
 	}
-	var c bytes.Buffer
-	_ = binary.Write(&c, binary.BigEndian, uint32(len(signedStore)))
-	c.WriteString("caBX")
-	c.WriteString(signedStore)
-	_ = binary.Write(&c, binary.BigEndian, crc32.ChecksumIEEE([]byte("caBX"+signedStore)))
-	return append(append(append([]byte{}, p[:33]...), c.Bytes()...), p[33:]...)
+	out, ok := framing.AfterHeader(p, framing.Chunk("caBX", store))
+	if !ok {
+		return p
+	}
+	return out
 }
 
 func (s *Server) jsonImages(w http.ResponseWriter, r *http.Request, job imageJob, wd, ht int) {

@@ -148,6 +148,7 @@ type Server struct {
 	quotaUsed map[string]int64
 	// asked is the last image request taken (LastAsked).
 	asked Asked
+	signer signer
 }
 
 // New makes a server from cfg.

@@ -3,9 +3,15 @@ package gallery
 import (
 	"bytes"
 	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/x509"
+	"crypto/x509/pkix"
 	"image"
 	"image/color"
 	"image/png"
+	"math/big"
 	"os"
 	"strings"
 	"testing"
@@ -15,6 +21,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"easel/internal/api"
+	"easel/internal/c2pa"
 	"easel/internal/imageio"
 	"easel/internal/library"
 	"easel/internal/testsupport/signed"
@@ -126,16 +133,33 @@ func TestDetailsSayColoursAndCredentials(t *testing.T) {
 	}
 	p3, _ := imageio.WithProfile(plain.Bytes(), profile, "Display P3")
 	signedPNG := signed.WithChunk(plain.Bytes(), "caBX", []byte("\x00\x00\x00\x10jumbjumdc2pa"))
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{Organization: []string{"OpenAI test"}},
+		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour)}
+	cert, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	store, err := c2pa.Sign("gpt-image-1", key, cert)
+	if err != nil {
+		t.Fatal(err)
+	}
+	verified := signed.WithChunk(plain.Bytes(), "caBX", store)
 	for _, c := range []struct {
-		kind string
-		data []byte
-		want []string
+		kind, model string
+		data        []byte
+		want        []string
 	}{
-		{"generate", signedPNG, []string{"no profile, read as sRGB", "present, not verified"}},
-		{"kept", p3, []string{"Display P3 Gamut with sRGB Transfer, from its embedded profile; shown and sent converted to sRGB", "Easel made this picture from another"}},
-		{"generate", plain.Bytes(), []string{"Content Credentials: none"}},
+		{"generate", "gpt-image-1", signedPNG, []string{"no profile, read as sRGB", "present, not verified"}},
+		{"generate", "gpt-image-1", verified, []string{"signed by OpenAI test, made with gpt-image-1; the signature matches its certificate"}},
+		{"kept", "gpt-image-1", p3, []string{"Display P3 Gamut with sRGB Transfer, from its embedded profile; shown and sent converted to sRGB", "Easel made this picture from another"}},
+		{"generate", "gpt-image-1", plain.Bytes(), []string{"none, though OpenAI signs what its gpt-image models make"}},
+		{"generate", "dall-e-3", plain.Bytes(), []string{"Content Credentials: none"}},
 	} {
-		got := FileLines(library.Item{Kind: c.kind}, c.data)
+		got := FileLines(library.Item{Kind: c.kind, Model: c.model, Format: "png"}, c.data)
 		for _, w := range c.want {
 			if !strings.Contains(got, w) {
 				t.Errorf("%s: %q does not say %q", c.kind, got, w)

@@ -774,12 +774,15 @@ func describeRead(it library.Item, file string, entry library.Entry, charged boo
 // whether it carries Content Credentials, and what they mean for a
 // picture Easel made from another.
 func FileLines(it library.Item, head []byte) string {
-	credentials := catalogue.T("Content Credentials: none")
+	credentials := c2pa.Line(head)
 	switch {
-	case c2pa.Present(head):
-		credentials = catalogue.T("Content Credentials: present, not verified; Easel keeps this file byte for byte so they stay valid")
+	case credentials != "":
 	case it.Kind == "kept" || it.Kind == "outpaint" || it.Kind == "cutout":
 		credentials = catalogue.T("Content Credentials: none; Easel made this picture from another, so that picture's credentials do not apply to it")
+	case (it.Kind == "generate" || it.Kind == "edit") && it.Format == "png" && strings.HasPrefix(it.Model, "gpt-image"):
+		credentials = catalogue.T("Content Credentials: none, though OpenAI signs what its gpt-image models make: the route this came by may have re-encoded it")
+	default:
+		credentials = catalogue.T("Content Credentials: none")
 	}
 	return imageio.ColoursLine(head) + "\n" + credentials
 }
