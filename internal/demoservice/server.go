@@ -147,7 +147,7 @@ type Server struct {
 	// quotaUsed is what the console has billed each key, in quota units.
 	quotaUsed map[string]int64
 	// asked is the last image request taken (LastAsked).
-	asked Asked
+	asked  Asked
 	signer signer
 }
 
