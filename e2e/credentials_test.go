@@ -1,0 +1,149 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"image"
+	"image/color"
+	"image/png"
+	"math/big"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"easel/internal/api"
+	"easel/internal/c2pa"
+	"easel/internal/framing"
+	"easel/internal/imageio"
+	"easel/internal/library"
+)
+
+// seedCredentials puts in the library of home one picture for each
+// state of colours and credentials the details say, oldest first: a
+// gpt-image answer that came without a credential, one whose credential
+// was changed after signing, a signed one, and a kept copy in Display
+// P3 (Easel's composite: the original's credential does not apply).
+func seedCredentials(t *testing.T, home string) {
+	t.Helper()
+	lib, err := library.Open(filepath.Join(home, "easel"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lib.Close()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{Organization: []string{"Easel demo service (not OpenAI)"}},
+		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour)}
+	cert, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	picture := func(c color.NRGBA) []byte {
+		img := image.NewNRGBA(image.Rect(0, 0, 320, 240))
+		for p := 0; p < len(img.Pix); p += 4 {
+			copy(img.Pix[p:], []byte{c.R, c.G, c.B, c.A})
+		}
+		var buf bytes.Buffer
+		_ = png.Encode(&buf, img)
+		return buf.Bytes()
+	}
+	signedWith := func(data []byte, generator string) []byte {
+		store, err := c2pa.Sign(generator, key, cert)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, _ := framing.AfterHeader(data, framing.Chunk("caBX", store))
+		return out
+	}
+	tampered := bytes.Replace(signedWith(picture(color.NRGBA{90, 90, 160, 255}), "gpt-image-1"), []byte("gpt-image-1"), []byte("gpt-image-X"), -1)
+	// The chunk's CRC no longer matches its data: the file is made whole
+	// again around the changed credential, as a tool that edits it does.
+	tampered = rechunk(t, tampered)
+	profile, err := os.ReadFile("../internal/colour/testdata/displayp3.icc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p3, _ := imageio.WithProfile(picture(color.NRGBA{200, 100, 50, 255}), profile, "Display P3")
+	for _, it := range []struct {
+		data         []byte
+		kind, prompt string
+	}{
+		{picture(color.NRGBA{120, 160, 90, 255}), "generate", "a lighthouse (came through a gateway)"},
+		{tampered, "generate", "a lighthouse (credential changed)"},
+		{signedWith(picture(color.NRGBA{60, 120, 200, 255}), "gpt-image-1"), "generate", "a lighthouse (signed)"},
+		{p3, "kept", "a lighthouse (kept copy, Display P3)"},
+	} {
+		if _, err := lib.Add(context.Background(), library.NewItem{Image: api.Image{Data: it.data, Format: "png", Width: 320, Height: 240},
+			Kind: it.kind, Prompt: it.prompt, Model: "gpt-image-1"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// rechunk is a PNG with every chunk's CRC made right again.
+func rechunk(t *testing.T, data []byte) []byte {
+	t.Helper()
+	out := append([]byte{}, data[:8]...)
+	for kind, chunk := range framing.PNGChunks(data) {
+		out = append(out, framing.Chunk(kind, chunk)...)
+	}
+	return append(out, framing.Chunk("IEND", nil)...)
+}
+
+// The details say, in the real window, each state of a picture's
+// colours and credentials (issue 44): screenshots of each go to
+// SCREENSHOT_DIR (docs/credentials-*.png).
+func TestTheDetailsSayEachCredentialState(t *testing.T) {
+	bin := binary(t, "EASEL_BIN")
+	home := t.TempDir()
+	seedCredentials(t, home)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	p := start(t, bin, home, "--demo")
+	p.waitSettled(ctx)
+	p.key("ctrl+4")
+	time.Sleep(time.Second)
+	p.key("Right")
+	p.key("Left")
+	time.Sleep(700 * time.Millisecond)
+	var shots []*image.RGBA
+	for i, name := range []string{"kept-p3", "signed", "changed", "none"} {
+		if i > 0 {
+			p.key("Right")
+			time.Sleep(700 * time.Millisecond)
+		}
+		// The settings lie below the picture and the prompt: the
+		// details are scrolled to them, the pointer over their text
+		// (no click: the grid keeps the keys).
+		time.Sleep(500 * time.Millisecond) // the file's lines are read
+		xdo(t, "mousemove", "1060", "650")
+		for range 20 {
+			xdo(t, "click", "5")
+			time.Sleep(40 * time.Millisecond)
+		}
+		time.Sleep(600 * time.Millisecond)
+		shot := p.screenshot()
+		shots = append(shots, shot)
+		if dir := os.Getenv("SCREENSHOT_DIR"); dir != "" {
+			save(t, filepath.Join(dir, "credentials-"+name+".png"), shot)
+		}
+	}
+	// Each state is drawn differently: the pane follows the cursor.
+	for i := 1; i < len(shots); i++ {
+		if n := differingPixels(shots[i-1], shots[i]); n < 500 {
+			t.Errorf("the details for picture %d and %d differ by only %d pixels", i, i+1, n)
+		}
+	}
+	p.key("ctrl+q")
+	_ = p.waitExit(10 * time.Second)
+}
