@@ -60,6 +60,10 @@ type Options struct {
 	Metadata Metadata
 	// Workers is how many images are made at once; 0 is every core.
 	Workers int
+	// PathOfItem is the file of a gallery item by its id, "" when it is
+	// gone: a composite's recipe names the Content Credentials of the
+	// picture it was made from. Nil names none.
+	PathOfItem func(id int64) string
 }
 
 // Result is what became of one item.
@@ -160,6 +164,19 @@ func one(ctx context.Context, it library.Item, src string, opt Options) (string,
 		meta["content_credentials"] = "present, kept: the file is the signed original, byte for byte"
 	} else if c2pa.Present(original) {
 		meta["content_credentials"] = "not carried: the image was re-encoded, so the original's credential no longer applies"
+	}
+	if SourceType(it) == composite && len(it.Parents) > 0 && opt.PathOfItem != nil {
+		if path := opt.PathOfItem(it.Parents[0]); path != "" {
+			if in := ingredient(it.Parents[0], path); in != nil {
+				meta["ingredient"] = in
+			}
+		}
+	}
+	if opt.Metadata == TextChunks && !signed && meta["digital_source_type"] != nil {
+		// What made it, in XMP, where publishers' tools read it; never
+		// into a signed original.
+		prompt, _ := meta["prompt"].(string)
+		data = withXMP(data, xmpPacket(meta["digital_source_type"].(string), prompt))
 	}
 	if opt.Metadata == TextChunks && format == "png" && !signed {
 		if data, err = withText(data, meta); err != nil {
@@ -295,6 +312,9 @@ func Describe(it library.Item) map[string]any {
 	}
 	if len(it.Parents) > 0 {
 		m["parents"] = it.Parents
+	}
+	if t := SourceType(it); t != "" {
+		m["digital_source_type"] = t
 	}
 	return m
 }

@@ -85,6 +85,18 @@ func ExportMany(h Host, items []library.Item, pathOf func(library.Item) string, 
 			opt.LongSide = n
 		}
 		opt.Metadata = export.Metadata(indexOf(exportMeta(), meta.Selected))
+		if lib := h.Library(); lib != nil {
+			// A composite's recipe names the credential of the picture
+			// it was made from; read off the UI goroutine, by Run.
+			ctx := h.Work().Context()
+			opt.PathOfItem = func(id int64) string {
+				it, err := lib.Get(ctx, id)
+				if err != nil {
+					return ""
+				}
+				return lib.Path(it)
+			}
+		}
 		rememberFolder(dest.folder)
 		runExport(h, items, pathOf, opt, done)
 	}, h.Window())

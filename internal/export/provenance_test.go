@@ -1,0 +1,118 @@
+package export
+
+import (
+	"bytes"
+	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/json"
+	"math/big"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"easel/internal/api"
+	"easel/internal/c2pa"
+	"easel/internal/framing"
+	"easel/internal/library"
+	"easel/internal/testsupport/signed"
+)
+
+// A kept copy made from a signed answer is a new work: exported, it
+// declares itself a composite with a model's media in XMP (IPTC
+// DigitalSourceType), carries no credential of its own, and its recipe
+// names the answer's credential as its ingredient. The signed answer
+// itself is exported byte for byte, its source type in the recipe
+// beside it.
+func TestACompositeNamesItsSignedIngredient(t *testing.T) {
+	l, err := library.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	key, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{Organization: []string{"Signer Org"}},
+		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour)}
+	cert, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	store, err := c2pa.Sign("gpt-image-1", key, cert)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain := signed.PNG(t, 32, 32)
+	var clean []byte
+	for kind, chunk := range framing.PNGChunks(plain) {
+		if kind == "caBX" {
+			continue
+		}
+		clean = append(clean, framing.Chunk(kind, chunk)...)
+	}
+	clean = append(append(append([]byte{}, plain[:8]...), clean...), framing.Chunk("IEND", nil)...)
+	answer := signed.WithChunk(clean, "caBX", store)
+	ctx := context.Background()
+	rawID, err := l.Add(ctx, library.NewItem{Image: api.Image{Data: answer, Format: "png", Width: 32, Height: 32},
+		Kind: "edit", Prompt: "a lantern <here> & there", Model: "gpt-image-1", Created: time.Now()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	keptID, err := l.Add(ctx, library.NewItem{Image: api.Image{Data: clean, Format: "png", Width: 32, Height: 32},
+		Kind: "kept", Prompt: "a lantern <here> & there", Model: "gpt-image-1", Parents: []int64{rawID}, Created: time.Now()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := l.Get(ctx, rawID)
+	kept, _ := l.Get(ctx, keptID)
+	pathOfItem := func(id int64) string {
+		it, err := l.Get(ctx, id)
+		if err != nil {
+			return ""
+		}
+		return l.Path(it)
+	}
+	dir := t.TempDir()
+	res := Run(ctx, []library.Item{raw, kept}, l.Path, Options{Dir: dir, Metadata: TextChunks, PathOfItem: pathOfItem}, nil)
+	for _, r := range res {
+		if r.Err != nil {
+			t.Fatal(r.Err)
+		}
+	}
+	if got, _ := os.ReadFile(res[0].Path); !bytes.Equal(got, answer) {
+		t.Error("the signed answer was changed on export")
+	}
+	side, _ := os.ReadFile(res[0].Path + ".json")
+	if !strings.Contains(string(side), madeByModel) {
+		t.Errorf("the signed answer's recipe does not say a model made it: %s", side)
+	}
+	got, _ := os.ReadFile(res[1].Path)
+	var xmp string
+	for kind, chunk := range framing.PNGChunks(got) {
+		if kind == "iTXt" && bytes.HasPrefix(chunk, []byte("XML:com.adobe.xmp\x00")) {
+			xmp = string(chunk)
+		}
+	}
+	if !strings.Contains(xmp, "<Iptc4xmpExt:DigitalSourceType>"+composite+"</Iptc4xmpExt:DigitalSourceType>") ||
+		!strings.Contains(xmp, "a lantern &lt;here&gt; &amp; there") {
+		t.Errorf("the kept copy's XMP: %q", xmp)
+	}
+	if c2pa.Present(got) {
+		t.Error("the kept copy claims a credential")
+	}
+	var recipe map[string]any
+	for kind, chunk := range framing.PNGChunks(got) {
+		if kind == "tEXt" && bytes.HasPrefix(chunk, []byte("easel\x00")) {
+			_ = json.Unmarshal(chunk[len("easel\x00"):], &recipe)
+		}
+	}
+	in, _ := recipe["ingredient"].(map[string]any)
+	cred, _ := in["content_credentials"].(map[string]any)
+	if in["gallery_item"] != float64(rawID) || cred["signer"] != "Signer Org" || cred["generator"] != "gpt-image-1" ||
+		cred["signature"] != "the signature matches its certificate" {
+		t.Errorf("the kept copy's ingredient: %v", recipe["ingredient"])
+	}
+}
