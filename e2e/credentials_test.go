@@ -147,3 +147,66 @@ func TestTheDetailsSayEachCredentialState(t *testing.T) {
 	p.key("ctrl+q")
 	_ = p.waitExit(10 * time.Second)
 }
+
+// A kept edit of an Adobe RGB (1998) picture in the real window (issue
+// 44): the kept copy carries the picture's profile and, away from the
+// stroke, the picture's own numbers; the card says the picture went to
+// the service converted to sRGB.
+func TestAKeptEditOfAnAdobeRGBPictureKeepsItsColoursInRealWindow(t *testing.T) {
+	bin := binary(t, "EASEL_BIN")
+	home := t.TempDir()
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	profile, err := os.ReadFile("../internal/colour/testdata/adobergb.icc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	img := image.NewNRGBA(image.Rect(0, 0, 1000, 300))
+	for y := range 300 {
+		for x := range 1000 {
+			img.SetNRGBA(x, y, color.NRGBA{60, uint8(130 + y/10), 90, 255})
+		}
+	}
+	var buf bytes.Buffer
+	_ = png.Encode(&buf, img)
+	tagged, ok := imageio.WithProfile(buf.Bytes(), profile, "Adobe RGB (1998)")
+	if !ok {
+		t.Fatal("the profile could not be embedded")
+	}
+	path := filepath.Join(home, "adobe.png")
+	if err := os.WriteFile(path, tagged, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	p := start(t, bin, home, "--demo", path)
+	p.waitDrawn(ctx)
+	p.waitSettled(ctx)
+	p.waitPicture(ctx, "the picture in the painter", image.Rect(100, 350, 800, 560))
+	kept := p.keptEdit(ctx, home, "an adobe keep", false)
+	time.Sleep(1500 * time.Millisecond) // the card fills in
+	if dir := os.Getenv("SCREENSHOT_DIR"); dir != "" {
+		save(t, filepath.Join(dir, "kept-edit-adobe-rgb.png"), p.screenshot())
+	}
+	lib, err := library.Open(filepath.Join(home, "easel"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lib.Close()
+	data, err := os.ReadFile(lib.Path(kept))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if icc, _, ok := imageio.EmbeddedProfile(data); !ok || !bytes.Equal(icc, profile) {
+		t.Error("the kept copy does not carry the picture's Adobe RGB profile")
+	}
+	got, err := png.Decode(bytes.NewReader(data))
+	if err != nil || got.Bounds().Size() != image.Pt(1000, 300) {
+		t.Fatalf("the kept copy: %v, %v", err, got.Bounds())
+	}
+	for _, pt := range []image.Point{{3, 3}, {996, 3}, {3, 296}, {996, 296}} {
+		if c := color.NRGBAModel.Convert(got.At(pt.X, pt.Y)); c != img.NRGBAAt(pt.X, pt.Y) {
+			t.Errorf("the kept copy at %v is %v, the picture's own %v", pt, c, img.NRGBAAt(pt.X, pt.Y))
+		}
+	}
+	p.key("ctrl+q")
+	_ = p.waitExit(10 * time.Second)
+}
