@@ -221,6 +221,15 @@ func converted(original []byte, it library.Item, format string, opt Options, met
 	if same && !scaled {
 		return original, nil
 	}
+	if space := imageio.SpaceOf(original); space != nil && format != "png" && format != "jpeg" {
+		// A format written without a profile gets sRGB numbers: read
+		// as sRGB, as it will be, it then shows the original's colours.
+		if img, err = space.ToSRGB(img); err != nil {
+			return nil, err
+		}
+		meta["colour_profile"] = "converted to sRGB from " + space.Label() + ": " + format + " is written without a profile"
+		return encode(img, format, opt.Quality)
+	}
 	data, err := encode(img, format, opt.Quality)
 	if err != nil {
 		return nil, err

@@ -9,6 +9,9 @@ import (
 	"crypto/x509"
 	"crypto/x509/pkix"
 	"encoding/json"
+	"image"
+	"image/color"
+	"image/png"
 	"math/big"
 	"os"
 	"strings"
@@ -18,6 +21,7 @@ import (
 	"easel/internal/api"
 	"easel/internal/c2pa"
 	"easel/internal/framing"
+	"easel/internal/imageio"
 	"easel/internal/library"
 	"easel/internal/testsupport/signed"
 )
@@ -114,5 +118,50 @@ func TestACompositeNamesItsSignedIngredient(t *testing.T) {
 	if in["gallery_item"] != float64(rawID) || cred["signer"] != "Signer Org" || cred["generator"] != "gpt-image-1" ||
 		cred["signature"] != "the signature matches its certificate" {
 		t.Errorf("the kept copy's ingredient: %v", recipe["ingredient"])
+	}
+}
+
+// A Display P3 picture exported as WebP, which Easel writes without a
+// profile, gets its colours converted to sRGB, as it will be read, and
+// the recipe says so.
+func TestAWebPExportOfAP3PictureIsConvertedToSRGB(t *testing.T) {
+	l, err := library.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	img := image.NewNRGBA(image.Rect(0, 0, 32, 24))
+	for p := 0; p < len(img.Pix); p += 4 {
+		copy(img.Pix[p:], []byte{200, 100, 50, 255})
+	}
+	var buf bytes.Buffer
+	_ = png.Encode(&buf, img)
+	profile, err := os.ReadFile("../colour/testdata/displayp3.icc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p3, _ := imageio.WithProfile(buf.Bytes(), profile, "Display P3")
+	id, err := l.Add(context.Background(), library.NewItem{Image: api.Image{Data: p3, Format: "png", Width: 32, Height: 24},
+		Kind: "import", Prompt: "a p3 field", Created: time.Now()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	it, _ := l.Get(context.Background(), id)
+	res := Run(context.Background(), []library.Item{it}, l.Path, Options{Dir: t.TempDir(), Format: "webp", Quality: 100, Metadata: Sidecar}, nil)
+	if res[0].Err != nil {
+		t.Fatal(res[0].Err)
+	}
+	want, _ := imageio.SpaceOf(p3).ToSRGB(img)
+	out, err := imageio.DecodeFile(res[0].Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, g := want.NRGBAAt(5, 5), color.NRGBAModel.Convert(out.At(5, 5)).(color.NRGBA)
+	if d := int(w.R) - int(g.R) + int(w.G) - int(g.G) + int(w.B) - int(g.B); d > 6 || d < -6 {
+		t.Errorf("the WebP holds %v where the picture's sRGB colour is %v", g, w)
+	}
+	side, _ := os.ReadFile(res[0].Path + ".json")
+	if !strings.Contains(string(side), "converted to sRGB from Display P3 Gamut with sRGB Transfer") {
+		t.Errorf("the recipe does not say the colours were converted: %s", side)
 	}
 }
