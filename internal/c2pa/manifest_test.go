@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"easel/internal/imageio"
 	"easel/internal/testsupport/signed"
 )
 
@@ -110,5 +111,36 @@ func TestNamesAreCleaned(t *testing.T) {
 	}
 	if got := []rune(clean(long)); len(got) != 81 {
 		t.Errorf("a long name kept %d runes", len(got))
+	}
+}
+
+// A store embedded in each format is found, read and checked there, and
+// the picture still decodes.
+func TestAStoreEmbeddedInEachFormatIsReadBack(t *testing.T) {
+	key, cert := testSigner(t)
+	store, err := Sign("gpt-image-1", key, cert)
+	if err != nil {
+		t.Fatal(err)
+	}
+	img := image.NewNRGBA(image.Rect(0, 0, 8, 8))
+	var p, j bytes.Buffer
+	_ = png.Encode(&p, img)
+	_ = jpeg.Encode(&j, img, nil)
+	var w bytes.Buffer
+	if err := imageio.EncodeTo(&w, img, "webp", 90); err != nil {
+		t.Fatal(err)
+	}
+	webp := w.Bytes()
+	for name, data := range map[string][]byte{"png": p.Bytes(), "jpeg": j.Bytes(), "webp": webp} {
+		out, ok := Embed(data, store)
+		if !ok {
+			t.Fatalf("%s: not embedded", name)
+		}
+		if c, ok := Read(out); !ok || c.Check != Valid || c.Generator != "gpt-image-1" {
+			t.Errorf("%s: read back %+v, %v", name, c, ok)
+		}
+		if _, _, err := image.Decode(bytes.NewReader(out)); err != nil {
+			t.Errorf("%s with its store no longer decodes: %v", name, err)
+		}
 	}
 }

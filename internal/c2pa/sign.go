@@ -8,6 +8,8 @@ import (
 
 	"github.com/fxamacker/cbor/v2"
 	"github.com/veraison/go-cose"
+
+	"easel/internal/framing"
 )
 
 // Sign makes a manifest store of one manifest whose claim says generator
@@ -70,4 +72,34 @@ func superbox(label string, children ...[]byte) []byte {
 		content = append(content, c...)
 	}
 	return plainBox("jumb", content)
+}
+
+// Embed is data (a PNG, JPEG or WebP) with store written where the
+// standard puts a manifest store: a caBX chunk after a PNG's header, an
+// APP11 segment (JPEG XT box framing) after a JPEG's start, a C2PA chunk
+// at a WebP's end. ok is false for another format, or a store too large
+// for one JPEG segment.
+func Embed(data, store []byte) (out []byte, ok bool) {
+	switch framing.Kind(data) {
+	case framing.PNG:
+		return framing.AfterHeader(data, framing.Chunk("caBX", store))
+	case framing.JPEG:
+		// "JP", box instance 1, sequence 1, then the box itself.
+		body := append([]byte{'J', 'P', 0, 1, 0, 0, 0, 1}, store...)
+		if len(body)+2 > 0xffff {
+			return nil, false
+		}
+		seg := append(binary.BigEndian.AppendUint16([]byte{0xff, 0xeb}, uint16(len(body)+2)), body...)
+		return append(append(append([]byte{}, data[:2]...), seg...), data[2:]...), true
+	case framing.WebP:
+		chunk := binary.LittleEndian.AppendUint32([]byte("C2PA"), uint32(len(store)))
+		chunk = append(chunk, store...)
+		if len(store)%2 == 1 {
+			chunk = append(chunk, 0)
+		}
+		out = append(append([]byte{}, data...), chunk...)
+		binary.LittleEndian.PutUint32(out[4:8], uint32(len(out)-8))
+		return out, true
+	}
+	return nil, false
 }

@@ -76,6 +76,16 @@ type Sheet struct {
 	GIF *GIF `json:"gif,omitempty"`
 	// Price is the family's list price, when one is known.
 	Price *Price `json:"price,omitempty"`
+	// Signed, when set, says the provider signs what the family makes
+	// with C2PA Content Credentials, and where that is said: an answer
+	// without them came by a route that re-encoded or stripped them.
+	Signed *Fact `json:"signed,omitempty"`
+}
+
+// Fact is a thing said of a family, with where and when it was read.
+type Fact struct {
+	Source string `json:"source"`
+	Date   string `json:"date"`
 }
 
 // Field is what one option takes.
@@ -299,6 +309,8 @@ func (s Sheet) valid() error {
 		return errors.New("it does not say where its facts come from and when (source, date)")
 	case s.Price != nil && (s.Price.Source == "" || s.Price.Date == ""):
 		return errors.New("its price does not say where it comes from and when (source, date)")
+	case s.Signed != nil && (s.Signed.Source == "" || s.Signed.Date == ""):
+		return errors.New("that it is signed does not say where it comes from and when (source, date)")
 	}
 	for _, p := range s.Match {
 		if _, err := path.Match(p, ""); err != nil {

@@ -58,7 +58,7 @@ func TestInfoSaysColoursAndCredentials(t *testing.T) {
 // written as it came: its Content Credentials are still there, and
 // still verify.
 func TestASignedAnswerIsWrittenWithItsCredential(t *testing.T) {
-	ts := httptest.NewServer(demoservice.New(demoservice.Config{Key: "sk-cli-test-key-123456", Sign: true}))
+	ts := httptest.NewServer(demoservice.New(demoservice.Config{Key: "sk-cli-test-key-123456"}))
 	defer ts.Close()
 	env, out, errOut := testEnv(t, ts.URL+"/v1")
 	dir := t.TempDir()

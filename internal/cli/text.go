@@ -114,7 +114,7 @@ func runServeDemo(ctx context.Context, args []string, env Env) error {
 	gateway := fs.String("gateway", "", catalogue.T("behave like a gateway: new-api, sub2api, litellm, proxy, or quirks by name, comma-separated"))
 	proxyLimit := fs.Duration("proxy-limit", demoservice.DefaultProxyLimit, catalogue.T("with the proxy-cut quirk, how long an answer may take"))
 	console := fs.String("console", "", catalogue.T("bill each key and serve its figures as new-api, one-api or sub2api does"))
-	sign := fs.Bool("sign", false, catalogue.T("sign each PNG answer with a (test) Content Credentials manifest, as OpenAI does"))
+	unsigned := fs.Bool("unsigned", false, catalogue.T("answer without Content Credentials, as a gateway that re-encodes the provider's images does (by default each answer is signed with a test certificate, as OpenAI signs)"))
 	uploadRate := fs.Int64("upload-rate", 0, catalogue.T("bytes a second to read an edit's upload at, as a slow link delivers it; 0 as fast as it comes"))
 	var keys repeated
 	fs.Var(&keys, "group-key", catalogue.T("with --console, a key of a group: KEY=GROUP[:RATIO[:LIMIT]] (limit in quota units, 0 unlimited); repeat for more"))
@@ -136,7 +136,7 @@ func runServeDemo(ctx context.Context, args []string, env Env) error {
 		return usageErr(env, catalogue.T("--gateway: %v"), err)
 	}
 	srv := demoservice.New(demoservice.Config{Key: *key, Pace: *pace, Balance: *balance, Quirks: quirks, ProxyLimit: *proxyLimit,
-		Console: *console, Groups: groups, UploadRate: max(0, *uploadRate), Sign: *sign})
+		Console: *console, Groups: groups, UploadRate: max(0, *uploadRate), Unsigned: *unsigned})
 	base, err := srv.Listen(ctx, *addr)
 	if err != nil {
 		return fmt.Errorf(catalogue.T("cannot listen on %s: %w"), *addr, err)

@@ -17,7 +17,6 @@ import (
 	_ "golang.org/x/image/webp" // inputs may be WebP
 
 	"easel/internal/api"
-	"easel/internal/framing"
 	"easel/internal/pricing"
 )
 
@@ -403,25 +402,10 @@ func (s *Server) encodeResult(job imageJob, i int, img image.Image) ([]byte, err
 		return encodeSVG(job, i, b.Dx(), b.Dy()), nil
 	}
 	data, err := encode(img, job.format, job.compression)
-	if err == nil && s.cfg.Sign && (job.format == "" || job.format == "png") {
-		data = s.signPNG(data, job)
+	if err == nil && !s.cfg.Unsigned {
+		data = s.signer.sign(data, job.model)
 	}
 	return data, err
-}
-
-// signPNG puts a caBX chunk after a PNG's header: a manifest store
-// whose claim says job's model made it, signed with the demo's own key
-// (signer.go).
-func (s *Server) signPNG(p []byte, job imageJob) []byte {
-	store, err := s.signer.store(job.model)
-	if err != nil {
-		return p
-	}
-	out, ok := framing.AfterHeader(p, framing.Chunk("caBX", store))
-	if !ok {
-		return p
-	}
-	return out
 }
 
 func (s *Server) jsonImages(w http.ResponseWriter, r *http.Request, job imageJob, wd, ht int) {

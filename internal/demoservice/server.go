@@ -68,9 +68,11 @@ type Config struct {
 	// Today is the service's day (YYYY-MM-DD) for what changed by date
 	// (gpt-image-2's transparency); "" is the real day.
 	Today string
-	// Sign puts a C2PA manifest store (a caBX chunk) in each PNG answer,
-	// as OpenAI signs what its image models make.
-	Sign bool
+	// Unsigned answers without Content Credentials, as a gateway that
+	// re-encodes what the provider made does; by default each PNG, JPEG
+	// and WebP answer carries a C2PA manifest store, as OpenAI signs
+	// what its image models make.
+	Unsigned bool
 	// UploadRate is how many bytes a second the service reads of an
 	// edit's upload, as a slow link delivers them; 0 reads them as fast
 	// as they come.

@@ -44,3 +44,17 @@ func (g *signer) store(model string) ([]byte, error) {
 	}
 	return c2pa.Sign(model, g.key, g.cert)
 }
+
+// sign puts a manifest store in an answer (c2pa.Embed), as OpenAI signs
+// what its image models make: its claim says model made it. An answer
+// it cannot sign goes as it is.
+func (g *signer) sign(p []byte, model string) []byte {
+	store, err := g.store(model)
+	if err != nil {
+		return p
+	}
+	if out, ok := c2pa.Embed(p, store); ok {
+		return out
+	}
+	return p
+}

@@ -156,32 +156,9 @@ func one(ctx context.Context, it library.Item, src string, opt Options) (string,
 	if ctx.Err() != nil {
 		return "", ctx.Err()
 	}
-	// A file signed with Content Credentials written as it is stays
-	// byte for byte: a text chunk written into it would turn its
-	// credential into "present but tampered". Its recipe goes beside it.
 	signed := bytes.Equal(data, original) && c2pa.Present(original)
-	if signed {
-		meta["content_credentials"] = "present, kept: the file is the signed original, byte for byte"
-	} else if c2pa.Present(original) {
-		meta["content_credentials"] = "not carried: the image was re-encoded, so the original's credential no longer applies"
-	}
-	if SourceType(it) == composite && len(it.Parents) > 0 && opt.PathOfItem != nil {
-		if path := opt.PathOfItem(it.Parents[0]); path != "" {
-			if in := ingredient(it.Parents[0], path); in != nil {
-				meta["ingredient"] = in
-			}
-		}
-	}
-	if opt.Metadata == TextChunks && !signed && meta["digital_source_type"] != nil {
-		// What made it, in XMP, where publishers' tools read it; never
-		// into a signed original.
-		prompt, _ := meta["prompt"].(string)
-		data = withXMP(data, xmpPacket(meta["digital_source_type"].(string), prompt))
-	}
-	if opt.Metadata == TextChunks && format == "png" && !signed {
-		if data, err = withText(data, meta); err != nil {
-			return "", fmt.Errorf("image %d: %w", it.ID, err)
-		}
+	if data, err = inFile(it, data, original, signed, format, opt, meta); err != nil {
+		return "", fmt.Errorf("image %d: %w", it.ID, err)
 	}
 	path, err := writeFree(opt.Dir, Name(it, format), data)
 	if err != nil {
@@ -197,6 +174,39 @@ func one(ctx context.Context, it library.Item, src string, opt Options) (string,
 		}
 	}
 	return path, nil
+}
+
+// inFile is data, item it's export (original re-encoded, or the
+// original itself when signed), with what goes in the file: the IPTC
+// source type in XMP and, for a PNG, the recipe in text chunks; meta,
+// the recipe, says what became of the original's Content Credentials
+// and names a composite's ingredient. A file signed with Content
+// Credentials written as it is stays byte for byte: anything written
+// into it would turn its credential into "present but tampered", so its
+// recipe goes beside it.
+func inFile(it library.Item, data, original []byte, signed bool, format string, opt Options, meta map[string]any) ([]byte, error) {
+	if signed {
+		meta["content_credentials"] = "present, kept: the file is the signed original, byte for byte"
+		return data, nil
+	}
+	if c2pa.Present(original) {
+		meta["content_credentials"] = "not carried: the image was re-encoded, so the original's credential no longer applies"
+	}
+	if in := ingredientOf(it, opt); in != nil {
+		meta["ingredient"] = in
+	}
+	if opt.Metadata != TextChunks {
+		return data, nil
+	}
+	if source, ok := meta["digital_source_type"].(string); ok {
+		// What made it, in XMP, where publishers' tools read it.
+		prompt, _ := meta["prompt"].(string)
+		data = withXMP(data, xmpPacket(source, prompt))
+	}
+	if format == "png" {
+		return withText(data, meta)
+	}
+	return data, nil
 }
 
 // converted is original (item it's file) as format at opt's size: its

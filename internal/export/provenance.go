@@ -80,6 +80,18 @@ func withXMP(data, packet []byte) []byte {
 	return data
 }
 
+// ingredientOf is a composite's ingredient (ingredient), from its first
+// parent's file; nil for anything else, or when the parent is gone.
+func ingredientOf(it library.Item, opt Options) map[string]any {
+	if SourceType(it) != composite || len(it.Parents) == 0 || opt.PathOfItem == nil {
+		return nil
+	}
+	if path := opt.PathOfItem(it.Parents[0]); path != "" {
+		return ingredient(it.Parents[0], path)
+	}
+	return nil
+}
+
 // ingredient describes the Content Credentials of the picture a
 // composite was made from (the first parent, at path), for its recipe:
 // the composite is a new work and does not carry them, but names them.

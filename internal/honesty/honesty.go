@@ -15,6 +15,8 @@ import (
 	"strings"
 
 	"easel/internal/api"
+	"easel/internal/c2pa"
+	"easel/internal/capability"
 	"easel/internal/catalogue"
 	"easel/internal/imageio"
 )
@@ -63,6 +65,10 @@ const (
 	// MaskShape: a masked edit answered at the first image's shape, so
 	// what the mask protects can be compared at all.
 	MaskShape Trait = "mask_shape"
+	// Credentials: the Content Credentials the model's provider signs
+	// its pictures with arrived with them (capability's Signed); a route
+	// that re-encodes them drops the signature.
+	Credentials Trait = "credentials"
 )
 
 // MinImageTokens is the fewest input tokens one reference image costs
@@ -157,19 +163,27 @@ func (c Check) sentence(restored bool) string {
 		return catalogue.F("the service rewrote your prompt: “%s”", shorten(c.Got, 160))
 	case MaskShape:
 		return catalogue.F("the service answered at %s, not the first image's %s: whether it kept what your mask protects could not be measured", c.Got, c.Asked)
+	case Credentials:
+		return catalogue.T("the picture came without the Content Credentials its model's maker signs with: this route re-encoded or stripped them")
 	case References:
 		return catalogue.F("sent %s reference images, the service's own token count shows at most %s reached the model", c.Asked, c.Got)
 	case Mask:
-		pct := int(c.Changed*100 + 0.5)
-		switch {
-		case c.Honoured:
-			return catalogue.F("the service changed %d %% of the area your mask protects", pct)
-		case restored:
-			return catalogue.F("the service changed %d %% of the area your mask protects; Easel restored it", pct)
-		}
-		return catalogue.F("the service changed %d %% of the area your mask protects; keep the unmasked area to restore it", pct)
+		return c.maskSentence(restored)
 	}
 	return catalogue.F("%s was not honoured", c.Trait)
+}
+
+// maskSentence says the share of the protected area the service changed,
+// and whether Easel restored it.
+func (c Check) maskSentence(restored bool) string {
+	pct := int(c.Changed*100 + 0.5)
+	switch {
+	case c.Honoured:
+		return catalogue.F("the service changed %d %% of the area your mask protects", pct)
+	case restored:
+		return catalogue.F("the service changed %d %% of the area your mask protects; Easel restored it", pct)
+	}
+	return catalogue.F("the service changed %d %% of the area your mask protects; keep the unmasked area to restore it", pct)
 }
 
 func shorten(s string, n int) string {
@@ -251,6 +265,7 @@ func Measure(a Asked, res *api.ImageResult) Report {
 		reached := max(1, u.ImageTokens/MinImageTokens)
 		add(References, u.ImageTokens >= MinImageTokens*int64(a.Inputs), fmt.Sprint(a.Inputs), fmt.Sprint(min(reached, int64(a.Inputs))))
 	}
+	r.Checks = append(r.Checks, credentials(o.Model, res)...)
 	r.Checks = append(r.Checks, valuesTaken(o)...)
 	if len(res.Images) > 0 {
 		r.Checks = append(r.Checks, Check{Trait: Served, Honoured: true, Asked: o.Model, Got: o.Model})
@@ -361,4 +376,22 @@ func MaskChangeOf(result, original, mask *imageio.Picture) (share float64, ok bo
 		return 0, false
 	}
 	return float64(changed) / float64(protected), true
+}
+
+// credentials checks that every picture of an answer from a model whose
+// provider signs (capability's Signed) carries Content Credentials; no
+// check for another model, nor for a picture Easel could not read.
+func credentials(model string, res *api.ImageResult) []Check {
+	sheet, ok := capability.Lookup(model)
+	if !ok || sheet.Signed == nil || len(res.Images) == 0 {
+		return nil
+	}
+	missing := 0
+	for _, img := range res.Images {
+		if !c2pa.Present(img.Data) {
+			missing++
+		}
+	}
+	got := map[bool]string{true: "signed", false: "unsigned"}[missing == 0]
+	return []Check{{Trait: Credentials, Honoured: missing == 0, Asked: "signed", Got: got}}
 }

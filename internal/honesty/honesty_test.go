@@ -200,3 +200,32 @@ func TestAMaskedEditAtAnotherShapeSaysSo(t *testing.T) {
 		t.Errorf("said %q", s)
 	}
 }
+
+// An answer from a model whose maker signs (gpt-image-1) is checked for
+// its Content Credentials: signed through a route that keeps them,
+// unsigned through one that re-encodes; a model whose maker does not
+// sign (dall-e-2) is not checked.
+func TestARouteThatDropsCredentialsIsSaid(t *testing.T) {
+	signedTS := httptest.NewServer(demoservice.New(demoservice.Config{}))
+	t.Cleanup(signedTS.Close)
+	unsignedTS := httptest.NewServer(demoservice.New(demoservice.Config{Unsigned: true}))
+	t.Cleanup(unsignedTS.Close)
+	for _, c := range []struct {
+		url, model      string
+		check, honoured bool
+	}{
+		{signedTS.URL, "gpt-image-1", true, true},
+		{unsignedTS.URL, "gpt-image-1", true, false},
+		{unsignedTS.URL, "dall-e-3", true, false},
+	} {
+		cl := api.New(api.Config{BaseURL: c.url + "/v1", APIKey: "sk-honesty-test-0123456789"})
+		asked, res := generate(t, cl, api.ImageOptions{Model: c.model})
+		got, found := honesty.Measure(asked, res).Find(honesty.Credentials)
+		if found != c.check || found && got.Honoured != c.honoured {
+			t.Errorf("%s via %s: check %+v (made %v), want made %v honoured %v", c.model, c.url, got, found, c.check, c.honoured)
+		}
+		if found && !got.Honoured && !strings.Contains(strings.Join(honesty.Measure(asked, res).Sentences(), " "), "re-encoded or stripped") {
+			t.Errorf("the departure is not said")
+		}
+	}
+}
