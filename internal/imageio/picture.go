@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 
 	"easel/internal/catalogue"
+	"easel/internal/colour"
 )
 
 // decodes counts whole decodes of large pictures, for Decodes.
@@ -199,19 +200,9 @@ func Kept(result, original, mask *Picture, feather int, frame image.Rectangle) (
 	if err != nil {
 		return nil, err
 	}
-	// An original in another colour space than sRGB (an Adobe RGB
-	// photograph) is kept in it: the service's sRGB result is taken into
-	// that space, so the kept area is the original's numbers unchanged,
-	// and the composite carries the original's profile.
-	originalBytes, err := original.Bytes()
+	space, res, err := inOriginalSpace(res, result, original)
 	if err != nil {
 		return nil, err
-	}
-	space := SpaceOf(originalBytes)
-	if space != nil {
-		if res, err = space.FromSRGB(res); err != nil {
-			return nil, err
-		}
 	}
 	out, err := keepUnmasked(res, orig, m, feather, frame)
 	if err != nil {
@@ -227,6 +218,35 @@ func Kept(result, original, mask *Picture, feather int, frame image.Rectangle) (
 		}
 	}
 	return pictureOfPixels(data, out), nil
+}
+
+// inOriginalSpace is res, result's pixels, in the colour space original
+// declares (nil: sRGB), and that space. An original in another space
+// than sRGB (an Adobe RGB photograph) is kept in it: the result is taken
+// into that space, so the kept area is the original's numbers unchanged
+// and the composite carries the original's profile. A result that
+// declares a space of its own (a route that answers in Display P3) is
+// read in it.
+func inOriginalSpace(res image.Image, result, original *Picture) (*colour.Space, image.Image, error) {
+	if data, err := result.Bytes(); err == nil {
+		if own := SpaceOf(data); own != nil {
+			converted, err := own.ToSRGB(res)
+			if err != nil {
+				return nil, nil, err
+			}
+			res = converted
+		}
+	}
+	originalBytes, err := original.Bytes()
+	if err != nil {
+		return nil, nil, err
+	}
+	space := SpaceOf(originalBytes)
+	if space == nil {
+		return nil, res, nil
+	}
+	converted, err := space.FromSRGB(res)
+	return space, converted, err
 }
 
 // Cropped is p cut to r (in its own coordinates) as a PNG picture, from
