@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"log/slog"
 	"net/url"
 	"os"
 	"os/signal"
@@ -22,6 +23,7 @@ import (
 	"easel/internal/config"
 	"easel/internal/instance"
 	"easel/internal/jobs"
+	"easel/internal/library"
 	"easel/internal/pricing"
 	"easel/internal/saver"
 	"easel/internal/secrets"
@@ -305,6 +307,11 @@ func (a *App) checkLibrary() {
 	a.work.Go(func(ctx context.Context) {
 		err := lib.Check(ctx)
 		if err == nil {
+			// Then the credentials of images saved before Easel read
+			// them (an upgraded gallery), for the filter by them.
+			if _, err := library.ReadCredentials(ctx, lib); err != nil && ctx.Err() == nil {
+				slog.Warn("gallery: the credentials of older images could not be read", "err", err)
+			}
 			return
 		}
 		a.bridge.Do(func() {

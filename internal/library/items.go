@@ -113,6 +113,9 @@ type pendingItem struct {
 	Sha256 string `json:",omitempty"`
 	// Honesty is the answer measured against the request (schema 6 on).
 	Honesty *honesty.Report `json:",omitempty"`
+	// Credentials is what the file carries of Content Credentials
+	// (schema 12 on; "" is read later).
+	Credentials string `json:",omitempty"`
 }
 
 // Plausible times: a service's created time outside them (a year 10000,
@@ -143,7 +146,8 @@ func (l *Library) Add(ctx context.Context, n NewItem) (int64, error) {
 	var err error
 	p := pendingItem{Format: n.Image.Format, Width: n.Image.Width, Height: n.Image.Height, Kind: n.Kind, Prompt: n.Prompt,
 		RevisedPrompt: n.Image.RevisedPrompt, Model: n.Model, Profile: n.Profile, Params: n.Params,
-		CreatedMs: created.UnixMilli(), DurationMs: n.Duration.Milliseconds(), JobID: n.JobID, RequestID: n.RequestID, Parents: n.Parents}
+		CreatedMs: created.UnixMilli(), DurationMs: n.Duration.Milliseconds(), JobID: n.JobID, RequestID: n.RequestID, Parents: n.Parents,
+		Credentials: credentialsOf(n.Image.Data)}
 	if u := n.Usage; u != nil {
 		p.InputTokens, p.OutputTokens, p.TotalTokens = u.InputTokens, u.OutputTokens, u.TotalTokens
 	}
@@ -218,10 +222,11 @@ func insertItem(ctx context.Context, tx *sql.Tx, rel string, size int64, p pendi
 		report = string(b)
 	}
 	res, err := tx.ExecContext(ctx, `INSERT INTO items (file, format, width, height, size_bytes, kind, prompt, revised_prompt,
-		model, profile, params, input_tokens, output_tokens, total_tokens, created_ms, duration_ms, job_id, request_id, sha256, honesty)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		model, profile, params, input_tokens, output_tokens, total_tokens, created_ms, duration_ms, job_id, request_id, sha256, honesty, credentials)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		rel, p.Format, p.Width, p.Height, size, p.Kind, p.Prompt, p.RevisedPrompt,
-		p.Model, p.Profile, string(params), p.InputTokens, p.OutputTokens, p.TotalTokens, p.CreatedMs, p.DurationMs, p.JobID, p.RequestID, sha, report)
+		p.Model, p.Profile, string(params), p.InputTokens, p.OutputTokens, p.TotalTokens, p.CreatedMs, p.DurationMs, p.JobID, p.RequestID, sha, report,
+		p.Credentials)
 	if err != nil {
 		return 0, err
 	}

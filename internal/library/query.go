@@ -35,6 +35,9 @@ type Query struct {
 	Kinds []string
 	// Format keeps one file format ("png", "jpeg", "webp").
 	Format string
+	// Credentials keeps items whose files carry Content Credentials in
+	// one state (CredentialsSigned, ...); items not read yet are in none.
+	Credentials string
 	// Orientation keeps square, landscape or portrait images.
 	Orientation Orientation
 	// From and To keep items made in [From, To); zero is open.
@@ -78,6 +81,9 @@ func (q Query) filter() ([]string, []any) {
 		for _, k := range q.Kinds {
 			args = append(args, k)
 		}
+	}
+	if q.Credentials != "" {
+		conds, args = append(conds, `credentials = ?`), append(args, q.Credentials)
 	}
 	if q.Format != "" {
 		conds, args = append(conds, `format = ?`), append(args, q.Format)

@@ -322,6 +322,13 @@ ALTER TABLE ledger ADD COLUMN corrected REAL;
 ALTER TABLE ledger ADD COLUMN corrected_ms INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE ledger ADD COLUMN correction TEXT NOT NULL DEFAULT '';
 `},
+	{12, "each image's Content Credentials are remembered, so the gallery can be filtered by them", `
+-- What the item's file carries of Content Credentials (library's
+-- Credentials* values); '' not read yet: an item saved before this
+-- version, read from its file after the upgrade (ReadCredentials).
+ALTER TABLE items ADD COLUMN credentials TEXT NOT NULL DEFAULT '';
+CREATE INDEX items_credentials ON items (credentials);
+`},
 }
 
 // SchemaVersion is the newest schema this Easel knows.

@@ -167,3 +167,28 @@ func TestDetailsSayColoursAndCredentials(t *testing.T) {
 		}
 	}
 }
+
+// The credentials filter keeps the items whose files carry Content
+// Credentials in the state chosen.
+func TestTheGalleryFiltersByCredentials(t *testing.T) {
+	g, h := newGallery(t)
+	addImage(t, h.Library(), "plain", 16)
+	if _, err := h.Library().Add(context.Background(), library.NewItem{Image: api.Image{Data: signed.PNG(t, 16, 16), Format: "png", Width: 16, Height: 16},
+		Kind: "generate", Prompt: "with a store", Created: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	h.UI(g.Reload)
+	h.Until("both", func() bool { return g.Total() == 2 })
+	h.UI(func() { g.filters.credentials.SetSelected("Unverified") })
+	h.Until("the one with a store", func() bool {
+		it, ok := g.item(0)
+		return g.Total() == 1 && ok && it.Prompt == "with a store"
+	})
+	h.UI(func() { g.filters.credentials.SetSelected("Unsigned") })
+	h.Until("the plain one", func() bool {
+		it, ok := g.item(0)
+		return g.Total() == 1 && ok && it.Prompt == "plain"
+	})
+	h.UI(func() { g.filters.credentials.SetSelected("Signed") })
+	h.Until("none signed", func() bool { return g.Total() == 0 })
+}

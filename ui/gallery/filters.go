@@ -17,12 +17,13 @@ import (
 
 // The filters' "everything" choices, and the orders: functions, as the
 // language is chosen after packages initialise.
-func allKinds() string   { return catalogue.T("All kinds") }
-func allModels() string  { return catalogue.T("All models") }
-func allShapes() string  { return catalogue.T("All shapes") }
-func allFormats() string { return catalogue.T("All formats") }
-func newest() string     { return catalogue.T("Newest first") }
-func oldest() string     { return catalogue.T("Oldest first") }
+func allKinds() string       { return catalogue.T("All kinds") }
+func allModels() string      { return catalogue.T("All models") }
+func allShapes() string      { return catalogue.T("All shapes") }
+func allFormats() string     { return catalogue.T("All formats") }
+func anyCredentials() string { return catalogue.T("Signed or not") }
+func newest() string         { return catalogue.T("Newest first") }
+func oldest() string         { return catalogue.T("Oldest first") }
 
 // kindChoices name the kinds of item as a designer does.
 func kindChoices() []struct{ label, kind string } {
@@ -41,6 +42,17 @@ func shapeChoices() []shapeChoice {
 	return []shapeChoice{{catalogue.T("Square"), library.Square}, {catalogue.T("Landscape"), library.Landscape}, {catalogue.T("Portrait"), library.Portrait}}
 }
 
+// credentialChoices name the states of Content Credentials a file can
+// carry (library's Credentials* values), short enough for the bar's
+// cells: signed, a signature that no longer matches, a manifest Easel
+// could not check, none.
+func credentialChoices() []struct{ label, state string } {
+	return []struct{ label, state string }{
+		{catalogue.T("Signed"), library.CredentialsSigned}, {catalogue.T("Signature broken"), library.CredentialsChanged},
+		{catalogue.T("Unverified"), library.CredentialsUnverified}, {catalogue.T("Unsigned"), library.CredentialsNone},
+	}
+}
+
 // dateLayout is how the date filters are written.
 const dateLayout = "2006-01-02"
 
@@ -48,6 +60,7 @@ const dateLayout = "2006-01-02"
 // the library's query.
 type filterBar struct {
 	kind, model, shape, format, order *widget.Select
+	credentials                       *widget.Select
 	from, to                          *widget.Entry
 	changed                           func()
 	facetsOnce                        sync.Once
@@ -72,9 +85,15 @@ func newFilterBar(changed func()) *filterBar {
 	f.shape.Selected = allShapes()
 	f.format = widget.NewSelect([]string{allFormats(), "PNG", "JPEG", "WebP"}, nil)
 	f.format.Selected = allFormats()
+	credentials := []string{anyCredentials()}
+	for _, c := range credentialChoices() {
+		credentials = append(credentials, c.label)
+	}
+	f.credentials = widget.NewSelect(credentials, nil)
+	f.credentials.Selected = anyCredentials()
 	f.order = widget.NewSelect([]string{newest(), oldest()}, nil)
 	f.order.Selected = newest()
-	for _, s := range []*widget.Select{f.kind, f.model, f.shape, f.format, f.order} {
+	for _, s := range []*widget.Select{f.kind, f.model, f.shape, f.format, f.credentials, f.order} {
 		s.OnChanged = on
 	}
 	// The placeholders show the format with dates that mean something:
@@ -90,14 +109,15 @@ func newFilterBar(changed func()) *filterBar {
 // when the window is narrow (1024 pixels), rather than scroll sideways with
 // the sort cut off behind a scroll bar.
 func (f *filterBar) row(fav fyne.CanvasObject) fyne.CanvasObject {
-	size := fyne.NewSize(140, f.from.MinSize().Height)
-	return container.NewGridWrap(size, f.kind, f.model, f.shape, f.format, f.from, f.to, fav, f.order)
+	size := fyne.NewSize(130, f.from.MinSize().Height)
+	return container.NewGridWrap(size, f.kind, f.model, f.shape, f.format, f.credentials, f.from, f.to, fav, f.order)
 }
 
 // active reports whether any filter narrows the gallery.
 func (f *filterBar) active() bool {
 	return f.kind.Selected != allKinds() || f.model.Selected != allModels() || f.shape.Selected != allShapes() ||
-		f.format.Selected != allFormats() || strings.TrimSpace(f.from.Text) != "" || strings.TrimSpace(f.to.Text) != ""
+		f.format.Selected != allFormats() || f.credentials.Selected != anyCredentials() ||
+		strings.TrimSpace(f.from.Text) != "" || strings.TrimSpace(f.to.Text) != ""
 }
 
 // query is the filters as a library query, or what is wrong with a date.
@@ -118,6 +138,11 @@ func (f *filterBar) query() (library.Query, string) {
 	}
 	if f.format.Selected != allFormats() {
 		q.Format = strings.ToLower(f.format.Selected)
+	}
+	for _, c := range credentialChoices() {
+		if c.label == f.credentials.Selected {
+			q.Credentials = c.state
+		}
 	}
 	q.Oldest = f.order.Selected == oldest()
 	for _, d := range []struct {

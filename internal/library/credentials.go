@@ -1,0 +1,79 @@
+package library
+
+import (
+	"context"
+
+	"easel/internal/c2pa"
+	"easel/internal/imageio"
+)
+
+// What an item's file carries of Content Credentials: the values of the
+// items table's credentials column (stored: never renamed).
+const (
+	// CredentialsSigned: a manifest whose signature matches.
+	CredentialsSigned = "signed"
+	// CredentialsChanged: a manifest whose signature does not match.
+	CredentialsChanged = "changed"
+	// CredentialsUnverified: a manifest Easel could not check.
+	CredentialsUnverified = "unverified"
+	// CredentialsNone: no manifest.
+	CredentialsNone = "none"
+)
+
+// credentialsOf is what data carries of Content Credentials.
+func credentialsOf(data []byte) string {
+	c, ok := c2pa.Read(data)
+	switch {
+	case !ok:
+		return CredentialsNone
+	case c.Check == c2pa.Valid:
+		return CredentialsSigned
+	case c.Check == c2pa.Invalid:
+		return CredentialsChanged
+	}
+	return CredentialsUnverified
+}
+
+// ReadCredentials reads the Content Credentials of every item saved
+// before Easel read them (a gallery from before schema 12), from its
+// file, and says how many it read: the gallery's filter by credentials
+// then finds them. An item whose file cannot be read is left to the
+// next start. Run it off the UI goroutine; ctx stops it between items.
+func ReadCredentials(ctx context.Context, l *Library) (int, error) {
+	rows, err := l.db.QueryContext(ctx, `SELECT id, file FROM items WHERE credentials = '' ORDER BY id`)
+	if err != nil {
+		return 0, err
+	}
+	type unread struct {
+		id   int64
+		file string
+	}
+	var todo []unread
+	for rows.Next() {
+		var u unread
+		if err := rows.Scan(&u.id, &u.file); err != nil {
+			_ = rows.Close()
+			return 0, err
+		}
+		todo = append(todo, u)
+	}
+	if err := rows.Close(); err != nil {
+		return 0, err
+	}
+	read := 0
+	for _, u := range todo {
+		if ctx.Err() != nil {
+			return read, ctx.Err()
+		}
+		// Whole: a WebP's credentials may come after its pixels.
+		data, err := imageio.ReadFile(l.Path(Item{File: u.file}))
+		if err != nil {
+			continue
+		}
+		if _, err := l.db.ExecContext(ctx, `UPDATE items SET credentials = ? WHERE id = ?`, credentialsOf(data), u.id); err != nil {
+			return read, err
+		}
+		read++
+	}
+	return read, nil
+}
