@@ -119,3 +119,38 @@ func TestKeptEditOfAnAdobeRGBPhotoKeepsItsColours(t *testing.T) {
 		t.Errorf("the area the mask let change is still the original: %v", got)
 	}
 }
+
+// `easel outpaint` of an Adobe RGB picture widens it in its own space:
+// the canvas goes to the service converted to sRGB, and the result
+// carries the Adobe RGB profile with the picture's own numbers put back.
+func TestOutpaintOfAnAdobeRGBPictureKeepsItsColours(t *testing.T) {
+	srv, env, out, errOut := newest(t)
+	dir := t.TempDir()
+	first, _, profile := adobeFirstImage(t, dir)
+	if code := Run([]string{"outpaint", "--model", "gpt-image-1", "--image", first, "--size", "1536x1024", "--anchor", "left",
+		"--prompt", "a wider lake", "--out", dir}, env); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(errOut.String(), "to sRGB") {
+		t.Errorf("stderr does not say the canvas was converted: %q", errOut)
+	}
+	if got := color.NRGBAModel.Convert(srv.LastAsked().First.At(10, 300)).(color.NRGBA); !near(got, inSRGB, 1) {
+		t.Errorf("the service read the canvas's picture as %v, want about %v", got, inSRGB)
+	}
+	data, err := os.ReadFile(strings.TrimSpace(out.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if icc, _, ok := imageio.EmbeddedProfile(data); !ok || !bytes.Equal(icc, profile) {
+		t.Fatal("the result does not carry the picture's Adobe RGB profile")
+	}
+	img, _ := png.Decode(bytes.NewReader(data))
+	// 800x600 scaled onto a 1536x1024 canvas's height would change its
+	// numbers; it is placed as it is (it fits), at the left, centred.
+	top := (1024 - 600) / 2
+	for _, p := range []image.Point{{5, top + 5}, {400, top + 300}, {790, top + 590}} {
+		if got := color.NRGBAModel.Convert(img.At(p.X, p.Y)).(color.NRGBA); got != adobeMidTone {
+			t.Errorf("the picture at %v is %v, its own %v", p, got, adobeMidTone)
+		}
+	}
+}

@@ -15,9 +15,11 @@ import (
 	"easel/internal/api"
 	"easel/internal/batch"
 	"easel/internal/catalogue"
+	"easel/internal/colour"
 	"easel/internal/config"
 	"easel/internal/cutout"
 	"easel/internal/imageio"
+	"easel/internal/jobs"
 	"easel/internal/outpaint"
 	"easel/internal/pricing"
 	"easel/internal/spend"
@@ -49,10 +51,18 @@ func runOutpaint(ctx context.Context, args []string, env Env) error {
 	if !ok {
 		return usageErr(env, catalogue.F("the size %q is not a width and a height", f.size))
 	}
-	img, err := imageio.DecodeFile(in)
+	// The picture's own numbers: one in another colour space than sRGB
+	// is widened in it and kept in it, its canvas converted to sRGB only
+	// as it is sent (jobs.InSRGB), as the window does.
+	data, err := imageio.ReadFile(in)
 	if err != nil {
 		return fmt.Errorf(catalogue.T("cannot read image %s: %w"), in, err)
 	}
+	img, err := imageio.DecodeBounded(bytes.NewReader(data), imageio.MaxPixels)
+	if err != nil {
+		return fmt.Errorf(catalogue.T("cannot read image %s: %w"), in, err)
+	}
+	space := imageio.SpaceOf(data)
 	plan, err := outpaint.Expand(img, image.Pt(w, h), anchor)
 	if err != nil {
 		return err
@@ -80,16 +90,28 @@ func runOutpaint(ctx context.Context, args []string, env Env) error {
 			return usageErr(env, catalogue.F("%s makes only %s: a %dx%d canvas has none of their shapes, so the picture could not be put back; pick one of them as --size", opts.Model, strings.Join(api.StandardSizes, ", "), w, h))
 		}
 	}
+	if space != nil {
+		if tagged, ok := imageio.WithProfile(canvas, space.ICC, space.Name); ok {
+			canvas = tagged
+		}
+	}
 	req := api.EditRequest{Prompt: f.prompt, ImageOptions: opts,
 		Images: []api.InputImage{{Name: "canvas.png", ContentType: "image/png", Data: canvas}},
 		Mask:   &api.InputImage{Name: "mask.png", ContentType: "image/png", Data: mask}}
+	converted, err := jobs.InSRGB(&req, nil)
+	if err != nil {
+		return err
+	}
+	for _, note := range converted {
+		fmt.Fprintln(env.Stderr, "easel: "+note)
+	}
 	res, err := sendEdit(ctx, env, &f, c, p, &req)
 	if err != nil || res == nil {
 		return err
 	}
 	kept := &api.ImageResult{}
 	for i, got := range res.Images {
-		out, err := restore(plan, got, feather)
+		out, err := restore(plan, got, feather, space)
 		if err != nil {
 			// Paid for: kept as the service sent it, and said.
 			fmt.Fprintln(env.Stderr, "easel: "+catalogue.F("image %d came back at %dx%d, not the canvas's shape, so the picture could not be put back (%v): it is kept as the service sent it", i+1, got.Width, got.Height, err))
@@ -110,11 +132,18 @@ func listed(size string) bool {
 	return false
 }
 
-// restore puts the original back into one result, as a PNG.
-func restore(plan *outpaint.Plan, got api.Image, feather int) (api.Image, error) {
+// restore puts the original back into one result, as a PNG: in the
+// original's colour space when it declares one (space; nil is sRGB),
+// the result taken into it and the profile carried.
+func restore(plan *outpaint.Plan, got api.Image, feather int, space *colour.Space) (api.Image, error) {
 	res, err := imageio.DecodeBounded(bytes.NewReader(got.Data), imageio.MaxPixels)
 	if err != nil {
 		return api.Image{}, err
+	}
+	if space != nil {
+		if res, err = space.FromSRGB(res); err != nil {
+			return api.Image{}, err
+		}
 	}
 	out, err := plan.Restore(res, feather)
 	if err != nil {
@@ -124,7 +153,13 @@ func restore(plan *outpaint.Plan, got api.Image, feather int) (api.Image, error)
 	if err := png.Encode(&b, out); err != nil {
 		return api.Image{}, err
 	}
-	return api.Image{Data: b.Bytes(), Format: "png", Width: out.Rect.Dx(), Height: out.Rect.Dy()}, nil
+	data := b.Bytes()
+	if space != nil {
+		if tagged, ok := imageio.WithProfile(data, space.ICC, space.Name); ok {
+			data = tagged
+		}
+	}
+	return api.Image{Data: data, Format: "png", Width: out.Rect.Dx(), Height: out.Rect.Dy()}, nil
 }
 
 // sendEdit sends an edit as `easel edit` does: estimate (or print it and

@@ -1,6 +1,7 @@
 package edit
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"image"
@@ -137,13 +138,50 @@ func (e *expander) size() (canvas image.Point, m outpaint.Margins, byPx bool) {
 	return src, m, false
 }
 
+// inOwnSpace is canvas, made from the picture as shown (sRGB), made
+// again (by widenOwn, the same widening) from the picture's own numbers with its profile when it declares
+// another space (an Adobe RGB photograph): sent, it is converted to sRGB
+// like any input, and the kept result carries the picture's numbers and
+// profile (jobs.InSRGB, imageio.Kept). canvas itself for an sRGB picture.
+func inOwnSpace(first api.InputImage, canvas []byte, widenOwn func(image.Image) (*outpaint.Plan, error)) ([]byte, error) {
+	data, err := first.Bytes()
+	if err != nil {
+		return nil, err
+	}
+	space := imageio.SpaceOf(data)
+	if space == nil {
+		return canvas, nil
+	}
+	raw, err := imageio.DecodeBounded(bytes.NewReader(data), imageio.MaxPixels)
+	if err != nil {
+		return nil, err
+	}
+	plan, err := widenOwn(raw)
+	if err != nil {
+		return nil, err
+	}
+	encoded, _, err := plan.PNGs()
+	if err != nil {
+		return nil, err
+	}
+	if tagged, ok := imageio.WithProfile(encoded, space.ICC, space.Name); ok {
+		return tagged, nil
+	}
+	return canvas, nil
+}
+
 // plan is the widening chosen.
 func (e *expander) plan() (*outpaint.Plan, error) {
 	canvas, m, byPx := e.size()
+	return widen(e.src, canvas, m, byPx, e.anchor)
+}
+
+// widen is src widened to canvas at anchor, or by m's pixels.
+func widen(src image.Image, canvas image.Point, m outpaint.Margins, byPx bool, anchor outpaint.Anchor) (*outpaint.Plan, error) {
 	if byPx {
-		return outpaint.ExpandBy(e.src, m)
+		return outpaint.ExpandBy(src, m)
 	}
-	return outpaint.Expand(e.src, canvas, e.anchor)
+	return outpaint.Expand(src, canvas, anchor)
 }
 
 // update follows the choices: the fields shown, the anchor marked, the
@@ -199,8 +237,14 @@ func (e *expander) apply() {
 		return
 	}
 	name := strings.TrimSuffix(e.first.Image.Name, filepath.Ext(e.first.Image.Name)) + "-expanded.png"
+	first := e.first.Image
+	canvasSize, margins, byPx := e.size()
+	widenOwn := func(src image.Image) (*outpaint.Plan, error) { return widen(src, canvasSize, margins, byPx, e.anchor) }
 	t.host.Work().Go(func(ctx context.Context) {
 		data, _, err := plan.PNGs()
+		if err == nil {
+			data, err = inOwnSpace(first, data, widenOwn)
+		}
 		var in Input
 		if err == nil {
 			in = NewInput(name, "image/png", data, e.first.Item, plan.Canvas)

@@ -18,6 +18,7 @@ import (
 	"easel/internal/config"
 	"easel/internal/imageio"
 	"easel/internal/jobs"
+	"easel/internal/outpaint"
 	"easel/internal/secrets"
 	"easel/internal/secrets/secretstest"
 	"easel/ui/imageform"
@@ -308,4 +309,36 @@ func sameWithin(a, b color.NRGBA, d int) bool {
 		}
 	}
 	return true
+}
+
+// Expand canvas… on an Adobe RGB picture makes the canvas from the
+// picture's own numbers, with its profile: sent, it is converted like
+// any input; kept, it stays in the picture's space.
+func TestACanvasKeepsThePicturesOwnSpace(t *testing.T) {
+	profile, err := os.ReadFile("../../internal/colour/testdata/adobergb.icc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	photo := image.NewNRGBA(image.Rect(0, 0, 64, 64))
+	for p := 0; p < len(photo.Pix); p += 4 {
+		copy(photo.Pix[p:], []byte{60, 160, 90, 255})
+	}
+	var b bytes.Buffer
+	_ = png.Encode(&b, photo)
+	tagged, _ := imageio.WithProfile(b.Bytes(), profile, "Adobe RGB (1998)")
+	widen := func(src image.Image) (*outpaint.Plan, error) { return outpaint.Expand(src, image.Pt(128, 64), outpaint.Left) }
+	shown, _ := imageio.DecodeForScreen(tagged)
+	plan, _ := widen(shown)
+	asShown, _, _ := plan.PNGs()
+	canvas, err := inOwnSpace(api.InputImage{Name: "photo.png", Data: tagged}, asShown, widen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if icc, _, ok := imageio.EmbeddedProfile(canvas); !ok || !bytes.Equal(icc, profile) {
+		t.Fatal("the canvas does not carry the picture's profile")
+	}
+	img, _ := png.Decode(bytes.NewReader(canvas))
+	if got := color.NRGBAModel.Convert(img.At(10, 10)); got != (color.NRGBA{60, 160, 90, 255}) {
+		t.Errorf("the canvas holds %v where the picture's own numbers are (60,160,90)", got)
+	}
 }
