@@ -19,7 +19,6 @@ import (
 	"easel/internal/config"
 	"easel/internal/cutout"
 	"easel/internal/imageio"
-	"easel/internal/jobs"
 	"easel/internal/outpaint"
 	"easel/internal/pricing"
 	"easel/internal/spend"
@@ -51,18 +50,10 @@ func runOutpaint(ctx context.Context, args []string, env Env) error {
 	if !ok {
 		return usageErr(env, catalogue.F("the size %q is not a width and a height", f.size))
 	}
-	// The picture's own numbers: one in another colour space than sRGB
-	// is widened in it and kept in it, its canvas converted to sRGB only
-	// as it is sent (jobs.InSRGB), as the window does.
-	data, err := imageio.ReadFile(in)
+	img, space, err := ownPicture(in)
 	if err != nil {
-		return fmt.Errorf(catalogue.T("cannot read image %s: %w"), in, err)
+		return err
 	}
-	img, err := imageio.DecodeBounded(bytes.NewReader(data), imageio.MaxPixels)
-	if err != nil {
-		return fmt.Errorf(catalogue.T("cannot read image %s: %w"), in, err)
-	}
-	space := imageio.SpaceOf(data)
 	plan, err := outpaint.Expand(img, image.Pt(w, h), anchor)
 	if err != nil {
 		return err
@@ -82,28 +73,14 @@ func runOutpaint(ctx context.Context, args []string, env Env) error {
 		return err
 	}
 	opts := f.options()
-	if !api.TakesCustomSizes(opts.Model) && api.DefaultLimits.CheckSize(f.size) == nil && !listed(f.size) {
-		// A model of fixed sizes is asked for the one of the canvas's
-		// shape; the result is scaled back onto the canvas.
-		opts.Size = api.MatchSize(opts.Model, w, h)
-		if rw, rh, _ := api.ParseSize(opts.Size); !imageio.SameShape(image.Pt(rw, rh), image.Pt(w, h)) {
-			return usageErr(env, catalogue.F("%s makes only %s: a %dx%d canvas has none of their shapes, so the picture could not be put back; pick one of them as --size", opts.Model, strings.Join(api.StandardSizes, ", "), w, h))
-		}
-	}
-	if space != nil {
-		if tagged, ok := imageio.WithProfile(canvas, space.ICC, space.Name); ok {
-			canvas = tagged
-		}
-	}
-	req := api.EditRequest{Prompt: f.prompt, ImageOptions: opts,
-		Images: []api.InputImage{{Name: "canvas.png", ContentType: "image/png", Data: canvas}},
-		Mask:   &api.InputImage{Name: "mask.png", ContentType: "image/png", Data: mask}}
-	converted, err := jobs.InSRGB(&req, nil)
-	if err != nil {
+	if err := sizeForCanvas(env, &opts, f.size, w, h); err != nil {
 		return err
 	}
-	for _, note := range converted {
-		fmt.Fprintln(env.Stderr, "easel: "+note)
+	req := api.EditRequest{Prompt: f.prompt, ImageOptions: opts,
+		Images: []api.InputImage{{Name: "canvas.png", ContentType: "image/png", Data: withSpace(canvas, space)}},
+		Mask:   &api.InputImage{Name: "mask.png", ContentType: "image/png", Data: mask}}
+	if err := readyEdit(env, &req, nil, "", false, image.Point{}); err != nil {
+		return err
 	}
 	res, err := sendEdit(ctx, env, &f, c, p, &req)
 	if err != nil || res == nil {
@@ -132,6 +109,47 @@ func listed(size string) bool {
 	return false
 }
 
+// sizeForCanvas asks a model of fixed sizes for the one of the w×h
+// canvas's shape (the result is scaled back onto the canvas), or says
+// it makes none.
+func sizeForCanvas(env Env, opts *api.ImageOptions, size string, w, h int) error {
+	if api.TakesCustomSizes(opts.Model) || api.DefaultLimits.CheckSize(size) != nil || listed(size) {
+		return nil
+	}
+	opts.Size = api.MatchSize(opts.Model, w, h)
+	if rw, rh, _ := api.ParseSize(opts.Size); !imageio.SameShape(image.Pt(rw, rh), image.Pt(w, h)) {
+		return usageErr(env, catalogue.F("%s makes only %s: a %dx%d canvas has none of their shapes, so the picture could not be put back; pick one of them as --size", opts.Model, strings.Join(api.StandardSizes, ", "), w, h))
+	}
+	return nil
+}
+
+// ownPicture is the picture at path decoded with its own numbers, and
+// the colour space it declares (nil: sRGB): one in another space is
+// widened in it and kept in it, its canvas converted to sRGB only as it
+// is sent (jobs.InSRGB), as the window does.
+func ownPicture(path string) (image.Image, *colour.Space, error) {
+	data, err := imageio.ReadFile(path)
+	if err != nil {
+		return nil, nil, fmt.Errorf(catalogue.T("cannot read image %s: %w"), path, err)
+	}
+	img, err := imageio.DecodeBounded(bytes.NewReader(data), imageio.MaxPixels)
+	if err != nil {
+		return nil, nil, fmt.Errorf(catalogue.T("cannot read image %s: %w"), path, err)
+	}
+	return img, imageio.SpaceOf(data), nil
+}
+
+// withSpace is data (a PNG Easel made) carrying space's profile; data
+// itself for sRGB.
+func withSpace(data []byte, space *colour.Space) []byte {
+	if space != nil {
+		if tagged, ok := imageio.WithProfile(data, space.ICC, space.Name); ok {
+			return tagged
+		}
+	}
+	return data
+}
+
 // restore puts the original back into one result, as a PNG: in the
 // original's colour space when it declares one (space; nil is sRGB),
 // the result taken into it and the profile carried.
@@ -153,13 +171,7 @@ func restore(plan *outpaint.Plan, got api.Image, feather int, space *colour.Spac
 	if err := png.Encode(&b, out); err != nil {
 		return api.Image{}, err
 	}
-	data := b.Bytes()
-	if space != nil {
-		if tagged, ok := imageio.WithProfile(data, space.ICC, space.Name); ok {
-			data = tagged
-		}
-	}
-	return api.Image{Data: data, Format: "png", Width: out.Rect.Dx(), Height: out.Rect.Dy()}, nil
+	return api.Image{Data: withSpace(b.Bytes(), space), Format: "png", Width: out.Rect.Dx(), Height: out.Rect.Dy()}, nil
 }
 
 // sendEdit sends an edit as `easel edit` does: estimate (or print it and

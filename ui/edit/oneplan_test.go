@@ -326,7 +326,9 @@ func TestACanvasKeepsThePicturesOwnSpace(t *testing.T) {
 	var b bytes.Buffer
 	_ = png.Encode(&b, photo)
 	tagged, _ := imageio.WithProfile(b.Bytes(), profile, "Adobe RGB (1998)")
-	widen := func(src image.Image) (*outpaint.Plan, error) { return outpaint.Expand(src, image.Pt(128, 64), outpaint.Left) }
+	widen := func(src image.Image) (*outpaint.Plan, error) {
+		return outpaint.Expand(src, image.Pt(128, 64), outpaint.Left)
+	}
 	shown, _ := imageio.DecodeForScreen(tagged)
 	plan, _ := widen(shown)
 	asShown, _, _ := plan.PNGs()
