@@ -18,6 +18,7 @@ import (
 	"easel/internal/library"
 	"easel/internal/secrets"
 	"easel/internal/secrets/secretstest"
+	"easel/internal/testsupport/damaged"
 	"easel/ui/chrome"
 )
 
@@ -138,24 +139,7 @@ func TestAnUnwritableGalleryIsToldBeforeSending(t *testing.T) {
 // writing into the damaged file.)
 func TestADamagedIndexIsSaidAndNothingIsPaid(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "data")
-	lib, err := library.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := range 200 { // pages enough to damage one in the middle
-		_, _ = lib.Ledger().Record(context.Background(), library.Entry{Profile: "p", Model: strings.Repeat("m", 500), Kind: library.SpendChat,
-			Outcome: library.Billed, Currency: "USD", Job: fmt.Sprint(i)})
-	}
-	lib.Close()
-	db := filepath.Join(dir, "library.db")
-	data, _ := os.ReadFile(db)
-	page := 4096 * (len(data) / 4096 / 2)
-	for i := page + 8; i < page+4096-8; i++ {
-		data[i] = 0xA5
-	}
-	if err := os.WriteFile(db, data, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	damaged.Gallery(t, dir)
 	ea := appOn(t, dir)
 	waitFor(t, ea, "the banner", func() bool { return strings.Contains(ea.banner.Text(chrome.BannerLibrary), "is damaged") })
 	if h := refusedHint(t, ea, "a poster"); !strings.Contains(h, "is damaged") || !strings.Contains(h, "Nothing was sent or charged") ||

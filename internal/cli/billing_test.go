@@ -3,7 +3,6 @@ package cli
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"image"
 	"image/png"
 	"math"
@@ -21,6 +20,7 @@ import (
 	"easel/internal/gateway"
 	"easel/internal/library"
 	"easel/internal/secrets/secretstest"
+	"easel/internal/testsupport/damaged"
 )
 
 // TestMain lets a test run this package's command line as a process of
@@ -414,30 +414,14 @@ func TestADamagedLibraryStopsAPaidRequest(t *testing.T) {
 			defer ts.Close()
 			env, _, errOut := testEnv(t, ts.URL+"/v1")
 			env.Library = filepath.Join(t.TempDir(), "library")
-			lib, err := library.Open(env.Library)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for i := range 200 { // pages enough to damage one in the middle
-				_, _ = lib.Ledger().Record(context.Background(), library.Entry{Profile: "p", Model: strings.Repeat("m", 500), Kind: library.SpendChat, Outcome: library.Billed, Currency: "USD", Job: fmt.Sprint(i)})
-			}
-			lib.Close()
-			db := filepath.Join(env.Library, "library.db")
-			data, _ := os.ReadFile(db)
 			if damage == "truncated" {
-				data = data[:len(data)/3]
-			} else {
-				// A page of ledger rows near the middle of the file (a
-				// free page, which no check reads and no row is lost
-				// with, would not do): where a model name lies.
-				at := bytes.Index(data[len(data)/2:], bytes.Repeat([]byte("m"), 500)) + len(data)/2
-				page := 4096 * (at / 4096)
-				for i := page + 8; i < page+4096-8; i++ {
-					data[i] = 0xA5
+				db := damaged.Filled(t, env.Library)
+				data, _ := os.ReadFile(db)
+				if err := os.WriteFile(db, data[:len(data)/3], 0o600); err != nil {
+					t.Fatal(err)
 				}
-			}
-			if err := os.WriteFile(db, data, 0o600); err != nil {
-				t.Fatal(err)
+			} else {
+				damaged.Gallery(t, env.Library)
 			}
 			code := Run([]string{"gen", "--prompt", "a fox", "--out", t.TempDir()}, env)
 			if code != 1 || !strings.Contains(errOut.String(), "nothing was sent") {
