@@ -116,3 +116,29 @@ func TestEveryRowIsConverted(t *testing.T) {
 		t.Fatal("the source was changed")
 	}
 }
+
+// The table of colours already met gives each pixel exactly the answer
+// the transform gives, whatever colours share its slots.
+func TestRememberedColoursAreExact(t *testing.T) {
+	s := space(t, "displayp3.icc", "")
+	img := image.NewNRGBA(image.Rect(0, 0, 257, 300))
+	seed := uint32(1)
+	for i := range img.Pix {
+		seed = seed*1664525 + 1013904223
+		img.Pix[i] = byte(seed >> 24)
+	}
+	out, err := s.ToSRGB(img)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _ := s.toSRGB()
+	for y := 0; y < 300; y += 7 {
+		for x := range 257 {
+			c := img.NRGBAAt(x, y)
+			r, g, b := p.Transform(float64(c.R)/255, float64(c.G)/255, float64(c.B)/255)
+			if got, want := out.NRGBAAt(x, y), (color.NRGBA{to8(r), to8(g), to8(b), c.A}); got != want {
+				t.Fatalf("(%d,%d) %v became %v, the transform says %v", x, y, c, got, want)
+			}
+		}
+	}
+}
