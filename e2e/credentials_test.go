@@ -5,15 +5,9 @@ package e2e
 import (
 	"bytes"
 	"context"
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
-	"crypto/x509"
-	"crypto/x509/pkix"
 	"image"
 	"image/color"
 	"image/png"
-	"math/big"
 	"os"
 	"path/filepath"
 	"testing"
@@ -24,6 +18,7 @@ import (
 	"easel/internal/framing"
 	"easel/internal/imageio"
 	"easel/internal/library"
+	"easel/internal/testsupport/signed"
 )
 
 // seedCredentials puts in the library of home one picture for each
@@ -38,16 +33,6 @@ func seedCredentials(t *testing.T, home string) {
 		t.Fatal(err)
 	}
 	defer lib.Close()
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{Organization: []string{"Easel demo service (not OpenAI)"}},
-		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour)}
-	cert, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
-	if err != nil {
-		t.Fatal(err)
-	}
 	picture := func(c color.NRGBA) []byte {
 		img := image.NewNRGBA(image.Rect(0, 0, 320, 240))
 		for p := 0; p < len(img.Pix); p += 4 {
@@ -58,11 +43,7 @@ func seedCredentials(t *testing.T, home string) {
 		return buf.Bytes()
 	}
 	signedWith := func(data []byte, generator string) []byte {
-		store, err := c2pa.Sign(generator, key, cert)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out, _ := framing.AfterHeader(data, framing.Chunk("caBX", store))
+		out, _ := c2pa.Embed(data, signed.Manifest(t, generator, "Easel demo service (not OpenAI)"))
 		return out
 	}
 	tampered := bytes.Replace(signedWith(picture(color.NRGBA{90, 90, 160, 255}), "gpt-image-1"), []byte("gpt-image-1"), []byte("gpt-image-X"), -1)

@@ -3,16 +3,10 @@ package export
 import (
 	"bytes"
 	"context"
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
-	"crypto/x509"
-	"crypto/x509/pkix"
 	"encoding/json"
 	"image"
 	"image/color"
 	"image/png"
-	"math/big"
 	"os"
 	"strings"
 	"testing"
@@ -38,17 +32,7 @@ func TestACompositeNamesItsSignedIngredient(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer l.Close()
-	key, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{Organization: []string{"Signer Org"}},
-		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour)}
-	cert, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	store, err := c2pa.Sign("gpt-image-1", key, cert)
-	if err != nil {
-		t.Fatal(err)
-	}
+	store := signed.Manifest(t, "gpt-image-1", "Signer Org")
 	plain := signed.PNG(t, 32, 32)
 	var clean []byte
 	for kind, chunk := range framing.PNGChunks(plain) {

@@ -124,10 +124,7 @@ func TestTheWindowAndTheCommandLineSendAPaddedKeptEditAlike(t *testing.T) {
 	}
 
 	// The command line, against the same service.
-	var out, errOut bytes.Buffer
-	vars := map[string]string{"OPENAI_BASE_URL": h.ServiceURL(), "OPENAI_API_KEY": "sk-oneplan-test-123456", "EASEL_HOME": filepath.Join(dir, "home")}
-	env := cli.Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errOut, Getenv: func(k string) string { return vars[k] },
-		Profiles: config.Open(filepath.Join(dir, "profiles.json")), Keys: secrets.New(secretstest.NewMemory(), 0)}
+	env, out, errOut := cliEnv(h, dir)
 	if code := cli.Run([]string{"edit", "--prompt", "a lantern in the middle", "--model", model, "--image", picture, "--mask", maskFile,
 		"--keep", "--size", "match", "--out", filepath.Join(dir, "out")}, env); code != 0 {
 		t.Fatalf("easel edit: exit %d: %s", code, errOut.String())
@@ -177,6 +174,15 @@ func TestTheWindowAndTheCommandLineSendAPaddedKeptEditAlike(t *testing.T) {
 			}
 		}
 	}
+}
+
+// cliEnv is a command line's environment against h's fake service, its
+// home and profiles in dir, and what it prints.
+func cliEnv(h *roomtest.Host, dir string) (cli.Env, *bytes.Buffer, *bytes.Buffer) {
+	var out, errOut bytes.Buffer
+	vars := map[string]string{"OPENAI_BASE_URL": h.ServiceURL(), "OPENAI_API_KEY": "sk-oneplan-test-123456", "EASEL_HOME": filepath.Join(dir, "home")}
+	return cli.Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errOut, Getenv: func(k string) string { return vars[k] },
+		Profiles: config.Open(filepath.Join(dir, "profiles.json")), Keys: secrets.New(secretstest.NewMemory(), 0)}, &out, &errOut
 }
 
 func sameColour(a, b color.Color) bool {
@@ -257,10 +263,7 @@ func TestTheWindowAndTheCommandLineKeepAnAdobeRGBPhotoInItsColours(t *testing.T)
 		t.Fatal(err)
 	}
 
-	var out, errOut bytes.Buffer
-	vars := map[string]string{"OPENAI_BASE_URL": h.ServiceURL(), "OPENAI_API_KEY": "sk-oneplan-test-123456", "EASEL_HOME": filepath.Join(dir, "home")}
-	env := cli.Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errOut, Getenv: func(k string) string { return vars[k] },
-		Profiles: config.Open(filepath.Join(dir, "profiles.json")), Keys: secrets.New(secretstest.NewMemory(), 0)}
+	env, out, errOut := cliEnv(h, dir)
 	if code := cli.Run([]string{"edit", "--prompt", "a lake", "--model", model, "--image", picture, "--mask", maskFile,
 		"--keep", "--size", "match", "--out", filepath.Join(dir, "out")}, env); code != 0 {
 		t.Fatalf("easel edit: exit %d: %s", code, errOut.String())

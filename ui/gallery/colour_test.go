@@ -3,15 +3,9 @@ package gallery
 import (
 	"bytes"
 	"context"
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
-	"crypto/x509"
-	"crypto/x509/pkix"
 	"image"
 	"image/color"
 	"image/png"
-	"math/big"
 	"os"
 	"strings"
 	"testing"
@@ -21,7 +15,6 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"easel/internal/api"
-	"easel/internal/c2pa"
 	"easel/internal/imageio"
 	"easel/internal/library"
 	"easel/internal/testsupport/signed"
@@ -133,20 +126,7 @@ func TestDetailsSayColoursAndCredentials(t *testing.T) {
 	}
 	p3, _ := imageio.WithProfile(plain.Bytes(), profile, "Display P3")
 	signedPNG := signed.WithChunk(plain.Bytes(), "caBX", []byte("\x00\x00\x00\x10jumbjumdc2pa"))
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{Organization: []string{"OpenAI test"}},
-		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour)}
-	cert, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	store, err := c2pa.Sign("gpt-image-1", key, cert)
-	if err != nil {
-		t.Fatal(err)
-	}
+	store := signed.Manifest(t, "gpt-image-1", "OpenAI test")
 	verified := signed.WithChunk(plain.Bytes(), "caBX", store)
 	for _, c := range []struct {
 		kind, model string
