@@ -13,9 +13,12 @@ import (
 	"strings"
 	"testing"
 
+	"fyne.io/fyne/v2/test"
+
 	"easel/internal/api"
 	"easel/internal/cli"
 	"easel/internal/config"
+	"easel/internal/demoservice"
 	"easel/internal/imageio"
 	"easel/internal/jobs"
 	"easel/internal/outpaint"
@@ -345,5 +348,101 @@ func TestACanvasKeepsThePicturesOwnSpace(t *testing.T) {
 	img, _ := png.Decode(bytes.NewReader(canvas))
 	if got := color.NRGBAModel.Convert(img.At(10, 10)); got != (color.NRGBA{60, 160, 90, 255}) {
 		t.Errorf("the canvas holds %v where the picture's own numbers are (60,160,90)", got)
+	}
+}
+
+// The window and the command line shape a request alike from what the
+// service is known to do (issue 42): against a gateway that makes one
+// image per request and answers streams unstreamed, each first learns
+// it from one edit of 2 images asked as a stream; the next such edit
+// then reaches the service from both as 2 requests of 1 image, not
+// streamed. (The window offers the split and the user takes it; the
+// command line says it and does it. Both ask for a stream from the
+// profile's defaults, not from a flag that would ask anyway.)
+func TestTheWindowAndTheCommandLineSplitAndUnstreamAlike(t *testing.T) {
+	h := roomtest.NewWith(t, roomtest.Options{RecordEdits: true, Quirks: []demoservice.Quirk{demoservice.QuirkOneImage, demoservice.QuirkNoImageStream}})
+	r := New(h)
+	h.Show(r.Build)
+	dir := t.TempDir()
+	pic := image.NewNRGBA(image.Rect(0, 0, 64, 64))
+	for p := 0; p < len(pic.Pix); p += 4 {
+		copy(pic.Pix[p:], []byte{90, 140, 200, 255})
+	}
+	picture := filepath.Join(dir, "tile.png")
+	var b bytes.Buffer
+	_ = png.Encode(&b, pic)
+	if err := os.WriteFile(picture, b.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var done int
+	h.OnJob = func(e jobs.Event) {
+		if e.State.Final() {
+			done++
+		}
+	}
+	h.UI(func() { r.AddFiles([]string{picture}) })
+	h.Until("the picture", func() bool { return len(r.strip.inputs) == 1 && r.mask.painter.Image() != nil })
+	var model string
+	send := func() {
+		h.UI(func() {
+			model = r.Options().Options().Model
+			r.Options().SetOptions(api.ImageOptions{Model: model, Size: "1024x1024", N: 2, Stream: true, PartialImages: 1})
+			r.Prompt().SetText("a tiled wall")
+			r.PrimaryAction()
+		})
+	}
+	send()
+	h.Until("the window's first edit", func() bool { return done == 1 })
+	send()
+	split, said := h.Overlay("Send 2 requests of 1 image")
+	if !strings.Contains(said, "one image") {
+		t.Errorf("the offer says %q", said)
+	}
+	h.UI(func() { test.Tap(split) })
+	h.Until("the window's two requests", func() bool { return done == 3 })
+
+	// The command line, on a profile whose defaults ask for a stream.
+	env, _, errOut := cliEnv(h, dir)
+	env.Getenv = func(string) string { return "" }
+	env.Library = filepath.Join(dir, "cli-gallery")
+	on := true
+	p := config.Profile{ID: "p-oneplan", Name: "One plan", BaseURL: h.ServiceURL(), Image: config.ImageDefaults{Stream: &on}}
+	if _, err := env.Profiles.Update(func(f *config.File) error { f.Active = p.ID; return f.Put(p) }); err != nil {
+		t.Fatal(err)
+	}
+	if err := env.Keys.Set(context.Background(), p.ID, "sk-oneplan-test-123456"); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"edit", "--prompt", "a tiled wall", "--model", model, "--image", picture, "--size", "1024x1024", "--n", "2",
+		"--partial-images", "1", "--out", filepath.Join(dir, "out")}
+	for round := range 2 {
+		if code := cli.Run(args, env); code != 0 {
+			t.Fatalf("easel edit, round %d: exit %d: %s", round+1, code, errOut.String())
+		}
+	}
+	if !strings.Contains(errOut.String(), "request 2 of 2") || !strings.Contains(errOut.String(), "not asking for a stream") {
+		t.Errorf("the command line did not say it split and unstreamed: %s", errOut.String())
+	}
+
+	forms := h.Edits()
+	if len(forms) != 6 {
+		t.Fatalf("the service received %d edits, want 1+2 from the window and 1+2 from the command line", len(forms))
+	}
+	for i, f := range forms {
+		first := i == 0 || i == 3
+		n, stream := strings.Join(f.Value["n"], ""), strings.Join(f.Value["stream"], "")
+		switch {
+		case first && (n != "2" || stream != "true"):
+			t.Errorf("edit %d, a first one, asked n=%q stream=%q, want 2 and a stream", i+1, n, stream)
+		case !first && (n != "1" || stream == "true" || len(f.Value["partial_images"]) > 0):
+			t.Errorf("edit %d, after learning, asked n=%q stream=%q partial_images=%q, want 1 and no stream", i+1, n, stream, f.Value["partial_images"])
+		}
+	}
+	for _, field := range []string{"n", "stream", "partial_images", "model", "size", "prompt"} {
+		for k := 1; k < 3; k++ {
+			if a, b := strings.Join(forms[k].Value[field], ","), strings.Join(forms[k+3].Value[field], ","); a != b {
+				t.Errorf("%s: the window's request %d asked %q, the command line's %q", field, k, a, b)
+			}
+		}
 	}
 }
