@@ -30,9 +30,9 @@ func SpaceOf(data []byte) *colour.Space {
 // profile comes before the pixels, in a PNG, a JPEG and a WebP alike.
 const profileHead = maxProfile + 256<<10
 
-// fileSpace is the colour space of the file at path (SpaceOf), read from
+// FileSpace is the colour space of the file at path (SpaceOf), read from
 // its head.
-func fileSpace(path string) *colour.Space {
+func FileSpace(path string) *colour.Space {
 	head, err := FileHead(path)
 	if err != nil {
 		return nil

@@ -46,7 +46,7 @@ func DecodeFileFit(path string, side int) (image.Image, error) {
 	if err != nil {
 		return nil, err
 	}
-	return InSRGB(Fit(img, side), fileSpace(path)), nil
+	return InSRGB(Fit(img, side), FileSpace(path)), nil
 }
 
 // DecodeFile decodes an image file whole, within MaxPixels, in sRGB: a
@@ -57,7 +57,7 @@ func DecodeFile(path string) (image.Image, error) {
 	if err != nil {
 		return nil, err
 	}
-	return InSRGB(img, fileSpace(path)), nil
+	return InSRGB(img, FileSpace(path)), nil
 }
 
 // decodeFile decodes an image file whole, within MaxPixels, its numbers

@@ -58,7 +58,8 @@ func NewInput(name, contentType string, data []byte, item int64, decoded image.I
 	if format, w, h, err := imageio.SniffImage(data); err == nil {
 		in.Format, in.Width, in.Height = format, w, h
 		if decoded != nil {
-			in.Thumb = imageio.Fit(decoded, 2*stripThumb)
+			// Drawn in sRGB, as every picture is (its own numbers go).
+			in.Thumb = imageio.InSRGB(imageio.Fit(decoded, 2*stripThumb), imageio.SpaceOf(data))
 		} else {
 			in.Thumb, _ = library.MakeThumbnailSized(data, 2*stripThumb)
 		}
@@ -78,7 +79,7 @@ func NewFileInput(p imageio.Prepared, name string) Input {
 	in := Input{Image: api.InputImage{Name: name, ContentType: p.ContentType, Path: p.Path, Size: p.Size},
 		Format: p.Format, Width: p.Width, Height: p.Height}
 	if p.Image != nil {
-		in.Thumb = imageio.Fit(p.Image, 2*stripThumb)
+		in.Thumb = imageio.InSRGB(imageio.Fit(p.Image, 2*stripThumb), imageio.FileSpace(p.Path))
 	} else {
 		in.Thumb, _ = imageio.DecodeFileFit(p.Path, 2*stripThumb)
 	}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"image"
 	"image/color"
+	"image/jpeg"
 	"image/png"
 	"io"
 	"mime/multipart"
@@ -445,4 +446,51 @@ func TestTheWindowAndTheCommandLineSplitAndUnstreamAlike(t *testing.T) {
 			}
 		}
 	}
+}
+
+// A Display P3 picture added to Edit (a PNG, read from disk as it is
+// sent; a JPEG, decoded to prove it whole) shows its colours converted in
+// the strip, not its numbers read as sRGB.
+func TestAP3InputsThumbnailShowsItsColours(t *testing.T) {
+	h := roomtest.New(t)
+	r := New(h)
+	h.Show(r.Build)
+	dir := t.TempDir()
+	profile, err := os.ReadFile("../../internal/colour/testdata/displayp3.icc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	own := color.NRGBA{200, 100, 50, 255}
+	pic := image.NewNRGBA(image.Rect(0, 0, 96, 96))
+	for p := 0; p < len(pic.Pix); p += 4 {
+		copy(pic.Pix[p:], []byte{own.R, own.G, own.B, own.A})
+	}
+	var pb, jb bytes.Buffer
+	_ = png.Encode(&pb, pic)
+	_ = jpeg.Encode(&jb, pic, &jpeg.Options{Quality: 100})
+	var paths []string
+	for name, data := range map[string][]byte{"p3.png": pb.Bytes(), "p3.jpg": jb.Bytes()} {
+		tagged, ok := imageio.WithProfile(data, profile, "Display P3")
+		if !ok {
+			t.Fatal("no profile embedded")
+		}
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, tagged, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, path)
+	}
+	want, _ := imageio.FileSpace(paths[0]).ToSRGB(pic)
+	h.UI(func() { r.AddFiles(paths) })
+	h.Until("both thumbnails", func() bool {
+		return len(r.strip.inputs) == 2 && r.strip.inputs[0].Thumb != nil && r.strip.inputs[1].Thumb != nil
+	})
+	h.UI(func() {
+		for _, in := range r.strip.inputs {
+			got := color.NRGBAModel.Convert(in.Thumb.At(in.Thumb.Bounds().Min.X+10, in.Thumb.Bounds().Min.Y+10)).(color.NRGBA)
+			if !sameWithin(got, want.NRGBAAt(0, 0), 3) {
+				t.Errorf("%s's thumbnail shows %v; its colour in sRGB is %v (its own numbers %v)", in.Image.Name, got, want.NRGBAAt(0, 0), own)
+			}
+		}
+	})
 }
