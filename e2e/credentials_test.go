@@ -18,7 +18,7 @@ import (
 	"easel/internal/framing"
 	"easel/internal/imageio"
 	"easel/internal/library"
-	"easel/internal/testsupport/signed"
+	"easel/internal/testsupport/credentials"
 )
 
 // seedCredentials puts in the library of home one picture for each
@@ -43,7 +43,7 @@ func seedCredentials(t *testing.T, home string) {
 		return buf.Bytes()
 	}
 	signedWith := func(data []byte, generator string) []byte {
-		out, _ := c2pa.Embed(data, signed.Manifest(t, generator, "Easel demo service (not OpenAI)"))
+		out, _ := c2pa.Embed(data, credentials.Manifest(t, generator, "Easel demo service (not OpenAI)"))
 		return out
 	}
 	tampered := bytes.Replace(signedWith(picture(color.NRGBA{90, 90, 160, 255}), "gpt-image-1"), []byte("gpt-image-1"), []byte("gpt-image-X"), -1)

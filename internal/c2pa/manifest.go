@@ -5,6 +5,7 @@ import (
 	"crypto/x509"
 	"encoding/binary"
 	"strings"
+	"unicode"
 
 	"github.com/fxamacker/cbor/v2"
 	"github.com/veraison/go-cose"
@@ -130,6 +131,8 @@ type box struct {
 	kind    string
 	label   string
 	content []byte
+	// size is the whole box's length, its header included.
+	size int
 }
 
 // boxes yields the boxes laid end to end in data (ISO BMFF framing:
@@ -151,7 +154,7 @@ func boxes(data []byte) func(func(box) bool) {
 			if n < head || n > uint64(len(data)) {
 				return
 			}
-			b := box{kind: kind, content: data[head:n]}
+			b := box{kind: kind, content: data[head:n], size: int(n)}
 			if kind == "jumb" {
 				b.label, b.content = describe(b.content)
 			}
@@ -179,7 +182,7 @@ func describe(content []byte) (string, []byte) {
 	if !ok || d.kind != "jumd" || len(d.content) < 17 {
 		return "", nil
 	}
-	rest := content[8+len(d.content):]
+	rest := content[d.size:]
 	if d.content[16]&0x02 == 0 {
 		return "", rest
 	}
@@ -291,7 +294,9 @@ func name(org []string, cn string) string {
 // is shown in the details as it came, but a file is untrusted.
 func clean(s string) string {
 	s = strings.Map(func(r rune) rune {
-		if r < 0x20 || r == 0x7f || r == '\uFFFD' {
+		// Control characters, and format ones (a right-to-left
+		// override would show a name other than the one signed).
+		if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || r == '\uFFFD' {
 			return -1
 		}
 		return r

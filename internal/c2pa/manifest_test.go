@@ -109,6 +109,9 @@ func TestNamesAreCleaned(t *testing.T) {
 	if got := clean("Open\x1b[31mAI\n"); got != "Open[31mAI" {
 		t.Errorf("clean = %q", got)
 	}
+	if got := clean("Open\u202eIA\u202c"); got != "OpenIA" {
+		t.Errorf("a right-to-left override kept: %q", got)
+	}
 	if got := []rune(clean(long)); len(got) != 81 {
 		t.Errorf("a long name kept %d runes", len(got))
 	}

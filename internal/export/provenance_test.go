@@ -17,6 +17,7 @@ import (
 	"easel/internal/framing"
 	"easel/internal/imageio"
 	"easel/internal/library"
+	"easel/internal/testsupport/credentials"
 	"easel/internal/testsupport/signed"
 )
 
@@ -32,7 +33,7 @@ func TestACompositeNamesItsSignedIngredient(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer l.Close()
-	store := signed.Manifest(t, "gpt-image-1", "Signer Org")
+	store := credentials.Manifest(t, "gpt-image-1", "Signer Org")
 	plain := signed.PNG(t, 32, 32)
 	var clean []byte
 	for kind, chunk := range framing.PNGChunks(plain) {

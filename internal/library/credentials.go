@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"easel/internal/c2pa"
+	"easel/internal/framing"
 	"easel/internal/imageio"
 )
 
@@ -65,8 +66,7 @@ func ReadCredentials(ctx context.Context, l *Library) (int, error) {
 		if ctx.Err() != nil {
 			return read, ctx.Err()
 		}
-		// Whole: a WebP's credentials may come after its pixels.
-		data, err := imageio.ReadFile(l.Path(Item{File: u.file}))
+		data, err := credentialBytes(l.Path(Item{File: u.file}))
 		if err != nil {
 			continue
 		}
@@ -76,4 +76,16 @@ func ReadCredentials(ctx context.Context, l *Library) (int, error) {
 		read++
 	}
 	return read, nil
+}
+
+// credentialBytes is as much of the file at path as its credentials
+// need: a PNG's or a JPEG's head, where the manifest store goes before
+// the pixels, and a WebP whole, whose C2PA chunk may follow them. A
+// gallery of thousands of pictures is read once, after an upgrade.
+func credentialBytes(path string) ([]byte, error) {
+	head, err := imageio.FileHead(path)
+	if err != nil || framing.Kind(head) != framing.WebP {
+		return head, err
+	}
+	return imageio.ReadFile(path)
 }

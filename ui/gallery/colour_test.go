@@ -17,6 +17,7 @@ import (
 	"easel/internal/api"
 	"easel/internal/imageio"
 	"easel/internal/library"
+	"easel/internal/testsupport/credentials"
 	"easel/internal/testsupport/signed"
 )
 
@@ -126,7 +127,7 @@ func TestDetailsSayColoursAndCredentials(t *testing.T) {
 	}
 	p3, _ := imageio.WithProfile(plain.Bytes(), profile, "Display P3")
 	signedPNG := signed.WithChunk(plain.Bytes(), "caBX", []byte("\x00\x00\x00\x10jumbjumdc2pa"))
-	store := signed.Manifest(t, "gpt-image-1", "OpenAI test")
+	store := credentials.Manifest(t, "gpt-image-1", "OpenAI test")
 	verified := signed.WithChunk(plain.Bytes(), "caBX", store)
 	for _, c := range []struct {
 		kind, model string

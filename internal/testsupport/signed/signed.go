@@ -5,18 +5,10 @@ package signed
 
 import (
 	"bytes"
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
-	"crypto/x509"
-	"crypto/x509/pkix"
 	"image"
 	"image/png"
-	"math/big"
 	"testing"
-	"time"
 
-	"easel/internal/c2pa"
 	"easel/internal/framing"
 )
 
@@ -43,27 +35,4 @@ func WithChunk(p []byte, kind string, data []byte) []byte {
 		panic("signed: not a PNG")
 	}
 	return out
-}
-
-// Manifest is a C2PA manifest store claiming generator made a picture,
-// signed by a key and self-signed certificate made for the test, whose
-// subject's organisation is org: what OpenAI's answers carry, with a
-// signature that verifies.
-func Manifest(tb testing.TB, generator, org string) []byte {
-	tb.Helper()
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{Organization: []string{org}},
-		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour)}
-	cert, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	store, err := c2pa.Sign(generator, key, cert)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return store
 }
