@@ -5,11 +5,13 @@ import (
 	"image"
 	"image/color"
 	"image/png"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"easel/internal/demoservice"
 	"easel/internal/imageio"
 )
 
@@ -152,5 +154,53 @@ func TestOutpaintOfAnAdobeRGBPictureKeepsItsColours(t *testing.T) {
 		if got := color.NRGBAModel.Convert(img.At(p.X, p.Y)).(color.NRGBA); got != adobeMidTone {
 			t.Errorf("the picture at %v is %v, its own %v", p, got, adobeMidTone)
 		}
+	}
+}
+
+// Against a route that answers in Display P3 (serve-demo
+// --answer-profile), a kept edit of an sRGB picture reads the result in
+// its space: where the mask let it change, the result's colours in sRGB;
+// where it protected, the picture's own numbers; no profile kept.
+func TestAResultInDisplayP3IsReadInIt(t *testing.T) {
+	p3, err := os.ReadFile("../colour/testdata/displayp3.icc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(demoservice.New(demoservice.Config{Key: "sk-cli-test-key-123456", AnswerProfile: p3}))
+	t.Cleanup(ts.Close)
+	env, out, errOut := testEnv(t, ts.URL+"/v1")
+	dir := t.TempDir()
+	pic := image.NewNRGBA(image.Rect(0, 0, 1024, 1024))
+	m := image.NewNRGBA(pic.Rect)
+	for y := range 1024 {
+		for x := range 1024 {
+			pic.SetNRGBA(x, y, color.NRGBA{30, 60, 90, 255})
+			if x < 512 {
+				m.SetNRGBA(x, y, color.NRGBA{A: 255})
+			}
+		}
+	}
+	first, mask := writePNG(t, dir, "plain.png", pic), writePNG(t, dir, "mask.png", m)
+	if code := Run([]string{"edit", "--model", "gpt-image-1", "--prompt", "a lake", "--image", first, "--mask", mask, "--keep",
+		"--size", "1024x1024", "--out", dir}, env); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	paths := strings.Fields(out.String())
+	raw, _ := os.ReadFile(paths[0])
+	kept, _ := os.ReadFile(paths[1])
+	if _, _, ok := imageio.EmbeddedProfile(kept); ok {
+		t.Error("the kept copy of an sRGB picture carries a profile")
+	}
+	rawImg, _ := png.Decode(bytes.NewReader(raw))
+	keptImg, _ := png.Decode(bytes.NewReader(kept))
+	inSRGB, err := imageio.SpaceOf(raw).ToSRGB(rawImg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := color.NRGBAModel.Convert(keptImg.At(900, 500)).(color.NRGBA), inSRGB.NRGBAAt(900, 500); !near(got, want, 1) {
+		t.Errorf("the changed area is %v; the result's colour in sRGB is %v (its numbers %v)", got, want, rawImg.At(900, 500))
+	}
+	if got := color.NRGBAModel.Convert(keptImg.At(100, 500)).(color.NRGBA); got != pic.NRGBAAt(100, 500) {
+		t.Errorf("the protected area is %v, the picture's %v", got, pic.NRGBAAt(100, 500))
 	}
 }

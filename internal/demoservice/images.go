@@ -17,6 +17,7 @@ import (
 	_ "golang.org/x/image/webp" // inputs may be WebP
 
 	"easel/internal/api"
+	"easel/internal/imageio"
 	"easel/internal/pricing"
 )
 
@@ -402,6 +403,11 @@ func (s *Server) encodeResult(job imageJob, i int, img image.Image) ([]byte, err
 		return encodeSVG(job, i, b.Dx(), b.Dy()), nil
 	}
 	data, err := encode(img, job.format, job.compression)
+	if err == nil && len(s.cfg.AnswerProfile) > 0 {
+		if tagged, ok := imageio.WithProfile(data, s.cfg.AnswerProfile, "answer profile"); ok {
+			data = tagged
+		}
+	}
 	if err == nil && !s.cfg.Unsigned {
 		data = s.signer.sign(data, job.model)
 	}

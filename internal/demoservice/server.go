@@ -73,6 +73,10 @@ type Config struct {
 	// and WebP answer carries a C2PA manifest store, as OpenAI signs
 	// what its image models make.
 	Unsigned bool
+	// AnswerProfile, when set, is an ICC profile each PNG and JPEG
+	// answer declares (its numbers as drawn): a route that answers in
+	// Display P3, say, whose pictures must be read in that space.
+	AnswerProfile []byte
 	// UploadRate is how many bytes a second the service reads of an
 	// edit's upload, as a slow link delivers them; 0 reads them as fast
 	// as they come.
