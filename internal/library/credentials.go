@@ -2,6 +2,7 @@ package library
 
 import (
 	"context"
+	"os"
 
 	"easel/internal/c2pa"
 	"easel/internal/framing"
@@ -38,7 +39,9 @@ func credentialsOf(data []byte) string {
 // ReadCredentials reads the Content Credentials of every item saved
 // before Easel read them (a gallery from before schema 12), from its
 // file, and says how many it read: the gallery's filter by credentials
-// then finds them. An item whose file cannot be read is left to the
+// then finds them. The same reading drops the cached thumbnail of a
+// picture in another colour space than sRGB, drawn before Easel
+// converted colours. An item whose file cannot be read is left to the
 // next start. Run it off the UI goroutine; ctx stops it between items.
 func ReadCredentials(ctx context.Context, l *Library) (int, error) {
 	rows, err := l.db.QueryContext(ctx, `SELECT id, file FROM items WHERE credentials = '' ORDER BY id`)
@@ -66,9 +69,16 @@ func ReadCredentials(ctx context.Context, l *Library) (int, error) {
 		if ctx.Err() != nil {
 			return read, ctx.Err()
 		}
-		data, err := credentialBytes(l.Path(Item{File: u.file}))
+		it := Item{File: u.file}
+		data, err := credentialBytes(l.Path(it))
 		if err != nil {
 			continue
+		}
+		if imageio.SpaceOf(data) != nil {
+			// Its thumbnail was made before Easel read colour profiles,
+			// from its numbers as if sRGB: made again, in its colours,
+			// when next shown.
+			_ = os.Remove(l.thumbPath(it))
 		}
 		if _, err := l.db.ExecContext(ctx, `UPDATE items SET credentials = ? WHERE id = ?`, credentialsOf(data), u.id); err != nil {
 			return read, err

@@ -2,11 +2,13 @@ package library
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"testing"
 	"time"
 
 	"easel/internal/api"
+	"easel/internal/imageio"
 	"easel/internal/testsupport/signed"
 )
 
@@ -47,5 +49,40 @@ func TestAnUpgradedGalleryLearnsItsCredentials(t *testing.T) {
 	}
 	if u, _ := l.Count(ctx, Query{Credentials: CredentialsUnverified}); u != 1 {
 		t.Errorf("%d unverified items, want the one just added", u)
+	}
+}
+
+// A picture in Display P3 saved before Easel read colour profiles has
+// its cached thumbnail, drawn from its numbers as if sRGB, dropped when
+// its credentials are read: it is made again in its colours.
+func TestAnOldThumbnailOfAProfiledPictureIsMadeAgain(t *testing.T) {
+	l, err := Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	ctx := context.Background()
+	profile, err := os.ReadFile("../colour/testdata/displayp3.icc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p3, _ := imageio.WithProfile(signed.PNG(t, 8, 8), profile, "Display P3")
+	id, err := l.Add(ctx, NewItem{Image: api.Image{Data: p3, Format: "png", Width: 8, Height: 8}, Kind: "imported", Created: time.Now()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	it, _ := l.Get(ctx, id)
+	if _, err := l.Thumbnail(it); err != nil {
+		t.Fatal(err)
+	}
+	// As a gallery from before schema 12 holds it.
+	if _, err := l.db.ExecContext(ctx, `UPDATE items SET credentials = '' WHERE id = ?`, id); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadCredentials(ctx, l); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(l.thumbPath(it)); !os.IsNotExist(err) {
+		t.Errorf("the old thumbnail is still cached: %v", err)
 	}
 }
