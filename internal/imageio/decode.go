@@ -10,6 +10,7 @@ import (
 	"github.com/disintegration/imaging"
 
 	"easel/internal/catalogue"
+	"easel/internal/colour"
 )
 
 // DecodeBounded decodes an image after reading its header and refusing
@@ -42,11 +43,21 @@ func DecodeBounded(r io.Reader, limit int) (image.Image, error) {
 // view a fifth of its size. Its colours are sRGB (DecodeFile), converted
 // after the scaling, on the few pixels left.
 func DecodeFileFit(path string, side int) (image.Image, error) {
+	return DecodeFileFitIn(path, side, nil, false)
+}
+
+// DecodeFileFitIn is DecodeFileFit for a caller that has read the file's
+// head already (known): its colour space is space, and the head is not
+// read again.
+func DecodeFileFitIn(path string, side int, space *colour.Space, known bool) (image.Image, error) {
 	img, err := decodeFile(path)
 	if err != nil {
 		return nil, err
 	}
-	return InSRGB(Fit(img, side), FileSpace(path)), nil
+	if !known {
+		space = FileSpace(path)
+	}
+	return InSRGB(Fit(img, side), space), nil
 }
 
 // DecodeFile decodes an image file whole, within MaxPixels, in sRGB: a

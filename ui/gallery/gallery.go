@@ -24,6 +24,7 @@ import (
 
 	"easel/internal/c2pa"
 	"easel/internal/catalogue"
+	"easel/internal/colour"
 	"easel/internal/imageio"
 	"easel/internal/latest"
 	"easel/internal/library"
@@ -484,10 +485,13 @@ func (t *Room) Open(it library.Item) {
 	}
 	latest.Run(t.opens, func(ctx context.Context) (read, error) {
 		var r read
-		if head, err := imageio.FileHead(lib.Path(it)); err == nil {
-			r.file = FileLines(it, head)
+		// The head once: for the lines, and the colours of the picture.
+		var space *colour.Space
+		head, err := imageio.FileHead(lib.Path(it))
+		if err == nil {
+			r.file, space = FileLines(it, head), imageio.SpaceOf(head)
 		}
-		img, err := imageio.DecodeFileFit(lib.Path(it), detailSide)
+		img, err := imageio.DecodeFileFitIn(lib.Path(it), detailSide, space, err == nil)
 		r.img, r.opaque = img, err == nil && imageio.IsOpaque(img) // a full scan: here, not on the UI goroutine
 		r.inputs = madeFromThumbs(ctx, lib, it.ID)
 		r.family = lineageOf(ctx, lib, it)
