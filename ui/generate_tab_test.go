@@ -20,6 +20,7 @@ import (
 	"easel/ui/jobview"
 	"easel/ui/room"
 	"easel/ui/room/roomtest"
+	"easel/ui/widgets/choice"
 	"easel/ui/widgets/reorder"
 )
 
@@ -277,7 +278,7 @@ func TestMoreLikeThisMakesChildren(t *testing.T) {
 			galleryActions{ea}.MoreLikeThis(orig)
 			roomtest.Walk(ea.win.Canvas().Overlays().Top(), func(o fyne.CanvasObject) {
 				switch x := o.(type) {
-				case *widget.RadioGroup:
+				case *choice.Choice:
 					x.SetSelected(variationLabels()[how])
 				case *widget.Select:
 					x.SetSelected("2") // two of each: enough to count, quick under -race

@@ -41,7 +41,7 @@ func (a statusActions) refreshSpend(askService bool) {
 	lib := a.lib
 	p := a.session.Current()
 	if lib == nil || p.ID == "" {
-		a.statusBar.ShowSpend("")
+		a.statusBar.ShowSpend("", false)
 		return
 	}
 	var asker spend.Asker
@@ -58,7 +58,7 @@ func (a statusActions) refreshSpend(askService bool) {
 			if err != nil || a.session.Current().ID != p.ID {
 				return
 			}
-			a.statusBar.ShowSpend(s.String())
+			a.statusBar.ShowSpend(s.String(), s.OverCap())
 		})
 	})
 }

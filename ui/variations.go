@@ -18,6 +18,7 @@ import (
 	"easel/internal/spend"
 	"easel/ui/dialogs"
 	"easel/ui/kit"
+	"easel/ui/widgets/choice"
 )
 
 // variationCounts are the numbers of variations offered.
@@ -49,7 +50,7 @@ func (g galleryActions) MoreLikeThis(it library.Item) {
 	a.ensureBuilt(TabGenerate)
 	count := widget.NewSelect(variationCounts, nil)
 	labels := variationLabels()
-	how := widget.NewRadioGroup(labels, nil)
+	how := choice.New(labels, nil)
 	how.Required = true
 	estimate := kit.HintLabel("")
 	chosen := func() (variation, int) {

@@ -255,12 +255,16 @@ func Summarise(ctx context.Context, lib *library.Library, p config.Profile, bala
 	return s, err
 }
 
+// OverCap reports whether today's spend has passed the daily cap: the
+// status bar then draws its figure as a warning.
+func (s Summary) OverCap() bool { return s.DailyCap > 0 && s.Today.Amount > s.DailyCap+1e-9 }
+
 // String is the status bar's words: "Today $0.36 of $2.00 · Balance
 // $24.64".
 func (s Summary) String() string {
 	out := catalogue.F("Today %s", s.Today)
 	switch limit := (pricing.Money{Amount: s.DailyCap, Currency: s.Currency}); {
-	case s.DailyCap > 0 && s.Today.Amount > s.DailyCap+1e-9:
+	case s.OverCap():
 		out = catalogue.F("Today %s, over the cap of %s", s.Today, limit)
 	case s.DailyCap > 0:
 		out = catalogue.F("Today %s of %s", s.Today, limit)

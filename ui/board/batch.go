@@ -25,13 +25,14 @@ import (
 	"easel/ui/dialogs"
 	"easel/ui/kit"
 	"easel/ui/room"
+	"easel/ui/widgets/choice"
 )
 
 // batchView is the template's side of a batch board: the values, how
 // they combine, how many at once, and the sheet and files at the end.
 type batchView struct {
 	values      *widget.Entry
-	mode        *widget.RadioGroup
+	mode        *choice.Choice
 	concurrency *widget.Select
 	stop        *widget.Button
 	sheet       *widget.Button
@@ -59,7 +60,7 @@ func OpenBatch(h Host, prompt string, base api.ImageOptions) *Board {
 	v.values = widget.NewMultiLineEntry()
 	v.values.SetMinRowsVisible(3)
 	v.values.OnChanged = func(string) { b.updateBatch(v) }
-	v.mode = widget.NewRadioGroup(modeLabels(), func(string) { b.updateBatch(v) })
+	v.mode = choice.New(modeLabels(), func(string) { b.updateBatch(v) })
 	v.mode.Horizontal, v.mode.Required = true, true
 	v.concurrency = widget.NewSelect([]string{"1", "2", "3", "4"}, func(s string) { b.concurrency, _ = strconv.Atoi(s) })
 	v.concurrency.SetSelected("2")

@@ -97,8 +97,12 @@ func (s *StatusBar) onPicked(name string) {
 func (s *StatusBar) State() string { return s.state.Text }
 
 // ShowSpend says today's spend, the cap and the balance at the bar's
-// end; "" hides it.
-func (s *StatusBar) ShowSpend(text string) {
+// end, drawn as a warning when the spend is over the cap; "" hides it.
+func (s *StatusBar) ShowSpend(text string, overCap bool) {
+	s.Spend.Importance = widget.LowImportance
+	if overCap {
+		s.Spend.Importance = widget.WarningImportance
+	}
 	s.Spend.SetText(text)
 	if text == "" {
 		s.Spend.Hide()

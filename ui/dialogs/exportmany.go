@@ -18,6 +18,7 @@ import (
 	"easel/internal/export"
 	"easel/internal/library"
 	"easel/ui/kit"
+	"easel/ui/widgets/choice"
 )
 
 // exportFormats are the batch export's format choices.
@@ -62,7 +63,7 @@ func ExportMany(h Host, items []library.Item, pathOf func(library.Item) string, 
 		}
 		return nil
 	}
-	meta := widget.NewRadioGroup(exportMeta(), nil)
+	meta := choice.New(exportMeta(), nil)
 	meta.SetSelected(exportMeta()[1])
 	note := kit.HintLabel(catalogue.T("Images kept in their format and size are copied unchanged. Nothing in the folder is replaced: a taken name gets a number."))
 	form := widget.NewForm(

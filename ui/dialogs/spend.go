@@ -22,6 +22,7 @@ import (
 	"easel/internal/spend"
 	"easel/ui/kit"
 	"easel/ui/widgets/barchart"
+	"easel/ui/widgets/choice"
 )
 
 // SpendView is what Easel's requests cost, from the ledger: totals by
@@ -30,8 +31,8 @@ import (
 // ledger is summed off the UI goroutine; the view is built from the sums.
 type SpendView struct {
 	h        Host
-	period   *widget.RadioGroup
-	group    *widget.RadioGroup
+	period   *choice.Choice
+	group    *choice.Choice
 	currency *widget.Select
 	chart    *barchart.Chart
 	table    *widget.Table
@@ -90,10 +91,10 @@ func NewSpendView(h Host) *SpendView {
 		library.ByModel: catalogue.T("Model"), library.ByProfile: catalogue.T("Profile"), library.ByKind: catalogue.T("Kind"),
 		library.SpendGenerate: catalogue.T("Text to image"), library.SpendEdit: catalogue.T("Edit"), library.SpendChat: catalogue.T("Chat"),
 	}
-	v.period = widget.NewRadioGroup(v.labels(periods), func(string) { v.Load() })
+	v.period = choice.New(v.labels(periods), func(string) { v.Load() })
 	v.period.Horizontal, v.period.Required = true, true
 	v.period.Selected = v.words[library.ByDay]
-	v.group = widget.NewRadioGroup(v.labels(groups), func(string) { v.Load() })
+	v.group = choice.New(v.labels(groups), func(string) { v.Load() })
 	v.group.Horizontal, v.group.Required = true, true
 	v.group.Selected = v.words[library.ByModel]
 	v.currency = widget.NewSelect(nil, func(string) { v.show() })

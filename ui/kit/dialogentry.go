@@ -31,7 +31,7 @@ func (e *DialogEntry) TypedKey(k *fyne.KeyEvent) {
 		e.OnEscape()
 		return
 	}
-	if k.Name == fyne.KeyEscape && toWindow(e, k) {
+	if k.Name == fyne.KeyEscape && ToWindow(e, k) {
 		return
 	}
 	e.Entry.TypedKey(k)
@@ -86,14 +86,14 @@ func NewCheck(label string, changed func(bool)) *Check {
 // TypedKey hands Esc and Enter to the window, every other key to the
 // check box.
 func (c *Check) TypedKey(k *fyne.KeyEvent) {
-	if !toWindow(c, k) {
+	if !ToWindow(c, k) {
 		c.Check.TypedKey(k)
 	}
 }
 
-// toWindow gives Esc, Enter and Return typed in o to its canvas's own
+// ToWindow gives Esc, Enter and Return typed in o to its canvas's own
 // key handler (the window's dialog keys), reporting whether it did.
-func toWindow(o fyne.CanvasObject, k *fyne.KeyEvent) bool {
+func ToWindow(o fyne.CanvasObject, k *fyne.KeyEvent) bool {
 	if k.Name != fyne.KeyEscape && k.Name != fyne.KeyReturn && k.Name != fyne.KeyEnter {
 		return false
 	}

@@ -24,6 +24,7 @@ import (
 	"easel/internal/wording"
 	"easel/ui/dialogs"
 	"easel/ui/kit"
+	"easel/ui/widgets/choice"
 )
 
 // Target is a place a prompt is used: a tab's prompt field.
@@ -299,7 +300,7 @@ func Keep(h dialogs.Host, text, source string, done func()) {
 	body.Wrapping = fyne.TextWrapWord
 	body.SetText(text)
 	body.SetMinRowsVisible(4)
-	kind := widget.NewRadioGroup([]string{catalogue.T("A prompt"), catalogue.T("A style, added to prompts")}, nil)
+	kind := choice.New([]string{catalogue.T("A prompt"), catalogue.T("A style, added to prompts")}, nil)
 	kind.Horizontal = true
 	kind.Required = true
 	kind.SetSelected(catalogue.T("A prompt"))
