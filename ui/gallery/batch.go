@@ -19,83 +19,94 @@ import (
 	"easel/ui/widgets/thumbgrid"
 )
 
-// selectionVerbs are what the selection bar and the grid's keys do to
-// every selected item at once: favourite, send to Edit, compare, export,
-// delete (with Undo).
-type selectionVerbs struct{ *Room }
+// selectionBar is what can be done to every selected item at once,
+// from the bar under the grid (shown while more than one is selected)
+// and the grid's keys: favourite, send to Edit, compare, export, delete
+// with Undo, and Ctrl+C, which copies the image the details show.
+type selectionBar struct {
+	host    Host
+	actions Actions
+	grid    *thumbgrid.Grid
+	access  gridAccess
+	// pager is the gallery's query as the grid shows it.
+	pager func() *library.Pager
+	pane  *detailsPane
 
-// batchBar is what can be done to the selection: it shows while more
-// than one item is selected.
-type batchBar struct {
-	t       *Room
 	box     *fyne.Container
 	count   *widget.Label
 	compare *widget.Button
+	// undoBar offers to bring back what was just deleted, trashed.
+	undoBar  *fyne.Container
+	undoText *widget.Label
+	trashed  []int64
 }
 
-func newBatchBar(t *Room) *batchBar {
-	b := &batchBar{t: t, count: widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})}
-	export := &widget.Button{Text: catalogue.T("Export… (Ctrl+E)"), Icon: theme.DocumentSaveIcon(), OnTapped: selectionVerbs{t}.exportSelection}
-	fav := &widget.Button{Text: catalogue.T("Favourite (F)"), Icon: theme.ConfirmIcon(), OnTapped: selectionVerbs{t}.favouriteSelection}
-	toEdit := &widget.Button{Text: catalogue.T("Send to Edit"), Icon: theme.DocumentCreateIcon(), OnTapped: selectionVerbs{t}.selectionToEdit}
-	del := &widget.Button{Text: catalogue.T("Delete…"), Icon: theme.DeleteIcon(), Importance: widget.DangerImportance, OnTapped: selectionVerbs{t}.deleteSelection}
-	b.compare = &widget.Button{Text: catalogue.T("Compare"), Icon: theme.ViewRestoreIcon(), OnTapped: selectionVerbs{t}.compareSelection}
+func newSelectionBar(h Host, a Actions, grid *thumbgrid.Grid, pager func() *library.Pager, pane *detailsPane, access gridAccess) *selectionBar {
+	b := &selectionBar{host: h, actions: a, grid: grid, access: access, pager: pager, pane: pane,
+		count: widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})}
+	export := &widget.Button{Text: catalogue.T("Export… (Ctrl+E)"), Icon: theme.DocumentSaveIcon(), OnTapped: b.exportSelection}
+	fav := &widget.Button{Text: catalogue.T("Favourite (F)"), Icon: theme.ConfirmIcon(), OnTapped: b.favouriteSelection}
+	toEdit := &widget.Button{Text: catalogue.T("Send to Edit"), Icon: theme.DocumentCreateIcon(), OnTapped: b.selectionToEdit}
+	del := &widget.Button{Text: catalogue.T("Delete…"), Icon: theme.DeleteIcon(), Importance: widget.DangerImportance, OnTapped: b.deleteSelection}
+	b.compare = &widget.Button{Text: catalogue.T("Compare"), Icon: theme.ViewRestoreIcon(), OnTapped: b.compareSelection}
 	clear := &widget.Button{Text: catalogue.T("Clear (Esc)"), Icon: theme.CancelIcon(), Importance: widget.LowImportance, OnTapped: func() {
-		t.grid.Selection().Clear()
-		t.grid.Refresh()
+		grid.Selection().Clear()
+		grid.Refresh()
 		b.sync()
 	}}
 	b.box = container.NewVBox(container.NewHScroll(container.NewHBox(b.count, export, fav, toEdit, b.compare, del, clear)))
 	b.box.Hide()
+	b.undoText = widget.NewLabel("")
+	undo := &widget.Button{Text: catalogue.T("Undo"), Icon: theme.ContentUndoIcon(), OnTapped: b.undoDelete}
+	b.undoBar = container.NewBorder(nil, nil, nil, undo, b.undoText)
+	b.undoBar.Hide()
 	return b
 }
 
 // sync shows the bar while more than one item is selected.
-func (b *batchBar) sync() {
-	n := b.t.grid.Selection().Len()
+func (b *selectionBar) sync() {
+	n := b.grid.Selection().Len()
 	b.count.SetText(catalogue.F("%d selected", n))
 	b.box.Hidden = n < 2
 	// Two sets of verbs are on screen with a multi-selection: say which
 	// acts on what.
-	b.t.scope.SetText(catalogue.F("These buttons act on this image only; the bar under the grid acts on all %d selected.", n))
-	b.t.scope.Hidden = n < 2
-	b.t.scope.Refresh()
+	b.pane.showScope(n)
 	b.compare.Hidden = n != 2
 	b.box.Refresh()
 }
 
 // onKey acts on the keys the grid hands over: F, Delete, Ctrl+E, Ctrl+Z,
 // and Ctrl+C, which copies the open image to the clipboard.
-func (t selectionVerbs) onKey(key string) {
+func (b *selectionBar) onKey(key string) {
 	switch key {
 	case thumbgrid.KeyFavourite:
-		t.favouriteSelection()
+		b.favouriteSelection()
 	case thumbgrid.KeyDelete:
-		t.deleteSelection()
+		b.deleteSelection()
 	case thumbgrid.KeyExport:
-		t.exportSelection()
+		b.exportSelection()
 	case thumbgrid.KeyUndo:
-		t.undoDelete() // nothing when nothing was deleted
+		b.undoDelete() // nothing when nothing was deleted
 	case thumbgrid.KeyCopy:
-		t.copyOpened()
+		b.copyOpened()
 	}
 }
 
 // withSelection reads the selected items, in the order chosen (pages not
 // yet loaded are read), off the UI goroutine, and hands them to f.
-func (t selectionVerbs) withSelection(f func([]library.Item)) {
-	pager := t.pager
-	order := t.grid.Selection().Order()
+func (b *selectionBar) withSelection(f func([]library.Item)) {
+	pager := b.pager()
+	order := b.grid.Selection().Order()
 	if pager == nil || len(order) == 0 {
 		return
 	}
-	t.host.Work().Go(func(ctx context.Context) {
+	b.host.Work().Go(func(ctx context.Context) {
 		items := make([]library.Item, 0, len(order))
 		for _, i := range order {
 			it, ok := pager.Item(i)
 			if !ok {
 				if err := pager.Load(ctx, pager.Page(i)); err != nil {
-					t.host.Work().Do(func() { dialog.ShowError(err, t.host.Window()) })
+					b.host.Work().Do(func() { dialog.ShowError(err, b.host.Window()) })
 					return
 				}
 				if it, ok = pager.Item(i); !ok {
@@ -104,8 +115,8 @@ func (t selectionVerbs) withSelection(f func([]library.Item)) {
 			}
 			items = append(items, it)
 		}
-		t.host.Work().Do(func() {
-			if pager == t.pager {
+		b.host.Work().Do(func() {
+			if pager == b.pager() {
 				f(items)
 			}
 		})
@@ -114,15 +125,15 @@ func (t selectionVerbs) withSelection(f func([]library.Item)) {
 
 // favouriteSelection marks the selected items as favourites, or unmarks
 // them when all already are.
-func (t selectionVerbs) favouriteSelection() {
-	lib := t.host.Library()
-	t.withSelection(func(items []library.Item) {
+func (b *selectionBar) favouriteSelection() {
+	lib := b.host.Library()
+	b.withSelection(func(items []library.Item) {
 		all := true
 		for _, it := range items {
 			all = all && it.Favorite
 		}
-		openedID := t.opened
-		t.host.Work().Go(func(ctx context.Context) {
+		openedID := b.pane.opened
+		b.host.Work().Go(func(ctx context.Context) {
 			var opened *library.Item
 			for _, it := range items {
 				_ = lib.SetFavorite(ctx, it.ID, !all)
@@ -132,14 +143,14 @@ func (t selectionVerbs) favouriteSelection() {
 					}
 				}
 			}
-			t.host.Work().Do(func() {
+			b.host.Work().Do(func() {
 				text := catalogue.N("%d images marked as favourites", len(items), len(items))
 				if all {
 					text = catalogue.N("%d images no longer favourites", len(items), len(items))
 				}
-				t.count.SetText(text)
-				if opened != nil && opened.ID == t.opened {
-					t.Open(*opened) // its Favourite box follows
+				b.access.say(text)
+				if opened != nil && opened.ID == b.pane.opened {
+					b.pane.show(*opened) // its Favourite box follows
 				}
 			})
 		})
@@ -148,27 +159,27 @@ func (t selectionVerbs) favouriteSelection() {
 
 // selectionToEdit sends the selected items to Edit as ordered inputs, in
 // the order they were chosen.
-func (t selectionVerbs) selectionToEdit() {
-	t.withSelection(func(items []library.Item) {
+func (b *selectionBar) selectionToEdit() {
+	b.withSelection(func(items []library.Item) {
 		for _, it := range items {
-			t.actions.SendToEdit(it)
+			b.actions.SendToEdit(it)
 		}
 	})
 }
 
 // deleteSelection asks, then deletes the selected items.
-func (t selectionVerbs) deleteSelection() {
-	t.withSelection(func(items []library.Item) {
+func (b *selectionBar) deleteSelection() {
+	b.withSelection(func(items []library.Item) {
 		if len(items) == 1 {
-			details{t.Room}.confirmDelete(items[0])
+			b.pane.confirmDelete(items[0])
 			return
 		}
 		d := dialog.NewConfirm(catalogue.F("Delete %d images?", len(items)),
 			catalogue.T("They are removed from the gallery, with their files when Easel closes: until then, Undo brings them back."), func(ok bool) {
 				if ok {
-					t.deleteItems(items)
+					b.deleteItems(items)
 				}
-			}, t.host.Window())
+			}, b.host.Window())
 		d.SetConfirmText(catalogue.F("Delete %d images", len(items)))
 		d.SetDismissText(catalogue.T("Keep them"))
 		d.SetConfirmImportance(widget.DangerImportance)
@@ -178,49 +189,49 @@ func (t selectionVerbs) deleteSelection() {
 
 // deleteItems moves items to the library's trash off the UI goroutine,
 // then reloads and offers Undo until Easel closes.
-func (t selectionVerbs) deleteItems(items []library.Item) {
-	lib := t.host.Library()
+func (b *selectionBar) deleteItems(items []library.Item) {
+	lib := b.host.Library()
 	ids := make([]int64, len(items))
 	for i, it := range items {
 		ids[i] = it.ID
 	}
-	t.host.Work().Go(func(ctx context.Context) {
+	b.host.Work().Go(func(ctx context.Context) {
 		err := lib.Trash(ctx, ids)
-		t.host.Work().Do(func() {
+		b.host.Work().Do(func() {
 			if err != nil {
-				dialog.ShowError(err, t.host.Window())
+				dialog.ShowError(err, b.host.Window())
 				return
 			}
-			t.trashed = ids
-			t.undoText.SetText(catalogue.N("Deleted %d images. Undo brings them back until Easel closes.", len(ids), len(ids)))
-			t.undoBar.Show()
+			b.trashed = ids
+			b.undoText.SetText(catalogue.N("Deleted %d images. Undo brings them back until Easel closes.", len(ids), len(ids)))
+			b.undoBar.Show()
 			for _, id := range ids {
-				if id == t.opened {
-					details{t.Room}.closeDetails()
+				if id == b.pane.opened {
+					b.pane.close()
 				}
 			}
-			t.Reload()
+			b.access.reload()
 		})
 	})
 }
 
 // undoDelete brings back what was last deleted.
-func (t selectionVerbs) undoDelete() {
-	lib, ids := t.host.Library(), t.trashed
+func (b *selectionBar) undoDelete() {
+	lib, ids := b.host.Library(), b.trashed
 	if len(ids) == 0 {
 		return
 	}
-	t.trashed = nil
-	t.undoBar.Hide()
-	t.host.Work().Go(func(ctx context.Context) {
+	b.trashed = nil
+	b.undoBar.Hide()
+	b.host.Work().Go(func(ctx context.Context) {
 		err := lib.Restore(ctx, ids)
-		t.host.Work().Do(func() {
+		b.host.Work().Do(func() {
 			if err != nil {
-				dialog.ShowError(err, t.host.Window())
+				dialog.ShowError(err, b.host.Window())
 			}
-			t.Reload()
+			b.access.reload()
 			if err == nil && len(ids) > 0 {
-				t.OpenID(ids[0]) // back in the details, not a blank pane
+				b.access.openID(ids[0]) // back in the details, not a blank pane
 			}
 		})
 	})
@@ -279,24 +290,20 @@ func readImport(path string) ([]byte, error) {
 
 // compareSelection compares the two selected items, the first chosen as
 // before.
-func (t selectionVerbs) compareSelection() {
-	lib := t.host.Library()
-	t.withSelection(func(items []library.Item) {
+func (b *selectionBar) compareSelection() {
+	lib := b.host.Library()
+	b.withSelection(func(items []library.Item) {
 		if len(items) == 2 {
-			details{t.Room}.compare(lib.Path(items[0]), lib.Path(items[1]), items[1])
+			b.pane.compareFiles(lib.Path(items[0]), lib.Path(items[1]))
 		}
 	})
 }
 
 // exportSelection exports the selected items (or the one under the
 // cursor) with the batch export dialog.
-func (t selectionVerbs) exportSelection() {
-	t.withSelection(func(items []library.Item) { t.actions.ExportMany(items) })
+func (b *selectionBar) exportSelection() {
+	b.withSelection(func(items []library.Item) { b.actions.ExportMany(items) })
 }
 
 // copyOpened copies the open image to the clipboard (Ctrl+C).
-func (t selectionVerbs) copyOpened() {
-	if t.copyImage != nil && !t.copyImage.Disabled() {
-		t.copyImage.OnTapped()
-	}
-}
+func (b *selectionBar) copyOpened() { b.pane.copyPicture() }

@@ -105,8 +105,8 @@ func TestADisplayP3PictureIsShownInItsColours(t *testing.T) {
 
 	var large *largeView
 	h.UI(func() {
-		details{g}.viewLarge(it)
-		large = g.large
+		g.pane.viewLarge(it)
+		large = g.pane.large
 	})
 	h.Until("the large view", func() bool { return large.v != nil && large.v.Image() != nil })
 	h.UI(func() {

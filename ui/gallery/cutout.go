@@ -35,7 +35,7 @@ const previewSide = 360
 // how close a colour must be to go, a preview on a checkerboard, and the
 // keyed picture kept as its own gallery item under the original.
 type keyer struct {
-	room      *Room
+	pane      *detailsPane
 	it        library.Item
 	full      image.Image
 	small     image.Image
@@ -52,12 +52,12 @@ type keyer struct {
 
 // makeTransparent decodes the item off the UI goroutine and opens the
 // dialog.
-func (t details) makeTransparent(it library.Item) {
-	lib := t.host.Library()
+func (p *detailsPane) makeTransparent(it library.Item) {
+	lib := p.host.Library()
 	if lib == nil || it.Missing {
 		return
 	}
-	t.host.Work().Go(func(ctx context.Context) {
+	p.host.Work().Go(func(ctx context.Context) {
 		img, err := imageio.DecodeFile(lib.Path(it))
 		var small image.Image
 		var border string
@@ -65,19 +65,19 @@ func (t details) makeTransparent(it library.Item) {
 			small = imageio.Fit(img, previewSide)
 			border = cutout.Hex(cutout.BorderColour(img))
 		}
-		t.host.Work().Do(func() {
+		p.host.Work().Do(func() {
 			if err != nil {
-				dialog.ShowError(err, t.host.Window())
+				dialog.ShowError(err, p.host.Window())
 				return
 			}
-			k := &keyer{room: t.Room, it: it, full: img, small: small, loads: latest.New(t.host.Work())}
+			k := &keyer{pane: p, it: it, full: img, small: small, loads: latest.New(p.host.Work())}
 			k.open(border)
 		})
 	})
 }
 
 func (k *keyer) open(border string) {
-	w := k.room.host.Window()
+	w := k.pane.host.Window()
 	k.key = &widget.Entry{Text: border, OnChanged: func(string) { k.update() }}
 	k.swatch = canvas.NewRectangle(nil)
 	k.swatch.SetMinSize(fyne.NewSize(28, 28))
@@ -148,7 +148,7 @@ func (k *keyer) apply() {
 		return
 	}
 	k.d.Hide()
-	t, it, full := k.room, k.it, k.full
+	t, it, full := k.pane, k.it, k.full
 	lib := t.host.Library()
 	k.keepAndOpen(func(ctx context.Context) (int64, error) { return keepCutout(ctx, lib, it, full, o) })
 }
@@ -156,7 +156,7 @@ func (k *keyer) apply() {
 // keepAndOpen keeps a cut-out with keep, off the UI goroutine, then
 // opens it in the gallery, or says why it could not be kept.
 func (k *keyer) keepAndOpen(keep func(ctx context.Context) (int64, error)) {
-	t := k.room
+	t := k.pane
 	t.host.Work().Go(func(ctx context.Context) {
 		id, err := keep(context.WithoutCancel(ctx)) // the user asked for it: it lands even as the window closes
 		t.host.Work().Do(func() {
@@ -164,8 +164,8 @@ func (k *keyer) keepAndOpen(keep func(ctx context.Context) (int64, error)) {
 				dialog.ShowError(err, t.host.Window())
 				return
 			}
-			t.Reload()
-			t.OpenID(id)
+			t.grid.reload()
+			t.grid.openID(id)
 		})
 	})
 }
@@ -202,7 +202,7 @@ func (k *keyer) openRefine() {
 		return
 	}
 	k.d.Hide()
-	t, full := k.room, k.full
+	t, full := k.pane, k.full
 	t.host.Work().Go(func(ctx context.Context) {
 		keyed := cutout.Key(full, o).Image
 		t.host.Work().Do(func() { k.showRefine(keyed) })
@@ -210,7 +210,7 @@ func (k *keyer) openRefine() {
 }
 
 func (k *keyer) showRefine(keyed *image.NRGBA) {
-	t := k.room
+	t := k.pane
 	p := maskpaint.New(fyne.NewSize(560, 380))
 	p.SetImageMask(k.full, mask.FromAlpha(cutout.Removed(keyed)))
 	eraser := kit.NewCheck(catalogue.T("Bring back (E)"), func(on bool) { p.Erase = on })

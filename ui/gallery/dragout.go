@@ -3,44 +3,65 @@ package gallery
 import (
 	"errors"
 
+	"fyne.io/fyne/v2/widget"
+
 	"easel/internal/catalogue"
 	"easel/internal/library"
 	"easel/ui/dragout"
+	"easel/ui/kit"
 	"easel/ui/widgets/dragsource"
+	"easel/ui/widgets/thumbgrid"
 )
 
-// draggedOut carries the grid's selection out of the window, as files,
+// dragOut carries the grid's selection out of the window, as files,
 // to whatever app the pointer drops it on: a file manager, a browser's
-// upload field, another editor. The note under the grid says what is
+// upload field, another editor. Its label, under the grid, says what is
 // being dragged and how it ended.
-type draggedOut struct{ *Room }
-
-// gesture is the grid's drag, made once.
-func (t draggedOut) gesture() *dragout.Gesture {
-	return &dragout.Gesture{Window: t.host.Window(), Do: t.host.Work().Do, Paths: t.selectedPaths, Note: t.note}
+type dragOut struct {
+	host    Host
+	grid    *thumbgrid.Grid
+	pager   func() *library.Pager
+	gesture *dragout.Gesture
+	label   *widget.Label
 }
 
-// opened is the drag of the image the details show, out of the window.
-func (t draggedOut) opened(it library.Item) func(dragsource.Phase) {
-	g := &dragout.Gesture{Window: t.host.Window(), Do: t.host.Work().Do, Note: t.note, Paths: func() ([]string, error) {
-		lib := t.host.Library()
+func newDragOut(h Host, grid *thumbgrid.Grid, pager func() *library.Pager) *dragOut {
+	d := &dragOut{host: h, grid: grid, pager: pager, label: kit.HintLabel("")}
+	d.label.Hide()
+	d.gesture = &dragout.Gesture{Window: h.Window(), Do: h.Work().Do, Paths: d.selectedPaths, Note: d.note}
+	return d
+}
+
+// of is the drag of one item, current's, out of the window: the image
+// the details show.
+func (d *dragOut) of(current func() library.Item) func(dragsource.Phase) {
+	g := &dragout.Gesture{Window: d.host.Window(), Do: d.host.Work().Do, Note: d.note, Paths: func() ([]string, error) {
+		lib := d.host.Library()
 		if lib == nil {
 			return nil, errors.New(catalogue.T("The gallery is not open."))
 		}
-		return []string{lib.Path(it)}, nil
+		return []string{lib.Path(current())}, nil
 	}}
 	return g.Follow
+}
+
+// settle drops the last drag's note once the selection moves on: its
+// outcome is old news.
+func (d *dragOut) settle() {
+	if !d.gesture.Dragging() && !d.label.Hidden {
+		d.note("")
+	}
 }
 
 // selectedPaths are the selected items' files, in the order chosen. The
 // pages they are on are read if the grid has not read them yet: at most
 // dragout.MaxFiles items, a bounded read.
-func (t draggedOut) selectedPaths() ([]string, error) {
-	order := t.grid.Selection().Order()
+func (d *dragOut) selectedPaths() ([]string, error) {
+	order := d.grid.Selection().Order()
 	if len(order) > dragout.MaxFiles {
 		return nil, errors.New(catalogue.F("%d images is more than one drag carries (%d); use Export.", len(order), dragout.MaxFiles))
 	}
-	pager, lib := t.pager, t.host.Library()
+	pager, lib := d.pager(), d.host.Library()
 	if pager == nil || lib == nil {
 		return nil, errors.New(catalogue.T("The gallery is not open."))
 	}
@@ -48,7 +69,7 @@ func (t draggedOut) selectedPaths() ([]string, error) {
 	for _, i := range order {
 		it, ok := pager.Item(i)
 		if !ok {
-			if err := pager.Load(t.host.Work().Context(), pager.Page(i)); err != nil {
+			if err := pager.Load(d.host.Work().Context(), pager.Page(i)); err != nil {
 				return nil, err
 			}
 			if it, ok = pager.Item(i); !ok {
@@ -61,8 +82,8 @@ func (t draggedOut) selectedPaths() ([]string, error) {
 }
 
 // note shows text under the grid; "" hides it.
-func (t draggedOut) note(text string) {
-	t.dragNote.SetText(text)
-	t.dragNote.Hidden = text == ""
-	t.dragNote.Refresh()
+func (d *dragOut) note(text string) {
+	d.label.SetText(text)
+	d.label.Hidden = text == ""
+	d.label.Refresh()
 }

@@ -8,36 +8,24 @@ package gallery
 
 import (
 	"context"
-	"fmt"
 	"image"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 	"github.com/dustin/go-humanize"
 
 	"easel/internal/c2pa"
 	"easel/internal/catalogue"
-	"easel/internal/colour"
 	"easel/internal/imageio"
-	"easel/internal/latest"
 	"easel/internal/library"
 	"easel/internal/pricing"
 	"easel/internal/session"
 	"easel/internal/thumbs"
 	"easel/internal/work"
-	"easel/ui/dialogs"
-	"easel/ui/dragout"
-	"easel/ui/imageclip"
 	"easel/ui/kit"
-	"easel/ui/promptlib"
-	"easel/ui/widgets/dragsource"
 	"easel/ui/widgets/picture"
 	"easel/ui/widgets/swatch"
 	"easel/ui/widgets/thumbgrid"
@@ -77,34 +65,19 @@ type Actions interface {
 
 // Room is the Gallery tab.
 type Room struct {
-	host    Host
-	actions Actions
-	// large is the large view opened last (one is open at a time).
-	large     *largeView
+	host      Host
+	actions   Actions
 	search    *widget.Entry
 	favorites *widget.Check
 	filters   *filterBar
 	count     *widget.Label
-	// detailsScroll holds the details; it is refreshed when their
-	// thumbnails arrive, so it scrolls to the settings below them.
-	detailsScroll *container.Scroll
-	grid          *thumbgrid.Grid
-	batch         *batchBar
-	// undoBar offers to bring back what was just deleted.
-	undoBar  *fyne.Container
-	undoText *widget.Label
-	trashed  []int64
-	empty    *fyne.Container
-	details  *fyne.Container
-	// scope says, while several items are selected, that the details'
-	// buttons act on the one item shown and the bar on all selected.
-	scope *widget.Label
-	// copyImage is the open item's Copy image, nil with none open.
-	copyImage *widget.Button
-	// drag carries the selection out of the window when it is dragged;
-	// dragNote says what it carries and how it ended.
-	drag     *dragout.Gesture
-	dragNote *widget.Label
+	grid      *thumbgrid.Grid
+	empty     *fyne.Container
+	// pane shows the item opened; batch acts on the selection; drag
+	// carries the selection out of the window.
+	pane  *detailsPane
+	batch *selectionBar
+	drag  *dragOut
 
 	// pager reads the grid's items by place; total is how many match.
 	pager *library.Pager
@@ -116,17 +89,11 @@ type Room struct {
 	query int
 	// answered is the last query whose answer was shown.
 	answered int
-	// opened is the item the details pane shows (0: none); opens are
-	// its reads, of which only the newest is shown.
-	opened int64
-	opens  *latest.Loads
 	// selected is the item selected in the grid (0: none); quiet is set
 	// while the grid's selection is moved to follow it.
 	selected int64
 	quiet    bool
-	// full is the details pane's picture.
-	full  *picture.Picture
-	cells *thumbs.Cells[fyne.CanvasObject]
+	cells    *thumbs.Cells[fyne.CanvasObject]
 }
 
 // Host is what the Gallery asks of the window, and no more: the library
@@ -147,7 +114,7 @@ type Host interface {
 
 // New makes the tab; its widgets are made by Build.
 func New(h Host, actions Actions) *Room {
-	return &Room{host: h, actions: actions, cells: thumbs.NewCells[fyne.CanvasObject](), loading: map[int]bool{}, opens: latest.New(h.Work())}
+	return &Room{host: h, actions: actions, cells: thumbs.NewCells[fyne.CanvasObject](), loading: map[int]bool{}}
 }
 
 // Build implements room.Room.
@@ -163,34 +130,33 @@ func (t *Room) Build() fyne.CanvasObject {
 		container.NewBorder(nil, nil, nil, container.NewHBox(t.count, top, end), t.search),
 		t.filters.row(t.favorites))
 
-	t.undoText = widget.NewLabel("")
-	undo := &widget.Button{Text: catalogue.T("Undo"), Icon: theme.ContentUndoIcon(), OnTapped: selectionVerbs{t}.undoDelete}
-	t.undoBar = container.NewBorder(nil, nil, nil, undo, t.undoText)
-	t.undoBar.Hide()
 	t.grid = thumbgrid.New(func() int { return t.total }, t.newCell, t.updateCell)
 	t.grid.OnChanged = t.selectionChanged
 	t.grid.OnOpen = t.openAt
 	t.grid.OnType = func(r rune) { t.Find().Begin(r) }
-	t.grid.OnKey = selectionVerbs{t}.onKey
-	t.drag = draggedOut{t}.gesture()
-	t.grid.OnDrag = t.drag.Follow
-	t.dragNote = kit.HintLabel("")
-	t.dragNote.Hide()
-	t.batch = newBatchBar(t)
+	access := gridAccess{
+		itemAt: t.item,
+		cursor: func() int { return t.grid.Selection().Cursor() },
+		moveTo: t.grid.Select,
+		openID: t.OpenID,
+		reload: t.Reload,
+		say:    t.count.SetText,
+	}
+	pager := func() *library.Pager { return t.pager }
+	t.drag = newDragOut(t.host, t.grid, pager)
+	t.grid.OnDrag = t.drag.gesture.Follow
+	t.pane = newDetailsPane(t.host, t.actions, access, t.drag.of)
+	t.batch = newSelectionBar(t.host, t.actions, t.grid, pager, t.pane, access)
+	t.pane.remove = t.batch.deleteItems
+	t.grid.OnKey = t.batch.onKey
 	// Not wrapped: a wrapping label in a Center is as narrow as its
 	// longest word, and as tall as that makes it, which grew the window.
 	emptyHint := kit.HintLabel(catalogue.T("Images you make appear here, newest first."))
 	emptyHint.Wrapping = fyne.TextWrapOff
 	t.empty = container.NewCenter(emptyHint)
-	gridArea := container.NewBorder(nil, container.NewVBox(t.dragNote, t.batch.box, t.undoBar), nil, nil, container.NewStack(t.grid, t.empty))
+	gridArea := container.NewBorder(nil, container.NewVBox(t.drag.label, t.batch.box, t.batch.undoBar), nil, nil, container.NewStack(t.grid, t.empty))
 
-	t.details = container.NewVBox()
-	t.scope = kit.HintLabel("")
-	t.scope.Importance = widget.WarningImportance
-	t.scope.Hide()
-	details{t}.closeDetails()
-	t.detailsScroll = container.NewVScroll(container.NewPadded(t.details))
-	split := container.NewHSplit(gridArea, t.detailsScroll)
+	split := container.NewHSplit(gridArea, t.pane.scroll)
 	split.Offset = 0.68
 	t.Reload()
 	return container.NewBorder(toolbar, nil, nil, nil, split)
@@ -240,7 +206,7 @@ func (t *Room) item(i int) (library.Item, bool) {
 func (t *Room) Selected() int64 { return t.selected }
 
 // Opened is the item the details pane shows, 0 for none.
-func (t *Room) Opened() int64 { return t.opened }
+func (t *Room) Opened() int64 { return t.pane.opened }
 
 // Reload runs the query again off the UI goroutine and shows its answer,
 // unless a newer query was sent meanwhile. The selection stays on the
@@ -315,10 +281,10 @@ func (t *Room) showPage(pager *library.Pager, n, all int, filtered bool, err, co
 	// An item the search or filters now hide leaves the details, so its
 	// Delete is not live on something out of sight. (All the answer is
 	// in its first page when it is this short; beyond, it may be there.)
-	if t.opened != 0 && n <= Page {
-		if _, ok := pager.Find(t.opened); !ok {
+	if t.pane.opened != 0 && n <= Page {
+		if _, ok := pager.Find(t.pane.opened); !ok {
 			t.selected = 0
-			details{t}.closeDetails()
+			t.pane.close()
 		}
 	}
 }
@@ -419,14 +385,12 @@ func (t *Room) updateCell(i int, o fyne.CanvasObject) {
 // in the details, and the batch bar counts the selection.
 func (t *Room) selectionChanged() {
 	t.batch.sync()
-	if !t.drag.Dragging() && !t.dragNote.Hidden {
-		draggedOut{t}.note("") // the last drag's outcome is old news
-	}
+	t.drag.settle()
 	if t.quiet {
 		return
 	}
 	it, ok := t.item(t.grid.Selection().Cursor())
-	if !ok || it.ID == t.selected && t.opened == it.ID {
+	if !ok || it.ID == t.selected && t.pane.opened == it.ID {
 		return
 	}
 	t.selected = it.ID
@@ -438,160 +402,12 @@ func (t *Room) openAt(i int) {
 	if it, ok := t.item(i); ok {
 		t.selected = it.ID
 		t.Open(it)
-		details{t}.viewLargeAt(it, i)
+		t.pane.viewLargeAt(it, i)
 	}
 }
 
-// closeDetails empties the details pane.
-func (t details) closeDetails() {
-	t.opened = 0
-	t.copyImage = nil
-	t.opens.Stop()
-	t.details.Objects = []fyne.CanvasObject{
-		kit.Heading(catalogue.T("Details")),
-		kit.HintLabel(catalogue.T("Open an image to see it with its prompt and settings, copy the prompt, mark it as a favourite or delete it.")),
-	}
-	t.details.Refresh()
-}
-
-// Open shows an item's details beside the grid. The image decodes off
-// the UI goroutine, scaled to the pane; it appears when ready, unless
-// another image was opened meanwhile.
-func (t *Room) Open(it library.Item) {
-	lib := t.host.Library()
-	if lib == nil {
-		return
-	}
-	t.opened = it.ID
-	full := picture.New(fyne.NewSize(320, 320))
-	t.full = full
-	madeFrom := container.NewVBox()
-	madeFrom.Hide()
-	lineage := container.NewVBox()
-	lineage.Hide()
-	compareBtn := &widget.Button{Text: catalogue.T("Compare…"), Icon: theme.ViewRestoreIcon()}
-	large := &widget.Button{Text: catalogue.T("View large (Enter)"), Icon: theme.ZoomInIcon(), OnTapped: func() { details{t}.viewLarge(it) }}
-	compareBtn.Hide()
-	settings := widget.NewLabel(Describe(it))
-	settings.Wrapping = fyne.TextWrapWord
-	type read struct {
-		img     image.Image
-		opaque  bool
-		inputs  []inputThumb
-		family  family
-		entry   library.Entry
-		charged bool
-		file    string
-	}
-	latest.Run(t.opens, func(ctx context.Context) (read, error) {
-		var r read
-		// The head once: for the lines, and the colours of the picture.
-		var space *colour.Space
-		head, err := imageio.FileHead(lib.Path(it))
-		if err == nil {
-			r.file, space = FileLines(it, head), imageio.SpaceOf(head)
-		}
-		img, err := imageio.DecodeFileFitIn(lib.Path(it), detailSide, space, err == nil)
-		r.img, r.opaque = img, err == nil && imageio.IsOpaque(img) // a full scan: here, not on the UI goroutine
-		r.inputs = madeFromThumbs(ctx, lib, it.ID)
-		r.family = lineageOf(ctx, lib, it)
-		r.entry, r.charged, _ = lib.Ledger().EntryOf(ctx, it.ID)
-		return r, err
-	}, func(r read, err error) {
-		settings.SetText(describeRead(it, r.file, r.entry, r.charged))
-		showMadeFrom(madeFrom, r.inputs)
-		details{t}.showLineage(lineage, r.family)
-		// The details grew under the scroll: it must learn their new
-		// height, or what is below the thumbnails cannot be reached.
-		t.detailsScroll.Refresh()
-		if before := compareWith(lib, it, r.inputs, r.family); before != "" && err == nil {
-			compareBtn.OnTapped = func() { details{t}.compare(before, lib.Path(it), it) }
-			compareBtn.Show()
-		}
-		if err != nil {
-			t.count.SetText(catalogue.F("Could not show image %d: %v", it.ID, err))
-			return
-		}
-		full.SetImageOpaque(r.img, r.opaque)
-	})
-	prompt := widget.NewLabel(it.Prompt)
-	prompt.Wrapping = fyne.TextWrapWord
-	if it.Prompt == "" {
-		// Said by what the item is: only a recovered file lost its
-		// prompt to a crash; a cut-out never had one.
-		switch it.Kind {
-		case "imported":
-			prompt.SetText(catalogue.T("(imported: no prompt)"))
-		case "cutout":
-			prompt.SetText(catalogue.T("(a cut-out made in Easel from the image it came from: no prompt of its own)"))
-		case "recovered":
-			prompt.SetText(catalogue.T("(prompt unknown: this image was recovered after a crash)"))
-		default:
-			prompt.SetText(catalogue.T("(no prompt)"))
-		}
-	}
-	copyPrompt := &widget.Button{Text: catalogue.T("Copy prompt"), Icon: theme.ContentCopyIcon(), OnTapped: func() {
-		t.host.Clipboard().SetContent(it.Prompt)
-	}}
-	// Copy image puts the picture on the system clipboard, to paste into
-	// another app; the button says when it is there.
-	var copyImage *widget.Button
-	defer func() { t.copyImage = copyImage }() // Ctrl+C in the grid presses it
-	copyImage = &widget.Button{Text: catalogue.T("Copy image"), Icon: theme.ContentCopyIcon(), OnTapped: func() {
-		path := lib.Path(it)
-		copyImage.Disable()
-		t.host.Work().Go(func(ctx context.Context) {
-			data, err := os.ReadFile(path)
-			if err == nil {
-				err = imageclip.CopyImage(data)
-			}
-			t.host.Work().Do(func() {
-				copyImage.Enable()
-				if err != nil {
-					dialog.ShowError(fmt.Errorf(catalogue.T("The image could not be copied: %w"), err), t.host.Window())
-					return
-				}
-				copyImage.SetText(catalogue.T("Image copied"))
-			})
-		})
-	}}
-	keepPrompt := &widget.Button{Text: catalogue.T("Keep prompt…"), Icon: theme.StorageIcon(), OnTapped: func() {
-		promptlib.Keep(t.host, it.Prompt, catalogue.F("gallery item %d", it.ID), nil)
-	}}
-	fav := widget.NewCheck(catalogue.T("Favourite"), nil)
-	fav.SetChecked(it.Favorite)
-	fav.OnChanged = func(on bool) { details{t}.setFavorite(it, on) }
-	del := &widget.Button{Text: catalogue.T("Delete…"), Icon: theme.DeleteIcon(), Importance: widget.DangerImportance, OnTapped: func() { details{t}.confirmDelete(it) }}
-	reuse := &widget.Button{Text: catalogue.T("Reuse settings"), Icon: theme.ViewRefreshIcon(), OnTapped: func() { t.actions.Reuse(it) }}
-	toEdit := &widget.Button{Text: catalogue.T("Send to Edit"), Icon: theme.DocumentCreateIcon(), OnTapped: func() { t.actions.SendToEdit(it) }}
-	editThis := &widget.Button{Text: catalogue.T("Edit this"), Icon: theme.ColorPaletteIcon(), OnTapped: func() { t.actions.EditThis(it) }}
-	toChat := &widget.Button{Text: catalogue.T("Send to Chat"), Icon: theme.MailComposeIcon(), OnTapped: func() { t.actions.SendToChat(it) }}
-	export := &widget.Button{Text: catalogue.T("Export…"), Icon: theme.DocumentSaveIcon(), OnTapped: func() { t.actions.Export(it) }}
-	more := &widget.Button{Text: catalogue.T("More like this…"), Icon: theme.ContentAddIcon(), OnTapped: func() { t.actions.MoreLikeThis(it) }}
-	expand := &widget.Button{Text: catalogue.T("Expand canvas…"), Icon: theme.ViewFullScreenIcon(), OnTapped: func() { t.actions.ExpandCanvas(it) }}
-	transparent := &widget.Button{Text: catalogue.T("Make transparent…"), Icon: theme.ColorChromaticIcon(), OnTapped: func() { details{t}.makeTransparent(it) }}
-	t.details.Objects = []fyne.CanvasObject{
-		kit.Heading(catalogue.T("Details")), t.scope,
-		container.NewStack(full, dragsource.New(draggedOut{t}.opened(it))), prompt, container.NewGridWithColumns(2, copyPrompt, copyImage, reuse, editThis, toEdit, toChat, export, del, large, compareBtn, more, expand, transparent, keepPrompt), fav, madeFrom, lineage, settings,
-		container.NewGridWithColumns(2,
-			&widget.Button{Text: catalogue.T("Copy file path"), Icon: theme.ContentCopyIcon(), Importance: widget.LowImportance, OnTapped: func() { t.host.Clipboard().SetContent(lib.Path(it)) }},
-			&widget.Button{Text: catalogue.T("Show in folder"), Icon: theme.FolderOpenIcon(), Importance: widget.LowImportance, OnTapped: func() { showInFolder(lib.Path(it)) }}),
-	}
-	if it.Missing {
-		// No picture, nothing to send or export: say where Easel looked,
-		// and offer to locate the file or remove the item.
-		t.opens.Stop() // the decode above will fail; its error is not news
-		locate := &widget.Button{Text: catalogue.T("Locate…"), Icon: theme.SearchIcon(), Importance: widget.HighImportance, OnTapped: func() { t.locate(it) }}
-		remove := &widget.Button{Text: catalogue.T("Remove from gallery…"), Icon: theme.DeleteIcon(), OnTapped: func() { details{t}.confirmDelete(it) }}
-		where := kit.HintLabel(catalogue.F("The image file is missing: Easel looked for it at %s. If it was moved or renamed, locate it; its prompt and settings are kept here.", lib.Path(it)))
-		t.details.Objects = []fyne.CanvasObject{
-			kit.Heading(catalogue.T("Details")),
-			container.NewBorder(nil, nil, widget.NewIcon(theme.WarningIcon()), nil, where),
-			container.NewGridWithColumns(2, locate, remove), prompt, container.NewGridWithColumns(2, copyPrompt, reuse), fav, settings,
-		}
-	}
-	t.details.Refresh()
-}
+// Open shows an item's details beside the grid.
+func (t *Room) Open(it library.Item) { t.pane.show(it) }
 
 // inputThumb is a stored input with its thumbnail, for the details.
 type inputThumb struct {
@@ -646,26 +462,6 @@ func showMadeFrom(box *fyne.Container, inputs []inputThumb) {
 	box.Refresh()
 }
 
-// locate asks for the file of a missing item and copies it back into the
-// gallery, off the UI goroutine.
-func (t *Room) locate(it library.Item) {
-	lib := t.host.Library()
-	dialogs.PickImage(t.host, catalogue.F("Locate %s", filepath.Base(it.File)), catalogue.T("Use this file"), func(src string) {
-		t.host.Work().Go(func(ctx context.Context) {
-			found, err := lib.Locate(ctx, it.ID, src)
-			t.host.Work().Do(func() {
-				if err != nil {
-					dialog.ShowError(err, t.host.Window())
-					return
-				}
-				t.host.Thumbs().Forget(it.ID)
-				t.Reload()
-				t.Open(found)
-			})
-		})
-	})
-}
-
 // OpenID shows the details of the item with id, read off the UI
 // goroutine, and selects it in the grid when it is there.
 func (t *Room) OpenID(id int64) {
@@ -685,40 +481,6 @@ func (t *Room) OpenID(id int64) {
 			t.Open(it)
 		})
 	})
-}
-
-func (t details) setFavorite(it library.Item, on bool) {
-	lib := t.host.Library()
-	t.host.Work().Go(func(ctx context.Context) {
-		if err := lib.SetFavorite(ctx, it.ID, on); err != nil {
-			t.host.Work().Do(func() { dialog.ShowError(err, t.host.Window()) })
-		}
-	})
-}
-
-func (t details) confirmDelete(it library.Item) {
-	title, text, yes := catalogue.T("Delete this image?"), catalogue.T("It is removed from the gallery, with its file when Easel closes: until then, Undo brings it back."), catalogue.T("Delete image")
-	if it.Missing {
-		title, text, yes = catalogue.T("Remove this image from the gallery?"), catalogue.T("Its prompt and settings are removed from the gallery (its file is not there). Until Easel closes, Undo brings it back."), catalogue.T("Remove")
-	}
-	// Keep it is drawn as the default, and is what Enter does (the
-	// window's dialog keys take the highlighted, safe answer); Delete
-	// is red, one deliberate click away. Drawn the other way round,
-	// Enter kept an image the button it pressed said it would delete.
-	var d dialog.Dialog
-	keep := &widget.Button{Text: catalogue.T("Keep it"), Importance: widget.HighImportance, OnTapped: func() { d.Hide() }}
-	del := &widget.Button{Text: yes, Importance: widget.DangerImportance, OnTapped: func() {
-		d.Hide()
-		selectionVerbs{t.Room}.deleteItems([]library.Item{it})
-	}}
-	body := widget.NewLabel(text)
-	body.Wrapping = fyne.TextWrapWord
-	d = dialog.NewCustomWithoutButtons(title, container.NewBorder(nil, container.NewHBox(layout.NewSpacer(), del, keep), nil, nil, body), t.host.Window())
-	d.Resize(fyne.NewSize(460, 180))
-	d.Show()
-	// Nothing focused: Enter and Esc reach the window's dialog keys,
-	// which take Keep it; a focused button would swallow them.
-	t.host.Window().Canvas().Unfocus()
 }
 
 // Describe lists an item's settings for the details pane.
@@ -834,12 +596,7 @@ func (t *Room) Grid() *thumbgrid.Grid { return t.grid }
 func (t *Room) Answered() bool { return t.answered == t.query }
 
 // Shown is the image the details pane shows, nil while it decodes.
-func (t *Room) Shown() image.Image {
-	if t.full == nil {
-		return nil
-	}
-	return t.full.Image()
-}
+func (t *Room) Shown() image.Image { return t.pane.full.Image() }
 
 // VisibleRange is the first and last place of the grid on screen.
 func (t *Room) VisibleRange() (first, last int) {
@@ -873,7 +630,7 @@ func (t *Room) DetailsText() string {
 			}
 		}
 	}
-	for _, o := range t.details.Objects {
+	for _, o := range t.pane.box.Objects {
 		walk(o)
 	}
 	return strings.Join(out, "\n")

@@ -159,7 +159,7 @@ func TestDeleteAsksWithKeepingAsTheDefault(t *testing.T) {
 	h.UI(g.Reload)
 	h.Until("the item", func() bool { return len(g.Items()) == 1 })
 	h.UI(func() {
-		details{g}.confirmDelete(g.Items()[0])
+		g.pane.confirmDelete(g.Items()[0])
 		top := h.Window().Canvas().Overlays().Top()
 		if top == nil {
 			t.Fatal("no question before deleting")
@@ -223,7 +223,7 @@ func TestAMissingFileIsShownAndCanBeLocated(t *testing.T) {
 	var locate *widget.Button
 	h.UI(func() {
 		text := ""
-		roomtest.Walk(g.details, func(o fyne.CanvasObject) {
+		roomtest.Walk(g.pane.box, func(o fyne.CanvasObject) {
 			switch w := o.(type) {
 			case *widget.Label:
 				text += w.Text + "\n"
@@ -268,7 +268,7 @@ func TestDetailsShowWhatAnEditWasMadeFrom(t *testing.T) {
 	var captions []string
 	h.Until("made from", func() bool {
 		captions = nil
-		for _, o := range g.details.Objects {
+		for _, o := range g.pane.box.Objects {
 			if box, ok := o.(*fyne.Container); ok && box.Visible() && len(box.Objects) == 2 {
 				if l, ok := box.Objects[0].(*widget.Label); ok && l.Text == "Made from" {
 					for _, cell := range box.Objects[1].(*fyne.Container).Objects {
@@ -361,16 +361,16 @@ func TestKeysSelectAndActOnSeveral(t *testing.T) {
 		g.Grid().Selection().Extend(3) // as Shift+click or Shift+Right twice
 		g.Grid().Refresh()
 		g.batch.sync()
-		if !g.scope.Visible() || !strings.Contains(g.scope.Text, "all 3 selected") {
-			t.Errorf("with three selected the details do not say which buttons act on what: %q", g.scope.Text)
+		if !g.pane.scope.Visible() || !strings.Contains(g.pane.scope.Text, "all 3 selected") {
+			t.Errorf("with three selected the details do not say which buttons act on what: %q", g.pane.scope.Text)
 		}
-		selectionVerbs{g}.onKey("favourite")
+		g.batch.onKey("favourite")
 	})
 	h.Until("three favourites", func() bool {
 		n, _ := h.Library().Count(context.Background(), library.Query{Favorites: true})
 		return n == 3
 	})
-	h.UI(func() { selectionVerbs{g}.onKey("export") })
+	h.UI(func() { g.batch.onKey("export") })
 	h.Until("the export", func() bool { return len(exported) == 3 })
 	// Newest first: places 1..3 are pictures 3, 2, 1.
 	if exported[0].ID != ids[3] || exported[1].ID != ids[2] || exported[2].ID != ids[1] {
@@ -399,11 +399,11 @@ func TestDeleteUndoAndImport(t *testing.T) {
 	h.UI(g.Reload)
 	h.Until("two items", func() bool { return g.Total() == 2 })
 	it, _ := h.Library().Get(context.Background(), gone)
-	h.UI(func() { selectionVerbs{g}.deleteItems([]library.Item{it}) })
+	h.UI(func() { g.batch.deleteItems([]library.Item{it}) })
 	h.Until("one item", func() bool { return g.Total() == 1 })
 	h.UI(func() {
-		if !g.undoBar.Visible() || !strings.Contains(g.undoText.Text, "Deleted 1 image") {
-			t.Errorf("no Undo after a delete: %q", g.undoText.Text)
+		if !g.batch.undoBar.Visible() || !strings.Contains(g.batch.undoText.Text, "Deleted 1 image") {
+			t.Errorf("no Undo after a delete: %q", g.batch.undoText.Text)
 		}
 		g.grid.TypedShortcut(&fyne.ShortcutUndo{}) // Ctrl+Z, as Edit ▸ Undo hands it to the grid
 	})
@@ -434,7 +434,7 @@ func TestLineageAndCompare(t *testing.T) {
 	}
 	labels := func() string {
 		var s string
-		roomtest.Walk(g.details, func(o fyne.CanvasObject) {
+		roomtest.Walk(g.pane.box, func(o fyne.CanvasObject) {
 			if l, ok := o.(*widget.Label); ok && l.Visible() {
 				s += l.Text + "|"
 			}
@@ -516,7 +516,7 @@ func TestMakeTransparentKeepsACutOutUnderTheOriginal(t *testing.T) {
 	}
 	h.UI(g.Reload)
 	h.Until("the item", func() bool { return len(g.Items()) == 1 })
-	h.UI(func() { details{g}.makeTransparent(g.Items()[0]) })
+	h.UI(func() { g.pane.makeTransparent(g.Items()[0]) })
 	ok, _ := h.Overlay("Make transparent")
 	h.Until("the preview", func() bool { return !ok.Disabled() })
 	h.UI(ok.OnTapped)
@@ -552,7 +552,7 @@ func TestRefineACutOutWithTheBrush(t *testing.T) {
 	}
 	h.UI(g.Reload)
 	h.Until("the item", func() bool { return len(g.Items()) == 1 })
-	h.UI(func() { details{g}.makeTransparent(g.Items()[0]) })
+	h.UI(func() { g.pane.makeTransparent(g.Items()[0]) })
 	refine, _ := h.Overlay("Refine with the brush…")
 	h.Until("the preview", func() bool { return !refine.Disabled() })
 	h.UI(refine.OnTapped)
@@ -598,14 +598,14 @@ func TestStateFollowsWhatIsShown(t *testing.T) {
 		g.Grid().Selection().All(2)
 		g.Grid().Refresh()
 		g.batch.sync()
-		selectionVerbs{g}.deleteItems(g.Items())
+		g.batch.deleteItems(g.Items())
 	})
 	h.Until("both deleted", func() bool { return g.Answered() && len(g.Items()) == 0 })
 	h.UI(func() {
 		if !g.batch.box.Hidden {
 			t.Errorf("the selection bar still says %q", g.batch.count.Text)
 		}
-		selectionVerbs{g}.undoDelete()
+		g.batch.undoDelete()
 	})
 	h.Until("back, and open", func() bool { return len(g.Items()) == 2 && g.Opened() != 0 })
 	_ = cat

@@ -24,7 +24,7 @@ import (
 // gallery's current order with the arrow keys, moving the grid's cursor
 // with it so that the details follow.
 type largeView struct {
-	room    *Room
+	pane    *detailsPane
 	d       *dialog.CustomDialog
 	v       *zoomview.View
 	title   *widget.Label
@@ -38,32 +38,30 @@ type largeView struct {
 	player *player
 }
 
-// viewLarge shows an item large, from wherever it is in the grid.
-func (t details) viewLarge(it library.Item) { t.viewLargeAt(it, t.placeOf(it)) }
+// viewLarge shows an item large, from wherever it is in the grid: at
+// the cursor's place when it is there.
+func (p *detailsPane) viewLarge(it library.Item) {
+	at := p.grid.cursor()
+	if got, ok := p.grid.itemAt(at); !ok || got.ID != it.ID {
+		at = -1
+	}
+	p.viewLargeAt(it, at)
+}
 
 // viewLargeAt shows the item at place i large; the file is decoded off
 // the UI goroutine.
-func (t details) viewLargeAt(it library.Item, i int) {
-	if t.host.Library() == nil || it.Missing {
+func (p *detailsPane) viewLargeAt(it library.Item, i int) {
+	if p.host.Library() == nil || it.Missing {
 		return
 	}
-	l := &largeView{room: t.Room, at: i, loads: latest.New(t.host.Work())}
-	t.large = l
+	l := &largeView{pane: p, at: i, loads: latest.New(p.host.Work())}
+	p.large = l
 	l.load(it, true)
-}
-
-// placeOf is it's place in the grid: the cursor's when it is there.
-func (t details) placeOf(it library.Item) int {
-	c := t.grid.Selection().Cursor()
-	if got, ok := t.item(c); ok && got.ID == it.ID {
-		return c
-	}
-	return -1
 }
 
 // load decodes it and shows it, opening the dialog the first time.
 func (l *largeView) load(it library.Item, first bool) {
-	path := l.room.host.Library().Path(it)
+	path := l.pane.host.Library().Path(it)
 	type decoded struct {
 		img    image.Image
 		opaque bool
@@ -88,7 +86,7 @@ func (l *largeView) load(it library.Item, first bool) {
 		return d, err
 	}, func(d decoded, err error) {
 		if err != nil {
-			dialog.ShowError(err, l.room.host.Window())
+			dialog.ShowError(err, l.pane.host.Window())
 			return
 		}
 		if first {
@@ -117,8 +115,8 @@ func (l *largeView) open(it library.Item, img image.Image, opaque bool) {
 		l.percent,
 		&widget.Button{Icon: theme.ZoomInIcon(), OnTapped: func() { l.v.ZoomBy(viewport.ZoomStep) }},
 		l.size)
-	w := l.room.host.Window()
-	l.player = newPlayer(l.room.host, l.v)
+	w := l.pane.host.Window()
+	l.player = newPlayer(l.pane.host, l.v)
 	l.d = dialog.NewCustom(catalogue.T("Gallery"), catalogue.T("Close"), container.NewBorder(container.NewVBox(l.title, bar, l.player.bar), nil, nil, nil, l.v), w)
 	l.d.SetOnClosed(l.player.stop)
 	size := w.Canvas().Size()
@@ -135,8 +133,8 @@ func (l *largeView) show(it library.Item, img image.Image, opaque bool) {
 	// Words, not arrow glyphs: the UI font of some systems has none and
 	// drew boxes (issue 40, item 11); the buttons beside it are icons.
 	l.size.SetText(catalogue.F("%d × %d · Ctrl+wheel zooms, the wheel or a drag moves · the Left and Right keys step", it.Width, it.Height))
-	_, before := l.room.item(l.at - 1)
-	_, after := l.room.item(l.at + 1)
+	_, before := l.pane.grid.itemAt(l.at - 1)
+	_, after := l.pane.grid.itemAt(l.at + 1)
 	setEnabled(l.prev, l.at >= 0 && before)
 	setEnabled(l.next, l.at >= 0 && after)
 }
@@ -159,12 +157,12 @@ func (l *largeView) step(d int) {
 	if l.at < 0 {
 		return
 	}
-	it, ok := l.room.item(l.at + d)
+	it, ok := l.pane.grid.itemAt(l.at + d)
 	if !ok || it.Missing {
 		return
 	}
 	l.at += d
-	l.room.grid.Select(l.at)
+	l.pane.grid.moveTo(l.at)
 	l.load(it, false)
 }
 

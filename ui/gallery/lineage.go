@@ -17,11 +17,6 @@ import (
 	"easel/ui/widgets/picture"
 )
 
-// details are what the pane beside the grid does for the one item open
-// in it: its favourite and delete, its family and before/after, the
-// large view, and a cut-out.
-type details struct{ *Room }
-
 // relative is an item of an item's lineage, with its thumbnail.
 type relative struct {
 	library.Item
@@ -57,7 +52,8 @@ func lineageOf(ctx context.Context, lib *library.Library, it library.Item) famil
 
 // showLineage fills box with an item's parents and children, each a
 // thumbnail that opens it.
-func (t details) showLineage(box *fyne.Container, f family) {
+func (p *detailsPane) showLineage(f family) {
+	box := p.lineage
 	box.Objects = nil
 	row := func(title string, rs []relative) {
 		if len(rs) == 0 {
@@ -68,7 +64,7 @@ func (t details) showLineage(box *fyne.Container, f family) {
 			pic := picture.New(fyne.NewSize(madeFromSide, madeFromSide))
 			pic.SetImage(r.thumb)
 			id := r.ID
-			open := &widget.Button{Importance: widget.LowImportance, OnTapped: func() { t.OpenID(id) }}
+			open := &widget.Button{Importance: widget.LowImportance, OnTapped: func() { p.grid.openID(id) }}
 			line.Add(container.NewStack(pic, open))
 		}
 		box.Add(widget.NewLabelWithStyle(title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
@@ -100,11 +96,10 @@ func compareWith(lib *library.Library, it library.Item, inputs []inputThumb, f f
 	return ""
 }
 
-// compare shows before (a file) against the item at after, with a
-// divider to drag, or side by side; the files are decoded off the UI
-// goroutine.
-func (t details) compare(before, after string, it library.Item) {
-	compare.ShowDecoded(t.host.Window(), t.host.Work().Do, catalogue.T("Before and after"), func() (image.Image, image.Image, error) {
+// compareFiles shows before (a file) against after, with a divider to
+// drag, or side by side; the files are decoded off the UI goroutine.
+func (p *detailsPane) compareFiles(before, after string) {
+	compare.ShowDecoded(p.host.Window(), p.host.Work().Do, catalogue.T("Before and after"), func() (image.Image, image.Image, error) {
 		a, errA := imageio.DecodeFileFit(before, detailSide)
 		b, errB := imageio.DecodeFileFit(after, detailSide)
 		return a, b, firstErr(errA, errB)

@@ -50,8 +50,10 @@ func TestTheLargeViewPlaysAGIFAndDrawsAnSVG(t *testing.T) {
 	h.Until("two items", func() bool { return len(g.Items()) == 2 })
 	h.UI(func() { g.openAt(0) }) // the newest: the GIF
 	var p *player
-	h.Until("the player", func() bool { return g.large != nil && g.large.player != nil && g.large.player.bar.Visible() })
-	h.UI(func() { p = g.large.player })
+	h.Until("the player", func() bool {
+		return g.pane.large != nil && g.pane.large.player != nil && g.pane.large.player.bar.Visible()
+	})
+	h.UI(func() { p = g.pane.large.player })
 	seen := map[int]bool{}
 	h.Until("every frame played", func() bool {
 		seen[p.at] = true
@@ -71,9 +73,9 @@ func TestTheLargeViewPlaysAGIFAndDrawsAnSVG(t *testing.T) {
 			t.Error("a paused animation moved on")
 		}
 	})
-	h.UI(func() { g.large.step(1) }) // the SVG
+	h.UI(func() { g.pane.large.step(1) }) // the SVG
 	h.Until("the SVG drawn", func() bool {
-		img := g.large.v.Image()
+		img := g.pane.large.v.Image()
 		return img != nil && img.Bounds().Dx() == 300
 	})
 	h.UI(func() {
@@ -97,7 +99,7 @@ func TestAPromptlessItemIsCaptionedByWhatItIs(t *testing.T) {
 	h.UI(func() { g.OpenID(id) })
 	h.Until("the cut-out's caption", func() bool {
 		said := ""
-		roomtest.Walk(g.details, func(o fyne.CanvasObject) {
+		roomtest.Walk(g.pane.box, func(o fyne.CanvasObject) {
 			if l, ok := o.(*widget.Label); ok && l.Visible() {
 				said += l.Text + "|"
 			}
