@@ -19,23 +19,49 @@ import (
 	"easel/internal/catalogue"
 	"easel/internal/imageio"
 	"easel/internal/wording"
-	"easel/ui/dialogs"
 )
 
 // attachments are the images picked or dropped to go with the next
-// message, shown as chips above the composer.
-type attachments struct{ *Room }
+// message, shown as chips above the composer (row).
+type attachments struct {
+	host  Host
+	items []attachment
+	row   *fyne.Container
+	// changed runs when images come or go (the estimate follows);
+	// arrived when some were attached (the composer takes the focus).
+	changed, arrived func()
+}
 
-// attachFromFile opens the image picker to attach images, several at
-// once, to the message being written.
-func (t attachments) attachFromFile() {
-	dialogs.PickImages(t.host, catalogue.T("Attach images"), catalogue.T("Attach"), t.AttachFiles)
+func newAttachments(h Host, changed, arrived func()) *attachments {
+	a := &attachments{host: h, row: container.NewHBox(), changed: changed, arrived: arrived}
+	a.row.Hide()
+	return a
+}
+
+// take empties the shelf and returns what was on it: the message is
+// being sent.
+func (a *attachments) take() []attachment {
+	out := a.items
+	a.items = nil
+	a.show()
+	return out
+}
+
+// putBack returns images of a message that was not sent, before any
+// attached since.
+func (a *attachments) putBack(atts []attachment) {
+	a.items = append(atts, a.items...)
+	a.show()
 }
 
 // AttachFiles attaches image files (dropped on the Chat tab) to the
 // message being written, prepared as Edit's inputs are (off the UI
 // goroutine); a file that cannot be used is named with the reason.
-func (t *Room) AttachFiles(paths []string) {
+func (t *Room) AttachFiles(paths []string) { t.attached.addFiles(paths) }
+
+// addFiles reads and prepares paths off the UI goroutine, then attaches
+// them.
+func (t *attachments) addFiles(paths []string) {
 	t.host.Work().Go(func(ctx context.Context) {
 		var atts []attachment
 		var problems []string
@@ -53,9 +79,7 @@ func (t *Room) AttachFiles(paths []string) {
 			}
 			atts = append(atts, attachment{name: filepath.Base(p), data: prepared.Data, thumb: imageio.Fit(prepared.Image, 192)})
 		}
-		t.host.Work().Do(func() {
-			attachments{t}.attach(atts, problems)
-		})
+		t.host.Work().Do(func() { t.attach(atts, problems) })
 	})
 }
 
@@ -65,16 +89,16 @@ func (t *Room) Attach(name string, data []byte) {
 		prepared, err := imageio.Prepare(name, data, imageio.MaxUploadBytes)
 		t.host.Work().Do(func() {
 			if err != nil {
-				attachments{t}.attach(nil, []string{wording.Sentence(err.Error())})
+				t.attached.attach(nil, []string{wording.Sentence(err.Error())})
 				return
 			}
-			attachments{t}.attach([]attachment{{name: name, data: prepared.Data, thumb: imageio.Fit(prepared.Image, 192)}}, nil)
+			t.attached.attach([]attachment{{name: name, data: prepared.Data, thumb: imageio.Fit(prepared.Image, 192)}}, nil)
 		})
 	})
 }
 
-func (t attachments) attach(atts []attachment, problems []string) {
-	room := MaxAttachments - len(t.attachments)
+func (t *attachments) attach(atts []attachment, problems []string) {
+	room := MaxAttachments - len(t.items)
 	if len(atts) > room {
 		var over []string
 		for _, a := range atts[max(room, 0):] {
@@ -83,44 +107,44 @@ func (t attachments) attach(atts []attachment, problems []string) {
 		problems = append(problems, catalogue.F("A message carries at most %d images, so these were not attached: %s.", MaxAttachments, strings.Join(over, ", ")))
 		atts = atts[:max(room, 0)]
 	}
-	t.attachments = append(t.attachments, atts...)
-	t.showAttachments()
+	t.items = append(t.items, atts...)
+	t.show()
 	if len(problems) > 0 {
 		dialog.ShowError(errors.New(strings.Join(problems, "\n")), t.host.Window()) // one file a line
 	}
-	if c := t.host.Window().Canvas(); c != nil && len(atts) > 0 {
-		c.Focus(t.composer)
+	if len(atts) > 0 {
+		t.arrived()
 	}
 }
 
 // Attachments are the names of the images waiting to be sent.
 func (t *Room) Attachments() []string {
 	var out []string
-	for _, a := range t.attachments {
+	for _, a := range t.attached.items {
 		out = append(out, a.name)
 	}
 	return out
 }
 
-// showAttachments draws the images waiting above the composer, each with
-// its remove button.
-func (t attachments) showAttachments() {
-	defer t.showEstimate()
-	t.attachRow.Objects = nil
-	for i, a := range t.attachments {
+// show draws the images waiting above the composer, each with its
+// remove button.
+func (t *attachments) show() {
+	defer t.changed()
+	t.row.Objects = nil
+	for i, a := range t.items {
 		pic := canvas.NewImageFromImage(a.thumb)
 		pic.FillMode = canvas.ImageFillContain
 		pic.SetMinSize(fyne.NewSize(56, 56))
 		remove := &widget.Button{Icon: theme.CancelIcon(), Importance: widget.LowImportance, OnTapped: func() {
-			t.attachments = append(t.attachments[:i:i], t.attachments[i+1:]...)
-			t.showAttachments()
+			t.items = append(t.items[:i:i], t.items[i+1:]...)
+			t.show()
 		}}
 		name := widget.NewLabel(a.name)
 		name.Truncation = fyne.TextTruncateEllipsis
-		t.attachRow.Add(container.NewBorder(nil, nil, pic, remove, container.NewGridWrap(fyne.NewSize(110, 40), name)))
+		t.row.Add(container.NewBorder(nil, nil, pic, remove, container.NewGridWrap(fyne.NewSize(110, 40), name)))
 	}
-	t.attachRow.Hidden = len(t.attachments) == 0
-	t.attachRow.Refresh()
+	t.row.Hidden = len(t.items) == 0
+	t.row.Refresh()
 }
 
 // hashOf is the content hash the library stores an image under.

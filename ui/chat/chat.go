@@ -29,6 +29,7 @@ import (
 	"easel/internal/pricing"
 	"easel/internal/spend"
 	"easel/internal/work"
+	"easel/ui/dialogs"
 	"easel/ui/kit"
 	"easel/ui/modelpick"
 	"easel/ui/promptlib"
@@ -45,12 +46,8 @@ type Room struct {
 	store    *conversations.Store
 	storeErr error
 
-	convs    []conversations.Conversation
-	list     *widget.List
-	search   *widget.Entry
-	undoBar  *fyne.Container
-	undoText *widget.Label
-	deleted  int64
+	// list is the conversations beside the transcript.
+	list *convList
 
 	// current is the open conversation (ID 0: a new one, not yet
 	// saved); path its branch shown.
@@ -58,24 +55,16 @@ type Room struct {
 	path    []conversations.Message
 	title   *widget.Label
 
-	model   *modelpick.Picker
-	system  *widget.Entry
-	presets *widget.Select
-	// presetList is what the preset choice offers.
-	presetList []conversations.Preset
-	temp       *widget.Entry
-	maxTok     *widget.Entry
-	settings   *widget.Accordion
+	// form is the open conversation's settings.
+	form *settingsForm
 
-	transcript  *transcript.Transcript
-	composer    *composer.Entry
-	attachments []attachment
-	attachRow   *fyne.Container
-	send        *widget.Button
-	stop        *widget.Button
-	status      *widget.Label
-	// noMatch says a search found no conversation.
-	noMatch *widget.Label
+	transcript *transcript.Transcript
+	composer   *composer.Entry
+	// attached are the images going with the next message.
+	attached *attachments
+	send     *widget.Button
+	stop     *widget.Button
+	status   *widget.Label
 	// estimate says under Send what the next message will cost.
 	estimate *widget.Label
 
@@ -122,16 +111,38 @@ func New(h Host) *Room {
 
 // Build implements room.Room.
 func (t *Room) Build() fyne.CanvasObject {
-	left := convList{t}.buildList()
+	list, left := newConvList(t.host, convAccess{
+		store:    func() *conversations.Store { return t.store },
+		current:  func() int64 { return t.current.ID },
+		open:     t.open,
+		restored: func(id int64) { t.load(id, nil) },
+		deleted: func(id int64) {
+			if s := t.streams[id]; s != nil {
+				s.cancel()
+			}
+			if t.current.ID == id {
+				t.newChat()
+			}
+		},
+		write:   t.write,
+		newChat: t.NewChat,
+		say:     func(s string) { t.status.SetText(s) },
+	})
+	t.list = list
 
 	t.title = widget.NewLabelWithStyle(catalogue.T("New chat"), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	t.title.Truncation = fyne.TextTruncateEllipsis
-	settings := settingsPanel{t}.buildSettings()
-	export := &widget.Button{Icon: theme.DocumentSaveIcon(), Importance: widget.LowImportance, OnTapped: convList{t}.exportMarkdown}
-	copyAll := &widget.Button{Icon: theme.ContentCopyIcon(), Importance: widget.LowImportance, OnTapped: convList{t}.copyConversation}
+	form, settings := newSettingsForm(t.host, func() *conversations.Store { return t.store })
+	t.form = form
+	export := &widget.Button{Icon: theme.DocumentSaveIcon(), Importance: widget.LowImportance, OnTapped: t.exportOpen}
+	copyAll := &widget.Button{Icon: theme.ContentCopyIcon(), Importance: widget.LowImportance, OnTapped: func() {
+		if t.current.ID != 0 {
+			copyMarkdown(t.host, t.status.SetText, t.current, t.path)
+		}
+	}}
 	header := container.NewVBox(
 		container.NewBorder(nil, nil, nil, container.NewHBox(copyAll, export), t.title),
-		container.NewBorder(nil, nil, widget.NewLabel(catalogue.T("Model")), nil, t.model.Object),
+		container.NewBorder(nil, nil, widget.NewLabel(catalogue.T("Model")), nil, t.form.model.Object),
 		settings)
 
 	t.transcript = transcript.New(transcript.Actions{
@@ -157,23 +168,24 @@ func (t *Room) Build() fyne.CanvasObject {
 	t.send = &widget.Button{Text: catalogue.T("Send"), Icon: theme.MailSendIcon(), Importance: widget.HighImportance, OnTapped: t.PrimaryAction}
 	t.stop = &widget.Button{Text: catalogue.T("Stop"), Icon: theme.MediaStopIcon(), OnTapped: t.Stop}
 	t.stop.Hide()
-	attach := &widget.Button{Text: catalogue.T("Images…"), Icon: theme.FileImageIcon(), OnTapped: attachments{t}.attachFromFile}
+	t.attached = newAttachments(t.host, t.showEstimate, func() { t.host.Window().Canvas().Focus(t.composer) })
+	attach := &widget.Button{Text: catalogue.T("Images…"), Icon: theme.FileImageIcon(), OnTapped: func() {
+		dialogs.PickImages(t.host, catalogue.T("Attach images"), catalogue.T("Attach"), t.attached.addFiles)
+	}}
 	t.status = kit.HintLabel(room.ServiceText(t.host))
 	t.status.Wrapping, t.status.Truncation = fyne.TextWrapOff, fyne.TextTruncateEllipsis
-	t.attachRow = container.NewHBox()
-	t.attachRow.Hide()
 	actions := container.NewBorder(nil, nil, attach, container.NewHBox(t.stop, t.send), t.status)
 	t.estimate = kit.HintLabel("")
 	t.estimate.Wrapping, t.estimate.Truncation, t.estimate.Alignment = fyne.TextWrapOff, fyne.TextTruncateEllipsis, fyne.TextAlignTrailing
 	t.composer.OnChanged = func(string) { t.showEstimate() }
-	prevModel := t.model.OnChanged
-	t.model.OnChanged = func(m string) {
+	prevModel := t.form.model.OnChanged
+	t.form.model.OnChanged = func(m string) {
 		if prevModel != nil {
 			prevModel(m)
 		}
 		t.showEstimate()
 	}
-	compose := container.NewBorder(t.attachRow, container.NewVBox(actions, t.estimate), nil, nil, t.composer)
+	compose := container.NewBorder(t.attached.row, container.NewVBox(actions, t.estimate), nil, nil, t.composer)
 
 	right := container.NewBorder(header, compose, nil, nil, t.transcript)
 	split := container.NewHSplit(left, right)
@@ -210,9 +222,18 @@ func (t *Room) openStore() {
 				t.status.SetText(err.Error())
 				return
 			}
-			convList{t}.reloadList()
+			t.list.reloadList()
 		})
 	})
+}
+
+// exportOpen saves the open conversation as a Markdown file.
+func (t *Room) exportOpen() {
+	if t.current.ID == 0 {
+		dialog.ShowInformation(catalogue.T("Nothing to export yet"), catalogue.T("Send a message first: a new chat is saved with its first message."), t.host.Window())
+		return
+	}
+	exportMarkdown(t.host, t.current, t.path)
 }
 
 // FocusTarget implements room.Room: the composer.
@@ -227,9 +248,9 @@ func (t *Room) ServiceChanged() {
 
 // Connected implements room.Room: a new chat takes the profile's model.
 func (t *Room) Connected() {
-	if t.current.ID == 0 && t.model != nil {
+	if t.current.ID == 0 && t.form != nil {
 		if m := t.host.Session().Current().ChatModel; m != "" {
-			t.model.SetText(m)
+			t.form.model.SetText(m)
 		}
 	}
 	t.ServiceChanged()
@@ -238,8 +259,8 @@ func (t *Room) Connected() {
 // NewChat starts a new conversation (Ctrl+N): saved once its first
 // message is sent.
 func (t *Room) NewChat() {
-	if t.search != nil && t.search.Text != "" {
-		t.search.SetText("") // a search left on would hide the new chat once sent
+	if t.list != nil && t.list.search.Text != "" {
+		t.list.search.SetText("") // a search left on would hide the new chat once sent
 	}
 	t.newChat()
 	if c := t.host.Window().Canvas(); c != nil {
@@ -253,11 +274,11 @@ func (t *Room) newChat() {
 		t.current.Model = "gpt-4o-mini"
 	}
 	t.path = nil
-	settingsPanel{t}.showSettings()
+	t.form.show(t.current)
 	t.title.SetText(catalogue.T("New chat"))
 	t.transcript.SetMessages(nil)
 	if t.list != nil {
-		t.list.UnselectAll()
+		t.list.list.UnselectAll()
 	}
 	t.syncSend()
 }
@@ -272,7 +293,7 @@ func (t *Room) Transcript() *transcript.Transcript { return t.transcript }
 func (t *Room) Composer() *composer.Entry { return t.composer }
 
 // Conversations is the list shown.
-func (t *Room) Conversations() []conversations.Conversation { return t.convs }
+func (t *Room) Conversations() []conversations.Conversation { return t.list.convs }
 
 // Store is the conversations' store, nil until open.
 func (t *Room) Store() *conversations.Store { return t.store }
@@ -287,7 +308,7 @@ func (t *Room) Streaming() bool { return t.streams[t.current.ID] != nil }
 // profile's prices: the conversation so far and the message typed go
 // in; the reply's length is not known, so it is a range.
 func (t *Room) showEstimate() {
-	if t.estimate == nil || t.model == nil || t.system == nil || t.maxTok == nil {
+	if t.estimate == nil || t.form == nil {
 		return
 	}
 	t.estimate.SetText(t.nextEstimate(t.host.Session().Current()).String())
@@ -296,12 +317,13 @@ func (t *Room) showEstimate() {
 // nextEstimate is what the message typed will cost at p's prices, with
 // the conversation so far.
 func (t *Room) nextEstimate(p config.Profile) pricing.Estimate {
-	req := api.ChatRequest{Model: t.model.Text(), Messages: []api.Message{{Role: api.RoleSystem, Content: t.system.Text}}}
+	f := t.form
+	req := api.ChatRequest{Model: f.model.Text(), Messages: []api.Message{{Role: api.RoleSystem, Content: f.system.Text}}}
 	for _, m := range t.path {
 		req.Messages = append(req.Messages, api.Message{Role: m.Role, Content: m.Content})
 	}
-	req.Messages = append(req.Messages, api.Message{Role: api.RoleUser, Content: t.composer.Text, Images: make([]api.InputImage, len(t.attachments))})
-	if n, err := strconv.Atoi(strings.TrimSpace(t.maxTok.Text)); err == nil && n > 0 {
+	req.Messages = append(req.Messages, api.Message{Role: api.RoleUser, Content: t.composer.Text, Images: make([]api.InputImage, len(t.attached.items))})
+	if n, err := strconv.Atoi(strings.TrimSpace(f.maxTok.Text)); err == nil && n > 0 {
 		req.MaxTokens = &n
 	}
 	return spend.Chat(p.Prices, req)
@@ -377,7 +399,7 @@ func (t *Room) open(id int64) {
 	if t.store == nil {
 		return
 	}
-	settingsPanel{t}.saveSettings()
+	t.saveSettings()
 	t.load(id, nil)
 }
 
@@ -405,7 +427,7 @@ func (t *Room) load(id int64, then func()) {
 			}
 			t.current, t.path = c, path
 			t.title.SetText(c.Title)
-			settingsPanel{t}.showSettings()
+			t.form.show(t.current)
 			t.showPath()
 			t.syncSend()
 			if s := t.streams[id]; s != nil {
@@ -425,13 +447,29 @@ func (t *Room) reload() {
 	if t.current.ID != 0 {
 		t.load(t.current.ID, nil)
 	}
-	convList{t}.reloadList()
+	t.list.reloadList()
+}
+
+// write runs a change to the store off the UI goroutine, then reloads.
+func (t *Room) write(f func(context.Context) error) {
+	if t.store == nil {
+		return
+	}
+	t.host.Work().Go(func(ctx context.Context) {
+		err := f(ctx)
+		t.host.Work().Do(func() {
+			if err != nil {
+				dialog.ShowError(err, t.host.Window())
+			}
+			t.reload()
+		})
+	})
 }
 
 // PrimaryAction implements room.Room: Enter and Send.
 func (t *Room) PrimaryAction() {
 	text := strings.TrimSpace(t.composer.Text)
-	if text == "" && len(t.attachments) == 0 {
+	if text == "" && len(t.attached.items) == 0 {
 		return
 	}
 	if t.streams[t.current.ID] != nil {
@@ -448,8 +486,23 @@ func (t *Room) PrimaryAction() {
 		t.status.SetText(room.ServiceText(t.host))
 		return
 	}
-	modelpick.Confirm(t.host.Window(), t.model, func() {
+	modelpick.Confirm(t.host.Window(), t.form.model, func() {
 		p := t.host.Session().Current()
 		room.GuardEstimate(t.host, p, t.nextEstimate(p), 1, func() { replies{t}.sendMessage(t.composer.Text) })
+	})
+}
+
+// saveSettings keeps the form's values with the open conversation when
+// they changed.
+func (t *Room) saveSettings() {
+	c, err := t.form.read(t.current)
+	if err != nil || t.current.ID == 0 || sameSettings(c, t.current) {
+		return
+	}
+	t.current = c
+	store := t.store
+	t.host.Work().Go(func(ctx context.Context) {
+		// The user's choice is written even as the window closes.
+		_ = store.SetSettings(context.WithoutCancel(ctx), c)
 	})
 }

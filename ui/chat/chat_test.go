@@ -183,7 +183,7 @@ func TestImagesGoAsContentParts(t *testing.T) {
 	// A model without images.
 	h.UI(func() {
 		r.NewChat()
-		r.model.SetText("fault-no-images")
+		r.form.model.SetText("fault-no-images")
 		r.AttachFiles([]string{p})
 	})
 	h.Until("the attachment", func() bool { return len(r.Attachments()) == 1 })
@@ -214,11 +214,11 @@ func TestConversationsAreListedAndSearched(t *testing.T) {
 	if r.Conversations()[0].Title != "Logo for a bike shop" {
 		t.Errorf("newest first: %v", r.Conversations()[0].Title)
 	}
-	h.UI(func() { r.search.SetText("baker") })
+	h.UI(func() { r.list.search.SetText("baker") })
 	h.Until("the search", func() bool {
 		return len(r.Conversations()) == 1 && r.Conversations()[0].Title == "Moodboard for a bakery"
 	})
-	h.UI(func() { r.search.SetText("") })
+	h.UI(func() { r.list.search.SetText("") })
 	h.Until("both again", func() bool { return len(r.Conversations()) == 2 })
 
 	// A second tab on the same gallery: the conversations are there.
@@ -256,7 +256,7 @@ func TestUseAsPrompt(t *testing.T) {
 func TestAFaultMidStreamKeepsTheTextAndThinkingStaysApart(t *testing.T) {
 	r, h := newChat(t, 0)
 	defer settle(h, r)
-	h.UI(func() { r.model.SetText("fault-stream-error") })
+	h.UI(func() { r.form.model.SetText("fault-stream-error") })
 	send(h, r, "a long answer please")
 	cut := waitReply(t, h, r)
 	if cut.Text == "" || cut.Heading != "Cut short" || !cut.Again || cut.Failed || strings.Contains(cut.Note, "streaming off") {
@@ -271,7 +271,7 @@ func TestAFaultMidStreamKeepsTheTextAndThinkingStaysApart(t *testing.T) {
 
 	h.UI(func() {
 		r.NewChat()
-		r.model.SetText("deepseek-reasoner")
+		r.form.model.SetText("deepseek-reasoner")
 	})
 	send(h, r, "think first")
 	reply := waitReply(t, h, r)
@@ -359,11 +359,13 @@ func must[T any](v T, err error) T {
 // so the new conversation is not hidden once sent.
 func TestSearchSaysWhenNothingMatchesAndNewChatClearsIt(t *testing.T) {
 	r, h := newChat(t, 0)
-	h.UI(func() { r.search.SetText("nothing like this") })
-	h.Until("the word that nothing matched", func() bool { return r.noMatch.Visible() && strings.Contains(r.noMatch.Text, "nothing like this") })
+	h.UI(func() { r.list.search.SetText("nothing like this") })
+	h.Until("the word that nothing matched", func() bool {
+		return r.list.noMatch.Visible() && strings.Contains(r.list.noMatch.Text, "nothing like this")
+	})
 	h.UI(r.NewChat)
 	var q string
-	h.UI(func() { q = r.search.Text })
+	h.UI(func() { q = r.list.search.Text })
 	if q != "" {
 		t.Errorf("the search stayed on: %q", q)
 	}
@@ -378,20 +380,20 @@ func TestDeleteGoesAtOnceAndUndoBringsItBack(t *testing.T) {
 	settle(h, r)
 	var c conversations.Conversation
 	h.UI(func() { c = r.current })
-	h.UI(func() { convList{r}.deleteConversation(c) })
+	h.UI(func() { r.list.deleteConversation(c) })
 	settle(h, r)
 	h.UI(func() {
 		if h.Window().Canvas().Overlays().Top() != nil {
 			t.Error("deleting asked first")
 		}
-		if !r.undoBar.Visible() {
+		if !r.list.undoBar.Visible() {
 			t.Error("no Undo after deleting")
 		}
 	})
-	h.UI(convList{r}.undoDelete)
+	h.UI(r.list.undoDelete)
 	settle(h, r)
 	h.Until("the conversation back in the list", func() bool {
-		for _, x := range r.convs {
+		for _, x := range r.list.convs {
 			if x.ID == c.ID {
 				return true
 			}
@@ -405,7 +407,7 @@ func TestDeleteGoesAtOnceAndUndoBringsItBack(t *testing.T) {
 func TestAFailedReplyOffersSettings(t *testing.T) {
 	r, h := newChat(t, 0)
 	defer settle(h, r)
-	h.UI(func() { r.model.SetText("fault-" + demoservice.FaultNoBalance) })
+	h.UI(func() { r.form.model.SetText("fault-" + demoservice.FaultNoBalance) })
 	send(h, r, "hello")
 	failed := waitReply(t, h, r)
 	if !failed.Failed || !failed.Settings || !failed.Again || failed.Heading == "" || failed.Heading == "The reply failed" {
@@ -428,7 +430,9 @@ func TestARowsCopyLeavesTheOpenConversation(t *testing.T) {
 	var second conversations.Conversation
 	h.UI(func() {
 		second = r.current
-		convList{r}.fetch(first.ID, convList{r}.copyConversationOf)
+		r.list.fetch(first.ID, func(c conversations.Conversation, path []conversations.Message) {
+			copyMarkdown(r.host, r.status.SetText, c, path)
+		})
 	})
 	settle(h, r)
 	h.UI(func() {

@@ -12,20 +12,54 @@ import (
 
 	"easel/internal/catalogue"
 	"easel/internal/conversations"
+	"easel/ui/dialogs"
 	"easel/ui/kit"
 	"easel/ui/widgets/popmenu"
 )
 
 // convList is the list of conversations beside the transcript: it is
-// searched, and each row's menu renames, deletes (with Undo), exports
-// and copies its conversation.
-type convList struct{ *Room }
+// searched, and each row's menu renames, pins, deletes (with Undo),
+// exports and copies its conversation. It owns the list and its search;
+// what it asks of the open conversation comes in as convAccess.
+type convList struct {
+	host Host
+	room convAccess
 
-// buildList makes the left side: New chat, the search, the list of
+	convs    []conversations.Conversation
+	list     *widget.List
+	search   *widget.Entry
+	noMatch  *widget.Label
+	undoBar  *fyne.Container
+	undoText *widget.Label
+	deleted  int64
+}
+
+// convAccess is what the list asks of the conversation open beside it.
+type convAccess struct {
+	// store is the conversations' store, nil until open.
+	store func() *conversations.Store
+	// current is the open conversation's id (0 while new).
+	current func() int64
+	// open shows a conversation; restored shows one brought back.
+	open, restored func(id int64)
+	// deleted is told a conversation was deleted, to stop its reply
+	// and leave it if it is open.
+	deleted func(id int64)
+	// write runs a change to the store, then reads the list and the
+	// open conversation again.
+	write func(f func(context.Context) error)
+	// newChat starts a new conversation (New chat, Ctrl+N).
+	newChat func()
+	// say puts text on the line beside Send.
+	say func(string)
+}
+
+// newConvList makes the left side: New chat, the search, the list of
 // conversations (pinned first, then newest), and the bar that undoes a
 // delete.
-func (t convList) buildList() fyne.CanvasObject {
-	newChat := &widget.Button{Text: catalogue.T("New chat (Ctrl+N)"), Icon: theme.ContentAddIcon(), OnTapped: t.NewChat}
+func newConvList(h Host, a convAccess) (*convList, fyne.CanvasObject) {
+	t := &convList{host: h, room: a}
+	newChat := &widget.Button{Text: catalogue.T("New chat (Ctrl+N)"), Icon: theme.ContentAddIcon(), OnTapped: a.newChat}
 	t.search = widget.NewEntry()
 	t.search.SetPlaceHolder(catalogue.T("Search conversations"))
 	t.search.OnChanged = func(string) { t.reloadList() }
@@ -51,8 +85,8 @@ func (t convList) buildList() fyne.CanvasObject {
 		},
 	)
 	t.list.OnSelected = func(i widget.ListItemID) {
-		if i < len(t.convs) && t.convs[i].ID != t.current.ID {
-			t.open(t.convs[i].ID)
+		if i < len(t.convs) && t.convs[i].ID != a.current() {
+			a.open(t.convs[i].ID)
 		}
 	}
 	t.undoText = widget.NewLabel("")
@@ -62,16 +96,16 @@ func (t convList) buildList() fyne.CanvasObject {
 	t.undoBar.Hide()
 	t.noMatch = kit.HintLabel("")
 	t.noMatch.Hide()
-	return container.NewBorder(container.NewVBox(newChat, t.search, t.noMatch), t.undoBar, nil, nil, t.list)
+	return t, container.NewBorder(container.NewVBox(newChat, t.search, t.noMatch), t.undoBar, nil, nil, t.list)
 }
 
 // reloadList reads the conversations (those matching the search) off the
 // UI goroutine.
-func (t convList) reloadList() {
-	if t.store == nil {
+func (t *convList) reloadList() {
+	store, q := t.room.store(), t.search.Text
+	if store == nil {
 		return
 	}
-	store, q := t.store, t.search.Text
 	t.host.Work().Go(func(ctx context.Context) {
 		convs, err := store.List(ctx, q)
 		t.host.Work().Do(func() {
@@ -79,7 +113,7 @@ func (t convList) reloadList() {
 				return // typed on since
 			}
 			if err != nil {
-				t.status.SetText(err.Error())
+				t.room.say(err.Error())
 				return
 			}
 			t.convs = convs
@@ -88,7 +122,7 @@ func (t convList) reloadList() {
 			t.list.Refresh()
 			t.list.UnselectAll()
 			for i, c := range convs {
-				if c.ID == t.current.ID {
+				if c.ID == t.room.current() {
 					t.list.Select(i)
 				}
 			}
@@ -97,7 +131,7 @@ func (t convList) reloadList() {
 }
 
 // conversationMenu offers Rename, Pin, Export, Copy and Delete for c.
-func (t convList) conversationMenu(c conversations.Conversation, at fyne.CanvasObject) {
+func (t *convList) conversationMenu(c conversations.Conversation, at fyne.CanvasObject) {
 	pin := catalogue.T("Pin to the top")
 	if c.Pinned {
 		pin = catalogue.T("Unpin")
@@ -106,36 +140,29 @@ func (t convList) conversationMenu(c conversations.Conversation, at fyne.CanvasO
 	del.Icon = theme.DeleteIcon()
 	menu := fyne.NewMenu("",
 		fyne.NewMenuItem(catalogue.T("Rename…"), func() { t.rename(c) }),
-		fyne.NewMenuItem(pin, func() { t.write(func(ctx context.Context) error { return t.store.SetPinned(ctx, c.ID, !c.Pinned) }) }),
-		fyne.NewMenuItem(catalogue.T("Export as Markdown…"), func() { t.fetch(c.ID, t.exportMarkdownOf) }),
-		fyne.NewMenuItem(catalogue.T("Copy conversation"), func() { t.fetch(c.ID, t.copyConversationOf) }),
+		fyne.NewMenuItem(pin, func() {
+			store := t.room.store()
+			t.room.write(func(ctx context.Context) error { return store.SetPinned(ctx, c.ID, !c.Pinned) })
+		}),
+		fyne.NewMenuItem(catalogue.T("Export as Markdown…"), func() {
+			t.fetch(c.ID, func(c conversations.Conversation, path []conversations.Message) { exportMarkdown(t.host, c, path) })
+		}),
+		fyne.NewMenuItem(catalogue.T("Copy conversation"), func() {
+			t.fetch(c.ID, func(c conversations.Conversation, path []conversations.Message) {
+				copyMarkdown(t.host, t.room.say, c, path)
+			})
+		}),
 		fyne.NewMenuItemSeparator(), del)
 	popmenu.ShowBelow(menu, at)
 }
 
-// write runs a change to the store off the UI goroutine, then reloads.
-func (t *Room) write(f func(context.Context) error) {
-	if t.store == nil {
-		return
-	}
-	t.host.Work().Go(func(ctx context.Context) {
-		err := f(ctx)
-		t.host.Work().Do(func() {
-			if err != nil {
-				dialog.ShowError(err, t.host.Window())
-			}
-			t.reload()
-		})
-	})
-}
-
 // rename asks for a conversation's new title.
-func (t convList) rename(c conversations.Conversation) {
+func (t *convList) rename(c conversations.Conversation) {
 	e := kit.NewDialogEntry()
 	e.SetText(c.Title)
 	d := dialog.NewForm(catalogue.T("Rename conversation"), catalogue.T("Rename"), catalogue.T("Cancel"), []*widget.FormItem{widget.NewFormItem(catalogue.T("Title"), e)}, func(ok bool) {
-		if ok && e.Text != "" {
-			t.write(func(ctx context.Context) error { return t.store.Rename(ctx, c.ID, e.Text) })
+		if store, title := t.room.store(), e.Text; ok && title != "" {
+			t.room.write(func(ctx context.Context) error { return store.Rename(ctx, c.ID, title) })
 		}
 	}, t.host.Window())
 	kit.AnswerKeys(d, e)
@@ -146,53 +173,41 @@ func (t convList) rename(c conversations.Conversation) {
 
 // deleteConversation deletes c at once; Undo brings it back until Easel
 // closes.
-func (t convList) deleteConversation(c conversations.Conversation) {
+func (t *convList) deleteConversation(c conversations.Conversation) {
 	// No question first: Undo below the list brings it back until Easel
 	// closes, and one safeguard is enough.
-	if s := t.streams[c.ID]; s != nil {
-		s.cancel()
-	}
-	t.write(func(ctx context.Context) error { return t.store.Delete(ctx, c.ID) })
+	store := t.room.store()
+	t.room.deleted(c.ID)
+	t.room.write(func(ctx context.Context) error { return store.Delete(ctx, c.ID) })
 	t.deleted = c.ID
 	t.undoText.SetText(catalogue.F("Deleted “%s”.", c.Title))
 	t.undoBar.Show()
-	if t.current.ID == c.ID {
-		t.newChat()
-	}
 }
 
 // undoDelete brings the last deleted conversation back and opens it.
-func (t convList) undoDelete() {
+func (t *convList) undoDelete() {
 	id := t.deleted
 	if id == 0 {
 		return
 	}
 	t.deleted = 0
 	t.undoBar.Hide()
-	t.write(func(ctx context.Context) error { return t.store.Restore(ctx, id) })
-	t.load(id, nil)
+	store := t.room.store()
+	t.room.write(func(ctx context.Context) error { return store.Restore(ctx, id) })
+	t.room.restored(id)
 }
 
-// exportMarkdown saves the open conversation as a Markdown file.
-func (t convList) exportMarkdown() {
-	if t.current.ID == 0 {
-		dialog.ShowInformation(catalogue.T("Nothing to export yet"), catalogue.T("Send a message first: a new chat is saved with its first message."), t.host.Window())
-		return
-	}
-	t.exportMarkdownOf(t.current, t.path)
-}
-
-// exportMarkdownOf saves conversation c, whose shown branch is path, as
-// Markdown.
-func (t convList) exportMarkdownOf(c conversations.Conversation, path []conversations.Message) {
-	saveText(t.Room, fileName(c.Title)+".md", []byte(conversations.Markdown(c, path)))
+// exportMarkdown asks where to save conversation c, whose shown branch
+// is path, as Markdown.
+func exportMarkdown(h Host, c conversations.Conversation, path []conversations.Message) {
+	dialogs.SaveFile(h, catalogue.T("Export conversation"), fileName(c.Title)+".md", catalogue.T("conversation"), []byte(conversations.Markdown(c, path)))
 }
 
 // fetch reads conversation id and its shown branch off the UI goroutine
 // for then, without opening it: a list row's Export or Copy leaves the
 // conversation on screen (and the list's highlight) where they were.
-func (t convList) fetch(id int64, then func(conversations.Conversation, []conversations.Message)) {
-	store := t.store
+func (t *convList) fetch(id int64, then func(conversations.Conversation, []conversations.Message)) {
+	store := t.room.store()
 	t.host.Work().Go(func(ctx context.Context) {
 		c, path, err := readConversation(ctx, store, id)
 		t.host.Work().Do(func() {
@@ -205,20 +220,11 @@ func (t convList) fetch(id int64, then func(conversations.Conversation, []conver
 	})
 }
 
-// copyConversation puts the open conversation on the clipboard as
-// Markdown.
-func (t convList) copyConversation() {
-	if t.current.ID == 0 {
-		return
-	}
-	t.copyConversationOf(t.current, t.path)
-}
-
-// copyConversationOf puts conversation c, whose shown branch is path, on
-// the clipboard as Markdown.
-func (t convList) copyConversationOf(c conversations.Conversation, path []conversations.Message) {
-	t.host.Clipboard().SetContent(conversations.Markdown(c, path))
-	t.status.SetText(catalogue.T("The conversation is on the clipboard, as Markdown."))
+// copyMarkdown puts conversation c, whose shown branch is path, on the
+// clipboard as Markdown, and says so.
+func copyMarkdown(h Host, say func(string), c conversations.Conversation, path []conversations.Message) {
+	h.Clipboard().SetContent(conversations.Markdown(c, path))
+	say(catalogue.T("The conversation is on the clipboard, as Markdown."))
 }
 
 // readConversation reads conversation id and the branch it shows.

@@ -17,21 +17,36 @@ import (
 	"easel/internal/api"
 	"easel/internal/catalogue"
 	"easel/internal/conversations"
-	"easel/ui/dialogs"
 	"easel/ui/kit"
+	"easel/ui/modelpick"
 )
 
-// settingsPanel is a conversation's own settings (model, system prompt,
-// temperature) and the presets that fill them.
-type settingsPanel struct{ *Room }
+// settingsForm is a conversation's own settings (model, system prompt,
+// temperature, max tokens) and the presets that fill the system prompt.
+// It shows a conversation's settings and reads them back; the
+// conversation is the Room's.
+type settingsForm struct {
+	host Host
+	// store is the conversations' store (where presets are), nil until
+	// open.
+	store func() *conversations.Store
+
+	model      *modelpick.Picker
+	system     *widget.Entry
+	presets    *widget.Select
+	presetList []conversations.Preset
+	temp       *widget.Entry
+	maxTok     *widget.Entry
+}
 
 // noPreset is the preset choice that leaves the system prompt as typed.
 func noPreset() string { return catalogue.T("No preset") }
 
-// buildSettings makes the model picker and the folded settings: the
+// newSettingsForm makes the model picker and the folded settings: the
 // system prompt and its presets, temperature and max tokens, each sent
 // only when set.
-func (t settingsPanel) buildSettings() fyne.CanvasObject {
+func newSettingsForm(h Host, store func() *conversations.Store) (*settingsForm, fyne.CanvasObject) {
+	t := &settingsForm{host: h, store: store}
 	t.model = t.host.Models().New(api.EndpointChat, catalogue.T("Chat model, e.g. gpt-4o-mini"), t.host.Session().Current().ChatModel)
 	t.system = widget.NewMultiLineEntry()
 	t.system.SetPlaceHolder(catalogue.T("System prompt: how the assistant should answer (optional)"))
@@ -69,13 +84,11 @@ func (t settingsPanel) buildSettings() fyne.CanvasObject {
 		widget.NewFormItem(catalogue.T("Temperature"), t.temp),
 		widget.NewFormItem(catalogue.T("Max tokens"), t.maxTok),
 	)
-	t.settings = widget.NewAccordion(widget.NewAccordionItem(catalogue.T("Settings: system prompt, temperature, max tokens"), form))
-	return t.settings
+	return t, widget.NewAccordion(widget.NewAccordionItem(catalogue.T("Settings: system prompt, temperature, max tokens"), form))
 }
 
-// showSettings fills the fields from the open conversation.
-func (t settingsPanel) showSettings() {
-	c := t.current
+// show fills the fields from conversation c.
+func (t *settingsForm) show(c conversations.Conversation) {
 	t.model.SetText(c.Model)
 	t.system.SetText(c.System)
 	t.temp.SetText("")
@@ -89,9 +102,8 @@ func (t settingsPanel) showSettings() {
 	t.loadPresets()
 }
 
-// readSettings is the open conversation with the fields' values.
-func (t settingsPanel) readSettings() (conversations.Conversation, error) {
-	c := t.current
+// read is conversation c with the fields' values.
+func (t *settingsForm) read(c conversations.Conversation) (conversations.Conversation, error) {
 	c.Model, c.System = t.model.Text(), t.system.Text
 	c.Temperature, c.MaxTokens = nil, nil
 	if s := strings.TrimSpace(t.temp.Text); s != "" {
@@ -111,21 +123,6 @@ func (t settingsPanel) readSettings() (conversations.Conversation, error) {
 	return c, nil
 }
 
-// saveSettings keeps the fields' values with the open conversation when
-// they changed.
-func (t settingsPanel) saveSettings() {
-	c, err := t.readSettings()
-	if err != nil || t.current.ID == 0 || sameSettings(c, t.current) {
-		return
-	}
-	t.current = c
-	store := t.store
-	t.host.Work().Go(func(ctx context.Context) {
-		// The user's choice is written even as the window closes.
-		_ = store.SetSettings(context.WithoutCancel(ctx), c)
-	})
-}
-
 func sameSettings(a, b conversations.Conversation) bool {
 	eqF := (a.Temperature == nil) == (b.Temperature == nil) && (a.Temperature == nil || *a.Temperature == *b.Temperature)
 	eqI := (a.MaxTokens == nil) == (b.MaxTokens == nil) && (a.MaxTokens == nil || *a.MaxTokens == *b.MaxTokens)
@@ -133,12 +130,12 @@ func sameSettings(a, b conversations.Conversation) bool {
 }
 
 // loadPresets lists the presets off the UI goroutine.
-func (t settingsPanel) loadPresets() {
-	if t.store == nil {
+func (t *settingsForm) loadPresets() {
+	store := t.store()
+	if store == nil {
 		t.showPresets([]conversations.Preset{conversations.PromptWriter})
 		return
 	}
-	store := t.store
 	t.host.Work().Go(func(ctx context.Context) {
 		ps, err := store.Presets(ctx)
 		if err != nil {
@@ -148,7 +145,7 @@ func (t settingsPanel) loadPresets() {
 	})
 }
 
-func (t settingsPanel) showPresets(ps []conversations.Preset) {
+func (t *settingsForm) showPresets(ps []conversations.Preset) {
 	t.presetList = ps
 	names := []string{noPreset()}
 	for _, p := range ps {
@@ -165,7 +162,7 @@ func (t settingsPanel) showPresets(ps []conversations.Preset) {
 }
 
 // applyPreset puts a preset's system prompt in the field.
-func (t settingsPanel) applyPreset(name string) {
+func (t *settingsForm) applyPreset(name string) {
 	if name == noPreset() {
 		t.system.SetText("")
 		return
@@ -178,12 +175,12 @@ func (t settingsPanel) applyPreset(name string) {
 }
 
 // savePreset asks for a name and saves the system prompt under it.
-func (t settingsPanel) savePreset() {
+func (t *settingsForm) savePreset() {
 	if strings.TrimSpace(t.system.Text) == "" {
 		dialog.ShowInformation(catalogue.T("No system prompt"), catalogue.T("Write a system prompt first: a preset keeps it to use again."), t.host.Window())
 		return
 	}
-	if t.store == nil {
+	if t.store() == nil {
 		return
 	}
 	name := kit.NewDialogEntry()
@@ -191,7 +188,7 @@ func (t settingsPanel) savePreset() {
 		if !ok {
 			return
 		}
-		system, store := t.system.Text, t.store
+		system, store := t.system.Text, t.store()
 		t.host.Work().Go(func(ctx context.Context) {
 			err := store.SavePreset(ctx, name.Text, system)
 			t.host.Work().Do(func() {
@@ -207,11 +204,6 @@ func (t settingsPanel) savePreset() {
 	d.Resize(fyne.NewSize(420, d.MinSize().Height))
 	d.Show()
 	t.host.Window().Canvas().Focus(name)
-}
-
-// saveText asks where to save data, named name.
-func saveText(t *Room, name string, data []byte) {
-	dialogs.SaveFile(t.host, catalogue.T("Export conversation"), name, catalogue.T("conversation"), data)
 }
 
 // fileName makes a title a file's name: letters, digits, dashes.

@@ -58,14 +58,12 @@ const (
 // sendMessage saves the user's message (creating the conversation with
 // its first message) and streams the reply, off the UI goroutine.
 func (t replies) sendMessage(text string) {
-	c, err := settingsPanel{t.Room}.readSettings()
+	c, err := t.form.read(t.current)
 	if err != nil {
 		t.status.SetText(err.Error())
 		return
 	}
-	atts := t.attachments
-	t.attachments = nil
-	attachments{t.Room}.showAttachments()
+	atts := t.attached.take()
 	t.composer.SetText("")
 	t.current = c
 	store := t.store
@@ -109,8 +107,7 @@ func (t replies) restoreDraft(text string, atts []attachment, err error) {
 	if t.composer.Text == "" {
 		t.composer.SetText(text)
 	}
-	t.attachments = append(atts, t.attachments...)
-	attachments{t.Room}.showAttachments()
+	t.attached.putBack(atts)
 	dialog.ShowError(fmt.Errorf(catalogue.T("the message was not sent: %w"), err), t.host.Window())
 }
 
@@ -192,7 +189,7 @@ func (s *stream) run(ctx context.Context, store *conversations.Store, client *ap
 			}
 			t.reload()
 		} else {
-			convList{t}.reloadList()
+			t.list.reloadList()
 		}
 	})
 }
@@ -226,7 +223,7 @@ func (t *Room) Stop() {
 func (t replies) regenerate(id int64) {
 	for _, m := range t.path {
 		if m.ID == id && m.Role == api.RoleAssistant {
-			settingsPanel{t.Room}.saveSettings()
+			t.saveSettings()
 			t.startReply(t.current.ID, m.Parent, retryFull)
 			return
 		}
