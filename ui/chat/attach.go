@@ -61,8 +61,8 @@ func (t *Room) AttachFiles(paths []string) { t.attached.addFiles(paths) }
 
 // addFiles reads and prepares paths off the UI goroutine, then attaches
 // them.
-func (t *attachments) addFiles(paths []string) {
-	t.host.Work().Go(func(ctx context.Context) {
+func (a *attachments) addFiles(paths []string) {
+	a.host.Work().Go(func(ctx context.Context) {
 		var atts []attachment
 		var problems []string
 		for _, p := range paths {
@@ -79,7 +79,7 @@ func (t *attachments) addFiles(paths []string) {
 			}
 			atts = append(atts, attachment{name: filepath.Base(p), data: prepared.Data, thumb: imageio.Fit(prepared.Image, 192)})
 		}
-		t.host.Work().Do(func() { t.attach(atts, problems) })
+		a.host.Work().Do(func() { a.attach(atts, problems) })
 	})
 }
 
@@ -97,23 +97,23 @@ func (t *Room) Attach(name string, data []byte) {
 	})
 }
 
-func (t *attachments) attach(atts []attachment, problems []string) {
-	room := MaxAttachments - len(t.items)
+func (a *attachments) attach(atts []attachment, problems []string) {
+	room := MaxAttachments - len(a.items)
 	if len(atts) > room {
 		var over []string
-		for _, a := range atts[max(room, 0):] {
-			over = append(over, a.name)
+		for _, att := range atts[max(room, 0):] {
+			over = append(over, att.name)
 		}
 		problems = append(problems, catalogue.F("A message carries at most %d images, so these were not attached: %s.", MaxAttachments, strings.Join(over, ", ")))
 		atts = atts[:max(room, 0)]
 	}
-	t.items = append(t.items, atts...)
-	t.show()
+	a.items = append(a.items, atts...)
+	a.show()
 	if len(problems) > 0 {
-		dialog.ShowError(errors.New(strings.Join(problems, "\n")), t.host.Window()) // one file a line
+		dialog.ShowError(errors.New(strings.Join(problems, "\n")), a.host.Window()) // one file a line
 	}
 	if len(atts) > 0 {
-		t.arrived()
+		a.arrived()
 	}
 }
 
@@ -128,23 +128,23 @@ func (t *Room) Attachments() []string {
 
 // show draws the images waiting above the composer, each with its
 // remove button.
-func (t *attachments) show() {
-	defer t.changed()
-	t.row.Objects = nil
-	for i, a := range t.items {
-		pic := canvas.NewImageFromImage(a.thumb)
+func (a *attachments) show() {
+	defer a.changed()
+	a.row.Objects = nil
+	for i, att := range a.items {
+		pic := canvas.NewImageFromImage(att.thumb)
 		pic.FillMode = canvas.ImageFillContain
 		pic.SetMinSize(fyne.NewSize(56, 56))
 		remove := &widget.Button{Icon: theme.CancelIcon(), Importance: widget.LowImportance, OnTapped: func() {
-			t.items = append(t.items[:i:i], t.items[i+1:]...)
-			t.show()
+			a.items = append(a.items[:i:i], a.items[i+1:]...)
+			a.show()
 		}}
-		name := widget.NewLabel(a.name)
+		name := widget.NewLabel(att.name)
 		name.Truncation = fyne.TextTruncateEllipsis
-		t.row.Add(container.NewBorder(nil, nil, pic, remove, container.NewGridWrap(fyne.NewSize(110, 40), name)))
+		a.row.Add(container.NewBorder(nil, nil, pic, remove, container.NewGridWrap(fyne.NewSize(110, 40), name)))
 	}
-	t.row.Hidden = len(t.items) == 0
-	t.row.Refresh()
+	a.row.Hidden = len(a.items) == 0
+	a.row.Refresh()
 }
 
 // hashOf is the content hash the library stores an image under.

@@ -10,7 +10,6 @@ import (
 	"context"
 	"fmt"
 	"image"
-	"strconv"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -21,13 +20,11 @@ import (
 
 	"easel/internal/api"
 	"easel/internal/catalogue"
-	"easel/internal/config"
 	"easel/internal/conversations"
 	"easel/internal/imageio"
 	"easel/internal/library"
 	"easel/internal/markdown"
 	"easel/internal/pricing"
-	"easel/internal/spend"
 	"easel/internal/work"
 	"easel/ui/dialogs"
 	"easel/ui/kit"
@@ -68,8 +65,8 @@ type Room struct {
 	// estimate says under Send what the next message will cost.
 	estimate *widget.Label
 
-	// streams are the replies streaming now, by conversation.
-	streams map[int64]*stream
+	// replies sends messages and streams the replies.
+	replies *replies
 	// thumbs are the thumbnails of images shown, by content hash.
 	thumbs map[string]image.Image
 }
@@ -106,7 +103,7 @@ type Host interface {
 
 // New makes the tab; its widgets are made by Build.
 func New(h Host) *Room {
-	return &Room{host: h, streams: map[int64]*stream{}, thumbs: map[string]image.Image{}}
+	return &Room{host: h, thumbs: map[string]image.Image{}, replies: &replies{host: h, streams: map[int64]*stream{}}}
 }
 
 // Build implements room.Room.
@@ -117,9 +114,7 @@ func (t *Room) Build() fyne.CanvasObject {
 		open:     t.open,
 		restored: func(id int64) { t.load(id, nil) },
 		deleted: func(id int64) {
-			if s := t.streams[id]; s != nil {
-				s.cancel()
-			}
+			t.replies.cancel(id)
 			if t.current.ID == id {
 				t.newChat()
 			}
@@ -147,17 +142,17 @@ func (t *Room) Build() fyne.CanvasObject {
 
 	t.transcript = transcript.New(transcript.Actions{
 		Copy:        func(s string) { t.host.Clipboard().SetContent(s) },
-		Delete:      replies{t}.deleteMessage,
-		Regenerate:  replies{t}.regenerate,
-		Edit:        replies{t}.editMessage,
-		Version:     replies{t}.showVersion,
-		UseAsPrompt: replies{t}.useAsPrompt,
+		Delete:      t.replies.deleteMessage,
+		Regenerate:  t.replies.regenerate,
+		Edit:        t.replies.editMessage,
+		Version:     t.replies.showVersion,
+		UseAsPrompt: t.replies.useAsPrompt,
 		Keep: func(s string) {
 			promptlib.Keep(t.host, markdown.Text(markdown.Parse(s)), catalogue.T("a chat reply"), nil)
 		},
 		Targets:       []string{catalogue.T("Text to image"), catalogue.T("Edit")},
-		RetryBare:     func(id int64) { replies{t}.retry(id, retryBare) },
-		WithoutImages: func(id int64) { replies{t}.retry(id, retryWithoutImages) },
+		RetryBare:     func(id int64) { t.replies.retry(id, retryBare) },
+		WithoutImages: func(id int64) { t.replies.retry(id, retryWithoutImages) },
 		Settings:      t.host.ShowSettings,
 	}, catalogue.T("Start a conversation: type below and press Enter. Drop images here to ask about them."))
 
@@ -185,6 +180,7 @@ func (t *Room) Build() fyne.CanvasObject {
 		}
 		t.showEstimate()
 	}
+	t.wireReplies()
 	compose := container.NewBorder(t.attached.row, container.NewVBox(actions, t.estimate), nil, nil, t.composer)
 
 	right := container.NewBorder(header, compose, nil, nil, t.transcript)
@@ -196,9 +192,39 @@ func (t *Room) Build() fyne.CanvasObject {
 	return split
 }
 
+// wireReplies gives the replies the form, the composer, the images
+// waiting and what they ask of the conversation on screen.
+func (t *Room) wireReplies() {
+	r := t.replies
+	r.form, r.composer, r.attached = t.form, t.composer, t.attached
+	r.open = openAccess{
+		current:    func() (conversations.Conversation, []conversations.Message) { return t.current, t.path },
+		setCurrent: func(c conversations.Conversation) { t.current = c },
+		showSent: func(leaf int64, history []conversations.Message, reply conversations.Message) {
+			t.current.Leaf, t.path = leaf, history
+			t.showPath()
+			t.transcript.Append(view(reply, t.host.Session().Current().Prices, t.thumbs))
+		},
+		showReply: func(m conversations.Message) {
+			t.transcript.UpdateLast(view(m, t.host.Session().Current().Prices, t.thumbs))
+		},
+		keepThumb:    func(hash string, img image.Image) { t.thumbs[hash] = img },
+		store:        func() *conversations.Store { return t.store },
+		reload:       t.reload,
+		relist:       func() { t.list.reloadList() },
+		write:        t.write,
+		saveSettings: t.saveSettings,
+		streaming:    t.syncSend,
+		say:          func(s string) { t.status.SetText(s) },
+	}
+}
+
+// Stop ends the open conversation's reply at once, keeping its text.
+func (t *Room) Stop() { t.replies.stop(t.current.ID) }
+
 // useAsPrompt puts a reply's text (or a code block's) into the prompt
 // of Text to image or Edit.
-func (t replies) useAsPrompt(text, label string) {
+func (t *replies) useAsPrompt(text, label string) {
 	target := room.TargetGenerate
 	if label == catalogue.T("Edit") {
 		target = room.TargetEdit
@@ -241,7 +267,7 @@ func (t *Room) FocusTarget() fyne.Focusable { return t.composer }
 
 // ServiceChanged implements room.Room.
 func (t *Room) ServiceChanged() {
-	if t.status != nil && t.streams[t.current.ID] == nil {
+	if t.status != nil && t.replies.of(t.current.ID) == nil {
 		t.status.SetText(room.ServiceText(t.host))
 	}
 }
@@ -302,7 +328,7 @@ func (t *Room) Store() *conversations.Store { return t.store }
 func (t *Room) StatusText() string { return t.status.Text }
 
 // Streaming reports whether the open conversation's reply is streaming.
-func (t *Room) Streaming() bool { return t.streams[t.current.ID] != nil }
+func (t *Room) Streaming() bool { return t.replies.of(t.current.ID) != nil }
 
 // showEstimate says under Send what the next message will cost at the
 // profile's prices: the conversation so far and the message typed go
@@ -311,22 +337,7 @@ func (t *Room) showEstimate() {
 	if t.estimate == nil || t.form == nil {
 		return
 	}
-	t.estimate.SetText(t.nextEstimate(t.host.Session().Current()).String())
-}
-
-// nextEstimate is what the message typed will cost at p's prices, with
-// the conversation so far.
-func (t *Room) nextEstimate(p config.Profile) pricing.Estimate {
-	f := t.form
-	req := api.ChatRequest{Model: f.model.Text(), Messages: []api.Message{{Role: api.RoleSystem, Content: f.system.Text}}}
-	for _, m := range t.path {
-		req.Messages = append(req.Messages, api.Message{Role: m.Role, Content: m.Content})
-	}
-	req.Messages = append(req.Messages, api.Message{Role: api.RoleUser, Content: t.composer.Text, Images: make([]api.InputImage, len(t.attached.items))})
-	if n, err := strconv.Atoi(strings.TrimSpace(f.maxTok.Text)); err == nil && n > 0 {
-		req.MaxTokens = &n
-	}
-	return spend.Chat(p.Prices, req)
+	t.estimate.SetText(t.form.estimate(t.host.Session().Current(), t.path, t.composer.Text, len(t.attached.items)).String())
 }
 
 // Estimate is the line under Send, for tests.
@@ -337,19 +348,19 @@ func (t *Room) syncSend() {
 	if t.send == nil {
 		return
 	}
-	streaming := t.streams[t.current.ID] != nil
+	streaming := t.replies.of(t.current.ID) != nil
 	t.send.Hidden, t.stop.Hidden = streaming, !streaming
 	t.send.Refresh()
 	t.stop.Refresh()
 }
 
-// view is a message as the transcript shows it.
-func (t *Room) view(m conversations.Message) transcript.Message {
+// view is a message as the transcript shows it, its cost at prices and
+// its images' thumbnails from thumbs.
+func view(m conversations.Message, prices pricing.Table, thumbs map[string]image.Image) transcript.Message {
 	v := transcript.Message{ID: m.ID, Role: m.Role, Text: m.Content, Reasoning: m.Reasoning, Model: m.Model,
 		Version: m.Version, Versions: m.Versions, Streaming: m.State == conversations.Streaming}
 	if m.OutputTokens > 0 {
 		v.Usage = catalogue.F("%d tokens in, %d out", m.InputTokens, m.OutputTokens)
-		prices := t.host.Session().Current().Prices
 		if cost, ok := prices.Cost(pricing.Billed{Model: m.Model, Usage: &api.Usage{InputTokens: m.InputTokens, OutputTokens: m.OutputTokens}}); ok {
 			v.Usage += " · " + prices.Money(cost).String()
 		}
@@ -377,7 +388,7 @@ func (t *Room) view(m conversations.Message) transcript.Message {
 		}
 	}
 	for _, img := range m.Images {
-		if th := t.thumbs[img.Hash]; th != nil {
+		if th := thumbs[img.Hash]; th != nil {
 			v.Images = append(v.Images, th)
 		}
 	}
@@ -388,8 +399,9 @@ func (t *Room) view(m conversations.Message) transcript.Message {
 func (t *Room) showPath() {
 	t.showEstimate()
 	msgs := make([]transcript.Message, len(t.path))
+	prices := t.host.Session().Current().Prices
 	for i, m := range t.path {
-		msgs[i] = t.view(m)
+		msgs[i] = view(m, prices, t.thumbs)
 	}
 	t.transcript.SetMessages(msgs)
 }
@@ -430,7 +442,7 @@ func (t *Room) load(id int64, then func()) {
 			t.form.show(t.current)
 			t.showPath()
 			t.syncSend()
-			if s := t.streams[id]; s != nil {
+			if s := t.replies.of(id); s != nil {
 				s.showNow()
 			} else {
 				t.status.SetText(room.ServiceText(t.host))
@@ -472,7 +484,7 @@ func (t *Room) PrimaryAction() {
 	if text == "" && len(t.attached.items) == 0 {
 		return
 	}
-	if t.streams[t.current.ID] != nil {
+	if t.replies.of(t.current.ID) != nil {
 		t.status.SetText(catalogue.T("A reply is still being written: Stop it (Esc) before sending another message."))
 		return
 	}
@@ -488,7 +500,7 @@ func (t *Room) PrimaryAction() {
 	}
 	modelpick.Confirm(t.host.Window(), t.form.model, func() {
 		p := t.host.Session().Current()
-		room.GuardEstimate(t.host, p, t.nextEstimate(p), 1, func() { replies{t}.sendMessage(t.composer.Text) })
+		room.GuardEstimate(t.host, p, t.form.estimate(p, t.path, t.composer.Text, len(t.attached.items)), 1, func() { t.replies.sendMessage(t.composer.Text) })
 	})
 }
 

@@ -134,12 +134,12 @@ func TestRegenerateAndEditKeepVersions(t *testing.T) {
 	defer settle(h, r)
 	send(h, r, "first question")
 	first := waitReply(t, h, r)
-	h.UI(func() { replies{r}.regenerate(first.ID) })
+	h.UI(func() { r.replies.regenerate(first.ID) })
 	h.Until("a second version", func() bool {
 		msgs := r.transcript.Messages()
 		return len(msgs) == 2 && msgs[1].Versions == 2 && !msgs[1].Streaming && msgs[1].Version == 1
 	})
-	h.UI(func() { replies{r}.showVersion(r.transcript.Messages()[1].ID, -1) })
+	h.UI(func() { r.replies.showVersion(r.transcript.Messages()[1].ID, -1) })
 	h.Until("the first version again", func() bool {
 		msgs := r.transcript.Messages()
 		return len(msgs) == 2 && msgs[1].ID == first.ID
@@ -147,7 +147,7 @@ func TestRegenerateAndEditKeepVersions(t *testing.T) {
 	// Edit the question: a new branch, the old one a version.
 	var q conversations.Message
 	h.UI(func() { q = r.path[0] })
-	h.UI(func() { replies{r}.resend(q, "second question") })
+	h.UI(func() { r.replies.resend(q, "second question") })
 	h.Until("the edited branch", func() bool {
 		msgs := r.transcript.Messages()
 		return len(msgs) == 2 && msgs[0].Text == "second question" && msgs[0].Versions == 2 && !msgs[1].Streaming && strings.Contains(msgs[1].Text, "second question")
@@ -193,7 +193,7 @@ func TestImagesGoAsContentParts(t *testing.T) {
 		t.Fatalf("the failure: %+v", failed)
 	}
 	n := len(h.Bodies())
-	h.UI(func() { replies{r}.retry(failed.ID, retryWithoutImages) })
+	h.UI(func() { r.replies.retry(failed.ID, retryWithoutImages) })
 	h.Until("the retry", func() bool { return len(h.Bodies()) > n })
 	if strings.Contains(string(h.Bodies()[n]), "image_url") {
 		t.Error("sent again without the images, but they went")
@@ -243,7 +243,7 @@ func TestUseAsPrompt(t *testing.T) {
 	defer settle(h, r)
 	send(h, r, "write me a prompt")
 	reply := waitReply(t, h, r)
-	h.UI(func() { replies{r}.useAsPrompt(reply.Text, room.TargetGenerate) })
+	h.UI(func() { r.replies.useAsPrompt(reply.Text, room.TargetGenerate) })
 	if len(h.Prompts) != 1 || !strings.HasPrefix(h.Prompts[0], "Text to image: **Demo reply.**") {
 		t.Errorf("prompts %v", h.Prompts)
 	}
@@ -309,11 +309,11 @@ func TestTheKeyNeverReachesTheTranscriptOrTheDatabase(t *testing.T) {
 	ctx := context.Background()
 	conv := must(r.store.Create(ctx, conversations.Conversation{Title: "t", Model: hostile.KeyInPieces}))
 	q := must(r.store.AddUser(ctx, conv, 0, "what is my key?", nil))
-	s := &stream{t: r, conv: conv, cancel: func() {}}
+	s := &stream{t: r.replies, conv: conv, cancel: func() {}}
 	var shown []string
 	h.UI(func() {
 		r.load(conv, nil)
-		r.streams[conv] = s
+		r.replies.streams[conv] = s
 	})
 	h.Until("the conversation", func() bool { return r.Current().ID == conv })
 	done := make(chan struct{})

@@ -16,7 +16,10 @@ import (
 
 	"easel/internal/api"
 	"easel/internal/catalogue"
+	"easel/internal/config"
 	"easel/internal/conversations"
+	"easel/internal/pricing"
+	"easel/internal/spend"
 	"easel/ui/kit"
 	"easel/ui/modelpick"
 )
@@ -121,6 +124,21 @@ func (t *settingsForm) read(c conversations.Conversation) (conversations.Convers
 		c.MaxTokens = &n
 	}
 	return c, nil
+}
+
+// estimate is what a message of text with images images will cost at
+// p's prices, sent after the branch path with these settings; the
+// reply's length is not known, so it is a range.
+func (t *settingsForm) estimate(p config.Profile, path []conversations.Message, text string, images int) pricing.Estimate {
+	req := api.ChatRequest{Model: t.model.Text(), Messages: []api.Message{{Role: api.RoleSystem, Content: t.system.Text}}}
+	for _, m := range path {
+		req.Messages = append(req.Messages, api.Message{Role: m.Role, Content: m.Content})
+	}
+	req.Messages = append(req.Messages, api.Message{Role: api.RoleUser, Content: text, Images: make([]api.InputImage, images)})
+	if n, err := strconv.Atoi(strings.TrimSpace(t.maxTok.Text)); err == nil && n > 0 {
+		req.MaxTokens = &n
+	}
+	return spend.Chat(p.Prices, req)
 }
 
 func sameSettings(a, b conversations.Conversation) bool {

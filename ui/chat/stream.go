@@ -3,6 +3,7 @@ package chat
 import (
 	"context"
 	"fmt"
+	"image"
 	"strings"
 	"sync/atomic"
 
@@ -18,16 +19,54 @@ import (
 	"easel/internal/pricing"
 	"easel/ui/kit"
 	"easel/ui/room"
+	"easel/ui/widgets/composer"
 )
 
 // replies sends the user's messages and streams the model's replies into
 // the transcript, and does what a message's menu asks: regenerate,
-// retry, edit and resend, step through versions, delete.
-type replies struct{ *Room }
+// retry, edit and resend, step through versions, delete. It owns the
+// replies streaming now; what it asks of the conversation on screen
+// comes in as openAccess.
+type replies struct {
+	host     Host
+	open     openAccess
+	form     *settingsForm
+	composer *composer.Entry
+	attached *attachments
+	// streams are the replies streaming now, by conversation.
+	streams map[int64]*stream
+}
+
+// openAccess is what the replies ask of the conversation on screen.
+type openAccess struct {
+	// current is the open conversation (ID 0 while new) and the branch
+	// it shows; setCurrent replaces the conversation (its settings, or
+	// the new one once saved).
+	current    func() (conversations.Conversation, []conversations.Message)
+	setCurrent func(conversations.Conversation)
+	// showSent draws the branch as sent and the reply beginning after
+	// it; showReply draws the reply so far.
+	showSent  func(leaf int64, history []conversations.Message, reply conversations.Message)
+	showReply func(reply conversations.Message)
+	// keepThumb remembers an attached image's thumbnail by its hash.
+	keepThumb func(hash string, img image.Image)
+	store     func() *conversations.Store
+	// reload reads the open conversation and the list again; relist
+	// only the list; write runs a change to the store, then reloads.
+	reload, relist func()
+	write          func(func(context.Context) error)
+	// saveSettings keeps the form's values with the open conversation.
+	saveSettings func()
+	// streaming is told when the open conversation's reply starts or
+	// ends (Send becomes Stop and back).
+	streaming func()
+	// say puts text on the line beside Send.
+	say func(string)
+}
 
 // stream is one reply arriving, in a goroutine of its own.
 type stream struct {
-	t     *Room
+	t     *replies
 	conv  int64
 	reply int64
 	model string
@@ -57,20 +96,21 @@ const (
 
 // sendMessage saves the user's message (creating the conversation with
 // its first message) and streams the reply, off the UI goroutine.
-func (t replies) sendMessage(text string) {
-	c, err := t.form.read(t.current)
+func (t *replies) sendMessage(text string) {
+	open, _ := t.open.current()
+	c, err := t.form.read(open)
 	if err != nil {
-		t.status.SetText(err.Error())
+		t.open.say(err.Error())
 		return
 	}
 	atts := t.attached.take()
 	t.composer.SetText("")
-	t.current = c
-	store := t.store
+	t.open.setCurrent(c)
+	store := t.open.store()
 	var images []conversations.NewImage
 	for _, a := range atts {
 		images = append(images, conversations.NewImage{Name: a.name, Data: a.data})
-		t.thumbs[hashOf(a.data)] = a.thumb
+		t.open.keepThumb(hashOf(a.data), a.thumb)
 	}
 	t.host.Work().Go(func(ctx context.Context) {
 		if c.ID == 0 {
@@ -94,8 +134,8 @@ func (t replies) sendMessage(text string) {
 			return
 		}
 		t.host.Work().Do(func() {
-			if t.current.ID == 0 || t.current.ID == c.ID {
-				t.current = c
+			if now, _ := t.open.current(); now.ID == 0 || now.ID == c.ID {
+				t.open.setCurrent(c)
 			}
 			t.startReply(c.ID, user, retryFull)
 		})
@@ -103,7 +143,7 @@ func (t replies) sendMessage(text string) {
 }
 
 // restoreDraft puts an unsent message back in the composer and says why.
-func (t replies) restoreDraft(text string, atts []attachment, err error) {
+func (t *replies) restoreDraft(text string, atts []attachment, err error) {
 	if t.composer.Text == "" {
 		t.composer.SetText(text)
 	}
@@ -114,11 +154,11 @@ func (t replies) restoreDraft(text string, atts []attachment, err error) {
 // startReply streams a reply to message parent of conversation conv:
 // the branch up to parent is sent (kind says how much of it), a new
 // reply follows parent (a new version if it had one).
-func (t replies) startReply(conv, parent int64, kind retryKind) {
+func (t *replies) startReply(conv, parent int64, kind retryKind) {
 	client := t.host.Session().Client()
 	if client == nil {
-		t.status.SetText(room.ServiceText(t.host))
-		t.reload()
+		t.open.say(room.ServiceText(t.host))
+		t.open.reload()
 		return
 	}
 	if t.streams[conv] != nil {
@@ -126,10 +166,10 @@ func (t replies) startReply(conv, parent int64, kind retryKind) {
 	}
 	ctx, cancel := context.WithCancel(t.host.Work().Context())
 	cur := t.host.Session().Current()
-	s := &stream{t: t.Room, conv: conv, cancel: cancel, profile: cur.ID, prices: cur.Prices}
+	s := &stream{t: t, conv: conv, cancel: cancel, profile: cur.ID, prices: cur.Prices}
 	t.streams[conv] = s
-	t.syncSend()
-	store := t.store
+	t.open.streaming()
+	store := t.open.store()
 	// Closing the window cuts the reply (ctx is the window's), which is
 	// then kept as cut and billed as chatreply.Run says.
 	t.host.Work().Go(func(context.Context) {
@@ -148,13 +188,10 @@ func (s *stream) run(ctx context.Context, store *conversations.Store, client *ap
 		Started: func(reply int64, model string, history []conversations.Message) {
 			t.host.Work().Do(func() {
 				s.reply, s.model = reply, model
-				if t.current.ID == s.conv {
+				if open, _ := t.open.current(); open.ID == s.conv {
 					// The branch as sent, then the reply as it arrives.
-					t.current.Leaf = s.reply
-					t.path = history
-					t.showPath()
-					t.transcript.Append(t.view(conversations.Message{ID: s.reply, Role: api.RoleAssistant, Model: s.model, State: conversations.Streaming}))
-					t.status.SetText(catalogue.T("Writing… Esc or Stop ends it and keeps the text."))
+					t.open.showSent(s.reply, history, conversations.Message{ID: s.reply, Role: api.RoleAssistant, Model: s.model, State: conversations.Streaming})
+					t.open.say(catalogue.T("Writing… Esc or Stop ends it and keeps the text."))
 				}
 			})
 		},
@@ -169,27 +206,27 @@ func (s *stream) run(ctx context.Context, store *conversations.Store, client *ap
 	t.host.Work().Do(func() {
 		delete(t.streams, s.conv)
 		if err != nil { // nothing was sent
-			t.syncSend()
+			t.open.streaming()
 			dialog.ShowError(err, t.host.Window())
-			t.reload()
+			t.open.reload()
 			return
 		}
 		if res.KeepErr != nil {
 			dialog.ShowError(fmt.Errorf(catalogue.T("the reply could not be kept: %w"), res.KeepErr), t.host.Window())
 		}
-		if t.current.ID == s.conv {
-			t.syncSend()
+		if open, _ := t.open.current(); open.ID == s.conv {
+			t.open.streaming()
 			switch res.End.State {
 			case conversations.Done:
-				t.status.SetText(room.ServiceText(t.host))
+				t.open.say(room.ServiceText(t.host))
 			case conversations.Stopped:
-				t.status.SetText(catalogue.T("Stopped: the text so far is kept."))
+				t.open.say(catalogue.T("Stopped: the text so far is kept."))
 			default:
-				t.status.SetText(res.End.ErrorText)
+				t.open.say(res.End.ErrorText)
 			}
-			t.reload()
+			t.open.reload()
 		} else {
-			t.list.reloadList()
+			t.open.relist()
 		}
 	})
 }
@@ -197,11 +234,11 @@ func (s *stream) run(ctx context.Context, store *conversations.Store, client *ap
 // show draws the reply so far, when its conversation is open.
 func (s *stream) show(text, reasoning string) {
 	t := s.t
-	if t.current.ID != s.conv || t.streams[s.conv] != s {
+	if open, _ := t.open.current(); open.ID != s.conv || t.streams[s.conv] != s {
 		return
 	}
-	t.transcript.UpdateLast(t.view(conversations.Message{ID: s.reply, Role: api.RoleAssistant, Model: s.model,
-		State: conversations.Streaming, Content: text, Reasoning: reasoning}))
+	t.open.showReply(conversations.Message{ID: s.reply, Role: api.RoleAssistant, Model: s.model,
+		State: conversations.Streaming, Content: text, Reasoning: reasoning})
 }
 
 // showNow draws the reply as last written (its conversation was opened
@@ -210,21 +247,32 @@ func (s *stream) showNow() {
 	s.show(s.shownText, s.shownReasoning)
 }
 
-// Stop ends the open conversation's reply at once, keeping its text.
-func (t *Room) Stop() {
-	if s := t.streams[t.current.ID]; s != nil {
+// stop ends conversation conv's reply at once, keeping its text.
+func (t *replies) stop(conv int64) {
+	if s := t.streams[conv]; s != nil {
 		s.stopped.Store(true)
 		s.cancel()
 	}
 }
 
+// cancel cuts conversation conv's reply (its conversation is deleted).
+func (t *replies) cancel(conv int64) {
+	if s := t.streams[conv]; s != nil {
+		s.cancel()
+	}
+}
+
+// of is conversation conv's reply streaming now, nil for none.
+func (t *replies) of(conv int64) *stream { return t.streams[conv] }
+
 // regenerate writes the last reply again; the earlier one is kept as a
 // version.
-func (t replies) regenerate(id int64) {
-	for _, m := range t.path {
+func (t *replies) regenerate(id int64) {
+	open, path := t.open.current()
+	for _, m := range path {
 		if m.ID == id && m.Role == api.RoleAssistant {
-			t.saveSettings()
-			t.startReply(t.current.ID, m.Parent, retryFull)
+			t.open.saveSettings()
+			t.startReply(open.ID, m.Parent, retryFull)
 			return
 		}
 	}
@@ -232,10 +280,11 @@ func (t replies) regenerate(id int64) {
 
 // retry tries a failed reply again: with only the last question, or
 // without its images.
-func (t replies) retry(id int64, kind retryKind) {
-	for _, m := range t.path {
+func (t *replies) retry(id int64, kind retryKind) {
+	open, path := t.open.current()
+	for _, m := range path {
 		if m.ID == id {
-			t.startReply(t.current.ID, m.Parent, kind)
+			t.startReply(open.ID, m.Parent, kind)
 			return
 		}
 	}
@@ -243,14 +292,15 @@ func (t replies) retry(id int64, kind retryKind) {
 
 // editMessage asks for a new text for an earlier question and sends it:
 // what followed is replaced, the old branch kept as a version.
-func (t replies) editMessage(id int64) {
+func (t *replies) editMessage(id int64) {
 	var msg *conversations.Message
-	for i := range t.path {
-		if t.path[i].ID == id {
-			msg = &t.path[i]
+	open, path := t.open.current()
+	for i := range path {
+		if path[i].ID == id {
+			msg = &path[i]
 		}
 	}
-	if msg == nil || t.streams[t.current.ID] != nil {
+	if msg == nil || t.streams[open.ID] != nil {
 		return
 	}
 	e := kit.NewDialogEntry()
@@ -275,8 +325,9 @@ func (t replies) editMessage(id int64) {
 
 // resend adds an edited question as a new branch from where m was, with
 // m's images, and streams its reply.
-func (t replies) resend(m conversations.Message, text string) {
-	store, lib, conv := t.store, t.host.Library(), t.current.ID
+func (t *replies) resend(m conversations.Message, text string) {
+	open, _ := t.open.current()
+	store, lib, conv := t.open.store(), t.host.Library(), open.ID
 	t.host.Work().Go(func(ctx context.Context) {
 		var images []conversations.NewImage
 		for _, img := range m.Images {
@@ -297,31 +348,33 @@ func (t replies) resend(m conversations.Message, text string) {
 }
 
 // showVersion shows the version of message id delta places away.
-func (t replies) showVersion(id int64, delta int) {
-	for _, m := range t.path {
+func (t *replies) showVersion(id int64, delta int) {
+	open, path := t.open.current()
+	for _, m := range path {
 		if m.ID != id {
 			continue
 		}
 		k := m.Version + delta
-		if k < 0 || k >= len(m.Siblings) || t.streams[t.current.ID] != nil {
+		if k < 0 || k >= len(m.Siblings) || t.streams[open.ID] != nil {
 			return
 		}
-		target := m.Siblings[k]
-		t.write(func(ctx context.Context) error { return t.store.ShowVersion(ctx, t.current.ID, target) })
+		target, store := m.Siblings[k], t.open.store()
+		t.open.write(func(ctx context.Context) error { return store.ShowVersion(ctx, open.ID, target) })
 		return
 	}
 }
 
 // deleteMessage asks, then deletes a message and what followed it.
-func (t replies) deleteMessage(id int64) {
-	if t.streams[t.current.ID] != nil {
-		t.status.SetText(catalogue.T("A reply is being written: Stop it before deleting messages."))
+func (t *replies) deleteMessage(id int64) {
+	open, _ := t.open.current()
+	if t.streams[open.ID] != nil {
+		t.open.say(catalogue.T("A reply is being written: Stop it before deleting messages."))
 		return
 	}
-	conv := t.current.ID
+	conv, store := open.ID, t.open.store()
 	d := dialog.NewConfirm(catalogue.T("Delete this message?"), catalogue.T("The message and everything after it in this branch are deleted."), func(ok bool) {
 		if ok {
-			t.write(func(ctx context.Context) error { return t.store.DeleteMessage(ctx, conv, id) })
+			t.open.write(func(ctx context.Context) error { return store.DeleteMessage(ctx, conv, id) })
 		}
 	}, t.host.Window())
 	d.SetConfirmText(catalogue.T("Delete"))
