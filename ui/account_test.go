@@ -294,8 +294,8 @@ func TestSettingsAddSwitchDelete(t *testing.T) {
 	if got := ea.generate.Options().Model.Text(); got != "gpt-image-1-mini" {
 		t.Errorf("the profile's image model did not reach the form: %q", got)
 	}
-	if ea.statusBar.Profile.Selected != "Studio" {
-		t.Errorf("status bar shows %q", ea.statusBar.Profile.Selected)
+	if ea.status.bar.Profile.Selected != "Studio" {
+		t.Errorf("status bar shows %q", ea.status.bar.Profile.Selected)
 	}
 	onUI(ea, ea.showSettings)
 	waitFor(t, ea, "the key state", func() bool { return strings.Contains(ea.settings.Form.Key.PlaceHolder, "keyring") })

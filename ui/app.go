@@ -14,7 +14,6 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
 
 	"easel/assets"
@@ -102,8 +101,8 @@ type App struct {
 	interrupted []jobs.Info
 	// banner and statusBar frame the tabs: app-wide problems above, the
 	// profile below.
-	banner    *chrome.Banner
-	statusBar *chrome.StatusBar
+	banner *chrome.Banner
+	status *statusLine
 	// firstRun and settings are the open dialogs' forms, for tests.
 	firstRun *dialogs.ProfileForm
 	settings *dialogs.Settings
@@ -113,16 +112,13 @@ type App struct {
 	// nothing may touch the window (see Run), and pending holds what will.
 	attached bool
 	pending  []func()
-	// shortcuts are the window's shortcuts by name (addShortcuts).
-	shortcuts map[string]func()
-	// quitQuestion is the question asked before quitting while jobs run,
-	// while it is shown: it follows the jobs (jobsEnded).
-	quitQuestion dialog.Dialog
+	// menus are the window's menus and shortcuts.
+	menus *menus
+	// feed takes the jobs' events for the window as a whole.
+	feed *jobFeed
 	// saving serialises saveState: the stop hook runs it on Fyne's event
 	// goroutine, while a quit may still be running it on the UI goroutine.
 	saving sync.Mutex
-	// spendView is the spend view last opened, for tests.
-	spendView *dialogs.SpendView
 
 	chat     *chat.Room
 	generate *generate.Room
@@ -199,7 +195,7 @@ func (a *App) quitOnTerm() {
 // this way.
 func (a *App) leave() {
 	a.saveState()
-	menus{a}.emptyTrash()
+	a.emptyTrash()
 	a.fyneApp.Quit()
 }
 
@@ -210,7 +206,17 @@ func newState(a fyne.App, opts Options) *App {
 		kit.ApplyTheme(a, choice)
 	}
 	b := NewBridge()
-	return &App{services: services{fyneApp: a, bridge: b, work: work.New(b.Do)}, opts: opts}
+	app := &App{services: services{fyneApp: a, bridge: b, work: work.New(b.Do)}, opts: opts}
+	app.feed = &jobFeed{s: &app.services, saveState: app.saveState,
+		galleryChanged: func() {
+			if len(app.built) > TabGallery && app.built[TabGallery] {
+				app.gallery.Reload()
+			}
+		},
+		spendChanged: func(done bool) { app.status.refreshSpend(done) },
+		foreground:   func() bool { return app.focused },
+	}
+	return app
 }
 
 // newWindow makes the window, still empty, at its remembered size; this
@@ -227,9 +233,9 @@ func (a *App) newWindow() {
 		// a conversation's settings) is given a moment to land.
 		a.work.Close(3 * time.Second)
 		a.saveState()
-		menus{a}.emptyTrash()
+		a.emptyTrash()
 	})
-	a.win.SetCloseIntercept(jobFeed{a}.confirmClose)
+	a.win.SetCloseIntercept(a.feed.confirmClose)
 	// Keys no field takes: Esc and Enter answer the dialog on top.
 	a.win.Canvas().SetOnTypedKey(func(k *fyne.KeyEvent) { a.answerDialog(k) })
 }
@@ -241,7 +247,7 @@ func (a *App) newWindow() {
 func (a *App) build() {
 	a.lib, a.libErr = openLibrary()
 	if a.lib != nil {
-		a.runner = jobs.New(nil, saver.Library{Lib: a.lib}, jobFeed{a}.onJobEvent, jobs.Options{Memory: a.lib.Memory(), Journal: saver.Journal{Lib: a.lib}, Ledger: spend.Ledger{Lib: a.lib}})
+		a.runner = jobs.New(nil, saver.Library{Lib: a.lib}, a.feed.onJobEvent, jobs.Options{Memory: a.lib.Memory(), Journal: saver.Journal{Lib: a.lib}, Ledger: spend.Ledger{Lib: a.lib}})
 		a.thumbs = thumbs.New(a.lib)
 	}
 	a.session = session.New(session.Options{
@@ -269,7 +275,7 @@ func (a *App) build() {
 		opening = TabEdit // `easel a.png`: the files go to Edit
 	}
 	a.tabs.SelectIndex(opening)
-	a.content = container.NewBorder(a.banner.Box, a.statusBar.Box, nil, nil, a.tabs)
+	a.content = container.NewBorder(a.banner.Box, a.status.bar.Box, nil, nil, a.tabs)
 	a.banner.OnResize = a.content.Refresh
 	a.content.Resize(contentArea(a.savedSize()))
 	a.ensureBuilt(opening)
@@ -345,7 +351,7 @@ func (a *App) listInterrupted() {
 		} else {
 			a.generate.ShowJob(e, nil, results)
 		}
-		jobFeed{a}.showJobEvent(e)
+		a.feed.showJobEvent(e)
 	}
 	var n, answered int
 	for _, info := range a.interrupted {
@@ -385,10 +391,16 @@ func (a *App) attach() {
 	// root rather than through SetContent, which lays the whole tree out
 	// twice more (at its minimum size, then at the window's), and Add
 	// lays it out only if the size differs.
-	a.win.SetMainMenu(menus{a}.mainMenu())
+	a.menus = &menus{services: &a.services, w: windowVerbs{
+		selectTab: a.SelectTab, primary: a.primaryAction, settings: a.showSettings, spend: a.status.showSpend,
+		promptLibrary: func() { showPromptLibrary(a) }, keepPrompt: func() { keepPrompt(a) },
+		expandCanvas: a.edit.ExpandCanvas, newChat: a.chat.NewChat, search: func() { a.gallery.Find().Focus() },
+		importFiles: a.gallery.Import, dialogHost: host{a}, confirmClose: a.feed.confirmClose, saveState: a.saveState,
+	}}
+	a.win.SetMainMenu(a.menus.mainMenu())
 	a.root.Add(a.content)
 	canvas.Refresh(a.root)
-	menus{a}.addShortcuts()
+	a.menus.addShortcuts()
 	// Files dropped anywhere on the window join Edit's inputs, in order.
 	a.win.SetOnDropped(func(_ fyne.Position, uris []fyne.URI) {
 		var paths []string
@@ -458,7 +470,7 @@ func (a *App) buildUI() {
 	a.built = make([]bool, len(a.rooms))
 	a.tabs = container.NewAppTabs(items...)
 	a.banner = chrome.NewBanner()
-	a.statusBar = chrome.NewStatusBar(statusActions{a}.pickProfile, statusActions{a}.pickGroup, a.showSettings, statusActions{a}.showSpend)
+	a.status = newStatusLine(&a.services, host{a}, a.showSettings)
 }
 
 // ensureBuilt builds tab i's widgets the first time it is shown.

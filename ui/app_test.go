@@ -75,7 +75,7 @@ func isolated(t testing.TB, o Options) Options {
 // typeShortcut fires a window shortcut as the canvas does when it is
 // typed.
 func typeShortcut(ea *App, sc fyne.Shortcut) {
-	ea.shortcuts[sc.ShortcutName()]()
+	ea.menus.shortcuts[sc.ShortcutName()]()
 }
 
 func TestTabsInOrder(t *testing.T) {

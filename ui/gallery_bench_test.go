@@ -423,7 +423,7 @@ func BenchmarkFourStreamingJobs(b *testing.B) {
 				mu.Unlock()
 			})
 		}
-		ea.runner = jobs.New(ea.session.Client(), saver.Library{Lib: ea.lib}, jobFeed{ea}.onJobEvent, jobs.Options{Limit: 4})
+		ea.runner = jobs.New(ea.session.Client(), saver.Library{Lib: ea.lib}, ea.feed.onJobEvent, jobs.Options{Limit: 4})
 		ea.SelectTab(TabGenerate)
 		for j := 0; j < 4; j++ {
 			req := api.GenerateRequest{Prompt: "stream " + string(rune('a'+j)), ImageOptions: api.ImageOptions{

@@ -47,14 +47,14 @@ func TestTheWindowShowsWhatTheGatewayBills(t *testing.T) {
 	onUI(ea, func() { ea.SelectTab(TabGenerate) })
 	sixFigures := regexp.MustCompile(`\d{3},\d{3}|\d{6}`)
 	waitFor(t, ea, "the unlimited key in the status bar", func() bool {
-		return strings.Contains(ea.statusBar.Spend.Text, "Unlimited key")
+		return strings.Contains(ea.status.bar.Spend.Text, "Unlimited key")
 	})
-	if s := ea.statusBar.Spend.Text; sixFigures.MatchString(s) {
+	if s := ea.status.bar.Spend.Text; sixFigures.MatchString(s) {
 		t.Errorf("the status bar shows %q", s)
 	}
 	onUI(ea, func() { ea.session.UseGroup("vip") })
 	waitFor(t, ea, "the vip key's own balance", func() bool {
-		return strings.Contains(ea.statusBar.Spend.Text, "Balance $0.40")
+		return strings.Contains(ea.status.bar.Spend.Text, "Balance $0.40")
 	})
 
 	onUI(ea, func() {
@@ -87,12 +87,12 @@ func TestTheWindowShowsWhatTheGatewayBills(t *testing.T) {
 
 	loaded := make(chan struct{}, 4)
 	onUI(ea, func() {
-		ea.statusBar.Spend.OnTapped()
-		ea.spendView.Loaded = func() { loaded <- struct{}{} }
+		ea.status.bar.Spend.OnTapped()
+		ea.status.view.Loaded = func() { loaded <- struct{}{} }
 	})
 	<-loaded
 	waitFor(t, ea, "the gateway's figure beside Easel's", func() bool {
-		g := ea.spendView.Gateway()
+		g := ea.status.view.Gateway()
 		return strings.Contains(g, `Key of group "vip" — Easel's ledger:`) && strings.Contains(g, "They agree.")
 	})
 }

@@ -154,7 +154,7 @@ func TestClosingWhileJobsRunAsksFirstAndKeepsRunningByDefault(t *testing.T) {
 		t.Fatal(err)
 	}
 	onUI(ea, func() {
-		jobFeed{ea}.confirmClose()
+		ea.feed.confirmClose()
 		if ea.win.Canvas().Overlays().Top() == nil {
 			t.Fatal("closing with a job running did not ask first")
 		}
@@ -168,7 +168,7 @@ func TestClosingWhileJobsRunAsksFirstAndKeepsRunningByDefault(t *testing.T) {
 	onUI(ea, func() { ea.win.SetOnClosed(func() { closed = true }) })
 	ea.runner.Cancel(id)
 	ea.runner.Wait()
-	waitFor(t, ea, "the question to go and the window to close", func() bool { return ea.quitQuestion == nil && closed })
+	waitFor(t, ea, "the question to go and the window to close", func() bool { return ea.feed.question == nil && closed })
 }
 
 // A job of four images shows all four on its card, and one opens large
@@ -241,12 +241,12 @@ func TestEscAndEnterAnswerDialogs(t *testing.T) {
 	defer func() { ea.runner.Cancel(id); ea.runner.Wait() }()
 	for _, key := range []fyne.KeyName{fyne.KeyEscape, fyne.KeyReturn} {
 		onUI(ea, func() {
-			jobFeed{ea}.confirmClose()
+			ea.feed.confirmClose()
 			if ea.win.Canvas().Overlays().Top() == nil {
 				t.Fatal("no question")
 			}
 			ea.win.Canvas().OnTypedKey()(&fyne.KeyEvent{Name: key})
-			if ea.win.Canvas().Overlays().Top() != nil || ea.quitQuestion != nil {
+			if ea.win.Canvas().Overlays().Top() != nil || ea.feed.question != nil {
 				t.Errorf("%s left the question open", key)
 			}
 		})

@@ -50,8 +50,8 @@ func TestAnotherGroupsKeyIsOfferedAndPicked(t *testing.T) {
 		if ms, _ := ea.session.Models(); slices.Contains(api.ModelIDs(ms), "gpt-image-1") {
 			t.Errorf("the default group lists %v", api.ModelIDs(ms))
 		}
-		if !ea.statusBar.Group.Visible() || !slices.Equal(ea.statusBar.Group.Options, []string{"default", "vip"}) || ea.statusBar.Group.Selected != "default" {
-			t.Errorf("group picker: %v %v %q", ea.statusBar.Group.Visible(), ea.statusBar.Group.Options, ea.statusBar.Group.Selected)
+		if !ea.status.bar.Group.Visible() || !slices.Equal(ea.status.bar.Group.Options, []string{"default", "vip"}) || ea.status.bar.Group.Selected != "default" {
+			t.Errorf("group picker: %v %v %q", ea.status.bar.Group.Visible(), ea.status.bar.Group.Options, ea.status.bar.Group.Selected)
 		}
 	})
 
@@ -92,7 +92,7 @@ func TestAnotherGroupsKeyIsOfferedAndPicked(t *testing.T) {
 		return len(entries) == 1 && entries[0].Group == "vip"
 	})
 
-	onUI(ea, func() { ea.statusBar.Group.SetSelected("vip") })
+	onUI(ea, func() { ea.status.bar.Group.SetSelected("vip") })
 	waitFor(t, ea, "the vip group's models", func() bool {
 		ms, _ := ea.session.Models()
 		return slices.Contains(api.ModelIDs(ms), "gpt-4.1")

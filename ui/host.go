@@ -84,10 +84,10 @@ func (o sessionObserver) Changed() {
 			a.wordKeyringBanner()
 		}
 		a.eachBuilt(func(i int) { a.rooms[i].Connected() })
-		statusActions{a}.refreshSpend(true)
+		a.status.refreshSpend(true)
 	}
 	a.eachBuilt(func(i int) { a.rooms[i].ServiceChanged() })
-	statusActions{a}.refreshStatusBar()
+	a.status.refresh()
 	if a.settings != nil {
 		a.settings.Refresh()
 	}

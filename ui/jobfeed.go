@@ -18,30 +18,43 @@ import (
 // question that follows the jobs. The card of a job is shown by whoever
 // sent it (Text to image, Edit, a board), which hears the job's events
 // first (jobs.Request.Listener).
-type jobFeed struct{ *App }
+type jobFeed struct {
+	s *services
+	// galleryChanged reloads the gallery once it is built;
+	// spendChanged reads the spend again (and, when done, the balance).
+	galleryChanged func()
+	spendChanged   func(done bool)
+	// foreground reports whether the window is in front: a job ending
+	// behind it is notified.
+	foreground func() bool
+	saveState  func()
+	// question is the question asked before quitting while jobs run,
+	// while it is shown: it follows the jobs (jobsEnded).
+	question dialog.Dialog
+}
 
-func (a jobFeed) onJobEvent(e jobs.Event) {
-	a.bridge.Do(func() { a.showJobEvent(e) })
+func (a *jobFeed) onJobEvent(e jobs.Event) {
+	a.s.bridge.Do(func() { a.showJobEvent(e) })
 }
 
 // showJobEvent does what is window-wide with a job's event: the card is
 // the asker's (Request.Listener).
-func (a jobFeed) showJobEvent(e jobs.Event) {
-	if (e.State == jobs.Done || len(e.ItemIDs) > 0) && a.built[TabGallery] {
-		a.gallery.Reload()
+func (a *jobFeed) showJobEvent(e jobs.Event) {
+	if e.State == jobs.Done || len(e.ItemIDs) > 0 {
+		a.galleryChanged()
 	}
 	if e.Charged != nil {
-		statusActions{a.App}.refreshSpend(e.State == jobs.Done)
+		a.spendChanged(e.State == jobs.Done)
 	}
 	if e.State.Final() {
 		a.jobsEnded()
 	}
-	if (e.State == jobs.Done || e.State == jobs.Failed) && !a.focused {
+	if (e.State == jobs.Done || e.State == jobs.Failed) && !a.foreground() {
 		a.notify(e)
 	}
 }
 
-func (a jobFeed) notify(e jobs.Event) {
+func (a *jobFeed) notify(e jobs.Event) {
 	title, body := catalogue.T("Image ready"), kit.Shorten(jobview.Prompt(e), 80)
 	if len(e.Unsaved) > 0 {
 		title, body = catalogue.T("Images not saved"), library.Cause(e.Unsaved[0].Err)
@@ -50,39 +63,40 @@ func (a jobFeed) notify(e jobs.Event) {
 		title = catalogue.F("Image failed: %s", e.Err.Kind)
 		body = e.Err.Hint
 	}
-	a.fyneApp.SendNotification(fyne.NewNotification(title, body))
+	a.s.fyneApp.SendNotification(fyne.NewNotification(title, body))
 }
 
-func (a jobFeed) confirmClose() {
-	if a.runner == nil || a.runner.Running() == 0 {
+func (a *jobFeed) confirmClose() {
+	runner, win := a.s.runner, a.s.win
+	if runner == nil || runner.Running() == 0 {
 		a.saveState()
-		a.win.Close()
+		win.Close()
 		return
 	}
-	n := a.runner.RunningImages()
+	n := runner.RunningImages()
 	images := catalogue.N("If you quit now, %s images are lost, though the service may charge for them.", n, humanize.Comma(int64(n)))
 	d := dialog.NewConfirm(catalogue.T("Jobs are still running"),
-		catalogue.N("%d jobs have not finished.", a.runner.Running(), a.runner.Running())+" "+images,
+		catalogue.N("%d jobs have not finished.", runner.Running(), runner.Running())+" "+images,
 		func(quit bool) {
-			a.quitQuestion = nil
+			a.question = nil
 			if quit {
 				a.saveState()
-				a.win.Close()
+				win.Close()
 			}
-		}, a.win)
+		}, win)
 	d.SetConfirmText(catalogue.N("Quit and lose %s images", n, humanize.Comma(int64(n))))
 	d.SetDismissText(catalogue.T("Keep running"))
 	d.SetConfirmImportance(widget.DangerImportance)
-	a.quitQuestion = d
+	a.question = d
 	d.Show()
 }
 
-func (a jobFeed) jobsEnded() {
-	d := a.quitQuestion
-	if d == nil || a.runner == nil {
+func (a *jobFeed) jobsEnded() {
+	d := a.question
+	if d == nil || a.s.runner == nil {
 		return
 	}
-	a.quitQuestion = nil
+	a.question = nil
 	d.Hide()
 	a.confirmClose()
 }

@@ -47,7 +47,7 @@ func TestTheWindowSpeaksChinese(t *testing.T) {
 	if !strings.Contains(words, "insufficient") && !strings.Contains(words, "额度") {
 		t.Errorf("the service's own words: %q", words)
 	}
-	waitFor(t, ea, "the status bar", func() bool { return strings.HasPrefix(ea.statusBar.Spend.Text, "今日$") })
+	waitFor(t, ea, "the status bar", func() bool { return strings.HasPrefix(ea.status.bar.Spend.Text, "今日$") })
 }
 
 // Settings ▸ Preferences sets the theme at once, and the next start

@@ -84,7 +84,7 @@ func TestKeyNeverLeaks(t *testing.T) {
 		for _, c := range ea.generate.Jobs().Cards() {
 			texts = append(texts, c.Status.Text)
 		}
-		texts = append(texts, ea.generate.StatusText(), ea.statusBar.State(), ea.banner.Text(chrome.BannerKeyring), ea.win.Title())
+		texts = append(texts, ea.generate.StatusText(), ea.status.bar.State(), ea.banner.Text(chrome.BannerKeyring), ea.win.Title())
 	})
 	if n := ea.generate.Jobs().Len(); n != len(demoservice.Faults)+1 {
 		t.Fatalf("%d job cards, want %d", n, len(demoservice.Faults)+1)

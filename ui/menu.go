@@ -44,17 +44,43 @@ var (
 )
 
 // menus are the window's menus and shortcuts, and what their items do
-// that belongs to no room (import, empty the trash, quit, about).
-type menus struct{ *App }
+// that belongs to no room (import, check the gallery, quit, about);
+// what they ask of the window and its tabs comes in as windowVerbs.
+type menus struct {
+	*services
+	w windowVerbs
+	// shortcuts are the window's shortcuts by name (addShortcuts), so
+	// tests fire one as the canvas would.
+	shortcuts map[string]func()
+}
 
-func (a menus) mainMenu() *fyne.MainMenu {
-	primary := fyne.NewMenuItem(catalogue.T("Send or generate"), a.primaryAction)
+// windowVerbs are what the menus ask of the window and its tabs.
+type windowVerbs struct {
+	selectTab func(tab int)
+	// primary sends or generates on the tab shown (Ctrl+Enter).
+	primary, settings, spend func()
+	// promptLibrary opens the prompt library; keepPrompt offers the
+	// tab's prompt to it.
+	promptLibrary, keepPrompt func()
+	// expandCanvas, newChat, search and importFiles act on a tab once
+	// it is shown.
+	expandCanvas, newChat, search func()
+	importFiles                   func(paths []string)
+	// dialogHost is the window as a dialog sees it.
+	dialogHost dialogs.Host
+	// confirmClose asks before quitting while jobs run; saveState keeps
+	// the drafts and layout.
+	confirmClose, saveState func()
+}
+
+func (a *menus) mainMenu() *fyne.MainMenu {
+	primary := fyne.NewMenuItem(catalogue.T("Send or generate"), a.w.primary)
 	primary.Shortcut = shortcutPrimary
 	quit := fyne.NewMenuItem(catalogue.T("Quit"), a.quit)
 	quit.Shortcut = shortcutQuit
 	quit.IsQuit = true
 	demo := fyne.NewMenuItem(catalogue.T("Use the demo service"), func() { a.session.UseDemo() })
-	settings := fyne.NewMenuItem(catalogue.T("Settings…"), a.showSettings)
+	settings := fyne.NewMenuItem(catalogue.T("Settings…"), a.w.settings)
 	settings.Shortcut = shortcutSettings
 	newChat := fyne.NewMenuItem(catalogue.T("New chat"), a.newChat)
 	newChat.Shortcut = shortcutNewChat
@@ -65,18 +91,18 @@ func (a menus) mainMenu() *fyne.MainMenu {
 		a.forwardItem(catalogue.T("Undo"), &fyne.ShortcutUndo{}),
 		a.forwardItem(catalogue.T("Redo"), &fyne.ShortcutRedo{}),
 		fyne.NewMenuItemSeparator(),
-		a.forwardItem(catalogue.T("Cut"), &fyne.ShortcutCut{Clipboard: a.clipboard()}),
-		a.forwardItem(catalogue.T("Copy"), &fyne.ShortcutCopy{Clipboard: a.clipboard()}),
-		a.forwardItem(catalogue.T("Paste"), &fyne.ShortcutPaste{Clipboard: a.clipboard()}),
+		a.forwardItem(catalogue.T("Cut"), &fyne.ShortcutCut{Clipboard: a.fyneApp.Clipboard()}),
+		a.forwardItem(catalogue.T("Copy"), &fyne.ShortcutCopy{Clipboard: a.fyneApp.Clipboard()}),
+		a.forwardItem(catalogue.T("Paste"), &fyne.ShortcutPaste{Clipboard: a.fyneApp.Clipboard()}),
 		a.forwardItem(catalogue.T("Select all"), &fyne.ShortcutSelectAll{}),
 		fyne.NewMenuItemSeparator(),
 		fyne.NewMenuItem(catalogue.T("Expand canvas…"), func() {
-			a.SelectTab(TabEdit)
-			a.edit.ExpandCanvas()
+			a.w.selectTab(TabEdit)
+			a.w.expandCanvas()
 		}),
 		fyne.NewMenuItemSeparator(),
-		fyne.NewMenuItem(catalogue.T("Prompt library…"), func() { showPromptLibrary(a.App) }),
-		fyne.NewMenuItem(catalogue.T("Keep prompt in library…"), func() { keepPrompt(a.App) }),
+		fyne.NewMenuItem(catalogue.T("Prompt library…"), a.w.promptLibrary),
+		fyne.NewMenuItem(catalogue.T("Keep prompt in library…"), a.w.keepPrompt),
 	)
 
 	tabItems := make([]*fyne.MenuItem, len(tabTitles()))
@@ -85,12 +111,12 @@ func (a menus) mainMenu() *fyne.MainMenu {
 			if claimedByView(a.win, shortcutTab[i]) || underDialog(a.win) {
 				return // a zoomed view has the keys (Ctrl+1 is its 100 %); a dialog is answered first
 			}
-			a.SelectTab(i)
+			a.w.selectTab(i)
 		})
 		item.Shortcut = shortcutTab[i]
 		tabItems[i] = item
 	}
-	spendItem := fyne.NewMenuItem(catalogue.T("Spend…"), statusActions{a.App}.showSpend)
+	spendItem := fyne.NewMenuItem(catalogue.T("Spend…"), a.w.spend)
 	search := fyne.NewMenuItem(catalogue.T("Search the gallery"), a.searchGallery)
 	search.Shortcut = shortcutSearch
 	view := fyne.NewMenu(catalogue.T("View"), append(tabItems, fyne.NewMenuItemSeparator(), search, spendItem)...)
@@ -103,13 +129,9 @@ func (a menus) mainMenu() *fyne.MainMenu {
 	return fyne.NewMainMenu(file, edit, view, help)
 }
 
-func (a menus) clipboard() fyne.Clipboard {
-	return a.fyneApp.Clipboard()
-}
-
 // forwardItem is an Edit menu item that hands its shortcut to the focused
 // widget, so the menu works on whichever text field the user is in.
-func (a menus) forwardItem(label string, sc fyne.Shortcut) *fyne.MenuItem {
+func (a *menus) forwardItem(label string, sc fyne.Shortcut) *fyne.MenuItem {
 	item := fyne.NewMenuItem(label, func() {
 		if s, ok := a.win.Canvas().Focused().(fyne.Shortcutable); ok {
 			s.TypedShortcut(sc)
@@ -123,7 +145,7 @@ func (a menus) forwardItem(label string, sc fyne.Shortcut) *fyne.MenuItem {
 // driver runs menu shortcuts first, the test driver only knows the canvas.
 // Each is kept by name as well, so tests fire one as the canvas would
 // (Fyne 2.8's test canvas no longer takes typed shortcuts).
-func (a menus) addShortcuts() {
+func (a *menus) addShortcuts() {
 	a.shortcuts = map[string]func(){}
 	add := func(sc fyne.Shortcut, f func()) {
 		a.shortcuts[sc.ShortcutName()] = f
@@ -132,46 +154,46 @@ func (a menus) addShortcuts() {
 	for i, sc := range shortcutTab {
 		add(sc, func() {
 			if !claimedByView(a.win, sc) && !underDialog(a.win) {
-				a.SelectTab(i)
+				a.w.selectTab(i)
 			}
 		})
 	}
-	add(shortcutPrimary, a.primaryAction)
+	add(shortcutPrimary, a.w.primary)
 	add(shortcutQuit, a.quit)
-	add(shortcutSettings, a.showSettings)
+	add(shortcutSettings, a.w.settings)
 	add(shortcutNewChat, a.newChat)
 	add(shortcutSearch, a.searchGallery)
 }
 
 // searchGallery shows the Gallery with the keyboard in its search
 // (Ctrl+F); a dialog on top is answered first.
-func (a menus) searchGallery() {
+func (a *menus) searchGallery() {
 	if underDialog(a.win) {
 		return
 	}
-	a.SelectTab(TabGallery)
-	a.gallery.Find().Focus()
+	a.w.selectTab(TabGallery)
+	a.w.search()
 }
 
 // importImages asks for image files and adds them to the gallery.
-func (a menus) importImages() {
-	dialogs.PickImages(host{a.App}, catalogue.T("Import images"), catalogue.T("Import"), func(paths []string) {
-		a.SelectTab(TabGallery)
-		a.gallery.Import(paths)
+func (a *menus) importImages() {
+	dialogs.PickImages(a.w.dialogHost, catalogue.T("Import images"), catalogue.T("Import"), func(paths []string) {
+		a.w.selectTab(TabGallery)
+		a.w.importFiles(paths)
 	})
 }
 
 // emptyTrash removes for good what was deleted in this session: Undo
 // lasted until now.
-func (a menus) emptyTrash() {
-	if a.lib != nil {
-		_ = a.lib.EmptyTrash(context.WithoutCancel(a.work.Context())) // as the window closes: the scope has ended
+func (s *services) emptyTrash() {
+	if s.lib != nil {
+		_ = s.lib.EmptyTrash(context.WithoutCancel(s.work.Context())) // as the window closes: the scope has ended
 	}
 }
 
 // checkLibraryFully runs SQLite's whole integrity check of the gallery's
 // index, off the UI goroutine, and says what it found.
-func (a menus) checkLibraryFully() {
+func (a *menus) checkLibraryFully() {
 	lib := a.lib
 	if lib == nil {
 		dialog.ShowInformation(catalogue.T("No gallery to check"), wording.Sentence(fmt.Sprint(a.libErr)), a.win)
@@ -219,22 +241,22 @@ func (a host) Restart() {
 }
 
 // newChat shows Chat with a new conversation (Ctrl+N).
-func (a menus) newChat() {
-	a.SelectTab(TabChat)
-	a.chat.NewChat()
+func (a *menus) newChat() {
+	a.w.selectTab(TabChat)
+	a.w.newChat()
 }
 
 // quit leaves the app, asking first while jobs run.
-func (a menus) quit() {
+func (a *menus) quit() {
 	if a.runner != nil && a.runner.Running() > 0 {
-		jobFeed{a.App}.confirmClose()
+		a.w.confirmClose()
 		return
 	}
-	a.saveState()
+	a.w.saveState()
 	a.fyneApp.Quit()
 }
 
-func (a menus) showAbout() {
+func (a *menus) showAbout() {
 	dialogs.About(a.win, fyne.NewStaticResource("icon.png", assets.Icon), Version)
 }
 

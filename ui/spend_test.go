@@ -79,18 +79,18 @@ func TestWhatAJobCostShowsOnItsCardTheStatusBarAndTheSpendView(t *testing.T) {
 		return c != nil && strings.HasPrefix(c.Status.Text, "Done") && strings.HasSuffix(c.Status.Text, "· $0.02")
 	})
 	waitFor(t, ea, "today's spend and the balance", func() bool {
-		s := ea.statusBar.Spend.Text
-		return ea.statusBar.Spend.Visible() && strings.HasPrefix(s, "Today $0.02") && strings.Contains(s, "· Balance $24.98")
+		s := ea.status.bar.Spend.Text
+		return ea.status.bar.Spend.Visible() && strings.HasPrefix(s, "Today $0.02") && strings.Contains(s, "· Balance $24.98")
 	})
 	loaded := make(chan struct{}, 4)
 	onUI(ea, func() {
-		ea.statusBar.Spend.OnTapped()
-		ea.spendView.Loaded = func() { loaded <- struct{}{} }
+		ea.status.bar.Spend.OnTapped()
+		ea.status.view.Loaded = func() { loaded <- struct{}{} }
 	})
 	<-loaded
 	var rows [][]string
 	var summary string
-	onUI(ea, func() { rows, summary = ea.spendView.Rows(), ea.spendView.Summary() })
+	onUI(ea, func() { rows, summary = ea.status.view.Rows(), ea.status.view.Summary() })
 	if len(rows) != 1 || rows[0][1] != "gpt-image-1" || rows[0][2] != "$0.02" || rows[0][3] != "1" || rows[0][4] != "2" {
 		t.Errorf("rows %v", rows)
 	}
@@ -138,7 +138,7 @@ func TestPricesSetInSettingsApplyAtOnce(t *testing.T) {
 	if got := estimate(ea); got != "≈ ¥0.30 for 2 images" {
 		t.Errorf("estimate %q", got)
 	}
-	waitFor(t, ea, "the cap in the status bar", func() bool { return strings.HasPrefix(ea.statusBar.Spend.Text, "Today ¥0.00 of ¥3.00") })
+	waitFor(t, ea, "the cap in the status bar", func() bool { return strings.HasPrefix(ea.status.bar.Spend.Text, "Today ¥0.00 of ¥3.00") })
 }
 
 // The estimate beside Generate follows every option: changing the size
@@ -210,15 +210,15 @@ func TestAMarkedLedgerRowIsCorrectedFromSpend(t *testing.T) {
 	}
 	loaded := make(chan struct{}, 8)
 	onUI(ea, func() {
-		ea.statusBar.Spend.OnTapped()
-		ea.spendView.Loaded = func() { loaded <- struct{}{} }
+		ea.status.bar.Spend.OnTapped()
+		ea.status.view.Loaded = func() { loaded <- struct{}{} }
 	})
 	<-loaded
 	onUI(ea, func() {
-		if got := ea.spendView.ToCheck(); got != "1 to check…" {
+		if got := ea.status.view.ToCheck(); got != "1 to check…" {
 			t.Errorf("the to-check button reads %q", got)
 		}
-		ea.spendView.OpenToCheck()
+		ea.status.view.OpenToCheck()
 	})
 	onUI(ea, func() {
 		if said := topText(ea.win); !strings.Contains(said, "no request could make") || !strings.Contains(said, "counts ≈ $0.25") {
@@ -245,12 +245,12 @@ func TestAMarkedLedgerRowIsCorrectedFromSpend(t *testing.T) {
 	if e.ID != id || e.Corrected == nil || *e.Corrected != 0.03 || e.Correction != "the gateway's log says 0.03" || e.Written() != 0.25 {
 		t.Fatalf("the entry after the correction: %+v", e)
 	}
-	waitFor(t, ea, "today's spend after the correction", func() bool { return strings.HasPrefix(ea.statusBar.Spend.Text, "Today $0.03") })
+	waitFor(t, ea, "today's spend after the correction", func() bool { return strings.HasPrefix(ea.status.bar.Spend.Text, "Today $0.03") })
 	onUI(ea, func() {
-		if s := ea.spendView.Summary(); !strings.HasPrefix(s, "$0.03") {
+		if s := ea.status.view.Summary(); !strings.HasPrefix(s, "$0.03") {
 			t.Errorf("the summary after the correction: %q", s)
 		}
-		ea.spendView.OpenToCheck()
+		ea.status.view.OpenToCheck()
 	})
 	onUI(ea, func() {
 		if said := topText(ea.win); !strings.Contains(said, "corrected by you from $0.25: the gateway's log says 0.03") {

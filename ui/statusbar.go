@@ -8,66 +8,85 @@ import (
 
 	"easel/internal/catalogue"
 	"easel/internal/spend"
+	"easel/ui/chrome"
 	"easel/ui/dialogs"
 )
 
-// statusActions are what the status bar's controls do and how it is kept
-// current: the profile and group pickers, the spend and the balance.
-type statusActions struct{ *App }
-
-func (a statusActions) refreshStatusBar() {
-	var names []string
-	for _, p := range a.session.Profiles() {
-		names = append(names, p.Name)
-	}
-	a.statusBar.Show(names, a.session.Current().Name, a.session.StatusText())
-	a.statusBar.ShowGroups(groupLabels(a.session.Current()))
+// statusLine keeps the status bar current (the profile and group
+// pickers, the service's address, the spend and the balance) and does
+// what its controls ask: switch profile or group, open the spend view.
+type statusLine struct {
+	s *services
+	// host is the window as the spend view sees it.
+	host dialogs.Host
+	bar  *chrome.StatusBar
+	// view is the spend view last opened, for tests.
+	view *dialogs.SpendView
 }
 
-func (a statusActions) pickProfile(name string) {
-	s := a.session
+func newStatusLine(s *services, h dialogs.Host, settings func()) *statusLine {
+	l := &statusLine{s: s, host: h}
+	l.bar = chrome.NewStatusBar(l.pickProfile, l.pickGroup, settings, l.showSpend)
+	return l
+}
+
+// refresh shows the profiles, the one in use, its state and its groups.
+func (l *statusLine) refresh() {
+	var names []string
+	for _, p := range l.s.session.Profiles() {
+		names = append(names, p.Name)
+	}
+	l.bar.Show(names, l.s.session.Current().Name, l.s.session.StatusText())
+	l.bar.ShowGroups(groupLabels(l.s.session.Current()))
+}
+
+func (l *statusLine) pickProfile(name string) {
+	s := l.s.session
 	if p, ok := s.Find(name); ok && (p.ID != s.Current().ID || s.Client() == nil) {
 		s.Activate(p)
 	}
 }
 
-func (a statusActions) pickGroup(label string) {
+func (l *statusLine) pickGroup(label string) {
 	if label == ownKeyLabel() {
 		label = ""
 	}
-	a.session.UseGroup(label)
+	l.s.session.UseGroup(label)
 }
-func (a statusActions) refreshSpend(askService bool) {
-	lib := a.lib
-	p := a.session.Current()
+
+// refreshSpend reads today's spend and, when askService, the balance
+// off the UI goroutine, and shows them.
+func (l *statusLine) refreshSpend(askService bool) {
+	lib, session := l.s.lib, l.s.session
+	p := session.Current()
 	if lib == nil || p.ID == "" {
-		a.statusBar.ShowSpend("", false)
+		l.bar.ShowSpend("", false)
 		return
 	}
 	var asker spend.Asker
-	if c := a.session.Client(); askService && c != nil {
+	if c := session.Client(); askService && c != nil {
 		asker = c
 	}
-	a.work.Go(func(window context.Context) {
+	l.s.work.Go(func(window context.Context) {
 		ctx, cancel := context.WithTimeout(window, 30*time.Second)
 		defer cancel()
 		now := time.Now()
 		b, _ := spend.Balance(ctx, lib, p, asker, now)
 		s, err := spend.Summarise(ctx, lib, p, b, now)
-		a.bridge.Do(func() {
-			if err != nil || a.session.Current().ID != p.ID {
+		l.s.bridge.Do(func() {
+			if err != nil || session.Current().ID != p.ID {
 				return
 			}
-			a.statusBar.ShowSpend(s.String(), s.OverCap())
+			l.bar.ShowSpend(s.String(), s.OverCap())
 		})
 	})
 }
 
-func (a statusActions) showSpend() {
-	if a.lib == nil {
-		dialog.ShowInformation(catalogue.T("No spend to show"), catalogue.T("The gallery could not be opened, and the ledger is kept with it."), a.win)
+func (l *statusLine) showSpend() {
+	if l.s.lib == nil {
+		dialog.ShowInformation(catalogue.T("No spend to show"), catalogue.T("The gallery could not be opened, and the ledger is kept with it."), l.s.win)
 		return
 	}
-	a.spendView = dialogs.ShowSpend(host{a.App})
-	a.spendView.Corrected = func() { a.refreshSpend(false) }
+	l.view = dialogs.ShowSpend(l.host)
+	l.view.Corrected = func() { l.refreshSpend(false) }
 }
