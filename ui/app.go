@@ -112,8 +112,10 @@ type App struct {
 	// nothing may touch the window (see Run), and pending holds what will.
 	attached bool
 	pending  []func()
-	// menus are the window's menus and shortcuts.
+	// menus are the window's menus and shortcuts; host is the window
+	// as its rooms and dialogs see it.
 	menus *menus
+	host  *host
 	// feed takes the jobs' events for the window as a whole.
 	feed *jobFeed
 	// saving serialises saveState: the stop hook runs it on Fyne's event
@@ -216,6 +218,7 @@ func newState(a fyne.App, opts Options) *App {
 		spendChanged: func(done bool) { app.status.refreshSpend(done) },
 		foreground:   func() bool { return app.focused },
 	}
+	app.host = newHost(app)
 	return app
 }
 
@@ -395,7 +398,7 @@ func (a *App) attach() {
 		selectTab: a.SelectTab, primary: a.primaryAction, settings: a.showSettings, spend: a.status.showSpend,
 		promptLibrary: func() { showPromptLibrary(a) }, keepPrompt: func() { keepPrompt(a) },
 		expandCanvas: a.edit.ExpandCanvas, newChat: a.chat.NewChat, search: func() { a.gallery.Find().Focus() },
-		importFiles: a.gallery.Import, dialogHost: host{a}, confirmClose: a.feed.confirmClose, saveState: a.saveState,
+		importFiles: a.gallery.Import, dialogHost: a.host, confirmClose: a.feed.confirmClose, saveState: a.saveState,
 	}}
 	a.win.SetMainMenu(a.menus.mainMenu())
 	a.root.Add(a.content)
@@ -456,10 +459,10 @@ func windowTitle(p config.Profile) string {
 }
 
 func (a *App) buildUI() {
-	a.chat = chat.New(host{a})
-	a.generate = generate.New(host{a})
-	a.edit = edit.New(host{a})
-	a.gallery = gallery.New(host{a}, galleryActions{a})
+	a.chat = chat.New(a.host)
+	a.generate = generate.New(a.host)
+	a.edit = edit.New(a.host)
+	a.gallery = gallery.New(a.host, galleryActions{a})
 	a.rooms = []room.Room{a.chat, a.generate, a.edit, a.gallery}
 
 	icons := tabIcons()
@@ -470,7 +473,7 @@ func (a *App) buildUI() {
 	a.built = make([]bool, len(a.rooms))
 	a.tabs = container.NewAppTabs(items...)
 	a.banner = chrome.NewBanner()
-	a.status = newStatusLine(&a.services, host{a}, a.showSettings)
+	a.status = newStatusLine(&a.services, a.host, a.showSettings)
 }
 
 // ensureBuilt builds tab i's widgets the first time it is shown.

@@ -269,11 +269,11 @@ func TestABannerPushesTheTabsDown(t *testing.T) {
 func TestUseAsPromptAndNewChat(t *testing.T) {
 	ea := newServedApp(t)
 	onUI(ea, func() {
-		host{ea}.UsePrompt(room.TargetEdit, "a green velvet armchair")
+		ea.host.UsePrompt(room.TargetEdit, "a green velvet armchair")
 		if ea.CurrentTab() != TabEdit || ea.edit.Prompt().Text != "a green velvet armchair" {
 			t.Errorf("Use as prompt in Edit: tab %d, prompt %q", ea.CurrentTab(), ea.edit.Prompt().Text)
 		}
-		host{ea}.UsePrompt(room.TargetGenerate, "a lighthouse at dusk")
+		ea.host.UsePrompt(room.TargetGenerate, "a lighthouse at dusk")
 		if ea.CurrentTab() != TabGenerate || ea.generate.Prompt().Text != "a lighthouse at dusk" {
 			t.Errorf("Use as prompt in Text to image: tab %d, prompt %q", ea.CurrentTab(), ea.generate.Prompt().Text)
 		}

@@ -203,7 +203,7 @@ func BenchmarkUICallbackExportJPEG4096(b *testing.B) {
 		written := make(chan error, 1)
 		os.Remove(out) // no confirmation to replace it
 		onUITimed(ea, func() {
-			dialogs.ExportTo(host{ea}, out, ea.lib.Path(it), it.Format, "jpeg", 90, func(_ string, err error) { written <- err })
+			dialogs.ExportTo(ea.host, out, ea.lib.Path(it), it.Format, "jpeg", 90, func(_ string, err error) { written <- err })
 		})
 		if err := <-written; err != nil {
 			b.Fatal(err)

@@ -321,7 +321,7 @@ func TestUseAsPromptReplacesUndoably(t *testing.T) {
 	ea := newServedApp(t)
 	onUI(ea, func() {
 		ea.generate.Prompt().SetText("a lighthouse")
-		host{ea}.UsePrompt(room.TargetGenerate, "**A kite** over the _sea_")
+		ea.host.UsePrompt(room.TargetGenerate, "**A kite** over the _sea_")
 		if got := ea.generate.Prompt().Text; got != "A kite over the sea" {
 			t.Errorf("the prompt holds %q", got)
 		}

@@ -23,38 +23,85 @@ import (
 	"easel/ui/generate"
 	"easel/ui/kit"
 	"easel/ui/room"
+	"easel/ui/widgets/promptentry"
 )
 
-// host is the window as its rooms and dialogs see it, and nothing else
-// of the App. Each room and dialog is handed host{a} and sees it through
-// the narrow interface it declares (what it can ask of the window is
-// that list, not the App's state); host is all of them at once.
-type host struct{ *App }
+// host is the window as its rooms and dialogs see it: the services they
+// share, and the verbs that reach beyond a tab, which the App gives it
+// as functions (hostVerbs). Each room and dialog is handed the one host
+// and sees it through the narrow interface it declares; host is all of
+// them at once.
+type host struct {
+	*services
+	verbs hostVerbs
+}
+
+// hostVerbs are what a room's host does to the window and the other
+// tabs.
+type hostVerbs struct {
+	selectTab func(tab int)
+	// gallery is the Gallery tab once built, nil before.
+	gallery func() *gallery.Room
+	// editThis and moreLike are the Gallery's verbs on an item.
+	editThis, moreLike func(it library.Item)
+	// prompt is tab's prompt and the way its status line offers an undo.
+	prompt       func(tab int) (*promptentry.Entry, func(text string, undo func()))
+	focusCurrent func()
+	settings     func()
+	spendChanged func()
+	// leave ends the app without asking, drafts and layout saved.
+	leave func()
+}
 
 var (
-	_ generate.Host   = host{}
-	_ room.SendHost   = host{}
-	_ gallery.Host    = host{}
-	_ chat.Host       = host{}
-	_ board.Host      = host{}
-	_ dialogs.Host    = host{}
-	_ room.BudgetHost = host{}
+	_ generate.Host   = (*host)(nil)
+	_ room.SendHost   = (*host)(nil)
+	_ gallery.Host    = (*host)(nil)
+	_ chat.Host       = (*host)(nil)
+	_ board.Host      = (*host)(nil)
+	_ dialogs.Host    = (*host)(nil)
+	_ room.BudgetHost = (*host)(nil)
 )
+
+// newHost is a's host: its services, and its verbs as a gives them.
+func newHost(a *App) *host {
+	return &host{services: &a.services, verbs: hostVerbs{
+		selectTab: a.SelectTab,
+		gallery: func() *gallery.Room {
+			if len(a.built) > TabGallery && a.built[TabGallery] {
+				return a.gallery
+			}
+			return nil
+		},
+		editThis: func(it library.Item) { galleryActions{a}.EditThis(it) },
+		moreLike: func(it library.Item) { galleryActions{a}.MoreLikeThis(it) },
+		prompt: func(tab int) (*promptentry.Entry, func(string, func())) {
+			if tab == TabEdit {
+				return a.edit.Prompt(), a.edit.SetStatusUndo
+			}
+			return a.generate.Prompt(), a.generate.SetStatusUndo
+		},
+		focusCurrent: a.focusCurrent,
+		settings:     a.showSettings,
+		spendChanged: func() { a.status.refreshSpend(true) },
+		leave:        a.leave,
+	}}
+}
 
 // SaveImageAs offers to write an image the gallery could not take to a
 // file of the user's choice.
-func (a host) SaveImageAs(img api.Image, prompt string, n int) {
+func (a *host) SaveImageAs(img api.Image, prompt string, n int) {
 	dialogs.SaveAs(a, img, dialogs.UnsavedName(prompt, img.Format, n), nil)
 }
 
 // OpenItem shows a gallery item large: the Gallery, with its details.
-func (a host) OpenItem(id int64) {
-	a.SelectTab(TabGallery)
-	a.gallery.OpenID(id)
+func (a *host) OpenItem(id int64) {
+	a.verbs.selectTab(TabGallery)
+	a.verbs.gallery().OpenID(id)
 }
 
 // ShowSettings opens Settings (Ctrl+,).
-func (a host) ShowSettings() { a.showSettings() }
+func (a *host) ShowSettings() { a.verbs.settings() }
 
 // openLibrary opens the gallery in its folder.
 func openLibrary() (*library.Library, error) {
@@ -118,7 +165,7 @@ func (o sessionObserver) AskPlainHTTP(p config.Profile, agreed func()) {
 
 // FirstRun opens the welcome dialog.
 func (o sessionObserver) FirstRun() {
-	o.a.onWindow(func() { o.a.firstRun = dialogs.ShowFirstRun(host{o.a}) })
+	o.a.onWindow(func() { o.a.firstRun = dialogs.ShowFirstRun(o.a.host) })
 }
 
 // Failed shows what could not be done.
@@ -147,7 +194,7 @@ func (a *App) wordKeyringBanner() {
 	cause := dialogs.ShortCause(err)
 	if p := a.session.Current(); p.ID != "" && !p.ReadOnly {
 		a.banner.Show(chrome.BannerKeyring, catalogue.F("The system keyring is unavailable, so keys cannot be saved or read (%s). You can keep a key in memory for this session only.", cause),
-			catalogue.T("Enter a key for this session…"), func() { dialogs.AskSessionKey(host{a}, a.session.Current()) })
+			catalogue.T("Enter a key for this session…"), func() { dialogs.AskSessionKey(a.host, a.session.Current()) })
 		return
 	}
 	a.banner.Show(chrome.BannerKeyring, catalogue.F("The system keyring is unavailable, so keys cannot be saved or read (%s). A profile you add or pick can keep its key in memory for this session.", cause), "", nil)
@@ -155,7 +202,7 @@ func (a *App) wordKeyringBanner() {
 
 // showSettings opens Settings (Ctrl+,).
 func (a *App) showSettings() {
-	a.settings = dialogs.ShowSettings(host{a}, func() { a.settings = nil })
+	a.settings = dialogs.ShowSettings(a.host, func() { a.settings = nil })
 }
 
 // galleryActions are what the Gallery asks of the other tabs.
@@ -181,7 +228,7 @@ func (g galleryActions) SendToChat(it library.Item) {
 	a.SelectTab(TabChat)
 	a.work.Go(func(ctx context.Context) {
 		data, err := os.ReadFile(path)
-		host{a}.Do(func() {
+		a.Do(func() {
 			if err != nil {
 				dialog.ShowError(fmt.Errorf(catalogue.T("cannot read image %d: %w"), it.ID, err), a.win)
 				return
@@ -198,7 +245,7 @@ func (a *App) toEdit(it library.Item, put func(edit.Input)) {
 	a.work.Go(func(ctx context.Context) {
 		data, err := os.ReadFile(path)
 		in := edit.NewInput(dialogs.ExportName(it, it.Format), "image/"+it.Format, data, it.ID, nil) // named by its prompt
-		host{a}.Do(func() {
+		a.Do(func() {
 			if err != nil {
 				dialog.ShowError(fmt.Errorf(catalogue.T("cannot read image %d: %w"), it.ID, err), a.win)
 				return
@@ -211,12 +258,12 @@ func (a *App) toEdit(it library.Item, put func(edit.Input)) {
 
 // EditItem makes the gallery item id Edit's first image (a job card's
 // "Edit this result"), read off the UI goroutine.
-func (a host) EditItem(id int64) { a.withItem(id, galleryActions{a.App}.EditThis) }
+func (a *host) EditItem(id int64) { a.withItem(id, a.verbs.editThis) }
 
 // withItem reads gallery item id off the UI goroutine and hands it to
 // then on it, or says why it could not be read: what a job card's
 // buttons do with a result they know only by its id.
-func (a host) withItem(id int64, then func(library.Item)) {
+func (a *host) withItem(id int64, then func(library.Item)) {
 	if a.lib == nil {
 		return
 	}
@@ -247,13 +294,13 @@ func (g galleryActions) ExpandCanvas(it library.Item) {
 
 // Export asks where and how to export an item.
 func (g galleryActions) Export(it library.Item) {
-	dialogs.Export(host{g.a}, it, g.a.lib.Path(it), nil)
+	dialogs.Export(g.a.host, it, g.a.lib.Path(it), nil)
 }
 
 // ExportMany asks where and how to export items, then exports them with
 // a progress bar.
 func (g galleryActions) ExportMany(items []library.Item) {
-	dialogs.ExportMany(host{g.a}, items, g.a.lib.Path, nil)
+	dialogs.ExportMany(g.a.host, items, g.a.lib.Path, nil)
 }
 
 // onJobEvent runs on a job's goroutine: it decodes a preview there, then
@@ -269,23 +316,20 @@ func (g galleryActions) ExportMany(items []library.Item) {
 // image's or Edit's prompt with the reply as plain text (its markdown
 // taken out) and shows that tab, saying what it replaced; Ctrl+Z in the
 // prompt brings the old text back.
-func (a host) UsePrompt(target, text string) {
+func (a *host) UsePrompt(target, text string) {
 	text = strings.TrimSpace(markdown.Text(markdown.Parse(text)))
 	tab := TabGenerate
 	if target == room.TargetEdit {
 		tab = TabEdit
 	}
-	a.SelectTab(tab) // built by now
-	prompt, status := a.generate.Prompt(), a.generate.SetStatusUndo
-	if tab == TabEdit {
-		prompt, status = a.edit.Prompt(), a.edit.SetStatusUndo
-	}
+	a.verbs.selectTab(tab) // built by now
+	prompt, status := a.verbs.prompt(tab)
 	old := prompt.Text
 	prompt.SetText(text)
 	if strings.TrimSpace(old) != "" && old != text {
 		status(catalogue.F("The prompt now holds the reply, in place of “%s”.", kit.Short(old, 60)), func() { prompt.SetText(old) })
 	}
-	a.focusCurrent()
+	a.verbs.focusCurrent()
 }
 
 // openFiles puts image files into Edit's inputs, in order, and shows

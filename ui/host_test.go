@@ -17,7 +17,7 @@ import (
 const maxHostMethods = 13
 
 func TestEachTabDeclaresTheFewMethodsItNeeds(t *testing.T) {
-	whole := reflect.TypeOf(host{}).NumMethod()
+	whole := reflect.TypeOf(&host{}).NumMethod()
 	for name, constructor := range map[string]any{
 		"Text to image": generate.New, "Edit": edit.New, "Gallery": gallery.New, "Chat": chat.New,
 		"the comparison board": board.Open, "the batch board": board.OpenBatch,

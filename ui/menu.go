@@ -230,14 +230,14 @@ func RestartWanted() bool { return restartWanted.Load() }
 // Restart implements dialogs.Restarter: it leaves as Quit does, drafts
 // and layout saved, and main starts Easel again. While jobs run it says
 // so and stays: their images would be lost.
-func (a host) Restart() {
+func (a *host) Restart() {
 	if a.runner != nil && a.runner.Running() > 0 {
 		dialog.ShowInformation(catalogue.T("Jobs are still running"),
 			catalogue.N("%d jobs have not finished: restart once they have, and the new language is used from then.", a.runner.Running(), a.runner.Running()), a.win)
 		return
 	}
 	restartWanted.Store(true)
-	a.leave()
+	a.verbs.leave()
 }
 
 // newChat shows Chat with a new conversation (Ctrl+N).

@@ -22,7 +22,7 @@ func promptTargets(a *App) []promptlib.Target {
 }
 
 // showPromptLibrary opens the prompt library (Edit ▸ Prompt library…).
-func showPromptLibrary(a *App) { promptlib.Show(host{a}, promptTargets(a)) }
+func showPromptLibrary(a *App) { promptlib.Show(a.host, promptTargets(a)) }
 
 // keepPrompt offers the current tab's prompt to the prompt library (Edit
 // ▸ Keep prompt in library…); from a tab without one, an empty entry.
@@ -33,5 +33,5 @@ func keepPrompt(a *App) {
 			text, source = t.Get(), t.Name
 		}
 	}
-	promptlib.Keep(host{a}, text, source, nil)
+	promptlib.Keep(a.host, text, source, nil)
 }

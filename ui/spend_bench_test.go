@@ -45,7 +45,7 @@ func BenchmarkSpendView100k(b *testing.B) {
 		var query, ui []float64
 		b.Run(period, func(b *testing.B) {
 			for range b.N {
-				v := dialogs.NewSpendView(host{ea})
+				v := dialogs.NewSpendView(ea.host)
 				v.SetPeriod(period)
 				start := time.Now()
 				totals, err := lib.Ledger().Spend(context.Background(), v.Query(time.Now()))

@@ -102,7 +102,7 @@ func TestWhatAJobCostShowsOnItsCardTheStatusBarAndTheSpendView(t *testing.T) {
 	if err != nil || len(items) != 1 {
 		t.Fatalf("items %v %v", items, err)
 	}
-	onUI(ea, func() { host{ea}.OpenItem(items[0].ID) })
+	onUI(ea, func() { ea.host.OpenItem(items[0].ID) })
 	waitFor(t, ea, "the cost in the details", func() bool {
 		return strings.Contains(ea.gallery.DetailsText(), "Cost: $0.02 for the request's 2 images, $0.01 each")
 	})

@@ -96,15 +96,15 @@ func (g galleryActions) MoreLikeThis(it library.Item) {
 }
 
 // GalleryChanged implements generate.Host and board.Host: the gallery reads its items again.
-func (a host) GalleryChanged() {
-	if a.built[TabGallery] {
-		a.gallery.Reload()
+func (a *host) GalleryChanged() {
+	if g := a.verbs.gallery(); g != nil {
+		g.Reload()
 	}
 }
 
 // MoreLikeItem is a job card's "More like this…": the item is read off
 // the UI goroutine, then asked about as the gallery's button does.
-func (a host) MoreLikeItem(id int64) { a.withItem(id, galleryActions{a.App}.MoreLikeThis) }
+func (a *host) MoreLikeItem(id int64) { a.withItem(id, a.verbs.moreLike) }
 
 // variationPrompt asks for a variation of a picture, with what it was
 // made from when that is known.
@@ -151,7 +151,7 @@ func sendVariations(a *App, it library.Item, v variation, n int) {
 			req.Images = []api.InputImage{{Name: dialogs.ExportName(it, it.Format), ContentType: "image/" + it.Format, Data: data}}
 			converted, err = jobs.InSRGB(&req, nil)
 		}
-		host{a}.Do(func() {
+		a.Do(func() {
 			if err != nil {
 				dialog.ShowError(fmt.Errorf(catalogue.T("cannot read image %d: %w"), it.ID, err), a.win)
 				return

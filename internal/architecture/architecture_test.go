@@ -77,10 +77,10 @@ const (
 // role types that only wrap them (type menus struct{ *App }) folded in
 // (countMethods). Each figure may only go down, to the ceiling, and goes when it
 // is reached: the test fails when a type grows past its figure and when
-// a figure is higher than its type's count.
-var hubBaseline = map[string]int{
-	"ui.App": 35,
-}
+// a figure is higher than its type's count. None is left: ui.App, chat.Room
+// and gallery.Room were brought to their ceilings by parts with their
+// own state (session 22).
+var hubBaseline = map[string]int{}
 
 func TestNoTypeInUIIsAHub(t *testing.T) {
 	checkHubs(t, "ui", maxTypeMethods, hubBaseline, map[string]int{"ui.App": maxAppMethods})
