@@ -2,6 +2,7 @@ package demoservice
 
 import (
 	"net/http"
+	"sync"
 
 	"easel/internal/api"
 	"easel/internal/pricing"
@@ -11,10 +12,32 @@ import (
 // billing endpoints start from.
 const DefaultCredit = 25.0
 
+// books are the account's books as a gateway keeps them: what the
+// account has used at list prices (its OpenAI-style billing pair) and
+// what the console has billed each key (new-api's and one-api's quota,
+// sub2api's dollars), and the endpoints that report them.
+type books struct {
+	cfg *Config
+	mu  sync.Mutex
+	// used is the dollars spent at list prices.
+	used float64
+	// quotaUsed is what the console has billed each key, in quota units
+	// (millionths of a dollar for sub2api).
+	quotaUsed map[string]int64
+}
+
+func newBooks(cfg *Config) *books { return &books{cfg: cfg, quotaUsed: map[string]int64{}} }
+
+// Used is what the account has spent at list prices, in dollars.
+func (s *Server) Used() float64 { return s.books.spent() }
+
+// BilledQuota is what the gateway has charged key, in quota units.
+func (s *Server) BilledQuota(key string) int64 { return s.books.billed(key) }
+
 // charge adds what an answer's usage costs at list prices to what the
 // account has used, as a gateway deducts it: the balance its billing
 // endpoints report goes down by what Easel's ledger says it spent.
-func (s *Server) charge(model string, u map[string]any) {
+func (s *books) charge(model string, u map[string]any) {
 	usage := &api.Usage{InputTokens: toInt(u["input_tokens"]), OutputTokens: toInt(u["output_tokens"])}
 	if d, ok := u["input_tokens_details"].(map[string]any); ok {
 		usage.TextTokens, usage.ImageTokens = toInt(d["text_tokens"]), toInt(d["image_tokens"])
@@ -48,7 +71,7 @@ func toInt(v any) int64 {
 }
 
 // credit is the account's credit in dollars.
-func (s *Server) credit() float64 {
+func (s *books) credit() float64 {
 	if s.cfg.Credit > 0 {
 		return s.cfg.Credit
 	}
@@ -57,7 +80,7 @@ func (s *Server) credit() float64 {
 
 // handleSubscription answers GET /v1/dashboard/billing/subscription as
 // new-api and one-api do for a key: the credit as hard_limit_usd.
-func (s *Server) handleSubscription(w http.ResponseWriter, r *http.Request) {
+func (s *books) handleSubscription(w http.ResponseWriter, r *http.Request) {
 	if s.cfg.NoBilling {
 		invalidURL(w, r)
 		return
@@ -75,7 +98,7 @@ func (s *Server) handleSubscription(w http.ResponseWriter, r *http.Request) {
 
 // handleUsage answers GET /v1/dashboard/billing/usage: what has been
 // used, in cents of a dollar.
-func (s *Server) handleUsage(w http.ResponseWriter, r *http.Request) {
+func (s *books) handleUsage(w http.ResponseWriter, r *http.Request) {
 	if s.cfg.NoBilling {
 		invalidURL(w, r)
 		return
@@ -89,8 +112,8 @@ func (s *Server) handleUsage(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, map[string]any{"object": "list", "total_usage": used * 100})
 }
 
-// Used is what the account has spent at list prices, in dollars.
-func (s *Server) Used() float64 {
+// spent is what the account has spent at list prices, in dollars.
+func (s *books) spent() float64 {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.used

@@ -183,7 +183,7 @@ func reply(user string) string {
 // account.
 func (s *Server) chatUsage(model string, prompt, completion int) map[string]any {
 	u := map[string]any{"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion}
-	s.charge(model, u)
+	s.books.charge(model, u)
 	return u
 }
 

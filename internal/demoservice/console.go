@@ -69,7 +69,7 @@ func keyOf(r *http.Request) string {
 
 // quotaFor is what the gateway charges a key of group g for model with
 // usage u and images pictures, in quota units.
-func (s *Server) quotaFor(g Group, model string, u map[string]any, images int) (int64, bool) {
+func (s *books) quotaFor(g Group, model string, u map[string]any, images int) (int64, bool) {
 	mp, ok := consolePrices()[model]
 	if !ok {
 		return 0, false
@@ -95,7 +95,7 @@ func (s *Server) quotaFor(g Group, model string, u map[string]any, images int) (
 
 // bill charges the request's key as the gateway does; images is how many
 // pictures a per-call model is charged for.
-func (s *Server) bill(ctx context.Context, key, model string, u map[string]any, images int) {
+func (s *books) bill(ctx context.Context, key, model string, u map[string]any, images int) {
 	g, ok := ctx.Value(groupKey{}).(Group)
 	if !ok {
 		return
@@ -114,8 +114,8 @@ func (s *Server) bill(ctx context.Context, key, model string, u map[string]any, 
 	s.mu.Unlock()
 }
 
-// BilledQuota is what the gateway has charged key, in quota units.
-func (s *Server) BilledQuota(key string) int64 {
+// billed is what the gateway has charged key, in quota units.
+func (s *books) billed(key string) int64 {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.quotaUsed[key]
@@ -123,7 +123,7 @@ func (s *Server) BilledQuota(key string) int64 {
 
 // exhausted reports whether a key with a limit has spent it: new-api
 // then answers every request 401.
-func (s *Server) exhausted(key string, g Group) bool {
+func (s *books) exhausted(key string, g Group) bool {
 	if g.Limit <= 0 {
 		return false
 	}
@@ -133,7 +133,7 @@ func (s *Server) exhausted(key string, g Group) bool {
 }
 
 // handleStatus answers GET /api/status as new-api does.
-func (s *Server) handleStatus(w http.ResponseWriter, r *http.Request) {
+func (s *books) handleStatus(w http.ResponseWriter, r *http.Request) {
 	if s.cfg.Console != ConsoleNewAPI && s.cfg.Console != ConsoleOneAPI {
 		invalidURL(w, r)
 		return
@@ -150,7 +150,7 @@ func (s *Server) handleStatus(w http.ResponseWriter, r *http.Request) {
 
 // handlePricing answers GET /api/pricing as new-api does: each model's
 // ratios, and the ratio of every group.
-func (s *Server) handlePricing(w http.ResponseWriter, r *http.Request) {
+func (s *books) handlePricing(w http.ResponseWriter, r *http.Request) {
 	if s.cfg.Console != ConsoleNewAPI { // one-api has no price list
 		invalidURL(w, r)
 		return
@@ -173,13 +173,13 @@ func (s *Server) handlePricing(w http.ResponseWriter, r *http.Request) {
 
 // handleTokenUsage answers GET /api/usage/token/ as new-api does, for the
 // key that asks.
-func (s *Server) handleTokenUsage(w http.ResponseWriter, r *http.Request) {
+func (s *books) handleTokenUsage(w http.ResponseWriter, r *http.Request) {
 	g, ok := r.Context().Value(groupKey{}).(Group)
 	if s.cfg.Console != ConsoleNewAPI || !ok {
 		invalidURL(w, r)
 		return
 	}
-	used := s.BilledQuota(keyOf(r))
+	used := s.billed(keyOf(r))
 	avail := g.Limit - used
 	if g.Limit <= 0 {
 		avail = -used // new-api counts an unlimited key down below zero
@@ -195,7 +195,7 @@ func (s *Server) handleTokenUsage(w http.ResponseWriter, r *http.Request) {
 const ConsoleSub2API = "sub2api"
 
 // handleSub2APIBilling answers GET /v1/sub2api/billing for the key.
-func (s *Server) handleSub2APIBilling(w http.ResponseWriter, r *http.Request) {
+func (s *books) handleSub2APIBilling(w http.ResponseWriter, r *http.Request) {
 	g, ok := r.Context().Value(groupKey{}).(Group)
 	if s.cfg.Console != ConsoleSub2API || !ok {
 		invalidURL(w, r)
@@ -210,7 +210,7 @@ func (s *Server) handleSub2APIBilling(w http.ResponseWriter, r *http.Request) {
 
 // billDollars charges a sub2api key the list price of usage u times its
 // group's rate, in millionths of a dollar (quotaUsed's unit for sub2api).
-func (s *Server) billDollars(key string, g Group, model string, u map[string]any) {
+func (s *books) billDollars(key string, g Group, model string, u map[string]any) {
 	usage := &api.Usage{InputTokens: toInt(u["input_tokens"]), OutputTokens: toInt(u["output_tokens"])}
 	if d, ok := u["input_tokens_details"].(map[string]any); ok {
 		usage.TextTokens, usage.ImageTokens = toInt(d["text_tokens"]), toInt(d["image_tokens"])

@@ -235,7 +235,7 @@ func (s *Server) serveImages(w http.ResponseWriter, r *http.Request, job imageJo
 		// one-api cannot read an image stream: the upstream answered 200
 		// (and one-api billed the n pictures asked), then it fails.
 		if sleep(r.Context(), 2*s.cfg.Pace) {
-			s.bill(r.Context(), keyOf(r), job.model, usage(job, wd, ht), job.n)
+			s.books.bill(r.Context(), keyOf(r), job.model, usage(job, wd, ht), job.n)
 			writeError(w, http.StatusInternalServerError, "invalid character 'e' looking for beginning of value", "one_api_error", "", "unmarshal_response_body_failed")
 		}
 		return
@@ -438,8 +438,8 @@ func (s *Server) jsonImages(w http.ResponseWriter, r *http.Request, job imageJob
 	out["created"] = time.Now().Unix()
 	out["data"] = data
 	out["usage"] = usage(job, wd, ht)
-	s.charge(job.model, out["usage"].(map[string]any))
-	s.bill(r.Context(), keyOf(r), job.model, out["usage"].(map[string]any), job.n)
+	s.books.charge(job.model, out["usage"].(map[string]any))
+	s.books.bill(r.Context(), keyOf(r), job.model, out["usage"].(map[string]any), job.n)
 	body, _ := json.Marshal(out)
 	switch job.fault {
 	case FaultTruncatedJSON:
@@ -511,8 +511,8 @@ func (s *Server) streamImages(w http.ResponseWriter, r *http.Request, job imageJ
 		ev := withRevised(job, meta(job, wd, ht))
 		ev["b64_json"], ev["created_at"], ev["usage"] = b64, time.Now().Unix(), usage(job, wd, ht)
 		if i == job.n-1 {
-			s.charge(job.model, ev["usage"].(map[string]any))
-			s.bill(r.Context(), keyOf(r), job.model, ev["usage"].(map[string]any), job.n)
+			s.books.charge(job.model, ev["usage"].(map[string]any))
+			s.books.bill(r.Context(), keyOf(r), job.model, ev["usage"].(map[string]any), job.n)
 		}
 		send(job.kind+".completed", ev)
 	}

@@ -149,9 +149,8 @@ type Server struct {
 	files     map[string][]byte // images served by URL, for response_format=url
 	seen      map[string]bool   // for faults that strike once
 	lists     int               // model lists served, for QuirkLateEndpointTypes
-	used      float64           // dollars spent at list prices
-	// quotaUsed is what the console has billed each key, in quota units.
-	quotaUsed map[string]int64
+	// books are what the account has spent and each key was billed.
+	books *books
 	// asked is the last image request taken (LastAsked).
 	asked  Asked
 	signer signer
@@ -168,7 +167,8 @@ func New(cfg Config) *Server {
 	if cfg.ProxyLimit == 0 {
 		cfg.ProxyLimit = DefaultProxyLimit
 	}
-	s := &Server{cfg: cfg, mux: http.NewServeMux(), balance: cfg.Balance, models: map[string]bool{}, files: map[string][]byte{}, seen: map[string]bool{}, quotaUsed: map[string]int64{}}
+	s := &Server{cfg: cfg, mux: http.NewServeMux(), balance: cfg.Balance, models: map[string]bool{}, files: map[string][]byte{}, seen: map[string]bool{}}
+	s.books = newBooks(&s.cfg)
 	for _, m := range cfg.Models {
 		s.models[m.ID] = true
 	}
@@ -180,13 +180,13 @@ func New(cfg Config) *Server {
 	s.mux.HandleFunc("POST /v1/images/edits", s.handleEdit)
 	s.mux.HandleFunc("POST /v1/chat/completions", s.handleChat)
 	s.mux.HandleFunc("GET /v1/fake-files/{id}", s.handleFile)
-	s.mux.HandleFunc("GET /v1/dashboard/billing/subscription", s.handleSubscription)
-	s.mux.HandleFunc("GET /v1/dashboard/billing/usage", s.handleUsage)
-	s.mux.HandleFunc("GET /v1/sub2api/billing", s.handleSub2APIBilling)
-	s.mux.HandleFunc("GET /api/status", s.handleStatus)
-	s.mux.HandleFunc("GET /api/pricing", s.handlePricing)
-	s.mux.HandleFunc("GET /api/usage/token/", s.handleTokenUsage)
-	s.mux.HandleFunc("GET /api/usage/token", s.handleTokenUsage)
+	s.mux.HandleFunc("GET /v1/dashboard/billing/subscription", s.books.handleSubscription)
+	s.mux.HandleFunc("GET /v1/dashboard/billing/usage", s.books.handleUsage)
+	s.mux.HandleFunc("GET /v1/sub2api/billing", s.books.handleSub2APIBilling)
+	s.mux.HandleFunc("GET /api/status", s.books.handleStatus)
+	s.mux.HandleFunc("GET /api/pricing", s.books.handlePricing)
+	s.mux.HandleFunc("GET /api/usage/token/", s.books.handleTokenUsage)
+	s.mux.HandleFunc("GET /api/usage/token", s.books.handleTokenUsage)
 	s.mux.HandleFunc("/", invalidURL)
 	return s
 }
@@ -195,7 +195,7 @@ func New(cfg Config) *Server {
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("X-Request-Id", fmt.Sprintf("req_fake_%06d", s.reqs.Add(1)))
 	if g, ok := s.cfg.Groups[keyOf(r)]; ok {
-		if strings.HasPrefix(r.URL.Path, "/v1/") && !strings.HasPrefix(r.URL.Path, "/v1/dashboard/") && s.exhausted(keyOf(r), g) {
+		if strings.HasPrefix(r.URL.Path, "/v1/") && !strings.HasPrefix(r.URL.Path, "/v1/dashboard/") && s.books.exhausted(keyOf(r), g) {
 			// new-api refuses a key whose quota is spent as if it were
 			// no key at all, seconds after it worked.
 			writeError(w, http.StatusUnauthorized, "Invalid token (request id: 20261127014501123456789abcdef)", "new_api_error", "", "")
