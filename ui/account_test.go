@@ -470,7 +470,7 @@ func TestSettingsAskBeforeDiscardingAnUnsavedProfile(t *testing.T) {
 // session only.
 func TestTheKeyFieldSaysWhereTheKeyIsKept(t *testing.T) {
 	ea := newServedAppWith(t, Options{Keys: secrets.New(secretstest.Broken{Err: errors.New("no D-Bus")}, 0)})
-	waitFor(t, ea, "the keyring's failure", func() bool { return ea.session.KeyringErr() != nil })
+	waitFor(t, ea, "the keyring's failure", func() bool { return ea.session.Keys().Err() != nil })
 	onUI(ea, func() {
 		ea.showSettings()
 		if hint := ea.settings.Form.KeyHint(); !strings.Contains(hint, "this session only") {

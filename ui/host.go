@@ -187,7 +187,7 @@ func (a *App) eachBuilt(f func(i int)) {
 // the demo and the environment's profile need no keyring, so only a
 // stored profile is offered a key kept in memory for the session.
 func (a *App) wordKeyringBanner() {
-	err := a.session.KeyringErr()
+	err := a.session.Keys().Err()
 	if err == nil {
 		return
 	}

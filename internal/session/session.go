@@ -85,8 +85,10 @@ type Session struct {
 	obs   Observer
 	post  func(func())
 	store *config.Store
-	keys  *secrets.Keys
-	file  config.File
+	// keyring holds the profiles' keys; keys is its store.
+	keyring *Keyring
+	keys    *secrets.Keys
+	file    config.File
 
 	// current is the connected profile, client its service client; nil
 	// until a profile is connected (or while its key is being read).
@@ -99,8 +101,6 @@ type Session struct {
 	// consent holds plain-http consent given this session to profiles
 	// that cannot record it (the Environment profile).
 	consent map[string]bool
-	// keyringErr is why the keyring failed, once it has.
-	keyringErr error
 	// loadErr is why the profiles file could not be read at start.
 	loadErr error
 
@@ -147,6 +147,7 @@ func New(opts Options, obs Observer, post func(func())) *Session {
 		opts.StartDemo = startDemoService
 	}
 	return &Session{opts: opts, obs: obs, post: post, store: config.Open(path), keys: keys,
+		keyring: &Keyring{keys: keys, failed: obs.KeyringFailed},
 		consent: map[string]bool{}, models: map[string][]api.Model{}, modelErrs: map[string]error{}}
 }
 
@@ -190,7 +191,7 @@ func (s *Session) Start() error {
 	if !readsKey {
 		s.goBackground(func() {
 			if err := s.keys.Check(context.Background()); secrets.IsUnavailable(err) {
-				s.post(func() { s.KeyringFailed(err) })
+				s.post(func() { s.keyring.Failed(err) })
 			}
 		})
 	}
@@ -211,9 +212,6 @@ func (s *Session) Client() *api.Client { return s.client }
 
 // Getenv reads the environment the Session was given.
 func (s *Session) Getenv(k string) string { return s.opts.Getenv(k) }
-
-// KeyringErr is why the keyring failed, or nil while it works.
-func (s *Session) KeyringErr() error { return s.keyringErr }
 
 // Text is what a tab shows beside its send button: why nothing is
 // connected, or "" when a service is.
@@ -265,13 +263,6 @@ func (s *Session) Find(ref string) (config.Profile, bool) {
 	return config.Profile{}, false
 }
 
-// KeyringFailed records that keys cannot be kept in the keyring (a read
-// or a save failed) and tells the observer.
-func (s *Session) KeyringFailed(err error) {
-	s.keyringErr = err
-	s.obs.KeyringFailed(err)
-}
-
 // Activate connects a profile: the demo starts its service, the
 // environment's key is at hand, a stored profile's key is read from the
 // keyring off the Session's goroutine. It reports whether it reads the
@@ -310,10 +301,10 @@ func (s *Session) keyRead(p config.Profile, key string, err error) {
 	case config.IsLocal(p.BaseURL):
 		// A server on this machine usually takes no key: connect
 		// without one rather than leave the profile unusable.
-		s.KeyringFailed(err)
+		s.keyring.Failed(err)
 		s.ConnectWithConsent(p, "")
 	default:
-		s.KeyringFailed(err)
+		s.keyring.Failed(err)
 		s.SetNote(catalogue.F("The key of %q cannot be read: the system keyring is unavailable. Enter it for this session from the bar at the top.", p.Name))
 	}
 }

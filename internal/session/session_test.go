@@ -197,29 +197,29 @@ func TestDeleteProfileReportsAKeyThatStayed(t *testing.T) {
 func TestKeysGoThroughTheSession(t *testing.T) {
 	s, _ := newSession(t, Options{})
 	ctx := context.Background()
-	if k, err := s.StoredKey(ctx, "none"); k != "" || err != nil {
+	if k, err := s.Keys().Stored(ctx, "none"); k != "" || err != nil {
 		t.Errorf("a profile without a key read %q, %v", k, err)
 	}
-	if err := s.SaveKey(ctx, "p", "sk-one"); err != nil {
+	if err := s.Keys().Save(ctx, "p", "sk-one"); err != nil {
 		t.Fatal(err)
 	}
-	if k, _ := s.StoredKey(ctx, "p"); k != "sk-one" || s.KeyState(ctx, "p") != secrets.StateSaved {
-		t.Errorf("saved key read %q, state %v", k, s.KeyState(ctx, "p"))
+	if k, _ := s.Keys().Stored(ctx, "p"); k != "sk-one" || s.Keys().State(ctx, "p") != secrets.StateSaved {
+		t.Errorf("saved key read %q, state %v", k, s.Keys().State(ctx, "p"))
 	}
-	s.KeepKeyForSession("q", "sk-two")
-	if s.KeyState(ctx, "q") != secrets.StateSession {
+	s.Keys().KeepForSession("q", "sk-two")
+	if s.Keys().State(ctx, "q") != secrets.StateSession {
 		t.Error("a key kept for the session is not said to be")
 	}
-	if err := s.SaveGroupKeys(ctx, map[string]string{"p/vip": "sk-vip"}, nil); err != nil {
+	if err := s.Keys().SaveGroups(ctx, map[string]string{"p/vip": "sk-vip"}, nil); err != nil {
 		t.Fatal(err)
 	}
-	if k, _ := s.StoredKey(ctx, "p/vip"); k != "sk-vip" {
+	if k, _ := s.Keys().Stored(ctx, "p/vip"); k != "sk-vip" {
 		t.Errorf("group key read %q", k)
 	}
-	if err := s.SaveGroupKeys(ctx, nil, []string{"p/vip", "p/never"}); err != nil {
+	if err := s.Keys().SaveGroups(ctx, nil, []string{"p/vip", "p/never"}); err != nil {
 		t.Errorf("forgetting group keys (one never kept): %v", err)
 	}
-	if k, _ := s.StoredKey(ctx, "p/vip"); k != "" {
+	if k, _ := s.Keys().Stored(ctx, "p/vip"); k != "" {
 		t.Errorf("a forgotten group key still reads %q", k)
 	}
 }

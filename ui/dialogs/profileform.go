@@ -102,7 +102,7 @@ func NewProfileForm(h Host, p config.Profile, full bool) *ProfileForm {
 	f.Result = kit.HintLabel("")
 	// The key field says where a typed key will be kept.
 	keyHint := catalogue.T("Kept in the system keyring, never in a file. Leave empty for a local server that takes no key.")
-	if h.Session().KeyringErr() != nil {
+	if h.Session().Keys().Err() != nil {
 		keyHint = catalogue.T("The system keyring is unavailable: a key typed here is kept in memory for this session only, never in a file.")
 	}
 	f.form = widget.NewForm(
@@ -244,7 +244,7 @@ func (f *ProfileForm) keyForUse(ctx context.Context, typed string, orig config.P
 		_, key, _ := config.Environment(f.host.Session().Getenv)
 		return key, nil
 	}
-	return f.host.Session().StoredKey(ctx, orig.ID)
+	return f.host.Session().Keys().Stored(ctx, orig.ID)
 }
 
 // TestConnection lists the models with the form's address and key, and
@@ -343,7 +343,7 @@ func (f *ProfileForm) Save(then func(p config.Profile)) {
 				return
 			}
 			f.host.Work().Go(func(ctx context.Context) {
-				err := s.SaveGroupKeys(ctx, groupSet, groupDrop)
+				err := s.Keys().SaveGroups(ctx, groupSet, groupDrop)
 				f.host.Work().Do(func() {
 					if err != nil {
 						f.ShowResult(catalogue.T("Saved, but a group's key could not be kept in the system keyring: ")+ShortCause(err), widget.WarningImportance)
@@ -380,7 +380,7 @@ func (f *ProfileForm) saveKey(p config.Profile, key string, then func(p config.P
 	s := f.host.Session()
 	f.ShowResult(catalogue.T("Saving the key in the system keyring…"), widget.LowImportance)
 	f.host.Work().Go(func(ctx context.Context) {
-		err := s.SaveKey(ctx, p.ID, key)
+		err := s.Keys().Save(ctx, p.ID, key)
 		f.host.Work().Do(func() {
 			if err == nil {
 				f.Key.SetText("")
@@ -390,12 +390,12 @@ func (f *ProfileForm) saveKey(p config.Profile, key string, then func(p config.P
 				then(p)
 				return
 			}
-			s.KeyringFailed(err)
+			s.Keys().Failed(err)
 			d := dialog.NewConfirm(catalogue.T("Keep the key for this session only?"),
 				catalogue.F("The system keyring is unavailable (%s), so the key cannot be saved. Easel can keep it in memory until it quits; you will be asked again next time.", ShortCause(err)),
 				func(ok bool) {
 					if ok {
-						s.KeepKeyForSession(p.ID, key)
+						s.Keys().KeepForSession(p.ID, key)
 						f.initial = f.fields()
 						f.Key.SetPlaceHolder(keyPlaceholder(secrets.StateSession))
 						f.ShowResult(catalogue.T("Saved; the key is kept for this session only."), widget.WarningImportance)

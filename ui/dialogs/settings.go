@@ -269,7 +269,7 @@ func (s *Settings) open(p config.Profile) {
 // showKeyState says whether the keyring holds a key for p, without
 // showing it; it runs off the UI goroutine.
 func (s *Settings) showKeyState(ctx context.Context, f *ProfileForm, p config.Profile) {
-	state := keyPlaceholder(s.host.Session().KeyState(ctx, p.ID))
+	state := keyPlaceholder(s.host.Session().Keys().State(ctx, p.ID))
 	s.host.Work().Do(func() {
 		if s.Form == f && f.typedKey() == "" {
 			f.Key.SetPlaceHolder(state)

@@ -344,7 +344,7 @@ func (s *Sender) OtherGroup(model string, req jobs.Request, found func(group str
 		return
 	}
 	s.host.Work().Go(func(ctx context.Context) {
-		g, client, ok := sess.OtherGroupListing(ctx, p, model)
+		g, client, ok := sess.Keys().OtherGroupListing(ctx, p, model)
 		if !ok {
 			return
 		}
