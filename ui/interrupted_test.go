@@ -28,7 +28,7 @@ func TestAJobTheLastKillCutOffIsListedWithRetry(t *testing.T) {
 		t.Fatal(err)
 	}
 	gen := &api.GenerateRequest{Prompt: "a lighthouse the kill cut off", ImageOptions: api.ImageOptions{Model: "gpt-image-1", Size: "1024x1024"}}
-	if err := lib.Begin(context.Background(), library.Journalled{Job: "job-killed", Profile: "demo", Started: time.Now().Add(-time.Hour), Generate: gen}); err != nil {
+	if err := lib.Journal().Begin(context.Background(), library.Journalled{Job: "job-killed", Profile: "demo", Started: time.Now().Add(-time.Hour), Generate: gen}); err != nil {
 		t.Fatal(err)
 	}
 	lib.Close()

@@ -75,7 +75,7 @@ func runJobs(ctx context.Context, args []string, env Env) error {
 		return err
 	}
 	defer lib.Close()
-	cut, err := lib.CutOff(ctx)
+	cut, err := lib.Journal().CutOff(ctx)
 	if err != nil {
 		return err
 	}
@@ -86,7 +86,7 @@ func runJobs(ctx context.Context, args []string, env Env) error {
 	profiles, _ := loadProfiles(env)
 	for _, j := range cut {
 		if *clear {
-			if err := lib.End(ctx, j.Job); err != nil {
+			if err := lib.Journal().End(ctx, j.Job); err != nil {
 				return err
 			}
 			continue

@@ -80,7 +80,7 @@ func (m memory) sendOne(ctx context.Context, env Env, c *api.Client, p config.Pr
 		if ctx.Err() == nil || verdict == gateway.NotBilled {
 			// Ended, and said: crossed out. A request a signal stopped
 			// while the service worked stays for the next run to tell.
-			if jerr := m.lib.End(context.WithoutCancel(ctx), job); jerr != nil {
+			if jerr := m.lib.Journal().End(context.WithoutCancel(ctx), job); jerr != nil {
 				slog.Warn("journal: a job's end could not be written", "job", job, "err", jerr)
 			}
 		}
@@ -122,12 +122,12 @@ func (m memory) journal(env Env, job string, p config.Profile, gen *api.Generate
 	if m.lib == nil {
 		return func() {}
 	}
-	release, err := m.lib.HoldJob(job)
+	release, err := m.lib.Journal().HoldJob(job)
 	if err != nil {
 		slog.Warn("journal: cannot hold a job", "job", job, "err", err)
 		return func() {}
 	}
-	if err := m.lib.Begin(context.Background(), library.Journalled{Job: job, Profile: p.ID, Group: p.UsingGroup(),
+	if err := m.lib.Journal().Begin(context.Background(), library.Journalled{Job: job, Profile: p.ID, Group: p.UsingGroup(),
 		Started: time.Now(), Generate: gen, Edit: edit, Owner: library.OwnerCLI}); err != nil {
 		fmt.Fprintln(env.Stderr, "easel: "+catalogue.F("the request could not be written down before sending (%v): a kill now would leave no trace of it", err))
 	}
@@ -218,7 +218,7 @@ func noticeCutOff(ctx context.Context, env Env) {
 		return
 	}
 	defer lib.Close()
-	cut, err := lib.Orphans(ctx)
+	cut, err := lib.Journal().Orphans(ctx)
 	if err != nil || len(cut) == 0 {
 		return
 	}

@@ -23,16 +23,16 @@ import (
 func arrivedPrefix(job string) string { return filepath.Base(job) + "-arrived-" }
 
 // KeepArrived writes image n of job, which arrived before the job ended.
-func (l *Library) KeepArrived(job string, n int, img api.Image) error {
-	if l.saveErr != nil {
-		return l.saveErr
+func (l *Journal) KeepArrived(job string, n int, img api.Image) error {
+	if l.saveErr() != nil {
+		return l.saveErr()
 	}
 	name := fmt.Sprintf("%s%02d%s", arrivedPrefix(job), n, imageio.Extension(img.Format))
 	return atomicfile.Write(filepath.Join(l.root, "journal", name), img.Data)
 }
 
 // arrived reads back the images of job kept by KeepArrived, in order.
-func (l *Library) arrived(job string) []api.Image {
+func (l *Journal) arrived(job string) []api.Image {
 	dir := filepath.Join(l.root, "journal")
 	entries, err := os.ReadDir(dir)
 	if err != nil {
@@ -71,7 +71,7 @@ func ReadImage(path string) (api.Image, error) {
 
 // dropArrived removes job's arrived images: the job ended, and its
 // images are in the gallery (or were said lost).
-func (l *Library) dropArrived(job string) {
+func (l *Journal) dropArrived(job string) {
 	matches, _ := filepath.Glob(filepath.Join(l.root, "journal", arrivedPrefix(job)+"*"))
 	for _, m := range matches {
 		_ = os.Remove(m)

@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/gofrs/flock"
@@ -53,6 +54,30 @@ type Journalled struct {
 // OwnerCLI marks a job the command line sent.
 const OwnerCLI = "cli"
 
+// Journal is the record of image jobs under way: each is written down
+// before it is sent (Begin) and struck off once its images are kept
+// (End), so a kill or a close leaves its line for the next start
+// (Interrupted); what had arrived of it is kept beside it (KeepArrived).
+// It shares the library's database and folder, and keeps an edit's
+// inputs in the library's store.
+type Journal struct {
+	db   *sql.DB
+	root string
+	// saveErr is why nothing may be written now (the library's).
+	saveErr func() error
+	// storeInput keeps an input file in the library's store, by content;
+	// path is an item's file.
+	storeInput func(Input) (storedRef, error)
+	path       func(Item) string
+	// storing holds, by job, a channel closed once a journalled edit's
+	// reference files are in the store (storeLater); stores counts them.
+	storing sync.Map
+	stores  sync.WaitGroup
+}
+
+// inTx runs f in a transaction of the library's database.
+func (l *Journal) inTx(ctx context.Context, f func(*sql.Tx) error) error { return inTx(ctx, l.db, f) }
+
 // journalRequest is a journalled job's row, without its input files.
 type journalRequest struct {
 	Kind          string
@@ -67,9 +92,9 @@ type journalRequest struct {
 
 // Begin writes a job down before it is sent. An edit's inputs are kept
 // by content, as an item's are.
-func (l *Library) Begin(ctx context.Context, j Journalled) error {
-	if l.saveErr != nil {
-		return l.saveErr
+func (l *Journal) Begin(ctx context.Context, j Journalled) error {
+	if l.saveErr() != nil {
+		return l.saveErr()
 	}
 	r := journalRequest{Kind: "generate", Parents: j.Parents, KeepFeather: j.KeepFeather, KeepFrame: j.KeepFrame, Group: j.Group}
 	var refs []storedRef
@@ -131,7 +156,7 @@ func journalRefs(ctx context.Context, tx *sql.Tx, job string, refs []storedRef) 
 // a third. A kill before they are linked loses only the way to send the
 // job again, at a moment when the service had not the whole request.
 // End and Close wait for it.
-func (l *Library) storeLater(job string, later []placedInput) {
+func (l *Journal) storeLater(job string, later []placedInput) {
 	done := make(chan struct{})
 	l.storing.Store(job, done)
 	l.stores.Go(func() {
@@ -153,7 +178,7 @@ func (l *Library) storeLater(job string, later []placedInput) {
 }
 
 // stored waits until job's references are in the store.
-func (l *Library) stored(job string) {
+func (l *Journal) stored(job string) {
 	if done, ok := l.storing.Load(job); ok {
 		<-done.(chan struct{})
 	}
@@ -161,8 +186,8 @@ func (l *Library) stored(job string) {
 
 // End crosses a job out of the journal: it finished, failed or was
 // cancelled, and the window said so.
-func (l *Library) End(ctx context.Context, job string) error {
-	if l.saveErr != nil {
+func (l *Journal) End(ctx context.Context, job string) error {
+	if l.saveErr() != nil {
 		return nil
 	}
 	l.stored(job)
@@ -178,8 +203,8 @@ func (l *Library) End(ctx context.Context, job string) error {
 // the window lists each once, at the start after the kill or close. A
 // job whose input files are gone comes back as far as they allow. A
 // command line's job whose process is still at work is left alone.
-func (l *Library) Interrupted(ctx context.Context) ([]Journalled, error) {
-	if l.saveErr != nil {
+func (l *Journal) Interrupted(ctx context.Context) ([]Journalled, error) {
+	if l.saveErr() != nil {
 		return nil, nil
 	}
 	out, err := l.cutOff(ctx, `1 = 1`)
@@ -192,8 +217,8 @@ func (l *Library) Interrupted(ctx context.Context) ([]Journalled, error) {
 // Orphans are the command line's jobs a kill cut off that no run has told
 // of yet: each is returned once (then marked told) for the next run to
 // say, and stays in the journal for `easel jobs` and the window.
-func (l *Library) Orphans(ctx context.Context) ([]Journalled, error) {
-	if l.saveErr != nil {
+func (l *Journal) Orphans(ctx context.Context) ([]Journalled, error) {
+	if l.saveErr() != nil {
 		return nil, nil
 	}
 	out, err := l.cutOff(ctx, `owner = '`+OwnerCLI+`' AND noticed_ms IS NULL`)
@@ -211,14 +236,14 @@ func (l *Library) Orphans(ctx context.Context) ([]Journalled, error) {
 
 // CutOff are the command line's jobs a kill cut off, told of or not,
 // oldest first, left in the journal: what `easel jobs` lists.
-func (l *Library) CutOff(ctx context.Context) ([]Journalled, error) {
+func (l *Journal) CutOff(ctx context.Context) ([]Journalled, error) {
 	return l.cutOff(ctx, `owner = '`+OwnerCLI+`'`)
 }
 
 // drop crosses jobs out of the journal.
 // Their arrived images stay until the caller has put them in the
 // gallery (DropArrived): the bytes read back are all there is of them.
-func (l *Library) drop(ctx context.Context, jobs []Journalled) error {
+func (l *Journal) drop(ctx context.Context, jobs []Journalled) error {
 	for _, j := range jobs {
 		if _, err := l.db.ExecContext(ctx, `DELETE FROM journal WHERE job = ?`, j.Job); err != nil {
 			return err
@@ -229,11 +254,11 @@ func (l *Library) drop(ctx context.Context, jobs []Journalled) error {
 
 // DropArrived removes the images that arrived before job was cut off,
 // once they are in the gallery.
-func (l *Library) DropArrived(job string) { l.dropArrived(job) }
+func (l *Journal) DropArrived(job string) { l.dropArrived(job) }
 
 // cutOff reads the journal's jobs that match where and whose process is
 // gone. A row this Easel cannot read is crossed out.
-func (l *Library) cutOff(ctx context.Context, where string) ([]Journalled, error) {
+func (l *Journal) cutOff(ctx context.Context, where string) ([]Journalled, error) {
 	// #nosec G202 -- built from fixed fragments; every value is a ? argument
 	rows, err := l.db.QueryContext(ctx, `SELECT job, profile, request, started_ms, owner FROM journal WHERE `+where+` ORDER BY started_ms`)
 	if err != nil {
@@ -288,7 +313,7 @@ func (l *Library) cutOff(ctx context.Context, where string) ([]Journalled, error
 // HoldJob takes the lock of a command line's job for as long as its
 // process has it out: the lock goes with the process, however it ends,
 // so another process can tell a job at work from one a kill cut off.
-func (l *Library) HoldJob(job string) (release func(), err error) {
+func (l *Journal) HoldJob(job string) (release func(), err error) {
 	if err := os.MkdirAll(filepath.Join(l.root, "journal"), 0o700); err != nil {
 		return nil, err
 	}
@@ -303,13 +328,13 @@ func (l *Library) HoldJob(job string) (release func(), err error) {
 	}, nil
 }
 
-func (l *Library) jobLock(job string) *flock.Flock {
+func (l *Journal) jobLock(job string) *flock.Flock {
 	return flock.New(filepath.Join(l.root, "journal", filepath.Base(job)+".lock"), flock.SetPermissions(0o600))
 }
 
 // atWork reports whether j's process still holds it: only a command
 // line's job has a process of its own to ask.
-func (l *Library) atWork(j Journalled) bool {
+func (l *Journal) atWork(j Journalled) bool {
 	if j.Owner != OwnerCLI {
 		return false
 	}
@@ -324,7 +349,7 @@ func (l *Library) atWork(j Journalled) bool {
 }
 
 // journalInputs reads an interrupted edit's images and mask back.
-func (l *Library) journalInputs(ctx context.Context, j *Journalled) error {
+func (l *Journal) journalInputs(ctx context.Context, j *Journalled) error {
 	rows, err := l.db.QueryContext(ctx, `SELECT ji.role, ji.name, i.file, i.format FROM journal_inputs ji JOIN inputs i ON i.hash = ji.hash
 		WHERE ji.job = ? ORDER BY ji.role = 'mask', ji.role = 'marks', ji.position`, j.Job)
 	if err != nil {
@@ -336,7 +361,7 @@ func (l *Library) journalInputs(ctx context.Context, j *Journalled) error {
 		if err := rows.Scan(&role, &name, &file, &format); err != nil {
 			return err
 		}
-		full := l.Path(Item{File: file})
+		full := l.path(Item{File: file})
 		if role != RoleMask && role != RoleMarks {
 			// A reference is sent again from the stored file, as the
 			// first time from the user's, never held whole.

@@ -33,17 +33,17 @@ func TestJournalListsWhatAKillCutOff(t *testing.T) {
 	edit := &api.EditRequest{Prompt: "the first in the style of the second", ImageOptions: api.ImageOptions{Model: "gpt-image-1", Size: "1024x1024", N: 2},
 		Images: []api.InputImage{{Name: "red.png", Data: red.Data}, {Name: "blue.png", Data: blue.Data}},
 		Mask:   &api.InputImage{Name: "mask.png", Data: mask.Data}, InputFidelity: "high"}
-	if err := l.Begin(ctx, Journalled{Job: "job-edit", Profile: "p1", Started: started, Edit: edit, Parents: []int64{4}, KeepFeather: &feather, KeepFrame: &frame}); err != nil {
+	if err := l.Journal().Begin(ctx, Journalled{Job: "job-edit", Profile: "p1", Started: started, Edit: edit, Parents: []int64{4}, KeepFeather: &feather, KeepFrame: &frame}); err != nil {
 		t.Fatal(err)
 	}
 	gen := &api.GenerateRequest{Prompt: "a lighthouse", ImageOptions: api.ImageOptions{Model: "gpt-image-1", Quality: "high"}}
-	if err := l.Begin(ctx, Journalled{Job: "job-gen", Profile: "p1", Started: started.Add(time.Second), Generate: gen}); err != nil {
+	if err := l.Journal().Begin(ctx, Journalled{Job: "job-gen", Profile: "p1", Started: started.Add(time.Second), Generate: gen}); err != nil {
 		t.Fatal(err)
 	}
-	if err := l.Begin(ctx, Journalled{Job: "job-done", Profile: "p1", Started: started, Generate: gen}); err != nil {
+	if err := l.Journal().Begin(ctx, Journalled{Job: "job-done", Profile: "p1", Started: started, Generate: gen}); err != nil {
 		t.Fatal(err)
 	}
-	if err := l.End(ctx, "job-done"); err != nil {
+	if err := l.Journal().End(ctx, "job-done"); err != nil {
 		t.Fatal(err)
 	}
 	l.Close() // the kill: two jobs never crossed out
@@ -53,7 +53,7 @@ func TestJournalListsWhatAKillCutOff(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer l.Close()
-	got, err := l.Interrupted(ctx)
+	got, err := l.Journal().Interrupted(ctx)
 	if err != nil || len(got) != 2 {
 		t.Fatalf("interrupted %+v (%v)", got, err)
 	}
@@ -75,7 +75,7 @@ func TestJournalListsWhatAKillCutOff(t *testing.T) {
 	if g := got[1]; g.Generate == nil || g.Generate.Quality != "high" {
 		t.Errorf("generation back as %+v", g)
 	}
-	if again, _ := l.Interrupted(ctx); len(again) != 0 {
+	if again, _ := l.Journal().Interrupted(ctx); len(again) != 0 {
 		t.Errorf("listed twice: %+v", again)
 	}
 }
@@ -91,33 +91,33 @@ func TestCommandLineJobsOutlivedByTheirProcess(t *testing.T) {
 	}
 	defer l.Close()
 	ctx := context.Background()
-	release, err := l.HoldJob("cli-1")
+	release, err := l.Journal().HoldJob("cli-1")
 	if err != nil {
 		t.Fatal(err)
 	}
 	j := Journalled{Job: "cli-1", Profile: "p", Started: time.Now(), Owner: OwnerCLI, Group: "vip",
 		Generate: &api.GenerateRequest{Prompt: "a fox", ImageOptions: api.ImageOptions{Model: "gpt-image-1"}}}
-	if err := l.Begin(ctx, j); err != nil {
+	if err := l.Journal().Begin(ctx, j); err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := l.Orphans(ctx); len(got) != 0 {
+	if got, _ := l.Journal().Orphans(ctx); len(got) != 0 {
 		t.Errorf("a job at work was called cut off: %+v", got)
 	}
-	if got, _ := l.Interrupted(ctx); len(got) != 0 {
+	if got, _ := l.Journal().Interrupted(ctx); len(got) != 0 {
 		t.Errorf("the window took a job at work: %+v", got)
 	}
 	release()
-	got, err := l.Orphans(ctx)
+	got, err := l.Journal().Orphans(ctx)
 	if err != nil || len(got) != 1 || got[0].Group != "vip" || got[0].Generate.Prompt != "a fox" {
 		t.Fatalf("the cut-off job: %+v %v", got, err)
 	}
-	if again, _ := l.Orphans(ctx); len(again) != 0 {
+	if again, _ := l.Journal().Orphans(ctx); len(again) != 0 {
 		t.Errorf("told twice: %+v", again)
 	}
-	if listed, _ := l.CutOff(ctx); len(listed) != 1 {
+	if listed, _ := l.Journal().CutOff(ctx); len(listed) != 1 {
 		t.Errorf("easel jobs lists %+v", listed)
 	}
-	if taken, _ := l.Interrupted(ctx); len(taken) != 1 {
+	if taken, _ := l.Journal().Interrupted(ctx); len(taken) != 1 {
 		t.Errorf("the window's start lists %+v", taken)
 	}
 }
@@ -150,7 +150,7 @@ func TestReferenceFilesAreKeptWhileTheEditGoesOut(t *testing.T) {
 	images = append([]api.InputImage{{Name: "padded.png", Data: made.Data}}, images...)
 	want = append([][]byte{made.Data}, want...)
 	edit := &api.EditRequest{Prompt: "the four", ImageOptions: api.ImageOptions{Model: "gpt-image-1"}, Images: images}
-	if err := l.Begin(ctx, Journalled{Job: "job-files", Profile: "p1", Started: time.Now(), Edit: edit}); err != nil {
+	if err := l.Journal().Begin(ctx, Journalled{Job: "job-files", Profile: "p1", Started: time.Now(), Edit: edit}); err != nil {
 		t.Fatal(err)
 	}
 	l.Close()
@@ -162,7 +162,7 @@ func TestReferenceFilesAreKeptWhileTheEditGoesOut(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer l.Close()
-	got, err := l.Interrupted(ctx)
+	got, err := l.Journal().Interrupted(ctx)
 	if err != nil || len(got) != 1 || got[0].Edit == nil || len(got[0].Edit.Images) != 4 {
 		t.Fatalf("interrupted %+v (%v)", got, err)
 	}

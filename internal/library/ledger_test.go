@@ -143,7 +143,7 @@ func TestUpgradeFromV6KeepsTraitsAndJournal(t *testing.T) {
 			t.Errorf("trait changed: %+v", k)
 		}
 	}
-	cut, err := l.Interrupted(ctx)
+	cut, err := l.Journal().Interrupted(ctx)
 	if err != nil || len(cut) != 1 || cut[0].Generate == nil || !strings.Contains(cut[0].Generate.Prompt, "harbour") {
 		t.Errorf("the job a kill cut off: %+v %v", cut, err)
 	}

@@ -60,10 +60,8 @@ type Library struct {
 	memory *Memory
 	// alone is set when this process opened the library alone.
 	alone bool
-	// storing holds, by job, a channel closed once a journalled edit's
-	// reference files are in the store (storeLater); stores counts them.
-	storing sync.Map
-	stores  sync.WaitGroup
+	// journal is the record of jobs under way.
+	journal *Journal
 	// hashed remembers the SHA-256 of input files already hashed, by
 	// fileStamp, so one is not read again to be kept twice.
 	hashed sync.Map
@@ -193,6 +191,7 @@ func (l *Library) open(alone bool) error {
 	l.roErr = l.saveErr
 	l.ledger = &Ledger{db: db, roErr: l.roErr}
 	l.memory = &Memory{db: db, saveErr: func() error { return l.saveErr }}
+	l.journal = &Journal{db: db, root: l.root, saveErr: func() error { return l.saveErr }, storeInput: l.storeInput, path: l.Path}
 	if l.saveErr != nil {
 		l.notices = append(l.notices, wording.Sentence(l.saveErr.Error()))
 		return nil
@@ -287,7 +286,9 @@ func hasImages(dir string) bool {
 // Close closes the database and lets recovery run in the next process
 // that opens the library alone.
 func (l *Library) Close() error {
-	l.stores.Wait()
+	if l.journal != nil {
+		l.journal.stores.Wait()
+	}
 	err := l.db.Close()
 	_ = l.lock.Unlock()
 	return err
@@ -311,6 +312,9 @@ func (l *Library) Root() string { return l.root }
 
 // Ledger is the gallery's record of spend (see Ledger).
 func (l *Library) Ledger() *Ledger { return l.ledger }
+
+// Journal is the record of image jobs under way (see Journal).
+func (l *Library) Journal() *Journal { return l.journal }
 
 // Memory is what Easel has learnt of each service (see Memory).
 func (l *Library) Memory() *Memory { return l.memory }

@@ -127,28 +127,28 @@ func (j Journal) Begin(ctx context.Context, job jobs.Info) error {
 			entry.KeepFrame = &fr
 		}
 	}
-	return j.Lib.Begin(ctx, entry)
+	return j.Lib.Journal().Begin(ctx, entry)
 }
 
 // KeepArrived implements jobs.ArrivalKeeper: the image goes beside the
 // job's journal entry, until the job's end (or the next start) puts it in
 // the gallery.
 func (j Journal) KeepArrived(job string, n int, img api.Image) error {
-	return j.Lib.KeepArrived(job, n, img)
+	return j.Lib.Journal().KeepArrived(job, n, img)
 }
 
 // End implements jobs.Journal.
-func (j Journal) End(ctx context.Context, id string) error { return j.Lib.End(ctx, id) }
+func (j Journal) End(ctx context.Context, id string) error { return j.Lib.Journal().End(ctx, id) }
 
 // DropArrived implements jobs.ArrivalKeeper.
-func (j Journal) DropArrived(job string) { j.Lib.DropArrived(job) }
+func (j Journal) DropArrived(job string) { j.Lib.Journal().DropArrived(job) }
 
 // Interrupted are the jobs a kill or a close cut off, as the runner would
 // send them again, each dated when it started. Each is written into the
 // ledger as "may have been billed" at its estimate at the prices of its
 // profile (prices), unless its end was written before the stop.
 func (j Journal) Interrupted(ctx context.Context, prices func(profile string) pricing.Table) ([]jobs.Info, error) {
-	found, err := j.Lib.Interrupted(ctx)
+	found, err := j.Lib.Journal().Interrupted(ctx)
 	out := make([]jobs.Info, 0, len(found))
 	for _, f := range found {
 		if _, _, lerr := (spend.Ledger{Lib: j.Lib}).CutOff(ctx, prices(f.Profile), f); lerr != nil {
@@ -173,7 +173,7 @@ func (j Journal) Interrupted(ctx context.Context, prices func(profile string) pr
 			// prompt and settings, before anything else.
 			var all bool
 			if info.Kept, all = j.adopt(ctx, info, f.Arrived); all {
-				j.Lib.DropArrived(f.Job)
+				j.Lib.Journal().DropArrived(f.Job)
 			}
 		case len(info.KeptAt) > 0:
 			// Paid, then the gallery could not take them (a full disk):
