@@ -148,7 +148,7 @@ func TestDropPaintAndSendAnEdit(t *testing.T) {
 	kinds := map[string]bool{}
 	for _, it := range items {
 		kinds[it.Kind] = true
-		stored, err := lib.Inputs(ctx, it.ID)
+		stored, err := lib.Inputs().Of(ctx, it.ID)
 		if err != nil || len(stored) != 3 || stored[0].Name != "first.png" || stored[1].Name != "second.png" || stored[2].Role != library.RoleMask {
 			t.Errorf("item %d (%s) made from %+v (%v), want first.png, second.png and the mask", it.ID, it.Kind, stored, err)
 		}

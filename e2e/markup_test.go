@@ -52,7 +52,7 @@ func TestMarkedEditInRealWindow(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer lib.Close()
-	ins, err := lib.Inputs(ctx, first.ID)
+	ins, err := lib.Inputs().Of(ctx, first.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +85,7 @@ func TestMarkedEditInRealWindow(t *testing.T) {
 	// The second window restores the first's layout, so the marks may
 	// sit elsewhere on the picture: found where the first image sent
 	// differs from the picture.
-	ins, _ = lib.Inputs(ctx, drawn.ID)
+	ins, _ = lib.Inputs().Of(ctx, drawn.ID)
 	var sent *image.NRGBA
 	for _, in := range ins {
 		if in.Role == library.RoleMarks {

@@ -54,7 +54,7 @@ func TestAnEditFromAResultSendsThatPictureAlone(t *testing.T) {
 	defer lib.Close()
 	items, _ := lib.List(ctx, library.Query{Search: "boat red", Limit: 5})
 	for _, it := range items {
-		ins, _ := lib.Inputs(ctx, it.ID)
+		ins, _ := lib.Inputs().Of(ctx, it.ID)
 		if len(ins) != 1 {
 			t.Errorf("the edit from the result went out with %d inputs, not the picture alone", len(ins))
 		}

@@ -61,7 +61,7 @@ func (s *Store) AddUser(ctx context.Context, conv, parent int64, text string, im
 	}
 	var stored []Image
 	for _, img := range images {
-		in, err := s.lib.StoreInput(library.Input{Name: img.Name, Data: img.Data})
+		in, err := s.lib.Inputs().Keep(library.Input{Name: img.Name, Data: img.Data})
 		if err != nil {
 			return 0, fmt.Errorf("conversations: %w", err)
 		}
@@ -302,7 +302,7 @@ func (s *Store) Request(c Conversation, path []Message, bare bool) (api.ChatRequ
 		}
 		msg := api.Message{Role: m.Role, Content: m.Content}
 		for _, img := range m.Images {
-			data, err := imageio.ReadFile(s.lib.InputPath(img.StoredInput))
+			data, err := imageio.ReadFile(s.lib.Inputs().Path(img.StoredInput))
 			if err != nil {
 				return req, fmt.Errorf(catalogue.T("the image %s attached to an earlier message cannot be read: %w"), img.Name, err)
 			}

@@ -36,7 +36,7 @@ func TestUpgradeKeepsTheConversation(t *testing.T) {
 			t.Errorf("message %d:\n got %+v\nwant %+v", i, g, w)
 		}
 	}
-	if _, err := os.Stat(lib.InputPath(got[0].Images[0].StoredInput)); err != nil {
+	if _, err := os.Stat(lib.Inputs().Path(got[0].Images[0].StoredInput)); err != nil {
 		t.Errorf("the attached image is gone: %v", err)
 	}
 	ps := must(s.Presets(ctx))

@@ -15,6 +15,7 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"sync"
 	"time"
 
 	"easel/internal/api"
@@ -72,6 +73,23 @@ type storedRef struct {
 	Size                           int64
 }
 
+// InputStore keeps the files edits were made from and chat messages
+// carried, once each by content under inputs/, and the rows that link
+// them. It shares the library's database and folder, and owns the
+// hashes of the files it has already read.
+type InputStore struct {
+	db   *sql.DB
+	root string
+	// saveErr is why nothing may be written now (the library's).
+	saveErr func() error
+	// hashed remembers the SHA-256 of input files already hashed, by
+	// fileStamp, so one is not read again to be kept twice.
+	hashed sync.Map
+}
+
+// Inputs are the files items were made from (see InputStore).
+func (l *Library) Inputs() *InputStore { return l.inputs }
+
 // ownInput is the name Easel gives a stored input: its hash.
 var ownInput = regexp.MustCompile(`^[0-9a-f]{64}\.[a-z]{3,4}$`)
 
@@ -79,7 +97,7 @@ var ownInput = regexp.MustCompile(`^[0-9a-f]{64}\.[a-z]{3,4}$`)
 // content, unless it is there already, and returns what the row will
 // link. It runs before the pending record, so a kill leaves at most a
 // file no row names, which recovery removes.
-func (l *Library) storeInputs(images []Input, mask *Input) ([]storedRef, error) {
+func (l *InputStore) storeInputs(images []Input, mask *Input) ([]storedRef, error) {
 	var refs []storedRef
 	for _, p := range placeInputs(images, mask) {
 		ref, err := l.storeInput(p.in)
@@ -121,7 +139,7 @@ func placeInputs(images []Input, mask *Input) []placedInput {
 // storeInput writes one input's file under inputs/, named by its
 // content, unless it is there already. A file input is never held
 // whole: it is hashed and copied, each as a stream.
-func (l *Library) storeInput(in Input) (storedRef, error) {
+func (l *InputStore) storeInput(in Input) (storedRef, error) {
 	if in.Data == nil && in.Path != "" {
 		return l.storeInputFile(in)
 	}
@@ -140,7 +158,7 @@ func (l *Library) storeInput(in Input) (storedRef, error) {
 	return ref, nil
 }
 
-func (l *Library) storeInputFile(in Input) (storedRef, error) {
+func (l *InputStore) storeInputFile(in Input) (storedRef, error) {
 	f, err := os.Open(in.Path)
 	if err != nil {
 		return storedRef{}, fmt.Errorf(catalogue.T("library: cannot keep the input %q: %w"), in.Name, err)
@@ -179,7 +197,7 @@ type fileStamp struct {
 // process, unchanged since, is not read again: an edit's 800 MB of
 // references are hashed once for the journal, not again for the
 // gallery's item when the answer comes.
-func (l *Library) hashFile(f *os.File) (string, int64, error) {
+func (l *InputStore) hashFile(f *os.File) (string, int64, error) {
 	st, err := f.Stat()
 	if err != nil {
 		return "", 0, err
@@ -213,12 +231,12 @@ func inputRef(name, hash, format string, w, h int, size int64) storedRef {
 	return storedRef{Name: name, Hash: hash, File: rel, Format: format, Width: w, Height: h, Size: size}
 }
 
-// StoreInput keeps an image a chat message carries, like an edit's
-// inputs: its file once under inputs/, by content. The caller links it
+// Keep keeps an image a chat message carries, like an edit's inputs:
+// its file once under inputs/, by content. The caller links it
 // (RecordInput, then its own row) in one transaction.
-func (l *Library) StoreInput(in Input) (StoredInput, error) {
-	if l.saveErr != nil {
-		return StoredInput{}, l.saveErr
+func (l *InputStore) Keep(in Input) (StoredInput, error) {
+	if err := l.saveErr(); err != nil {
+		return StoredInput{}, err
 	}
 	refs, err := l.storeInputs([]Input{in}, nil)
 	if err != nil {
@@ -270,10 +288,10 @@ func linkInputs(ctx context.Context, tx *sql.Tx, item int64, refs []storedRef) e
 	return nil
 }
 
-// Inputs are the files item id was made from: its images in the order
-// they were sent, then its mask. Items made before inputs were kept (and
+// Of are the files item id was made from: its images in the order they
+// were sent, then its mask. Items made before inputs were kept (and
 // generations) have none.
-func (l *Library) Inputs(ctx context.Context, id int64) ([]StoredInput, error) {
+func (l *InputStore) Of(ctx context.Context, id int64) ([]StoredInput, error) {
 	rows, err := l.db.QueryContext(ctx, `SELECT ii.role, ii.position, ii.name, i.hash, i.file, i.format, i.width, i.height, i.size_bytes
 		FROM item_inputs ii JOIN inputs i ON i.hash = ii.hash WHERE ii.item = ?
 		ORDER BY ii.role = 'mask', ii.position`, id)
@@ -292,8 +310,8 @@ func (l *Library) Inputs(ctx context.Context, id int64) ([]StoredInput, error) {
 	return out, rows.Err()
 }
 
-// InputPath is the absolute path of a stored input's file.
-func (l *Library) InputPath(s StoredInput) string {
+// Path is the absolute path of a stored input's file.
+func (l *InputStore) Path(s StoredInput) string {
 	return filepath.Join(l.root, filepath.FromSlash(s.File))
 }
 
@@ -302,7 +320,7 @@ func (l *Library) InputPath(s StoredInput) string {
 // (they were deleted) and files in inputs/ that Easel named but no row holds (a
 // save killed before its row). It runs in recovery, alone, after every
 // pending record is settled; files Easel did not name stay.
-func (l *Library) cleanInputs(ctx context.Context) error {
+func (l *InputStore) clean(ctx context.Context) error {
 	if _, err := l.db.ExecContext(ctx, `DELETE FROM inputs WHERE hash NOT IN (SELECT hash FROM item_inputs) AND hash NOT IN (SELECT hash FROM message_images)
 		AND hash NOT IN (SELECT hash FROM journal_inputs)`); err != nil {
 		return err

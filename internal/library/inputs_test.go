@@ -46,7 +46,7 @@ func TestInputsAreKeptOnceByContent(t *testing.T) {
 	if n := countFiles(t, filepath.Join(dir, "inputs")); n != 3 {
 		t.Errorf("%d input files for ten edits of the same two images and mask, want 3", n)
 	}
-	got, err := l.Inputs(ctx, ids[3])
+	got, err := l.Inputs().Of(ctx, ids[3])
 	if err != nil || len(got) != 3 {
 		t.Fatalf("inputs %+v, %v", got, err)
 	}
@@ -56,12 +56,12 @@ func TestInputsAreKeptOnceByContent(t *testing.T) {
 		w          int
 	}{{RoleImage, "room.png", a.Data, 20}, {RoleImage, "chair.png", b.Data, 8}, {RoleMask, "mask.png", m.Data, 20}}
 	for i, w := range want {
-		data, err := os.ReadFile(l.InputPath(got[i]))
+		data, err := os.ReadFile(l.Inputs().Path(got[i]))
 		if got[i].Role != w.role || got[i].Name != w.name || got[i].Width != w.w || err != nil || !bytes.Equal(data, w.data) {
 			t.Errorf("input %d: %+v (%v), want %s %s", i, got[i], err, w.role, w.name)
 		}
 	}
-	if got, _ := l.Inputs(ctx, 999); len(got) != 0 {
+	if got, _ := l.Inputs().Of(ctx, 999); len(got) != 0 {
 		t.Errorf("an unknown item has inputs %v", got)
 	}
 
@@ -88,7 +88,7 @@ func TestInputsAreKeptOnceByContent(t *testing.T) {
 	if _, err := os.Stat(stray); err == nil {
 		t.Error("an input file no row holds was kept")
 	}
-	if got, _ := l.Inputs(ctx, ids[9]); len(got) != 3 {
+	if got, _ := l.Inputs().Of(ctx, ids[9]); len(got) != 3 {
 		t.Errorf("the edit left has %d inputs, want 3", len(got))
 	}
 	l.Delete(ctx, ids[9])

@@ -156,7 +156,7 @@ func (l *Library) Add(ctx context.Context, n NewItem) (int64, error) {
 	}
 	sum := sha256.Sum256(n.Image.Data)
 	p.Sha256 = hex.EncodeToString(sum[:])
-	if p.Inputs, err = l.storeInputs(n.Inputs, n.Mask); err != nil {
+	if p.Inputs, err = l.inputs.storeInputs(n.Inputs, n.Mask); err != nil {
 		return 0, err
 	}
 	rel := l.newName(n.Image.Format, created)

@@ -195,15 +195,15 @@ func TestAReferenceChangedSinceItWasHashedIsHashedAgain(t *testing.T) {
 	}
 	red, blue := stored(color.NRGBA{255, 0, 0, 255}), stored(color.NRGBA{0, 0, 255, 255})
 	os.WriteFile(path, red, 0o600)
-	first, err := l.storeInput(Input{Name: "ref.png", Path: path})
+	first, err := l.inputs.storeInput(Input{Name: "ref.png", Path: path})
 	if err != nil {
 		t.Fatal(err)
 	}
-	again, _ := l.storeInput(Input{Name: "ref.png", Path: path})
+	again, _ := l.inputs.storeInput(Input{Name: "ref.png", Path: path})
 	os.WriteFile(path, blue, 0o600)
 	later := time.Now().Add(time.Minute)
 	os.Chtimes(path, later, later)
-	changed, err := l.storeInput(Input{Name: "ref.png", Path: path})
+	changed, err := l.inputs.storeInput(Input{Name: "ref.png", Path: path})
 	if err != nil {
 		t.Fatal(err)
 	}

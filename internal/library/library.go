@@ -28,7 +28,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/gofrs/flock"
@@ -62,9 +61,8 @@ type Library struct {
 	alone bool
 	// journal is the record of jobs under way.
 	journal *Journal
-	// hashed remembers the SHA-256 of input files already hashed, by
-	// fileStamp, so one is not read again to be kept twice.
-	hashed sync.Map
+	// inputs are the files edits were made from.
+	inputs *InputStore
 }
 
 // Dir is where the library lives: $EASEL_HOME when set, else the
@@ -191,7 +189,8 @@ func (l *Library) open(alone bool) error {
 	l.roErr = l.saveErr
 	l.ledger = &Ledger{db: db, roErr: l.roErr}
 	l.memory = &Memory{db: db, saveErr: func() error { return l.saveErr }}
-	l.journal = &Journal{db: db, root: l.root, saveErr: func() error { return l.saveErr }, storeInput: l.storeInput, path: l.Path}
+	l.inputs = &InputStore{db: db, root: l.root, saveErr: func() error { return l.saveErr }}
+	l.journal = &Journal{db: db, root: l.root, saveErr: func() error { return l.saveErr }, storeInput: l.inputs.storeInput, path: l.Path}
 	if l.saveErr != nil {
 		l.notices = append(l.notices, wording.Sentence(l.saveErr.Error()))
 		return nil

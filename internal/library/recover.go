@@ -93,7 +93,7 @@ func (l *Library) recover(ctx context.Context) (int, error) {
 	if err := l.EmptyTrash(ctx); err != nil {
 		return adopted, err
 	}
-	if err := l.cleanInputs(ctx); err != nil {
+	if err := l.inputs.clean(ctx); err != nil {
 		return adopted, fmt.Errorf(catalogue.T("library: cannot tidy the stored inputs: %w"), err)
 	}
 	return adopted, l.cleanThumbs(bases)

@@ -103,12 +103,12 @@ func upgradeKeepsEverything(t *testing.T, fixture string, pending int) {
 				t.Fatal(err)
 			}
 			for id, w := range wantInputs {
-				got, err := l.Inputs(ctx, id)
+				got, err := l.Inputs().Of(ctx, id)
 				if err != nil || !reflect.DeepEqual(got, w) {
 					t.Errorf("item %d made from %+v (%v), want %+v", id, got, err, w)
 				}
 				for _, in := range got {
-					if _, err := os.Stat(l.InputPath(in)); err != nil {
+					if _, err := os.Stat(l.Inputs().Path(in)); err != nil {
 						t.Errorf("item %d's input %s is gone: %v", id, in.Name, err)
 					}
 				}

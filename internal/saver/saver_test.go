@@ -106,7 +106,7 @@ func TestAMaskedEditKeepsWhatTheMaskProtects(t *testing.T) {
 	}
 	it, _ := lib.Get(context.Background(), out[1].Item)
 	for _, id := range []int64{raw.ID, it.ID} {
-		stored, err := lib.Inputs(context.Background(), id)
+		stored, err := lib.Inputs().Of(context.Background(), id)
 		if err != nil || len(stored) != 2 || stored[0].Name != "a.png" || stored[1].Role != library.RoleMask {
 			t.Errorf("item %d keeps inputs %+v (%v), want the first image and the mask", id, stored, err)
 		}
@@ -163,7 +163,7 @@ func TestAKeptCopyRecordsItsOwnSize(t *testing.T) {
 	}
 	// The kept copy is compared with the user's picture (the padded upload
 	// cropped to its frame), kept beside it; the raw result is not.
-	ins, _ := lib.Inputs(context.Background(), out[1].Item)
+	ins, _ := lib.Inputs().Of(context.Background(), out[1].Item)
 	var own *library.StoredInput
 	for i := range ins {
 		if ins[i].Role == library.RoleOriginal {
@@ -173,7 +173,7 @@ func TestAKeptCopyRecordsItsOwnSize(t *testing.T) {
 	if own == nil || own.Width != 10 || own.Height != 3 {
 		t.Errorf("the kept item's own picture: %+v", own)
 	}
-	raw, _ := lib.Inputs(context.Background(), out[0].Item)
+	raw, _ := lib.Inputs().Of(context.Background(), out[0].Item)
 	for _, in := range raw {
 		if in.Role == library.RoleOriginal {
 			t.Error("the raw result was given the user's picture too")

@@ -425,7 +425,7 @@ func (t *Room) load(id int64, then func()) {
 		for _, m := range path {
 			for _, img := range m.Images {
 				if _, ok := thumbs[img.Hash]; !ok {
-					thumbs[img.Hash], _ = imageio.DecodeFileFit(lib.InputPath(img.StoredInput), 192)
+					thumbs[img.Hash], _ = imageio.DecodeFileFit(lib.Inputs().Path(img.StoredInput), 192)
 				}
 			}
 		}

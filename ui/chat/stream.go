@@ -331,7 +331,7 @@ func (t *replies) resend(m conversations.Message, text string) {
 	t.host.Work().Go(func(ctx context.Context) {
 		var images []conversations.NewImage
 		for _, img := range m.Images {
-			data, err := imageio.ReadFile(lib.InputPath(img.StoredInput))
+			data, err := imageio.ReadFile(lib.Inputs().Path(img.StoredInput))
 			if err == nil {
 				images = append(images, conversations.NewImage{Name: img.Name, Data: data})
 			}

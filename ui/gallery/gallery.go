@@ -421,13 +421,13 @@ const madeFromSide = 56
 // madeFromThumbs reads what item id was made from, with thumbnails; it
 // decodes files, so it runs off the UI goroutine.
 func madeFromThumbs(ctx context.Context, lib *library.Library, id int64) []inputThumb {
-	stored, err := lib.Inputs(ctx, id)
+	stored, err := lib.Inputs().Of(ctx, id)
 	if err != nil {
 		return nil
 	}
 	out := make([]inputThumb, 0, len(stored))
 	for _, s := range stored {
-		img, _ := imageio.DecodeFileFit(lib.InputPath(s), 2*madeFromSide)
+		img, _ := imageio.DecodeFileFit(lib.Inputs().Path(s), 2*madeFromSide)
 		out = append(out, inputThumb{StoredInput: s, thumb: img})
 	}
 	return out

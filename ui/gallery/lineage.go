@@ -82,12 +82,12 @@ func (p *detailsPane) showLineage(f family) {
 func compareWith(lib *library.Library, it library.Item, inputs []inputThumb, f family) string {
 	for _, in := range inputs {
 		if in.Role == library.RoleOriginal {
-			return lib.InputPath(in.StoredInput)
+			return lib.Inputs().Path(in.StoredInput)
 		}
 	}
 	for _, in := range inputs {
 		if in.Role == library.RoleImage && in.Position == 0 {
-			return lib.InputPath(in.StoredInput)
+			return lib.Inputs().Path(in.StoredInput)
 		}
 	}
 	if len(f.parents) > 0 {
