@@ -251,7 +251,7 @@ func (a *App) build() {
 	a.lib, a.libErr = openLibrary()
 	if a.lib != nil {
 		a.runner = jobs.New(nil, saver.Library{Lib: a.lib}, a.feed.onJobEvent, jobs.Options{Memory: a.lib.Memory(), Journal: saver.Journal{Lib: a.lib}, Ledger: spend.Ledger{Lib: a.lib}})
-		a.thumbs = thumbs.New(a.lib)
+		a.thumbs = thumbs.New(a.lib.Thumbnails())
 	}
 	a.session = session.New(session.Options{
 		ConfigPath: a.opts.ConfigPath, Keys: a.opts.Keys, Getenv: a.opts.Getenv,

@@ -117,7 +117,7 @@ func fillBenchLibrary(b *testing.B, dir string, n int) {
 			return err
 		}
 		it, _ := lib.Get(context.Background(), id)
-		_, err = lib.Thumbnail(it)
+		_, err = lib.Thumbnails().Thumbnail(it)
 		return err
 	}
 	const writers = 8

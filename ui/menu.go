@@ -187,7 +187,7 @@ func (a *menus) importImages() {
 // lasted until now.
 func (s *services) emptyTrash() {
 	if s.lib != nil {
-		_ = s.lib.EmptyTrash(context.WithoutCancel(s.work.Context())) // as the window closes: the scope has ended
+		_ = s.lib.Trash().Empty(context.WithoutCancel(s.work.Context())) // as the window closes: the scope has ended
 	}
 }
 

@@ -91,10 +91,10 @@ func TestNoTypeInUIIsAHub(t *testing.T) {
 const maxInternalMethods = 35
 
 // internalBaseline are internal/'s types over the ceiling today, by the
-// same rule as hubBaseline.
-var internalBaseline = map[string]int{
-	"internal/library.Library": 48,
-}
+// same rule as hubBaseline. None is left: library.Library's journal,
+// inputs, trash, aside folders and thumbnails, session.Session's keys
+// and the demo service's books became stores of their own (session 22).
+var internalBaseline = map[string]int{}
 
 func TestNoTypeInInternalIsAHub(t *testing.T) {
 	checkHubs(t, "internal", maxInternalMethods, internalBaseline, nil)

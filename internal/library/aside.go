@@ -18,11 +18,23 @@ import (
 // this is what no image format could be read from.
 const MaxAside = 64 << 20
 
-// KeepAside writes bytes the service sent that are no image Easel reads
+// Aside are the folders where a paid image goes when the gallery cannot
+// take it: unreadable/ for bytes no decoder reads, and the fallback
+// folders for a disk that filled (KeepUnsaved). Nothing there is
+// replaced, and the next start finds it by the job's name.
+type Aside struct {
+	// root is the library's folder.
+	root string
+}
+
+// Aside is where paid images the gallery could not take are kept.
+func (l *Library) Aside() *Aside { return l.aside }
+
+// Keep writes bytes the service sent that are no image Easel reads
 // (paid for, so never thrown away) to the gallery's "unreadable" folder,
 // named by the time and the job, and returns where. A name already taken
 // gets the next number; nothing is replaced.
-func (l *Library) KeepAside(data []byte, job string, n int) (string, error) {
+func (l *Aside) Keep(data []byte, job string, n int) (string, error) {
 	if len(data) > MaxAside {
 		data = data[:MaxAside]
 	}
@@ -64,7 +76,7 @@ func safeName(s string) string {
 // in order: beside the gallery (when the failure was not the disk), then
 // the user's cache and the system's temporary folder, which are often on
 // another disk than a full one.
-func (l *Library) unsavedDirs() []string {
+func (l *Aside) unsavedDirs() []string {
 	dirs := []string{filepath.Join(l.root, "unsaved")}
 	if c, err := os.UserCacheDir(); err == nil {
 		dirs = append(dirs, filepath.Join(c, "easel", "unsaved"))
@@ -79,7 +91,7 @@ func (l *Library) unsavedDirs() []string {
 // filled as it was saved) to the first of the fallback folders that takes
 // it, named by the job so the next start finds it, and returns where.
 // Nothing is replaced.
-func (l *Library) KeepUnsaved(data []byte, format, job string, n int) (string, error) {
+func (l *Aside) KeepUnsaved(data []byte, format, job string, n int) (string, error) {
 	var last error
 	for _, dir := range l.unsavedDirs() {
 		if err := os.MkdirAll(dir, 0o700); err != nil {
@@ -109,7 +121,7 @@ func (l *Library) KeepUnsaved(data []byte, format, job string, n int) (string, e
 // FoundUnsaved are the files KeepUnsaved wrote for job, in any of its
 // folders: what a job whose end could not be written left, found at the
 // next start.
-func (l *Library) FoundUnsaved(job string) []string {
+func (l *Aside) FoundUnsaved(job string) []string {
 	var out []string
 	for _, dir := range l.unsavedDirs() {
 		if !mine(dir) {

@@ -78,7 +78,7 @@ func ReadCredentials(ctx context.Context, l *Library) (int, error) {
 			// Its thumbnail was made before Easel read colour profiles,
 			// from its numbers as if sRGB: made again, in its colours,
 			// when next shown.
-			_ = os.Remove(l.thumbPath(it))
+			_ = os.Remove(l.thumbnails.thumbPath(it))
 		}
 		if _, err := l.db.ExecContext(ctx, `UPDATE items SET credentials = ? WHERE id = ?`, credentialsOf(data), u.id); err != nil {
 			return read, err

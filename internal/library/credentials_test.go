@@ -72,7 +72,7 @@ func TestAnOldThumbnailOfAProfiledPictureIsMadeAgain(t *testing.T) {
 		t.Fatal(err)
 	}
 	it, _ := l.Get(ctx, id)
-	if _, err := l.Thumbnail(it); err != nil {
+	if _, err := l.Thumbnails().Thumbnail(it); err != nil {
 		t.Fatal(err)
 	}
 	// As a gallery from before schema 12 holds it.
@@ -82,7 +82,7 @@ func TestAnOldThumbnailOfAProfiledPictureIsMadeAgain(t *testing.T) {
 	if _, err := ReadCredentials(ctx, l); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(l.thumbPath(it)); !os.IsNotExist(err) {
+	if _, err := os.Stat(l.thumbnails.thumbPath(it)); !os.IsNotExist(err) {
 		t.Errorf("the old thumbnail is still cached: %v", err)
 	}
 }

@@ -178,7 +178,7 @@ func (l *Library) Add(ctx context.Context, n NewItem) (int64, error) {
 	}
 	if n.Picture != nil {
 		// Best effort: a thumbnail not written now is made when shown.
-		_ = l.putThumbnail(Item{File: rel}, n.Picture, imageio.SpaceOf(n.Image.Data))
+		_ = l.thumbnails.put(Item{File: rel}, n.Picture, imageio.SpaceOf(n.Image.Data))
 	}
 	return id, nil
 }
@@ -347,7 +347,7 @@ func (l *Library) Delete(ctx context.Context, id int64) error {
 	if _, err := l.db.ExecContext(ctx, `DELETE FROM items WHERE id = ?`, id); err != nil {
 		return fmt.Errorf("library: %w", err)
 	}
-	_ = os.Remove(l.thumbPath(it))
+	_ = os.Remove(l.thumbnails.thumbPath(it))
 	if err := os.Remove(l.Path(it)); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return fmt.Errorf(catalogue.T("library: the image was removed from the gallery but its file stays: %w"), err)
 	}
@@ -394,6 +394,6 @@ func (l *Library) Locate(ctx context.Context, id int64, src string) (Item, error
 		format, w, h, len(data), id); err != nil {
 		return it, fmt.Errorf("library: %w", err)
 	}
-	_ = os.Remove(l.thumbPath(it))
+	_ = os.Remove(l.thumbnails.thumbPath(it))
 	return l.Get(ctx, id)
 }

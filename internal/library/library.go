@@ -61,8 +61,13 @@ type Library struct {
 	alone bool
 	// journal is the record of jobs under way.
 	journal *Journal
-	// inputs are the files edits were made from.
-	inputs *InputStore
+	// inputs are the files edits were made from; trash the items
+	// deleted this session; aside the paid images the gallery could not
+	// take; thumbnails the cached thumbnails.
+	inputs     *InputStore
+	trash      *Trash
+	aside      *Aside
+	thumbnails *Thumbnails
 }
 
 // Dir is where the library lives: $EASEL_HOME when set, else the
@@ -190,6 +195,9 @@ func (l *Library) open(alone bool) error {
 	l.ledger = &Ledger{db: db, roErr: l.roErr}
 	l.memory = &Memory{db: db, saveErr: func() error { return l.saveErr }}
 	l.inputs = &InputStore{db: db, root: l.root, saveErr: func() error { return l.saveErr }}
+	l.trash = &Trash{db: db, roErr: l.roErr, delete: l.Delete}
+	l.aside = &Aside{root: l.root}
+	l.thumbnails = &Thumbnails{dir: l.thumbs, path: l.Path}
 	l.journal = &Journal{db: db, root: l.root, saveErr: func() error { return l.saveErr }, storeInput: l.inputs.storeInput, path: l.Path}
 	if l.saveErr != nil {
 		l.notices = append(l.notices, wording.Sentence(l.saveErr.Error()))
@@ -218,7 +226,7 @@ func (l *Library) open(alone bool) error {
 	}
 	var adopted int
 	if alone {
-		if adopted, err = l.recover(ctx); err != nil {
+		if adopted, err = (&recovery{db: l.db, root: l.root, images: l.images, trash: l.trash, inputs: l.inputs, thumbs: l.thumbnails, record: l.record}).run(ctx); err != nil {
 			return err
 		}
 		l.alone = true

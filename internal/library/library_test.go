@@ -112,7 +112,7 @@ func TestListSearchFavoritesDelete(t *testing.T) {
 		t.Errorf("favourites %v", favs)
 	}
 	it, _ := l.Get(ctx, ids[0])
-	thumb, _ := l.Thumbnail(it)
+	thumb, _ := l.Thumbnails().Thumbnail(it)
 	if err := l.Delete(ctx, ids[0]); err != nil {
 		t.Fatal(err)
 	}
@@ -134,7 +134,7 @@ func TestThumbnailIsSmallAndCached(t *testing.T) {
 	ctx := context.Background()
 	id, _ := l.Add(ctx, NewItem{Image: pngOf(t, 1536, 1024, color.NRGBA{0, 0, 0, 0}), Kind: "generate", Prompt: "x"})
 	it, _ := l.Get(ctx, id)
-	p, err := l.Thumbnail(it)
+	p, err := l.Thumbnails().Thumbnail(it)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,7 +146,7 @@ func TestThumbnailIsSmallAndCached(t *testing.T) {
 	}
 	st1, _ := os.Stat(p)
 	time.Sleep(10 * time.Millisecond)
-	p2, _ := l.Thumbnail(it)
+	p2, _ := l.Thumbnails().Thumbnail(it)
 	st2, _ := os.Stat(p2)
 	if p2 != p || !st1.ModTime().Equal(st2.ModTime()) {
 		t.Error("thumbnail made twice")
@@ -283,7 +283,7 @@ func TestAnUnreadableThumbnailIsAnError(t *testing.T) {
 	if err := os.WriteFile(l.thumbs, []byte("not a folder"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	_, err = l.Thumbnail(it)
+	_, err = l.Thumbnails().Thumbnail(it)
 	if err == nil || !strings.Contains(err.Error(), "thumbnail") {
 		t.Fatalf("got %v, want the thumbnail's own error", err)
 	}

@@ -27,14 +27,25 @@ var (
 	ownThumb = regexp.MustCompile(`^(\d{8,}-\d{6}-[0-9a-f]{12})\.png$`)
 )
 
-// recover repairs what a crash left, and runs only while this process
+// recovery repairs what a crash left in a library, at its opening.
+type recovery struct {
+	db           *sql.DB
+	root, images string
+	trash        *Trash
+	inputs       *InputStore
+	thumbs       *Thumbnails
+	// record records a finished file from its pending record.
+	record func(ctx context.Context, rel string, size int64, p pendingItem) error
+}
+
+// run repairs what a crash left, and runs only while this process
 // holds the library alone: it removes Easel's half-written files, records
 // finished images whose row never committed (with their prompt, from the
 // pending record written before the file), adopts images it finds without
 // any record, and drops thumbnails of images no row holds. It never
 // deletes a row, nor a file it cannot read. It returns how many images it
 // adopted without a prompt.
-func (l *Library) recover(ctx context.Context) (int, error) {
+func (l *recovery) run(ctx context.Context) (int, error) {
 	known := map[string]bool{}
 	bases := map[string]bool{}
 	rows, err := l.db.QueryContext(ctx, `SELECT file FROM items`)
@@ -90,18 +101,18 @@ func (l *Library) recover(ctx context.Context) (int, error) {
 	}
 	// Images deleted in a session that ended without emptying its
 	// trash (a crash) go now: Undo lasted until that Easel closed.
-	if err := l.EmptyTrash(ctx); err != nil {
+	if err := l.trash.Empty(ctx); err != nil {
 		return adopted, err
 	}
 	if err := l.inputs.clean(ctx); err != nil {
 		return adopted, fmt.Errorf(catalogue.T("library: cannot tidy the stored inputs: %w"), err)
 	}
-	return adopted, l.cleanThumbs(bases)
+	return adopted, l.thumbs.clean(bases)
 }
 
 // finishPending records a finished file from the pending record written
 // before it, and reports whether there was one.
-func (l *Library) finishPending(ctx context.Context, rel string) (bool, error) {
+func (l *recovery) finishPending(ctx context.Context, rel string) (bool, error) {
 	var meta string
 	err := l.db.QueryRowContext(ctx, `SELECT item FROM pending WHERE file = ?`, rel).Scan(&meta)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -125,7 +136,7 @@ func (l *Library) finishPending(ctx context.Context, rel string) (bool, error) {
 // Easel from before pending records, or a file put there by hand): its
 // bytes are kept, its settings are not known. A file that is not an image
 // Easel can read is left where it is.
-func (l *Library) adopt(ctx context.Context, rel string) (bool, error) {
+func (l *recovery) adopt(ctx context.Context, rel string) (bool, error) {
 	full := filepath.Join(l.root, filepath.FromSlash(rel))
 	data, err := os.ReadFile(full)
 	if err != nil {
@@ -145,10 +156,10 @@ func (l *Library) adopt(ctx context.Context, rel string) (bool, error) {
 	return err == nil, err
 }
 
-// cleanThumbs removes half-written thumbnails and thumbnails of images no
-// row holds.
-func (l *Library) cleanThumbs(bases map[string]bool) error {
-	entries, err := os.ReadDir(l.thumbs)
+// clean removes half-written thumbnails and thumbnails of images no row
+// holds.
+func (l *Thumbnails) clean(bases map[string]bool) error {
+	entries, err := os.ReadDir(l.dir)
 	if err != nil {
 		return nil // no thumbnails yet
 	}
@@ -157,7 +168,7 @@ func (l *Library) cleanThumbs(bases map[string]bool) error {
 		m := ownThumb.FindStringSubmatch(name)
 		stale := m != nil && !bases[m[1]]
 		if ownTemp.MatchString(name) || stale {
-			if err := removeIfThere(filepath.Join(l.thumbs, name)); err != nil {
+			if err := removeIfThere(filepath.Join(l.dir, name)); err != nil {
 				return err
 			}
 		}

@@ -89,7 +89,7 @@ func upgradeKeepsEverything(t *testing.T, fixture string, pending int) {
 			if !reflect.DeepEqual(got, w) {
 				t.Errorf("item %d changed:\n got %+v\nwant %+v", w.ID, got, w)
 			}
-			thumb := l.thumbPath(got)
+			thumb := l.thumbnails.thumbPath(got)
 			if _, err := os.Stat(thumb); err != nil {
 				t.Errorf("item %d's thumbnail is gone: %v", w.ID, err)
 			}
@@ -225,7 +225,7 @@ func libraryOf(t *testing.T, n int) (string, []Item) {
 			t.Fatal(err)
 		}
 		it, _ := l.Get(ctx, id)
-		if _, err := l.Thumbnail(it); err != nil {
+		if _, err := l.Thumbnails().Thumbnail(it); err != nil {
 			t.Fatal(err)
 		}
 		items = append(items, it)
@@ -309,13 +309,13 @@ func TestAMissingImageCanBeLocated(t *testing.T) {
 	data, _ := os.ReadFile(l.Path(items[0]))
 	os.WriteFile(elsewhere, data, 0o600)
 	os.Remove(l.Path(items[0]))
-	os.Remove(l.thumbPath(items[0]))
+	os.Remove(l.thumbnails.thumbPath(items[0]))
 
 	it, _ := l.Get(ctx, items[0].ID)
 	if !it.Missing {
 		t.Fatal("not called missing")
 	}
-	if _, err := l.Thumbnail(it); err == nil {
+	if _, err := l.Thumbnails().Thumbnail(it); err == nil {
 		t.Error("a thumbnail of a missing file")
 	}
 	notImage := filepath.Join(t.TempDir(), "notes.txt")
@@ -327,7 +327,7 @@ func TestAMissingImageCanBeLocated(t *testing.T) {
 	if err != nil || it.Missing || it.Prompt != items[0].Prompt {
 		t.Fatalf("located: %+v, %v", it, err)
 	}
-	if _, err := l.Thumbnail(it); err != nil {
+	if _, err := l.Thumbnails().Thumbnail(it); err != nil {
 		t.Errorf("no thumbnail after locating: %v", err)
 	}
 }
@@ -354,7 +354,7 @@ func TestLeftoverThumbnailsAreCleaned(t *testing.T) {
 		t.Error("a file Easel did not write was removed")
 	}
 	for _, it := range items {
-		if _, err := os.Stat(l.thumbPath(it)); err != nil {
+		if _, err := os.Stat(l.thumbnails.thumbPath(it)); err != nil {
 			t.Errorf("the thumbnail of item %d was removed", it.ID)
 		}
 	}

@@ -20,14 +20,26 @@ import (
 // ThumbSize is the longest side of a thumbnail, in pixels.
 const ThumbSize = 256
 
-func (l *Library) thumbPath(it Item) string {
+// Thumbnails are the gallery's cached thumbnails, one PNG per image in
+// thumbs/, made when first asked for (or as the image is saved) and
+// dropped with it.
+type Thumbnails struct {
+	dir string
+	// path is an item's image file.
+	path func(Item) string
+}
+
+// Thumbnails are the gallery's cached thumbnails (see Thumbnails).
+func (l *Library) Thumbnails() *Thumbnails { return l.thumbnails }
+
+func (l *Thumbnails) thumbPath(it Item) string {
 	base := strings.TrimSuffix(filepath.Base(it.File), filepath.Ext(it.File))
-	return filepath.Join(l.thumbs, base+".png")
+	return filepath.Join(l.dir, base+".png")
 }
 
 // Thumbnail returns the path of the item's thumbnail (at most ThumbSize
 // pixels, PNG so transparency survives), making it the first time.
-func (l *Library) Thumbnail(it Item) (string, error) {
+func (l *Thumbnails) Thumbnail(it Item) (string, error) {
 	p := l.thumbPath(it)
 	switch _, err := os.Stat(p); {
 	case err == nil:
@@ -37,7 +49,7 @@ func (l *Library) Thumbnail(it Item) (string, error) {
 		// say so rather than make a new one over it.
 		return "", fmt.Errorf(catalogue.T("library: cannot look at the thumbnail of image %d: %w"), it.ID, err)
 	}
-	data, err := os.ReadFile(l.Path(it))
+	data, err := os.ReadFile(l.path(it))
 	if err != nil {
 		return "", fmt.Errorf(catalogue.T("library: cannot read image %d: %w"), it.ID, err)
 	}
@@ -53,7 +65,7 @@ func (l *Library) Thumbnail(it Item) (string, error) {
 
 // putThumbnail writes the thumbnail of it from its pixels in hand, read
 // in space (nil: sRGB).
-func (l *Library) putThumbnail(it Item, img image.Image, space *colour.Space) error {
+func (l *Thumbnails) put(it Item, img image.Image, space *colour.Space) error {
 	data, err := imageio.EncodePNG(imageio.InSRGB(imageio.Fit(img, ThumbSize), space))
 	if err != nil {
 		return err

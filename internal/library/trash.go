@@ -15,24 +15,36 @@ import (
 	"easel/internal/imageio"
 )
 
-// Trash hides items from the gallery; Restore brings them back. Their
-// files and rows go only with EmptyTrash, which the app runs as it
-// closes (and recovery at the next start, after a crash): a delete can
-// be undone until then.
-func (l *Library) Trash(ctx context.Context, ids []int64) error {
+// Trash holds the items deleted in this session, hidden from the
+// gallery: their files and rows go only with Empty, which the app runs
+// as it closes (and recovery at the next start, after a crash), so a
+// delete can be undone (Restore) until then.
+type Trash struct {
+	db *sql.DB
+	// roErr, when set, is why the database cannot be written.
+	roErr error
+	// delete removes an item for good: its row, file and thumbnail.
+	delete func(ctx context.Context, id int64) error
+}
+
+// Trash holds the items deleted in this session (see Trash).
+func (l *Library) Trash() *Trash { return l.trash }
+
+// Put hides items from the gallery.
+func (l *Trash) Put(ctx context.Context, ids []int64) error {
 	return l.setDeleted(ctx, ids, time.Now().UnixMilli())
 }
 
 // Restore brings trashed items back.
-func (l *Library) Restore(ctx context.Context, ids []int64) error {
+func (l *Trash) Restore(ctx context.Context, ids []int64) error {
 	return l.setDeleted(ctx, ids, nil)
 }
 
-func (l *Library) setDeleted(ctx context.Context, ids []int64, v any) error {
+func (l *Trash) setDeleted(ctx context.Context, ids []int64, v any) error {
 	if l.roErr != nil {
 		return l.roErr
 	}
-	return l.inTx(ctx, func(tx *sql.Tx) error {
+	return inTx(ctx, l.db, func(tx *sql.Tx) error {
 		for _, id := range ids {
 			if _, err := tx.ExecContext(ctx, `UPDATE items SET deleted_ms = ? WHERE id = ?`, v, id); err != nil {
 				return fmt.Errorf("library: %w", err)
@@ -42,15 +54,15 @@ func (l *Library) setDeleted(ctx context.Context, ids []int64, v any) error {
 	})
 }
 
-// Trashed is how many items wait in the trash.
-func (l *Library) Trashed(ctx context.Context) (int, error) {
+// Count is how many items wait in the trash.
+func (l *Trash) Count(ctx context.Context) (int, error) {
 	var n int
 	err := l.db.QueryRowContext(ctx, `SELECT count(*) FROM items WHERE deleted_ms IS NOT NULL`).Scan(&n)
 	return n, err
 }
 
-// EmptyTrash deletes the trashed items for good: rows, files, thumbnails.
-func (l *Library) EmptyTrash(ctx context.Context) error {
+// Empty deletes the trashed items for good: rows, files, thumbnails.
+func (l *Trash) Empty(ctx context.Context) error {
 	if l.roErr != nil {
 		return nil
 	}
@@ -70,7 +82,7 @@ func (l *Library) EmptyTrash(ctx context.Context) error {
 	_ = rows.Close()
 	var errs []string
 	for _, id := range ids {
-		if err := l.Delete(ctx, id); err != nil && !errors.Is(err, ErrNotFound) {
+		if err := l.delete(ctx, id); err != nil && !errors.Is(err, ErrNotFound) {
 			errs = append(errs, err.Error())
 		}
 	}

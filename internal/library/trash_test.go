@@ -24,7 +24,7 @@ func TestDeleteCanBeUndoneUntilTheTrashIsEmptied(t *testing.T) {
 		id, _ := l.Add(ctx, NewItem{Image: pngOf(t, 8, 8, color.NRGBA{uint8(i), 0, 0, 255}), Kind: "generate", Prompt: "a kite", Model: "m"})
 		ids = append(ids, id)
 	}
-	if err := l.Trash(ctx, ids[:2]); err != nil {
+	if err := l.Trash().Put(ctx, ids[:2]); err != nil {
 		t.Fatal(err)
 	}
 	if n, _ := l.Count(ctx, Query{}); n != 2 {
@@ -33,12 +33,12 @@ func TestDeleteCanBeUndoneUntilTheTrashIsEmptied(t *testing.T) {
 	if items, _ := l.List(ctx, Query{Search: "kite"}); len(items) != 2 {
 		t.Errorf("search finds %d", len(items))
 	}
-	l.Restore(ctx, ids[:1])
+	l.Trash().Restore(ctx, ids[:1])
 	if n, _ := l.Count(ctx, Query{}); n != 3 {
 		t.Errorf("%d listed after Undo of one", n)
 	}
 	gone, _ := l.Get(ctx, ids[1])
-	if err := l.EmptyTrash(ctx); err != nil {
+	if err := l.Trash().Empty(ctx); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(l.Path(gone)); err == nil {
@@ -48,13 +48,13 @@ func TestDeleteCanBeUndoneUntilTheTrashIsEmptied(t *testing.T) {
 		t.Errorf("an emptied item's row: %v", err)
 	}
 	// A crash with items in the trash: the next start empties it.
-	l.Trash(ctx, ids[2:3])
+	l.Trash().Put(ctx, ids[2:3])
 	l.Close()
 	if l, err = Open(dir); err != nil {
 		t.Fatal(err)
 	}
 	defer l.Close()
-	if n, _ := l.Trashed(ctx); n != 0 {
+	if n, _ := l.Trash().Count(ctx); n != 0 {
 		t.Errorf("%d still in the trash after a restart", n)
 	}
 	if n, _ := l.Count(ctx, Query{}); n != 2 {

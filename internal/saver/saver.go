@@ -161,7 +161,7 @@ func (j Journal) Interrupted(ctx context.Context, prices func(profile string) pr
 				req.Keep.Frame = *f.KeepFrame
 			}
 		}
-		info := jobs.Info{ID: f.Job, Request: req, Started: f.Started, KeptAt: j.Lib.FoundUnsaved(f.Job)}
+		info := jobs.Info{ID: f.Job, Request: req, Started: f.Started, KeptAt: j.Lib.Aside().FoundUnsaved(f.Job)}
 		if e, ok, _ := j.Lib.Ledger().EntryOfJob(ctx, f.Job); ok && e.Outcome == library.Billed && e.Billing == "" {
 			// Answered and written down as billed before its images were
 			// saved: only the save (and the journal's end) failed.
@@ -191,7 +191,7 @@ func (j Journal) Interrupted(ctx context.Context, prices func(profile string) pr
 // KeepAside implements jobs.AsideKeeper: the bytes go beside the gallery,
 // in its "unreadable" folder.
 func (s Library) KeepAside(data []byte, job string, n int) (string, error) {
-	return s.Lib.KeepAside(data, job, n)
+	return s.Lib.Aside().Keep(data, job, n)
 }
 
 // adopt saves images a job had paid for into the gallery, with its
@@ -234,7 +234,7 @@ func (j Journal) adoptUnsaved(ctx context.Context, info jobs.Info) (kept []int64
 // KeepUnsaved implements jobs.UnsavedKeeper: the bytes go to the first
 // fallback folder that takes them.
 func (s Library) KeepUnsaved(img api.Image, job string, n int) (string, error) {
-	return s.Lib.KeepUnsaved(img.Data, img.Format, job, n)
+	return s.Lib.Aside().KeepUnsaved(img.Data, img.Format, job, n)
 }
 
 // CanSave implements jobs.SpaceChecker: whether n images of size can be

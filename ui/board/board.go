@@ -521,7 +521,7 @@ func (b *Board) keepWinners() {
 		return
 	}
 	b.host.Work().Go(func(ctx context.Context) {
-		err := lib.Trash(ctx, discard)
+		err := lib.Trash().Put(ctx, discard)
 		b.host.Work().Do(func() {
 			if err != nil {
 				dialog.ShowError(err, b.host.Window())
@@ -542,7 +542,7 @@ func (b *Board) undoDiscard() {
 	b.Discarded = nil
 	b.undo.Hide()
 	b.host.Work().Go(func(ctx context.Context) {
-		err := lib.Restore(ctx, ids)
+		err := lib.Trash().Restore(ctx, ids)
 		b.host.Work().Do(func() {
 			if err != nil {
 				dialog.ShowError(err, b.host.Window())

@@ -196,7 +196,7 @@ func (b *selectionBar) deleteItems(items []library.Item) {
 		ids[i] = it.ID
 	}
 	b.host.Work().Go(func(ctx context.Context) {
-		err := lib.Trash(ctx, ids)
+		err := lib.Trash().Put(ctx, ids)
 		b.host.Work().Do(func() {
 			if err != nil {
 				dialog.ShowError(err, b.host.Window())
@@ -224,7 +224,7 @@ func (b *selectionBar) undoDelete() {
 	b.trashed = nil
 	b.undoBar.Hide()
 	b.host.Work().Go(func(ctx context.Context) {
-		err := lib.Restore(ctx, ids)
+		err := lib.Trash().Restore(ctx, ids)
 		b.host.Work().Do(func() {
 			if err != nil {
 				dialog.ShowError(err, b.host.Window())

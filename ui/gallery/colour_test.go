@@ -90,7 +90,7 @@ func TestADisplayP3PictureIsShownInItsColours(t *testing.T) {
 	h.UI(g.Reload)
 	h.Until("the item", func() bool { return len(g.Items()) == 1 })
 	it := g.Items()[0]
-	thumb, err := h.Library().Thumbnail(it)
+	thumb, err := h.Library().Thumbnails().Thumbnail(it)
 	if err != nil {
 		t.Fatal(err)
 	}

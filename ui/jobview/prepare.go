@@ -48,7 +48,7 @@ func results(ctx context.Context, lib *library.Library, e jobs.Event) []Result {
 		r := Result{Item: id}
 		if it, err := lib.Get(ctx, id); err == nil {
 			r.Path = lib.Path(it)
-			if p, err := lib.Thumbnail(it); err == nil {
+			if p, err := lib.Thumbnails().Thumbnail(it); err == nil {
 				r.Thumb, _ = imageio.DecodeFileFit(p, PreviewSide)
 			}
 			if it.Kind == "kept" && e.Job.Request.Edit != nil && len(e.Job.Request.Edit.Images) > 0 {

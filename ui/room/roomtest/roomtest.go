@@ -112,7 +112,7 @@ func NewWith(t testing.TB, o Options) *Host {
 		t.Fatal(err)
 	}
 	h.lib = lib
-	h.th = thumbs.New(lib)
+	h.th = thumbs.New(lib.Thumbnails())
 	h.run = jobs.New(nil, saver.Library{Lib: lib}, func(e jobs.Event) {
 		h.Do(func() {
 			if h.OnJob != nil {
