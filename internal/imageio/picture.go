@@ -5,7 +5,6 @@ import (
 	"errors"
 	"image"
 	"image/draw"
-	"image/png"
 	"sync"
 	"sync/atomic"
 
@@ -19,16 +18,6 @@ var decodes atomic.Int64
 // countedPixels is the size from which a decode is counted: a picture,
 // not a thumbnail or an icon.
 const countedPixels = 1 << 20
-
-// EncodePNG is img as a PNG at the fastest compression: for the
-// pictures Easel makes to send or keep (a padded upload, a composite, a
-// mask, a thumbnail), written once and read back whole, where the time
-// matters more than the bytes.
-func EncodePNG(img image.Image) ([]byte, error) {
-	var buf bytes.Buffer
-	err := (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(&buf, img)
-	return buf.Bytes(), err
-}
 
 // Decodes is how many pictures of a megapixel or more this process has
 // decoded whole (DecodeBounded): the benchmarks count what a masked
