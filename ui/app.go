@@ -116,6 +116,8 @@ type App struct {
 	// as its rooms and dialogs see it.
 	menus *menus
 	host  *host
+	// actions are what the Gallery asks of the other tabs.
+	actions *galleryActions
 	// feed takes the jobs' events for the window as a whole.
 	feed *jobFeed
 	// saving serialises saveState: the stop hook runs it on Fyne's event
@@ -462,7 +464,8 @@ func (a *App) buildUI() {
 	a.chat = chat.New(a.host)
 	a.generate = generate.New(a.host)
 	a.edit = edit.New(a.host)
-	a.gallery = gallery.New(a.host, galleryActions{a})
+	a.actions = &galleryActions{s: &a.services, host: a.host, chat: a.chat, generate: a.generate, edit: a.edit, show: a.SelectTab, build: a.ensureBuilt}
+	a.gallery = gallery.New(a.host, a.actions)
 	a.rooms = []room.Room{a.chat, a.generate, a.edit, a.gallery}
 
 	icons := tabIcons()

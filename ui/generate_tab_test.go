@@ -116,7 +116,7 @@ func TestSendToEditKeepsOrderAndLineage(t *testing.T) {
 		t.Fatalf("%d items", len(items))
 	}
 	first, second := items[1], items[0] // newest first
-	actions := galleryActions{ea}
+	actions := ea.actions
 	actions.SendToEdit(second)
 	waitFor(t, ea, "the first input", func() bool { return len(ea.edit.Inputs()) == 1 })
 	actions.SendToEdit(first)
@@ -275,7 +275,7 @@ func TestMoreLikeThisMakesChildren(t *testing.T) {
 	orig := items[0]
 	for i, how := range []int{0, 1} {
 		onUI(ea, func() {
-			galleryActions{ea}.MoreLikeThis(orig)
+			ea.actions.MoreLikeThis(orig)
 			roomtest.Walk(ea.win.Canvas().Overlays().Top(), func(o fyne.CanvasObject) {
 				switch x := o.(type) {
 				case *choice.Choice:

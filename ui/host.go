@@ -73,8 +73,8 @@ func newHost(a *App) *host {
 			}
 			return nil
 		},
-		editThis: func(it library.Item) { galleryActions{a}.EditThis(it) },
-		moreLike: func(it library.Item) { galleryActions{a}.MoreLikeThis(it) },
+		editThis: func(it library.Item) { a.actions.EditThis(it) },
+		moreLike: func(it library.Item) { a.actions.MoreLikeThis(it) },
 		prompt: func(tab int) (*promptentry.Entry, func(string, func())) {
 			if tab == TabEdit {
 				return a.edit.Prompt(), a.edit.SetStatusUndo
@@ -205,52 +205,62 @@ func (a *App) showSettings() {
 	a.settings = dialogs.ShowSettings(a.host, func() { a.settings = nil })
 }
 
-// galleryActions are what the Gallery asks of the other tabs.
-type galleryActions struct{ a *App }
+// galleryActions are what the Gallery asks of the other tabs: each
+// fills a tab and shows it. It holds those tabs and the little it needs
+// of the window, not the App.
+type galleryActions struct {
+	s        *services
+	host     *host
+	chat     *chat.Room
+	generate *generate.Room
+	edit     *edit.Room
+	// show shows a tab (building it first); build builds one unseen.
+	show, build func(tab int)
+}
 
 // Reuse fills Text to image with an item's prompt and settings and shows
 // that tab, ready for a variation.
-func (g galleryActions) Reuse(it library.Item) {
-	g.a.SelectTab(TabGenerate)
-	g.a.generate.Reuse(it.Prompt, it.Params.ImageOptions)
+func (g *galleryActions) Reuse(it library.Item) {
+	g.show(TabGenerate)
+	g.generate.Reuse(it.Prompt, it.Params.ImageOptions)
 }
 
 // SendToEdit adds an item to Edit's reference images, after those
 // already there, and shows that tab.
-func (g galleryActions) SendToEdit(it library.Item) {
-	g.a.toEdit(it, func(in edit.Input) { g.a.edit.Add(in) })
+func (g *galleryActions) SendToEdit(it library.Item) {
+	g.toEdit(it, func(in edit.Input) { g.edit.Add(in) })
 }
 
 // SendToChat attaches an item to the chat message being written, and
 // shows Chat.
-func (g galleryActions) SendToChat(it library.Item) {
-	a, path := g.a, g.a.lib.Path(it)
-	a.SelectTab(TabChat)
-	a.work.Go(func(ctx context.Context) {
+func (g *galleryActions) SendToChat(it library.Item) {
+	path := g.s.lib.Path(it)
+	g.show(TabChat)
+	g.s.work.Go(func(ctx context.Context) {
 		data, err := os.ReadFile(path)
-		a.Do(func() {
+		g.s.Do(func() {
 			if err != nil {
-				dialog.ShowError(fmt.Errorf(catalogue.T("cannot read image %d: %w"), it.ID, err), a.win)
+				dialog.ShowError(fmt.Errorf(catalogue.T("cannot read image %d: %w"), it.ID, err), g.s.win)
 				return
 			}
-			a.chat.Attach(dialogs.ExportName(it, it.Format), data)
+			g.chat.Attach(dialogs.ExportName(it, it.Format), data)
 		})
 	})
 }
 
 // toEdit reads an item's file and makes it an input off the UI goroutine,
 // then shows Edit and hands the input to put.
-func (a *App) toEdit(it library.Item, put func(edit.Input)) {
-	path := a.lib.Path(it)
-	a.work.Go(func(ctx context.Context) {
+func (g *galleryActions) toEdit(it library.Item, put func(edit.Input)) {
+	path := g.s.lib.Path(it)
+	g.s.work.Go(func(ctx context.Context) {
 		data, err := os.ReadFile(path)
 		in := edit.NewInput(dialogs.ExportName(it, it.Format), "image/"+it.Format, data, it.ID, nil) // named by its prompt
-		a.Do(func() {
+		g.s.Do(func() {
 			if err != nil {
-				dialog.ShowError(fmt.Errorf(catalogue.T("cannot read image %d: %w"), it.ID, err), a.win)
+				dialog.ShowError(fmt.Errorf(catalogue.T("cannot read image %d: %w"), it.ID, err), g.s.win)
 				return
 			}
-			a.SelectTab(TabEdit)
+			g.show(TabEdit)
 			put(in)
 		})
 	})
@@ -282,25 +292,25 @@ func (a *host) withItem(id int64, then func(library.Item)) {
 // EditThis makes an item Edit's only image (what was there is one Undo
 // away) and shows that tab: an edit of this picture, not of the
 // references left from the last.
-func (g galleryActions) EditThis(it library.Item) { g.a.toEdit(it, g.a.edit.StartFrom) }
+func (g *galleryActions) EditThis(it library.Item) { g.toEdit(it, g.edit.StartFrom) }
 
 // ExpandCanvas makes an item Edit's only image and asks how to widen it.
-func (g galleryActions) ExpandCanvas(it library.Item) {
-	g.a.toEdit(it, func(in edit.Input) {
-		g.a.edit.ExpandFirst()
-		g.a.edit.StartFrom(in)
+func (g *galleryActions) ExpandCanvas(it library.Item) {
+	g.toEdit(it, func(in edit.Input) {
+		g.edit.ExpandFirst()
+		g.edit.StartFrom(in)
 	})
 }
 
 // Export asks where and how to export an item.
-func (g galleryActions) Export(it library.Item) {
-	dialogs.Export(g.a.host, it, g.a.lib.Path(it), nil)
+func (g *galleryActions) Export(it library.Item) {
+	dialogs.Export(g.host, it, g.s.lib.Path(it), nil)
 }
 
 // ExportMany asks where and how to export items, then exports them with
 // a progress bar.
-func (g galleryActions) ExportMany(items []library.Item) {
-	dialogs.ExportMany(g.a.host, items, g.a.lib.Path, nil)
+func (g *galleryActions) ExportMany(items []library.Item) {
+	dialogs.ExportMany(g.host, items, g.s.lib.Path, nil)
 }
 
 // onJobEvent runs on a job's goroutine: it decodes a preview there, then

@@ -262,7 +262,7 @@ func TestEditThisStartsFromThatPictureAlone(t *testing.T) {
 	dir := galleryWith(t, 2)
 	ea := appOn(t, dir)
 	items, _ := ea.lib.List(context.Background(), library.Query{})
-	actions := galleryActions{ea}
+	actions := ea.actions
 	actions.SendToEdit(items[0])
 	waitFor(t, ea, "the first input", func() bool { return len(ea.edit.Inputs()) == 1 })
 	actions.EditThis(items[1])

@@ -44,10 +44,9 @@ func variationLabels() []string {
 // MoreLikeThis asks how many more of an item to make and how close to
 // it, shows what that costs, and sends them as one request whose results
 // are the item's children in the gallery's lineage.
-func (g galleryActions) MoreLikeThis(it library.Item) {
-	a := g.a
-	a.ensureBuilt(TabEdit) // its model makes the edits
-	a.ensureBuilt(TabGenerate)
+func (g *galleryActions) MoreLikeThis(it library.Item) {
+	g.build(TabEdit) // its model makes the edits
+	g.build(TabGenerate)
 	count := widget.NewSelect(variationCounts, nil)
 	labels := variationLabels()
 	how := choice.New(labels, nil)
@@ -64,14 +63,14 @@ func (g galleryActions) MoreLikeThis(it library.Item) {
 	}
 	update := func() {
 		v, n := chosen()
-		prices := a.session.Current().Prices
+		prices := g.s.session.Current().Prices
 		if v == samePrompt {
 			o := it.Params.ImageOptions
 			o.N = n
 			estimate.SetText(spend.Options(prices, o, it.Prompt, 0, "").String())
 			return
 		}
-		o := variationEditOptions(a, it, n)
+		o := g.editOptions(it, n)
 		estimate.SetText(spend.Options(prices, o, variationPrompt(it.Prompt), 1, fidelityOf(v)).String())
 	}
 	count.OnChanged = func(string) { update() }
@@ -83,13 +82,13 @@ func (g galleryActions) MoreLikeThis(it library.Item) {
 		how.Disable()
 	}
 	form := widget.NewForm(widget.NewFormItem(catalogue.T("How many"), count), widget.NewFormItem(catalogue.T("How"), how))
-	d := dialog.NewCustomWithoutButtons(catalogue.T("More like this"), container.NewVBox(form, estimate), a.win)
+	d := dialog.NewCustomWithoutButtons(catalogue.T("More like this"), container.NewVBox(form, estimate), g.s.win)
 	d.SetButtons([]fyne.CanvasObject{
 		&widget.Button{Text: catalogue.T("Cancel"), OnTapped: d.Hide},
 		&widget.Button{Text: catalogue.T("Make them"), Importance: widget.HighImportance, OnTapped: func() {
 			d.Hide()
 			v, n := chosen()
-			sendVariations(a, it, v, n)
+			g.sendVariations(it, v, n)
 		}},
 	})
 	d.Show()
@@ -122,28 +121,28 @@ func fidelityOf(v variation) string {
 	return "low"
 }
 
-// variationEditOptions are an edit variation's options: the picture's
-// shape and quality, n images, on the Edit tab's model.
-func variationEditOptions(a *App, it library.Item, n int) api.ImageOptions {
-	o := a.edit.Options().Options()
+// editOptions are an edit variation's options: the picture's shape and
+// quality, n images, on the Edit tab's model.
+func (g *galleryActions) editOptions(it library.Item, n int) api.ImageOptions {
+	o := g.edit.Options().Options()
 	return api.ImageOptions{Model: o.Model, Size: api.MatchSize(o.Model, it.Width, it.Height), Quality: it.Params.Quality, N: n}
 }
 
 // sendVariations sends the variations from the tab that makes them.
-func sendVariations(a *App, it library.Item, v variation, n int) {
+func (g *galleryActions) sendVariations(it library.Item, v variation, n int) {
 	parents := []int64{it.ID}
 	if v == samePrompt {
 		o := it.Params.ImageOptions
 		o.N = n
-		a.SelectTab(TabGenerate)
-		a.generate.Reuse(it.Prompt, o) // the form shows what is sent, model and all
-		req := api.GenerateRequest{Prompt: it.Prompt, ImageOptions: a.generate.Options().Options()}
-		a.generate.Send(req.Check, &req.ImageOptions, jobs.Request{Generate: &req, Parents: parents})
+		g.show(TabGenerate)
+		g.generate.Reuse(it.Prompt, o) // the form shows what is sent, model and all
+		req := api.GenerateRequest{Prompt: it.Prompt, ImageOptions: g.generate.Options().Options()}
+		g.generate.Send(req.Check, &req.ImageOptions, jobs.Request{Generate: &req, Parents: parents})
 		return
 	}
-	path := a.lib.Path(it)
-	req := api.EditRequest{Prompt: variationPrompt(it.Prompt), ImageOptions: variationEditOptions(a, it, n), InputFidelity: fidelityOf(v)}
-	a.work.Go(func(ctx context.Context) {
+	path := g.s.lib.Path(it)
+	req := api.EditRequest{Prompt: variationPrompt(it.Prompt), ImageOptions: g.editOptions(it, n), InputFidelity: fidelityOf(v)}
+	g.s.work.Go(func(ctx context.Context) {
 		data, err := os.ReadFile(path)
 		var converted []string
 		if err == nil {
@@ -151,13 +150,13 @@ func sendVariations(a *App, it library.Item, v variation, n int) {
 			req.Images = []api.InputImage{{Name: dialogs.ExportName(it, it.Format), ContentType: "image/" + it.Format, Data: data}}
 			converted, err = jobs.InSRGB(&req, nil)
 		}
-		a.Do(func() {
+		g.s.Do(func() {
 			if err != nil {
-				dialog.ShowError(fmt.Errorf(catalogue.T("cannot read image %d: %w"), it.ID, err), a.win)
+				dialog.ShowError(fmt.Errorf(catalogue.T("cannot read image %d: %w"), it.ID, err), g.s.win)
 				return
 			}
-			a.SelectTab(TabEdit)
-			a.edit.Send(req.Check, &req.ImageOptions, jobs.Request{Edit: &req, Parents: parents, Converted: converted})
+			g.show(TabEdit)
+			g.edit.Send(req.Check, &req.ImageOptions, jobs.Request{Edit: &req, Parents: parents, Converted: converted})
 		})
 	})
 }
