@@ -212,13 +212,9 @@ func newState(a fyne.App, opts Options) *App {
 	b := NewBridge()
 	app := &App{services: services{fyneApp: a, bridge: b, work: work.New(b.Do)}, opts: opts}
 	app.feed = &jobFeed{s: &app.services, saveState: app.saveState,
-		galleryChanged: func() {
-			if len(app.built) > TabGallery && app.built[TabGallery] {
-				app.gallery.Reload()
-			}
-		},
-		spendChanged: func(done bool) { app.status.refreshSpend(done) },
-		foreground:   func() bool { return app.focused },
+		galleryChanged: func() { app.host.GalleryChanged() },
+		spendChanged:   func(done bool) { app.status.refreshSpend(done) },
+		foreground:     func() bool { return app.focused },
 	}
 	app.host = newHost(app)
 	return app
