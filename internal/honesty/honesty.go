@@ -356,19 +356,18 @@ func MaskChangeOf(result, original, mask *imageio.Picture) (share float64, ok bo
 	}
 	o := imageio.AsNRGBA(orig)
 	protected, changed := 0, 0
+	w := keep.Rect.Dx()
 	for y := 0; y < keep.Rect.Dy(); y++ {
-		for x := 0; x < keep.Rect.Dx(); x++ {
-			if keep.Pix[y*keep.Stride+x] < 250 {
+		k := keep.Pix[y*keep.Stride : y*keep.Stride+w]
+		r, q := onFrame.Pix[y*onFrame.Stride:y*onFrame.Stride+4*w], o.Pix[y*o.Stride:y*o.Stride+4*w]
+		for x, a := range k {
+			if a < 250 {
 				continue
 			}
 			protected++
-			i, j := onFrame.PixOffset(x, y), o.PixOffset(x, y)
-			for c := 0; c < 3; c++ {
-				d := int(onFrame.Pix[i+c]) - int(o.Pix[j+c])
-				if d > MaskChangeThreshold || d < -MaskChangeThreshold {
-					changed++
-					break
-				}
+			i := 4 * x
+			if far(r[i], q[i]) || far(r[i+1], q[i+1]) || far(r[i+2], q[i+2]) {
+				changed++
 			}
 		}
 	}
@@ -376,6 +375,13 @@ func MaskChangeOf(result, original, mask *imageio.Picture) (share float64, ok bo
 		return 0, false
 	}
 	return float64(changed) / float64(protected), true
+}
+
+// far says whether two levels of a channel differ by more than
+// MaskChangeThreshold.
+func far(a, b uint8) bool {
+	d := int(a) - int(b)
+	return d > MaskChangeThreshold || d < -MaskChangeThreshold
 }
 
 // credentials checks that every picture of an answer from a model whose

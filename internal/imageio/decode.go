@@ -6,6 +6,8 @@ import (
 	"image"
 	"io"
 	"os"
+	"runtime"
+	"sync"
 
 	"github.com/disintegration/imaging"
 
@@ -94,11 +96,93 @@ func ReadFile(path string) ([]byte, error) {
 }
 
 // Fit is img scaled down to fit side pixels, or img itself when it fits.
+// A picture many times larger is first shrunk by averaging blocks of
+// whole pixels (shrink) to between two and four times the size, as
+// libvips shrinks before it reduces: the linear filter's taps grow with
+// the scale, and taking a 3840×2160 answer to a 256-pixel thumbnail
+// directly was a tenth of a second of CPU, three times for a kept edit.
 func Fit(img image.Image, side int) image.Image {
-	if b := img.Bounds(); b.Dx() > side || b.Dy() > side {
+	b := img.Bounds()
+	if b.Dx() <= side && b.Dy() <= side {
+		return img
+	}
+	k := max(b.Dx(), b.Dy()) / side / 2
+	if k < 2 {
 		return imaging.Fit(img, side, side, imaging.Linear)
 	}
-	return img
+	// The size is the whole picture's fit (as imaging.Fit reckons it):
+	// the shrunk one's sides are rounded up to whole blocks.
+	aspect := float64(b.Dx()) / float64(b.Dy())
+	w, h := side, int(float64(side)/aspect)
+	if aspect <= 1 {
+		w, h = int(float64(side)*aspect), side
+	}
+	if small, ok := shrink(img, k); ok {
+		img = small
+	}
+	return imaging.Resize(img, max(1, w), max(1, h), imaging.Linear)
+}
+
+// shrink is img with each k×k block of pixels averaged into one (the
+// blocks at the right and bottom edges may be narrower), for what PNG
+// decodes to: RGBA, whose premultiplied colours average as they are,
+// and opaque NRGBA. Other kinds are not shrunk (false).
+func shrink(img image.Image, k int) (image.Image, bool) {
+	var pix []byte
+	var stride int
+	b := img.Bounds()
+	size := image.Rect(0, 0, (b.Dx()+k-1)/k, (b.Dy()+k-1)/k)
+	var out image.Image
+	var outPix []byte
+	switch m := img.(type) {
+	case *image.RGBA:
+		pix, stride = m.Pix[m.PixOffset(b.Min.X, b.Min.Y):], m.Stride
+		o := image.NewRGBA(size)
+		out, outPix = o, o.Pix
+	case *image.NRGBA:
+		if !m.Opaque() {
+			return nil, false // its colours would need weighing by alpha
+		}
+		pix, stride = m.Pix[m.PixOffset(b.Min.X, b.Min.Y):], m.Stride
+		o := image.NewNRGBA(size)
+		out, outPix = o, o.Pix
+	default:
+		return nil, false
+	}
+	w, h := b.Dx(), b.Dy()
+	// Each band of k rows is summed down its columns, then across its
+	// blocks: two plain loops over the bytes. The bands are shared out
+	// among the cores.
+	workers := min(runtime.GOMAXPROCS(0), size.Dy())
+	var wg sync.WaitGroup
+	for wk := range workers {
+		wg.Go(func() {
+			cols := make([]uint32, 4*w)
+			for oy := wk; oy < size.Dy(); oy += workers {
+				clear(cols)
+				y0, y1 := oy*k, min(h, oy*k+k)
+				for y := y0; y < y1; y++ {
+					row := pix[y*stride : y*stride+4*w]
+					sum := cols[:len(row)]
+					for i, v := range row {
+						sum[i] += uint32(v)
+					}
+				}
+				dst := outPix[oy*4*size.Dx():]
+				for ox := range size.Dx() {
+					x0, x1 := ox*k, min(w, ox*k+k)
+					var r, g, bl, a uint32
+					for i := 4 * x0; i < 4*x1; i += 4 {
+						r, g, bl, a = r+cols[i], g+cols[i+1], bl+cols[i+2], a+cols[i+3]
+					}
+					n := uint32((y1 - y0) * (x1 - x0))
+					dst[4*ox], dst[4*ox+1], dst[4*ox+2], dst[4*ox+3] = uint8((r+n/2)/n), uint8((g+n/2)/n), uint8((bl+n/2)/n), uint8((a+n/2)/n)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	return out, true
 }
 
 // IsOpaque reports whether every pixel of img is opaque. Images that can

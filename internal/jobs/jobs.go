@@ -595,12 +595,16 @@ func (r *Runner) run(ctx context.Context, info Info, slot chan struct{}) {
 // in the journal, for the next start to put them in the gallery.
 func (r *Runner) save(ctx context.Context, info Info, res *api.ImageResult, report honesty.Report, pics *imageio.EditPictures, done *Event) (keptAside bool) {
 	fallback, keepsUnsaved := r.saver.(UnsavedKeeper)
-	if pics != nil && pics.User != nil {
-		if img, err := pics.User.Image(); err == nil {
-			done.Before = imageio.Fit(img, library.ThumbSize)
-			done.BeforeData, _ = pics.User.Bytes()
+	// The card's picture of the user's original is made once the paid
+	// images are on disk, not before.
+	defer func() {
+		if pics != nil && pics.User != nil {
+			if img, err := pics.User.Image(); err == nil {
+				done.Before = imageio.Fit(img, library.ThumbSize)
+				done.BeforeData, _ = pics.User.Bytes()
+			}
 		}
-	}
+	}()
 	for _, s := range r.saver.Save(context.WithoutCancel(ctx), info, res, report, pics) {
 		if s.Err == nil {
 			done.ItemIDs = append(done.ItemIDs, s.Item)
