@@ -115,7 +115,6 @@ type Room struct {
 	prompt     *promptentry.Entry
 	fidelity   *widget.Select
 	keep       *keepOption
-	formScroll *container.Scroll
 	jobs       *jobview.List
 	// panel is the side panel (prompt, options, brush, edits, Send) and
 	// split holds it beside the canvas; folded hides it (layout.go).
@@ -195,16 +194,15 @@ func (t *Room) StartFrom(in Input) {
 func (t *Room) Inputs() []Input { return t.strip.inputs }
 
 // optionsChanged follows a change of what the form's notes say (the
-// size a match sends, whether the unmasked area can be kept): a note
-// that grows or shrinks changes the form's height, which its scroll
-// learns only when refreshed.
+// size a match sends, whether the unmasked area can be kept). A note
+// that grows or shrinks is laid out by the window's own pass over the
+// sizes that changed, before its next frame; refreshing the whole
+// scrolled form here re-drew every button and icon in it, a third of
+// the callback that shows a new first image.
 func (t *Room) optionsChanged() {
 	t.keep.sync()
 	t.mask.syncMarks() // the model decides how marks go
 	t.Advise()         // the estimate and what the service is known not to do
-	if t.formScroll != nil {
-		t.formScroll.Refresh()
-	}
 }
 
 // firstSize is the first input's size in pixels, false without one.

@@ -56,7 +56,6 @@ func (t *Room) layOut() fyne.CanvasObject {
 	compare := &widget.Button{Text: catalogue.T("Compare…"), Icon: theme.ViewRestoreIcon(), Importance: widget.LowImportance, OnTapped: sending{t}.compare}
 	heading := container.NewBorder(nil, nil, kit.Heading(catalogue.T("Prompt")), compare)
 	form := container.NewVScroll(container.NewPadded(container.NewVBox(heading, t.prompt, t.Options().Form, t.mask.panel)))
-	t.formScroll = form
 	jobs := container.NewBorder(kit.Heading(catalogue.T("Edits")), nil, nil, nil, container.NewVScroll(t.jobs.Box))
 	column := container.NewVSplit(form, jobs)
 	column.Offset = 0.66

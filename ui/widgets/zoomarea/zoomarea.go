@@ -58,7 +58,9 @@ func (a *Area) Percent() float64 { return 100 * a.View.Zoom / viewport.Actual(a.
 func (a *Area) Apply(z, ax, ay float64) {
 	a.View.OffX, a.View.OffY = float64(a.Scroll.Offset.X), float64(a.Scroll.Offset.Y)
 	a.View = a.View.ZoomAt(z, ax, ay)
-	a.Scroll.Content.Refresh()
+	// The content's size is read from View (its MinSize), and the
+	// scroll's Refresh lays it out at that size and then refreshes it:
+	// once, not twice.
 	a.Scroll.Refresh()
 	a.Scroll.ScrollToOffset(fyne.NewPos(float32(a.View.OffX), float32(a.View.OffY)))
 	if a.OnZoom != nil {
