@@ -110,12 +110,12 @@ type Room struct {
 	room.Sender
 	host Host
 	// strip shows the inputs as numbered tiles.
-	strip      *refStrip
-	mask       *maskTools
-	prompt     *promptentry.Entry
-	fidelity   *widget.Select
-	keep       *keepOption
-	jobs       *jobview.List
+	strip    *refStrip
+	mask     *maskTools
+	prompt   *promptentry.Entry
+	fidelity *widget.Select
+	keep     *keepOption
+	jobs     *jobview.List
 	// panel is the side panel (prompt, options, brush, edits, Send) and
 	// split holds it beside the canvas; folded hides it (layout.go).
 	panel  fyne.CanvasObject
@@ -227,9 +227,11 @@ func (t *Room) showFirst() {
 	if !t.mask.differs(first) {
 		// Another reference, the same first: only the estimate, which
 		// counts the inputs, changes; the size the form matches and its
-		// notes do not (refreshing the form for each of sixteen
-		// references stalled a frame each time).
-		t.Advise()
+		// notes (what the service is known to do with these options) do
+		// not: refreshing the form for each of sixteen references
+		// stalled a frame each time, and reading the service's memory
+		// again was a few milliseconds of each.
+		t.UpdateEstimate()
 		return
 	}
 	t.Options().SizeChanged()

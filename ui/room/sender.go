@@ -129,9 +129,7 @@ func (s *Sender) edited() {
 		s.status.SetText(ReadyText(s.host))
 	}
 	// The estimate follows every option: size and quality price it.
-	o := s.options.Options()
-	o.Model = s.options.Model.Text()
-	s.showEstimate(o)
+	s.UpdateEstimate()
 }
 
 // Advise says beside the button what the request will cost at list
@@ -157,6 +155,15 @@ func (s *Sender) Advise() {
 		known = nil
 	}
 	s.options.SetServiceNotes(honesty.Advise(known, o, edit, masked).Notes)
+}
+
+// UpdateEstimate says again what the request will cost, when only what
+// the estimate counts changed (an edit's number of inputs), not the
+// options the service's notes follow.
+func (s *Sender) UpdateEstimate() {
+	o := s.options.Options()
+	o.Model = s.options.Model.Text()
+	s.showEstimate(o)
 }
 
 // showEstimate says under the button what a request with o will cost at
@@ -194,9 +201,7 @@ func (s *Sender) SetPrompt(e *widget.Entry) {
 		if prev != nil {
 			prev(text)
 		}
-		o := s.options.Options()
-		o.Model = s.options.Model.Text()
-		s.showEstimate(o)
+		s.UpdateEstimate()
 	}
 }
 
