@@ -140,9 +140,9 @@ func (s *Sender) edited() {
 // key from the WAL database, which no writer blocks: it is read here, on
 // the UI goroutine, so the note always matches the options shown.
 func (s *Sender) Advise() {
+	s.UpdateEstimate()
 	o := s.options.Options()
 	o.Model = s.options.Model.Text()
-	s.showEstimate(o)
 	lib := s.host.Library()
 	if lib == nil || s.host.Session().Client() == nil {
 		s.options.SetServiceNotes(nil)
@@ -157,19 +157,15 @@ func (s *Sender) Advise() {
 	s.options.SetServiceNotes(honesty.Advise(known, o, edit, masked).Notes)
 }
 
-// UpdateEstimate says again what the request will cost, when only what
-// the estimate counts changed (an edit's number of inputs), not the
-// options the service's notes follow.
+// UpdateEstimate says under the button what a request with the form's
+// options will cost at the connected profile's prices (the demo
+// service's are the list prices): the same figure `easel gen
+// --estimate` prints. Called alone when only what the estimate counts
+// changed (an edit's number of inputs), not the options the service's
+// notes follow.
 func (s *Sender) UpdateEstimate() {
 	o := s.options.Options()
 	o.Model = s.options.Model.Text()
-	s.showEstimate(o)
-}
-
-// showEstimate says under the button what a request with o will cost at
-// the connected profile's prices (the demo service's are the list
-// prices): the same figure `easel gen --estimate` prints.
-func (s *Sender) showEstimate(o api.ImageOptions) {
 	n, high := s.advice.inputs()
 	fidelity := ""
 	if high {
