@@ -264,21 +264,12 @@ func applyFilter(f byte, out, cur, prev []byte, bpp int) {
 }
 
 // paethRow filters cur by Paeth, given left and aboveLeft (cur and prev
-// a pixel back), with paethPredictor written out: it is most of a
-// photograph's filtering, and the call is too large to inline.
+// a pixel back), each slice cut to cur's length so the loop runs
+// without bounds checks.
 func paethRow(out, cur, above, left, aboveLeft []byte) {
 	out, above, left, aboveLeft = out[:len(cur)], above[:len(cur)], left[:len(cur)], aboveLeft[:len(cur)]
 	for i, x := range cur {
-		a, b, c := int(left[i]), int(above[i]), int(aboveLeft[i])
-		pa, pb, pc := abs(b-c), abs(a-c), abs(a+b-2*c)
-		p := c
-		if pb <= pc {
-			p = b
-		}
-		if pa <= min(pb, pc) {
-			p = a
-		}
-		out[i] = x - byte(p)
+		out[i] = x - byte(paethPredictor(int(left[i]), int(above[i]), int(aboveLeft[i])))
 	}
 }
 
