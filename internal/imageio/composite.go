@@ -130,20 +130,23 @@ func Composite(result, original image.Image, keep *image.Alpha, feather int) (*i
 // AsNRGBA is img as an *image.NRGBA at the origin, converted only when it
 // is not one already: it may share img's pixels, so it is for reading.
 func AsNRGBA(img image.Image) *image.NRGBA {
-	switch n := img.(type) {
-	case *image.NRGBA:
-		if n.Rect.Min == (image.Point{}) {
-			return n
-		}
-	case *image.RGBA:
-		// An opaque RGBA's bytes are the same numbers as NRGBA's (there
-		// is nothing to divide out): what PNG decodes an RGB file to is
-		// read in place, not copied (33 MB at 3840×2160).
-		if n.Rect.Min == (image.Point{}) && n.Opaque() {
-			return &image.NRGBA{Pix: n.Pix, Stride: n.Stride, Rect: n.Rect}
-		}
+	img = opaqueAsNRGBA(img)
+	if n, ok := img.(*image.NRGBA); ok && n.Rect.Min == (image.Point{}) {
+		return n
 	}
 	return copyNRGBA(img)
+}
+
+// opaqueAsNRGBA is an opaque RGBA picture read as NRGBA over the same
+// pixels, img itself otherwise: an opaque RGBA's bytes are the same
+// numbers as NRGBA's (there is nothing to divide out), so what PNG
+// decodes an RGB file to is read in place, or copied row by row, rather
+// than converted (33 MB at 3840×2160).
+func opaqueAsNRGBA(img image.Image) image.Image {
+	if r, ok := img.(*image.RGBA); ok && r.Opaque() {
+		return &image.NRGBA{Pix: r.Pix, Stride: r.Stride, Rect: r.Rect}
+	}
+	return img
 }
 
 // copyNRGBA is a new *image.NRGBA at the origin holding img. What PNG
@@ -153,18 +156,12 @@ func AsNRGBA(img image.Image) *image.NRGBA {
 func copyNRGBA(img image.Image) *image.NRGBA {
 	b := img.Bounds()
 	n := image.NewNRGBA(image.Rect(0, 0, b.Dx(), b.Dy()))
-	switch src := img.(type) {
+	switch src := opaqueAsNRGBA(img).(type) {
 	case *image.NRGBA:
 		for y := range b.Dy() {
 			copy(n.Pix[y*n.Stride:y*n.Stride+4*b.Dx()], src.Pix[src.PixOffset(b.Min.X, b.Min.Y+y):])
 		}
 	case *image.RGBA:
-		if src.Opaque() {
-			for y := range b.Dy() {
-				copy(n.Pix[y*n.Stride:y*n.Stride+4*b.Dx()], src.Pix[src.PixOffset(b.Min.X, b.Min.Y+y):])
-			}
-			break
-		}
 		for y := range b.Dy() {
 			s, d := src.Pix[src.PixOffset(b.Min.X, b.Min.Y+y):], n.Pix[y*n.Stride:]
 			for i := 0; i < 4*b.Dx(); i += 4 {

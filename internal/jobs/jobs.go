@@ -595,16 +595,6 @@ func (r *Runner) run(ctx context.Context, info Info, slot chan struct{}) {
 // in the journal, for the next start to put them in the gallery.
 func (r *Runner) save(ctx context.Context, info Info, res *api.ImageResult, report honesty.Report, pics *imageio.EditPictures, done *Event) (keptAside bool) {
 	fallback, keepsUnsaved := r.saver.(UnsavedKeeper)
-	// The card's picture of the user's original is made once the paid
-	// images are on disk, not before.
-	defer func() {
-		if pics != nil && pics.User != nil {
-			if img, err := pics.User.Image(); err == nil {
-				done.Before = imageio.Fit(img, library.ThumbSize)
-				done.BeforeData, _ = pics.User.Bytes()
-			}
-		}
-	}()
 	for _, s := range r.saver.Save(context.WithoutCancel(ctx), info, res, report, pics) {
 		if s.Err == nil {
 			done.ItemIDs = append(done.ItemIDs, s.Item)
@@ -619,6 +609,14 @@ func (r *Runner) save(ctx context.Context, info Info, res *api.ImageResult, repo
 			keptAside = keptAside || u.Path != ""
 		}
 		done.Unsaved = append(done.Unsaved, u)
+	}
+	// The card's picture of the user's original is made once the paid
+	// images are on disk, not before.
+	if pics != nil && pics.User != nil {
+		if img, err := pics.User.Image(); err == nil {
+			done.Before = imageio.Fit(img, library.ThumbSize)
+			done.BeforeData, _ = pics.User.Bytes()
+		}
 	}
 	return keptAside
 }
