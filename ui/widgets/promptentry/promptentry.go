@@ -28,5 +28,11 @@ func New(placeholder string) *Entry {
 	return e
 }
 
+// CreateRenderer draws the field's background and outline in one pass;
+// see frameRenderer.
+func (e *Entry) CreateRenderer() fyne.WidgetRenderer {
+	return newFrameRenderer(e.Entry.CreateRenderer())
+}
+
 // AcceptsTab implements fyne.Tabbable: Tab leaves the field.
 func (e *Entry) AcceptsTab() bool { return false }
