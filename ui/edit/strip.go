@@ -163,7 +163,7 @@ func (s *refStrip) show(inputs []Input) {
 			}
 		}
 		if t == nil {
-			t = s.newTile(in)
+			t = s.newTile(in, len(s.tiles))
 		}
 		s.tiles = append(s.tiles, t)
 	}
@@ -192,12 +192,14 @@ func (s *refStrip) show(inputs []Input) {
 	s.scroll.Refresh()
 }
 
-// newTile builds in's tile; place numbers it.
-func (s *refStrip) newTile(in Input) *refTile {
+// newTile builds in's tile, to be the i-th; place numbers it. Its
+// labels are made with their text: set later, each would be shaped and
+// truncated once more before the tile was first laid out.
+func (s *refStrip) newTile(in Input, i int) *refTile {
 	t := &refTile{key: key(&in)}
-	t.title = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	t.title = widget.NewLabelWithStyle(tileTitle(i, in), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	t.title.Truncation = fyne.TextTruncateEllipsis
-	t.info = widget.NewLabel("")
+	t.info = widget.NewLabel(tileInfo(i, in))
 	t.info.SizeName = theme.SizeNameCaptionText
 	t.info.Truncation = fyne.TextTruncateEllipsis
 	t.left = &widget.Button{Icon: theme.NavigateBackIcon(), Importance: widget.LowImportance, OnTapped: func() { s.moveTo(t.at, t.at-1) }}
@@ -225,12 +227,8 @@ func (s *refStrip) newTile(in Input) *refTile {
 // place numbers the tile as the i-th of n, showing in.
 func (t *refTile) place(i int, in Input, n int) {
 	t.at = i
-	setText(t.title, catalogue.F("%s · %s", kit.Ordinal(i+1), in.Image.Name))
-	about := describe(in)
-	if i == 0 {
-		about = catalogue.F("%s · %s", catalogue.T("mask canvas"), about)
-	}
-	setText(t.info, about)
+	setText(t.title, tileTitle(i, in))
+	setText(t.info, tileInfo(i, in))
 	setEnabled(t.left, i > 0)
 	setEnabled(t.right, i < n-1)
 	if t.frame.Hidden == (i == 0) {
@@ -240,6 +238,20 @@ func (t *refTile) place(i int, in Input, n int) {
 	if t.mark.Visible() {
 		t.mark.Hide()
 	}
+}
+
+// tileTitle is the i-th tile's title: its place and the file's name.
+func tileTitle(i int, in Input) string {
+	return catalogue.F("%s · %s", kit.Ordinal(i+1), in.Image.Name)
+}
+
+// tileInfo is the line under the i-th tile's title.
+func tileInfo(i int, in Input) string {
+	about := describe(in)
+	if i == 0 {
+		about = catalogue.F("%s · %s", catalogue.T("mask canvas"), about)
+	}
+	return about
 }
 
 // setText sets l's text when it differs: a truncated label shapes its

@@ -171,7 +171,12 @@ func (s *Sender) UpdateEstimate() {
 	if high {
 		fidelity = "high"
 	}
-	s.estimate.SetText(spend.Options(s.prices(), o, s.advice.prompt(), n, fidelity).String())
+	// Set only when it changed: the label truncates, so each SetText
+	// shapes its text again, and this runs at every keystroke and for
+	// each reference added.
+	if text := spend.Options(s.prices(), o, s.advice.prompt(), n, fidelity).String(); text != s.estimate.Text {
+		s.estimate.SetText(text)
+	}
 	s.estimate.Show()
 }
 
