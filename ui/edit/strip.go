@@ -202,9 +202,11 @@ func (s *refStrip) newTile(in Input, i int) *refTile {
 	t.info = widget.NewLabel(tileInfo(i, in))
 	t.info.SizeName = theme.SizeNameCaptionText
 	t.info.Truncation = fyne.TextTruncateEllipsis
-	t.left = &widget.Button{Icon: theme.NavigateBackIcon(), Importance: widget.LowImportance, OnTapped: func() { s.moveTo(t.at, t.at-1) }}
-	t.right = &widget.Button{Icon: theme.NavigateNextIcon(), Importance: widget.LowImportance, OnTapped: func() { s.moveTo(t.at, t.at+1) }}
-	remove := &widget.Button{Icon: theme.DeleteIcon(), Importance: widget.LowImportance, OnTapped: func() { s.remove(t.at) }}
+	// Steady icons: a tile is made for each reference added, and Fyne's
+	// themed icons were recoloured and parsed again for each button.
+	t.left = &widget.Button{Icon: kit.SteadyIcon(theme.NavigateBackIcon()), Importance: widget.LowImportance, OnTapped: func() { s.moveTo(t.at, t.at-1) }}
+	t.right = &widget.Button{Icon: kit.SteadyIcon(theme.NavigateNextIcon()), Importance: widget.LowImportance, OnTapped: func() { s.moveTo(t.at, t.at+1) }}
+	remove := &widget.Button{Icon: kit.SteadyIcon(theme.DeleteIcon()), Importance: widget.LowImportance, OnTapped: func() { s.remove(t.at) }}
 	pic := picture.New(fyne.NewSize(stripThumb, stripThumb))
 	pic.SetImage(in.Thumb)
 	lines := container.NewVBox(container.NewBorder(nil, nil, nil, container.NewHBox(t.left, t.right, remove), t.title), t.info)
