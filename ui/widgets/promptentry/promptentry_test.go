@@ -12,14 +12,21 @@ import (
 	"fyne.io/fyne/v2/widget"
 )
 
-// Tab moves from the prompt to the next control and types nothing;
-// Enter still breaks a line.
-func TestTabLeavesThePrompt(t *testing.T) {
+// promptAndEntry is a window of a prompt with an entry below it.
+func promptAndEntry(t *testing.T) (fyne.App, fyne.Window, *Entry, *widget.Entry) {
 	a := test.NewTempApp(t)
 	w := a.NewWindow("")
 	p := New("describe")
 	next := widget.NewEntry()
 	w.SetContent(container.NewVBox(p, next))
+	w.Resize(fyne.NewSize(400, 300))
+	return a, w, p, next
+}
+
+// Tab moves from the prompt to the next control and types nothing;
+// Enter still breaks a line.
+func TestTabLeavesThePrompt(t *testing.T) {
+	_, w, p, next := promptAndEntry(t)
 	w.Canvas().Focus(p)
 	test.Type(p, "a fox")
 	p.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
@@ -51,12 +58,7 @@ func visibleRects(r fyne.WidgetRenderer) []*canvas.Rectangle {
 // frame, and it follows the focus and the disabled state as Fyne's two
 // did.
 func TestFrameIsOneRectangle(t *testing.T) {
-	a := test.NewTempApp(t)
-	w := a.NewWindow("")
-	p := New("describe")
-	other := widget.NewEntry()
-	w.SetContent(container.NewVBox(p, other))
-	w.Resize(fyne.NewSize(400, 300))
+	a, w, p, other := promptAndEntry(t)
 	th, v := a.Settings().Theme(), a.Settings().ThemeVariant()
 
 	frame := func() *canvas.Rectangle {
