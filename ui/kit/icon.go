@@ -14,8 +14,7 @@ import (
 // more there and parsed for its size: three XML passes a refresh, two
 // refreshes a new button. Adding a reference to Edit's strip makes a
 // tile of three buttons, and that was half of what the add allocated on
-// the UI goroutine, and what its slowest adds were slow with while the
-// next picture decoded beside them (docs/decisions.md). A steady icon is
+// the UI goroutine (docs/decisions.md). A steady icon is
 // recoloured once per colour, and the result shared by every widget
 // showing it; it is not a themed resource, so the image takes it as it
 // is. Its name carries the colour, so Fyne's cache of drawn icons, kept
