@@ -229,8 +229,8 @@ func (s *refStrip) newTile(in Input, i int) *refTile {
 // place numbers the tile as the i-th of n, showing in.
 func (t *refTile) place(i int, in Input, n int) {
 	t.at = i
-	setText(t.title, tileTitle(i, in))
-	setText(t.info, tileInfo(i, in))
+	kit.SetText(t.title, tileTitle(i, in))
+	kit.SetText(t.info, tileInfo(i, in))
 	setEnabled(t.left, i > 0)
 	setEnabled(t.right, i < n-1)
 	if t.frame.Hidden == (i == 0) {
@@ -254,14 +254,6 @@ func tileInfo(i int, in Input) string {
 		about = catalogue.F("%s · %s", catalogue.T("mask canvas"), about)
 	}
 	return about
-}
-
-// setText sets l's text when it differs: a truncated label shapes its
-// text again on every refresh.
-func setText(l *widget.Label, s string) {
-	if l.Text != s {
-		l.SetText(s)
-	}
 }
 
 // markLanding highlights where the input at i would land, steps places

@@ -27,6 +27,15 @@ func HintLabel(text string) *widget.Label {
 	return l
 }
 
+// SetText sets l's text when it differs: a truncated label shapes its
+// text again on every refresh, and some labels are set at every
+// keystroke or for each of many items added.
+func SetText(l *widget.Label, text string) {
+	if l.Text != text {
+		l.SetText(text)
+	}
+}
+
 // Heading is a section's bold title.
 func Heading(text string) *widget.Label {
 	return widget.NewLabelWithStyle(text, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})

@@ -171,12 +171,9 @@ func (s *Sender) UpdateEstimate() {
 	if high {
 		fidelity = "high"
 	}
-	// Set only when it changed: the label truncates, so each SetText
-	// shapes its text again, and this runs at every keystroke and for
-	// each reference added.
-	if text := spend.Options(s.prices(), o, s.advice.prompt(), n, fidelity).String(); text != s.estimate.Text {
-		s.estimate.SetText(text)
-	}
+	// At every keystroke and for each reference added: set only when it
+	// changed.
+	kit.SetText(s.estimate, spend.Options(s.prices(), o, s.advice.prompt(), n, fidelity).String())
 	s.estimate.Show()
 }
 
