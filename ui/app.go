@@ -20,6 +20,7 @@ import (
 	"easel/internal/api"
 	"easel/internal/catalogue"
 	"easel/internal/config"
+	"easel/internal/cores"
 	"easel/internal/instance"
 	"easel/internal/jobs"
 	"easel/internal/library"
@@ -209,6 +210,9 @@ func newState(a fyne.App, opts Options) *App {
 	if choice := a.Preferences().String(kit.PrefTheme); choice != kit.ThemeSystem || kit.OneWeight() {
 		kit.ApplyTheme(a, choice)
 	}
+	// Go's scheduler has no priorities: image work is kept to the
+	// cores but one, so a callback never waits for a P behind it.
+	cores.Reserve(1)
 	b := NewBridge()
 	app := &App{services: services{fyneApp: a, bridge: b, work: work.New(b.Do)}, opts: opts}
 	app.feed = &jobFeed{s: &app.services, saveState: app.saveState,

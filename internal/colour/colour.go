@@ -16,10 +16,11 @@ import (
 	"image"
 	"image/draw"
 	"math"
-	"runtime"
 	"sync"
 
 	"github.com/kovidgoyal/imaging/prism/meta/icc"
+
+	"easel/internal/cores"
 )
 
 // srgbICC is Compact ICC Profiles' sRGB-v4 (CC0, 480 bytes): the source
@@ -146,7 +147,7 @@ func apply(p *icc.Pipeline, img image.Image) *image.NRGBA {
 	out := image.NewNRGBA(image.Rect(0, 0, b.Dx(), b.Dy()))
 	draw.Draw(out, out.Rect, img, b.Min, draw.Src)
 	rows := out.Rect.Dy()
-	workers := min(runtime.GOMAXPROCS(0), max(1, rows/64))
+	workers := min(cores.Workers(), max(1, rows/64))
 	var wg sync.WaitGroup
 	for w := range workers {
 		wg.Go(func() {

@@ -2,17 +2,19 @@ package imageio
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"image"
+	"image/draw"
 	"io"
 	"os"
-	"runtime"
 	"sync"
 
 	"github.com/disintegration/imaging"
 
 	"easel/internal/catalogue"
 	"easel/internal/colour"
+	"easel/internal/cores"
 )
 
 // DecodeBounded decodes an image after reading its header and refusing
@@ -117,72 +119,142 @@ func Fit(img image.Image, side int) image.Image {
 	if aspect <= 1 {
 		w, h = int(float64(side)*aspect), side
 	}
-	if small, ok := shrink(img, k); ok {
-		img = small
-	}
+	img = shrink(img, k)
 	return imaging.Resize(img, max(1, w), max(1, h), imaging.Linear)
 }
 
 // shrink is img with each k×k block of pixels averaged into one (the
-// blocks at the right and bottom edges may be narrower), for what PNG
-// decodes to: RGBA, whose premultiplied colours average as they are,
-// and opaque NRGBA. Other kinds are not shrunk (false).
-func shrink(img image.Image, k int) (image.Image, bool) {
-	var pix []byte
-	var stride int
+// blocks at the right and bottom edges may be narrower), colours
+// weighed by alpha. PNG's kinds are summed where they lie: RGBA (an RGB
+// file), premultiplied already; opaque NRGBA; translucent NRGBA, each
+// colour times its alpha. Any other kind (a JPEG's YCbCr, 16-bit or
+// paletted colour) is drawn band by band into premultiplied RGBA first.
+// Translucent and drawn blocks are kept at 16 bits (RGBA64): rounded to
+// 8 bits premultiplied, a nearly clear block's colour was six levels off
+// once its alpha was divided out. Only RGBA and opaque NRGBA were once
+// shrunk: the rest were scaled whole by the linear filter, and a 3600²
+// translucent reference's thumbnail held both cores for a fifth of a
+// second while the window's callbacks waited behind it (session 25).
+func shrink(img image.Image, k int) image.Image {
 	b := img.Bounds()
-	size := image.Rect(0, 0, (b.Dx()+k-1)/k, (b.Dy()+k-1)/k)
-	var out image.Image
-	var outPix []byte
+	w, h := b.Dx(), b.Dy()
+	size := image.Rect(0, 0, (w+k-1)/k, (h+k-1)/k)
+	sh := shrinker{k: k, w: w, h: h, size: size}
 	switch m := img.(type) {
 	case *image.RGBA:
-		pix, stride = m.Pix[m.PixOffset(b.Min.X, b.Min.Y):], m.Stride
+		sh.pix, sh.stride = m.Pix[m.PixOffset(b.Min.X, b.Min.Y):], m.Stride
 		o := image.NewRGBA(size)
-		out, outPix = o, o.Pix
+		sh.out, sh.outPix = o, o.Pix
 	case *image.NRGBA:
-		if !m.Opaque() {
-			return nil, false // its colours would need weighing by alpha
+		sh.pix, sh.stride = m.Pix[m.PixOffset(b.Min.X, b.Min.Y):], m.Stride
+		if m.Opaque() {
+			o := image.NewNRGBA(size)
+			sh.out, sh.outPix = o, o.Pix
+		} else {
+			sh.weigh = true
 		}
-		pix, stride = m.Pix[m.PixOffset(b.Min.X, b.Min.Y):], m.Stride
-		o := image.NewNRGBA(size)
-		out, outPix = o, o.Pix
 	default:
-		return nil, false
+		sh.draw = func(band *image.RGBA, y0 int) {
+			draw.Draw(band, band.Rect, img, image.Pt(b.Min.X, b.Min.Y+y0), draw.Src)
+		}
 	}
-	w, h := b.Dx(), b.Dy()
-	// Each band of k rows is summed down its columns, then across its
-	// blocks: two plain loops over the bytes. The bands are shared out
-	// among the cores.
-	workers := min(runtime.GOMAXPROCS(0), size.Dy())
+	if sh.out == nil {
+		o := image.NewRGBA64(size)
+		sh.out, sh.outPix, sh.wide = o, o.Pix, true
+	}
+	// The bands are shared out among the cores image work may use.
+	workers := min(cores.Workers(), size.Dy())
 	var wg sync.WaitGroup
 	for wk := range workers {
 		wg.Go(func() {
 			cols := make([]uint32, 4*w)
+			var scratch []byte
 			for oy := wk; oy < size.Dy(); oy += workers {
-				clear(cols)
-				y0, y1 := oy*k, min(h, oy*k+k)
-				for y := y0; y < y1; y++ {
-					row := pix[y*stride : y*stride+4*w]
-					sum := cols[:len(row)]
-					for i, v := range row {
-						sum[i] += uint32(v)
-					}
-				}
-				dst := outPix[oy*4*size.Dx():]
-				for ox := range size.Dx() {
-					x0, x1 := ox*k, min(w, ox*k+k)
-					var r, g, bl, a uint32
-					for i := 4 * x0; i < 4*x1; i += 4 {
-						r, g, bl, a = r+cols[i], g+cols[i+1], bl+cols[i+2], a+cols[i+3]
-					}
-					n := uint32((y1 - y0) * (x1 - x0))
-					dst[4*ox], dst[4*ox+1], dst[4*ox+2], dst[4*ox+3] = uint8((r+n/2)/n), uint8((g+n/2)/n), uint8((bl+n/2)/n), uint8((a+n/2)/n)
-				}
+				sh.band(oy, cols, &scratch)
 			}
 		})
 	}
 	wg.Wait()
-	return out, true
+	return sh.out
+}
+
+// shrinker is one shrink's picture and output.
+type shrinker struct {
+	k, w, h int
+	size    image.Rectangle
+	// pix and stride are the picture's 8-bit RGBA or NRGBA rows, from
+	// its top left; draw, set instead, draws rows of another kind into
+	// premultiplied RGBA.
+	pix    []byte
+	stride int
+	draw   func(band *image.RGBA, y0 int)
+	// weigh multiplies each colour by its alpha (NRGBA that is not
+	// opaque): its column sums are 255 times premultiplied colour.
+	weigh bool
+	out   image.Image
+	// outPix is out's pixels; wide when they are 16 bits a channel.
+	outPix []byte
+	wide   bool
+}
+
+// band is output row oy: the k rows above it summed down their columns
+// into cols, then across each block. Two plain loops over the bytes.
+func (sh *shrinker) band(oy int, cols []uint32, scratch *[]byte) {
+	clear(cols)
+	y0, y1 := oy*sh.k, min(sh.h, oy*sh.k+sh.k)
+	pix, stride := sh.pix, sh.stride
+	if sh.draw != nil {
+		if len(*scratch) < 4*sh.w*sh.k {
+			*scratch = make([]byte, 4*sh.w*sh.k)
+		}
+		band := &image.RGBA{Pix: *scratch, Stride: 4 * sh.w, Rect: image.Rect(0, 0, sh.w, y1-y0)}
+		sh.draw(band, y0)
+		pix, stride, y0, y1 = band.Pix, band.Stride, 0, y1-y0
+	}
+	for y := y0; y < y1; y++ {
+		row := pix[y*stride : y*stride+4*sh.w]
+		sum := cols[:len(row)]
+		if sh.weigh {
+			for i := 0; i < len(row); i += 4 {
+				a := uint32(row[i+3])
+				sum[i] += uint32(row[i]) * a
+				sum[i+1] += uint32(row[i+1]) * a
+				sum[i+2] += uint32(row[i+2]) * a
+				sum[i+3] += a
+			}
+			continue
+		}
+		for i, v := range row {
+			sum[i] += uint32(v)
+		}
+	}
+	rows := uint64(y1 - y0)
+	for ox := range sh.size.Dx() {
+		x0, x1 := ox*sh.k, min(sh.w, ox*sh.k+sh.k)
+		var sums [4]uint64
+		for i := 4 * x0; i < 4*x1; i += 4 {
+			for c := range sums {
+				sums[c] += uint64(cols[i+c])
+			}
+		}
+		n := rows * uint64(x1-x0)
+		at := oy*sh.size.Dx() + ox
+		if !sh.wide {
+			for c, v := range sums {
+				sh.outPix[4*at+c] = uint8((v + n/2) / n)
+			}
+			continue
+		}
+		for c, v := range sums {
+			// To 16 bits: 8-bit sums times 257; weighed colour sums are
+			// 255 times larger again.
+			d := n
+			if sh.weigh && c < 3 {
+				d *= 255
+			}
+			binary.BigEndian.PutUint16(sh.outPix[8*at+2*c:], uint16((v*257+d/2)/d))
+		}
+	}
 }
 
 // IsOpaque reports whether every pixel of img is opaque. Images that can

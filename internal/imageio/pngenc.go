@@ -8,8 +8,9 @@ import (
 	"image"
 	"image/draw"
 	"image/png"
-	"runtime"
 	"sync"
+
+	"easel/internal/cores"
 
 	"github.com/klauspost/compress/flate"
 )
@@ -52,7 +53,7 @@ func EncodePNG(img image.Image) ([]byte, error) {
 		err := (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(&buf, img)
 		return buf.Bytes(), err
 	}
-	return encodeBands(rows, b.Dx(), b.Dy(), runtime.GOMAXPROCS(0))
+	return encodeBands(rows, b.Dx(), b.Dy(), cores.Workers())
 }
 
 // pixelRows is a picture's 8-bit rows as a PNG holds them: RGB when it

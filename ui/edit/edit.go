@@ -21,6 +21,7 @@ import (
 
 	"easel/internal/api"
 	"easel/internal/catalogue"
+	"easel/internal/cores"
 	"easel/internal/imagefolder"
 	"easel/internal/imageio"
 	"easel/internal/jobs"
@@ -244,16 +245,21 @@ func (t *Room) showFirst() {
 	painted := t.mask.masks[key(first)] // not painted while another shows
 	t.host.Work().Go(func(ctx context.Context) {
 		// Decoded and made ready to paint on here: for a 50 MB
-		// reference both take long enough to stall the window.
+		// reference both take long enough to stall the window. In turn
+		// with the strip's thumbnails, so the two leave the UI
+		// goroutine a core.
 		var img image.Image
-		data, err := in.Image.Bytes()
-		if err == nil {
-			img, err = imageio.DecodeForScreen(data)
-		}
-		if err != nil {
-			img = nil
-		}
-		prepared := maskpaint.Prepare(img, painted)
+		var prepared *maskpaint.Prepared
+		cores.Hold(func() {
+			data, err := in.Image.Bytes()
+			if err == nil {
+				img, err = imageio.DecodeForScreen(data)
+			}
+			if err != nil {
+				img = nil
+			}
+			prepared = maskpaint.Prepare(img, painted)
+		})
 		t.host.Work().Do(func() {
 			t.mask.show(&in, prepared)
 			if t.expandNext && img != nil && !t.mask.differs(&in) {
@@ -286,15 +292,26 @@ func (t *Room) AddFiles(paths []string) {
 				over = append(over, filepath.Base(p))
 				continue
 			}
-			prepared, err := imageio.PrepareFile(p, filepath.Base(p))
+			if ctx.Err() != nil {
+				return // the window closed
+			}
+			// Checked and made a thumbnail of in turn with the mask
+			// painter's decode, leaving the UI goroutine a core.
+			var in Input
+			var err error
+			cores.Hold(func() {
+				var prepared imageio.Prepared
+				if prepared, err = imageio.PrepareFile(p, filepath.Base(p)); err == nil {
+					in = NewFileInput(prepared, filepath.Base(p))
+					if prepared.Notice != "" {
+						notices = append(notices, prepared.Notice)
+					}
+				}
+			})
 			if err != nil {
 				problems = append(problems, wording.Sentence(err.Error()))
 				continue
 			}
-			if prepared.Notice != "" {
-				notices = append(notices, prepared.Notice)
-			}
-			in := NewFileInput(prepared, filepath.Base(p))
 			added++
 			// Each one as it is ready: a tile a callback, where sixteen
 			// 50 MB references at once kept the strip empty for seconds
