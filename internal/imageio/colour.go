@@ -116,5 +116,16 @@ func FileHead(path string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	return io.ReadAll(io.LimitReader(f, profileHead))
+	// Read into one buffer of the size it will be: ReadAll's doubling
+	// allocated 10 MB for every large file's thumbnail.
+	size := int64(profileHead)
+	if st, err := f.Stat(); err == nil {
+		size = min(size, st.Size())
+	}
+	head := make([]byte, size)
+	n, err := io.ReadFull(f, head)
+	if err == io.ErrUnexpectedEOF || err == io.EOF {
+		err = nil // shorter than it said: what there is
+	}
+	return head[:n], err
 }

@@ -53,15 +53,21 @@ func DecodeFileFit(path string, side int) (image.Image, error) {
 // DecodeFileFitIn is DecodeFileFit for a caller that has read the file's
 // head already (known): its colour space is space, and the head is not
 // read again.
+// A large PNG is fitted from its rows as they inflate (fitPNGFile),
+// never whole in memory.
 func DecodeFileFitIn(path string, side int, space *colour.Space, known bool) (image.Image, error) {
-	img, err := decodeFile(path)
-	if err != nil {
-		return nil, err
+	img, streamed := fitPNGFile(path, side)
+	if !streamed {
+		whole, err := decodeFile(path)
+		if err != nil {
+			return nil, err
+		}
+		img = Fit(whole, side)
 	}
 	if !known {
 		space = FileSpace(path)
 	}
-	return InSRGB(Fit(img, side), space), nil
+	return InSRGB(img, space), nil
 }
 
 // DecodeFile decodes an image file whole, within MaxPixels, in sRGB: a
@@ -108,19 +114,28 @@ func Fit(img image.Image, side int) image.Image {
 	if b.Dx() <= side && b.Dy() <= side {
 		return img
 	}
-	k := max(b.Dx(), b.Dy()) / side / 2
+	k := shrinkFactor(b.Dx(), b.Dy(), side)
 	if k < 2 {
 		return imaging.Fit(img, side, side, imaging.Linear)
 	}
-	// The size is the whole picture's fit (as imaging.Fit reckons it):
-	// the shrunk one's sides are rounded up to whole blocks.
-	aspect := float64(b.Dx()) / float64(b.Dy())
-	w, h := side, int(float64(side)/aspect)
+	return fitShrunk(shrink(img, k), b.Dx(), b.Dy(), side)
+}
+
+// shrinkFactor is the block side Fit shrinks a w×h picture by before
+// scaling it to side: to between two and four times side (under 2: not
+// shrunk).
+func shrinkFactor(w, h, side int) int { return max(w, h) / side / 2 }
+
+// fitShrunk is a w×h picture, shrunk to small, scaled to fit side. The
+// size is the whole picture's fit (as imaging.Fit reckons it): small's
+// sides are rounded up to whole blocks.
+func fitShrunk(small image.Image, w, h, side int) image.Image {
+	aspect := float64(w) / float64(h)
+	fw, fh := side, int(float64(side)/aspect)
 	if aspect <= 1 {
-		w, h = int(float64(side)*aspect), side
+		fw, fh = int(float64(side)*aspect), side
 	}
-	img = shrink(img, k)
-	return imaging.Resize(img, max(1, w), max(1, h), imaging.Linear)
+	return imaging.Resize(small, max(1, fw), max(1, fh), imaging.Linear)
 }
 
 // shrink is img with each k×k block of pixels averaged into one (the
@@ -198,37 +213,47 @@ type shrinker struct {
 }
 
 // band is output row oy: the k rows above it summed down their columns
-// into cols, then across each block. Two plain loops over the bytes.
+// into cols, then across each block.
 func (sh *shrinker) band(oy int, cols []uint32, scratch *[]byte) {
 	clear(cols)
 	y0, y1 := oy*sh.k, min(sh.h, oy*sh.k+sh.k)
-	pix, stride := sh.pix, sh.stride
+	pix, stride := sh.pix[y0*sh.stride:], sh.stride
 	if sh.draw != nil {
 		if len(*scratch) < 4*sh.w*sh.k {
 			*scratch = make([]byte, 4*sh.w*sh.k)
 		}
 		band := &image.RGBA{Pix: *scratch, Stride: 4 * sh.w, Rect: image.Rect(0, 0, sh.w, y1-y0)}
 		sh.draw(band, y0)
-		pix, stride, y0, y1 = band.Pix, band.Stride, 0, y1-y0
+		pix, stride = band.Pix, band.Stride
 	}
-	for y := y0; y < y1; y++ {
-		row := pix[y*stride : y*stride+4*sh.w]
-		sum := cols[:len(row)]
-		if sh.weigh {
-			for i := 0; i < len(row); i += 4 {
-				a := uint32(row[i+3])
-				sum[i] += uint32(row[i]) * a
-				sum[i+1] += uint32(row[i+1]) * a
-				sum[i+2] += uint32(row[i+2]) * a
-				sum[i+3] += a
-			}
-			continue
-		}
-		for i, v := range row {
-			sum[i] += uint32(v)
-		}
+	for y := range y1 - y0 {
+		sh.sum(pix[y*stride:y*stride+4*sh.w], cols)
 	}
-	rows := uint64(y1 - y0)
+	sh.put(oy, y1-y0, cols)
+}
+
+// sum adds one row of 8-bit pixels (4 bytes each) into cols, each
+// colour times its alpha when the shrinker weighs.
+func (sh *shrinker) sum(row []byte, cols []uint32) {
+	sum := cols[:len(row)]
+	if sh.weigh {
+		for i := 0; i < len(row); i += 4 {
+			a := uint32(row[i+3])
+			sum[i] += uint32(row[i]) * a
+			sum[i+1] += uint32(row[i+1]) * a
+			sum[i+2] += uint32(row[i+2]) * a
+			sum[i+3] += a
+		}
+		return
+	}
+	for i, v := range row {
+		sum[i] += uint32(v)
+	}
+}
+
+// put writes output row oy: each block's average of cols, the sums of
+// rows rows.
+func (sh *shrinker) put(oy, rows int, cols []uint32) {
 	for ox := range sh.size.Dx() {
 		x0, x1 := ox*sh.k, min(sh.w, ox*sh.k+sh.k)
 		var sums [4]uint64
@@ -237,7 +262,7 @@ func (sh *shrinker) band(oy int, cols []uint32, scratch *[]byte) {
 				sums[c] += uint64(cols[i+c])
 			}
 		}
-		n := rows * uint64(x1-x0)
+		n := uint64(rows) * uint64(x1-x0)
 		at := oy*sh.size.Dx() + ox
 		if !sh.wide {
 			for c, v := range sums {

@@ -251,9 +251,13 @@ func (t *Room) showFirst() {
 		var img image.Image
 		var prepared *maskpaint.Prepared
 		cores.Hold(func() {
-			data, err := in.Image.Bytes()
-			if err == nil {
-				img, err = imageio.DecodeForScreen(data)
+			var err error
+			if in.Image.Path != "" {
+				// From the file as it streams: its bytes whole beside
+				// the picture were 52 MB more for the collector.
+				img, err = imageio.DecodeFile(in.Image.Path)
+			} else {
+				img, err = imageio.DecodeForScreen(in.Image.Data)
 			}
 			if err != nil {
 				img = nil
