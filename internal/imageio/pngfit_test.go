@@ -9,8 +9,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"testing"
-
-	"github.com/disintegration/imaging"
 )
 
 // pngKinds are pictures of each kind a PNG stores that fitPNGFile reads
@@ -71,21 +69,7 @@ func TestAPNGFittedFromItsRowsIsFitsThumbnail(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			g, w := imaging.Clone(got), imaging.Fit(decoded, 128, 128, imaging.Linear)
-			if g.Rect != w.Rect {
-				t.Fatalf("fitted to %v, want %v", g.Rect, w.Rect)
-			}
-			var sum, worst int
-			for i := range g.Pix {
-				d := abs(int(g.Pix[i]) - int(w.Pix[i]))
-				sum += d
-				worst = max(worst, d)
-			}
-			mean := float64(sum) / float64(len(g.Pix))
-			t.Logf("mean difference %.3f levels, worst %d", mean, worst)
-			if mean > 0.5 || worst > 4 {
-				t.Errorf("mean difference %.2f levels, worst %d, want at most 0.5 and 4", mean, worst)
-			}
+			looksScaledDirectly(t, got, decoded, 128)
 		})
 	}
 }
