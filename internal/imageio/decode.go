@@ -53,6 +53,7 @@ func DecodeFileFit(path string, side int) (image.Image, error) {
 // DecodeFileFitIn is DecodeFileFit for a caller that has read the file's
 // head already (known): its colour space is space, and the head is not
 // read again.
+//
 // A large PNG is fitted from its rows as they inflate (fitPNGFile),
 // never whole in memory.
 func DecodeFileFitIn(path string, side int, space *colour.Space, known bool) (image.Image, error) {

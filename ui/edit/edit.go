@@ -252,7 +252,7 @@ func (t *Room) showFirst() {
 		var prepared *maskpaint.Prepared
 		cores.Hold(func() {
 			var err error
-			if in.Image.Path != "" {
+			if in.Image.Data == nil && in.Image.Path != "" {
 				// From the file as it streams: its bytes whole beside
 				// the picture were 52 MB more for the collector.
 				img, err = imageio.DecodeFile(in.Image.Path)
