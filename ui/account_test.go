@@ -302,7 +302,8 @@ func TestSettingsAddSwitchDelete(t *testing.T) {
 	if ea.settings.Form.Key.Text != "" {
 		t.Fatal("Settings shows the saved key")
 	}
-	id := ea.session.Current().ID
+	var id string
+	onUI(ea, func() { id = ea.session.Current().ID })
 	onUI(ea, func() {
 		test.Tap(ea.settings.Delete)
 		tap(t, ea.win, "Delete profile")

@@ -124,7 +124,11 @@ func TestPricesSetInSettingsApplyAtOnce(t *testing.T) {
 		test.Tap(ea.settings.Use)
 	})
 	waitFor(t, ea, "the prices saved", func() bool { return ea.session.Current().Prices.Currency == pricing.CNY })
-	p := ea.session.Current()
+	// Read on the UI goroutine: the profile's key is still being read,
+	// and connecting writes the session's profile again (-race caught
+	// this read made beside it).
+	var p config.Profile
+	onUI(ea, func() { p = ea.session.Current() })
 	if p.Prices.GroupRate != 0.5 || p.Budget.Daily != 3 || p.Prices.Models["gpt-image-1"].PerImage["1024x1024"]["medium"] != 0.3 {
 		t.Fatalf("saved %+v %+v", p.Prices, p.Budget)
 	}
