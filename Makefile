@@ -246,6 +246,7 @@ FUZZ_API := FuzzSSEReader FuzzWireStream FuzzWireStreamRoundTrip FuzzEditRequest
 fuzz: deps-go
 	@for t in $(FUZZ_API); do echo "== $$t"; go test -run '^$$' -fuzz "^$$t\$$" -fuzztime $(FUZZTIME) ./internal/api/ || exit 1; done
 	@echo "== FuzzParse"; go test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./internal/markdown/
+	@echo "== FuzzProfile"; go test -run '^$$' -fuzz '^FuzzProfile$$' -fuzztime $(FUZZTIME) ./internal/colour/
 
 screenshot: build deps-test
 	EASEL_BIN=$(abspath $(BIN)) SCREENSHOT_DIR=$(abspath docs) $(XVFB) $(WITH_KEYRING) \

@@ -54,6 +54,45 @@ func TestInfoSaysColoursAndCredentials(t *testing.T) {
 	}
 }
 
+// #53: a PNG whose embedded profile claims gigabytes (a tag count, a tag
+// offset, a curve's length) ended `easel info` with Go's unrecoverable
+// out-of-memory at that file. Each is now described, the damage named,
+// and the files after it are listed too.
+func TestInfoDescribesEachProfileBomb(t *testing.T) {
+	var b bytes.Buffer
+	png.Encode(&b, image.NewNRGBA(image.Rect(0, 0, 40, 30)))
+	dir := t.TempDir()
+	var args []string
+	for _, name := range []string{"bomb-tagcount.icc", "bomb-tagoffset.icc", "bomb-curve.icc"} {
+		profile, err := os.ReadFile("../colour/testdata/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, ok := imageio.WithProfile(b.Bytes(), profile, "Display P3")
+		if !ok {
+			t.Fatal("no profile embedded")
+		}
+		p := filepath.Join(dir, name+".png")
+		os.WriteFile(p, data, 0o600)
+		args = append(args, p)
+	}
+	last := filepath.Join(dir, "last.png")
+	os.WriteFile(last, b.Bytes(), 0o600)
+	env, out, errOut := testEnv(t, "http://127.0.0.1:1/v1")
+	if code := Run(append([]string{"info"}, append(args, last)...), env); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	said := out.String()
+	if n := strings.Count(said, "Colours: an embedded profile that is damaged ("); n != 3 {
+		t.Errorf("%d of 3 bombs said to be damaged:\n%s", n, said)
+	}
+	for _, want := range []string{"4294967295 tags", "outside the profile's", "a curve of 4294967295 points", "last.png", "no profile, read as sRGB"} {
+		if !strings.Contains(said, want) {
+			t.Errorf("easel info did not say %q:\n%s", want, said)
+		}
+	}
+}
+
 // An answer the service signed (the demo signs as OpenAI does) is
 // written as it came: its Content Credentials are still there, and
 // still verify.

@@ -62,8 +62,14 @@ type Space struct {
 var ErrUnsupported = errors.New("colour: not an RGB profile")
 
 // Parse reads an ICC profile named name. A profile that describes sRGB
-// itself is nil with no error: nothing needs converting.
-func Parse(profile []byte, name string) (*Space, error) {
+// itself is nil with no error: nothing needs converting. A profile whose
+// sizes its bytes cannot hold is a *ProfileError, found before the ICC
+// library is given it (check.go says why).
+func Parse(profile []byte, name string) (s *Space, err error) {
+	if err := check(profile); err != nil {
+		return nil, err
+	}
+	defer recovered(&err)
 	p, err := icc.DecodeProfile(bytes.NewReader(profile))
 	if err != nil {
 		return nil, err
@@ -74,7 +80,7 @@ func Parse(profile []byte, name string) (*Space, error) {
 	if p.IsSRGB() {
 		return nil, nil
 	}
-	s := &Space{ICC: profile, Name: name, profile: p}
+	s = &Space{ICC: profile, Name: name, profile: p}
 	if d, err := p.Description(); err == nil {
 		s.Description = d
 	}
@@ -90,8 +96,18 @@ func (s *Space) Label() string {
 	return s.Name
 }
 
+// recovered turns a panic of the ICC library, on a profile check let
+// through, into a ProfileError in *err: the fuzzer found tags of one type
+// that the library takes for another, and more may remain.
+func recovered(err *error) {
+	if r := recover(); r != nil {
+		*err = refuse("the profile could not be read: %v", r)
+	}
+}
+
 func (s *Space) toSRGB() (*icc.Pipeline, error) {
 	s.toOnce.Do(func() {
+		defer recovered(&s.toErr)
 		s.to, s.toErr = s.profile.CreateTransformerToSRGB(intent, false, 3, true, false, true)
 	})
 	return s.to, s.toErr
@@ -99,6 +115,7 @@ func (s *Space) toSRGB() (*icc.Pipeline, error) {
 
 func (s *Space) fromSRGB() (*icc.Pipeline, error) {
 	s.fromOnce.Do(func() {
+		defer recovered(&s.fromErr)
 		srgb, err := icc.DecodeProfile(bytes.NewReader(srgbICC))
 		if err != nil {
 			s.fromErr = err
@@ -126,7 +143,7 @@ func (s *Space) ToSRGB(img image.Image) (*image.NRGBA, error) {
 	if err != nil {
 		return nil, err
 	}
-	return apply(p, img), nil
+	return apply(p, img)
 }
 
 // FromSRGB is img's colours, read as sRGB, in s: a result the service
@@ -136,21 +153,24 @@ func (s *Space) FromSRGB(img image.Image) (*image.NRGBA, error) {
 	if err != nil {
 		return nil, err
 	}
-	return apply(p, img), nil
+	return apply(p, img)
 }
 
 // apply runs p over a copy of img's pixels, rows split among the CPUs:
 // a 3840×2160 picture is eight million transforms of about 270 ns. Alpha
-// is kept.
-func apply(p *icc.Pipeline, img image.Image) *image.NRGBA {
+// is kept. A panic of the library's in a worker is an error, not the end
+// of the process.
+func apply(p *icc.Pipeline, img image.Image) (out *image.NRGBA, err error) {
 	b := img.Bounds()
-	out := image.NewNRGBA(image.Rect(0, 0, b.Dx(), b.Dy()))
+	out = image.NewNRGBA(image.Rect(0, 0, b.Dx(), b.Dy()))
 	draw.Draw(out, out.Rect, img, b.Min, draw.Src)
 	rows := out.Rect.Dy()
 	workers := min(cores.Workers(), max(1, rows/64))
 	var wg sync.WaitGroup
+	errs := make([]error, workers)
 	for w := range workers {
 		wg.Go(func() {
+			defer recovered(&errs[w])
 			// A picture's colours repeat, near and far: each worker
 			// remembers the answers for the last colours it met, one
 			// per slot of a small table indexed by a hash of the
@@ -171,7 +191,10 @@ func apply(p *icc.Pipeline, img image.Image) *image.NRGBA {
 		})
 	}
 	wg.Wait()
-	return out
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // cacheSlots is how many colours each worker of apply remembers.

@@ -2,6 +2,7 @@ package imageio
 
 import (
 	"bytes"
+	"errors"
 	"image"
 	"io"
 	"os"
@@ -98,7 +99,11 @@ func ColoursLine(data []byte) string {
 	if !ok {
 		return catalogue.T("Colours: an embedded profile Easel cannot read, so read as sRGB")
 	}
-	switch s, err := colour.Parse(icc, name); {
+	s, err := colour.Parse(icc, name)
+	var broken *colour.ProfileError
+	switch {
+	case errors.As(err, &broken):
+		return catalogue.F("Colours: an embedded profile that is damaged (%s), so read as sRGB", broken.Reason)
 	case err != nil:
 		return catalogue.T("Colours: an embedded profile Easel cannot convert (not RGB), so read as sRGB")
 	case s == nil:
