@@ -11,9 +11,11 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/fyne-io/oksvg"
 	"github.com/srwiley/rasterx"
+	"golang.org/x/image/math/fixed"
 
 	"easel/internal/catalogue"
 )
@@ -35,6 +37,12 @@ const (
 	MaxSVGBytes    = 8 << 20
 	MaxSVGElements = 20_000
 	MaxSVGCommands = 200_000
+	MaxSVGDepth    = 512
+	// MaxSVGStops bounds the gradient stops of a file: the rasteriser
+	// looks each pixel of a gradient fill up among its stops, so 19,000
+	// stops made one fill of one path minutes of work, inside a single
+	// call nothing can interrupt.
+	MaxSVGStops = 1024
 	// SVGSide is the long side an SVG is drawn at when it does not say
 	// its size, and the most it is drawn at when it does.
 	SVGSide = 2048
@@ -82,7 +90,7 @@ func svgBounds(r io.Reader) (svgSize, error) {
 	d := xml.NewDecoder(bufio.NewReader(lr))
 	d.Strict = true // an undeclared entity is an error, never expanded
 	var size svgSize
-	elements, commands, depth := 0, 0, 0
+	elements, commands, depth, stops := 0, 0, 0, 0
 	for {
 		tok, err := d.RawToken()
 		if err == io.EOF {
@@ -108,8 +116,16 @@ func svgBounds(r io.Reader) (svgSize, error) {
 			}
 			elements++
 			depth++
-			if elements > MaxSVGElements || depth > 512 {
+			if elements > MaxSVGElements {
 				return size, errSVG(catalogue.F("it has more than %d elements", MaxSVGElements))
+			}
+			if depth > MaxSVGDepth {
+				return size, errSVG(catalogue.F("its elements are nested more than %d deep", MaxSVGDepth))
+			}
+			if t.Name.Local == "stop" {
+				if stops++; stops > MaxSVGStops {
+					return size, errSVG(catalogue.F("its gradients have more than %d stops", MaxSVGStops))
+				}
 			}
 			for _, a := range t.Attr {
 				if a.Name.Local == "d" || a.Name.Local == "points" {
@@ -202,9 +218,77 @@ func decodeSVGConfig(r io.Reader) (image.Config, error) {
 	return image.Config{ColorModel: color.NRGBAModel, Width: w, Height: h}, nil
 }
 
+// The counts svgBounds reads do not bound the work of drawing: one arc of
+// radius 9e6 is flattened into millions of line segments, each crossing
+// up to every row of the canvas, and every fill is drawn over the whole
+// canvas. The drawing itself is metered, by the scanner every segment
+// and fill passes through: a segment costs the rows it crosses, a fill
+// the canvas's pixels. Past the budget or the deadline the drawing stops
+// and the SVG is refused, as oksvg and rasterx take no context. The
+// budgets are a few seconds of one core, far beyond any drawing a
+// service has been seen to send; the deadline holds what they miss.
+const (
+	maxSVGLineWork = 100_000_000
+	// segmentWork is a segment's own cost in rows: about what the
+	// rasteriser spends on 32 rows, measured on the arcs of #53.
+	segmentWork     = 32
+	maxSVGFillPixel = 16_000_000_000
+)
+
+// SVGDeadline is how long drawing one SVG may take, whatever its counts.
+var SVGDeadline = 15 * time.Second
+
+// errSVGWork is the panic the metered scanner stops a drawing with.
+type errSVGWork struct{ why string }
+
+// meteredScanner is rasterx's scanner, counting the work it is given.
+type meteredScanner struct {
+	*rasterx.ScannerGV
+	area      int64
+	rows      fixed.Int26_6
+	last      fixed.Point26_6
+	lineWork  int64
+	fillWork  int64
+	deadline  time.Time
+	sinceTime int
+}
+
+func (m *meteredScanner) Start(a fixed.Point26_6) {
+	m.last = a
+	m.ScannerGV.Start(a)
+}
+
+func (m *meteredScanner) Line(b fixed.Point26_6) {
+	lo, hi := min(m.last.Y, b.Y), max(m.last.Y, b.Y)
+	m.last = b
+	if m.lineWork += segmentWork + int64(max(0, min(hi, m.rows)-max(lo, 0))>>6); m.lineWork > maxSVGLineWork {
+		panic(errSVGWork{catalogue.T("drawing its paths takes too much work")})
+	}
+	if m.sinceTime++; m.sinceTime >= 1<<14 {
+		m.sinceTime = 0
+		m.checkTime()
+	}
+	m.ScannerGV.Line(b)
+}
+
+func (m *meteredScanner) Draw() {
+	// ScannerGV draws every fill over the whole canvas.
+	if m.fillWork += m.area; m.fillWork > maxSVGFillPixel {
+		panic(errSVGWork{catalogue.T("drawing it fills the canvas too many times")})
+	}
+	m.checkTime()
+	m.ScannerGV.Draw()
+}
+
+func (m *meteredScanner) checkTime() {
+	if time.Now().After(m.deadline) {
+		panic(errSVGWork{catalogue.F("drawing it took longer than %s", catalogue.Duration(SVGDeadline))})
+	}
+}
+
 // decodeSVG draws an SVG after svgBounds has passed it, at drawSize, on
-// a transparent canvas.
-func decodeSVG(r io.Reader) (image.Image, error) {
+// a transparent canvas, within the drawing budget.
+func decodeSVG(r io.Reader) (img image.Image, err error) {
 	data, err := io.ReadAll(io.LimitReader(r, MaxSVGBytes+1))
 	if err != nil {
 		return nil, err
@@ -219,8 +303,22 @@ func decodeSVG(r io.Reader) (image.Image, error) {
 		return nil, errSVG(err.Error())
 	}
 	icon.SetTarget(0, 0, float64(w), float64(h))
-	img := image.NewRGBA(image.Rect(0, 0, w, h))
-	scanner := rasterx.NewScannerGV(w, h, img, img.Bounds())
+	canvas := image.NewRGBA(image.Rect(0, 0, w, h))
+	scanner := &meteredScanner{
+		ScannerGV: rasterx.NewScannerGV(w, h, canvas, canvas.Bounds()),
+		area:      int64(w) * int64(h),
+		rows:      fixed.I(h),
+		deadline:  time.Now().Add(SVGDeadline),
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			stop, ok := r.(errSVGWork)
+			if !ok {
+				panic(r)
+			}
+			img, err = nil, errSVG(stop.why)
+		}
+	}()
 	icon.Draw(rasterx.NewDasher(w, h, scanner), 1)
-	return img, nil
+	return canvas, nil
 }

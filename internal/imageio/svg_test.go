@@ -132,3 +132,49 @@ func TestTextThatIsNotAnSVGIsNoImage(t *testing.T) {
 		}
 	}
 }
+
+// #53: counts inside the bounds still made minutes of drawing — one path
+// of 180,000 arcs of radius 9e6, a gradient of 19,000 stops — and a
+// nesting past the depth bound was refused as too many elements. Each is
+// refused with its own reason, in seconds.
+func TestSVGDrawingWorkIsBoundedAndNamed(t *testing.T) {
+	var arcs strings.Builder
+	arcs.WriteString("M0 0")
+	for range 180_000 {
+		arcs.WriteString(" a9e6 9e6 0 1 1 1 0")
+	}
+	var stops strings.Builder
+	for i := range 19_000 {
+		fmt.Fprintf(&stops, `<stop offset="%g" stop-color="#%06x"/>`, float64(i)/19_000, i*883%0xffffff)
+	}
+	deep := strings.Repeat("<g>", 600) + `<rect width="9" height="9"/>` + strings.Repeat("</g>", 600)
+	for _, tc := range []struct{ name, svg, why string }{
+		{"arcs of radius 9e6", `<svg xmlns="http://www.w3.org/2000/svg" width="2048" height="2048"><path d="` + arcs.String() + `" stroke="black" fill="red"/></svg>`, "too much work"},
+		{"19,000 stops", `<svg xmlns="http://www.w3.org/2000/svg" width="2048" height="2048"><defs><linearGradient id="g">` + stops.String() +
+			`</linearGradient></defs><rect width="2048" height="2048" fill="url(#g)"/></svg>`, "stops"},
+		{"600 deep", `<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64">` + deep + `</svg>`, "nested more than 512 deep"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			start := time.Now()
+			_, err := DecodeBounded(strings.NewReader(tc.svg), MaxPixels)
+			// Under -race the drawing is several times slower and the
+			// deadline may come before the budget: either ends it.
+			if err == nil || !strings.Contains(err.Error(), tc.why) && !strings.Contains(err.Error(), "took longer than") {
+				t.Errorf("err %v, want one saying %q", err, tc.why)
+			}
+			if took := time.Since(start); took > 20*time.Second {
+				t.Errorf("refusing it took %v", took)
+			}
+		})
+	}
+}
+
+// A drawing past its deadline stops there, whatever its counts.
+func TestSVGDrawingStopsAtItsDeadline(t *testing.T) {
+	defer func(d time.Duration) { SVGDeadline = d }(SVGDeadline)
+	SVGDeadline = 0
+	_, err := DecodeBounded(strings.NewReader(plainSVG), MaxPixels)
+	if err == nil || !strings.Contains(err.Error(), "took longer than") {
+		t.Fatalf("err %v, want the deadline's", err)
+	}
+}
