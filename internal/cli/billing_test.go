@@ -248,6 +248,55 @@ func TestAKilledGenLeavesATrace(t *testing.T) {
 	}
 }
 
+// #53: `easel gen --n 4 --stream` killed after two images arrived lost
+// them: the command line wrote its files at the end. On the runner, each
+// image is in --out (and beside the journal's entry) the moment it
+// arrives, and `easel jobs` offers to send the other two.
+func TestAKilledStreamKeepsTheImagesThatArrived(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := demoservice.New(demoservice.Config{Pace: 300 * time.Millisecond})
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+	home, out := t.TempDir(), t.TempDir()
+	cmd := exec.Command(exe, "gen", "--prompt", "four lighthouses", "--n", "4", "--stream", "--size", "1024x1024", "--quality", "low", "--out", out)
+	cmd.Env = append(os.Environ(), "EASEL_CLI_CHILD=1", "EASEL_HOME="+filepath.Join(home, "library"),
+		"HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, "config"), "OPENAI_BASE_URL="+ts.URL+"/v1", "OPENAI_API_KEY=sk-four-0123456789")
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var said bytes.Buffer
+	buf := make([]byte, 4096)
+	for !strings.Contains(said.String(), "image 2 received") {
+		n, err := stderr.Read(buf)
+		said.Write(buf[:n])
+		if err != nil {
+			t.Fatalf("the child ended before two images arrived: %v\n%s", err, said.String())
+		}
+	}
+	_ = cmd.Process.Kill()
+	_ = cmd.Wait()
+	files, _ := filepath.Glob(filepath.Join(out, "easel-*.png"))
+	if len(files) != 2 {
+		t.Errorf("%d files in --out after the kill, want the 2 that arrived: %v", len(files), files)
+	}
+	env := Env{Stdin: strings.NewReader(""), Stdout: &bytes.Buffer{}, Stderr: &bytes.Buffer{}, Getenv: func(string) string { return "" },
+		Profiles: config.Open(filepath.Join(home, "profiles.json")), Library: filepath.Join(home, "library")}
+	if code := Run([]string{"jobs"}, env); code != 0 {
+		t.Fatalf("jobs: %s", env.Stderr)
+	}
+	listed := env.Stdout.(*bytes.Buffer).String()
+	if !strings.Contains(listed, "2 of 4 images arrived") || !strings.Contains(listed, "--prompt 'four lighthouses'") || !strings.Contains(listed, "--n 2") {
+		t.Errorf("easel jobs says %q", listed)
+	}
+}
+
 // pngBytes is a small picture to send as an edit's input.
 func pngBytes(t *testing.T) []byte {
 	t.Helper()

@@ -123,16 +123,14 @@ func runGen(ctx context.Context, args []string, env Env) error {
 	if err := mem.canKeep(f.out, max(req.N, 1), req.Size); err != nil {
 		return err
 	}
-	res, err := mem.sendImage(ctx, env, c, p, &req, nil, given(f.fs, "stream"))
-	if err != nil {
-		keepUndecoded(env, f.out, err)
-		if res != nil {
-			_ = writeImages(env, f.out, res)
-		}
+	if _, err := mem.send(ctx, env, c, p, jobs.Request{Generate: &req}, newFolder(env, f.out, numbered(stem()))); err != nil {
 		return mem.refusal(ctx, env, p, req.Model, err)
 	}
-	return writeImages(env, f.out, res)
+	return nil
 }
+
+// stem is the start of the names of a command's files: easel-<time>.
+func stem() string { return "easel-" + time.Now().Format("20060102-150405") }
 
 // keepUndecoded writes the bytes of images the service sent that are no
 // picture (in err, or in a result) into out as .bin files, and says where
@@ -223,14 +221,8 @@ func runEdit(ctx context.Context, args []string, env Env) error {
 	if err := readyEdit(env, &req, keep, marks, matching, first); err != nil {
 		return err
 	}
-	res, err := sendEdit(ctx, env, &f, c, p, &req)
-	if err != nil || res == nil {
-		return err
-	}
-	if err := writeImages(env, f.out, res); err != nil || keep == nil {
-		return err
-	}
-	return writeKept(env, f.out, jobs.Request{Edit: &req, Keep: keep}, res)
+	_, err = sendEdit(ctx, env, &f, c, p, jobs.Request{Edit: &req, Keep: keep}, newFolder(env, f.out, numbered(stem())))
+	return err
 }
 
 // readyEdit readies an edit as the window does, in its order: colours
@@ -288,28 +280,6 @@ func checkKeep(env Env, req *api.EditRequest, feather int) (*jobs.Keep, error) {
 		return nil, usageErr(env, catalogue.T("--keep needs --mask: the mask says which pixels to put back"))
 	}
 	return &jobs.Keep{Feather: max(0, feather)}, nil
-}
-
-// writeKept writes a second copy of each result with the unmasked area
-// put back (the window's "kept" image), each named after its result.
-func writeKept(env Env, out string, job jobs.Request, res *api.ImageResult) error {
-	pics := job.Pictures(res)
-	pics.KeepFrom(job.Keep.Feather, job.Keep.Frame)
-	stamp := time.Now().Format("20060102-150405")
-	for i := range res.Images {
-		kept, err := pics.KeptResult(i)
-		if err != nil {
-			fmt.Fprintln(env.Stderr, "easel: "+catalogue.F("image %d: the unmasked area could not be put back (%v); the result is kept as the service sent it", i+1, err))
-			continue
-		}
-		data, _ := kept.Bytes()
-		path, err := keepFile(out, fmt.Sprintf("easel-%s-%d-kept", stamp, i+1), ".png", data)
-		if err != nil {
-			return err
-		}
-		fmt.Fprintln(env.Stdout, path)
-	}
-	return nil
 }
 
 // applyMarks puts the marks of the file at path into req as the window
@@ -381,18 +351,6 @@ func readInput(path string) (api.InputImage, string, error) {
 
 // progress says on stderr each preview, and of several images each one
 // as it arrives, so a slow job is not silent; it sets arrived: a request
-// cancelled after a preview may have been billed.
-func progress(env Env, arrived *bool) func(api.Partial) {
-	return func(p api.Partial) {
-		*arrived = true
-		if p.Final {
-			fmt.Fprintln(env.Stderr, catalogue.F("image %d received (%d bytes)", p.Image+1, len(p.Data)))
-			return
-		}
-		fmt.Fprintln(env.Stderr, catalogue.F("preview %d received (%d bytes)", p.Index+1, len(p.Data)))
-	}
-}
-
 // writeImages saves each image under out, with the bytes as sent, and
 // prints one path per line. Names are easel-<time>-<number>; a name
 // already taken (an earlier run, another run in the same second, a link)

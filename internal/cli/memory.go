@@ -2,11 +2,7 @@ package cli
 
 import (
 	"context"
-	"errors"
-	"fmt"
-	"log/slog"
 	"strings"
-	"time"
 
 	"easel/internal/api"
 	"easel/internal/catalogue"
@@ -49,10 +45,11 @@ func (m memory) close() {
 	}
 }
 
-// shape fits o to what p's service is known to do for o's model, saying
-// on stderr what will not happen and why. A stream the service ignores
-// is not asked for unless --stream was given (explicit), which wins.
-func (m memory) shape(ctx context.Context, env Env, p config.Profile, o *api.ImageOptions, edit, masked, explicit bool) honesty.Advice {
+// advice is what p's service is known to do for o's model: the values
+// it refused before (refused stops the request on them) and whether it
+// makes one image a request (send splits n). The runner shapes the
+// request by the same memory and says what it changed.
+func (m memory) advice(ctx context.Context, p config.Profile, o api.ImageOptions, edit, masked bool) honesty.Advice {
 	if m.lib == nil {
 		return honesty.Advice{}
 	}
@@ -60,23 +57,7 @@ func (m memory) shape(ctx context.Context, env Env, p config.Profile, o *api.Ima
 	if err != nil {
 		return honesty.Advice{}
 	}
-	a := honesty.Advise(known, *o, edit, masked)
-	for i, note := range a.Notes {
-		if i >= len(a.Notes)-len(a.Refused) && !m.retryRefused {
-			continue // said by the error that stops the request
-		}
-		if i == 0 && a.Unstream {
-			if explicit {
-				fmt.Fprintln(env.Stderr, "easel: "+catalogue.F("asking for a stream as --stream says, though: %s", note))
-				continue
-			}
-			o.Stream, o.PartialImages = false, 0
-			fmt.Fprintln(env.Stderr, "easel: "+catalogue.F("not asking for a stream (--stream asks anyway). %s", note))
-			continue
-		}
-		fmt.Fprintf(env.Stderr, "easel: %s\n", note)
-	}
-	return a
+	return honesty.Advise(known, o, edit, masked)
 }
 
 // refused stops a request whose values the service refused for its
@@ -105,27 +86,4 @@ func flagOf(field string) string {
 // serviceKey is what the memory keeps p's key's traits for model under.
 func serviceKey(p config.Profile, model string, edit bool) library.ServiceKey {
 	return library.KeyFor(p.ID, p.UsingGroup(), model, edit)
-}
-
-// tell says on stderr what the answer did not do of what was asked, and
-// remembers it for the profile and model.
-func (m memory) tell(ctx context.Context, env Env, p config.Profile, asked honesty.Asked, res *api.ImageResult, err error) {
-	var checks []honesty.Check
-	if err != nil {
-		var e *api.Error
-		if errors.As(err, &e) {
-			checks = honesty.FromError(asked, e)
-		}
-	} else if res != nil {
-		r := honesty.Measure(asked, res)
-		for _, s := range r.Sentences() {
-			fmt.Fprintf(env.Stderr, "easel: %s\n", s)
-		}
-		checks = r.Checks
-	}
-	if m.lib != nil {
-		if err := m.lib.Memory().Learn(ctx, serviceKey(p, asked.Options.Model, asked.Edit), checks, time.Now()); err != nil {
-			slog.Warn("memory: what the service did could not be remembered", "err", err)
-		}
-	}
 }

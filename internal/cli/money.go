@@ -98,7 +98,15 @@ func runJobs(ctx context.Context, args []string, env Env) error {
 			amount = catalogue.F("may have been charged ≈ %s", pricing.Money{Amount: v, Currency: e.Currency})
 		}
 		fmt.Fprintf(env.Stdout, "%s  %s  %q  %s\n", j.Started.Local().Format("2006-01-02 15:04"), j.Job, promptOf(j), amount)
-		fmt.Fprintf(env.Stdout, "  %s\n", retryCommand(p, j))
+		asked := max(1, j.Options().N)
+		rest := asked - len(j.Arrived)
+		if len(j.Arrived) > 0 {
+			fmt.Fprintf(env.Stdout, "  %s\n", catalogue.N("%[1]d of %[2]d images arrived before it was cut off: paid for, they are in the folder it wrote to, and the window puts them in the gallery at its next start. The rest:",
+				len(j.Arrived), len(j.Arrived), asked))
+		}
+		if rest > 0 {
+			fmt.Fprintf(env.Stdout, "  %s\n", retryCommand(p, j, rest))
+		}
 	}
 	if *clear {
 		fmt.Fprintln(env.Stdout, catalogue.N("%d requests forgotten.", len(cut), len(cut)))
@@ -106,8 +114,9 @@ func runJobs(ctx context.Context, args []string, env Env) error {
 	return nil
 }
 
-// retryCommand is the command line that sends a cut-off request again.
-func retryCommand(p config.Profile, j library.Journalled) string {
+// retryCommand is the command line that sends n images of a cut-off
+// request again: all of them, or those that had not arrived.
+func retryCommand(p config.Profile, j library.Journalled, n int) string {
 	if j.Edit != nil {
 		return catalogue.T("(an edit: the window lists it with Retry at its next start)")
 	}
@@ -128,8 +137,8 @@ func retryCommand(p config.Profile, j library.Journalled) string {
 	add("quality", o.Quality)
 	add("background", o.Background)
 	add("format", o.OutputFormat)
-	if o.N > 1 {
-		add("n", fmt.Sprint(o.N))
+	if n > 1 {
+		add("n", fmt.Sprint(n))
 	}
 	return strings.Join(parts, " ")
 }

@@ -19,6 +19,7 @@ import (
 	"easel/internal/config"
 	"easel/internal/cutout"
 	"easel/internal/imageio"
+	"easel/internal/jobs"
 	"easel/internal/outpaint"
 	"easel/internal/pricing"
 	"easel/internal/spend"
@@ -82,21 +83,18 @@ func runOutpaint(ctx context.Context, args []string, env Env) error {
 	if err := readyEdit(env, &req, nil, "", false, image.Point{}); err != nil {
 		return err
 	}
-	res, err := sendEdit(ctx, env, &f, c, p, &req)
-	if err != nil || res == nil {
-		return err
-	}
-	kept := &api.ImageResult{}
-	for i, got := range res.Images {
+	files := newFolder(env, f.out, numbered(stem()))
+	files.restore = func(k int, got api.Image) api.Image {
 		out, err := restore(plan, got, feather, space)
 		if err != nil {
 			// Paid for: kept as the service sent it, and said.
-			fmt.Fprintln(env.Stderr, "easel: "+catalogue.F("image %d came back at %dx%d, not the canvas's shape, so the picture could not be put back (%v): it is kept as the service sent it", i+1, got.Width, got.Height, err))
-			out = got
+			fmt.Fprintln(env.Stderr, "easel: "+catalogue.F("image %d came back at %dx%d, not the canvas's shape, so the picture could not be put back (%v): it is kept as the service sent it", k+1, got.Width, got.Height, err))
+			return got
 		}
-		kept.Images = append(kept.Images, out)
+		return out
 	}
-	return writeImages(env, f.out, kept)
+	_, err = sendEdit(ctx, env, &f, c, p, jobs.Request{Edit: &req}, files)
+	return err
 }
 
 // listed reports whether size is one the spec names.
@@ -175,9 +173,10 @@ func restore(plan *outpaint.Plan, got api.Image, feather int, space *colour.Spac
 }
 
 // sendEdit sends an edit as `easel edit` does: estimate (or print it and
-// stop), budget, what the service is known to honour, the ledger.
+// stop), budget, then the engine (send), its images into files.
 // A nil result with a nil error is an estimate printed.
-func sendEdit(ctx context.Context, env Env, f *imageFlags, c *api.Client, p config.Profile, req *api.EditRequest) (*api.ImageResult, error) {
+func sendEdit(ctx context.Context, env Env, f *imageFlags, c *api.Client, p config.Profile, job jobs.Request, files *folder) (*api.ImageResult, error) {
+	req := job.Edit
 	mem := openMemory(env)
 	mem.retryRefused = f.retryRefused
 	defer mem.close()
@@ -192,12 +191,8 @@ func sendEdit(ctx context.Context, env Env, f *imageFlags, c *api.Client, p conf
 	if err := mem.canKeep(f.out, max(req.N, 1), req.Size); err != nil {
 		return nil, err
 	}
-	res, err := mem.sendImage(ctx, env, c, p, nil, req, given(f.fs, "stream"))
+	res, err := mem.send(ctx, env, c, p, job, files)
 	if err != nil {
-		keepUndecoded(env, f.out, err)
-		if res != nil {
-			_ = writeImages(env, f.out, res)
-		}
 		return nil, mem.refusal(ctx, env, p, req.Model, err)
 	}
 	return res, nil
@@ -306,17 +301,21 @@ func runBatch(ctx context.Context, args []string, env Env) error {
 	stamp := time.Now().Format("20060102-150405")
 	outcomes := batch.Run(ctx, cells, concurrency, func(ctx context.Context, i int, cell batch.Cell) (*api.ImageResult, error) {
 		req := api.GenerateRequest{Prompt: cell.Prompt, ImageOptions: cell.Options}
-		res, err := mem.sendImage(ctx, said, c, p, &req, nil, true)
-		if res != nil {
-			// Paid for: on disk now, before the other cells end, so a
-			// kill loses none of it.
-			if werr := writeCell(said, f.out, stamp, i, cell, res); werr != nil && err == nil {
-				err = werr
-			}
-		}
-		return res, err
+		return mem.send(ctx, said, c, p, jobs.Request{Generate: &req}, newFolder(said, f.out, cellNames(stamp, i, cell)))
 	})
 	return writeSheet(env, f.out, stamp, outcomes)
+}
+
+// cellNames names a batch cell's files: batch-<time>-<row>-<values>,
+// then -2, -3… for a cell of several images.
+func cellNames(stamp string, i int, cell batch.Cell) func(int) string {
+	return func(k int) string {
+		name := fmt.Sprintf("batch-%s-%02d-%s", stamp, i+1, fileWords(cell.Values))
+		if k > 0 {
+			name += fmt.Sprintf("-%d", k+1)
+		}
+		return name
+	}
 }
 
 // batchTable is the rows file's table, or the variables crossed.
@@ -344,24 +343,6 @@ func batchTable(vars []string, rows string) (batch.Table, error) {
 		vs = append(vs, v)
 	}
 	return batch.Cross(vs)
-}
-
-// writeCell writes one cell's images under out as they arrive, each
-// under a name no other file has, never through a link.
-func writeCell(env Env, out, stamp string, i int, cell batch.Cell, res *api.ImageResult) error {
-	keepUndecoded(env, out, nil, res.Undecoded...)
-	for j, img := range res.Images {
-		name := fmt.Sprintf("batch-%s-%02d-%s", stamp, i+1, fileWords(cell.Values))
-		if j > 0 {
-			name += fmt.Sprintf("-%d", j+1)
-		}
-		path, err := keepFile(out, name, imageio.Extension(img.Format), img.Data)
-		if err != nil {
-			return err
-		}
-		fmt.Fprintln(env.Stdout, path)
-	}
-	return nil
 }
 
 // writeSheet writes the batch's contact sheet, says on stderr which

@@ -32,10 +32,10 @@ type ProfileError struct{ Reason string }
 
 func (e *ProfileError) Error() string { return "colour: broken ICC profile: " + e.Reason }
 
-// refuse is a ProfileError whose reason, read by a person in `easel
-// info` and the details pane, is in their language.
-func refuse(format string, args ...any) error {
-	return &ProfileError{Reason: catalogue.F(format, args...)}
+// refuse is a ProfileError; its reason, read by a person in `easel info`
+// and the details pane, comes from the catalogue.
+func refuse(reason string) error {
+	return &ProfileError{Reason: reason}
 }
 
 // check is nil when every size p states fits in p: the header, the tag
@@ -44,34 +44,34 @@ func refuse(format string, args ...any) error {
 // points, entries and grid cells.
 func check(p []byte) error {
 	if len(p) < headerLen+4 {
-		return refuse("%d bytes, shorter than a header", len(p))
+		return refuse(catalogue.F("%d bytes, shorter than a header", len(p)))
 	}
 	if string(p[36:40]) != "acsp" {
-		return refuse("no ICC signature")
+		return refuse(catalogue.T("no ICC signature"))
 	}
 	if size := binary.BigEndian.Uint32(p[0:4]); uint64(size) > uint64(len(p)) {
-		return refuse("says it is %d bytes, %d are present", size, len(p))
+		return refuse(catalogue.F("says it is %d bytes, %d are present", size, len(p)))
 	}
 	count := uint64(binary.BigEndian.Uint32(p[headerLen:]))
 	if count > maxTags {
-		return refuse("%d tags", count)
+		return refuse(catalogue.F("%d tags", count))
 	}
 	table := uint64(headerLen+4) + count*12
 	if table > uint64(len(p)) {
-		return refuse("a table of %d tags in %d bytes", count, len(p))
+		return refuse(catalogue.F("a table of %d tags in %d bytes", count, len(p)))
 	}
 	for i := range count {
 		e := p[headerLen+4+12*i:]
 		sig := string(e[0:4])
 		off, size := uint64(binary.BigEndian.Uint32(e[4:8])), uint64(binary.BigEndian.Uint32(e[8:12]))
 		if off < table || off+size > uint64(len(p)) {
-			return refuse("tag %q at %d, %d bytes long, outside the profile's %d bytes", sig, off, size, len(p))
+			return refuse(catalogue.F("tag %q at %d, %d bytes long, outside the profile's %d bytes", sig, off, size, len(p)))
 		}
 		if err := checkType(sig, p[off:off+size]); err != nil {
 			return err
 		}
 		if err := checkTag(p[off : off+size]); err != nil {
-			return refuse("tag %q: %s", sig, err.(*ProfileError).Reason)
+			return refuse(catalogue.F("tag %q: %s", sig, err.(*ProfileError).Reason))
 		}
 	}
 	return nil
@@ -97,14 +97,14 @@ func checkType(sig string, t []byte) error {
 		return nil
 	}
 	if len(t) < 8 {
-		return refuse("tag %q is too short", sig)
+		return refuse(catalogue.F("tag %q is too short", sig))
 	}
 	for _, w := range want {
 		if string(t[0:4]) == w {
 			return nil
 		}
 	}
-	return refuse("tag %q holds a %q", sig, t[0:4])
+	return refuse(catalogue.F("tag %q holds a %q", sig, t[0:4]))
 }
 
 // checkTag checks the tag types whose counts the library allocates from.
@@ -127,11 +127,11 @@ func checkTag(t []byte) error {
 		return checkModular(t)
 	case "mluc":
 		if len(t) < 16 {
-			return refuse("a text table shorter than its header")
+			return refuse(catalogue.T("a text table shorter than its header"))
 		}
 		n, rec := uint64(binary.BigEndian.Uint32(t[8:12])), uint64(binary.BigEndian.Uint32(t[12:16]))
 		if rec != 12 || 16+n*rec > uint64(len(t)) {
-			return refuse("%d texts in %d bytes", n, len(t))
+			return refuse(catalogue.F("%d texts in %d bytes", n, len(t)))
 		}
 	}
 	return nil
@@ -141,11 +141,11 @@ func checkTag(t []byte) error {
 // four as curves in a modular tag are.
 func curveLen(t []byte) (int, error) {
 	if len(t) < 12 {
-		return 0, refuse("a curve shorter than its header")
+		return 0, refuse(catalogue.T("a curve shorter than its header"))
 	}
 	n := uint64(binary.BigEndian.Uint32(t[8:12]))
 	if 12+2*n > uint64(len(t)) {
-		return 0, refuse("a curve of %d points in %d bytes", n, len(t))
+		return 0, refuse(catalogue.F("a curve of %d points in %d bytes", n, len(t)))
 	}
 	return int(12+2*n+3) &^ 3, nil
 }
@@ -154,16 +154,16 @@ func curveLen(t []byte) (int, error) {
 // parameters of its function type (ICC.1 10.18).
 func paraLen(t []byte) (int, error) {
 	if len(t) < 12 {
-		return 0, refuse("a parametric curve shorter than its header")
+		return 0, refuse(catalogue.T("a parametric curve shorter than its header"))
 	}
 	params := [...]int{1, 3, 4, 5, 7}
 	kind := int(binary.BigEndian.Uint16(t[8:10]))
 	if kind >= len(params) {
-		return 0, refuse("a parametric curve of unknown type %d", kind)
+		return 0, refuse(catalogue.F("a parametric curve of unknown type %d", kind))
 	}
 	n := 12 + 4*params[kind]
 	if n > len(t) {
-		return 0, refuse("a parametric curve of type %d in %d bytes", kind, len(t))
+		return 0, refuse(catalogue.F("a parametric curve of type %d in %d bytes", kind, len(t)))
 	}
 	return n, nil
 }
@@ -175,11 +175,11 @@ func gridCells(points []byte, outputs int, limit uint64) (uint64, error) {
 	cells := uint64(outputs)
 	for _, g := range points {
 		if g < 2 {
-			return 0, refuse("a colour table with %d grid points", g)
+			return 0, refuse(catalogue.F("a colour table with %d grid points", g))
 		}
 		cells *= uint64(g)
 		if cells > limit {
-			return 0, refuse("a colour table larger than its bytes")
+			return 0, refuse(catalogue.T("a colour table larger than its bytes"))
 		}
 	}
 	return cells, nil
@@ -189,11 +189,11 @@ func gridCells(points []byte, outputs int, limit uint64) (uint64, error) {
 // tables, CLUT and output tables, all in the tag.
 func checkMFT(t []byte, width int) error {
 	if len(t) < 48+4 {
-		return refuse("a lookup table shorter than its header")
+		return refuse(catalogue.T("a lookup table shorter than its header"))
 	}
 	in, out, grid := int(t[8]), int(t[9]), t[10]
 	if in < 1 || in > maxChannels || out < 1 || out > maxChannels {
-		return refuse("a lookup table of %d inputs and %d outputs", in, out)
+		return refuse(catalogue.F("a lookup table of %d inputs and %d outputs", in, out))
 	}
 	inEntries, outEntries, body := 256, 256, 48
 	if width == 2 {
@@ -210,7 +210,7 @@ func checkMFT(t []byte, width int) error {
 	}
 	need := uint64(width) * (uint64(in*inEntries) + cells + uint64(out*outEntries))
 	if need > room {
-		return refuse("a lookup table needing %d bytes in %d", need, room)
+		return refuse(catalogue.F("a lookup table needing %d bytes in %d", need, room))
 	}
 	return nil
 }
@@ -220,69 +220,76 @@ func checkMFT(t []byte, width int) error {
 // count inside them fits.
 func checkModular(t []byte) error {
 	if len(t) < 32 {
-		return refuse("a modular table shorter than its header")
+		return refuse(catalogue.T("a modular table shorter than its header"))
 	}
 	in, out := int(t[8]), int(t[9])
 	if in < 1 || in > maxChannels || out < 1 || out > maxChannels {
-		return refuse("a modular table of %d inputs and %d outputs", in, out)
+		return refuse(catalogue.F("a modular table of %d inputs and %d outputs", in, out))
 	}
-	at := func(i int) (uint64, bool) {
-		off := uint64(binary.BigEndian.Uint32(t[12+4*i:]))
-		return off, off != 0
-	}
-	curves := func(off uint64, n int) error {
-		for range n {
-			if off+12 > uint64(len(t)) {
-				return refuse("curves outside the modular table")
-			}
-			var step int
-			var err error
-			switch string(t[off : off+4]) {
-			case "curv":
-				step, err = curveLen(t[off:])
-			case "para":
-				step, err = paraLen(t[off:])
-			default:
-				return refuse("a curve of unknown type in the modular table")
-			}
-			if err != nil {
-				return err
-			}
-			off += uint64((step + 3) &^ 3)
-		}
-		return nil
-	}
-	// B, matrix, M, CLUT, A, at 12, 16, 20, 24 and 28.
+	// The offsets of B, matrix, M, CLUT and A, at 12, 16, 20, 24 and 28;
+	// 0 for none.
+	at := func(i int) uint64 { return uint64(binary.BigEndian.Uint32(t[12+4*i:])) }
 	pcs, device := out, in
 	if string(t[0:4]) == "mBA " {
 		pcs, device = in, out
 	}
 	for _, c := range [...]struct{ slot, n int }{{0, pcs}, {2, pcs}, {4, device}} {
-		if off, ok := at(c.slot); ok {
-			if err := curves(off, c.n); err != nil {
+		if off := at(c.slot); off != 0 {
+			if err := modularCurves(t, off, c.n); err != nil {
 				return err
 			}
 		}
 	}
-	if off, ok := at(1); ok && off+48 > uint64(len(t)) {
-		return refuse("a matrix outside the modular table")
+	if off := at(1); off != 0 && off+48 > uint64(len(t)) {
+		return refuse(catalogue.T("a matrix outside the modular table"))
 	}
-	if off, ok := at(3); ok {
-		if off+20 > uint64(len(t)) {
-			return refuse("a colour table outside the modular table")
+	if off := at(3); off != 0 {
+		return modularCLUT(t, off, in, out)
+	}
+	return nil
+}
+
+// modularCurves checks the n curves at off in a modular tag t.
+func modularCurves(t []byte, off uint64, n int) error {
+	for range n {
+		if off+12 > uint64(len(t)) {
+			return refuse(catalogue.T("curves outside the modular table"))
 		}
-		width := uint64(t[off+16])
-		if width != 1 && width != 2 {
-			return refuse("a colour table of %d bytes a value", width)
+		var step int
+		var err error
+		switch string(t[off : off+4]) {
+		case "curv":
+			step, err = curveLen(t[off:])
+		case "para":
+			step, err = paraLen(t[off:])
+		default:
+			return refuse(catalogue.T("a curve of unknown type in the modular table"))
 		}
-		room := uint64(len(t)) - off - 20
-		cells, err := gridCells(t[off:off+uint64(in)], out, room/width)
 		if err != nil {
 			return err
 		}
-		if cells*width > room {
-			return refuse("a colour table needing %d bytes in %d", cells*width, room)
-		}
+		off += uint64((step + 3) &^ 3)
+	}
+	return nil
+}
+
+// modularCLUT checks the CLUT at off in a modular tag t of in inputs
+// and out outputs: its grid, its value width and its values' bytes.
+func modularCLUT(t []byte, off uint64, in, out int) error {
+	if off+20 > uint64(len(t)) {
+		return refuse(catalogue.T("a colour table outside the modular table"))
+	}
+	width := uint64(t[off+16])
+	if width != 1 && width != 2 {
+		return refuse(catalogue.F("a colour table of %d bytes a value", width))
+	}
+	room := uint64(len(t)) - off - 20
+	cells, err := gridCells(t[off:off+uint64(in)], out, room/width)
+	if err != nil {
+		return err
+	}
+	if cells*width > room {
+		return refuse(catalogue.F("a colour table needing %d bytes in %d", cells*width, room))
 	}
 	return nil
 }

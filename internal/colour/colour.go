@@ -20,6 +20,7 @@ import (
 
 	"github.com/kovidgoyal/imaging/prism/meta/icc"
 
+	"easel/internal/catalogue"
 	"easel/internal/cores"
 )
 
@@ -101,7 +102,7 @@ func (s *Space) Label() string {
 // that the library takes for another, and more may remain.
 func recovered(err *error) {
 	if r := recover(); r != nil {
-		*err = refuse("the profile could not be read: %v", r)
+		*err = refuse(catalogue.F("the profile could not be read: %v", r))
 	}
 }
 

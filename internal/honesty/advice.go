@@ -65,8 +65,10 @@ type Advice struct {
 	// (the service ignores streams, or fails streamed edits); Why says so.
 	Unstream bool
 	// Split is set when n images should go as n requests of one, as the
-	// service makes one image per request.
-	Split bool
+	// service makes one image per request; SplitNote says so, for
+	// whoever splits (each request of one no longer advises it).
+	Split     bool
+	SplitNote string
 	// Notes are what the user should know before sending, one sentence
 	// each, most important first.
 	Notes []string
@@ -105,7 +107,8 @@ func Advise(known []Known, o api.ImageOptions, edit, masked bool) Advice {
 	if o.N > 1 {
 		if k, ok := find(Count); ok {
 			a.Split = true
-			a.Notes = append(a.Notes, catalogue.F("This service makes one image per request (asked %s, got %s, last %s): Easel sends %d requests of one image, all charged.", k.Asked, k.Got, when(k), o.N))
+			a.SplitNote = catalogue.F("This service makes one image per request (asked %s, got %s, last %s): Easel sends %d requests of one image, all charged.", k.Asked, k.Got, when(k), o.N)
+			a.Notes = append(a.Notes, a.SplitNote)
 		}
 	}
 	if o.Background == "transparent" {

@@ -90,7 +90,7 @@ func svgBounds(r io.Reader) (svgSize, error) {
 	d := xml.NewDecoder(bufio.NewReader(lr))
 	d.Strict = true // an undeclared entity is an error, never expanded
 	var size svgSize
-	elements, commands, depth, stops := 0, 0, 0, 0
+	var n svgCounts
 	for {
 		tok, err := d.RawToken()
 		if err == io.EOF {
@@ -108,41 +108,53 @@ func svgBounds(r io.Reader) (svgSize, error) {
 				return size, errSVG(catalogue.T("it declares entities, which can expand without end"))
 			}
 		case xml.StartElement:
-			if elements == 0 {
+			if n.elements == 0 {
 				if t.Name.Local != "svg" {
 					return size, errSVG(catalogue.T("its first element is not <svg>"))
 				}
 				size = rootSize(t.Attr)
 			}
-			elements++
-			depth++
-			if elements > MaxSVGElements {
-				return size, errSVG(catalogue.F("it has more than %d elements", MaxSVGElements))
-			}
-			if depth > MaxSVGDepth {
-				return size, errSVG(catalogue.F("its elements are nested more than %d deep", MaxSVGDepth))
-			}
-			if t.Name.Local == "stop" {
-				if stops++; stops > MaxSVGStops {
-					return size, errSVG(catalogue.F("its gradients have more than %d stops", MaxSVGStops))
-				}
-			}
-			for _, a := range t.Attr {
-				if a.Name.Local == "d" || a.Name.Local == "points" {
-					commands += pathCommands(a.Value)
-				}
-			}
-			if commands > MaxSVGCommands {
-				return size, errSVG(catalogue.F("its paths have more than %d commands", MaxSVGCommands))
+			if err := n.add(t); err != nil {
+				return size, err
 			}
 		case xml.EndElement:
-			depth--
+			n.depth--
 		}
 	}
-	if elements == 0 {
+	if n.elements == 0 {
 		return size, errSVG(catalogue.T("it has no <svg> element"))
 	}
 	return size, nil
+}
+
+// svgCounts are what svgBounds has met so far of an SVG.
+type svgCounts struct{ elements, commands, depth, stops int }
+
+// add counts an element opened, and refuses what takes the counts past
+// their bounds.
+func (n *svgCounts) add(t xml.StartElement) error {
+	n.elements++
+	n.depth++
+	if n.elements > MaxSVGElements {
+		return errSVG(catalogue.F("it has more than %d elements", MaxSVGElements))
+	}
+	if n.depth > MaxSVGDepth {
+		return errSVG(catalogue.F("its elements are nested more than %d deep", MaxSVGDepth))
+	}
+	if t.Name.Local == "stop" {
+		if n.stops++; n.stops > MaxSVGStops {
+			return errSVG(catalogue.F("its gradients have more than %d stops", MaxSVGStops))
+		}
+	}
+	for _, a := range t.Attr {
+		if a.Name.Local == "d" || a.Name.Local == "points" {
+			n.commands += pathCommands(a.Value)
+		}
+	}
+	if n.commands > MaxSVGCommands {
+		return errSVG(catalogue.F("its paths have more than %d commands", MaxSVGCommands))
+	}
+	return nil
 }
 
 // pathCommands counts a path's drawing commands (or a polygon's points).

@@ -236,7 +236,8 @@ type Memory interface {
 
 // Saved is what became of one image a job received.
 type Saved struct {
-	// Item is its library id, when it was saved.
+	// Item is its library id, when it was saved in the gallery; 0 for a
+	// Saver that keeps images elsewhere (the command line's folder).
 	Item int64
 	// Err is why it could not be saved; the image is then kept in Image
 	// so the user can save it elsewhere, as it was paid for.
@@ -323,7 +324,10 @@ type Event struct {
 	Honesty honesty.Report
 	// Charged, for a final event of a request that may have been
 	// billed, is what it was written down as costing; nil otherwise.
+	// Verdict is the billing table's word on it: billed, or may have
+	// been (a cancel while the service worked).
 	Charged *spend.Charged
+	Verdict gateway.Verdict
 	// Before and BeforeData, for Done of an edit whose unmasked area
 	// was kept, are the user's own picture at thumbnail size
 	// (library.ThumbSize), made from the pixels the composite used, and
@@ -571,7 +575,7 @@ func (r *Runner) run(ctx context.Context, info Info, slot chan struct{}) {
 	done := Event{Job: info, State: Done, Dropped: res.Dropped, Honesty: report, Aside: r.keepAside(info, res.Undecoded)}
 	// Written down before the images are saved: a kill while they are
 	// saved loses no entry.
-	done.Charged = r.charge(ctx, info, res, Done, gateway.Billed)
+	done.Charged, done.Verdict = r.charge(ctx, info, res, Done, gateway.Billed), gateway.Billed
 	if keepEntry = r.save(ctx, info, res, report, asked.Pictures, &done); keepEntry && !slices.ContainsFunc(done.Unsaved, func(u Unsaved) bool { return u.Path == "" }) {
 		// The job stays in the journal for its fallback files; its
 		// arrived copies, some now in the gallery, must not be put there
@@ -597,7 +601,9 @@ func (r *Runner) save(ctx context.Context, info Info, res *api.ImageResult, repo
 	fallback, keepsUnsaved := r.saver.(UnsavedKeeper)
 	for _, s := range r.saver.Save(context.WithoutCancel(ctx), info, res, report, pics) {
 		if s.Err == nil {
-			done.ItemIDs = append(done.ItemIDs, s.Item)
+			if s.Item != 0 { // 0: saved where there is no gallery (a folder)
+				done.ItemIDs = append(done.ItemIDs, s.Item)
+			}
 			continue
 		}
 		u := Unsaved{Image: s.Image, Err: s.Err}
@@ -697,7 +703,7 @@ func (r *Runner) finishWithError(ctx context.Context, info Info, err error, bill
 		e = Event{Job: info, State: Cancelled}
 	}
 	if billed != gateway.NotBilled {
-		e.Charged = r.charge(ctx, info, nil, e.State, billed)
+		e.Charged, e.Verdict = r.charge(ctx, info, nil, e.State, billed), billed
 	}
 	r.end(e)
 }

@@ -51,6 +51,17 @@ type Journalled struct {
 	Arrived []api.Image `json:"-"`
 }
 
+// Options are the job's image options, whichever kind it is.
+func (j Journalled) Options() api.ImageOptions {
+	if j.Edit != nil {
+		return j.Edit.ImageOptions
+	}
+	if j.Generate != nil {
+		return j.Generate.ImageOptions
+	}
+	return api.ImageOptions{}
+}
+
 // OwnerCLI marks a job the command line sent.
 const OwnerCLI = "cli"
 

@@ -113,12 +113,15 @@ func keepUnmasked(job jobs.Info, img api.Image, pics *imageio.EditPictures, i in
 // ends, so one a kill or a close cut off is listed at the next start.
 type Journal struct {
 	Lib *library.Library
+	// Owner is whose jobs these are: "" the window's, library.OwnerCLI
+	// the command line's, whose process holds each job's lock.
+	Owner string
 }
 
 // Begin implements jobs.Journal.
 func (j Journal) Begin(ctx context.Context, job jobs.Info) error {
 	entry := library.Journalled{Job: job.ID, Profile: job.Request.Profile, Started: job.Started, Group: job.Request.Group,
-		Generate: job.Request.Generate, Edit: job.Request.Edit, Parents: job.Request.Parents}
+		Generate: job.Request.Generate, Edit: job.Request.Edit, Parents: job.Request.Parents, Owner: j.Owner}
 	if k := job.Request.Keep; k != nil {
 		f := k.Feather
 		entry.KeepFeather = &f
