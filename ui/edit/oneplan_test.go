@@ -421,7 +421,7 @@ func TestTheWindowAndTheCommandLineSplitAndUnstreamAlike(t *testing.T) {
 			t.Fatalf("easel edit, round %d: exit %d: %s", round+1, code, errOut.String())
 		}
 	}
-	if !strings.Contains(errOut.String(), "request 2 of 2") || !strings.Contains(errOut.String(), "not asking for a stream") {
+	if !strings.Contains(errOut.String(), "request 2 of 2") || !strings.Contains(errOut.String(), "without streaming") {
 		t.Errorf("the command line did not say it split and unstreamed: %s", errOut.String())
 	}
 
