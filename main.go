@@ -71,7 +71,7 @@ func main() {
 	a := app.NewWithID(ui.AppID)
 	// Before anything reaches the driver: Fyne reads the migrations once.
 	app.SetMetadata(ui.WithFyneDo(a.Metadata()))
-	ui.Run(a, ui.Options{Demo: *demo, Profile: *profile, Files: files, Instance: srv})
+	ui.Run(a, ui.Options{Demo: *demo, Profile: *profile, Files: files, Instance: srv, StateDir: a.Storage().RootURI().Path()})
 	if srv != nil {
 		srv.Close()
 	}

@@ -4,7 +4,11 @@ package e2e
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"image"
+	"io/fs"
+	"math/rand/v2"
 	"image/png"
 	"os"
 	"os/exec"
@@ -160,5 +164,47 @@ func TestSIGTERMKeepsTheDraftInRealWindow(t *testing.T) {
 	prefs, err := os.ReadFile(filepath.Join(home, ".config", "fyne", "dev.easel.app", "preferences.json"))
 	if err != nil || !strings.Contains(string(prefs), "a harbour in the fog") {
 		t.Errorf("the draft was not kept (%v): %s", err, prefs)
+	}
+}
+
+// #53: of 45 SIGTERMs one left a process with no window and one emptied
+// the preferences. Twenty SIGTERMs at random moments of a start and its
+// first seconds: each run ends within quitWithin (5 s), and Fyne's
+// preferences and Easel's own copy of them are whole JSON after every
+// one.
+func TestSIGTERMAtRandomMomentsAlwaysEndsInRealWindow(t *testing.T) {
+	bin := binary(t, "EASEL_BIN")
+	home := t.TempDir()
+	dir := filepath.Join(home, ".config", "fyne", "dev.easel.app")
+	rng := rand.New(rand.NewPCG(53, uint64(time.Now().UnixNano())))
+	for run := range 20 {
+		p := start(t, bin, home, "--demo")
+		wait := time.Duration(rng.IntN(1500)) * time.Millisecond
+		time.Sleep(wait)
+		if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+			t.Fatal(err)
+		}
+		sent := time.Now()
+		select {
+		case <-p.done:
+		case <-time.After(5 * time.Second):
+			_ = p.cmd.Process.Kill()
+			<-p.done
+			t.Fatalf("run %d: SIGTERM %v after the window showed: still running after 5 s:\n%s", run+1, wait, p.out)
+		}
+		t.Logf("run %d: SIGTERM %v after the window showed, ended in %v", run+1, wait, time.Since(sent).Round(time.Millisecond))
+		if strings.Contains(p.out.String(), "panic") {
+			t.Errorf("run %d panicked on the way out:\n%s", run+1, p.out)
+		}
+		for _, name := range []string{"preferences.json", "easel-state.json"} {
+			data, err := os.ReadFile(filepath.Join(dir, name))
+			if errors.Is(err, fs.ErrNotExist) && run == 0 {
+				continue // a SIGTERM before anything was set
+			}
+			var v map[string]any
+			if err != nil || json.Unmarshal(data, &v) != nil || len(v) == 0 {
+				t.Errorf("run %d: %s is not whole (%v): %q", run+1, name, err, data)
+			}
+		}
 	}
 }

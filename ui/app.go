@@ -75,6 +75,9 @@ type Options struct {
 	// socket: files a second start hands over open in Edit, and the window
 	// comes forward.
 	Instance *instance.Server
+	// StateDir is where Easel keeps its own copy of the preferences
+	// (stateFile), beside Fyne's; "" keeps none (tests).
+	StateDir string
 }
 
 // App is the main window: its tabs (rooms), the frame around them
@@ -147,6 +150,9 @@ func Run(a fyne.App, opts Options) {
 	releaseGC := holdGC()
 	loadLanguages()
 	ea := newState(a, opts)
+	// A quit of the real window always ends (armQuit); tests' windows
+	// close without ending their process.
+	ea.exit = os.Exit
 	built := make(chan struct{})
 	ea.bridge.mu.Lock()
 	go func() {
@@ -191,6 +197,7 @@ func (a *App) quitOnTerm() {
 	go func() {
 		<-sigs
 		signal.Stop(sigs)
+		a.armQuit() // before the UI goroutine is asked: it may be stuck
 		a.bridge.Do(a.leave)
 	}()
 }
@@ -199,13 +206,18 @@ func (a *App) quitOnTerm() {
 // deleted this session emptied. A signal and Settings' Restart now leave
 // this way.
 func (a *App) leave() {
+	a.armQuit()
 	a.saveState()
 	a.emptyTrash()
+	a.stateCopy.write()
 	a.fyneApp.Quit()
 }
 
 // newState is the App before its window and widgets exist.
 func newState(a fyne.App, opts Options) *App {
+	// Easel's copy of the preferences first: it puts them back when
+	// Fyne's file was emptied, before anything reads them.
+	stateCopy := openStateFile(a, opts.StateDir)
 	upgradePrefs(a.Preferences())
 	if choice := a.Preferences().String(kit.PrefTheme); choice != kit.ThemeSystem || kit.OneWeight() {
 		kit.ApplyTheme(a, choice)
@@ -214,7 +226,7 @@ func newState(a fyne.App, opts Options) *App {
 	// cores but one, so a callback never waits for a P behind it.
 	cores.Reserve(1)
 	b := NewBridge()
-	app := &App{services: services{fyneApp: a, bridge: b, work: work.New(b.Do)}, opts: opts}
+	app := &App{services: services{fyneApp: a, bridge: b, work: work.New(b.Do), stateCopy: stateCopy}, opts: opts}
 	app.feed = &jobFeed{s: &app.services, saveState: app.saveState,
 		galleryChanged: func() { app.host.GalleryChanged() },
 		spendChanged:   func(done bool) { app.status.refreshSpend(done) },
@@ -234,11 +246,13 @@ func (a *App) newWindow() {
 	a.win.SetContent(a.root)
 	a.win.Resize(a.savedSize())
 	a.win.SetOnClosed(func() {
+		a.armQuit()
 		// Loads under way stop; a write the user asked for (a favourite,
 		// a conversation's settings) is given a moment to land.
 		a.work.Close(3 * time.Second)
 		a.saveState()
 		a.emptyTrash()
+		a.stateCopy.write()
 	})
 	a.win.SetCloseIntercept(a.feed.confirmClose)
 	// Keys no field takes: Esc and Enter answer the dialog on top.

@@ -69,6 +69,7 @@ func (a *jobFeed) notify(e jobs.Event) {
 func (a *jobFeed) confirmClose() {
 	runner, win := a.s.runner, a.s.win
 	if runner == nil || runner.Running() == 0 {
+		a.s.armQuit()
 		a.saveState()
 		win.Close()
 		return
@@ -80,6 +81,7 @@ func (a *jobFeed) confirmClose() {
 		func(quit bool) {
 			a.question = nil
 			if quit {
+				a.s.armQuit()
 				a.saveState()
 				win.Close()
 			}

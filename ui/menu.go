@@ -252,6 +252,7 @@ func (a *menus) quit() {
 		a.w.confirmClose()
 		return
 	}
+	a.armQuit()
 	a.w.saveState()
 	a.fyneApp.Quit()
 }

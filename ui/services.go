@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"sync"
+
 	"fyne.io/fyne/v2"
 
 	"easel/internal/jobs"
@@ -30,6 +32,12 @@ type services struct {
 	libErr  error
 	thumbs  *thumbs.Service
 	models  *modelpick.Registry
+	// stateCopy is Easel's own copy of the preferences (stateFile);
+	// quitArmed starts the quit's watchdog once (armQuit), which ends the
+	// process with exit (nil: no watchdog).
+	stateCopy *stateFile
+	quitArmed sync.Once
+	exit      func(code int)
 }
 
 // Window is the main window, for tests and for dialogs.
