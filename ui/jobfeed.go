@@ -76,6 +76,10 @@ func (a *jobFeed) confirmClose() {
 	}
 	n := runner.RunningImages()
 	images := catalogue.N("If you quit now, %s images are lost, though the service may charge for them.", n, humanize.Comma(int64(n)))
+	if runner.ImagesAtService() == 0 {
+		// Queued, or an edit still uploading: nothing reached the model.
+		images = catalogue.N("If you quit now, %s images are not made; nothing was charged, as no request has reached the service yet.", n, humanize.Comma(int64(n)))
+	}
 	d := dialog.NewConfirm(catalogue.T("Jobs are still running"),
 		catalogue.N("%d jobs have not finished.", runner.Running(), runner.Running())+" "+images,
 		func(quit bool) {

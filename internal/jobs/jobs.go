@@ -356,8 +356,11 @@ type Runner struct {
 	limits map[string]int
 	slots  map[string]chan struct{}
 	jobs   map[string]context.CancelFunc
-	// images is how many images each unfinished job asked for.
+	// images is how many images each unfinished job asked for; out
+	// marks those whose request has reached the service whole (a
+	// generation once sent, an edit once its upload ended).
 	images map[string]int
+	out    map[string]bool
 	wg     sync.WaitGroup
 }
 
@@ -408,7 +411,7 @@ func New(service Service, saver Saver, listener func(Event), opts Options) *Runn
 		opts.Tick = time.Second
 	}
 	return &Runner{service: service, saver: saver, listener: listener, limit: opts.Limit, tick: opts.Tick, memory: opts.Memory, journal: opts.Journal, ledger: opts.Ledger,
-		limits: map[string]int{}, slots: map[string]chan struct{}{}, jobs: map[string]context.CancelFunc{}, images: map[string]int{}}
+		limits: map[string]int{}, slots: map[string]chan struct{}{}, jobs: map[string]context.CancelFunc{}, images: map[string]int{}, out: map[string]bool{}}
 }
 
 // SetLimit sets how many jobs of one profile run at once; n <= 0 returns
@@ -544,6 +547,7 @@ func (r *Runner) run(ctx context.Context, info Info, slot chan struct{}) {
 	var res *api.ImageResult
 	var err error
 	if info.Request.Generate != nil {
+		r.reached(info.ID)
 		res, err = service.Generate(ctx, *info.Request.Generate, w.partial)
 	} else {
 		res, err = service.Edit(ctx, *info.Request.Edit, w.partial)
@@ -645,7 +649,31 @@ func (r *Runner) forget(id string) {
 		cancel()
 		delete(r.jobs, id)
 		delete(r.images, id)
+		delete(r.out, id)
 	}
+}
+
+// reached marks a job's request as with the service: from now on a quit
+// may leave it charged.
+func (r *Runner) reached(id string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if _, running := r.jobs[id]; running {
+		r.out[id] = true
+	}
+}
+
+// ImagesAtService is how many of RunningImages belong to requests that
+// reached the service: the rest (queued, or an edit still uploading)
+// cannot have been charged yet.
+func (r *Runner) ImagesAtService() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	n := 0
+	for id := range r.out {
+		n += r.images[id]
+	}
+	return n
 }
 
 // RunningImages is how many images the unfinished jobs asked for: what a

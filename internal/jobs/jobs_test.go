@@ -705,3 +705,40 @@ func TestAJobsListenerHearsItsOwnEventsFirst(t *testing.T) {
 		t.Errorf("events: %v", order)
 	}
 }
+
+// The quit dialog says nothing was charged while no request has reached
+// the service (#53): an edit still uploading is not at the service, a
+// generation once sent is.
+func TestImagesAtServiceCountsOnlyRequestsThatReachedIt(t *testing.T) {
+	svc := &fakeService{release: make(chan struct{})}
+	r := New(svc, &fakeSaver{}, nil, Options{})
+	edit, err := r.Submit(Request{Profile: "p", Edit: &api.EditRequest{ImageOptions: api.ImageOptions{N: 3}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(5 * time.Second); svc.running.Load() < 1; time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the edit never went out")
+		}
+	}
+	if got, all := r.ImagesAtService(), r.RunningImages(); got != 0 || all != 3 {
+		t.Errorf("an edit whose upload has not ended: %d of %d images at the service, want 0 of 3", got, all)
+	}
+	if _, err := r.Submit(Request{Profile: "p", Generate: &api.GenerateRequest{ImageOptions: api.ImageOptions{N: 2}}}); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(5 * time.Second); svc.running.Load() < 2; time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the generation never went out")
+		}
+	}
+	if got := r.ImagesAtService(); got != 2 {
+		t.Errorf("with a generation sent: %d images at the service, want its 2", got)
+	}
+	r.Cancel(edit)
+	close(svc.release)
+	r.Wait()
+	if got := r.ImagesAtService(); got != 0 {
+		t.Errorf("%d images at the service once all ended", got)
+	}
+}

@@ -51,6 +51,7 @@ func (w *watch) upload(u api.Upload) {
 	w.uploading = !u.Done()
 	if u.Done() {
 		w.sent = time.Now()
+		w.r.reached(w.info.ID)
 	}
 	w.r.emit(Event{Job: w.info, State: Sending, Upload: &u})
 }
