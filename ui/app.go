@@ -150,9 +150,7 @@ func Run(a fyne.App, opts Options) {
 	releaseGC := holdGC()
 	loadLanguages()
 	ea := newState(a, opts)
-	// A quit of the real window always ends (armQuit); tests' windows
-	// close without ending their process.
-	ea.exit = os.Exit
+	ea.watchdog = quitWatchdog(ea.stateCopy)
 	built := make(chan struct{})
 	ea.bridge.mu.Lock()
 	go func() {
@@ -209,7 +207,7 @@ func (a *App) leave() {
 	a.armQuit()
 	a.saveState()
 	a.emptyTrash()
-	a.stateCopy.write()
+	a.stateCopy.Write()
 	a.fyneApp.Quit()
 }
 
@@ -217,7 +215,7 @@ func (a *App) leave() {
 func newState(a fyne.App, opts Options) *App {
 	// Easel's copy of the preferences first: it puts them back when
 	// Fyne's file was emptied, before anything reads them.
-	stateCopy := openStateFile(a, opts.StateDir)
+	stateCopy := openStateCopy(a, opts.StateDir)
 	upgradePrefs(a.Preferences())
 	if choice := a.Preferences().String(kit.PrefTheme); choice != kit.ThemeSystem || kit.OneWeight() {
 		kit.ApplyTheme(a, choice)
@@ -252,7 +250,7 @@ func (a *App) newWindow() {
 		a.work.Close(3 * time.Second)
 		a.saveState()
 		a.emptyTrash()
-		a.stateCopy.write()
+		a.stateCopy.Write()
 	})
 	a.win.SetCloseIntercept(a.feed.confirmClose)
 	// Keys no field takes: Esc and Enter answer the dialog on top.

@@ -1,13 +1,12 @@
 package ui
 
 import (
-	"sync"
-
 	"fyne.io/fyne/v2"
 
 	"easel/internal/jobs"
 	"easel/internal/library"
 	"easel/internal/session"
+	"easel/internal/statecopy"
 	"easel/internal/thumbs"
 	"easel/internal/work"
 	"easel/ui/modelpick"
@@ -32,13 +31,15 @@ type services struct {
 	libErr  error
 	thumbs  *thumbs.Service
 	models  *modelpick.Registry
-	// stateCopy is Easel's own copy of the preferences (stateFile);
-	// quitArmed starts the quit's watchdog once (armQuit), which ends the
-	// process with exit (nil: no watchdog).
-	stateCopy *stateFile
-	quitArmed sync.Once
-	exit      func(code int)
+	// stateCopy is Easel's own copy of the preferences, and watchdog
+	// ends a quit that does not end (nil in tests): armed as each quit
+	// begins, before the UI goroutine is asked, as that is what hangs.
+	stateCopy *statecopy.Copy
+	watchdog  *statecopy.Watchdog
 }
+
+// armQuit arms the quit's watchdog.
+func (s *services) armQuit() { s.watchdog.Arm() }
 
 // Window is the main window, for tests and for dialogs.
 func (s *services) Window() fyne.Window { return s.win }
