@@ -23,12 +23,16 @@ const (
 	// parse, an algorithm go-cose lacks).
 	Unchecked Check = iota
 	// Valid: the signature matches the claim and the certificate it
-	// names. The certificate itself is not checked against a trust
-	// list: who the signer is rests on its subject alone.
+	// names, and that certificate chains to a root Easel trusts
+	// (trust.go): the signer is who the certificate says.
 	Valid
 	// Invalid: the signature does not match: the claim was changed after
 	// signing, or the signature is not the certificate's.
 	Invalid
+	// Claimed: the signature matches its certificate, but the
+	// certificate chains to no root Easel trusts (self-signed, or an
+	// unknown authority): who signed is only what it claims.
+	Claimed
 )
 
 // Credential is what a file's active C2PA manifest says: who signed it
@@ -237,13 +241,14 @@ func checkSignature(claim, signature []byte) (signer, issuer string, check Check
 	if len(claim) == 0 || msg.UnmarshalCBOR(signature) != nil {
 		return "", "", Unchecked
 	}
-	cert := leaf(msg.Headers.Protected[cose.HeaderLabelX5Chain])
-	if cert == nil {
-		cert = leaf(msg.Headers.Unprotected[cose.HeaderLabelX5Chain])
+	chain := certificates(msg.Headers.Protected[cose.HeaderLabelX5Chain])
+	if len(chain) == 0 {
+		chain = certificates(msg.Headers.Unprotected[cose.HeaderLabelX5Chain])
 	}
-	if cert == nil {
+	if len(chain) == 0 {
 		return "", "", Unchecked
 	}
+	cert := chain[0]
 	signer, issuer = name(cert.Subject.Organization, cert.Subject.CommonName), name(cert.Issuer.Organization, cert.Issuer.CommonName)
 	alg, err := msg.Headers.Protected.Algorithm()
 	if err != nil {
@@ -257,30 +262,41 @@ func checkSignature(claim, signature []byte) (signer, issuer string, check Check
 	if msg.Verify(nil, verifier) != nil {
 		return signer, issuer, Invalid
 	}
+	if !chains(cert, chain[1:]) {
+		return signer, issuer, Claimed
+	}
 	return signer, issuer, Valid
 }
 
-// leaf is the first certificate of an x5chain header: one certificate,
-// or an array of them, leaf first.
-func leaf(v any) *x509.Certificate {
-	var der []byte
+// certificates are an x5chain header's certificates, leaf first: one
+// certificate, or an array of them. A certificate that does not parse
+// ends the chain there.
+func certificates(v any) []*x509.Certificate {
+	var ders [][]byte
 	switch v := v.(type) {
 	case []byte:
-		der = v
+		ders = [][]byte{v}
 	case []any:
-		if len(v) > 0 {
-			der, _ = v[0].([]byte)
+		for _, d := range v[:min(len(v), maxChain)] {
+			if der, ok := d.([]byte); ok {
+				ders = append(ders, der)
+			}
 		}
 	}
-	if der == nil {
-		return nil
+	var out []*x509.Certificate
+	for _, der := range ders {
+		cert, err := x509.ParseCertificate(der)
+		if err != nil {
+			break
+		}
+		out = append(out, cert)
 	}
-	cert, err := x509.ParseCertificate(der)
-	if err != nil {
-		return nil
-	}
-	return cert
+	return out
 }
+
+// maxChain bounds the certificates read from a manifest: real chains
+// are two or three long.
+const maxChain = 8
 
 // name is an organisation, else a common name, as shown to a person.
 func name(org []string, cn string) string {
@@ -320,7 +336,9 @@ func Line(data []byte) string {
 	}
 	switch c.Check {
 	case Valid:
-		return catalogue.F("Content Credentials: signed by %s, made with %s; the signature matches its certificate (not checked against a trust list)", c.Signer, made)
+		return catalogue.F("Content Credentials: signed by %s, made with %s; the signature matches its certificate, which chains to a trusted root", c.Signer, made)
+	case Claimed:
+		return catalogue.F("Content Credentials: claims to be signed by %s, made with %s (a certificate Easel cannot verify)", c.Signer, made)
 	case Invalid:
 		return catalogue.F("Content Credentials: said to be signed by %s, but the signature does not match: the credential was changed after signing", c.Signer)
 	}

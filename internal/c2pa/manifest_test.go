@@ -2,6 +2,8 @@ package c2pa
 
 import (
 	"bytes"
+	"encoding/pem"
+	"strings"
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
@@ -27,15 +29,26 @@ func plainPNG(t *testing.T) []byte {
 	return b.Bytes()
 }
 
-// testSigner is a key and a self-signed certificate made for the test.
+// testSigner is a key and a self-signed certificate made for the test,
+// added to the roots Easel trusts as a user adds their own.
 func testSigner(t *testing.T) (*ecdsa.PrivateKey, []byte) {
+	t.Helper()
+	key, der := selfSigned(t, "Test Signer Org")
+	if _, err := AddRoots(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der})); err != nil {
+		t.Fatal(err)
+	}
+	return key, der
+}
+
+// selfSigned is a key and a self-signed certificate of organisation org.
+func selfSigned(t *testing.T, org string) (*ecdsa.PrivateKey, []byte) {
 	t.Helper()
 	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
 		t.Fatal(err)
 	}
 	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1),
-		Subject:   pkix.Name{Organization: []string{"Test Signer Org"}, CommonName: "test signer"},
+		Subject:   pkix.Name{Organization: []string{org}, CommonName: "test signer"},
 		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour)}
 	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
 	if err != nil {
@@ -145,5 +158,85 @@ func TestAStoreEmbeddedInEachFormatIsReadBack(t *testing.T) {
 		if _, _, err := image.Decode(bytes.NewReader(out)); err != nil {
 			t.Errorf("%s with its store no longer decodes: %v", name, err)
 		}
+	}
+}
+
+// #53: a self-signed certificate whose subject says OpenAI, on a manifest
+// saying ChatGPT made the picture, read "signed by OpenAI". Its signature
+// matches its certificate, but the certificate chains to no root Easel
+// trusts: it is a claim, and said as one.
+func TestASelfSignedOpenAIManifestIsOnlyAClaim(t *testing.T) {
+	key, cert := selfSigned(t, "OpenAI")
+	store, err := Sign("ChatGPT 1.0", key, cert)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := signed.WithChunk(plainPNG(t), "caBX", store)
+	if c, ok := Read(data); !ok || c.Check != Claimed || c.Signer != "OpenAI" {
+		t.Fatalf("Read = %+v, %v", c, ok)
+	}
+	line := Line(data)
+	if !strings.Contains(line, "claims to be signed by OpenAI") || !strings.Contains(line, "a certificate Easel cannot verify") || strings.Contains(line, "Credentials: signed by") {
+		t.Errorf("Line = %q", line)
+	}
+}
+
+// A leaf issued by a root Easel trusts verifies as signed; the same leaf
+// whose issuer is not trusted is a claim.
+func TestALeafIssuedByATrustedRootIsSigned(t *testing.T) {
+	rootKey, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	rootTmpl := &x509.Certificate{SerialNumber: big.NewInt(2), Subject: pkix.Name{Organization: []string{"Test Root"}},
+		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour), IsCA: true, BasicConstraintsValid: true,
+		KeyUsage: x509.KeyUsageCertSign | x509.KeyUsageDigitalSignature}
+	rootDER, err := x509.CreateCertificate(rand.Reader, rootTmpl, rootTmpl, &rootKey.PublicKey, rootKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	root, _ := x509.ParseCertificate(rootDER)
+	leafKey, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	leafTmpl := &x509.Certificate{SerialNumber: big.NewInt(3), Subject: pkix.Name{Organization: []string{"Studio"}},
+		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour), KeyUsage: x509.KeyUsageDigitalSignature}
+	leafDER, err := x509.CreateCertificate(rand.Reader, leafTmpl, root, &leafKey.PublicKey, rootKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	store, err := Sign("Studio 2", leafKey, leafDER)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := signed.WithChunk(plainPNG(t), "caBX", store)
+	if c, _ := Read(data); c.Check != Claimed {
+		t.Fatalf("before its root is trusted: %+v", c)
+	}
+	if n, err := AddRoots(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: rootDER})); n != 1 || err != nil {
+		t.Fatalf("AddRoots = %d, %v", n, err)
+	}
+	if c, _ := Read(data); c.Check != Valid || c.Signer != "Studio" || c.Issuer != "Test Root" {
+		t.Fatalf("after: %+v", c)
+	}
+}
+
+// The bundled roots parse: the trust list is not silently empty.
+func TestTheBundledRootsParse(t *testing.T) {
+	files, _ := bundled.ReadDir("trust")
+	n := 0
+	for _, f := range files {
+		if !strings.HasSuffix(f.Name(), ".pem") {
+			continue
+		}
+		data, _ := bundled.ReadFile("trust/" + f.Name())
+		for rest := data; ; {
+			var b *pem.Block
+			if b, rest = pem.Decode(rest); b == nil {
+				break
+			}
+			if _, err := x509.ParseCertificate(b.Bytes); err != nil {
+				t.Errorf("%s: %v", f.Name(), err)
+			}
+			n++
+		}
+	}
+	if n < 40 {
+		t.Errorf("%d bundled roots, want the 48 of the two lists", n)
 	}
 }

@@ -105,7 +105,7 @@ func ingredient(parent int64, path string) map[string]any {
 		return nil
 	}
 	check := map[c2pa.Check]string{c2pa.Valid: "the signature matches its certificate", c2pa.Invalid: "the signature does not match",
-		c2pa.Unchecked: "present, not verified"}[c.Check]
+		c2pa.Claimed: "the signature matches a certificate Easel cannot verify", c2pa.Unchecked: "present, not verified"}[c.Check]
 	return map[string]any{"gallery_item": parent, "relationship": "parentOf",
 		"content_credentials": map[string]any{"signer": c.Signer, "generator": c.Generator, "signature": check}}
 }

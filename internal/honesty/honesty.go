@@ -385,7 +385,9 @@ func far(a, b uint8) bool {
 }
 
 // credentials checks that every picture of an answer from a model whose
-// provider signs (capability's Signed) carries Content Credentials; no
+// provider signs (capability's Signed) carries Content Credentials whose
+// signer Easel can verify: a manifest anyone could have made (a
+// self-signed "OpenAI") is not the provider's, so it does not count. No
 // check for another model, nor for a picture Easel could not read.
 func credentials(model string, res *api.ImageResult) []Check {
 	sheet, ok := capability.Lookup(model)
@@ -394,7 +396,7 @@ func credentials(model string, res *api.ImageResult) []Check {
 	}
 	missing := 0
 	for _, img := range res.Images {
-		if !c2pa.Present(img.Data) {
+		if c, _ := c2pa.Read(img.Data); c.Check != c2pa.Valid {
 			missing++
 		}
 	}

@@ -12,11 +12,13 @@ import (
 // What an item's file carries of Content Credentials: the values of the
 // items table's credentials column (stored: never renamed).
 const (
-	// CredentialsSigned: a manifest whose signature matches.
+	// CredentialsSigned: a manifest whose signature matches and whose
+	// certificate chains to a root Easel trusts.
 	CredentialsSigned = "signed"
 	// CredentialsChanged: a manifest whose signature does not match.
 	CredentialsChanged = "changed"
-	// CredentialsUnverified: a manifest Easel could not check.
+	// CredentialsUnverified: a manifest Easel could not check, or whose
+	// signer it cannot verify (a claim).
 	CredentialsUnverified = "unverified"
 	// CredentialsNone: no manifest.
 	CredentialsNone = "none"

@@ -8,13 +8,17 @@ import (
 	"time"
 
 	"easel/internal/api"
+	"easel/internal/c2pa"
 	"easel/internal/imageio"
+	"easel/internal/testsupport/credentials"
 	"easel/internal/testsupport/signed"
 )
 
 // A gallery from before schema 12 learns each item's credentials from
-// its file once opened: the signed answer of the v11 fixture, and only
-// it, is then found by the filter; a new item is known when added.
+// its file once opened: the answer of the v11 fixture whose manifest is
+// signed by a self-signed certificate, and only it, is then found as
+// unverified (a claim: no root Easel trusts issued it); a new item is
+// known when added.
 func TestAnUpgradedGalleryLearnsItsCredentials(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "lib")
 	copyTree(t, filepath.Join("testdata", "v11", "library"), dir)
@@ -24,17 +28,17 @@ func TestAnUpgradedGalleryLearnsItsCredentials(t *testing.T) {
 	}
 	defer l.Close()
 	ctx := context.Background()
-	if got, _ := l.List(ctx, Query{Credentials: CredentialsSigned, Limit: 10}); len(got) != 0 {
-		t.Fatalf("before reading, %d items are listed as signed", len(got))
-	}
 	all, _ := l.Count(ctx, Query{})
 	n, err := ReadCredentials(ctx, l)
 	if err != nil || n != all {
 		t.Fatalf("read %d of %d items' credentials: %v", n, all, err)
 	}
-	got, _ := l.List(ctx, Query{Credentials: CredentialsSigned, Limit: 10})
+	got, _ := l.List(ctx, Query{Credentials: CredentialsUnverified, Limit: 10})
 	if len(got) != 1 || got[0].Prompt != "a signed harbour" {
-		t.Fatalf("signed: %+v", got)
+		t.Fatalf("unverified: %+v", got)
+	}
+	if signedItems, _ := l.Count(ctx, Query{Credentials: CredentialsSigned}); signedItems != 0 {
+		t.Errorf("%d items listed as signed by a self-signed certificate", signedItems)
 	}
 	if none, _ := l.Count(ctx, Query{Credentials: CredentialsNone}); none != all-1 {
 		t.Errorf("%d items without credentials, want %d", none, all-1)
@@ -42,13 +46,48 @@ func TestAnUpgradedGalleryLearnsItsCredentials(t *testing.T) {
 	if again, _ := ReadCredentials(ctx, l); again != 0 {
 		t.Errorf("a second reading read %d items again", again)
 	}
-	// Added now: known at once, a store Easel cannot check as such.
+	// Added now: known at once, a store Easel cannot check as such, and
+	// one whose signer is trusted (a user-added root) as signed.
 	if _, err := l.Add(ctx, NewItem{Image: api.Image{Data: signed.PNG(t, 8, 8), Format: "png", Width: 8, Height: 8},
 		Kind: "generate", Prompt: "a fake store", Created: time.Now()}); err != nil {
 		t.Fatal(err)
 	}
-	if u, _ := l.Count(ctx, Query{Credentials: CredentialsUnverified}); u != 1 {
-		t.Errorf("%d unverified items, want the one just added", u)
+	if u, _ := l.Count(ctx, Query{Credentials: CredentialsUnverified}); u != 2 {
+		t.Errorf("%d unverified items, want the fixture's and the one just added", u)
+	}
+	trusted, ok := c2pa.Embed(signed.PNG(t, 8, 8), credentials.Manifest(t, "gpt-image-1", "Trusted Org"))
+	if !ok {
+		t.Fatal("no manifest embedded")
+	}
+	if _, err := l.Add(ctx, NewItem{Image: api.Image{Data: trusted, Format: "png", Width: 8, Height: 8},
+		Kind: "generate", Prompt: "a trusted answer", Created: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	if s, _ := l.List(ctx, Query{Credentials: CredentialsSigned, Limit: 10}); len(s) != 1 || s[0].Prompt != "a trusted answer" {
+		t.Errorf("signed: %+v", s)
+	}
+}
+
+// #53: at schema 12 a self-signed manifest was stored as signed, and
+// the gallery's filter listed a forged "OpenAI" under Signed. Schema 13
+// reads what was stored as signed again, against the trust list.
+func TestSchema13ReadsSignedItemsAgainstTheTrustList(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "lib")
+	copyTree(t, filepath.Join("testdata", "v12", "library"), dir)
+	l, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	ctx := context.Background()
+	if n, err := ReadCredentials(ctx, l); err != nil || n != 1 {
+		t.Fatalf("read %d items again (%v), want the one stored as signed", n, err)
+	}
+	if s, _ := l.Count(ctx, Query{Credentials: CredentialsSigned}); s != 0 {
+		t.Errorf("%d items still signed", s)
+	}
+	if u, _ := l.List(ctx, Query{Credentials: CredentialsUnverified, Limit: 10}); len(u) != 1 || u[0].Prompt != "a signed harbour" {
+		t.Errorf("unverified: %+v", u)
 	}
 }
 

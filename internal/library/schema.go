@@ -329,6 +329,11 @@ ALTER TABLE ledger ADD COLUMN correction TEXT NOT NULL DEFAULT '';
 ALTER TABLE items ADD COLUMN credentials TEXT NOT NULL DEFAULT '';
 CREATE INDEX items_credentials ON items (credentials);
 `},
+	{13, "credentials stored as signed are read again: signed now means a certificate that chains to a root Easel trusts, and a self-signed one is only a claim", `
+-- Read again from the file after the upgrade (ReadCredentials), against
+-- the trust list: a self-signed "OpenAI" is then unverified.
+UPDATE items SET credentials = '' WHERE credentials = 'signed';
+`},
 }
 
 // SchemaVersion is the newest schema this Easel knows.

@@ -9,6 +9,7 @@ import (
 	"crypto/rand"
 	"crypto/x509"
 	"crypto/x509/pkix"
+	"encoding/pem"
 	"math/big"
 	"testing"
 	"time"
@@ -18,8 +19,8 @@ import (
 
 // Manifest is a C2PA manifest store claiming generator made a picture,
 // signed by a key and self-signed certificate made for the test, whose
-// subject's organisation is org: what OpenAI's answers carry, with a
-// signature that verifies.
+// subject's organisation is org, and trusted as a user-added root: what
+// OpenAI's answers carry, with a signer that verifies.
 func Manifest(tb testing.TB, generator, org string) []byte {
 	tb.Helper()
 	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
@@ -30,6 +31,9 @@ func Manifest(tb testing.TB, generator, org string) []byte {
 		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour)}
 	cert, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
 	if err != nil {
+		tb.Fatal(err)
+	}
+	if _, err := c2pa.AddRoots(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: cert})); err != nil {
 		tb.Fatal(err)
 	}
 	store, err := c2pa.Sign(generator, key, cert)
