@@ -19,6 +19,7 @@ import (
 	"fyne.io/fyne/v2/app"
 
 	"easel/internal/applog"
+	"easel/internal/c2pa"
 	"easel/internal/capability"
 	"easel/internal/catalogue"
 	"easel/internal/cli"
@@ -33,6 +34,7 @@ func main() {
 	speak()
 	closeLog := openLog()
 	loadSheets()
+	trustRoots()
 	if len(os.Args) > 1 && cli.IsCommand(os.Args[1]) {
 		code := cli.Run(os.Args[1:], cli.OSEnv())
 		closeLog()
@@ -106,6 +108,23 @@ func relaunch() {
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
 	if err := cmd.Start(); err != nil {
 		fmt.Fprintln(os.Stderr, "easel: cannot start again:", err)
+	}
+}
+
+// trustRoots adds the Content Credentials roots the user trusts besides
+// the bundled lists: trust-roots.pem (PEM certificates) beside the
+// profiles, for a studio's own signer or a newer list.
+func trustRoots() {
+	path, err := config.DefaultPath()
+	if err != nil {
+		return
+	}
+	data, err := os.ReadFile(filepath.Join(filepath.Dir(path), "trust-roots.pem"))
+	if err != nil {
+		return
+	}
+	if _, err := c2pa.AddRoots(data); err != nil {
+		slog.Warn("credentials: trust-roots.pem holds no certificate Easel can read", "err", err)
 	}
 }
 
