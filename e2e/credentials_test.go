@@ -42,9 +42,19 @@ func seedCredentials(t *testing.T, home string) {
 		_ = png.Encode(&buf, img)
 		return buf.Bytes()
 	}
-	signedWith := func(data []byte, generator string) []byte {
-		out, _ := c2pa.Embed(data, credentials.Manifest(t, generator, "Easel demo service (not OpenAI)"))
+	// The window trusts the signer of "signed" as a user-added root
+	// (trust-roots.pem); the forged OpenAI signer it does not.
+	var roots []byte
+	signedBy := func(data []byte, generator, org string, trusted bool) []byte {
+		store, root := credentials.Unverified(t, generator, org)
+		if trusted {
+			roots = append(roots, root...)
+		}
+		out, _ := c2pa.Embed(data, store)
 		return out
+	}
+	signedWith := func(data []byte, generator string) []byte {
+		return signedBy(data, generator, "Easel demo service (not OpenAI)", true)
 	}
 	tampered := bytes.Replace(signedWith(picture(color.NRGBA{90, 90, 160, 255}), "gpt-image-1"), []byte("gpt-image-1"), []byte("gpt-image-X"), -1)
 	// The chunk's CRC no longer matches its data: the file is made whole
@@ -61,6 +71,7 @@ func seedCredentials(t *testing.T, home string) {
 	}{
 		{picture(color.NRGBA{120, 160, 90, 255}), "generate", "a lighthouse (came through a gateway)"},
 		{tampered, "generate", "a lighthouse (credential changed)"},
+		{signedBy(picture(color.NRGBA{200, 60, 120, 255}), "ChatGPT 1.0", "OpenAI", false), "generate", "a lighthouse (a forged OpenAI signer)"},
 		{signedWith(picture(color.NRGBA{60, 120, 200, 255}), "gpt-image-1"), "generate", "a lighthouse (signed)"},
 		{p3, "kept", "a lighthouse (kept copy, Display P3)"},
 	} {
@@ -68,6 +79,13 @@ func seedCredentials(t *testing.T, home string) {
 			Kind: it.kind, Prompt: it.prompt, Model: "gpt-image-1"}); err != nil {
 			t.Fatal(err)
 		}
+	}
+	config := filepath.Join(home, ".config", "easel")
+	if err := os.MkdirAll(config, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(config, "trust-roots.pem"), roots, 0o600); err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -82,8 +100,9 @@ func rechunk(t *testing.T, data []byte) []byte {
 }
 
 // The details say, in the real window, each state of a picture's
-// colours and credentials (issue 44): screenshots of each go to
-// SCREENSHOT_DIR (docs/credentials-*.png).
+// colours and credentials (issue 44), a forged "OpenAI" signer as a
+// claim (#53): screenshots of each go to SCREENSHOT_DIR
+// (docs/credentials-*.png).
 func TestTheDetailsSayEachCredentialState(t *testing.T) {
 	bin := binary(t, "EASEL_BIN")
 	home := t.TempDir()
@@ -98,7 +117,7 @@ func TestTheDetailsSayEachCredentialState(t *testing.T) {
 	p.key("Left")
 	time.Sleep(700 * time.Millisecond)
 	var shots []*image.RGBA
-	for i, name := range []string{"kept-p3", "signed", "changed", "none"} {
+	for i, name := range []string{"kept-p3", "signed", "claimed", "changed", "none"} {
 		if i > 0 {
 			p.key("Right")
 			time.Sleep(700 * time.Millisecond)

@@ -23,6 +23,18 @@ import (
 // OpenAI's answers carry, with a signer that verifies.
 func Manifest(tb testing.TB, generator, org string) []byte {
 	tb.Helper()
+	store, root := Unverified(tb, generator, org)
+	if _, err := c2pa.AddRoots(root); err != nil {
+		tb.Fatal(err)
+	}
+	return store
+}
+
+// Unverified is Manifest without trusting its certificate, and that
+// certificate as PEM: a store that verifies but whose signer is only a
+// claim until root is trusted (by another process, trust-roots.pem).
+func Unverified(tb testing.TB, generator, org string) (store, root []byte) {
+	tb.Helper()
 	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
 		tb.Fatal(err)
@@ -33,12 +45,9 @@ func Manifest(tb testing.TB, generator, org string) []byte {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	if _, err := c2pa.AddRoots(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: cert})); err != nil {
-		tb.Fatal(err)
-	}
-	store, err := c2pa.Sign(generator, key, cert)
+	store, err = c2pa.Sign(generator, key, cert)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	return store
+	return store, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: cert})
 }
