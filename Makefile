@@ -237,8 +237,9 @@ lint: deps-go deps-windows
 
 # The fuzz targets, each for FUZZTIME (the seed corpora alone run with
 # every `make unit`): what a service sends (the SSE reader, the streaming
-# base64 decoder, the failure classifier, the markdown parser) and the
-# multipart body Easel sends. What a run finds is kept under testdata/fuzz
+# base64 decoder, the failure classifier, the gateways' JSON, the
+# markdown parser), what a file holds (ICC profiles, SVG, GIF, C2PA
+# manifests) and the multipart body Easel sends. What a run finds is kept under testdata/fuzz
 # and fails `make unit` until fixed.
 FUZZTIME ?= 60s
 FUZZ_API := FuzzSSEReader FuzzWireStream FuzzWireStreamRoundTrip FuzzEditRequest FuzzClassifyHTTP FuzzUsage FuzzConsole
@@ -247,6 +248,8 @@ fuzz: deps-go
 	@for t in $(FUZZ_API); do echo "== $$t"; go test -run '^$$' -fuzz "^$$t\$$" -fuzztime $(FUZZTIME) ./internal/api/ || exit 1; done
 	@echo "== FuzzParse"; go test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./internal/markdown/
 	@echo "== FuzzProfile"; go test -run '^$$' -fuzz '^FuzzProfile$$' -fuzztime $(FUZZTIME) ./internal/colour/
+	@for t in FuzzSVG FuzzGIF; do echo "== $$t"; go test -run '^$$' -fuzz "^$$t\$$" -fuzztime $(FUZZTIME) ./internal/imageio/ || exit 1; done
+	@echo "== FuzzRead"; go test -run '^$$' -fuzz '^FuzzRead$$' -fuzztime $(FUZZTIME) ./internal/c2pa/
 
 screenshot: build deps-test
 	EASEL_BIN=$(abspath $(BIN)) SCREENSHOT_DIR=$(abspath docs) $(XVFB) $(WITH_KEYRING) \

@@ -41,7 +41,7 @@ func testSigner(t *testing.T) (*ecdsa.PrivateKey, []byte) {
 }
 
 // selfSigned is a key and a self-signed certificate of organisation org.
-func selfSigned(t *testing.T, org string) (*ecdsa.PrivateKey, []byte) {
+func selfSigned(t testing.TB, org string) (*ecdsa.PrivateKey, []byte) {
 	t.Helper()
 	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
