@@ -27,10 +27,13 @@ import (
 	"easel/internal/instance"
 	"easel/internal/library"
 	_ "easel/internal/posixlocale" // before Fyne initialises: see the package doc
+	"easel/internal/quarantine"
 	"easel/ui"
 )
 
 func main() {
+	// A child started to decode a picture does that and nothing else.
+	quarantine.Serve(library.MakeThumbnail)
 	speak()
 	closeLog := openLog()
 	loadSheets()
@@ -73,7 +76,7 @@ func main() {
 	a := app.NewWithID(ui.AppID)
 	// Before anything reaches the driver: Fyne reads the migrations once.
 	app.SetMetadata(ui.WithFyneDo(a.Metadata()))
-	ui.Run(a, ui.Options{Demo: *demo, Profile: *profile, Files: files, Instance: srv, StateDir: a.Storage().RootURI().Path()})
+	ui.Run(a, ui.Options{Demo: *demo, Profile: *profile, Files: files, Instance: srv, StateDir: a.Storage().RootURI().Path(), Quarantine: true})
 	if srv != nil {
 		srv.Close()
 	}

@@ -76,8 +76,12 @@ type Options struct {
 	// comes forward.
 	Instance *instance.Server
 	// StateDir is where Easel keeps its own copy of the preferences
-	// (stateFile), beside Fyne's; "" keeps none (tests).
+	// (statecopy), beside Fyne's; "" keeps none (tests).
 	StateDir string
+	// Quarantine makes each new thumbnail in a child process of this
+	// executable (internal/quarantine), which must call quarantine.Serve
+	// first: the real easel does; a test binary does not.
+	Quarantine bool
 }
 
 // App is the main window: its tabs (rooms), the frame around them
@@ -266,6 +270,9 @@ func (a *App) build() {
 	if a.lib != nil {
 		a.runner = jobs.New(nil, saver.Library{Lib: a.lib}, a.feed.onJobEvent, jobs.Options{Memory: a.lib.Memory(), Journal: saver.Journal{Lib: a.lib}, Ledger: spend.Ledger{Lib: a.lib}})
 		a.thumbs = thumbs.New(a.lib.Thumbnails())
+		if a.opts.Quarantine {
+			a.lib.Thumbnails().Quarantine(quarantinedThumbnail)
+		}
 	}
 	a.session = session.New(session.Options{
 		ConfigPath: a.opts.ConfigPath, Keys: a.opts.Keys, Getenv: a.opts.Getenv,

@@ -2,8 +2,10 @@ package library
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -123,5 +125,48 @@ func TestAnOldThumbnailOfAProfiledPictureIsMadeAgain(t *testing.T) {
 	}
 	if _, err := os.Stat(l.thumbnails.thumbPath(it)); !os.IsNotExist(err) {
 		t.Errorf("the old thumbnail is still cached: %v", err)
+	}
+}
+
+// refusal is what a quarantine's child says of a picture it could not
+// decode (quarantine.Refused, which library does not know).
+type refusal struct{ why string }
+
+func (r refusal) Error() string      { return "refused: " + r.why }
+func (r refusal) Undrawable() string { return r.why }
+
+// A picture its maker refuses (a decoder that died in quarantine) is
+// remembered as undrawable: its thumbnail is never made again, here or
+// at the next start, and the reason is kept.
+func TestAnUndrawablePictureIsNotDecodedAgain(t *testing.T) {
+	l, err := Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	id, err := l.Add(context.Background(), NewItem{Image: api.Image{Data: signed.PNG(t, 8, 8), Format: "png", Width: 8, Height: 8},
+		Kind: "generate", Prompt: "a bomb", Created: time.Now()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	it, err := l.Get(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = os.Remove(l.Thumbnails().thumbPath(it)) // made as it was saved, when it is
+	calls := 0
+	l.Thumbnails().Quarantine(func([]byte) ([]byte, error) {
+		calls++
+		return nil, refusal{"decoding it needed more memory than Easel allows a picture (2048 MB)"}
+	})
+	for range 2 {
+		_, err := l.Thumbnails().Thumbnail(it)
+		var u *Undrawable
+		if !errors.As(err, &u) || !strings.Contains(err.Error(), "Easel could not draw this picture: decoding it needed more memory") {
+			t.Fatalf("Thumbnail = %v", err)
+		}
+	}
+	if calls != 1 {
+		t.Errorf("the picture was handed to be decoded %d times", calls)
 	}
 }

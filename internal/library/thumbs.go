@@ -27,6 +27,28 @@ type Thumbnails struct {
 	dir string
 	// path is an item's image file.
 	path func(Item) string
+	// make makes a thumbnail's PNG from an image's bytes: MakeThumbnail
+	// in this process, unless Quarantine set another.
+	make func([]byte) ([]byte, error)
+}
+
+// Quarantine makes each new thumbnail with make (the window's: in a
+// child process, internal/quarantine) instead of in this process. A
+// picture make refuses with a *Undrawable-making error is remembered as
+// undrawable beside its thumbnail and never decoded here.
+func (l *Thumbnails) Quarantine(make func([]byte) ([]byte, error)) { l.make = make }
+
+// Undrawable is why a picture's thumbnail could not be made: the
+// picture is kept as it came, and not decoded again.
+type Undrawable struct{ Reason string }
+
+func (e *Undrawable) Error() string {
+	return catalogue.F("Easel could not draw this picture: %s", e.Reason)
+}
+
+// failedPath holds why an item's thumbnail could not be made.
+func (l *Thumbnails) failedPath(it Item) string {
+	return strings.TrimSuffix(l.thumbPath(it), ".png") + ".undrawable"
 }
 
 // Thumbnails are the gallery's cached thumbnails (see Thumbnails).
@@ -49,11 +71,24 @@ func (l *Thumbnails) Thumbnail(it Item) (string, error) {
 		// say so rather than make a new one over it.
 		return "", fmt.Errorf(catalogue.T("library: cannot look at the thumbnail of image %d: %w"), it.ID, err)
 	}
+	if why, err := os.ReadFile(l.failedPath(it)); err == nil {
+		return "", &Undrawable{Reason: string(why)}
+	}
 	data, err := os.ReadFile(l.path(it))
 	if err != nil {
 		return "", fmt.Errorf(catalogue.T("library: cannot read image %d: %w"), it.ID, err)
 	}
-	thumb, err := MakeThumbnail(data)
+	make := MakeThumbnail
+	if l.make != nil {
+		make = l.make
+	}
+	thumb, err := make(data)
+	var refused interface{ Undrawable() string }
+	if errors.As(err, &refused) {
+		// Remembered, so neither this start nor the next decodes it again.
+		_ = atomicfile.Write(l.failedPath(it), []byte(refused.Undrawable()))
+		return "", &Undrawable{Reason: refused.Undrawable()}
+	}
 	if err != nil {
 		return "", fmt.Errorf(catalogue.T("library: image %d: %w"), it.ID, err)
 	}

@@ -2,6 +2,7 @@ package gallery
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"image"
 	"os"
@@ -210,8 +211,16 @@ func (p *detailsPane) show(it library.Item) {
 		head, err := imageio.FileHead(lib.Path(it))
 		if err == nil {
 			r.file, space = FileLines(it, head), imageio.SpaceOf(head)
+		} else {
+			head = nil
 		}
-		img, err := imageio.DecodeFileFitIn(lib.Path(it), detailSide, space, err == nil)
+		// Decoded here only once its thumbnail was made (in a child
+		// process, for a new picture): one that could not be drawn is
+		// never decoded in the window's process.
+		var img image.Image
+		if _, err = lib.Thumbnails().Thumbnail(it); err == nil || !isUndrawable(err) {
+			img, err = imageio.DecodeFileFitIn(lib.Path(it), detailSide, space, head != nil)
+		}
 		r.img, r.opaque = img, err == nil && imageio.IsOpaque(img) // a full scan: here, not on the UI goroutine
 		r.inputs = madeFromThumbs(ctx, lib, it.ID)
 		r.family = lineageOf(ctx, lib, it)
@@ -230,6 +239,9 @@ func (p *detailsPane) show(it library.Item) {
 		}
 		if err != nil {
 			p.grid.say(catalogue.F("Could not show image %d: %v", it.ID, err))
+			if isUndrawable(err) {
+				p.settings.SetText(err.Error() + "\n" + p.settings.Text)
+			}
 			return
 		}
 		p.full.SetImageOpaque(r.img, r.opaque)
@@ -334,4 +346,10 @@ func (p *detailsPane) confirmDelete(it library.Item) {
 	// Nothing focused: Enter and Esc reach the window's dialog keys,
 	// which take Keep it; a focused button would swallow them.
 	p.host.Window().Canvas().Unfocus()
+}
+
+// isUndrawable reports a picture whose decoding failed in quarantine.
+func isUndrawable(err error) bool {
+	var u *library.Undrawable
+	return errors.As(err, &u)
 }

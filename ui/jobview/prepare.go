@@ -2,6 +2,7 @@ package jobview
 
 import (
 	"context"
+	"errors"
 	"image"
 
 	"easel/internal/catalogue"
@@ -48,8 +49,13 @@ func results(ctx context.Context, lib *library.Library, e jobs.Event) []Result {
 		r := Result{Item: id}
 		if it, err := lib.Get(ctx, id); err == nil {
 			r.Path = lib.Path(it)
-			if p, err := lib.Thumbnails().Thumbnail(it); err == nil {
+			var undrawable *library.Undrawable
+			switch p, err := lib.Thumbnails().Thumbnail(it); {
+			case err == nil:
 				r.Thumb, _ = imageio.DecodeFileFit(p, PreviewSide)
+			case errors.As(err, &undrawable):
+				// Kept as it came; the card says why it shows nothing.
+				r.Label = err.Error()
 			}
 			if it.Kind == "kept" && e.Job.Request.Edit != nil && len(e.Job.Request.Edit.Images) > 0 {
 				// The user's picture as the runner cut it from the
