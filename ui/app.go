@@ -25,6 +25,7 @@ import (
 	"easel/internal/jobs"
 	"easel/internal/library"
 	"easel/internal/pricing"
+	"easel/internal/quarantine"
 	"easel/internal/saver"
 	"easel/internal/secrets"
 	"easel/internal/session"
@@ -271,7 +272,7 @@ func (a *App) build() {
 		a.runner = jobs.New(nil, saver.Library{Lib: a.lib}, a.feed.onJobEvent, jobs.Options{Memory: a.lib.Memory(), Journal: saver.Journal{Lib: a.lib}, Ledger: spend.Ledger{Lib: a.lib}})
 		a.thumbs = thumbs.New(a.lib.Thumbnails())
 		if a.opts.Quarantine {
-			a.lib.Thumbnails().Quarantine(quarantinedThumbnail)
+			a.lib.Thumbnails().Quarantine(quarantine.Maker(library.MakeThumbnail))
 		}
 	}
 	a.session = session.New(session.Options{

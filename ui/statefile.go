@@ -1,17 +1,12 @@
 package ui
 
 import (
-	"context"
-	"errors"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"time"
 
 	"fyne.io/fyne/v2"
 
-	"easel/internal/library"
-	"easel/internal/quarantine"
 	"easel/internal/statecopy"
 )
 
@@ -37,18 +32,4 @@ const quitWithin = 5 * time.Second
 // their process.
 func quitWatchdog(c *statecopy.Copy) *statecopy.Watchdog {
 	return &statecopy.Watchdog{Within: quitWithin, Save: c.Write, Exit: os.Exit}
-}
-
-// quarantinedThumbnail makes a thumbnail in a child process: a picture
-// that kills or exhausts its decoder costs the child, not the window.
-// Where no child can run at all (the executable replaced under a running
-// window), it is made here, and said in the log.
-func quarantinedThumbnail(data []byte) ([]byte, error) {
-	out, err := quarantine.Run(context.Background(), data)
-	var refused *quarantine.Refused
-	if err != nil && !errors.As(err, &refused) {
-		slog.Warn("quarantine: no child could decode a picture; decoding it in the window", "err", err)
-		return library.MakeThumbnail(data)
-	}
-	return out, err
 }

@@ -2,17 +2,17 @@ package c2pa
 
 import (
 	"bytes"
-	"encoding/pem"
-	"strings"
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
 	"crypto/x509"
 	"crypto/x509/pkix"
+	"encoding/pem"
 	"image"
 	"image/jpeg"
 	"image/png"
 	"math/big"
+	"strings"
 	"testing"
 	"time"
 

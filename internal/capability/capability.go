@@ -22,6 +22,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path"
 	"slices"
@@ -317,8 +318,63 @@ func (s Sheet) valid() error {
 			return fmt.Errorf("the pattern %q does not read: %w", p, err)
 		}
 	}
+	return s.bounded()
+}
+
+// bounded refuses numbers no model has (#53: a price of 1e308 wrote +Inf
+// into the ledger, a negative one negative costs, max_frames 1e9 sent a
+// billion frames).
+func (s Sheet) bounded() error {
+	if err := s.Price.bounded(); err != nil {
+		return err
+	}
+	if g := s.GIF; g != nil && (g.MaxFrames < 0 || g.MaxFrames > maxFrames || g.MaxSheetSide < 0 || g.MaxSheetSide > maxSide) {
+		return fmt.Errorf("its GIF of %d frames on a %d-pixel sheet is outside 0–%d frames, 0–%d pixels", g.MaxFrames, g.MaxSheetSide, maxFrames, maxSide)
+	}
+	return s.Sizes.Custom.bounded()
+}
+
+func (p *Price) bounded() error {
+	if p == nil {
+		return nil
+	}
+	for _, v := range []float64{p.TextIn, p.ImageIn, p.ImageOut} {
+		if !InBounds(v, MaxPerMillion) {
+			return fmt.Errorf("its price of %g per million tokens is outside 0–%d", v, MaxPerMillion)
+		}
+	}
+	for q, n := range p.OutputTokens {
+		if n < 0 || n > maxTokensPerPicture {
+			return fmt.Errorf("its %s pictures of %d tokens are outside 0–%d", q, n, maxTokensPerPicture)
+		}
+	}
 	return nil
 }
+
+func (c *Custom) bounded() error {
+	if c != nil && (c.MaxSide < 0 || c.MaxSide > maxSide || c.MaxPixels < 0 || c.MaxPixels > maxSide*maxSide ||
+		c.Multiple < 0 || c.MinPixels < 0 || !InBounds(c.MaxAspect, 100)) {
+		return fmt.Errorf("its custom sizes (side %d, %d pixels, aspect %g) are outside what any model makes", c.MaxSide, c.MaxPixels, c.MaxAspect)
+	}
+	return nil
+}
+
+// InBounds reports whether v is a number from 0 to most: what a file
+// gives is bounded before it reaches a ledger, a budget or a layout.
+func InBounds(v, most float64) bool {
+	return !math.IsNaN(v) && !math.IsInf(v, 0) && v >= 0 && v <= most
+}
+
+// MaxPerMillion is the most a million tokens may cost, in dollars:
+// today's dearest image output is $40.
+const MaxPerMillion = 10_000
+
+// Bounds of a sheet's numbers: far beyond any model's, short of absurd.
+const (
+	maxTokensPerPicture = 1_000_000
+	maxFrames           = 1_000
+	maxSide             = 32_768
+)
 
 // Load is the shipped book with the sheets of the user's file at
 // userFile put first, family by family: a family the user describes

@@ -179,3 +179,24 @@ func TestOnlyAFamilyThatShippedLatelyIsNew(t *testing.T) {
 		t.Error("gpt-image-1 is not new")
 	}
 }
+
+// #53: a user's sheet took prices of 1e308 (+Inf in the ledger) or below
+// zero, and max_frames of a billion (a billion frames sent). Each is
+// refused with what is wrong; a real sheet's numbers pass.
+func TestASheetsNumbersAreBounded(t *testing.T) {
+	const head = `{"families":[{"family":"x","match":["x*"],"source":"me","date":"2026-01-01",`
+	for _, data := range []string{
+		head + `"price":{"image_out":1e308,"source":"me","date":"2026-01-01"}}]}`,
+		head + `"price":{"text_in":-1,"source":"me","date":"2026-01-01"}}]}`,
+		head + `"price":{"image_out":40,"output_tokens":{"high":-5},"source":"me","date":"2026-01-01"}}]}`,
+		head + `"gif":{"max_frames":1000000000,"max_sheet_side":4096}}]}`,
+		head + `"sizes":{"custom":{"multiple":16,"max_aspect":3,"max_side":1000000000,"min_pixels":1,"max_pixels":1}}}]}`,
+	} {
+		if _, err := parse([]byte(data)); err == nil || !strings.Contains(err.Error(), "outside") {
+			t.Errorf("%s: %v", data, err)
+		}
+	}
+	if _, err := parse([]byte(head + `"price":{"image_out":40,"output_tokens":{"high":6240},"source":"me","date":"2026-01-01"},"gif":{"max_frames":8,"max_sheet_side":4096}}]}`)); err != nil {
+		t.Errorf("a real sheet: %v", err)
+	}
+}

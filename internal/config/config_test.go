@@ -341,3 +341,26 @@ func TestANewerProfilesFileIsLeftAsItIs(t *testing.T) {
 		t.Errorf("the file was rewritten: %s", data)
 	}
 }
+
+// #53: a hand-edited profile whose prices are absurd (a rate of 1e308, a
+// currency holding a terminal escape) is read with its list prices
+// instead, and the reading says why; the profile is kept.
+func TestAbsurdProfilePricesAreNotUsed(t *testing.T) {
+	s := newStore(t)
+	if err := os.MkdirAll(filepath.Dir(s.Path()), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	data := `{"version":1,"active":"p","profiles":[{"id":"p","name":"Relay","base_url":"https://relay.example/v1","prices":{"currency":"\u001b[31m$","group_rate":1e308}}]}`
+	if err := os.WriteFile(s.Path(), []byte(data), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f, err := s.Load()
+	var problems *ProblemsError
+	if !errors.As(err, &problems) || !strings.Contains(err.Error(), "list prices are used instead") {
+		t.Fatalf("Load: %v", err)
+	}
+	p, ok := f.Find("p")
+	if !ok || p.Name != "Relay" || p.Prices.GroupRate != 0 || p.Prices.Currency != "" {
+		t.Errorf("profile read as %+v", p)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"easel/internal/catalogue"
+	"easel/internal/pricing"
 )
 
 // FileVersion is the profiles file's format version, written in every
@@ -168,6 +169,12 @@ func decodeProfile(raw json.RawMessage) (Profile, []string) {
 			continue
 		}
 		v.Field(i).Set(target.Elem())
+	}
+	// Prices out of their bounds (a hand-edited file) are not used: the
+	// list prices stand in, and the file is left as it is.
+	if err := p.Prices.Check(); err != nil {
+		problems = append(problems, catalogue.F("prices: %v; the list prices are used instead", err))
+		p.Prices = pricing.Table{}
 	}
 	return p, problems
 }

@@ -161,6 +161,9 @@ func (p Profile) Validate() error {
 	if p.MaxJobs < 0 || p.MaxJobs > MaxJobsLimit {
 		return fmt.Errorf(catalogue.T("jobs at once: %d is outside 1–%d"), p.MaxJobs, MaxJobsLimit)
 	}
+	if err := p.Prices.Check(); err != nil {
+		return err
+	}
 	seen := map[string]bool{strings.ToLower(p.Group): true}
 	for _, g := range p.Groups {
 		switch {

@@ -14,6 +14,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"os/exec"
 	"strings"
@@ -148,4 +149,20 @@ func (l *limited) Write(p []byte) (int, error) {
 	}
 	l.n -= len(p)
 	return l.w.Write(p)
+}
+
+// Maker is work done in a child process (Run): a picture that kills or
+// exhausts its decoder costs the child, not this process. Where no child
+// can run at all (the executable replaced under a running window), the
+// work is done here, and said in the log.
+func Maker(work func([]byte) ([]byte, error)) func([]byte) ([]byte, error) {
+	return func(data []byte) ([]byte, error) {
+		out, err := Run(context.Background(), data)
+		var refused *Refused
+		if err != nil && !errors.As(err, &refused) {
+			slog.Warn("quarantine: no child could decode a picture; decoding it in this process", "err", err)
+			return work(data)
+		}
+		return out, err
+	}
 }
