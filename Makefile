@@ -268,6 +268,8 @@ deps-test:
 # toolchain go.mod asks for (GOTOOLCHAIN=auto).
 deps-go:
 	@command -v go >/dev/null || $(call apt_install,golang-go)
+	@# The repository's pre-commit hook (formatting), in a clone only.
+	@[ ! -d .git ] || [ "$$(git config core.hooksPath)" = .githooks ] || git config core.hooksPath .githooks
 
 deps-node:
 	@command -v npm >/dev/null || $(call apt_install,nodejs npm)
