@@ -70,7 +70,7 @@ deps-fonts:
 	@fc-list :lang=zh 2>/dev/null | grep -q . || { $(call ensure_pkgs,fonts-noto-cjk); }
 
 build: deps-build deps-go
-	go build -o $(BIN) .
+	go build -ldflags "-X easel/internal/buildinfo.Commit=$(COMMIT)" -o $(BIN) .
 
 test: deps-build deps-test deps-go deps-node deps-fonts
 	$(MAKE) --no-print-directory unit
@@ -127,6 +127,7 @@ WIN_PKGS    := gcc-mingw-w64-x86-64 zip nsis
 WINE_PKGS   := wine wine64 xvfb xauth xdotool
 GOWINRES    := github.com/tc-hib/go-winres@v0.3.3
 VERSION     := $(shell sed -n 's/^Version = "\(.*\)"/\1/p' FyneApp.toml)
+COMMIT      := $(shell git rev-parse --short=12 HEAD 2>/dev/null)
 WIN_DIR     := $(DIST)/windows
 WIN_ZIP     := $(DIST)/easel-windows-amd64.zip
 WIN_SETUP   := $(DIST)/easel-windows-amd64-setup.exe
@@ -137,7 +138,7 @@ windows: deps-go deps-windows
 	$(WIN_ENV) go build -trimpath -tags release $$($(WIN_ENV) go list -tags release -f '{{join .Imports " "}}' .)
 	go run $(GOWINRES) make --in build/windows/winres.json --arch amd64 --out rsrc \
 		--product-version $(VERSION) --file-version $(VERSION)
-	$(MAIN_LOCK) env $(WIN_ENV) go build -trimpath -tags release -ldflags "-s -w -H=windowsgui -X easel/ui.Version=$(VERSION)" -o $(WIN_DIR)/Easel.exe . \
+	$(MAIN_LOCK) env $(WIN_ENV) go build -trimpath -tags release -ldflags "-s -w -H=windowsgui -X easel/internal/buildinfo.Version=$(VERSION) -X easel/internal/buildinfo.Commit=$(COMMIT)" -o $(WIN_DIR)/Easel.exe . \
 		|| { rm -f rsrc_windows_amd64.syso; exit 1; }
 	rm -f rsrc_windows_amd64.syso
 	$(WIN_ENV) go build -trimpath -ldflags "-s -w" -o $(WIN_DIR)/easel.com ./cmd/easel-console

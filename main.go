@@ -38,8 +38,18 @@ func main() {
 	closeLog := openLog()
 	loadSheets()
 	trustRoots()
-	if len(os.Args) > 1 && cli.IsCommand(os.Args[1]) {
-		code := cli.Run(os.Args[1:], cli.OSEnv())
+	args := os.Args[1:]
+	if len(args) > 0 {
+		// The conventions of command-line tools: --help and --version.
+		switch args[0] {
+		case "--help", "-help", "-h":
+			args = append([]string{"help"}, args[1:]...)
+		case "--version", "-version":
+			args = []string{"version"}
+		}
+	}
+	if len(args) > 0 && cli.IsCommand(args[0]) {
+		code := cli.Run(args, cli.OSEnv())
 		closeLog()
 		os.Exit(code)
 	}

@@ -17,14 +17,12 @@ import (
 
 	"easel/assets"
 	"easel/internal/applog"
+	"easel/internal/buildinfo"
 	"easel/internal/catalogue"
 	"easel/internal/library"
 	"easel/internal/wording"
 	"easel/ui/dialogs"
 )
-
-// Version is shown in About; main sets it from the build.
-var Version = "0.1.0"
 
 // Shortcuts of the main window. Each is both a menu item's shortcut (so
 // the menu shows it, and the real driver fires it even while a text field
@@ -258,7 +256,7 @@ func (a *menus) quit() {
 }
 
 func (a *menus) showAbout() {
-	dialogs.About(a.win, fyne.NewStaticResource("icon.png", assets.Icon), Version)
+	dialogs.About(a.win, fyne.NewStaticResource("icon.png", assets.Icon), buildinfo.Version)
 }
 
 // shortcutClaimer is a view with keys of its own that the window's menu

@@ -24,7 +24,8 @@ import (
 )
 
 // Commands are the subcommand names main dispatches to Run.
-var Commands = []string{"models", "gen", "edit", "outpaint", "batch", "cutout", "info", "chat", "spend", "balance", "jobs", "serve-demo", "profile", "key"}
+var Commands = []string{"models", "gen", "edit", "outpaint", "batch", "cutout", "info", "chat", "spend", "balance", "jobs", "serve-demo", "profile", "key",
+	"help", "version", "completion"}
 
 // IsCommand reports whether name is a subcommand.
 func IsCommand(name string) bool {
@@ -76,41 +77,27 @@ func Run(args []string, env Env) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if args[0] != "serve-demo" {
+	switch args[0] {
+	case "serve-demo", "help", "version", "completion":
+	default:
 		noticeCutOff(ctx, env)
 	}
-	var err error
-	switch args[0] {
-	case "models":
-		err = runModels(ctx, args[1:], env)
-	case "gen":
-		err = runGen(ctx, args[1:], env)
-	case "edit":
-		err = runEdit(ctx, args[1:], env)
-	case "outpaint":
-		err = runOutpaint(ctx, args[1:], env)
-	case "batch":
-		err = runBatch(ctx, args[1:], env)
-	case "cutout":
-		err = runCutout(ctx, args[1:], env)
-	case "info":
-		err = runInfo(ctx, args[1:], env)
-	case "chat":
-		err = runChat(ctx, args[1:], env)
-	case "spend":
-		err = runSpend(ctx, args[1:], env)
-	case "balance":
-		err = runBalance(ctx, args[1:], env)
-	case "jobs":
-		err = runJobs(ctx, args[1:], env)
-	case "serve-demo":
-		err = runServeDemo(ctx, args[1:], env)
-	case "profile":
-		err = runProfile(ctx, args[1:], env)
-	case "key":
-		err = runKey(ctx, args[1:], env)
+	return report(commands[args[0]](ctx, args[1:], env), env)
+}
+
+// commands run each subcommand on its arguments (set in init: help runs
+// Run again, for a command's own flags).
+var commands map[string]func(ctx context.Context, args []string, env Env) error
+
+func init() {
+	commands = map[string]func(ctx context.Context, args []string, env Env) error{
+		"models": runModels, "gen": runGen, "edit": runEdit, "outpaint": runOutpaint, "batch": runBatch,
+		"cutout": runCutout, "info": runInfo, "chat": runChat, "spend": runSpend, "balance": runBalance,
+		"jobs": runJobs, "serve-demo": runServeDemo, "profile": runProfile, "key": runKey,
+		"help":       func(_ context.Context, args []string, env Env) error { return runHelp(args, env) },
+		"version":    func(_ context.Context, _ []string, env Env) error { return runVersion(env) },
+		"completion": func(_ context.Context, args []string, env Env) error { return runCompletion(args, env) },
 	}
-	return report(err, env)
 }
 
 func report(err error, env Env) int {

@@ -1,0 +1,58 @@
+package cli
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// easel help (and --help, which main turns into it) lists every command
+// with its line; easel version names the build.
+func TestHelpListsEveryCommand(t *testing.T) {
+	env, out, _ := testEnv(t, "http://127.0.0.1:1/v1")
+	if code := Run([]string{"help"}, env); code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	for _, c := range Commands {
+		if !strings.Contains(out.String(), "  "+c+" ") || summary(c) == "" {
+			t.Errorf("help does not list %s with a line:\n%s", c, out)
+		}
+	}
+	out.Reset()
+	if code := Run([]string{"version"}, env); code != 0 || !strings.HasPrefix(out.String(), "Easel ") || !strings.Contains(out.String(), "Fyne") {
+		t.Errorf("version: %q", out)
+	}
+}
+
+// The bash completion is sourced by bash without errors and completes
+// `easel ge` to `easel gen`.
+func TestBashCompletesACommand(t *testing.T) {
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Skip("no bash here")
+	}
+	env, out, _ := testEnv(t, "http://127.0.0.1:1/v1")
+	if code := Run([]string{"completion", "bash"}, env); code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	script := filepath.Join(t.TempDir(), "easel.bash")
+	if err := os.WriteFile(script, out.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bash, "--norc", "-c", `set -e; source "$0"; COMP_WORDS=(easel ge); COMP_CWORD=1; _easel; echo "${COMPREPLY[*]}"`, script)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	got, err := cmd.Output()
+	if err != nil || stderr.Len() > 0 || strings.TrimSpace(string(got)) != "gen" {
+		t.Errorf("completed %q (%v): %s", got, err, stderr.String())
+	}
+	for _, shell := range []string{"zsh", "fish", "powershell"} {
+		out.Reset()
+		if code := Run([]string{"completion", shell}, env); code != 0 || !strings.Contains(out.String(), "outpaint") {
+			t.Errorf("%s: exit %d: %s", shell, code, out)
+		}
+	}
+}
