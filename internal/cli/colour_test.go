@@ -204,3 +204,45 @@ func TestAResultInDisplayP3IsReadInIt(t *testing.T) {
 		t.Errorf("the protected area is %v, the picture's %v", got, pic.NRGBAAt(100, 500))
 	}
 }
+
+// #57: `easel edit --keep` of an 800×600 picture with no --size let the
+// service pick 1536x1024, charged, and then could not put the unmasked
+// area back. Without --size, --keep now asks for the first image's shape,
+// and the kept copy is the user's 800×600 with the protected pixels
+// theirs; --size auto, which leaves the shape to the service, is refused
+// before anything is sent.
+func TestKeepWithoutASizeMatchesTheFirstImage(t *testing.T) {
+	srv, env, out, errOut := newest(t)
+	dir := t.TempDir()
+	first, mask, _ := adobeFirstImage(t, dir)
+	code := Run([]string{"edit", "--model", "gpt-image-1", "--prompt", "a lake", "--image", first, "--mask", mask, "--keep", "--out", dir}, env)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var kept string
+	for _, p := range strings.Fields(out.String()) {
+		if strings.Contains(filepath.Base(p), "kept") {
+			kept = p
+		}
+	}
+	data, err := os.ReadFile(kept)
+	if err != nil {
+		t.Fatalf("no kept copy among %q: %v", out, err)
+	}
+	img, err := png.Decode(bytes.NewReader(data))
+	if err != nil || img.Bounds().Size() != image.Pt(800, 600) {
+		t.Fatalf("kept copy %v, %v; want 800×600", err, img)
+	}
+	if got := color.NRGBAModel.Convert(img.At(200, 300)).(color.NRGBA); got != adobeMidTone {
+		t.Errorf("protected pixel is %v, want the original's %v", got, adobeMidTone)
+	}
+	before, _ := srv.ImageRequests()
+	errOut.Reset()
+	if code := Run([]string{"edit", "--model", "gpt-image-1", "--prompt", "a lake", "--image", first, "--mask", mask, "--keep", "--size", "auto", "--out", dir}, env); code != 2 ||
+		!strings.Contains(errOut.String(), "use --size match") {
+		t.Errorf("--keep --size auto: exit %d: %s", code, errOut)
+	}
+	if after, _ := srv.ImageRequests(); after != before {
+		t.Errorf("%d requests sent for --size auto", after-before)
+	}
+}

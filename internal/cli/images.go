@@ -198,6 +198,12 @@ func runEdit(ctx context.Context, args []string, env Env) error {
 		return fmt.Errorf(catalogue.T("cannot read image %s: %w"), req.Images[0].Name, err)
 	}
 	first := image.Pt(cfg.Width, cfg.Height)
+	if keepArea && !given(fs, "size") {
+		// Kept, the result must have the first image's shape: left to
+		// the service, the size could be any (#57: an 800x600 picture
+		// came back 1536x1024, paid for and not put back).
+		f.size = "match"
+	}
 	matching := f.size == "match"
 	if matching {
 		// The window's "Match the first image": the nearest size of its
@@ -266,6 +272,9 @@ func planKeep(env Env, req *api.EditRequest, keep *jobs.Keep, matching bool, fir
 		fmt.Fprintln(env.Stderr, "easel: "+catalogue.F("the model makes no %d×%d shape: the first image goes padded to %d×%d's (the padding protected), and each result is cropped back to %d×%d",
 			first.X, first.Y, shape.X, shape.Y, first.X, first.Y))
 		return nil
+	}
+	if _, _, sized := api.ParseSize(req.Size); !sized {
+		return usageErr(env, catalogue.F("with --size %s the service picks the result's shape, so the unmasked area may not be put back; use --size match", req.Size))
 	}
 	if w, h, sized := api.ParseSize(req.Size); sized && !imageio.SameShape(image.Pt(w, h), first) {
 		return usageErr(env, catalogue.F("the result will be %dx%d and the first image is %dx%d: their shapes differ, so the unmasked area cannot be put back; use --size match", w, h, first.X, first.Y))
