@@ -42,12 +42,21 @@ var gatewayPhrases = []phrase{
 	{ // new-api service/quota.go, one-api: this key's own spending limit,
 		// apart from the account's balance.
 		codes: []string{"pre_consume_token_quota_failed"},
-		words: []string{"token quota is not enough", "令牌额度不足", "该令牌额度已用尽", "token quota exhausted"},
+		// one-api's model/token.go names the key: "令牌 studio（#12）额度已用尽".
+		words: []string{"token quota is not enough", "令牌额度不足", "额度已用尽", "token quota exhausted"},
 		kind:  KindInsufficientBalance,
 		hint: func(*Error, string) string {
 			return catalogue.T("This key's own spending limit is used up (the account itself may still have balance): raise the key's limit in the gateway's console, or use another key.")
 		},
 		title: func() string { return catalogue.T("This key's limit is used up") },
+	},
+	{ // one-api middleware/auth.go, new-api: the key's own list of models
+		// leaves this one out (403, whatever the group offers).
+		words: []string{"该令牌无权使用模型", "token has no access to model"},
+		kind:  KindNoAccess,
+		hint: func(_ *Error, model string) string {
+			return catalogue.F("This key may not use %q (the gateway limits which models each key takes): pick a model the key lists, or allow this one for the key in the gateway's console.", model)
+		},
 	},
 	{ // one-api/new-api token checks: a key that expired or was switched off.
 		words: []string{"该令牌已过期", "token has expired", "该令牌状态不可用", "令牌已被禁用", "token is disabled"},

@@ -1,0 +1,36 @@
+package api
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+)
+
+// #54: one-api's and new-api's refusals, as their middleware sends them
+// (abortWithMessage: the status, and an error object whose message is
+// the gateway's words), each read by its meaning with its advice.
+func TestTheGatewaysRefusalsAreReadByTheirMeaning(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		status  int
+		message string
+		kind    Kind
+		advice  string
+	}{
+		{"one-api: the key may not use the model", 403, "该令牌无权使用模型：gpt-image-1", KindNoAccess, "may not use"},
+		{"one-api: the key's quota is used up", 401, "令牌 studio（#12）额度已用尽", KindInsufficientBalance, "spending limit is used up"},
+		{"one-api: the key's remaining quota is used up", 401, "该令牌额度已用尽", KindInsufficientBalance, "spending limit is used up"},
+		{"one-api: the key expired", 401, "该令牌已过期", KindAuth, "expired or was switched off"},
+		{"one-api: the key is disabled", 401, "该令牌状态不可用", KindAuth, "expired or was switched off"},
+		{"one-api: the account is empty", 403, "用户额度不足", KindInsufficientBalance, "account"},
+		{"new-api: the account is empty", 403, "user quota is not enough", KindInsufficientBalance, "account"},
+		{"new-api: the key may not use the model", 403, "This token has no access to model gpt-image-1", KindNoAccess, "may not use"},
+	} {
+		body := fmt.Sprintf(`{"error":{"message":%q,"type":"one_api_error"}}`, tc.message)
+		e := classifyHTTP(tc.status, http.Header{}, []byte(body), "gpt-image-1")
+		if e.Kind != tc.kind || !strings.Contains(e.Hint, tc.advice) || e.Message != tc.message {
+			t.Errorf("%s: kind %v hint %q message %q; want %v, advice with %q, the gateway's words as they came", tc.name, e.Kind, e.Hint, e.Message, tc.kind, tc.advice)
+		}
+	}
+}
