@@ -58,6 +58,12 @@ func classifyHTTP(status int, header http.Header, body []byte, model string) *Er
 		e.Code, e.Type, e.Param, e.Message = f.Code, f.Type, f.Param, f.Message
 	} else {
 		e.Message = nonJSONMessage(status, header, body)
+		// An error object cut at MaxErrorBody still names its code and
+		// type before its long message: what they say is read.
+		f.Code, _ = cutField(body, "code")
+		f.Type, _ = cutField(body, "type")
+		e.Code, e.Type = f.Code, f.Type
+		f.Message = e.Message
 	}
 	e.RetryAfter = retryAfter(header)
 	e.Kind = kindOf(status, f)
@@ -174,11 +180,13 @@ func nonJSONMessage(status int, header http.Header, body []byte) string {
 	if strings.Contains(ct, "html") || strings.HasPrefix(strings.TrimSpace(string(body)), "<") {
 		return catalogue.F("the service answered %d %s with a web page instead of an API error", status, http.StatusText(status))
 	}
-	text := strings.TrimSpace(string(body))
+	// A body cut at MaxErrorBody may end inside a character (a long
+	// Chinese message): what precedes it is still text.
+	text := strings.TrimSpace(string(wholeRunes(body)))
 	if !readable(text) {
 		return catalogue.F("the service answered %d %s with a body that is not text", status, http.StatusText(status))
 	}
-	if msg, ok := cutMessage(body); ok {
+	if msg, ok := cutMessage(wholeRunes(body)); ok {
 		// JSON cut off (longer than Easel reads of an error): its
 		// message, cut cleanly, rather than a raw fragment.
 		return msg
@@ -207,10 +215,19 @@ func readable(text string) bool {
 	return true
 }
 
-// cutMessage finds the "message" of an error answer whose JSON was cut
-// off, and shortens it to what a person reads.
-func cutMessage(body []byte) (string, bool) {
-	_, after, ok := strings.Cut(string(body), `"message"`)
+// wholeRunes is body without a last character cut in two.
+func wholeRunes(body []byte) []byte {
+	for cut := 0; cut < utf8.UTFMax && len(body) > cut; cut++ {
+		if utf8.Valid(body[:len(body)-cut]) {
+			return body[:len(body)-cut]
+		}
+	}
+	return body
+}
+
+// cutField is a string field of an error answer whose JSON was cut off.
+func cutField(body []byte, name string) (string, bool) {
+	_, after, ok := strings.Cut(string(body), `"`+name+`"`)
 	if !ok {
 		return "", false
 	}
@@ -218,9 +235,19 @@ func cutMessage(body []byte) (string, bool) {
 	if !strings.HasPrefix(after, `"`) {
 		return "", false
 	}
-	msg := after[1:]
-	if end := strings.IndexByte(msg, '"'); end >= 0 {
-		msg = msg[:end]
+	value := after[1:]
+	if end := strings.IndexByte(value, '"'); end >= 0 {
+		value = value[:end]
+	}
+	return value, value != ""
+}
+
+// cutMessage finds the "message" of an error answer whose JSON was cut
+// off, and shortens it to what a person reads.
+func cutMessage(body []byte) (string, bool) {
+	msg, ok := cutField(body, "message")
+	if !ok {
+		return "", false
 	}
 	if r := []rune(msg); len(r) > 200 {
 		msg = string(r[:200]) + "… (the service's message was cut here)"

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // #54: one-api's and new-api's refusals, as their middleware sends them
@@ -32,5 +33,22 @@ func TestTheGatewaysRefusalsAreReadByTheirMeaning(t *testing.T) {
 		if e.Kind != tc.kind || !strings.Contains(e.Hint, tc.advice) || e.Message != tc.message {
 			t.Errorf("%s: kind %v hint %q message %q; want %v, advice with %q, the gateway's words as they came", tc.name, e.Kind, e.Hint, e.Message, tc.kind, tc.advice)
 		}
+	}
+}
+
+// #53: new-api's 403 for a model it has no price for, with a message
+// longer than Easel reads of an error, read "a body that is not text …
+// the key was refused": the cut fell inside a Chinese character. The
+// cut JSON is read as far as it goes: its code, its message, its meaning.
+func TestALongRefusalCutMidCharacterIsStillRead(t *testing.T) {
+	long := strings.Repeat("模型 gpt-image-1 倍率或价格未配置，请联系管理员设置或开始自用模式；", 3000)
+	body := []byte(fmt.Sprintf(`{"error":{"code":"model_price_error","type":"new_api_error","message":%q}}`, long))
+	n := MaxErrorBody
+	for utf8.Valid(body[:n]) {
+		n-- // cut inside a character, as the read limit may
+	}
+	e := classifyHTTP(403, http.Header{}, body[:n], "gpt-image-1")
+	if e.Kind != KindNoAccess || !strings.Contains(e.Hint, "no price set") || strings.Contains(e.Message, "not text") || !strings.HasPrefix(e.Message, "模型 gpt-image-1") {
+		t.Errorf("kind %v hint %q message %.80q", e.Kind, e.Hint, e.Message)
 	}
 }
