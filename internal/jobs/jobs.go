@@ -10,6 +10,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"image"
 	"log/slog"
 	"slices"
@@ -637,7 +638,39 @@ func (r *Runner) save(ctx context.Context, info Info, res *api.ImageResult, repo
 // are saved by now.
 func (r *Runner) end(e Event) {
 	r.forget(e.Job.ID)
+	logOutcome(e)
 	r.emit(e)
+}
+
+// logOutcome writes each request's end in the log, for a user asked to
+// send it after a failure: what was asked of which model, how it ended,
+// the service's status and request id, how long it took and what it
+// cost; never the key, and the prompt only as a short hash (#58).
+func logOutcome(e Event) {
+	req := e.Job.Request
+	o := req.Options()
+	endpoint := "images/generations"
+	prompt := ""
+	if req.Edit != nil {
+		endpoint, prompt = "images/edits", req.Edit.Prompt
+	} else if req.Generate != nil {
+		prompt = req.Generate.Prompt
+	}
+	attrs := []any{"job", e.Job.ID, "profile", req.Profile, "endpoint", endpoint, "model", o.Model, "n", max(o.N, 1),
+		"prompt", fmt.Sprintf("%08x", crc32.ChecksumIEEE([]byte(prompt))), "state", e.State.String(),
+		"duration", time.Since(e.Job.Started).Round(time.Millisecond), "images", len(e.ItemIDs)}
+	if e.Charged != nil {
+		attrs = append(attrs, "cost", e.Charged.String())
+	}
+	switch {
+	case e.State == Failed && e.Err != nil:
+		attrs = append(attrs, "kind", e.Err.Kind.String(), "status", e.Err.Status, "request_id", e.Err.RequestID, "message", e.Err.Message)
+		slog.Warn("request failed", attrs...)
+	case len(e.Unsaved) > 0:
+		slog.Warn("request answered; images not saved", append(attrs, "unsaved", len(e.Unsaved))...)
+	default:
+		slog.Info("request ended", attrs...)
+	}
 }
 
 // forget releases a job's context and drops it from the running jobs; a

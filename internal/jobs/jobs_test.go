@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"image"
 	"image/png"
+	"log/slog"
 	"net/http/httptest"
 	"strings"
 	"sync"
@@ -740,5 +741,34 @@ func TestImagesAtServiceCountsOnlyRequestsThatReachedIt(t *testing.T) {
 	r.Wait()
 	if got := r.ImagesAtService(); got != 0 {
 		t.Errorf("%d images at the service once all ended", got)
+	}
+}
+
+// #58: a request the service refused left no line in the log, so a user
+// asked for it after a failure had nothing to send. Each request's end
+// is logged; a refusal as one warning with its status and request id,
+// the prompt only as a hash.
+func TestARefusedRequestLeavesOneWarningInTheLog(t *testing.T) {
+	var buf bytes.Buffer
+	old := slog.Default()
+	slog.SetDefault(slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelInfo})))
+	defer slog.SetDefault(old)
+	svc := &fakeService{release: make(chan struct{}), err: &api.Error{Kind: api.KindAuth, Status: 401, RequestID: "req-53", Message: "Incorrect API key provided"}}
+	close(svc.release)
+	r := New(svc, &fakeSaver{}, nil, Options{})
+	if _, err := r.Submit(Request{Profile: "p", Generate: &api.GenerateRequest{Prompt: "a secret harbour", ImageOptions: api.ImageOptions{Model: "gpt-image-1"}}}); err != nil {
+		t.Fatal(err)
+	}
+	r.Wait()
+	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
+	var warned []string
+	for _, l := range lines {
+		if strings.Contains(l, "level=WARN") {
+			warned = append(warned, l)
+		}
+	}
+	if len(warned) != 1 || !strings.Contains(warned[0], "status=401") || !strings.Contains(warned[0], "request_id=req-53") ||
+		!strings.Contains(warned[0], "model=gpt-image-1") || strings.Contains(buf.String(), "secret harbour") {
+		t.Errorf("the log:\n%s", buf.String())
 	}
 }
