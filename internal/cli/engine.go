@@ -64,7 +64,7 @@ func (m memory) send(ctx context.Context, env Env, c *api.Client, p config.Profi
 		if parts > 1 {
 			fmt.Fprintln(env.Stderr, "easel: "+catalogue.F("request %d of %d", i+1, parts))
 		}
-		t := &teller{env: env, final: make(chan jobs.Event, 1), journal: journal}
+		t := &teller{env: env, final: make(chan jobs.Event, 1), journal: journal, report: files.report}
 		res, err := runOne(ctx, runner, req, t, files)
 		all = merge(all, res)
 		if err != nil {
@@ -104,6 +104,7 @@ type teller struct {
 	env     Env
 	final   chan jobs.Event
 	journal *cliJournal
+	report  *jsonReport
 	// the upload's lines, one a second
 	last   time.Time
 	talked bool
@@ -114,6 +115,7 @@ func (t *teller) hear(e jobs.Event) {
 	case jobs.Sending:
 		for _, note := range e.Notes {
 			fmt.Fprintln(t.env.Stderr, "easel: "+note)
+			t.report.note("service", note)
 		}
 		if e.Upload != nil {
 			t.upload(*e.Upload)
@@ -160,15 +162,19 @@ const uploadEvery = time.Second
 // do of what was asked, its cost, where unreadable bytes went, and for a
 // cancel whether it may have been charged.
 func (t *teller) said(e jobs.Event) error {
+	t.report.ended(e)
 	for _, path := range e.Aside {
 		fmt.Fprintln(t.env.Stderr, "easel: "+catalogue.F("the service sent something that is not a picture; its bytes are kept at %s", path))
 	}
 	if e.State == jobs.Done {
 		for _, s := range e.Honesty.Sentences() {
 			fmt.Fprintf(t.env.Stderr, "easel: %s\n", s)
+			t.report.note("answer", s)
 		}
 		if e.Dropped > 0 {
-			fmt.Fprintln(t.env.Stderr, "easel: "+catalogue.F("the service sent %d more images than were asked for; they were not kept", e.Dropped))
+			line := catalogue.F("the service sent %d more images than were asked for; they were not kept", e.Dropped)
+			fmt.Fprintln(t.env.Stderr, "easel: "+line)
+			t.report.note("dropped", line)
 		}
 	}
 	if e.Charged != nil {
@@ -212,6 +218,9 @@ type folder struct {
 	// restore, for outpaint, puts the user's picture back into the k-th
 	// result before it is written; nil writes the bytes as they came.
 	restore func(k int, img api.Image) api.Image
+	// report, with --json, takes the paths (and the teller's words)
+	// instead of stdout.
+	report *jsonReport
 
 	mu sync.Mutex
 	k  int
@@ -257,7 +266,7 @@ func (f *folder) write(job string, i int, img api.Image) (written, error) {
 		f.paths[job] = map[int]written{}
 	}
 	f.paths[job][i] = w
-	fmt.Fprintln(f.env.Stdout, path)
+	f.said(path, "image", job)
 	return w, nil
 }
 
@@ -305,19 +314,33 @@ func (f *folder) writeKept(keep *jobs.Keep, pics *imageio.EditPictures, i, k int
 	if err == nil {
 		var path string
 		if path, err = keepFile(f.out, f.name(k)+"-kept", ".png", data); err == nil {
-			fmt.Fprintln(f.env.Stdout, path)
+			f.said(path, "kept", "")
 			return
 		}
 	}
 	fmt.Fprintln(f.env.Stderr, "easel: "+catalogue.F("image %d: the unmasked area could not be put back (%v); the result is kept as the service sent it", i+1, err))
 }
 
+// said gives a written file's path: a line on stdout, or into --json's
+// document.
+func (f *folder) said(path, kind, job string) {
+	if f.report != nil {
+		f.report.file(path, kind, job)
+		return
+	}
+	fmt.Fprintln(f.env.Stdout, path)
+}
+
 // KeepAside implements jobs.AsideKeeper: bytes the service sent that are
 // no picture go into --out as .bin files, paid for and never thrown away.
-func (f *folder) KeepAside(data []byte, _ string, _ int) (string, error) {
+func (f *folder) KeepAside(data []byte, job string, _ int) (string, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return keepFile(f.out, f.name(f.k)+"-unreadable", ".bin", data)
+	path, err := keepFile(f.out, f.name(f.k)+"-unreadable", ".bin", data)
+	if err == nil {
+		f.report.file(path, "unreadable", job)
+	}
+	return path, err
 }
 
 // cliJournal is the runner's journal for the command line: the

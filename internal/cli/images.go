@@ -31,8 +31,10 @@ type imageFlags struct {
 	model, prompt, size, quality, background, format, moderation, responseFormat string
 	complexity                                                                   string
 	compression, n, partials, frames, frameMillis                                int
-	stream, retryRefused                                                         bool
+	stream, retryRefused, json                                                   bool
 	out                                                                          string
+	// report is --json's document, nil without it.
+	report *jsonReport
 	costFlags
 	target
 	fs *flag.FlagSet
@@ -51,6 +53,7 @@ func (f *imageFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.frames, "frames", 0, catalogue.T("frames of a GIF (--format gif)"))
 	fs.IntVar(&f.frameMillis, "frame-ms", 0, catalogue.T("milliseconds each frame of a GIF shows"))
 	fs.BoolVar(&f.retryRefused, "retry-refused", false, catalogue.T("send a value the service refused for this model before"))
+	fs.BoolVar(&f.json, "json", false, catalogue.T("print one JSON document on stdout when done (files, each request's cost, notes, the error; see README) instead of one path a line"))
 	fs.IntVar(&f.compression, "compression", -1, catalogue.T("output compression 0-100, for jpeg and webp"))
 	fs.StringVar(&f.moderation, "moderation", "", catalogue.T("auto or low"))
 	fs.IntVar(&f.n, "n", 1, catalogue.T("how many images, 1-10"))
@@ -75,6 +78,23 @@ func (f *imageFlags) client(ctx context.Context, env Env) (*api.Client, config.P
 	return c, p, err
 }
 
+// reporting starts --json's document for command when it was asked for;
+// finish prints it (with the command's error), once the command ends.
+func (f *imageFlags) reporting(command string) {
+	if f.json {
+		f.report = newJSONReport(command)
+	}
+}
+
+func (f *imageFlags) finish(env Env, err error) { f.report.print(env.Stdout, err) }
+
+// folder is where the command's images go, its paths said as --json asks.
+func (f *imageFlags) folder(env Env, name func(int) string) *folder {
+	files := newFolder(env, f.out, name)
+	files.report = f.report
+	return files
+}
+
 // given reports whether the flag name was set on the command line.
 func given(fs *flag.FlagSet, name string) bool {
 	set := false
@@ -94,13 +114,15 @@ func (f *imageFlags) options() api.ImageOptions {
 	return o
 }
 
-func runGen(ctx context.Context, args []string, env Env) error {
+func runGen(ctx context.Context, args []string, env Env) (err error) {
 	var f imageFlags
 	fs := newFlags("gen", env)
 	f.register(fs)
 	if err := parse(fs, args); err != nil {
 		return err
 	}
+	f.reporting("gen")
+	defer func() { f.finish(env, err) }()
 	if fs.NArg() > 0 {
 		return usageErr(env, catalogue.T("gen takes no arguments besides flags; put the prompt in --prompt"))
 	}
@@ -123,7 +145,7 @@ func runGen(ctx context.Context, args []string, env Env) error {
 	if err := mem.canKeep(f.out, max(req.N, 1), req.Size); err != nil {
 		return err
 	}
-	if _, err := mem.send(ctx, env, c, p, jobs.Request{Generate: &req}, newFolder(env, f.out, numbered(stem()))); err != nil {
+	if _, err := mem.send(ctx, env, c, p, jobs.Request{Generate: &req}, f.folder(env, numbered(stem()))); err != nil {
 		return mem.refusal(ctx, env, p, req.Model, err)
 	}
 	return nil
@@ -165,7 +187,7 @@ type repeated []string
 func (r *repeated) String() string     { return strings.Join(*r, ",") }
 func (r *repeated) Set(v string) error { *r = append(*r, v); return nil }
 
-func runEdit(ctx context.Context, args []string, env Env) error {
+func runEdit(ctx context.Context, args []string, env Env) (err error) {
 	var f imageFlags
 	var images repeated
 	var mask, fidelity, marks string
@@ -182,6 +204,8 @@ func runEdit(ctx context.Context, args []string, env Env) error {
 	if err := parse(fs, args); err != nil {
 		return err
 	}
+	f.reporting("edit")
+	defer func() { f.finish(env, err) }()
 	if len(images) == 0 {
 		return usageErr(env, catalogue.T("edit needs at least one --image"))
 	}
@@ -227,7 +251,7 @@ func runEdit(ctx context.Context, args []string, env Env) error {
 	if err := readyEdit(env, &req, keep, marks, matching, first); err != nil {
 		return err
 	}
-	_, err = sendEdit(ctx, env, &f, c, p, jobs.Request{Edit: &req, Keep: keep}, newFolder(env, f.out, numbered(stem())))
+	_, err = sendEdit(ctx, env, &f, c, p, jobs.Request{Edit: &req, Keep: keep}, f.folder(env, numbered(stem())))
 	return err
 }
 

@@ -28,7 +28,7 @@ import (
 // runOutpaint widens a picture: the original goes on a canvas of --size
 // at --anchor, the service paints the new area, and the original's
 // pixels are put back exactly in what is written.
-func runOutpaint(ctx context.Context, args []string, env Env) error {
+func runOutpaint(ctx context.Context, args []string, env Env) (err error) {
 	var f imageFlags
 	var in, anchorName string
 	var feather int
@@ -40,6 +40,8 @@ func runOutpaint(ctx context.Context, args []string, env Env) error {
 	if err := parse(fs, args); err != nil {
 		return err
 	}
+	f.reporting("outpaint")
+	defer func() { f.finish(env, err) }()
 	if in == "" || f.size == "" {
 		return usageErr(env, catalogue.T("outpaint needs --image and --size (the canvas, such as 1536x1024)"))
 	}
@@ -83,7 +85,7 @@ func runOutpaint(ctx context.Context, args []string, env Env) error {
 	if err := readyEdit(env, &req, nil, "", false, image.Point{}); err != nil {
 		return err
 	}
-	files := newFolder(env, f.out, numbered(stem()))
+	files := f.folder(env, numbered(stem()))
 	files.restore = func(k int, got api.Image) api.Image {
 		out, err := restore(plan, got, feather, space)
 		if err != nil {
@@ -242,7 +244,7 @@ func runCutout(_ context.Context, args []string, env Env) error {
 // runBatch sends one prompt with {variables} once per row of values,
 // with at most --concurrency requests in flight, writes each result and
 // a contact sheet, and says which cells failed or were never sent.
-func runBatch(ctx context.Context, args []string, env Env) error {
+func runBatch(ctx context.Context, args []string, env Env) (err error) {
 	var f imageFlags
 	var vars repeated
 	var rows string
@@ -255,6 +257,8 @@ func runBatch(ctx context.Context, args []string, env Env) error {
 	if err := parse(fs, args); err != nil {
 		return err
 	}
+	f.reporting("batch")
+	defer func() { f.finish(env, err) }()
 	table, err := batchTable(vars, rows)
 	if err != nil {
 		return usageErr(env, "%s", err)
@@ -301,9 +305,9 @@ func runBatch(ctx context.Context, args []string, env Env) error {
 	stamp := time.Now().Format("20060102-150405")
 	outcomes := batch.Run(ctx, cells, concurrency, func(ctx context.Context, i int, cell batch.Cell) (*api.ImageResult, error) {
 		req := api.GenerateRequest{Prompt: cell.Prompt, ImageOptions: cell.Options}
-		return mem.send(ctx, said, c, p, jobs.Request{Generate: &req}, newFolder(said, f.out, cellNames(stamp, i, cell)))
+		return mem.send(ctx, said, c, p, jobs.Request{Generate: &req}, f.folder(said, cellNames(stamp, i, cell)))
 	})
-	return writeSheet(env, f.out, stamp, outcomes)
+	return writeSheet(f.folder(env, nil), stamp, outcomes)
 }
 
 // cellNames names a batch cell's files: batch-<time>-<row>-<values>,
@@ -348,7 +352,8 @@ func batchTable(vars []string, rows string) (batch.Table, error) {
 // writeSheet writes the batch's contact sheet, says on stderr which
 // cells failed and which were never sent (their files are written as
 // each cell ended), and makes the exit status 1 when any did.
-func writeSheet(env Env, out, stamp string, outcomes []batch.Outcome) error {
+func writeSheet(files *folder, stamp string, outcomes []batch.Outcome) error {
+	env := files.env
 	var sheet []batch.SheetCell
 	failed, notRun := 0, 0
 	for i, o := range outcomes {
@@ -374,11 +379,11 @@ func writeSheet(env Env, out, stamp string, outcomes []batch.Outcome) error {
 	if err := png.Encode(&b, batch.Sheet(sheet, 256)); err != nil {
 		return err
 	}
-	path, err := keepFile(out, "batch-"+stamp+"-sheet", ".png", b.Bytes())
+	path, err := keepFile(files.out, "batch-"+stamp+"-sheet", ".png", b.Bytes())
 	if err != nil {
 		return err
 	}
-	fmt.Fprintln(env.Stdout, path)
+	files.said(path, "sheet", "")
 	if failed+notRun > 0 {
 		return errors.New(catalogue.F("%d of %d requests failed and %d were not sent; the rest are written", failed, len(outcomes), notRun))
 	}
