@@ -170,3 +170,46 @@ func TestAnUndrawablePictureIsNotDecodedAgain(t *testing.T) {
 		t.Errorf("the picture was handed to be decoded %d times", calls)
 	}
 }
+
+// #53: a start that died while a decoder drew a picture died again at
+// every start after it. A picture whose drawing a process did not live
+// to finish is set aside at the next start: said in a notice by its
+// prompt, and shown as one Easel could not draw, never decoded again.
+func TestAPictureThatEndedAStartIsSetAside(t *testing.T) {
+	dir := t.TempDir()
+	l, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, err := l.Add(context.Background(), NewItem{Image: api.Image{Data: signed.PNG(t, 8, 8), Format: "png", Width: 8, Height: 8},
+		Kind: "generate", Prompt: "a harbour that killed a decoder", Created: time.Now()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	it, _ := l.Get(context.Background(), id)
+	th := l.Thumbnails()
+	_ = os.Remove(th.thumbPath(it))
+	// What a process that died inside the decoder leaves.
+	if err := os.WriteFile(th.drawingPath(it), []byte(markName(it)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	l.Close()
+
+	l, err = Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	notices := strings.Join(l.Notices(), " ")
+	if !strings.Contains(notices, "ended while drawing 1 picture") || !strings.Contains(notices, "a harbour that killed a decoder") {
+		t.Errorf("notices: %q", notices)
+	}
+	l.Thumbnails().Quarantine(func([]byte) ([]byte, error) {
+		t.Fatal("a picture set aside was handed to a decoder again")
+		return nil, nil
+	})
+	var u *Undrawable
+	if _, err := l.Thumbnails().Thumbnail(it); !errors.As(err, &u) || !strings.Contains(err.Error(), "stopped while drawing") {
+		t.Errorf("Thumbnail = %v", err)
+	}
+}

@@ -230,6 +230,7 @@ func (l *Library) open(alone bool) error {
 			return err
 		}
 		l.alone = true
+		l.notices = append(l.notices, l.thumbnails.setAside()...)
 	}
 	if wasEmpty && adopted > 0 {
 		l.notices = append(l.notices, catalogue.F("The gallery's index %s was empty (0 bytes), so its record of prompts and settings is gone. Easel made a new index and took back the %d images in %s, without their prompts.", path, adopted, l.images))

@@ -51,6 +51,36 @@ func (l *Thumbnails) failedPath(it Item) string {
 	return strings.TrimSuffix(l.thumbPath(it), ".png") + ".undrawable"
 }
 
+// drawingPath marks a thumbnail being made, with the picture's name: left
+// behind, the process ended while a decoder drew it (setAside).
+func (l *Thumbnails) drawingPath(it Item) string {
+	return strings.TrimSuffix(l.thumbPath(it), ".png") + ".drawing"
+}
+
+// setAside turns each picture a process died drawing (its .drawing mark
+// left) into one Easel could not draw, so this start does not die of it
+// too, and returns the notice that says which (none when none). Only the
+// window, holding the gallery alone, calls it: a command line's process
+// must not take a running window's drawing for a crash.
+func (l *Thumbnails) setAside() []string {
+	marks, _ := filepath.Glob(filepath.Join(l.dir, "*.drawing"))
+	var names []string
+	for _, m := range marks {
+		name, _ := os.ReadFile(m)
+		failed := strings.TrimSuffix(m, ".drawing") + ".undrawable"
+		if err := atomicfile.Write(failed, []byte(catalogue.T("Easel stopped while drawing this picture at an earlier start"))); err != nil {
+			continue
+		}
+		_ = os.Remove(m)
+		names = append(names, string(name))
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	return []string{catalogue.N("The last start ended while drawing %d picture (%s): it is set aside, kept as it came, and shown as a picture Easel could not draw.",
+		len(names), len(names), strings.Join(names, ", "))}
+}
+
 // Thumbnails are the gallery's cached thumbnails (see Thumbnails).
 func (l *Library) Thumbnails() *Thumbnails { return l.thumbnails }
 
@@ -82,7 +112,12 @@ func (l *Thumbnails) Thumbnail(it Item) (string, error) {
 	if l.make != nil {
 		make = l.make
 	}
+	// Marked while it is drawn: a process that dies here leaves the mark,
+	// and the next start sets the picture aside instead of dying again.
+	mark := l.drawingPath(it)
+	_ = atomicfile.Write(mark, []byte(markName(it)))
 	thumb, err := make(data)
+	_ = os.Remove(mark)
 	var refused interface{ Undrawable() string }
 	if errors.As(err, &refused) {
 		// Remembered, so neither this start nor the next decodes it again.
@@ -121,4 +156,16 @@ func MakeThumbnail(data []byte) ([]byte, error) {
 		return nil, err
 	}
 	return imageio.EncodePNG(img)
+}
+
+// markName names a picture in a notice: its prompt's start, else its file.
+func markName(it Item) string {
+	name := strings.TrimSpace(it.Prompt)
+	if r := []rune(name); len(r) > 40 {
+		name = string(r[:40]) + "…"
+	}
+	if name == "" {
+		name = filepath.Base(it.File)
+	}
+	return fmt.Sprintf("%q", name)
 }
