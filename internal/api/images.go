@@ -399,7 +399,14 @@ func (c *Client) streamError(resp *http.Response, errJSON []byte, model string) 
 	body = append(body, '}')
 	e := classifyHTTP(0, resp.Header, body, model)
 	if e.Kind == KindUnknown {
+		// An error that names what it refused (a parameter, an invalid
+		// value) is a refusal, said and learnt as one; any other is the
+		// service failing on its side (#53: it was said as a failure
+		// to try again, and learnt as a refusal).
 		e.Kind = KindServer
+		if code := strings.ToLower(e.Code); e.Param != "" || strings.Contains(code, "invalid") {
+			e.Kind = kindOfRequest(strings.ToLower(e.Message), code, strings.ToLower(e.Param))
+		}
 		e.Hint = hintFor(e, model)
 	}
 	return c.cleanError(e)

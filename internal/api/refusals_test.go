@@ -52,3 +52,20 @@ func TestALongRefusalCutMidCharacterIsStillRead(t *testing.T) {
 		t.Errorf("kind %v hint %q message %.80q", e.Kind, e.Hint, e.Message)
 	}
 }
+
+// #53: an error object inside a 200 answer was said as the service
+// failing ("try again") and learnt as a refusal, so the next run was
+// stopped. One that names what it refused is a refusal, said as one; one
+// that does not is the service failing, and nothing is learnt of it.
+func TestAnErrorInsideA200IsSaidAsWhatItIs(t *testing.T) {
+	resp := &http.Response{Header: http.Header{}}
+	c := &Client{}
+	refused := c.streamError(resp, []byte(`{"message":"Invalid value for quality: 'xhigh'","param":"quality","code":"invalid_value"}`), "gpt-image-1")
+	if refused.Kind != KindInvalidRequest || !strings.Contains(refused.Hint, "refused") {
+		t.Errorf("a named refusal: %v %q", refused.Kind, refused.Hint)
+	}
+	failed := c.streamError(resp, []byte(`{"message":"The image could not be finished for 'xhigh' quality: upstream error","type":"server_error"}`), "gpt-image-1")
+	if failed.Kind != KindServer {
+		t.Errorf("a failure: %v %q", failed.Kind, failed.Hint)
+	}
+}

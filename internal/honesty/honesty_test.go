@@ -229,3 +229,17 @@ func TestARouteThatDropsCredentialsIsSaid(t *testing.T) {
 		}
 	}
 }
+
+// A failure inside a 200 (the service's side) is not learnt as the
+// refusal of a value its words happen to quote (#53).
+func TestAServerFailureInsideA200IsNotLearntAsARefusal(t *testing.T) {
+	a := honesty.Asked{Options: api.ImageOptions{Model: "gpt-image-1", Quality: "xhigh"}}
+	failed := &api.Error{Kind: api.KindServer, Message: "The image could not be finished for quality 'xhigh': upstream error"}
+	if got := honesty.FromError(a, failed); len(got) != 0 {
+		t.Errorf("learnt %+v from a failure", got)
+	}
+	refused := &api.Error{Kind: api.KindInvalidRequest, Param: "quality", Message: "Invalid value for quality: 'xhigh'"}
+	if got := honesty.FromError(a, refused); len(got) != 1 || got[0].Honoured {
+		t.Errorf("learnt %+v from a refusal", got)
+	}
+}

@@ -59,6 +59,11 @@ func valueRefused(a Asked, e *api.Error) (Check, bool) {
 	if e.Status != 0 && e.Status != 400 && e.Status != 422 {
 		return Check{}, false
 	}
+	if e.Status == 0 && e.Kind == api.KindServer {
+		// An error inside a 200 that the service failed on its side,
+		// said as one to try again: not a refusal to remember.
+		return Check{}, false
+	}
 	msg := strings.ToLower(e.Message)
 	for _, op := range a.Options.Options() {
 		named := e.Param == op.Field
