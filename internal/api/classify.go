@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -354,6 +355,16 @@ func classifyTransport(ctx context.Context, err error, model string) *Error {
 	case errors.Is(err, context.DeadlineExceeded) || errors.Is(cause, context.DeadlineExceeded) || isTimeout(err):
 		e.Kind = KindTimeout
 		e.Message = catalogue.T("the request timed out")
+	case errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE) || strings.Contains(err.Error(), "connection reset") || strings.Contains(err.Error(), "forcibly closed"):
+		// The service was reached: it (or a proxy between) cut the
+		// connection while the request went out. Go's own words
+		// ("readfrom tcp …: write: connection reset by peer") say
+		// nothing to a designer (#53). brokeAfterSending rewords it when
+		// the whole request had gone.
+		e.Kind = KindNetwork
+		e.Message = catalogue.T("the service, or a proxy between, cut the connection while the request was being sent")
+		e.Hint = catalogue.T("The request did not reach the service whole, so nothing was charged: try again. If it happens each time with large references, a proxy may limit how much it takes; send fewer or smaller images.")
+		return e
 	default:
 		e.Kind = KindNetwork
 	}

@@ -1,9 +1,11 @@
 package api
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"strings"
+	"syscall"
 	"testing"
 	"unicode/utf8"
 )
@@ -67,5 +69,16 @@ func TestAnErrorInsideA200IsSaidAsWhatItIs(t *testing.T) {
 	failed := c.streamError(resp, []byte(`{"message":"The image could not be finished for 'xhigh' quality: upstream error","type":"server_error"}`), "gpt-image-1")
 	if failed.Kind != KindServer {
 		t.Errorf("a failure: %v %q", failed.Kind, failed.Hint)
+	}
+}
+
+// #53: a connection reset mid-upload printed Go's own words ("readfrom
+// tcp …: write: connection reset by peer") under "Could not reach the
+// service". It is said in words, as a cut that charged nothing.
+func TestAResetMidUploadIsSaidInWords(t *testing.T) {
+	err := fmt.Errorf("Post \"https://gw.example/v1/images/edits\": readfrom tcp 10.0.0.2:50312->10.0.0.9:443: write: %w", syscall.ECONNRESET)
+	e := classifyTransport(context.Background(), err, "gpt-image-1")
+	if e.Kind != KindNetwork || strings.Contains(e.Line(), "readfrom") || strings.Contains(e.Line(), "Could not reach") || !strings.Contains(e.Hint, "nothing was charged") {
+		t.Errorf("kind %v line %q", e.Kind, e.Line())
 	}
 }
