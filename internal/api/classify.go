@@ -315,6 +315,9 @@ func classifyTransport(ctx context.Context, err error, model string) *Error {
 		e.Kind = KindBadResponse
 		e.Message = redirect.Error()
 		e.Hint = catalogue.T("If the service has moved, put its new address in the profile's base URL; otherwise ask its operator why it redirects.")
+		if redirect.Loop {
+			e.Hint = catalogue.T("The service sends the request round in a loop, so no model saw it and nothing was charged: check the profile's base URL (its path, http or https), or ask the service's operator.")
+		}
 		return e
 	case errors.Is(err, ErrForbiddenAddress):
 		e.Kind = KindBadResponse
@@ -377,6 +380,9 @@ func classifyTransport(ctx context.Context, err error, model string) *Error {
 // so "could not reach the service" would be untrue and a retry may pay
 // twice.
 func brokeAfterSending(e *Error) {
+	if r := (*RedirectError)(nil); errors.As(e.Err, &r) {
+		return // answered with a redirect Easel did not follow: no model saw it
+	}
 	e.Reached = true
 	if e.Kind != KindNetwork {
 		return

@@ -26,13 +26,19 @@ import (
 // a private network unless the service itself is there.
 
 // RedirectError is an API request the service redirected to another
-// origin; Easel did not follow it.
+// origin, or round in a loop; Easel did not follow it, and no model saw
+// the request.
 type RedirectError struct {
 	// From is the base URL's origin, To where the service pointed.
 	From, To string
+	// Loop: more than 10 redirects within the origin.
+	Loop bool
 }
 
 func (e *RedirectError) Error() string {
+	if e.Loop {
+		return catalogue.T("the service redirected the request more than 10 times")
+	}
 	return catalogue.F("the service redirected the request to %s; Easel sends requests and the key only to %s", e.To, e.From)
 }
 
@@ -57,7 +63,7 @@ func (c *Client) sameOrigin(req *http.Request, via []*http.Request) error {
 		return &RedirectError{From: origin(base), To: origin(req.URL)}
 	}
 	if len(via) >= 10 {
-		return errors.New(catalogue.T("the service redirected the request more than 10 times"))
+		return &RedirectError{From: origin(base), To: origin(req.URL), Loop: true}
 	}
 	return nil
 }

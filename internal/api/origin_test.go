@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"image"
 	"image/png"
 	"net/http"
@@ -11,8 +12,10 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"easel/internal/api"
+	"easel/internal/gateway"
 )
 
 // target is a server that records whether anything reached it and with
@@ -177,5 +180,24 @@ func TestARedirectErrorDoesNotShowTheKey(t *testing.T) {
 	e := asAPIError(t, err)
 	if strings.Contains(e.Message, testKey[3:11]) || strings.Contains(e.Error(), testKey[3:11]) {
 		t.Fatalf("the error shows the key: %v", e)
+	}
+}
+
+// #53: a redirect loop was taken for a connection that broke after the
+// request was sent, and written down as possibly charged. No model saw
+// it: it is a redirect Easel did not follow, and not billed.
+func TestARedirectLoopIsARedirectNotACharge(t *testing.T) {
+	base := newTarget(t, func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, r.URL.Path, http.StatusTemporaryRedirect)
+	})
+	_, err := api.New(api.Config{BaseURL: base.URL + "/v1", APIKey: testKey}).Generate(context.Background(),
+		api.GenerateRequest{Prompt: "a loop", ImageOptions: api.ImageOptions{Model: "gpt-image-1"}}, nil)
+	var redirect *api.RedirectError
+	var e *api.Error
+	if !errors.As(err, &e) || !errors.As(err, &redirect) || !redirect.Loop || e.Kind != api.KindBadResponse || e.Reached {
+		t.Fatalf("err %v (%#v)", err, e)
+	}
+	if v := gateway.Judge(gateway.NewAPI, gateway.Ending{Err: err, Out: 6 * time.Second}); v != gateway.NotBilled {
+		t.Errorf("judged %v", v)
 	}
 }

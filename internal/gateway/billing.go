@@ -110,6 +110,8 @@ var table = []rule{
 		"stopped while the upload went out: the service never had the whole request"},
 	{nil, kindIs(api.KindWrongAddress, api.KindCannotKeep), always(NotBilled),
 		"a web page or a 404 at a wrong base URL; or stopped before sending"},
+	{nil, func(_ Ending, e *api.Error) bool { var r *api.RedirectError; return e != nil && errors.As(e.Err, &r) }, always(NotBilled),
+		"a redirect Easel did not follow (a loop, another host): no model saw the request"},
 	{[]Kind{OneAPI}, codeIs("unmarshal_response_body_failed", "read_response_body_failed"), always(Billed),
 		"one-api bills as soon as the upstream answers 200, then fails reading it (relay/controller/image.go)"},
 	{[]Kind{NewAPI}, codeIs("bad_response_body", "read_response_body_failed"), always(NotBilled),

@@ -41,6 +41,8 @@ func TestTheBillingTable(t *testing.T) {
 		{"a connection that failed before the request was sent", OpenAI, Ending{Err: e(api.KindNetwork, 0, "")}, NotBilled},
 		{"a connection that broke after the request was sent", OpenAI, Ending{Err: &api.Error{Kind: api.KindNetwork, Reached: true}}, MayBeBilled},
 		{"a plain Go error after previews", Unknown, Ending{Err: errors.New("boom"), Arrived: true}, MayBeBilled},
+		{"a redirect loop (#53)", NewAPI, Ending{Err: &api.Error{Kind: api.KindBadResponse, Err: &api.RedirectError{}}}, NotBilled},
+		{"a 429 before the model", NewAPI, Ending{Err: e(api.KindRateLimited, 429, "")}, NotBilled},
 	}
 	for _, c := range cases {
 		if got := Judge(c.kind, c.x); got != c.want {
