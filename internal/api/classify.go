@@ -308,42 +308,11 @@ var (
 // classifyTransport turns an error with no HTTP answer into an Error.
 func classifyTransport(ctx context.Context, err error, model string) *Error {
 	e := &Error{Err: err}
+	if transportInWords(e, err) {
+		return e
+	}
 	cause := context.Cause(ctx)
-	var redirect *RedirectError
 	switch {
-	case errors.As(err, &redirect):
-		e.Kind = KindBadResponse
-		e.Message = redirect.Error()
-		e.Hint = catalogue.T("If the service has moved, put its new address in the profile's base URL; otherwise ask its operator why it redirects.")
-		if redirect.Loop {
-			e.Hint = catalogue.T("The service sends the request round in a loop, so no model saw it and nothing was charged: check the profile's base URL (its path, http or https), or ask the service's operator.")
-		}
-		return e
-	case errors.Is(err, ErrForbiddenAddress):
-		e.Kind = KindBadResponse
-		e.Message = catalogue.F("the service linked the image to an address Easel does not fetch from (%v)", err)
-		e.Hint = catalogue.T("The answer may come from a misconfigured or hostile server: check the profile's base URL.")
-		return e
-	case isCertificateError(err):
-		e.Kind = KindNetwork
-		e.Message = catalogue.F("the service's certificate is not trusted on this system (%s)", certificateProblem(err))
-		e.Hint = catalogue.T("If this is a company gateway or a server with a certificate of its own, add its certificate authority to this system's trusted certificates and start Easel again; Easel never skips the check.")
-		return e
-	case strings.Contains(err.Error(), "malformed HTTP"):
-		e.Kind = KindBadResponse
-		e.Message = catalogue.T("the service answered with something that is not an HTTP answer")
-		e.Hint = catalogue.T("Check the base URL's scheme and port: an https service asked over http, or another program listening on that port.")
-		return e
-	case strings.Contains(err.Error(), "response headers exceeded"):
-		e.Kind = KindBadResponse
-		e.Message = catalogue.T("the service's answer headers went on without end")
-		e.Hint = catalogue.T("The service, or a proxy between, is broken or hostile: check the base URL, or ask the service's operator.")
-		return e
-	case strings.Contains(err.Error(), "invalid header field value"):
-		e.Kind = KindAuth
-		e.Message = catalogue.T("the key holds a line break or another character no key has, so it was not sent")
-		e.Hint = catalogue.T("Paste the key again in Settings, without spaces or line breaks.")
-		return e
 	case errors.Is(cause, errIdle):
 		e.Kind = KindTimeout
 		e.Message = cause.Error()
@@ -358,6 +327,45 @@ func classifyTransport(ctx context.Context, err error, model string) *Error {
 	case errors.Is(err, context.DeadlineExceeded) || errors.Is(cause, context.DeadlineExceeded) || isTimeout(err):
 		e.Kind = KindTimeout
 		e.Message = catalogue.T("the request timed out")
+	default:
+		e.Kind = KindNetwork
+	}
+	e.Hint = hintFor(e, model)
+	return e
+}
+
+// transportInWords sets e for the transport failures that have words of
+// their own, and reports whether err was one.
+func transportInWords(e *Error, err error) bool {
+	var redirect *RedirectError
+	switch {
+	case errors.As(err, &redirect):
+		e.Kind = KindBadResponse
+		e.Message = redirect.Error()
+		e.Hint = catalogue.T("If the service has moved, put its new address in the profile's base URL; otherwise ask its operator why it redirects.")
+		if redirect.Loop {
+			e.Hint = catalogue.T("The service sends the request round in a loop, so no model saw it and nothing was charged: check the profile's base URL (its path, http or https), or ask the service's operator.")
+		}
+	case errors.Is(err, ErrForbiddenAddress):
+		e.Kind = KindBadResponse
+		e.Message = catalogue.F("the service linked the image to an address Easel does not fetch from (%v)", err)
+		e.Hint = catalogue.T("The answer may come from a misconfigured or hostile server: check the profile's base URL.")
+	case isCertificateError(err):
+		e.Kind = KindNetwork
+		e.Message = catalogue.F("the service's certificate is not trusted on this system (%s)", certificateProblem(err))
+		e.Hint = catalogue.T("If this is a company gateway or a server with a certificate of its own, add its certificate authority to this system's trusted certificates and start Easel again; Easel never skips the check.")
+	case strings.Contains(err.Error(), "malformed HTTP"):
+		e.Kind = KindBadResponse
+		e.Message = catalogue.T("the service answered with something that is not an HTTP answer")
+		e.Hint = catalogue.T("Check the base URL's scheme and port: an https service asked over http, or another program listening on that port.")
+	case strings.Contains(err.Error(), "response headers exceeded"):
+		e.Kind = KindBadResponse
+		e.Message = catalogue.T("the service's answer headers went on without end")
+		e.Hint = catalogue.T("The service, or a proxy between, is broken or hostile: check the base URL, or ask the service's operator.")
+	case strings.Contains(err.Error(), "invalid header field value"):
+		e.Kind = KindAuth
+		e.Message = catalogue.T("the key holds a line break or another character no key has, so it was not sent")
+		e.Hint = catalogue.T("Paste the key again in Settings, without spaces or line breaks.")
 	case errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE) || strings.Contains(err.Error(), "connection reset") || strings.Contains(err.Error(), "forcibly closed"):
 		// The service was reached: it (or a proxy between) cut the
 		// connection while the request went out. Go's own words
@@ -367,12 +375,10 @@ func classifyTransport(ctx context.Context, err error, model string) *Error {
 		e.Kind = KindNetwork
 		e.Message = catalogue.T("the service, or a proxy between, cut the connection while the request was being sent")
 		e.Hint = catalogue.T("The request did not reach the service whole, so nothing was charged: try again. If it happens each time with large references, a proxy may limit how much it takes; send fewer or smaller images.")
-		return e
 	default:
-		e.Kind = KindNetwork
+		return false
 	}
-	e.Hint = hintFor(e, model)
-	return e
+	return true
 }
 
 // brokeAfterSending marks a connection failure that came after the whole

@@ -566,7 +566,9 @@ func (r *Runner) run(ctx context.Context, info Info, slot chan struct{}) {
 		if errors.As(err, &ue) {
 			aside = r.keepAside(info, ue.Images)
 		}
-		r.finishWithError(ctx, info, err, r.judge(ctx, info, w.ending(err, ctx.Err() != nil)), aside)
+		x := w.ending(err, ctx.Err() != nil)
+		uploadStalled(ae, x)
+		r.finishWithError(ctx, info, err, r.judge(ctx, info, x), aside)
 		return
 	}
 	// Once the images have arrived they are paid for: they are saved even
@@ -596,6 +598,17 @@ func (r *Runner) run(ctx context.Context, info Info, slot chan struct{}) {
 		}
 	}
 	r.end(done)
+}
+
+// uploadStalled rewords a time-out that came while the upload still went
+// out: the service was reading it too slowly, not working on it (#53: it
+// suggested turning on streaming after 600 s of nothing).
+func uploadStalled(e *api.Error, x gateway.Ending) {
+	if e == nil || e.Kind != api.KindTimeout || !x.Unsent {
+		return
+	}
+	e.Message = catalogue.T("the service took the upload too slowly: the time ran out before it had the whole request")
+	e.Hint = catalogue.T("Nothing was charged: the service never had the whole request. Try again later, or send fewer or smaller images; a slow connection or a proxy that throttles uploads does this.")
 }
 
 // save puts a paid job's images in the gallery, recording them on done;

@@ -17,6 +17,7 @@ import (
 
 	"easel/internal/api"
 	"easel/internal/demoservice"
+	"easel/internal/gateway"
 	"easel/internal/honesty"
 	"easel/internal/imageio"
 )
@@ -770,5 +771,24 @@ func TestARefusedRequestLeavesOneWarningInTheLog(t *testing.T) {
 	if len(warned) != 1 || !strings.Contains(warned[0], "status=401") || !strings.Contains(warned[0], "request_id=req-53") ||
 		!strings.Contains(warned[0], "model=gpt-image-1") || strings.Contains(buf.String(), "secret harbour") {
 		t.Errorf("the log:\n%s", buf.String())
+	}
+}
+
+// #53: an upload the service read at a byte a second timed out after
+// 600 s and suggested turning on streaming. A time-out before the whole
+// request went out says so, and that nothing was charged.
+func TestATimeOutDuringTheUploadSaysSo(t *testing.T) {
+	r := New(&fakeService{}, &fakeSaver{}, nil, Options{})
+	_, w := r.watch(context.Background(), Info{ID: "job-1", Request: Request{Edit: &api.EditRequest{}}})
+	w.upload(api.Upload{Sent: 600, Total: 50 << 20, Elapsed: 600 * time.Second})
+	w.stop()
+	e := &api.Error{Kind: api.KindTimeout, Message: "the request timed out", Hint: "The service took too long: turn on streaming, or lower the size, quality or number of images."}
+	x := w.ending(e, false)
+	uploadStalled(e, x)
+	if !x.Unsent || strings.Contains(e.Hint, "streaming") || !strings.Contains(e.Hint, "Nothing was charged") || !strings.Contains(e.Message, "upload too slowly") {
+		t.Errorf("unsent %v: %q %q", x.Unsent, e.Message, e.Hint)
+	}
+	if gateway.Judge(gateway.NewAPI, x) != gateway.NotBilled {
+		t.Error("judged as billed")
 	}
 }
