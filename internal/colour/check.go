@@ -156,12 +156,12 @@ func paraLen(t []byte) (int, error) {
 	if len(t) < 12 {
 		return 0, refuse(catalogue.T("a parametric curve shorter than its header"))
 	}
-	params := [...]int{1, 3, 4, 5, 7}
 	kind := int(binary.BigEndian.Uint16(t[8:10]))
-	if kind >= len(params) {
+	params, known := map[int]int{0: 1, 1: 3, 2: 4, 3: 5, 4: 7}[kind]
+	if !known {
 		return 0, refuse(catalogue.F("a parametric curve of unknown type %d", kind))
 	}
-	n := 12 + 4*params[kind]
+	n := 12 + 4*params
 	if n > len(t) {
 		return 0, refuse(catalogue.F("a parametric curve of type %d in %d bytes", kind, len(t)))
 	}
