@@ -32,6 +32,21 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
+// child is the command line run as a process of its own (TestMain), to
+// be killed: its gallery and config under home, on the service at url
+// with key.
+func child(t *testing.T, home, url, key string, args ...string) *exec.Cmd {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(exe, args...)
+	cmd.Env = append(os.Environ(), "EASEL_CLI_CHILD=1", "EASEL_HOME="+filepath.Join(home, "library"),
+		"HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, "config"), "OPENAI_BASE_URL="+url+"/v1", "OPENAI_API_KEY="+key)
+	return cmd
+}
+
 // gatewayEnv is a profile on a demo gateway with one key of group.
 func gatewayEnv(t *testing.T, srv *demoservice.Server, key, group string) (*Env, *bytes.Buffer, *bytes.Buffer) {
 	t.Helper()
@@ -194,19 +209,13 @@ func TestOneAPIStreamsAreLearntAndEditsRefused(t *testing.T) {
 // service worked, or by SIGKILL (killSignals: Windows has only the kill): the next `easel spend` lists it as may
 // have been billed, at its estimate, and the next run says so once.
 func TestAKilledGenLeavesATrace(t *testing.T) {
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
 	for _, sig := range killSignals {
 		t.Run(sig.String(), func(t *testing.T) {
 			srv := demoservice.New(demoservice.Config{Pace: 4 * time.Second})
 			ts := httptest.NewServer(srv)
 			defer ts.Close()
 			home := t.TempDir()
-			cmd := exec.Command(exe, "gen", "--prompt", "a slow harbour", "--quality", "high", "--size", "1024x1024", "--out", t.TempDir())
-			cmd.Env = append(os.Environ(), "EASEL_CLI_CHILD=1", "EASEL_HOME="+filepath.Join(home, "library"),
-				"HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, "config"), "OPENAI_BASE_URL="+ts.URL+"/v1", "OPENAI_API_KEY=sk-killed-0123456789")
+			cmd := child(t, home, ts.URL, "sk-killed-0123456789", "gen", "--prompt", "a slow harbour", "--quality", "high", "--size", "1024x1024", "--out", t.TempDir())
 			var childErr bytes.Buffer
 			cmd.Stderr = &childErr
 			if err := cmd.Start(); err != nil {
@@ -253,17 +262,11 @@ func TestAKilledGenLeavesATrace(t *testing.T) {
 // image is in --out (and beside the journal's entry) the moment it
 // arrives, and `easel jobs` offers to send the other two.
 func TestAKilledStreamKeepsTheImagesThatArrived(t *testing.T) {
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
 	srv := demoservice.New(demoservice.Config{Pace: 300 * time.Millisecond})
 	ts := httptest.NewServer(srv)
 	defer ts.Close()
 	home, out := t.TempDir(), t.TempDir()
-	cmd := exec.Command(exe, "gen", "--prompt", "four lighthouses", "--n", "4", "--stream", "--size", "1024x1024", "--quality", "low", "--out", out)
-	cmd.Env = append(os.Environ(), "EASEL_CLI_CHILD=1", "EASEL_HOME="+filepath.Join(home, "library"),
-		"HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, "config"), "OPENAI_BASE_URL="+ts.URL+"/v1", "OPENAI_API_KEY=sk-four-0123456789")
+	cmd := child(t, home, ts.URL, "sk-four-0123456789", "gen", "--prompt", "four lighthouses", "--n", "4", "--stream", "--size", "1024x1024", "--quality", "low", "--out", out)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -386,18 +389,12 @@ func TestSub2APIKeysPayTheirGroupsRate(t *testing.T) {
 // `easel batch` killed with SIGKILL mid-run keeps every image that had
 // arrived: each cell is on disk as it ends, not when the batch does.
 func TestAKilledBatchKeepsWhatArrived(t *testing.T) {
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
 	srv := demoservice.New(demoservice.Config{Pace: 400 * time.Millisecond})
 	ts := httptest.NewServer(srv)
 	defer ts.Close()
 	home, out := t.TempDir(), t.TempDir()
-	cmd := exec.Command(exe, "batch", "--prompt", "a {animal}", "--var", "animal=cat,dog,owl,elk,fox,yak,emu,ant", "--concurrency", "1",
+	cmd := child(t, home, ts.URL, "sk-batch-0123456789", "batch", "--prompt", "a {animal}", "--var", "animal=cat,dog,owl,elk,fox,yak,emu,ant", "--concurrency", "1",
 		"--size", "1024x1024", "--quality", "low", "--out", out)
-	cmd.Env = append(os.Environ(), "EASEL_CLI_CHILD=1", "EASEL_HOME="+filepath.Join(home, "library"),
-		"HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, "config"), "OPENAI_BASE_URL="+ts.URL+"/v1", "OPENAI_API_KEY=sk-batch-0123456789")
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
