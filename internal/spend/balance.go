@@ -109,8 +109,14 @@ func Facts(ctx context.Context, lib *library.Library, p config.Profile, asker ga
 	switch {
 	case !known || now.Sub(f.Checked) > gateway.PricesFresh:
 		got, err := gateway.Read(ctx, asker, now)
-		if err != nil {
+		if err != nil && got.Status == nil && got.Pricing == nil {
 			return f, known
+		}
+		if err != nil {
+			// The prices were read and only the key's usage failed (new-api
+			// allows ~20 usage reads in 20 minutes and answers 429): what
+			// was read is kept, the usage as it was, with its age (#54).
+			got.Usage, got.UsageChecked = f.Usage, f.UsageChecked
 		}
 		f, known = got, true
 	case f.Kind == gateway.NewAPI && now.Sub(f.UsageChecked) > gateway.UsageFresh:

@@ -202,3 +202,51 @@ func TestAVerdictUnderACentSaysSo(t *testing.T) {
 		}
 	}
 }
+
+// console is a new-api console whose usage reads can be refused, as
+// new-api does past ~20 reads in 20 minutes (429).
+type console struct{ usageErr error }
+
+func (c *console) GatewayStatus(context.Context) (api.GatewayStatus, error) {
+	return api.GatewayStatus{QuotaPerUnit: 500000, DisplayType: "USD"}, nil
+}
+
+func (c *console) GatewayPricing(context.Context) (api.GatewayPricing, error) {
+	return api.GatewayPricing{Models: map[string]api.ModelPricing{"gpt-image-1": {ModelRatio: 2.5}}, GroupRatio: map[string]float64{"default": 1, "relay": 0.5}}, nil
+}
+
+func (c *console) TokenUsage(context.Context) (api.TokenUsage, error) {
+	if c.usageErr != nil {
+		return api.TokenUsage{}, c.usageErr
+	}
+	return api.TokenUsage{Granted: 200000, Used: 50000, Available: 150000}, nil
+}
+
+func (c *console) Sub2APIRate(context.Context) (float64, error) { return 0, api.ErrNotOffered }
+
+// #54: one 429 on the key's usage threw away the status and prices just
+// read, so rows went back to list price ×1. The prices are kept, the
+// usage read before is kept with its age.
+func TestAUsageRefusalKeepsThePricesJustRead(t *testing.T) {
+	lib := openLib(t)
+	p := config.Profile{ID: "relay", Group: "relay"}
+	c := &console{}
+	now := time.Now()
+	first, known := Facts(context.Background(), lib, p, c, now)
+	if !known || first.Usage == nil {
+		t.Fatalf("first read: %+v", first)
+	}
+	c.usageErr = &api.Error{Kind: api.KindRateLimited, Status: 429}
+	later := now.Add(gateway.PricesFresh + time.Minute)
+	f, known := Facts(context.Background(), lib, p, c, later)
+	if r, ok := f.GroupRatio("relay"); !known || f.Pricing == nil || !ok || r != 0.5 || !f.Checked.Equal(later) {
+		t.Errorf("after a refused usage read: %+v (ratio %v %v)", f, r, ok)
+	}
+	if f.Usage == nil || !f.UsageChecked.Equal(first.UsageChecked) {
+		t.Errorf("the usage read before was lost or re-dated: %+v at %v", f.Usage, f.UsageChecked)
+	}
+	stored, _, _ := lib.Ledger().GatewayFacts(context.Background(), p.ID, p.UsingGroup())
+	if stored.Pricing == nil {
+		t.Error("the prices read were not kept for the next command")
+	}
+}
