@@ -16,9 +16,11 @@ func TestMain(m *testing.M) {
 	Serve(func(data []byte) ([]byte, error) {
 		switch string(data) {
 		case "bomb":
-			// As the ICC library did: ask for more than the limit.
-			hoard := make([][]byte, 0, 64)
-			for range 64 {
+			// As the ICC library did: ask for more than the limit (3 GB,
+			// touched, past the 2 GB bound; bounded, should a platform
+			// not enforce it).
+			hoard := make([][]byte, 0, 12)
+			for range 12 {
 				hoard = append(hoard, bytes.Repeat([]byte{1}, 256<<20))
 			}
 			return hoard[0][:1], nil
@@ -48,6 +50,10 @@ func TestAChildsFailureIsAReasonNotACrash(t *testing.T) {
 		"broken": "not a PNG",
 		"panic":  "a decoder's bug",
 	} {
+		if data == "bomb" && underWine() {
+			t.Log("Wine does not enforce a job object's memory limit: the bomb is left to real Windows")
+			continue
+		}
 		out, err := Run(context.Background(), []byte(data))
 		var refused *Refused
 		if !errors.As(err, &refused) || !strings.Contains(refused.Reason, want) || out != nil {

@@ -1,0 +1,5 @@
+//go:build !windows
+
+package quarantine
+
+func underWine() bool { return false }
