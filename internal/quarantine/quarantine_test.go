@@ -50,8 +50,8 @@ func TestAChildsFailureIsAReasonNotACrash(t *testing.T) {
 		"broken": "not a PNG",
 		"panic":  "a decoder's bug",
 	} {
-		if data == "bomb" && underWine() {
-			t.Log("Wine does not enforce a job object's memory limit: the bomb is left to real Windows")
+		if data == "bomb" && (underWine() || raceBuild) {
+			t.Log("no memory bound here (Wine does not enforce a job's, a race-built child has none): the bomb is left to the other builds")
 			continue
 		}
 		out, err := Run(context.Background(), []byte(data))

@@ -1,0 +1,6 @@
+//go:build !race
+
+package quarantine
+
+// raceBuild: see race_on.go.
+const raceBuild = false
