@@ -84,7 +84,7 @@ func runOne(ctx context.Context, runner *jobs.Runner, req jobs.Request, t *telle
 	req.Listener = t.hear
 	id, err := runner.Submit(req)
 	if err != nil {
-		return nil, err
+		return &api.ImageResult{}, err
 	}
 	var end jobs.Event
 	select {
