@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"io"
@@ -55,8 +56,11 @@ type jsonAmount struct {
 	Amount   float64 `json:"amount"`
 	Currency string  `json:"currency"`
 	// Estimated: the service reported no usage, so the amount is the
-	// list price's estimate.
+	// list price's estimate. Source is where the amount came from:
+	// "gateway" (its own prices for the key), "answer" (the usage the
+	// service reported, at the profile's prices) or "estimate".
 	Estimated bool   `json:"estimated"`
+	Source    string `json:"source"`
 	Text      string `json:"text"`
 }
 
@@ -105,7 +109,7 @@ func (r *jsonReport) ended(e jobs.Event) {
 	}
 	j := jsonJob{Job: e.Job.ID, State: e.State.String()}
 	if c := e.Charged; c != nil && c.Priced {
-		j.Cost = &jsonAmount{Amount: c.Amount.Amount, Currency: c.Amount.Currency, Estimated: c.Estimated, Text: c.String()}
+		j.Cost = &jsonAmount{Amount: c.Amount.Amount, Currency: c.Amount.Currency, Estimated: c.Estimated, Source: cmp.Or(c.Source, "estimate"), Text: c.String()}
 	}
 	switch {
 	case e.Charged != nil && e.Verdict == gateway.MayBeBilled:

@@ -28,8 +28,8 @@ func TestGenJSONNamesTheFilesAndTheCost(t *testing.T) {
 		Requests []struct {
 			Job, State, Billed string
 			Cost               *struct {
-				Amount   float64
-				Currency string
+				Amount           float64
+				Currency, Source string
 			}
 		}
 	}
@@ -44,7 +44,7 @@ func TestGenJSONNamesTheFilesAndTheCost(t *testing.T) {
 			t.Errorf("file %+v: %v", f, err)
 		}
 	}
-	if r := doc.Requests[0]; r.State != "done" || r.Billed != "billed" || r.Cost == nil || r.Cost.Amount <= 0 || r.Cost.Currency == "" {
+	if r := doc.Requests[0]; r.State != "done" || r.Billed != "billed" || r.Cost == nil || r.Cost.Amount <= 0 || r.Cost.Currency == "" || r.Cost.Source != "answer" {
 		t.Errorf("request: %+v", r)
 	}
 }

@@ -118,6 +118,10 @@ type Charged struct {
 	Amount    pricing.Money
 	Estimated bool
 	Priced    bool
+	// Source is where the amount came from: the gateway's own prices
+	// (library.SourceGateway), the answer's usage at the profile's
+	// prices (library.SourceAnswer), or "" for the estimate.
+	Source string
 }
 
 // String says the amount as a card shows it: "$0.17", "≈ $0.17
@@ -279,7 +283,7 @@ func (l Ledger) ChatRequest(ctx context.Context, t pricing.Table, profile string
 }
 
 func (l Ledger) record(ctx context.Context, e library.Entry) (Charged, error) {
-	c := Charged{Amount: pricing.Money{Currency: e.Currency}}
+	c := Charged{Amount: pricing.Money{Currency: e.Currency}, Source: e.Source}
 	c.Amount.Amount, c.Estimated = e.Spent()
 	c.Priced = e.Cost != nil || e.EstimateHigh != nil
 	if l.Lib == nil {
