@@ -154,33 +154,6 @@ func runGen(ctx context.Context, args []string, env Env) (err error) {
 // stem is the start of the names of a command's files: easel-<time>.
 func stem() string { return "easel-" + time.Now().Format("20060102-150405") }
 
-// keepUndecoded writes the bytes of images the service sent that are no
-// picture (in err, or in a result) into out as .bin files, and says where
-// on stderr: paid for, they are never thrown away.
-func keepUndecoded(env Env, out string, err error, more ...api.Undecoded) {
-	var ue *api.UndecodedError
-	if errors.As(err, &ue) {
-		more = append(ue.Images, more...)
-	}
-	if len(more) == 0 || os.MkdirAll(out, 0o755) != nil {
-		return
-	}
-	stamp := time.Now().Format("20060102-150405")
-	for i, u := range more {
-		for n := i + 1; n < i+1000; n++ {
-			path := filepath.Join(out, fmt.Sprintf("easel-%s-%d-unreadable.bin", stamp, n))
-			werr := atomicfile.WriteNew(path, u.Data)
-			if errors.Is(werr, fs.ErrExist) {
-				continue
-			}
-			if werr == nil {
-				fmt.Fprintln(env.Stderr, "easel: "+catalogue.F("the service sent something that is not a picture (%v); its bytes are kept at %s", u.Reason, path))
-			}
-			break
-		}
-	}
-}
-
 // repeated collects a flag given several times, in order.
 type repeated []string
 
@@ -297,10 +270,11 @@ func planKeep(env Env, req *api.EditRequest, keep *jobs.Keep, matching bool, fir
 			first.X, first.Y, shape.X, shape.Y, first.X, first.Y))
 		return nil
 	}
-	if _, _, sized := api.ParseSize(req.Size); !sized {
+	w, h, sized := api.ParseSize(req.Size)
+	if !sized {
 		return usageErr(env, catalogue.F("with --size %s the service picks the result's shape, so the unmasked area may not be put back; use --size match", req.Size))
 	}
-	if w, h, sized := api.ParseSize(req.Size); sized && !imageio.SameShape(image.Pt(w, h), first) {
+	if !imageio.SameShape(image.Pt(w, h), first) {
 		return usageErr(env, catalogue.F("the result will be %dx%d and the first image is %dx%d: their shapes differ, so the unmasked area cannot be put back; use --size match", w, h, first.X, first.Y))
 	}
 	return nil
@@ -384,29 +358,6 @@ func readInput(path string) (api.InputImage, string, error) {
 
 // progress says on stderr each preview, and of several images each one
 // as it arrives, so a slow job is not silent; it sets arrived: a request
-// writeImages saves each image under out, with the bytes as sent, and
-// prints one path per line. Names are easel-<time>-<number>; a name
-// already taken (an earlier run, another run in the same second, a link)
-// is skipped, never replaced or written through.
-func writeImages(env Env, out string, res *api.ImageResult) error {
-	keepUndecoded(env, out, nil, res.Undecoded...)
-	if res.Dropped > 0 {
-		fmt.Fprintln(env.Stderr, "easel: "+catalogue.F("the service sent %d more images than were asked for; they were not kept", res.Dropped))
-	}
-	if res.DroppedPreviews > 0 {
-		fmt.Fprintln(env.Stderr, "easel: "+catalogue.F("%d previews beyond those asked for (or broken) were not shown", res.DroppedPreviews))
-	}
-	stamp := time.Now().Format("20060102-150405")
-	for i, img := range res.Images {
-		path, err := keepFile(out, fmt.Sprintf("easel-%s-%d", stamp, i+1), imageio.Extension(img.Format), img.Data)
-		if err != nil {
-			return err
-		}
-		fmt.Fprintln(env.Stdout, path)
-	}
-	return nil
-}
-
 // keepFile writes data under dir as name+ext, or name-2+ext, name-3+ext…
 // when taken (by an earlier run, another run at the same second, or a
 // planted link): created whole and exclusively, never replacing or

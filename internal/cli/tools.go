@@ -238,7 +238,8 @@ func runCutout(_ context.Context, args []string, env Env) error {
 	if err := png.Encode(&b, res.Image); err != nil {
 		return err
 	}
-	return writeImages(env, out, &api.ImageResult{Images: []api.Image{{Data: b.Bytes(), Format: "png"}}})
+	_, err = newFolder(env, out, numbered(stem())).write("cutout", 0, api.Image{Data: b.Bytes(), Format: "png"})
+	return err
 }
 
 // runBatch sends one prompt with {variables} once per row of values,
