@@ -197,7 +197,7 @@ func (l *Library) open(alone bool) error {
 	l.inputs = &InputStore{db: db, root: l.root, saveErr: func() error { return l.saveErr }}
 	l.trash = &Trash{db: db, roErr: l.roErr, delete: l.Delete}
 	l.aside = &Aside{root: l.root}
-	l.thumbnails = &Thumbnails{dir: l.thumbs, path: l.Path}
+	l.thumbnails = &Thumbnails{dir: l.thumbs, path: l.Path, draw: MakeThumbnail}
 	l.journal = &Journal{db: db, root: l.root, saveErr: func() error { return l.saveErr }, storeInput: l.inputs.storeInput, path: l.Path}
 	if l.saveErr != nil {
 		l.notices = append(l.notices, wording.Sentence(l.saveErr.Error()))

@@ -27,16 +27,16 @@ type Thumbnails struct {
 	dir string
 	// path is an item's image file.
 	path func(Item) string
-	// make makes a thumbnail's PNG from an image's bytes: MakeThumbnail
+	// draw makes a thumbnail's PNG from an image's bytes: MakeThumbnail
 	// in this process, unless Quarantine set another.
-	make func([]byte) ([]byte, error)
+	draw func([]byte) ([]byte, error)
 }
 
-// Quarantine makes each new thumbnail with make (the window's: in a
+// Quarantine makes each new thumbnail with draw (the window's: in a
 // child process, internal/quarantine) instead of in this process. A
-// picture make refuses with a *Undrawable-making error is remembered as
+// picture draw refuses with a *Undrawable-making error is remembered as
 // undrawable beside its thumbnail and never decoded here.
-func (l *Thumbnails) Quarantine(make func([]byte) ([]byte, error)) { l.make = make }
+func (l *Thumbnails) Quarantine(draw func([]byte) ([]byte, error)) { l.draw = draw }
 
 // Undrawable is why a picture's thumbnail could not be made: the
 // picture is kept as it came, and not decoded again.
@@ -108,15 +108,11 @@ func (l *Thumbnails) Thumbnail(it Item) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf(catalogue.T("library: cannot read image %d: %w"), it.ID, err)
 	}
-	make := MakeThumbnail
-	if l.make != nil {
-		make = l.make
-	}
 	// Marked while it is drawn: a process that dies here leaves the mark,
 	// and the next start sets the picture aside instead of dying again.
 	mark := l.drawingPath(it)
 	_ = atomicfile.Write(mark, []byte(markName(it)))
-	thumb, err := make(data)
+	thumb, err := l.draw(data)
 	_ = os.Remove(mark)
 	var refused interface{ Undrawable() string }
 	if errors.As(err, &refused) {
