@@ -27,6 +27,9 @@ type Facts struct {
 	// Checked is when the prices were read; UsageChecked, the key's use.
 	Checked      time.Time `json:"checked"`
 	UsageChecked time.Time `json:"usage_checked,omitzero"`
+	// Doubts are the figures above that do not add up (Audit): kept to
+	// be shown, never used.
+	Doubts []Doubt `json:"doubts,omitempty"`
 }
 
 // Reader is what asks a gateway (api.Client).
@@ -81,12 +84,12 @@ func Read(ctx context.Context, r Reader, now time.Time) (Facts, error) {
 		}
 	}
 	if f.Kind == Sub2API {
-		return f, nil
+		return f.Audit(), nil
 	}
 	if err := f.ReadUsage(ctx, r, now); err != nil {
-		return f, err
+		return f.Audit(), err
 	}
-	return f, nil
+	return f.Audit(), nil
 }
 
 // ReadUsage asks again what the key has used and has left.
@@ -103,6 +106,7 @@ func (f *Facts) ReadUsage(ctx context.Context, r Reader, now time.Time) error {
 	case !errors.Is(err, api.ErrNotOffered):
 		return err
 	}
+	*f = f.Audit()
 	return nil
 }
 
@@ -117,6 +121,9 @@ func (f Facts) QuotaPerUnit() float64 {
 // GroupRatio is the ratio the gateway publishes for group ("" is its
 // "default"); ok is false when it publishes none.
 func (f Facts) GroupRatio(group string) (float64, bool) {
+	if f.Doubted(DoubtGroup, group) || f.Kind == Sub2API && f.Doubted(DoubtRate, "") {
+		return 0, false
+	}
 	if f.Kind == Sub2API && f.Rate > 0 {
 		return f.Rate, true // sub2api says the key's own group's rate
 	}
@@ -138,7 +145,7 @@ func (f Facts) GroupRatio(group string) (float64, bool) {
 // per call. ok is false when the gateway has no price for model or the
 // usage needed is missing.
 func (f Facts) Quota(model string, ratio float64, u *api.Usage, images int) (float64, bool) {
-	if f.Pricing == nil {
+	if f.Pricing == nil || f.Doubted(DoubtUnit, "") {
 		return 0, false
 	}
 	mp, ok := f.Pricing.Models[model]
@@ -168,7 +175,7 @@ func (f Facts) InCurrency(quota float64, currency string, perDollar float64) flo
 	case pricing.Quota:
 		return quota
 	case pricing.CNY:
-		if f.Status != nil && f.Status.DisplayType == "CNY" && f.Status.ExchangeRate > 0 {
+		if f.Status != nil && f.Status.DisplayType == "CNY" && f.Status.ExchangeRate > 0 && !f.Doubted(DoubtExchange, "") {
 			perDollar = f.Status.ExchangeRate
 		}
 		return quota / f.QuotaPerUnit() * perDollar

@@ -43,6 +43,9 @@ const (
 	// Impossible: the service reported figures no account can have
 	// (negative, not finite, more used than granted).
 	Impossible
+	// Doubtful: the figures are possible one by one and do not add up
+	// together (gateway.Audit): shown as the gateway's claim, not used.
+	Doubtful
 )
 
 // Standing is a key's balance as Easel shows it: true or absent, with
@@ -54,6 +57,10 @@ type Standing struct {
 	// Source says which of the service's answers it is.
 	Source  string
 	Checked time.Time
+	// Doubt is what did not add up, for Doubtful; Reported, what the
+	// gateway said is left, where it could be read.
+	Doubt    gateway.Doubt
+	Reported pricing.Money
 }
 
 // The sources of a balance.
@@ -72,6 +79,8 @@ func (s Standing) String() string {
 		return catalogue.T("Unlimited key")
 	case Impossible:
 		return catalogue.T("Impossible balance reported")
+	case Doubtful:
+		return catalogue.T("Balance does not add up")
 	}
 	return ""
 }
@@ -90,6 +99,8 @@ func (s Standing) Explain() string {
 		return catalogue.F("Unlimited key: it has no limit of its own, so what it may spend is the account's balance, which only the gateway's console shows (from %s).", from)
 	case Impossible:
 		return catalogue.F("The service reported an impossible balance (more used than granted, a negative or endless figure), so none is shown (from %s).", from)
+	case Doubtful:
+		return DoubtText(s.Doubt, s.Reported) + " " + catalogue.F("So no balance is shown (from %s).", from)
 	}
 	return catalogue.T("This service reports no balance for a key: see its console.")
 }
@@ -103,6 +114,7 @@ func Facts(ctx context.Context, lib *library.Library, p config.Profile, asker ga
 	}
 	group := p.UsingGroup()
 	f, known, err := lib.Ledger().GatewayFacts(ctx, p.ID, group)
+	f = f.Audit() // kept before the audit was, or before its bounds moved
 	if err != nil || asker == nil {
 		return f, known
 	}
@@ -117,6 +129,7 @@ func Facts(ctx context.Context, lib *library.Library, p config.Profile, asker ga
 			// allows ~20 usage reads in 20 minutes and answers 429): what
 			// was read is kept, the usage as it was, with its age (#54).
 			got.Usage, got.UsageChecked = f.Usage, f.UsageChecked
+			got = got.Audit()
 		}
 		f, known = got, true
 	case f.Kind == gateway.NewAPI && now.Sub(f.UsageChecked) > gateway.UsageFresh:
@@ -186,6 +199,16 @@ func Balance(ctx context.Context, lib *library.Library, p config.Profile, asker 
 func keyStanding(f gateway.Facts, p config.Profile) Standing {
 	u := f.Usage
 	s := Standing{Source: SourceKeyUsage, Checked: f.UsageChecked}
+	unit := unitOf(f, p)
+	reported := pricing.Money{Amount: f.InCurrency(max(u.Available, 0), unit, p.Prices.PerDollarRate()), Currency: unit}
+	if d, ok := f.DoubtOf(gateway.DoubtUnit, ""); ok && !u.Unlimited {
+		s.State, s.Doubt, s.Reported = Doubtful, d, reported
+		return s
+	}
+	if d, ok := f.DoubtOf(gateway.DoubtBalance, ""); ok {
+		s.State, s.Doubt, s.Reported = Doubtful, d, reported
+		return s
+	}
 	switch {
 	case u.Unlimited || u.Available/f.QuotaPerUnit() >= UnlimitedDollars:
 		s.State = Unlimited
@@ -194,10 +217,29 @@ func keyStanding(f gateway.Facts, p config.Profile) Standing {
 		// that do not add up are not an account's.
 		s.State = Impossible
 	default:
-		unit := unitOf(f, p)
-		s.State, s.Left = Amount, pricing.Money{Amount: f.InCurrency(max(u.Available, 0), unit, p.Prices.PerDollarRate()), Currency: unit}
+		s.State, s.Left = Amount, reported
 	}
 	return s
+}
+
+// DoubtText is a figure that does not add up, in a sentence that says
+// what the gateway reported and why Easel does not take it: the gateway's
+// figure, never Easel's.
+func DoubtText(d gateway.Doubt, left pricing.Money) string {
+	n := FormatRate(d.Reported)
+	switch d.What {
+	case gateway.DoubtUnit:
+		return catalogue.F("The gateway reports %s quota units to the dollar, which does not add up: its prices would then be far from any list price.", n)
+	case gateway.DoubtExchange:
+		return catalogue.F("The gateway reports %s yuan to the dollar, which does not add up.", n)
+	case gateway.DoubtGroup:
+		return catalogue.F("The gateway reports a rate of ×%s for group %q, which does not add up.", n, d.Group)
+	case gateway.DoubtRate:
+		return catalogue.F("The gateway reports a rate of ×%s for this key, which does not add up.", n)
+	case gateway.DoubtBalance:
+		return catalogue.F("The gateway reports %s left, which does not add up: a million times what the key has used.", left)
+	}
+	return ""
 }
 
 // billingStanding reads the billing pair: hard_limit_usd less
@@ -297,6 +339,9 @@ func KeyRate(p config.Profile, group string, f gateway.Facts) (rate float64, sou
 	if p.Prices.GroupRate > 0 {
 		return p.Prices.GroupRate, RateFromUser
 	}
+	if f.Doubted(gateway.DoubtGroup, group) || f.Kind == gateway.Sub2API && f.Doubted(gateway.DoubtRate, "") {
+		return 1, RateDoubted
+	}
 	return 1, RateFromList
 }
 
@@ -306,6 +351,7 @@ const (
 	RateFromGateway = "gateway"
 	RateFromSub2API = "sub2api"
 	RateFromList    = "list"
+	RateDoubted     = "doubted"
 )
 
 // KeyTable is p's prices for its key in use: its group's rate in place
@@ -335,6 +381,7 @@ func RateSourceText(from string) string {
 		RateFromGateway: catalogue.T("from the gateway's /api/pricing"),
 		RateFromSub2API: catalogue.T("from the gateway's /v1/sub2api/billing"),
 		RateFromList:    catalogue.T("list prices: the gateway publishes none"),
+		RateDoubted:     catalogue.T("list prices: the gateway's rate for this key does not add up"),
 	}[from]
 }
 
@@ -352,6 +399,9 @@ type Reconciliation struct {
 	Gateway    pricing.Money
 	HasGateway bool
 	Checked    time.Time
+	// Doubt says why the gateway's figure is not used, when its unit
+	// does not add up.
+	Doubt string
 	// unit is one of the gateway's quota units in the currency.
 	unit float64
 }
@@ -367,7 +417,9 @@ func Reconcile(ctx context.Context, lib *library.Library, p config.Profile, read
 	}
 	money := func(v float64) pricing.Money { return pricing.Money{Amount: v, Currency: cur} }
 	r := Reconciliation{Group: p.UsingGroup(), Billed: money(billed), Unsure: money(unsure), unit: f.InCurrency(1, cur, p.Prices.PerDollarRate())}
-	if f.Usage != nil {
+	if d, ok := f.DoubtOf(gateway.DoubtUnit, ""); ok {
+		r.Doubt = DoubtText(d, pricing.Money{})
+	} else if f.Usage != nil {
 		r.Gateway, r.HasGateway, r.Checked = money(f.InCurrency(f.Usage.Used, cur, p.Prices.PerDollarRate())), true, f.UsageChecked
 	}
 	return r, nil
@@ -375,6 +427,9 @@ func Reconcile(ctx context.Context, lib *library.Library, p config.Profile, read
 
 // Verdict says how the two figures compare, in a sentence.
 func (r Reconciliation) Verdict() string {
+	if r.Doubt != "" {
+		return r.Doubt
+	}
 	if !r.HasGateway {
 		return catalogue.T("The gateway reports no use per key (no /api/usage/token/): nothing to reconcile with.")
 	}

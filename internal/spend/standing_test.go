@@ -2,6 +2,7 @@ package spend
 
 import (
 	"math"
+	"strings"
 	"testing"
 	"time"
 
@@ -96,5 +97,50 @@ func TestTheStatusBarMarksASpendOverTheCap(t *testing.T) {
 		if got := c.s.String(); got != c.want {
 			t.Errorf("%q, want %q", got, c.want)
 		}
+	}
+}
+
+// A gateway whose figures do not add up is quoted, not believed (#53):
+// quota_per_unit 1 would read a $7.50 key as $3,750,000; the status bar
+// says the balance does not add up and `easel balance` says what the
+// gateway reported and why it is not used.
+func TestABalanceThatDoesNotAddUpIsQuotedNotShown(t *testing.T) {
+	usd := config.Profile{ID: "p"}
+	unitOfOne := gateway.Facts{Kind: gateway.OneAPI, Status: &api.GatewayStatus{QuotaPerUnit: 1, DisplayType: "USD"},
+		Usage: &api.TokenUsage{Granted: 3750000 + 2000, Used: 2000, Available: 3750000}}
+	hoard := gateway.Facts{Kind: gateway.NewAPI, Status: &api.GatewayStatus{QuotaPerUnit: 500000, DisplayType: "USD"},
+		Usage: &api.TokenUsage{Granted: 5e12 + 100, Used: 100, Available: 5e12}}
+	for _, c := range []struct {
+		name string
+		f    gateway.Facts
+		want string
+	}{
+		{"a unit of 1", unitOfOne, "The gateway reports 1 quota units to the dollar, which does not add up"},
+		{"ten million dollars against a cent used", hoard, "The gateway reports $10,000,000.00 left, which does not add up"},
+	} {
+		s := keyStanding(c.f.Audit(), usd)
+		if s.State != Doubtful || s.Left.Amount != 0 || s.String() != "Balance does not add up" {
+			t.Errorf("%s: %+v %q", c.name, s, s)
+		}
+		if got := s.Explain(); !strings.Contains(got, c.want) || !strings.Contains(got, "So no balance is shown") {
+			t.Errorf("%s: %q", c.name, got)
+		}
+	}
+	// the same key before the audit was believed
+	if s := keyStanding(unitOfOne, usd); s.State != Amount || s.Left.String() != "$3,750,000.00" {
+		t.Errorf("unaudited: %+v", s)
+	}
+}
+
+// A group whose ratio is 0 is priced at list prices, and says why.
+func TestAGroupRatioOfZeroIsNotTheKeysRate(t *testing.T) {
+	f := gateway.Facts{Kind: gateway.NewAPI, Status: &api.GatewayStatus{QuotaPerUnit: 500000},
+		Pricing: &api.GatewayPricing{GroupRatio: map[string]float64{"default": 1, "relay": 0}}}.Audit()
+	rate, from := KeyRate(config.Profile{}, "relay", f)
+	if rate != 1 || from != RateDoubted || !strings.Contains(RateSourceText(from), "does not add up") {
+		t.Fatalf("×%v from %s (%s)", rate, from, RateSourceText(from))
+	}
+	if rate, from := KeyRate(config.Profile{}, "", f); rate != 1 || from != RateFromGateway {
+		t.Fatalf("the default group: ×%v from %s", rate, from)
 	}
 }
