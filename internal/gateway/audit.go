@@ -59,35 +59,44 @@ func (f Facts) Audit() Facts {
 	if f.Status != nil && !f.unitAddsUp() {
 		f.Doubts = append(f.Doubts, Doubt{What: DoubtUnit, Reported: f.Status.QuotaPerUnit})
 	}
-	if f.Status != nil && f.Status.DisplayType == "CNY" && f.Status.ExchangeRate != 0 &&
-		(f.Status.ExchangeRate < minExchange || f.Status.ExchangeRate > maxExchange) {
-		f.Doubts = append(f.Doubts, Doubt{What: DoubtExchange, Reported: f.Status.ExchangeRate})
+	if st := f.Status; st != nil && st.DisplayType == "CNY" && st.ExchangeRate != 0 && !within(st.ExchangeRate, minExchange, maxExchange) {
+		f.Doubts = append(f.Doubts, Doubt{What: DoubtExchange, Reported: st.ExchangeRate})
 	}
-	if f.Pricing != nil {
-		groups := make([]string, 0, len(f.Pricing.GroupRatio))
-		for g := range f.Pricing.GroupRatio {
-			groups = append(groups, g)
-		}
-		sort.Strings(groups)
-		for _, g := range groups {
-			if r := f.Pricing.GroupRatio[g]; !ratioSane(r) {
-				f.Doubts = append(f.Doubts, Doubt{What: DoubtGroup, Group: g, Reported: r})
-			}
-		}
-	}
+	f.Doubts = append(f.Doubts, f.groupDoubts()...)
 	if f.Kind == Sub2API && f.Rate != 0 && !ratioSane(f.Rate) {
 		f.Doubts = append(f.Doubts, Doubt{What: DoubtRate, Reported: f.Rate})
 	}
 	if u := f.Usage; u != nil && !u.Unlimited && !f.Doubted(DoubtUnit, "") {
-		left := u.Available / f.QuotaPerUnit()
-		if left > balanceFloor && left > balanceRatio*(u.Used/f.QuotaPerUnit()) {
+		if left := u.Available / f.QuotaPerUnit(); left > balanceFloor && left > balanceRatio*(u.Used/f.QuotaPerUnit()) {
 			f.Doubts = append(f.Doubts, Doubt{What: DoubtBalance, Reported: left})
 		}
 	}
 	return f
 }
 
-func ratioSane(r float64) bool { return r >= minRatio && r <= maxRatio }
+// groupDoubts are the groups whose published ratio is not sane, in
+// name order.
+func (f Facts) groupDoubts() []Doubt {
+	if f.Pricing == nil {
+		return nil
+	}
+	groups := make([]string, 0, len(f.Pricing.GroupRatio))
+	for g := range f.Pricing.GroupRatio {
+		groups = append(groups, g)
+	}
+	sort.Strings(groups)
+	var out []Doubt
+	for _, g := range groups {
+		if r := f.Pricing.GroupRatio[g]; !ratioSane(r) {
+			out = append(out, Doubt{What: DoubtGroup, Group: g, Reported: r})
+		}
+	}
+	return out
+}
+
+func ratioSane(r float64) bool { return within(r, minRatio, maxRatio) }
+
+func within(v, lo, hi float64) bool { return v >= lo && v <= hi }
 
 // unitAddsUp weighs quota_per_unit against list prices: each model the
 // gateway prices by tokens and Easel knows a list price for implies a
