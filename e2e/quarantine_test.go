@@ -5,6 +5,7 @@ package e2e
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"image"
 	"image/png"
 	"os"
@@ -83,5 +84,66 @@ func TestAnUndrawablePictureIsSaidAndTheWindowStaysUp(t *testing.T) {
 	p.key("ctrl+q")
 	if err := p.waitExit(10 * time.Second); err != nil {
 		t.Errorf("exit: %v\n%s", err, p.out)
+	}
+}
+
+// #53: a paid answer carrying #53's ICC bomb (a profile whose header
+// claims 2^32−1 tags, which took the window down and then every start
+// after it): the picture is kept, the window stays up, and a start on
+// that gallery opens and shows the Gallery. The profile is refused by
+// Easel's check in front of the ICC library, so the pixels are drawn as
+// sRGB and the details say the profile is damaged
+// (docs/icc-bomb-card.png, docs/icc-bomb-gallery.png).
+func TestAPaidAnswerCarryingAProfileBombKeepsTheWindowUp(t *testing.T) {
+	bin := binary(t, "EASEL_BIN")
+	bomb, err := filepath.Abs("../internal/colour/testdata/bomb-tagcount.icc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := serveDemoWith(t, bin, "--answer-profile", bomb)
+	home := t.TempDir()
+	writeProfiles(t, home, `{"active":"p-bomb","profiles":[{"id":"p-bomb","name":"Hostile upstream","base_url":"`+base+`"}]}`)
+	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+	defer cancel()
+	p := start(t, bin, home)
+	p.waitDrawn(ctx)
+	p.waitSettled(ctx)
+	p.generate("a lighthouse with a hostile profile")
+	p.waitInLibrary(ctx, home, "lighthouse")
+	p.waitPicture(ctx, "the finished card", cardPreview)
+	time.Sleep(1500 * time.Millisecond)
+	p.alive("after the answer was kept")
+	if marks, _ := filepath.Glob(filepath.Join(home, "easel", "thumbs", "*.undrawable")); len(marks) != 0 {
+		t.Errorf("the picture was set aside as undrawable: its pixels are sound")
+	}
+	if dir := os.Getenv("SCREENSHOT_DIR"); dir != "" {
+		save(t, filepath.Join(dir, "icc-bomb-card.png"), p.screenshot())
+	}
+	p.key("ctrl+q")
+	if err := p.waitExit(10 * time.Second); err != nil {
+		t.Fatalf("exit: %v\n%s", err, p.out)
+	}
+
+	again := start(t, bin, home)
+	again.waitDrawn(ctx)
+	again.waitSettled(ctx)
+	again.key("ctrl+4")
+	again.waitPicture(ctx, "the Gallery's first cell", firstGalleryCell)
+	time.Sleep(700 * time.Millisecond)
+	again.key("Right") // the first picture, its details beside it
+	time.Sleep(1500 * time.Millisecond)
+	// down the details to their Colours line
+	xdo(t, "mousemove", "--window", fmt.Sprint(uint32(again.window)), "--sync", "1070", "400")
+	for range 40 {
+		xdo(t, "click", "5")
+	}
+	time.Sleep(700 * time.Millisecond)
+	again.alive("on the Gallery after a restart")
+	if dir := os.Getenv("SCREENSHOT_DIR"); dir != "" {
+		save(t, filepath.Join(dir, "icc-bomb-gallery.png"), again.screenshot())
+	}
+	again.key("ctrl+q")
+	if err := again.waitExit(10 * time.Second); err != nil {
+		t.Errorf("exit: %v\n%s", err, again.out)
 	}
 }
