@@ -5,6 +5,8 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"image"
+	"image/color/palette"
+	"image/draw"
 	_ "image/png"
 	"io"
 	"net/http"
@@ -113,5 +115,16 @@ func TestStreamSendsPreviewsThenEachImage(t *testing.T) {
 	want := "image_generation.partial_image image_generation.completed image_generation.partial_image image_generation.completed"
 	if strings.Join(kinds, " ") != want {
 		t.Errorf("events %v, want %s", kinds, want)
+	}
+}
+
+// A GIF frame's colours are the web-safe palette's nearest, as the
+// search draw.Draw makes would find them.
+func TestWebSafeFramesPickTheNearestColour(t *testing.T) {
+	scene := drawScene("a spinning coin", 64, 48, false)
+	want := image.NewPaletted(scene.Rect, palette.WebSafe)
+	draw.Draw(want, want.Rect, scene, image.Point{}, draw.Src)
+	if got := webSafe(scene); !bytes.Equal(got.Pix, want.Pix) {
+		t.Fatal("the frame's indexes differ from the nearest colours")
 	}
 }
