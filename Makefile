@@ -54,7 +54,7 @@ PKG_PKGS   := xz-utils
 # the two binaries that open windows and the real-window tests.
 UNIT_PKGS = $$(go list ./... | grep -v -x -e easel -e easel/bench/barewindow -e easel/e2e)
 
-.PHONY: run test build demo deps-fonts unit keyring e2e bench lint fuzz screenshot package install uninstall deps-build deps-test deps-go deps-node clean \
+.PHONY: checks e2e-binaries e2e-run run test build demo deps-fonts unit keyring e2e bench lint fuzz screenshot package install uninstall deps-build deps-test deps-go deps-node clean \
         windows test-windows unit-windows e2e-windows check-darwin deps-windows
 
 run: build deps-fonts
@@ -72,12 +72,23 @@ deps-fonts:
 build: deps-build deps-go
 	go build -ldflags "-X easel/internal/buildinfo.Commit=$(COMMIT)" -o $(BIN) .
 
+# The real-window tests spend most of their run waiting on windows and
+# services, with the CPU idle; the checks (lint, the darwin type-check,
+# the keyring) need CPU and no display. So once the binaries the windows
+# run are built, the checks run beside the real-window tests at the
+# lowest priority (as .ci/run builds the Windows release beside make
+# test): they take only what the windows leave. Their output is printed
+# whole when both are done, and either failing fails the run.
 test: deps-build deps-test deps-go deps-node deps-fonts
 	$(MAKE) --no-print-directory unit
-	$(MAKE) --no-print-directory lint
-	$(MAKE) --no-print-directory check-darwin
-	$(MAKE) --no-print-directory keyring
-	$(MAKE) --no-print-directory e2e
+	$(MAKE) --no-print-directory e2e-binaries
+	@mkdir -p .cache; \
+	 nice -n 19 $(MAKE) --no-print-directory checks >.cache/checks.log 2>&1 & checks=$$!; \
+	 $(MAKE) --no-print-directory e2e-run; e2e=$$?; \
+	 wait $$checks; c=$$?; echo "== lint, check-darwin, keyring (run beside the real-window tests)"; cat .cache/checks.log; \
+	 [ $$e2e -eq 0 ] && [ $$c -eq 0 ]
+
+checks: lint check-darwin keyring
 
 # fyne package writes a file into the main package's folder while it
 # builds, and the Windows build writes one there too: CI runs both at
@@ -206,9 +217,14 @@ keyring:
 # widgets are built off the main thread (ui.Run), which only the real
 # driver exercises. The drag-out protocol's tests (tag x11) put windows of
 # their own on the same kind of display.
-e2e: package
-	$(XVFB) go test -race -count=1 -tags x11 ./internal/xdnd/
+e2e: e2e-binaries
+	$(MAKE) --no-print-directory e2e-run
+
+e2e-binaries: package
 	go build -race -o $(RACE_BIN) .
+
+e2e-run:
+	$(XVFB) go test -race -count=1 -tags x11 ./internal/xdnd/
 	EASEL_BIN=$(abspath $(RELEASE_BIN)) EASEL_RACE_BIN=$(abspath $(RACE_BIN)) EASEL_PACKAGE=$(abspath $(PACKAGE)) \
 		$(XVFB) $(WITH_KEYRING) go test -tags e2e -count=1 -v -timeout 20m ./e2e/
 
