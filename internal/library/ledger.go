@@ -89,6 +89,12 @@ type Entry struct {
 	Corrected   *float64
 	CorrectedAt time.Time
 	Correction  string
+	// Settled is what the gateway's own running figure for the key moved
+	// by for this request (spend.Settle); nil until it is read. With is
+	// how many requests shared the readings (1: exactly its own).
+	Settled     *float64
+	SettledAt   time.Time
+	SettledWith int
 }
 
 // Where an entry's cost came from.
@@ -105,13 +111,16 @@ const (
 // off, killed or failed after the service began.
 const MaybeBilled = "maybe"
 
-// Spent is what the entry counts for in totals and budgets: its cost,
-// else the top of its estimate (a request that may have been billed is
+// Spent is what the entry counts for in totals and budgets: the user's
+// correction, else the gateway's settled figure, else its cost, else the
+// top of its estimate (a request that may have been billed is
 // counted as if it were), else nothing.
 func (e Entry) Spent() (amount float64, estimated bool) {
 	switch {
 	case e.Corrected != nil:
 		return *e.Corrected, false
+	case e.Settled != nil:
+		return *e.Settled, false
 	case e.Cost != nil:
 		return *e.Cost, false
 	case e.EstimateHigh != nil:
@@ -121,15 +130,16 @@ func (e Entry) Spent() (amount float64, estimated bool) {
 }
 
 // Written is what Easel itself wrote for the entry, whatever the user
-// corrected it to: its cost, else the top of its estimate.
+// corrected it to or the gateway settled it at: its cost, else the top
+// of its estimate.
 func (e Entry) Written() float64 {
-	e.Corrected = nil
+	e.Corrected, e.Settled = nil, nil
 	amount, _ := e.Spent()
 	return amount
 }
 
 // spentSQL is Entry.Spent in SQL.
-const spentSQL = `COALESCE(corrected, cost, estimate_high, 0)`
+const spentSQL = `COALESCE(corrected, settled, cost, estimate_high, 0)`
 
 // Record writes an entry and returns its id. It is written even into a
 // library that cannot save images, unless that library is read-only.
@@ -210,22 +220,25 @@ func (l *Ledger) AttachItems(ctx context.Context, entry int64, items []int64) er
 	return inTx(ctx, l.db, func(tx *sql.Tx) error { return insertLedgerItems(ctx, tx, entry, items) })
 }
 
-const entryColumns = `id, at_ms, profile, model, kind, outcome, job, options, usage, images, estimate_low, estimate_high, cost, currency, key_group, source, billing, note, corrected, corrected_ms, correction`
+const entryColumns = `id, at_ms, profile, model, kind, outcome, job, options, usage, images, estimate_low, estimate_high, cost, currency, key_group, source, billing, note, corrected, corrected_ms, correction, settled, settled_ms, settled_with`
 
 func scanEntry(row interface{ Scan(...any) error }) (Entry, error) {
 	var e Entry
 	var at int64
 	var options, usage string
-	var correctedAt int64
+	var correctedAt, settledAt int64
 	err := row.Scan(&e.ID, &at, &e.Profile, &e.Model, &e.Kind, &e.Outcome, &e.Job, &options, &usage, &e.Images,
 		&e.EstimateLow, &e.EstimateHigh, &e.Cost, &e.Currency, &e.Group, &e.Source, &e.Billing, &e.Note,
-		&e.Corrected, &correctedAt, &e.Correction)
+		&e.Corrected, &correctedAt, &e.Correction, &e.Settled, &settledAt, &e.SettledWith)
 	if err != nil {
 		return e, err
 	}
 	e.At = time.UnixMilli(at)
 	if e.Corrected != nil {
 		e.CorrectedAt = time.UnixMilli(correctedAt)
+	}
+	if e.Settled != nil {
+		e.SettledAt = time.UnixMilli(settledAt)
 	}
 	if options != "" {
 		e.Options = json.RawMessage(options)
@@ -360,7 +373,7 @@ func (l *Ledger) Spend(ctx context.Context, q SpendQuery) ([]Total, error) {
 	}
 	// #nosec G202 -- built from fixed fragments; every value is a ? argument
 	rows, err := l.db.QueryContext(ctx, `SELECT `+period+` AS p, `+group+` AS g, currency,
-			SUM(`+spentSQL+`), SUM(CASE WHEN corrected IS NULL AND cost IS NULL THEN COALESCE(estimate_high, 0) ELSE 0 END), COUNT(*), SUM(images)
+			SUM(`+spentSQL+`), SUM(CASE WHEN corrected IS NULL AND settled IS NULL AND cost IS NULL THEN COALESCE(estimate_high, 0) ELSE 0 END), COUNT(*), SUM(images)
 		FROM ledger WHERE `+strings.Join(where, ` AND `)+`
 		GROUP BY p, g, currency ORDER BY p, 4 DESC, g`, args...)
 	if err != nil {
@@ -489,7 +502,7 @@ func (l *Ledger) EntryOfJob(ctx context.Context, job string) (e Entry, ok bool, 
 // Unsure are the entries that may have been billed (counted at their
 // estimate) from since on, oldest first: what the spend view lists apart.
 func (l *Ledger) Unsure(ctx context.Context, since time.Time) ([]Entry, error) {
-	return l.entries(ctx, `billing = ? AND corrected IS NULL AND at_ms >= ?`, MaybeBilled, sinceMs(since))
+	return l.entries(ctx, `billing = ? AND corrected IS NULL AND settled IS NULL AND at_ms >= ?`, MaybeBilled, sinceMs(since))
 }
 
 // ToCheck are the entries of profile ("" for every profile) from since on that a person should
@@ -547,8 +560,37 @@ func (l *Ledger) Uncorrect(ctx context.Context, id int64) error {
 // SpentByKey is what profile's key of group has spent in currency, all
 // time: billed, and what may have been billed (at its estimates).
 func (l *Ledger) SpentByKey(ctx context.Context, profile, group, currency string) (billed, unsure float64, err error) {
-	err = l.db.QueryRowContext(ctx, `SELECT COALESCE(SUM(CASE WHEN billing = '' OR corrected IS NOT NULL THEN `+spentSQL+` ELSE 0 END), 0),
-			COALESCE(SUM(CASE WHEN billing != '' AND corrected IS NULL THEN `+spentSQL+` ELSE 0 END), 0)
+	err = l.db.QueryRowContext(ctx, `SELECT COALESCE(SUM(CASE WHEN billing = '' OR corrected IS NOT NULL OR settled IS NOT NULL THEN `+spentSQL+` ELSE 0 END), 0),
+			COALESCE(SUM(CASE WHEN billing != '' AND corrected IS NULL AND settled IS NULL THEN `+spentSQL+` ELSE 0 END), 0)
 		FROM ledger WHERE profile = ? AND key_group = ? AND currency = ?`, profile, group, currency).Scan(&billed, &unsure)
 	return billed, unsure, err
+}
+
+// Unsettled are profile's key of group's entries in currency written
+// after since and up to until, not yet settled nor corrected, oldest
+// first: what one pair of the gateway's readings for the key covers.
+func (l *Ledger) Unsettled(ctx context.Context, profile, group, currency string, since, until time.Time) ([]Entry, error) {
+	return l.query(ctx, `SELECT `+entryColumns+` FROM ledger
+		WHERE profile = ? AND key_group = ? AND currency = ? AND at_ms > ? AND at_ms <= ? AND settled IS NULL AND corrected IS NULL
+		ORDER BY at_ms, id`, profile, group, currency, since.UnixMilli(), until.UnixMilli())
+}
+
+// Settle sets each of the entries ids to its amount, as the gateway's
+// own figure for the key settled it, with how many shared the readings.
+func (l *Ledger) Settle(ctx context.Context, amounts map[int64]float64, with int, at time.Time) error {
+	if l.roErr != nil {
+		return l.roErr
+	}
+	return inTx(ctx, l.db, func(tx *sql.Tx) error {
+		for id, v := range amounts {
+			if math.IsNaN(v) || v < 0 || v > MaxCorrection {
+				continue // a figure no request costs is not a settlement
+			}
+			if _, err := tx.ExecContext(ctx, `UPDATE ledger SET settled = ?, settled_ms = ?, settled_with = ? WHERE id = ? AND corrected IS NULL`,
+				v, at.UnixMilli(), with, id); err != nil {
+				return fmt.Errorf(catalogue.T("library: cannot write what the request cost: %w"), err)
+			}
+		}
+		return nil
+	})
 }

@@ -334,6 +334,13 @@ CREATE INDEX items_credentials ON items (credentials);
 -- the trust list: a self-signed "OpenAI" is then unverified.
 UPDATE items SET credentials = '' WHERE credentials = 'signed';
 `},
+	{14, "a ledger entry is settled against the gateway's own running figure for its key: what that figure moved by for it (shared out by what each wrote, when several requests fell between two readings), kept beside what Easel wrote", `
+-- NULL: not settled. Otherwise the amount, in the entry's currency.
+ALTER TABLE ledger ADD COLUMN settled REAL;
+ALTER TABLE ledger ADD COLUMN settled_ms INTEGER NOT NULL DEFAULT 0;
+-- How many entries shared the readings it was settled by (1: its own).
+ALTER TABLE ledger ADD COLUMN settled_with INTEGER NOT NULL DEFAULT 0;
+`},
 }
 
 // SchemaVersion is the newest schema this Easel knows.
