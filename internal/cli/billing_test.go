@@ -142,8 +142,9 @@ func TestAnUnlimitedKeyShowsNoSixFigureBalance(t *testing.T) {
 	}
 }
 
-// A key whose limit is nearly spent is not sent to unless asked; sent
-// anyway, new-api refuses it with 401 seconds after it worked: Easel says
+// A key whose limit is spent (as its figure, read again after the first
+// request settled it, says) is not sent to unless asked; sent anyway,
+// new-api refuses it with 401 seconds after it worked: Easel says
 // its quota may be used up, not "replace the key".
 func TestAnExhaustedKeyIsSaidToBeExhausted(t *testing.T) {
 	const key = "sk-small-0123456789"
@@ -156,7 +157,7 @@ func TestAnExhaustedKeyIsSaidToBeExhausted(t *testing.T) {
 		t.Fatalf("first gen: %s", errOut)
 	}
 	if code := run(t, env, "", "gen", "--prompt", "a fox", "--quality", "low", "--size", "1024x1024", "--out", dir); code != 1 ||
-		!strings.Contains(errOut.String(), "This key has $0.006 left by the gateway's own figure") {
+		!strings.Contains(errOut.String(), "This key has $0.00 left by the gateway's own figure") {
 		t.Errorf("over the key's own limit: %q", errOut)
 	}
 	if code := run(t, env, "", "gen", "--prompt", "a fox", "--quality", "low", "--size", "1024x1024", "--out", dir, "--over-budget"); code != 1 ||

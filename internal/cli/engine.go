@@ -59,6 +59,11 @@ func (m memory) send(ctx context.Context, env Env, c *api.Client, p config.Profi
 		opts.Memory, opts.Ledger = m.lib.Memory(), spend.Ledger{Lib: m.lib}
 	}
 	runner := jobs.New(nil, files, nil, opts)
+	if m.lib != nil {
+		actx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		spend.Anchor(actx, m.lib, p, c, time.Now())
+		cancel()
+	}
 	all := &api.ImageResult{}
 	for i := range parts {
 		if parts > 1 {
@@ -67,11 +72,11 @@ func (m memory) send(ctx context.Context, env Env, c *api.Client, p config.Profi
 		t := &teller{env: env, final: make(chan jobs.Event, 1), journal: journal, report: files.report}
 		res, err := runOne(ctx, runner, req, t, files)
 		all = merge(all, res)
+		if m.lib != nil {
+			m.settle(ctx, env, p, c, t.unconfirmed)
+		}
 		if err != nil {
 			return all, err
-		}
-		if m.lib != nil {
-			m.refreshUsage(ctx, p, c)
 		}
 	}
 	return all, nil
@@ -108,6 +113,9 @@ type teller struct {
 	// the upload's lines, one a second
 	last   time.Time
 	talked bool
+	// unconfirmed is the ledger entry of a request whose gateway settles
+	// it later by the key's own figure; 0 for none.
+	unconfirmed int64
 }
 
 func (t *teller) hear(e jobs.Event) {
@@ -178,6 +186,9 @@ func (t *teller) said(e jobs.Event) error {
 		}
 	}
 	if e.Charged != nil {
+		if e.Charged.Unconfirmed {
+			t.unconfirmed = e.Charged.Entry
+		}
 		if amount := e.Charged.String(); amount != "" {
 			if e.Verdict == gateway.MayBeBilled {
 				fmt.Fprintln(t.env.Stderr, "easel: "+catalogue.F("may have been charged %s", amount))

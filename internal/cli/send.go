@@ -47,12 +47,20 @@ func (m memory) keyTable(ctx context.Context, p config.Profile, c *api.Client) p
 	return spend.KeyTable(p, f)
 }
 
-// refreshUsage reads the key's use again after a request, when the
-// gateway serves it and it is stale.
-func (m memory) refreshUsage(ctx context.Context, p config.Profile, c *api.Client) {
+// settle reads the key's own running figure after a request, where its
+// gateway serves one and its limits allow, and settles the ledger to it
+// (spend.Settle); when that settles entry, says what the gateway's
+// figure made of it.
+func (m memory) settle(ctx context.Context, env Env, p config.Profile, c *api.Client, entry int64) {
 	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()
-	spend.Facts(rctx, m.lib, p, c, time.Now())
+	spend.Settle(rctx, m.lib, p, c, time.Now())
+	if entry == 0 {
+		return
+	}
+	if e, ok, _ := m.lib.Ledger().Entry(rctx, entry); ok && e.Settled != nil {
+		fmt.Fprintln(env.Stderr, "easel: "+spend.SettledLine(e))
+	}
 }
 
 // merge puts b's images after a's.

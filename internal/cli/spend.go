@@ -124,6 +124,7 @@ func runSpend(ctx context.Context, args []string, env Env) error {
 	case *check:
 		return printToCheck(ctx, env, lib, &t, q.Since)
 	}
+	settleBeforeTotals(ctx, env, lib, &t)
 	totals, err := lib.Ledger().Spend(ctx, q)
 	if err != nil {
 		return err
@@ -180,6 +181,22 @@ func runSpend(ctx context.Context, args []string, env Env) error {
 		return err
 	}
 	return printUnsure(ctx, env, lib, q.Since)
+}
+
+// settleBeforeTotals settles the ledger of the key in use to its
+// gateway's own figure, when that gateway is known to keep one (a
+// service Easel has not read from before is not asked here).
+func settleBeforeTotals(ctx context.Context, env Env, lib *library.Library, t *target) {
+	c, p, err := t.client(ctx, env)
+	if err != nil {
+		return
+	}
+	if f, known := spend.Facts(ctx, lib, p, nil, time.Now()); !known || !spend.Settles(f) {
+		return
+	}
+	sctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	spend.Settle(sctx, lib, p, c, time.Now())
 }
 
 // profileNames are the profiles' names by id, for totals by profile.

@@ -3,6 +3,7 @@ package demoservice
 import (
 	"net/http"
 	"sync"
+	"time"
 
 	"easel/internal/api"
 	"easel/internal/pricing"
@@ -24,9 +25,23 @@ type books struct {
 	// quotaUsed is what the console has billed each key, in quota units
 	// (millionths of a dollar for sub2api).
 	quotaUsed map[string]int64
+	// usageReads are when each address read /api/usage/token/, within
+	// the last usageWindow; usageAnswered counts the reads answered.
+	usageReads    map[string][]time.Time
+	usageAnswered int
 }
 
-func newBooks(cfg *Config) *books { return &books{cfg: cfg, quotaUsed: map[string]int64{}} }
+func newBooks(cfg *Config) *books {
+	return &books{cfg: cfg, quotaUsed: map[string]int64{}, usageReads: map[string][]time.Time{}}
+}
+
+// UsageReadsAnswered is how many reads of /api/usage/token/ the console
+// answered (not those it refused with 429).
+func (s *Server) UsageReadsAnswered() int {
+	s.books.mu.Lock()
+	defer s.books.mu.Unlock()
+	return s.books.usageAnswered
+}
 
 // Used is what the account has spent at list prices, in dollars.
 func (s *Server) Used() float64 { return s.books.spent() }

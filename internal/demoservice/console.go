@@ -5,6 +5,7 @@ import (
 	"math"
 	"net/http"
 	"strings"
+	"time"
 
 	"easel/internal/api"
 	"easel/internal/pricing"
@@ -62,6 +63,20 @@ func consolePrices() map[string]ModelPrice {
 	return out
 }
 
+// oneAPIPicture is what one-api charges for one picture of model at
+// ratio 1, in quota units: its model ratio × 1,000 (dall-e-3's 20 is
+// $0.04). GPT image models are at 240 ($0.48), the flat price the bills
+// of #54 showed for a picture the list prices put at $0.25.
+func oneAPIPicture(model string) float64 {
+	switch {
+	case strings.HasPrefix(model, "dall-e-3"):
+		return 20 * 1000
+	case strings.HasPrefix(model, "dall-e-2"):
+		return 8 * 1000
+	}
+	return 240 * 1000
+}
+
 // keyOf is the request's bearer key.
 func keyOf(r *http.Request) string {
 	return strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
@@ -77,6 +92,12 @@ func (s *books) quotaFor(g Group, model string, u map[string]any, images int) (i
 	ratio := g.Ratio
 	if ratio == 0 {
 		ratio = 1
+	}
+	if s.cfg.Console == ConsoleOneAPI {
+		// one-api prices an image request before sending it, flat: the
+		// model's picture ratio × 1,000 quota a picture, × the group's
+		// ratio × n (relay/controller/image.go); the usage plays no part.
+		return int64(math.Round(oneAPIPicture(model) * ratio * float64(max(images, 1)))), true
 	}
 	if mp.QuotaType == 1 {
 		return int64(math.Round(mp.ModelPrice * QuotaPerUnit * ratio * float64(max(images, 1)))), true
@@ -179,6 +200,12 @@ func (s *books) handleTokenUsage(w http.ResponseWriter, r *http.Request) {
 		invalidURL(w, r)
 		return
 	}
+	if !s.mayReadUsage(r) {
+		// new-api's rate limit on its console: 20 reads in 20 minutes
+		// from one address (middleware/rate-limit.go, CriticalRateLimit).
+		writeError(w, http.StatusTooManyRequests, "请求过于频繁，请稍后再试", "", "", "")
+		return
+	}
 	used := s.billed(keyOf(r))
 	avail := g.Limit - used
 	if g.Limit <= 0 {
@@ -188,6 +215,34 @@ func (s *books) handleTokenUsage(w http.ResponseWriter, r *http.Request) {
 		"object": "token_usage", "name": g.Name + " key", "total_granted": used + avail, "total_used": used,
 		"total_available": avail, "unlimited_quota": g.Limit <= 0, "expires_at": 0,
 	}})
+}
+
+// new-api's limit on its console reads, per address.
+const (
+	usageLimit  = 20
+	usageWindow = 20 * time.Minute
+)
+
+// mayReadUsage counts a read of /api/usage/token/ from r's address and
+// reports whether it is within new-api's limit.
+func (s *books) mayReadUsage(r *http.Request) bool {
+	addr, _, _ := strings.Cut(r.RemoteAddr, ":")
+	now := time.Now()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	recent := s.usageReads[addr][:0:0]
+	for _, at := range s.usageReads[addr] {
+		if now.Sub(at) < usageWindow {
+			recent = append(recent, at)
+		}
+	}
+	s.usageReads[addr] = recent
+	if len(recent) >= usageLimit {
+		return false
+	}
+	s.usageReads[addr] = append(recent, now)
+	s.usageAnswered++
+	return true
 }
 
 // ConsoleSub2API makes the server answer /v1/sub2api/billing as sub2api

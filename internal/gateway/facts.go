@@ -30,6 +30,52 @@ type Facts struct {
 	// Doubts are the figures above that do not add up (Audit): kept to
 	// be shown, never used.
 	Doubts []Doubt `json:"doubts,omitempty"`
+	// Anchor is the last reading of the key's running figure that the
+	// ledger was settled to (spend.Settle); Learnt, the rate the key's
+	// figure showed it pays, where nobody declared its group.
+	Anchor *Reading `json:"anchor,omitempty"`
+	Learnt *Learnt  `json:"learnt,omitempty"`
+	// UsageReads are when the key's usage was read within the last
+	// UsageWindow, by any Easel process on this gallery: the gateway
+	// counts them against its limit (ReadUsage).
+	UsageReads []time.Time `json:"usage_reads,omitempty"`
+}
+
+// new-api allows 20 reads of /api/usage/token/ in 20 minutes from one
+// address, and answers 429 after; the user's own console in a browser
+// counts too. Easel keeps to UsageBudget of them in any UsageWindow,
+// whichever process asks, and uses the last figures, with their age,
+// when the budget is spent.
+const (
+	UsageWindow = 20 * time.Minute
+	UsageBudget = 12
+)
+
+// ErrReadBudget: the key's usage was read as often as the gateway allows
+// for now; the last figures stand.
+var ErrReadBudget = errors.New("gateway: usage read budget spent")
+
+// Reading is a gateway's running figure of what one key has used, in
+// its own unit (UnitQuota from /api/usage/token/, UnitDollars from the
+// billing pair's total_usage), when it was read.
+type Reading struct {
+	Used float64   `json:"used"`
+	Unit string    `json:"unit"`
+	At   time.Time `json:"at"`
+}
+
+// The units of a Reading. The values are stored: never renamed.
+const (
+	UnitQuota   = "quota"
+	UnitDollars = "usd"
+)
+
+// Learnt is the rate a key pays, as its own figure showed it: what the
+// figure moved by over what Easel wrote at the rate it assumed.
+type Learnt struct {
+	Rate     float64   `json:"rate"`
+	Requests int       `json:"requests"`
+	At       time.Time `json:"at"`
 }
 
 // Reader is what asks a gateway (api.Client).
@@ -54,8 +100,11 @@ const (
 // one-api; one that serves none but /v1/sub2api/billing is sub2api, with
 // its key's rate; one that serves nothing of these is Unknown. A failure
 // to reach it is returned (ask later).
-func Read(ctx context.Context, r Reader, now time.Time) (Facts, error) {
-	f := Facts{Checked: now}
+//
+// What the ledger was settled to and the reads of the key's usage that
+// count against the gateway's limit are carried over from before.
+func Read(ctx context.Context, r Reader, before Facts, now time.Time) (Facts, error) {
+	f := Facts{Checked: now, Anchor: before.Anchor, Learnt: before.Learnt, UsageReads: before.UsageReads}
 	st, err := r.GatewayStatus(ctx)
 	switch {
 	case err == nil:
@@ -94,6 +143,16 @@ func Read(ctx context.Context, r Reader, now time.Time) (Facts, error) {
 
 // ReadUsage asks again what the key has used and has left.
 func (f *Facts) ReadUsage(ctx context.Context, r Reader, now time.Time) error {
+	recent := f.UsageReads[:0:0]
+	for _, at := range f.UsageReads {
+		if now.Sub(at) < UsageWindow && !at.After(now) {
+			recent = append(recent, at)
+		}
+	}
+	if f.UsageReads = recent; len(recent) >= UsageBudget {
+		return ErrReadBudget
+	}
+	f.UsageReads = append(f.UsageReads, now)
 	u, err := r.TokenUsage(ctx)
 	switch {
 	case err == nil:

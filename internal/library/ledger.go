@@ -490,6 +490,15 @@ func (l *Ledger) HasBilled(ctx context.Context, profile, group string, since tim
 	return n > 0, err
 }
 
+// Entry is ledger entry id; ok is false when there is none.
+func (l *Ledger) Entry(ctx context.Context, id int64) (e Entry, ok bool, err error) {
+	e, err = scanEntry(l.db.QueryRowContext(ctx, `SELECT `+entryColumns+` FROM ledger WHERE id = ?`, id))
+	if err == sql.ErrNoRows {
+		return Entry{}, false, nil
+	}
+	return e, err == nil, err
+}
+
 // EntryOfJob is the ledger entry of job; ok is false when it has none.
 func (l *Ledger) EntryOfJob(ctx context.Context, job string) (e Entry, ok bool, err error) {
 	e, err = scanEntry(l.db.QueryRowContext(ctx, `SELECT `+entryColumns+` FROM ledger WHERE job = ? ORDER BY id DESC LIMIT 1`, job))

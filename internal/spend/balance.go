@@ -120,7 +120,7 @@ func Facts(ctx context.Context, lib *library.Library, p config.Profile, asker ga
 	}
 	switch {
 	case !known || now.Sub(f.Checked) > gateway.PricesFresh:
-		got, err := gateway.Read(ctx, asker, now)
+		got, err := gateway.Read(ctx, asker, f, now)
 		if err != nil && got.Status == nil && got.Pricing == nil {
 			return f, known
 		}
@@ -139,8 +139,18 @@ func Facts(ctx context.Context, lib *library.Library, p config.Profile, asker ga
 	default:
 		return f, known
 	}
+	f = settleToUsage(ctx, lib, p, f, now)
 	_ = lib.Ledger().SetGatewayFacts(ctx, p.ID, group, f)
 	return f, known
+}
+
+// settleToUsage settles the key's ledger to its figure when f holds one
+// read at now.
+func settleToUsage(ctx context.Context, lib *library.Library, p config.Profile, f gateway.Facts, now time.Time) gateway.Facts {
+	if f.Usage == nil || !f.UsageChecked.Equal(now) || f.Doubted(gateway.DoubtUnit, "") {
+		return f
+	}
+	return settle(ctx, lib, p, f, gateway.Reading{Used: f.Usage.Used, Unit: gateway.UnitQuota, At: now})
 }
 
 // FreshUsage reads again what p's key in use has used and has left, for
@@ -151,6 +161,7 @@ func FreshUsage(ctx context.Context, lib *library.Library, p config.Profile, ask
 		return f
 	}
 	if f.ReadUsage(ctx, asker, now) == nil && lib != nil {
+		f = settleToUsage(ctx, lib, p, f, now)
 		_ = lib.Ledger().SetGatewayFacts(ctx, p.ID, p.UsingGroup(), f)
 	}
 	return f
@@ -192,6 +203,11 @@ func Balance(ctx context.Context, lib *library.Library, p config.Profile, asker 
 		return billingStanding(last, known, f, p), err
 	}
 	b := library.Balance{Reported: true, Credit: got.Credit, Used: got.Used, Checked: now}
+	if f.Kind == gateway.OneAPI && !bad(got.Used) {
+		// one-api's billing pair is the key's own figure, in dollars.
+		f = settle(ctx, lib, p, f, gateway.Reading{Used: got.Used, Unit: gateway.UnitDollars, At: now})
+		_ = lib.Ledger().SetGatewayFacts(ctx, p.ID, group, f)
+	}
 	return billingStanding(b, true, f, p), lib.Ledger().SetBalance(ctx, p.ID, group, b)
 }
 
@@ -324,17 +340,24 @@ func (s Summary) String() string {
 }
 
 // KeyRate is the group rate of p's key of group and where it came from:
-// the user's own for the key, else the ratio the gateway publishes for
-// its group, else the profile's rate (the user's, or 1).
+// the user's own for the key; else what the gateway says of that key
+// (sub2api's rate for it, or the ratio it publishes for the group the
+// key was declared in); else the rate the key's own running figure
+// showed (settle); else the profile's rate (the user's); else 1, said as
+// an assumption when the gateway prices groups and nobody said which is
+// the key's.
 func KeyRate(p config.Profile, group string, f gateway.Facts) (rate float64, source string) {
 	if r, ok := p.Prices.KeyRate(group); ok {
 		return r, RateFromUser
 	}
-	if r, ok := f.GroupRatio(group); ok {
+	if r, ok := f.GroupRatio(group); ok && (group != "" || f.Kind == gateway.Sub2API) {
 		if f.Kind == gateway.Sub2API {
 			return r, RateFromSub2API
 		}
 		return r, RateFromGateway
+	}
+	if f.Learnt != nil {
+		return f.Learnt.Rate, RateFromUsage
 	}
 	if p.Prices.GroupRate > 0 {
 		return p.Prices.GroupRate, RateFromUser
@@ -342,16 +365,21 @@ func KeyRate(p config.Profile, group string, f gateway.Facts) (rate float64, sou
 	if f.Doubted(gateway.DoubtGroup, group) || f.Kind == gateway.Sub2API && f.Doubted(gateway.DoubtRate, "") {
 		return 1, RateDoubted
 	}
+	if group == "" && (f.Pricing != nil || f.Kind == gateway.OneAPI) {
+		return 1, RateUnknownGroup
+	}
 	return 1, RateFromList
 }
 
 // Where a key's rate came from.
 const (
-	RateFromUser    = "user"
-	RateFromGateway = "gateway"
-	RateFromSub2API = "sub2api"
-	RateFromList    = "list"
-	RateDoubted     = "doubted"
+	RateFromUser     = "user"
+	RateFromGateway  = "gateway"
+	RateFromSub2API  = "sub2api"
+	RateFromUsage    = "usage"
+	RateFromList     = "list"
+	RateDoubted      = "doubted"
+	RateUnknownGroup = "unknown-group"
 )
 
 // KeyTable is p's prices for its key in use: its group's rate in place
@@ -377,11 +405,13 @@ func FormatRate(r float64) string {
 // RateSourceText says where a key's rate came from.
 func RateSourceText(from string) string {
 	return map[string]string{
-		RateFromUser:    catalogue.T("set by you"),
-		RateFromGateway: catalogue.T("from the gateway's /api/pricing"),
-		RateFromSub2API: catalogue.T("from the gateway's /v1/sub2api/billing"),
-		RateFromList:    catalogue.T("list prices: the gateway publishes none"),
-		RateDoubted:     catalogue.T("list prices: the gateway's rate for this key does not add up"),
+		RateFromUser:     catalogue.T("set by you"),
+		RateFromGateway:  catalogue.T("from the gateway's /api/pricing"),
+		RateFromSub2API:  catalogue.T("from the gateway's /v1/sub2api/billing"),
+		RateFromList:     catalogue.T("list prices: the gateway publishes none"),
+		RateDoubted:      catalogue.T("list prices: the gateway's rate for this key does not add up"),
+		RateFromUsage:    catalogue.T("from the gateway's usage for this key"),
+		RateUnknownGroup: catalogue.T("group unknown: list price ×1 assumed"),
 	}[from]
 }
 

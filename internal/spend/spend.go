@@ -122,6 +122,10 @@ type Charged struct {
 	// (library.SourceGateway), the answer's usage at the profile's
 	// prices (library.SourceAnswer), or "" for the estimate.
 	Source string
+	// Unconfirmed: the key's gateway keeps its own running figure for
+	// the key, which settles the entry later (Settle); until then the
+	// amount is Easel's estimate of the bill.
+	Unconfirmed bool
 }
 
 // String says the amount as a card shows it: "$0.17", "≈ $0.17
@@ -133,6 +137,8 @@ func (c Charged) String() string {
 		return ""
 	case c.Estimated:
 		return catalogue.F("≈ %s (estimated: the service reported no usage)", c.Amount)
+	case c.Unconfirmed:
+		return catalogue.F("≈ %s, not yet confirmed by the gateway", c.Amount)
 	}
 	return c.Amount.String()
 }
@@ -188,17 +194,32 @@ func (l Ledger) Image(ctx context.Context, c Charge) (Charged, error) {
 		images = max(o.N, 1)
 		e.Note = catalogue.N("the gateway bills the %d images asked, whatever came back", images, images)
 	}
-	if cost, ok := l.gatewayCost(facts, c, o.Model, e.Usage, images); ok {
-		e.Cost, e.Source = &cost, library.SourceGateway
-	} else if res != nil {
-		if cost, ok := answerCost(t, o, res); ok {
-			if got := len(res.Images); images > got && got > 0 {
-				cost *= float64(images) / float64(got) // billed per picture asked
-			}
-			e.Cost, e.Source = &cost, library.SourceAnswer
-		}
+	e.Cost, e.Source = l.imageCost(facts, c, t, o, e.Usage, images)
+	ch, err := l.record(ctx, atEstimateIfImplausible(e, est))
+	ch.Unconfirmed = Settles(facts) && c.Verdict == gateway.Billed
+	return ch, err
+}
+
+// imageCost is what the gateway charges where the library holds its own
+// prices for the key, else the answer's usage at t's prices (for the
+// images billed, where the gateway bills those asked); nil when neither
+// can be worked out.
+func (l Ledger) imageCost(facts gateway.Facts, c Charge, t pricing.Table, o api.ImageOptions, u *api.Usage, images int) (*float64, string) {
+	if cost, ok := l.gatewayCost(facts, c, o.Model, u, images); ok {
+		return &cost, library.SourceGateway
 	}
-	return l.record(ctx, atEstimateIfImplausible(e, est))
+	res := c.Result
+	if res == nil {
+		return nil, ""
+	}
+	cost, ok := answerCost(t, o, res)
+	if !ok {
+		return nil, ""
+	}
+	if got := len(res.Images); images > got && got > 0 {
+		cost *= float64(images) / float64(got) // billed per picture asked
+	}
+	return &cost, library.SourceAnswer
 }
 
 // atEstimateIfImplausible is e counted at its estimate, with a note, when
@@ -428,14 +449,16 @@ func (l Ledger) keyLimit(ctx context.Context, p config.Profile, est pricing.Esti
 		After: pricing.Money{Amount: est.High, Currency: est.Currency}}, true
 }
 
-// keyRate is the rate the key of group pays: the user's own for it, else
-// the gateway's for its group, else 0 (the table's own rate stands).
+// keyRate is the rate the key of group pays, as KeyRate finds it; 0
+// where KeyRate falls back to the table's own rate.
 func keyRate(t pricing.Table, group string, f gateway.Facts) float64 {
-	if r, ok := t.KeyRate(group); ok {
+	switch r, from := KeyRate(config.Profile{Prices: t}, group, f); from {
+	case RateFromGateway, RateFromSub2API, RateFromUsage:
 		return r
-	}
-	if r, ok := f.GroupRatio(group); ok {
-		return r
+	case RateFromUser:
+		if _, own := t.KeyRate(group); own {
+			return r
+		}
 	}
 	return 0
 }

@@ -140,7 +140,11 @@ func TestAGroupRatioOfZeroIsNotTheKeysRate(t *testing.T) {
 	if rate != 1 || from != RateDoubted || !strings.Contains(RateSourceText(from), "does not add up") {
 		t.Fatalf("×%v from %s (%s)", rate, from, RateSourceText(from))
 	}
-	if rate, from := KeyRate(config.Profile{}, "", f); rate != 1 || from != RateFromGateway {
-		t.Fatalf("the default group: ×%v from %s", rate, from)
+	if rate, from := KeyRate(config.Profile{}, "default", f); rate != 1 || from != RateFromGateway {
+		t.Fatalf("the default group, declared: ×%v from %s", rate, from)
+	}
+	// #54: a key whose group nobody declared is not the default group's
+	if rate, from := KeyRate(config.Profile{}, "", f); rate != 1 || from != RateUnknownGroup || RateSourceText(from) != "group unknown: list price ×1 assumed" {
+		t.Fatalf("an undeclared group: ×%v from %s", rate, from)
 	}
 }
