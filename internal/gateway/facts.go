@@ -51,8 +51,9 @@ const (
 	UsageBudget = 12
 )
 
-// ErrReadBudget: the key's usage was read as often as the gateway allows
-// for now; the last figures stand.
+// ErrReadBudget is a read of the key's usage refused by Easel itself:
+// it was read as often as the gateway allows for now, and the last
+// figures stand.
 var ErrReadBudget = errors.New("gateway: usage read budget spent")
 
 // Reading is a gateway's running figure of what one key has used, in
