@@ -89,7 +89,7 @@ func TestOneAPIsFlatPricesAreSettledFromItsUsage(t *testing.T) {
 	srv := demoservice.New(demoservice.Config{Console: demoservice.ConsoleOneAPI, Groups: map[string]demoservice.Group{
 		key: {Name: "vip", Models: []string{"gpt-image-1"}, Ratio: 2},
 	}})
-	env, _, errOut := gatewayEnv(t, srv, key, "")
+	env, out, errOut := gatewayEnv(t, srv, key, "")
 	dir := t.TempDir()
 	for i := range 5 {
 		errOut.Reset()
@@ -113,6 +113,10 @@ func TestOneAPIsFlatPricesAreSettledFromItsUsage(t *testing.T) {
 		if e.Settled == nil {
 			t.Errorf("entry %d is not settled: %+v", e.ID, e)
 		}
+	}
+	out.Reset()
+	if code := run(t, env, "", "spend", "--reconcile"); code != 0 || !strings.Contains(out.String(), "/dashboard/billing/usage") || !strings.Contains(out.String(), "They agree.") {
+		t.Errorf("reconcile: %q %q", out, errOut)
 	}
 }
 

@@ -517,11 +517,13 @@ func (l *Ledger) Unsure(ctx context.Context, since time.Time) ([]Entry, error) {
 // ToCheck are the entries of profile ("" for every profile) from since on that a person should
 // look at, newest first: figures Easel marked (a note: an impossible
 // usage counted at its estimate, a gateway's way of billing), requests
-// that may have been billed, and those already corrected, with the
-// correction. At most limit.
+// that may have been billed, those already corrected, with the
+// correction, and those the gateway's own figure settled more than 2 %
+// away from what Easel wrote. At most limit.
 func (l *Ledger) ToCheck(ctx context.Context, profile string, since time.Time, limit int) ([]Entry, error) {
 	return l.query(ctx, `SELECT `+entryColumns+` FROM ledger
-		WHERE (profile = ? OR ? = '') AND at_ms >= ? AND (note != '' OR billing != '' OR corrected IS NOT NULL)
+		WHERE (profile = ? OR ? = '') AND at_ms >= ? AND (note != '' OR billing != '' OR corrected IS NOT NULL
+			OR settled IS NOT NULL AND ABS(settled - COALESCE(cost, estimate_high, 0)) > 0.02 * settled)
 		ORDER BY at_ms DESC, id DESC LIMIT ?`, profile, profile, sinceMs(since), limit)
 }
 

@@ -69,4 +69,10 @@ func TestASettledEntryCountsTheGatewaysFigure(t *testing.T) {
 	if left, _ := l.Ledger().Unsettled(ctx, "p", "", "USD", t0, t0.Add(time.Hour)); len(left) != 1 || left[0].ID != ids[0] {
 		t.Errorf("still unsettled: %+v", left)
 	}
+	// settled far from what Easel wrote: listed to look at, with the
+	// corrected one; the unsettled one is not
+	check, _ := l.Ledger().ToCheck(ctx, "p", t0, 10)
+	if len(check) != 2 || check[0].ID != ids[2] || check[1].ID != ids[1] || check[1].Settled == nil || *check[1].Settled != 0.48 {
+		t.Errorf("to check: %+v", check)
+	}
 }

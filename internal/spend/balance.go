@@ -432,14 +432,16 @@ type Reconciliation struct {
 	// Doubt says why the gateway's figure is not used, when its unit
 	// does not add up.
 	Doubt string
+	// Endpoint is where the gateway's figure was read.
+	Endpoint string
 	// unit is one of the gateway's quota units in the currency.
 	unit float64
 }
 
 // Reconcile reads Easel's figure for p's key in use and the gateway's
 // own (asked afresh of reader when it serves one).
-func Reconcile(ctx context.Context, lib *library.Library, p config.Profile, reader gateway.Reader, now time.Time) (Reconciliation, error) {
-	f := FreshUsage(ctx, lib, p, reader, now)
+func Reconcile(ctx context.Context, lib *library.Library, p config.Profile, asker Asker, now time.Time) (Reconciliation, error) {
+	f := Settle(ctx, lib, p, asker, now)
 	cur := p.Prices.Money(0).Currency
 	billed, unsure, err := lib.Ledger().SpentByKey(ctx, p.ID, p.UsingGroup(), cur)
 	if err != nil {
@@ -451,6 +453,11 @@ func Reconcile(ctx context.Context, lib *library.Library, p config.Profile, read
 		r.Doubt = DoubtText(d, pricing.Money{})
 	} else if f.Usage != nil {
 		r.Gateway, r.HasGateway, r.Checked = money(f.InCurrency(f.Usage.Used, cur, p.Prices.PerDollarRate())), true, f.UsageChecked
+		r.Endpoint = "/api/usage/token/"
+	} else if b, known, _ := lib.Ledger().BalanceOf(ctx, p.ID, p.UsingGroup()); f.Kind == gateway.OneAPI && known && b.Reported && !bad(b.Used) {
+		// one-api's billing pair counts the key's own use
+		r.Gateway, r.HasGateway, r.Checked = money(readingIn(f, gateway.UnitDollars, b.Used, cur, p)), true, b.Checked
+		r.Endpoint = "/dashboard/billing/usage"
 	}
 	return r, nil
 }
@@ -479,7 +486,7 @@ func (r Reconciliation) Verdict() string {
 func (r Reconciliation) Lines() []string {
 	out := []string{catalogue.F("%s — Easel's ledger: %s billed, %s may have been billed.", KeyLabel(r.Group), r.Billed, r.Unsure)}
 	if r.HasGateway {
-		out = append(out, catalogue.F("The gateway's figure for this key (/api/usage/token/, read %s): %s used.", r.Checked.Local().Format("2006-01-02 15:04"), r.Gateway))
+		out = append(out, catalogue.F("The gateway's figure for this key (%s, read %s): %s used.", r.Endpoint, r.Checked.Local().Format("2006-01-02 15:04"), r.Gateway))
 	}
 	return append(out, r.Verdict())
 }

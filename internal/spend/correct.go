@@ -35,7 +35,10 @@ func CheckLine(e library.Entry) string {
 		}
 		why = append(why, c)
 	}
-	if e.Billing == library.MaybeBilled && e.Corrected == nil {
+	if e.Settled != nil && e.Corrected == nil {
+		why = append(why, SettledLine(e)+catalogue.F(", where Easel wrote %s", pricing.Money{Amount: e.Written(), Currency: e.Currency}))
+	}
+	if e.Billing == library.MaybeBilled && e.Corrected == nil && e.Settled == nil {
 		why = append(why, catalogue.T("may have been billed"))
 	}
 	if e.Note != "" {

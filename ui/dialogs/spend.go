@@ -181,8 +181,8 @@ func (v *SpendView) Load() {
 	n, q := v.loads, v.query(time.Now())
 	p, client := v.h.Session().Current(), v.h.Session().Client()
 	v.h.Work().Go(func(window context.Context) {
-		totals, err := lib.Ledger().Spend(window, q)
-		toCheck, _ := lib.Ledger().ToCheck(window, p.ID, q.Since, spend.MaxToCheck)
+		// The gateway's own figure first: reading it settles the ledger
+		// the totals are then read from.
 		var rec spend.Reconciliation
 		recErr := errNoKey
 		if client != nil && p.ID != "" {
@@ -190,6 +190,8 @@ func (v *SpendView) Load() {
 			rec, recErr = spend.Reconcile(ctx, lib, p, client, time.Now())
 			cancel()
 		}
+		totals, err := lib.Ledger().Spend(window, q)
+		toCheck, _ := lib.Ledger().ToCheck(window, p.ID, q.Since, spend.MaxToCheck)
 		v.h.Work().Do(func() {
 			v.showGateway(rec, recErr)
 			if n != v.loads {
