@@ -167,7 +167,18 @@ func applies(kinds []Kind, k Kind) bool {
 	return false
 }
 
-// BillsAsked reports whether a gateway of kind k bills the n images asked
-// whatever came back (one-api prices an image request per picture × n
-// before it is sent, and settles nothing after).
-func BillsAsked(k Kind) bool { return k == OneAPI }
+// BillsAsked reports whether the gateway bills the n images asked of
+// model whatever came back: one-api prices every image request per
+// picture × n before it is sent, and settles nothing after; new-api
+// does so for a model it prices per call (relay's price-per-call path
+// takes the request's n).
+func (f Facts) BillsAsked(model string) bool {
+	if f.Kind == OneAPI {
+		return true
+	}
+	if f.Kind != NewAPI || f.Pricing == nil {
+		return false
+	}
+	mp, ok := f.Pricing.Models[model]
+	return ok && mp.PerCall
+}

@@ -49,8 +49,10 @@ func TestTheBillingTable(t *testing.T) {
 			t.Errorf("%s (%s): %v, want %v", c.name, c.kind, got, c.want)
 		}
 	}
-	if !BillsAsked(OneAPI) || BillsAsked(NewAPI) {
-		t.Error("one-api bills the n asked; new-api what came back")
+	perCall := Facts{Kind: NewAPI, Pricing: &api.GatewayPricing{Models: map[string]api.ModelPricing{
+		"dall-e-3": {PerCall: true, ModelPrice: 0.04}, "gpt-image-1": {ModelRatio: 2.5}}}}
+	if !(Facts{Kind: OneAPI}).BillsAsked("gpt-image-1") || perCall.BillsAsked("gpt-image-1") || !perCall.BillsAsked("dall-e-3") || (Facts{Kind: OpenAI}).BillsAsked("dall-e-3") {
+		t.Error("one-api bills the n asked; new-api the n asked of a model priced per call, else what came back")
 	}
 }
 

@@ -256,3 +256,27 @@ func (f Facts) Unit() string {
 	}
 	return pricing.USD
 }
+
+// Prices are the gateway's own prices as list prices are written, in
+// dollars, for the models it prices: so a model only the gateway knows
+// (an alias such as "image-fast") is estimated at what the gateway
+// charges. None when its unit does not add up.
+func (f Facts) Prices() map[string]pricing.Price {
+	if f.Pricing == nil || f.Doubted(DoubtUnit, "") {
+		return nil
+	}
+	src := "the gateway's /api/pricing, read " + f.Checked.Format("2006-01-02")
+	out := make(map[string]pricing.Price, len(f.Pricing.Models))
+	for id, mp := range f.Pricing.Models {
+		if mp.PerCall {
+			out[id] = pricing.Price{PerCall: mp.ModelPrice, Source: src}
+			continue
+		}
+		// ModelRatio quota units a token: a million tokens is
+		// ModelRatio × 1e6 / quota-per-unit dollars.
+		in := mp.ModelRatio * 1e6 / f.QuotaPerUnit()
+		out[id] = pricing.Price{TextIn: in, ImageIn: in * max(mp.ImageRatio, 1), ImageOut: in * mp.CompletionRatio,
+			TextOut: in * mp.CompletionRatio, Source: src}
+	}
+	return out
+}

@@ -90,7 +90,7 @@ func (t Table) Images(o api.ImageOptions, promptChars, inputs int, highFidelity 
 	n := max(o.N, 1)
 	e := Estimate{Images: n, Model: o.Model, Currency: t.currency()}
 	p, _, ok := t.Lookup(o.Model)
-	if !ok || (p.PerImage == nil && p.ImageOut == 0) {
+	if !ok || (p.PerImage == nil && p.ImageOut == 0 && p.PerCall == 0) {
 		return e // unknown, or a chat model asked for images
 	}
 	sizes := []string{o.Size}
@@ -140,6 +140,9 @@ func isDallE(p Price) bool {
 // picture is the price of one picture of quality and size: the flat
 // price where the table has one, else its output tokens.
 func (p Price) picture(quality, size string) (float64, bool) {
+	if p.PerCall > 0 {
+		return p.PerCall, true
+	}
 	if each, ok := p.PerImage[size][quality]; ok {
 		return each, true
 	}

@@ -43,6 +43,9 @@ type Price struct {
 	Sheet      bool             `json:"-"`
 	Tokens     map[string]int64 `json:"-"`
 	SVGUnknown bool             `json:"-"`
+	// PerCall is a flat price a picture whatever its size and quality:
+	// a gateway's model priced per call (new-api's quota_type 1).
+	PerCall float64 `json:"-"`
 }
 
 // outputTokens is how many image tokens a GPT image model bills for one

@@ -54,6 +54,11 @@ type Table struct {
 	// pays its group's ratio. A key without one pays the ratio the
 	// gateway publishes for its group.
 	KeyRates map[string]float64 `json:"key_rates,omitempty"`
+	// Gateway are the prices the key's gateway publishes, in dollars, for
+	// the models neither the list nor the profile prices (an alias, a
+	// model of its own): read from its console, never saved with the
+	// profile.
+	Gateway map[string]Price `json:"-"`
 }
 
 // KeyRate is the user's own rate for the key of group; ok is false when
@@ -115,6 +120,9 @@ func (t Table) Lookup(model string) (p Price, own, ok bool) {
 	case listed:
 		return scale(lp, t.perDollar()*t.rate()), false, true
 	}
+	if gp, ok := t.Gateway[model]; ok {
+		return scale(gp, t.perDollar()*t.rate()), false, true
+	}
 	return Price{}, false, false
 }
 
@@ -150,7 +158,7 @@ func merge(base, own Price) Price {
 
 // scale multiplies every figure of p by k, on a copy.
 func scale(p Price, k float64) Price {
-	p.TextIn, p.ImageIn, p.ImageOut, p.TextOut = p.TextIn*k, p.ImageIn*k, p.ImageOut*k, p.TextOut*k
+	p.TextIn, p.ImageIn, p.ImageOut, p.TextOut, p.PerCall = p.TextIn*k, p.ImageIn*k, p.ImageOut*k, p.TextOut*k, p.PerCall*k
 	if p.PerImage != nil {
 		sized := make(map[string]map[string]float64, len(p.PerImage))
 		for size, byQ := range p.PerImage {

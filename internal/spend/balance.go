@@ -386,7 +386,9 @@ const (
 // of the profile's, so an estimate prices what that key pays.
 func KeyTable(p config.Profile, f gateway.Facts) pricing.Table {
 	r, _ := KeyRate(p, p.UsingGroup(), f)
-	return p.Prices.ForKey(r)
+	t := p.Prices.ForKey(r)
+	t.Gateway = f.Prices()
+	return t
 }
 
 // KeyLabel is a key's group as a person reads it.

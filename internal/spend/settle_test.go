@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"easel/internal/api"
+	"easel/internal/gateway"
 	"easel/internal/library"
 )
 
@@ -22,5 +24,34 @@ func TestACheckLineSaysWhatTheGatewaySettled(t *testing.T) {
 	e.SettledWith = 3
 	if line := CheckLine(e); !strings.Contains(line, "its share of 3 requests") {
 		t.Errorf("%q", line)
+	}
+}
+
+// #54: a killed job on a model only the gateway prices (an alias) was
+// written at $0.00; it is written at its estimate at the gateway's own
+// price, per picture asked for a model priced per call.
+func TestAnAliasIsEstimatedAtTheGatewaysPrice(t *testing.T) {
+	lib := openLib(t)
+	ctx := t.Context()
+	f := gateway.Facts{Kind: gateway.NewAPI, Status: &api.GatewayStatus{QuotaPerUnit: 500000}, Checked: time.Now(),
+		Pricing: &api.GatewayPricing{Models: map[string]api.ModelPricing{
+			"image-fast": {ModelRatio: 2.5, CompletionRatio: 8, ImageRatio: 2},
+			"image-flat": {PerCall: true, ModelPrice: 0.04},
+		}, GroupRatio: map[string]float64{"default": 1}}}
+	if err := lib.Ledger().SetGatewayFacts(ctx, "p", "default", f); err != nil {
+		t.Fatal(err)
+	}
+	for model, want := range map[string]float64{"image-fast": 4160 * 40.0 / 1e6, "image-flat": 2 * 0.04} {
+		gen := &api.GenerateRequest{Prompt: "a fox", ImageOptions: api.ImageOptions{Model: model, Size: "1024x1024", Quality: "high", N: 2}}
+		if model == "image-fast" {
+			gen.N = 1
+		}
+		c, err := Ledger{Lib: lib}.Image(ctx, Charge{Profile: "p", Group: "default", Generate: gen, Outcome: library.Cancelled, Verdict: gateway.MayBeBilled})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !c.Priced || c.Amount.Amount < want || c.Amount.Amount > want*1.01 {
+			t.Errorf("%s killed: %+v, want ≈ $%.4f", model, c, want)
+		}
 	}
 }

@@ -171,6 +171,7 @@ func (l Ledger) Image(ctx context.Context, c Charge) (Charged, error) {
 	}
 	// The key pays its own group's rate, whatever table the job carried.
 	t, gen, edit, res := c.Prices.ForKey(keyRate(c.Prices, c.Group, facts)), c.Generate, c.Edit, c.Result
+	t.Gateway = facts.Prices() // an alias only the gateway prices is estimated at its price
 	est := Image(t, gen, edit)
 	kind, o := library.SpendGenerate, api.ImageOptions{}
 	if gen != nil {
@@ -190,7 +191,7 @@ func (l Ledger) Image(ctx context.Context, c Charge) (Charged, error) {
 	if res != nil {
 		e.Usage, e.Images, images = res.Usage, len(res.Images), len(res.Images)
 	}
-	if gateway.BillsAsked(facts.Kind) && c.Verdict == gateway.Billed && max(o.N, 1) > images {
+	if facts.BillsAsked(o.Model) && c.Verdict == gateway.Billed && max(o.N, 1) > images {
 		images = max(o.N, 1)
 		e.Note = catalogue.N("the gateway bills the %d images asked, whatever came back", images, images)
 	}
