@@ -90,7 +90,7 @@ func (t Table) Images(o api.ImageOptions, promptChars, inputs int, highFidelity 
 	n := max(o.N, 1)
 	e := Estimate{Images: n, Model: o.Model, Currency: t.currency()}
 	p, _, ok := t.Lookup(o.Model)
-	if !ok || (p.PerImage == nil && p.ImageOut == 0 && p.PerCall == 0) {
+	if !ok || !p.pricesPictures() {
 		return e // unknown, or a chat model asked for images
 	}
 	sizes := []string{o.Size}
@@ -126,6 +126,10 @@ func (t Table) Images(o api.ImageOptions, promptChars, inputs int, highFidelity 
 	e.SVGExtra = o.OutputFormat == "svg" && p.SVGUnknown
 	return e
 }
+
+// pricesPictures reports whether p can price a picture at all (a chat
+// model's price cannot).
+func (p Price) pricesPictures() bool { return p.PerImage != nil || p.ImageOut != 0 || p.PerCall != 0 }
 
 // isDallE reports a price billed only per picture, with dall-e's
 // qualities (standard, hd).
