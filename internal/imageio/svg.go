@@ -247,7 +247,8 @@ const (
 	maxSVGFillPixel = 16_000_000_000
 )
 
-// SVGDeadline is how long drawing one SVG may take, whatever its counts.
+// SVGDeadline is how long decoding one SVG may take, whatever its
+// counts: reading, parsing and drawing.
 var SVGDeadline = 15 * time.Second
 
 // errSVGWork is the panic the metered scanner stops a drawing with.
@@ -262,7 +263,7 @@ type meteredScanner struct {
 	lineWork  int64
 	fillWork  int64
 	deadline  time.Time
-	sinceTime int
+	sinceTime int64
 }
 
 func (m *meteredScanner) Start(a fixed.Point26_6) {
@@ -273,10 +274,14 @@ func (m *meteredScanner) Start(a fixed.Point26_6) {
 func (m *meteredScanner) Line(b fixed.Point26_6) {
 	lo, hi := min(m.last.Y, b.Y), max(m.last.Y, b.Y)
 	m.last = b
-	if m.lineWork += segmentWork + int64(max(0, min(hi, m.rows)-max(lo, 0))>>6); m.lineWork > maxSVGLineWork {
+	work := segmentWork + int64(max(0, min(hi, m.rows)-max(lo, 0))>>6)
+	if m.lineWork += work; m.lineWork > maxSVGLineWork {
 		panic(errSVGWork{catalogue.T("drawing its paths takes too much work")})
 	}
-	if m.sinceTime++; m.sinceTime >= 1<<14 {
+	// The clock is read every million units of work (~20 ms of one
+	// core; a few hundred under -race), not every so many segments: a
+	// segment across the whole canvas is a hundred times one that is not.
+	if m.sinceTime += work; m.sinceTime >= 1<<20 {
 		m.sinceTime = 0
 		m.checkTime()
 	}
@@ -301,6 +306,10 @@ func (m *meteredScanner) checkTime() {
 // decodeSVG draws an SVG after svgBounds has passed it, at drawSize, on
 // a transparent canvas, within the drawing budget.
 func decodeSVG(r io.Reader) (img image.Image, err error) {
+	// The deadline counts from here: reading and parsing the document
+	// (bounded by svgBounds' counts, but not interruptible) are part of
+	// what it may take.
+	deadline := time.Now().Add(SVGDeadline)
 	data, err := io.ReadAll(io.LimitReader(r, MaxSVGBytes+1))
 	if err != nil {
 		return nil, err
@@ -320,7 +329,7 @@ func decodeSVG(r io.Reader) (img image.Image, err error) {
 		ScannerGV: rasterx.NewScannerGV(w, h, canvas, canvas.Bounds()),
 		area:      int64(w) * int64(h),
 		rows:      fixed.I(h),
-		deadline:  time.Now().Add(SVGDeadline),
+		deadline:  deadline,
 	}
 	defer func() {
 		if r := recover(); r != nil {
