@@ -54,7 +54,7 @@ PKG_PKGS   := xz-utils
 # the two binaries that open windows and the real-window tests.
 UNIT_PKGS = $$(go list ./... | grep -v -x -e easel -e easel/bench/barewindow -e easel/e2e)
 
-.PHONY: checks e2e-binaries e2e-run run test build demo deps-fonts unit keyring e2e bench lint fuzz screenshot package install uninstall deps-build deps-test deps-go deps-node clean \
+.PHONY: checks deb deb-check e2e-binaries e2e-run run test build demo deps-fonts unit keyring e2e bench lint fuzz screenshot package install uninstall deps-build deps-test deps-go deps-node clean \
         windows test-windows unit-windows e2e-windows check-darwin deps-windows
 
 run: build deps-fonts
@@ -88,7 +88,7 @@ test: deps-build deps-test deps-go deps-node deps-fonts
 	 wait $$checks; c=$$?; echo "== lint, check-darwin, keyring (run beside the real-window tests)"; cat .cache/checks.log; \
 	 [ $$e2e -eq 0 ] && [ $$c -eq 0 ]
 
-checks: lint check-darwin keyring
+checks: lint check-darwin keyring deb-check
 
 # fyne package writes a file into the main package's folder while it
 # builds, and the Windows build writes one there too: CI runs both at
@@ -109,6 +109,33 @@ package: deps-build deps-go
 	cp $(DIST)/FyneApp.toml.orig FyneApp.toml && rm $(DIST)/FyneApp.toml.orig
 	mv Easel.tar.xz $(PACKAGE)
 	tar -xJf $(PACKAGE) -C $(DIST)
+
+# A Debian package (build/linux/make-deb: the release binary under /usr,
+# the desktop entry, the icon at every hicolor size, the AppStream
+# metainfo, Depends from what the binary links and opens). deb-check
+# installs it with apt, runs the installed easel, validates what it
+# installed with appstreamcli and desktop-file-validate, and removes it
+# again, leaving nothing; on a machine where a package named easel is
+# already installed it only validates the files, and leaves that alone.
+DEB_PKGS := dpkg-dev imagemagick appstream desktop-file-utils
+DEB       = $(DIST)/easel_$(VERSION)_$$(dpkg --print-architecture).deb
+
+deb: package
+	@$(call ensure_pkgs,$(DEB_PKGS))
+	build/linux/make-deb $(VERSION) $(PKG_ROOT) $(DIST)
+
+deb-check: deb
+	appstreamcli validate --no-net build/linux/$(APP_ID).metainfo.xml
+	desktop-file-validate $(PKG_ROOT)/share/applications/$(APP_ID).desktop
+	@if dpkg -s easel >/dev/null 2>&1; then echo "a package named easel is installed here: not installing over it"; exit 0; fi; \
+	 $(SUDO) apt-get install -y -q ./$(DEB) >/dev/null && \
+	 /usr/bin/easel --version && \
+	 appstreamcli validate --no-net /usr/share/metainfo/$(APP_ID).metainfo.xml && \
+	 desktop-file-validate /usr/share/applications/$(APP_ID).desktop && \
+	 test -f /usr/share/icons/hicolor/48x48/apps/$(APP_ID).png; ok=$$?; \
+	 $(SUDO) apt-get remove -y -q easel >/dev/null; \
+	 if [ -e /usr/bin/easel ]; then echo "apt-get remove left /usr/bin/easel"; exit 1; fi; \
+	 exit $$ok
 
 # For the current user: the binary in ~/.local/bin, the menu entry in
 # ~/.local/share/applications (its Exec pointing at that binary, as
