@@ -25,6 +25,13 @@ func TestHelpListsEveryCommand(t *testing.T) {
 	if code := Run([]string{"version"}, env); code != 0 || !strings.HasPrefix(out.String(), "Easel ") || !strings.Contains(out.String(), "Fyne") {
 		t.Errorf("version: %q", out)
 	}
+	// commands made of actions say them when asked, not "unknown action"
+	for _, args := range [][]string{{"profile", "--help"}, {"key", "-h"}, {"profile", "help"}} {
+		out.Reset()
+		if code := Run(args, env); code != 0 || !strings.HasPrefix(out.String(), "usage: easel "+args[0]) {
+			t.Errorf("%v: exit %d, %q", args, code, out)
+		}
+	}
 }
 
 // The bash completion is sourced by bash without errors and completes

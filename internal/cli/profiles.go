@@ -103,6 +103,10 @@ func runProfile(ctx context.Context, args []string, env Env) error {
 	if len(args) == 0 {
 		return usageErr(env, catalogue.T("profile needs one of: list, add, use, remove"))
 	}
+	if asksHelp(args[0]) {
+		fmt.Fprintln(env.Stdout, catalogue.T("usage: easel profile list|add|use|remove; easel profile ACTION --help lists its flags"))
+		return nil
+	}
 	switch args[0] {
 	case "list":
 		return profileList(ctx, args[1:], env)
@@ -265,6 +269,10 @@ func profileRemove(ctx context.Context, args []string, env Env) error {
 // standard input, never from the command line, where other users and the
 // shell's history would see it.
 func runKey(ctx context.Context, args []string, env Env) error {
+	if len(args) > 0 && asksHelp(args[0]) {
+		fmt.Fprintln(env.Stdout, catalogue.T("usage: easel key set|delete [--profile NAME] (set reads the key from standard input)"))
+		return nil
+	}
 	if len(args) == 0 || (args[0] != "set" && args[0] != "delete") {
 		return usageErr(env, catalogue.T("usage: easel key set|delete [--profile NAME] (set reads the key from standard input)"))
 	}
@@ -393,4 +401,9 @@ func groupHint(ctx context.Context, env Env, p config.Profile, model string, err
 		e.Hint += catalogue.F(" This profile's group %q lists %q: send again with --group %s.", g, model, g)
 	}
 	return err
+}
+
+// asksHelp reports an argument that asks for a command's usage.
+func asksHelp(arg string) bool {
+	return arg == "--help" || arg == "-h" || arg == "-help" || arg == "help"
 }
