@@ -66,6 +66,10 @@ func OSEnv() Env {
 // errUsage marks a mistake in the command line itself (exit 2).
 var errUsage = errors.New("usage")
 
+// errSaid is a failure the command has already said (on stderr, or in
+// its JSON document): exit status 1 and nothing more.
+var errSaid = errors.New("said")
+
 // Run runs one subcommand and returns the exit status. Ctrl+C and SIGTERM
 // (what `kill`, `timeout`, systemd and a logout send) cancel the request
 // in flight alike: it is written down as it ended. First, it says which
@@ -106,6 +110,9 @@ func report(err error, env Env) int {
 	}
 	if errors.Is(err, errUsage) || errors.Is(err, flag.ErrHelp) {
 		return 2
+	}
+	if errors.Is(err, errSaid) {
+		return 1
 	}
 	var ae *api.Error
 	if errors.As(err, &ae) {

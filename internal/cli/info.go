@@ -16,31 +16,65 @@ import (
 
 // runInfo says of each image file what it is, what it declares of its
 // colours and whether it carries Content Credentials: on this machine,
-// nothing is sent.
+// nothing is sent. A file that cannot be read is said and the others are
+// still described; the exit status is then 1.
 func runInfo(_ context.Context, args []string, env Env) error {
 	fs := newFlags("info", env)
+	asJSON := jsonFlag(fs)
 	if err := parse(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() == 0 {
 		return usageErr(env, catalogue.T("info needs one or more image files"))
 	}
+	doc := infoDoc{jsonHead: head("info"), Files: []infoFile{}}
+	var failed error
 	for _, path := range fs.Args() {
-		data, err := imageio.ReadFile(path)
+		f, err := describeFile(path)
+		doc.Files = append(doc.Files, f)
 		if err != nil {
-			return fmt.Errorf(catalogue.T("cannot read image %s: %w"), path, err)
+			failed = err
+			if !*asJSON {
+				fmt.Fprintln(env.Stderr, "easel: "+err.Error())
+			}
+			continue
 		}
-		cfg, format, err := image.DecodeConfig(bytes.NewReader(data))
-		if err != nil {
-			return fmt.Errorf(catalogue.T("%s is not an image Easel can read: %v"), path, err)
-		}
-		fmt.Fprintln(env.Stdout, catalogue.F("%s: %s %d×%d, %s", path, strings.ToUpper(format), cfg.Width, cfg.Height, humanize.IBytes(uint64(len(data)))))
-		fmt.Fprintln(env.Stdout, "  "+imageio.ColoursLine(data))
-		if line := c2pa.Line(data); line != "" {
-			fmt.Fprintln(env.Stdout, "  "+line)
-		} else {
-			fmt.Fprintln(env.Stdout, "  "+catalogue.T("Content Credentials: none"))
+		if !*asJSON {
+			fmt.Fprintln(env.Stdout, catalogue.F("%s: %s %d×%d, %s", path, f.Format, f.Width, f.Height, humanize.IBytes(uint64(f.Bytes))))
+			fmt.Fprintln(env.Stdout, "  "+f.Colours)
+			fmt.Fprintln(env.Stdout, "  "+f.Credentials)
 		}
 	}
+	if *asJSON {
+		if err := printDoc(env.Stdout, doc); err != nil {
+			return err
+		}
+	}
+	if failed != nil {
+		return errSaid
+	}
 	return nil
+}
+
+// describeFile is what `easel info` says of the file at path.
+func describeFile(path string) (infoFile, error) {
+	f := infoFile{Path: path}
+	data, err := imageio.ReadFile(path)
+	if err != nil {
+		err = fmt.Errorf(catalogue.T("cannot read image %s: %w"), path, err)
+		f.Error = err.Error()
+		return f, err
+	}
+	cfg, format, err := image.DecodeConfig(bytes.NewReader(data))
+	if err != nil {
+		err = fmt.Errorf(catalogue.T("%s is not an image Easel can read: %v"), path, err)
+		f.Error = err.Error()
+		return f, err
+	}
+	f.Format, f.Width, f.Height, f.Bytes = strings.ToUpper(format), cfg.Width, cfg.Height, len(data)
+	f.Colours = imageio.ColoursLine(data)
+	if f.Credentials = c2pa.Line(data); f.Credentials == "" {
+		f.Credentials = catalogue.T("Content Credentials: none")
+	}
+	return f, nil
 }

@@ -19,6 +19,7 @@ import (
 func runBalance(ctx context.Context, args []string, env Env) error {
 	var t target
 	fs := newFlags("balance", env)
+	asJSON := jsonFlag(fs)
 	t.register(fs)
 	if err := parse(fs, args); err != nil {
 		return err
@@ -39,11 +40,29 @@ func runBalance(ctx context.Context, args []string, env Env) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintln(env.Stdout, sum.String())
-	fmt.Fprintln(env.Stdout, st.Explain())
 	f, _ := spend.Facts(ctx, lib, p, nil, now)
 	rate, from := spend.KeyRate(p, p.UsingGroup(), f)
-	fmt.Fprintln(env.Stdout, catalogue.F("%s: group rate ×%s (%s).", spend.KeyLabel(p.UsingGroup()), spend.FormatRate(rate), spend.RateSourceText(from)))
+	rateLine := catalogue.F("%s: group rate ×%s (%s).", spend.KeyLabel(p.UsingGroup()), spend.FormatRate(rate), spend.RateSourceText(from))
+	if *asJSON {
+		doc := balanceDoc{jsonHead: head("balance"), State: stateName(st.State), Source: st.Source, Today: *money(sum.Today),
+			Rate: jsonRate{Group: p.UsingGroup(), Value: rate, Source: from, Text: rateLine}, Text: st.Explain()}
+		if st.State == spend.Amount {
+			doc.Left = money(st.Left)
+		}
+		if !st.Checked.IsZero() {
+			doc.Checked = &st.Checked
+		}
+		if sum.DailyCap > 0 {
+			doc.DailyCap = &jsonMoney{Amount: sum.DailyCap, Currency: sum.Currency}
+		}
+		if err := printDoc(env.Stdout, doc); err != nil {
+			return err
+		}
+	} else {
+		fmt.Fprintln(env.Stdout, sum.String())
+		fmt.Fprintln(env.Stdout, st.Explain())
+		fmt.Fprintln(env.Stdout, rateLine)
+	}
 	if berr != nil {
 		fmt.Fprintln(env.Stderr, "easel: "+catalogue.F("the service could not be asked now, so these are its last figures: %v", berr))
 	}
@@ -67,6 +86,7 @@ func openLedger(env Env) (*library.Library, error) {
 func runJobs(ctx context.Context, args []string, env Env) error {
 	fs := newFlags("jobs", env)
 	clear := fs.Bool("clear", false, catalogue.T("forget the requests listed (their ledger rows stay)"))
+	asJSON := jsonFlag(fs)
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -78,6 +98,9 @@ func runJobs(ctx context.Context, args []string, env Env) error {
 	cut, err := lib.Journal().CutOff(ctx)
 	if err != nil {
 		return err
+	}
+	if *asJSON && !*clear {
+		return printDoc(env.Stdout, jobsDocOf(ctx, lib, cut, env))
 	}
 	if len(cut) == 0 {
 		fmt.Fprintln(env.Stdout, catalogue.T("No request was cut off."))
@@ -181,4 +204,43 @@ func reconcile(ctx context.Context, env Env, lib *library.Library, t *target) er
 		fmt.Fprintln(env.Stdout, line)
 	}
 	return nil
+}
+
+// stateName is a balance's state as --json writes it.
+func stateName(s spend.State) string {
+	switch s {
+	case spend.Amount:
+		return "amount"
+	case spend.Unlimited:
+		return "unlimited"
+	case spend.Impossible:
+		return "impossible"
+	case spend.Doubtful:
+		return "doubtful"
+	}
+	return "none"
+}
+
+// jobsDocOf is `easel jobs --json`: each request a kill cut off.
+func jobsDocOf(ctx context.Context, lib *library.Library, cut []library.Journalled, env Env) jobsDoc {
+	profiles, _ := loadProfiles(env)
+	doc := jobsDoc{jsonHead: head("jobs"), Jobs: []jsonCutOff{}}
+	for _, j := range cut {
+		o := j.Options()
+		c := jsonCutOff{Job: j.Job, Profile: j.Profile, Started: j.Started, Kind: "generate", Prompt: promptOf(j), Model: o.Model,
+			Asked: max(1, o.N), Arrived: len(j.Arrived)}
+		if j.Edit != nil {
+			c.Kind = "edit"
+		}
+		if e, ok, _ := lib.Ledger().EntryOfJob(ctx, j.Job); ok {
+			v, _ := e.Spent()
+			c.MayHaveCost = &jsonMoney{Amount: v, Currency: e.Currency}
+		}
+		if rest := c.Asked - c.Arrived; rest > 0 && j.Edit == nil {
+			p, _ := profiles.Find(j.Profile)
+			c.Retry = retryCommand(p, j, rest)
+		}
+		doc.Jobs = append(doc.Jobs, c)
+	}
+	return doc
 }

@@ -77,6 +77,7 @@ func runSpend(ctx context.Context, args []string, env Env) error {
 	amount := fs.String("amount", "", catalogue.T("with --correct, what the entry really cost, in its currency (0: not billed)"))
 	why := fs.String("why", "", catalogue.T("with --correct, why (the gateway's log, a refund), kept with the correction"))
 	uncorrect := fs.Int64("uncorrect", 0, catalogue.T("take back the correction of ledger entry N"))
+	asJSON := jsonFlag(fs)
 	var t target
 	t.register(fs)
 	if err := parse(fs, args); err != nil {
@@ -140,6 +141,9 @@ func runSpend(ctx context.Context, args []string, env Env) error {
 			}
 		}
 		return t.Group
+	}
+	if *asJSON {
+		return printDoc(env.Stdout, spendDocOf(*by, totals, label))
 	}
 	if *asCSV {
 		w := csv.NewWriter(env.Stdout)
@@ -237,4 +241,22 @@ func printToCheck(ctx context.Context, env Env, lib *library.Library, t *target,
 		fmt.Fprintf(env.Stdout, "%6d  %s\n", e.ID, spend.CheckLine(e))
 	}
 	return nil
+}
+
+// spendDocOf is `easel spend --json`: the totals, labelled as the table
+// labels them, and the whole per currency.
+func spendDocOf(by string, totals []library.Total, label func(library.Total) string) spendDoc {
+	doc := spendDoc{jsonHead: head("spend"), By: by, Totals: []spendTotal{}, Total: []jsonMoney{}}
+	sums := map[string]float64{}
+	for _, t := range totals {
+		doc.Totals = append(doc.Totals, spendTotal{Label: label(t), Amount: t.Amount, Currency: t.Currency, Estimated: t.Estimated,
+			Requests: t.Requests, Images: t.Images})
+		sums[t.Currency] += t.Amount
+	}
+	for _, cur := range pricing.Currencies {
+		if v, ok := sums[cur]; ok {
+			doc.Total = append(doc.Total, jsonMoney{Amount: v, Currency: cur})
+		}
+	}
+	return doc
 }

@@ -17,6 +17,7 @@ import (
 
 func runModels(ctx context.Context, args []string, env Env) error {
 	fs := newFlags("models", env)
+	asJSON := jsonFlag(fs)
 	var t target
 	t.register(fs)
 	if err := parse(fs, args); err != nil {
@@ -29,6 +30,13 @@ func runModels(ctx context.Context, args []string, env Env) error {
 	ms, err := c.Models(ctx)
 	if err != nil {
 		return err
+	}
+	if *asJSON {
+		doc := modelsDoc{jsonHead: head("models"), Models: make([]jsonModel, 0, len(ms))}
+		for _, m := range ms {
+			doc.Models = append(doc.Models, jsonModel{ID: m.ID, Endpoints: m.EndpointTypes, Lookalike: api.MarkLookalike(m.ID) != m.ID})
+		}
+		return printDoc(env.Stdout, doc)
 	}
 	for _, m := range ms {
 		if len(m.EndpointTypes) > 0 {
