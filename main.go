@@ -35,10 +35,10 @@ func main() {
 	// A child started to decode a picture does that and nothing else.
 	quarantine.Serve(library.MakeThumbnail)
 	speak()
-	closeLog := openLog()
+	logLevel, args := cli.TakeLogLevel(os.Args[1:], os.Getenv("EASEL_LOG_LEVEL"))
+	closeLog := openLog(logLevel)
 	loadSheets()
 	trustRoots()
-	args := os.Args[1:]
 	if len(args) > 0 {
 		// The conventions of command-line tools: --help and --version.
 		switch args[0] {
@@ -56,6 +56,7 @@ func main() {
 	defer closeLog()
 	demo := flag.Bool("demo", false, "open the window on the built-in demo service")
 	profile := flag.String("profile", "", "open the window on this profile (see `easel profile list`)")
+	flag.String("log-level", "", "how much logs/easel.log says: debug, info, warn (the default) or error")
 	flag.Parse()
 	for _, arg := range flag.Args() {
 		if sentence, ok := cli.Unknown(arg); ok {
@@ -142,11 +143,11 @@ func trustRoots() {
 }
 
 // openLog starts the log in the gallery's folder (logs/easel.log), at
-// the level EASEL_LOG_LEVEL names (debug, info, warn, error; warn by
-// default). It returns its closer.
-func openLog() func() {
+// level (debug, info, warn, error; warn when empty or unknown). It
+// returns its closer.
+func openLog(name string) func() {
 	level := slog.LevelWarn
-	_ = level.UnmarshalText([]byte(os.Getenv("EASEL_LOG_LEVEL")))
+	_ = level.UnmarshalText([]byte(name))
 	dir, err := library.Dir()
 	if err != nil {
 		applog.Discard()

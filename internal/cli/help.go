@@ -99,3 +99,26 @@ func runCompletion(args []string, env Env) error {
 func fishQuote(s string) string {
 	return "'" + strings.ReplaceAll(strings.ReplaceAll(s, `\`, `\\`), "'", `\'`) + "'"
 }
+
+// TakeLogLevel takes a leading --log-level LEVEL (or --log-level=LEVEL)
+// off args, for the window and every command alike: `easel --log-level
+// info gen …`. It returns the level named there, else fallback (the
+// environment's EASEL_LOG_LEVEL).
+func TakeLogLevel(args []string, fallback string) (string, []string) {
+	level := fallback
+	for i := 0; i < len(args); i++ {
+		switch a := args[i]; {
+		case (a == "--log-level" || a == "-log-level") && i+1 < len(args):
+			level = args[i+1]
+			args = append(args[:i:i], args[i+2:]...)
+			i--
+		case strings.HasPrefix(a, "--log-level=") || strings.HasPrefix(a, "-log-level="):
+			level = a[strings.IndexByte(a, '=')+1:]
+			args = append(args[:i:i], args[i+1:]...)
+			i--
+		case !strings.HasPrefix(a, "-"):
+			return level, args // the command or a file: its own flags follow
+		}
+	}
+	return level, args
+}

@@ -63,3 +63,24 @@ func TestBashCompletesACommand(t *testing.T) {
 		}
 	}
 }
+
+// --log-level before the command sets the log's level for that run and
+// is taken off the arguments; after the command it is the command's.
+func TestALeadingLogLevelIsTaken(t *testing.T) {
+	for _, c := range []struct {
+		args  []string
+		level string
+		rest  string
+	}{
+		{[]string{"--log-level", "debug", "gen", "--prompt", "x"}, "debug", "gen --prompt x"},
+		{[]string{"--log-level=info", "--demo"}, "info", "--demo"},
+		{[]string{"--demo", "-log-level", "error", "a.png"}, "error", "--demo a.png"},
+		{[]string{"gen", "--log-level", "debug"}, "warn", "gen --log-level debug"},
+		{nil, "warn", ""},
+	} {
+		level, rest := TakeLogLevel(c.args, "warn")
+		if level != c.level || strings.Join(rest, " ") != c.rest {
+			t.Errorf("%q: %q %q", c.args, level, rest)
+		}
+	}
+}

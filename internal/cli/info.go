@@ -3,12 +3,15 @@ package cli
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"image"
+	"path/filepath"
 	"strings"
 
 	"github.com/dustin/go-humanize"
 
+	"easel/internal/applog"
 	"easel/internal/c2pa"
 	"easel/internal/catalogue"
 	"easel/internal/imageio"
@@ -21,8 +24,16 @@ import (
 func runInfo(_ context.Context, args []string, env Env) error {
 	fs := newFlags("info", env)
 	asJSON := jsonFlag(fs)
+	logPath := fs.Bool("log", false, catalogue.T("print where Easel's log is (to send with a report of what went wrong)"))
 	if err := parse(fs, args); err != nil {
 		return err
+	}
+	if *logPath {
+		if env.Library == "" {
+			return errors.New(catalogue.T("no gallery folder, so no log"))
+		}
+		fmt.Fprintln(env.Stdout, filepath.Join(env.Library, applog.Folder, applog.Name))
+		return nil
 	}
 	if fs.NArg() == 0 {
 		return usageErr(env, catalogue.T("info needs one or more image files"))

@@ -97,3 +97,12 @@ func TestInfoJSONDescribesEveryFile(t *testing.T) {
 		t.Errorf("%+v", doc)
 	}
 }
+
+// easel info --log says where the log is, for a person asked to send it.
+func TestInfoSaysWhereTheLogIs(t *testing.T) {
+	env, out, _ := testEnv(t, "http://127.0.0.1:1/v1")
+	env.Library = t.TempDir()
+	if code := Run([]string{"info", "--log"}, env); code != 0 || strings.TrimSpace(out.String()) != filepath.Join(env.Library, "logs", "easel.log") {
+		t.Errorf("exit %d: %q", code, out)
+	}
+}
