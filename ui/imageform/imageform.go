@@ -131,6 +131,13 @@ type Form struct {
 	// serviceNote says what the connected service is known not to do
 	// with these options, before anything is sent.
 	serviceNote *widget.Label
+	// sheetModel is the model whose sheet the choices follow; modelNote
+	// (in modelRow, with an Undo) says what its last change reset, and
+	// undoReset puts it back (nil when there is nothing to undo).
+	sheetModel string
+	modelNote  *widget.Label
+	modelRow   *fyne.Container
+	undoReset  func()
 	// Form is the whole form, for a tab to lay out.
 	Form *widget.Form
 }
@@ -221,10 +228,16 @@ func New(model *modelpick.Picker, extra ...*widget.FormItem) *Form {
 	f.serviceNote.Importance = widget.WarningImportance
 	f.serviceNote.Hide()
 
+	f.modelNote = kit.HintLabel("")
+	f.modelNote.Wrapping = fyne.TextWrapWord
+	f.modelRow = container.NewBorder(nil, nil, nil,
+		&widget.Button{Text: catalogue.T("Undo"), Importance: widget.LowImportance, OnTapped: f.UndoModelReset}, f.modelNote)
+	f.modelRow.Hide()
+
 	// The model and the size keep the form's width, for their long
 	// names; the pickers of short choices share one width.
 	short := &shortPickers{}
-	items := append(extra, widget.NewFormItem(catalogue.T("Model"), f.Model.Object))
+	items := append(extra, widget.NewFormItem(catalogue.T("Model"), container.NewVBox(f.Model.Object, f.modelRow)))
 	f.Form = widget.NewForm(append(items,
 		widget.NewFormItem(catalogue.T("Size"), container.NewVBox(f.size, f.matchNote, f.customRow)),
 		widget.NewFormItem(catalogue.T("Quality"), container.NewVBox(short.wrap(f.quality), f.qualityC.other, f.complexityRow)),
@@ -341,9 +354,12 @@ func (f *Form) SizeChanged() {
 	}
 }
 
-// SetOptions fills the form from saved settings ("reuse settings").
+// SetOptions fills the form from saved settings ("reuse settings"):
+// every value as saved, nothing reset by the change of model.
 func (f *Form) SetOptions(o api.ImageOptions) {
 	f.Model.SetText(o.Model)
+	f.modelRow.Hide()
+	f.undoReset = nil
 	custom := o.Size != ""
 	for _, p := range SizePresets() {
 		if p.Value != "" && p.Value == o.Size {

@@ -125,9 +125,23 @@ var (
 	plainFormats   = []string{"png", "jpeg", "webp"}
 )
 
-// followSheet offers what the model's sheet says it takes, today.
+// followSheet offers what the model's sheet says it takes, today. On a
+// change of model, a value picked from the old model's list that the new
+// one does not list returns to the new model's default, and the line
+// under the model says so, with an Undo (a value typed under Other
+// value… stays: the user meant it whatever the list).
 func (f *Form) followSheet() {
-	s, ok := capability.Lookup(f.Model.Text())
+	model := f.Model.Text()
+	picked := map[*choice]string{}
+	if f.sheetModel != "" && model != f.sheetModel {
+		for _, c := range []*choice{f.qualityC, f.formatC, f.complexityC} {
+			if v := c.value(); v != "" && c.sel.Selected != OtherLabel() {
+				picked[c] = v
+			}
+		}
+	}
+	f.sheetModel = model
+	s, ok := capability.Lookup(model)
 	now := time.Now()
 	offer := func(field string, plain []string) []string {
 		if !ok {
@@ -151,7 +165,74 @@ func (f *Form) followSheet() {
 	if ok && s.GIF != nil {
 		f.gif = s.GIF
 	}
+	f.resetUntaken(model, picked)
 	f.syncFormat()
+}
+
+// resetUntaken returns each value picked for the old model that model
+// does not list to model's default, and says what changed under the
+// model, with an Undo; nothing changed hides the line.
+func (f *Form) resetUntaken(model string, picked map[*choice]string) {
+	var was, now []string
+	var undo []func()
+	for _, c := range []*choice{f.qualityC, f.formatC, f.complexityC} {
+		old, ok := picked[c]
+		if !ok || slices.Contains(c.values, old) {
+			continue
+		}
+		def := c.fallback()
+		c.other.SetText("")
+		c.set(def)
+		was, now = append(was, valueLabel(c.field, old)), append(now, valueLabel(c.field, def))
+		undo = append(undo, func() { c.set(old) })
+	}
+	if len(was) == 0 {
+		f.modelRow.Hide()
+		f.undoReset = nil
+		return
+	}
+	f.modelNote.SetText(catalogue.F("%s does not take %s: set to %s.", model, strings.Join(was, ", "), strings.Join(now, ", ")))
+	f.undoReset = func() {
+		for _, u := range undo {
+			u()
+		}
+		f.modelRow.Hide()
+		f.undoReset = nil
+		f.syncFormat()
+		f.edited()
+	}
+	f.modelRow.Show()
+}
+
+// fallback is the value a field returns to when the model does not
+// take the one picked: auto, png or the model's default where listed,
+// else the first it lists.
+func (c *choice) fallback() string {
+	for _, v := range []string{"auto", "png", ""} {
+		if slices.Contains(c.values, v) {
+			return v
+		}
+	}
+	if len(c.values) > 0 {
+		return c.values[0]
+	}
+	return ""
+}
+
+// ModelNote is the line a model change left under the model, "" when
+// hidden; UndoModelReset takes the change back, as its button does.
+func (f *Form) ModelNote() string {
+	if !f.modelRow.Visible() {
+		return ""
+	}
+	return f.modelNote.Text
+}
+
+// UndoModelReset puts back the values the last model change reset.
+func (f *Form) UndoModelReset() {
+	if f.undoReset != nil {
+		f.undoReset()
+	}
 }
 
 // newGIFRow is the frames of a GIF and how long each shows.

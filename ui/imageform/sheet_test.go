@@ -39,13 +39,42 @@ func TestTheFormOffersWhatTheModelsSheetSays(t *testing.T) {
 	if o.Quality != "max" || o.Complexity != "low" || o.OutputFormat != "gif" || o.Frames != 6 || o.FrameMillis != 120 {
 		t.Errorf("options %+v", o)
 	}
-	// Back to a model that does not list max: the value stays, as typed.
-	f.Model.SetText("gpt-image-1")
-	if f.quality.Selected != OtherLabel() || f.qualityC.other.Text != "max" || !f.qualityC.other.Visible() {
-		t.Errorf("max became %q / %q", f.quality.Selected, f.qualityC.other.Text)
+}
+
+// #57: a model change from gpt-image-2.6 (Extra high, GIF of 4 frames)
+// to gpt-image-1 leaves only values gpt-image-1 takes, with one line
+// saying what changed; Undo puts the values back, as typed values; a
+// value typed under Other value… is the user's and stays.
+func TestAModelChangeResetsWhatTheNewModelCannotTake(t *testing.T) {
+	test.NewTempApp(t)
+	f := New(modelpick.NewRegistry(nil).New(api.EndpointImages, "", "gpt-image-2.6-sunburst"))
+	f.quality.SetSelected("Extra high")
+	f.format.SetSelected("GIF (animated)")
+	f.frames.SetSelected("4")
+	if o := f.Options(); o.Quality != "xhigh" || o.OutputFormat != "gif" || o.Frames != 4 || f.ModelNote() != "" {
+		t.Fatalf("on 2.6: %+v, note %q", o, f.ModelNote())
 	}
-	if o := f.Options(); o.Quality != "max" || o.Complexity != "" {
-		t.Errorf("options on gpt-image-1 %+v", o)
+	f.Model.SetText("gpt-image-1")
+	o := f.Options()
+	if o.Quality != "auto" || o.OutputFormat != "png" || o.Frames != 0 || f.gifRow.Visible() || f.qualityC.other.Visible() {
+		t.Errorf("on gpt-image-1: %+v, frames row shown %v", o, f.gifRow.Visible())
+	}
+	if note := f.ModelNote(); note != "gpt-image-1 does not take Extra high, GIF (animated): set to Auto, PNG." {
+		t.Errorf("note %q", note)
+	}
+	f.UndoModelReset()
+	if o := f.Options(); o.Quality != "xhigh" || o.OutputFormat != "gif" || f.ModelNote() != "" {
+		t.Errorf("after Undo: %+v, note %q", o, f.ModelNote())
+	}
+	// A typed value stays through a change, and nothing is said.
+	f.Model.SetText("gpt-image-2.6-sunburst")
+	f.quality.SetSelected(OtherLabel())
+	f.qualityC.other.SetText("")
+	test.Type(f.qualityC.other, "ultra")
+	f.format.SetSelected("PNG")
+	f.Model.SetText("gpt-image-1")
+	if o := f.Options(); o.Quality != "ultra" || f.ModelNote() != "" {
+		t.Errorf("a typed value: %+v, note %q", o, f.ModelNote())
 	}
 }
 
