@@ -303,21 +303,7 @@ func runKey(ctx context.Context, args []string, env Env) error {
 	}
 	g := strings.TrimSpace(*group)
 	if args[0] == "delete" {
-		if g != "" && g != p.Group && p.HasGroup(g) {
-			if err := env.Keys.Delete(ctx, p.KeyAccount(g)); err != nil {
-				return err
-			}
-			_, err := env.Profiles.Update(func(f *config.File) error {
-				q, _ := f.Find(p.ID)
-				q.Groups = slices.DeleteFunc(q.Groups, func(x string) bool { return x == g })
-				if q.ActiveGroup == g {
-					q.ActiveGroup = ""
-				}
-				return f.Put(q)
-			})
-			return err
-		}
-		return env.Keys.Delete(ctx, p.ID)
+		return deleteKey(ctx, env, p, g)
 	}
 	if g != "" && g != p.Group && !p.HasGroup(g) {
 		// A key of another group of the same gateway: the profile learns
@@ -400,6 +386,26 @@ func groupHint(ctx context.Context, env Env, p config.Profile, model string, err
 		e.InAnotherGroup(model, g)
 		e.Hint += catalogue.F(" This profile's group %q lists %q: send again with --group %s.", g, model, g)
 	}
+	return err
+}
+
+// deleteKey removes p's key of group g from the keyring (its own key
+// when g is "" or its own group), and the group from the profile.
+func deleteKey(ctx context.Context, env Env, p config.Profile, g string) error {
+	if g == "" || g == p.Group || !p.HasGroup(g) {
+		return env.Keys.Delete(ctx, p.ID)
+	}
+	if err := env.Keys.Delete(ctx, p.KeyAccount(g)); err != nil {
+		return err
+	}
+	_, err := env.Profiles.Update(func(f *config.File) error {
+		q, _ := f.Find(p.ID)
+		q.Groups = slices.DeleteFunc(q.Groups, func(x string) bool { return x == g })
+		if q.ActiveGroup == g {
+			q.ActiveGroup = ""
+		}
+		return f.Put(q)
+	})
 	return err
 }
 

@@ -83,21 +83,9 @@ func runSpend(ctx context.Context, args []string, env Env) error {
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	q := library.SpendQuery{}
-	switch *by {
-	case library.ByDay, library.ByWeek, library.ByMonth:
-		q.Period = *by
-	case library.ByModel, library.ByProfile, library.ByKind:
-		q.Group = *by
-	default:
-		return usageErr(env, catalogue.T("--by takes day, week, month, model, profile or kind, not %q"), *by)
-	}
-	if *since != "" {
-		t, err := time.ParseInLocation("2006-01-02", *since, time.Local)
-		if err != nil {
-			return usageErr(env, catalogue.T("--since takes a date such as 2026-11-01, not %q"), *since)
-		}
-		q.Since = t
+	q, err := spendQuery(env, *by, *since)
+	if err != nil {
+		return err
 	}
 	lib, err := openLedger(env)
 	if err != nil {
@@ -185,6 +173,27 @@ func runSpend(ctx context.Context, args []string, env Env) error {
 		return err
 	}
 	return printUnsure(ctx, env, lib, q.Since)
+}
+
+// spendQuery is what --by and --since ask of the ledger.
+func spendQuery(env Env, by, since string) (library.SpendQuery, error) {
+	q := library.SpendQuery{}
+	switch by {
+	case library.ByDay, library.ByWeek, library.ByMonth:
+		q.Period = by
+	case library.ByModel, library.ByProfile, library.ByKind:
+		q.Group = by
+	default:
+		return q, usageErr(env, catalogue.T("--by takes day, week, month, model, profile or kind, not %q"), by)
+	}
+	if since != "" {
+		t, err := time.ParseInLocation("2006-01-02", since, time.Local)
+		if err != nil {
+			return q, usageErr(env, catalogue.T("--since takes a date such as 2026-11-01, not %q"), since)
+		}
+		q.Since = t
+	}
+	return q, nil
 }
 
 // settleBeforeTotals settles the ledger of the key in use to its
