@@ -253,6 +253,10 @@ func TestAFolderAddsItsImagesUpToTheLimit(t *testing.T) {
 	if msg := topText(ea.win); !strings.Contains(msg, "4 were not added") || !strings.Contains(msg, "shot-17.png") {
 		t.Errorf("the dialog does not name what was left out: %q", msg)
 	}
+	// #57: the files are fine, so it is a notice, not an Error dialog
+	if msg := topText(ea.win); !strings.Contains(msg, "Not all the images were added") || strings.Contains(msg, "Error") {
+		t.Errorf("the limit is said as an error: %q", msg)
+	}
 }
 
 // "Edit this" makes a gallery item Edit's only image: the references

@@ -339,14 +339,23 @@ func (t *Room) AddFiles(paths []string) {
 			if len(notices) > 0 {
 				t.SetStatus(strings.Join(notices, "; ") + ".")
 			}
+			var limit string
 			if len(over) > 0 {
-				problems = append(problems, catalogue.N("Edit takes at most %d images, so %d were not added: %s.",
-					len(over), t.maxInputs(), len(over), strings.Join(over, ", ")))
+				limit = catalogue.N("Edit takes at most %d images, so %d were not added: %s.",
+					len(over), t.maxInputs(), len(over), strings.Join(over, ", "))
 			}
-			if len(problems) > 0 {
+			switch {
+			case len(problems) > 0:
 				// A dialog, not only the status line, which the service's
 				// state rewrites as it connects.
+				if limit != "" {
+					problems = append(problems, limit)
+				}
 				dialog.ShowError(errors.New(strings.Join(problems, "\n")), t.host.Window()) // one file a line
+			case limit != "":
+				// Only the limit: a notice, not an error (nothing is wrong
+				// with the files).
+				dialog.ShowInformation(catalogue.T("Not all the images were added"), limit, t.host.Window())
 			}
 		})
 	})
