@@ -121,6 +121,8 @@ func New(h Host, actions Actions) *Room {
 func (t *Room) Build() fyne.CanvasObject {
 	t.search = &widget.Entry{PlaceHolder: catalogue.T("Search prompts"), OnChanged: func(string) { t.Reload() }}
 	t.search.ActionItem = widget.NewIcon(theme.SearchIcon())
+	// Enter goes to the results: the arrows and Enter browse them at once.
+	t.search.OnSubmitted = func(string) { t.host.Window().Canvas().Focus(t.grid) }
 	t.favorites = widget.NewCheck(catalogue.T("Favourites only"), func(bool) { t.Reload() })
 	t.count = widget.NewLabel("")
 	t.filters = newFilterBar(t.Reload)

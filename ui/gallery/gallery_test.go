@@ -610,3 +610,20 @@ func TestStateFollowsWhatIsShown(t *testing.T) {
 	h.Until("back, and open", func() bool { return len(g.Items()) == 2 && g.Opened() != 0 })
 	_ = cat
 }
+
+// #57: Enter in the search goes to the results, where the arrows and
+// Enter browse at once.
+func TestEnterInTheSearchGoesToTheResults(t *testing.T) {
+	g, h := newGallery(t)
+	rows(t, h.Library(), 3, "generate")
+	h.UI(g.Reload)
+	h.Until("the count", func() bool { return g.Total() == 3 })
+	h.UI(func() {
+		c := h.Window().Canvas()
+		c.Focus(g.search)
+		g.search.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+		if c.Focused() != fyne.Focusable(g.grid) {
+			t.Errorf("focus is on %T after Enter, not the results", c.Focused())
+		}
+	})
+}
