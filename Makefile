@@ -62,7 +62,7 @@ RACE := -race -gcflags=modernc.org/...=-race=false
 # the two binaries that open windows and the real-window tests.
 UNIT_PKGS = $$(go list ./... | grep -v -x -e easel -e easel/bench/barewindow -e easel/e2e)
 
-.PHONY: checks deb deb-check flatpak-check flatpak-vendor e2e-binaries e2e-run run test build demo deps-fonts unit keyring e2e bench lint fuzz screenshot package install uninstall deps-build deps-test deps-go deps-node clean \
+.PHONY: checks deb deb-check flatpak-check flatpak-vendor winget e2e-binaries e2e-run run test build demo deps-fonts unit keyring e2e bench lint fuzz screenshot package install uninstall deps-build deps-test deps-go deps-node clean \
         windows test-windows unit-windows e2e-windows check-darwin deps-windows
 
 run: build deps-fonts
@@ -216,8 +216,25 @@ windows: deps-go deps-windows
 # credential store; then the release under Wine on its own display.
 test-windows: windows deps-windows
 	@$(call ensure_pkgs,$(WINE_PKGS))
+	$(MAKE) --no-print-directory winget
 	$(MAKE) --no-print-directory unit-windows
 	$(MAKE) --no-print-directory e2e-windows
+
+# The winget manifests of the zip release (build/windows/winget), in
+# dist/winget, with the zip's SHA-256; WINGET_URL is where the zip is
+# published. Each manifest is checked to parse and to name the package,
+# version and hash.
+WINGET_URL ?= https://easel.invalid/releases/$(VERSION)/easel-windows-amd64.zip
+
+winget: windows
+	@$(call ensure_pkgs,python3-yaml)
+	rm -rf $(DIST)/winget
+	dir=$$(build/windows/winget/make-manifests $(VERSION) $(WIN_ZIP) $(WINGET_URL) $(DIST)/winget) && \
+	python3 -c 'import yaml, glob, hashlib, sys; d = sys.argv[1]; \
+		ms = {f.rsplit("/", 1)[1]: yaml.safe_load(open(f)) for f in glob.glob(d + "/*.yaml")}; \
+		assert len(ms) == 3 and all(m["PackageIdentifier"] == "Easel.Easel" and m["PackageVersion"] == "$(VERSION)" for m in ms.values()), ms; \
+		i = ms["Easel.Easel.installer.yaml"]["Installers"][0]; \
+		assert i["InstallerSha256"] == hashlib.sha256(open("$(WIN_ZIP)", "rb").read()).hexdigest().upper(), i' "$$dir"
 
 unit-windows:
 	$(WIN_ENV) go vet -trimpath -tags release ./...
