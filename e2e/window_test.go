@@ -133,7 +133,8 @@ func TestScreenshot(t *testing.T) {
 
 // SIGTERM (what a logout, kill and systemd send) leaves as Ctrl+Q does:
 // the prompt typed since the start is kept for the next one, and nothing
-// panics on the way out.
+// panics on the way out. (Under load, the CI run at ae83bff lost it from
+// Fyne's file: the copy now has the last word when it is newer.)
 func TestSIGTERMKeepsTheDraftInRealWindow(t *testing.T) {
 	bin := binary(t, "EASEL_BIN")
 	home := t.TempDir()
@@ -160,6 +161,16 @@ func TestSIGTERMKeepsTheDraftInRealWindow(t *testing.T) {
 	}
 	if strings.Contains(p.out.String(), "panic") {
 		t.Errorf("panicked on the way out:\n%s", p.out)
+	}
+	// The draft is in Fyne's file, or in Easel's own copy written after
+	// it (Fyne defers a write within 100 ms of its last to the loop the
+	// quit stopped): either way the next start has it. Started again
+	// and left with Ctrl+Q, Fyne's file holds it.
+	again := start(t, bin, home, "--demo")
+	again.waitSettled(ctx)
+	again.key("ctrl+q")
+	if err := again.waitExit(15 * time.Second); err != nil {
+		t.Fatalf("exit: %v\n%s", err, again.out)
 	}
 	prefs, err := os.ReadFile(filepath.Join(home, ".config", "fyne", "dev.easel.app", "preferences.json"))
 	if err != nil || !strings.Contains(string(prefs), "a harbour in the fog") {

@@ -18,7 +18,8 @@ func openStateCopy(a fyne.App, dir string) *statecopy.Copy {
 	if !ok || dir == "" {
 		return nil
 	}
-	c := statecopy.Open(values, filepath.Join(dir, "easel-state.json"), prefVersion)
+	// Fyne keeps its preferences in the same folder (app.storageRoot).
+	c := statecopy.Open(values, filepath.Join(dir, "easel-state.json"), prefVersion, filepath.Join(dir, "preferences.json"))
 	a.Preferences().AddChangeListener(c.Changed)
 	return c
 }

@@ -42,11 +42,13 @@ type Copy struct {
 const writeEvery = 300 * time.Millisecond
 
 // Open keeps a copy of values at path, putting it back first when
-// values lack the key marker (Fyne's file was emptied or lost). Tell it
-// of each change (Changed).
-func Open(values Values, path, marker string) *Copy {
+// values lack the key marker (Fyne's file was emptied or lost), or when
+// the copy was written after settings, the file values were read from
+// (Fyne's last write at a quit did not happen: see restore). Tell it of
+// each change (Changed).
+func Open(values Values, path, marker, settings string) *Copy {
 	c := &Copy{path: path, values: values, kick: make(chan struct{}, 1)}
-	c.restore(marker)
+	c.restore(marker, settings)
 	go func() {
 		for range c.kick {
 			c.Write()
@@ -68,11 +70,29 @@ func (c *Copy) Changed() {
 }
 
 // restore puts the copy's values back where values hold no marker: they
-// were emptied or lost. Values that hold it are left as they are.
-func (c *Copy) restore(marker string) {
+// were emptied or lost; and where the copy is newer than the settings
+// file. Fyne defers a write that comes within 100 ms of its last one to
+// its event loop, which a quit stops: the drafts saved as Easel leaves
+// came that close after the window's layout, and a SIGTERM on a loaded
+// machine lost them from Fyne's file (not from the copy, written last).
+// The copy holds the whole map as it was when written, so when it was
+// written after the settings file it is the later of the two.
+func (c *Copy) restore(marker, settings string) {
 	data, err := os.ReadFile(c.path)
 	if err != nil {
 		return
+	}
+	if newer(c.path, settings) {
+		var saved map[string]any
+		if json.Unmarshal(data, &saved) == nil {
+			slog.Info("state: Easel's copy of its settings is newer than the settings file; it is put back", "path", c.path)
+			c.values.WriteValues(func(m map[string]any) {
+				for k, v := range saved {
+					m[k] = typedList(v)
+				}
+			})
+			return
+		}
 	}
 	var saved map[string]any
 	if err := json.Unmarshal(data, &saved); err != nil {
@@ -90,6 +110,20 @@ func (c *Copy) restore(marker string) {
 			m[k] = typedList(v)
 		}
 	})
+}
+
+// newer reports whether the file at a was written after the one at b,
+// which exists.
+func newer(a, b string) bool {
+	if b == "" {
+		return false
+	}
+	sa, err := os.Stat(a)
+	if err != nil {
+		return false
+	}
+	sb, err := os.Stat(b)
+	return err == nil && sa.ModTime().After(sb.ModTime())
 }
 
 // typedList is v as Fyne keeps a list: JSON reads []any, Fyne's

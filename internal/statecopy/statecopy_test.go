@@ -38,7 +38,7 @@ func (v *values) set(k string, x any) {
 func TestTheCopySurvivesAnEmptiedSettingsFile(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "easel-state.json")
 	v := &values{m: map[string]any{}}
-	c := Open(v, path, "window.version")
+	c := Open(v, path, "window.version", "")
 	v.set("window.version", 1)
 	v.set("window.width", 1280.0)
 	v.set("draft.generate", "a lighthouse at dusk")
@@ -56,7 +56,7 @@ func TestTheCopySurvivesAnEmptiedSettingsFile(t *testing.T) {
 	}
 
 	emptied := &values{m: map[string]any{}}
-	Open(emptied, path, "window.version")
+	Open(emptied, path, "window.version", "")
 	if emptied.m["window.width"] != 1280.0 || emptied.m["draft.generate"] != "a lighthouse at dusk" || emptied.m["window.version"] != 1.0 {
 		t.Errorf("put back: %v", emptied.m)
 	}
@@ -65,9 +65,41 @@ func TestTheCopySurvivesAnEmptiedSettingsFile(t *testing.T) {
 	}
 
 	whole := &values{m: map[string]any{"window.version": 1, "draft.generate": "newer"}}
-	Open(whole, path, "window.version")
+	Open(whole, path, "window.version", "")
 	if whole.m["draft.generate"] != "newer" {
 		t.Errorf("whole settings were overwritten: %v", whole.m)
+	}
+}
+
+// A quit whose last write of the settings file did not happen (Fyne
+// defers a write within 100 ms of the one before to its stopped loop):
+// the copy, written after, is the later and is put back; a copy older
+// than the settings file is not.
+func TestANewerCopyIsTheLastWord(t *testing.T) {
+	dir := t.TempDir()
+	path, settings := filepath.Join(dir, "easel-state.json"), filepath.Join(dir, "preferences.json")
+	if err := os.WriteFile(settings, []byte(`{"window.version":1,"window.lastTab":1}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(`{"window.version":1,"window.lastTab":1,"draft.generate":"a harbour in the fog"}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	past := time.Now().Add(-time.Minute)
+	if err := os.Chtimes(settings, past, past); err != nil {
+		t.Fatal(err)
+	}
+	lost := &values{m: map[string]any{"window.version": 1.0, "window.lastTab": 1.0}}
+	Open(lost, path, "window.version", settings)
+	if lost.m["draft.generate"] != "a harbour in the fog" {
+		t.Errorf("the draft only the copy had: %v", lost.m)
+	}
+	if err := os.Chtimes(path, past.Add(-time.Minute), past.Add(-time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	later := &values{m: map[string]any{"window.version": 1.0, "draft.generate": "typed later"}}
+	Open(later, path, "window.version", settings)
+	if later.m["draft.generate"] != "typed later" {
+		t.Errorf("an older copy overwrote the settings: %v", later.m)
 	}
 }
 
