@@ -92,8 +92,9 @@ test: deps-build deps-test deps-go deps-node deps-fonts
 	$(MAKE) --no-print-directory e2e-binaries
 	@mkdir -p .cache; \
 	 nice -n 19 $(MAKE) --no-print-directory checks >.cache/checks.log 2>&1 & checks=$$!; \
-	 $(MAKE) --no-print-directory e2e-run; e2e=$$?; \
-	 wait $$checks; c=$$?; echo "== lint, check-darwin, keyring (run beside the real-window tests)"; cat .cache/checks.log; \
+	 e2e=0; $(MAKE) --no-print-directory e2e-run || e2e=$$?; \
+	 c=0; wait $$checks || c=$$?; \
+	 echo "== lint, check-darwin, keyring, the packages (run beside the real-window tests): exit $$c"; cat .cache/checks.log; \
 	 [ $$e2e -eq 0 ] && [ $$c -eq 0 ]
 
 checks: lint check-darwin keyring deb-check flatpak-check
