@@ -38,7 +38,8 @@ type maskTools struct {
 	// toolbar sits above canvas, the painter's area, and options under
 	// it: what the tool chosen takes (brushOpts, maskOpts or markOpts),
 	// as a painter's tool options follow the tool. panel is what the side
-	// panel says of the marks: what they do with the model chosen.
+	// panel says of the mask and the marks: the share that may change,
+	// and what the marks do with the model chosen.
 	toolbar   *fyne.Container
 	options   *fyne.Container
 	brushOpts *fyne.Container
@@ -170,20 +171,23 @@ func newMaskTools(h dialogs.Host) *maskTools {
 	// and the zoom; under it the tool's options: the brush's size and
 	// hardness, the tint, the mask's actions and its coverage for the
 	// mask's tools, undo and clear for the marks'. The side panel keeps
-	// the request.
+	// the request: what share of the image may change, and what the
+	// marks do with the model chosen.
 	m.zoomRow = container.NewHBox(zoomOut, m.zoom, zoomIn, fit, actual)
 	m.toolbar = container.NewHBox(m.tool, m.eraser, m.undo, m.redo)
 	m.brushOpts = container.NewHBox(widget.NewLabel(catalogue.T("Size ([ ])")), sized(m.size, 140),
 		widget.NewLabel(catalogue.T("Hardness")), sized(m.hardness, 100))
-	m.maskOpts = container.NewHBox(widget.NewLabel(catalogue.T("Tint")), sized(m.opacity, 90), m.tintShow, maskButton, m.coverage)
+	m.maskOpts = container.NewHBox(widget.NewLabel(catalogue.T("Tint")), sized(m.opacity, 90), m.tintShow, maskButton)
 	m.markOpts = container.NewHBox(m.undoMark, m.clearMarks)
+	// One row (two where the window is narrow), the same height whatever
+	// the tool, so the picture does not move as the tool changes.
 	m.options = container.New(layout.NewRowWrapLayout(), m.brushOpts, m.maskOpts, m.markOpts)
 	bg := swatch.New(theme.ColorNameInputBackground)
 	// A wrapping label must not sit in a Center container: it would
 	// shrink to one character per line.
 	m.empty = container.NewPadded(kit.HintLabel(catalogue.T("Add an image: the mask is painted on the first one, over what may change. Without a mask, the whole image may change.")))
 	m.canvas = container.NewStack(bg, m.empty, m.painter)
-	m.panel = container.NewVBox(kit.Heading(catalogue.T("Marks")), m.marksNote)
+	m.panel = container.NewVBox(kit.Heading(catalogue.T("Mask")), m.coverage, kit.Heading(catalogue.T("Marks")), m.marksNote)
 	m.followTool()
 	m.sync()
 	return m
