@@ -141,12 +141,12 @@ deb-check: deb
 	appstreamcli validate --no-net build/linux/$(APP_ID).metainfo.xml
 	desktop-file-validate $(PKG_ROOT)/share/applications/$(APP_ID).desktop
 	@if dpkg -s easel >/dev/null 2>&1; then echo "a package named easel is installed here: not installing over it"; exit 0; fi; \
-	 $(SUDO) apt-get install -y -q ./$(DEB) >/dev/null && \
+	 flock $${TMPDIR:-/tmp}/easel-apt.lock $(SUDO) apt-get -o DPkg::Lock::Timeout=600 install -y -q ./$(DEB) >/dev/null && \
 	 /usr/bin/easel --version && \
 	 appstreamcli validate --no-net /usr/share/metainfo/$(APP_ID).metainfo.xml && \
 	 desktop-file-validate /usr/share/applications/$(APP_ID).desktop && \
 	 test -f /usr/share/icons/hicolor/48x48/apps/$(APP_ID).png; ok=$$?; \
-	 $(SUDO) apt-get remove -y -q easel >/dev/null; \
+	 flock $${TMPDIR:-/tmp}/easel-apt.lock $(SUDO) apt-get -o DPkg::Lock::Timeout=600 remove -y -q easel >/dev/null; \
 	 if [ -e /usr/bin/easel ]; then echo "apt-get remove left /usr/bin/easel"; exit 1; fi; \
 	 exit $$ok
 
