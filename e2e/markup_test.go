@@ -153,26 +153,20 @@ func markedEdit(ctx context.Context, t *testing.T, bin, home, path, model string
 			save(t, filepath.Join(dir, name), p.screenshot())
 		}
 	}
-	// The painter shows the 1024-pixel square at 51 % from (207, 235),
-	// under the tools and their options, in a 1280x800 window without a
-	// banner (make e2e has a keyring): strokes are given in the image's
-	// pixels.
+	// The painter shows the 1024-pixel square at 55 % from (187, 195),
+	// in a 1280x800 window without a banner (make e2e has a keyring).
 	tool := func(y int) {
 		p.click(65, 174)
 		time.Sleep(400 * time.Millisecond)
 		p.click(50, y)
 		time.Sleep(300 * time.Millisecond)
 	}
-	drag := func(x0, y0, x1, y1 float64) {
-		const scale = 521.0 / 1024
-		p.drag(207+int(x0*scale), 235+int(y0*scale), 207+int(x1*scale), 235+int(y1*scale))
-	}
 	tool(207) // Brush: a stroke of mask along the top
-	drag(95, 64, 498, 64)
-	tool(364) // Mark: arrow
-	drag(174, 810, 678, 404)
+	p.drag(239, 230, 461, 230)
+	tool(364) // Mark: arrow, from image (174,810) to (678,404)
+	p.drag(282, 639, 559, 416)
 	tool(403) // Mark: circle
-	drag(414, 264, 534, 264)
+	p.drag(415, 340, 481, 340)
 	shot("markup-marks.png")
 	p.click(1100, 170) // the prompt
 	p.typeText("a window where the arrow points")

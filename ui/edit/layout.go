@@ -46,7 +46,7 @@ func (t *Room) layOut() fyne.CanvasObject {
 	// they fit, the zoom on a row of its own where they do not (at 1024
 	// wide beside the panel they were drawn over Eraser and undo).
 	toolbar := container.New(layout.NewRowWrapLayout(), t.mask.toolbar, container.NewHBox(t.mask.zoomRow, t.fold))
-	canvasColumn := container.NewBorder(container.NewVBox(strip, toolbar, t.mask.options), nil, nil, nil, t.mask.canvas)
+	canvasColumn := container.NewBorder(container.NewVBox(strip, toolbar), nil, nil, nil, t.mask.canvas)
 
 	// The panel's form scrolls above, the edits below it, each in its
 	// own part of the column, and Send edit stays in sight under both at

@@ -13,7 +13,6 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -27,7 +26,6 @@ import (
 	"easel/ui/dialogs"
 	"easel/ui/kit"
 	"easel/ui/widgets/maskpaint"
-	"easel/ui/widgets/popmenu"
 	"easel/ui/widgets/swatch"
 )
 
@@ -35,27 +33,20 @@ import (
 // brush's controls, and what share of the image may change.
 type maskTools struct {
 	host dialogs.Host
-	// toolbar sits above canvas, the painter's area, and options under
-	// it: what the tool chosen takes (brushOpts, maskOpts or markOpts),
-	// as a painter's tool options follow the tool. panel is what the side
-	// panel says of the mask and the marks: the share that may change,
-	// and what the marks do with the model chosen.
-	toolbar   *fyne.Container
-	options   *fyne.Container
-	brushOpts *fyne.Container
-	maskOpts  *fyne.Container
-	markOpts  *fyne.Container
-	canvas    *fyne.Container
-	panel     *fyne.Container
-	painter   *maskpaint.Painter
-	empty     *fyne.Container
-	tool      *widget.Select
-	eraser    *widget.Check
-	size      *widget.Slider
-	hardness  *widget.Slider
-	undo      *widget.Button
-	redo      *widget.Button
-	coverage  *widget.Label
+	// toolbar sits above canvas, the painter's area; panel holds the
+	// brush's sliders and the mask's actions, for the side panel.
+	toolbar  *fyne.Container
+	canvas   *fyne.Container
+	panel    *fyne.Container
+	painter  *maskpaint.Painter
+	empty    *fyne.Container
+	tool     *widget.Select
+	eraser   *widget.Check
+	size     *widget.Slider
+	hardness *widget.Slider
+	undo     *widget.Button
+	redo     *widget.Button
+	coverage *widget.Label
 	// undoMark, clearMarks and marksNote are the marks' part of the
 	// panel: what the marks will do with the model chosen.
 	undoMark   *widget.Button
@@ -126,7 +117,6 @@ func newMaskTools(h dialogs.Host) *maskTools {
 				m.painter.Tool = maskpaint.Tool(i)
 			}
 		}
-		m.followTool()
 	})
 	m.tool.SetSelected(names[0])
 	m.eraser = widget.NewCheck(catalogue.T("Eraser (E)"), func(on bool) { m.painter.Erase = on })
@@ -140,15 +130,11 @@ func newMaskTools(h dialogs.Host) *maskTools {
 	do := func(f func(*mask.Mask)) func() { return func() { m.painter.Do(f) } }
 	m.undo = &widget.Button{Icon: theme.ContentUndoIcon(), OnTapped: do((*mask.Mask).Undo)}
 	m.redo = &widget.Button{Icon: theme.ContentRedoIcon(), OnTapped: do((*mask.Mask).Redo)}
-	maskMenu := fyne.NewMenu("",
-		fyne.NewMenuItem(catalogue.T("Invert"), do((*mask.Mask).Invert)),
-		fyne.NewMenuItem(catalogue.T("Clear"), do((*mask.Mask).Clear)),
-		fyne.NewMenuItem(catalogue.T("Fill"), do((*mask.Mask).Fill)),
-		fyne.NewMenuItemSeparator(),
-		fyne.NewMenuItem(catalogue.T("Import…"), m.importMask),
-		fyne.NewMenuItem(catalogue.T("Export…"), m.exportMask))
-	maskButton := &widget.Button{Text: catalogue.T("Mask"), Icon: theme.MenuDropDownIcon(), IconPlacement: widget.ButtonIconTrailingText}
-	maskButton.OnTapped = func() { popmenu.ShowBelow(maskMenu, maskButton) }
+	invert := &widget.Button{Text: catalogue.T("Invert"), OnTapped: do((*mask.Mask).Invert)}
+	clear := &widget.Button{Text: catalogue.T("Clear"), OnTapped: do((*mask.Mask).Clear)}
+	fill := &widget.Button{Text: catalogue.T("Fill"), OnTapped: do((*mask.Mask).Fill)}
+	importMask := &widget.Button{Text: catalogue.T("Import…"), Icon: theme.FolderOpenIcon(), OnTapped: m.importMask}
+	exportMask := &widget.Button{Text: catalogue.T("Export…"), Icon: theme.DocumentSaveIcon(), OnTapped: m.exportMask}
 	m.undoMark = &widget.Button{Text: catalogue.T("Undo mark"), Icon: theme.ContentUndoIcon(), OnTapped: m.painter.Marks.Undo}
 	m.clearMarks = &widget.Button{Text: catalogue.T("Clear marks"), OnTapped: m.painter.Marks.Clear}
 	m.marksNote = kit.HintLabel("")
@@ -167,51 +153,32 @@ func newMaskTools(h dialogs.Host) *maskTools {
 	actual := &widget.Button{Text: "100 %", OnTapped: m.painter.Zoom().Actual}
 	m.painter.OnChanged = m.sync
 
-	// Above the canvas, one row: the tools, the eraser, undo and redo,
-	// and the zoom; under it the tool's options: the brush's size and
-	// hardness, the tint, the mask's actions and its coverage for the
-	// mask's tools, undo and clear for the marks'. The side panel keeps
-	// the request: what share of the image may change, and what the
-	// marks do with the model chosen.
+	// Above the canvas, one row: the tools, the eraser, the tint's
+	// switch, undo and redo, and the zoom; the brush's size, hardness and
+	// tint, the mask's actions and its coverage go in the side panel
+	// (panel), so the rest of the area is the painter's.
 	m.zoomRow = container.NewHBox(zoomOut, m.zoom, zoomIn, fit, actual)
 	m.toolbar = container.NewHBox(m.tool, m.eraser, m.undo, m.redo)
-	m.brushOpts = container.NewHBox(widget.NewLabel(catalogue.T("Size ([ ])")), sized(m.size, 140),
-		widget.NewLabel(catalogue.T("Hardness")), sized(m.hardness, 100))
-	m.maskOpts = container.NewHBox(widget.NewLabel(catalogue.T("Tint")), sized(m.opacity, 90), m.tintShow, maskButton)
-	m.markOpts = container.NewHBox(m.undoMark, m.clearMarks)
-	// One row (two where the window is narrow), the same height whatever
-	// the tool, so the picture does not move as the tool changes.
-	m.options = container.New(layout.NewRowWrapLayout(), m.brushOpts, m.maskOpts, m.markOpts)
 	bg := swatch.New(theme.ColorNameInputBackground)
 	// A wrapping label must not sit in a Center container: it would
 	// shrink to one character per line.
 	m.empty = container.NewPadded(kit.HintLabel(catalogue.T("Add an image: the mask is painted on the first one, over what may change. Without a mask, the whole image may change.")))
 	m.canvas = container.NewStack(bg, m.empty, m.painter)
-	m.panel = container.NewVBox(kit.Heading(catalogue.T("Mask")), m.coverage, kit.Heading(catalogue.T("Marks")), m.marksNote)
-	m.followTool()
+	m.panel = container.NewVBox(
+		kit.Heading(catalogue.T("Mask")),
+		m.coverage,
+		widget.NewForm(
+			widget.NewFormItem(catalogue.T("Size ([ ])"), m.size),
+			widget.NewFormItem(catalogue.T("Hardness"), m.hardness),
+			widget.NewFormItem(catalogue.T("Tint"), container.NewBorder(nil, nil, nil, m.tintShow, m.opacity))),
+		container.NewGridWithColumns(3, invert, clear, fill),
+		container.NewGridWithColumns(2, importMask, exportMask),
+		kit.Heading(catalogue.T("Marks")),
+		m.marksNote,
+		container.NewGridWithColumns(2, m.undoMark, m.clearMarks),
+	)
 	m.sync()
 	return m
-}
-
-// followTool shows the options of the tool chosen: size and hardness for
-// the brush, the tint and the mask's actions for every mask tool, undo
-// and clear for the marks.
-func (m *maskTools) followTool() {
-	if m.options == nil {
-		return
-	}
-	t := m.painter.Tool
-	marking := t.Marking()
-	m.brushOpts.Hidden = t != maskpaint.Brush
-	m.maskOpts.Hidden = marking
-	m.markOpts.Hidden = !marking
-	m.options.Refresh()
-}
-
-// sized is o at width w and its own height: a slider in a row of a
-// toolbar has no width of its own.
-func sized(o fyne.CanvasObject, w float32) fyne.CanvasObject {
-	return container.NewGridWrap(fyne.NewSize(w, o.MinSize().Height), o)
 }
 
 // differs reports whether in is not the input the painter shows.

@@ -38,8 +38,8 @@ const (
 	MarkNote
 )
 
-// Marking reports whether t draws marks rather than painting the mask.
-func (t Tool) Marking() bool { return t >= MarkPen }
+// marking reports whether t draws marks rather than painting the mask.
+func (t Tool) marking() bool { return t >= MarkPen }
 
 // tint is the colour painted areas show in: what may change.
 var tint = color.NRGBA{R: 0xff, G: 0x30, B: 0x60, A: 0xff}
@@ -246,7 +246,7 @@ func (p *Painter) dragged(pos fyne.Position) {
 			p.m.Begin()
 		}
 	}
-	if p.Tool.Marking() {
+	if p.Tool.marking() {
 		p.Marks.drag(p.Tool, p.start, at)
 		p.last = at
 		return
@@ -272,7 +272,7 @@ func (p *Painter) dragEnd() {
 		return
 	}
 	p.dragging = false
-	if p.Tool.Marking() {
+	if p.Tool.marking() {
 		p.Marks.end(p.Tool)
 		return
 	}
