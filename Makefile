@@ -232,7 +232,8 @@ test-windows: windows deps-windows
 # version and hash.
 WINGET_URL ?= https://easel.invalid/releases/$(VERSION)/easel-windows-amd64.zip
 
-winget: windows
+winget:
+	@[ -f $(WIN_ZIP) ] || $(MAKE) --no-print-directory windows
 	@$(call ensure_pkgs,python3-yaml)
 	rm -rf $(DIST)/winget
 	dir=$$(build/windows/winget/make-manifests $(VERSION) $(WIN_ZIP) $(WINGET_URL) $(DIST)/winget) && \
