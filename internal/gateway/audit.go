@@ -1,7 +1,6 @@
 package gateway
 
 import (
-	"math"
 	"sort"
 
 	"easel/internal/pricing"
@@ -121,22 +120,24 @@ func (f Facts) unitAddsUp() bool {
 		}
 	}
 	if len(ratios) == 0 {
-		return qpu >= minPerUnit && qpu <= maxPerUnit
+		return within(qpu, minPerUnit, maxPerUnit)
 	}
 	sort.Float64s(ratios)
-	m := ratios[len(ratios)/2]
-	return m >= 1.0/unitSlack && m <= unitSlack && !math.IsNaN(m)
+	return within(ratios[len(ratios)/2], 1.0/unitSlack, unitSlack) // false for NaN
 }
 
 // Doubted reports whether the figure what (for group, for a group's
 // ratio) does not add up.
 func (f Facts) Doubted(what, group string) bool {
-	for _, d := range f.Doubts {
-		if d.What == what && (what != DoubtGroup || d.Group == groupName(group)) {
-			return true
-		}
-	}
-	return false
+	_, ok := f.DoubtOf(what, group)
+	return ok
+}
+
+// RatioDoubted reports whether the ratio the gateway gives a key of
+// group does not add up: its group's published ratio, or sub2api's rate
+// for the key.
+func (f Facts) RatioDoubted(group string) bool {
+	return f.Doubted(DoubtGroup, group) || f.Kind == Sub2API && f.Doubted(DoubtRate, "")
 }
 
 // DoubtOf is the doubt about what (for group), if any.

@@ -181,7 +181,7 @@ func (f Facts) QuotaPerUnit() float64 {
 // GroupRatio is the ratio the gateway publishes for group ("" is its
 // "default"); ok is false when it publishes none.
 func (f Facts) GroupRatio(group string) (float64, bool) {
-	if f.Doubted(DoubtGroup, group) || f.Kind == Sub2API && f.Doubted(DoubtRate, "") {
+	if f.RatioDoubted(group) {
 		return 0, false
 	}
 	if f.Kind == Sub2API && f.Rate > 0 {

@@ -362,7 +362,7 @@ func KeyRate(p config.Profile, group string, f gateway.Facts) (rate float64, sou
 	if p.Prices.GroupRate > 0 {
 		return p.Prices.GroupRate, RateFromUser
 	}
-	if f.Doubted(gateway.DoubtGroup, group) || f.Kind == gateway.Sub2API && f.Doubted(gateway.DoubtRate, "") {
+	if f.RatioDoubted(group) {
 		return 1, RateDoubted
 	}
 	if group == "" && (f.Pricing != nil || f.Kind == gateway.OneAPI) {
@@ -451,15 +451,18 @@ func Reconcile(ctx context.Context, lib *library.Library, p config.Profile, aske
 	}
 	money := func(v float64) pricing.Money { return pricing.Money{Amount: v, Currency: cur} }
 	r := Reconciliation{Group: p.UsingGroup(), Billed: money(billed), Unsure: money(unsure), unit: f.InCurrency(1, cur, p.Prices.PerDollarRate())}
-	if d, ok := f.DoubtOf(gateway.DoubtUnit, ""); ok {
+	switch d, doubted := f.DoubtOf(gateway.DoubtUnit, ""); {
+	case doubted:
 		r.Doubt = DoubtText(d, pricing.Money{})
-	} else if f.Usage != nil {
+	case f.Usage != nil:
 		r.Gateway, r.HasGateway, r.Checked = money(f.InCurrency(f.Usage.Used, cur, p.Prices.PerDollarRate())), true, f.UsageChecked
 		r.Endpoint = "/api/usage/token/"
-	} else if b, known, _ := lib.Ledger().BalanceOf(ctx, p.ID, p.UsingGroup()); f.Kind == gateway.OneAPI && known && b.Reported && !bad(b.Used) {
+	case f.Kind == gateway.OneAPI:
 		// one-api's billing pair counts the key's own use
-		r.Gateway, r.HasGateway, r.Checked = money(readingIn(f, gateway.UnitDollars, b.Used, cur, p)), true, b.Checked
-		r.Endpoint = "/dashboard/billing/usage"
+		if b, known, _ := lib.Ledger().BalanceOf(ctx, p.ID, p.UsingGroup()); known && b.Reported && !bad(b.Used) {
+			r.Gateway, r.HasGateway, r.Checked = money(readingIn(f, gateway.UnitDollars, b.Used, cur, p)), true, b.Checked
+			r.Endpoint = "/dashboard/billing/usage"
+		}
 	}
 	return r, nil
 }
