@@ -2,7 +2,6 @@ package cli
 
 import (
 	"cmp"
-	"encoding/json"
 	"errors"
 	"io"
 	"sync"
@@ -140,7 +139,5 @@ func (r *jsonReport) print(w io.Writer, err error) {
 			}
 		}
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	_ = enc.Encode(r)
+	_ = printDoc(w, r)
 }
