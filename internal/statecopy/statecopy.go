@@ -82,18 +82,6 @@ func (c *Copy) restore(marker, settings string) {
 	if err != nil {
 		return
 	}
-	if newer(c.path, settings) {
-		var saved map[string]any
-		if json.Unmarshal(data, &saved) == nil {
-			slog.Info("state: Easel's copy of its settings is newer than the settings file; it is put back", "path", c.path)
-			c.values.WriteValues(func(m map[string]any) {
-				for k, v := range saved {
-					m[k] = typedList(v)
-				}
-			})
-			return
-		}
-	}
 	var saved map[string]any
 	if err := json.Unmarshal(data, &saved); err != nil {
 		slog.Warn("state: Easel's copy of its settings could not be read", "path", c.path, "err", err)
@@ -101,10 +89,14 @@ func (c *Copy) restore(marker, settings string) {
 	}
 	var missing bool
 	c.values.ReadValues(func(m map[string]any) { _, has := m[marker]; missing = !has })
-	if !missing {
+	switch {
+	case newer(c.path, settings):
+		slog.Info("state: Easel's copy of its settings is newer than the settings file; it is put back", "path", c.path)
+	case missing:
+		slog.Warn("state: the settings were empty; Easel's own copy is put back", "path", c.path, "values", len(saved))
+	default:
 		return
 	}
-	slog.Warn("state: the settings were empty; Easel's own copy is put back", "path", c.path, "values", len(saved))
 	c.values.WriteValues(func(m map[string]any) {
 		for k, v := range saved {
 			m[k] = typedList(v)
