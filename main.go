@@ -24,6 +24,7 @@ import (
 	"easel/internal/catalogue"
 	"easel/internal/cli"
 	"easel/internal/config"
+	"easel/internal/imageio"
 	"easel/internal/instance"
 	"easel/internal/library"
 	_ "easel/internal/posixlocale" // before Fyne initialises: see the package doc
@@ -34,6 +35,9 @@ import (
 func main() {
 	// A child started to decode a picture does that and nothing else.
 	quarantine.Serve(library.MakeThumbnail)
+	// Every picture Easel has not seen before is drawn in such a child
+	// first, in the window and in the commands alike.
+	imageio.SetVetter(quarantine.Vetter)
 	speak()
 	logLevel, args := cli.TakeLogLevel(os.Args[1:], os.Getenv("EASEL_LOG_LEVEL"))
 	closeLog := openLog(logLevel)

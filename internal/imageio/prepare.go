@@ -86,6 +86,9 @@ func Prepare(name string, data []byte, limit int64) (Prepared, error) {
 	if !complete(format, data) {
 		return Prepared{}, fmt.Errorf(catalogue.T("%s looks like a %s image but is damaged or cut short"), name, formatName(format))
 	}
+	if err := Vet(bytes.NewReader(data)); err != nil {
+		return Prepared{}, fmt.Errorf("%s: %w", name, err)
+	}
 	// Every file is decoded once, whole: a file damaged inside (its end
 	// intact) is refused here, not by the service after the upload.
 	var img image.Image

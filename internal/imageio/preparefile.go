@@ -51,6 +51,9 @@ func PrepareFile(path, name string) (Prepared, error) {
 		}
 		return ReadPrepared(f, name)
 	}
+	if err := vetFile(path, name); err != nil {
+		return Prepared{}, err
+	}
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
 		return Prepared{}, err
 	}

@@ -35,9 +35,9 @@ const (
 	MemoryLimit = 2 << 30
 	CPULimit    = 20 * time.Second
 	WaitLimit   = 30 * time.Second
-	// maxInput bounds what a child reads: the largest upload the service
-	// takes, with room.
-	maxInput = 64 << 20
+	// maxInput bounds what a child reads: the largest file Easel reads
+	// as a picture (imageio.MaxReadBytes).
+	maxInput = 512 << 20
 	// maxOutput bounds a child's answer: a thumbnail.
 	maxOutput = 16 << 20
 )
@@ -79,11 +79,11 @@ func Serve(work func(data []byte) ([]byte, error)) {
 	os.Exit(0)
 }
 
-// Run runs the child on data and returns its answer. An error is a
+// Run runs the child on the picture read from in and returns its answer. An error is a
 // *Refused when the child ran and failed (its reason, or the limit that
 // stopped it); any other error means no child could run, and the caller
 // decides.
-func Run(ctx context.Context, data []byte) ([]byte, error) {
+func Run(ctx context.Context, in io.Reader) ([]byte, error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return nil, err
@@ -111,7 +111,9 @@ func Run(ctx context.Context, data []byte) ([]byte, error) {
 	if cerr != nil {
 		slog.Warn("quarantine: the decode child could not be confined; only the wait bounds it", "err", cerr)
 	}
-	_, _ = stdin.Write(data)
+	// A child that ends early (over its input bound, or dead) closes
+	// the pipe: the copy's error is the child's, said by its exit.
+	_, _ = io.Copy(stdin, in)
 	_ = stdin.Close()
 	err = cmd.Wait()
 	switch {
@@ -158,7 +160,7 @@ func (l *limited) Write(p []byte) (int, error) {
 // work is done here, and said in the log.
 func Maker(work func([]byte) ([]byte, error)) func([]byte) ([]byte, error) {
 	return func(data []byte) ([]byte, error) {
-		out, err := Run(context.Background(), data)
+		out, err := Run(context.Background(), bytes.NewReader(data))
 		var refused *Refused
 		if err != nil && !errors.As(err, &refused) {
 			slog.Warn("quarantine: no child could decode a picture; decoding it in this process", "err", err)
@@ -166,4 +168,19 @@ func Maker(work func([]byte) ([]byte, error)) func([]byte) ([]byte, error) {
 		}
 		return out, err
 	}
+}
+
+// Vetter is imageio's vetter (imageio.SetVetter): a picture is drawn in
+// a child, and refused with the child's reason when it could not be.
+// Where no child can run at all, the picture passes, said in the log, as
+// Maker does: refusing every picture would leave Easel unable to read
+// any.
+func Vetter(in io.Reader) error {
+	_, err := Run(context.Background(), in)
+	var refused *Refused
+	if err != nil && !errors.As(err, &refused) {
+		slog.Warn("quarantine: no child could vet a picture; it is read in this process", "err", err)
+		return nil
+	}
+	return err
 }

@@ -36,7 +36,7 @@ func TestMain(m *testing.M) {
 
 // A picture's work runs in the child and its answer comes back.
 func TestAChildDoesTheWork(t *testing.T) {
-	out, err := Run(context.Background(), []byte("a lighthouse"))
+	out, err := Run(context.Background(), strings.NewReader("a lighthouse"))
 	if err != nil || string(out) != "thumb of a lighthouse" {
 		t.Fatalf("Run = %q, %v", out, err)
 	}
@@ -54,7 +54,7 @@ func TestAChildsFailureIsAReasonNotACrash(t *testing.T) {
 			t.Log("no memory bound here (Wine does not enforce a job's, a race-built child has none): the bomb is left to the other builds")
 			continue
 		}
-		out, err := Run(context.Background(), []byte(data))
+		out, err := Run(context.Background(), strings.NewReader(data))
 		var refused *Refused
 		if !errors.As(err, &refused) || !strings.Contains(refused.Reason, want) || out != nil {
 			t.Errorf("%s: Run = %q, %v; want a Refused saying %q", data, out, err, want)
@@ -63,5 +63,18 @@ func TestAChildsFailureIsAReasonNotACrash(t *testing.T) {
 		if !strings.HasPrefix(err.Error(), "Easel could not draw this picture: ") {
 			t.Errorf("%s: said %q", data, err)
 		}
+	}
+}
+
+// A vetted picture that a child could not draw is refused with its
+// reason; one it drew passes.
+func TestVetterRefusesWhatAChildCouldNotDraw(t *testing.T) {
+	if err := Vetter(strings.NewReader("a lighthouse")); err != nil {
+		t.Fatalf("a drawable picture: %v", err)
+	}
+	err := Vetter(strings.NewReader("panic"))
+	var refused *Refused
+	if !errors.As(err, &refused) || refused.Reason != "a decoder's bug" {
+		t.Fatalf("a picture whose decoder panics: %v", err)
 	}
 }

@@ -1,6 +1,7 @@
 package jobview
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"image"
@@ -28,7 +29,9 @@ func Listen(w work.Starter, lib *library.Library, show func(e jobs.Event, previe
 // after some images had arrived) its images with their thumbnails, read
 // from lib (nil: none).
 func Prepare(ctx context.Context, lib *library.Library, e jobs.Event) (preview image.Image, ended []Result) {
-	if e.State == jobs.Partial && e.Preview != nil {
+	if e.State == jobs.Partial && e.Preview != nil && imageio.Vet(bytes.NewReader(e.Preview.Data)) == nil {
+		// A preview the vetter could not draw is skipped: the image
+		// itself follows, and is said when it cannot be drawn either.
 		preview, _ = library.MakeThumbnailSized(e.Preview.Data, PreviewSide)
 	}
 	if (e.State == jobs.Done || e.State == jobs.Interrupted) && lib != nil {
@@ -82,7 +85,12 @@ func results(ctx context.Context, lib *library.Library, e jobs.Event) []Result {
 	}
 	for i := range e.Unsaved {
 		u := &e.Unsaved[i]
-		thumb, _ := library.MakeThumbnailSized(u.Image.Data, PreviewSide)
+		// Not in the gallery (its disk refused it), so never drawn by
+		// the gallery's child: vetted here before it is drawn.
+		var thumb image.Image
+		if imageio.Vet(bytes.NewReader(u.Image.Data)) == nil {
+			thumb, _ = library.MakeThumbnailSized(u.Image.Data, PreviewSide)
+		}
 		results = append(results, Result{Thumb: thumb, Unsaved: u})
 	}
 	return results
