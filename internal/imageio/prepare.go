@@ -86,19 +86,9 @@ func Prepare(name string, data []byte, limit int64) (Prepared, error) {
 	if !complete(format, data) {
 		return Prepared{}, fmt.Errorf(catalogue.T("%s looks like a %s image but is damaged or cut short"), name, formatName(format))
 	}
-	if err := Vet(bytes.NewReader(data)); err != nil {
-		return Prepared{}, fmt.Errorf("%s: %w", name, err)
-	}
-	// Every file is decoded once, whole: a file damaged inside (its end
-	// intact) is refused here, not by the service after the upload.
-	var img image.Image
-	if orientation == 1 {
-		img, _, err = image.Decode(bytes.NewReader(data))
-	} else {
-		img, err = imaging.Decode(bytes.NewReader(data), imaging.AutoOrientation(true))
-	}
+	img, err := decodeWhole(name, format, data, orientation)
 	if err != nil {
-		return Prepared{}, fmt.Errorf(catalogue.T("%s looks like a %s image but is damaged or cut short"), name, formatName(format))
+		return Prepared{}, err
 	}
 	asIs := (format == "png" || format == "jpeg" || format == "webp") && orientation == 1
 	if asIs && int64(len(data)) <= limit {
@@ -250,3 +240,23 @@ func formatName(format string) string {
 }
 
 var formatNames = map[string]string{"png": "PNG", "jpeg": "JPEG", "gif": "GIF", "bmp": "BMP", "tiff": "TIFF", "webp": "WebP"}
+
+// decodeWhole decodes a file (name) whole, upright: a file damaged inside
+// (its end intact) is refused here, not by the service after the upload.
+// The vetter draws it first, where a decoder's crash costs a child.
+func decodeWhole(name, format string, data []byte, orientation int) (image.Image, error) {
+	if err := Vet(bytes.NewReader(data)); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	var img image.Image
+	var err error
+	if orientation == 1 {
+		img, _, err = image.Decode(bytes.NewReader(data))
+	} else {
+		img, err = imaging.Decode(bytes.NewReader(data), imaging.AutoOrientation(true))
+	}
+	if err != nil {
+		return nil, fmt.Errorf(catalogue.T("%s looks like a %s image but is damaged or cut short"), name, formatName(format))
+	}
+	return img, nil
+}

@@ -51,17 +51,23 @@ func PrepareFile(path, name string) (Prepared, error) {
 		}
 		return ReadPrepared(f, name)
 	}
+	return asItIs(f, path, name, st.Size(), cfg, format)
+}
+
+// asItIs prepares a file f (at path, shown as name) that is sent as it
+// is: vetted, then proved whole as it streams by.
+func asItIs(f *os.File, path, name string, size int64, cfg image.Config, format string) (Prepared, error) {
 	if err := vetFile(path, name); err != nil {
 		return Prepared{}, err
 	}
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
 		return Prepared{}, err
 	}
-	img, err := intact(bufio.NewReaderSize(f, 1<<20), format, st.Size())
+	img, err := intact(bufio.NewReaderSize(f, 1<<20), format, size)
 	if err != nil {
 		return Prepared{}, fmt.Errorf(catalogue.T("%s looks like a %s image but is damaged or cut short"), name, formatName(format))
 	}
-	return Prepared{Path: path, Size: st.Size(), ContentType: "image/" + format, Format: format, Width: cfg.Width, Height: cfg.Height, Image: img}, nil
+	return Prepared{Path: path, Size: size, ContentType: "image/" + format, Format: format, Width: cfg.Width, Height: cfg.Height, Image: img}, nil
 }
 
 // intact reads a whole file of size bytes in format and reports whether
