@@ -55,10 +55,14 @@ func PrepareFile(path, name string) (Prepared, error) {
 }
 
 // asItIs prepares a file f (at path, shown as name) that is sent as it
-// is: vetted, then proved whole as it streams by.
+// is: vetted where it is decoded, proved whole as it streams by.
 func asItIs(f *os.File, path, name string, size int64, cfg image.Config, format string) (Prepared, error) {
-	if err := vetFile(path, name); err != nil {
-		return Prepared{}, err
+	// A PNG is not decoded here (its chunks are walked), so it is left
+	// to whoever first draws it (FitNewFile); a JPEG or WebP is.
+	if format != "png" {
+		if err := vetFile(path, name); err != nil {
+			return Prepared{}, err
+		}
 	}
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
 		return Prepared{}, err

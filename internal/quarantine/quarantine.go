@@ -171,16 +171,17 @@ func Maker(work func([]byte) ([]byte, error)) func([]byte) ([]byte, error) {
 }
 
 // Vetter is imageio's vetter (imageio.SetVetter): a picture is drawn in
-// a child, and refused with the child's reason when it could not be.
-// Where no child can run at all, the picture passes, said in the log, as
+// a child, which answers its thumbnail, and refused with the child's
+// reason when it could not be. Where no child can run at all the picture
+// passes with no thumbnail (the caller draws it), said in the log, as
 // Maker does: refusing every picture would leave Easel unable to read
 // any.
-func Vetter(in io.Reader) error {
-	_, err := Run(context.Background(), in)
+func Vetter(in io.Reader) ([]byte, error) {
+	out, err := Run(context.Background(), in)
 	var refused *Refused
 	if err != nil && !errors.As(err, &refused) {
 		slog.Warn("quarantine: no child could vet a picture; it is read in this process", "err", err)
-		return nil
+		return nil, nil
 	}
-	return err
+	return out, err
 }

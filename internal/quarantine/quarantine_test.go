@@ -69,10 +69,10 @@ func TestAChildsFailureIsAReasonNotACrash(t *testing.T) {
 // A vetted picture that a child could not draw is refused with its
 // reason; one it drew passes.
 func TestVetterRefusesWhatAChildCouldNotDraw(t *testing.T) {
-	if err := Vetter(strings.NewReader("a lighthouse")); err != nil {
-		t.Fatalf("a drawable picture: %v", err)
+	if thumb, err := Vetter(strings.NewReader("a lighthouse")); err != nil || string(thumb) != "thumb of a lighthouse" {
+		t.Fatalf("a drawable picture: %q, %v", thumb, err)
 	}
-	err := Vetter(strings.NewReader("panic"))
+	_, err := Vetter(strings.NewReader("panic"))
 	var refused *Refused
 	if !errors.As(err, &refused) || refused.Reason != "a decoder's bug" {
 		t.Fatalf("a picture whose decoder panics: %v", err)

@@ -72,19 +72,28 @@ func NewInput(name, contentType string, data []byte, item int64, decoded image.I
 // one sent as it is stays on disk (its bytes are read as they are sent),
 // one Easel changed is its bytes. The thumbnail is made from the picture
 // the check decoded, or by decoding the file once and letting it go:
-// call it off the UI goroutine.
-func NewFileInput(p imageio.Prepared, name string) Input {
+// call it off the UI goroutine. A file first drawn here is drawn through
+// the vetter (imageio.FitNewFile); one it could not draw is an error.
+func NewFileInput(p imageio.Prepared, name string) (Input, error) {
 	if p.Path == "" {
-		return NewInput(name, p.ContentType, p.Data, 0, p.Image)
+		return NewInput(name, p.ContentType, p.Data, 0, p.Image), nil
 	}
 	in := Input{Image: api.InputImage{Name: name, ContentType: p.ContentType, Path: p.Path, Size: p.Size},
 		Format: p.Format, Width: p.Width, Height: p.Height}
 	if p.Image != nil {
 		in.Thumb = imageio.InSRGB(imageio.Fit(p.Image, 2*stripThumb), imageio.FileSpace(p.Path))
-	} else {
-		in.Thumb, _ = imageio.DecodeFileFit(p.Path, 2*stripThumb)
+		return in, nil
 	}
-	return in
+	thumb, err := imageio.FitNewFile(p.Path, name, 2*stripThumb)
+	if err != nil {
+		var refused interface{ Undrawable() string }
+		if errors.As(err, &refused) {
+			return Input{}, err
+		}
+		// Drawn by the strip as a blank tile; the send reads the file.
+	}
+	in.Thumb = thumb
+	return in, nil
 }
 
 // describe is an input's size, format and file size, as the strip shows.
@@ -306,7 +315,7 @@ func (t *Room) AddFiles(paths []string) {
 			cores.Hold(func() {
 				var prepared imageio.Prepared
 				if prepared, err = imageio.PrepareFile(p, filepath.Base(p)); err == nil {
-					in = NewFileInput(prepared, filepath.Base(p))
+					in, err = NewFileInput(prepared, filepath.Base(p))
 					if prepared.Notice != "" {
 						notices = append(notices, prepared.Notice)
 					}
