@@ -5,7 +5,9 @@ package e2e
 import (
 	"bytes"
 	"context"
+	be "encoding/binary"
 	"fmt"
+	"hash/crc32"
 	"image"
 	"image/png"
 	"os"
@@ -146,4 +148,77 @@ func TestAPaidAnswerCarryingAProfileBombKeepsTheWindowUp(t *testing.T) {
 	if err := again.waitExit(10 * time.Second); err != nil {
 		t.Errorf("exit: %v\n%s", err, again.out)
 	}
+}
+
+// #53: a reference Easel has not seen before is drawn by a child first.
+// A PNG whose chunks are whole (so the file's integrity walk passes) but
+// whose pixels no decoder can inflate is refused with the child's
+// reason, the window stays up, and the readable reference beside it is
+// in Edit, drawn in the painter (docs/undrawable-reference.png).
+func TestAReferenceNoChildCouldDrawIsRefusedAndTheWindowStaysUp(t *testing.T) {
+	bin := binary(t, "EASEL_BIN")
+	home := t.TempDir()
+	good, _ := markupSquare(t, home)
+	broken := filepath.Join(home, "broken-inside.png")
+	if err := os.WriteFile(broken, garbledPixels(t), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	p := start(t, bin, home, "--demo", good, broken)
+	p.waitDrawn(ctx)
+	p.waitSettled(ctx)
+	p.waitPicture(ctx, "the readable reference in the painter", image.Rect(250, 300, 700, 700))
+	time.Sleep(1500 * time.Millisecond)
+	p.alive("after the undrawable reference was refused")
+	if dir := os.Getenv("SCREENSHOT_DIR"); dir != "" {
+		save(t, filepath.Join(dir, "undrawable-reference.png"), p.screenshot())
+	}
+	// The edit goes out with the readable reference alone.
+	p.key("Escape")
+	time.Sleep(300 * time.Millisecond)
+	p.key("ctrl+3")
+	p.typeText("only the readable one")
+	p.key("ctrl+Return")
+	p.waitInLibrary(ctx, home, "readable")
+	p.key("ctrl+q")
+	if err := p.waitExit(10 * time.Second); err != nil {
+		t.Errorf("exit: %v\n%s", err, p.out)
+	}
+	lib, err := library.Open(filepath.Join(home, "easel"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lib.Close()
+	items, _ := lib.List(ctx, library.Query{Search: "readable", Limit: 5})
+	for _, it := range items {
+		if ins, _ := lib.Inputs().Of(ctx, it.ID); len(ins) != 1 {
+			t.Errorf("the edit went out with %d inputs, not the readable one alone", len(ins))
+		}
+	}
+	if len(items) == 0 {
+		t.Error("the edit did not reach the gallery")
+	}
+}
+
+// garbledPixels is a 64x64 PNG whose IDAT holds bytes no inflater takes,
+// with its chunk checksum made right, so only drawing it finds the fault.
+func garbledPixels(t *testing.T) []byte {
+	var buf bytes.Buffer
+	_ = png.Encode(&buf, image.NewNRGBA(image.Rect(0, 0, 64, 64)))
+	data := buf.Bytes()
+	for off := 8; off+12 <= len(data); {
+		n := int(be.BigEndian.Uint32(data[off:]))
+		if string(data[off+4:off+8]) == "IDAT" {
+			body := data[off+8 : off+8+n]
+			for i := range body {
+				body[i] = 0xff
+			}
+			be.BigEndian.PutUint32(data[off+8+n:], crc32.ChecksumIEEE(data[off+4:off+8+n]))
+			return data
+		}
+		off += 12 + n
+	}
+	t.Fatal("no IDAT chunk")
+	return nil
 }
