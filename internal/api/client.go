@@ -3,7 +3,9 @@ package api
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"encoding/base64"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -156,6 +158,23 @@ func New(cfg Config) *Client {
 	c.http, c.links = &api, &links
 	return c
 }
+
+// KeyID names the client's key without holding it: the first 64 bits of
+// its SHA-256, hex. What Easel learns of a key (its usage, the rate it
+// pays, what its ledger was settled to) is kept under it, so a key
+// replaced in the same profile starts afresh; it cannot give the key
+// back, and is never sent. "" when the client has no key.
+func (c *Client) KeyID() string {
+	if c.cfg.APIKey == "" {
+		return ""
+	}
+	sum := sha256.Sum256([]byte("easel key id\x00" + c.cfg.APIKey))
+	return hex.EncodeToString(sum[:8])
+}
+
+// BaseURL is the service's base URL, as the client sends to it (with its
+// trailing slash).
+func (c *Client) BaseURL() string { return c.cfg.BaseURL }
 
 // Limits are the size rules this client checks before sending.
 func (c *Client) Limits() Limits { return c.cfg.Limits }

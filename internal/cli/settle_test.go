@@ -154,3 +154,50 @@ func TestFortyCommandsStayWithinTheConsolesLimit(t *testing.T) {
 		t.Errorf("the ledger says $%.6f; the gateway billed $%.6f", got, billed)
 	}
 }
+
+// #54: what Easel learnt of a key is that key's. The profile's key of
+// new-api's group relay (×0.5) makes two pictures, settled and its rate
+// learnt; the key is then replaced in the same profile by one of group
+// vip (×2), nobody declaring either. The new key's pictures are settled
+// by its own figure, not by the distance from the old key's, and the
+// rate learnt is the new key's.
+func TestAReplacedKeyIsSettledByItsOwnFigure(t *testing.T) {
+	const relay, vip = "sk-relay-0123456789", "sk-vip-9876543210"
+	srv := demoservice.New(demoservice.Config{Console: demoservice.ConsoleNewAPI, Groups: map[string]demoservice.Group{
+		relay: {Name: "relay", Models: []string{"gpt-image-1"}, Ratio: 0.5},
+		vip:   {Name: "vip", Models: []string{"gpt-image-1"}, Ratio: 2},
+	}})
+	env, out, errOut := gatewayEnv(t, srv, relay, "")
+	dir := t.TempDir()
+	gen := func(what string) {
+		t.Helper()
+		for i := range 2 {
+			errOut.Reset()
+			if code := run(t, env, "", "gen", "--prompt", "a lighthouse at dusk", "--quality", "medium", "--size", "1024x1024", "--out", dir); code != 0 {
+				t.Fatalf("%s gen %d: %s", what, i, errOut)
+			}
+		}
+	}
+	gen("relay")
+	if code := run(t, env, vip+"\n", "key", "set"); code != 0 {
+		t.Fatalf("key set: %s", errOut)
+	}
+	gen("vip")
+	if code := run(t, env, "", "spend"); code != 0 {
+		t.Fatalf("spend: %s", errOut)
+	}
+	entries := ledgerOf(t, env)
+	if len(entries) != 4 {
+		t.Fatalf("%d entries", len(entries))
+	}
+	for i, key := range []string{relay, vip} {
+		billed := float64(srv.BilledQuota(key)) / demoservice.QuotaPerUnit
+		if got := spentOf(entries[2*i : 2*i+2]); math.Abs(got-billed) > 0.02*billed {
+			t.Errorf("%s's two entries say $%.6f; the gateway billed that key $%.6f", key, got, billed)
+		}
+	}
+	out.Reset()
+	if code := run(t, env, "", "balance"); code != 0 || !strings.Contains(out.String(), "group rate ×2 (from the gateway's usage for this key)") {
+		t.Errorf("the new key's rate: %q", out)
+	}
+}

@@ -14,8 +14,9 @@ import (
 // endpoints: what it is, how it counts, what each model costs there, the
 // key group's ratio and what the key may still spend. Each part is nil
 // when the gateway does not serve it. Facts are kept per profile and key
-// (library.GatewayFacts) and read again sparingly: new-api throttles
-// its console reads.
+// slot (library.GatewayFacts), named by the gateway and the key they
+// were read of (Of), and read again sparingly: new-api throttles its
+// console reads.
 type Facts struct {
 	Kind    Kind                `json:"kind,omitempty"`
 	Status  *api.GatewayStatus  `json:"status,omitempty"`
@@ -39,6 +40,30 @@ type Facts struct {
 	// UsageWindow, by any Easel process on this gallery: the gateway
 	// counts them against its limit (ReadUsage).
 	UsageReads []time.Time `json:"usage_reads,omitempty"`
+	// BaseURL and KeyID are whose facts these are: the gateway asked and
+	// the key asked with (api.Client.KeyID), set when they were read.
+	BaseURL string `json:"base_url,omitempty"`
+	KeyID   string `json:"key_id,omitempty"`
+}
+
+// Of returns f as the facts of the key keyID at baseURL, and whether
+// they were that key's. Facts read of another gateway say nothing of
+// this one: none are left. Facts of another key at the same gateway
+// keep what the gateway said of itself (its kind, status, prices, the
+// reads counted against its limit) and lose what was the other key's:
+// its usage, the reading its ledger was settled to and the rate it was
+// seen to pay. Facts kept before they were named, or an unknown key
+// (""), are taken as this key's.
+func (f Facts) Of(baseURL, keyID string) (Facts, bool) {
+	switch {
+	case f.BaseURL != "" && baseURL != "" && f.BaseURL != baseURL:
+		return Facts{}, false
+	case f.KeyID != "" && keyID != "" && f.KeyID != keyID:
+		f.Usage, f.UsageChecked, f.Anchor, f.Learnt = nil, time.Time{}, nil, nil
+		f.KeyID = keyID
+		return f, false
+	}
+	return f, true
 }
 
 // new-api allows 20 reads of /api/usage/token/ in 20 minutes from one
@@ -105,7 +130,8 @@ const (
 // What the ledger was settled to and the reads of the key's usage that
 // count against the gateway's limit are carried over from before.
 func Read(ctx context.Context, r Reader, before Facts, now time.Time) (Facts, error) {
-	f := Facts{Checked: now, Anchor: before.Anchor, Learnt: before.Learnt, UsageReads: before.UsageReads}
+	f := Facts{Checked: now, Anchor: before.Anchor, Learnt: before.Learnt, UsageReads: before.UsageReads,
+		BaseURL: before.BaseURL, KeyID: before.KeyID}
 	st, err := r.GatewayStatus(ctx)
 	switch {
 	case err == nil:

@@ -118,8 +118,13 @@ func Facts(ctx context.Context, lib *library.Library, p config.Profile, asker ga
 	if err != nil || asker == nil {
 		return f, known
 	}
+	// Of the key in use at its gateway: a key replaced in the profile, or
+	// the profile pointed at another gateway, is read afresh.
+	baseURL, keyID := whose(asker)
+	f, mine := f.Of(baseURL, keyID)
+	f.BaseURL, f.KeyID = baseURL, keyID
 	switch {
-	case !known || now.Sub(f.Checked) > gateway.PricesFresh:
+	case !known || !mine || now.Sub(f.Checked) > gateway.PricesFresh:
 		got, err := gateway.Read(ctx, asker, f, now)
 		if err != nil && got.Status == nil && got.Pricing == nil {
 			return f, known
@@ -142,6 +147,18 @@ func Facts(ctx context.Context, lib *library.Library, p config.Profile, asker ga
 	f = settleToUsage(ctx, lib, p, f, now)
 	_ = lib.Ledger().SetGatewayFacts(ctx, p.ID, group, f)
 	return f, known
+}
+
+// whose names the gateway and key asker asks (an api.Client does; ""
+// for an asker that cannot say).
+func whose(asker gateway.Reader) (baseURL, keyID string) {
+	if k, ok := asker.(interface {
+		BaseURL() string
+		KeyID() string
+	}); ok {
+		return k.BaseURL(), k.KeyID()
+	}
+	return "", ""
 }
 
 // settleToUsage settles the key's ledger to its figure when f holds one
