@@ -95,4 +95,10 @@ func TestTheWindowShowsWhatTheGatewayBills(t *testing.T) {
 		g := ea.status.view.Gateway()
 		return strings.Contains(g, `Key of group "vip" — Easel's ledger:`) && strings.Contains(g, "They agree.")
 	})
+	// The row says the gateway's figure settled its request.
+	var rows [][]string
+	onUI(ea, func() { rows = ea.status.view.Rows() })
+	if len(rows) != 1 || rows[0][5] != "1 of 1" {
+		t.Errorf("rows %v", rows)
+	}
 }

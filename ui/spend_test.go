@@ -91,7 +91,7 @@ func TestWhatAJobCostShowsOnItsCardTheStatusBarAndTheSpendView(t *testing.T) {
 	var rows [][]string
 	var summary string
 	onUI(ea, func() { rows, summary = ea.status.view.Rows(), ea.status.view.Summary() })
-	if len(rows) != 1 || rows[0][1] != "gpt-image-1" || rows[0][2] != "$0.02" || rows[0][3] != "1" || rows[0][4] != "2" {
+	if len(rows) != 1 || rows[0][1] != "gpt-image-1" || rows[0][2] != "$0.02" || rows[0][3] != "1" || rows[0][4] != "2" || rows[0][5] != "—" {
 		t.Errorf("rows %v", rows)
 	}
 	if !strings.HasPrefix(summary, "$0.02 in the last 30 days · 1 request") {

@@ -344,6 +344,10 @@ type Total struct {
 	Estimated float64
 	Requests  int
 	Images    int
+	// Settled is how many of the requests the gateway's own figure for
+	// the key settled (spend.Settle); the rest are Easel's figures until
+	// it does, or for good on a service that keeps no figure per key.
+	Settled int
 }
 
 // periodSQL is the first day of each period of at_ms in local time
@@ -373,7 +377,8 @@ func (l *Ledger) Spend(ctx context.Context, q SpendQuery) ([]Total, error) {
 	}
 	// #nosec G202 -- built from fixed fragments; every value is a ? argument
 	rows, err := l.db.QueryContext(ctx, `SELECT `+period+` AS p, `+group+` AS g, currency,
-			SUM(`+spentSQL+`), SUM(CASE WHEN corrected IS NULL AND settled IS NULL AND cost IS NULL THEN COALESCE(estimate_high, 0) ELSE 0 END), COUNT(*), SUM(images)
+			SUM(`+spentSQL+`), SUM(CASE WHEN corrected IS NULL AND settled IS NULL AND cost IS NULL THEN COALESCE(estimate_high, 0) ELSE 0 END), COUNT(*), SUM(images),
+			SUM(CASE WHEN corrected IS NULL AND settled IS NOT NULL THEN 1 ELSE 0 END)
 		FROM ledger WHERE `+strings.Join(where, ` AND `)+`
 		GROUP BY p, g, currency ORDER BY p, 4 DESC, g`, args...)
 	if err != nil {
@@ -383,7 +388,7 @@ func (l *Ledger) Spend(ctx context.Context, q SpendQuery) ([]Total, error) {
 	var out []Total
 	for rows.Next() {
 		var t Total
-		if err := rows.Scan(&t.Period, &t.Group, &t.Currency, &t.Amount, &t.Estimated, &t.Requests, &t.Images); err != nil {
+		if err := rows.Scan(&t.Period, &t.Group, &t.Currency, &t.Amount, &t.Estimated, &t.Requests, &t.Images, &t.Settled); err != nil {
 			return nil, err
 		}
 		out = append(out, t)

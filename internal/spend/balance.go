@@ -453,6 +453,11 @@ type Reconciliation struct {
 	Doubt string
 	// Endpoint is where the gateway's figure was read.
 	Endpoint string
+	// Waiting is how many of Easel's entries for the key its figure has
+	// not settled yet (read too rarely for the gateway's limits, or
+	// written before the first reading): they stand at Easel's own
+	// figures, which is a difference the verdict names.
+	Waiting int
 	// unit is one of the gateway's quota units in the currency.
 	unit float64
 }
@@ -481,6 +486,10 @@ func Reconcile(ctx context.Context, lib *library.Library, p config.Profile, aske
 			r.Endpoint = "/dashboard/billing/usage"
 		}
 	}
+	if r.HasGateway {
+		waiting, _ := lib.Ledger().Unsettled(ctx, p.ID, p.UsingGroup(), cur, time.Time{}, now)
+		r.Waiting = len(waiting)
+	}
 	return r, nil
 }
 
@@ -499,8 +508,15 @@ func (r Reconciliation) Verdict() string {
 		return catalogue.T("They agree.")
 	case diff > 0 && diff <= r.Unsure.Amount+r.unit:
 		return catalogue.F("The gateway counts %s more: within what may have been billed.", d)
+	case r.Waiting > 0:
+		d.Amount = math.Abs(diff)
+		return catalogue.N("They differ by %[2]s: %[1]d of Easel's requests for this key is not yet settled by the gateway's figure and stands at Easel's own estimate until the figure is read again.", r.Waiting, r.Waiting, d)
 	}
-	return catalogue.F("They differ by %s: the gateway counts what the key spent since it was made, through any program; Easel counts its own requests.", d)
+	if diff < 0 {
+		d.Amount = -diff
+		return catalogue.F("Easel counts %s more than the gateway: a request the gateway did not bill, or prices that are not the gateway's.", d)
+	}
+	return catalogue.F("The gateway counts %s more: it counts what the key spent since it was made, through any program; Easel counts its own requests.", d)
 }
 
 // Lines are the reconciliation as the spend view and the command line

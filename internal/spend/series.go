@@ -24,6 +24,8 @@ type Part struct {
 	Estimated float64
 	Requests  int
 	Images    int
+	// Settled is how many of Requests the gateway's figure settled.
+	Settled int
 }
 
 // Range is the first day of the earliest period a spend view of period
@@ -61,7 +63,7 @@ func Series(totals []library.Total, period, currency string, since, now time.Tim
 		if t.Currency != currency {
 			continue
 		}
-		byDay[t.Period] = append(byDay[t.Period], Part{Group: t.Group, Amount: t.Amount, Estimated: t.Estimated, Requests: t.Requests, Images: t.Images})
+		byDay[t.Period] = append(byDay[t.Period], Part{Group: t.Group, Amount: t.Amount, Estimated: t.Estimated, Requests: t.Requests, Images: t.Images, Settled: t.Settled})
 	}
 	var bars []Bar
 	for start := since; !start.After(now); start = next(period, start) {

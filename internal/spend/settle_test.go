@@ -8,6 +8,7 @@ import (
 	"easel/internal/api"
 	"easel/internal/gateway"
 	"easel/internal/library"
+	"easel/internal/pricing"
 )
 
 // The spend view's list and `easel spend --check` say what the gateway's
@@ -52,6 +53,31 @@ func TestAnAliasIsEstimatedAtTheGatewaysPrice(t *testing.T) {
 		}
 		if !c.Priced || c.Amount.Amount < want || c.Amount.Amount > want*1.01 {
 			t.Errorf("%s killed: %+v, want ≈ $%.4f", model, c, want)
+		}
+	}
+}
+
+// The verdict names why Easel's figure for a key and the gateway's
+// differ: requests the figure has not settled yet, Easel counting more,
+// or the gateway counting the key's use elsewhere; a difference is an
+// amount, never a negative one.
+func TestTheVerdictNamesWhyTheFiguresDiffer(t *testing.T) {
+	usd := func(v float64) pricing.Money { return pricing.Money{Amount: v, Currency: pricing.USD} }
+	r := Reconciliation{Billed: usd(0.08), Gateway: usd(0.06), HasGateway: true, unit: 0.000002}
+	for _, c := range []struct {
+		waiting int
+		gateway float64
+		want    string
+	}{
+		{3, 0.06, "They differ by $0.02: 3 of Easel's requests for this key are not yet settled"},
+		{1, 0.06, "1 of Easel's requests for this key is not yet settled"},
+		{0, 0.06, "Easel counts $0.02 more than the gateway"},
+		{0, 0.10, "The gateway counts $0.02 more: it counts what the key spent since it was made"},
+		{0, 0.08, "They agree."},
+	} {
+		r.Waiting, r.Gateway = c.waiting, usd(c.gateway)
+		if got := r.Verdict(); !strings.Contains(got, c.want) || strings.Contains(got, "$-") {
+			t.Errorf("%d waiting, gateway $%.2f: %q", c.waiting, c.gateway, got)
 		}
 	}
 }

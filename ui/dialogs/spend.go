@@ -47,6 +47,10 @@ type SpendView struct {
 	toCheck []library.Entry
 	rows    [][]string
 	totals  []library.Total
+	// settles is whether the gateway of the key in use keeps a running
+	// figure for it, which settles each request's row: then a row says
+	// how many of its requests it settled, and the summary how many wait.
+	settles bool
 	// loads counts the loads asked; an answer to an older one is
 	// dropped.
 	loads int
@@ -103,7 +107,7 @@ func NewSpendView(h Host) *SpendView {
 	v.check = &widget.Button{Icon: theme.WarningIcon(), OnTapped: v.showToCheck}
 	v.check.Hide()
 	v.table = widget.NewTableWithHeaders(
-		func() (int, int) { return len(v.rows), 5 },
+		func() (int, int) { return len(v.rows), 6 },
 		func() fyne.CanvasObject { return widget.NewLabel(catalogue.T("Wednesday 30 Sep 2026")) },
 		func(id widget.TableCellID, o fyne.CanvasObject) {
 			l := o.(*widget.Label)
@@ -118,9 +122,9 @@ func NewSpendView(h Host) *SpendView {
 		return widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	}
 	v.table.UpdateHeader = func(id widget.TableCellID, o fyne.CanvasObject) {
-		o.(*widget.Label).SetText([]string{catalogue.T("When"), catalogue.T("What"), catalogue.T("Spent"), catalogue.T("Requests"), catalogue.T("Images")}[id.Col])
+		o.(*widget.Label).SetText([]string{catalogue.T("When"), catalogue.T("What"), catalogue.T("Spent"), catalogue.T("Requests"), catalogue.T("Images"), catalogue.T("Settled by the gateway")}[id.Col])
 	}
-	for col, w := range []float32{190, 220, 110, 90, 80} {
+	for col, w := range []float32{190, 220, 110, 90, 80, 190} {
 		v.table.SetColumnWidth(col, w)
 	}
 	return v
@@ -194,6 +198,7 @@ func (v *SpendView) Load() {
 		toCheck, _ := lib.Ledger().ToCheck(window, p.ID, q.Since, spend.MaxToCheck)
 		v.h.Work().Do(func() {
 			v.showGateway(rec, recErr)
+			v.settles = recErr == nil && rec.HasGateway
 			if n != v.loads {
 				return // the choices changed since
 			}
@@ -397,7 +402,7 @@ func (v *SpendView) show() {
 	}
 	chartBars := make([]barchart.Bar, len(bars))
 	v.rows = v.rows[:0]
-	sum, estimated, requests := 0.0, 0.0, 0
+	sum, estimated, requests, settled := 0.0, 0.0, 0, 0
 	for i, b := range bars {
 		vals := make([]float64, len(groups))
 		for _, p := range b.Parts {
@@ -415,8 +420,9 @@ func (v *SpendView) show() {
 			if p.Estimated > 0 {
 				amount = "≈ " + amount
 			}
-			v.rows = append(v.rows, []string{rowLabel(q.Period, bars[i].Period), names[index[p.Group]], amount, fmt.Sprint(p.Requests), images})
+			v.rows = append(v.rows, []string{rowLabel(q.Period, bars[i].Period), names[index[p.Group]], amount, fmt.Sprint(p.Requests), images, v.settledCell(p)})
 			sum, estimated, requests = sum+p.Amount, estimated+p.Estimated, requests+p.Requests
+			settled += p.Settled
 		}
 	}
 	v.chart.Set(names, chartBars)
@@ -426,7 +432,21 @@ func (v *SpendView) show() {
 	if estimated > 0 {
 		text += catalogue.F(" · %s of it estimated", v.money(estimated))
 	}
+	if v.settles && settled < requests {
+		text += catalogue.N(" · %d not yet settled by the gateway's figure", requests-settled, requests-settled)
+	}
 	v.summary.SetText(text)
+}
+
+// settledCell says how many of a row's requests the gateway's own figure
+// settled: where the key in use has one, or where some were settled
+// (another key's, an earlier gateway's); else nothing settles them and
+// the cell says so with a dash.
+func (v *SpendView) settledCell(p spend.Part) string {
+	if p.Settled == 0 && !v.settles {
+		return "—"
+	}
+	return catalogue.F("%d of %d", p.Settled, p.Requests)
 }
 
 // groupName is how the view names a group: a profile by its name, a
