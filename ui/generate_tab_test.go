@@ -292,7 +292,7 @@ func TestMoreLikeThisMakesChildren(t *testing.T) {
 		want := 1 + 2*(i+1)
 		deadline := time.Now().Add(20 * time.Second)
 		for {
-			kids, _ := ea.lib.Children(ctx, orig.ID)
+			kids, _ := ea.lib.Lineage().Children(ctx, orig.ID)
 			if len(kids)+1 >= want {
 				break
 			}
@@ -305,7 +305,7 @@ func TestMoreLikeThisMakesChildren(t *testing.T) {
 		}
 		ea.runner.Wait()
 	}
-	kids, _ := ea.lib.Children(ctx, orig.ID)
+	kids, _ := ea.lib.Lineage().Children(ctx, orig.ID)
 	kinds := map[string]int{}
 	for _, k := range kids {
 		kinds[k.Kind]++

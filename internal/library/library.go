@@ -66,6 +66,7 @@ type Library struct {
 	// take; thumbnails the cached thumbnails.
 	inputs     *InputStore
 	trash      *Trash
+	lineage    *Lineage
 	aside      *Aside
 	thumbnails *Thumbnails
 }
@@ -196,6 +197,7 @@ func (l *Library) open(alone bool) error {
 	l.memory = &Memory{db: db, saveErr: func() error { return l.saveErr }}
 	l.inputs = &InputStore{db: db, root: l.root, saveErr: func() error { return l.saveErr }}
 	l.trash = &Trash{db: db, roErr: l.roErr, delete: l.Delete}
+	l.lineage = &Lineage{db: db, roErr: l.roErr, items: l.items}
 	l.aside = &Aside{root: l.root}
 	l.thumbnails = &Thumbnails{dir: l.thumbs, path: l.Path, draw: MakeThumbnail}
 	l.journal = &Journal{db: db, root: l.root, saveErr: func() error { return l.saveErr }, storeInput: l.inputs.storeInput, path: l.Path}

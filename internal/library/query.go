@@ -235,10 +235,3 @@ func (l *Library) Facets(ctx context.Context) (Facets, error) {
 	}
 	return f, nil
 }
-
-// Children are the items made from item id (its edits, its kept twin),
-// newest first.
-func (l *Library) Children(ctx context.Context, id int64) ([]Item, error) {
-	return l.items(ctx, `SELECT `+itemColumns+` FROM items WHERE deleted_ms IS NULL
-		AND id IN (SELECT item FROM parents WHERE parent = ?) ORDER BY created_ms DESC, id DESC LIMIT 100`, id)
-}

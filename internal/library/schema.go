@@ -341,6 +341,30 @@ ALTER TABLE ledger ADD COLUMN settled_ms INTEGER NOT NULL DEFAULT 0;
 -- How many entries shared the readings it was settled by (1: its own).
 ALTER TABLE ledger ADD COLUMN settled_with INTEGER NOT NULL DEFAULT 0;
 `},
+	{15, "a designer's iterations are kept as threads: each edit that continues a picture is a turn after it, an edit from an earlier turn a branch, with the way it was sent and how much it changed outside the marks", `
+CREATE TABLE turns (
+	-- The picture the turn made (its result chosen: the kept copy of a
+	-- masked edit that kept its unmasked area, else the service's).
+	item       INTEGER PRIMARY KEY REFERENCES items(id) ON DELETE CASCADE,
+	-- The picture the thread started from: its own turn's item.
+	thread     INTEGER NOT NULL,
+	-- The turn this one continued; NULL for the start.
+	parent     INTEGER,
+	-- How it was sent: 'images' (an edit of the parent's picture),
+	-- 'responses' (the Responses API, the service keeping the context);
+	-- '' for the start. note: why it was not sent the way asked.
+	way        TEXT NOT NULL DEFAULT '',
+	note       TEXT NOT NULL DEFAULT '',
+	-- The Responses API's id of the answer, for the next turn.
+	response   TEXT NOT NULL DEFAULT '',
+	-- The share (0-1) of the parent's picture the service changed outside
+	-- the marks (everywhere, without a mask); NULL when not measured.
+	drift      REAL,
+	created_ms INTEGER NOT NULL
+);
+CREATE INDEX turns_thread ON turns (thread, created_ms, item);
+CREATE INDEX turns_parent ON turns (parent);
+`},
 }
 
 // SchemaVersion is the newest schema this Easel knows.

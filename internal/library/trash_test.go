@@ -102,11 +102,11 @@ func TestChildren(t *testing.T) {
 	parent, _ := l.Add(ctx, NewItem{Image: img, Kind: "generate", Prompt: "p"})
 	edit, _ := l.Add(ctx, NewItem{Image: img, Kind: "edit", Prompt: "e", Parents: []int64{parent}})
 	kept, _ := l.Add(ctx, NewItem{Image: img, Kind: "kept", Prompt: "e", Parents: []int64{edit, parent}})
-	kids, err := l.Children(ctx, parent)
+	kids, err := l.Lineage().Children(ctx, parent)
 	if err != nil || len(kids) != 2 || kids[0].ID != kept || kids[1].ID != edit {
 		t.Errorf("children of the parent: %v, %v", kids, err)
 	}
-	if kids, _ := l.Children(ctx, kept); len(kids) != 0 {
+	if kids, _ := l.Lineage().Children(ctx, kept); len(kids) != 0 {
 		t.Errorf("the kept item has children %v", kids)
 	}
 }

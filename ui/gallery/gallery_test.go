@@ -521,7 +521,7 @@ func TestMakeTransparentKeepsACutOutUnderTheOriginal(t *testing.T) {
 	h.Until("the preview", func() bool { return !ok.Disabled() })
 	h.UI(ok.OnTapped)
 	h.Until("the cut-out", func() bool { return len(g.Items()) == 2 })
-	kids, err := h.Library().Children(context.Background(), id)
+	kids, err := h.Library().Lineage().Children(context.Background(), id)
 	if err != nil || len(kids) != 1 || kids[0].Kind != "cutout" {
 		t.Fatalf("children of the original: %v %v", kids, err)
 	}
@@ -563,7 +563,7 @@ func TestRefineACutOutWithTheBrush(t *testing.T) {
 		keep.OnTapped()
 	})
 	h.Until("the cut-out", func() bool { return len(g.Items()) == 2 })
-	kids, _ := h.Library().Children(context.Background(), id)
+	kids, _ := h.Library().Lineage().Children(context.Background(), id)
 	got, err := imageio.DecodeFile(h.Library().Path(kids[0]))
 	if err != nil {
 		t.Fatal(err)

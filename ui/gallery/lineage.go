@@ -42,7 +42,7 @@ func lineageOf(ctx context.Context, lib *library.Library, it library.Item) famil
 			f.parents = append(f.parents, relative{p, thumb(p)})
 		}
 	}
-	if kids, err := lib.Children(ctx, it.ID); err == nil {
+	if kids, err := lib.Lineage().Children(ctx, it.ID); err == nil {
 		for _, k := range kids {
 			f.children = append(f.children, relative{k, thumb(k)})
 		}

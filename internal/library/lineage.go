@@ -1,0 +1,121 @@
+package library
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Lineage is how pictures came from each other: the items an edit was
+// made from (its parents), and the threads a designer iterates in. A
+// thread starts from a picture (generated, edited or imported); each edit
+// that continues a picture of it is a turn after that picture's turn, and
+// an edit from an earlier turn starts a branch beside the later ones.
+type Lineage struct {
+	db    *sql.DB
+	roErr error
+	items func(ctx context.Context, query string, args ...any) ([]Item, error)
+}
+
+// Lineage is how pictures came from each other (see Lineage).
+func (l *Library) Lineage() *Lineage { return l.lineage }
+
+// Children are the items made from item id (its edits, its kept twin),
+// newest first.
+func (l *Lineage) Children(ctx context.Context, id int64) ([]Item, error) {
+	return l.items(ctx, `SELECT `+itemColumns+` FROM items WHERE deleted_ms IS NULL
+		AND id IN (SELECT item FROM parents WHERE parent = ?) ORDER BY created_ms DESC, id DESC LIMIT 100`, id)
+}
+
+// Turn is one step of a thread: the picture it made and the turn it
+// continued.
+type Turn struct {
+	// Item is the picture the turn made; Thread the picture the thread
+	// started from (the start's Item); Parent the turn it continued (0
+	// for the start).
+	Item, Thread, Parent int64
+	// Way is how it was sent (WayImages, WayResponses; "" for the
+	// start), Note why not the way asked, Response the Responses API's
+	// id of its answer.
+	Way, Note, Response string
+	// Drift is the share (0–1) of the parent's picture the service
+	// changed outside the marks (everywhere, without a mask); nil when
+	// it could not be measured.
+	Drift   *float64
+	Created time.Time
+	// Number is the turn's place in its thread, from 1 (the start), in
+	// the order the turns were made; set by Thread.
+	Number int
+}
+
+// The ways a turn is sent. The values are stored: never renamed.
+const (
+	// WayImages: an edit of the parent's picture through the Images API.
+	WayImages = "images"
+	// WayResponses: the Responses API's image tool, the service keeping
+	// the conversation (previous_response_id).
+	WayResponses = "responses"
+)
+
+// maxThread bounds the turns read of one thread: a designer's day of
+// iterating is far fewer.
+const maxThread = 1000
+
+// AddTurn records t, a turn after t.Parent's picture. A parent not yet
+// in a thread starts one: its own turn, the start. t.Thread and
+// t.Created are filled in.
+func (l *Lineage) AddTurn(ctx context.Context, t Turn) error {
+	if l.roErr != nil {
+		return l.roErr
+	}
+	if t.Created.IsZero() {
+		t.Created = time.Now()
+	}
+	return inTx(ctx, l.db, func(tx *sql.Tx) error {
+		var thread int64
+		err := tx.QueryRowContext(ctx, `SELECT thread FROM turns WHERE item = ?`, t.Parent).Scan(&thread)
+		if errors.Is(err, sql.ErrNoRows) {
+			var created int64
+			if err := tx.QueryRowContext(ctx, `SELECT created_ms FROM items WHERE id = ?`, t.Parent).Scan(&created); err != nil {
+				return fmt.Errorf("library: the picture continued (%d): %w", t.Parent, err)
+			}
+			thread = t.Parent
+			if _, err := tx.ExecContext(ctx, `INSERT INTO turns (item, thread, created_ms) VALUES (?, ?, ?)`, thread, thread, created); err != nil {
+				return err
+			}
+		} else if err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `INSERT INTO turns (item, thread, parent, way, note, response, drift, created_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+			ON CONFLICT (item) DO NOTHING`,
+			t.Item, thread, t.Parent, t.Way, t.Note, t.Response, t.Drift, t.Created.UnixMilli())
+		return err
+	})
+}
+
+// Thread is every turn of the thread item belongs to, numbered in the
+// order they were made (the start first); nil when item is in none. A
+// turn whose picture is in the trash is left out (a turn after it names
+// it as its parent still).
+func (l *Lineage) Thread(ctx context.Context, item int64) ([]Turn, error) {
+	rows, err := l.db.QueryContext(ctx, `SELECT item, thread, COALESCE(parent, 0), way, note, response, drift, created_ms FROM turns
+		WHERE thread = (SELECT thread FROM turns WHERE item = ?) AND item IN (SELECT id FROM items WHERE deleted_ms IS NULL)
+		ORDER BY created_ms, item LIMIT ?`, item, maxThread)
+	if err != nil {
+		return nil, fmt.Errorf("library: %w", err)
+	}
+	defer rows.Close()
+	var out []Turn
+	for rows.Next() {
+		var t Turn
+		var created int64
+		if err := rows.Scan(&t.Item, &t.Thread, &t.Parent, &t.Way, &t.Note, &t.Response, &t.Drift, &created); err != nil {
+			return nil, fmt.Errorf("library: %w", err)
+		}
+		t.Created, t.Number = time.UnixMilli(created), len(out)+1
+		out = append(out, t)
+	}
+	return out, rows.Err()
+}
