@@ -332,19 +332,27 @@ func ResultData(res *api.ImageResult) [][]byte {
 
 // MaskChangeOf is MaskChange of pictures decoded once for all.
 func MaskChangeOf(result, original, mask *imageio.Picture) (share float64, ok bool) {
+	return DriftOf(result, original, mask)
+}
+
+// DriftOf is the share of before's pixels that result changed (by more
+// than MaskChangeThreshold in a channel) where mask protects them, or
+// everywhere when mask is nil: how far a thread's turn strayed outside
+// the marks. A result of another size is compared scaled to before's
+// frame, as Easel would restore it.
+func DriftOf(result, before, mask *imageio.Picture) (share float64, ok bool) {
 	res, err := result.Image()
 	if err != nil {
 		return 0, false
 	}
-	orig, err := original.Image()
+	orig, err := before.Image()
 	if err != nil {
 		return 0, false
 	}
-	m, err := mask.Image()
-	if err != nil || m.Bounds().Size() != orig.Bounds().Size() {
+	keep, ok := protected(mask, orig.Bounds().Size())
+	if !ok {
 		return 0, false
 	}
-	keep := imageio.KeepAlpha(m)
 	// The result on the original's frame: the composite with nothing
 	// put back is the result scaled as Easel would restore it; at the
 	// original's size it is the result itself.
@@ -375,6 +383,24 @@ func MaskChangeOf(result, original, mask *imageio.Picture) (share float64, ok bo
 		return 0, false
 	}
 	return float64(changed) / float64(protected), true
+}
+
+// protected is where mask protects a picture of size: everywhere when
+// there is no mask; ok is false when the mask cannot be read or is of
+// another size.
+func protected(mask *imageio.Picture, size image.Point) (*image.Alpha, bool) {
+	if mask == nil {
+		keep := image.NewAlpha(image.Rectangle{Max: size})
+		for i := range keep.Pix {
+			keep.Pix[i] = 0xff
+		}
+		return keep, true
+	}
+	m, err := mask.Image()
+	if err != nil || m.Bounds().Size() != size {
+		return nil, false
+	}
+	return imageio.KeepAlpha(m), true
 }
 
 // far says whether two levels of a channel differ by more than

@@ -64,6 +64,10 @@ type Request struct {
 	// Parents are the library items an edit's images came from, so the
 	// result records its lineage.
 	Parents []int64
+	// Continues is the item whose picture an edit continues (its first
+	// image): the edit is a turn of that picture's thread, a branch when
+	// the picture was continued before. 0: no thread.
+	Continues int64
 	// Replaces is the job this one sends again (a card's Retry): the
 	// window shows it in that job's place rather than beside it.
 	Replaces string

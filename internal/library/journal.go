@@ -38,6 +38,8 @@ type Journalled struct {
 	// the unmasked area, its feather.
 	Parents     []int64
 	KeepFeather *int
+	// Continues is the picture the edit continues (jobs.Request's).
+	Continues int64
 	// KeepFrame is where the user's picture sits in a padded first
 	// input (see jobs.Keep); nil for none.
 	KeepFrame *image.Rectangle
@@ -96,6 +98,7 @@ type journalRequest struct {
 	Options       api.ImageOptions
 	InputFidelity string `json:",omitempty"`
 	Parents       []int64
+	Continues     int64            `json:",omitempty"`
 	KeepFeather   *int             `json:",omitempty"`
 	KeepFrame     *image.Rectangle `json:",omitempty"`
 	Group         string           `json:",omitempty"`
@@ -107,7 +110,7 @@ func (l *Journal) Begin(ctx context.Context, j Journalled) error {
 	if l.saveErr() != nil {
 		return l.saveErr()
 	}
-	r := journalRequest{Kind: "generate", Parents: j.Parents, KeepFeather: j.KeepFeather, KeepFrame: j.KeepFrame, Group: j.Group}
+	r := journalRequest{Kind: "generate", Parents: j.Parents, Continues: j.Continues, KeepFeather: j.KeepFeather, KeepFrame: j.KeepFrame, Group: j.Group}
 	var refs []storedRef
 	var later []placedInput
 	switch {
@@ -294,6 +297,7 @@ func (l *Journal) cutOff(ctx context.Context, where string) ([]Journalled, error
 			continue
 		}
 		j.Started, j.Parents, j.KeepFeather, j.KeepFrame, j.Group = time.UnixMilli(started), r.Parents, r.KeepFeather, r.KeepFrame, r.Group
+		j.Continues = r.Continues
 		if r.Kind == "edit" {
 			j.Edit = &api.EditRequest{Prompt: r.Prompt, ImageOptions: r.Options, InputFidelity: r.InputFidelity}
 		} else {

@@ -66,6 +66,7 @@ func (s Library) Save(ctx context.Context, job jobs.Info, res *api.ImageResult, 
 		// result with the protected pixels put back is its own item,
 		// whose first parent is that raw result.
 		rawID := add(raw, pics.Result(i), kind, job.Request.Parents, inputs)
+		chosen := rawID
 		if kept, picture, ok := keepUnmasked(job, raw, pics, i); ok {
 			parents := job.Request.Parents
 			if rawID != 0 {
@@ -79,10 +80,51 @@ func (s Library) Save(ctx context.Context, job jobs.Info, res *api.ImageResult, 
 					keptInputs = append(slices.Clip(inputs), library.Input{Name: "original.png", Data: own, Role: library.RoleOriginal})
 				}
 			}
-			add(kept, picture, "kept", parents, keptInputs)
+			if keptID := add(kept, picture, "kept", parents, keptInputs); keptID != 0 {
+				chosen = keptID
+			}
 		}
+		s.turn(ctx, job, chosen, raw, pics, i)
 	}
 	return out
+}
+
+// turn records the i-th result, saved as item (the kept copy when there
+// is one: what the designer goes on from), as a turn after the picture
+// the job continues, with how much the service changed outside the
+// marks (measured on what it sent). A turn that cannot be recorded
+// costs the thread a step, never the picture, which is saved already.
+func (s Library) turn(ctx context.Context, job jobs.Info, item int64, raw api.Image, pics *imageio.EditPictures, i int) {
+	from := job.Request.Continues
+	if from == 0 || item == 0 || job.Request.Edit == nil {
+		return
+	}
+	t := library.Turn{Item: item, Parent: from, Way: library.WayImages}
+	if share, ok := drift(job.Request.Edit, raw, pics, i); ok {
+		t.Drift = &share
+	}
+	if err := s.Lib.Lineage().AddTurn(ctx, t); err != nil {
+		slog.Warn("thread: a turn could not be recorded", "job", job.ID, "item", item, "err", err)
+	}
+}
+
+// drift is the share of the first image sent that the i-th result
+// changed outside the mask (everywhere, without one): the pictures the
+// runner decoded when it has them, else decoded here.
+func drift(e *api.EditRequest, raw api.Image, pics *imageio.EditPictures, i int) (float64, bool) {
+	if len(e.Images) == 0 {
+		return 0, false
+	}
+	result, before, mask := imageio.PictureOf(raw.Data), imageio.PictureFrom(e.Images[0].Bytes), (*imageio.Picture)(nil)
+	if pics != nil && pics.Original != nil {
+		if r := pics.Result(i); r != nil {
+			result = r
+		}
+		before, mask = pics.Original, pics.Mask
+	} else if e.Mask != nil {
+		mask = imageio.PictureOf(e.Mask.Data)
+	}
+	return honesty.DriftOf(result, before, mask)
 }
 
 // keepUnmasked is the i-th result with the first input's pixels put
@@ -121,7 +163,7 @@ type Journal struct {
 // Begin implements jobs.Journal.
 func (j Journal) Begin(ctx context.Context, job jobs.Info) error {
 	entry := library.Journalled{Job: job.ID, Profile: job.Request.Profile, Started: job.Started, Group: job.Request.Group,
-		Generate: job.Request.Generate, Edit: job.Request.Edit, Parents: job.Request.Parents, Owner: j.Owner}
+		Generate: job.Request.Generate, Edit: job.Request.Edit, Parents: job.Request.Parents, Continues: job.Request.Continues, Owner: j.Owner}
 	if k := job.Request.Keep; k != nil {
 		f := k.Feather
 		entry.KeepFeather = &f
@@ -157,7 +199,7 @@ func (j Journal) Interrupted(ctx context.Context, prices func(profile string) pr
 		if _, _, lerr := (spend.Ledger{Lib: j.Lib}).CutOff(ctx, prices(f.Profile), f); lerr != nil {
 			slog.Warn("ledger: a job a kill cut off could not be written down", "job", f.Job, "err", lerr)
 		}
-		req := jobs.Request{Profile: f.Profile, Group: f.Group, Generate: f.Generate, Edit: f.Edit, Parents: f.Parents}
+		req := jobs.Request{Profile: f.Profile, Group: f.Group, Generate: f.Generate, Edit: f.Edit, Parents: f.Parents, Continues: f.Continues}
 		if f.KeepFeather != nil {
 			req.Keep = &jobs.Keep{Feather: *f.KeepFeather}
 			if f.KeepFrame != nil {
