@@ -24,7 +24,7 @@ import (
 )
 
 // Commands are the subcommand names main dispatches to Run.
-var Commands = []string{"models", "gen", "edit", "outpaint", "batch", "cutout", "info", "chat", "spend", "balance", "jobs", "serve-demo", "profile", "key",
+var Commands = []string{"models", "gen", "edit", "outpaint", "batch", "cutout", "info", "chat", "spend", "balance", "jobs", "thread", "serve-demo", "profile", "key",
 	"help", "version", "completion"}
 
 // IsCommand reports whether name is a subcommand.
@@ -97,7 +97,7 @@ func init() {
 	commands = map[string]func(ctx context.Context, args []string, env Env) error{
 		"models": runModels, "gen": runGen, "edit": runEdit, "outpaint": runOutpaint, "batch": runBatch,
 		"cutout": runCutout, "info": runInfo, "chat": runChat, "spend": runSpend, "balance": runBalance,
-		"jobs": runJobs, "serve-demo": runServeDemo, "profile": runProfile, "key": runKey,
+		"jobs": runJobs, "thread": runThread, "serve-demo": runServeDemo, "profile": runProfile, "key": runKey,
 		"help":       func(_ context.Context, args []string, env Env) error { return runHelp(args, env) },
 		"version":    func(_ context.Context, _ []string, env Env) error { return runVersion(env) },
 		"completion": func(_ context.Context, args []string, env Env) error { return runCompletion(args, env) },

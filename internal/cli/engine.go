@@ -58,6 +58,11 @@ func (m memory) send(ctx context.Context, env Env, c *api.Client, p config.Profi
 		journal.lib = saver.Journal{Lib: m.lib, Owner: library.OwnerCLI}
 		opts.Memory, opts.Ledger = m.lib.Memory(), spend.Ledger{Lib: m.lib}
 	}
+	if req.Continues != 0 && m.lib != nil {
+		// A turn of a thread is a gallery picture: the thread is the
+		// gallery's, shown in the window too.
+		files.gallery = saver.Library{Lib: m.lib}
+	}
 	runner := jobs.New(nil, files, nil, opts)
 	if m.lib != nil {
 		actx, cancel := context.WithTimeout(ctx, 10*time.Second)
@@ -237,6 +242,9 @@ type folder struct {
 	k  int
 	// paths are the files written, by job and image index.
 	paths map[string]map[int]written
+	// gallery, when it has a library, also keeps each result there
+	// after the folder has it (an edit that continues a thread).
+	gallery saver.Library
 }
 
 // written is one image written: its file, and the image it holds.
@@ -294,7 +302,7 @@ func (f *folder) written(job string) *api.ImageResult {
 
 // Save implements jobs.Saver: each image written (or found written as it
 // arrived), and the kept copy of a masked edit's.
-func (f *folder) Save(_ context.Context, job jobs.Info, res *api.ImageResult, _ honesty.Report, pics *imageio.EditPictures) []jobs.Saved {
+func (f *folder) Save(ctx context.Context, job jobs.Info, res *api.ImageResult, report honesty.Report, pics *imageio.EditPictures) []jobs.Saved {
 	if res.DroppedPreviews > 0 {
 		fmt.Fprintln(f.env.Stderr, "easel: "+catalogue.F("%d previews beyond those asked for (or broken) were not shown", res.DroppedPreviews))
 	}
@@ -304,6 +312,17 @@ func (f *folder) Save(_ context.Context, job jobs.Info, res *api.ImageResult, _ 
 		out[i] = jobs.Saved{Err: err, Image: img}
 		if err == nil && job.Request.Keep != nil && pics != nil {
 			f.writeKept(job.Request.Keep, pics, i, w.k)
+		}
+	}
+	if f.gallery.Lib != nil {
+		// The gallery's items join the folder's outcomes: the runner
+		// links them to the request's ledger entry, as the window's.
+		for i, s := range f.gallery.Save(ctx, job, res, report, pics) {
+			if s.Err != nil {
+				fmt.Fprintln(f.env.Stderr, "easel: "+catalogue.F("image %d is in %s but could not join the gallery: %v", i+1, f.out, s.Err))
+				continue
+			}
+			out = append(out, s)
 		}
 	}
 	return out

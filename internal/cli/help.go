@@ -26,6 +26,7 @@ func summary(command string) string {
 		"spend":      catalogue.T("what the requests cost, today and this month"),
 		"balance":    catalogue.T("what the key has left, by the gateway's own figure"),
 		"jobs":       catalogue.T("list requests a kill cut off, with the command to send each again"),
+		"thread":     catalogue.T("list the turns of a picture's thread: prompts, costs, what each changed"),
 		"serve-demo": catalogue.T("run the built-in demo service"),
 		"profile":    catalogue.T("add, list, pick and remove profiles"),
 		"key":        catalogue.T("set or remove the profile's key in the system keyring"),

@@ -21,6 +21,7 @@ import (
 	"easel/internal/config"
 	"easel/internal/imageio"
 	"easel/internal/jobs"
+	"easel/internal/library"
 	"easel/internal/markup"
 	"easel/internal/spend"
 )
@@ -160,72 +161,137 @@ type repeated []string
 func (r *repeated) String() string     { return strings.Join(*r, ",") }
 func (r *repeated) Set(v string) error { *r = append(*r, v); return nil }
 
+// editFlags are edit's own flags, beside the image options.
+type editFlags struct {
+	images                      repeated
+	mask, fidelity, marks, cont string
+	keepArea                    bool
+	feather, branch             int
+}
+
+func (e *editFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&e.cont, "continue", "", catalogue.T("go on from a gallery picture (its id, or a file Easel wrote): it is the first image, and the result is the next turn of its thread, kept in the gallery too"))
+	fs.IntVar(&e.branch, "branch", 0, catalogue.T("with --continue, go on from this turn of the picture's thread instead (see easel thread): a branch beside the later turns"))
+	fs.BoolVar(&e.keepArea, "keep", false, catalogue.T("keep the unmasked area: write a second copy of each result with the pixels the mask protects put back, as the window does (needs --mask; --size match pads a first image of a shape the model cannot make)"))
+	fs.IntVar(&e.feather, "feather", 8, catalogue.T("with --keep, how many pixels the seam blends over"))
+	fs.StringVar(&e.marks, "marks", "", catalogue.T("JSON file of marks over the first image (pen, arrow, circle, note; see README): markup for models that take it, else drawn on the first image"))
+	fs.Var(&e.images, "image", catalogue.T("an input image; repeat in order (the first is the one the mask applies to)"))
+	fs.StringVar(&e.mask, "mask", "", catalogue.T("PNG whose transparent pixels mark what to change in the first image"))
+	fs.StringVar(&e.fidelity, "fidelity", "", catalogue.T("input fidelity: low or high"))
+}
+
+// inputs are the edit's images in order: the picture --continue names
+// first (from), then each --image.
+func (e *editFlags) inputs(ctx context.Context, env Env) (from library.Item, images repeated, err error) {
+	images = e.images
+	if e.cont != "" {
+		if from, err = continuedFile(ctx, env, e.cont, e.branch); err != nil {
+			return from, nil, err
+		}
+		images = append(repeated{from.File}, images...)
+	} else if e.branch > 0 {
+		return from, nil, usageErr(env, catalogue.T("--branch goes with --continue"))
+	}
+	if len(images) == 0 {
+		return from, nil, usageErr(env, catalogue.T("edit needs at least one --image (or --continue)"))
+	}
+	return from, images, nil
+}
+
 func runEdit(ctx context.Context, args []string, env Env) (err error) {
 	var f imageFlags
-	var images repeated
-	var mask, fidelity, marks string
-	var keepArea bool
-	var feather int
+	var e editFlags
 	fs := newFlags("edit", env)
 	f.register(fs)
-	fs.BoolVar(&keepArea, "keep", false, catalogue.T("keep the unmasked area: write a second copy of each result with the pixels the mask protects put back, as the window does (needs --mask; --size match pads a first image of a shape the model cannot make)"))
-	fs.IntVar(&feather, "feather", 8, catalogue.T("with --keep, how many pixels the seam blends over"))
-	fs.StringVar(&marks, "marks", "", catalogue.T("JSON file of marks over the first image (pen, arrow, circle, note; see README): markup for models that take it, else drawn on the first image"))
-	fs.Var(&images, "image", catalogue.T("an input image; repeat in order (the first is the one the mask applies to)"))
-	fs.StringVar(&mask, "mask", "", catalogue.T("PNG whose transparent pixels mark what to change in the first image"))
-	fs.StringVar(&fidelity, "fidelity", "", catalogue.T("input fidelity: low or high"))
+	e.register(fs)
 	if err := parse(fs, args); err != nil {
 		return err
 	}
 	f.reporting("edit")
 	defer func() { f.finish(env, err) }()
-	if len(images) == 0 {
-		return usageErr(env, catalogue.T("edit needs at least one --image"))
+	from, images, err := e.inputs(ctx, env)
+	if err != nil {
+		return err
 	}
 	c, p, err := f.client(ctx, env)
 	if err != nil {
 		return err
 	}
-	req := api.EditRequest{Prompt: f.prompt, ImageOptions: f.options(), InputFidelity: fidelity}
-	if req.Images, err = readInputs(env, images); err != nil {
-		return err
-	}
-	cfg, err := req.Images[0].Config()
-	if err != nil {
-		return fmt.Errorf(catalogue.T("cannot read image %s: %w"), req.Images[0].Name, err)
-	}
-	first := image.Pt(cfg.Width, cfg.Height)
-	if keepArea && !given(fs, "size") {
+	if e.keepArea && !given(fs, "size") {
 		// Kept, the result must have the first image's shape: left to
 		// the service, the size could be any (#57: an 800x600 picture
 		// came back 1536x1024, paid for and not put back).
 		f.size = "match"
 	}
-	matching := f.size == "match"
+	req := api.EditRequest{Prompt: f.prompt, ImageOptions: f.options(), InputFidelity: e.fidelity}
+	keep, err := e.ready(env, &req, images, f.size == "match")
+	if err != nil {
+		return err
+	}
+	job := jobs.Request{Edit: &req, Keep: keep}
+	if from.ID == 0 {
+		_, err = sendEdit(ctx, env, &f, c, p, job, f.folder(env, numbered(stem())))
+		return err
+	}
+	job.Parents, job.Continues = []int64{from.ID}, from.ID
+	started := time.Now()
+	_, err = sendEdit(ctx, env, &f, c, p, job, f.folder(env, numbered(stem())))
+	if lib, lerr := openLedger(env); lerr == nil {
+		tellTurns(ctx, env, lib, from.ID, started)
+		lib.Close()
+	}
+	return err
+}
+
+// ready reads the edit's images and mask into req and readies it as the
+// window does (readyEdit); matching sizes it to the first image's shape.
+// The keep it returns is --keep's, checked.
+func (e *editFlags) ready(env Env, req *api.EditRequest, images repeated, matching bool) (*jobs.Keep, error) {
+	var err error
+	if req.Images, err = readInputs(env, images); err != nil {
+		return nil, err
+	}
+	cfg, err := req.Images[0].Config()
+	if err != nil {
+		return nil, fmt.Errorf(catalogue.T("cannot read image %s: %w"), req.Images[0].Name, err)
+	}
+	first := image.Pt(cfg.Width, cfg.Height)
 	if matching {
 		// The window's "Match the first image": the nearest size of its
 		// shape the model takes.
 		req.Size = api.MatchSize(req.Model, first.X, first.Y)
 	}
-	if mask != "" {
+	if e.mask != "" {
 		// The mask goes as it is: its pixels are the edit's meaning.
-		data, err := os.ReadFile(mask)
+		data, err := os.ReadFile(e.mask)
 		if err != nil {
-			return fmt.Errorf(catalogue.T("cannot read the mask %s: %w"), mask, err)
+			return nil, fmt.Errorf(catalogue.T("cannot read the mask %s: %w"), e.mask, err)
 		}
-		req.Mask = &api.InputImage{Name: filepath.Base(mask), ContentType: http.DetectContentType(data), Data: data}
+		req.Mask = &api.InputImage{Name: filepath.Base(e.mask), ContentType: http.DetectContentType(data), Data: data}
 	}
 	var keep *jobs.Keep
-	if keepArea {
-		if keep, err = checkKeep(env, &req, feather); err != nil {
-			return err
+	if e.keepArea {
+		if keep, err = checkKeep(env, req, e.feather); err != nil {
+			return nil, err
 		}
 	}
-	if err := readyEdit(env, &req, keep, marks, matching, first); err != nil {
-		return err
+	return keep, readyEdit(env, req, keep, e.marks, matching, first)
+}
+
+// continuedFile is the gallery picture --continue (and --branch) name,
+// with File its path: the first image the edit sends.
+func continuedFile(ctx context.Context, env Env, ref string, branch int) (library.Item, error) {
+	lib, err := openLedger(env)
+	if err != nil {
+		return library.Item{}, err
 	}
-	_, err = sendEdit(ctx, env, &f, c, p, jobs.Request{Edit: &req, Keep: keep}, f.folder(env, numbered(stem())))
-	return err
+	defer lib.Close()
+	it, err := continued(ctx, lib, ref, branch)
+	if err != nil {
+		return library.Item{}, err
+	}
+	it.File = lib.Path(it)
+	return it, nil
 }
 
 // readyEdit readies an edit as the window does, in its order: colours

@@ -125,6 +125,7 @@ func runServeDemo(ctx context.Context, args []string, env Env) error {
 	console := fs.String("console", "", catalogue.T("bill each key and serve its figures as new-api, one-api or sub2api does"))
 	unsigned := fs.Bool("unsigned", false, catalogue.T("answer without Content Credentials, as a gateway that re-encodes the provider's images does (by default each answer is signed with a test certificate, as OpenAI signs)"))
 	answerProfile := fs.String("answer-profile", "", catalogue.T("an ICC profile file each PNG and JPEG answer declares, as a route that answers in another colour space than sRGB does"))
+	drift := fs.Float64("drift", 0, catalogue.T("make each edit stray outside the marks: the colours of this share (0-1) of the rows the mask protects turned round"))
 	uploadRate := fs.Int64("upload-rate", 0, catalogue.T("bytes a second to read an edit's upload at, as a slow link delivers it; 0 as fast as it comes"))
 	var keys repeated
 	fs.Var(&keys, "group-key", catalogue.T("with --console, a key of a group: KEY=GROUP[:RATIO[:LIMIT]] (limit in quota units, 0 unlimited); repeat for more"))
@@ -152,7 +153,8 @@ func runServeDemo(ctx context.Context, args []string, env Env) error {
 		}
 	}
 	srv := demoservice.New(demoservice.Config{Key: *key, Pace: *pace, Balance: *balance, Quirks: quirks, ProxyLimit: *proxyLimit,
-		Console: *console, Groups: groups, UploadRate: max(0, *uploadRate), Unsigned: *unsigned, AnswerProfile: profile})
+		Console: *console, Groups: groups, UploadRate: max(0, *uploadRate), Unsigned: *unsigned, AnswerProfile: profile,
+		Drift: min(max(*drift, 0), 1)})
 	base, err := srv.Listen(ctx, *addr)
 	if err != nil {
 		return fmt.Errorf(catalogue.T("cannot listen on %s: %w"), *addr, err)

@@ -123,6 +123,31 @@ func composeEdit(base image.Image, mask image.Image, prompt string, w, h int) *i
 	return out
 }
 
+// stray turns the colours of the top share of the rows of out half-way
+// round each channel where mask protects them (everywhere, without a
+// mask): the demo's drift mode, a change no threshold misses.
+func stray(out *image.NRGBA, mask image.Image, share float64) {
+	if share <= 0 {
+		return
+	}
+	w, h := out.Bounds().Dx(), out.Bounds().Dy()
+	var m *image.NRGBA
+	if mask != nil {
+		m = imaging.Resize(mask, w, h, imaging.NearestNeighbor)
+	}
+	for y := range int(min(share, 1) * float64(h)) {
+		for x := range w {
+			i := out.PixOffset(x, y)
+			if m != nil && m.Pix[i+3] < 128 {
+				continue // the area to change: not a stray
+			}
+			for k := range 3 {
+				out.Pix[i+k] += 128
+			}
+		}
+	}
+}
+
 // outsideMaskDrift is how much of the scene bleeds outside the mask.
 const outsideMaskDrift = 0.08
 

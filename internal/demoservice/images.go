@@ -309,7 +309,9 @@ func (s *Server) render(job imageJob, i, w, h int) *image.NRGBA {
 		prompt = fmt.Sprintf("%s #%d", prompt, i+1)
 	}
 	if job.base != nil {
-		return composeEdit(job.base, job.mask, prompt, w, h)
+		out := composeEdit(job.base, job.mask, prompt, w, h)
+		stray(out, job.mask, s.cfg.Drift)
+		return out
 	}
 	return drawScene(prompt, w, h, job.background == "transparent")
 }

@@ -81,6 +81,12 @@ type Config struct {
 	// edit's upload, as a slow link delivers them; 0 reads them as fast
 	// as they come.
 	UploadRate int64
+	// Drift makes each edit stray outside the marks, as a model that
+	// repaints the whole picture does: the top Drift share of the rows
+	// of the area the mask protects (of the whole picture, without a
+	// mask) has its colours turned half-way round the wheel, far past
+	// any re-encoding. 0 keeps the usual faint bleed.
+	Drift float64
 }
 
 // Group is one account group of a gateway: its name and its models,

@@ -2,10 +2,14 @@ package library
 
 import (
 	"context"
+	"crypto/sha256"
 	"database/sql"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"time"
+
+	"easel/internal/catalogue"
 )
 
 // Lineage is how pictures came from each other: the items an edit was
@@ -79,7 +83,7 @@ func (l *Lineage) AddTurn(ctx context.Context, t Turn) error {
 		if errors.Is(err, sql.ErrNoRows) {
 			var created int64
 			if err := tx.QueryRowContext(ctx, `SELECT created_ms FROM items WHERE id = ?`, t.Parent).Scan(&created); err != nil {
-				return fmt.Errorf("library: the picture continued (%d): %w", t.Parent, err)
+				return fmt.Errorf(catalogue.T("library: the picture continued (%d): %w"), t.Parent, err)
 			}
 			thread = t.Parent
 			if _, err := tx.ExecContext(ctx, `INSERT INTO turns (item, thread, created_ms) VALUES (?, ?, ?)`, thread, thread, created); err != nil {
@@ -118,4 +122,15 @@ func (l *Lineage) Thread(ctx context.Context, item int64) ([]Turn, error) {
 		out = append(out, t)
 	}
 	return out, rows.Err()
+}
+
+// ItemOf is the gallery's picture holding exactly data (a file Easel
+// wrote, wherever it was copied); ok is false when none does.
+func (l *Lineage) ItemOf(ctx context.Context, data []byte) (id int64, ok bool, err error) {
+	sum := sha256.Sum256(data)
+	err = l.db.QueryRowContext(ctx, `SELECT id FROM items WHERE sha256 = ? AND deleted_ms IS NULL ORDER BY id LIMIT 1`, hex.EncodeToString(sum[:])).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, false, nil
+	}
+	return id, err == nil, err
 }

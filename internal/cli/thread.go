@@ -1,0 +1,204 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"easel/internal/catalogue"
+	"easel/internal/library"
+	"easel/internal/pricing"
+)
+
+// A thread is a designer's iterations on a picture, kept in the gallery
+// (library.Lineage): `easel edit --continue` adds a turn, `--branch`
+// goes on from an earlier one, `easel thread` lists them. The turns are
+// the window's too: a result of --continue joins the gallery as well as
+// --out.
+
+// pictureRef finds the gallery picture ref names: a gallery id as easel
+// prints it ("12" or "#12"), or a file whose bytes the gallery holds (a
+// picture Easel wrote, wherever it was copied). With add, a file the
+// gallery does not hold joins it (imported) to start a thread from.
+func pictureRef(ctx context.Context, lib *library.Library, ref string, add bool) (int64, error) {
+	if id, err := strconv.ParseInt(strings.TrimPrefix(ref, "#"), 10, 64); err == nil {
+		if _, gerr := lib.Get(ctx, id); gerr != nil {
+			return 0, errors.New(catalogue.F("the gallery has no picture %d", id))
+		}
+		return id, nil
+	}
+	data, err := os.ReadFile(ref)
+	if err != nil {
+		return 0, errors.New(catalogue.F("%s is neither a gallery id nor a file Easel can read: %v", ref, err))
+	}
+	id, ok, err := lib.Lineage().ItemOf(ctx, data)
+	switch {
+	case err != nil:
+		return 0, err
+	case ok:
+		return id, nil
+	case !add:
+		return 0, errors.New(catalogue.F("%s is not in the gallery: continue from it (easel edit --continue) to start a thread", ref))
+	}
+	imported, err := lib.Import(ctx, ref, data)
+	return imported.ID, err
+}
+
+// continued is the picture an edit --continue ref goes on from: ref's
+// own, or with branch the picture of that turn of ref's thread.
+func continued(ctx context.Context, lib *library.Library, ref string, branch int) (library.Item, error) {
+	id, err := pictureRef(ctx, lib, ref, branch == 0)
+	if err != nil {
+		return library.Item{}, err
+	}
+	if branch > 0 {
+		turns, err := lib.Lineage().Thread(ctx, id)
+		if err != nil {
+			return library.Item{}, err
+		}
+		if branch > len(turns) {
+			return library.Item{}, errors.New(catalogue.F("the thread of %s has %d turns, so there is no turn %d to branch from", ref, len(turns), branch))
+		}
+		id = turns[branch-1].Item
+	}
+	return lib.Get(ctx, id)
+}
+
+// tellTurns says on stderr the turns an edit continuing from made: its
+// place in the thread and how much the service changed outside the marks.
+func tellTurns(ctx context.Context, env Env, lib *library.Library, from int64, since time.Time) {
+	turns, err := lib.Lineage().Thread(ctx, from)
+	if err != nil {
+		return
+	}
+	number := map[int64]int{}
+	for _, t := range turns {
+		number[t.Item] = t.Number
+	}
+	for _, t := range turns {
+		if t.Parent != from || t.Created.Before(since.Truncate(time.Millisecond)) {
+			continue
+		}
+		fmt.Fprintln(env.Stderr, "easel: "+catalogue.F("turn %d of the thread (after turn %d), gallery picture %d", t.Number, number[from], t.Item)+driftWords(t))
+	}
+}
+
+// driftWords is what a turn changed outside the marks, after a "; ".
+func driftWords(t library.Turn) string {
+	if t.Drift == nil {
+		return ""
+	}
+	return "; " + catalogue.F("the service changed %d %% of the picture outside your marks", int(*t.Drift*100+0.5))
+}
+
+// runThread lists the turns of the thread a picture is in: each one's
+// number, the turn it continued, how it was sent, what it cost, how much
+// it changed outside the marks and its prompt.
+func runThread(ctx context.Context, args []string, env Env) error {
+	fs := newFlags("thread", env)
+	asJSON := jsonFlag(fs)
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		return usageErr(env, catalogue.T("thread takes one gallery id or image file"))
+	}
+	lib, err := openLedger(env)
+	if err != nil {
+		return err
+	}
+	defer lib.Close()
+	id, err := pictureRef(ctx, lib, fs.Arg(0), false)
+	if err != nil {
+		return err
+	}
+	turns, err := lib.Lineage().Thread(ctx, id)
+	if err != nil {
+		return err
+	}
+	if len(turns) == 0 {
+		turns = []library.Turn{{Item: id, Thread: id, Number: 1}} // a picture never continued: a thread of one
+	}
+	rows := threadRows(ctx, lib, turns)
+	if *asJSON {
+		return printDoc(env.Stdout, threadDoc{Thread: turns[0].Thread, Turns: rows})
+	}
+	for _, r := range rows {
+		fmt.Fprintln(env.Stdout, r.line(id))
+	}
+	return nil
+}
+
+// threadRow is one turn as `easel thread` shows it.
+type threadRow struct {
+	Turn    int        `json:"turn"`
+	After   int        `json:"after,omitempty"`
+	Item    int64      `json:"item"`
+	Way     string     `json:"way,omitempty"`
+	Note    string     `json:"note,omitempty"`
+	Cost    *jsonMoney `json:"cost,omitempty"`
+	Drift   *float64   `json:"changed_outside_marks,omitempty"`
+	Prompt  string     `json:"prompt"`
+	Created time.Time  `json:"created"`
+}
+
+type threadDoc struct {
+	Thread int64       `json:"thread"`
+	Turns  []threadRow `json:"turns"`
+}
+
+func threadRows(ctx context.Context, lib *library.Library, turns []library.Turn) []threadRow {
+	number := map[int64]int{}
+	for _, t := range turns {
+		number[t.Item] = t.Number
+	}
+	rows := make([]threadRow, 0, len(turns))
+	for _, t := range turns {
+		r := threadRow{Turn: t.Number, After: number[t.Parent], Item: t.Item, Way: t.Way, Note: t.Note, Drift: t.Drift, Created: t.Created}
+		if it, err := lib.Get(ctx, t.Item); err == nil {
+			r.Prompt = it.Prompt
+		}
+		if e, ok, _ := lib.Ledger().EntryOf(ctx, t.Item); ok {
+			amount, _ := e.Spent()
+			r.Cost = money(pricing.Money{Amount: amount, Currency: e.Currency})
+		}
+		rows = append(rows, r)
+	}
+	return rows
+}
+
+// line is the row for a person: the turn asked about marked with "*".
+func (r threadRow) line(asked int64) string {
+	mark := " "
+	if r.Item == asked {
+		mark = "*"
+	}
+	head := catalogue.F("turn %d", r.Turn)
+	if r.After > 0 {
+		head += " " + catalogue.F("(after %d)", r.After)
+	}
+	parts := []string{fmt.Sprintf("%s %-16s", mark, head), catalogue.F("picture %d", r.Item)}
+	switch r.Way {
+	case library.WayImages:
+		parts = append(parts, catalogue.T("sent as an edit"))
+	case library.WayResponses:
+		parts = append(parts, catalogue.T("sent in the service's conversation"))
+	case "":
+		parts = append(parts, catalogue.T("the start"))
+	}
+	if r.Cost != nil {
+		parts = append(parts, pricing.Money{Amount: r.Cost.Amount, Currency: r.Cost.Currency}.String())
+	}
+	if r.Drift != nil {
+		parts = append(parts, catalogue.F("%d %% changed outside the marks", int(*r.Drift*100+0.5)))
+	}
+	line := strings.Join(parts, " · ")
+	if r.Note != "" {
+		line += " (" + r.Note + ")"
+	}
+	return line + "\n    " + strings.ReplaceAll(r.Prompt, "\n", " ")
+}

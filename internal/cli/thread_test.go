@@ -1,0 +1,131 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"image"
+	"image/color"
+	"image/png"
+	"math"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"easel/internal/demoservice"
+	"easel/internal/honesty"
+	"easel/internal/imageio"
+)
+
+// #55: a picture `easel gen` wrote is continued three times, each turn
+// from the one before (by its file, then by its gallery id), then
+// branched from turn 1. Each turn says its place and how much the demo's
+// drift mode changed outside the marks, within 1 % of a pixel count of
+// the two pictures; `easel thread` lists the five turns with their costs,
+// and its JSON the same.
+func TestEditContinuesAThreadAndBranches(t *testing.T) {
+	srv := demoservice.New(demoservice.Config{Key: "sk-cli-test-key-123456", Drift: 0.3})
+	ts := httptest.NewServer(srv)
+	t.Cleanup(ts.Close)
+	env, out, errOut := testEnv(t, ts.URL+"/v1")
+	env.Library = filepath.Join(t.TempDir(), "library")
+	dir := t.TempDir()
+	if code := Run([]string{"gen", "--prompt", "a lighthouse at dusk", "--size", "1024x1024", "--out", dir}, env); code != 0 {
+		t.Fatalf("gen: %s", errOut)
+	}
+	start := strings.TrimSpace(out.String())
+	// The marks: the right half may change, the left half is protected.
+	maskImg := image.NewNRGBA(image.Rect(0, 0, 1024, 1024))
+	for y := range 1024 {
+		for x := range 512 {
+			maskImg.SetNRGBA(x, y, color.NRGBA{A: 255})
+		}
+	}
+	maskPath := filepath.Join(t.TempDir(), "mask.png")
+	var mb bytes.Buffer
+	_ = png.Encode(&mb, maskImg)
+	if err := os.WriteFile(maskPath, mb.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	turnLine := regexp.MustCompile(`turn (\d+) of the thread \(after turn (\d+)\), gallery picture (\d+); the service changed (\d+) % of the picture outside your marks`)
+	from, prev := start, start
+	var lastID string
+	for i, prompt := range []string{"warmer light", "move the boat left", "a red roof"} {
+		out.Reset()
+		errOut.Reset()
+		if code := Run([]string{"edit", "--continue", from, "--mask", maskPath, "--prompt", prompt, "--out", dir}, env); code != 0 {
+			t.Fatalf("turn %d: %s", i+2, errOut)
+		}
+		m := turnLine.FindStringSubmatch(errOut.String())
+		if m == nil || m[1] != []string{"2", "3", "4"}[i] || m[2] != []string{"1", "2", "3"}[i] {
+			t.Fatalf("turn %d said %q", i+2, errOut)
+		}
+		result := strings.TrimSpace(out.String())
+		if want := measured(t, result, prev, maskPath); math.Abs(atof(m[4])/100-want) > 0.01 {
+			t.Errorf("turn %d: said %s %%, a pixel count gives %.1f %%", i+2, m[4], 100*want)
+		}
+		prev, lastID = result, m[3]
+		from = result
+		if i == 1 {
+			from = "#" + lastID // by its gallery id, as easel prints it
+		}
+	}
+	errOut.Reset()
+	if code := Run([]string{"edit", "--continue", start, "--branch", "1", "--mask", maskPath, "--prompt", "a green roof instead", "--out", dir}, env); code != 0 {
+		t.Fatalf("branch: %s", errOut)
+	}
+	if !strings.Contains(errOut.String(), "turn 5 of the thread (after turn 1)") {
+		t.Errorf("the branch said %q", errOut)
+	}
+
+	out.Reset()
+	if code := Run([]string{"thread", prev}, env); code != 0 {
+		t.Fatalf("thread: %s", errOut)
+	}
+	listed := out.String()
+	for _, want := range []string{"turn 1 ", "the start", "turn 2 (after 1)", "turn 3 (after 2)", "* turn 4 (after 3)", "turn 5 (after 1)", "sent as an edit", "% changed outside the marks", "a red roof", "$"} {
+		if !strings.Contains(listed, want) {
+			t.Errorf("easel thread lacks %q:\n%s", want, listed)
+		}
+	}
+	out.Reset()
+	if code := Run([]string{"thread", "--json", lastID}, env); code != 0 {
+		t.Fatalf("thread --json: %s", errOut)
+	}
+	var doc threadDoc
+	if err := json.Unmarshal(out.Bytes(), &doc); err != nil || len(doc.Turns) != 5 {
+		t.Fatalf("thread --json: %v\n%s", err, out)
+	}
+	for _, r := range doc.Turns[1:] {
+		if r.Cost == nil || r.Cost.Amount <= 0 || r.Drift == nil || r.Way != "images" {
+			t.Errorf("turn %d: %+v", r.Turn, r)
+		}
+	}
+}
+
+// measured is the share of before's pixels protected by the mask at
+// maskPath that after changed, counted here as the guard counts it.
+func measured(t *testing.T, after, before, maskPath string) float64 {
+	t.Helper()
+	read := func(p string) *imageio.Picture {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return imageio.PictureOf(data)
+	}
+	share, ok := honesty.DriftOf(read(after), read(before), read(maskPath))
+	if !ok {
+		t.Fatalf("%s against %s could not be compared", after, before)
+	}
+	return share
+}
+
+func atof(s string) float64 {
+	var f float64
+	_, _ = fmt.Sscan(s, &f)
+	return f
+}
