@@ -25,6 +25,13 @@ type sending struct{ *Room }
 func (t sending) request(use func(jobs.Request)) {
 	req := api.EditRequest{Prompt: t.prompt.Text, ImageOptions: t.Options().Options(), InputFidelity: t.fidelityValue()}
 	var parents []int64
+	// A first image from the gallery is the picture the edit continues:
+	// the result is the next turn of its thread (a branch when it was
+	// continued before).
+	var continues int64
+	if len(t.strip.inputs) > 0 {
+		continues = t.strip.inputs[0].Item
+	}
 	for _, r := range t.strip.inputs {
 		req.Images = append(req.Images, r.Image)
 		if r.Item != 0 {
@@ -65,7 +72,7 @@ func (t sending) request(use func(jobs.Request)) {
 				// never from a copy with the marks drawn on.
 				keep.First = original
 			}
-			use(jobs.Request{Edit: &req, Parents: parents, Keep: keep, Marked: mode.Sentence(), Converted: converted})
+			use(jobs.Request{Edit: &req, Parents: parents, Continues: continues, Keep: keep, Marked: mode.Sentence(), Converted: converted})
 		})
 	})
 }

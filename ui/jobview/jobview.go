@@ -53,6 +53,10 @@ type Result struct {
 	// large.
 	Path       string
 	BeforeData []byte
+	// Turn says the result's place in its thread and what the service
+	// changed outside the marks, for an edit that continued a picture;
+	// "" otherwise.
+	Turn string
 }
 
 // Actions are what a card's buttons do beyond Cancel and Clear.
@@ -272,6 +276,13 @@ func (c *Card) showResults(results []Result, a Actions, prompt string) {
 	c.compare.Hidden = c.before == nil
 	c.compare.SetText(catalogue.T("Before"))
 	c.results.Objects, c.unsaved.Objects, c.tileEdits = nil, nil, nil
+	var turns []string
+	for _, r := range results {
+		if r.Turn != "" && !slices.Contains(turns, r.Turn) {
+			turns = append(turns, r.Turn)
+		}
+	}
+	c.say(append(c.notes(), turns...))
 	for i, r := range results {
 		pic := picture.New(fyne.NewSize(ResultSide, ResultSide))
 		pic.SetImage(r.Thumb)

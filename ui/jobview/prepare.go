@@ -80,6 +80,9 @@ func results(ctx context.Context, lib *library.Library, e jobs.Event) []Result {
 			} else if e.Job.Request.Keep != nil {
 				r.Label = catalogue.T("As sent")
 			}
+			if e.Job.Request.Continues != 0 {
+				r.Turn = turnSentence(ctx, lib, id)
+			}
 		}
 		results = append(results, r)
 	}
@@ -94,4 +97,24 @@ func results(ctx context.Context, lib *library.Library, e jobs.Event) []Result {
 		results = append(results, Result{Thumb: thumb, Unsaved: u})
 	}
 	return results
+}
+
+// turnSentence says where item stands in its thread and what the service
+// changed outside the marks to make it; "" for a picture in no thread.
+func turnSentence(ctx context.Context, lib *library.Library, item int64) string {
+	turns, err := lib.Lineage().Thread(ctx, item)
+	if err != nil {
+		return ""
+	}
+	for _, t := range turns {
+		if t.Item != item {
+			continue
+		}
+		s := catalogue.F("Turn %d of its thread", t.Number)
+		if t.Drift != nil {
+			s += " · " + catalogue.F("the service changed %d %% of the picture outside your marks", int(*t.Drift*100+0.5))
+		}
+		return s
+	}
+	return ""
 }
