@@ -261,28 +261,14 @@ func (c *Card) showResults(results []Result, a Actions, prompt string) {
 	if len(results) == 0 {
 		return
 	}
-	c.after, c.before = results[0].Thumb, nil
-	for _, r := range results {
-		if r.Before != nil && c.before == nil {
-			c.after, c.before = r.Thumb, r.Before
-		}
-		if r.BeforeData != nil && r.Path != "" && c.beforeData == nil {
-			c.beforeData, c.afterPath = r.BeforeData, r.Path
-		}
-	}
+	c.after, c.before, c.beforeData, c.afterPath = beforeOf(results)
 	c.compareLarge.Hidden = c.beforeData == nil || a.Compare == nil
 	c.showingBefore = false
 	c.preview.SetImage(c.after)
 	c.compare.Hidden = c.before == nil
 	c.compare.SetText(catalogue.T("Before"))
 	c.results.Objects, c.unsaved.Objects, c.tileEdits = nil, nil, nil
-	var turns []string
-	for _, r := range results {
-		if r.Turn != "" && !slices.Contains(turns, r.Turn) {
-			turns = append(turns, r.Turn)
-		}
-	}
-	c.say(append(c.notes(), turns...))
+	c.say(append(c.notes(), turnsOf(results)...))
 	for i, r := range results {
 		pic := picture.New(fyne.NewSize(ResultSide, ResultSide))
 		pic.SetImage(r.Thumb)
@@ -335,6 +321,33 @@ func (c *Card) showResults(results []Result, a Actions, prompt string) {
 	c.more.Hidden = c.lastResult == 0 || a.MoreLike == nil
 	c.results.Refresh()
 	c.unsaved.Refresh()
+}
+
+// beforeOf is what a finished card compares: the result with its first
+// input beside it (a kept edit's), small and large; the first result
+// alone when none has one.
+func beforeOf(results []Result) (after, before image.Image, beforeData []byte, afterPath string) {
+	after = results[0].Thumb
+	for _, r := range results {
+		if r.Before != nil && before == nil {
+			after, before = r.Thumb, r.Before
+		}
+		if r.BeforeData != nil && r.Path != "" && beforeData == nil {
+			beforeData, afterPath = r.BeforeData, r.Path
+		}
+	}
+	return after, before, beforeData, afterPath
+}
+
+// turnsOf are the results' places in their threads, each said once.
+func turnsOf(results []Result) []string {
+	var turns []string
+	for _, r := range results {
+		if r.Turn != "" && !slices.Contains(turns, r.Turn) {
+			turns = append(turns, r.Turn)
+		}
+	}
+	return turns
 }
 
 // toggleBefore shows the first input in the large preview, or the result
