@@ -61,7 +61,14 @@ const (
 	// WayResponses: the Responses API's image tool, the service keeping
 	// the conversation (previous_response_id).
 	WayResponses = "responses"
+	// WayRestored: made on this machine, nothing sent: a painted area
+	// taken back from an earlier turn (saver.Restore).
+	WayRestored = "restored"
 )
+
+// KindRestored is the kind of a picture made by taking a painted area
+// back from an earlier turn of its thread.
+const KindRestored = "restored"
 
 // maxThread bounds the turns read of one thread: a designer's day of
 // iterating is far fewer.

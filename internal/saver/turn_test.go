@@ -12,6 +12,7 @@ import (
 
 	"easel/internal/api"
 	"easel/internal/honesty"
+	"easel/internal/imageio"
 	"easel/internal/jobs"
 	"easel/internal/library"
 )
@@ -89,5 +90,72 @@ func TestAContinuedEditIsATurnWithItsDrift(t *testing.T) {
 		if turn.Parent != start || turn.Way != library.WayImages {
 			t.Errorf("turn %d: %+v", turn.Number, turn)
 		}
+	}
+}
+
+// #55: an area painted over a turn is taken back from an earlier turn
+// exactly (the seam feathered into the painted area only), nothing else
+// of the picture moves, and the result is the next turn of the thread,
+// made on this machine.
+func TestRestoreTakesAPaintedAreaBackFromAnEarlierTurn(t *testing.T) {
+	lib, err := library.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lib.Close()
+	ctx := context.Background()
+	const side = 64
+	solid := func(c color.NRGBA) []byte {
+		img := image.NewNRGBA(image.Rect(0, 0, side, side))
+		for i := 0; i < len(img.Pix); i += 4 {
+			copy(img.Pix[i:], []byte{c.R, c.G, c.B, c.A})
+		}
+		var buf bytes.Buffer
+		_ = png.Encode(&buf, img)
+		return buf.Bytes()
+	}
+	red, blue := color.NRGBA{200, 30, 30, 255}, color.NRGBA{30, 30, 200, 255}
+	add := func(data []byte, prompt string) library.Item {
+		id, err := lib.Add(ctx, library.NewItem{Image: api.Image{Data: data, Format: "png", Width: side, Height: side}, Kind: "edit", Prompt: prompt})
+		if err != nil {
+			t.Fatal(err)
+		}
+		it, _ := lib.Get(ctx, id)
+		return it
+	}
+	first, second := add(solid(red), "a red barn"), add(solid(blue), "a blue barn")
+	if err := lib.Lineage().AddTurn(ctx, library.Turn{Item: second.ID, Parent: first.ID, Way: library.WayImages}); err != nil {
+		t.Fatal(err)
+	}
+	// Painted: the left half (transparent: the area taken back).
+	m := image.NewNRGBA(image.Rect(0, 0, side, side))
+	for y := range side {
+		for x := side / 2; x < side; x++ {
+			m.SetNRGBA(x, y, color.NRGBA{A: 255})
+		}
+	}
+	var mb bytes.Buffer
+	_ = png.Encode(&mb, m)
+	id, err := Restore(ctx, lib, second, first, 1, mb.Bytes(), 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	it, _ := lib.Get(ctx, id)
+	img, err := imageio.DecodeFile(lib.Path(it))
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := func(x, y int) color.NRGBA { return color.NRGBAModel.Convert(img.At(x, y)).(color.NRGBA) }
+	if got := at(4, 30); got != red {
+		t.Errorf("inside the painted area, far from the seam: %v, want turn 1's %v", got, red)
+	}
+	for x := side / 2; x < side; x++ {
+		if got := at(x, 30); got != blue {
+			t.Fatalf("outside the painted area at x=%d: %v, want the current %v exactly", x, got, blue)
+		}
+	}
+	turns, _ := lib.Lineage().Thread(ctx, id)
+	if len(turns) != 3 || turns[2].Item != id || turns[2].Parent != second.ID || turns[2].Way != library.WayRestored || it.Kind != library.KindRestored {
+		t.Errorf("the restored turn: %+v (%s)", turns, it.Kind)
 	}
 }

@@ -30,6 +30,7 @@ func kindChoices() []struct{ label, kind string } {
 	return []struct{ label, kind string }{
 		{catalogue.T("Generated"), "generate"}, {catalogue.T("Edited"), "edit"}, {catalogue.T("Kept (unmasked)"), "kept"},
 		{catalogue.T("Imported"), "imported"}, {catalogue.T("Recovered"), "recovered"}, {catalogue.T("Cut out"), "cutout"},
+		{catalogue.T("Restored from a turn"), library.KindRestored},
 	}
 }
 

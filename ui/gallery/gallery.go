@@ -545,7 +545,7 @@ func FileLines(it library.Item, head []byte) string {
 	credentials := c2pa.Line(head)
 	switch {
 	case credentials != "":
-	case it.Kind == "kept" || it.Kind == "outpaint" || it.Kind == "cutout":
+	case it.Kind == "kept" || it.Kind == "outpaint" || it.Kind == "cutout" || it.Kind == library.KindRestored:
 		credentials = catalogue.T("Content Credentials: none; Easel made this picture from another, so that picture's credentials do not apply to it")
 	case (it.Kind == "generate" || it.Kind == "edit") && it.Format == "png" && strings.HasPrefix(it.Model, "gpt-image"):
 		credentials = catalogue.T("Content Credentials: none, though OpenAI signs what its gpt-image models make: the route this came by may have re-encoded it")
