@@ -341,48 +341,94 @@ func MaskChangeOf(result, original, mask *imageio.Picture) (share float64, ok bo
 // the marks. A result of another size is compared scaled to before's
 // frame, as Easel would restore it.
 func DriftOf(result, before, mask *imageio.Picture) (share float64, ok bool) {
-	res, err := result.Image()
-	if err != nil {
-		return 0, false
-	}
-	orig, err := before.Image()
-	if err != nil {
-		return 0, false
-	}
-	keep, ok := protected(mask, orig.Bounds().Size())
+	c, ok := align(result, before, mask)
 	if !ok {
 		return 0, false
 	}
-	// The result on the original's frame: the composite with nothing
-	// put back is the result scaled as Easel would restore it; at the
-	// original's size it is the result itself.
-	var onFrame *image.NRGBA
-	if res.Bounds().Size() == orig.Bounds().Size() {
-		onFrame = imageio.AsNRGBA(res)
-	} else if onFrame, err = imageio.Composite(res, orig, image.NewAlpha(keep.Rect), 0); err != nil {
-		return 0, false
-	}
-	o := imageio.AsNRGBA(orig)
 	protected, changed := 0, 0
-	w := keep.Rect.Dx()
-	for y := 0; y < keep.Rect.Dy(); y++ {
-		k := keep.Pix[y*keep.Stride : y*keep.Stride+w]
-		r, q := onFrame.Pix[y*onFrame.Stride:y*onFrame.Stride+4*w], o.Pix[y*o.Stride:y*o.Stride+4*w]
-		for x, a := range k {
-			if a < 250 {
-				continue
-			}
+	c.each(func(_ int, kept, moved bool) {
+		if kept {
 			protected++
-			i := 4 * x
-			if far(r[i], q[i]) || far(r[i+1], q[i+1]) || far(r[i+2], q[i+2]) {
+			if moved {
 				changed++
 			}
 		}
-	}
+	})
 	if protected == 0 {
 		return 0, false
 	}
 	return float64(changed) / float64(protected), true
+}
+
+// ChangeMap is where result changed before (as DriftOf counts it), drawn
+// over the result faded: what changed where the mask protects it in
+// red, what changed where it let the picture change in blue, the rest
+// as it is, faint; ok is false when the two cannot be compared.
+func ChangeMap(result, before, mask *imageio.Picture) (*image.NRGBA, bool) {
+	c, ok := align(result, before, mask)
+	if !ok {
+		return nil, false
+	}
+	out := image.NewNRGBA(c.result.Rect)
+	c.each(func(i int, kept, moved bool) {
+		p, r := out.Pix[i:i+4:i+4], c.result.Pix[i:i+4:i+4]
+		switch {
+		case moved && kept:
+			p[0], p[1], p[2] = 230, 40, 40
+		case moved:
+			p[0], p[1], p[2] = 60, 110, 230
+		default:
+			grey := (uint32(r[0])*3 + uint32(r[1])*6 + uint32(r[2])) / 10
+			p[0], p[1], p[2] = uint8(160+grey/4), uint8(160+grey/4), uint8(160+grey/4)
+		}
+		p[3] = 255
+	})
+	return out, true
+}
+
+// aligned are a result and the picture before it on one frame (the
+// result scaled to it as Easel would restore it), with where the mask
+// protects it.
+type aligned struct {
+	result, before *image.NRGBA
+	keep           *image.Alpha
+}
+
+func align(result, before, mask *imageio.Picture) (aligned, bool) {
+	res, err := result.Image()
+	if err != nil {
+		return aligned{}, false
+	}
+	orig, err := before.Image()
+	if err != nil {
+		return aligned{}, false
+	}
+	keep, ok := protected(mask, orig.Bounds().Size())
+	if !ok {
+		return aligned{}, false
+	}
+	var onFrame *image.NRGBA
+	if res.Bounds().Size() == orig.Bounds().Size() {
+		onFrame = imageio.AsNRGBA(res)
+	} else if onFrame, err = imageio.Composite(res, orig, image.NewAlpha(keep.Rect), 0); err != nil {
+		return aligned{}, false
+	}
+	return aligned{result: onFrame, before: imageio.AsNRGBA(orig), keep: keep}, true
+}
+
+// each calls f for every pixel: its offset in the result's Pix, whether
+// the mask protects it and whether it moved by more than
+// MaskChangeThreshold in a channel.
+func (a aligned) each(f func(i int, kept, moved bool)) {
+	w := a.keep.Rect.Dx()
+	for y := 0; y < a.keep.Rect.Dy(); y++ {
+		k := a.keep.Pix[y*a.keep.Stride : y*a.keep.Stride+w]
+		r, q := a.result.Pix[y*a.result.Stride:y*a.result.Stride+4*w], a.before.Pix[y*a.before.Stride:y*a.before.Stride+4*w]
+		for x, v := range k {
+			i := 4 * x
+			f(y*a.result.Stride+i, v >= 250, far(r[i], q[i]) || far(r[i+1], q[i+1]) || far(r[i+2], q[i+2]))
+		}
+	}
 }
 
 // protected is where mask protects a picture of size: everywhere when

@@ -126,6 +126,8 @@ type Room struct {
 	fidelity *widget.Select
 	keep     *keepOption
 	jobs     *jobview.List
+	// thread is the first image's thread, in a tab beside the edits.
+	thread *threadPanel
 	// panel is the side panel (prompt, options, brush, edits, Send) and
 	// split holds it beside the canvas; folded hides it (layout.go).
 	panel  fyne.CanvasObject
@@ -148,6 +150,7 @@ func New(h Host) *Room {
 // Build implements room.Room: the canvas first (layout.go).
 func (t *Room) Build() fyne.CanvasObject {
 	t.mask = newMaskTools(t.host)
+	t.thread = newThreadPanel(t.host, t.strip, t.mask, t.SetStatus)
 	t.prompt = promptentry.New(catalogue.T("What should change? — Ctrl+Enter sends"))
 	t.fidelity = widget.NewSelect([]string{catalogue.T("Low"), catalogue.T("High")}, nil)
 	t.fidelity.SetSelected(catalogue.T("Low"))
@@ -230,6 +233,9 @@ func (t *Room) painted() bool { return t.mask.painted() }
 // decoding it off the UI goroutine; a new first image starts a new mask.
 func (t *Room) showFirst() {
 	t.mask.keep(t.strip.inputs)
+	if t.thread != nil {
+		t.thread.follow(false)
+	}
 	var first *Input
 	if len(t.strip.inputs) > 0 {
 		first = &t.strip.inputs[0]
@@ -414,6 +420,12 @@ func (t *Room) ShowJob(e jobs.Event, img image.Image, results []jobview.Result) 
 	t.jobs.Show(e, img, results)
 	if e.State.Final() {
 		t.Advise() // what the answer showed may change what the form says
+	}
+	switch {
+	case e.State == jobs.Queued:
+		t.thread.showEdits()
+	case e.State == jobs.Done && e.Job.Request.Continues != 0:
+		t.thread.follow(true) // a turn was added
 	}
 }
 

@@ -56,8 +56,11 @@ func (t *Room) layOut() fyne.CanvasObject {
 	compare := &widget.Button{Text: catalogue.T("Compare…"), Icon: theme.ViewRestoreIcon(), Importance: widget.LowImportance, OnTapped: sending{t}.compare}
 	heading := container.NewBorder(nil, nil, kit.Heading(catalogue.T("Prompt")), compare)
 	form := container.NewVScroll(container.NewPadded(container.NewVBox(heading, t.prompt, t.Options().Form, t.mask.panel)))
-	jobs := container.NewBorder(kit.Heading(catalogue.T("Edits")), nil, nil, nil, container.NewVScroll(t.jobs.Box))
-	column := container.NewVSplit(form, jobs)
+	// The edits and the first image's thread share the column's lower
+	// part: the thread shows when the first image has one, the edits
+	// when an edit is sent.
+	below := t.thread.tabs(container.NewVScroll(t.jobs.Box))
+	column := container.NewVSplit(form, below)
 	column.Offset = 0.66
 	t.panel = container.NewBorder(nil, t.ActionRow(), nil, nil, column)
 

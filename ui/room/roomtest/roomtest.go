@@ -88,6 +88,9 @@ type Options struct {
 	// RecordEdits keeps each edit's body as the service received it
 	// (Edits), up to 64 MB each.
 	RecordEdits bool
+	// Drift makes the fake service's edits stray outside the marks
+	// (demoservice.Config.Drift).
+	Drift float64
 	// Profile, when set, is a stored profile the session opens on (its
 	// base URL is set to the fake service's, its key is kept in the
 	// test keyring), instead of the keyless demo: for a budget or prices
@@ -120,7 +123,7 @@ func NewWith(t testing.TB, o Options) *Host {
 			}
 		})
 	}, jobs.Options{Memory: lib.Memory(), Ledger: spend.Ledger{Lib: lib}})
-	fake := demoservice.New(demoservice.Config{Pace: o.Pace, Quirks: o.Quirks, UploadRate: o.UploadRate})
+	fake := demoservice.New(demoservice.Config{Pace: o.Pace, Quirks: o.Quirks, UploadRate: o.UploadRate, Drift: o.Drift})
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if strings.HasSuffix(r.URL.Path, "/chat/completions") || strings.HasSuffix(r.URL.Path, "/images/edits") && o.RecordEdits {
 			body, _ := io.ReadAll(io.LimitReader(r.Body, 64<<20))

@@ -1,0 +1,326 @@
+package edit
+
+import (
+	"context"
+	"errors"
+	"image"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"easel/internal/catalogue"
+	"easel/internal/honesty"
+	"easel/internal/imageio"
+	"easel/internal/library"
+	"easel/internal/pricing"
+	"easel/internal/saver"
+	"easel/ui/kit"
+	"easel/ui/widgets/picture"
+)
+
+// threadSide is the side of a turn's thumbnail in the thread.
+const threadSide = 56
+
+// threadPanel is the thread of Edit's first image, beside the canvas:
+// each turn's picture, its place, what it cost and what the service
+// changed outside the marks, and its prompt. It owns the turns it read
+// and what it drew; it reads the strip (which picture is first) and the
+// painter (the area painted) it was given. From any turn the designer
+// goes on (its picture becomes the first image: the next edit is a
+// branch beside the later turns), takes the painted area back into the
+// current picture, or sees where that turn changed.
+type threadPanel struct {
+	host  Host
+	strip *refStrip
+	mask  *maskTools
+	say   func(string)
+	// box holds the rows; intro says what the panel is while the first
+	// image is in no thread.
+	box   *fyne.Container
+	intro *widget.Label
+	// item is the first image's gallery item the thread was read for;
+	// loads counts the reads asked, and an older one's answer is dropped.
+	item  int64
+	loads int
+	turns []threadTurn
+	// below holds the edits and the thread as two tabs; the thread's
+	// shows when the first image has one, the edits' when one is sent.
+	below         *container.AppTabs
+	edits, thread *container.TabItem
+}
+
+// tabs puts the edits (jobs) and the thread in the tabs the panel
+// chooses between.
+func (p *threadPanel) tabs(jobs fyne.CanvasObject) *container.AppTabs {
+	p.edits = container.NewTabItem(catalogue.T("Edits"), jobs)
+	p.thread = container.NewTabItem(catalogue.T("Thread"), container.NewVScroll(p.box))
+	p.below = container.NewAppTabs(p.edits, p.thread)
+	return p.below
+}
+
+// showEdits shows the edits' tab: one was sent.
+func (p *threadPanel) showEdits() {
+	if p.below != nil {
+		p.below.Select(p.edits)
+	}
+}
+
+// threadTurn is one turn as the panel shows it.
+type threadTurn struct {
+	library.Turn
+	item  library.Item
+	thumb image.Image
+	cost  string
+}
+
+func newThreadPanel(h Host, strip *refStrip, mask *maskTools, say func(string)) *threadPanel {
+	p := &threadPanel{host: h, strip: strip, mask: mask, say: say}
+	p.intro = kit.HintLabel(catalogue.T("An edit of a gallery picture is the next turn of its thread. Its turns show here: go on from any of them (a branch), take a painted area back from one, or see where one changed."))
+	p.box = container.NewVBox(p.intro)
+	return p
+}
+
+// follow reads the thread of the first image again when it changed, or
+// when again is set (a turn was added).
+func (p *threadPanel) follow(again bool) {
+	var item int64
+	if len(p.strip.inputs) > 0 {
+		item = p.strip.inputs[0].Item
+	}
+	if item == p.item && !again {
+		return
+	}
+	p.item = item
+	p.loads++
+	n, lib := p.loads, p.host.Library()
+	if item == 0 || lib == nil {
+		p.draw(nil)
+		return
+	}
+	p.host.Work().Go(func(ctx context.Context) {
+		turns := readThread(ctx, lib, item)
+		p.host.Work().Do(func() {
+			if n == p.loads {
+				p.draw(turns)
+			}
+		})
+	})
+}
+
+// readThread is item's thread with each turn's picture, thumbnail and
+// cost, off the UI goroutine.
+func readThread(ctx context.Context, lib *library.Library, item int64) []threadTurn {
+	turns, err := lib.Lineage().Thread(ctx, item)
+	if err != nil {
+		return nil
+	}
+	out := make([]threadTurn, 0, len(turns))
+	for _, t := range turns {
+		tt := threadTurn{Turn: t}
+		if it, err := lib.Get(ctx, t.Item); err == nil {
+			tt.item = it
+			if path, err := lib.Thumbnails().Thumbnail(it); err == nil {
+				tt.thumb, _ = imageio.DecodeFileFit(path, 2*threadSide)
+			}
+		}
+		if e, ok, _ := lib.Ledger().EntryOf(ctx, t.Item); ok {
+			amount, _ := e.Spent()
+			tt.cost = pricing.Money{Amount: amount, Currency: e.Currency}.String()
+		}
+		out = append(out, tt)
+	}
+	return out
+}
+
+// draw shows turns, the first image's own marked.
+func (p *threadPanel) draw(turns []threadTurn) {
+	p.turns = turns
+	p.box.Objects = []fyne.CanvasObject{p.intro}
+	p.intro.Hidden = len(turns) > 0
+	number := map[int64]int{}
+	for _, t := range turns {
+		number[t.Item] = t.Number
+	}
+	for _, t := range turns {
+		p.box.Add(p.row(t, number[t.Parent]))
+	}
+	p.box.Refresh()
+	if p.below == nil {
+		return
+	}
+	p.thread.Text = catalogue.T("Thread")
+	if len(turns) > 0 {
+		p.thread.Text = catalogue.N("Thread (%d)", len(turns), len(turns))
+	}
+	if len(turns) > 1 {
+		p.below.Select(p.thread)
+	}
+	p.below.Refresh()
+}
+
+// row is one turn: its thumbnail, its place and figures, its prompt, and
+// what can be done from it.
+func (p *threadPanel) row(t threadTurn, after int) fyne.CanvasObject {
+	pic := picture.New(fyne.NewSize(threadSide, threadSide))
+	pic.SetImage(t.thumb)
+	title := catalogue.F("Turn %d", t.Number)
+	if after > 0 {
+		title += " " + catalogue.F("(after %d)", after)
+	}
+	if t.Item == p.item {
+		title += " · " + catalogue.T("in Edit now")
+	}
+	head := widget.NewLabelWithStyle(title, fyne.TextAlignLeading, fyne.TextStyle{Bold: t.Item == p.item})
+	lines := container.NewVBox(head)
+	if figures := turnFigures(t); figures != "" {
+		lines.Add(kit.HintLabel(figures))
+	}
+	prompt := widget.NewLabel(t.item.Prompt)
+	prompt.Truncation = fyne.TextTruncateEllipsis
+	lines.Add(prompt)
+	turn := t
+	actions := container.New(layout.NewRowWrapLayout())
+	if t.Item != p.item {
+		actions.Add(&widget.Button{Text: catalogue.T("Go on from here"), Icon: theme.NavigateBackIcon(), Importance: widget.LowImportance,
+			OnTapped: func() { p.host.EditItem(turn.Item) }})
+		actions.Add(&widget.Button{Text: catalogue.T("Take painted area back"), Icon: theme.ContentUndoIcon(), Importance: widget.LowImportance,
+			OnTapped: func() { p.restore(turn) }})
+	}
+	if t.Parent != 0 && t.Way != library.WayRestored {
+		actions.Add(&widget.Button{Text: catalogue.T("Where it changed"), Icon: theme.VisibilityIcon(), Importance: widget.LowImportance,
+			OnTapped: func() { p.showChanges(turn) }})
+	}
+	lines.Add(actions)
+	return container.NewBorder(nil, widget.NewSeparator(), container.NewVBox(pic), nil, lines)
+}
+
+// turnFigures is a turn's cost, how it was made and what it changed, in
+// a line.
+func turnFigures(t threadTurn) string {
+	var parts []string
+	if t.cost != "" {
+		parts = append(parts, t.cost)
+	}
+	switch t.Way {
+	case library.WayRestored:
+		parts = append(parts, t.Note)
+	case library.WayResponses:
+		parts = append(parts, catalogue.T("sent in the service's conversation"))
+	}
+	if t.Drift != nil {
+		parts = append(parts, catalogue.F("%d %% changed outside the marks", int(*t.Drift*100+0.5)))
+	}
+	return strings.Join(parts, " · ")
+}
+
+// restore takes the area painted over the first image back from turn t
+// (saver.Restore), and goes on from the picture it made.
+func (p *threadPanel) restore(t threadTurn) {
+	mask, err := p.mask.maskPNG()
+	if err != nil || mask == nil {
+		p.say(catalogue.F("Paint over the area to take back from turn %d first, then choose Take painted area back.", t.Number))
+		return
+	}
+	var current library.Item
+	for _, c := range p.turns {
+		if c.Item == p.item {
+			current = c.item
+		}
+	}
+	lib := p.host.Library()
+	if current.ID == 0 || lib == nil {
+		return
+	}
+	p.host.Work().Go(func(ctx context.Context) {
+		id, err := saver.Restore(ctx, lib, current, t.item, t.Number, mask.Data, restoreFeather)
+		p.host.Work().Do(func() {
+			if err != nil && id == 0 {
+				p.say(catalogue.F("The area could not be taken back: %v", err))
+				return
+			}
+			p.host.GalleryChanged()
+			p.say(catalogue.F("The painted area is back from turn %d, in a new picture: the next turn of the thread, made here and not charged.", t.Number))
+			p.host.EditItem(id)
+		})
+	})
+}
+
+// restoreFeather is how many pixels a restored area's seam blends over,
+// as the unmasked area's does by default.
+const restoreFeather = 8
+
+// showChanges shows where turn t changed the picture it continued.
+func (p *threadPanel) showChanges(t threadTurn) {
+	lib := p.host.Library()
+	if lib == nil {
+		return
+	}
+	p.host.Work().Go(func(ctx context.Context) {
+		heat, err := changeMap(ctx, lib, t)
+		p.host.Work().Do(func() {
+			if err != nil {
+				p.say(catalogue.F("Where turn %d changed could not be shown: %v", t.Number, err))
+				return
+			}
+			showChangeMap(p.host.Window(), t, heat)
+		})
+	})
+}
+
+// errNoParent is a turn whose picture before it is gone.
+var errNoParent = errors.New(catalogue.T("the picture it continued is no longer in the gallery"))
+
+// changeMap is where turn t changed the picture it continued: the
+// service's own result (a kept turn's raw twin, its first parent)
+// against that picture, through the mask the edit was sent with.
+func changeMap(ctx context.Context, lib *library.Library, t threadTurn) (*image.NRGBA, error) {
+	before, err := lib.Get(ctx, t.Parent)
+	if err != nil {
+		return nil, errNoParent
+	}
+	result := t.item
+	if result.Kind == "kept" && len(result.Parents) > 0 {
+		if raw, err := lib.Get(ctx, result.Parents[0]); err == nil {
+			result = raw
+		}
+	}
+	var mask *imageio.Picture
+	if ins, err := lib.Inputs().Of(ctx, result.ID); err == nil {
+		for _, in := range ins {
+			if in.Role == library.RoleMask {
+				path := lib.Inputs().Path(in)
+				mask = imageio.PictureFrom(func() ([]byte, error) { return imageio.ReadFile(path) })
+			}
+		}
+	}
+	file := func(it library.Item) *imageio.Picture {
+		path := lib.Path(it)
+		return imageio.PictureFrom(func() ([]byte, error) { return imageio.ReadFile(path) })
+	}
+	heat, ok := honesty.ChangeMap(file(result), file(before), mask)
+	if !ok {
+		return nil, errors.New(catalogue.T("the two pictures are of shapes that cannot be compared"))
+	}
+	return heat, nil
+}
+
+// showChangeMap shows where turn t changed, large, with its figure and
+// what the colours mean.
+func showChangeMap(w fyne.Window, t threadTurn, heat *image.NRGBA) {
+	size := w.Canvas().Size()
+	pic := picture.New(fyne.NewSize(size.Width*0.6, size.Height*0.6))
+	pic.SetImage(heat)
+	words := catalogue.T("Red: changed where your marks protected the picture. Blue: changed where you let it change. Grey: as it was.")
+	if t.Drift != nil {
+		words = catalogue.F("The service changed %d %% of the picture outside your marks.", int(*t.Drift*100+0.5)) + " " + words
+	}
+	legend := kit.HintLabel(words)
+	d := dialog.NewCustom(catalogue.F("Where turn %d changed", t.Number), catalogue.T("Close"), container.NewBorder(nil, legend, nil, nil, pic), w)
+	d.Resize(fyne.NewSize(size.Width*0.7, size.Height*0.8))
+	d.Show()
+}

@@ -1,0 +1,177 @@
+package edit
+
+import (
+	"context"
+	"image"
+	"image/color"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/widget"
+
+	"easel/internal/api"
+	"easel/internal/imageio"
+	"easel/internal/library"
+	"easel/ui/room/roomtest"
+)
+
+// #55 in Edit: a gallery picture made the first image and edited is a
+// turn of its thread; the thread shows beside the canvas with each
+// turn's place and what it changed outside the marks; "Go on from here"
+// hands that turn's picture to the window; an area painted over turn 2
+// is taken back from turn 1 exactly, as the thread's next turn; where a
+// turn changed is drawn.
+func TestTheThreadShowsBesideTheCanvasAndTakesAnAreaBack(t *testing.T) {
+	h := roomtest.NewWith(t, roomtest.Options{Drift: 0.25})
+	r := New(h)
+	h.Show(r.Build)
+	ctx := context.Background()
+	lib := h.Library()
+	start := addPicture(t, lib, color.NRGBA{40, 120, 200, 255})
+
+	fromItem := func(id int64) {
+		t.Helper()
+		it, err := lib.Get(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, err := os.ReadFile(lib.Path(it))
+		if err != nil {
+			t.Fatal(err)
+		}
+		in := NewInput("picture.png", "image/png", data, id, nil)
+		h.UI(func() { r.StartFrom(in) })
+		h.Until("the picture in the painter", func() bool { return r.thread.item == id && r.mask.painter.Mask() != nil })
+	}
+	send := func(prompt string) {
+		t.Helper()
+		h.UI(func() {
+			r.mask.painter.Mask().Rect(image.Rect(32, 0, 64, 64), false) // the right half may change
+			r.prompt.SetText(prompt)
+			r.PrimaryAction()
+		})
+	}
+	fromItem(start)
+	send("warmer light")
+	h.Until("two turns in the thread", func() bool { return len(r.thread.turns) == 2 })
+	second := r.thread.turns[1]
+	var text string
+	h.UI(func() { text = panelText(r) })
+	for _, want := range []string{"Turn 1", "Turn 2 (after 1)", "% changed outside the marks", "warmer light", "Go on from here", "Where it changed"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the thread does not say %q:\n%s", want, text)
+		}
+	}
+	if second.Drift == nil || *second.Drift < 0.2 || *second.Drift > 0.3 {
+		t.Errorf("turn 2's drift: %v, want the demo's quarter of the protected rows", second.Drift)
+	}
+	h.UI(func() { tapButton(t, r.thread.box, "Go on from here") }) // turn 2's: turn 1 is in Edit
+	if !slices.Contains(h.Edited, second.Item) {
+		t.Errorf("Go on from here on turn 2 handed %v to the window, not %d", h.Edited, second.Item)
+	}
+
+	// Turn 2 in Edit: going back to turn 1 is a button away; its left
+	// half painted and taken back from turn 1.
+	fromItem(second.Item)
+	h.Until("turn 2 marked as in Edit", func() bool { return strings.Contains(panelText(r), "Turn 2 (after 1) · in Edit now") })
+	h.UI(func() { tapButton(t, r.thread.box, "Go on from here") })
+	if h.Edited[len(h.Edited)-1] != start {
+		t.Errorf("going back handed %v to the window, not turn 1's %d", h.Edited, start)
+	}
+	h.UI(func() {
+		r.mask.painter.Mask().Rect(image.Rect(0, 0, 24, 64), false)
+		r.thread.restore(r.thread.turns[0])
+	})
+	h.Until("the restored turn", func() bool {
+		turns, _ := lib.Lineage().Thread(ctx, start)
+		return len(turns) == 3
+	})
+	turns, _ := lib.Lineage().Thread(ctx, start)
+	restored := turns[2]
+	if restored.Parent != second.Item || restored.Way != library.WayRestored {
+		t.Errorf("the restored turn: %+v", restored)
+	}
+	it, _ := lib.Get(ctx, restored.Item)
+	img, err := imageio.DecodeFile(lib.Path(it))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := color.NRGBAModel.Convert(img.At(4, 40)).(color.NRGBA); got != (color.NRGBA{40, 120, 200, 255}) {
+		t.Errorf("inside the painted area: %v, want turn 1's pixel", got)
+	}
+	beforeTurn := imagePixel(t, lib, second.Item, 50, 40)
+	if got := color.NRGBAModel.Convert(img.At(50, 40)).(color.NRGBA); got != beforeTurn {
+		t.Errorf("outside the painted area: %v, want turn 2's %v", got, beforeTurn)
+	}
+	if !slices.Contains(h.Edited, restored.Item) {
+		t.Errorf("the restored picture was not handed to Edit: %v", h.Edited)
+	}
+
+	heat, err := changeMap(ctx, lib, r.thread.turns[1])
+	if err != nil || heat.Bounds().Dx() != 64 {
+		t.Fatalf("where turn 2 changed: %v", err)
+	}
+	if c := heat.NRGBAAt(10, 2); c.R < 200 || c.G > 80 {
+		t.Errorf("a protected pixel the demo strayed on is not red: %v", c)
+	}
+}
+
+func addPicture(t *testing.T, lib *library.Library, c color.NRGBA) int64 {
+	t.Helper()
+	img := image.NewNRGBA(image.Rect(0, 0, 64, 64))
+	for i := 0; i < len(img.Pix); i += 4 {
+		copy(img.Pix[i:], []byte{c.R, c.G, c.B, c.A})
+	}
+	data, err := imageio.EncodePNG(img)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, err := lib.Add(context.Background(), library.NewItem{Image: api.Image{Data: data, Format: "png", Width: 64, Height: 64}, Kind: "generate", Prompt: "a lighthouse"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+func imagePixel(t *testing.T, lib *library.Library, id int64, x, y int) color.NRGBA {
+	t.Helper()
+	it, _ := lib.Get(context.Background(), id)
+	img, err := imageio.DecodeFile(lib.Path(it))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return color.NRGBAModel.Convert(img.At(x, y)).(color.NRGBA)
+}
+
+// panelText is every label and button of the thread panel, a line
+// each; call it on the UI goroutine.
+func panelText(r *Room) string {
+	var text string
+	roomtest.Walk(r.thread.box, func(o fyne.CanvasObject) {
+		switch w := o.(type) {
+		case *widget.Label:
+			text += w.Text + "\n"
+		case *widget.Button:
+			text += "[" + w.Text + "]\n"
+		}
+	})
+	return text
+}
+
+// tapButton taps the first button of o whose text is text.
+func tapButton(t *testing.T, o fyne.CanvasObject, text string) {
+	t.Helper()
+	var found *widget.Button
+	roomtest.Walk(o, func(c fyne.CanvasObject) {
+		if b, ok := c.(*widget.Button); ok && b.Text == text && found == nil {
+			found = b
+		}
+	})
+	if found == nil {
+		t.Fatalf("no %q button", text)
+	}
+	found.OnTapped()
+}
