@@ -122,6 +122,17 @@ func (s *refStrip) replace(in Input) (old []Input) {
 	return old
 }
 
+// setFirst makes in the first input in place of the one there, the
+// other references staying: going on from a turn of a thread.
+func (s *refStrip) setFirst(in Input) {
+	if len(s.inputs) == 0 {
+		s.inputs = []Input{in}
+	} else {
+		s.inputs = append([]Input{in}, s.inputs[1:]...)
+	}
+	s.update()
+}
+
 // restore puts inputs back (an Undo).
 func (s *refStrip) restore(inputs []Input) {
 	s.inputs = inputs

@@ -19,6 +19,7 @@ import (
 	"easel/internal/library"
 	"easel/internal/pricing"
 	"easel/internal/saver"
+	"easel/ui/dialogs"
 	"easel/ui/kit"
 	"easel/ui/widgets/picture"
 )
@@ -80,7 +81,7 @@ type threadTurn struct {
 
 func newThreadPanel(h Host, strip *refStrip, mask *maskTools, say func(string)) *threadPanel {
 	p := &threadPanel{host: h, strip: strip, mask: mask, say: say}
-	p.intro = kit.HintLabel(catalogue.T("An edit of a gallery picture is the next turn of its thread. Its turns show here: go on from any of them (a branch), take a painted area back from one, or see where one changed."))
+	p.intro = kit.HintLabel(catalogue.T("An edit of a gallery picture is the next turn of its thread. Its turns show here: go on from any of them (a branch beside the later turns), paint over an area and take it back from one, or see where one changed."))
 	p.box = container.NewVBox(p.intro)
 	return p
 }
@@ -163,8 +164,9 @@ func (p *threadPanel) draw(turns []threadTurn) {
 	p.below.Refresh()
 }
 
-// row is one turn: its thumbnail, its place and figures, its prompt, and
-// what can be done from it.
+// row is one turn, compact enough for several in the tab: its
+// thumbnail; its place and cost; what it changed outside the marks, a
+// link to where; its prompt; going on from it and taking an area back.
 func (p *threadPanel) row(t threadTurn, after int) fyne.CanvasObject {
 	pic := picture.New(fyne.NewSize(threadSide, threadSide))
 	pic.SetImage(t.thumb)
@@ -175,32 +177,33 @@ func (p *threadPanel) row(t threadTurn, after int) fyne.CanvasObject {
 	if t.Item == p.item {
 		title += " · " + catalogue.T("in Edit now")
 	}
-	head := widget.NewLabelWithStyle(title, fyne.TextAlignLeading, fyne.TextStyle{Bold: t.Item == p.item})
-	lines := container.NewVBox(head)
 	if figures := turnFigures(t); figures != "" {
-		lines.Add(kit.HintLabel(figures))
+		title += " · " + figures
 	}
-	prompt := widget.NewLabel(t.item.Prompt)
-	prompt.Truncation = fyne.TextTruncateEllipsis
-	lines.Add(prompt)
+	head := &widget.Label{Text: title, Wrapping: fyne.TextWrapWord, TextStyle: fyne.TextStyle{Bold: t.Item == p.item}}
+	prompt := &widget.Label{Text: t.item.Prompt, Truncation: fyne.TextTruncateEllipsis, SizeName: theme.SizeNameCaptionText}
+	lines := container.New(layout.NewCustomPaddedVBoxLayout(0), head)
 	turn := t
-	actions := container.New(layout.NewRowWrapLayout())
-	if t.Item != p.item {
-		actions.Add(&widget.Button{Text: catalogue.T("Go on from here"), Icon: theme.NavigateBackIcon(), Importance: widget.LowImportance,
-			OnTapped: func() { p.host.EditItem(turn.Item) }})
-		actions.Add(&widget.Button{Text: catalogue.T("Take painted area back"), Icon: theme.ContentUndoIcon(), Importance: widget.LowImportance,
-			OnTapped: func() { p.restore(turn) }})
-	}
 	if t.Parent != 0 && t.Way != library.WayRestored {
-		actions.Add(&widget.Button{Text: catalogue.T("Where it changed"), Icon: theme.VisibilityIcon(), Importance: widget.LowImportance,
-			OnTapped: func() { p.showChanges(turn) }})
+		// The figure is the way to where it is.
+		words := catalogue.T("Where it changed")
+		if t.Drift != nil {
+			words = catalogue.F("%d %% changed outside the marks", int(*t.Drift*100+0.5))
+		}
+		lines.Add(&widget.Hyperlink{Text: words, OnTapped: func() { p.showChanges(turn) }})
 	}
-	lines.Add(actions)
+	lines.Add(prompt)
+	if t.Item != p.item {
+		lines.Add(container.NewHBox(
+			&widget.Button{Text: catalogue.T("Go on"), Icon: theme.NavigateBackIcon(), Importance: widget.LowImportance,
+				OnTapped: func() { p.goOn(turn.item) }},
+			&widget.Button{Text: catalogue.T("Take area back"), Icon: theme.ContentUndoIcon(), Importance: widget.LowImportance,
+				OnTapped: func() { p.restore(turn) }}))
+	}
 	return container.NewBorder(nil, widget.NewSeparator(), container.NewVBox(pic), nil, lines)
 }
 
-// turnFigures is a turn's cost, how it was made and what it changed, in
-// a line.
+// turnFigures is a turn's cost and how it was made, in a line.
 func turnFigures(t threadTurn) string {
 	var parts []string
 	if t.cost != "" {
@@ -212,9 +215,6 @@ func turnFigures(t threadTurn) string {
 	case library.WayResponses:
 		parts = append(parts, catalogue.T("sent in the service's conversation"))
 	}
-	if t.Drift != nil {
-		parts = append(parts, catalogue.F("%d %% changed outside the marks", int(*t.Drift*100+0.5)))
-	}
 	return strings.Join(parts, " · ")
 }
 
@@ -223,7 +223,7 @@ func turnFigures(t threadTurn) string {
 func (p *threadPanel) restore(t threadTurn) {
 	mask, err := p.mask.maskPNG()
 	if err != nil || mask == nil {
-		p.say(catalogue.F("Paint over the area to take back from turn %d first, then choose Take painted area back.", t.Number))
+		p.say(catalogue.F("Paint over the area to take back from turn %d first, then choose Take area back.", t.Number))
 		return
 	}
 	var current library.Item
@@ -245,7 +245,31 @@ func (p *threadPanel) restore(t threadTurn) {
 			}
 			p.host.GalleryChanged()
 			p.say(catalogue.F("The painted area is back from turn %d, in a new picture: the next turn of the thread, made here and not charged.", t.Number))
-			p.host.EditItem(id)
+			if it, err := lib.Get(p.host.Work().Context(), id); err == nil {
+				p.goOn(it)
+			}
+		})
+	})
+}
+
+// goOn makes it (a turn's picture) Edit's first image, the other
+// references staying: the next edit continues it, a branch when later
+// turns continued it already. Its file is read off the UI goroutine.
+func (p *threadPanel) goOn(it library.Item) {
+	lib := p.host.Library()
+	if lib == nil {
+		return
+	}
+	path := lib.Path(it)
+	p.host.Work().Go(func(ctx context.Context) {
+		data, err := imageio.ReadFile(path)
+		in := NewInput(dialogs.ExportName(it, it.Format), "image/"+it.Format, data, it.ID, nil) // named by its prompt
+		p.host.Work().Do(func() {
+			if err != nil {
+				p.say(catalogue.F("The turn's picture could not be read: %v", err))
+				return
+			}
+			p.strip.setFirst(in)
 		})
 	})
 }
