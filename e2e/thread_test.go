@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"image/color"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -150,5 +152,61 @@ func checkThread(t *testing.T, home string) {
 	}
 	if got, want, was := at(5), at(1), at(2); got != want || was == want {
 		t.Errorf("in the painted band the restored turn has %v, turn 1 %v, turn 2 %v", got, want, was)
+	}
+}
+
+// #55: a thread made on the command line (a picture `easel gen` wrote,
+// continued three times) is the window's too: `easel thread` lists four
+// turns with their costs, and the window opened on that gallery shows
+// the same thread beside Edit's canvas (docs/thread-from-cli.png).
+func TestAThreadFromTheCommandLineShowsInTheWindow(t *testing.T) {
+	bin := binary(t, "EASEL_BIN")
+	base := serveDemoWith(t, bin, "--drift", "0.25")
+	home := t.TempDir()
+	env := append(homeEnv(home), "OPENAI_BASE_URL="+base, "OPENAI_API_KEY=sk-e2e-thread-0123456789")
+	out := t.TempDir()
+	run := func(args ...string) string {
+		t.Helper()
+		cmd := exec.Command(bin, args...)
+		cmd.Env = append(os.Environ(), env...)
+		stdout, stderr, code := runCommand(t, cmd)
+		if code != 0 {
+			t.Fatalf("easel %v: %s", args, stderr)
+		}
+		return strings.TrimSpace(stdout)
+	}
+	file := run("gen", "--prompt", "a lighthouse at dusk", "--size", "1024x1024", "--out", out)
+	for _, prompt := range []string{"warmer light", "a red roof", "a calmer sea"} {
+		file = run("edit", "--continue", file, "--prompt", prompt, "--out", out)
+	}
+	listed := run("thread", file)
+	// Three turns cost what they cost; the start is the file gen wrote,
+	// imported into the gallery to begin the thread (gen's own picture
+	// goes to --out only), so it has no cost of its own there.
+	if strings.Count(listed, "\n    ") != 4 || strings.Count(listed, "$") != 3 {
+		t.Fatalf("easel thread:\n%s", listed)
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	p := startEnv(t, bin, home, env)
+	p.waitDrawn(ctx)
+	p.waitSettled(ctx)
+	p.key("ctrl+4")
+	p.waitPicture(ctx, "the Gallery's first cell", firstGalleryCell)
+	time.Sleep(700 * time.Millisecond)
+	p.key("Right") // the newest picture, turn 4, its details beside it
+	time.Sleep(1500 * time.Millisecond)
+	if dir := os.Getenv("SCREENSHOT_DIR"); dir != "" {
+		save(t, filepath.Join(dir, "thread-from-cli-gallery.png"), p.screenshot())
+	}
+	p.click(1173, 618) // the details' Edit this
+	time.Sleep(2500 * time.Millisecond)
+	if dir := os.Getenv("SCREENSHOT_DIR"); dir != "" {
+		save(t, filepath.Join(dir, "thread-from-cli.png"), p.screenshot())
+	}
+	p.key("ctrl+q")
+	if err := p.waitExit(10 * time.Second); err != nil {
+		t.Errorf("exit: %v\n%s", err, p.out)
 	}
 }

@@ -203,6 +203,7 @@ func (p *detailsPane) show(it library.Item) {
 		entry   library.Entry
 		charged bool
 		file    string
+		thread  string
 	}
 	latest.Run(p.opens, func(ctx context.Context) (read, error) {
 		var r read
@@ -225,9 +226,10 @@ func (p *detailsPane) show(it library.Item) {
 		r.inputs = madeFromThumbs(ctx, lib, it.ID)
 		r.family = lineageOf(ctx, lib, it)
 		r.entry, r.charged, _ = lib.Ledger().EntryOf(ctx, it.ID)
+		r.thread = ThreadLine(ctx, lib, it.ID)
 		return r, err
 	}, func(r read, err error) {
-		p.settings.SetText(describeRead(it, r.file, r.entry, r.charged))
+		p.settings.SetText(describeRead(it, r.file, r.entry, r.charged, r.thread))
 		showMadeFrom(p.madeFrom, r.inputs)
 		p.showLineage(r.family)
 		// The details grew under the scroll: it must learn their new

@@ -526,8 +526,11 @@ func Describe(it library.Item) string {
 // describeRead is the details' settings with what was read off the UI
 // goroutine: the file's colours and credentials, and the cost when the
 // ledger has it.
-func describeRead(it library.Item, file string, entry library.Entry, charged bool) string {
+func describeRead(it library.Item, file string, entry library.Entry, charged bool, thread string) string {
 	text := Describe(it)
+	if thread != "" {
+		text += "\n" + thread
+	}
 	if file != "" {
 		text += "\n" + file
 	}
@@ -636,4 +639,35 @@ func (t *Room) DetailsText() string {
 		walk(o)
 	}
 	return strings.Join(out, "\n")
+}
+
+// ThreadLine says where a picture stands in its thread: its turn, the
+// turn it continued, how many there are and what it changed outside the
+// marks; "" for a picture in none.
+func ThreadLine(ctx context.Context, lib *library.Library, item int64) string {
+	turns, err := lib.Lineage().Thread(ctx, item)
+	if err != nil || len(turns) == 0 {
+		return ""
+	}
+	number := map[int64]int{}
+	for _, t := range turns {
+		number[t.Item] = t.Number
+	}
+	for _, t := range turns {
+		if t.Item != item {
+			continue
+		}
+		line := catalogue.F("Thread: turn %d of %d", t.Number, len(turns))
+		if after := number[t.Parent]; after > 0 {
+			line += " " + catalogue.F("(after %d)", after)
+		}
+		if t.Drift != nil {
+			line += " · " + catalogue.F("the service changed %d %% of the picture outside your marks", int(*t.Drift*100+0.5))
+		}
+		if t.Way == library.WayRestored {
+			line += " · " + t.Note
+		}
+		return line + " " + catalogue.T("(Edit shows the thread beside the canvas)")
+	}
+	return ""
 }
