@@ -79,11 +79,16 @@ func tellTurns(ctx context.Context, env Env, lib *library.Library, from int64, s
 	for _, t := range turns {
 		number[t.Item] = t.Number
 	}
+	prefs, _ := env.Profiles.Load() // the drift limit; the default when unreadable
 	for _, t := range turns {
 		if t.Parent != from || t.Created.Before(since.Truncate(time.Millisecond)) {
 			continue
 		}
-		fmt.Fprintln(env.Stderr, "easel: "+catalogue.F("turn %d of the thread (after turn %d), gallery picture %d", t.Number, number[from], t.Item)+driftWords(t))
+		line := catalogue.F("turn %d of the thread (after turn %d), gallery picture %d", t.Number, number[from], t.Item) + driftWords(t)
+		if prefs.Strayed(t.Drift) {
+			line += "; " + catalogue.F("that is over your limit of %d %%: look at it before going on from it", int(prefs.TurnLimit()*100+0.5))
+		}
+		fmt.Fprintln(env.Stderr, "easel: "+line)
 	}
 }
 

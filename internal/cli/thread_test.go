@@ -15,6 +15,7 @@ import (
 	"strings"
 	"testing"
 
+	"easel/internal/config"
 	"easel/internal/demoservice"
 	"easel/internal/honesty"
 	"easel/internal/imageio"
@@ -50,6 +51,9 @@ func TestEditContinuesAThreadAndBranches(t *testing.T) {
 	if err := os.WriteFile(maskPath, mb.Bytes(), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	if _, err := env.Profiles.Update(func(f *config.File) error { f.DriftLimit = 0.2; return nil }); err != nil {
+		t.Fatal(err)
+	}
 	turnLine := regexp.MustCompile(`turn (\d+) of the thread \(after turn (\d+)\), gallery picture (\d+); the service changed (\d+) % of the picture outside your marks`)
 	from, prev := start, start
 	var lastID string
@@ -62,6 +66,9 @@ func TestEditContinuesAThreadAndBranches(t *testing.T) {
 		m := turnLine.FindStringSubmatch(errOut.String())
 		if m == nil || m[1] != []string{"2", "3", "4"}[i] || m[2] != []string{"1", "2", "3"}[i] {
 			t.Fatalf("turn %d said %q", i+2, errOut)
+		}
+		if !strings.Contains(errOut.String(), "that is over your limit of 20 %") {
+			t.Errorf("turn %d, 30 %% outside the marks, is not flagged over the 20 %% limit: %q", i+2, errOut)
 		}
 		result := strings.TrimSpace(out.String())
 		if want := measured(t, result, prev, maskPath); math.Abs(atof(m[4])/100-want) > 0.01 {

@@ -52,26 +52,19 @@ func decodeFile(data []byte) (File, []string, error) {
 	}
 	var problems []string
 	for k, v := range top {
-		switch k {
-		case "version":
-			if err := json.Unmarshal(v, &f.Version); err != nil {
-				problems = append(problems, catalogue.F("version %s is not a number", v))
-			}
-		case "active":
-			if err := json.Unmarshal(v, &f.Active); err != nil {
-				problems = append(problems, catalogue.F("the active profile %s is not a name", v))
-			}
-		case "language":
-			if err := json.Unmarshal(v, &f.Language); err != nil {
-				problems = append(problems, catalogue.F("the language %s is not a language tag; the system's is used", v))
-			}
-		case "profiles":
+		if k == "profiles" {
 			var list []json.RawMessage
 			if err := json.Unmarshal(v, &list); err != nil {
 				return File{}, nil, fmt.Errorf(catalogue.T("profiles is not a list: %w"), err)
 			}
 			problems = append(problems, f.decodeProfiles(list)...)
-		default:
+			continue
+		}
+		known, problem := f.decodeSetting(k, v)
+		if problem != "" {
+			problems = append(problems, problem)
+		}
+		if !known {
 			if f.extra == nil {
 				f.extra = map[string]json.RawMessage{}
 			}
@@ -79,6 +72,33 @@ func decodeFile(data []byte) (File, []string, error) {
 		}
 	}
 	return f, problems, nil
+}
+
+// decodeSetting reads the file-wide value k, when it is one Easel knows
+// (known), and says what is wrong with it ("" when nothing).
+func (f *File) decodeSetting(k string, v json.RawMessage) (known bool, problem string) {
+	switch k {
+	case "version":
+		if err := json.Unmarshal(v, &f.Version); err != nil {
+			return true, catalogue.F("version %s is not a number", v)
+		}
+	case "active":
+		if err := json.Unmarshal(v, &f.Active); err != nil {
+			return true, catalogue.F("the active profile %s is not a name", v)
+		}
+	case "language":
+		if err := json.Unmarshal(v, &f.Language); err != nil {
+			return true, catalogue.F("the language %s is not a language tag; the system's is used", v)
+		}
+	case "drift_limit":
+		if err := json.Unmarshal(v, &f.DriftLimit); err != nil || f.DriftLimit < 0 || f.DriftLimit > 1 {
+			f.DriftLimit = 0
+			return true, catalogue.F("the drift limit %s is not a share from 0 to 1; the default is used", v)
+		}
+	default:
+		return false, ""
+	}
+	return true, ""
 }
 
 func (f *File) decodeProfiles(list []json.RawMessage) []string {
@@ -207,6 +227,9 @@ func (f File) MarshalJSON() ([]byte, error) {
 	}
 	if f.Language != "" {
 		out["language"] = f.Language
+	}
+	if f.DriftLimit > 0 {
+		out["drift_limit"] = f.DriftLimit
 	}
 	list := make([]any, 0, len(f.Profiles)+len(f.unusable))
 	for _, p := range f.Profiles {

@@ -30,6 +30,10 @@ type File struct {
 	// Language is the language the user chose in Settings (a BCP 47 tag,
 	// "zh-Hans"); empty follows the system.
 	Language string `json:"language,omitempty"`
+	// DriftLimit is the share (0-1) of a picture a thread's turn may
+	// change outside the marks before Easel flags it; 0 is the default
+	// (TurnLimit).
+	DriftLimit float64 `json:"drift_limit,omitempty"`
 	// extra holds fields this Easel does not know, written back as read.
 	extra map[string]json.RawMessage
 	// unusable holds profiles that could not be used, written back as read.
@@ -225,3 +229,22 @@ func (s *Store) load() (File, error) {
 	}
 	return f, nil
 }
+
+// DefaultDriftLimit is the share of the picture outside the marks a turn
+// may change unflagged: a re-encode moves no pixel that far (drift is
+// counted past 32 of 255), a repaint of a tenth of the picture is seen.
+const DefaultDriftLimit = 0.10
+
+// TurnLimit is the share of a picture a turn may change outside the
+// marks before it is flagged: the user's, within 1-100 %, else the
+// default.
+func (f File) TurnLimit() float64 {
+	if f.DriftLimit <= 0 || f.DriftLimit != f.DriftLimit {
+		return DefaultDriftLimit
+	}
+	return min(max(f.DriftLimit, 0.01), 1)
+}
+
+// Strayed reports whether a turn that changed drift (nil: not measured)
+// of the picture outside the marks is over the limit.
+func (f File) Strayed(drift *float64) bool { return drift != nil && *drift > f.TurnLimit() }

@@ -337,11 +337,12 @@ func (s *Session) update(change func(*config.File) error, done func()) {
 	})
 }
 
-// SetLanguage keeps the language picked in Settings ("" follows the
-// system) for the next start; done runs once it is written.
-func (s *Session) SetLanguage(tag string, done func()) {
+// Prefer writes an app-wide choice (the language, the drift limit) to
+// the profiles file, which the command line reads too; done runs once it
+// is written.
+func (s *Session) Prefer(change func(f *config.File), done func()) {
 	s.update(func(f *config.File) error {
-		f.Language = tag
+		change(f)
 		return nil
 	}, done)
 }

@@ -3,6 +3,7 @@ package dialogs
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -49,7 +50,10 @@ type Settings struct {
 	Language *widget.Select
 	// Theme picks light, dark or the system's, at once.
 	Theme *widget.Select
-	dlg   dialog.Dialog
+	// DriftLimit is the share a thread's turn may change outside the
+	// marks before it is flagged.
+	DriftLimit *widget.Select
+	dlg        dialog.Dialog
 }
 
 // ShowSettings opens Settings on the connected profile; closed runs when
@@ -103,7 +107,7 @@ func ShowSettings(h Host, closed func()) *Settings {
 	// beside the profiles, without the profile list and its buttons.
 	closePrefs := &widget.Button{Text: catalogue.T("Close"), OnTapped: func() { s.Form.ConfirmDiscard(s.dlg.Hide) }}
 	prefs := container.NewBorder(nil, container.NewHBox(kit.Spacer(), closePrefs), nil, nil,
-		container.NewVScroll(container.NewPadded(container.NewVBox(s.languagePicker(), s.themePicker(), exportFolderPicker(h)))))
+		container.NewVScroll(container.NewPadded(container.NewVBox(s.languagePicker(), s.themePicker(), s.driftPicker(), exportFolderPicker(h)))))
 	s.Sections = container.NewAppTabs(
 		container.NewTabItemWithIcon(catalogue.T("Profiles"), theme.AccountIcon(), split),
 		container.NewTabItemWithIcon(catalogue.T("Preferences"), theme.SettingsIcon(), prefs))
@@ -148,7 +152,7 @@ func (s *Settings) languagePicker() fyne.CanvasObject {
 		restart.OnTapped = r.Restart
 	}
 	s.Language.OnChanged = func(name string) {
-		s.host.Session().SetLanguage(tags[name], func() {
+		s.host.Session().Prefer(func(f *config.File) { f.Language = tags[name] }, func() {
 			note.SetText(catalogue.T("Easel speaks it from its next start."))
 			if restart.OnTapped != nil {
 				restart.Show()
@@ -157,6 +161,31 @@ func (s *Settings) languagePicker() fyne.CanvasObject {
 	}
 	return container.NewVBox(widget.NewLabelWithStyle(catalogue.T("Language"), fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), s.Language,
 		container.NewBorder(nil, nil, nil, restart, note))
+}
+
+// driftPicker is how much of a picture a thread's turn may change
+// outside the marks before Easel flags it, for the window and the
+// command line alike.
+func (s *Settings) driftPicker() fyne.CanvasObject {
+	limits := []float64{0.02, 0.05, 0.10, 0.20, 0.30, 0.50}
+	names := make([]string, len(limits))
+	current := s.host.Session().File().TurnLimit()
+	s.DriftLimit = widget.NewSelect(nil, nil)
+	for i, l := range limits {
+		names[i] = catalogue.F("%d %%", int(l*100+0.5))
+		if l == current {
+			s.DriftLimit.Selected = names[i]
+		}
+	}
+	s.DriftLimit.Options = names
+	s.DriftLimit.OnChanged = func(name string) {
+		if i := slices.Index(names, name); i >= 0 {
+			s.host.Session().Prefer(func(f *config.File) { f.DriftLimit = limits[i] }, nil)
+		}
+	}
+	return container.NewVBox(kit.Heading(catalogue.T("Drift in a thread")),
+		kit.HintLabel(catalogue.T("Flag a turn when the service changed more of the picture than this outside your marks (everywhere, without a mask):")),
+		s.DriftLimit)
 }
 
 // Restarter is a host that can start Easel again, drafts kept: what a
