@@ -9,7 +9,10 @@ import (
 	"strings"
 	"time"
 
+	"easel/internal/atomicfile"
 	"easel/internal/catalogue"
+	"easel/internal/export"
+	"easel/internal/imageio"
 	"easel/internal/library"
 	"easel/internal/pricing"
 )
@@ -106,6 +109,7 @@ func driftWords(t library.Turn) string {
 func runThread(ctx context.Context, args []string, env Env) error {
 	fs := newFlags("thread", env)
 	asJSON := jsonFlag(fs)
+	sheet := fs.String("sheet", "", catalogue.T("also write the thread's contact sheet (each turn labelled with its place, cost, drift and prompt) to this PNG file"))
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -127,6 +131,11 @@ func runThread(ctx context.Context, args []string, env Env) error {
 	}
 	if len(turns) == 0 {
 		turns = []library.Turn{{Item: id, Thread: id, Number: 1}} // a picture never continued: a thread of one
+	}
+	if *sheet != "" {
+		if err := writeThreadSheet(ctx, lib, id, *sheet); err != nil {
+			return err
+		}
 	}
 	rows := threadRows(ctx, lib, turns)
 	if *asJSON {
@@ -206,4 +215,20 @@ func (r threadRow) line(asked int64) string {
 		line += " (" + r.Note + ")"
 	}
 	return line + "\n    " + strings.ReplaceAll(r.Prompt, "\n", " ")
+}
+
+// writeThreadSheet writes the contact sheet of item's thread to path, as PNG.
+func writeThreadSheet(ctx context.Context, lib *library.Library, item int64, path string) error {
+	img, err := export.ThreadSheet(ctx, lib, item)
+	if err != nil {
+		return err
+	}
+	data, err := imageio.EncodePNG(img)
+	if err != nil {
+		return err
+	}
+	if err := atomicfile.Write(path, data); err != nil {
+		return fmt.Errorf(catalogue.T("cannot write %s: %w"), path, err)
+	}
+	return nil
 }

@@ -89,13 +89,24 @@ func TestEditContinuesAThreadAndBranches(t *testing.T) {
 	}
 
 	out.Reset()
-	if code := Run([]string{"thread", prev}, env); code != 0 {
+	sheet := filepath.Join(t.TempDir(), "thread.png")
+	if code := Run([]string{"thread", "--sheet", sheet, prev}, env); code != 0 {
 		t.Fatalf("thread: %s", errOut)
 	}
 	listed := out.String()
 	for _, want := range []string{"turn 1 ", "the start", "turn 2 (after 1)", "turn 3 (after 2)", "* turn 4 (after 3)", "turn 5 (after 1)", "sent as an edit", "% changed outside the marks", "a red roof", "$"} {
 		if !strings.Contains(listed, want) {
 			t.Errorf("easel thread lacks %q:\n%s", want, listed)
+		}
+	}
+	if f, err := os.Open(sheet); err != nil {
+		t.Errorf("the contact sheet: %v", err)
+	} else {
+		cfg, err := png.DecodeConfig(f)
+		f.Close()
+		// Five turns: a grid of three columns, two rows of 256-pixel cells.
+		if err != nil || cfg.Width < 3*256 || cfg.Height < 2*256 {
+			t.Errorf("the contact sheet: %+v, %v", cfg, err)
 		}
 	}
 	out.Reset()

@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"easel/internal/catalogue"
+	"easel/internal/export"
 	"easel/internal/honesty"
 	"easel/internal/imageio"
 	"easel/internal/library"
@@ -41,9 +42,10 @@ type threadPanel struct {
 	mask  *maskTools
 	say   func(string)
 	// box holds the rows; intro says what the panel is while the first
-	// image is in no thread.
+	// image is in no thread; sheet saves the thread as a contact sheet.
 	box   *fyne.Container
 	intro *widget.Label
+	sheet *widget.Button
 	// item is the first image's gallery item the thread was read for;
 	// loads counts the reads asked, and an older one's answer is dropped.
 	item  int64
@@ -81,6 +83,7 @@ type threadTurn struct {
 
 func newThreadPanel(h Host, strip *refStrip, mask *maskTools, say func(string)) *threadPanel {
 	p := &threadPanel{host: h, strip: strip, mask: mask, say: say}
+	p.sheet = &widget.Button{Text: catalogue.T("Save contact sheet…"), Icon: theme.DocumentSaveIcon(), Importance: widget.LowImportance, OnTapped: p.saveSheet}
 	p.intro = kit.HintLabel(catalogue.T("An edit of a gallery picture is the next turn of its thread. Its turns show here: go on from any of them (a branch beside the later turns), paint over an area and take it back from one, or see where one changed."))
 	p.box = container.NewVBox(p.intro)
 	return p
@@ -141,8 +144,9 @@ func readThread(ctx context.Context, lib *library.Library, item int64) []threadT
 // draw shows turns, the first image's own marked.
 func (p *threadPanel) draw(turns []threadTurn) {
 	p.turns = turns
-	p.box.Objects = []fyne.CanvasObject{p.intro}
+	p.box.Objects = []fyne.CanvasObject{p.intro, container.NewHBox(layout.NewSpacer(), p.sheet)}
 	p.intro.Hidden = len(turns) > 0
+	p.sheet.Hidden = len(turns) < 2
 	number := map[int64]int{}
 	for _, t := range turns {
 		number[t.Item] = t.Number
@@ -352,4 +356,26 @@ func showChangeMap(w fyne.Window, t threadTurn, heat *image.NRGBA) {
 	d := dialog.NewCustom(catalogue.F("Where turn %d changed", t.Number), catalogue.T("Close"), container.NewBorder(nil, legend, nil, nil, pic), w)
 	d.Resize(fyne.NewSize(size.Width*0.7, size.Height*0.8))
 	d.Show()
+}
+
+// saveSheet asks where to write the thread's contact sheet, as a PNG.
+func (p *threadPanel) saveSheet() {
+	lib, item := p.host.Library(), p.item
+	if lib == nil || item == 0 {
+		return
+	}
+	p.host.Work().Go(func(ctx context.Context) {
+		img, err := export.ThreadSheet(ctx, lib, item)
+		var data []byte
+		if err == nil {
+			data, err = imageio.EncodePNG(img)
+		}
+		p.host.Work().Do(func() {
+			if err != nil {
+				p.say(catalogue.F("The contact sheet could not be made: %v", err))
+				return
+			}
+			dialogs.SaveFile(p.host, catalogue.T("Save contact sheet"), "easel-thread-sheet.png", catalogue.T("contact sheet"), data)
+		})
+	})
 }
