@@ -29,7 +29,6 @@ import (
 	"easel/internal/saver"
 	"easel/internal/secrets"
 	"easel/internal/session"
-	"easel/internal/spend"
 	"easel/internal/thumbs"
 	"easel/internal/wording"
 	"easel/internal/work"
@@ -269,7 +268,7 @@ func (a *App) newWindow() {
 func (a *App) build() {
 	a.lib, a.libErr = openLibrary()
 	if a.lib != nil {
-		a.runner = jobs.New(nil, saver.Library{Lib: a.lib}, a.feed.onJobEvent, jobs.Options{Memory: a.lib.Memory(), Journal: saver.Journal{Lib: a.lib}, Ledger: spend.Ledger{Lib: a.lib}})
+		a.runner = saver.Runner(a.lib, a.feed.onJobEvent)
 		a.thumbs = thumbs.New(a.lib.Thumbnails())
 		if a.opts.Quarantine {
 			a.lib.Thumbnails().Quarantine(quarantine.Maker(library.MakeThumbnail))

@@ -20,6 +20,15 @@ import (
 	"easel/internal/spend"
 )
 
+// Runner is the window's engine over lib: jobs written in the journal
+// before they go out, their images saved in the gallery, their cost in
+// the ledger, what the service showed remembered; listen hears every
+// job's events. The command line runs the same runner with its own
+// saver (a folder) and journal owner (internal/cli).
+func Runner(lib *library.Library, listen func(jobs.Event)) *jobs.Runner {
+	return jobs.New(nil, Library{Lib: lib}, listen, jobs.Options{Memory: lib.Memory(), Journal: Journal{Lib: lib}, Ledger: spend.Ledger{Lib: lib}})
+}
+
 // Library stores a job's images in a library.
 type Library struct {
 	Lib *library.Library
