@@ -238,7 +238,7 @@ func runEdit(ctx context.Context, args []string, env Env) (err error) {
 	_, err = sendEdit(ctx, env, &f, c, p, job, f.folder(env, numbered(stem())))
 	if lib, lerr := openLedger(env); lerr == nil {
 		tellTurns(ctx, env, lib, from.ID, started)
-		lib.Close()
+		_ = lib.Close()
 	}
 	return err
 }
