@@ -128,6 +128,8 @@ type Room struct {
 	jobs     *jobview.List
 	// thread is the first image's thread, in a tab beside the edits.
 	thread *threadPanel
+	// kept keeps the tab's work between runs (persist.go).
+	kept *sessionKeeper
 	// panel is the side panel (prompt, options, brush, edits, Send) and
 	// split holds it beside the canvas; folded hides it (layout.go).
 	panel  fyne.CanvasObject
@@ -151,6 +153,7 @@ func New(h Host) *Room {
 func (t *Room) Build() fyne.CanvasObject {
 	t.mask = newMaskTools(t.host)
 	t.thread = newThreadPanel(t.host, t.strip, t.mask, t.SetStatus)
+	t.kept = &sessionKeeper{host: t.host, strip: t.strip, mask: t.mask}
 	t.prompt = promptentry.New(catalogue.T("What should change? — Ctrl+Enter sends"))
 	t.fidelity = widget.NewSelect([]string{catalogue.T("Low"), catalogue.T("High")}, nil)
 	t.fidelity.SetSelected(catalogue.T("Low"))
@@ -169,6 +172,7 @@ func (t *Room) Build() fyne.CanvasObject {
 	root := t.layOut()
 	t.optionsChanged()
 	t.strip.update()
+	t.kept.restore()
 	return root
 }
 
@@ -213,6 +217,9 @@ func (t *Room) Inputs() []Input { return t.strip.inputs }
 // scrolled form here re-drew every button and icon in it, a third of
 // the callback that shows a new first image.
 func (t *Room) optionsChanged() {
+	if t.kept != nil {
+		t.kept.changed() // the mask or the marks may have changed
+	}
 	t.keep.sync()
 	t.mask.syncMarks() // the model decides how marks go
 	t.Advise()         // the estimate and what the service is known not to do
@@ -235,6 +242,7 @@ func (t *Room) showFirst() {
 	t.mask.keep(t.strip.inputs)
 	if t.thread != nil {
 		t.thread.follow(false)
+		t.kept.changed()
 	}
 	var first *Input
 	if len(t.strip.inputs) > 0 {

@@ -65,6 +65,9 @@ type maskTools struct {
 	// masks keeps each input's mask by the input's identity, so a mask
 	// stays with its image when the inputs are reordered.
 	masks map[inputKey]*mask.Mask
+	// pendingMarks are a restored session's marks, drawn on the first
+	// image once the painter shows it (a new image starts without).
+	pendingMarks *markup.Marks
 }
 
 // inputKey is an input's identity: its bytes in memory, or the file it
@@ -208,6 +211,10 @@ func (m *maskTools) show(in *Input, pr *maskpaint.Prepared) {
 	m.painter.SetPrepared(pr)
 	if k := key(in); k != (inputKey{}) && pr.Mask() != nil {
 		m.masks[k] = pr.Mask()
+	}
+	if m.pendingMarks != nil && pr.Mask() != nil {
+		m.painter.Marks.Set(*m.pendingMarks)
+		m.pendingMarks = nil
 	}
 	shown := pr.Mask() != nil
 	m.painter.Hidden = !shown

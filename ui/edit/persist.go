@@ -1,0 +1,185 @@
+package edit
+
+import (
+	"bytes"
+	"context"
+	"image"
+	"log/slog"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"easel/internal/editsession"
+	"easel/internal/imageio"
+	"easel/internal/markup"
+	"easel/internal/mask"
+	"easel/ui/dialogs"
+)
+
+// saveDelay is how long Edit's session waits after a change before it is
+// written: the strokes of one gesture and the tiles of one drop are one
+// write.
+const saveDelay = 400 * time.Millisecond
+
+// sessionKeeper keeps Edit's work (editsession) as it changes, in a
+// folder beside the gallery, and brings the last session back when Edit
+// opens on an empty strip: the references in order, each one's mask, the
+// marks on the first. It reads the strip and the painter it was given and
+// owns only when a save is due.
+type sessionKeeper struct {
+	host  Host
+	strip *refStrip
+	mask  *maskTools
+	// due is set while a save waits: changes meanwhile join it.
+	due bool
+	// restored is set once the last session was read (or there was
+	// none): nothing is saved before, or an empty strip at start would
+	// write over the session it is about to bring back.
+	restored bool
+}
+
+// dir is the session's folder: beside the gallery, as what it holds
+// (gallery pictures by id, stored bytes) belongs to it.
+func (k *sessionKeeper) dir() string {
+	if lib := k.host.Library(); lib != nil {
+		return filepath.Join(lib.Root(), "edit-session")
+	}
+	return ""
+}
+
+// changed asks for the session to be written shortly.
+func (k *sessionKeeper) changed() {
+	if k.due || !k.restored || k.dir() == "" {
+		return
+	}
+	k.due = true
+	k.host.Work().Go(func(ctx context.Context) {
+		select {
+		case <-time.After(saveDelay):
+		case <-ctx.Done():
+			return
+		}
+		k.host.Work().Do(func() {
+			k.due = false
+			snap, dir := k.snapshot(), k.dir()
+			k.host.Work().Go(func(context.Context) {
+				if err := editsession.Save(dir, snap.session()); err != nil {
+					slog.Warn("edit: the session could not be kept", "err", err)
+				}
+			})
+		})
+	})
+}
+
+// snapshot is the session as it stands, taken on the UI goroutine: the
+// inputs (their bytes shared, never changed in place) and a copy of each
+// painted mask, encoded later off it.
+func (k *sessionKeeper) snapshot() snapshot {
+	var s snapshot
+	for i := range k.strip.inputs {
+		in := &k.strip.inputs[i]
+		e := editsession.Input{Name: in.Image.Name, ContentType: in.Image.ContentType, Item: in.Item, Path: in.Image.Path}
+		if e.Item == 0 && e.Path == "" {
+			e.Data = in.Image.Data
+		}
+		var painted *image.Alpha
+		if m := k.mask.masks[key(in)]; m != nil && m.IsPainted() {
+			a := m.Alpha()
+			painted = &image.Alpha{Pix: slices.Clone(a.Pix), Stride: a.Stride, Rect: a.Rect}
+		}
+		s.inputs, s.masks = append(s.inputs, e), append(s.masks, painted)
+	}
+	if marks := k.mask.painter.Marks.All(); !marks.Empty() {
+		marks.Items = slices.Clone(marks.Items)
+		s.marks = &marks
+	}
+	return s
+}
+
+// snapshot is a session before its masks are encoded.
+type snapshot struct {
+	inputs []editsession.Input
+	masks  []*image.Alpha
+	marks  *markup.Marks
+}
+
+// session encodes the masks: off the UI goroutine (a 4K mask's PNG takes
+// a moment).
+func (s snapshot) session() editsession.Session {
+	for i, a := range s.masks {
+		if a != nil {
+			s.inputs[i].Mask, _ = mask.FromAlpha(a).PNG()
+		}
+	}
+	return editsession.Session{Inputs: s.inputs, Marks: s.marks}
+}
+
+// restore brings the last session back when the strip is empty, reading
+// its pictures off the UI goroutine; what is gone is said.
+func (k *sessionKeeper) restore() {
+	dir := k.dir()
+	if dir == "" || len(k.strip.inputs) > 0 {
+		k.restored = true
+		return
+	}
+	k.host.Work().Go(func(ctx context.Context) {
+		s, err := editsession.Load(dir)
+		inputs, masks := make([]Input, 0, len(s.Inputs)), make([]*mask.Mask, 0, len(s.Inputs))
+		for _, e := range s.Inputs {
+			in, ok := k.input(ctx, e)
+			if !ok {
+				continue
+			}
+			var m *mask.Mask
+			if img, derr := imageio.DecodeBounded(bytes.NewReader(e.Mask), imageio.MaxPixels); e.Mask != nil && derr == nil {
+				m = mask.FromImage(img)
+			}
+			inputs, masks = append(inputs, in), append(masks, m)
+		}
+		k.host.Work().Do(func() {
+			k.restored = true
+			if err != nil {
+				k.strip.say(err.Error())
+			}
+			if len(k.strip.inputs) > 0 || len(inputs) == 0 {
+				return // the designer began another meanwhile
+			}
+			for i := range inputs {
+				if masks[i] != nil {
+					k.mask.masks[key(&inputs[i])] = masks[i]
+				}
+			}
+			k.mask.pendingMarks = s.Marks
+			k.strip.add(inputs...)
+		})
+	})
+}
+
+// input is a session's input made again: a gallery picture read from
+// the gallery, a file checked as when it was added, kept bytes as they
+// were; ok is false for one that is gone.
+func (k *sessionKeeper) input(ctx context.Context, e editsession.Input) (Input, bool) {
+	lib := k.host.Library()
+	switch {
+	case e.Item != 0:
+		it, err := lib.Get(ctx, e.Item)
+		if err != nil {
+			return Input{}, false
+		}
+		data, err := imageio.ReadFile(lib.Path(it))
+		if err != nil {
+			return Input{}, false
+		}
+		return NewInput(dialogs.ExportName(it, it.Format), "image/"+it.Format, data, it.ID, nil), true
+	case e.Path != "":
+		p, err := imageio.PrepareFile(e.Path, e.Name)
+		if err != nil {
+			return Input{}, false
+		}
+		in, err := NewFileInput(p, e.Name)
+		return in, err == nil
+	case len(e.Data) > 0:
+		return NewInput(e.Name, e.ContentType, e.Data, 0, nil), true
+	}
+	return Input{}, false
+}
