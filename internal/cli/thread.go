@@ -3,8 +3,11 @@ package cli
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
+	"image"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -15,6 +18,7 @@ import (
 	"easel/internal/imageio"
 	"easel/internal/library"
 	"easel/internal/pricing"
+	"easel/internal/saver"
 )
 
 // A thread is a designer's iterations on a picture, kept in the gallery
@@ -110,6 +114,8 @@ func runThread(ctx context.Context, args []string, env Env) error {
 	fs := newFlags("thread", env)
 	asJSON := jsonFlag(fs)
 	sheet := fs.String("sheet", "", catalogue.T("also write the thread's contact sheet (each turn labelled with its place, cost, drift and prompt) to this PNG file"))
+	var act threadActs
+	act.register(fs)
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -136,6 +142,10 @@ func runThread(ctx context.Context, args []string, env Env) error {
 		if err := writeThreadSheet(ctx, lib, id, *sheet); err != nil {
 			return err
 		}
+	}
+	if act.restoreFrom > 0 || act.changes > 0 {
+		// What was made is the output: its paths, a line each.
+		return act.run(ctx, env, lib, id, turns)
 	}
 	rows := threadRows(ctx, lib, turns)
 	if *asJSON {
@@ -201,6 +211,8 @@ func (r threadRow) line(asked int64) string {
 		parts = append(parts, catalogue.T("sent as an edit"))
 	case library.WayResponses:
 		parts = append(parts, catalogue.T("sent in the service's conversation"))
+	case library.WayRestored:
+		parts = append(parts, catalogue.T("made here, not sent"))
 	case "":
 		parts = append(parts, catalogue.T("the start"))
 	}
@@ -230,5 +242,107 @@ func writeThreadSheet(ctx context.Context, lib *library.Library, item int64, pat
 	if err := atomicfile.Write(path, data); err != nil {
 		return fmt.Errorf(catalogue.T("cannot write %s: %w"), path, err)
 	}
+	return nil
+}
+
+// threadActs are what `easel thread` does besides listing, as the
+// window's thread does: take an area back from a turn, draw where a turn
+// changed.
+type threadActs struct {
+	restoreFrom, changes int
+	mask, out            string
+}
+
+func (a *threadActs) register(fs *flag.FlagSet) {
+	fs.IntVar(&a.restoreFrom, "restore-from", 0, catalogue.T("take the area --mask marks (its transparent pixels) back from this turn into the picture named, as a new turn made here, not sent; the picture goes to --out"))
+	fs.StringVar(&a.mask, "mask", "", catalogue.T("with --restore-from, a PNG whose transparent pixels mark the area to take back"))
+	fs.IntVar(&a.changes, "changes", 0, catalogue.T("write where this turn changed the picture it continued (red: outside the marks) to --out"))
+	fs.StringVar(&a.out, "out", ".", catalogue.T("folder for --restore-from's picture and --changes' map"))
+}
+
+// run does what was asked of the thread of item (turns), printing the
+// path of each file it writes.
+func (a *threadActs) run(ctx context.Context, env Env, lib *library.Library, item int64, turns []library.Turn) error {
+	turn := func(n int) (library.Turn, error) {
+		if n < 1 || n > len(turns) {
+			return library.Turn{}, errors.New(catalogue.F("the thread has %d turns, so there is no turn %d", len(turns), n))
+		}
+		return turns[n-1], nil
+	}
+	if a.changes > 0 {
+		t, err := turn(a.changes)
+		if err != nil {
+			return err
+		}
+		heat, err := export.TurnChanges(ctx, lib, t)
+		if err != nil {
+			return err
+		}
+		if err := a.write(env, fmt.Sprintf("easel-turn-%d-changes.png", t.Number), heat); err != nil {
+			return err
+		}
+	}
+	if a.restoreFrom == 0 {
+		return nil
+	}
+	src, err := turn(a.restoreFrom)
+	if err != nil {
+		return err
+	}
+	return a.restore(ctx, env, lib, item, src)
+}
+
+// restore takes the area --mask marks back from turn src into item, as
+// the window's Take area back does, and writes the picture it made.
+func (a *threadActs) restore(ctx context.Context, env Env, lib *library.Library, item int64, src library.Turn) error {
+	if a.mask == "" {
+		return usageErr(env, catalogue.T("--restore-from needs --mask: the area to take back"))
+	}
+	maskData, err := imageio.ReadFile(a.mask)
+	if err != nil {
+		return fmt.Errorf(catalogue.T("cannot read the mask %s: %w"), a.mask, err)
+	}
+	current, err := lib.Get(ctx, item)
+	if err != nil {
+		return err
+	}
+	source, err := lib.Get(ctx, src.Item)
+	if err != nil {
+		return err
+	}
+	id, err := saver.Restore(ctx, lib, current, source, src.Number, maskData, 8)
+	if err != nil {
+		return err
+	}
+	made, err := lib.Get(ctx, id)
+	if err != nil {
+		return err
+	}
+	data, err := imageio.ReadFile(lib.Path(made))
+	if err == nil {
+		err = a.writeBytes(env, fmt.Sprintf("easel-restored-%d.png", id), data)
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(env.Stderr, "easel: "+catalogue.F("the area is back from turn %d, in gallery picture %d: the next turn, made here and not charged", src.Number, id))
+	return nil
+}
+
+// write writes img as PNG into --out as name, and says its path.
+func (a *threadActs) write(env Env, name string, img image.Image) error {
+	data, err := imageio.EncodePNG(img)
+	if err != nil {
+		return err
+	}
+	return a.writeBytes(env, name, data)
+}
+
+func (a *threadActs) writeBytes(env Env, name string, data []byte) error {
+	path := filepath.Join(a.out, name)
+	if err := atomicfile.Write(path, data); err != nil {
+		return fmt.Errorf(catalogue.T("cannot write %s: %w"), path, err)
+	}
+	fmt.Fprintln(env.Stdout, path)
 	return nil
 }

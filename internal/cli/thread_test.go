@@ -109,15 +109,46 @@ func TestEditContinuesAThreadAndBranches(t *testing.T) {
 			t.Errorf("the contact sheet: %+v, %v", cfg, err)
 		}
 	}
+	// As the window does: where turn 2 changed, and the right half of
+	// turn 4 (the mask's transparent half) taken back from turn 1.
+	acts := t.TempDir()
+	out.Reset()
+	if code := Run([]string{"thread", "--changes", "2", "--out", acts, prev}, env); code != 0 || !strings.HasSuffix(strings.TrimSpace(out.String()), "easel-turn-2-changes.png") {
+		t.Fatalf("--changes: %q %s", out, errOut)
+	}
+	out.Reset()
+	errOut.Reset()
+	if code := Run([]string{"thread", "--restore-from", "1", "--mask", maskPath, "--out", acts, prev}, env); code != 0 || !strings.Contains(errOut.String(), "the area is back from turn 1") {
+		t.Fatalf("--restore-from: %q %s", out, errOut)
+	}
+	restored := strings.TrimSpace(out.String())
+	px := func(path string, x, y int) color.NRGBA {
+		t.Helper()
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		img, err := imageio.DecodeForScreen(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return color.NRGBAModel.Convert(img.At(x, y)).(color.NRGBA)
+	}
+	if got, want := px(restored, 900, 700), px(start, 900, 700); got != want {
+		t.Errorf("in the area taken back: %v, turn 1 has %v", got, want)
+	}
+	if got, want := px(restored, 100, 700), px(prev, 100, 700); got != want {
+		t.Errorf("outside it: %v, turn 4 has %v", got, want)
+	}
 	out.Reset()
 	if code := Run([]string{"thread", "--json", lastID}, env); code != 0 {
 		t.Fatalf("thread --json: %s", errOut)
 	}
 	var doc threadDoc
-	if err := json.Unmarshal(out.Bytes(), &doc); err != nil || len(doc.Turns) != 5 {
+	if err := json.Unmarshal(out.Bytes(), &doc); err != nil || len(doc.Turns) != 6 || doc.Turns[5].After != 4 || doc.Turns[5].Way != "restored" {
 		t.Fatalf("thread --json: %v\n%s", err, out)
 	}
-	for _, r := range doc.Turns[1:] {
+	for _, r := range doc.Turns[1:5] {
 		if r.Cost == nil || r.Cost.Amount <= 0 || r.Drift == nil || r.Way != "images" {
 			t.Errorf("turn %d: %+v", r.Turn, r)
 		}

@@ -8,6 +8,7 @@ import (
 
 	"easel/internal/batch"
 	"easel/internal/catalogue"
+	"easel/internal/honesty"
 	"easel/internal/imageio"
 	"easel/internal/library"
 	"easel/internal/pricing"
@@ -56,4 +57,45 @@ func ThreadSheet(ctx context.Context, lib *library.Library, item int64) (*image.
 		cells = append(cells, cell)
 	}
 	return batch.Sheet(cells, 256), nil
+}
+
+// TurnChanges is where turn t changed the picture it continued
+// (honesty.ChangeMap): the service's own result (a kept turn's raw twin,
+// its first parent) against that picture, through the mask the edit was
+// sent with. Red is a change where the marks protected the picture, blue
+// where they let it change. It reads the files: call it off the UI
+// goroutine.
+func TurnChanges(ctx context.Context, lib *library.Library, t library.Turn) (*image.NRGBA, error) {
+	if t.Parent == 0 {
+		return nil, errors.New(catalogue.T("the start of a thread continued no picture"))
+	}
+	before, err := lib.Get(ctx, t.Parent)
+	if err != nil {
+		return nil, errors.New(catalogue.T("the picture it continued is no longer in the gallery"))
+	}
+	result, err := lib.Get(ctx, t.Item)
+	if err != nil {
+		return nil, err
+	}
+	if result.Kind == "kept" && len(result.Parents) > 0 {
+		if raw, err := lib.Get(ctx, result.Parents[0]); err == nil {
+			result = raw
+		}
+	}
+	file := func(path string) *imageio.Picture {
+		return imageio.PictureFrom(func() ([]byte, error) { return imageio.ReadFile(path) })
+	}
+	var mask *imageio.Picture
+	if ins, err := lib.Inputs().Of(ctx, result.ID); err == nil {
+		for _, in := range ins {
+			if in.Role == library.RoleMask {
+				mask = file(lib.Inputs().Path(in))
+			}
+		}
+	}
+	heat, ok := honesty.ChangeMap(file(lib.Path(result)), file(lib.Path(before)), mask)
+	if !ok {
+		return nil, errors.New(catalogue.T("the two pictures are of shapes that cannot be compared"))
+	}
+	return heat, nil
 }

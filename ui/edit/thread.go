@@ -2,7 +2,6 @@ package edit
 
 import (
 	"context"
-	"errors"
 	"image"
 	"strings"
 
@@ -15,7 +14,6 @@ import (
 
 	"easel/internal/catalogue"
 	"easel/internal/export"
-	"easel/internal/honesty"
 	"easel/internal/imageio"
 	"easel/internal/library"
 	"easel/internal/pricing"
@@ -294,7 +292,7 @@ func (p *threadPanel) showChanges(t threadTurn) {
 		return
 	}
 	p.host.Work().Go(func(ctx context.Context) {
-		heat, err := changeMap(ctx, lib, t)
+		heat, err := export.TurnChanges(ctx, lib, t.Turn)
 		p.host.Work().Do(func() {
 			if err != nil {
 				p.say(catalogue.F("Where turn %d changed could not be shown: %v", t.Number, err))
@@ -303,43 +301,6 @@ func (p *threadPanel) showChanges(t threadTurn) {
 			showChangeMap(p.host.Window(), t, heat)
 		})
 	})
-}
-
-// errNoParent is a turn whose picture before it is gone.
-var errNoParent = errors.New(catalogue.T("the picture it continued is no longer in the gallery"))
-
-// changeMap is where turn t changed the picture it continued: the
-// service's own result (a kept turn's raw twin, its first parent)
-// against that picture, through the mask the edit was sent with.
-func changeMap(ctx context.Context, lib *library.Library, t threadTurn) (*image.NRGBA, error) {
-	before, err := lib.Get(ctx, t.Parent)
-	if err != nil {
-		return nil, errNoParent
-	}
-	result := t.item
-	if result.Kind == "kept" && len(result.Parents) > 0 {
-		if raw, err := lib.Get(ctx, result.Parents[0]); err == nil {
-			result = raw
-		}
-	}
-	var mask *imageio.Picture
-	if ins, err := lib.Inputs().Of(ctx, result.ID); err == nil {
-		for _, in := range ins {
-			if in.Role == library.RoleMask {
-				path := lib.Inputs().Path(in)
-				mask = imageio.PictureFrom(func() ([]byte, error) { return imageio.ReadFile(path) })
-			}
-		}
-	}
-	file := func(it library.Item) *imageio.Picture {
-		path := lib.Path(it)
-		return imageio.PictureFrom(func() ([]byte, error) { return imageio.ReadFile(path) })
-	}
-	heat, ok := honesty.ChangeMap(file(result), file(before), mask)
-	if !ok {
-		return nil, errors.New(catalogue.T("the two pictures are of shapes that cannot be compared"))
-	}
-	return heat, nil
 }
 
 // showChangeMap shows where turn t changed, large, with its figure and

@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"easel/internal/api"
+	"easel/internal/export"
 	"easel/internal/imageio"
 	"easel/internal/library"
 	"easel/ui/room/roomtest"
@@ -103,7 +104,7 @@ func TestTheThreadShowsBesideTheCanvasAndTakesAnAreaBack(t *testing.T) {
 	}
 	h.Until("the restored picture in Edit", func() bool { return r.Inputs()[0].Item == restored.Item })
 
-	heat, err := changeMap(ctx, lib, r.thread.turns[1])
+	heat, err := export.TurnChanges(ctx, lib, r.thread.turns[1].Turn)
 	if err != nil || heat.Bounds().Dx() != 64 {
 		t.Fatalf("where turn 2 changed: %v", err)
 	}
