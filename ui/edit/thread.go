@@ -2,6 +2,7 @@ package edit
 
 import (
 	"context"
+	"errors"
 	"image"
 	"strings"
 
@@ -20,6 +21,7 @@ import (
 	"easel/internal/saver"
 	"easel/ui/dialogs"
 	"easel/ui/kit"
+	"easel/ui/widgets/compare"
 	"easel/ui/widgets/picture"
 )
 
@@ -201,11 +203,13 @@ func (p *threadPanel) row(t threadTurn, after int) fyne.CanvasObject {
 	}
 	lines.Add(prompt)
 	if t.Item != p.item {
-		lines.Add(container.NewHBox(
+		lines.Add(container.New(layout.NewRowWrapLayout(),
 			&widget.Button{Text: catalogue.T("Go on"), Icon: theme.NavigateBackIcon(), Importance: widget.LowImportance,
 				OnTapped: func() { p.goOn(turn.item) }},
 			&widget.Button{Text: catalogue.T("Take area back"), Icon: theme.ContentUndoIcon(), Importance: widget.LowImportance,
-				OnTapped: func() { p.restore(turn) }}))
+				OnTapped: func() { p.restore(turn) }},
+			&widget.Button{Text: catalogue.T("Compare"), Icon: theme.ViewRestoreIcon(), Importance: widget.LowImportance,
+				OnTapped: func() { p.compare(turn) }}))
 	}
 	return container.NewBorder(nil, widget.NewSeparator(), container.NewVBox(pic), nil, lines)
 }
@@ -340,3 +344,31 @@ func (p *threadPanel) saveSheet() {
 		})
 	})
 }
+
+// compare shows turn t beside the turn in Edit now, large, Before and
+// After: any two turns, the designer going on from one of them first.
+func (p *threadPanel) compare(t threadTurn) {
+	var current threadTurn
+	for _, c := range p.turns {
+		if c.Item == p.item {
+			current = c
+		}
+	}
+	lib := p.host.Library()
+	if current.Item == 0 || lib == nil {
+		return
+	}
+	before, after := t, current
+	if before.Number > after.Number {
+		before, after = after, before
+	}
+	title := catalogue.F("Turn %d and turn %d", before.Number, after.Number)
+	compare.ShowDecoded(p.host.Window(), p.host.Work().Do, title, func() (image.Image, image.Image, error) {
+		a, errA := imageio.DecodeFileFit(lib.Path(before.item), compareSide)
+		b, errB := imageio.DecodeFileFit(lib.Path(after.item), compareSide)
+		return a, b, errors.Join(errA, errB)
+	})
+}
+
+// compareSide is the longest side two turns are compared at.
+const compareSide = 1600

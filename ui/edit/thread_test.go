@@ -68,6 +68,12 @@ func TestTheThreadShowsBesideTheCanvasAndTakesAnAreaBack(t *testing.T) {
 	if second.Drift == nil || *second.Drift < 0.2 || *second.Drift > 0.3 {
 		t.Errorf("turn 2's drift: %v, want the demo's quarter of the protected rows", second.Drift)
 	}
+	h.UI(func() { tapButton(t, r.thread.box, "Compare") }) // turn 2 beside turn 1, in Edit
+	h.Until("the two turns compared", func() bool { return h.Window().Canvas().Overlays().Top() != nil })
+	h.UI(func() {
+		h.Window().Canvas().Overlays().Top().Hide()
+		h.Window().Canvas().Overlays().Remove(h.Window().Canvas().Overlays().Top())
+	})
 	h.UI(func() { tapButton(t, r.thread.box, "Go on") }) // turn 2's: turn 1 is in Edit
 	h.Until("turn 2 the first image", func() bool { return r.Inputs()[0].Item == second.Item && r.thread.item == second.Item })
 
