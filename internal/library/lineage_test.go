@@ -56,6 +56,16 @@ func TestAThreadKeepsTurnsAndBranches(t *testing.T) {
 			t.Errorf("what the turns kept: %+v", turns)
 		}
 	}
+	lone := add("never continued", 4*time.Minute)
+	threaded, err := l.List(ctx, Query{Threaded: true})
+	if err != nil || len(threaded) != 4 {
+		t.Errorf("the gallery's threaded pictures: %d, %v", len(threaded), err)
+	}
+	for _, it := range threaded {
+		if it.ID == lone {
+			t.Error("a picture in no thread is listed as threaded")
+		}
+	}
 	if err := l.Delete(ctx, redder); err != nil {
 		t.Fatal(err)
 	}

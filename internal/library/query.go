@@ -33,6 +33,8 @@ type Query struct {
 	// Kinds keeps items of these kinds ("generate", "edit", "kept",
 	// "recovered", "imported"); empty keeps all.
 	Kinds []string
+	// Threaded keeps the pictures that are turns of a thread (Lineage).
+	Threaded bool
 	// Format keeps one file format ("png", "jpeg", "webp").
 	Format string
 	// Credentials keeps items whose files carry Content Credentials in
@@ -81,6 +83,9 @@ func (q Query) filter() ([]string, []any) {
 		for _, k := range q.Kinds {
 			args = append(args, k)
 		}
+	}
+	if q.Threaded {
+		conds = append(conds, `id IN (SELECT item FROM turns)`)
 	}
 	if q.Credentials != "" {
 		conds, args = append(conds, `credentials = ?`), append(args, q.Credentials)

@@ -25,12 +25,17 @@ func anyCredentials() string { return catalogue.T("Signed or not") }
 func newest() string         { return catalogue.T("Newest first") }
 func oldest() string         { return catalogue.T("Oldest first") }
 
+// kindThreaded is the kinds' choice that keeps the pictures of threads,
+// whatever their kind: not a kind an item has.
+const kindThreaded = "(threaded)"
+
 // kindChoices name the kinds of item as a designer does.
 func kindChoices() []struct{ label, kind string } {
 	return []struct{ label, kind string }{
 		{catalogue.T("Generated"), "generate"}, {catalogue.T("Edited"), "edit"}, {catalogue.T("Kept (unmasked)"), "kept"},
 		{catalogue.T("Imported"), "imported"}, {catalogue.T("Recovered"), "recovered"}, {catalogue.T("Cut out"), "cutout"},
 		{catalogue.T("Restored from a turn"), library.KindRestored},
+		{catalogue.T("In a thread"), kindThreaded},
 	}
 }
 
@@ -125,7 +130,11 @@ func (f *filterBar) active() bool {
 func (f *filterBar) query() (library.Query, string) {
 	var q library.Query
 	for _, k := range kindChoices() {
-		if k.label == f.kind.Selected {
+		switch {
+		case k.label != f.kind.Selected:
+		case k.kind == kindThreaded:
+			q.Threaded = true
+		default:
 			q.Kinds = []string{k.kind}
 		}
 	}
