@@ -172,10 +172,6 @@ func (c *Client) KeyID() string {
 	return hex.EncodeToString(sum[:8])
 }
 
-// BaseURL is the service's base URL, as the client sends to it (with its
-// trailing slash).
-func (c *Client) BaseURL() string { return c.cfg.BaseURL }
-
 // Limits are the size rules this client checks before sending.
 func (c *Client) Limits() Limits { return c.cfg.Limits }
 

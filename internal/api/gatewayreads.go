@@ -219,6 +219,25 @@ func (c *Client) Sub2APIRate(ctx context.Context) (float64, error) {
 	return 0, ErrNotOffered
 }
 
+// Sub2APISpent asks sub2api's /v1/usage what this key has been charged,
+// all told, in dollars (usage.total.actual_cost: the list price times
+// the group's rate): the key's own running figure, which settles the
+// ledger. ErrNotOffered where the gateway does not say it.
+func (c *Client) Sub2APISpent(ctx context.Context) (float64, error) {
+	body, err := c.getJSON(ctx, request{method: http.MethodGet, path: "usage"}, MaxConsoleBody)
+	if err != nil {
+		return 0, err
+	}
+	v := gjson.GetBytes(body, "usage.total.actual_cost")
+	if v.Type != gjson.Number {
+		return 0, ErrNotOffered
+	}
+	if !within(v.Float(), 0, 1e9) {
+		return 0, ErrImpossible
+	}
+	return v.Float(), nil
+}
+
 // within reports whether v is a finite number in [lo, hi].
 func within(v, lo, hi float64) bool {
 	return !math.IsNaN(v) && !math.IsInf(v, 0) && v >= lo && v <= hi

@@ -201,3 +201,42 @@ func TestAReplacedKeyIsSettledByItsOwnFigure(t *testing.T) {
 		t.Errorf("the new key's rate: %q", out)
 	}
 }
+
+// #54: sub2api says what each key was charged, in dollars, on /v1/usage.
+// Five `easel gen` through it at a group rate of 1.5 are each settled by
+// that figure, `easel spend` comes to the bill within 2 %, and
+// --reconcile reads the figure there and agrees.
+func TestSub2APIsKeyFigureSettlesTheLedger(t *testing.T) {
+	const key = "sk-sub2api-0123456789"
+	srv := demoservice.New(demoservice.Config{Console: demoservice.ConsoleSub2API, Groups: map[string]demoservice.Group{
+		key: {Name: "pro", Models: []string{"gpt-image-1"}, Ratio: 1.5},
+	}})
+	env, out, errOut := gatewayEnv(t, srv, key, "")
+	dir := t.TempDir()
+	for i, q := range []string{"low", "medium", "high", "low", "medium"} {
+		errOut.Reset()
+		if code := run(t, env, "", "gen", "--prompt", "a lighthouse at dusk", "--quality", q, "--size", "1024x1024", "--out", dir); code != 0 {
+			t.Fatalf("gen %d: %s", i, errOut)
+		}
+		if !strings.Contains(errOut.String(), "settles it at") {
+			t.Errorf("gen %d was not settled: %q", i, errOut)
+		}
+	}
+	if code := run(t, env, "", "spend"); code != 0 {
+		t.Fatalf("spend: %s", errOut)
+	}
+	billed := float64(srv.BilledQuota(key)) / 1e6
+	entries := ledgerOf(t, env)
+	if got := spentOf(entries); len(entries) != 5 || billed == 0 || math.Abs(got-billed) > 0.02*billed {
+		t.Errorf("the ledger says $%.6f in %d entries; the gateway charged $%.6f", got, len(entries), billed)
+	}
+	for _, e := range entries {
+		if e.Settled == nil || e.SettledWith != 1 {
+			t.Errorf("entry %d is not settled by its own reading: %+v", e.ID, e)
+		}
+	}
+	out.Reset()
+	if code := run(t, env, "", "spend", "--reconcile"); code != 0 || !strings.Contains(out.String(), "/v1/usage") || !strings.Contains(out.String(), "They agree.") {
+		t.Errorf("reconcile: %q %q", out, errOut)
+	}
+}

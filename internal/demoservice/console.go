@@ -263,6 +263,21 @@ func (s *books) handleSub2APIBilling(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, map[string]any{"success": true, "data": map[string]any{"group": g.Name, "effective_rate_multiplier": rate}})
 }
 
+// handleSub2APIUsage answers GET /v1/usage as sub2api does for a key
+// without limits of its own: the wallet's balance, and the key's usage
+// totals with what it was charged (actual_cost, in dollars).
+func (s *books) handleSub2APIUsage(w http.ResponseWriter, r *http.Request) {
+	if s.cfg.Console != ConsoleSub2API {
+		invalidURL(w, r)
+		return
+	}
+	key := strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
+	spent := float64(s.billed(key)) / 1e6
+	total := map[string]any{"requests": 0, "cost": spent, "actual_cost": spent}
+	writeJSON(w, map[string]any{"mode": "unrestricted", "isValid": true, "planName": "钱包余额", "unit": "USD",
+		"remaining": max(0, s.credit()-spent), "usage": map[string]any{"today": total, "total": total}})
+}
+
 // billDollars charges a sub2api key the list price of usage u times its
 // group's rate, in millionths of a dollar (quotaUsed's unit for sub2api).
 func (s *books) billDollars(key string, g Group, model string, u map[string]any) {

@@ -189,6 +189,7 @@ func New(cfg Config) *Server {
 	s.mux.HandleFunc("GET /v1/dashboard/billing/subscription", s.books.handleSubscription)
 	s.mux.HandleFunc("GET /v1/dashboard/billing/usage", s.books.handleUsage)
 	s.mux.HandleFunc("GET /v1/sub2api/billing", s.books.handleSub2APIBilling)
+	s.mux.HandleFunc("GET /v1/usage", s.books.handleSub2APIUsage)
 	s.mux.HandleFunc("GET /api/status", s.books.handleStatus)
 	s.mux.HandleFunc("GET /api/pricing", s.books.handlePricing)
 	s.mux.HandleFunc("GET /api/usage/token/", s.books.handleTokenUsage)

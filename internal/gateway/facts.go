@@ -40,6 +40,10 @@ type Facts struct {
 	// UsageWindow, by any Easel process on this gallery: the gateway
 	// counts them against its limit (ReadUsage).
 	UsageReads []time.Time `json:"usage_reads,omitempty"`
+	// Spent is the key's own running figure in dollars where the gateway
+	// serves one beside its rate (sub2api's /v1/usage), as last read;
+	// nil where it does not.
+	Spent *Reading `json:"spent,omitempty"`
 	// BaseURL and KeyID are whose facts these are: the gateway asked and
 	// the key asked with (api.Client.KeyID), set when they were read.
 	BaseURL string `json:"base_url,omitempty"`
@@ -59,7 +63,7 @@ func (f Facts) Of(baseURL, keyID string) (Facts, bool) {
 	case f.BaseURL != "" && baseURL != "" && f.BaseURL != baseURL:
 		return Facts{}, false
 	case f.KeyID != "" && keyID != "" && f.KeyID != keyID:
-		f.Usage, f.UsageChecked, f.Anchor, f.Learnt = nil, time.Time{}, nil, nil
+		f.Usage, f.UsageChecked, f.Anchor, f.Learnt, f.Spent = nil, time.Time{}, nil, nil, nil
 		f.KeyID = keyID
 		return f, false
 	}
@@ -110,6 +114,7 @@ type Reader interface {
 	GatewayPricing(ctx context.Context) (api.GatewayPricing, error)
 	TokenUsage(ctx context.Context) (api.TokenUsage, error)
 	Sub2APIRate(ctx context.Context) (float64, error)
+	Sub2APISpent(ctx context.Context) (float64, error)
 }
 
 // PricesFresh and UsageFresh are how long what a gateway said is used
@@ -131,7 +136,7 @@ const (
 // count against the gateway's limit are carried over from before.
 func Read(ctx context.Context, r Reader, before Facts, now time.Time) (Facts, error) {
 	f := Facts{Checked: now, Anchor: before.Anchor, Learnt: before.Learnt, UsageReads: before.UsageReads,
-		BaseURL: before.BaseURL, KeyID: before.KeyID}
+		BaseURL: before.BaseURL, KeyID: before.KeyID, Spent: before.Spent}
 	st, err := r.GatewayStatus(ctx)
 	switch {
 	case err == nil:
@@ -155,6 +160,7 @@ func Read(ctx context.Context, r Reader, before Facts, now time.Time) (Facts, er
 		switch {
 		case err == nil:
 			f.Rate, f.Kind = rate, Sub2API
+			_ = f.ReadSpent(ctx, r, now) // the key's figure, where it says it
 		case !errors.Is(err, api.ErrNotOffered) && !errors.Is(err, api.ErrImpossible):
 			return Facts{}, err
 		}
@@ -170,16 +176,9 @@ func Read(ctx context.Context, r Reader, before Facts, now time.Time) (Facts, er
 
 // ReadUsage asks again what the key has used and has left.
 func (f *Facts) ReadUsage(ctx context.Context, r Reader, now time.Time) error {
-	recent := f.UsageReads[:0:0]
-	for _, at := range f.UsageReads {
-		if now.Sub(at) < UsageWindow && !at.After(now) {
-			recent = append(recent, at)
-		}
+	if err := f.countRead(now); err != nil {
+		return err
 	}
-	if f.UsageReads = recent; len(recent) >= UsageBudget {
-		return ErrReadBudget
-	}
-	f.UsageReads = append(f.UsageReads, now)
 	u, err := r.TokenUsage(ctx)
 	switch {
 	case err == nil:
@@ -305,4 +304,40 @@ func (f Facts) Prices() map[string]pricing.Price {
 			TextOut: in * mp.CompletionRatio, Source: src}
 	}
 	return out
+}
+
+// ReadSpent reads again the key's own running figure in dollars (sub2api's
+// /v1/usage), within the same read budget as new-api's usage: a gateway
+// that does not say it leaves Spent nil.
+func (f *Facts) ReadSpent(ctx context.Context, r Reader, now time.Time) error {
+	if err := f.countRead(now); err != nil {
+		return err
+	}
+	spent, err := r.Sub2APISpent(ctx)
+	switch {
+	case err == nil:
+		f.Spent = &Reading{Used: spent, Unit: UnitDollars, At: now}
+	case errors.Is(err, api.ErrNotOffered) || errors.Is(err, api.ErrImpossible):
+		f.Spent = nil
+	default:
+		return err
+	}
+	return nil
+}
+
+// countRead counts a read of the key's figures at now against the
+// gateway's limit, or refuses it (ErrReadBudget) when the budget of the
+// last UsageWindow is spent.
+func (f *Facts) countRead(now time.Time) error {
+	recent := f.UsageReads[:0:0]
+	for _, at := range f.UsageReads {
+		if now.Sub(at) < UsageWindow && !at.After(now) {
+			recent = append(recent, at)
+		}
+	}
+	if f.UsageReads = recent; len(recent) >= UsageBudget {
+		return ErrReadBudget
+	}
+	f.UsageReads = append(f.UsageReads, now)
+	return nil
 }

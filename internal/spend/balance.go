@@ -120,7 +120,7 @@ func Facts(ctx context.Context, lib *library.Library, p config.Profile, asker ga
 	}
 	// Of the key in use at its gateway: a key replaced in the profile, or
 	// the profile pointed at another gateway, is read afresh.
-	baseURL, keyID := whose(asker)
+	baseURL, keyID := strings.TrimRight(p.BaseURL, "/"), keyOf(asker)
 	f, mine := f.Of(baseURL, keyID)
 	f.BaseURL, f.KeyID = baseURL, keyID
 	switch {
@@ -149,16 +149,13 @@ func Facts(ctx context.Context, lib *library.Library, p config.Profile, asker ga
 	return f, known
 }
 
-// whose names the gateway and key asker asks (an api.Client does; ""
-// for an asker that cannot say).
-func whose(asker gateway.Reader) (baseURL, keyID string) {
-	if k, ok := asker.(interface {
-		BaseURL() string
-		KeyID() string
-	}); ok {
-		return k.BaseURL(), k.KeyID()
+// keyOf names the key asker asks with (an api.Client does; "" for an
+// asker that cannot say).
+func keyOf(asker gateway.Reader) string {
+	if k, ok := asker.(interface{ KeyID() string }); ok {
+		return k.KeyID()
 	}
-	return "", ""
+	return ""
 }
 
 // settleToUsage settles the key's ledger to its figure when f holds one
@@ -479,6 +476,10 @@ func Reconcile(ctx context.Context, lib *library.Library, p config.Profile, aske
 	case f.Usage != nil:
 		r.Gateway, r.HasGateway, r.Checked = money(f.InCurrency(f.Usage.Used, cur, p.Prices.PerDollarRate())), true, f.UsageChecked
 		r.Endpoint = "/api/usage/token/"
+	case f.Spent != nil:
+		// sub2api's /v1/usage: what the key was charged, in dollars.
+		r.Gateway, r.HasGateway, r.Checked = money(readingIn(f, gateway.UnitDollars, f.Spent.Used, cur, p)), true, f.Spent.At
+		r.Endpoint = "/v1/usage"
 	case f.Kind == gateway.OneAPI:
 		// one-api's billing pair counts the key's own use
 		if b, known, _ := lib.Ledger().BalanceOf(ctx, p.ID, p.UsingGroup()); known && b.Reported && !bad(b.Used) {

@@ -105,7 +105,7 @@ func readingIn(f gateway.Facts, unit string, v float64, currency string, p confi
 // serves the key's own running figure, so that an entry Easel writes is
 // an estimate until the figure settles it.
 func Settles(f gateway.Facts) bool {
-	return f.Usage != nil || f.Kind == gateway.OneAPI
+	return f.Usage != nil || f.Kind == gateway.OneAPI || f.Spent != nil
 }
 
 // Settle reads the running figure of p's key in use, where its gateway
@@ -125,6 +125,12 @@ func Settle(ctx context.Context, lib *library.Library, p config.Profile, asker A
 	case f.Kind == gateway.OneAPI:
 		_, _ = Balance(ctx, lib, p, asker, now)
 		f, _ = Facts(ctx, lib, p, nil, now)
+	case f.Spent != nil && (f.Spent.At.Before(now) || f.Anchor == nil):
+		// sub2api: the key's charges in dollars, from /v1/usage.
+		if f.ReadSpent(ctx, asker, now) == nil && f.Spent != nil {
+			f = settle(ctx, lib, p, f, *f.Spent)
+		}
+		_ = lib.Ledger().SetGatewayFacts(ctx, p.ID, p.UsingGroup(), f)
 	}
 	return f
 }

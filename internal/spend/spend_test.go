@@ -222,7 +222,8 @@ func (c *console) TokenUsage(context.Context) (api.TokenUsage, error) {
 	return api.TokenUsage{Granted: 200000, Used: 50000, Available: 150000}, nil
 }
 
-func (c *console) Sub2APIRate(context.Context) (float64, error) { return 0, api.ErrNotOffered }
+func (c *console) Sub2APIRate(context.Context) (float64, error)  { return 0, api.ErrNotOffered }
+func (c *console) Sub2APISpent(context.Context) (float64, error) { return 0, api.ErrNotOffered }
 
 // #54: one 429 on the key's usage threw away the status and prices just
 // read, so rows went back to list price ×1. The prices are kept, the
