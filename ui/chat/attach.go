@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"easel/ui/widgets/iconbutton"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
@@ -135,10 +137,10 @@ func (a *attachments) show() {
 		pic := canvas.NewImageFromImage(att.thumb)
 		pic.FillMode = canvas.ImageFillContain
 		pic.SetMinSize(fyne.NewSize(56, 56))
-		remove := &widget.Button{Icon: theme.CancelIcon(), Importance: widget.LowImportance, OnTapped: func() {
+		remove := iconbutton.Low(catalogue.T("Remove this attachment"), theme.CancelIcon(), func() {
 			a.items = append(a.items[:i:i], a.items[i+1:]...)
 			a.show()
-		}}
+		})
 		name := widget.NewLabel(att.name)
 		name.Truncation = fyne.TextTruncateEllipsis
 		a.row.Add(container.NewBorder(nil, nil, pic, remove, container.NewGridWrap(fyne.NewSize(110, 40), name)))

@@ -12,6 +12,8 @@ import (
 	"image"
 	"strings"
 
+	"easel/ui/widgets/iconbutton"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
@@ -129,12 +131,12 @@ func (t *Room) Build() fyne.CanvasObject {
 	t.title.Truncation = fyne.TextTruncateEllipsis
 	form, settings := newSettingsForm(t.host, func() *conversations.Store { return t.store })
 	t.form = form
-	export := &widget.Button{Icon: theme.DocumentSaveIcon(), Importance: widget.LowImportance, OnTapped: t.exportOpen}
-	copyAll := &widget.Button{Icon: theme.ContentCopyIcon(), Importance: widget.LowImportance, OnTapped: func() {
+	export := iconbutton.Low(catalogue.T("Export the conversation…"), theme.DocumentSaveIcon(), t.exportOpen)
+	copyAll := iconbutton.Low(catalogue.T("Copy the conversation"), theme.ContentCopyIcon(), func() {
 		if t.current.ID != 0 {
 			copyMarkdown(t.host, t.status.SetText, t.current, t.path)
 		}
-	}}
+	})
 	header := container.NewVBox(
 		container.NewBorder(nil, nil, nil, container.NewHBox(copyAll, export), t.title),
 		container.NewBorder(nil, nil, widget.NewLabel(catalogue.T("Model")), nil, t.form.model.Object),

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 
+	"easel/ui/widgets/iconbutton"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
@@ -69,7 +71,7 @@ func newConvList(h Host, a convAccess) (*convList, fyne.CanvasObject) {
 			pin := widget.NewIcon(theme.RadioButtonCheckedIcon())
 			title := widget.NewLabel("")
 			title.Truncation = fyne.TextTruncateEllipsis
-			more := &widget.Button{Icon: theme.MoreVerticalIcon(), Importance: widget.LowImportance}
+			more := iconbutton.Low(catalogue.T("More for this conversation"), theme.MoreVerticalIcon(), nil)
 			return container.NewBorder(nil, nil, pin, more, title)
 		},
 		func(i widget.ListItemID, o fyne.CanvasObject) {

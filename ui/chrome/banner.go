@@ -7,6 +7,9 @@ package chrome
 import (
 	"image/color"
 
+	"easel/internal/catalogue"
+	"easel/ui/widgets/iconbutton"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
@@ -64,7 +67,7 @@ func (b *Banner) Show(kind BannerKind, text, action string, onAction func()) {
 		row = &bannerRow{text: widget.NewLabel("")}
 		row.text.Wrapping = fyne.TextWrapWord
 		row.action = &widget.Button{Importance: widget.HighImportance}
-		dismiss := &widget.Button{Icon: theme.CancelIcon(), Importance: widget.LowImportance, OnTapped: func() { b.Hide(kind) }}
+		dismiss := iconbutton.Low(catalogue.T("Dismiss"), theme.CancelIcon(), func() { b.Hide(kind) })
 		bg := canvas.NewRectangle(warningTint())
 		icon := widget.NewIcon(theme.WarningIcon())
 		row.obj = container.NewStack(bg, container.NewBorder(nil, nil, icon, container.NewHBox(row.action, dismiss), row.text))

@@ -3,6 +3,8 @@ package dialogs
 import (
 	"strings"
 
+	"easel/ui/widgets/iconbutton"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
@@ -58,7 +60,7 @@ func (g *groupsEditor) addRow(name string, fresh bool) *groupRow {
 	} else {
 		r.Key.SetPlaceHolder(catalogue.T("This group's key"))
 	}
-	remove := &widget.Button{Icon: theme.DeleteIcon(), Importance: widget.LowImportance}
+	remove := iconbutton.Low(catalogue.T("Remove this group's key"), theme.DeleteIcon(), nil)
 	r.obj = container.NewBorder(nil, nil, container.NewGridWrap(fyne.NewSize(140, r.Name.MinSize().Height), r.Name), remove, r.Key)
 	remove.OnTapped = func() {
 		for i, x := range g.rows {

@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 
+	"easel/ui/widgets/iconbutton"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
@@ -46,7 +48,7 @@ type expander struct {
 	margins [4]*widget.Entry // left, top, right, bottom
 	byPx    *fyne.Container
 	anchor  outpaint.Anchor
-	anchors [9]*widget.Button
+	anchors [9]*iconbutton.Button
 	preview *picture.Picture
 	note    *widget.Label
 	ok      *widget.Button
@@ -92,7 +94,7 @@ func (t *Room) ExpandCanvas() {
 	grid := container.NewGridWithColumns(3)
 	for i := range e.anchors {
 		a := outpaint.Anchor(i)
-		e.anchors[i] = &widget.Button{Icon: anchorIcon(a), OnTapped: func() { e.anchor = a; e.update() }}
+		e.anchors[i] = iconbutton.New(catalogue.F("Put the picture at the %s", anchorWords(a)), anchorIcon(a), func() { e.anchor = a; e.update() })
 		grid.Add(e.anchors[i])
 	}
 	e.preview = picture.New(fyne.NewSize(260, 180))
@@ -198,7 +200,7 @@ func (e *expander) update() {
 		if outpaint.Anchor(i) == e.anchor {
 			b.Importance = widget.HighImportance
 		}
-		setEnabled(b, !byPx)
+		setEnabled(&b.Button, !byPx)
 		b.Refresh()
 	}
 	src := e.src.Bounds().Size()
@@ -314,4 +316,11 @@ func anchorIcon(a outpaint.Anchor) fyne.Resource {
 		svg = dot
 	}
 	return theme.NewThemedResource(fyne.NewStaticResource(fmt.Sprintf("anchor-%d.svg", a), []byte(svg)))
+}
+
+// anchorWords names where an anchor puts the picture, for a screen
+// reader (the buttons show arrows).
+func anchorWords(a outpaint.Anchor) string {
+	return [9]string{catalogue.T("top left"), catalogue.T("top"), catalogue.T("top right"), catalogue.T("left"), catalogue.T("middle"),
+		catalogue.T("right"), catalogue.T("bottom left"), catalogue.T("bottom"), catalogue.T("bottom right")}[a]
 }

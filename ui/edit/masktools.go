@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"easel/ui/widgets/iconbutton"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
@@ -44,8 +46,8 @@ type maskTools struct {
 	eraser   *widget.Check
 	size     *widget.Slider
 	hardness *widget.Slider
-	undo     *widget.Button
-	redo     *widget.Button
+	undo     *iconbutton.Button
+	redo     *iconbutton.Button
 	coverage *widget.Label
 	// undoMark, clearMarks and marksNote are the marks' part of the
 	// panel: what the marks will do with the model chosen.
@@ -131,8 +133,8 @@ func newMaskTools(h dialogs.Host) *maskTools {
 	m.hardness.SetValue(m.painter.Hardness)
 	m.hardness.OnChanged = func(v float64) { m.painter.Hardness = v }
 	do := func(f func(*mask.Mask)) func() { return func() { m.painter.Do(f) } }
-	m.undo = &widget.Button{Icon: theme.ContentUndoIcon(), OnTapped: do((*mask.Mask).Undo)}
-	m.redo = &widget.Button{Icon: theme.ContentRedoIcon(), OnTapped: do((*mask.Mask).Redo)}
+	m.undo = iconbutton.New(catalogue.T("Undo the last stroke"), theme.ContentUndoIcon(), do((*mask.Mask).Undo))
+	m.redo = iconbutton.New(catalogue.T("Redo the stroke"), theme.ContentRedoIcon(), do((*mask.Mask).Redo))
 	invert := &widget.Button{Text: catalogue.T("Invert"), OnTapped: do((*mask.Mask).Invert)}
 	clear := &widget.Button{Text: catalogue.T("Clear"), OnTapped: do((*mask.Mask).Clear)}
 	fill := &widget.Button{Text: catalogue.T("Fill"), OnTapped: do((*mask.Mask).Fill)}
@@ -150,9 +152,9 @@ func newMaskTools(h dialogs.Host) *maskTools {
 	m.tintShow = widget.NewCheck(catalogue.T("Show (H)"), func(on bool) { m.painter.SetTintHidden(!on) })
 	m.tintShow.Checked = true
 	m.zoom = widget.NewLabel("")
-	zoomOut := &widget.Button{Icon: theme.ZoomOutIcon(), OnTapped: m.painter.Zoom().ZoomOut}
-	zoomIn := &widget.Button{Icon: theme.ZoomInIcon(), OnTapped: m.painter.Zoom().ZoomIn}
-	fit := &widget.Button{Icon: theme.ZoomFitIcon(), OnTapped: m.painter.Zoom().Fit}
+	zoomOut := iconbutton.New(catalogue.T("Zoom out"), theme.ZoomOutIcon(), m.painter.Zoom().ZoomOut)
+	zoomIn := iconbutton.New(catalogue.T("Zoom in"), theme.ZoomInIcon(), m.painter.Zoom().ZoomIn)
+	fit := iconbutton.New(catalogue.T("Fit the picture in view"), theme.ZoomFitIcon(), m.painter.Zoom().Fit)
 	actual := &widget.Button{Text: "100 %", OnTapped: m.painter.Zoom().Actual}
 	m.painter.OnChanged = m.sync
 
@@ -249,8 +251,8 @@ func (m *maskTools) sync() {
 		return
 	}
 	m.zoom.SetText(catalogue.F("%.0f %%", m.painter.Zoom().Percent()))
-	setEnabled(m.undo, mk.CanUndo())
-	setEnabled(m.redo, mk.CanRedo())
+	setEnabled(&m.undo.Button, mk.CanUndo())
+	setEnabled(&m.redo.Button, mk.CanRedo())
 	if p := mk.Painted(); p == 0 {
 		m.coverage.SetText(catalogue.T("Nothing painted: the whole image may change."))
 	} else {

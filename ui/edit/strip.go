@@ -3,6 +3,8 @@ package edit
 import (
 	"strings"
 
+	"easel/ui/widgets/iconbutton"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/layout"
@@ -50,7 +52,7 @@ type refTile struct {
 	key         inputKey
 	obj         fyne.CanvasObject
 	title, info *widget.Label
-	left, right *widget.Button
+	left, right *iconbutton.Button
 	frame, mark *swatch.Swatch
 	grip        *reorder.Handle
 	// at is the tile's place now, read by its buttons and grip.
@@ -215,9 +217,9 @@ func (s *refStrip) newTile(in Input, i int) *refTile {
 	t.info.Truncation = fyne.TextTruncateEllipsis
 	// Steady icons: a tile is made for each reference added, and Fyne's
 	// themed icons were recoloured and parsed again for each button.
-	t.left = &widget.Button{Icon: kit.SteadyIcon(theme.NavigateBackIcon()), Importance: widget.LowImportance, OnTapped: func() { s.moveTo(t.at, t.at-1) }}
-	t.right = &widget.Button{Icon: kit.SteadyIcon(theme.NavigateNextIcon()), Importance: widget.LowImportance, OnTapped: func() { s.moveTo(t.at, t.at+1) }}
-	remove := &widget.Button{Icon: kit.SteadyIcon(theme.DeleteIcon()), Importance: widget.LowImportance, OnTapped: func() { s.remove(t.at) }}
+	t.left = iconbutton.Low(catalogue.T("Move this image one place earlier"), kit.SteadyIcon(theme.NavigateBackIcon()), func() { s.moveTo(t.at, t.at-1) })
+	t.right = iconbutton.Low(catalogue.T("Move this image one place later"), kit.SteadyIcon(theme.NavigateNextIcon()), func() { s.moveTo(t.at, t.at+1) })
+	remove := iconbutton.Low(catalogue.T("Remove this image"), kit.SteadyIcon(theme.DeleteIcon()), func() { s.remove(t.at) })
 	pic := picture.New(fyne.NewSize(stripThumb, stripThumb))
 	pic.SetImage(in.Thumb)
 	lines := container.NewVBox(container.NewBorder(nil, nil, nil, container.NewHBox(t.left, t.right, remove), t.title), t.info)
@@ -242,8 +244,8 @@ func (t *refTile) place(i int, in Input, n int) {
 	t.at = i
 	kit.SetText(t.title, tileTitle(i, in))
 	kit.SetText(t.info, tileInfo(i, in))
-	setEnabled(t.left, i > 0)
-	setEnabled(t.right, i < n-1)
+	setEnabled(&t.left.Button, i > 0)
+	setEnabled(&t.right.Button, i < n-1)
 	if t.frame.Hidden == (i == 0) {
 		t.frame.Hidden = i != 0
 		t.frame.Refresh()

@@ -8,6 +8,8 @@ import (
 	"image/png"
 	"time"
 
+	"easel/ui/widgets/iconbutton"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
@@ -218,8 +220,8 @@ func (k *keyer) showRefine(keyed *image.NRGBA) {
 	size := widget.NewSlider(1, 200)
 	size.SetValue(p.Radius)
 	size.OnChanged = func(v float64) { p.Radius = v }
-	undo := &widget.Button{Icon: theme.ContentUndoIcon(), OnTapped: func() { p.Do((*mask.Mask).Undo) }}
-	redo := &widget.Button{Icon: theme.ContentRedoIcon(), OnTapped: func() { p.Do((*mask.Mask).Redo) }}
+	undo := iconbutton.New(catalogue.T("Undo the last stroke"), theme.ContentUndoIcon(), func() { p.Do((*mask.Mask).Undo) })
+	redo := iconbutton.New(catalogue.T("Redo the stroke"), theme.ContentRedoIcon(), func() { p.Do((*mask.Mask).Redo) })
 	bar := container.NewBorder(nil, nil, container.NewHBox(undo, redo, eraser, widget.NewLabel(catalogue.T("Size"))), nil, size)
 	hint := kit.HintLabel(catalogue.T("The tint shows what goes. Paint to take more away; with Bring back, paint to keep what the key took."))
 	d := dialog.NewCustomWithoutButtons(catalogue.T("Refine the cut-out"), container.NewBorder(container.NewVBox(bar, hint), nil, nil, nil, p), t.host.Window())

@@ -11,6 +11,8 @@ import (
 	"image"
 	"strings"
 
+	"easel/ui/widgets/iconbutton"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
@@ -126,8 +128,8 @@ func (t *Room) Build() fyne.CanvasObject {
 	t.favorites = widget.NewCheck(catalogue.T("Favourites only"), func(bool) { t.Reload() })
 	t.count = widget.NewLabel("")
 	t.filters = newFilterBar(t.Reload)
-	top := &widget.Button{Icon: theme.MoveUpIcon(), Importance: widget.LowImportance, OnTapped: func() { t.grid.ScrollToTop() }}
-	end := &widget.Button{Icon: theme.MoveDownIcon(), Importance: widget.LowImportance, OnTapped: func() { t.grid.ScrollToBottom() }}
+	top := iconbutton.Low(catalogue.T("Go to the first picture"), theme.MoveUpIcon(), func() { t.grid.ScrollToTop() })
+	end := iconbutton.Low(catalogue.T("Go to the last picture"), theme.MoveDownIcon(), func() { t.grid.ScrollToBottom() })
 	toolbar := container.NewVBox(
 		container.NewBorder(nil, nil, nil, container.NewHBox(t.count, top, end), t.search),
 		t.filters.row(t.favorites))

@@ -5,6 +5,8 @@ import (
 	"context"
 	"image"
 
+	"easel/ui/widgets/iconbutton"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
@@ -30,8 +32,8 @@ type largeView struct {
 	title   *widget.Label
 	size    *widget.Label
 	percent *widget.Label
-	prev    *widget.Button
-	next    *widget.Button
+	prev    *iconbutton.Button
+	next    *iconbutton.Button
 	at      int           // place in the grid; -1 when the item is not in it
 	loads   *latest.Loads // the picture's decodes: the newest is shown
 	// player plays a GIF's frames; hidden for other items.
@@ -105,15 +107,15 @@ func (l *largeView) open(it library.Item, img image.Image, opaque bool) {
 	l.title = &widget.Label{TextStyle: fyne.TextStyle{Bold: true}, Truncation: fyne.TextTruncateEllipsis}
 	l.v.OnZoom = func(p float64) { l.percent.SetText(catalogue.F("%.0f %%", p)) }
 	l.v.OnKey = l.key
-	l.prev = &widget.Button{Icon: theme.NavigateBackIcon(), OnTapped: func() { l.step(-1) }}
-	l.next = &widget.Button{Icon: theme.NavigateNextIcon(), OnTapped: func() { l.step(1) }}
+	l.prev = iconbutton.New(catalogue.T("Previous picture"), theme.NavigateBackIcon(), func() { l.step(-1) })
+	l.next = iconbutton.New(catalogue.T("Next picture"), theme.NavigateNextIcon(), func() { l.step(1) })
 	bar := container.NewHBox(
 		l.prev, l.next,
 		&widget.Button{Text: catalogue.T("Fit (Ctrl+0)"), Icon: theme.ZoomFitIcon(), OnTapped: l.v.Fit},
 		&widget.Button{Text: catalogue.T("100 % (Ctrl+1)"), OnTapped: l.v.Actual},
-		&widget.Button{Icon: theme.ZoomOutIcon(), OnTapped: func() { l.v.ZoomBy(1 / viewport.ZoomStep) }},
+		iconbutton.New(catalogue.T("Zoom out"), theme.ZoomOutIcon(), func() { l.v.ZoomBy(1 / viewport.ZoomStep) }),
 		l.percent,
-		&widget.Button{Icon: theme.ZoomInIcon(), OnTapped: func() { l.v.ZoomBy(viewport.ZoomStep) }},
+		iconbutton.New(catalogue.T("Zoom in"), theme.ZoomInIcon(), func() { l.v.ZoomBy(viewport.ZoomStep) }),
 		l.size)
 	w := l.pane.host.Window()
 	l.player = newPlayer(l.pane.host, l.v)
@@ -135,8 +137,8 @@ func (l *largeView) show(it library.Item, img image.Image, opaque bool) {
 	l.size.SetText(catalogue.F("%d × %d · Ctrl+wheel zooms, the wheel or a drag moves · the Left and Right keys step", it.Width, it.Height))
 	_, before := l.pane.grid.itemAt(l.at - 1)
 	_, after := l.pane.grid.itemAt(l.at + 1)
-	setEnabled(l.prev, l.at >= 0 && before)
-	setEnabled(l.next, l.at >= 0 && after)
+	setEnabled(&l.prev.Button, l.at >= 0 && before)
+	setEnabled(&l.next.Button, l.at >= 0 && after)
 }
 
 // key closes the view on Esc and steps on the arrows.

@@ -6,6 +6,8 @@ import (
 	"image/png"
 	"time"
 
+	"easel/ui/widgets/iconbutton"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
@@ -27,7 +29,7 @@ type player struct {
 	host  Host
 	view  *zoomview.View
 	bar   *fyne.Container
-	pause *widget.Button
+	pause *iconbutton.Button
 	label *widget.Label
 	item  library.Item
 	anim  imageio.Animation
@@ -39,9 +41,9 @@ type player struct {
 
 func newPlayer(h Host, v *zoomview.View) *player {
 	p := &player{host: h, view: v, label: widget.NewLabel("")}
-	p.pause = &widget.Button{Icon: theme.MediaPauseIcon(), OnTapped: p.toggle}
-	prev := &widget.Button{Icon: theme.MediaSkipPreviousIcon(), OnTapped: func() { p.stepFrame(-1) }}
-	next := &widget.Button{Icon: theme.MediaSkipNextIcon(), OnTapped: func() { p.stepFrame(1) }}
+	p.pause = iconbutton.New(catalogue.T("Pause or play"), theme.MediaPauseIcon(), p.toggle)
+	prev := iconbutton.New(catalogue.T("Previous frame"), theme.MediaSkipPreviousIcon(), func() { p.stepFrame(-1) })
+	next := iconbutton.New(catalogue.T("Next frame"), theme.MediaSkipNextIcon(), func() { p.stepFrame(1) })
 	save := &widget.Button{Text: catalogue.T("Save this frame…"), Icon: theme.DocumentSaveIcon(), OnTapped: p.saveFrame}
 	p.bar = container.NewHBox(p.pause, prev, next, p.label, save)
 	p.bar.Hide()

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"easel/ui/widgets/iconbutton"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/layout"
@@ -149,7 +151,7 @@ type Card struct {
 	// saved (for a masked edit, the one that kept the unmasked area).
 	lastResult int64
 	// tileEdits are each result's own Edit, in order.
-	tileEdits []*widget.Button
+	tileEdits []*iconbutton.Button
 	final     bool
 	// actions are what the card's buttons do.
 	actions Actions
@@ -305,7 +307,7 @@ func (c *Card) showResults(results []Result, a Actions, prompt string) {
 		if a.EditThis != nil {
 			// Each result its own Edit, in its corner: of four, the one
 			// the designer points at is the one edited.
-			edit := &widget.Button{Icon: theme.ColorPaletteIcon(), Importance: widget.LowImportance, OnTapped: func() { a.EditThis(item) }}
+			edit := iconbutton.Low(catalogue.T("Edit this result"), theme.ColorPaletteIcon(), func() { a.EditThis(item) })
 			c.tileEdits = append(c.tileEdits, edit)
 			cell.Add(container.NewBorder(container.NewHBox(layout.NewSpacer(), edit), nil, nil, nil))
 		}

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"easel/ui/widgets/iconbutton"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
@@ -51,7 +53,7 @@ type Picker struct {
 	endpoint string // api.EndpointImages or api.EndpointChat
 	// Entry is the field itself; rooms read and set its text.
 	Entry   *widget.SelectEntry
-	refresh *widget.Button
+	refresh *iconbutton.Button
 	note    *widget.Label
 	// Object is what a form shows: the field, its refresh button and the
 	// note under it.
@@ -76,11 +78,11 @@ func (r *Registry) New(endpoint, placeholder, def string) *Picker {
 			m.OnChanged(s)
 		}
 	}
-	m.refresh = &widget.Button{Icon: theme.ViewRefreshIcon(), Importance: widget.LowImportance, OnTapped: func() {
+	m.refresh = iconbutton.Low(catalogue.T("Ask the service for its models again"), theme.ViewRefreshIcon(), func() {
 		if r.refresh != nil {
 			r.refresh()
 		}
-	}}
+	})
 	m.note = kit.HintLabel("")
 	m.note.Hide()
 	m.Object = container.NewVBox(container.NewBorder(nil, nil, nil, m.refresh, m.Entry), m.note)

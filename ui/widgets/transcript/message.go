@@ -3,6 +3,8 @@ package transcript
 import (
 	"image"
 
+	"easel/ui/widgets/iconbutton"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
@@ -93,10 +95,10 @@ type messageView struct {
 	header   *fyne.Container
 	who      *widget.Label
 	version  *widget.Label
-	prev     *widget.Button
-	next     *widget.Button
-	copyBtn  *widget.Button
-	more     *widget.Button
+	prev     *iconbutton.Button
+	next     *iconbutton.Button
+	copyBtn  *iconbutton.Button
+	more     *iconbutton.Button
 	think    *widget.Button
 	thought  *widget.Label
 	thinkUI  *fyne.Container
@@ -134,10 +136,10 @@ func (v *messageView) build() {
 	v.who = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	v.who.Truncation = fyne.TextTruncateEllipsis
 	v.version = widget.NewLabel("")
-	v.prev = &widget.Button{Icon: theme.NavigateBackIcon(), Importance: widget.LowImportance, OnTapped: func() { v.t.actions.Version(v.msg.ID, -1) }}
-	v.next = &widget.Button{Icon: theme.NavigateNextIcon(), Importance: widget.LowImportance, OnTapped: func() { v.t.actions.Version(v.msg.ID, 1) }}
-	v.copyBtn = &widget.Button{Icon: theme.ContentCopyIcon(), Importance: widget.LowImportance, OnTapped: func() { v.t.actions.Copy(v.msg.Text) }}
-	v.more = &widget.Button{Icon: theme.MoreHorizontalIcon(), Importance: widget.LowImportance}
+	v.prev = iconbutton.Low(catalogue.T("Earlier version of this reply"), theme.NavigateBackIcon(), func() { v.t.actions.Version(v.msg.ID, -1) })
+	v.next = iconbutton.Low(catalogue.T("Later version of this reply"), theme.NavigateNextIcon(), func() { v.t.actions.Version(v.msg.ID, 1) })
+	v.copyBtn = iconbutton.Low(catalogue.T("Copy this message"), theme.ContentCopyIcon(), func() { v.t.actions.Copy(v.msg.Text) })
+	v.more = iconbutton.Low(catalogue.T("More for this message"), theme.MoreHorizontalIcon(), nil)
 	v.more.OnTapped = v.showMenu
 	v.header = container.NewBorder(nil, nil, nil, container.NewHBox(v.prev, v.version, v.next, v.copyBtn, v.more), v.who)
 	v.thought = widget.NewLabel("")
@@ -193,8 +195,8 @@ func (v *messageView) set(m Message) {
 	v.prev.Hidden, v.next.Hidden, v.version.Hidden = !multi, !multi, !multi
 	if multi {
 		v.version.SetText(catalogue.F("%d/%d", m.Version+1, m.Versions))
-		setEnabled(v.prev, m.Version > 0)
-		setEnabled(v.next, m.Version < m.Versions-1)
+		setEnabled(&v.prev.Button, m.Version > 0)
+		setEnabled(&v.next.Button, m.Version < m.Versions-1)
 	}
 	v.copyBtn.Hidden = m.Text == ""
 	v.more.Hidden = m.Streaming
