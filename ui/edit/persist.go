@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"path/filepath"
 	"slices"
+	"sync/atomic"
 	"time"
 
 	"easel/internal/editsession"
@@ -31,11 +32,13 @@ type sessionKeeper struct {
 	strip *refStrip
 	mask  *maskTools
 	// due is set while a save waits: changes meanwhile join it.
-	due bool
+	// Atomic: a layout pass may report a painter change from the
+	// goroutine that resizes the window (Fyne's test driver does).
+	due atomic.Bool
 	// restored is set once the last session was read (or there was
 	// none): nothing is saved before, or an empty strip at start would
 	// write over the session it is about to bring back.
-	restored bool
+	restored atomic.Bool
 }
 
 // dir is the session's folder: beside the gallery, as what it holds
@@ -49,18 +52,18 @@ func (k *sessionKeeper) dir() string {
 
 // changed asks for the session to be written shortly.
 func (k *sessionKeeper) changed() {
-	if k.due || !k.restored || k.dir() == "" {
+	if !k.restored.Load() || k.dir() == "" || !k.due.CompareAndSwap(false, true) {
 		return
 	}
-	k.due = true
 	k.host.Work().Go(func(ctx context.Context) {
 		select {
 		case <-time.After(saveDelay):
 		case <-ctx.Done():
+			k.due.Store(false)
 			return
 		}
 		k.host.Work().Do(func() {
-			k.due = false
+			k.due.Store(false)
 			snap, dir := k.snapshot(), k.dir()
 			k.host.Work().Go(func(context.Context) {
 				if err := editsession.Save(dir, snap.session()); err != nil {
@@ -119,7 +122,7 @@ func (s snapshot) session() editsession.Session {
 func (k *sessionKeeper) restore() {
 	dir := k.dir()
 	if dir == "" || len(k.strip.inputs) > 0 {
-		k.restored = true
+		k.restored.Store(true)
 		return
 	}
 	k.host.Work().Go(func(ctx context.Context) {
@@ -137,7 +140,7 @@ func (k *sessionKeeper) restore() {
 			inputs, masks = append(inputs, in), append(masks, m)
 		}
 		k.host.Work().Do(func() {
-			k.restored = true
+			k.restored.Store(true)
 			if err != nil {
 				k.strip.say(err.Error())
 			}
