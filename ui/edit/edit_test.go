@@ -26,18 +26,7 @@ func TestTheStripNamesEachInputByItsPlace(t *testing.T) {
 	h := roomtest.New(t)
 	r := New(h)
 	h.Show(r.Build)
-	dir := t.TempDir()
-	var paths []string
-	for _, c := range []struct {
-		name string
-		w, h int
-	}{{"room.png", 120, 80}, {"sofa.png", 30, 60}} {
-		var buf bytes.Buffer
-		png.Encode(&buf, image.NewGray(image.Rect(0, 0, c.w, c.h)))
-		p := filepath.Join(dir, c.name)
-		os.WriteFile(p, buf.Bytes(), 0o600)
-		paths = append(paths, p)
-	}
+	paths := roomAndSofa(t)
 	h.UI(func() { r.AddFiles(paths) })
 	h.Until("two inputs", func() bool { return len(r.Inputs()) == 2 })
 	var text string
@@ -476,4 +465,27 @@ func TestTheStripShowsTheFirstOfSeveralAdded(t *testing.T) {
 			t.Error("the strip did not scroll to the new tiles")
 		}
 	})
+}
+
+// roomAndSofa writes two grey PNGs, room.png (120x80) and sofa.png
+// (30x60), and returns their paths in that order.
+func roomAndSofa(t *testing.T) []string {
+	t.Helper()
+	dir := t.TempDir()
+	var paths []string
+	for _, c := range []struct {
+		name string
+		w, h int
+	}{{"room.png", 120, 80}, {"sofa.png", 30, 60}} {
+		var buf bytes.Buffer
+		if err := png.Encode(&buf, image.NewGray(image.Rect(0, 0, c.w, c.h))); err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(dir, c.name)
+		if err := os.WriteFile(p, buf.Bytes(), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, p)
+	}
+	return paths
 }

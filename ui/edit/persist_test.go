@@ -1,10 +1,7 @@
 package edit
 
 import (
-	"bytes"
 	"image"
-	"image/png"
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -21,20 +18,7 @@ func TestEditsWorkComesBackAfterARestart(t *testing.T) {
 	h := roomtest.New(t)
 	r := New(h)
 	h.Show(r.Build)
-	dir := t.TempDir()
-	var paths []string
-	for _, c := range []struct {
-		name string
-		w, h int
-	}{{"room.png", 120, 80}, {"sofa.png", 30, 60}} {
-		var buf bytes.Buffer
-		_ = png.Encode(&buf, image.NewGray(image.Rect(0, 0, c.w, c.h)))
-		p := filepath.Join(dir, c.name)
-		if err := os.WriteFile(p, buf.Bytes(), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		paths = append(paths, p)
-	}
+	paths := roomAndSofa(t)
 	h.UI(func() { r.AddFiles(paths) })
 	h.Until("two inputs, the first in the painter", func() bool { return len(r.Inputs()) == 2 && r.mask.painter.Mask() != nil })
 	h.UI(func() {
