@@ -82,7 +82,7 @@ func newConvList(h Host, a convAccess) (*convList, fyne.CanvasObject) {
 			row := o.(*fyne.Container)
 			row.Objects[0].(*widget.Label).SetText(c.Title)
 			row.Objects[1].(*widget.Icon).Hidden = !c.Pinned
-			more := row.Objects[2].(*widget.Button)
+			more := row.Objects[2].(*iconbutton.Button)
 			more.OnTapped = func() { t.conversationMenu(c, more) }
 		},
 	)
