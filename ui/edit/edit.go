@@ -188,6 +188,7 @@ func (t *Room) Focused() { t.prompt.TypedShortcut(&fyne.ShortcutSelectAll{}) }
 // Add appends reference images; each one's place in the list is its
 // number in the prompt.
 func (t *Room) Add(in ...Input) {
+	t.kept.supersede()
 	first := len(t.strip.inputs)
 	t.strip.add(in...)
 	t.strip.scrollToFrom(first) // where the new ones are
@@ -198,6 +199,7 @@ func (t *Room) Add(in ...Input) {
 // references left from the last. The images it replaces are one Undo
 // away on the status line.
 func (t *Room) StartFrom(in Input) {
+	t.kept.supersede()
 	old := t.strip.replace(in)
 	if len(old) == 0 {
 		return
@@ -309,6 +311,7 @@ func (t *Room) addFromFile() {
 // used, or one past the limit, is named with the reason and the others
 // are added.
 func (t *Room) AddFiles(paths []string) {
+	t.kept.supersede()
 	room := t.maxInputs() - len(t.strip.inputs)
 	t.host.Work().Go(func(ctx context.Context) {
 		files, problems := expandFolders(paths)

@@ -39,6 +39,20 @@ type sessionKeeper struct {
 	// none): nothing is saved before, or an empty strip at start would
 	// write over the session it is about to bring back.
 	restored atomic.Bool
+	// superseded is set when images were handed to Edit (files given at
+	// start, a drop, Edit this) before the last session came back: what
+	// the designer just asked for wins, and the old session is not put
+	// in front of it.
+	superseded atomic.Bool
+}
+
+// supersede says images were handed to Edit: a session still being read
+// is not brought back.
+// Nil before Edit is built: nothing to bring back then.
+func (k *sessionKeeper) supersede() {
+	if k != nil {
+		k.superseded.Store(true)
+	}
 }
 
 // dir is the session's folder: beside the gallery, as what it holds
@@ -144,7 +158,7 @@ func (k *sessionKeeper) restore() {
 			if err != nil {
 				k.strip.say(err.Error())
 			}
-			if len(k.strip.inputs) > 0 || len(inputs) == 0 {
+			if k.superseded.Load() || len(k.strip.inputs) > 0 || len(inputs) == 0 {
 				return // the designer began another meanwhile
 			}
 			for i := range inputs {
