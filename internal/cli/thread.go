@@ -82,10 +82,7 @@ func tellTurns(ctx context.Context, env Env, lib *library.Library, from int64, s
 	if err != nil {
 		return
 	}
-	number := map[int64]int{}
-	for _, t := range turns {
-		number[t.Item] = t.Number
-	}
+	number := library.Numbers(turns)
 	prefs, _ := env.Profiles.Load() // the drift limit; the default when unreadable
 	for _, t := range turns {
 		if t.Parent != from || t.Created.Before(since.Truncate(time.Millisecond)) {
@@ -104,7 +101,7 @@ func driftWords(t library.Turn) string {
 	if t.Drift == nil {
 		return ""
 	}
-	return "; " + catalogue.F("the service changed %d %% of the picture outside your marks", int(*t.Drift*100+0.5))
+	return "; " + catalogue.F("the service changed %d %% of the picture outside your marks", t.DriftPercent())
 }
 
 // runThread lists the turns of the thread a picture is in: each one's
@@ -176,10 +173,7 @@ type threadDoc struct {
 }
 
 func threadRows(ctx context.Context, lib *library.Library, turns []library.Turn) []threadRow {
-	number := map[int64]int{}
-	for _, t := range turns {
-		number[t.Item] = t.Number
-	}
+	number := library.Numbers(turns)
 	rows := make([]threadRow, 0, len(turns))
 	for _, t := range turns {
 		r := threadRow{Turn: t.Number, After: number[t.Parent], Item: t.Item, Way: t.Way, Note: t.Note, Drift: t.Drift, Created: t.Created}

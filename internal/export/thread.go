@@ -27,10 +27,7 @@ func ThreadSheet(ctx context.Context, lib *library.Library, item int64) (*image.
 	if len(turns) == 0 {
 		return nil, errors.New(catalogue.T("this picture is in no thread: continue it (an edit of it) to start one"))
 	}
-	number := map[int64]int{}
-	for _, t := range turns {
-		number[t.Item] = t.Number
-	}
+	number := library.Numbers(turns)
 	cells := make([]batch.SheetCell, 0, len(turns))
 	for _, t := range turns {
 		if err := ctx.Err(); err != nil {
@@ -45,7 +42,7 @@ func ThreadSheet(ctx context.Context, lib *library.Library, item int64) (*image.
 			label += " · " + pricing.Money{Amount: amount, Currency: e.Currency}.String()
 		}
 		if t.Drift != nil {
-			label += " · " + catalogue.F("%d %% outside", int(*t.Drift*100+0.5))
+			label += " · " + catalogue.F("%d %% outside", t.DriftPercent())
 		}
 		cell := batch.SheetCell{Label: label}
 		if it, err := lib.Get(ctx, t.Item); err == nil {

@@ -54,6 +54,25 @@ type Turn struct {
 	Number int
 }
 
+// Numbers are the turns' places by their pictures: what a turn's
+// "after N" names, its parent's number.
+func Numbers(turns []Turn) map[int64]int {
+	number := make(map[int64]int, len(turns))
+	for _, t := range turns {
+		number[t.Item] = t.Number
+	}
+	return number
+}
+
+// DriftPercent is the drift in whole percent, as every place says it;
+// 0 when it was not measured.
+func (t Turn) DriftPercent() int {
+	if t.Drift == nil {
+		return 0
+	}
+	return int(*t.Drift*100 + 0.5)
+}
+
 // The ways a turn is sent. The values are stored: never renamed.
 const (
 	// WayImages: an edit of the parent's picture through the Images API.

@@ -197,7 +197,7 @@ func (p *threadPanel) row(t threadTurn, after int) fyne.CanvasObject {
 		// The figure is the way to where it is.
 		words := catalogue.T("Where it changed")
 		if t.Drift != nil {
-			words = catalogue.F("%d %% changed outside the marks", int(*t.Drift*100+0.5))
+			words = catalogue.F("%d %% changed outside the marks", t.DriftPercent())
 		}
 		lines.Add(&widget.Hyperlink{Text: words, OnTapped: func() { p.showChanges(turn) }})
 	}
@@ -315,7 +315,7 @@ func showChangeMap(w fyne.Window, t threadTurn, heat *image.NRGBA) {
 	pic.SetImage(heat)
 	words := catalogue.T("Red: changed where your marks protected the picture. Blue: changed where you let it change. Grey: as it was.")
 	if t.Drift != nil {
-		words = catalogue.F("The service changed %d %% of the picture outside your marks.", int(*t.Drift*100+0.5)) + " " + words
+		words = catalogue.F("The service changed %d %% of the picture outside your marks.", t.DriftPercent()) + " " + words
 	}
 	legend := kit.HintLabel(words)
 	d := dialog.NewCustom(catalogue.F("Where turn %d changed", t.Number), catalogue.T("Close"), container.NewBorder(nil, legend, nil, nil, pic), w)

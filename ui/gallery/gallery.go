@@ -651,10 +651,7 @@ func ThreadLine(ctx context.Context, lib *library.Library, item int64) string {
 	if err != nil || len(turns) == 0 {
 		return ""
 	}
-	number := map[int64]int{}
-	for _, t := range turns {
-		number[t.Item] = t.Number
-	}
+	number := library.Numbers(turns)
 	for _, t := range turns {
 		if t.Item != item {
 			continue
@@ -664,7 +661,7 @@ func ThreadLine(ctx context.Context, lib *library.Library, item int64) string {
 			line += " " + catalogue.F("(after %d)", after)
 		}
 		if t.Drift != nil {
-			line += " · " + catalogue.F("the service changed %d %% of the picture outside your marks", int(*t.Drift*100+0.5))
+			line += " · " + catalogue.F("the service changed %d %% of the picture outside your marks", t.DriftPercent())
 		}
 		if t.Way == library.WayRestored {
 			line += " · " + t.Note

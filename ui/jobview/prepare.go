@@ -112,7 +112,7 @@ func turnSentence(ctx context.Context, lib *library.Library, item int64) string 
 		}
 		s := catalogue.F("Turn %d of its thread", t.Number)
 		if t.Drift != nil {
-			s += " · " + catalogue.F("the service changed %d %% of the picture outside your marks", int(*t.Drift*100+0.5))
+			s += " · " + catalogue.F("the service changed %d %% of the picture outside your marks", t.DriftPercent())
 		}
 		return s
 	}
