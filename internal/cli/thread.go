@@ -304,7 +304,7 @@ func (a *threadActs) restore(ctx context.Context, env Env, lib *library.Library,
 	if err != nil {
 		return err
 	}
-	id, err := saver.Restore(ctx, lib, current, source, src.Number, maskData, 8)
+	id, err := saver.Restore(ctx, lib, current, source, src.Number, maskData, saver.RestoreFeather)
 	if err != nil {
 		return err
 	}

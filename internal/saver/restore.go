@@ -12,6 +12,11 @@ import (
 	"easel/internal/library"
 )
 
+// RestoreFeather is how many pixels a restored area's seam blends over,
+// as the unmasked area's does by default, in the window and the command
+// line alike.
+const RestoreFeather = 8
+
 // Restore takes the area a designer painted back from an earlier turn of
 // a thread: the picture of current with, where mask marks what may
 // change (its transparent pixels, as an edit's mask), the pixels of

@@ -248,7 +248,7 @@ func (p *threadPanel) restore(t threadTurn) {
 		return
 	}
 	p.host.Work().Go(func(ctx context.Context) {
-		id, err := saver.Restore(ctx, lib, current, t.item, t.Number, mask.Data, restoreFeather)
+		id, err := saver.Restore(ctx, lib, current, t.item, t.Number, mask.Data, saver.RestoreFeather)
 		p.host.Work().Do(func() {
 			if err != nil && id == 0 {
 				p.say(catalogue.F("The area could not be taken back: %v", err))
@@ -284,10 +284,6 @@ func (p *threadPanel) goOn(it library.Item) {
 		})
 	})
 }
-
-// restoreFeather is how many pixels a restored area's seam blends over,
-// as the unmasked area's does by default.
-const restoreFeather = 8
 
 // showChanges shows where turn t changed the picture it continued.
 func (p *threadPanel) showChanges(t threadTurn) {
