@@ -62,7 +62,7 @@ RACE := -race -gcflags=modernc.org/...=-race=false
 # the two binaries that open windows and the real-window tests.
 UNIT_PKGS = $$(go list ./... | grep -v -x -e easel -e easel/bench/barewindow -e easel/e2e)
 
-.PHONY: checks deb deb-check flatpak-check flatpak-vendor winget e2e-binaries e2e-run run test build demo deps-fonts unit keyring e2e bench lint fuzz screenshot package install uninstall deps-build deps-test deps-go deps-node clean \
+.PHONY: checks deb deb-check flatpak-check flatpak-vendor winget windows-pack sign-check e2e-binaries e2e-run run test build demo deps-fonts unit keyring e2e bench lint fuzz screenshot package install uninstall deps-build deps-test deps-go deps-node clean \
         windows test-windows unit-windows e2e-windows check-darwin deps-windows
 
 run: build deps-fonts
@@ -213,8 +213,41 @@ windows: deps-go deps-windows
 		|| { rm -f rsrc_windows_amd64.syso; exit 1; }
 	rm -f rsrc_windows_amd64.syso
 	$(WIN_ENV) go build -trimpath -ldflags "-s -w" -o $(WIN_DIR)/easel.com ./cmd/easel-console
+	$(MAKE) --no-print-directory windows-pack
+
+# The zip and the installer of $(WIN_DIR), Authenticode-signed when
+# EASEL_SIGN_PKCS12 names a certificate (build/windows/sign: the two
+# programs, the installer and its uninstaller), unsigned otherwise.
+windows-pack:
+	@[ -z "$$EASEL_SIGN_PKCS12" ] || $(call ensure_pkgs,osslsigncode)
+	build/windows/sign $(WIN_DIR)/Easel.exe $(WIN_DIR)/easel.com
+	rm -f $(WIN_ZIP) $(WIN_SETUP)
 	cd $(WIN_DIR) && zip -q -X -r $(abspath $(WIN_ZIP)) .
-	makensis -V2 -DVERSION=$(VERSION) -DSRC=$(abspath $(WIN_DIR)) -DOUT=$(abspath $(WIN_SETUP)) build/windows/installer.nsi
+	makensis -V2 -DVERSION=$(VERSION) -DSRC=$(abspath $(WIN_DIR)) -DOUT=$(abspath $(WIN_SETUP)) \
+		$$([ -z "$$EASEL_SIGN_PKCS12" ] || echo -DSIGN=$(abspath build/windows/sign)) build/windows/installer.nsi
+
+# Signing checked with a throwaway certificate made here, on a copy of
+# the release: every program in the zip and the installer verify against
+# it, and the signed console program still runs under Wine.
+sign-check:
+	@[ -f $(WIN_ZIP) ] || $(MAKE) --no-print-directory windows
+	@$(call ensure_pkgs,osslsigncode openssl unzip)
+	rm -rf .cache/sign-check && mkdir -p .cache/sign-check/zip && cd .cache/sign-check && \
+		openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj "/CN=Easel test signer" \
+			-addext extendedKeyUsage=codeSigning -keyout key.pem -out cert.pem 2>/dev/null && \
+		openssl pkcs12 -export -inkey key.pem -in cert.pem -passout pass:test -out signer.p12
+	cp -r $(WIN_DIR) .cache/sign-check/windows
+	EASEL_SIGN_PKCS12=$(abspath .cache/sign-check/signer.p12) EASEL_SIGN_PASSWORD=test $(MAKE) --no-print-directory windows-pack \
+		WIN_DIR=.cache/sign-check/windows WIN_ZIP=.cache/sign-check/easel.zip WIN_SETUP=.cache/sign-check/easel-setup-signed.exe
+	cd .cache/sign-check && unzip -q easel.zip -d zip && for f in zip/Easel.exe zip/easel.com easel-setup-signed.exe; do \
+		osslsigncode verify -CAfile cert.pem -in $$f | grep -q "Signature verification: ok" || { echo "$$f: not signed"; exit 1; }; done
+	! osslsigncode verify -in $(WIN_SETUP) >/dev/null 2>&1
+	@$(call ensure_pkgs,$(WINE_PKGS))
+	e2e/wine/exec .cache/sign-check/zip/easel.com --version | grep -q "$(VERSION)"
+	e2e/wine/exec .cache/sign-check/easel-setup-signed.exe /S /D=C:\\easel-sign-check
+	d=$$(WINEPREFIX=$$(e2e/wine/prefix) winepath -u 'C:\easel-sign-check') && \
+		osslsigncode verify -CAfile .cache/sign-check/cert.pem -in "$$d/Uninstall.exe" | grep -q "Signature verification: ok" && \
+		e2e/wine/exec "$$d/Uninstall.exe" /S && for i in $$(seq 50); do [ -e "$$d/Easel.exe" ] || break; sleep 0.2; done; [ ! -e "$$d/Easel.exe" ]
 
 # Windows tests under Wine (e2e/wine: a prefix in .cache/wine with the
 # two test-only workarounds Wine 8 needs): every package without a window
@@ -223,6 +256,7 @@ windows: deps-go deps-windows
 test-windows: windows deps-windows
 	@$(call ensure_pkgs,$(WINE_PKGS))
 	$(MAKE) --no-print-directory winget
+	$(MAKE) --no-print-directory sign-check
 	$(MAKE) --no-print-directory unit-windows
 	$(MAKE) --no-print-directory e2e-windows
 

@@ -20,6 +20,13 @@ ${UnStrRep}
 
 Name "Easel"
 OutFile "${OUT}"
+; Signed when the build is given a certificate (build/windows/sign does
+; nothing without one): the uninstaller as NSIS writes it, the installer
+; last. A failed signature fails the build rather than ship unsigned.
+!ifdef SIGN
+!finalize '"${SIGN}" "%1"' = 0
+!uninstfinalize '"${SIGN}" "%1"' = 0
+!endif
 RequestExecutionLevel user
 InstallDir "$LOCALAPPDATA\Programs\Easel"
 SetCompressor /SOLID lzma
