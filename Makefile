@@ -223,7 +223,7 @@ windows-pack:
 	build/windows/sign $(WIN_DIR)/Easel.exe $(WIN_DIR)/easel.com
 	rm -f $(WIN_ZIP) $(WIN_SETUP)
 	cd $(WIN_DIR) && zip -q -X -r $(abspath $(WIN_ZIP)) .
-	makensis -V2 -DVERSION=$(VERSION) -DSRC=$(abspath $(WIN_DIR)) -DOUT=$(abspath $(WIN_SETUP)) \
+	makensis -V2 -DVERSION=$(VERSION) -DSRC=$(abspath $(WIN_DIR)) -DOUT=$(abspath $(WIN_SETUP)) $(NSIS_FLAGS) \
 		$$([ -z "$$EASEL_SIGN_PKCS12" ] || echo -DSIGN=$(abspath build/windows/sign)) build/windows/installer.nsi
 
 # Signing checked with a throwaway certificate made here, on a copy of
@@ -238,7 +238,7 @@ sign-check:
 		openssl pkcs12 -export -inkey key.pem -in cert.pem -passout pass:test -out signer.p12
 	cp -r $(WIN_DIR) .cache/sign-check/windows
 	EASEL_SIGN_PKCS12=$(abspath .cache/sign-check/signer.p12) EASEL_SIGN_PASSWORD=test $(MAKE) --no-print-directory windows-pack \
-		WIN_DIR=.cache/sign-check/windows WIN_ZIP=.cache/sign-check/easel.zip WIN_SETUP=.cache/sign-check/easel-setup-signed.exe
+		WIN_DIR=.cache/sign-check/windows WIN_ZIP=.cache/sign-check/easel.zip NSIS_FLAGS=-DCOMPRESSOR=zlib WIN_SETUP=.cache/sign-check/easel-setup-signed.exe
 	cd .cache/sign-check && unzip -q easel.zip -d zip && for f in zip/Easel.exe zip/easel.com easel-setup-signed.exe; do \
 		osslsigncode verify -CAfile cert.pem -in $$f | grep -q "Signature verification: ok" || { echo "$$f: not signed"; exit 1; }; done
 	! osslsigncode verify -in $(WIN_SETUP) >/dev/null 2>&1

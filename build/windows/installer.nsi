@@ -29,7 +29,13 @@ OutFile "${OUT}"
 !endif
 RequestExecutionLevel user
 InstallDir "$LOCALAPPDATA\Programs\Easel"
+; make sign-check packs with zlib (COMPRESSOR): it checks the signatures,
+; and LZMA is 20 s of its time.
+!ifdef COMPRESSOR
+SetCompressor ${COMPRESSOR}
+!else
 SetCompressor /SOLID lzma
+!endif
 VIProductVersion "${VERSION}.0"
 VIAddVersionKey /LANG=1033 "ProductName" "Easel"
 VIAddVersionKey /LANG=1033 "FileDescription" "Easel installer"
