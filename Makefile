@@ -219,12 +219,12 @@ windows: deps-go deps-windows
 # EASEL_SIGN_PKCS12 names a certificate (build/windows/sign: the two
 # programs, the installer and its uninstaller), unsigned otherwise.
 windows-pack:
-	@[ -z "$$EASEL_SIGN_PKCS12" ] || $(call ensure_pkgs,osslsigncode)
+	@if [ -n "$${EASEL_SIGN_PKCS12:-}" ]; then $(call ensure_pkgs,osslsigncode); fi
 	build/windows/sign $(WIN_DIR)/Easel.exe $(WIN_DIR)/easel.com
 	rm -f $(WIN_ZIP) $(WIN_SETUP)
 	cd $(WIN_DIR) && zip -q -X -r $(abspath $(WIN_ZIP)) .
 	makensis -V2 -DVERSION=$(VERSION) -DSRC=$(abspath $(WIN_DIR)) -DOUT=$(abspath $(WIN_SETUP)) $(NSIS_FLAGS) \
-		$$([ -z "$$EASEL_SIGN_PKCS12" ] || echo -DSIGN=$(abspath build/windows/sign)) build/windows/installer.nsi
+		$$([ -z "$${EASEL_SIGN_PKCS12:-}" ] || echo -DSIGN=$(abspath build/windows/sign)) build/windows/installer.nsi
 
 # Signing checked with a throwaway certificate made here, on a copy of
 # the release: every program in the zip and the installer verify against
