@@ -20,12 +20,12 @@ func (c *Client) Chat(ctx context.Context, req ChatRequest, onDelta func(string)
 	defer func() {
 		fitTimeout(err, "chat", req.Stream)
 		fitTooLong(err, "chat")
-		err = c.cleanErr(err)
+		err = c.scrub.err(err)
 		if res != nil {
-			res.Content = Clean(c.redact(res.Content), true)
-			res.Reasoning = Clean(c.redact(res.Reasoning), true)
+			res.Content = Clean(c.scrub.redact(res.Content), true)
+			res.Reasoning = Clean(c.scrub.redact(res.Reasoning), true)
 			res.Model, res.FinishReason = Clean(res.Model, false), Clean(res.FinishReason, false)
-			res.RequestID = Clean(c.redact(res.RequestID), false)
+			res.RequestID = c.scrub.line(res.RequestID)
 		}
 	}()
 	if onDelta != nil {

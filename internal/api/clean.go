@@ -1,7 +1,6 @@
 package api
 
 import (
-	"errors"
 	"strings"
 	"unicode/utf8"
 )
@@ -132,44 +131,4 @@ func sequenceBody(s string, kind rune) int {
 		}
 	}
 	return len(s)
-}
-
-// cleanError redacts the key from every string of e that came from the
-// service and cleans it for display: the one place a service's words pass
-// through on their way to a person, a log or the library.
-func (c *Client) cleanError(e *Error) *Error {
-	if e == nil {
-		return nil
-	}
-	text := func(s string) string { return Clean(c.redact(s), false) }
-	e.Message, e.Code, e.Type, e.Param = text(e.Message), text(e.Code), text(e.Type), text(e.Param)
-	e.RequestID, e.Hint, e.Group = text(e.RequestID), text(e.Hint), text(e.Group)
-	for i, s := range e.Suggestions {
-		e.Suggestions[i] = text(s)
-	}
-	if e.Err != nil {
-		// A cause whose text had to change is replaced by its cleaned
-		// text, not wrapped: unwrapping must not give the key back.
-		if msg := text(e.Err.Error()); msg != e.Err.Error() {
-			e.Err = errors.New(msg)
-		}
-	}
-	return e
-}
-
-// cleanErr cleans any error a public method returns: an *Error field by
-// field, another error's text as a whole.
-func (c *Client) cleanErr(err error) error {
-	if err == nil {
-		return nil
-	}
-	var e *Error
-	if errors.As(err, &e) {
-		c.cleanError(e)
-		return err
-	}
-	if msg := Clean(c.redact(err.Error()), false); msg != err.Error() {
-		return errors.New(msg)
-	}
-	return err
 }

@@ -122,8 +122,11 @@ func (c Config) withDefaults() Config {
 // Client speaks to one service. It is safe for concurrent use: every job
 // shares one.
 type Client struct {
-	cfg  Config
-	http *http.Client
+	cfg Config
+	// scrub cleans what the client hands back: every public method's
+	// error and every text of the service's it passes on.
+	scrub scrubber
+	http  *http.Client
 	// links fetches the images a dall-e style answer links to: no key,
 	// redirects over http(s) only, guarded addresses (origin.go).
 	links *http.Client
@@ -134,7 +137,7 @@ func New(cfg Config) *Client {
 	cfg = cfg.withDefaults()
 	// A pasted key often brings its line break along.
 	cfg.APIKey = strings.TrimSpace(cfg.APIKey)
-	c := &Client{cfg: cfg}
+	c := &Client{cfg: cfg, scrub: scrubber{secret: cfg.APIKey}}
 	proxy := cfg.Proxy
 	if proxy == nil {
 		proxy = http.ProxyFromEnvironment
@@ -300,7 +303,7 @@ func (c *Client) callOnce(ctx context.Context, r request) (*http.Response, conte
 	if e.Kind == KindUnknownModel && r.model != "" && r.path != "models" {
 		c.suggest(context.WithoutCancel(ctx), e, r.model)
 	}
-	return nil, nil, nil, c.cleanError(e)
+	return nil, nil, nil, c.scrub.error(e)
 }
 
 // send puts r on the wire. The key goes only in the Authorization header,
@@ -368,10 +371,6 @@ func (c *Client) suggest(ctx context.Context, e *Error, model string) {
 // redact removes from s any run of 8 or more characters of the API key:
 // some services echo a masked key in their messages, and an error text
 // may end up in a log or a screenshot.
-func (c *Client) redact(s string) string {
-	return Redact(s, c.cfg.APIKey)
-}
-
 // Redact removes every run of eight or more characters of secret from s.
 // A secret shorter than that (a local server's "x") is removed only where
 // it stands as a word of its own: masked inside words, it would turn

@@ -249,7 +249,7 @@ func FuzzClassifyHTTP(f *testing.F) {
 		h := http.Header{}
 		h.Set("Retry-After", retry)
 		h.Set("X-Request-Id", retry+fuzzKey)
-		e := c.cleanError(classifyHTTP(status, h, body, model))
+		e := c.scrub.error(classifyHTTP(status, h, body, model))
 		if e == nil || e.Status != status {
 			t.Fatalf("status %d read as %+v", status, e)
 		}

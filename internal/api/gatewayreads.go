@@ -94,10 +94,10 @@ func (c *Client) GatewayStatus(ctx context.Context) (GatewayStatus, error) {
 	}
 	s := GatewayStatus{
 		QuotaPerUnit: d.Get("quota_per_unit").Float(),
-		DisplayType:  strings.ToUpper(c.short(d.Get("quota_display_type").String(), 16)),
+		DisplayType:  strings.ToUpper(c.scrub.short(d.Get("quota_display_type").String(), 16)),
 		ExchangeRate: d.Get("usd_exchange_rate").Float(),
-		Symbol:       c.short(d.Get("custom_currency_symbol").String(), 8),
-		SystemName:   c.short(d.Get("system_name").String(), 64),
+		Symbol:       c.scrub.short(d.Get("custom_currency_symbol").String(), 8),
+		SystemName:   c.scrub.short(d.Get("system_name").String(), 64),
 	}
 	if s.DisplayType == "" {
 		// Older new-api: display_in_currency only.
@@ -129,7 +129,7 @@ func (c *Client) GatewayPricing(ctx context.Context) (GatewayPricing, error) {
 	var bad bool
 	data.ForEach(func(_, m gjson.Result) bool {
 		mp := ModelPricing{
-			Model:           c.short(m.Get("model_name").String(), 200),
+			Model:           c.scrub.short(m.Get("model_name").String(), 200),
 			PerCall:         m.Get("quota_type").Int() == 1,
 			ModelPrice:      m.Get("model_price").Float(),
 			ModelRatio:      m.Get("model_ratio").Float(),
@@ -143,7 +143,7 @@ func (c *Client) GatewayPricing(ctx context.Context) (GatewayPricing, error) {
 			mp.CompletionRatio = 1
 		}
 		for _, g := range m.Get("enable_groups").Array() {
-			mp.Groups = append(mp.Groups, c.short(g.String(), 64))
+			mp.Groups = append(mp.Groups, c.scrub.short(g.String(), 64))
 		}
 		if !within(mp.ModelPrice, 0, 1e4) || !within(mp.ModelRatio, 0, 1e6) || !within(mp.CompletionRatio, 0, 1e4) || !within(mp.ImageRatio, 0, 1e4) {
 			bad = true
@@ -160,7 +160,7 @@ func (c *Client) GatewayPricing(ctx context.Context) (GatewayPricing, error) {
 			return false
 		}
 		if len(p.GroupRatio) < 1000 {
-			p.GroupRatio[c.short(k.String(), 64)] = v.Float()
+			p.GroupRatio[c.scrub.short(k.String(), 64)] = v.Float()
 		}
 		return true
 	})
@@ -181,7 +181,7 @@ func (c *Client) TokenUsage(ctx context.Context) (TokenUsage, error) {
 		return TokenUsage{}, ErrNotOffered
 	}
 	u := TokenUsage{
-		Name:      c.short(d.Get("name").String(), 64),
+		Name:      c.scrub.short(d.Get("name").String(), 64),
 		Granted:   d.Get("total_granted").Float(),
 		Used:      d.Get("total_used").Float(),
 		Available: d.Get("total_available").Float(),
@@ -282,14 +282,3 @@ func (c *Client) getJSON(ctx context.Context, r request, limit int64) ([]byte, e
 // MaxConsoleBody bounds a console answer: a pricing list of a few
 // thousand models is well under a megabyte.
 const MaxConsoleBody = 4 << 20
-
-// short is s cleaned as the service's words are (the key removed,
-// control characters gone), cut to at most n characters: a name, not a
-// message.
-func (c *Client) short(s string, n int) string {
-	r := []rune(Clean(c.redact(s), false))
-	if len(r) > n {
-		r = r[:n]
-	}
-	return string(r)
-}

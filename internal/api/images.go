@@ -25,7 +25,7 @@ import (
 // may be nil) receives each preview as it arrives, on the calling
 // goroutine. The request is checked before it is sent.
 func (c *Client) Generate(ctx context.Context, req GenerateRequest, onPartial func(Partial)) (res *ImageResult, err error) {
-	defer func() { err = c.cleanErr(err) }()
+	defer func() { err = c.scrub.err(err) }()
 	if err := req.Check(c.cfg.Limits); err != nil {
 		return nil, err
 	}
@@ -40,7 +40,7 @@ func (c *Client) Generate(ctx context.Context, req GenerateRequest, onPartial fu
 // parts in the order given; the mask applies to the first. An edit is
 // never retried on its own: it would upload every image again.
 func (c *Client) Edit(ctx context.Context, req EditRequest, onPartial func(Partial)) (res *ImageResult, err error) {
-	defer func() { err = c.cleanErr(err) }()
+	defer func() { err = c.scrub.err(err) }()
 	if err := req.Check(c.cfg.Limits); err != nil {
 		return nil, err
 	}
@@ -77,11 +77,11 @@ func (c *Client) images(ctx context.Context, r request, o ImageOptions, onPartia
 	}
 	if err != nil {
 		fitTimeout(err, "images", o.Stream)
-		return nil, c.cleanErr(err)
+		return nil, c.scrub.err(err)
 	}
-	res.RequestID = Clean(c.redact(requestID(resp.Header)), false)
+	res.RequestID = c.scrub.line(requestID(resp.Header))
 	for i := range res.Images {
-		res.Images[i].RevisedPrompt = Clean(c.redact(res.Images[i].RevisedPrompt), true)
+		res.Images[i].RevisedPrompt = Clean(c.scrub.redact(res.Images[i].RevisedPrompt), true)
 	}
 	return res, nil
 }
@@ -296,7 +296,7 @@ func (c *Client) linkError(ctx context.Context, err error) *Error {
 		e.Message = catalogue.T("the image the answer links to could not be downloaded")
 		e.Hint = catalogue.T("The service made the image but its link could not be reached: try again; the image may already be charged.")
 	}
-	return c.cleanError(e)
+	return c.scrub.error(e)
 }
 
 // readImageStream reads image_generation.* / image_edit.* events.
@@ -409,7 +409,7 @@ func (c *Client) streamError(resp *http.Response, errJSON []byte, model string) 
 		}
 		e.Hint = hintFor(e, model)
 	}
-	return c.cleanError(e)
+	return c.scrub.error(e)
 }
 
 // isTooLarge reports an image refused for the pixels it claims: a

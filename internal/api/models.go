@@ -19,7 +19,7 @@ func (c *Client) Models(ctx context.Context) (out []Model, err error) {
 	defer func() {
 		fitTimeout(err, "models", false)
 		fitTooLong(err, "models")
-		err = c.cleanErr(err)
+		err = c.scrub.err(err)
 	}()
 	resp, rctx, cancel, err := c.call(ctx, request{method: http.MethodGet, path: "models",
 		overall: c.cfg.FirstByteTimeout, firstByte: c.cfg.FirstByteTimeout})
@@ -45,11 +45,11 @@ func (c *Client) Models(ctx context.Context) (out []Model, err error) {
 	for _, m := range data.Array() {
 		// A name is shown and sent back as it is: cleaned of anything a
 		// terminal or the eye would take for something else.
-		id := Clean(c.redact(m.Get("id").String()), false)
+		id := c.scrub.line(m.Get("id").String())
 		if id == "" {
 			continue
 		}
-		model := Model{ID: id, OwnedBy: Clean(c.redact(m.Get("owned_by").String()), false), Created: time.Unix(m.Get("created").Int(), 0)}
+		model := Model{ID: id, OwnedBy: c.scrub.line(m.Get("owned_by").String()), Created: time.Unix(m.Get("created").Int(), 0)}
 		for _, t := range m.Get("supported_endpoint_types").Array() {
 			model.EndpointTypes = append(model.EndpointTypes, Clean(t.String(), false))
 		}
