@@ -45,6 +45,10 @@ type Config struct {
 	MaxResponse int64
 	// Limits are the custom-size rules checked before sending.
 	Limits Limits
+	// TurnModel is the text model a thread's turn talks to when it goes
+	// through the Responses API (its image tool draws with the image
+	// model); "" is DefaultTurnModel. The profile's chat model.
+	TurnModel string
 	// OnWait, when set, is told when Easel waits out a short Retry-After
 	// itself before sending again, so the wait is shown, not silent.
 	OnWait func(time.Duration)

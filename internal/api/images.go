@@ -44,6 +44,9 @@ func (c *Client) Edit(ctx context.Context, req EditRequest, onPartial func(Parti
 	if err := req.Check(c.cfg.Limits); err != nil {
 		return nil, err
 	}
+	if req.Turn != nil {
+		return c.respond(ctx, req, onPartial)
+	}
 	r, err := editRequest(req)
 	if err != nil {
 		return nil, err

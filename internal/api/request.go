@@ -59,6 +59,21 @@ type EditRequest struct {
 	// and their coverage as a greyscale PNG. Sent only to a model whose
 	// sheet takes markup.
 	Markup, MarkupAlpha *InputImage
+	// Turn, when set, sends the edit as a thread's turn through the
+	// Responses API's image tool instead of the Images API.
+	Turn *ResponsesTurn
+}
+
+// ResponsesTurn is how a thread's turn goes through the Responses API.
+type ResponsesTurn struct {
+	// Previous is the Responses id of the answer the turn continues: the
+	// service keeps that conversation, images and all. "" starts one
+	// from the images sent.
+	Previous string
+	// WithImage sends the first image too when there is a Previous: a
+	// gateway not yet known to keep what it is given still edits the
+	// right picture.
+	WithImage bool
 }
 
 // InputImage is one file sent to the edits endpoint.

@@ -33,6 +33,11 @@ type ImageResult struct {
 	// Undecoded are images the service sent whose bytes are no image
 	// Easel reads: paid for, so kept apart by the caller, never dropped.
 	Undecoded []Undecoded
+	// Response is the Responses API's id of the answer, for a turn sent
+	// through it (the next turn's previous_response_id); Continued is
+	// the previous_response_id the answer says it continued, "" when it
+	// names none (a gateway that dropped it).
+	Response, Continued string
 }
 
 // Undecoded is one image's bytes as the service sent them, and why they

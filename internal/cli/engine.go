@@ -56,7 +56,7 @@ func (m memory) send(ctx context.Context, env Env, c *api.Client, p config.Profi
 	opts := jobs.Options{Journal: journal}
 	if m.lib != nil {
 		journal.lib = saver.Journal{Lib: m.lib, Owner: library.OwnerCLI}
-		opts.Memory, opts.Ledger = m.lib.Memory(), spend.Ledger{Lib: m.lib}
+		opts.Memory, opts.Ledger, opts.Threads = m.lib.Memory(), spend.Ledger{Lib: m.lib}, m.lib.Lineage()
 	}
 	if req.Continues != 0 && m.lib != nil {
 		// A turn of a thread is a gallery picture: the thread is the
@@ -121,12 +121,21 @@ type teller struct {
 	// unconfirmed is the ledger entry of a request whose gateway settles
 	// it later by the key's own figure; 0 for none.
 	unconfirmed int64
+	// printed are the notes already printed.
+	printed map[string]bool
 }
 
 func (t *teller) hear(e jobs.Event) {
 	switch e.State {
 	case jobs.Sending:
 		for _, note := range e.Notes {
+			if t.printed[note] {
+				continue // a later Sending repeats the notes with one more
+			}
+			if t.printed == nil {
+				t.printed = map[string]bool{}
+			}
+			t.printed[note] = true
 			fmt.Fprintln(t.env.Stderr, "easel: "+note)
 			t.report.note("service", note)
 		}

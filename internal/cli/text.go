@@ -126,6 +126,7 @@ func runServeDemo(ctx context.Context, args []string, env Env) error {
 	unsigned := fs.Bool("unsigned", false, catalogue.T("answer without Content Credentials, as a gateway that re-encodes the provider's images does (by default each answer is signed with a test certificate, as OpenAI signs)"))
 	answerProfile := fs.String("answer-profile", "", catalogue.T("an ICC profile file each PNG and JPEG answer declares, as a route that answers in another colour space than sRGB does"))
 	drift := fs.Float64("drift", 0, catalogue.T("make each edit stray outside the marks: the colours of this share (0-1) of the rows the mask protects turned round"))
+	responses := fs.String("responses", "", catalogue.T("play the Responses API as a gateway may: none (no such route) or drops (turns relayed without previous_response_id); by default served, as OpenAI does"))
 	uploadRate := fs.Int64("upload-rate", 0, catalogue.T("bytes a second to read an edit's upload at, as a slow link delivers it; 0 as fast as it comes"))
 	var keys repeated
 	fs.Var(&keys, "group-key", catalogue.T("with --console, a key of a group: KEY=GROUP[:RATIO[:LIMIT]] (limit in quota units, 0 unlimited); repeat for more"))
@@ -136,8 +137,8 @@ func runServeDemo(ctx context.Context, args []string, env Env) error {
 	if err != nil {
 		return usageErr(env, "--group-key: %v", err)
 	}
-	if *console != "" && *console != demoservice.ConsoleNewAPI && *console != demoservice.ConsoleOneAPI && *console != demoservice.ConsoleSub2API {
-		return usageErr(env, catalogue.T("--console takes new-api, one-api or sub2api, not %q"), *console)
+	if err := demoKinds(env, *console, *responses); err != nil {
+		return err
 	}
 	if host, _, err := net.SplitHostPort(*addr); err != nil || !api.IsLocalHost(host) {
 		return usageErr(env, catalogue.T("--addr must be a loopback address such as 127.0.0.1:8090"))
@@ -154,7 +155,7 @@ func runServeDemo(ctx context.Context, args []string, env Env) error {
 	}
 	srv := demoservice.New(demoservice.Config{Key: *key, Pace: *pace, Balance: *balance, Quirks: quirks, ProxyLimit: *proxyLimit,
 		Console: *console, Groups: groups, UploadRate: max(0, *uploadRate), Unsigned: *unsigned, AnswerProfile: profile,
-		Drift: min(max(*drift, 0), 1)})
+		Drift: min(max(*drift, 0), 1), Responses: *responses})
 	base, err := srv.Listen(ctx, *addr)
 	if err != nil {
 		return fmt.Errorf(catalogue.T("cannot listen on %s: %w"), *addr, err)
@@ -165,6 +166,17 @@ func runServeDemo(ctx context.Context, args []string, env Env) error {
 	}
 	<-ctx.Done()
 	time.Sleep(50 * time.Millisecond)
+	return nil
+}
+
+// demoKinds checks the gateway kinds serve-demo is asked to play.
+func demoKinds(env Env, console, responses string) error {
+	if console != "" && console != demoservice.ConsoleNewAPI && console != demoservice.ConsoleOneAPI && console != demoservice.ConsoleSub2API {
+		return usageErr(env, catalogue.T("--console takes new-api, one-api or sub2api, not %q"), console)
+	}
+	if responses != demoservice.ResponsesServed && responses != demoservice.ResponsesNone && responses != demoservice.ResponsesDrops {
+		return usageErr(env, catalogue.T("--responses takes none or drops, not %q"), responses)
+	}
 	return nil
 }
 

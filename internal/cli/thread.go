@@ -88,12 +88,26 @@ func tellTurns(ctx context.Context, env Env, lib *library.Library, from int64, s
 		if t.Parent != from || t.Created.Before(since.Truncate(time.Millisecond)) {
 			continue
 		}
-		line := catalogue.F("turn %d of the thread (after turn %d), gallery picture %d", t.Number, number[from], t.Item) + driftWords(t)
+		line := catalogue.F("turn %d of the thread (after turn %d), gallery picture %d", t.Number, number[from], t.Item) + wayWords(t) + driftWords(t)
 		if prefs.Strayed(t.Drift) {
 			line += "; " + catalogue.F("that is over your limit of %d %%: look at it before going on from it", int(prefs.TurnLimit()*100+0.5))
 		}
 		fmt.Fprintln(env.Stderr, "easel: "+line)
 	}
+}
+
+// wayWords is how a turn went, after a "; ": in the service's
+// conversation, or as an edit with why when it could not.
+func wayWords(t library.Turn) string {
+	switch {
+	case t.Way == library.WayResponses && t.Note != "":
+		return "; " + catalogue.T("sent in the service's conversation") + " (" + t.Note + ")"
+	case t.Way == library.WayResponses:
+		return "; " + catalogue.T("sent in the service's conversation")
+	case t.Note != "":
+		return "; " + t.Note
+	}
+	return ""
 }
 
 // driftWords is what a turn changed outside the marks, after a "; ".

@@ -54,7 +54,7 @@ func TestEditContinuesAThreadAndBranches(t *testing.T) {
 	if _, err := env.Profiles.Update(func(f *config.File) error { f.DriftLimit = 0.2; return nil }); err != nil {
 		t.Fatal(err)
 	}
-	turnLine := regexp.MustCompile(`turn (\d+) of the thread \(after turn (\d+)\), gallery picture (\d+); the service changed (\d+) % of the picture outside your marks`)
+	turnLine := regexp.MustCompile(`turn (\d+) of the thread \(after turn (\d+)\), gallery picture (\d+)(?:; [^;]*)?; the service changed (\d+) % of the picture outside your marks`)
 	from, prev := start, start
 	var lastID string
 	for i, prompt := range []string{"warmer light", "move the boat left", "a red roof"} {
@@ -94,7 +94,7 @@ func TestEditContinuesAThreadAndBranches(t *testing.T) {
 		t.Fatalf("thread: %s", errOut)
 	}
 	listed := out.String()
-	for _, want := range []string{"turn 1 ", "the start", "turn 2 (after 1)", "turn 3 (after 2)", "* turn 4 (after 3)", "turn 5 (after 1)", "sent as an edit", "% changed outside the marks", "a red roof", "$"} {
+	for _, want := range []string{"turn 1 ", "the start", "turn 2 (after 1)", "turn 3 (after 2)", "* turn 4 (after 3)", "turn 5 (after 1)", "sent in the service's conversation", "% changed outside the marks", "a red roof", "$"} {
 		if !strings.Contains(listed, want) {
 			t.Errorf("easel thread lacks %q:\n%s", want, listed)
 		}
@@ -149,7 +149,7 @@ func TestEditContinuesAThreadAndBranches(t *testing.T) {
 		t.Fatalf("thread --json: %v\n%s", err, out)
 	}
 	for _, r := range doc.Turns[1:5] {
-		if r.Cost == nil || r.Cost.Amount <= 0 || r.Drift == nil || r.Way != "images" {
+		if r.Cost == nil || r.Cost.Amount <= 0 || r.Drift == nil || r.Way != "responses" {
 			t.Errorf("turn %d: %+v", r.Turn, r)
 		}
 	}

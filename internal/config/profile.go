@@ -226,7 +226,7 @@ func Environment(getenv func(string) string) (p Profile, key string, ok bool) {
 // ClientConfig is the service client's configuration for this profile
 // and its key.
 func (p Profile) ClientConfig(key string) api.Config {
-	return api.Config{BaseURL: strings.TrimSpace(p.BaseURL), APIKey: key, ImageTimeout: p.Timeout()}
+	return api.Config{BaseURL: strings.TrimSpace(p.BaseURL), APIKey: key, ImageTimeout: p.Timeout(), TurnModel: p.ChatModel}
 }
 
 // All is the profiles a picker lists: the Environment profile first when

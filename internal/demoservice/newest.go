@@ -202,11 +202,18 @@ type Asked struct {
 	// sRGB, whatever profile it carries).
 	FirstImage image.Point
 	First      image.Image
+	// Turn is set when the request came through the Responses API, and
+	// Previous is the previous_response_id it carried as the model saw
+	// it ("" when none, or when the gateway dropped it).
+	Turn     bool
+	Previous string
+	// Images is how many images the request carried.
+	Images int
 }
 
 func (s *Server) remember(job imageJob) {
 	a := Asked{Model: job.model, Prompt: job.prompt, Quality: job.quality, Complexity: job.complexity, Format: job.format,
-		Background: job.background, Frames: job.frames, FrameMillis: job.frameMillis}
+		Background: job.background, Frames: job.frames, FrameMillis: job.frameMillis, Images: job.inputs}
 	if job.markup != nil {
 		a.Markup = job.markup.Bounds().Size()
 	}

@@ -87,6 +87,10 @@ type Config struct {
 	// mask) has its colours turned half-way round the wheel, far past
 	// any re-encoding. 0 keeps the usual faint bleed.
 	Drift float64
+	// Responses is how the server plays the Responses API: served with
+	// stored answers (""), absent ("none", 404) or relayed without
+	// previous_response_id ("drops").
+	Responses string
 }
 
 // Group is one account group of a gateway: its name and its models,
@@ -160,6 +164,8 @@ type Server struct {
 	// asked is the last image request taken (LastAsked).
 	asked  Asked
 	signer signer
+	// turns are the Responses API's answers kept for later turns.
+	turns turns
 }
 
 // New makes a server from cfg.
@@ -185,6 +191,7 @@ func New(cfg Config) *Server {
 	s.mux.HandleFunc("POST /v1/images/generations", s.handleGenerate)
 	s.mux.HandleFunc("POST /v1/images/edits", s.handleEdit)
 	s.mux.HandleFunc("POST /v1/chat/completions", s.handleChat)
+	s.mux.HandleFunc("POST /v1/responses", s.handleResponses)
 	s.mux.HandleFunc("GET /v1/fake-files/{id}", s.handleFile)
 	s.mux.HandleFunc("GET /v1/dashboard/billing/subscription", s.books.handleSubscription)
 	s.mux.HandleFunc("GET /v1/dashboard/billing/usage", s.books.handleUsage)
@@ -217,7 +224,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusUnauthorized, "Incorrect API key provided. You can find your API key in your account settings.", "invalid_request_error", "", "invalid_api_key")
 		return
 	}
-	if strings.HasPrefix(r.URL.Path, "/v1/images/") {
+	if strings.HasPrefix(r.URL.Path, "/v1/images/") || r.URL.Path == "/v1/responses" {
 		s.images.Add(1)
 		now := s.flying.Add(1)
 		defer s.flying.Add(-1)

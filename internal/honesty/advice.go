@@ -36,6 +36,7 @@ func (k Known) Describe() string {
 		Inline:       {catalogue.T("sends images inline"), catalogue.T("sends links instead of inline images")},
 		Prompt:       {catalogue.T("uses prompts as written"), catalogue.T("rewrites prompts")},
 		Mask:         {catalogue.T("keeps what the mask protects"), catalogue.T("repaints what the mask protects")},
+		Responses:    {catalogue.T("keeps a thread's turns through the Responses API"), catalogue.F("sends a thread's turns through the Images API: %s", k.Got)},
 		StreamFails:  {catalogue.T("carries streamed image requests"), catalogue.T("cannot stream images: a streamed request fails, and is billed")},
 		Edits:        {catalogue.T("takes image edits"), catalogue.T("takes no image edits")},
 		Served:       {catalogue.T("serves this model under this name"), catalogue.T("does not serve this model under this name")},

@@ -52,6 +52,11 @@ const (
 	// after the upstream did (and billed) the work (one-api cannot read
 	// an image stream: 500 unmarshal_response_body_failed).
 	StreamFails Trait = "stream_fails"
+	// Responses: a thread's turn through the Responses API keeps the
+	// earlier answer it names (previous_response_id); not honoured when
+	// the route is missing, refuses the image tool or drops the id (Got
+	// says which).
+	Responses Trait = "responses"
 	// Edits: the gateway takes image edits at all (one-api has no
 	// /v1/images/edits).
 	Edits Trait = "edits"

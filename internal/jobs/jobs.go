@@ -68,6 +68,10 @@ type Request struct {
 	// image): the edit is a turn of that picture's thread, a branch when
 	// the picture was continued before. 0: no thread.
 	Continues int64
+	// Way is how a turn went (library.WayResponses, WayImages), set by
+	// the runner's lane; WayNote why it went through the Images API
+	// when the service ruled the other way out. Never kept.
+	Way, WayNote string
 	// Replaces is the job this one sends again (a card's Retry): the
 	// window shows it in that job's place rather than beside it.
 	Replaces string
@@ -356,6 +360,7 @@ type Runner struct {
 	memory   Memory
 	journal  Journal
 	ledger   Ledger
+	threads  Threads
 
 	mu     sync.Mutex
 	limits map[string]int
@@ -405,6 +410,9 @@ type Options struct {
 	Journal Journal
 	// Ledger, when set, writes down what each request cost.
 	Ledger Ledger
+	// Threads, when set, lets a thread's turn go through the Responses
+	// API, continuing the answer its picture came from (lane.go).
+	Threads Threads
 }
 
 // New makes a runner.
@@ -415,7 +423,7 @@ func New(service Service, saver Saver, listener func(Event), opts Options) *Runn
 	if opts.Tick <= 0 {
 		opts.Tick = time.Second
 	}
-	return &Runner{service: service, saver: saver, listener: listener, limit: opts.Limit, tick: opts.Tick, memory: opts.Memory, journal: opts.Journal, ledger: opts.Ledger,
+	return &Runner{service: service, saver: saver, listener: listener, limit: opts.Limit, tick: opts.Tick, memory: opts.Memory, journal: opts.Journal, ledger: opts.Ledger, threads: opts.Threads,
 		limits: map[string]int{}, slots: map[string]chan struct{}{}, jobs: map[string]context.CancelFunc{}, images: map[string]int{}, out: map[string]bool{}}
 }
 
@@ -542,6 +550,7 @@ func (r *Runner) run(ctx context.Context, info Info, slot chan struct{}) {
 		notes = append(notes, info.Request.Marked)
 	}
 	notes = append(notes, info.Request.Converted...)
+	info.Request, notes = r.lane(ctx, info.Request, notes)
 	r.emit(Event{Job: info, State: Sending, Notes: notes})
 
 	ctx, w := r.watch(ctx, info)
@@ -555,7 +564,7 @@ func (r *Runner) run(ctx context.Context, info Info, slot chan struct{}) {
 		r.reached(info.ID)
 		res, err = service.Generate(ctx, *info.Request.Generate, w.partial)
 	} else {
-		res, err = service.Edit(ctx, *info.Request.Edit, w.partial)
+		res, err = r.sendEdit(ctx, &info, service, w.partial, notes)
 	}
 	w.stop()
 

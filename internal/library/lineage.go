@@ -150,6 +150,18 @@ func (l *Lineage) Thread(ctx context.Context, item int64) ([]Turn, error) {
 	return out, rows.Err()
 }
 
+// ResponseOf is the Responses API's id of the answer item's turn came
+// from: what the next turn names as previous_response_id; "" when the
+// turn went another way or item is in no thread.
+func (l *Lineage) ResponseOf(ctx context.Context, item int64) (string, error) {
+	var id string
+	err := l.db.QueryRowContext(ctx, `SELECT response FROM turns WHERE item = ?`, item).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	return id, err
+}
+
 // ItemOf is the gallery's picture holding exactly data (a file Easel
 // wrote, wherever it was copied); ok is false when none does.
 func (l *Lineage) ItemOf(ctx context.Context, data []byte) (id int64, ok bool, err error) {

@@ -26,7 +26,7 @@ import (
 // job's events. The command line runs the same runner with its own
 // saver (a folder) and journal owner (internal/cli).
 func Runner(lib *library.Library, listen func(jobs.Event)) *jobs.Runner {
-	return jobs.New(nil, Library{Lib: lib}, listen, jobs.Options{Memory: lib.Memory(), Journal: Journal{Lib: lib}, Ledger: spend.Ledger{Lib: lib}})
+	return jobs.New(nil, Library{Lib: lib}, listen, jobs.Options{Memory: lib.Memory(), Journal: Journal{Lib: lib}, Ledger: spend.Ledger{Lib: lib}, Threads: lib.Lineage()})
 }
 
 // Library stores a job's images in a library.
@@ -93,7 +93,7 @@ func (s Library) Save(ctx context.Context, job jobs.Info, res *api.ImageResult, 
 				chosen = keptID
 			}
 		}
-		s.turn(ctx, job, chosen, raw, pics, i)
+		s.turn(ctx, job, chosen, res.Response, raw, pics, i)
 	}
 	return out
 }
@@ -103,12 +103,15 @@ func (s Library) Save(ctx context.Context, job jobs.Info, res *api.ImageResult, 
 // the job continues, with how much the service changed outside the
 // marks (measured on what it sent). A turn that cannot be recorded
 // costs the thread a step, never the picture, which is saved already.
-func (s Library) turn(ctx context.Context, job jobs.Info, item int64, raw api.Image, pics *imageio.EditPictures, i int) {
+func (s Library) turn(ctx context.Context, job jobs.Info, item int64, response string, raw api.Image, pics *imageio.EditPictures, i int) {
 	from := job.Request.Continues
 	if from == 0 || item == 0 || job.Request.Edit == nil {
 		return
 	}
-	t := library.Turn{Item: item, Parent: from, Way: library.WayImages}
+	t := library.Turn{Item: item, Parent: from, Way: library.WayImages, Note: job.Request.WayNote}
+	if response != "" {
+		t.Way, t.Response = library.WayResponses, response
+	}
 	if share, ok := drift(job.Request.Edit, raw, pics, i); ok {
 		t.Drift = &share
 	}

@@ -226,6 +226,9 @@ func turnFigures(t threadTurn) string {
 	case library.WayResponses:
 		parts = append(parts, catalogue.T("sent in the service's conversation"))
 	}
+	if t.Note != "" && t.Way != library.WayRestored {
+		parts = append(parts, t.Note) // why it could not go in the conversation
+	}
 	return strings.Join(parts, " · ")
 }
 
