@@ -162,10 +162,12 @@ func checkThread(t *testing.T, home string) {
 // #55: a thread made on the command line (a picture `easel gen` wrote,
 // continued three times) is the window's too: `easel thread` lists four
 // turns with their costs, and the window opened on that gallery shows
-// the same thread beside Edit's canvas (docs/thread-from-cli.png).
+// the same thread beside Edit's canvas (docs/thread-from-cli.png). The
+// demo plays a gateway without the Responses API: each turn went as an
+// edit, and the thread says why, on the command line and in the window.
 func TestAThreadFromTheCommandLineShowsInTheWindow(t *testing.T) {
 	bin := binary(t, "EASEL_BIN")
-	base := serveDemoWith(t, bin, "--drift", "0.25")
+	base := serveDemoWith(t, bin, "--drift", "0.25", "--responses", "none")
 	home := t.TempDir()
 	env := append(homeEnv(home), "OPENAI_BASE_URL="+base, "OPENAI_API_KEY=sk-e2e-thread-0123456789")
 	out := t.TempDir()
@@ -189,6 +191,9 @@ func TestAThreadFromTheCommandLineShowsInTheWindow(t *testing.T) {
 	// goes to --out only), so it has no cost of its own there.
 	if strings.Count(listed, "\n    ") != 4 || strings.Count(listed, "$") != 3 {
 		t.Fatalf("easel thread:\n%s", listed)
+	}
+	if strings.Count(listed, "sent as an edit") != 3 || strings.Count(listed, "Sent through the Images API: the service has no Responses API (HTTP 404)") != 3 {
+		t.Errorf("easel thread does not say each turn went as an edit, and why:\n%s", listed)
 	}
 
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)

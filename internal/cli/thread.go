@@ -96,16 +96,10 @@ func tellTurns(ctx context.Context, env Env, lib *library.Library, from int64, s
 	}
 }
 
-// wayWords is how a turn went, after a "; ": in the service's
-// conversation, or as an edit with why when it could not.
+// wayWords is how a turn went, after a "; ".
 func wayWords(t library.Turn) string {
-	switch {
-	case t.Way == library.WayResponses && t.Note != "":
-		return "; " + catalogue.T("sent in the service's conversation") + " (" + t.Note + ")"
-	case t.Way == library.WayResponses:
-		return "; " + catalogue.T("sent in the service's conversation")
-	case t.Note != "":
-		return "; " + t.Note
+	if way := t.WaySaid(); way != "" {
+		return "; " + way
 	}
 	return ""
 }

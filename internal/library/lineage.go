@@ -73,6 +73,20 @@ func (t Turn) DriftPercent() int {
 	return int(*t.Drift*100 + 0.5)
 }
 
+// WaySaid is how the turn went, in words, as the card, the gallery and
+// the command line say it: in the service's conversation, why not when
+// the service ruled it out, or what was done here; "" for the start
+// and a plain edit.
+func (t Turn) WaySaid() string {
+	switch {
+	case t.Way == WayResponses && t.Note != "":
+		return catalogue.T("sent in the service's conversation") + " (" + t.Note + ")"
+	case t.Way == WayResponses:
+		return catalogue.T("sent in the service's conversation")
+	}
+	return t.Note
+}
+
 // The ways a turn is sent. The values are stored: never renamed.
 const (
 	// WayImages: an edit of the parent's picture through the Images API.

@@ -223,11 +223,12 @@ func turnFigures(t threadTurn) string {
 	switch t.Way {
 	case library.WayRestored:
 		parts = append(parts, t.Note)
-	case library.WayResponses:
-		parts = append(parts, catalogue.T("sent in the service's conversation"))
 	}
-	if t.Note != "" && t.Way != library.WayRestored {
-		parts = append(parts, t.Note) // why it could not go in the conversation
+	// How a turn went is on its card and in `easel thread`; the panel's
+	// title stays one line, and says only why a turn could not go in the
+	// service's conversation, which the designer should know here.
+	if t.Note != "" && t.Way == library.WayImages {
+		parts = append(parts, t.Note)
 	}
 	return strings.Join(parts, " · ")
 }

@@ -663,8 +663,8 @@ func ThreadLine(ctx context.Context, lib *library.Library, item int64) string {
 		if t.Drift != nil {
 			line += " · " + catalogue.F("the service changed %d %% of the picture outside your marks", t.DriftPercent())
 		}
-		if t.Way == library.WayRestored {
-			line += " · " + t.Note
+		if way := t.WaySaid(); way != "" {
+			line += " · " + way
 		}
 		return line + " " + catalogue.T("(Edit shows the thread beside the canvas)")
 	}

@@ -111,11 +111,8 @@ func turnSentence(ctx context.Context, lib *library.Library, item int64) string 
 			continue
 		}
 		s := catalogue.F("Turn %d of its thread", t.Number)
-		if t.Way == library.WayResponses {
-			s += " · " + catalogue.T("sent in the service's conversation")
-		}
-		if t.Note != "" && t.Way != library.WayRestored {
-			s += " · " + t.Note
+		if way := t.WaySaid(); way != "" {
+			s += " · " + way
 		}
 		if t.Drift != nil {
 			s += " · " + catalogue.F("the service changed %d %% of the picture outside your marks", t.DriftPercent())
