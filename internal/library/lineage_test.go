@@ -100,3 +100,23 @@ func TestSchema15StartsWithNoThreads(t *testing.T) {
 		t.Errorf("the first thread: %+v, %v", turns, err)
 	}
 }
+
+// How a turn went is said the same everywhere: in the conversation (and
+// what the service did), why not, or what was done here.
+func TestWaySaid(t *testing.T) {
+	for _, c := range []struct {
+		turn Turn
+		want string
+	}{
+		{Turn{}, ""},
+		{Turn{Way: WayImages}, ""},
+		{Turn{Way: WayResponses}, "sent in the service's conversation"},
+		{Turn{Way: WayResponses, Note: "the gateway dropped it"}, "sent in the service's conversation (the gateway dropped it)"},
+		{Turn{Way: WayImages, Note: "Sent through the Images API: no route."}, "Sent through the Images API: no route."},
+		{Turn{Way: WayRestored, Note: "the painted area taken back from turn 1"}, "the painted area taken back from turn 1"},
+	} {
+		if got := c.turn.WaySaid(); got != c.want {
+			t.Errorf("%+v: %q, want %q", c.turn, got, c.want)
+		}
+	}
+}
