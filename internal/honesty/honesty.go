@@ -9,7 +9,6 @@
 package honesty
 
 import (
-	"bytes"
 	"fmt"
 	"image"
 	"strings"
@@ -314,9 +313,10 @@ func FromError(a Asked, e *api.Error) []Check {
 	return nil
 }
 
-// hasAlpha reports whether an image has any pixel that is not opaque.
+// hasAlpha reports whether an image has any pixel that is not opaque:
+// decoded here only once the vetter has drawn it (imageio.AnswerOf).
 func hasAlpha(data []byte) bool {
-	img, err := imageio.DecodeBounded(bytes.NewReader(data), imageio.MaxPixels)
+	img, err := imageio.AnswerOf(data).Image()
 	if err != nil {
 		return false
 	}

@@ -32,6 +32,9 @@ func Decodes() int64 { return decodes.Load() }
 // a second asker waits for the first's decode.
 type Picture struct {
 	load func() ([]byte, error)
+	// answer marks bytes a service sent: the vetter draws them before
+	// this process decodes them (AnswerOf).
+	answer bool
 
 	mu      sync.Mutex
 	loaded  bool
@@ -44,6 +47,13 @@ type Picture struct {
 
 // PictureOf is the picture of data.
 func PictureOf(data []byte) *Picture { return &Picture{data: data, loaded: true} }
+
+// AnswerOf is the picture of data a service sent, which no child has
+// drawn yet: its pixels are decoded here only after the vetter drew them
+// (a masked edit's kept copy, a turn's drift), so a decoder's crash on a
+// hostile answer costs a child, never the window. A picture the vetter
+// refuses gives its reason as the decode's error.
+func AnswerOf(data []byte) *Picture { return &Picture{data: data, loaded: true, answer: true} }
 
 // PictureFrom is a picture whose bytes are read by load when first
 // needed (a reference on disk).
@@ -76,7 +86,10 @@ func (p *Picture) Image() (image.Image, error) {
 	defer p.mu.Unlock()
 	if !p.decoded {
 		var data []byte
-		if data, p.err = p.bytes(); p.err == nil {
+		if data, p.err = p.bytes(); p.err == nil && p.answer {
+			p.err = Vet(bytes.NewReader(data))
+		}
+		if p.err == nil {
 			p.img, p.err = DecodeBounded(bytes.NewReader(data), MaxPixels)
 		}
 		p.decoded = true
@@ -159,7 +172,7 @@ func (e *EditPictures) Answered(results [][]byte) {
 		return
 	}
 	for _, r := range results {
-		e.Results = append(e.Results, PictureOf(r))
+		e.Results = append(e.Results, AnswerOf(r))
 	}
 }
 

@@ -127,7 +127,7 @@ func drift(e *api.EditRequest, raw api.Image, pics *imageio.EditPictures, i int)
 	if len(e.Images) == 0 {
 		return 0, false
 	}
-	result, before, mask := imageio.PictureOf(raw.Data), imageio.PictureFrom(e.Images[0].Bytes), (*imageio.Picture)(nil)
+	result, before, mask := imageio.AnswerOf(raw.Data), imageio.PictureFrom(e.Images[0].Bytes), (*imageio.Picture)(nil)
 	if pics != nil && pics.Original != nil {
 		if r := pics.Result(i); r != nil {
 			result = r
