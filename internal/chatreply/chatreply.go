@@ -33,10 +33,11 @@ type Request struct {
 	// advises after a failure; NoImages sends the question without its
 	// images (for a model that takes none).
 	Bare, NoImages bool
-	// Profile and Prices are the account asked and its prices, as they
-	// were when the reply was asked for: what the ledger records.
-	Profile string
-	Prices  pricing.Table
+	// Profile, Group and Prices are the account asked, the group of
+	// the key it went on ("" its own) and its prices, as they were when
+	// the reply was asked for: what the ledger records.
+	Profile, Group string
+	Prices         pricing.Table
 }
 
 // Listener hears the reply's life. Its functions run on the reply's own
@@ -197,6 +198,6 @@ func charge(lib *library.Library, r Request, req api.ChatRequest, end conversati
 		return false
 	}
 	// A ledger that cannot be written costs the entry, not the reply.
-	_, err := spend.Ledger{Lib: lib}.ChatRequest(context.Background(), r.Prices, r.Profile, req, end.Usage, outcome)
+	_, err := spend.Ledger{Lib: lib}.ChatRequest(context.Background(), r.Prices, r.Profile, r.Group, req, end.Usage, outcome)
 	return err == nil
 }

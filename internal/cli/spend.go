@@ -58,7 +58,7 @@ func (m memory) chargeChat(ctx context.Context, env Env, p config.Profile, req a
 	if res != nil {
 		usage = res.Usage
 	}
-	_, lerr := spend.Ledger{Lib: m.lib}.ChatRequest(context.WithoutCancel(ctx), p.Prices, p.ID, req, usage, spend.Outcome(err, ctx.Err() != nil))
+	_, lerr := spend.Ledger{Lib: m.lib}.ChatRequest(context.WithoutCancel(ctx), p.Prices, p.ID, p.UsingGroup(), req, usage, spend.Outcome(err, ctx.Err() != nil))
 	if lerr != nil {
 		fmt.Fprintln(env.Stderr, "easel: "+catalogue.F("the cost could not be written down: %v", lerr))
 	}

@@ -290,10 +290,16 @@ func answerCost(t pricing.Table, o api.ImageOptions, res *api.ImageResult) (floa
 }
 
 // ChatRequest records a chat request that may have been billed, with
-// the usage the service reported (nil when none).
-func (l Ledger) ChatRequest(ctx context.Context, t pricing.Table, profile string, req api.ChatRequest, usage *api.Usage, outcome string) (Charged, error) {
+// the usage the service reported (nil when none), on the key of group
+// ("" the profile's own): priced at the rate that key pays, as an
+// image request is, and settled with the key's other rows.
+func (l Ledger) ChatRequest(ctx context.Context, t pricing.Table, profile, group string, req api.ChatRequest, usage *api.Usage, outcome string) (Charged, error) {
+	if l.Lib != nil {
+		facts, _, _ := l.Lib.Ledger().GatewayFacts(ctx, profile, group)
+		t = t.ForKey(keyRate(t, group, facts))
+	}
 	est, model := Chat(t, req), req.Model
-	e := library.Entry{Profile: profile, Model: model, Kind: library.SpendChat, Outcome: outcome, Usage: usage, Currency: est.Currency}
+	e := library.Entry{Profile: profile, Group: group, Model: model, Kind: library.SpendChat, Outcome: outcome, Usage: usage, Currency: est.Currency}
 	e.Options, _ = json.Marshal(map[string]any{"messages": len(req.Messages), "max_tokens": req.MaxTokens, "temperature": req.Temperature})
 	if est.Priced {
 		e.EstimateLow, e.EstimateHigh = &est.Low, &est.High

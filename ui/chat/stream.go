@@ -70,11 +70,12 @@ type stream struct {
 	conv  int64
 	reply int64
 	model string
-	// profile and prices are the account the reply is asked of, and its
-	// prices, as they were when it was sent: what the ledger records.
-	profile string
-	prices  pricing.Table
-	cancel  context.CancelFunc
+	// profile, group and prices are the account the reply is asked of,
+	// the group of the key it goes on and its prices, as they were when
+	// it was sent: what the ledger records.
+	profile, group string
+	prices         pricing.Table
+	cancel         context.CancelFunc
 	// stopped is set by Stop: the reply ends as stopped, not failed.
 	stopped atomic.Bool
 
@@ -166,7 +167,7 @@ func (t *replies) startReply(conv, parent int64, kind retryKind) {
 	}
 	ctx, cancel := context.WithCancel(t.host.Work().Context())
 	cur := t.host.Session().Current()
-	s := &stream{t: t, conv: conv, cancel: cancel, profile: cur.ID, prices: cur.Prices}
+	s := &stream{t: t, conv: conv, cancel: cancel, profile: cur.ID, group: cur.UsingGroup(), prices: cur.Prices}
 	t.streams[conv] = s
 	t.open.streaming()
 	store := t.open.store()
@@ -183,7 +184,7 @@ func (t *replies) startReply(conv, parent int64, kind retryKind) {
 func (s *stream) run(ctx context.Context, store *conversations.Store, client *api.Client, parent int64, kind retryKind) {
 	t := s.t
 	r := chatreply.Request{Conv: s.conv, Parent: parent, Bare: kind == retryBare, NoImages: kind == retryWithoutImages,
-		Profile: s.profile, Prices: s.prices}
+		Profile: s.profile, Group: s.group, Prices: s.prices}
 	res, err := chatreply.Run(ctx, store, client, t.host.Library(), r, s.stopped.Load, chatreply.Listener{
 		Started: func(reply int64, model string, history []conversations.Message) {
 			t.host.Work().Do(func() {
