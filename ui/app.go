@@ -90,16 +90,12 @@ type Options struct {
 type App struct {
 	services
 	opts Options
-	tabs *container.AppTabs
+	// tabset is the four rooms in their tabs, built as they are shown.
+	tabset
 	// content is the whole window below the menu: banner, tabs, status
 	// bar; root holds it in the window, empty until attach.
 	content *fyne.Container
 	root    *fyne.Container
-	rooms   []room.Room
-	// built marks the tabs whose widgets exist: a tab is built the first
-	// time it is shown, so start-up pays only for the tab on screen, the
-	// one last shown.
-	built []bool
 
 	// connected is the client the rooms last heard of, so a new
 	// connection is told to them once.
@@ -131,11 +127,6 @@ type App struct {
 	// saving serialises saveState: the stop hook runs it on Fyne's event
 	// goroutine, while a quit may still be running it on the UI goroutine.
 	saving sync.Mutex
-
-	chat     *chat.Room
-	generate *generate.Room
-	edit     *edit.Room
-	gallery  *gallery.Room
 }
 
 // Run opens the main window and runs Fyne's event loop until quit. The
@@ -172,7 +163,7 @@ func Run(a fyne.App, opts Options) {
 		<-built
 		ea.quitOnTerm()
 		ea.attach()
-		ea.fitToScreen()
+		fitToScreen(ea.win)
 		// Paint now: the window was first painted empty, when Show
 		// made it, and its loop would paint again at its first 60 Hz
 		// tick (17 ms on). Show on a shown window repaints at once
@@ -246,7 +237,7 @@ func (a *App) newWindow() {
 	a.win = fa.NewWindow("Easel")
 	a.root = container.NewStack()
 	a.win.SetContent(a.root)
-	a.win.Resize(a.savedSize())
+	a.win.Resize(savedSize(fa.Preferences()))
 	a.win.SetOnClosed(func() {
 		a.armQuit()
 		// Loads under way stop; a write the user asked for (a favourite,
@@ -258,7 +249,7 @@ func (a *App) newWindow() {
 	})
 	a.win.SetCloseIntercept(a.feed.confirmClose)
 	// Keys no field takes: Esc and Enter answer the dialog on top.
-	a.win.Canvas().SetOnTypedKey(func(k *fyne.KeyEvent) { a.answerDialog(k) })
+	a.win.Canvas().SetOnTypedKey(func(k *fyne.KeyEvent) { answerDialog(a.win, k) })
 }
 
 // build makes the widgets, opens the gallery and connects the account.
@@ -294,14 +285,14 @@ func (a *App) build() {
 	// animations belong to the UI goroutine, which build, see Run, is
 	// not). Its widgets go in once it has its size: laid out at size
 	// zero first, every wrapped label would be wrapped a word a line.
-	opening := a.lastTab()
+	opening := lastTab(a.fyneApp.Preferences(), len(a.rooms))
 	if len(a.opts.Files) > 0 {
 		opening = TabEdit // `easel a.png`: the files go to Edit
 	}
 	a.tabs.SelectIndex(opening)
 	a.content = container.NewBorder(a.banner.Box, a.status.bar.Box, nil, nil, a.tabs)
 	a.banner.OnResize = a.content.Refresh
-	a.content.Resize(contentArea(a.savedSize()))
+	a.content.Resize(contentArea(savedSize(a.fyneApp.Preferences())))
 	a.ensureBuilt(opening)
 	if len(a.opts.Files) > 0 {
 		a.edit.AddFiles(a.opts.Files)
@@ -417,7 +408,7 @@ func (a *App) attach() {
 	// lays it out only if the size differs.
 	a.menus = &menus{services: &a.services, w: windowVerbs{
 		selectTab: a.SelectTab, primary: a.primaryAction, settings: a.showSettings, spend: a.status.showSpend,
-		promptLibrary: func() { showPromptLibrary(a) }, keepPrompt: func() { keepPrompt(a) },
+		promptLibrary: func() { a.showPromptLibrary(a.host, a.SelectTab) }, keepPrompt: func() { a.keepPrompt(a.host, a.SelectTab) },
 		expandCanvas: a.edit.ExpandCanvas, newChat: a.chat.NewChat, search: func() { a.gallery.Find().Focus() },
 		importFiles: a.gallery.Import, dialogHost: a.host, confirmClose: a.feed.confirmClose, saveState: a.saveState,
 	}}
@@ -486,6 +477,7 @@ func (a *App) buildUI() {
 	a.actions = &galleryActions{s: &a.services, host: a.host, chat: a.chat, generate: a.generate, edit: a.edit, show: a.SelectTab, build: a.ensureBuilt}
 	a.gallery = gallery.New(a.host, a.actions)
 	a.rooms = []room.Room{a.chat, a.generate, a.edit, a.gallery}
+	a.prefs = a.fyneApp.Preferences()
 
 	icons := tabIcons()
 	items := make([]*container.TabItem, len(a.rooms))
@@ -496,32 +488,6 @@ func (a *App) buildUI() {
 	a.tabs = container.NewAppTabs(items...)
 	a.banner = chrome.NewBanner()
 	a.status = newStatusLine(&a.services, a.host, a.showSettings)
-}
-
-// ensureBuilt builds tab i's widgets the first time it is shown.
-func (a *App) ensureBuilt(i int) {
-	if i < 0 || a.built[i] {
-		return
-	}
-	a.built[i] = true
-	holder := a.tabs.Items[i].Content.(*fyne.Container)
-	holder.Objects = []fyne.CanvasObject{a.rooms[i].Build()}
-	if d, ok := a.rooms[i].(drafted); ok {
-		d.RestoreDraft(a.fyneApp.Preferences(), draftKey(i))
-	}
-	holder.Refresh()
-}
-
-// drafted is a tab whose prompt and options are kept across a restart.
-type drafted interface {
-	SaveDraft(p fyne.Preferences, key string)
-	RestoreDraft(p fyne.Preferences, key string)
-}
-
-// draftKey is the preference key of tab i's draft, by the tab's name so
-// that a change of the tabs' order keeps each draft with its tab.
-func draftKey(i int) string {
-	return map[int]string{TabGenerate: "draft.generate", TabEdit: "draft.edit"}[i]
 }
 
 // SelectTab shows tab i (one of the tab constants) and focuses its main
@@ -537,9 +503,6 @@ func (a *App) SelectTab(i int) {
 	a.tabs.SelectIndex(i) // OnSelected focuses
 }
 
-// CurrentTab is the index of the shown tab.
-func (a *App) CurrentTab() int { return a.tabs.SelectedIndex() }
-
 func (a *App) focusCurrent() {
 	i := a.tabs.SelectedIndex()
 	if i < 0 {
@@ -551,11 +514,5 @@ func (a *App) focusCurrent() {
 		if r, ok := a.rooms[i].(interface{ Focused() }); ok {
 			r.Focused()
 		}
-	}
-}
-
-func (a *App) primaryAction() {
-	if i := a.tabs.SelectedIndex(); i >= 0 && a.built[i] {
-		a.rooms[i].PrimaryAction()
 	}
 }

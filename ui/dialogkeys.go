@@ -16,11 +16,11 @@ import (
 // or Warning) Enter takes the safe one; otherwise Enter takes the
 // highlighted one; a dialog with one button takes it for either key. It
 // reports whether the key was a dialog's.
-func (a *App) answerDialog(k *fyne.KeyEvent) bool {
+func answerDialog(win fyne.Window, k *fyne.KeyEvent) bool {
 	if k.Name != fyne.KeyEscape && k.Name != fyne.KeyReturn && k.Name != fyne.KeyEnter {
 		return false
 	}
-	top := a.win.Canvas().Overlays().Top()
+	top := win.Canvas().Overlays().Top()
 	if top == nil {
 		return false
 	}

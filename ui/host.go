@@ -173,15 +173,6 @@ func (o sessionObserver) Failed(err error) {
 	o.a.onWindow(func() { dialog.ShowError(err, o.a.win) })
 }
 
-// eachBuilt calls f with the index of every built room.
-func (a *App) eachBuilt(f func(i int)) {
-	for i := range a.rooms {
-		if a.built != nil && a.built[i] {
-			f(i)
-		}
-	}
-}
-
 // pickProfile connects the profile the user picked in the status bar.
 // wordKeyringBanner words the keyring banner for the connected profile:
 // the demo and the environment's profile need no keyring, so only a

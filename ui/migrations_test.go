@@ -38,8 +38,8 @@ func TestWindowSettingsAreUpgradedNotDropped(t *testing.T) {
 	if got := p.Int(prefVersion); got != prefsVersion {
 		t.Errorf("version %d after start, want %d", got, prefsVersion)
 	}
-	if ea.lastTab() != TabGallery || ea.savedSize() != fyne.NewSize(1111, 777) {
-		t.Errorf("after the upgrade: tab %d, size %v", ea.lastTab(), ea.savedSize())
+	if lastTab(ea.fyneApp.Preferences(), len(ea.rooms)) != TabGallery || savedSize(ea.fyneApp.Preferences()) != fyne.NewSize(1111, 777) {
+		t.Errorf("after the upgrade: tab %d, size %v", lastTab(ea.fyneApp.Preferences(), len(ea.rooms)), savedSize(ea.fyneApp.Preferences()))
 	}
 	p.SetInt(prefVersion, prefsVersion+5)
 	upgradePrefs(p)

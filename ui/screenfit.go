@@ -20,8 +20,8 @@ var frameAllowance = fyne.NewSize(16, 40)
 // Fyne's windows on every desktop, for the primary monitor's work area;
 // it must run on the main thread once the window exists (OnStarted), and
 // does nothing under the test driver, which has no screen.
-func (a *App) fitToScreen() {
-	if _, real := a.win.(driver.NativeWindow); !real {
+func fitToScreen(win fyne.Window) {
+	if _, real := win.(driver.NativeWindow); !real {
 		return
 	}
 	monitor := glfw.GetPrimaryMonitor()
@@ -29,10 +29,10 @@ func (a *App) fitToScreen() {
 		return
 	}
 	_, _, w, h := monitor.GetWorkarea()
-	size, fits := fitWithin(a.win.Canvas().Size(), fyne.NewSize(float32(w), float32(h)), a.win.Canvas().Scale())
+	size, fits := fitWithin(win.Canvas().Size(), fyne.NewSize(float32(w), float32(h)), win.Canvas().Scale())
 	if !fits {
-		a.win.Resize(size)
-		a.win.CenterOnScreen()
+		win.Resize(size)
+		win.CenterOnScreen()
 	}
 }
 

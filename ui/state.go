@@ -29,8 +29,7 @@ func upgradePrefs(p fyne.Preferences) {
 }
 
 // savedSize is the window's size when it was last closed.
-func (a *App) savedSize() fyne.Size {
-	p := a.fyneApp.Preferences()
+func savedSize(p fyne.Preferences) fyne.Size {
 	size := fyne.NewSize(
 		float32(p.FloatWithFallback(prefWindowWidth, float64(defaultWindowSize.Width))),
 		float32(p.FloatWithFallback(prefWindowHeight, float64(defaultWindowSize.Height))),
@@ -41,10 +40,11 @@ func (a *App) savedSize() fyne.Size {
 	return size
 }
 
-// lastTab is the tab that was shown when the window was last closed.
-func (a *App) lastTab() int {
-	last := a.fyneApp.Preferences().IntWithFallback(prefLastTab, TabGenerate)
-	if last < 0 || last >= len(a.rooms) {
+// lastTab is the tab that was shown when the window was last closed, of
+// tabs.
+func lastTab(p fyne.Preferences, tabs int) int {
+	last := p.IntWithFallback(prefLastTab, TabGenerate)
+	if last < 0 || last >= tabs {
 		return TabGenerate
 	}
 	return last

@@ -131,13 +131,20 @@ func checkHubs(t *testing.T, dir string, limit int, baseline, special map[string
 
 // countMethods is the number of methods of each type declared under dir
 // outside tests, by package path and name, with the role types (type
-// menus struct{ *App }) folded into the type they wrap: a role of that
-// form carries the whole hub, so its methods are the hub's.
+// menus struct{ *App }, type observer struct{ a *App }) folded into the
+// type they wrap, and the functions that take a type of their package
+// first (func keepPrompt(a *App)) counted as its methods: a role or a
+// hub-first function carries the whole hub, so what it does is the
+// hub's. A part with state of its own beside a pointer back is its own
+// type.
 func countMethods(t *testing.T, dir string) map[string]int {
 	t.Helper()
 	counts := map[string]int{}
-	// roles maps a role type to the type it wraps, both by package.
+	// roles maps a role type to the type it wraps, both by package;
+	// firsts counts the functions that take a type first (hubFirst), of
+	// which those of a type the package declares are its methods.
 	roles := map[string]string{}
+	firsts, declared := map[string]int{}, map[string]bool{}
 	err := filepath.WalkDir(filepath.Join("../..", dir), func(path string, d os.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
 			if err == nil && d.IsDir() && d.Name() == "testdata" {
@@ -154,6 +161,7 @@ func countMethods(t *testing.T, dir string) map[string]int {
 			if gd, ok := decl.(*ast.GenDecl); ok {
 				for _, spec := range gd.Specs {
 					if ts, ok := spec.(*ast.TypeSpec); ok {
+						declared[pkg+"."+ts.Name.Name] = true
 						if wrapped, ok := wrapsOne(ts); ok {
 							roles[pkg+"."+ts.Name.Name] = pkg + "." + wrapped
 						}
@@ -161,7 +169,15 @@ func countMethods(t *testing.T, dir string) map[string]int {
 				}
 			}
 			fd, ok := decl.(*ast.FuncDecl)
-			if !ok || fd.Recv == nil {
+			if !ok {
+				continue
+			}
+			if fd.Recv == nil {
+				// A function that takes a type of its package first is
+				// one of that type's methods written another way.
+				if first, ok := hubFirst(fd); ok {
+					firsts[pkg+"."+first]++
+				}
 				continue
 			}
 			typ := fd.Recv.List[0].Type
@@ -177,6 +193,11 @@ func countMethods(t *testing.T, dir string) map[string]int {
 	if err != nil {
 		t.Fatal(err)
 	}
+	for name, n := range firsts {
+		if declared[name] {
+			counts[name] += n
+		}
+	}
 	for role, hub := range roles {
 		counts[hub] += counts[role]
 		delete(counts, role)
@@ -184,15 +205,35 @@ func countMethods(t *testing.T, dir string) map[string]int {
 	return counts
 }
 
-// wrapsOne reports whether ts is a role type: a struct of one embedded
-// pointer to a type of its own package and nothing else, and the type
-// it wraps.
+// wrapsOne reports whether ts is a role type: a struct of one pointer
+// to a type of its own package, embedded or named, and nothing else, and
+// the type it wraps. A named field (type observer struct{ app *App })
+// carries the whole hub as much as an embedded one.
 func wrapsOne(ts *ast.TypeSpec) (string, bool) {
 	st, ok := ts.Type.(*ast.StructType)
-	if !ok || st.Fields == nil || len(st.Fields.List) != 1 || len(st.Fields.List[0].Names) != 0 {
+	if !ok || st.Fields == nil || len(st.Fields.List) != 1 || len(st.Fields.List[0].Names) > 1 {
 		return "", false
 	}
 	star, ok := st.Fields.List[0].Type.(*ast.StarExpr)
+	if !ok {
+		return "", false
+	}
+	id, ok := star.X.(*ast.Ident)
+	if !ok {
+		return "", false
+	}
+	return id.Name, true
+}
+
+// hubFirst reports a function whose first parameter is a pointer to a
+// type of its own package (func promptsOf(a *App, …)), and that type:
+// a method of the hub in all but its receiver.
+func hubFirst(fd *ast.FuncDecl) (string, bool) {
+	params := fd.Type.Params
+	if params == nil || len(params.List) == 0 {
+		return "", false
+	}
+	star, ok := params.List[0].Type.(*ast.StarExpr)
 	if !ok {
 		return "", false
 	}

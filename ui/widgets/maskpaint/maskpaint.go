@@ -374,14 +374,20 @@ func (p *Painter) ClaimShortcut(s fyne.Shortcut) bool { return p.area.Shortcut(s
 func (p *Painter) MinSize() fyne.Size { return p.minSize }
 
 // CreateRenderer implements fyne.Widget.
-func (p *Painter) CreateRenderer() fyne.WidgetRenderer { return &painterRenderer{p: p} }
+func (p *Painter) CreateRenderer() fyne.WidgetRenderer {
+	return &painterRenderer{area: p.area, minSize: p.minSize}
+}
 
-// painterRenderer lays the scrolled surface over the whole widget and
-// tells the painter its area.
-type painterRenderer struct{ p *Painter }
+// painterRenderer lays the scrolled surface over the whole widget: it
+// holds what it draws (the zoom area and its scroll), as Fyne's own
+// renderers hold their objects, not the painter.
+type painterRenderer struct {
+	area    *zoomarea.Area
+	minSize fyne.Size
+}
 
-func (r *painterRenderer) Layout(s fyne.Size)           { r.p.area.Resize(s) }
-func (r *painterRenderer) MinSize() fyne.Size           { return r.p.minSize }
-func (r *painterRenderer) Refresh()                     { r.p.area.Scroll.Refresh() }
-func (r *painterRenderer) Objects() []fyne.CanvasObject { return []fyne.CanvasObject{r.p.area.Scroll} }
+func (r *painterRenderer) Layout(s fyne.Size)           { r.area.Resize(s) }
+func (r *painterRenderer) MinSize() fyne.Size           { return r.minSize }
+func (r *painterRenderer) Refresh()                     { r.area.Scroll.Refresh() }
+func (r *painterRenderer) Objects() []fyne.CanvasObject { return []fyne.CanvasObject{r.area.Scroll} }
 func (r *painterRenderer) Destroy()                     {}
