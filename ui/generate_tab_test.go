@@ -107,8 +107,7 @@ func TestSendToEditKeepsOrderAndLineage(t *testing.T) {
 	test.Type(ea.generate.Prompt(), "first")
 	ea.generate.PrimaryAction()
 	waitImages(t, ea, "first", 1)
-	ea.generate.Prompt().SetText("second")
-	ea.generate.PrimaryAction()
+	onUI(ea, func() { ea.generate.Prompt().SetText("second"); ea.generate.PrimaryAction() })
 	waitImages(t, ea, "second", 1)
 	ctx := context.Background()
 	items, _ := ea.lib.List(ctx, library.Query{})
@@ -129,8 +128,7 @@ func TestSendToEditKeepsOrderAndLineage(t *testing.T) {
 	if e.Inputs()[0].Item != first.ID {
 		t.Fatal("move did not reorder")
 	}
-	e.Prompt().SetText("put the second on the first")
-	e.PrimaryAction()
+	onUI(ea, func() { e.Prompt().SetText("put the second on the first"); e.PrimaryAction() })
 	waitImages(t, ea, "put", 1)
 	res, _ := ea.lib.List(ctx, library.Query{Search: "put"})
 	if len(res) != 1 || res[0].Kind != "edit" {

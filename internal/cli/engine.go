@@ -41,7 +41,10 @@ import (
 // stays written. The result's images are those written.
 func (m memory) send(ctx context.Context, env Env, c *api.Client, p config.Profile, req jobs.Request, files *folder) (*api.ImageResult, error) {
 	o := req.Options()
-	advice := m.advice(ctx, p, o, req.Edit != nil, req.Edit != nil && req.Edit.Mask != nil)
+	// The plan the window asks its questions from: here a refusal, a
+	// split said on stderr, and the advice the runner shapes by.
+	plan, _ := jobs.ReadPlan(ctx, m.lib, p, req)
+	advice := plan.Advice
 	if err := m.refused(o.Model, advice); err != nil {
 		return nil, err
 	}
@@ -51,7 +54,9 @@ func (m memory) send(ctx context.Context, env Env, c *api.Client, p config.Profi
 		fmt.Fprintln(env.Stderr, "easel: "+advice.SplitNote)
 		parts = o.N
 		req = req.WithOptions(func(o *api.ImageOptions) { o.N = 1 })
+		advice.Split, advice.Notes = false, slices.DeleteFunc(slices.Clone(advice.Notes), func(n string) bool { return n == advice.SplitNote })
 	}
+	req.Advice = &advice
 	journal := &cliJournal{files: files, leave: map[string]bool{}, holds: map[string]func(){}}
 	opts := jobs.Options{Journal: journal}
 	if m.lib != nil {

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"strings"
 
 	"easel/internal/api"
@@ -43,21 +42,6 @@ func (m memory) close() {
 	if m.lib != nil {
 		_ = m.lib.Close()
 	}
-}
-
-// advice is what p's service is known to do for o's model: the values
-// it refused before (refused stops the request on them) and whether it
-// makes one image a request (send splits n). The runner shapes the
-// request by the same memory and says what it changed.
-func (m memory) advice(ctx context.Context, p config.Profile, o api.ImageOptions, edit, masked bool) honesty.Advice {
-	if m.lib == nil {
-		return honesty.Advice{}
-	}
-	known, err := m.lib.Memory().Known(ctx, serviceKey(p, o.Model, edit))
-	if err != nil {
-		return honesty.Advice{}
-	}
-	return honesty.Advise(known, o, edit, masked)
 }
 
 // refused stops a request whose values the service refused for its

@@ -68,6 +68,10 @@ type Request struct {
 	// image): the edit is a turn of that picture's thread, a branch when
 	// the picture was continued before. 0: no thread.
 	Continues int64
+	// Advice is the plan's (ReadPlan), when the submitter read one: the
+	// runner shapes the request by it instead of reading the memory a
+	// second time. Never kept.
+	Advice *honesty.Advice
 	// Way is how a turn went (library.WayResponses, WayImages), set by
 	// the runner's lane; WayNote why it went through the Images API
 	// when the service ruled the other way out. Never kept.
@@ -863,15 +867,18 @@ func (req Request) ServiceKey() library.ServiceKey {
 // card should say. Nothing here resends anything: it shapes a request
 // the user has just asked for.
 func (r *Runner) shape(ctx context.Context, req Request) (Request, []string) {
-	if r.memory == nil {
-		return req, nil
+	advice := req.Advice
+	if advice == nil {
+		if r.memory == nil {
+			return req, nil
+		}
+		known, err := r.memory.Known(context.WithoutCancel(ctx), req.ServiceKey())
+		if err != nil || len(known) == 0 {
+			return req, nil
+		}
+		a := honesty.Advise(known, req.Options(), req.Edit != nil, req.Edit != nil && req.Edit.Mask != nil)
+		advice = &a
 	}
-	o := req.Options()
-	known, err := r.memory.Known(context.WithoutCancel(ctx), req.ServiceKey())
-	if err != nil || len(known) == 0 {
-		return req, nil
-	}
-	advice := honesty.Advise(known, o, req.Edit != nil, req.Edit != nil && req.Edit.Mask != nil)
 	if advice.Unstream {
 		req = req.WithOptions(func(o *api.ImageOptions) { o.Stream, o.PartialImages = false, 0 })
 	}

@@ -9,10 +9,13 @@
 package room
 
 import (
+	"context"
+
 	"fyne.io/fyne/v2"
 
 	"easel/internal/api"
 	"easel/internal/catalogue"
+	"easel/internal/honesty"
 	"easel/internal/jobs"
 	"easel/internal/session"
 	"easel/ui/modelpick"
@@ -108,21 +111,19 @@ func ReadyText(h ServiceHost) string {
 // SubmitImageJob sends a checked Generate or Edit request as a job on the
 // connected profile, once the model name is confirmed; opts is the
 // request's options, whose model the confirmation may swap for a listed
-// one. A refusal goes to status.
+// one. What is known of it is then read once and asked about in one
+// goroutine (sendPlanned); a refusal goes to status.
 func SubmitImageJob(h SendHost, model *modelpick.Picker, opts *api.ImageOptions, req jobs.Request, status func(string)) {
+	submitAsked(h, model, opts, req, status, nil)
+}
+
+// submitAsked is SubmitImageJob that also asks about values the service
+// refused before, when nearest says what using the nearest ones does.
+func submitAsked(h SendHost, model *modelpick.Picker, opts *api.ImageOptions, req jobs.Request, status func(string), nearest func([]honesty.Refusal)) {
 	modelpick.Confirm(h.Window(), model, func() {
 		opts.Model = model.Text()
 		p := h.Session().Current()
 		req.Profile, req.Group, req.Service, req.Prices = p.ID, p.UsingGroup(), h.Session().Client(), p.Prices
-		submitShaped(h, req, func(reqs ...jobs.Request) {
-			GuardBudget(h, p, reqs, func() {
-				for _, r := range reqs {
-					if _, err := h.Runner().Submit(r); err != nil {
-						status(err.Error())
-						return
-					}
-				}
-			})
-		})
+		h.Work().Go(func(ctx context.Context) { sendPlanned(ctx, h, p, req, status, nearest) })
 	})
 }

@@ -4,11 +4,9 @@ import (
 	"context"
 	"errors"
 	"image"
-	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -409,60 +407,16 @@ func (s *Sender) Send(check func(api.Limits) error, opts *api.ImageOptions, req 
 	}
 	s.status.SetText("")
 	req.Listener = s.listener()
-	if r := s.refusals(); len(r) > 0 {
-		s.offerNearest(r, func() { SubmitImageJob(s.host, s.options.Model, opts, req, s.status.SetText) })
-		return
-	}
-	SubmitImageJob(s.host, s.options.Model, opts, req, s.status.SetText)
+	submitAsked(s.host, s.options.Model, opts, req, s.status.SetText, s.useNearest)
 }
 
-// refusals are the form's values the service refused for its model
-// before, as the library remembers them for the profile's key.
-func (s *Sender) refusals() []honesty.Refusal {
-	lib := s.host.Library()
-	if lib == nil {
-		return nil
+// useNearest puts in the form the nearest values the model takes for
+// those the service refused before, and sends again.
+func (s *Sender) useNearest(refused []honesty.Refusal) {
+	for _, r := range refused {
+		if r.Nearest != "" {
+			s.options.SetValue(r.Field, r.Nearest)
+		}
 	}
-	o := s.options.Options()
-	edit, masked := s.advice.editing()
-	p := s.host.Session().Current()
-	known, err := lib.Memory().Known(s.host.Work().Context(), library.KeyFor(p.ID, p.UsingGroup(), o.Model, edit))
-	if err != nil {
-		return nil
-	}
-	return honesty.Advise(known, o, edit, masked).Refused
-}
-
-// offerNearest says what the service refused before and offers the
-// nearest value the model takes, which is put in the form and sent;
-// Send anyway sends the form as it is, Cancel nothing.
-func (s *Sender) offerNearest(refused []honesty.Refusal, send func()) {
-	model := s.options.Model.Text()
-	var d dialog.Dialog
-	why := make([]string, len(refused))
-	for i, r := range refused {
-		why[i] = r.Sentence(model)
-	}
-	buttons := container.NewHBox(kit.Spacer(),
-		&widget.Button{Text: catalogue.T("Cancel"), OnTapped: func() { d.Hide() }},
-		&widget.Button{Text: catalogue.T("Send anyway"), OnTapped: func() { d.Hide(); send() }})
-	if nearest := refused[0].Nearest; nearest != "" {
-		use := &widget.Button{Text: catalogue.F("Use %q and send", nearest), Importance: widget.HighImportance, OnTapped: func() {
-			d.Hide()
-			for _, r := range refused {
-				if r.Nearest != "" {
-					s.options.SetValue(r.Field, r.Nearest)
-				}
-			}
-			s.button.OnTapped()
-		}}
-		buttons.Add(use)
-		// Nothing focused: Enter (the highlighted Use) and Esc (Cancel)
-		// reach the window's dialog keys, which a focused button would
-		// swallow (it takes Space only).
-		defer s.host.Window().Canvas().Unfocus()
-	}
-	body := container.NewVBox(kit.HintLabel(strings.Join(why, "\n")), buttons)
-	d = dialog.NewCustomWithoutButtons(catalogue.T("The service refused this before"), body, s.host.Window())
-	d.Show()
+	s.button.OnTapped()
 }

@@ -1,0 +1,70 @@
+package jobs
+
+import (
+	"context"
+	"time"
+
+	"easel/internal/config"
+	"easel/internal/honesty"
+	"easel/internal/library"
+	"easel/internal/pricing"
+	"easel/internal/spend"
+)
+
+// Plan is what is known of a request before it is sent, read once, for
+// the window and the command line alike: the values its service refused
+// before for its model, whether its n images should go as n requests of
+// one, what the service is known not to do (Advice), what it will cost
+// at the prices its key pays, and the budget's word on that. The window
+// asks its questions from it (one straight goroutine: ui/room), the
+// command line turns them into refusals and notes, and the runner shapes
+// the request by the same Advice without reading the memory again.
+type Plan struct {
+	Advice   honesty.Advice
+	Estimate pricing.Estimate
+	Verdict  spend.Verdict
+}
+
+// ReadPlan reads the plan of reqs, sent together (a batch is judged
+// whole), on profile p's key in use: the memory is read for the first
+// request's model and endpoint. Without a gallery only the estimate is
+// known, at the profile's prices. An error reading the memory or the
+// ledger leaves that part of the plan empty (nothing refused, within the
+// budget) and is returned beside it: a plan never stops a request the
+// user asked for by itself failing.
+func ReadPlan(ctx context.Context, lib *library.Library, p config.Profile, reqs ...Request) (Plan, error) {
+	var plan Plan
+	if len(reqs) == 0 {
+		return plan, nil
+	}
+	table := p.Prices
+	if lib != nil {
+		f, _, _ := lib.Ledger().GatewayFacts(ctx, p.ID, p.UsingGroup())
+		table = spend.KeyTable(p, f)
+	}
+	for i, r := range reqs {
+		est := spend.Image(table, r.Generate, r.Edit)
+		if i == 0 {
+			plan.Estimate = est
+		} else {
+			plan.Estimate = plan.Estimate.Plus(est)
+		}
+	}
+	if lib == nil {
+		return plan, nil
+	}
+	first := reqs[0]
+	o, edit := first.Options(), first.Edit != nil
+	known, err := lib.Memory().Known(ctx, library.KeyFor(p.ID, p.UsingGroup(), o.Model, edit))
+	if err == nil {
+		plan.Advice = honesty.Advise(known, o, edit, edit && first.Edit.Mask != nil)
+	}
+	verdict, verr := spend.Ledger{Lib: lib}.Check(ctx, p, plan.Estimate, time.Now())
+	if verr == nil {
+		plan.Verdict = verdict
+	}
+	if err == nil {
+		err = verr
+	}
+	return plan, err
+}
