@@ -10,6 +10,7 @@ package chatreply
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"strings"
 	"sync"
 	"time"
@@ -154,6 +155,9 @@ func Run(ctx context.Context, store *conversations.Store, client *api.Client, li
 		}
 	}
 	end.State, end.ErrorText, end.ErrorKind = ending(err, stopped() || errors.Is(ctx.Err(), context.Canceled), end.Content != "")
+	if end.State == conversations.Failed || end.State == conversations.Cut {
+		LogFailure(r.Profile, c.Model, err)
+	}
 	if charge(lib, r, req, end) && l.Charged != nil {
 		l.Charged()
 	}
@@ -200,4 +204,20 @@ func charge(lib *library.Library, r Request, req api.ChatRequest, end conversati
 	// A ledger that cannot be written costs the entry, not the reply.
 	_, err := spend.Ledger{Lib: lib}.ChatRequest(context.Background(), r.Prices, r.Profile, r.Group, req, end.Usage, outcome)
 	return err == nil
+}
+
+// LogFailure writes a chat request that failed in the log, as the runner
+// writes an image request's: one warn line with the service's status,
+// request id and words (the log redacts the key), so "send me your log"
+// after a failed reply has something to send. The window's replies and
+// `easel chat` both end here.
+func LogFailure(profile, model string, err error) {
+	attrs := []any{"profile", profile, "endpoint", "chat/completions", "model", model}
+	var e *api.Error
+	if errors.As(err, &e) {
+		attrs = append(attrs, "kind", e.Kind.String(), "status", e.Status, "request_id", e.RequestID, "message", e.Message)
+	} else if err != nil {
+		attrs = append(attrs, "err", err)
+	}
+	slog.Warn("chat failed", attrs...)
 }

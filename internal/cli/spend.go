@@ -13,6 +13,7 @@ import (
 
 	"easel/internal/api"
 	"easel/internal/catalogue"
+	"easel/internal/chatreply"
 	"easel/internal/config"
 	"easel/internal/gateway"
 	"easel/internal/library"
@@ -51,6 +52,9 @@ func (m memory) withinBudget(ctx context.Context, p config.Profile, est pricing.
 // billed (a reply, whole or cut, arrived).
 func (m memory) chargeChat(ctx context.Context, env Env, p config.Profile, req api.ChatRequest, res *api.ChatResult, err error, arrived bool, out time.Duration) {
 	x := gateway.Ending{Err: err, Cancelled: ctx.Err() != nil, Arrived: arrived, Out: out}
+	if err != nil && ctx.Err() == nil {
+		chatreply.LogFailure(p.ID, req.Model, err)
+	}
 	if err != nil && (spend.Ledger{Lib: m.lib}).Judge(ctx, p.ID, p.UsingGroup(), x) == gateway.NotBilled {
 		return
 	}

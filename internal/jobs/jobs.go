@@ -683,6 +683,9 @@ func logOutcome(e Event) {
 	prompt := ""
 	if req.Edit != nil {
 		endpoint, prompt = "images/edits", req.Edit.Prompt
+		if req.Way == library.WayResponses {
+			endpoint = "responses"
+		}
 	} else if req.Generate != nil {
 		prompt = req.Generate.Prompt
 	}
