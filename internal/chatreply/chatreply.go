@@ -155,9 +155,7 @@ func Run(ctx context.Context, store *conversations.Store, client *api.Client, li
 		}
 	}
 	end.State, end.ErrorText, end.ErrorKind = ending(err, stopped() || errors.Is(ctx.Err(), context.Canceled), end.Content != "")
-	if end.State == conversations.Failed || end.State == conversations.Cut {
-		LogFailure(r.Profile, c.Model, err)
-	}
+	logEnding(r.Profile, c.Model, end.State, err)
 	if charge(lib, r, req, end) && l.Charged != nil {
 		l.Charged()
 	}
@@ -204,6 +202,13 @@ func charge(lib *library.Library, r Request, req api.ChatRequest, end conversati
 	// A ledger that cannot be written costs the entry, not the reply.
 	_, err := spend.Ledger{Lib: lib}.ChatRequest(context.Background(), r.Prices, r.Profile, r.Group, req, end.Usage, outcome)
 	return err == nil
+}
+
+// logEnding logs a reply that failed or was cut (LogFailure).
+func logEnding(profile, model string, state conversations.State, err error) {
+	if state == conversations.Failed || state == conversations.Cut {
+		LogFailure(profile, model, err)
+	}
 }
 
 // LogFailure writes a chat request that failed in the log, as the runner
