@@ -58,13 +58,8 @@ func (c *Client) Edit(ctx context.Context, req EditRequest, onPartial func(Parti
 // A non-streamed image sends nothing until it is done, so only a stream
 // has a first-byte deadline.
 func (c *Client) images(ctx context.Context, r request, o ImageOptions, onPartial func(Partial)) (*ImageResult, error) {
-	r.model, r.stream, r.overall = o.Model, o.Stream, c.cfg.ImageTimeout
-	if o.Stream {
-		r.firstByte = c.cfg.FirstByteTimeout
-	}
-	resp, rctx, cancel, err := c.call(ctx, r)
+	resp, rctx, cancel, err := c.callImage(ctx, r, o)
 	if err != nil {
-		fitTimeout(err, "images", o.Stream)
 		return nil, err
 	}
 	defer cancel()
@@ -72,11 +67,11 @@ func (c *Client) images(ctx context.Context, r request, o ImageOptions, onPartia
 	var res *ImageResult
 	want := wanted{images: max(o.N, 1), previews: o.PartialImages * max(o.N, 1)} // previews are per image
 	if isEventStream(resp) {
-		res, err = c.readImageStream(rctx, resp, r.model, want, onPartial)
+		res, err = c.readImageStream(rctx, resp, o.Model, want, onPartial)
 	} else {
 		// A gateway may answer a stream request with plain JSON: read it
 		// as the unstreamed answer it is.
-		res, err = c.readImageJSON(rctx, resp, r.model, want)
+		res, err = c.readImageJSON(rctx, resp, o.Model, want)
 	}
 	if err != nil {
 		fitTimeout(err, "images", o.Stream)
@@ -87,6 +82,22 @@ func (c *Client) images(ctx context.Context, r request, o ImageOptions, onPartia
 		res.Images[i].RevisedPrompt = Clean(c.scrub.redact(res.Images[i].RevisedPrompt), true)
 	}
 	return res, nil
+}
+
+// callImage sends an image request (an Images API call or a turn through
+// the Responses API) with an image's deadlines: the whole exchange
+// bounded by ImageTimeout, and the answer's headers by FirstByteTimeout
+// when it streams. A time-out is said as an image's.
+func (c *Client) callImage(ctx context.Context, r request, o ImageOptions) (*http.Response, context.Context, context.CancelFunc, error) {
+	r.model, r.stream, r.overall = o.Model, o.Stream, c.cfg.ImageTimeout
+	if o.Stream {
+		r.firstByte = c.cfg.FirstByteTimeout
+	}
+	resp, rctx, cancel, err := c.call(ctx, r)
+	if err != nil {
+		fitTimeout(err, "images", o.Stream)
+	}
+	return resp, rctx, cancel, err
 }
 
 // wanted is what a request asked for: an answer is never allowed to make

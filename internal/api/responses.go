@@ -120,13 +120,8 @@ func (c *Client) respond(ctx context.Context, req EditRequest, onPartial func(Pa
 		return nil, err
 	}
 	o := req.ImageOptions
-	r.model, r.stream, r.overall = o.Model, o.Stream, c.cfg.ImageTimeout
-	if o.Stream {
-		r.firstByte = c.cfg.FirstByteTimeout
-	}
-	resp, rctx, cancel, err := c.call(ctx, r)
+	resp, rctx, cancel, err := c.callImage(ctx, r, o)
 	if err != nil {
-		fitTimeout(err, "images", o.Stream)
 		return nil, err
 	}
 	defer cancel()

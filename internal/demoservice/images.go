@@ -463,20 +463,7 @@ func (s *Server) jsonImages(w http.ResponseWriter, r *http.Request, job imageJob
 }
 
 func (s *Server) streamImages(w http.ResponseWriter, r *http.Request, job imageJob, wd, ht int) {
-	flusher, _ := w.(http.Flusher)
-	w.Header().Set("Content-Type", "text/event-stream")
-	w.Header().Set("Cache-Control", "no-cache")
-	w.WriteHeader(http.StatusOK)
-	send := func(typ string, payload map[string]any) {
-		payload["type"] = typ
-		data, _ := json.Marshal(payload)
-		var buf bytes.Buffer
-		fmt.Fprintf(&buf, "event: %s\ndata: %s\n\n", typ, data)
-		_, _ = w.Write(buf.Bytes())
-		if flusher != nil {
-			flusher.Flush()
-		}
-	}
+	send := eventStream(w)
 	for i := 0; i < job.n; i++ {
 		full := s.render(job, i, wd, ht)
 		for p := 0; p < job.partials; p++ {
@@ -539,4 +526,23 @@ func (t *throttled) Read(p []byte) (int, error) {
 	n, err := t.ReadCloser.Read(p)
 	t.read += int64(n)
 	return n, err
+}
+
+// eventStream begins an answer of server-sent events and returns what
+// sends one: its type in the payload and as the event's name, flushed.
+func eventStream(w http.ResponseWriter) func(typ string, payload map[string]any) {
+	flusher, _ := w.(http.Flusher)
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-cache")
+	w.WriteHeader(http.StatusOK)
+	return func(typ string, payload map[string]any) {
+		payload["type"] = typ
+		data, _ := json.Marshal(payload)
+		var buf bytes.Buffer
+		fmt.Fprintf(&buf, "event: %s\ndata: %s\n\n", typ, data)
+		_, _ = w.Write(buf.Bytes())
+		if flusher != nil {
+			flusher.Flush()
+		}
+	}
 }

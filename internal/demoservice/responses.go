@@ -214,20 +214,11 @@ func (s *Server) serveTurn(w http.ResponseWriter, r *http.Request, job imageJob,
 // finished image call, completed. It reports whether the client stayed
 // to the end.
 func streamTurn(w http.ResponseWriter, r *http.Request, pace time.Duration, resp map[string]any, previews []string) bool {
-	flusher, _ := w.(http.Flusher)
-	w.Header().Set("Content-Type", "text/event-stream")
-	w.WriteHeader(http.StatusOK)
-	seq := 0
+	events, seq := eventStream(w), 0
 	send := func(typ string, payload map[string]any) {
-		payload["type"], payload["sequence_number"] = typ, seq
+		payload["sequence_number"] = seq
 		seq++
-		data, _ := json.Marshal(payload)
-		var buf bytes.Buffer
-		fmt.Fprintf(&buf, "event: %s\ndata: %s\n\n", typ, data)
-		_, _ = w.Write(buf.Bytes())
-		if flusher != nil {
-			flusher.Flush()
-		}
+		events(typ, payload)
 	}
 	head := map[string]any{"id": resp["id"], "object": "response", "status": "in_progress", "previous_response_id": resp["previous_response_id"], "output": []any{}}
 	send("response.created", map[string]any{"response": head})
