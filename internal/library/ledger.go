@@ -446,13 +446,20 @@ func (l *Ledger) ForgetBalance(ctx context.Context, profile string) error {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM balances WHERE profile = ?`, profile); err != nil {
 			return err
 		}
-		_, err := tx.ExecContext(ctx, `DELETE FROM gateway_facts WHERE profile = ?`, profile)
+		if _, err := tx.ExecContext(ctx, `DELETE FROM key_slots WHERE profile = ?`, profile); err != nil {
+			return err
+		}
+		// Facts no slot reads any more go with the last one.
+		_, err := tx.ExecContext(ctx, `DELETE FROM key_facts WHERE NOT EXISTS
+			(SELECT 1 FROM key_slots s WHERE s.base_url = key_facts.base_url AND s.key_id = key_facts.key_id)`)
 		return err
 	})
 }
 
 // SetGatewayFacts keeps what the gateway said of money for profile's key
-// of group.
+// of group, under the gateway and the key the facts name (f.BaseURL,
+// f.KeyID): every profile that uses that key reads and writes the same
+// facts. Facts that name neither are the slot's alone.
 func (l *Ledger) SetGatewayFacts(ctx context.Context, profile, group string, f gateway.Facts) error {
 	if l.roErr != nil {
 		return l.roErr
@@ -461,18 +468,50 @@ func (l *Ledger) SetGatewayFacts(ctx context.Context, profile, group string, f g
 	if err != nil {
 		return err
 	}
-	_, err = l.db.ExecContext(ctx, `INSERT INTO gateway_facts (profile, key_group, facts, checked_ms) VALUES (?, ?, ?, ?)
-		ON CONFLICT (profile, key_group) DO UPDATE SET facts = excluded.facts, checked_ms = excluded.checked_ms`,
-		profile, group, string(data), f.Checked.UnixMilli())
-	return err
+	base, key := factsKey(profile, group, f)
+	return inTx(ctx, l.db, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO key_facts (base_url, key_id, facts, checked_ms) VALUES (?, ?, ?, ?)
+			ON CONFLICT (base_url, key_id) DO UPDATE SET facts = excluded.facts, checked_ms = excluded.checked_ms`,
+			base, key, string(data), f.Checked.UnixMilli()); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, `INSERT INTO key_slots (profile, key_group, base_url, key_id) VALUES (?, ?, ?, ?)
+			ON CONFLICT (profile, key_group) DO UPDATE SET base_url = excluded.base_url, key_id = excluded.key_id`,
+			profile, group, base, key)
+		return err
+	})
+}
+
+// factsKey is what facts are kept under: the gateway and the key they
+// name, else their slot alone.
+func factsKey(profile, group string, f gateway.Facts) (base, key string) {
+	if f.BaseURL != "" && f.KeyID != "" {
+		return f.BaseURL, f.KeyID
+	}
+	return "", "slot:" + profile + "\x1f" + group
 }
 
 // GatewayFacts is what the gateway last said of money for profile's key
-// of group; ok is false when it was never asked (or what was kept cannot
-// be read: it is asked again).
+// of group (the key it was last read with); ok is false when it was never
+// asked (or what was kept cannot be read: it is asked again).
 func (l *Ledger) GatewayFacts(ctx context.Context, profile, group string) (f gateway.Facts, ok bool, err error) {
+	return l.facts(ctx, `SELECT k.facts FROM key_slots s JOIN key_facts k ON k.base_url = s.base_url AND k.key_id = s.key_id
+		WHERE s.profile = ? AND s.key_group = ?`, profile, group)
+}
+
+// FactsOfKey is what the gateway at baseURL last said of money for the
+// key keyID, whichever profile read it: a second profile on the same key
+// starts from them rather than asking the gateway's console again.
+func (l *Ledger) FactsOfKey(ctx context.Context, baseURL, keyID string) (f gateway.Facts, ok bool, err error) {
+	if baseURL == "" || keyID == "" {
+		return gateway.Facts{}, false, nil
+	}
+	return l.facts(ctx, `SELECT facts FROM key_facts WHERE base_url = ? AND key_id = ?`, baseURL, keyID)
+}
+
+func (l *Ledger) facts(ctx context.Context, query string, args ...any) (f gateway.Facts, ok bool, err error) {
 	var data string
-	err = l.db.QueryRowContext(ctx, `SELECT facts FROM gateway_facts WHERE profile = ? AND key_group = ?`, profile, group).Scan(&data)
+	err = l.db.QueryRowContext(ctx, query, args...).Scan(&data)
 	if err == sql.ErrNoRows {
 		return gateway.Facts{}, false, nil
 	}
@@ -582,13 +621,18 @@ func (l *Ledger) SpentByKey(ctx context.Context, profile, group, currency string
 	return billed, unsure, err
 }
 
-// Unsettled are profile's key of group's entries in currency written
-// after since and up to until, not yet settled nor corrected, oldest
-// first: what one pair of the gateway's readings for the key covers.
+// Unsettled are the entries in currency written after since and up to
+// until, not yet settled nor corrected, oldest first, of profile's key of
+// group and of every other profile's slot last read with the same key:
+// what one pair of the gateway's readings for the key covers, whichever
+// profile sent them.
 func (l *Ledger) Unsettled(ctx context.Context, profile, group, currency string, since, until time.Time) ([]Entry, error) {
 	return l.query(ctx, `SELECT `+entryColumns+` FROM ledger
-		WHERE profile = ? AND key_group = ? AND currency = ? AND at_ms > ? AND at_ms <= ? AND settled IS NULL AND corrected IS NULL
-		ORDER BY at_ms, id`, profile, group, currency, since.UnixMilli(), until.UnixMilli())
+		WHERE (profile = ? AND key_group = ? OR (profile, key_group) IN (SELECT o.profile, o.key_group FROM key_slots o
+			JOIN key_slots s ON o.base_url = s.base_url AND o.key_id = s.key_id
+			WHERE s.profile = ? AND s.key_group = ? AND s.base_url != ''))
+		AND currency = ? AND at_ms > ? AND at_ms <= ? AND settled IS NULL AND corrected IS NULL
+		ORDER BY at_ms, id`, profile, group, profile, group, currency, since.UnixMilli(), until.UnixMilli())
 }
 
 // Settle sets each of the entries ids to its amount, as the gateway's

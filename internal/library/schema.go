@@ -365,6 +365,43 @@ CREATE TABLE turns (
 CREATE INDEX turns_thread ON turns (thread, created_ms, item);
 CREATE INDEX turns_parent ON turns (parent);
 `},
+	{16, "what a gateway says of a key is kept per gateway and key, whichever profiles use that key: one cache, one count of console reads, one running figure settling all their requests", `
+CREATE TABLE key_facts (
+	-- The gateway's base URL and the key's id (api.Client.KeyID, 64 bits
+	-- of SHA-256 of the key); facts kept before they were named are their
+	-- slot's alone: base_url '', key_id 'slot:' profile U+001F group.
+	base_url   TEXT NOT NULL,
+	key_id     TEXT NOT NULL,
+	facts      TEXT NOT NULL,
+	checked_ms INTEGER NOT NULL,
+	PRIMARY KEY (base_url, key_id)
+);
+-- Which key each profile's key slot (its own key, or a group's) was last
+-- read with.
+CREATE TABLE key_slots (
+	profile   TEXT NOT NULL,
+	key_group TEXT NOT NULL,
+	base_url  TEXT NOT NULL,
+	key_id    TEXT NOT NULL,
+	PRIMARY KEY (profile, key_group)
+);
+CREATE INDEX key_slots_key ON key_slots (base_url, key_id);
+INSERT INTO key_slots (profile, key_group, base_url, key_id)
+	SELECT profile, key_group,
+		CASE WHEN COALESCE(json_extract(facts, '$.base_url'), '') != '' AND COALESCE(json_extract(facts, '$.key_id'), '') != ''
+			THEN json_extract(facts, '$.base_url') ELSE '' END,
+		CASE WHEN COALESCE(json_extract(facts, '$.base_url'), '') != '' AND COALESCE(json_extract(facts, '$.key_id'), '') != ''
+			THEN json_extract(facts, '$.key_id') ELSE 'slot:' || profile || char(31) || key_group END
+	FROM gateway_facts WHERE json_valid(facts);
+-- Two slots read with the same key keep the newer facts.
+INSERT INTO key_facts (base_url, key_id, facts, checked_ms)
+	SELECT s.base_url, s.key_id, g.facts, g.checked_ms
+	FROM gateway_facts g JOIN key_slots s ON s.profile = g.profile AND s.key_group = g.key_group
+	WHERE true ORDER BY g.checked_ms
+	ON CONFLICT (base_url, key_id) DO UPDATE SET facts = excluded.facts, checked_ms = excluded.checked_ms
+		WHERE excluded.checked_ms >= key_facts.checked_ms;
+DROP TABLE gateway_facts;
+`},
 }
 
 // SchemaVersion is the newest schema this Easel knows.

@@ -122,6 +122,7 @@ func Facts(ctx context.Context, lib *library.Library, p config.Profile, asker ga
 	// the profile pointed at another gateway, is read afresh.
 	baseURL, keyID := strings.TrimRight(p.BaseURL, "/"), keyOf(asker)
 	f, mine := f.Of(baseURL, keyID)
+	f, known, mine = ofKey(ctx, lib, baseURL, keyID, f, known, mine)
 	f.BaseURL, f.KeyID = baseURL, keyID
 	switch {
 	case !known || !mine || now.Sub(f.Checked) > gateway.PricesFresh:
@@ -147,6 +148,21 @@ func Facts(ctx context.Context, lib *library.Library, p config.Profile, asker ga
 	f = settleToUsage(ctx, lib, p, f, now)
 	_ = lib.Ledger().SetGatewayFacts(ctx, p.ID, group, f)
 	return f, known
+}
+
+// ofKey is, for a slot that has no facts of this key, the facts another
+// profile on the same gateway and key read, when there are any: one
+// cache and one count of console reads per key, whichever profile asks.
+// Else f as it was.
+func ofKey(ctx context.Context, lib *library.Library, baseURL, keyID string, f gateway.Facts, known, mine bool) (gateway.Facts, bool, bool) {
+	if known && mine {
+		return f, known, mine
+	}
+	shared, ok, err := lib.Ledger().FactsOfKey(ctx, baseURL, keyID)
+	if err != nil || !ok {
+		return f, known, mine
+	}
+	return shared.Audit(), true, true
 }
 
 // keyOf names the key asker asks with (an api.Client does; "" for an
