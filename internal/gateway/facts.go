@@ -13,10 +13,11 @@ import (
 // Facts are what one key's gateway said of money, read from its own
 // endpoints: what it is, how it counts, what each model costs there, the
 // key group's ratio and what the key may still spend. Each part is nil
-// when the gateway does not serve it. Facts are kept per profile and key
-// slot (library.GatewayFacts), named by the gateway and the key they
-// were read of (Of), and read again sparingly: new-api throttles its
-// console reads.
+// when the gateway does not serve it. Facts are named by the gateway and
+// the key they were read of (Of) and kept under those names
+// (library.Ledger.SetGatewayFacts), so every profile on one key shares
+// them, and are read again sparingly: new-api throttles its console
+// reads.
 type Facts struct {
 	Kind    Kind                `json:"kind,omitempty"`
 	Status  *api.GatewayStatus  `json:"status,omitempty"`
