@@ -87,8 +87,10 @@ type Request struct {
 	// drawn on the first image), for the job's card; "" for none.
 	Marked string
 	// Converted says which images were converted to sRGB before sending
-	// (InSRGB), for the job's card.
-	Converted []string
+	// (InSRGB), for the job's card; Fitted which values were changed to
+	// the nearest its model takes (api.ImageOptions.FitToSheet: a
+	// comparison board's cells).
+	Converted, Fitted []string
 	// Prices are the profile's prices when the job was submitted: what
 	// the ledger writes its cost at.
 	Prices pricing.Table
@@ -553,7 +555,7 @@ func (r *Runner) run(ctx context.Context, info Info, slot chan struct{}) {
 	if info.Request.Marked != "" {
 		notes = append(notes, info.Request.Marked)
 	}
-	notes = append(notes, info.Request.Converted...)
+	notes = append(append(notes, info.Request.Converted...), info.Request.Fitted...)
 	info.Request, notes = r.lane(ctx, info.Request, notes)
 	r.emit(Event{Job: info, State: Sending, Notes: notes})
 

@@ -83,11 +83,14 @@ type cell struct {
 	pic     *picture.Picture
 	state   *widget.Label
 	said    *widget.Label
-	keep    *kit.Check
-	open    *widget.Button
-	items   []int64
-	ended   bool
-	box     *fyne.Container
+	// notes are what the cell's request was sent with: values changed to
+	// what its model takes, what its service is known not to do.
+	notes []string
+	keep  *kit.Check
+	open  *widget.Button
+	items []int64
+	ended bool
+	box   *fyne.Container
 }
 
 // Host is what a board asks of the window: the connected service and
@@ -239,13 +242,16 @@ func (b *Board) requests() []jobs.Request {
 		if p, ok := b.profileOf(v); ok && p.ImageModel != "" {
 			o.Model = p.ImageModel
 		}
+		// One set of options for several models: each cell sends its
+		// model's nearest values (High is hd to dall-e-3) and says so.
+		o, fitted := o.FitToSheet(time.Now())
 		if b.edit != nil {
 			e := *b.edit.Edit
 			e.Prompt, e.ImageOptions = b.prompt.Text, o
-			out = append(out, jobs.Request{Edit: &e, Parents: b.edit.Parents, Keep: b.edit.Keep})
+			out = append(out, jobs.Request{Edit: &e, Parents: b.edit.Parents, Keep: b.edit.Keep, Fitted: fitted})
 			continue
 		}
-		out = append(out, jobs.Request{Generate: &api.GenerateRequest{Prompt: b.prompt.Text, ImageOptions: o}})
+		out = append(out, jobs.Request{Generate: &api.GenerateRequest{Prompt: b.prompt.Text, ImageOptions: o}, Fitted: fitted})
 	}
 	return out
 }
@@ -399,6 +405,9 @@ func (b *Board) submit(values []string, reqs []jobs.Request) {
 
 func newCell(b *Board, value string) *cell {
 	c := &cell{value: value, pic: picture.New(fyne.NewSize(220, 220)), state: widget.NewLabel(catalogue.T("Queued")), said: kit.HintLabel("")}
+	// A refusal is a sentence or two: wrapped in the cell, not cut at
+	// its edge (#57).
+	c.state.Wrapping = fyne.TextWrapWord
 	c.keep = kit.NewCheck(catalogue.T("Keep"), func(bool) { b.syncFinish() })
 	c.keep.Disable()
 	c.open = &widget.Button{Text: catalogue.T("Open"), Icon: theme.ZoomInIcon(), Importance: widget.LowImportance, OnTapped: func() {
@@ -465,15 +474,26 @@ func (b *Board) ShowJob(e jobs.Event, preview image.Image, results []jobview.Res
 			c.state.SetText(catalogue.F("Preview %d · %s", e.Preview.Index+1, catalogue.Duration(e.Elapsed.Round(time.Second))))
 		}
 	default:
-		c.state.SetText(catalogue.F("Waiting for the service · %s", catalogue.Duration(e.Elapsed.Round(time.Second))))
+		c.waiting(e)
 	}
 	b.syncFinish()
+}
+
+// waiting shows a cell's job on its way: how long it has waited, and
+// what its request was sent with (values changed to what its model
+// takes, what its service is known not to do), said once it is sent.
+func (c *cell) waiting(e jobs.Event) {
+	if e.State == jobs.Sending && len(e.Notes) > 0 && e.Upload == nil {
+		c.notes = e.Notes
+		c.said.SetText(strings.Join(c.notes, " "))
+	}
+	c.state.SetText(catalogue.F("Waiting for the service · %s", catalogue.Duration(e.Elapsed.Round(time.Second))))
 }
 
 // describe shows what the service said of a finished cell: the prompt it
 // used when it rewrote it, and what it did not do.
 func (b *Board) describe(c *cell, e jobs.Event) {
-	notes := kit.Sentences(e.Honesty.Sentences())
+	notes := append(slices.Clone(c.notes), kit.Sentences(e.Honesty.Sentences())...)
 	lib := b.host.Library()
 	if lib == nil || len(c.items) == 0 {
 		c.said.SetText(strings.Join(notes, " "))

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"fyne.io/fyne/v2"
+
 	"easel/internal/api"
 	"easel/internal/config"
 	"easel/internal/jobs"
@@ -266,6 +268,50 @@ func TestABoardComparesAnEdit(t *testing.T) {
 			if !strings.Contains(c.state.Text, "Done in") || len(c.items) != 2 {
 				t.Errorf("cell %d (%s): %q, items %v; want done with the edit as sent and kept", i, c.value, c.state.Text, c.items)
 			}
+		}
+	})
+}
+
+// #57: one set of options across models: each cell sends the values its
+// model's sheet lists (High is hd to dall-e-3) and says what it changed,
+// rather than be refused; a refusal is wrapped in its cell.
+func TestABoardSendsEachModelTheValuesItTakes(t *testing.T) {
+	h := roomtest.New(t)
+	var b *Board
+	var sent []jobs.Request
+	h.OnJob = func(e jobs.Event) {
+		if e.State == jobs.Queued {
+			sent = append(sent, e.Job.Request)
+		}
+	}
+	h.UI(func() {
+		b = Open(h, "a red kite over the sea", api.ImageOptions{Model: "gpt-image-1", Size: "1024x1024", Quality: "high"}, []string{"gpt-image-1", "dall-e-3"})
+		b.axis.SetSelected(axisLabels()[Model])
+		b.values.SetText("gpt-image-1, dall-e-3")
+		b.run.OnTapped()
+	})
+	h.Until("two cells ended", func() bool {
+		if len(b.cells) != 2 {
+			return false
+		}
+		return b.cells[0].ended && b.cells[1].ended
+	})
+	h.UI(func() {
+		quality := map[string]string{}
+		for _, r := range sent {
+			quality[r.Generate.Model] = r.Generate.Quality
+		}
+		if quality["gpt-image-1"] != "high" || quality["dall-e-3"] != "hd" {
+			t.Errorf("sent %v", quality)
+		}
+		if said := b.cells[1].said.Text; !strings.Contains(said, `quality "high" sent as "hd", the nearest dall-e-3 takes`) {
+			t.Errorf("the dall-e-3 cell says %q", said)
+		}
+		if strings.Contains(b.cells[0].said.Text, "sent as") {
+			t.Errorf("the gpt-image-1 cell says %q", b.cells[0].said.Text)
+		}
+		if b.cells[1].state.Wrapping != fyne.TextWrapWord {
+			t.Error("a cell's state is not wrapped")
 		}
 	})
 }
