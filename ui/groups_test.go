@@ -186,8 +186,13 @@ func TestGenerateSaysWhatItWillCost(t *testing.T) {
 	if got := estimate(ea); !strings.HasPrefix(got, "$0.04–$0.67 for 4 images") {
 		t.Errorf("auto quality: %q", got)
 	}
+	// Token rates without the tokens a picture takes (#57): the rate.
 	onUI(ea, func() { form.Model.Entry.SetText("gpt-image-2") })
-	if got := estimate(ea); got != "no price set for gpt-image-2" {
+	if got := estimate(ea); !strings.HasPrefix(got, "billed by usage at $") || !strings.Contains(got, "per million output tokens") {
+		t.Errorf("a model billed by usage: %q", got)
+	}
+	onUI(ea, func() { form.Model.Entry.SetText("gpt-image-9") })
+	if got := estimate(ea); got != "no price set for gpt-image-9" {
 		t.Errorf("an unpriced model: %q", got)
 	}
 }

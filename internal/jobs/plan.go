@@ -53,6 +53,7 @@ func ReadPlan(ctx context.Context, lib *library.Library, p config.Profile, reqs 
 	if lib == nil {
 		return plan, nil
 	}
+	plan.Estimate = spend.WithHistory(ctx, lib, plan.Estimate)
 	first := reqs[0]
 	o, edit := first.Options(), first.Edit != nil
 	known, err := lib.Memory().Known(ctx, library.KeyFor(p.ID, p.UsingGroup(), o.Model, edit))

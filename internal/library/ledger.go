@@ -621,6 +621,20 @@ func (l *Ledger) SpentByKey(ctx context.Context, profile, group, currency string
 	return billed, unsure, err
 }
 
+// PerPicture is what a picture of model cost in currency in the
+// requests the ledger holds as billed with a known cost (the user's
+// correction, the gateway's settlement or the answer's usage; never an
+// estimate): the lowest, the highest, and over how many requests. What
+// an estimate without a per-picture price shows beside the model's
+// token rate.
+func (l *Ledger) PerPicture(ctx context.Context, model, currency string) (low, high float64, n int, err error) {
+	var lo, hi sql.NullFloat64
+	err = l.db.QueryRowContext(ctx, `SELECT MIN(c), MAX(c), COUNT(*) FROM (SELECT COALESCE(corrected, settled, cost) / images AS c FROM ledger
+		WHERE model = ? AND currency = ? AND kind != ? AND outcome = ? AND images > 0 AND COALESCE(corrected, settled, cost) IS NOT NULL
+		ORDER BY at_ms DESC LIMIT 200)`, model, currency, SpendChat, Billed).Scan(&lo, &hi, &n)
+	return lo.Float64, hi.Float64, n, err
+}
+
 // Unsettled are the entries in currency written after since and up to
 // until, not yet settled nor corrected, oldest first, of profile's key of
 // group and of every other profile's slot last read with the same key:

@@ -20,6 +20,26 @@ type Estimate struct {
 	// SVGExtra says an SVG result costs an extra charge no source
 	// states: the figure is a floor, and says so.
 	SVGExtra bool
+	// ByUsage, for an unpriced estimate of a model whose token rates
+	// are known but not the output tokens a picture takes, is its price
+	// per million output tokens and where that is from; Before, what a
+	// picture of it cost in the requests billed before (spend.Seen).
+	ByUsage *UsageRate
+	Before  *Seen
+}
+
+// UsageRate is a model's price per million output tokens, with its
+// source and date.
+type UsageRate struct {
+	PerMillion   float64
+	Source, Date string
+}
+
+// Seen is what a picture cost in earlier billed requests: the lowest,
+// the highest, over N requests.
+type Seen struct {
+	Low, High float64
+	N         int
 }
 
 // Range reports whether the estimate is a range, not one figure (auto
@@ -36,7 +56,7 @@ func (e Estimate) Amount() Money { return Money{Amount: e.High, Currency: e.Curr
 // gpt-image-2".
 func (e Estimate) String() string {
 	if !e.Priced {
-		return catalogue.F("no price set for %s", e.Model)
+		return e.unpriced()
 	}
 	lo, hi := Money{e.Low, e.Currency}, Money{e.High, e.Currency}
 	if e.Images == 0 {
@@ -55,12 +75,26 @@ func (e Estimate) String() string {
 	return s
 }
 
+// unpriced says what is known of a request without a price: its
+// model's token rate and what its pictures cost before, where known
+// (#57: "no price set" for a model whose rates the sheet gives).
+func (e Estimate) unpriced() string {
+	if e.ByUsage == nil {
+		return catalogue.F("no price set for %s", e.Model)
+	}
+	s := catalogue.F("billed by usage at %s per million output tokens (%s, %s)", Money{e.ByUsage.PerMillion, e.Currency}, e.ByUsage.Source, e.ByUsage.Date)
+	if b := e.Before; b != nil && b.N > 0 {
+		s += "; " + catalogue.N("%[2]s–%[3]s a picture in the %[1]d requests billed before", b.N, b.N, Money{b.Low, e.Currency}, Money{b.High, e.Currency})
+	}
+	return s
+}
+
 // Plus is the estimate of e and f sent together (a batch), in e's
 // currency; unpriced when either is.
 func (e Estimate) Plus(f Estimate) Estimate {
 	e.Low, e.High, e.Images = e.Low+f.Low, e.High+f.High, e.Images+f.Images
 	if e.Priced && !f.Priced {
-		e.Model = f.Model // the sum says which model has no price
+		e.Model, e.ByUsage, e.Before = f.Model, f.ByUsage, f.Before // the sum says which model has no price
 	}
 	e.Priced = e.Priced && f.Priced
 	e.SVGExtra = e.SVGExtra || f.SVGExtra
@@ -107,15 +141,10 @@ func (t Table) Images(o api.ImageOptions, promptChars, inputs int, highFidelity 
 			qualities = []string{"standard"}
 		}
 	}
-	low, high := math.Inf(1), 0.0
-	for _, q := range qualities {
-		for _, s := range sizes {
-			c, ok := p.picture(q, s)
-			if !ok {
-				return e // a size or quality the table cannot price
-			}
-			low, high = math.Min(low, c), math.Max(high, c)
-		}
+	low, high, ok := p.span(qualities, sizes)
+	if !ok {
+		e.ByUsage = p.usageRate()
+		return e // a size or quality the table cannot price
 	}
 	if o.OutputFormat == "gif" {
 		// Every frame is drawn, and billed.
@@ -125,6 +154,31 @@ func (t Table) Images(o api.ImageOptions, promptChars, inputs int, highFidelity 
 	e.Low, e.High, e.Priced = low*float64(n)+in, high*float64(n)+in, true
 	e.SVGExtra = o.OutputFormat == "svg" && p.SVGUnknown
 	return e
+}
+
+// span is the cheapest and dearest picture of the qualities and sizes
+// given; ok is false when p cannot price one of them.
+func (p Price) span(qualities, sizes []string) (low, high float64, ok bool) {
+	low = math.Inf(1)
+	for _, q := range qualities {
+		for _, s := range sizes {
+			c, ok := p.picture(q, s)
+			if !ok {
+				return 0, 0, false
+			}
+			low, high = math.Min(low, c), math.Max(high, c)
+		}
+	}
+	return low, high, true
+}
+
+// usageRate is p's price per million output tokens, where p has one:
+// what is known of a picture whose tokens are not.
+func (p Price) usageRate() *UsageRate {
+	if p.ImageOut <= 0 {
+		return nil
+	}
+	return &UsageRate{PerMillion: p.ImageOut, Source: p.Source, Date: p.Date}
 }
 
 // pricesPictures reports whether p can price a picture at all (a chat

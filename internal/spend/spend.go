@@ -43,6 +43,20 @@ func Options(t pricing.Table, o api.ImageOptions, prompt string, inputs int, fid
 	return t.Images(o, len([]rune(prompt)), inputs, fidelity == "high")
 }
 
+// WithHistory is e with, for a request without a price whose model is
+// billed by usage, what its pictures cost in the requests the ledger
+// holds as billed: the range a designer can expect.
+func WithHistory(ctx context.Context, lib *library.Library, e pricing.Estimate) pricing.Estimate {
+	if e.Priced || e.ByUsage == nil || lib == nil {
+		return e
+	}
+	low, high, n, err := lib.Ledger().PerPicture(ctx, e.Model, e.Currency)
+	if err == nil && n > 0 {
+		e.Before = &pricing.Seen{Low: low, High: high, N: n}
+	}
+	return e
+}
+
 // imageChars is what the chat estimate counts an attached image as:
 // about 85 tokens, a picture seen at low detail.
 const imageChars = 85 * 4
