@@ -2,13 +2,14 @@ package gallery
 
 import (
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/widget"
+
+	"easel/ui/widgets/searchentry"
 )
 
 // Finder is the gallery's search field and the canvas it takes the
 // keyboard on: each change of its text sends a query.
 type Finder struct {
-	entry  *widget.Entry
+	entry  *searchentry.Entry
 	canvas func() fyne.Canvas
 }
 

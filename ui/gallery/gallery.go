@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"easel/ui/widgets/iconbutton"
+	"easel/ui/widgets/searchentry"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -69,7 +70,7 @@ type Actions interface {
 type Room struct {
 	host      Host
 	actions   Actions
-	search    *widget.Entry
+	search    *searchentry.Entry
 	favorites *widget.Check
 	filters   *filterBar
 	count     *widget.Label
@@ -121,10 +122,11 @@ func New(h Host, actions Actions) *Room {
 
 // Build implements room.Room.
 func (t *Room) Build() fyne.CanvasObject {
-	t.search = &widget.Entry{PlaceHolder: catalogue.T("Search prompts"), OnChanged: func(string) { t.Reload() }}
+	t.search = searchentry.New(catalogue.T("Search prompts"), func(string) { t.Reload() })
 	t.search.ActionItem = widget.NewIcon(theme.SearchIcon())
-	// Enter goes to the results: the arrows and Enter browse them at once.
-	t.search.OnSubmitted = func(string) { t.host.Window().Canvas().Focus(t.grid) }
+	// Down and Enter go to the results: the arrows and Enter browse them
+	// at once.
+	t.search.OnLeave = func() { t.host.Window().Canvas().Focus(t.grid) }
 	t.favorites = widget.NewCheck(catalogue.T("Favourites only"), func(bool) { t.Reload() })
 	t.count = widget.NewLabel("")
 	t.filters = newFilterBar(t.Reload)

@@ -611,8 +611,8 @@ func TestStateFollowsWhatIsShown(t *testing.T) {
 	_ = cat
 }
 
-// #57: Enter in the search goes to the results, where the arrows and
-// Enter browse at once.
+// #57: Enter or Down in the search goes to the results, where the arrows
+// and Enter browse at once.
 func TestEnterInTheSearchGoesToTheResults(t *testing.T) {
 	g, h := newGallery(t)
 	rows(t, h.Library(), 3, "generate")
@@ -624,6 +624,11 @@ func TestEnterInTheSearchGoesToTheResults(t *testing.T) {
 		g.search.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
 		if c.Focused() != fyne.Focusable(g.grid) {
 			t.Errorf("focus is on %T after Enter, not the results", c.Focused())
+		}
+		c.Focus(g.search)
+		g.search.TypedKey(&fyne.KeyEvent{Name: fyne.KeyDown})
+		if c.Focused() != fyne.Focusable(g.grid) {
+			t.Errorf("focus is on %T after Down, not the results", c.Focused())
 		}
 	})
 }
