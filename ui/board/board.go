@@ -24,6 +24,7 @@ import (
 	"easel/internal/config"
 	"easel/internal/jobs"
 	"easel/internal/spend"
+	"easel/internal/work"
 	"easel/ui/jobview"
 	"easel/ui/kit"
 	"easel/ui/room"
@@ -540,19 +541,16 @@ func (b *Board) keepWinners() {
 	if lib == nil {
 		return
 	}
-	b.host.Work().Go(func(ctx context.Context) {
-		err := lib.Trash().Put(ctx, discard)
-		b.host.Work().Do(func() {
-			if err != nil {
-				dialog.ShowError(err, b.host.Window())
-				return
-			}
-			b.finish.Disable()
-			b.status.SetText(catalogue.F("Kept %d; %d went to the gallery's trash. Undo brings them back.", kept, len(discard)))
-			b.Discarded = discard
-			b.undo.Show()
-			b.host.GalleryChanged()
-		})
+	work.Run(b.host.Work(), func(ctx context.Context) error { return lib.Trash().Put(ctx, discard) }, func(err error) {
+		if err != nil {
+			dialog.ShowError(err, b.host.Window())
+			return
+		}
+		b.finish.Disable()
+		b.status.SetText(catalogue.F("Kept %d; %d went to the gallery's trash. Undo brings them back.", kept, len(discard)))
+		b.Discarded = discard
+		b.undo.Show()
+		b.host.GalleryChanged()
 	})
 }
 
@@ -561,15 +559,12 @@ func (b *Board) undoDiscard() {
 	lib, ids := b.host.Library(), b.Discarded
 	b.Discarded = nil
 	b.undo.Hide()
-	b.host.Work().Go(func(ctx context.Context) {
-		err := lib.Trash().Restore(ctx, ids)
-		b.host.Work().Do(func() {
-			if err != nil {
-				dialog.ShowError(err, b.host.Window())
-				return
-			}
-			b.status.SetText(catalogue.N("%d pictures are back in the gallery.", len(ids), len(ids)))
-			b.host.GalleryChanged()
-		})
+	work.Run(b.host.Work(), func(ctx context.Context) error { return lib.Trash().Restore(ctx, ids) }, func(err error) {
+		if err != nil {
+			dialog.ShowError(err, b.host.Window())
+			return
+		}
+		b.status.SetText(catalogue.N("%d pictures are back in the gallery.", len(ids), len(ids)))
+		b.host.GalleryChanged()
 	})
 }

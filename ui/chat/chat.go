@@ -469,14 +469,11 @@ func (t *Room) write(f func(context.Context) error) {
 	if t.store == nil {
 		return
 	}
-	t.host.Work().Go(func(ctx context.Context) {
-		err := f(ctx)
-		t.host.Work().Do(func() {
-			if err != nil {
-				dialog.ShowError(err, t.host.Window())
-			}
-			t.reload()
-		})
+	work.Run(t.host.Work(), func(ctx context.Context) error { return f(ctx) }, func(err error) {
+		if err != nil {
+			dialog.ShowError(err, t.host.Window())
+		}
+		t.reload()
 	})
 }
 

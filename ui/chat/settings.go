@@ -20,6 +20,7 @@ import (
 	"easel/internal/conversations"
 	"easel/internal/pricing"
 	"easel/internal/spend"
+	"easel/internal/work"
 	"easel/ui/kit"
 	"easel/ui/modelpick"
 )
@@ -207,15 +208,12 @@ func (t *settingsForm) savePreset() {
 			return
 		}
 		system, store := t.system.Text, t.store()
-		t.host.Work().Go(func(ctx context.Context) {
-			err := store.SavePreset(ctx, name.Text, system)
-			t.host.Work().Do(func() {
-				if err != nil {
-					dialog.ShowError(err, t.host.Window())
-					return
-				}
-				t.loadPresets()
-			})
+		work.Run(t.host.Work(), func(ctx context.Context) error { return store.SavePreset(ctx, name.Text, system) }, func(err error) {
+			if err != nil {
+				dialog.ShowError(err, t.host.Window())
+				return
+			}
+			t.loadPresets()
 		})
 	}, t.host.Window())
 	kit.AnswerKeys(d, name)

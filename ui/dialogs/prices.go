@@ -18,6 +18,7 @@ import (
 	"easel/internal/config"
 	"easel/internal/pricing"
 	"easel/internal/spend"
+	"easel/internal/work"
 	"easel/ui/kit"
 )
 
@@ -417,16 +418,13 @@ func (e *pricesEditor) showBalance() {
 // forgetBalance lets the next connection ask the service again.
 func (e *pricesEditor) forgetBalance() {
 	lib := e.host.Library()
-	e.host.Work().Go(func(ctx context.Context) {
-		err := lib.Ledger().ForgetBalance(ctx, e.profile.ID)
-		e.host.Work().Do(func() {
-			if err == nil {
-				e.askAgain.Hide()
-				for _, k := range e.keys {
-					k.info.SetText(catalogue.T("Easel will ask the service for its balance when the profile next connects."))
-				}
+	work.Run(e.host.Work(), func(ctx context.Context) error { return lib.Ledger().ForgetBalance(ctx, e.profile.ID) }, func(err error) {
+		if err == nil {
+			e.askAgain.Hide()
+			for _, k := range e.keys {
+				k.info.SetText(catalogue.T("Easel will ask the service for its balance when the profile next connects."))
 			}
-		})
+		}
 	})
 }
 

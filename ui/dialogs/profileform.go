@@ -17,6 +17,7 @@ import (
 	"easel/internal/catalogue"
 	"easel/internal/config"
 	"easel/internal/secrets"
+	"easel/internal/work"
 	"easel/ui/imageform"
 	"easel/ui/kit"
 )
@@ -342,16 +343,13 @@ func (f *ProfileForm) Save(then func(p config.Profile)) {
 				then(p)
 				return
 			}
-			f.host.Work().Go(func(ctx context.Context) {
-				err := s.Keys().SaveGroups(ctx, groupSet, groupDrop)
-				f.host.Work().Do(func() {
-					if err != nil {
-						f.ShowResult(catalogue.T("Saved, but a group's key could not be kept in the system keyring: ")+ShortCause(err), widget.WarningImportance)
-					} else {
-						f.clearGroupKeys()
-					}
-					then(p)
-				})
+			work.Run(f.host.Work(), func(ctx context.Context) error { return s.Keys().SaveGroups(ctx, groupSet, groupDrop) }, func(err error) {
+				if err != nil {
+					f.ShowResult(catalogue.T("Saved, but a group's key could not be kept in the system keyring: ")+ShortCause(err), widget.WarningImportance)
+				} else {
+					f.clearGroupKeys()
+				}
+				then(p)
 			})
 		}
 		if key == "" {
@@ -379,32 +377,29 @@ func (f *ProfileForm) clearGroupKeys() {
 func (f *ProfileForm) saveKey(p config.Profile, key string, then func(p config.Profile)) {
 	s := f.host.Session()
 	f.ShowResult(catalogue.T("Saving the key in the system keyring…"), widget.LowImportance)
-	f.host.Work().Go(func(ctx context.Context) {
-		err := s.Keys().Save(ctx, p.ID, key)
-		f.host.Work().Do(func() {
-			if err == nil {
-				f.Key.SetText("")
-				f.initial = f.fields()
-				f.Key.SetPlaceHolder(keyPlaceholder(secrets.StateSaved))
-				f.ShowResult(catalogue.T("Saved; the key is in the system keyring."), widget.SuccessImportance)
-				then(p)
-				return
-			}
-			s.Keys().Failed(err)
-			d := dialog.NewConfirm(catalogue.T("Keep the key for this session only?"),
-				catalogue.F("The system keyring is unavailable (%s), so the key cannot be saved. Easel can keep it in memory until it quits; you will be asked again next time.", ShortCause(err)),
-				func(ok bool) {
-					if ok {
-						s.Keys().KeepForSession(p.ID, key)
-						f.initial = f.fields()
-						f.Key.SetPlaceHolder(keyPlaceholder(secrets.StateSession))
-						f.ShowResult(catalogue.T("Saved; the key is kept for this session only."), widget.WarningImportance)
-						then(p)
-					}
-				}, f.host.Window())
-			d.SetConfirmText(catalogue.T("Keep for this session"))
-			d.Show()
-		})
+	work.Run(f.host.Work(), func(ctx context.Context) error { return s.Keys().Save(ctx, p.ID, key) }, func(err error) {
+		if err == nil {
+			f.Key.SetText("")
+			f.initial = f.fields()
+			f.Key.SetPlaceHolder(keyPlaceholder(secrets.StateSaved))
+			f.ShowResult(catalogue.T("Saved; the key is in the system keyring."), widget.SuccessImportance)
+			then(p)
+			return
+		}
+		s.Keys().Failed(err)
+		d := dialog.NewConfirm(catalogue.T("Keep the key for this session only?"),
+			catalogue.F("The system keyring is unavailable (%s), so the key cannot be saved. Easel can keep it in memory until it quits; you will be asked again next time.", ShortCause(err)),
+			func(ok bool) {
+				if ok {
+					s.Keys().KeepForSession(p.ID, key)
+					f.initial = f.fields()
+					f.Key.SetPlaceHolder(keyPlaceholder(secrets.StateSession))
+					f.ShowResult(catalogue.T("Saved; the key is kept for this session only."), widget.WarningImportance)
+					then(p)
+				}
+			}, f.host.Window())
+		d.SetConfirmText(catalogue.T("Keep for this session"))
+		d.Show()
 	})
 }
 

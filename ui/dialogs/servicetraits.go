@@ -12,6 +12,7 @@ import (
 	"easel/internal/catalogue"
 	"easel/internal/config"
 	"easel/internal/library"
+	"easel/internal/work"
 	"easel/ui/kit"
 )
 
@@ -90,14 +91,11 @@ func (l *Learnt) show(traits []library.Trait, err error) {
 // forget drops what was learnt of model and shows the rest.
 func (l *Learnt) forget(model string) {
 	lib := l.host.Library()
-	l.host.Work().Go(func(ctx context.Context) {
-		err := lib.Memory().Forget(ctx, l.profile.ID, model)
-		l.host.Work().Do(func() {
-			if err != nil {
-				l.Box.Add(kit.HintLabel(catalogue.F("Could not forget %s: %v", model, err)))
-				return
-			}
-			l.reload()
-		})
+	work.Run(l.host.Work(), func(ctx context.Context) error { return lib.Memory().Forget(ctx, l.profile.ID, model) }, func(err error) {
+		if err != nil {
+			l.Box.Add(kit.HintLabel(catalogue.F("Could not forget %s: %v", model, err)))
+			return
+		}
+		l.reload()
 	})
 }

@@ -20,6 +20,7 @@ import (
 	"easel/internal/library"
 	"easel/internal/pricing"
 	"easel/internal/spend"
+	"easel/internal/work"
 	"easel/ui/kit"
 	"easel/ui/widgets/barchart"
 	"easel/ui/widgets/choice"
@@ -298,18 +299,15 @@ func (v *SpendView) ShowCorrect(e library.Entry) {
 // or taking one back), then loads the view again and tells Corrected,
 // or shows why it could not be written.
 func (v *SpendView) write(change func() error) {
-	v.h.Work().Go(func(ctx context.Context) {
-		err := change()
-		v.h.Work().Do(func() {
-			if err != nil {
-				dialog.ShowError(err, v.h.Window())
-				return
-			}
-			v.Load()
-			if v.Corrected != nil {
-				v.Corrected()
-			}
-		})
+	work.Run(v.h.Work(), func(ctx context.Context) error { return change() }, func(err error) {
+		if err != nil {
+			dialog.ShowError(err, v.h.Window())
+			return
+		}
+		v.Load()
+		if v.Corrected != nil {
+			v.Corrected()
+		}
 	})
 }
 

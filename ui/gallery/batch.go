@@ -16,6 +16,7 @@ import (
 	"easel/internal/catalogue"
 	"easel/internal/imageio"
 	"easel/internal/library"
+	"easel/internal/work"
 	"easel/ui/widgets/thumbgrid"
 )
 
@@ -195,23 +196,20 @@ func (b *selectionBar) deleteItems(items []library.Item) {
 	for i, it := range items {
 		ids[i] = it.ID
 	}
-	b.host.Work().Go(func(ctx context.Context) {
-		err := lib.Trash().Put(ctx, ids)
-		b.host.Work().Do(func() {
-			if err != nil {
-				dialog.ShowError(err, b.host.Window())
-				return
+	work.Run(b.host.Work(), func(ctx context.Context) error { return lib.Trash().Put(ctx, ids) }, func(err error) {
+		if err != nil {
+			dialog.ShowError(err, b.host.Window())
+			return
+		}
+		b.trashed = ids
+		b.undoText.SetText(catalogue.N("Deleted %d images. Undo brings them back until Easel closes.", len(ids), len(ids)))
+		b.undoBar.Show()
+		for _, id := range ids {
+			if id == b.pane.opened {
+				b.pane.close()
 			}
-			b.trashed = ids
-			b.undoText.SetText(catalogue.N("Deleted %d images. Undo brings them back until Easel closes.", len(ids), len(ids)))
-			b.undoBar.Show()
-			for _, id := range ids {
-				if id == b.pane.opened {
-					b.pane.close()
-				}
-			}
-			b.access.reload()
-		})
+		}
+		b.access.reload()
 	})
 }
 
@@ -223,17 +221,14 @@ func (b *selectionBar) undoDelete() {
 	}
 	b.trashed = nil
 	b.undoBar.Hide()
-	b.host.Work().Go(func(ctx context.Context) {
-		err := lib.Trash().Restore(ctx, ids)
-		b.host.Work().Do(func() {
-			if err != nil {
-				dialog.ShowError(err, b.host.Window())
-			}
-			b.access.reload()
-			if err == nil && len(ids) > 0 {
-				b.access.openID(ids[0]) // back in the details, not a blank pane
-			}
-		})
+	work.Run(b.host.Work(), func(ctx context.Context) error { return lib.Trash().Restore(ctx, ids) }, func(err error) {
+		if err != nil {
+			dialog.ShowError(err, b.host.Window())
+		}
+		b.access.reload()
+		if err == nil && len(ids) > 0 {
+			b.access.openID(ids[0]) // back in the details, not a blank pane
+		}
 	})
 }
 

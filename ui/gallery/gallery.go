@@ -303,20 +303,17 @@ func (t *Room) loadPage(n int) {
 		return
 	}
 	t.loading[n] = true
-	t.host.Work().Go(func(ctx context.Context) {
-		err := pager.Load(ctx, n)
-		t.host.Work().Do(func() {
-			if pager != t.pager || seq != t.query {
-				return
-			}
-			delete(t.loading, n)
-			if err != nil {
-				t.count.SetText(catalogue.F("Could not read the gallery: %v", err))
-				return
-			}
-			t.followSelection()
-			t.grid.Refresh()
-		})
+	work.Run(t.host.Work(), func(ctx context.Context) error { return pager.Load(ctx, n) }, func(err error) {
+		if pager != t.pager || seq != t.query {
+			return
+		}
+		delete(t.loading, n)
+		if err != nil {
+			t.count.SetText(catalogue.F("Could not read the gallery: %v", err))
+			return
+		}
+		t.followSelection()
+		t.grid.Refresh()
 	})
 }
 

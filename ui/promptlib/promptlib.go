@@ -22,6 +22,7 @@ import (
 	"easel/internal/latest"
 	"easel/internal/prompts"
 	"easel/internal/wording"
+	"easel/internal/work"
 	"easel/ui/dialogs"
 	"easel/ui/kit"
 	"easel/ui/widgets/choice"
@@ -200,7 +201,7 @@ func (v *view) showDetail() {
 		uses = append(uses, &widget.Button{Text: label, Importance: importance, OnTapped: func() {
 			cur := edited()
 			t.Set(cur.Apply(t.Get()))
-			v.h.Work().Go(func(ctx context.Context) { _ = v.store.Used(context.WithoutCancel(ctx), cur.ID) })
+			work.Run(v.h.Work(), func(ctx context.Context) error { return v.store.Used(context.WithoutCancel(ctx), cur.ID) }, nil)
 			v.d.Hide()
 		}})
 	}
@@ -228,50 +229,44 @@ func (v *view) showDetail() {
 
 // write runs a change off the UI goroutine, then lists again.
 func (v *view) write(f func(context.Context) error) {
-	v.h.Work().Go(func(ctx context.Context) {
-		err := f(ctx)
-		v.h.Work().Do(func() {
-			if err != nil {
-				dialog.ShowError(err, v.h.Window())
-				return
-			}
-			v.load()
-		})
+	work.Run(v.h.Work(), f, func(err error) {
+		if err != nil {
+			dialog.ShowError(err, v.h.Window())
+			return
+		}
+		v.load()
 	})
 }
 
 // exportFile writes the whole library as JSON where the user says.
 func (v *view) exportFile() {
-	v.h.Work().Go(func(ctx context.Context) {
-		var buf bytes.Buffer
-		n, err := v.store.Export(ctx, &buf)
-		v.h.Work().Do(func() {
-			if err != nil {
-				dialog.ShowError(err, v.h.Window())
-				return
-			}
-			if n == 0 {
-				dialog.ShowInformation(catalogue.T("Prompt library"), catalogue.T("The library is empty: nothing to export."), v.h.Window())
-				return
-			}
-			dialogs.SaveFile(v.h, catalogue.T("Export the prompt library"), "easel-prompts.json", catalogue.T("prompt library"), buf.Bytes())
-		})
+	var buf bytes.Buffer
+	work.Load(v.h.Work(), func(ctx context.Context) (int, error) { return v.store.Export(ctx, &buf) }, func(n int, err error) {
+		if err != nil {
+			dialog.ShowError(err, v.h.Window())
+			return
+		}
+		if n == 0 {
+			dialog.ShowInformation(catalogue.T("Prompt library"), catalogue.T("The library is empty: nothing to export."), v.h.Window())
+			return
+		}
+		dialogs.SaveFile(v.h, catalogue.T("Export the prompt library"), "easel-prompts.json", catalogue.T("prompt library"), buf.Bytes())
 	})
 }
 
 // importFile adds the entries of a library file, skipping those kept.
 func (v *view) importFile() {
 	dialogs.PickFile(v.h, catalogue.T("Import a prompt library"), catalogue.T("Import"), ".json", catalogue.T("prompt library files (.json)"), func(path string) {
-		v.h.Work().Go(func(ctx context.Context) {
+		work.Load(v.h.Work(), func(ctx context.Context) ([2]int, error) {
 			added, skipped, err := v.importPath(path)
-			v.h.Work().Do(func() {
-				if err != nil {
-					dialog.ShowError(fmt.Errorf("%s: %w", filepath.Base(path), err), v.h.Window())
-					return
-				}
-				dialog.ShowInformation(catalogue.T("Prompt library"), catalogue.F("%d added; %d already kept or empty, skipped.", added, skipped), v.h.Window())
-				v.load()
-			})
+			return [2]int{added, skipped}, err
+		}, func(n [2]int, err error) {
+			if err != nil {
+				dialog.ShowError(fmt.Errorf("%s: %w", filepath.Base(path), err), v.h.Window())
+				return
+			}
+			dialog.ShowInformation(catalogue.T("Prompt library"), catalogue.F("%d added; %d already kept or empty, skipped.", n[0], n[1]), v.h.Window())
+			v.load()
 		})
 	})
 }
@@ -322,17 +317,17 @@ func Keep(h dialogs.Host, text, source string, done func()) {
 		if placement.Selected == placementLabels()[1] {
 			e.Placement = prompts.Before
 		}
-		h.Work().Go(func(ctx context.Context) {
+		work.Run(h.Work(), func(ctx context.Context) error {
 			_, err := prompts.Open(lib).Save(ctx, e)
-			h.Work().Do(func() {
-				if err != nil {
-					dialog.ShowError(err, h.Window())
-					return
-				}
-				if done != nil {
-					done()
-				}
-			})
+			return err
+		}, func(err error) {
+			if err != nil {
+				dialog.ShowError(err, h.Window())
+				return
+			}
+			if done != nil {
+				done()
+			}
 		})
 	}, h.Window())
 	kit.AnswerKeys(d, name)
