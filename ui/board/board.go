@@ -23,6 +23,7 @@ import (
 	"easel/internal/catalogue"
 	"easel/internal/config"
 	"easel/internal/jobs"
+	"easel/internal/library"
 	"easel/internal/spend"
 	"easel/internal/work"
 	"easel/ui/jobview"
@@ -501,14 +502,11 @@ func (b *Board) describe(c *cell, e jobs.Event) {
 		return
 	}
 	id := c.items[0]
-	b.host.Work().Go(func(ctx context.Context) {
-		it, err := lib.Get(ctx, id)
-		b.host.Work().Do(func() {
-			if err == nil && it.RevisedPrompt != "" && it.RevisedPrompt != it.Prompt {
-				notes = append([]string{catalogue.F("The service used: %q", it.RevisedPrompt)}, notes...)
-			}
-			c.said.SetText(strings.Join(notes, " "))
-		})
+	work.Load(b.host.Work(), func(ctx context.Context) (library.Item, error) { return lib.Get(ctx, id) }, func(it library.Item, err error) {
+		if err == nil && it.RevisedPrompt != "" && it.RevisedPrompt != it.Prompt {
+			notes = append([]string{catalogue.F("The service used: %q", it.RevisedPrompt)}, notes...)
+		}
+		c.said.SetText(strings.Join(notes, " "))
 	})
 }
 

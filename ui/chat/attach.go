@@ -21,6 +21,7 @@ import (
 	"easel/internal/catalogue"
 	"easel/internal/imageio"
 	"easel/internal/wording"
+	"easel/internal/work"
 )
 
 // attachments are the images picked or dropped to go with the next
@@ -87,15 +88,14 @@ func (a *attachments) addFiles(paths []string) {
 
 // Attach attaches an image's bytes (Send to Chat from the Gallery).
 func (t *Room) Attach(name string, data []byte) {
-	t.host.Work().Go(func(ctx context.Context) {
-		prepared, err := imageio.Prepare(name, data, imageio.MaxUploadBytes)
-		t.host.Work().Do(func() {
-			if err != nil {
-				t.attached.attach(nil, []string{wording.Sentence(err.Error())})
-				return
-			}
-			t.attached.attach([]attachment{{name: name, data: prepared.Data, thumb: imageio.Fit(prepared.Image, 192)}}, nil)
-		})
+	work.Load(t.host.Work(), func(ctx context.Context) (imageio.Prepared, error) {
+		return imageio.Prepare(name, data, imageio.MaxUploadBytes)
+	}, func(prepared imageio.Prepared, err error) {
+		if err != nil {
+			t.attached.attach(nil, []string{wording.Sentence(err.Error())})
+			return
+		}
+		t.attached.attach([]attachment{{name: name, data: prepared.Data, thumb: imageio.Fit(prepared.Image, 192)}}, nil)
 	})
 }
 

@@ -242,16 +242,13 @@ func (t *Room) openStore() {
 		t.status.SetText(t.storeErr.Error())
 		return
 	}
-	t.host.Work().Go(func(ctx context.Context) {
-		s, err := conversations.Open(ctx, lib)
-		t.host.Work().Do(func() {
-			t.store, t.storeErr = s, err
-			if err != nil {
-				t.status.SetText(err.Error())
-				return
-			}
-			t.list.reloadList()
-		})
+	work.Load(t.host.Work(), func(ctx context.Context) (*conversations.Store, error) { return conversations.Open(ctx, lib) }, func(s *conversations.Store, err error) {
+		t.store, t.storeErr = s, err
+		if err != nil {
+			t.status.SetText(err.Error())
+			return
+		}
+		t.list.reloadList()
 	})
 }
 

@@ -14,6 +14,7 @@ import (
 
 	"easel/internal/catalogue"
 	"easel/internal/conversations"
+	"easel/internal/work"
 	"easel/ui/dialogs"
 	"easel/ui/kit"
 	"easel/ui/widgets/popmenu"
@@ -108,27 +109,24 @@ func (t *convList) reloadList() {
 	if store == nil {
 		return
 	}
-	t.host.Work().Go(func(ctx context.Context) {
-		convs, err := store.List(ctx, q)
-		t.host.Work().Do(func() {
-			if q != t.search.Text {
-				return // typed on since
+	work.Load(t.host.Work(), func(ctx context.Context) ([]conversations.Conversation, error) { return store.List(ctx, q) }, func(convs []conversations.Conversation, err error) {
+		if q != t.search.Text {
+			return // typed on since
+		}
+		if err != nil {
+			t.room.say(err.Error())
+			return
+		}
+		t.convs = convs
+		t.noMatch.Hidden = q == "" || len(convs) > 0
+		t.noMatch.SetText(catalogue.F("No conversation holds “%s”.", q))
+		t.list.Refresh()
+		t.list.UnselectAll()
+		for i, c := range convs {
+			if c.ID == t.room.current() {
+				t.list.Select(i)
 			}
-			if err != nil {
-				t.room.say(err.Error())
-				return
-			}
-			t.convs = convs
-			t.noMatch.Hidden = q == "" || len(convs) > 0
-			t.noMatch.SetText(catalogue.F("No conversation holds “%s”.", q))
-			t.list.Refresh()
-			t.list.UnselectAll()
-			for i, c := range convs {
-				if c.ID == t.room.current() {
-					t.list.Select(i)
-				}
-			}
-		})
+		}
 	})
 }
 

@@ -25,6 +25,7 @@ import (
 	"easel/internal/markup"
 	"easel/internal/mask"
 	"easel/internal/wording"
+	"easel/internal/work"
 	"easel/ui/dialogs"
 	"easel/ui/kit"
 	"easel/ui/widgets/maskpaint"
@@ -343,16 +344,13 @@ func (m *maskTools) importMask() {
 	}
 	dialogs.PickImage(m.host, catalogue.T("Import a mask"), catalogue.T("Import"), func(path string) {
 		name := filepath.Base(path)
-		m.host.Work().Go(func(ctx context.Context) {
-			img, err := decodeMaskFile(path)
-			m.host.Work().Do(func() {
-				if err == nil {
-					err = m.useMask(first, img, name)
-				}
-				if err != nil {
-					dialog.ShowError(fmt.Errorf("%s: %w", name, err), m.host.Window())
-				}
-			})
+		work.Load(m.host.Work(), func(ctx context.Context) (image.Image, error) { return decodeMaskFile(path) }, func(img image.Image, err error) {
+			if err == nil {
+				err = m.useMask(first, img, name)
+			}
+			if err != nil {
+				dialog.ShowError(fmt.Errorf("%s: %w", name, err), m.host.Window())
+			}
 		})
 	})
 }

@@ -19,6 +19,7 @@ import (
 	"easel/internal/library"
 	"easel/internal/pricing"
 	"easel/internal/saver"
+	"easel/internal/work"
 	"easel/ui/dialogs"
 	"easel/ui/kit"
 	"easel/ui/widgets/compare"
@@ -251,19 +252,18 @@ func (p *threadPanel) restore(t threadTurn) {
 	if current.ID == 0 || lib == nil {
 		return
 	}
-	p.host.Work().Go(func(ctx context.Context) {
-		id, err := saver.Restore(ctx, lib, current, t.item, t.Number, mask.Data, saver.RestoreFeather)
-		p.host.Work().Do(func() {
-			if err != nil && id == 0 {
-				p.say(catalogue.F("The area could not be taken back: %v", err))
-				return
-			}
-			p.host.GalleryChanged()
-			p.say(catalogue.F("The painted area is back from turn %d, in a new picture: the next turn of the thread, made here and not charged.", t.Number))
-			if it, err := lib.Get(p.host.Work().Context(), id); err == nil {
-				p.goOn(it)
-			}
-		})
+	work.Load(p.host.Work(), func(ctx context.Context) (int64, error) {
+		return saver.Restore(ctx, lib, current, t.item, t.Number, mask.Data, saver.RestoreFeather)
+	}, func(id int64, err error) {
+		if err != nil && id == 0 {
+			p.say(catalogue.F("The area could not be taken back: %v", err))
+			return
+		}
+		p.host.GalleryChanged()
+		p.say(catalogue.F("The painted area is back from turn %d, in a new picture: the next turn of the thread, made here and not charged.", t.Number))
+		if it, err := lib.Get(p.host.Work().Context(), id); err == nil {
+			p.goOn(it)
+		}
 	})
 }
 
@@ -295,15 +295,12 @@ func (p *threadPanel) showChanges(t threadTurn) {
 	if lib == nil {
 		return
 	}
-	p.host.Work().Go(func(ctx context.Context) {
-		heat, err := export.TurnChanges(ctx, lib, t.Turn)
-		p.host.Work().Do(func() {
-			if err != nil {
-				p.say(catalogue.F("Where turn %d changed could not be shown: %v", t.Number, err))
-				return
-			}
-			showChangeMap(p.host.Window(), t, heat)
-		})
+	work.Load(p.host.Work(), func(ctx context.Context) (*image.NRGBA, error) { return export.TurnChanges(ctx, lib, t.Turn) }, func(heat *image.NRGBA, err error) {
+		if err != nil {
+			p.say(catalogue.F("Where turn %d changed could not be shown: %v", t.Number, err))
+			return
+		}
+		showChangeMap(p.host.Window(), t, heat)
 	})
 }
 

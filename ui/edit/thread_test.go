@@ -57,7 +57,8 @@ func TestTheThreadShowsBesideTheCanvasAndTakesAnAreaBack(t *testing.T) {
 	fromItem(start)
 	send("warmer light")
 	h.Until("two turns in the thread", func() bool { return len(r.thread.turns) == 2 })
-	second := r.thread.turns[1]
+	var second threadTurn
+	h.UI(func() { second = r.thread.turns[1] })
 	var text string
 	h.UI(func() { text = panelText(r) })
 	for _, want := range []string{"Turn 1", "Turn 2 (after 1)", "% changed outside the marks", "warmer light", "Go on", "% changed outside the marks"} {
@@ -110,7 +111,9 @@ func TestTheThreadShowsBesideTheCanvasAndTakesAnAreaBack(t *testing.T) {
 	}
 	h.Until("the restored picture in Edit", func() bool { return r.Inputs()[0].Item == restored.Item })
 
-	heat, err := export.TurnChanges(ctx, lib, r.thread.turns[1].Turn)
+	var turn2 library.Turn
+	h.UI(func() { turn2 = r.thread.turns[1].Turn }) // the panel's rows are the UI goroutine's
+	heat, err := export.TurnChanges(ctx, lib, turn2)
 	if err != nil || heat.Bounds().Dx() != 64 {
 		t.Fatalf("where turn 2 changed: %v", err)
 	}

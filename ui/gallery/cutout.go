@@ -24,6 +24,7 @@ import (
 	"easel/internal/latest"
 	"easel/internal/library"
 	"easel/internal/mask"
+	"easel/internal/work"
 	"easel/ui/kit"
 	"easel/ui/widgets/maskpaint"
 	"easel/ui/widgets/picture"
@@ -159,16 +160,14 @@ func (k *keyer) apply() {
 // opens it in the gallery, or says why it could not be kept.
 func (k *keyer) keepAndOpen(keep func(ctx context.Context) (int64, error)) {
 	t := k.pane
-	t.host.Work().Go(func(ctx context.Context) {
-		id, err := keep(context.WithoutCancel(ctx)) // the user asked for it: it lands even as the window closes
-		t.host.Work().Do(func() {
-			if err != nil {
-				dialog.ShowError(err, t.host.Window())
-				return
-			}
-			t.grid.reload()
-			t.grid.openID(id)
-		})
+	// The user asked for it: it lands even as the window closes.
+	work.Load(t.host.Work(), func(ctx context.Context) (int64, error) { return keep(context.WithoutCancel(ctx)) }, func(id int64, err error) {
+		if err != nil {
+			dialog.ShowError(err, t.host.Window())
+			return
+		}
+		t.grid.reload()
+		t.grid.openID(id)
 	})
 }
 

@@ -20,6 +20,7 @@ import (
 	"easel/internal/imageio"
 	"easel/internal/latest"
 	"easel/internal/library"
+	"easel/internal/work"
 	"easel/ui/dialogs"
 	"easel/ui/imageclip"
 	"easel/ui/kit"
@@ -301,17 +302,14 @@ func (p *detailsPane) copyPicture() {
 func (p *detailsPane) locate(it library.Item) {
 	lib := p.host.Library()
 	dialogs.PickImage(p.host, catalogue.F("Locate %s", filepath.Base(it.File)), catalogue.T("Use this file"), func(src string) {
-		p.host.Work().Go(func(ctx context.Context) {
-			found, err := lib.Locate(ctx, it.ID, src)
-			p.host.Work().Do(func() {
-				if err != nil {
-					dialog.ShowError(err, p.host.Window())
-					return
-				}
-				p.host.Thumbs().Forget(it.ID)
-				p.grid.reload()
-				p.show(found)
-			})
+		work.Load(p.host.Work(), func(ctx context.Context) (library.Item, error) { return lib.Locate(ctx, it.ID, src) }, func(found library.Item, err error) {
+			if err != nil {
+				dialog.ShowError(err, p.host.Window())
+				return
+			}
+			p.host.Thumbs().Forget(it.ID)
+			p.grid.reload()
+			p.show(found)
 		})
 	})
 }

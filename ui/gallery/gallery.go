@@ -472,17 +472,14 @@ func (t *Room) OpenID(id int64) {
 	if lib == nil {
 		return
 	}
-	t.host.Work().Go(func(ctx context.Context) {
-		it, err := lib.Get(ctx, id)
-		t.host.Work().Do(func() {
-			if err != nil {
-				t.count.SetText(catalogue.F("Could not open image %d: %v", id, err))
-				return
-			}
-			t.selected = id
-			t.followSelection()
-			t.Open(it)
-		})
+	work.Load(t.host.Work(), func(ctx context.Context) (library.Item, error) { return lib.Get(ctx, id) }, func(it library.Item, err error) {
+		if err != nil {
+			t.count.SetText(catalogue.F("Could not open image %d: %v", id, err))
+			return
+		}
+		t.selected = id
+		t.followSelection()
+		t.Open(it)
 	})
 }
 
