@@ -418,38 +418,38 @@ func (t *Room) open(id int64) {
 // images) off the UI goroutine, then shows it, and calls then.
 func (t *Room) load(id int64, then func()) {
 	store, lib := t.store, t.host.Library()
-	t.host.Work().Go(func(ctx context.Context) {
-		c, path, err := readConversation(ctx, store, id)
-		thumbs := map[string]image.Image{}
-		for _, m := range path {
+	thumbs := map[string]image.Image{} // filled by the load, read once it is shown
+	work.Load(t.host.Work(), func(ctx context.Context) (branch, error) {
+		b, err := readConversation(ctx, store, id)
+		for _, m := range b.path {
 			for _, img := range m.Images {
 				if _, ok := thumbs[img.Hash]; !ok {
 					thumbs[img.Hash], _ = imageio.DecodeFileFit(lib.Inputs().Path(img.StoredInput), 192)
 				}
 			}
 		}
-		t.host.Work().Do(func() {
-			if err != nil {
-				dialog.ShowError(fmt.Errorf(catalogue.T("cannot open the conversation: %w"), err), t.host.Window())
-				return
-			}
-			for k, v := range thumbs {
-				t.thumbs[k] = v
-			}
-			t.current, t.path = c, path
-			t.title.SetText(c.Title)
-			t.form.show(t.current)
-			t.showPath()
-			t.syncSend()
-			if s := t.replies.of(id); s != nil {
-				s.showNow()
-			} else {
-				t.status.SetText(room.ServiceText(t.host))
-			}
-			if then != nil {
-				then()
-			}
-		})
+		return b, err
+	}, func(b branch, err error) {
+		if err != nil {
+			dialog.ShowError(fmt.Errorf(catalogue.T("cannot open the conversation: %w"), err), t.host.Window())
+			return
+		}
+		for k, v := range thumbs {
+			t.thumbs[k] = v
+		}
+		t.current, t.path = b.conv, b.path
+		t.title.SetText(b.conv.Title)
+		t.form.show(t.current)
+		t.showPath()
+		t.syncSend()
+		if s := t.replies.of(id); s != nil {
+			s.showNow()
+		} else {
+			t.status.SetText(room.ServiceText(t.host))
+		}
+		if then != nil {
+			then()
+		}
 	})
 }
 

@@ -208,15 +208,12 @@ func exportMarkdown(h Host, c conversations.Conversation, path []conversations.M
 // conversation on screen (and the list's highlight) where they were.
 func (t *convList) fetch(id int64, then func(conversations.Conversation, []conversations.Message)) {
 	store := t.room.store()
-	t.host.Work().Go(func(ctx context.Context) {
-		c, path, err := readConversation(ctx, store, id)
-		t.host.Work().Do(func() {
-			if err != nil {
-				dialog.ShowError(fmt.Errorf(catalogue.T("cannot open the conversation: %w"), err), t.host.Window())
-				return
-			}
-			then(c, path)
-		})
+	work.Load(t.host.Work(), func(ctx context.Context) (branch, error) { return readConversation(ctx, store, id) }, func(b branch, err error) {
+		if err != nil {
+			dialog.ShowError(fmt.Errorf(catalogue.T("cannot open the conversation: %w"), err), t.host.Window())
+			return
+		}
+		then(b.conv, b.path)
 	})
 }
 
@@ -228,11 +225,18 @@ func copyMarkdown(h Host, say func(string), c conversations.Conversation, path [
 }
 
 // readConversation reads conversation id and the branch it shows.
-func readConversation(ctx context.Context, store *conversations.Store, id int64) (conversations.Conversation, []conversations.Message, error) {
+func readConversation(ctx context.Context, store *conversations.Store, id int64) (branch, error) {
 	c, err := store.Get(ctx, id)
 	if err != nil {
-		return c, nil, err
+		return branch{conv: c}, err
 	}
 	path, err := store.Path(ctx, id)
-	return c, path, err
+	return branch{conv: c, path: path}, err
+}
+
+// branch is a conversation and the branch of it that is shown, read
+// together.
+type branch struct {
+	conv conversations.Conversation
+	path []conversations.Message
 }

@@ -44,10 +44,7 @@ func (l *Learnt) reload() {
 	if lib == nil || l.profile.ID == "" {
 		return
 	}
-	l.host.Work().Go(func(ctx context.Context) {
-		traits, err := lib.Memory().Traits(ctx, l.profile.ID, "")
-		l.host.Work().Do(func() { l.show(traits, err) })
-	})
+	work.Load(l.host.Work(), func(ctx context.Context) ([]library.Trait, error) { return lib.Memory().Traits(ctx, l.profile.ID, "") }, l.show)
 }
 
 func (l *Learnt) show(traits []library.Trait, err error) {

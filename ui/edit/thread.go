@@ -107,13 +107,10 @@ func (p *threadPanel) follow(again bool) {
 		p.draw(nil)
 		return
 	}
-	p.host.Work().Go(func(ctx context.Context) {
-		turns := readThread(ctx, lib, item)
-		p.host.Work().Do(func() {
-			if n == p.loads {
-				p.draw(turns)
-			}
-		})
+	work.Load(p.host.Work(), func(ctx context.Context) ([]threadTurn, error) { return readThread(ctx, lib, item), nil }, func(turns []threadTurn, _ error) {
+		if n == p.loads {
+			p.draw(turns)
+		}
 	})
 }
 

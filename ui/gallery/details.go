@@ -278,22 +278,22 @@ func (p *detailsPane) copyPicture() {
 	}
 	path, id := lib.Path(p.it), p.opened
 	b.Disable()
-	p.host.Work().Go(func(ctx context.Context) {
+	work.Run(p.host.Work(), func(context.Context) error {
 		data, err := os.ReadFile(path)
 		if err == nil {
 			err = imageclip.CopyImage(data)
 		}
-		p.host.Work().Do(func() {
-			if p.opened != id {
-				return // the pane shows another item, its button enabled
-			}
-			b.Enable()
-			if err != nil {
-				dialog.ShowError(fmt.Errorf(catalogue.T("The image could not be copied: %w"), err), p.host.Window())
-				return
-			}
-			b.SetText(catalogue.T("Image copied"))
-		})
+		return err
+	}, func(err error) {
+		if p.opened != id {
+			return // the pane shows another item, its button enabled
+		}
+		b.Enable()
+		if err != nil {
+			dialog.ShowError(fmt.Errorf(catalogue.T("The image could not be copied: %w"), err), p.host.Window())
+			return
+		}
+		b.SetText(catalogue.T("Image copied"))
 	})
 }
 
@@ -316,9 +316,9 @@ func (p *detailsPane) locate(it library.Item) {
 
 func (p *detailsPane) setFavorite(it library.Item, on bool) {
 	lib := p.host.Library()
-	p.host.Work().Go(func(ctx context.Context) {
-		if err := lib.SetFavorite(ctx, it.ID, on); err != nil {
-			p.host.Work().Do(func() { dialog.ShowError(err, p.host.Window()) })
+	work.Run(p.host.Work(), func(ctx context.Context) error { return lib.SetFavorite(ctx, it.ID, on) }, func(err error) {
+		if err != nil {
+			dialog.ShowError(err, p.host.Window())
 		}
 	})
 }
