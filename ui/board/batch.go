@@ -22,6 +22,7 @@ import (
 	"easel/internal/jobs"
 	"easel/internal/library"
 	"easel/internal/spend"
+	"easel/internal/work"
 	"easel/ui/dialogs"
 	"easel/ui/kit"
 	"easel/ui/room"
@@ -282,19 +283,19 @@ func (b *Board) Sheet(ctx context.Context) (image.Image, error) {
 
 // saveSheet asks where to write the contact sheet, as a PNG.
 func (b *Board) saveSheet() {
-	b.host.Work().Go(func(ctx context.Context) {
+	work.Load(b.host.Work(), func(ctx context.Context) ([]byte, error) {
 		img, err := b.Sheet(ctx)
 		var buf bytes.Buffer
 		if err == nil {
 			err = png.Encode(&buf, img)
 		}
-		b.host.Work().Do(func() {
-			if err != nil {
-				dialog.ShowError(err, b.host.Window())
-				return
-			}
-			dialogs.SaveFile(b.host, catalogue.T("Save contact sheet"), "easel-batch-sheet.png", catalogue.T("contact sheet"), buf.Bytes())
-		})
+		return buf.Bytes(), err
+	}, func(data []byte, err error) {
+		if err != nil {
+			dialog.ShowError(err, b.host.Window())
+			return
+		}
+		dialogs.SaveFile(b.host, catalogue.T("Save contact sheet"), "easel-batch-sheet.png", catalogue.T("contact sheet"), data)
 	})
 }
 
@@ -302,15 +303,15 @@ func (b *Board) saveSheet() {
 // selection.
 func (b *Board) exportFiles() {
 	lib, ids := b.host.Library(), b.items()
-	b.host.Work().Go(func(ctx context.Context) {
+	work.Load(b.host.Work(), func(ctx context.Context) ([]library.Item, error) {
 		var items []library.Item
 		for _, id := range ids {
 			if it, err := lib.Get(ctx, id); err == nil {
 				items = append(items, it)
 			}
 		}
-		b.host.Work().Do(func() { dialogs.ExportMany(b.host, items, lib.Path, nil) })
-	})
+		return items, nil
+	}, func(items []library.Item, _ error) { dialogs.ExportMany(b.host, items, lib.Path, nil) })
 }
 
 // sentence starts s with a capital and ends it with a stop, as the

@@ -509,8 +509,6 @@ func (t *Room) saveSettings() {
 	}
 	t.current = c
 	store := t.store
-	t.host.Work().Go(func(ctx context.Context) {
-		// The user's choice is written even as the window closes.
-		_ = store.SetSettings(context.WithoutCancel(ctx), c)
-	})
+	// The user's choice is written even as the window closes.
+	work.Run(t.host.Work(), func(ctx context.Context) error { return store.SetSettings(context.WithoutCancel(ctx), c) }, nil)
 }

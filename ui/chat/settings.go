@@ -155,12 +155,11 @@ func (t *settingsForm) loadPresets() {
 		t.showPresets([]conversations.Preset{conversations.PromptWriter})
 		return
 	}
-	t.host.Work().Go(func(ctx context.Context) {
-		ps, err := store.Presets(ctx)
+	work.Load(t.host.Work(), store.Presets, func(ps []conversations.Preset, err error) {
 		if err != nil {
 			ps = []conversations.Preset{conversations.PromptWriter}
 		}
-		t.host.Work().Do(func() { t.showPresets(ps) })
+		t.showPresets(ps)
 	})
 }
 

@@ -273,16 +273,15 @@ func (p *threadPanel) goOn(it library.Item) {
 		return
 	}
 	path := lib.Path(it)
-	p.host.Work().Go(func(ctx context.Context) {
+	work.Load(p.host.Work(), func(context.Context) (Input, error) {
 		data, err := imageio.ReadFile(path)
-		in := NewInput(dialogs.ExportName(it, it.Format), "image/"+it.Format, data, it.ID, nil) // named by its prompt
-		p.host.Work().Do(func() {
-			if err != nil {
-				p.say(catalogue.F("The turn's picture could not be read: %v", err))
-				return
-			}
-			p.strip.setFirst(in)
-		})
+		return NewInput(dialogs.ExportName(it, it.Format), "image/"+it.Format, data, it.ID, nil), err // named by its prompt
+	}, func(in Input, err error) {
+		if err != nil {
+			p.say(catalogue.F("The turn's picture could not be read: %v", err))
+			return
+		}
+		p.strip.setFirst(in)
 	})
 }
 
@@ -323,19 +322,18 @@ func (p *threadPanel) saveSheet() {
 	if lib == nil || item == 0 {
 		return
 	}
-	p.host.Work().Go(func(ctx context.Context) {
+	work.Load(p.host.Work(), func(ctx context.Context) ([]byte, error) {
 		img, err := export.ThreadSheet(ctx, lib, item)
-		var data []byte
-		if err == nil {
-			data, err = imageio.EncodePNG(img)
+		if err != nil {
+			return nil, err
 		}
-		p.host.Work().Do(func() {
-			if err != nil {
-				p.say(catalogue.F("The contact sheet could not be made: %v", err))
-				return
-			}
-			dialogs.SaveFile(p.host, catalogue.T("Save contact sheet"), "easel-thread-sheet.png", catalogue.T("contact sheet"), data)
-		})
+		return imageio.EncodePNG(img)
+	}, func(data []byte, err error) {
+		if err != nil {
+			p.say(catalogue.F("The contact sheet could not be made: %v", err))
+			return
+		}
+		dialogs.SaveFile(p.host, catalogue.T("Save contact sheet"), "easel-thread-sheet.png", catalogue.T("contact sheet"), data)
 	})
 }
 
