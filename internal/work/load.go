@@ -2,7 +2,6 @@ package work
 
 import (
 	"context"
-	"sync/atomic"
 )
 
 // Load runs load on a task of s's scope, then show with what it returned
@@ -31,24 +30,6 @@ func Run(s Starter, task func(ctx context.Context) error, then func(err error)) 
 	})
 }
 
-// Latest is a load that may be started again before it ends (a reload as
-// the user types, another picture opened): only the newest one's result
-// is shown, whichever ends last. Its zero value is ready.
-type Latest struct {
-	seq atomic.Uint64
-}
-
-// LoadLatest is Load whose result is dropped when another load of l was
-// started since.
-func LoadLatest[T any](l *Latest, s Starter, load func(ctx context.Context) (T, error), show func(T, error)) {
-	n := l.seq.Add(1)
-	Load(s, load, func(v T, err error) {
-		if l.seq.Load() == n {
-			show(v, err)
-		}
-	})
-}
-
-// Drop makes the results of the loads of l under way stale: none of them
-// is shown.
-func (l *Latest) Drop() { l.seq.Add(1) }
+// A load that may be started again before it ends, where only the newest
+// counts (a search typed letter by letter), is latest.Run's: it cancels
+// the one before as well.

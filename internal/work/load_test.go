@@ -41,26 +41,3 @@ func TestLoadShowsWhatItLoaded(t *testing.T) {
 		t.Errorf("a load the close cut short was shown: %q", u.ran)
 	}
 }
-
-// Of loads started one after another, only the newest one's result is
-// shown, though an older one ends last.
-func TestOnlyTheLatestLoadIsShown(t *testing.T) {
-	u := &ui{}
-	s := New(u.do)
-	var l Latest
-	slow := make(chan struct{})
-	LoadLatest(&l, s, func(context.Context) (string, error) { <-slow; return "old", nil }, func(v string, _ error) { u.ran = append(u.ran, v) })
-	LoadLatest(&l, s, func(context.Context) (string, error) { return "new", nil }, func(v string, _ error) { u.ran = append(u.ran, v) })
-	time.Sleep(20 * time.Millisecond)
-	close(slow)
-	s.Wait()
-	if len(u.ran) != 1 || u.ran[0] != "new" {
-		t.Errorf("shown: %q", u.ran)
-	}
-	l.Drop()
-	LoadLatest(&l, s, func(context.Context) (string, error) { return "again", nil }, func(v string, _ error) { u.ran = append(u.ran, v) })
-	s.Wait()
-	if len(u.ran) != 2 {
-		t.Errorf("after Drop, a newer load: %q", u.ran)
-	}
-}

@@ -65,9 +65,9 @@ func (t *Room) AttachFiles(paths []string) { t.attached.addFiles(paths) }
 // addFiles reads and prepares paths off the UI goroutine, then attaches
 // them.
 func (a *attachments) addFiles(paths []string) {
-	a.host.Work().Go(func(ctx context.Context) {
+	var problems []string // the load's, read once it is shown
+	work.Load(a.host.Work(), func(context.Context) ([]attachment, error) {
 		var atts []attachment
-		var problems []string
 		for _, p := range paths {
 			f, err := os.Open(p)
 			if err != nil {
@@ -82,8 +82,8 @@ func (a *attachments) addFiles(paths []string) {
 			}
 			atts = append(atts, attachment{name: filepath.Base(p), data: prepared.Data, thumb: imageio.Fit(prepared.Image, 192)})
 		}
-		a.host.Work().Do(func() { a.attach(atts, problems) })
-	})
+		return atts, nil
+	}, func(atts []attachment, _ error) { a.attach(atts, problems) })
 }
 
 // Attach attaches an image's bytes (Send to Chat from the Gallery).

@@ -25,6 +25,7 @@ import (
 	"easel/internal/imageio"
 	"easel/internal/mask"
 	"easel/internal/outpaint"
+	"easel/internal/work"
 	"easel/ui/kit"
 	"easel/ui/widgets/picture"
 )
@@ -242,22 +243,21 @@ func (e *expander) apply() {
 	first := e.first.Image
 	canvasSize, margins, byPx := e.size()
 	widenOwn := func(src image.Image) (*outpaint.Plan, error) { return widen(src, canvasSize, margins, byPx, e.anchor) }
-	t.host.Work().Go(func(ctx context.Context) {
+	work.Load(t.host.Work(), func(context.Context) (Input, error) {
 		data, _, err := plan.PNGs()
 		if err == nil {
 			data, err = inOwnSpace(first, data, widenOwn)
 		}
-		var in Input
-		if err == nil {
-			in = NewInput(name, "image/png", data, e.first.Item, plan.Canvas)
+		if err != nil {
+			return Input{}, err
 		}
-		t.host.Work().Do(func() {
-			if err != nil {
-				dialog.ShowError(err, t.host.Window())
-				return
-			}
-			t.useCanvas(in, plan)
-		})
+		return NewInput(name, "image/png", data, e.first.Item, plan.Canvas), nil
+	}, func(in Input, err error) {
+		if err != nil {
+			dialog.ShowError(err, t.host.Window())
+			return
+		}
+		t.useCanvas(in, plan)
 	})
 }
 

@@ -51,6 +51,9 @@ type keyer struct {
 	refine    *widget.Button
 	d         *dialog.CustomDialog
 	loads     *latest.Loads // the preview's keying: the newest is shown
+	// border is the colour read at the picture's edge, the key it
+	// starts from.
+	border string
 }
 
 // makeTransparent decodes the item off the UI goroutine and opens the
@@ -60,22 +63,19 @@ func (p *detailsPane) makeTransparent(it library.Item) {
 	if lib == nil || it.Missing {
 		return
 	}
-	p.host.Work().Go(func(ctx context.Context) {
+	work.Load(p.host.Work(), func(context.Context) (*keyer, error) {
 		img, err := imageio.DecodeFile(lib.Path(it))
-		var small image.Image
-		var border string
-		if err == nil {
-			small = imageio.Fit(img, previewSide)
-			border = cutout.Hex(cutout.BorderColour(img))
+		if err != nil {
+			return nil, err
 		}
-		p.host.Work().Do(func() {
-			if err != nil {
-				dialog.ShowError(err, p.host.Window())
-				return
-			}
-			k := &keyer{pane: p, it: it, full: img, small: small, loads: latest.New(p.host.Work())}
-			k.open(border)
-		})
+		return &keyer{pane: p, it: it, full: img, small: imageio.Fit(img, previewSide), border: cutout.Hex(cutout.BorderColour(img))}, nil
+	}, func(k *keyer, err error) {
+		if err != nil {
+			dialog.ShowError(err, p.host.Window())
+			return
+		}
+		k.loads = latest.New(p.host.Work())
+		k.open(k.border)
 	})
 }
 
@@ -204,10 +204,8 @@ func (k *keyer) openRefine() {
 	}
 	k.d.Hide()
 	t, full := k.pane, k.full
-	t.host.Work().Go(func(ctx context.Context) {
-		keyed := cutout.Key(full, o).Image
-		t.host.Work().Do(func() { k.showRefine(keyed) })
-	})
+	work.Load(t.host.Work(), func(context.Context) (*image.NRGBA, error) { return cutout.Key(full, o).Image, nil },
+		func(keyed *image.NRGBA, _ error) { k.showRefine(keyed) })
 }
 
 func (k *keyer) showRefine(keyed *image.NRGBA) {

@@ -1,7 +1,6 @@
 package gallery
 
 import (
-	"context"
 	"slices"
 	"strings"
 	"sync"
@@ -13,6 +12,7 @@ import (
 
 	"easel/internal/catalogue"
 	"easel/internal/library"
+	"easel/internal/work"
 )
 
 // The filters' "everything" choices, and the orders: functions, as the
@@ -181,18 +181,15 @@ func (f *filterBar) query() (library.Query, string) {
 // goroutine.
 func (f *filterBar) loadFacets(lib *library.Library, h Host) {
 	f.facetsOnce.Do(func() {
-		h.Work().Go(func(ctx context.Context) {
-			facets, err := lib.Facets(ctx)
+		work.Load(h.Work(), lib.Facets, func(facets library.Facets, err error) {
 			if err != nil {
 				return
 			}
-			h.Work().Do(func() {
-				models := append([]string{allModels()}, facets.Models...)
-				if !slices.Equal(models, f.model.Options) {
-					f.model.Options = models
-					f.model.Refresh()
-				}
-			})
+			models := append([]string{allModels()}, facets.Models...)
+			if !slices.Equal(models, f.model.Options) {
+				f.model.Options = models
+				f.model.Refresh()
+			}
 		})
 	})
 }
