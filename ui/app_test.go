@@ -24,6 +24,7 @@ import (
 	"easel/ui/jobview"
 	"easel/ui/room"
 	"easel/ui/room/roomtest"
+	"easel/ui/widgets/searchentry"
 	"easel/ui/widgets/thumbgrid"
 )
 
@@ -131,7 +132,7 @@ func TestTheGalleryGridHasTheKeysAndALetterSearches(t *testing.T) {
 			t.Fatalf("Ctrl+4 focused %T, want the grid", ea.win.Canvas().Focused())
 		}
 		grid.TypedRune('c')
-		search, ok := ea.win.Canvas().Focused().(*widget.Entry)
+		search, ok := ea.win.Canvas().Focused().(*searchentry.Entry)
 		if !ok || search.Text != "c" {
 			t.Fatalf("typing c on the grid focused %T (%v)", ea.win.Canvas().Focused(), ok)
 		}

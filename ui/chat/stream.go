@@ -17,6 +17,7 @@ import (
 	"easel/internal/conversations"
 	"easel/internal/imageio"
 	"easel/internal/pricing"
+	"easel/internal/work"
 	"easel/ui/kit"
 	"easel/ui/room"
 	"easel/ui/widgets/composer"
@@ -113,7 +114,7 @@ func (t *replies) sendMessage(text string) {
 		images = append(images, conversations.NewImage{Name: a.name, Data: a.data})
 		t.open.keepThumb(hashOf(a.data), a.thumb)
 	}
-	t.host.Work().Go(func(ctx context.Context) {
+	work.Load(t.host.Work(), func(ctx context.Context) (int64, error) {
 		if c.ID == 0 {
 			c.Title = conversations.TitleFrom(text)
 			if strings.TrimSpace(text) == "" {
@@ -121,25 +122,22 @@ func (t *replies) sendMessage(text string) {
 			}
 			id, err := store.Create(ctx, c)
 			if err != nil {
-				t.host.Work().Do(func() { t.restoreDraft(text, atts, err) })
-				return
+				return 0, err
 			}
 			c.ID = id
 		} else if err := store.SetSettings(ctx, c); err != nil {
-			t.host.Work().Do(func() { t.restoreDraft(text, atts, err) })
-			return
+			return 0, err
 		}
-		user, err := store.AddUser(ctx, c.ID, c.Leaf, strings.TrimSpace(text), images)
+		return store.AddUser(ctx, c.ID, c.Leaf, strings.TrimSpace(text), images)
+	}, func(user int64, err error) {
 		if err != nil {
-			t.host.Work().Do(func() { t.restoreDraft(text, atts, err) })
+			t.restoreDraft(text, atts, err)
 			return
 		}
-		t.host.Work().Do(func() {
-			if now, _ := t.open.current(); now.ID == 0 || now.ID == c.ID {
-				t.open.setCurrent(c)
-			}
-			t.startReply(c.ID, user, retryFull)
-		})
+		if now, _ := t.open.current(); now.ID == 0 || now.ID == c.ID {
+			t.open.setCurrent(c)
+		}
+		t.startReply(c.ID, user, retryFull)
 	})
 }
 
@@ -329,7 +327,7 @@ func (t *replies) editMessage(id int64) {
 func (t *replies) resend(m conversations.Message, text string) {
 	open, _ := t.open.current()
 	store, lib, conv := t.open.store(), t.host.Library(), open.ID
-	t.host.Work().Go(func(ctx context.Context) {
+	work.Load(t.host.Work(), func(ctx context.Context) (int64, error) {
 		var images []conversations.NewImage
 		for _, img := range m.Images {
 			data, err := imageio.ReadFile(lib.Inputs().Path(img.StoredInput))
@@ -337,14 +335,13 @@ func (t *replies) resend(m conversations.Message, text string) {
 				images = append(images, conversations.NewImage{Name: img.Name, Data: data})
 			}
 		}
-		user, err := store.AddUser(ctx, conv, m.Parent, strings.TrimSpace(text), images)
-		t.host.Work().Do(func() {
-			if err != nil {
-				dialog.ShowError(err, t.host.Window())
-				return
-			}
-			t.startReply(conv, user, retryFull)
-		})
+		return store.AddUser(ctx, conv, m.Parent, strings.TrimSpace(text), images)
+	}, func(user int64, err error) {
+		if err != nil {
+			dialog.ShowError(err, t.host.Window())
+			return
+		}
+		t.startReply(conv, user, retryFull)
 	})
 }
 

@@ -27,6 +27,7 @@ import (
 	"easel/internal/jobs"
 	"easel/internal/library"
 	"easel/internal/wording"
+	"easel/internal/work"
 	"easel/ui/board"
 	"easel/ui/dialogs"
 	"easel/ui/jobview"
@@ -268,14 +269,14 @@ func (t *Room) showFirst() {
 	}
 	in := *first
 	painted := t.mask.masks[key(first)] // not painted while another shows
-	t.host.Work().Go(func(ctx context.Context) {
-		// Decoded and made ready to paint on here: for a 50 MB
-		// reference both take long enough to stall the window. In turn
-		// with the strip's thumbnails, so the two leave the UI
-		// goroutine a core.
-		var img image.Image
+	// Decoded and made ready to paint on off the UI goroutine: for a
+	// 50 MB reference both take long enough to stall the window. In turn
+	// with the strip's thumbnails, so the two leave the UI goroutine a
+	// core.
+	work.Load(t.host.Work(), func(context.Context) (*maskpaint.Prepared, error) {
 		var prepared *maskpaint.Prepared
 		cores.Hold(func() {
+			var img image.Image
 			var err error
 			if in.Image.Data == nil && in.Image.Path != "" {
 				// From the file as it streams: its bytes whole beside
@@ -289,13 +290,13 @@ func (t *Room) showFirst() {
 			}
 			prepared = maskpaint.Prepare(img, painted)
 		})
-		t.host.Work().Do(func() {
-			t.mask.show(&in, prepared)
-			if t.expandNext && img != nil && !t.mask.differs(&in) {
-				t.expandNext = false
-				t.ExpandCanvas()
-			}
-		})
+		return prepared, nil
+	}, func(prepared *maskpaint.Prepared, _ error) {
+		t.mask.show(&in, prepared)
+		if t.expandNext && prepared.Mask() != nil && !t.mask.differs(&in) {
+			t.expandNext = false
+			t.ExpandCanvas()
+		}
 	})
 }
 

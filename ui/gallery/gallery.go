@@ -237,25 +237,35 @@ func (t *Room) Reload() {
 	seq := t.query
 	pager := lib.NewPager(q, Page)
 	filtered := q.Search != "" || q.Favorites || t.filters.active()
-	t.host.Work().Go(func(ctx context.Context) {
-		n, cerr := pager.Count(ctx)
-		all := n
+	// The count and the first page; the count's failure is the error
+	// the load returns, the page's rides in counted.
+	work.Load(t.host.Work(), func(ctx context.Context) (counted, error) {
+		var c counted
+		var cerr error
+		c.n, cerr = pager.Count(ctx)
+		c.all = c.n
 		if cerr == nil && filtered {
-			all, cerr = lib.Count(ctx, library.Query{})
+			c.all, cerr = lib.Count(ctx, library.Query{})
 		}
-		var err error
-		if cerr == nil && n > 0 {
-			err = pager.Load(ctx, 0)
+		if cerr == nil && c.n > 0 {
+			c.err = pager.Load(ctx, 0)
 		}
-		t.host.Work().Do(func() {
-			if seq != t.query {
-				return // a newer query is on its way
-			}
-			t.answered = seq
-			t.showPage(pager, n, all, filtered, err, cerr)
-		})
+		return c, cerr
+	}, func(c counted, cerr error) {
+		if seq != t.query {
+			return // a newer query is on its way
+		}
+		t.answered = seq
+		t.showPage(pager, c.n, c.all, filtered, c.err, cerr)
 	})
 	t.filters.loadFacets(lib, t.host)
+}
+
+// counted is a query's answer: how many items match it (n) and how
+// many there are (all), and why its first page could not be read.
+type counted struct {
+	n, all int
+	err    error
 }
 
 func (t *Room) showPage(pager *library.Pager, n, all int, filtered bool, err, countErr error) {
