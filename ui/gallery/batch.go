@@ -101,14 +101,13 @@ func (b *selectionBar) withSelection(f func([]library.Item)) {
 	if pager == nil || len(order) == 0 {
 		return
 	}
-	b.host.Work().Go(func(ctx context.Context) {
+	work.Load(b.host.Work(), func(ctx context.Context) ([]library.Item, error) {
 		items := make([]library.Item, 0, len(order))
 		for _, i := range order {
 			it, ok := pager.Item(i)
 			if !ok {
 				if err := pager.Load(ctx, pager.Page(i)); err != nil {
-					b.host.Work().Do(func() { dialog.ShowError(err, b.host.Window()) })
-					return
+					return nil, err
 				}
 				if it, ok = pager.Item(i); !ok {
 					continue
@@ -116,11 +115,14 @@ func (b *selectionBar) withSelection(f func([]library.Item)) {
 			}
 			items = append(items, it)
 		}
-		b.host.Work().Do(func() {
-			if pager == b.pager() {
-				f(items)
-			}
-		})
+		return items, nil
+	}, func(items []library.Item, err error) {
+		switch {
+		case err != nil:
+			dialog.ShowError(err, b.host.Window())
+		case pager == b.pager():
+			f(items)
+		}
 	})
 }
 
@@ -134,7 +136,9 @@ func (b *selectionBar) favouriteSelection() {
 			all = all && it.Favorite
 		}
 		openedID := b.pane.opened
-		b.host.Work().Go(func(ctx context.Context) {
+		// The item open in the details, read again: its Favourite box
+		// follows.
+		work.Load(b.host.Work(), func(ctx context.Context) (*library.Item, error) {
 			var opened *library.Item
 			for _, it := range items {
 				_ = lib.SetFavorite(ctx, it.ID, !all)
@@ -144,16 +148,16 @@ func (b *selectionBar) favouriteSelection() {
 					}
 				}
 			}
-			b.host.Work().Do(func() {
-				text := catalogue.N("%d images marked as favourites", len(items), len(items))
-				if all {
-					text = catalogue.N("%d images no longer favourites", len(items), len(items))
-				}
-				b.access.say(text)
-				if opened != nil && opened.ID == b.pane.opened {
-					b.pane.show(*opened) // its Favourite box follows
-				}
-			})
+			return opened, nil
+		}, func(opened *library.Item, _ error) {
+			text := catalogue.N("%d images marked as favourites", len(items), len(items))
+			if all {
+				text = catalogue.N("%d images no longer favourites", len(items), len(items))
+			}
+			b.access.say(text)
+			if opened != nil && opened.ID == b.pane.opened {
+				b.pane.show(*opened)
+			}
 		})
 	})
 }
@@ -240,9 +244,9 @@ func (t *Room) Import(paths []string) {
 	if lib == nil {
 		return
 	}
-	t.host.Work().Go(func(ctx context.Context) {
+	var problems []string // the load's, read once it is shown
+	work.Load(t.host.Work(), func(ctx context.Context) ([2]int, error) {
 		added, existing := 0, 0
-		var problems []string
 		for _, p := range paths {
 			data, err := readImport(p)
 			if err == nil {
@@ -258,17 +262,18 @@ func (t *Room) Import(paths []string) {
 				problems = append(problems, err.Error())
 			}
 		}
-		t.host.Work().Do(func() {
-			msg := catalogue.N("Imported %d images", added, added)
-			if existing > 0 {
-				msg += catalogue.F("; %d already in the gallery", existing)
-			}
-			t.count.SetText(msg + catalogue.T("."))
-			if len(problems) > 0 {
-				dialog.ShowError(errors.New(strings.Join(problems, "\n")), t.host.Window()) // one file a line
-			}
-			t.Reload()
-		})
+		return [2]int{added, existing}, nil
+	}, func(n [2]int, _ error) {
+		added, existing := n[0], n[1]
+		msg := catalogue.N("Imported %d images", added, added)
+		if existing > 0 {
+			msg += catalogue.F("; %d already in the gallery", existing)
+		}
+		t.count.SetText(msg + catalogue.T("."))
+		if len(problems) > 0 {
+			dialog.ShowError(errors.New(strings.Join(problems, "\n")), t.host.Window()) // one file a line
+		}
+		t.Reload()
 	})
 }
 
