@@ -20,6 +20,7 @@ import (
 	"easel/internal/export"
 	"easel/internal/imageio"
 	"easel/internal/library"
+	"easel/internal/work"
 	"easel/ui/kit"
 )
 
@@ -202,21 +203,21 @@ func SaveEncoded(h Host, title, name, what string, encode func() ([]byte, error)
 
 func writeChecked(h Host, target, what string, encode func() ([]byte, error), done func(to string, err error)) {
 	write := func() {
-		h.Work().Go(func(ctx context.Context) {
+		work.Run(h.Work(), func(context.Context) error {
 			data, err := encode()
 			if err == nil {
 				err = atomicfile.WriteMode(target, data, 0o644)
 			}
-			h.Work().Do(func() {
-				if err != nil {
-					dialog.ShowError(fmt.Errorf(catalogue.T("the %s was not written to %s: %w"), what, target, err), h.Window())
-				} else {
-					dialog.ShowInformation(catalogue.T("Saved"), catalogue.F("The %s was written to %s.", what, target), h.Window())
-				}
-				if done != nil {
-					done(target, err)
-				}
-			})
+			return err
+		}, func(err error) {
+			if err != nil {
+				dialog.ShowError(fmt.Errorf(catalogue.T("the %s was not written to %s: %w"), what, target, err), h.Window())
+			} else {
+				dialog.ShowInformation(catalogue.T("Saved"), catalogue.F("The %s was written to %s.", what, target), h.Window())
+			}
+			if done != nil {
+				done(target, err)
+			}
 		})
 	}
 	st, err := os.Lstat(target)

@@ -383,7 +383,11 @@ func (e *pricesEditor) showBalance() {
 		return
 	}
 	p := e.profile
-	e.host.Work().Go(func(ctx context.Context) {
+	type said struct {
+		lines, gatewayRates []string
+		unreported          bool
+	}
+	work.Load(e.host.Work(), func(ctx context.Context) (said, error) {
 		lines := make([]string, len(e.keys))
 		gatewayRates := make([]string, len(e.keys))
 		unreported := false
@@ -401,17 +405,17 @@ func (e *pricesEditor) showBalance() {
 			}
 			lines[i] = catalogue.F("Pays ×%s (%s). %s", spend.FormatRate(rate), spend.RateSourceText(from), st.Explain())
 		}
-		e.host.Work().Do(func() {
-			for i, k := range e.keys {
-				k.info.SetText(lines[i])
-				if gatewayRates[i] != "" {
-					k.Rate.SetPlaceHolder(gatewayRates[i])
-				}
+		return said{lines, gatewayRates, unreported}, nil
+	}, func(s said, _ error) {
+		for i, k := range e.keys {
+			k.info.SetText(s.lines[i])
+			if s.gatewayRates[i] != "" {
+				k.Rate.SetPlaceHolder(s.gatewayRates[i])
 			}
-			if unreported {
-				e.askAgain.Show()
-			}
-		})
+		}
+		if s.unreported {
+			e.askAgain.Show()
+		}
 	})
 }
 

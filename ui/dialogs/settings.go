@@ -13,6 +13,7 @@ import (
 
 	"easel/internal/catalogue"
 	"easel/internal/config"
+	"easel/internal/work"
 	"easel/ui/kit"
 )
 
@@ -291,15 +292,16 @@ func (s *Settings) open(p config.Profile) {
 	}
 	if p.ID != "" && !p.ReadOnly {
 		form := s.Form
-		s.host.Work().Go(func(ctx context.Context) { s.showKeyState(ctx, form, p) })
+		s.showKeyState(form, p)
 	}
 }
 
 // showKeyState says whether the keyring holds a key for p, without
-// showing it; it runs off the UI goroutine.
-func (s *Settings) showKeyState(ctx context.Context, f *ProfileForm, p config.Profile) {
-	state := keyPlaceholder(s.host.Session().Keys().State(ctx, p.ID))
-	s.host.Work().Do(func() {
+// showing it, read off the UI goroutine.
+func (s *Settings) showKeyState(f *ProfileForm, p config.Profile) {
+	work.Load(s.host.Work(), func(ctx context.Context) (string, error) {
+		return keyPlaceholder(s.host.Session().Keys().State(ctx, p.ID)), nil
+	}, func(state string, _ error) {
 		if s.Form == f && f.typedKey() == "" {
 			f.Key.SetPlaceHolder(state)
 		}

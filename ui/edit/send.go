@@ -2,11 +2,13 @@ package edit
 
 import (
 	"context"
+	"errors"
 
 	"easel/internal/api"
 	"easel/internal/catalogue"
 	"easel/internal/jobs"
 	"easel/internal/markup"
+	"easel/internal/work"
 	"easel/ui/board"
 )
 
@@ -47,33 +49,34 @@ func (t sending) request(use func(jobs.Request)) {
 	keep := t.keep.request(req.Mask != nil)
 	shape, pad := t.keep.pads(req.Mask != nil)
 	marks := t.mask.painter.Marks.All()
-	t.host.Work().Go(func(ctx context.Context) {
+	// Converted, padded and marked off the UI goroutine; an error is
+	// the status line's sentence.
+	work.Load(t.host.Work(), func(context.Context) (jobs.Request, error) {
 		converted, err := jobs.InSRGB(&req, keep)
 		if err != nil {
-			t.host.Work().Do(func() {
-				t.SetStatus(catalogue.F("The images could not be converted to sRGB, so nothing was sent: %v", err))
-			})
-			return
+			return jobs.Request{}, errors.New(catalogue.F("The images could not be converted to sRGB, so nothing was sent: %v", err))
 		}
 		if pad {
 			if err = jobs.PadFirst(&req, keep, shape); err != nil {
-				t.host.Work().Do(func() { t.SetStatus(catalogue.F("The first image could not be padded to the model's shape: %v", err)) })
-				return
+				return jobs.Request{}, errors.New(catalogue.F("The first image could not be padded to the model's shape: %v", err))
 			}
 		}
 		mode, original, err := markup.Apply(&req, marks)
-		t.host.Work().Do(func() {
-			if err != nil {
-				t.SetStatus(catalogue.F("The marks could not be put in, so nothing was sent: %v", err))
-				return
-			}
-			if original != nil && keep != nil && keep.First == nil {
-				// Kept from the first image as the user gave it,
-				// never from a copy with the marks drawn on.
-				keep.First = original
-			}
-			use(jobs.Request{Edit: &req, Parents: parents, Continues: continues, Keep: keep, Marked: mode.Sentence(), Converted: converted})
-		})
+		if err != nil {
+			return jobs.Request{}, errors.New(catalogue.F("The marks could not be put in, so nothing was sent: %v", err))
+		}
+		if original != nil && keep != nil && keep.First == nil {
+			// Kept from the first image as the user gave it, never
+			// from a copy with the marks drawn on.
+			keep.First = original
+		}
+		return jobs.Request{Edit: &req, Parents: parents, Continues: continues, Keep: keep, Marked: mode.Sentence(), Converted: converted}, nil
+	}, func(r jobs.Request, err error) {
+		if err != nil {
+			t.SetStatus(err.Error())
+			return
+		}
+		use(r)
 	})
 }
 

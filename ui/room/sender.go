@@ -19,6 +19,7 @@ import (
 	"easel/internal/library"
 	"easel/internal/pricing"
 	"easel/internal/spend"
+	"easel/internal/work"
 	"easel/ui/dragout"
 	"easel/ui/imageform"
 	"easel/ui/jobview"
@@ -344,20 +345,31 @@ func (s *Sender) OtherGroup(model string, req jobs.Request, found func(group str
 	if len(p.Groups) == 0 || req.Profile != p.ID {
 		return
 	}
-	s.host.Work().Go(func(ctx context.Context) {
+	type listing struct {
+		group  string
+		client *api.Client
+	}
+	work.Load(s.host.Work(), func(ctx context.Context) (listing, error) {
 		g, client, ok := sess.Keys().OtherGroupListing(ctx, p, model)
 		if !ok {
+			return listing{}, errNoGroup
+		}
+		return listing{g, client}, nil
+	}, func(l listing, err error) {
+		if err != nil {
 			return
 		}
-		s.host.Work().Do(func() {
-			found(g, func() {
-				again := req
-				again.Service, again.Group = client, g // billed and learnt as that key's
-				s.Retry(again)
-			})
+		found(l.group, func() {
+			again := req
+			again.Service, again.Group = l.client, l.group // billed and learnt as that key's
+			s.Retry(again)
 		})
 	})
 }
+
+// errNoGroup is OtherGroup's load finding no other group that lists the
+// model: nothing to offer.
+var errNoGroup = errors.New("no other group lists the model")
 
 // Retry sends a failed job's request again, as it was (same profile,
 // same client, same options); an interrupted one from before the last
