@@ -50,3 +50,50 @@ func TestUIStartsWorkOneWay(t *testing.T) {
 		t.Errorf("%d go statements in ui/ (at most %d): start work with the host's Go\n%s", goStmts, maxGoInUI, strings.Join(where, "\n"))
 	}
 }
+
+// maxHandLoadsInUI is how many tasks ui/ may start by hand on its scope
+// (Work().Go) outside its tests: a load and the widgets it fills are
+// work.Load, a write and its ending work.Run, and a load where only the
+// newest counts latest.Run. What is left is work of another shape: a
+// send that asks its questions as it goes, the budget's question, the
+// Edit session's timed save and its read, a drop that shows each file
+// as it is ready, a chat reply, a connection test and its listing, an
+// export with its progress, a picker filling its thumbnails.
+const maxHandLoadsInUI = 10
+
+func TestUIWritesLoadsOnce(t *testing.T) {
+	var where []string
+	err := filepath.WalkDir("../../ui", func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return err
+		}
+		fset := token.NewFileSet()
+		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
+		if err != nil {
+			return err
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			sel, ok := call.Fun.(*ast.SelectorExpr)
+			if !ok || sel.Sel.Name != "Go" {
+				return true
+			}
+			if inner, ok := sel.X.(*ast.CallExpr); ok {
+				if w, ok := inner.Fun.(*ast.SelectorExpr); ok && w.Sel.Name == "Work" {
+					where = append(where, fset.Position(call.Pos()).String())
+				}
+			}
+			return true
+		})
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(where) > maxHandLoadsInUI {
+		t.Errorf("%d tasks started by hand in ui/ (at most %d): a load is work.Load, a write work.Run\n%s", len(where), maxHandLoadsInUI, strings.Join(where, "\n"))
+	}
+}

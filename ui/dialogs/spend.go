@@ -185,31 +185,37 @@ func (v *SpendView) Load() {
 	v.loads++
 	n, q := v.loads, v.query(time.Now())
 	p, client := v.h.Session().Current(), v.h.Session().Client()
-	v.h.Work().Go(func(window context.Context) {
+	type read struct {
+		rec     spend.Reconciliation
+		recErr  error
+		totals  []library.Total
+		toCheck []library.Entry
+	}
+	work.Load(v.h.Work(), func(window context.Context) (read, error) {
 		// The gateway's own figure first: reading it settles the ledger
 		// the totals are then read from.
-		var rec spend.Reconciliation
-		recErr := errNoKey
+		r := read{recErr: errNoKey}
 		if client != nil && p.ID != "" {
 			ctx, cancel := context.WithTimeout(window, 20*time.Second)
-			rec, recErr = spend.Reconcile(ctx, lib, p, client, time.Now())
+			r.rec, r.recErr = spend.Reconcile(ctx, lib, p, client, time.Now())
 			cancel()
 		}
-		totals, err := lib.Ledger().Spend(window, q)
-		toCheck, _ := lib.Ledger().ToCheck(window, p.ID, q.Since, spend.MaxToCheck)
-		v.h.Work().Do(func() {
-			v.showGateway(rec, recErr)
-			v.settles = recErr == nil && rec.HasGateway
-			if n != v.loads {
-				return // the choices changed since
-			}
-			v.setToCheck(toCheck)
-			if err != nil {
-				v.summary.SetText(catalogue.T("The ledger could not be read: ") + err.Error())
-				return
-			}
-			v.Show(totals)
-		})
+		var err error
+		r.totals, err = lib.Ledger().Spend(window, q)
+		r.toCheck, _ = lib.Ledger().ToCheck(window, p.ID, q.Since, spend.MaxToCheck)
+		return r, err
+	}, func(r read, err error) {
+		v.showGateway(r.rec, r.recErr)
+		v.settles = r.recErr == nil && r.rec.HasGateway
+		if n != v.loads {
+			return // the choices changed since
+		}
+		v.setToCheck(r.toCheck)
+		if err != nil {
+			v.summary.SetText(catalogue.T("The ledger could not be read: ") + err.Error())
+			return
+		}
+		v.Show(r.totals)
 	})
 }
 

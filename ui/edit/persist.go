@@ -14,6 +14,7 @@ import (
 	"easel/internal/imageio"
 	"easel/internal/markup"
 	"easel/internal/mask"
+	"easel/internal/work"
 	"easel/ui/dialogs"
 )
 
@@ -79,8 +80,8 @@ func (k *sessionKeeper) changed() {
 		k.host.Work().Do(func() {
 			k.due.Store(false)
 			snap, dir := k.snapshot(), k.dir()
-			k.host.Work().Go(func(context.Context) {
-				if err := editsession.Save(dir, snap.session()); err != nil {
+			work.Run(k.host.Work(), func(context.Context) error { return editsession.Save(dir, snap.session()) }, func(err error) {
+				if err != nil {
 					slog.Warn("edit: the session could not be kept", "err", err)
 				}
 			})
@@ -139,9 +140,9 @@ func (k *sessionKeeper) restore() {
 		k.restored.Store(true)
 		return
 	}
-	k.host.Work().Go(func(ctx context.Context) {
+	work.Load(k.host.Work(), func(ctx context.Context) (kept, error) {
 		s, err := editsession.Load(dir)
-		inputs, masks := make([]Input, 0, len(s.Inputs)), make([]*mask.Mask, 0, len(s.Inputs))
+		r := kept{inputs: make([]Input, 0, len(s.Inputs)), masks: make([]*mask.Mask, 0, len(s.Inputs)), marks: s.Marks}
 		for _, e := range s.Inputs {
 			in, ok := k.input(ctx, e)
 			if !ok {
@@ -151,25 +152,33 @@ func (k *sessionKeeper) restore() {
 			if img, derr := imageio.DecodeBounded(bytes.NewReader(e.Mask), imageio.MaxPixels); e.Mask != nil && derr == nil {
 				m = mask.FromImage(img)
 			}
-			inputs, masks = append(inputs, in), append(masks, m)
+			r.inputs, r.masks = append(r.inputs, in), append(r.masks, m)
 		}
-		k.host.Work().Do(func() {
-			k.restored.Store(true)
-			if err != nil {
-				k.strip.say(err.Error())
+		return r, err
+	}, func(r kept, err error) {
+		k.restored.Store(true)
+		if err != nil {
+			k.strip.say(err.Error())
+		}
+		if k.superseded.Load() || len(k.strip.inputs) > 0 || len(r.inputs) == 0 {
+			return // the designer began another meanwhile
+		}
+		for i := range r.inputs {
+			if r.masks[i] != nil {
+				k.mask.masks[key(&r.inputs[i])] = r.masks[i]
 			}
-			if k.superseded.Load() || len(k.strip.inputs) > 0 || len(inputs) == 0 {
-				return // the designer began another meanwhile
-			}
-			for i := range inputs {
-				if masks[i] != nil {
-					k.mask.masks[key(&inputs[i])] = masks[i]
-				}
-			}
-			k.mask.pendingMarks = s.Marks
-			k.strip.add(inputs...)
-		})
+		}
+		k.mask.pendingMarks = r.marks
+		k.strip.add(r.inputs...)
 	})
+}
+
+// kept is a session read back: its inputs made again, each one's mask
+// (nil: none painted), and the marks.
+type kept struct {
+	inputs []Input
+	masks  []*mask.Mask
+	marks  *markup.Marks
 }
 
 // input is a session's input made again: a gallery picture read from
