@@ -372,9 +372,6 @@ func (c *Client) suggest(ctx context.Context, e *Error, model string) {
 	e.Hint = hintFor(e, model)
 }
 
-// redact removes from s any run of 8 or more characters of the API key:
-// some services echo a masked key in their messages, and an error text
-// may end up in a log or a screenshot.
 // Redact removes every run of eight or more characters of secret from s.
 // A secret shorter than that (a local server's "x") is removed only where
 // it stands as a word of its own: masked inside words, it would turn

@@ -11,7 +11,8 @@ type scrubber struct {
 	secret string
 }
 
-// redact removes the key from s.
+// redact removes the key from text: some services echo a masked key in
+// their messages, and an error text may end up in a log or a screenshot.
 func (s scrubber) redact(text string) string { return Redact(text, s.secret) }
 
 // line is text of the service's as it may be shown on one line.

@@ -5,7 +5,6 @@ import (
 
 	"easel/internal/api"
 	"easel/internal/catalogue"
-	"easel/internal/config"
 	"easel/internal/honesty"
 	"easel/internal/library"
 )
@@ -65,9 +64,4 @@ func flagOf(field string) string {
 		return "format"
 	}
 	return strings.ReplaceAll(field, "_", "-")
-}
-
-// serviceKey is what the memory keeps p's key's traits for model under.
-func serviceKey(p config.Profile, model string, edit bool) library.ServiceKey {
-	return library.KeyFor(p.ID, p.UsingGroup(), model, edit)
 }

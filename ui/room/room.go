@@ -108,17 +108,13 @@ func ReadyText(h ServiceHost) string {
 	return h.Session().ReadyText()
 }
 
-// SubmitImageJob sends a checked Generate or Edit request as a job on the
+// submitAsked sends a checked Generate or Edit request as a job on the
 // connected profile, once the model name is confirmed; opts is the
 // request's options, whose model the confirmation may swap for a listed
 // one. What is known of it is then read once and asked about in one
-// goroutine (sendPlanned); a refusal goes to status.
-func SubmitImageJob(h SendHost, model *modelpick.Picker, opts *api.ImageOptions, req jobs.Request, status func(string)) {
-	submitAsked(h, model, opts, req, status, nil)
-}
-
-// submitAsked is SubmitImageJob that also asks about values the service
-// refused before, when nearest says what using the nearest ones does.
+// goroutine (sendPlanned), values the service refused before included
+// when nearest says what using the nearest ones does; a refusal goes to
+// status.
 func submitAsked(h SendHost, model *modelpick.Picker, opts *api.ImageOptions, req jobs.Request, status func(string), nearest func([]honesty.Refusal)) {
 	modelpick.Confirm(h.Window(), model, func() {
 		opts.Model = model.Text()
