@@ -242,6 +242,14 @@ func undecodedOnly(res *ImageResult, resp *http.Response) (*ImageResult, error) 
 	return nil, e
 }
 
+// previewFormat is a preview's format, read from its header; ok is false
+// for one that is no picture or claims more pixels than Easel decodes:
+// a preview is a courtesy, dropped rather than failed.
+func previewFormat(img []byte) (string, bool) {
+	format, w, h, err := imageio.SniffImage(img)
+	return format, err == nil && imageio.CheckPixels(w, h) == nil
+}
+
 // checkedImage reads an image's format and size from its header and
 // refuses one that claims more pixels than Easel will decode, before
 // anything decodes it.
@@ -352,8 +360,8 @@ func (c *Client) readImageStream(ctx context.Context, resp *http.Response, model
 				res.DroppedPreviews++
 				continue
 			}
-			format, pw, ph, err := imageio.SniffImage(img)
-			if err != nil || imageio.CheckPixels(pw, ph) != nil {
+			format, ok := previewFormat(img)
+			if !ok {
 				res.DroppedPreviews++
 				continue
 			}

@@ -12,7 +12,6 @@ import (
 	"github.com/tidwall/gjson"
 
 	"easel/internal/catalogue"
-	"easel/internal/imageio"
 )
 
 // DefaultTurnModel is the text model a turn through the Responses API
@@ -134,7 +133,10 @@ func (c *Client) respond(ctx context.Context, req EditRequest, onPartial func(Pa
 			return nil, webPage(resp)
 		}
 		var body []byte
-		body, err = io.ReadAll(&limitedReader{r: resp.Body, left: c.cfg.MaxResponse})
+		body, err = io.ReadAll(io.LimitReader(resp.Body, c.cfg.MaxResponse+1))
+		if err == nil && int64(len(body)) > c.cfg.MaxResponse {
+			err = &TooLongError{Limit: c.cfg.MaxResponse}
+		}
 		if err != nil {
 			return nil, c.readErr(rctx, err, o.Model)
 		}
@@ -303,8 +305,8 @@ func (res *ImageResult) streamPreview(ev gjson.Result, o ImageOptions, onPartial
 		res.DroppedPreviews++
 		return
 	}
-	format, w, h, err := imageio.SniffImage(img)
-	if err != nil || imageio.CheckPixels(w, h) != nil {
+	format, ok := previewFormat(img)
+	if !ok {
 		res.DroppedPreviews++
 		return
 	}
@@ -312,25 +314,6 @@ func (res *ImageResult) streamPreview(ev gjson.Result, o ImageOptions, onPartial
 	if onPartial != nil {
 		onPartial(Partial{Index: int(ev.Get("partial_image_index").Int()), Data: img, Format: format})
 	}
-}
-
-// limitedReader reads at most left bytes and fails past them: an answer
-// larger than any turn's is refused, not read to the end.
-type limitedReader struct {
-	r    io.Reader
-	left int64
-}
-
-func (l *limitedReader) Read(p []byte) (int, error) {
-	if l.left <= 0 {
-		return 0, &TooLongError{Limit: l.left}
-	}
-	if int64(len(p)) > l.left {
-		p = p[:l.left]
-	}
-	n, err := l.r.Read(p)
-	l.left -= int64(n)
-	return n, err
 }
 
 // LaneRefused reports an error that says the service cannot take a turn
