@@ -94,8 +94,9 @@ func TestAnUndrawablePictureIsSaidAndTheWindowStaysUp(t *testing.T) {
 // after it): the picture is kept, the window stays up, and a start on
 // that gallery opens and shows the Gallery. The profile is refused by
 // Easel's check in front of the ICC library, so the pixels are drawn as
-// sRGB and the details say the profile is damaged
-// (docs/icc-bomb-card.png, docs/icc-bomb-gallery.png).
+// sRGB; the card says Easel could not draw its colours as made and why,
+// and the details say the profile is damaged (docs/icc-bomb-card.png,
+// docs/icc-bomb-gallery.png).
 func TestAPaidAnswerCarryingAProfileBombKeepsTheWindowUp(t *testing.T) {
 	bin := binary(t, "EASEL_BIN")
 	bomb, err := filepath.Abs("../internal/colour/testdata/bomb-tagcount.icc")

@@ -43,6 +43,7 @@ func (k Known) Describe() string {
 		MaskShape:    {catalogue.T("answers masked edits at the first image's shape"), catalogue.F("answers masked edits at another shape (asked %s, got %s)", k.Asked, k.Got)},
 		References:   {catalogue.T("shows the model every reference image"), catalogue.F("drops reference images (sent %s, at most %s reached the model)", k.Asked, k.Got)},
 		Credentials:  {catalogue.T("keeps the Content Credentials the model's maker signs with"), catalogue.T("drops the Content Credentials the model's maker signs with")},
+		Colours:      {catalogue.T("sends colour profiles Easel reads"), catalogue.F("sends a colour profile that %s", k.Got)},
 	}[k.Trait]
 	if f, v, ok := k.Trait.Value(); ok {
 		what = [2]string{describeValue(f, v, true), describeValue(f, v, false)}

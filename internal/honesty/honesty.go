@@ -73,6 +73,11 @@ const (
 	// its pictures with arrived with them (capability's Signed); a route
 	// that re-encodes them drops the signature.
 	Credentials Trait = "credentials"
+	// Colours: a picture's embedded colour profile is one Easel can use.
+	// One it cannot (damaged, unreadable, not RGB) leaves the picture
+	// drawn as sRGB, not as made; measured only on pictures with a
+	// profile.
+	Colours Trait = "colours"
 )
 
 // MinImageTokens is the fewest input tokens one reference image costs
@@ -169,6 +174,8 @@ func (c Check) sentence(restored bool) string {
 		return catalogue.F("the service answered at %s, not the first image's %s: whether it kept what your mask protects could not be measured", c.Got, c.Asked)
 	case Credentials:
 		return catalogue.T("the picture came without the Content Credentials its model's maker signs with: this route re-encoded or stripped them")
+	case Colours:
+		return catalogue.F("Easel could not draw this picture's colours as made: its embedded colour profile %s, so it is shown as sRGB (the file is kept as it came)", c.Got)
 	case References:
 		return catalogue.F("sent %s reference images, the service's own token count shows at most %s reached the model", c.Asked, c.Got)
 	case Mask:
@@ -270,6 +277,7 @@ func Measure(a Asked, res *api.ImageResult) Report {
 		add(References, u.ImageTokens >= MinImageTokens*int64(a.Inputs), fmt.Sprint(a.Inputs), fmt.Sprint(min(reached, int64(a.Inputs))))
 	}
 	r.Checks = append(r.Checks, credentials(o.Model, res)...)
+	r.Checks = append(r.Checks, profiles(res)...)
 	r.Checks = append(r.Checks, valuesTaken(o)...)
 	if len(res.Images) > 0 {
 		r.Checks = append(r.Checks, Check{Trait: Served, Honoured: true, Asked: o.Model, Got: o.Model})
@@ -459,6 +467,23 @@ func protected(mask *imageio.Picture, size image.Point) (*image.Alpha, bool) {
 func far(a, b uint8) bool {
 	d := int(a) - int(b)
 	return d > MaskChangeThreshold || d < -MaskChangeThreshold
+}
+
+// profiles checks the colour profiles the answer's pictures carry: the
+// first one Easel cannot use is the check, else one that all were read.
+// No check for an answer with no profile at all.
+func profiles(res *api.ImageResult) []Check {
+	seen := false
+	for _, img := range res.Images {
+		if why, bad := imageio.ProfileTrouble(img.Data); bad {
+			return []Check{{Trait: Colours, Asked: "profile", Got: why}}
+		}
+		seen = seen || imageio.DeclaredColours(img.Data).Profile
+	}
+	if !seen {
+		return nil
+	}
+	return []Check{{Trait: Colours, Honoured: true, Asked: "profile", Got: "profile"}}
 }
 
 // credentials checks that every picture of an answer from a model whose

@@ -7,12 +7,14 @@ import (
 	"image/color"
 	"image/png"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"testing"
 
 	"easel/internal/api"
 	"easel/internal/demoservice"
 	"easel/internal/honesty"
+	"easel/internal/imageio"
 )
 
 func client(t *testing.T, quirks ...demoservice.Quirk) *api.Client {
@@ -227,6 +229,38 @@ func TestARouteThatDropsCredentialsIsSaid(t *testing.T) {
 		if found && !got.Honoured && !strings.Contains(strings.Join(honesty.Measure(asked, res).Sentences(), " "), "re-encoded or stripped") {
 			t.Errorf("the departure is not said")
 		}
+	}
+}
+
+// #53: an answer carrying a colour profile Easel cannot use (the tag
+// count bomb) says on the card that its colours could not be drawn as
+// made; a sound profile is a kept promise, and a picture without one is
+// not checked.
+func TestAnAnswerWhoseProfileIsDamagedSaysItsColoursCouldNotBeDrawn(t *testing.T) {
+	var b bytes.Buffer
+	png.Encode(&b, image.NewNRGBA(image.Rect(0, 0, 8, 8)))
+	bomb, err := os.ReadFile("../colour/testdata/bomb-tagcount.icc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	damaged, ok := imageio.WithProfile(b.Bytes(), bomb, "Display P3")
+	if !ok {
+		t.Fatal("no profile embedded")
+	}
+	asked := honesty.Asked{Options: api.ImageOptions{Model: "gpt-image-1"}}
+	answer := func(data []byte) honesty.Report {
+		return honesty.Measure(asked, &api.ImageResult{Images: []api.Image{{Data: data, Format: "png", Width: 8, Height: 8}}})
+	}
+	r := answer(damaged)
+	c, found := r.Find(honesty.Colours)
+	if !found || c.Honoured || !strings.Contains(c.Got, "4294967295 tags") {
+		t.Fatalf("check %+v (found %v)", c, found)
+	}
+	if s := strings.Join(r.Sentences(), " "); !strings.Contains(s, "could not draw this picture's colours") || !strings.Contains(s, "shown as sRGB") {
+		t.Errorf("the card says %q", s)
+	}
+	if _, found := answer(b.Bytes()).Find(honesty.Colours); found {
+		t.Error("a picture with no profile was checked for one")
 	}
 }
 

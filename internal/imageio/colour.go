@@ -85,6 +85,29 @@ func FitForScreen(data []byte, side int) (image.Image, error) {
 	return InSRGB(Fit(img, side), SpaceOf(data)), nil
 }
 
+// ProfileTrouble says why data's embedded colour profile cannot be
+// used, as the end of a sentence ("is damaged (…)"): its colours as made
+// cannot be drawn, and Easel draws the pixels as sRGB. ok is false for a
+// file with no profile or one Easel reads.
+func ProfileTrouble(data []byte) (why string, ok bool) {
+	if !DeclaredColours(data).Profile {
+		return "", false
+	}
+	icc, name, found := EmbeddedProfile(data)
+	if !found {
+		return catalogue.T("cannot be read"), true
+	}
+	_, err := colour.Parse(icc, name)
+	var broken *colour.ProfileError
+	switch {
+	case errors.As(err, &broken):
+		return catalogue.F("is damaged (%s)", broken.Reason), true
+	case err != nil:
+		return catalogue.T("is not an RGB profile"), true
+	}
+	return "", false
+}
+
 // ColoursLine says, for a person, what data (a file's head is enough)
 // declares of its colours and what Easel does with them.
 func ColoursLine(data []byte) string {
