@@ -127,6 +127,9 @@ func runServeDemo(ctx context.Context, args []string, env Env) error {
 	answerProfile := fs.String("answer-profile", "", catalogue.T("an ICC profile file each PNG and JPEG answer declares, as a route that answers in another colour space than sRGB does"))
 	drift := fs.Float64("drift", 0, catalogue.T("make each edit stray outside the marks: the colours of this share (0-1) of the rows the mask protects turned round"))
 	responses := fs.String("responses", "", catalogue.T("play the Responses API as a gateway may: none (no such route) or drops (turns relayed without previous_response_id); by default served, as OpenAI does"))
+	batches := fs.String("batches", "", catalogue.T("play the Batch API as a gateway may: none (no such route); by default served, as OpenAI does"))
+	batchPace := fs.Duration("batch-pace", 0, catalogue.T("how long each step of a batch takes (validating, each request, finalizing): the 24 hours in minutes; 0 finishes a batch when first asked"))
+	batchExpire := fs.Int("batch-expire-after", 0, catalogue.T("let a batch's window run out after this many of its requests were answered; 0 never"))
 	uploadRate := fs.Int64("upload-rate", 0, catalogue.T("bytes a second to read an edit's upload at, as a slow link delivers it; 0 as fast as it comes"))
 	var keys repeated
 	fs.Var(&keys, "group-key", catalogue.T("with --console, a key of a group: KEY=GROUP[:RATIO[:LIMIT]] (limit in quota units, 0 unlimited); repeat for more"))
@@ -137,7 +140,7 @@ func runServeDemo(ctx context.Context, args []string, env Env) error {
 	if err != nil {
 		return usageErr(env, "--group-key: %v", err)
 	}
-	if err := demoKinds(env, *console, *responses); err != nil {
+	if err := demoKinds(env, *console, *responses, *batches); err != nil {
 		return err
 	}
 	if host, _, err := net.SplitHostPort(*addr); err != nil || !api.IsLocalHost(host) {
@@ -155,7 +158,7 @@ func runServeDemo(ctx context.Context, args []string, env Env) error {
 	}
 	srv := demoservice.New(demoservice.Config{Key: *key, Pace: *pace, Balance: *balance, Quirks: quirks, ProxyLimit: *proxyLimit,
 		Console: *console, Groups: groups, UploadRate: max(0, *uploadRate), Unsigned: *unsigned, AnswerProfile: profile,
-		Drift: min(max(*drift, 0), 1), Responses: *responses})
+		Drift: min(max(*drift, 0), 1), Responses: *responses, Batches: *batches, BatchPace: max(0, *batchPace), BatchExpireAfter: max(0, *batchExpire)})
 	base, err := srv.Listen(ctx, *addr)
 	if err != nil {
 		return fmt.Errorf(catalogue.T("cannot listen on %s: %w"), *addr, err)
@@ -170,12 +173,15 @@ func runServeDemo(ctx context.Context, args []string, env Env) error {
 }
 
 // demoKinds checks the gateway kinds serve-demo is asked to play.
-func demoKinds(env Env, console, responses string) error {
+func demoKinds(env Env, console, responses, batches string) error {
 	if console != "" && console != demoservice.ConsoleNewAPI && console != demoservice.ConsoleOneAPI && console != demoservice.ConsoleSub2API {
 		return usageErr(env, catalogue.T("--console takes new-api, one-api or sub2api, not %q"), console)
 	}
 	if responses != demoservice.ResponsesServed && responses != demoservice.ResponsesNone && responses != demoservice.ResponsesDrops {
 		return usageErr(env, catalogue.T("--responses takes none or drops, not %q"), responses)
+	}
+	if batches != demoservice.BatchesServed && batches != demoservice.BatchesNone {
+		return usageErr(env, catalogue.T("--batches takes none, not %q"), batches)
 	}
 	return nil
 }

@@ -91,6 +91,16 @@ type Config struct {
 	// stored answers (""), absent ("none", 404) or relayed without
 	// previous_response_id ("drops").
 	Responses string
+	// Batches is how the server plays the Files and Batch APIs: served
+	// ("") or absent ("none", 404).
+	Batches string
+	// BatchPace is how long each step of a batch takes (validating, each
+	// request, finalizing): the 24 hours in minutes. 0 finishes a batch
+	// when it is first asked about.
+	BatchPace time.Duration
+	// BatchExpireAfter, when set, lets a batch's window run out after so
+	// many of its requests were answered: the rest expire.
+	BatchExpireAfter int
 }
 
 // Group is one account group of a gateway: its name and its models,
@@ -166,6 +176,9 @@ type Server struct {
 	signer signer
 	// turns are the Responses API's answers kept for later turns.
 	turns turns
+	// Batch is the Files and Batch APIs' files and batches, which tests
+	// count.
+	Batch *BatchWork
 }
 
 // New makes a server from cfg.
@@ -201,6 +214,7 @@ func New(cfg Config) *Server {
 	s.mux.HandleFunc("GET /api/pricing", s.books.handlePricing)
 	s.mux.HandleFunc("GET /api/usage/token/", s.books.handleTokenUsage)
 	s.mux.HandleFunc("GET /api/usage/token", s.books.handleTokenUsage)
+	s.Batch = newBatchWork(s.cfg, s.mux)
 	s.mux.HandleFunc("/", invalidURL)
 	return s
 }
