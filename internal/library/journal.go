@@ -249,9 +249,10 @@ func (l *Journal) Orphans(ctx context.Context) ([]Journalled, error) {
 }
 
 // CutOff are the command line's jobs a kill cut off, told of or not,
-// oldest first, left in the journal: what `easel jobs` lists.
+// and the requests ended batches did not bring, oldest first, left in
+// the journal: what `easel jobs` lists.
 func (l *Journal) CutOff(ctx context.Context) ([]Journalled, error) {
-	return l.cutOff(ctx, `owner = '`+OwnerCLI+`'`)
+	return l.cutOff(ctx, `owner IN ('`+OwnerCLI+`', '`+OwnerBatch+`')`)
 }
 
 // drop crosses jobs out of the journal.
@@ -347,9 +348,13 @@ func (l *Journal) jobLock(job string) *flock.Flock {
 	return flock.New(filepath.Join(l.root, "journal", filepath.Base(job)+".lock"), flock.SetPermissions(0o600))
 }
 
-// atWork reports whether j's process still holds it: only a command
+// atWork reports whether j is still at work: a request of a batch that
+// has not ended; a command line's job whose process still holds it. Only a command
 // line's job has a process of its own to ask.
 func (l *Journal) atWork(j Journalled) bool {
+	if j.Owner == OwnerBatch {
+		return l.Batches().inBatchAtWork(j.Job)
+	}
 	if j.Owner != OwnerCLI {
 		return false
 	}

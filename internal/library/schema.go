@@ -402,6 +402,46 @@ INSERT INTO key_facts (base_url, key_id, facts, checked_ms)
 		WHERE excluded.checked_ms >= key_facts.checked_ms;
 DROP TABLE gateway_facts;
 `},
+	{17, "work sent through the Batch API is kept from the moment the batch is made: the batch, and each of its requests with the journal entry that holds it until its pictures are in the gallery", `
+CREATE TABLE batches (
+	-- The service's id of the batch.
+	id         TEXT PRIMARY KEY,
+	profile    TEXT NOT NULL,
+	key_group  TEXT NOT NULL DEFAULT '',
+	model      TEXT NOT NULL,
+	endpoint   TEXT NOT NULL,
+	-- The request file the service was given.
+	input_file TEXT NOT NULL,
+	-- The status last read (validating … completed, expired, cancelled,
+	-- failed) and the counts with it.
+	status     TEXT NOT NULL,
+	total      INTEGER NOT NULL,
+	completed  INTEGER NOT NULL DEFAULT 0,
+	failed     INTEGER NOT NULL DEFAULT 0,
+	-- What the designer sent (a template's prompt), for the listing.
+	label      TEXT NOT NULL DEFAULT '',
+	-- '' the window's, 'cli' the command line's.
+	owner      TEXT NOT NULL DEFAULT '',
+	created_ms INTEGER NOT NULL,
+	expires_ms INTEGER NOT NULL DEFAULT 0,
+	checked_ms INTEGER NOT NULL DEFAULT 0,
+	-- Set once everything the batch will bring is in the gallery; what
+	-- it did not bring is then listed with a resend.
+	ended_ms   INTEGER
+);
+CREATE TABLE batch_requests (
+	batch     TEXT NOT NULL REFERENCES batches(id) ON DELETE CASCADE,
+	custom_id TEXT NOT NULL,
+	-- The journal entry holding the request and its inputs, crossed out
+	-- once its pictures are in the gallery.
+	job       TEXT NOT NULL,
+	-- '' waiting, 'landed', 'failed' (error: the service's words).
+	state     TEXT NOT NULL DEFAULT '',
+	error     TEXT NOT NULL DEFAULT '',
+	PRIMARY KEY (batch, custom_id)
+);
+CREATE INDEX batch_requests_job ON batch_requests (job);
+`},
 }
 
 // SchemaVersion is the newest schema this Easel knows.
