@@ -106,6 +106,14 @@ type Request struct {
 	// the client of the profile that was active at submit time, so
 	// switching profiles never moves a running job to another account.
 	Service Service
+	// Lane is spend.LaneBatch for the answer of a request made through
+	// the Batch API (its Service hands over what arrived): charged at the
+	// batch's price. "" for a live request.
+	Lane string
+	// Journalled, when set, is the id of the job's entry already in the
+	// journal (a batch's request): the job runs under that id and crosses
+	// the entry out when it ends, without writing it down again.
+	Journalled string
 }
 
 // Keep is how an edit's protected area is put back (imageio.KeepUnmasked).
@@ -456,6 +464,9 @@ func (r *Runner) Submit(req Request) (string, error) {
 	ctx, cancel := context.WithCancel(context.Background())
 	r.mu.Lock()
 	info := Info{ID: fmt.Sprintf("job-%d-%d", time.Now().UnixNano(), jobSeq.Add(1)), Request: req, Started: time.Now()}
+	if req.Journalled != "" {
+		info.ID = req.Journalled
+	}
 	r.jobs[info.ID] = cancel
 	r.images[info.ID] = req.imageCount()
 	limit, ok := r.limits[req.Profile]
@@ -540,9 +551,7 @@ func (r *Runner) run(ctx context.Context, info Info, slot chan struct{}) {
 		// Written before anything is sent; crossed out however it ends.
 		// A journal that cannot be written costs only the listing after
 		// a kill, not the job.
-		if err := r.journal.Begin(context.WithoutCancel(ctx), info); err != nil {
-			slog.Warn("journal: a job could not be written down before sending", "job", info.ID, "err", err)
-		}
+		r.writeDown(ctx, info)
 		defer func() {
 			if keepEntry {
 				return
@@ -617,6 +626,18 @@ func (r *Runner) run(ctx context.Context, info Info, slot chan struct{}) {
 		}
 	}
 	r.end(done)
+}
+
+// writeDown writes a job in the journal before it is sent, unless it is
+// there already (a batch's request). A journal that cannot be written
+// costs only the listing after a kill, not the job.
+func (r *Runner) writeDown(ctx context.Context, info Info) {
+	if info.Request.Journalled != "" {
+		return
+	}
+	if err := r.journal.Begin(context.WithoutCancel(ctx), info); err != nil {
+		slog.Warn("journal: a job could not be written down before sending", "job", info.ID, "err", err)
+	}
 }
 
 // uploadStalled rewords a time-out that came while the upload still went
@@ -844,7 +865,7 @@ func (r *Runner) charge(ctx context.Context, info Info, res *api.ImageResult, st
 	// On an error the amount still stands: only its entry is lost.
 	req := info.Request
 	c, err := r.ledger.Image(context.WithoutCancel(ctx), spend.Charge{Prices: req.Prices, Profile: req.Profile, Group: req.Group, Job: info.ID,
-		Generate: req.Generate, Edit: req.Edit, Result: res, Outcome: outcome, Verdict: v})
+		Generate: req.Generate, Edit: req.Edit, Result: res, Outcome: outcome, Verdict: v, Lane: req.Lane})
 	if err != nil {
 		slog.Error("ledger: a request's cost could not be written", "job", info.ID, "profile", req.Profile, "model", req.Options().Model, "err", err)
 	}

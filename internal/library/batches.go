@@ -26,7 +26,9 @@ type BatchRecord struct {
 	Status                                         string
 	Total, Completed, Failed                       int
 	Label, Owner                                   string
-	Created, Expires, Checked                      time.Time
+	// Out is the folder the command line writes the pictures into too.
+	Out                       string
+	Created, Expires, Checked time.Time
 	// Ended is when everything the batch will bring was in the gallery;
 	// zero while it is at work.
 	Ended time.Time
@@ -52,9 +54,9 @@ func (l *Journal) Batches() *BatchBook { return &BatchBook{db: l.db} }
 // already in the journal, owned by OwnerBatch).
 func (b *BatchBook) Add(ctx context.Context, r BatchRecord, reqs []BatchRequest) error {
 	return inTx(ctx, b.db, func(tx *sql.Tx) error {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO batches (id, profile, key_group, model, endpoint, input_file, status, total, completed, failed, label, owner, created_ms, expires_ms, checked_ms)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			r.ID, r.Profile, r.Group, r.Model, r.Endpoint, r.InputFile, r.Status, r.Total, r.Completed, r.Failed, r.Label, r.Owner,
+		if _, err := tx.ExecContext(ctx, `INSERT INTO batches (id, profile, key_group, model, endpoint, input_file, status, total, completed, failed, label, owner, out, created_ms, expires_ms, checked_ms)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			r.ID, r.Profile, r.Group, r.Model, r.Endpoint, r.InputFile, r.Status, r.Total, r.Completed, r.Failed, r.Label, r.Owner, r.Out,
 			r.Created.UnixMilli(), r.Expires.UnixMilli(), time.Now().UnixMilli()); err != nil {
 			return err
 		}
@@ -123,7 +125,7 @@ func (b *BatchBook) Recent(ctx context.Context, limit int) ([]BatchRecord, error
 
 func (b *BatchBook) list(ctx context.Context, where string, args ...any) ([]BatchRecord, error) {
 	// #nosec G202 -- built from fixed fragments; every value is a ? argument
-	rows, err := b.db.QueryContext(ctx, `SELECT id, profile, key_group, model, endpoint, input_file, status, total, completed, failed, label, owner,
+	rows, err := b.db.QueryContext(ctx, `SELECT id, profile, key_group, model, endpoint, input_file, status, total, completed, failed, label, owner, out,
 		created_ms, expires_ms, checked_ms, COALESCE(ended_ms, 0) FROM batches `+where+` ORDER BY created_ms, id`, args...)
 	if err != nil {
 		return nil, err
@@ -134,7 +136,7 @@ func (b *BatchBook) list(ctx context.Context, where string, args ...any) ([]Batc
 		var r BatchRecord
 		var created, expires, checked, ended int64
 		if err := rows.Scan(&r.ID, &r.Profile, &r.Group, &r.Model, &r.Endpoint, &r.InputFile, &r.Status, &r.Total, &r.Completed, &r.Failed,
-			&r.Label, &r.Owner, &created, &expires, &checked, &ended); err != nil {
+			&r.Label, &r.Owner, &r.Out, &created, &expires, &checked, &ended); err != nil {
 			return nil, err
 		}
 		r.Created, r.Expires, r.Checked = time.UnixMilli(created), time.UnixMilli(expires), time.UnixMilli(checked)

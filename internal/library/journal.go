@@ -289,20 +289,12 @@ func (l *Journal) cutOff(ctx context.Context, where string) ([]Journalled, error
 			_ = rows.Close()
 			return nil, err
 		}
-		var r journalRequest
-		if json.Unmarshal([]byte(row), &r) != nil {
+		if !j.read(row, started) {
 			unreadable = append(unreadable, j.Job)
 			continue
 		}
 		if l.atWork(j) {
 			continue
-		}
-		j.Started, j.Parents, j.KeepFeather, j.KeepFrame, j.Group = time.UnixMilli(started), r.Parents, r.KeepFeather, r.KeepFrame, r.Group
-		j.Continues = r.Continues
-		if r.Kind == "edit" {
-			j.Edit = &api.EditRequest{Prompt: r.Prompt, ImageOptions: r.Options, InputFidelity: r.InputFidelity}
-		} else {
-			j.Generate = &api.GenerateRequest{Prompt: r.Prompt, ImageOptions: r.Options}
 		}
 		out = append(out, j)
 	}
@@ -324,6 +316,44 @@ func (l *Journal) cutOff(ctx context.Context, where string) ([]Journalled, error
 		out[i].Arrived = l.arrived(out[i].Job)
 	}
 	return out, nil
+}
+
+// read fills j from its journal row; false for a row this Easel cannot
+// read.
+func (j *Journalled) read(row string, started int64) bool {
+	var r journalRequest
+	if json.Unmarshal([]byte(row), &r) != nil {
+		return false
+	}
+	j.Started, j.Parents, j.KeepFeather, j.KeepFrame, j.Group = time.UnixMilli(started), r.Parents, r.KeepFeather, r.KeepFrame, r.Group
+	j.Continues = r.Continues
+	if r.Kind == "edit" {
+		j.Edit = &api.EditRequest{Prompt: r.Prompt, ImageOptions: r.Options, InputFidelity: r.InputFidelity}
+	} else {
+		j.Generate = &api.GenerateRequest{Prompt: r.Prompt, ImageOptions: r.Options}
+	}
+	return true
+}
+
+// Entry is job as the journal holds it, with its inputs read back, at
+// work or not: a batch's request, when its answer has come.
+func (l *Journal) Entry(ctx context.Context, job string) (Journalled, error) {
+	j := Journalled{Job: job}
+	var row string
+	var started int64
+	err := l.db.QueryRowContext(ctx, `SELECT profile, request, started_ms, owner FROM journal WHERE job = ?`, job).Scan(&j.Profile, &row, &started, &j.Owner)
+	if err != nil {
+		return Journalled{}, err
+	}
+	if !j.read(row, started) {
+		return Journalled{}, errors.New(catalogue.T("library: a journalled job this Easel cannot read"))
+	}
+	if j.Edit != nil {
+		if err := l.journalInputs(ctx, &j); err != nil {
+			return Journalled{}, err
+		}
+	}
+	return j, nil
 }
 
 // HoldJob takes the lock of a command line's job for as long as its

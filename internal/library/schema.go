@@ -420,8 +420,10 @@ CREATE TABLE batches (
 	failed     INTEGER NOT NULL DEFAULT 0,
 	-- What the designer sent (a template's prompt), for the listing.
 	label      TEXT NOT NULL DEFAULT '',
-	-- '' the window's, 'cli' the command line's.
+	-- '' the window's, 'cli' the command line's, and the folder the
+	-- command line writes the pictures into besides the gallery.
 	owner      TEXT NOT NULL DEFAULT '',
+	out        TEXT NOT NULL DEFAULT '',
 	created_ms INTEGER NOT NULL,
 	expires_ms INTEGER NOT NULL DEFAULT 0,
 	checked_ms INTEGER NOT NULL DEFAULT 0,

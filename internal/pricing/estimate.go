@@ -101,6 +101,23 @@ func (e Estimate) Plus(f Estimate) Estimate {
 	return e
 }
 
+// Scaled is e at share of its price: a lane that costs less (the Batch
+// API's half).
+func (e Estimate) Scaled(share float64) Estimate {
+	e.Low, e.High = e.Low*share, e.High*share
+	if e.ByUsage != nil {
+		u := *e.ByUsage
+		u.PerMillion *= share
+		e.ByUsage = &u
+	}
+	if e.Before != nil {
+		b := *e.Before
+		b.Low, b.High = b.Low*share, b.High*share
+		e.Before = &b
+	}
+	return e
+}
+
 // Times is the estimate of k requests like e.
 func (e Estimate) Times(k int) Estimate {
 	e.Low, e.High, e.Images = e.Low*float64(k), e.High*float64(k), e.Images*k

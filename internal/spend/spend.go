@@ -12,9 +12,11 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 	"time"
 
 	"easel/internal/api"
+	"easel/internal/capability"
 	"easel/internal/catalogue"
 	"easel/internal/config"
 	"easel/internal/gateway"
@@ -171,6 +173,32 @@ type Charge struct {
 	// Verdict is the billing table's: a request that may have been
 	// billed is written at its estimate, marked as such.
 	Verdict gateway.Verdict
+	// Lane is LaneBatch for a request made through the Batch API, billed
+	// at its share of the live price; "" for a live one.
+	Lane string
+}
+
+// LaneBatch is a request made through the Batch API.
+const LaneBatch = "batch"
+
+// BatchLane is what the Batch API charges for model's requests, from its
+// capability sheet; ok is false where the sheet names no batch price.
+func BatchLane(model string) (capability.Lane, bool) {
+	s, ok := capability.Lookup(model)
+	if !ok || s.Batch == nil {
+		return capability.Lane{}, false
+	}
+	return *s.Batch, true
+}
+
+// InLane is est as the lane charges it, and the note that says so; est
+// and "" for a live request or a model with no batch price.
+func InLane(est pricing.Estimate, lane, model string) (pricing.Estimate, string) {
+	l, ok := BatchLane(model)
+	if lane != LaneBatch || !ok {
+		return est, ""
+	}
+	return est.Scaled(l.Share), catalogue.F("at the Batch API's price, %d%% of the live one (%s, %s)", int(l.Share*100+0.5), l.Source, l.Date)
 }
 
 // Image records an image request that was, or may have been, billed.
@@ -193,6 +221,7 @@ func (l Ledger) Image(ctx context.Context, c Charge) (Charged, error) {
 	} else if edit != nil {
 		kind, o = library.SpendEdit, edit.ImageOptions
 	}
+	est, laneNote := InLane(est, c.Lane, o.Model)
 	e := library.Entry{Profile: c.Profile, Group: c.Group, Model: o.Model, Kind: kind, Outcome: c.Outcome, Job: c.Job, Currency: est.Currency}
 	e.Options, _ = json.Marshal(o)
 	if est.Priced {
@@ -210,6 +239,13 @@ func (l Ledger) Image(ctx context.Context, c Charge) (Charged, error) {
 		e.Note = catalogue.N("the gateway bills the %d images asked, whatever came back", images, images)
 	}
 	e.Cost, e.Source = l.imageCost(facts, c, t, o, e.Usage, images)
+	if laneNote != "" {
+		if l, _ := BatchLane(o.Model); e.Cost != nil {
+			cost := *e.Cost * l.Share
+			e.Cost = &cost
+		}
+		e.Note = strings.TrimPrefix(e.Note+"; "+laneNote, "; ")
+	}
 	ch, err := l.record(ctx, atEstimateIfImplausible(e, est))
 	ch.Unconfirmed = Settles(facts) && c.Verdict == gateway.Billed
 	return ch, err

@@ -1,0 +1,152 @@
+package batchlane_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"image"
+	"image/png"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"easel/internal/api"
+	"easel/internal/batchlane"
+	"easel/internal/demoservice"
+	"easel/internal/jobs"
+	"easel/internal/library"
+	"easel/internal/saver"
+)
+
+// square is a PNG of one grey.
+func square(t *testing.T, grey uint8) []byte {
+	t.Helper()
+	img := image.NewGray(image.Rect(0, 0, 64, 64))
+	for i := range img.Pix {
+		img.Pix[i] = grey
+	}
+	var b bytes.Buffer
+	if err := png.Encode(&b, img); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+func setup(t *testing.T, cfg demoservice.Config) (*batchlane.Lane, *library.Library, *jobs.Runner, *demoservice.Server) {
+	t.Helper()
+	srv := demoservice.New(cfg)
+	ts := httptest.NewServer(srv)
+	t.Cleanup(ts.Close)
+	lib, err := library.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { lib.Close() })
+	c := api.New(api.Config{BaseURL: ts.URL + "/v1", APIKey: "sk-lane-test-0123456789"})
+	return batchlane.New(c, lib, batchlane.Options{Poll: time.Millisecond}), lib, saver.Runner(lib, nil), srv
+}
+
+func twelve() []jobs.Request {
+	var reqs []jobs.Request
+	for i := range 12 {
+		reqs = append(reqs, jobs.Request{Profile: "p-demo", Generate: &api.GenerateRequest{Prompt: fmt.Sprintf("a lighthouse, variant %d", i+1),
+			ImageOptions: api.ImageOptions{Model: "gpt-image-1", Size: "1024x1024", Quality: "low"}}})
+	}
+	return reqs
+}
+
+// Twelve generations through the Batch API land in the gallery, each with
+// a ledger row at half the live price, and nothing is left in the
+// journal.
+func TestATemplateBatchLandsInTheGalleryAtTheBatchPrice(t *testing.T) {
+	lane, lib, runner, srv := setup(t, demoservice.Config{})
+	ctx := context.Background()
+	rec, err := lane.Send(ctx, batchlane.Batch{Requests: twelve(), Label: "a lighthouse, variant {n}"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if srv.Batch.Batches() != 1 || rec.Total != 12 {
+		t.Fatalf("%d batches made, record %+v", srv.Batch.Batches(), rec)
+	}
+	if cut, _ := lib.Journal().CutOff(ctx); len(cut) != 0 {
+		t.Errorf("a batch at work is listed as cut off: %d", len(cut))
+	}
+	rec, err = lane.Follow(ctx, rec.ID, batchlane.Through(runner, nil), nil)
+	if err != nil || rec.Ended.IsZero() || rec.Status != api.BatchCompleted {
+		t.Fatalf("followed to %+v, %v", rec, err)
+	}
+	if n, _ := lib.Count(ctx, library.Query{}); n != 12 {
+		t.Errorf("%d pictures in the gallery, want 12", n)
+	}
+	entries, err := lib.Ledger().Entries(ctx, time.Time{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) != 12 {
+		t.Fatalf("%d ledger rows", len(entries))
+	}
+	for _, e := range entries {
+		if e.Cost == nil || *e.Cost <= 0 || !strings.Contains(e.Note, "Batch API's price, 50%") {
+			t.Errorf("row %+v", e)
+		}
+	}
+	if cut, _ := lib.Journal().CutOff(ctx); len(cut) != 0 {
+		t.Errorf("%d requests left after a completed batch", len(cut))
+	}
+}
+
+// A batch whose window ran out with 7 of 12 done keeps the 7 and lists
+// the 5 with the reason, for a resend.
+func TestAnExpiredBatchKeepsWhatWasDoneAndListsTheRest(t *testing.T) {
+	lane, lib, runner, _ := setup(t, demoservice.Config{BatchExpireAfter: 7})
+	ctx := context.Background()
+	rec, err := lane.Send(ctx, batchlane.Batch{Requests: twelve(), Label: "lighthouses"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err = lane.Follow(ctx, rec.ID, batchlane.Through(runner, nil), nil)
+	if err != nil || rec.Status != api.BatchExpired {
+		t.Fatalf("followed to %+v, %v", rec, err)
+	}
+	if n, _ := lib.Count(ctx, library.Query{}); n != 7 {
+		t.Errorf("%d pictures kept, want 7", n)
+	}
+	left, err := lib.Journal().CutOff(ctx)
+	if err != nil || len(left) != 5 {
+		t.Fatalf("%d listed for a resend, want 5 (%v)", len(left), err)
+	}
+	for _, j := range left {
+		if _, why := lib.Journal().Batches().LeftBy(ctx, j.Job); !strings.Contains(why, "24 hours ran out") {
+			t.Errorf("%s left because %q", j.Generate.Prompt, why)
+		}
+	}
+}
+
+// An edit batch of 5 references × 4 prompts uploads each reference once.
+func TestAnEditBatchUploadsEachReferenceOnce(t *testing.T) {
+	lane, lib, runner, srv := setup(t, demoservice.Config{})
+	ctx := context.Background()
+	var refs []api.InputImage
+	for i := range 5 {
+		refs = append(refs, api.InputImage{Name: fmt.Sprintf("ref-%d.png", i), Data: square(t, uint8(40*i)), ContentType: "image/png"})
+	}
+	var reqs []jobs.Request
+	for _, p := range []string{"warmer", "cooler", "at dusk", "in snow"} {
+		reqs = append(reqs, jobs.Request{Profile: "p-demo", Edit: &api.EditRequest{Prompt: p, Images: refs,
+			ImageOptions: api.ImageOptions{Model: "gpt-image-1", Size: "1024x1024"}}})
+	}
+	rec, err := lane.Send(ctx, batchlane.Batch{Requests: reqs, Label: "four moods"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := srv.Batch.Uploads("batch"); n != 6 {
+		t.Errorf("%d files uploaded, want the 5 references once and the request file", n)
+	}
+	if _, err := lane.Follow(ctx, rec.ID, batchlane.Through(runner, nil), nil); err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := lib.Count(ctx, library.Query{}); n != 4 {
+		t.Errorf("%d edits kept, want 4", n)
+	}
+}
