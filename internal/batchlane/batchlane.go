@@ -315,6 +315,24 @@ func (l *Lane) collect(ctx context.Context, b api.Batch, land Lander) error {
 	return l.book.End(context.WithoutCancel(ctx), b.ID)
 }
 
+// StatusWords is a batch's status as a person reads it; the service's
+// own word for one Easel does not know.
+func StatusWords(status string) string {
+	if w, ok := map[string]string{
+		api.BatchValidating: catalogue.T("being checked by the service"),
+		api.BatchInProgress: catalogue.T("in progress"),
+		api.BatchFinalizing: catalogue.T("being finished"),
+		api.BatchCompleted:  catalogue.T("done"),
+		api.BatchFailed:     catalogue.T("refused by the service"),
+		api.BatchExpired:    catalogue.T("expired (its 24 hours ran out)"),
+		api.BatchCancelling: catalogue.T("being cancelled"),
+		api.BatchCancelled:  catalogue.T("cancelled"),
+	}[status]; ok {
+		return w
+	}
+	return status
+}
+
 // leftBecause says why a request a batch ended as status did not make
 // was left, "" for a status that says nothing of it.
 func leftBecause(status string) string {

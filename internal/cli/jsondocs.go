@@ -122,6 +122,19 @@ type jsonRate struct {
 type jobsDoc struct {
 	jsonHead
 	Jobs []jsonCutOff `json:"jobs"`
+	// Batches are the batches of the Batch API at work.
+	Batches []jsonBatch `json:"batches"`
+}
+
+type jsonBatch struct {
+	ID        string    `json:"id"`
+	Profile   string    `json:"profile"`
+	Label     string    `json:"label"`
+	Status    string    `json:"status"`
+	Total     int       `json:"total"`
+	Completed int       `json:"completed"`
+	Failed    int       `json:"failed"`
+	Created   time.Time `json:"created"`
 }
 
 type jsonCutOff struct {
@@ -138,4 +151,8 @@ type jsonCutOff struct {
 	// Retry is the command that sends the images that had not arrived;
 	// empty for an edit (the window offers Retry) or when all arrived.
 	Retry string `json:"retry,omitempty"`
+	// Batch and Left, for a request an ended batch did not make: the
+	// batch and why, in the service's words or Easel's.
+	Batch string `json:"batch,omitempty"`
+	Left  string `json:"left,omitempty"`
 }

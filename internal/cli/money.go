@@ -86,6 +86,8 @@ func openLedger(env Env) (*library.Library, error) {
 func runJobs(ctx context.Context, args []string, env Env) error {
 	fs := newFlags("jobs", env)
 	clear := fs.Bool("clear", false, catalogue.T("forget the requests listed (their ledger rows stay)"))
+	wait := fs.String("wait", "", catalogue.T("follow the batch with this id until it is done, bringing its pictures into the gallery"))
+	cancel := fs.String("cancel", "", catalogue.T("cancel the batch with this id at the service; what it finished is brought in"))
 	asJSON := jsonFlag(fs)
 	if err := parse(fs, args); err != nil {
 		return err
@@ -95,6 +97,14 @@ func runJobs(ctx context.Context, args []string, env Env) error {
 		return err
 	}
 	defer lib.Close()
+	if *wait != "" || *cancel != "" {
+		return waitBatch(ctx, env, lib, *wait+*cancel, *cancel != "")
+	}
+	if !*asJSON && !*clear {
+		if err := listBatches(ctx, env, lib); err != nil {
+			return err
+		}
+	}
 	cut, err := lib.Journal().CutOff(ctx)
 	if err != nil {
 		return err
@@ -106,35 +116,52 @@ func runJobs(ctx context.Context, args []string, env Env) error {
 		fmt.Fprintln(env.Stdout, catalogue.T("No request was cut off."))
 		return nil
 	}
+	if *clear {
+		return forget(ctx, env, lib, cut)
+	}
 	profiles, _ := loadProfiles(env)
 	for _, j := range cut {
-		if *clear {
-			if err := lib.Journal().End(ctx, j.Job); err != nil {
-				return err
-			}
-			continue
-		}
 		p, _ := profiles.Find(j.Profile)
-		amount := ""
-		if e, ok, _ := lib.Ledger().EntryOfJob(ctx, j.Job); ok {
-			v, _ := e.Spent()
-			amount = catalogue.F("may have been charged ≈ %s", pricing.Money{Amount: v, Currency: e.Currency})
-		}
-		fmt.Fprintf(env.Stdout, "%s  %s  %q  %s\n", j.Started.Local().Format("2006-01-02 15:04"), j.Job, promptOf(j), amount)
-		asked := max(1, j.Options().N)
-		rest := asked - len(j.Arrived)
-		if len(j.Arrived) > 0 {
-			fmt.Fprintf(env.Stdout, "  %s\n", catalogue.N("%[1]d of %[2]d images arrived before it was cut off: paid for, they are in the folder it wrote to, and the window puts them in the gallery at its next start. The rest:",
-				len(j.Arrived), len(j.Arrived), asked))
-		}
-		if rest > 0 {
-			fmt.Fprintf(env.Stdout, "  %s\n", retryCommand(p, j, rest))
-		}
-	}
-	if *clear {
-		fmt.Fprintln(env.Stdout, catalogue.N("%d requests forgotten.", len(cut), len(cut)))
+		sayCutOff(ctx, env, lib, p, j)
 	}
 	return nil
+}
+
+// forget crosses the requests listed out of the journal.
+func forget(ctx context.Context, env Env, lib *library.Library, cut []library.Journalled) error {
+	for _, j := range cut {
+		if err := lib.Journal().End(ctx, j.Job); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintln(env.Stdout, catalogue.N("%d requests forgotten.", len(cut), len(cut)))
+	return nil
+}
+
+// sayCutOff lists one request a kill cut off or a batch did not make:
+// when, what, what it may have cost, why the batch left it, and the
+// command that sends again what had not arrived.
+func sayCutOff(ctx context.Context, env Env, lib *library.Library, p config.Profile, j library.Journalled) {
+	amount := ""
+	if e, ok, _ := lib.Ledger().EntryOfJob(ctx, j.Job); ok {
+		v, _ := e.Spent()
+		amount = catalogue.F("may have been charged ≈ %s", pricing.Money{Amount: v, Currency: e.Currency})
+	}
+	fmt.Fprintf(env.Stdout, "%s  %s  %q  %s\n", j.Started.Local().Format("2006-01-02 15:04"), j.Job, promptOf(j), amount)
+	if j.Owner == library.OwnerBatch {
+		if batch, why := lib.Journal().Batches().LeftBy(ctx, j.Job); batch != "" {
+			fmt.Fprintf(env.Stdout, "  %s\n", catalogue.F("not made by batch %s: %s", batch, why))
+		}
+	}
+	asked := max(1, j.Options().N)
+	rest := asked - len(j.Arrived)
+	if len(j.Arrived) > 0 {
+		fmt.Fprintf(env.Stdout, "  %s\n", catalogue.N("%[1]d of %[2]d images arrived before it was cut off: paid for, they are in the folder it wrote to, and the window puts them in the gallery at its next start. The rest:",
+			len(j.Arrived), len(j.Arrived), asked))
+	}
+	if rest > 0 {
+		fmt.Fprintf(env.Stdout, "  %s\n", retryCommand(p, j, rest))
+	}
 }
 
 // retryCommand is the command line that sends n images of a cut-off
@@ -224,7 +251,12 @@ func stateName(s spend.State) string {
 // jobsDocOf is `easel jobs --json`: each request a kill cut off.
 func jobsDocOf(ctx context.Context, lib *library.Library, cut []library.Journalled, env Env) jobsDoc {
 	profiles, _ := loadProfiles(env)
-	doc := jobsDoc{jsonHead: head("jobs"), Jobs: []jsonCutOff{}}
+	doc := jobsDoc{jsonHead: head("jobs"), Jobs: []jsonCutOff{}, Batches: []jsonBatch{}}
+	pending, _ := lib.Journal().Batches().Pending(ctx)
+	for _, b := range pending {
+		doc.Batches = append(doc.Batches, jsonBatch{ID: b.ID, Profile: b.Profile, Label: b.Label, Status: b.Status, Total: b.Total,
+			Completed: b.Completed, Failed: b.Failed, Created: b.Created})
+	}
 	for _, j := range cut {
 		o := j.Options()
 		c := jsonCutOff{Job: j.Job, Profile: j.Profile, Started: j.Started, Kind: "generate", Prompt: promptOf(j), Model: o.Model,
@@ -235,6 +267,9 @@ func jobsDocOf(ctx context.Context, lib *library.Library, cut []library.Journall
 		if e, ok, _ := lib.Ledger().EntryOfJob(ctx, j.Job); ok {
 			v, _ := e.Spent()
 			c.MayHaveCost = &jsonMoney{Amount: v, Currency: e.Currency}
+		}
+		if j.Owner == library.OwnerBatch {
+			c.Batch, c.Left = lib.Journal().Batches().LeftBy(ctx, j.Job)
 		}
 		if rest := c.Asked - c.Arrived; rest > 0 && j.Edit == nil {
 			p, _ := profiles.Find(j.Profile)

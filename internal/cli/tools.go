@@ -250,13 +250,18 @@ func runBatch(ctx context.Context, args []string, env Env) (err error) {
 	var vars repeated
 	var rows string
 	var concurrency int
+	var lane string
 	fs := newFlags("batch", env)
 	f.register(fs)
 	fs.Var(&vars, "var", catalogue.T("a variable and its values, name=a,b,c; repeat for more (crossed); size, quality, model, background and format set options"))
 	fs.StringVar(&rows, "rows", "", catalogue.T("a CSV (or tab-separated) file whose first line names the variables, one request per line, instead of crossing --var"))
 	fs.IntVar(&concurrency, "concurrency", 2, catalogue.T("requests in flight at once"))
+	fs.StringVar(&lane, "lane", laneNow, catalogue.T("now: send each request at once; batch: send them as one batch of the Batch API, done within 24 hours at its lower price"))
 	if err := parse(fs, args); err != nil {
 		return err
+	}
+	if lane != laneNow && lane != laneBatch {
+		return usageErr(env, catalogue.T("--lane takes now or batch, not %q"), lane)
 	}
 	f.reporting("batch")
 	defer func() { f.finish(env, err) }()
@@ -289,7 +294,10 @@ func runBatch(ctx context.Context, args []string, env Env) (err error) {
 			est = est.Plus(e)
 		}
 	}
-	fmt.Fprintln(env.Stderr, "easel: "+catalogue.F("%d requests, %s", len(cells), est))
+	fmt.Fprintln(env.Stderr, "easel: "+catalogue.F("%d requests, %s", len(cells), lanePrices(est, cells[0].Options.Model)))
+	if lane == laneBatch {
+		est, _ = spend.InLane(est, spend.LaneBatch, cells[0].Options.Model)
+	}
 	if f.estimate {
 		fmt.Fprintln(env.Stdout, est)
 		return nil
@@ -300,6 +308,9 @@ func runBatch(ctx context.Context, args []string, env Env) (err error) {
 	if err := mem.canKeep(f.out, est.Images, f.size); err != nil {
 		return err
 	}
+	if lane == laneBatch {
+		return mem.sendCells(ctx, env, c, p, cells, f.prompt, f.out)
+	}
 	said := env
 	said.Stderr = &lockedWriter{w: env.Stderr}
 	said.Stdout = &lockedWriter{w: env.Stdout}
@@ -309,6 +320,21 @@ func runBatch(ctx context.Context, args []string, env Env) (err error) {
 		return mem.send(ctx, said, c, p, jobs.Request{Generate: &req}, f.folder(said, cellNames(stamp, i, cell)))
 	})
 	return writeSheet(f.folder(env, nil), stamp, outcomes)
+}
+
+// sendCells sends a template's cells as one batch of the Batch API, each
+// checked by the plan a live request is checked by.
+func (m memory) sendCells(ctx context.Context, env Env, c *api.Client, p config.Profile, cells []batch.Cell, label, out string) error {
+	var reqs []jobs.Request
+	for _, cell := range cells {
+		req := jobs.Request{Generate: &api.GenerateRequest{Prompt: cell.Prompt, ImageOptions: cell.Options}}
+		plan, _ := jobs.ReadPlan(ctx, m.lib, p, req)
+		if err := m.refused(cell.Options.Model, plan.Advice); err != nil {
+			return err
+		}
+		reqs = append(reqs, req)
+	}
+	return m.sendBatch(ctx, env, c, p, reqs, label, out)
 }
 
 // cellNames names a batch cell's files: batch-<time>-<row>-<values>,

@@ -240,10 +240,15 @@ func (bw *BatchWork) advance(id string) (map[string]any, bool) {
 		return nil, false
 	}
 	// The requests are answered outside the lock: each is drawn as a
-	// live request is, which takes a while.
+	// live request is, which takes a while. The batch moves on only as
+	// far as was due when it was asked about.
+	steps := int(1 << 30)
+	if bw.pace > 0 {
+		steps = int(time.Since(b.created) / bw.pace)
+	}
 	for {
 		bw.mu.Lock()
-		next, due := bw.nextStep(b)
+		next, due := bw.nextStep(b, steps)
 		bw.mu.Unlock()
 		if !due {
 			break
@@ -265,14 +270,10 @@ func (bw *BatchWork) advance(id string) (map[string]any, bool) {
 	return bw.batchObject(b), true
 }
 
-// nextStep moves b's status on as far as the time allows and says which
+// nextStep moves b's status on as far as steps allow and says which
 // request to answer next (-1 for none), and whether anything is due.
 // Called with the lock held.
-func (bw *BatchWork) nextStep(b *demoBatch) (next int, due bool) {
-	steps := int(1 << 30)
-	if p := bw.pace; p > 0 {
-		steps = int(time.Since(b.created) / p)
-	}
+func (bw *BatchWork) nextStep(b *demoBatch, steps int) (next int, due bool) {
 	expire := bw.expireAfter
 	switch b.status {
 	case "validating":
