@@ -368,11 +368,14 @@ func (a *App) listInterrupted() {
 		}
 		a.feed.showJobEvent(e)
 	}
-	var n, answered int
+	var n, answered, left int
 	for _, info := range a.interrupted {
-		if info.Answered {
+		switch {
+		case info.Left != "":
+			left++
+		case info.Answered:
 			answered++
-		} else {
+		default:
 			n++
 		}
 	}
@@ -385,6 +388,9 @@ func (a *App) listInterrupted() {
 	}
 	if answered > 0 {
 		said = append(said, catalogue.N("%d request was answered and charged, but its images could not be saved then: it is listed where it was sent from.", answered, answered))
+	}
+	if left > 0 {
+		said = append(said, catalogue.N("%d requests of a batch were not made: they are listed with Retry in Text to image and Edit, and nothing was charged for them.", left, left))
 	}
 	a.banner.Show(chrome.BannerInterrupted, strings.Join(said, " "), "", nil)
 	a.interrupted = nil

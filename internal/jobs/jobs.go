@@ -300,6 +300,10 @@ type Info struct {
 	// images went to (UnsavedKeeper).
 	Answered bool
 	KeptAt   []string
+	// Left, for a request of a batch found at a start, is why the batch
+	// did not make it (it expired, was cancelled, the service refused
+	// it): nothing was charged for it, and it can be sent again.
+	Left string
 }
 
 // ArrivalKeeper is a Journal that keeps each image the moment it

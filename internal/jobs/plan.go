@@ -43,7 +43,7 @@ func ReadPlan(ctx context.Context, lib *library.Library, p config.Profile, reqs 
 		table = spend.KeyTable(p, f)
 	}
 	for i, r := range reqs {
-		est := spend.Image(table, r.Generate, r.Edit)
+		est, _ := spend.InLane(spend.Image(table, r.Generate, r.Edit), r.Lane, r.Options().Model)
 		if i == 0 {
 			plan.Estimate = est
 		} else {

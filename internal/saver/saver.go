@@ -208,16 +208,15 @@ func (j Journal) Interrupted(ctx context.Context, prices func(profile string) pr
 	found, err := j.Lib.Journal().Interrupted(ctx)
 	out := make([]jobs.Info, 0, len(found))
 	for _, f := range found {
+		if f.Owner == library.OwnerBatch {
+			out = append(out, j.leftByBatch(ctx, f))
+			continue
+		}
 		if _, _, lerr := (spend.Ledger{Lib: j.Lib}).CutOff(ctx, prices(f.Profile), f); lerr != nil {
 			slog.Warn("ledger: a job a kill cut off could not be written down", "job", f.Job, "err", lerr)
 		}
-		req := jobs.Request{Profile: f.Profile, Group: f.Group, Generate: f.Generate, Edit: f.Edit, Parents: f.Parents, Continues: f.Continues}
-		if f.KeepFeather != nil {
-			req.Keep = &jobs.Keep{Feather: *f.KeepFeather}
-			if f.KeepFrame != nil {
-				req.Keep.Frame = *f.KeepFrame
-			}
-		}
+		req := jobs.Request{Profile: f.Profile, Group: f.Group, Generate: f.Generate, Edit: f.Edit, Parents: f.Parents, Continues: f.Continues,
+			Keep: keepOf(f)}
 		info := jobs.Info{ID: f.Job, Request: req, Started: f.Started, KeptAt: j.Lib.Aside().FoundUnsaved(f.Job)}
 		if e, ok, _ := j.Lib.Ledger().EntryOfJob(ctx, f.Job); ok && e.Outcome == library.Billed && e.Billing == "" {
 			// Answered and written down as billed before its images were
@@ -243,6 +242,26 @@ func (j Journal) Interrupted(ctx context.Context, prices func(profile string) pr
 		out = append(out, info)
 	}
 	return out, err
+}
+
+// keepOf is how a journalled edit kept its unmasked area; nil for none.
+func keepOf(f library.Journalled) *jobs.Keep {
+	if f.KeepFeather == nil {
+		return nil
+	}
+	k := &jobs.Keep{Feather: *f.KeepFeather}
+	if f.KeepFrame != nil {
+		k.Frame = *f.KeepFrame
+	}
+	return k
+}
+
+// leftByBatch is a request an ended batch did not make, with why: not
+// charged, so not in the ledger.
+func (j Journal) leftByBatch(ctx context.Context, f library.Journalled) jobs.Info {
+	_, why := j.Lib.Journal().Batches().LeftBy(ctx, f.Job)
+	return jobs.Info{ID: f.Job, Started: f.Started, Left: why,
+		Request: jobs.Request{Profile: f.Profile, Group: f.Group, Generate: f.Generate, Edit: f.Edit, Parents: f.Parents}}
 }
 
 // KeepAside implements jobs.AsideKeeper: the bytes go beside the gallery,

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
 
 	"easel/ui/widgets/iconbutton"
 
@@ -494,19 +495,7 @@ func (c *Card) apply(e jobs.Event, img image.Image) {
 		c.retry.SetText(catalogue.T("Run again"))
 		c.retry.Show()
 	case jobs.Interrupted:
-		c.Status.SetText(catalogue.T("Interrupted"))
-		c.hint.SetText(catalogue.F("Easel closed while the service was working on this (sent %s): it may have been charged. Check the gallery and the account's usage before sending it again.",
-			e.Job.Started.Local().Format(catalogue.T("2 Jan 15:04"))))
-		if n := len(e.ItemIDs); n > 0 {
-			c.Status.SetText(catalogue.N("Interrupted · %s had arrived and is in the gallery", n, countImages(n)))
-			c.hint.SetText(catalogue.F("Easel closed while the service was working on this (sent %s). What had arrived is kept below; the rest may have been charged too. Check the account's usage before sending it again.",
-				e.Job.Started.Local().Format(catalogue.T("2 Jan 15:04"))))
-		}
-		if e.Job.Answered {
-			c.showAnsweredUnsaved(e)
-		}
-		c.hint.Show()
-		c.retry.Show()
+		c.showInterrupted(e)
 	}
 	c.showCharge(e)
 	if len(e.Aside) > 0 {
@@ -522,6 +511,42 @@ func (c *Card) apply(e jobs.Event, img image.Image) {
 		c.cancel.Hide()
 		c.clear.Show()
 	}
+}
+
+// showInterrupted says what became of a job found cut off at a start:
+// what had arrived of it, whether it was answered, why its batch did not
+// make it, and offers to send it again.
+func (c *Card) showInterrupted(e jobs.Event) {
+	c.Status.SetText(catalogue.T("Interrupted"))
+	c.hint.SetText(catalogue.F("Easel closed while the service was working on this (sent %s): it may have been charged. Check the gallery and the account's usage before sending it again.",
+		e.Job.Started.Local().Format(catalogue.T("2 Jan 15:04"))))
+	if n := len(e.ItemIDs); n > 0 {
+		c.Status.SetText(catalogue.N("Interrupted · %s had arrived and is in the gallery", n, countImages(n)))
+		c.hint.SetText(catalogue.F("Easel closed while the service was working on this (sent %s). What had arrived is kept below; the rest may have been charged too. Check the account's usage before sending it again.",
+			e.Job.Started.Local().Format(catalogue.T("2 Jan 15:04"))))
+	}
+	if e.Job.Answered {
+		c.showAnsweredUnsaved(e)
+	}
+	if e.Job.Left != "" {
+		c.Status.SetText(catalogue.T("Not made by its batch"))
+		c.hint.SetText(sentenceOf(e.Job.Left))
+	}
+	c.hint.Show()
+	c.retry.Show()
+}
+
+// sentenceOf is s with a capital and a stop, as a hint reads.
+func sentenceOf(s string) string {
+	r := []rune(strings.TrimSpace(s))
+	if len(r) == 0 {
+		return ""
+	}
+	r[0] = unicode.ToUpper(r[0])
+	if !strings.ContainsRune(".。!?！？", r[len(r)-1]) {
+		r = append(r, '.')
+	}
+	return string(r)
 }
 
 // showSending shows how far the request has gone out: the notes of how
