@@ -32,6 +32,7 @@ import (
 	"easel/internal/thumbs"
 	"easel/internal/wording"
 	"easel/internal/work"
+	"easel/ui/batches"
 	"easel/ui/chat"
 	"easel/ui/chrome"
 	"easel/ui/dialogs"
@@ -110,8 +111,6 @@ type App struct {
 	// firstRun and settings are the open dialogs' forms, for tests.
 	firstRun *dialogs.ProfileForm
 	settings *dialogs.Settings
-	// focused is whether the window is in the foreground, for notifications.
-	focused bool
 	// attached is set once the widgets are in the window; until then
 	// nothing may touch the window (see Run), and pending holds what will.
 	attached bool
@@ -260,6 +259,8 @@ func (a *App) build() {
 	a.lib, a.libErr = openLibrary()
 	if a.lib != nil {
 		a.runner = saver.Runner(a.lib, a.feed.onJobEvent)
+		poll, _ := time.ParseDuration(a.opts.Getenv("EASEL_BATCH_POLL")) // tests: the demo's minutes
+		a.batches = batches.New(a.host, poll)
 		a.thumbs = thumbs.New(a.lib.Thumbnails())
 		if a.opts.Quarantine {
 			a.lib.Thumbnails().Quarantine(quarantine.Maker(library.MakeThumbnail))
@@ -317,6 +318,9 @@ func (a *App) build() {
 		a.banner.Show(chrome.BannerConfig, err.Error(), "", nil)
 	}
 	a.listInterrupted()
+	if a.batches != nil {
+		a.batches.Resume() // its reading starts now; the cards wait for the bridge
+	}
 }
 
 // checkLibrary runs the gallery index's quick integrity check off the
@@ -478,7 +482,7 @@ func windowTitle(p config.Profile) string {
 
 func (a *App) buildUI() {
 	a.chat = chat.New(a.host)
-	a.generate = generate.New(a.host)
+	a.generate = generate.New(a.host, a.batches)
 	a.edit = edit.New(a.host)
 	a.actions = &galleryActions{s: &a.services, host: a.host, chat: a.chat, generate: a.generate, edit: a.edit, show: a.SelectTab, build: a.ensureBuilt}
 	a.gallery = gallery.New(a.host, a.actions)

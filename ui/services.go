@@ -9,6 +9,7 @@ import (
 	"easel/internal/statecopy"
 	"easel/internal/thumbs"
 	"easel/internal/work"
+	"easel/ui/batches"
 	"easel/ui/modelpick"
 )
 
@@ -36,6 +37,20 @@ type services struct {
 	// begins, before the UI goroutine is asked, as that is what hangs.
 	stateCopy *statecopy.Copy
 	watchdog  *statecopy.Watchdog
+	// batches are the window's batches of the Batch API; nil without a
+	// gallery.
+	batches *batches.Panel
+	// focused is whether the window is in the foreground, for
+	// notifications.
+	focused bool
+}
+
+// Notify tells the desktop, unless the window is in front and
+// evenInFront is false.
+func (s *services) Notify(title, body string, evenInFront bool) {
+	if evenInFront || !s.focused {
+		s.fyneApp.SendNotification(fyne.NewNotification(title, body))
+	}
 }
 
 // armQuit arms the quit's watchdog.

@@ -17,6 +17,7 @@ package batchlane
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -406,6 +407,11 @@ func (l *Lane) read(ctx context.Context, rec library.BatchRecord, path string, b
 // its journalled id, charged at the batch's price.
 func (l *Lane) land(ctx context.Context, q library.BatchRequest, res *api.ImageResult, land Lander) jobs.Event {
 	entry, err := l.journal.Entry(ctx, q.Job)
+	if errors.Is(err, sql.ErrNoRows) {
+		// Landed before a kill cut the collect short: its job ended, and
+		// its pictures are in the gallery.
+		return jobs.Event{State: jobs.Done}
+	}
 	if err != nil {
 		return jobs.Event{State: jobs.Failed, Err: &api.Error{Kind: api.KindCannotKeep, Err: err, Message: err.Error()}}
 	}

@@ -23,6 +23,7 @@ import (
 	"easel/internal/library"
 	"easel/internal/spend"
 	"easel/internal/work"
+	"easel/ui/batches"
 	"easel/ui/dialogs"
 	"easel/ui/kit"
 	"easel/ui/room"
@@ -32,8 +33,14 @@ import (
 // batchView is the template's side of a batch board: the values, how
 // they combine, how many at once, and the sheet and files at the end.
 type batchView struct {
-	values      *widget.Entry
-	mode        *choice.Choice
+	// batches are the window's batches, where the cheaper lane goes.
+	batches *batches.Panel
+	values  *widget.Entry
+	mode    *choice.Choice
+	// lane is Now or Cheaper (the Batch API), shown once the service is
+	// known to take batches; laneNote says while it is asked, or why not.
+	lane        *choice.Choice
+	laneNote    *widget.Label
 	concurrency *widget.Select
 	stop        *widget.Button
 	sheet       *widget.Button
@@ -44,15 +51,25 @@ func modeLabels() []string {
 	return []string{catalogue.T("Cross the values"), catalogue.T("One request per row")}
 }
 
+func laneLabels() []string {
+	return []string{catalogue.T("Now"), catalogue.T("Cheaper, within 24 h")}
+}
+
+// cheaper reports whether the batch goes through the Batch API.
+func (v *batchView) cheaper() bool { return v.lane.Visible() && v.lane.Selected == laneLabels()[1] }
+
 // OpenBatch shows a board that fills a prompt's {variables} from values
 // crossed (a line "name = a, b, c" each) or from rows (CSV, or a
 // spreadsheet's copy, its first line naming the columns); size, quality,
 // model, background and format set options. It says how many requests
 // and what they cost before sending, runs them with at most so many in
 // flight, and ends with a labelled contact sheet and the files.
-func OpenBatch(h Host, prompt string, base api.ImageOptions) *Board {
+//
+// panel, the window's batches of the Batch API (nil without a gallery),
+// is where the cheaper lane sends the requests as one batch.
+func OpenBatch(h Host, panel *batches.Panel, prompt string, base api.ImageOptions) *Board {
 	b := &Board{host: h, base: base, concurrency: 2}
-	v := &batchView{}
+	v := &batchView{batches: panel}
 	b.prompt = widget.NewMultiLineEntry()
 	b.prompt.Wrapping = fyne.TextWrapWord
 	b.prompt.SetText(prompt)
@@ -63,6 +80,10 @@ func OpenBatch(h Host, prompt string, base api.ImageOptions) *Board {
 	v.values.OnChanged = func(string) { b.updateBatch(v) }
 	v.mode = choice.New(modeLabels(), func(string) { b.updateBatch(v) })
 	v.mode.Horizontal, v.mode.Required = true, true
+	v.lane = choice.New(laneLabels(), func(string) { b.updateBatch(v) })
+	v.lane.Horizontal, v.lane.Required = true, true
+	v.lane.Hide()
+	v.laneNote = kit.HintLabel(catalogue.T("Asking the service whether it takes batches…"))
 	v.concurrency = widget.NewSelect([]string{"1", "2", "3", "4"}, func(s string) { b.concurrency, _ = strconv.Atoi(s) })
 	v.concurrency.SetSelected("2")
 	b.estimate = kit.HintLabel("")
@@ -87,6 +108,7 @@ func OpenBatch(h Host, prompt string, base api.ImageOptions) *Board {
 		widget.NewFormItem(catalogue.T("Prompt"), b.prompt),
 		kit.FormItem(catalogue.T("Values"), v.values, catalogue.T("Crossed: a line “name = a, b, c” for each {name} in the prompt. Rows: a first line naming the columns, then one line per request, as CSV or pasted from a spreadsheet. A size, quality or model column sets that option.")),
 		widget.NewFormItem("", v.mode),
+		kit.FormItem(catalogue.T("When"), container.NewVBox(v.lane, v.laneNote), catalogue.T("Now sends the requests at once. Cheaper sends them as one batch of the Batch API: done within 24 hours, at about half the price; it goes on if you close Easel, and the pictures land in the gallery when they come.")),
 		widget.NewFormItem(catalogue.T("At once"), container.NewHBox(v.concurrency)),
 	)
 	top := container.NewVBox(form, container.NewBorder(nil, nil, nil, container.NewHBox(v.stop, b.run), b.estimate))
@@ -97,6 +119,8 @@ func OpenBatch(h Host, prompt string, base api.ImageOptions) *Board {
 	b.finish = &widget.Button{}
 	b.d.SetButtons([]fyne.CanvasObject{v.sheet, v.files, &widget.Button{Text: catalogue.T("Close"), OnTapped: b.d.Hide}})
 	v.mode.SetSelected(modeLabels()[0])
+	v.lane.SetSelected(laneLabels()[0])
+	b.offerLanes(v)
 	size := h.Window().Canvas().Size()
 	b.d.Resize(fyne.NewSize(size.Width*0.94, size.Height*0.92))
 	b.d.Show()
@@ -107,6 +131,25 @@ func OpenBatch(h Host, prompt string, base api.ImageOptions) *Board {
 		v.files.Enable()
 	}
 	return b
+}
+
+// offerLanes shows the lane choice when the service takes batches, and
+// says why not when it does not.
+func (b *Board) offerLanes(v *batchView) {
+	panel, client := v.batches, b.host.Session().Client()
+	if panel == nil || client == nil {
+		v.laneNote.SetText(catalogue.T("Only now: there is no gallery or no service to keep a batch with."))
+		return
+	}
+	panel.Offered(client, func(ok bool, why string) {
+		if !ok {
+			v.laneNote.SetText(catalogue.F("Only now: %s.", why))
+			return
+		}
+		v.laneNote.Hide()
+		v.lane.Show()
+		b.updateBatch(v)
+	})
 }
 
 // table reads the values as the mode says.
@@ -154,7 +197,11 @@ func (b *Board) updateBatch(v *batchView) {
 	for _, c := range cells[1:] {
 		total = total.Plus(spend.Options(p.Prices, c.Options, c.Prompt, 0, ""))
 	}
-	b.estimate.SetText(catalogue.F("%d requests: %s", len(cells), total))
+	said := total.String()
+	if cheap, note := spend.InLane(total, spend.LaneBatch, cells[0].Options.Model); v.lane.Visible() && note != "" {
+		said = catalogue.F("%s now, %s within 24 h through the Batch API", total, cheap)
+	}
+	b.estimate.SetText(catalogue.F("%d requests: %s", len(cells), said))
 	b.run.Enable()
 }
 
@@ -180,7 +227,15 @@ func (b *Board) sendBatch(v *batchView) {
 			b.status.SetText(catalogue.F("%s: %s", c.Label(), kit.ErrorText(err)))
 			return
 		}
-		reqs = append(reqs, jobs.Request{Profile: p.ID, Group: p.UsingGroup(), Service: client, Prices: p.Prices, Generate: &r})
+		req := jobs.Request{Profile: p.ID, Group: p.UsingGroup(), Service: client, Prices: p.Prices, Generate: &r}
+		if v.cheaper() {
+			req.Lane = spend.LaneBatch
+		}
+		reqs = append(reqs, req)
+	}
+	if v.cheaper() {
+		room.GuardBudget(h, p, reqs, func() { b.sendAsBatch(v, reqs) })
+		return
 	}
 	room.GuardBudget(h, p, reqs, func() {
 		b.cells, b.grid.Objects, b.pending, b.stopped, b.inFlight = nil, nil, nil, false, 0
@@ -197,6 +252,23 @@ func (b *Board) sendBatch(v *batchView) {
 		v.sheet.Disable()
 		v.files.Disable()
 		b.sendNext()
+	})
+}
+
+// sendAsBatch makes the requests one batch of the Batch API: its card is
+// in Text to image's jobs, where it is followed until its pictures are
+// in the gallery, whether or not this board stays open.
+func (b *Board) sendAsBatch(v *batchView, reqs []jobs.Request) {
+	b.run.Disable()
+	b.status.SetText(catalogue.T("Making the batch: uploading its requests…"))
+	h := b.host
+	v.batches.Send(h.Session().Client(), h.Session().Current(), reqs, b.prompt.Text, func(err error) {
+		b.run.Enable()
+		if err != nil {
+			b.status.SetText(kit.ErrorText(err))
+			return
+		}
+		b.status.SetText(catalogue.N("Sent as one batch of %d requests, to be done within 24 hours: its card is in Text to image's jobs, and its pictures land in the gallery.", len(reqs), len(reqs)))
 	})
 }
 

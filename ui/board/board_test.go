@@ -7,6 +7,7 @@ import (
 	"image/png"
 	"strings"
 	"testing"
+	"time"
 
 	"fyne.io/fyne/v2"
 
@@ -112,7 +113,7 @@ func TestABatchRunsWithinItsConcurrency(t *testing.T) {
 	}
 	var v *batchView
 	h.UI(func() {
-		b = OpenBatch(h, "a {animal} in {style}", api.ImageOptions{Model: "gpt-image-1", Size: "1024x1024", Quality: "low"})
+		b = OpenBatch(h, h.Batches(), "a {animal} in {style}", api.ImageOptions{Model: "gpt-image-1", Size: "1024x1024", Quality: "low"})
 		v = batchOf(b)
 	})
 	h.UI(func() {
@@ -143,7 +144,7 @@ func TestABatchRunsWithinItsConcurrency(t *testing.T) {
 func TestABatchSaysWhatIsWrongWithItsRows(t *testing.T) {
 	h := roomtest.New(t)
 	h.UI(func() {
-		b := OpenBatch(h, "a {animal}", api.ImageOptions{Model: "gpt-image-1"})
+		b := OpenBatch(h, h.Batches(), "a {animal}", api.ImageOptions{Model: "gpt-image-1"})
 		v := batchOf(b)
 		v.mode.SetSelected(modeLabels()[1])
 		v.values.SetText("animal,colour\ncat,red\n")
@@ -312,6 +313,61 @@ func TestABoardSendsEachModelTheValuesItTakes(t *testing.T) {
 		}
 		if b.cells[1].state.Wrapping != fyne.TextWrapWord {
 			t.Error("a cell's state is not wrapped")
+		}
+	})
+}
+
+// #56: a template batch offers the Batch API where the service takes it,
+// with both lanes' estimates side by side; sent that way it is one batch
+// whose pictures land in the gallery at the batch's price, told of once.
+// Through a gateway without it, the board says why and offers only now.
+func TestABatchGoesTheCheaperLane(t *testing.T) {
+	h := roomtest.New(t)
+	h.Until("connected", func() bool { return h.Session().Client() != nil })
+	var b *Board
+	var v *batchView
+	h.UI(func() {
+		b = OpenBatch(h, h.Batches(), "a {animal}", api.ImageOptions{Model: "gpt-image-1", Size: "1024x1024", Quality: "low"})
+		v = batchOf(b)
+		v.values.SetText("animal = cat, dog, owl")
+	})
+	h.Until("the lane choice", func() bool { return v.lane.Visible() })
+	h.UI(func() {
+		if !strings.Contains(b.estimate.Text, "3 requests: ") || !strings.Contains(b.estimate.Text, "now, ") || !strings.Contains(b.estimate.Text, "within 24 h through the Batch API") {
+			t.Errorf("the estimate reads %q", b.estimate.Text)
+		}
+		v.lane.SetSelected(laneLabels()[1])
+		b.run.OnTapped()
+	})
+	h.Until("the batch made", func() bool { return strings.Contains(b.status.Text, "Sent as one batch of 3 requests") })
+	h.Until("its pictures in the gallery", func() bool {
+		n, _ := h.Library().Count(context.Background(), library.Query{})
+		return n == 3 && len(h.Notified) == 1
+	})
+	rows, _ := h.Library().Ledger().Entries(context.Background(), time.Time{})
+	for _, r := range rows {
+		if !strings.Contains(r.Note, "Batch API's price") {
+			t.Errorf("row %+v", r)
+		}
+	}
+	h.UI(func() {
+		if len(rows) != 3 || !strings.Contains(h.Notified[0], "All 3 pictures are in the gallery") {
+			t.Errorf("%d rows; told %q", len(rows), h.Notified)
+		}
+	})
+}
+
+func TestNoCheaperLaneThroughAGatewayWithoutBatches(t *testing.T) {
+	h := roomtest.NewWith(t, roomtest.Options{Batches: "none"})
+	h.Until("connected", func() bool { return h.Session().Client() != nil })
+	var v *batchView
+	h.UI(func() { v = batchOf(OpenBatch(h, h.Batches(), "a {animal}", api.ImageOptions{Model: "gpt-image-1"})) })
+	h.Until("the reason", func() bool {
+		return strings.Contains(v.laneNote.Text, "Only now: the service has no Batch API (HTTP 404).")
+	})
+	h.UI(func() {
+		if v.lane.Visible() {
+			t.Error("the cheaper lane is offered")
 		}
 	})
 }

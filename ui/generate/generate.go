@@ -13,6 +13,7 @@ import (
 	"easel/internal/api"
 	"easel/internal/catalogue"
 	"easel/internal/jobs"
+	"easel/ui/batches"
 	"easel/ui/board"
 	"easel/ui/jobview"
 	"easel/ui/kit"
@@ -38,10 +39,13 @@ type Room struct {
 	// opened from this tab; their jobs' events come here and go on to
 	// them (each ignores the other's).
 	board, batch *board.Board
+	// batches are the window's batches of the Batch API, shown above the
+	// tab's jobs; nil without a gallery.
+	batches *batches.Panel
 }
 
 // New makes the tab; its widgets are made by Build.
-func New(h Host) *Room { return &Room{host: h} }
+func New(h Host, b *batches.Panel) *Room { return &Room{host: h, batches: b} }
 
 // Build implements room.Room.
 func (t *Room) Build() fyne.CanvasObject {
@@ -57,7 +61,11 @@ func (t *Room) Build() fyne.CanvasObject {
 	left := container.NewBorder(nil, t.ActionRow(), nil, nil, container.NewVScroll(container.NewPadded(form)))
 
 	t.jobs = jobview.NewList(catalogue.T("Jobs appear here with a live preview, their elapsed time and a Cancel button. Finished images go straight to the Gallery."), t.JobActions())
-	right := container.NewBorder(kit.Heading(catalogue.T("Jobs")), nil, nil, nil, container.NewVScroll(t.jobs.Box))
+	list := fyne.CanvasObject(t.jobs.Box)
+	if t.batches != nil {
+		list = container.NewVBox(t.batches.Box, t.jobs.Box)
+	}
+	right := container.NewBorder(kit.Heading(catalogue.T("Jobs")), nil, nil, nil, container.NewVScroll(list))
 
 	split := container.NewHSplit(left, right)
 	split.Offset = 0.42
@@ -107,7 +115,7 @@ func (t *Room) Board() *board.Board { return t.board }
 // OpenBatch opens a batch from a template on the tab's prompt and
 // options.
 func (t *Room) OpenBatch() {
-	t.batch = board.OpenBatch(t.host, t.prompt.Text, t.Options().Options())
+	t.batch = board.OpenBatch(t.host, t.batches, t.prompt.Text, t.Options().Options())
 }
 
 // Batch is the batch last opened, nil before one.

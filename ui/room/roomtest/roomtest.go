@@ -35,6 +35,7 @@ import (
 	"easel/internal/spend"
 	"easel/internal/thumbs"
 	"easel/internal/work"
+	"easel/ui/batches"
 	"easel/ui/modelpick"
 )
 
@@ -57,6 +58,10 @@ type Host struct {
 	reg     *modelpick.Registry
 	// OnJob receives the runner's events on the UI side, under the lock.
 	OnJob func(jobs.Event)
+	// batches are the host's batches of the Batch API, made when first
+	// asked for; Notified records Notify as "title: body".
+	batches  *batches.Panel
+	Notified []string
 	// Opened and Settings record OpenItem and ShowSettings.
 	Opened   []int64
 	Settings int
@@ -91,6 +96,9 @@ type Options struct {
 	// Drift makes the fake service's edits stray outside the marks
 	// (demoservice.Config.Drift).
 	Drift float64
+	// Batches is how the fake service plays the Batch API
+	// (demoservice.Config.Batches).
+	Batches string
 	// Profile, when set, is a stored profile the session opens on (its
 	// base URL is set to the fake service's, its key is kept in the
 	// test keyring), instead of the keyless demo: for a budget or prices
@@ -123,7 +131,7 @@ func NewWith(t testing.TB, o Options) *Host {
 			}
 		})
 	}, jobs.Options{Memory: lib.Memory(), Ledger: spend.Ledger{Lib: lib}})
-	fake := demoservice.New(demoservice.Config{Pace: o.Pace, Quirks: o.Quirks, UploadRate: o.UploadRate, Drift: o.Drift})
+	fake := demoservice.New(demoservice.Config{Pace: o.Pace, Quirks: o.Quirks, UploadRate: o.UploadRate, Drift: o.Drift, Batches: o.Batches})
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if strings.HasSuffix(r.URL.Path, "/chat/completions") || strings.HasSuffix(r.URL.Path, "/images/edits") && o.RecordEdits {
 			body, _ := io.ReadAll(io.LimitReader(r.Body, 64<<20))
@@ -348,6 +356,18 @@ func Walk(o fyne.CanvasObject, f func(fyne.CanvasObject)) {
 		}
 	}
 }
+
+// Batches implements the rooms' Host: a panel of batches, read every
+// few milliseconds.
+func (h *Host) Batches() *batches.Panel {
+	if h.batches == nil && h.lib != nil {
+		h.batches = batches.New(h, 5*time.Millisecond)
+	}
+	return h.batches
+}
+
+// Notify implements batches.Host.
+func (h *Host) Notify(title, body string, _ bool) { h.Notified = append(h.Notified, title+": "+body) }
 
 // SpendChanged implements the tabs' hosts: the test host has no status bar.
 func (h *Host) SpendChanged() {}
