@@ -259,7 +259,11 @@ func (a *App) build() {
 	a.lib, a.libErr = openLibrary()
 	if a.lib != nil {
 		a.runner = saver.Runner(a.lib, a.feed.onJobEvent)
-		poll, _ := time.ParseDuration(a.opts.Getenv("EASEL_BATCH_POLL")) // tests: the demo's minutes
+		getenv := a.opts.Getenv
+		if getenv == nil {
+			getenv = os.Getenv
+		}
+		poll, _ := time.ParseDuration(getenv("EASEL_BATCH_POLL")) // tests: the demo's minutes
 		a.batches = batches.New(a.host, poll)
 		a.thumbs = thumbs.New(a.lib.Thumbnails())
 		if a.opts.Quarantine {

@@ -207,8 +207,12 @@ func (c *card) show(rec library.BatchRecord, next time.Time) {
 	c.counts = rec
 	c.bar.Max = float64(max(rec.Total, 1))
 	c.bar.SetValue(float64(rec.Completed + rec.Failed))
+	age := time.Since(rec.Created).Round(time.Second)
+	if age > time.Minute {
+		age = age.Round(time.Minute)
+	}
 	line := catalogue.F("%s · %d of %d done, %d failed · made %s ago", sentenceCase(batchlane.StatusWords(rec.Status)), rec.Completed, rec.Total, rec.Failed,
-		catalogue.Duration(time.Since(rec.Created).Round(time.Minute)))
+		catalogue.Duration(age))
 	if !next.IsZero() {
 		line += " · " + catalogue.F("looked at again in %s", catalogue.Duration(time.Until(next).Round(time.Second)))
 	}
