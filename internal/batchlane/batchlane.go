@@ -205,6 +205,34 @@ func (l *Lane) forget(kept []library.BatchRequest) {
 	}
 }
 
+// Left are the requests ended batch id did not make, as they would be
+// sent again, taken out of the journal: the caller sends them (Send
+// again, or live) and they are no longer listed.
+func (l *Lane) Left(ctx context.Context, id string) ([]jobs.Request, error) {
+	reqs, err := l.book.Requests(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	var out []jobs.Request
+	for _, q := range reqs {
+		if q.State != library.BatchFailed {
+			continue
+		}
+		e, err := l.journal.Entry(ctx, q.Job)
+		if errors.Is(err, sql.ErrNoRows) {
+			continue // already taken, or forgotten
+		}
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, jobs.Request{Profile: e.Profile, Group: e.Group, Generate: e.Generate, Edit: e.Edit, Parents: e.Parents, Continues: e.Continues})
+		if err := l.journal.End(ctx, q.Job); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
 // Cancel asks the service to stop batch id; what it finished is brought
 // in by Follow as from any batch that ended.
 func (l *Lane) Cancel(ctx context.Context, id string) error {
@@ -396,6 +424,10 @@ func (l *Lane) read(ctx context.Context, rec library.BatchRecord, path string, b
 			if end.Err != nil {
 				why = errorLine(end.Err)
 			}
+		} else if err := l.journal.End(context.WithoutCancel(ctx), q.Job); err != nil {
+			// The runner crosses it out when it has a journal; one
+			// without (a test's) leaves it to this.
+			slog.Warn("batch: a landed request could not be crossed out", "job", q.Job, "err", err)
 		}
 		q.State = state
 		byID[a.CustomID] = q

@@ -81,15 +81,14 @@ func (p *Panel) Offered(c *api.Client, then func(ok bool, why string)) {
 // Send makes one batch of reqs on c's service (prof's) and follows it;
 // then hears how the making went, on the UI goroutine.
 func (p *Panel) Send(c *api.Client, prof config.Profile, reqs []jobs.Request, label string, then func(error)) {
-	lane := p.lane(c)
 	for i := range reqs {
 		reqs[i].Profile, reqs[i].Group = prof.ID, prof.UsingGroup()
 	}
 	work.Load(p.host.Work(), func(ctx context.Context) (library.BatchRecord, error) {
-		return lane.Send(ctx, batchlane.Batch{Requests: reqs, Label: label})
+		return p.lane(c).Send(ctx, batchlane.Batch{Requests: reqs, Label: label})
 	}, func(rec library.BatchRecord, err error) {
 		if err == nil {
-			p.follow(lane, prof, rec, false)
+			p.follow(c, prof, rec, false)
 		}
 		then(err)
 	})
@@ -119,7 +118,7 @@ func (p *Panel) Resume() {
 					p.cardOf(rec).sayFailed(kit.ErrorText(err))
 					return
 				}
-				p.follow(p.lane(c), prof, rec, true)
+				p.follow(c, prof, rec, true)
 			})
 		}
 	})
@@ -129,7 +128,8 @@ func (p *Panel) Resume() {
 // ends, landing its answers through the window's runner. A batch that
 // ends is told of on the desktop when the window is not in front, or
 // when it ended while Easel was closed (resumed).
-func (p *Panel) follow(lane *batchlane.Lane, prof config.Profile, rec library.BatchRecord, resumed bool) {
+func (p *Panel) follow(client *api.Client, prof config.Profile, rec library.BatchRecord, resumed bool) {
+	lane := p.lane(client)
 	c := p.cardOf(rec)
 	c.show(rec, time.Time{})
 	c.cancel.OnTapped = func() {
@@ -152,7 +152,30 @@ func (p *Panel) follow(lane *batchlane.Lane, prof config.Profile, rec library.Ba
 			return
 		}
 		c.show(end, time.Time{})
+		if left := end.Total - end.Completed; left > 0 {
+			c.offerResend(left, func() { p.resend(client, prof, end, c) })
+		}
 		p.host.Notify(catalogue.T("Batch done"), c.endWords(end), resumed)
+	})
+}
+
+// resend sends what an ended batch did not make as a new batch, through
+// the same lane at its price.
+func (p *Panel) resend(client *api.Client, prof config.Profile, rec library.BatchRecord, c *card) {
+	c.resend.Disable()
+	work.Load(p.host.Work(), func(ctx context.Context) ([]jobs.Request, error) {
+		return p.lane(client).Left(ctx, rec.ID)
+	}, func(reqs []jobs.Request, err error) {
+		if err != nil || len(reqs) == 0 {
+			c.note.SetText(kit.ErrorText(err))
+			return
+		}
+		c.resend.Hide()
+		p.Send(client, prof, reqs, rec.Label, func(err error) {
+			if err != nil {
+				c.note.SetText(kit.ErrorText(err))
+			}
+		})
 	})
 }
 
@@ -187,7 +210,9 @@ type card struct {
 	note           *widget.Label
 	bar            *widget.ProgressBar
 	cancel, remove *widget.Button
-	counts         library.BatchRecord
+	// resend sends what the batch did not make as a new batch.
+	resend *widget.Button
+	counts library.BatchRecord
 }
 
 func newCard(rec library.BatchRecord, remove func(id string)) *card {
@@ -197,8 +222,28 @@ func newCard(rec library.BatchRecord, remove func(id string)) *card {
 	c.cancel = &widget.Button{Text: catalogue.T("Cancel batch"), Icon: theme.CancelIcon(), Importance: widget.LowImportance}
 	c.remove = &widget.Button{Text: catalogue.T("Clear"), Icon: theme.ContentClearIcon(), Importance: widget.LowImportance, OnTapped: func() { remove(rec.ID) }}
 	c.remove.Hide()
-	c.root = container.NewVBox(c.title, c.status, c.bar, c.note, container.NewHBox(c.cancel, c.remove), widget.NewSeparator())
+	c.resend = &widget.Button{Icon: theme.ViewRefreshIcon(), Importance: widget.MediumImportance}
+	c.resend.Hide()
+	c.root = container.NewVBox(c.title, c.status, c.bar, c.note, container.NewHBox(c.cancel, c.resend, c.remove), widget.NewSeparator())
 	return c
+}
+
+// offerResend offers to send the n requests the batch did not make as a
+// new batch.
+func (c *card) offerResend(n int, send func()) {
+	c.resend.SetText(catalogue.N("Send the %d not made as a new batch", n, n))
+	c.resend.OnTapped = send
+	c.resend.Show()
+}
+
+// Resend taps the card's resend, for tests; false when it is not offered.
+func (p *Panel) Resend(id string) bool {
+	c, ok := p.cards[id]
+	if !ok || !c.resend.Visible() {
+		return false
+	}
+	c.resend.OnTapped()
+	return true
 }
 
 // show says where rec is: its status and counts, when it is read again,
@@ -231,7 +276,7 @@ func (c *card) endWords(rec library.BatchRecord) string {
 	if rec.Failed == 0 && rec.Completed == rec.Total {
 		return catalogue.N("All %d pictures are in the gallery.", rec.Completed, rec.Completed)
 	}
-	return catalogue.F("%d in the gallery; %d not made, listed with Retry (nothing was charged for what the batch did not run).", rec.Completed, rec.Total-rec.Completed)
+	return catalogue.F("%d in the gallery; %d not made (nothing was charged for what the batch did not run): send them again below, or from the list of requests cut off at the next start.", rec.Completed, rec.Total-rec.Completed)
 }
 
 // sayFailed says why the batch cannot be followed now.

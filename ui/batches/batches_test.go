@@ -18,17 +18,7 @@ import (
 // desktop hears once that it is done.
 func TestABatchMadeBeforeAStartIsPickedUp(t *testing.T) {
 	h := roomtest.New(t)
-	h.Until("connected", func() bool { return h.Session().Client() != nil })
-	var p = h.Session().Current()
-	var reqs []jobs.Request
-	for i := range 3 {
-		reqs = append(reqs, jobs.Request{Profile: p.ID, Generate: &api.GenerateRequest{Prompt: fmt.Sprintf("a kite %d", i),
-			ImageOptions: api.ImageOptions{Model: "gpt-image-1", Size: "1024x1024", Quality: "low"}}})
-	}
-	rec, err := batchlane.New(h.Session().Client(), h.Library(), batchlane.Options{}).Send(context.Background(), batchlane.Batch{Requests: reqs, Label: "kites"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	rec := made(t, h, 3)
 	h.UI(func() { h.Batches().Resume() })
 	h.Until("the batch done", func() bool {
 		_, note, ok := h.Batches().Card(rec.ID)
@@ -42,4 +32,46 @@ func TestABatchMadeBeforeAStartIsPickedUp(t *testing.T) {
 			t.Errorf("told %q", h.Notified)
 		}
 	})
+}
+
+// made is a batch of n kites made on h's service, as the window makes
+// one, before the panel follows it.
+func made(t *testing.T, h *roomtest.Host, n int) library.BatchRecord {
+	t.Helper()
+	h.Until("connected", func() bool { return h.Session().Client() != nil })
+	p := h.Session().Current()
+	var reqs []jobs.Request
+	for i := range n {
+		reqs = append(reqs, jobs.Request{Profile: p.ID, Generate: &api.GenerateRequest{Prompt: fmt.Sprintf("a kite %d", i),
+			ImageOptions: api.ImageOptions{Model: "gpt-image-1", Size: "1024x1024", Quality: "low"}}})
+	}
+	rec, err := batchlane.New(h.Session().Client(), h.Library(), batchlane.Options{}).Send(context.Background(), batchlane.Batch{Requests: reqs, Label: "kites"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rec
+}
+
+// A batch whose window ran out with 2 of 4 made offers the other 2 as a
+// new batch, which makes them; they are then no longer listed as cut off.
+func TestWhatABatchDidNotMakeIsSentAgain(t *testing.T) {
+	h := roomtest.NewWith(t, roomtest.Options{BatchExpireAfter: 2})
+	rec := made(t, h, 4)
+	h.UI(func() { h.Batches().Resume() })
+	h.Until("the batch expired", func() bool {
+		_, note, ok := h.Batches().Card(rec.ID)
+		return ok && strings.Contains(note, "2 in the gallery; 2 not made")
+	})
+	h.UI(func() {
+		if !h.Batches().Resend(rec.ID) {
+			t.Fatal("no resend offered")
+		}
+	})
+	h.Until("the rest made", func() bool {
+		n, _ := h.Library().Count(context.Background(), library.Query{})
+		return n == 4
+	})
+	if cut, _ := h.Library().Journal().CutOff(context.Background()); len(cut) != 0 {
+		t.Errorf("%d requests still listed as cut off", len(cut))
+	}
 }

@@ -97,8 +97,10 @@ type Options struct {
 	// (demoservice.Config.Drift).
 	Drift float64
 	// Batches is how the fake service plays the Batch API
-	// (demoservice.Config.Batches).
-	Batches string
+	// (demoservice.Config.Batches); BatchExpireAfter lets each batch's
+	// window run out after so many answers.
+	Batches          string
+	BatchExpireAfter int
 	// Profile, when set, is a stored profile the session opens on (its
 	// base URL is set to the fake service's, its key is kept in the
 	// test keyring), instead of the keyless demo: for a budget or prices
@@ -131,7 +133,7 @@ func NewWith(t testing.TB, o Options) *Host {
 			}
 		})
 	}, jobs.Options{Memory: lib.Memory(), Ledger: spend.Ledger{Lib: lib}})
-	fake := demoservice.New(demoservice.Config{Pace: o.Pace, Quirks: o.Quirks, UploadRate: o.UploadRate, Drift: o.Drift, Batches: o.Batches})
+	fake := demoservice.New(demoservice.Config{Pace: o.Pace, Quirks: o.Quirks, UploadRate: o.UploadRate, Drift: o.Drift, Batches: o.Batches, BatchExpireAfter: o.BatchExpireAfter})
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if strings.HasSuffix(r.URL.Path, "/chat/completions") || strings.HasSuffix(r.URL.Path, "/images/edits") && o.RecordEdits {
 			body, _ := io.ReadAll(io.LimitReader(r.Body, 64<<20))
