@@ -4,12 +4,17 @@ import (
 	"context"
 	"net/http/httptest"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
 
+	"easel/internal/api"
+	"easel/internal/batchlane"
 	"easel/internal/demoservice"
+	"easel/internal/jobs"
 	"easel/internal/library"
+	"easel/internal/saver"
 )
 
 // #56: `easel batch --lane batch` says both lanes' prices, makes one
@@ -107,5 +112,106 @@ func TestNoBatchLaneThroughAGatewayWithoutIt(t *testing.T) {
 	}
 	if total, _ := srv.ImageRequests(); total != 0 {
 		t.Errorf("%d requests went out", total)
+	}
+}
+
+// #56: the same batch from `easel batch --lane batch` and from the
+// window's lane (batchlane over saver.Runner, as ui.App builds it)
+// leaves the same ledger rows, the same number of gallery items, and
+// nothing in the journal; the command line's files are in --out too.
+func TestAWindowBatchAndACommandLineBatchLeaveTheSame(t *testing.T) {
+	ts := httptest.NewServer(demoservice.New(demoservice.Config{Key: "sk-cli-test-key-123456"}))
+	t.Cleanup(ts.Close)
+	env, _, errOut := testEnv(t, ts.URL+"/v1")
+	env.Library = filepath.Join(t.TempDir(), "cli-library")
+	out := t.TempDir()
+	animals := []string{"cat", "dog", "owl"}
+	if code := Run([]string{"batch", "--lane", "batch", "--prompt", "a {animal}", "--var", "animal=" + strings.Join(animals, ","),
+		"--size", "1024x1024", "--quality", "low", "--out", out}, env); code != 0 {
+		t.Fatalf("batch: %s", errOut)
+	}
+	window, err := library.Open(filepath.Join(t.TempDir(), "window-library"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer window.Close()
+	client := api.New(api.Config{BaseURL: ts.URL + "/v1", APIKey: "sk-cli-test-key-123456"})
+	lane := batchlane.New(client, window, batchlane.Options{Poll: time.Millisecond})
+	var reqs []jobs.Request
+	for _, a := range animals {
+		reqs = append(reqs, jobs.Request{Profile: "environment", Generate: &api.GenerateRequest{Prompt: "a " + a,
+			ImageOptions: api.ImageOptions{Model: "gpt-image-1", Size: "1024x1024", Quality: "low"}}})
+	}
+	ctx := context.Background()
+	rec, err := lane.Send(ctx, batchlane.Batch{Requests: reqs, Label: "a {animal}"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := lane.Follow(ctx, rec.ID, batchlane.Through(saver.Runner(window, nil), nil), nil); err != nil {
+		t.Fatal(err)
+	}
+	cliLib, err := library.OpenWithoutRepair(env.Library)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cliLib.Close()
+	type row struct {
+		model, outcome, source, note string
+		cost                         float64
+	}
+	rowsOf := func(lib *library.Library) map[row]int {
+		entries, _ := lib.Ledger().Entries(ctx, time.Time{})
+		m := map[row]int{}
+		for _, e := range entries {
+			r := row{model: e.Model, outcome: e.Outcome, source: e.Source, note: e.Note}
+			if e.Cost != nil {
+				r.cost = *e.Cost
+			}
+			m[r]++
+		}
+		if cut, _ := lib.Journal().CutOff(ctx); len(cut) != 0 {
+			t.Errorf("%d journal entries left", len(cut))
+		}
+		return m
+	}
+	if c, w := rowsOf(cliLib), rowsOf(window); !reflect.DeepEqual(c, w) || len(c) == 0 {
+		t.Errorf("ledger rows differ:\n cli    %+v\n window %+v", c, w)
+	}
+	nc, _ := cliLib.Count(ctx, library.Query{})
+	nw, _ := window.Count(ctx, library.Query{})
+	files, _ := filepath.Glob(filepath.Join(out, "*.png"))
+	if nc != 3 || nw != 3 || len(files) != 3 {
+		t.Errorf("gallery items: cli %d, window %d; files in --out %d", nc, nw, len(files))
+	}
+}
+
+// `easel jobs --cancel ID` cancels the batch at the service and brings
+// in what it had finished; the rest is listed, uncharged.
+func TestJobsCancelStopsABatch(t *testing.T) {
+	srv := demoservice.New(demoservice.Config{Key: "sk-cli-test-key-123456", BatchPace: time.Hour})
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+	env, stdout, errOut := testEnv(t, ts.URL+"/v1")
+	env.Library = filepath.Join(t.TempDir(), "library")
+	lib, err := library.Open(env.Library)
+	if err != nil {
+		t.Fatal(err)
+	}
+	client := api.New(api.Config{BaseURL: ts.URL + "/v1", APIKey: "sk-cli-test-key-123456"})
+	rec, err := batchlane.New(client, lib, batchlane.Options{}).Send(context.Background(), batchlane.Batch{Label: "two foxes", Owner: library.OwnerCLI,
+		Requests: []jobs.Request{
+			{Profile: "environment", Generate: &api.GenerateRequest{Prompt: "a fox", ImageOptions: api.ImageOptions{Model: "gpt-image-1"}}},
+			{Profile: "environment", Generate: &api.GenerateRequest{Prompt: "a red fox", ImageOptions: api.ImageOptions{Model: "gpt-image-1"}}},
+		}})
+	lib.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if code := Run([]string{"jobs", "--cancel", rec.ID}, env); code == 0 || !strings.Contains(errOut.String(), "cancelled before this request was made") {
+		t.Fatalf("jobs --cancel: exit %d: %s", code, errOut)
+	}
+	stdout.Reset()
+	if code := Run([]string{"jobs"}, env); code != 0 || strings.Count(stdout.String(), "not made by batch "+rec.ID) != 2 {
+		t.Errorf("jobs after the cancel: %s", stdout)
 	}
 }

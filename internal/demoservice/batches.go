@@ -63,6 +63,9 @@ type demoBatch struct {
 	done                        int // lines answered
 	outLines, errLines          [][]byte
 	cancelled                   bool
+	// answering is set while one request asks the handlers for a line:
+	// a second status read meanwhile does not answer the same line.
+	answering bool
 }
 
 type batchRequest struct {
@@ -248,7 +251,11 @@ func (bw *BatchWork) advance(id string) (map[string]any, bool) {
 	}
 	for {
 		bw.mu.Lock()
-		next, due := bw.nextStep(b, steps)
+		next, due := -1, false
+		if !b.answering {
+			next, due = bw.nextStep(b, steps)
+			b.answering = next >= 0
+		}
 		bw.mu.Unlock()
 		if !due {
 			break
@@ -262,6 +269,7 @@ func (bw *BatchWork) advance(id string) (map[string]any, bool) {
 				b.errLines = append(b.errLines, line)
 			}
 			b.done++
+			b.answering = false
 			bw.mu.Unlock()
 		}
 	}
