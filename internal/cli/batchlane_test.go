@@ -1,8 +1,15 @@
 package cli
 
 import (
+	"bytes"
 	"context"
+	"fmt"
+	"image"
+	"image/color"
+	"image/draw"
+	"image/png"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -213,5 +220,40 @@ func TestJobsCancelStopsABatch(t *testing.T) {
 	stdout.Reset()
 	if code := Run([]string{"jobs"}, env); code != 0 || strings.Count(stdout.String(), "not made by batch "+rec.ID) != 2 {
 		t.Errorf("jobs after the cancel: %s", stdout)
+	}
+}
+
+// `easel batch --image` makes each row an edit of the references: in the
+// batch lane each reference goes up once, whatever the rows; in the live
+// lane each row is an edit sent at once.
+func TestABatchOfEditsUploadsEachReferenceOnce(t *testing.T) {
+	srv := demoservice.New(demoservice.Config{Key: "sk-cli-test-key-123456"})
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+	dir := t.TempDir()
+	var refs []string
+	for i, c := range []color.NRGBA{{200, 40, 40, 255}, {40, 200, 40, 255}} {
+		img := image.NewNRGBA(image.Rect(0, 0, 48, 48))
+		draw.Draw(img, img.Bounds(), &image.Uniform{c}, image.Point{}, draw.Src)
+		var b bytes.Buffer
+		png.Encode(&b, img)
+		path := filepath.Join(dir, fmt.Sprintf("ref-%d.png", i))
+		os.WriteFile(path, b.Bytes(), 0o600)
+		refs = append(refs, "--image", path)
+	}
+	for _, lane := range []string{"batch", "now"} {
+		env, _, errOut := testEnv(t, ts.URL+"/v1")
+		env.Library = filepath.Join(t.TempDir(), "library")
+		args := append([]string{"batch", "--lane", lane, "--prompt", "the same scene {when}", "--var", "when=at dawn,at noon,at dusk",
+			"--size", "1024x1024", "--out", t.TempDir()}, refs...)
+		if code := Run(args, env); code != 0 {
+			t.Fatalf("%s: exit %d: %s", lane, code, errOut)
+		}
+	}
+	if n := srv.Batch.Uploads("batch"); n != 3 {
+		t.Errorf("%d files uploaded, want the two references once and the request file", n)
+	}
+	if total, _ := srv.ImageRequests(); total != 3 {
+		t.Errorf("%d live requests, want the three edits of the live lane", total)
 	}
 }

@@ -251,12 +251,14 @@ func runBatch(ctx context.Context, args []string, env Env) (err error) {
 	var rows string
 	var concurrency int
 	var lane string
+	var images repeated
 	fs := newFlags("batch", env)
 	f.register(fs)
 	fs.Var(&vars, "var", catalogue.T("a variable and its values, name=a,b,c; repeat for more (crossed); size, quality, model, background and format set options"))
 	fs.StringVar(&rows, "rows", "", catalogue.T("a CSV (or tab-separated) file whose first line names the variables, one request per line, instead of crossing --var"))
 	fs.IntVar(&concurrency, "concurrency", 2, catalogue.T("requests in flight at once"))
 	fs.StringVar(&lane, "lane", laneNow, catalogue.T("now: send each request at once; batch: send them as one batch of the Batch API, done within 24 hours at its lower price"))
+	fs.Var(&images, "image", catalogue.T("a reference image every request edits, in order; repeat for more (up to 16): each row becomes an edit of them"))
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -281,19 +283,14 @@ func runBatch(ctx context.Context, args []string, env Env) (err error) {
 	if err != nil {
 		return err
 	}
+	refs, err := readInputs(env, images)
+	if err != nil {
+		return err
+	}
 	mem := openMemory(env)
 	mem.retryRefused = f.retryRefused
 	defer mem.close()
-	prices := mem.keyTable(ctx, p, c)
-	var est pricing.Estimate
-	for i, cell := range cells {
-		e := spend.Options(prices, cell.Options, cell.Prompt, 0, "")
-		if i == 0 {
-			est = e
-		} else {
-			est = est.Plus(e)
-		}
-	}
+	est := cellsEstimate(mem.keyTable(ctx, p, c), cells, len(refs))
 	fmt.Fprintln(env.Stderr, "easel: "+catalogue.F("%d requests, %s", len(cells), lanePrices(est, cells[0].Options.Model)))
 	if lane == laneBatch {
 		est, _ = spend.InLane(est, spend.LaneBatch, cells[0].Options.Model)
@@ -309,25 +306,24 @@ func runBatch(ctx context.Context, args []string, env Env) (err error) {
 		return err
 	}
 	if lane == laneBatch {
-		return mem.sendCells(ctx, env, c, p, cells, f.prompt, f.out)
+		return mem.sendCells(ctx, env, c, p, cells, refs, f.prompt, f.out)
 	}
 	said := env
 	said.Stderr = &lockedWriter{w: env.Stderr}
 	said.Stdout = &lockedWriter{w: env.Stdout}
 	stamp := time.Now().Format("20060102-150405")
 	outcomes := batch.Run(ctx, cells, concurrency, func(ctx context.Context, i int, cell batch.Cell) (*api.ImageResult, error) {
-		req := api.GenerateRequest{Prompt: cell.Prompt, ImageOptions: cell.Options}
-		return mem.send(ctx, said, c, p, jobs.Request{Generate: &req}, f.folder(said, cellNames(stamp, i, cell)))
+		return mem.send(ctx, said, c, p, cellRequest(cell, refs), f.folder(said, cellNames(stamp, i, cell)))
 	})
 	return writeSheet(f.folder(env, nil), stamp, outcomes)
 }
 
 // sendCells sends a template's cells as one batch of the Batch API, each
 // checked by the plan a live request is checked by.
-func (m memory) sendCells(ctx context.Context, env Env, c *api.Client, p config.Profile, cells []batch.Cell, label, out string) error {
+func (m memory) sendCells(ctx context.Context, env Env, c *api.Client, p config.Profile, cells []batch.Cell, refs []api.InputImage, label, out string) error {
 	var reqs []jobs.Request
 	for _, cell := range cells {
-		req := jobs.Request{Generate: &api.GenerateRequest{Prompt: cell.Prompt, ImageOptions: cell.Options}}
+		req := cellRequest(cell, refs)
 		plan, _ := jobs.ReadPlan(ctx, m.lib, p, req)
 		if err := m.refused(cell.Options.Model, plan.Advice); err != nil {
 			return err
@@ -335,6 +331,30 @@ func (m memory) sendCells(ctx context.Context, env Env, c *api.Client, p config.
 		reqs = append(reqs, req)
 	}
 	return m.sendBatch(ctx, env, c, p, reqs, label, out)
+}
+
+// cellRequest is a cell's request: a generation, or an edit of refs when
+// the batch has references.
+func cellRequest(cell batch.Cell, refs []api.InputImage) jobs.Request {
+	if len(refs) == 0 {
+		return jobs.Request{Generate: &api.GenerateRequest{Prompt: cell.Prompt, ImageOptions: cell.Options}}
+	}
+	return jobs.Request{Edit: &api.EditRequest{Prompt: cell.Prompt, ImageOptions: cell.Options, Images: refs}}
+}
+
+// cellsEstimate is what the cells cost together at prices, each an edit
+// of refs references when there are some.
+func cellsEstimate(prices pricing.Table, cells []batch.Cell, refs int) pricing.Estimate {
+	var est pricing.Estimate
+	for i, cell := range cells {
+		e := spend.Options(prices, cell.Options, cell.Prompt, refs, "")
+		if i == 0 {
+			est = e
+		} else {
+			est = est.Plus(e)
+		}
+	}
+	return est
 }
 
 // cellNames names a batch cell's files: batch-<time>-<row>-<values>,
