@@ -150,7 +150,7 @@ func (bs *Batches) object(ctx context.Context, r request) ([]byte, error) {
 	return body, nil
 }
 
-// UploadFile sends one file through the Files API for purpose ("batch"
+// Upload sends one file through the Files API for purpose ("batch"
 // for a request file and for the images its edits name) and returns its
 // id. It is read from disk as it goes when it has a path.
 func (bs *Batches) Upload(ctx context.Context, f InputImage, purpose string) (id string, err error) {
@@ -202,7 +202,7 @@ func (bs *Batches) Upload(ctx context.Context, f InputImage, purpose string) (id
 	return id, nil
 }
 
-// CreateBatch starts a batch of the requests in the uploaded file input,
+// Create starts a batch of the requests in the uploaded file input,
 // all to endpoint, to be done within BatchWindow.
 func (bs *Batches) Create(ctx context.Context, input, endpoint string, metadata map[string]string) (b Batch, err error) {
 	defer func() { err = bs.c.scrub.err(err) }()
@@ -217,7 +217,7 @@ func (bs *Batches) Create(ctx context.Context, input, endpoint string, metadata 
 	return bs.batchOf(answer)
 }
 
-// BatchStatus is what the service says of batch id now.
+// Status is what the service says of batch id now.
 func (bs *Batches) Status(ctx context.Context, id string) (b Batch, err error) {
 	defer func() { err = bs.c.scrub.err(err) }()
 	answer, err := bs.object(ctx, request{method: http.MethodGet, path: "batches/" + url.PathEscape(id)})
@@ -227,7 +227,7 @@ func (bs *Batches) Status(ctx context.Context, id string) (b Batch, err error) {
 	return bs.batchOf(answer)
 }
 
-// CancelBatch asks the service to stop batch id: what it finished stays
+// Cancel asks the service to stop batch id: what it finished stays
 // in its output file.
 func (bs *Batches) Cancel(ctx context.Context, id string) (b Batch, err error) {
 	defer func() { err = bs.c.scrub.err(err) }()
@@ -238,7 +238,7 @@ func (bs *Batches) Cancel(ctx context.Context, id string) (b Batch, err error) {
 	return bs.batchOf(answer)
 }
 
-// BatchesOffered asks whether the service takes batches at all (a
+// Offered asks whether the service takes batches at all (a
 // listing of one): most gateways relay only the live endpoints. why is
 // the answer in words when it does not.
 func (bs *Batches) Offered(ctx context.Context) (ok bool, why string, err error) {
@@ -255,7 +255,7 @@ func (bs *Batches) Offered(ctx context.Context) (ok bool, why string, err error)
 	return false, "", bs.c.scrub.err(err)
 }
 
-// DownloadFile copies the content of file id into dst, at most limit
+// Download copies the content of file id into dst, at most limit
 // bytes: a batch's output, kept on disk before it is read.
 func (bs *Batches) Download(ctx context.Context, id string, dst io.Writer, limit int64) (err error) {
 	defer func() { err = bs.c.scrub.err(err) }()
@@ -349,7 +349,7 @@ type BatchAnswer struct {
 	Err      error
 }
 
-// ReadBatchAnswers reads a batch's output or error file line by line,
+// ReadAnswers reads a batch's output or error file line by line,
 // each line at most MaxResponse bytes, and hands each answer to each,
 // its images checked as a live answer's are (most: the most images a
 // line may bring). A line that is not an answer is skipped.
