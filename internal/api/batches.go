@@ -82,13 +82,20 @@ const (
 	BatchExpired    = "expired"
 	BatchCancelling = "cancelling"
 	BatchCancelled  = "cancelled"
+	// A background render's statuses besides (the Responses API's).
+	RenderQueued     = "queued"
+	RenderIncomplete = "incomplete"
 )
+
+// RenderEndpoint is what a background render's Batch names as its
+// endpoint.
+const RenderEndpoint = "/v1/responses"
 
 // Final reports a batch the service will do no more of: what it did is
 // in its output file, the rest in its error file or never run.
 func (b Batch) Final() bool {
 	switch b.Status {
-	case BatchCompleted, BatchFailed, BatchExpired, BatchCancelled:
+	case BatchCompleted, BatchFailed, BatchExpired, BatchCancelled, RenderIncomplete:
 		return true
 	}
 	return false
@@ -128,6 +135,11 @@ func (bs *Batches) batchOf(body []byte) (Batch, error) {
 
 // object sends r and reads a small JSON answer: a batch or a file.
 func (bs *Batches) object(ctx context.Context, r request) ([]byte, error) {
+	return bs.objectOf(ctx, r, 1<<20)
+}
+
+// objectOf sends r and reads a JSON answer of at most limit bytes.
+func (bs *Batches) objectOf(ctx context.Context, r request, limit int64) ([]byte, error) {
 	if r.overall == 0 {
 		r.overall = bs.c.cfg.FirstByteTimeout
 	}
@@ -140,7 +152,7 @@ func (bs *Batches) object(ctx context.Context, r request) ([]byte, error) {
 	if isWebPage(resp) {
 		return nil, webPage(resp)
 	}
-	body, err := readBody(resp.Body, resp.ContentLength, 1<<20)
+	body, err := readBody(resp.Body, resp.ContentLength, limit)
 	if err != nil {
 		return nil, bs.c.readErr(ctx, err, "")
 	}
@@ -276,6 +288,99 @@ func (bs *Batches) Download(ctx context.Context, id string, dst io.Writer, limit
 		return &TooLongError{Limit: limit}
 	}
 	return nil
+}
+
+// Render starts one image request in the Responses API's background
+// mode: the service keeps working on it without a connection, and it is
+// read later by RenderStatus (a generation when req has no images). It
+// is a Batch of one whose id is the response's; the profile's text model
+// calls the image tool, as a thread's turn does.
+func (bs *Batches) Render(ctx context.Context, req EditRequest) (b Batch, err error) {
+	defer func() { err = bs.c.scrub.err(err) }()
+	check := req.Check
+	if len(req.Images) == 0 {
+		check = GenerateRequest{Prompt: req.Prompt, ImageOptions: req.ImageOptions}.Check
+	}
+	if err := check(bs.c.cfg.Limits); err != nil {
+		return Batch{}, err
+	}
+	req.Stream, req.PartialImages = false, 0
+	req.Turn = &ResponsesTurn{}
+	r, err := turnRequest(req, bs.c.cfg.TurnModel)
+	if err != nil {
+		return Batch{}, err
+	}
+	var body map[string]any
+	if err := json.Unmarshal(r.body, &body); err != nil {
+		return Batch{}, err
+	}
+	body["background"] = true
+	if r, err = jsonRequest("responses", body); err != nil {
+		return Batch{}, err
+	}
+	r.model = req.Model
+	answer, err := bs.object(ctx, r)
+	if err != nil {
+		return Batch{}, err
+	}
+	b, _, err = bs.renderOf(answer)
+	return b, err
+}
+
+// RenderStatus is what the service says of background render id now,
+// and its picture once it is done.
+func (bs *Batches) RenderStatus(ctx context.Context, id string) (b Batch, res *ImageResult, err error) {
+	defer func() { err = bs.c.scrub.err(err) }()
+	r := request{method: http.MethodGet, path: "responses/" + url.PathEscape(id), overall: bs.c.cfg.ImageTimeout}
+	answer, err := bs.objectOf(ctx, r, bs.c.cfg.MaxResponse)
+	if err != nil {
+		return Batch{}, nil, err
+	}
+	return bs.renderOf(answer)
+}
+
+// CancelRender asks the service to stop background render id.
+func (bs *Batches) CancelRender(ctx context.Context, id string) (b Batch, err error) {
+	defer func() { err = bs.c.scrub.err(err) }()
+	answer, err := bs.object(ctx, request{method: http.MethodPost, path: "responses/" + url.PathEscape(id) + "/cancel"})
+	if err != nil {
+		return Batch{}, err
+	}
+	b, _, err = bs.renderOf(answer)
+	return b, err
+}
+
+// renderOf reads a Response object as a Batch of one, with its picture
+// when it is done.
+func (bs *Batches) renderOf(body []byte) (Batch, *ImageResult, error) {
+	root := gjson.ParseBytes(body)
+	word := func(path string) string { return bs.c.scrub.line(Clean(root.Get(path).String(), false)) }
+	b := Batch{ID: word("id"), Status: word("status"), Endpoint: RenderEndpoint, Total: 1}
+	if b.ID == "" || strings.ContainsAny(b.ID, "/?#") || root.Get("object").String() != "response" {
+		return Batch{}, nil, badResponse(catalogue.T("the answer is not a response"), nil, nil)
+	}
+	if s := root.Get("created_at").Int(); s > 0 && s < 1<<40 {
+		b.Created = time.Unix(s, 0)
+	}
+	switch b.Status {
+	case BatchCompleted:
+		res, err := responseResult(root, nil)
+		if err != nil {
+			b.Failed, b.Errors = 1, []string{err.Error()}
+			return b, nil, nil
+		}
+		res.Response = bs.c.scrub.short(res.Response, 200)
+		b.Completed = 1
+		return b, res, nil
+	case BatchFailed, RenderIncomplete:
+		b.Failed = 1
+		if m := word("error.message"); m != "" {
+			b.Errors = []string{m}
+		} else if m := word("incomplete_details.reason"); m != "" {
+			b.Errors = []string{m}
+		}
+	}
+	return b, nil, nil
 }
 
 // batchLine is one request of a batch's file.

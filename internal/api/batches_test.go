@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"easel/internal/api"
 	"easel/internal/demoservice"
@@ -117,5 +118,37 @@ func TestAGatewayWithoutBatchesIsSaid(t *testing.T) {
 	ok, why, err := api.NewBatches(c).Offered(context.Background())
 	if ok || err != nil || !strings.Contains(why, "no Batch API (HTTP 404)") {
 		t.Fatalf("offered %v, %q, %v", ok, why, err)
+	}
+}
+
+// A long render goes in the Responses API's background mode: made, read
+// queued and in progress, then done with its picture; one cancelled
+// early ends cancelled.
+func TestABackgroundRenderIsReadUntilItIsDone(t *testing.T) {
+	ts := httptest.NewServer(demoservice.New(demoservice.Config{BatchPace: 50 * time.Millisecond}))
+	t.Cleanup(ts.Close)
+	bs := api.NewBatches(api.New(api.Config{BaseURL: ts.URL + "/v1", APIKey: "sk-batch-test-0123456789"}))
+	ctx := context.Background()
+	b, err := bs.Render(ctx, api.EditRequest{Prompt: "a harbour at night, in 4K", ImageOptions: api.ImageOptions{Model: "gpt-image-1", Size: "1024x1024", Quality: "high"}})
+	if err != nil || b.Status != api.RenderQueued || b.Final() {
+		t.Fatalf("made %+v, %v", b, err)
+	}
+	seen := map[string]bool{}
+	var res *api.ImageResult
+	for deadline := time.Now().Add(5 * time.Second); !b.Final() && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if b, res, err = bs.RenderStatus(ctx, b.ID); err != nil {
+			t.Fatal(err)
+		}
+		seen[b.Status] = true
+	}
+	if b.Status != api.BatchCompleted || res == nil || len(res.Images) != 1 || !seen[api.BatchInProgress] {
+		t.Fatalf("ended %+v with %v, seen %v", b, res, seen)
+	}
+	c, err := bs.Render(ctx, api.EditRequest{Prompt: "a second harbour", ImageOptions: api.ImageOptions{Model: "gpt-image-1"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c, err = bs.CancelRender(ctx, c.ID); err != nil || c.Status != api.BatchCancelled || !c.Final() {
+		t.Errorf("cancelled %+v, %v", c, err)
 	}
 }

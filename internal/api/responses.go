@@ -30,6 +30,9 @@ type responsesBody struct {
 	Previous string          `json:"previous_response_id,omitempty"`
 	Store    bool            `json:"store"`
 	Stream   bool            `json:"stream,omitempty"`
+	// Background runs the response on the service, to be read later
+	// (Batches.Render): it survives the connection and the program.
+	Background bool `json:"background,omitempty"`
 }
 
 type responseInput struct {
@@ -69,7 +72,11 @@ func turnRequest(req EditRequest, textModel string) (request, error) {
 		textModel = DefaultTurnModel
 	}
 	o := req.ImageOptions
-	tool := imageTool{Type: "image_generation", Model: o.Model, Action: "edit", Size: o.Size, Quality: o.Quality,
+	action := "edit"
+	if len(req.Images) == 0 {
+		action = "generate"
+	}
+	tool := imageTool{Type: "image_generation", Model: o.Model, Action: action, Size: o.Size, Quality: o.Quality,
 		Background: o.Background, OutputFormat: o.OutputFormat, Compression: o.OutputCompression, Moderation: o.Moderation,
 		InputFidelity: req.InputFidelity}
 	if o.Stream {

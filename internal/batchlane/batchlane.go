@@ -233,14 +233,63 @@ func (l *Lane) Left(ctx context.Context, id string) ([]jobs.Request, error) {
 	return out, nil
 }
 
-// Cancel asks the service to stop batch id; what it finished is brought
-// in by Follow as from any batch that ended.
+// Cancel asks the service to stop batch id (or a background render);
+// what it finished is brought in by Follow as from any batch that ended.
 func (l *Lane) Cancel(ctx context.Context, id string) error {
-	b, err := l.batches.Cancel(ctx, id)
+	rec, err := l.book.Get(ctx, id)
+	if err != nil {
+		return err
+	}
+	cancel := l.batches.Cancel
+	if rec.Endpoint == api.RenderEndpoint {
+		cancel = l.batches.CancelRender
+	}
+	b, err := cancel(ctx, id)
 	if err != nil {
 		return err
 	}
 	return l.book.Checked(ctx, id, b.Status, b.Total, b.Completed, b.Failed)
+}
+
+// status is what the service says of rec now: a batch's status, or a
+// background render's with its picture once it is done.
+func (l *Lane) status(ctx context.Context, rec library.BatchRecord) (api.Batch, *api.ImageResult, error) {
+	if rec.Endpoint == api.RenderEndpoint {
+		return l.batches.RenderStatus(ctx, rec.ID)
+	}
+	b, err := l.batches.Status(ctx, rec.ID)
+	return b, nil, err
+}
+
+// Render sends one long request (a 4K or xhigh picture, a thread's turn)
+// in the Responses API's background mode and keeps it as a batch of one:
+// it survives the window closing and is followed, landed and charged as
+// a batch is, at the live price.
+func (l *Lane) Render(ctx context.Context, req jobs.Request, label, owner, out string) (library.BatchRecord, error) {
+	edit := api.EditRequest{}
+	if req.Generate != nil {
+		edit.Prompt, edit.ImageOptions = req.Generate.Prompt, req.Generate.ImageOptions
+	} else if req.Edit != nil {
+		edit = *req.Edit
+	}
+	kept := []library.BatchRequest{{CustomID: "render", Job: fmt.Sprintf("job-render-%d", time.Now().UnixNano())}}
+	entry := library.Journalled{Job: kept[0].Job, Profile: req.Profile, Group: req.Group, Started: time.Now(), Generate: req.Generate, Edit: req.Edit,
+		Parents: req.Parents, Continues: req.Continues, Owner: library.OwnerBatch}
+	if err := l.journal.Begin(ctx, entry); err != nil {
+		return library.BatchRecord{}, err
+	}
+	made, err := l.batches.Render(ctx, edit)
+	if err != nil {
+		l.forget(kept)
+		return library.BatchRecord{}, err
+	}
+	rec := library.BatchRecord{ID: made.ID, Profile: req.Profile, Group: req.Group, Model: edit.Model, Endpoint: api.RenderEndpoint,
+		Status: made.Status, Total: 1, Label: label, Owner: owner, Out: out, Created: time.Now()}
+	if err := l.book.Add(context.WithoutCancel(ctx), rec, kept); err != nil {
+		slog.Error("batch: a background render the service took could not be kept; its id is", "response", made.ID, "err", err)
+		return rec, err
+	}
+	return rec, nil
 }
 
 // Progress is what a status read found.
@@ -265,12 +314,12 @@ func (l *Lane) Follow(ctx context.Context, id string, land Lander, progress func
 		if !rec.Ended.IsZero() {
 			return rec, nil
 		}
-		b, err := l.batches.Status(ctx, id)
+		b, res, err := l.status(ctx, rec)
 		if err == nil {
 			_ = l.book.Checked(ctx, id, b.Status, b.Total, b.Completed, b.Failed)
 			rec.Status, rec.Total, rec.Completed, rec.Failed = b.Status, b.Total, b.Completed, b.Failed
 			if b.Final() {
-				if err := l.collect(ctx, b, land); err != nil {
+				if err := l.collect(ctx, b, res, land); err != nil {
 					return rec, err
 				}
 				rec, err = l.book.Get(ctx, id)
@@ -304,7 +353,7 @@ func (l *Lane) Follow(ctx context.Context, id string, land Lander, progress func
 // disk before it is read, each answer landed, each failure settled with
 // the service's words, then the batch ended. A request already landed (a
 // collect a kill cut short) is not landed twice.
-func (l *Lane) collect(ctx context.Context, b api.Batch, land Lander) error {
+func (l *Lane) collect(ctx context.Context, b api.Batch, rendered *api.ImageResult, land Lander) error {
 	reqs, err := l.book.Requests(ctx, b.ID)
 	if err != nil {
 		return err
@@ -316,6 +365,10 @@ func (l *Lane) collect(ctx context.Context, b api.Batch, land Lander) error {
 	rec, err := l.book.Get(ctx, b.ID)
 	if err != nil {
 		return err
+	}
+	if rendered != nil && len(reqs) == 1 && reqs[0].State == library.BatchWaiting {
+		// A background render: its one answer came with its status.
+		l.settle(ctx, rec, byID, api.BatchAnswer{CustomID: reqs[0].CustomID, Result: rendered}, land)
 	}
 	for _, f := range []struct{ id, kind string }{{b.OutputFile, "output"}, {b.ErrorFile, "error"}} {
 		if f.id == "" {
@@ -329,13 +382,7 @@ func (l *Lane) collect(ctx context.Context, b api.Batch, land Lander) error {
 			return err
 		}
 	}
-	why := leftBecause(b.Status)
-	if why == "" {
-		why = catalogue.T("the service's answers did not include this request")
-	}
-	if len(b.Errors) > 0 {
-		why += ": " + b.Errors[0]
-	}
+	why := leftWhy(rec, b)
 	for _, q := range byID {
 		if q.State == library.BatchWaiting {
 			_ = l.book.Settle(ctx, b.ID, q.CustomID, library.BatchFailed, why)
@@ -348,18 +395,36 @@ func (l *Lane) collect(ctx context.Context, b api.Batch, land Lander) error {
 // own word for one Easel does not know.
 func StatusWords(status string) string {
 	if w, ok := map[string]string{
-		api.BatchValidating: catalogue.T("being checked by the service"),
-		api.BatchInProgress: catalogue.T("in progress"),
-		api.BatchFinalizing: catalogue.T("being finished"),
-		api.BatchCompleted:  catalogue.T("done"),
-		api.BatchFailed:     catalogue.T("refused by the service"),
-		api.BatchExpired:    catalogue.T("expired (its 24 hours ran out)"),
-		api.BatchCancelling: catalogue.T("being cancelled"),
-		api.BatchCancelled:  catalogue.T("cancelled"),
+		api.BatchValidating:  catalogue.T("being checked by the service"),
+		api.BatchInProgress:  catalogue.T("in progress"),
+		api.BatchFinalizing:  catalogue.T("being finished"),
+		api.BatchCompleted:   catalogue.T("done"),
+		api.BatchFailed:      catalogue.T("refused by the service"),
+		api.BatchExpired:     catalogue.T("expired (its 24 hours ran out)"),
+		api.BatchCancelling:  catalogue.T("being cancelled"),
+		api.BatchCancelled:   catalogue.T("cancelled"),
+		api.RenderQueued:     catalogue.T("queued at the service"),
+		api.RenderIncomplete: catalogue.T("incomplete"),
 	}[status]; ok {
 		return w
 	}
 	return status
+}
+
+// leftWhy says why rec's requests still waiting when b ended were not
+// made: what its status says, and the service's words when it gave some.
+func leftWhy(rec library.BatchRecord, b api.Batch) string {
+	why := leftBecause(b.Status)
+	if rec.Endpoint == api.RenderEndpoint {
+		why = catalogue.F("the render ended %s, without a picture", StatusWords(b.Status))
+	}
+	if why == "" {
+		why = catalogue.T("the service's answers did not include this request")
+	}
+	if len(b.Errors) > 0 {
+		why += ": " + b.Errors[0]
+	}
+	return why
 }
 
 // leftBecause says why a request a batch ended as status did not make
@@ -412,32 +477,46 @@ func (l *Lane) read(ctx context.Context, rec library.BatchRecord, path string, b
 	}
 	defer f.Close()
 	return l.batches.ReadAnswers(ctx, f, rec.Model, 10, func(a api.BatchAnswer) error {
-		q, ok := byID[a.CustomID]
-		if !ok || q.State != library.BatchWaiting {
-			return nil
-		}
-		state, why := library.BatchLanded, ""
-		if a.Err != nil {
-			state, why = library.BatchFailed, errorLine(a.Err)
-		} else if end := l.land(ctx, q, a.Result, land); end.State != jobs.Done {
-			state, why = library.BatchFailed, catalogue.T("the answer came but could not be kept")
-			if end.Err != nil {
-				why = errorLine(end.Err)
-			}
-		} else if err := l.journal.End(context.WithoutCancel(ctx), q.Job); err != nil {
-			// The runner crosses it out when it has a journal; one
-			// without (a test's) leaves it to this.
-			slog.Warn("batch: a landed request could not be crossed out", "job", q.Job, "err", err)
-		}
-		q.State = state
-		byID[a.CustomID] = q
-		return l.book.Settle(context.WithoutCancel(ctx), rec.ID, a.CustomID, state, why)
+		return l.settle(ctx, rec, byID, a, land)
 	})
 }
 
+// settle lands one answer of rec, or keeps why it failed, once.
+func (l *Lane) settle(ctx context.Context, rec library.BatchRecord, byID map[string]library.BatchRequest, a api.BatchAnswer, land Lander) error {
+	q, ok := byID[a.CustomID]
+	if !ok || q.State != library.BatchWaiting {
+		return nil
+	}
+	state, why := library.BatchLanded, ""
+	if a.Err != nil {
+		state, why = library.BatchFailed, errorLine(a.Err)
+	} else if end := l.land(ctx, q, a.Result, land, laneOf(rec)); end.State != jobs.Done {
+		state, why = library.BatchFailed, catalogue.T("the answer came but could not be kept")
+		if end.Err != nil {
+			why = errorLine(end.Err)
+		}
+	} else if err := l.journal.End(context.WithoutCancel(ctx), q.Job); err != nil {
+		// The runner crosses it out when it has a journal; one
+		// without (a test's) leaves it to this.
+		slog.Warn("batch: a landed request could not be crossed out", "job", q.Job, "err", err)
+	}
+	q.State = state
+	byID[a.CustomID] = q
+	return l.book.Settle(context.WithoutCancel(ctx), rec.ID, a.CustomID, state, why)
+}
+
+// laneOf is the lane rec's answers are charged in: a batch's price, or
+// the live one for a background render.
+func laneOf(rec library.BatchRecord) string {
+	if rec.Endpoint == api.RenderEndpoint {
+		return ""
+	}
+	return spend.LaneBatch
+}
+
 // land runs one answered request to its end through land, as a job of
-// its journalled id, charged at the batch's price.
-func (l *Lane) land(ctx context.Context, q library.BatchRequest, res *api.ImageResult, land Lander) jobs.Event {
+// its journalled id, charged in lane.
+func (l *Lane) land(ctx context.Context, q library.BatchRequest, res *api.ImageResult, land Lander, lane string) jobs.Event {
 	entry, err := l.journal.Entry(ctx, q.Job)
 	if errors.Is(err, sql.ErrNoRows) {
 		// Landed before a kill cut the collect short: its job ended, and
@@ -448,7 +527,7 @@ func (l *Lane) land(ctx context.Context, q library.BatchRequest, res *api.ImageR
 		return jobs.Event{State: jobs.Failed, Err: &api.Error{Kind: api.KindCannotKeep, Err: err, Message: err.Error()}}
 	}
 	req := jobs.Request{Profile: entry.Profile, Group: entry.Group, Generate: entry.Generate, Edit: entry.Edit, Parents: entry.Parents,
-		Continues: entry.Continues, Service: arrived{res}, Lane: spend.LaneBatch, Journalled: q.Job}
+		Continues: entry.Continues, Service: arrived{res}, Lane: lane, Journalled: q.Job}
 	return land(context.WithoutCancel(ctx), req)
 }
 

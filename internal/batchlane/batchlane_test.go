@@ -150,3 +150,33 @@ func TestAnEditBatchUploadsEachReferenceOnce(t *testing.T) {
 		t.Errorf("%d edits kept, want 4", n)
 	}
 }
+
+// A long render in the background is kept as a batch of one: followed
+// until it is done, its picture lands in the gallery at the live price,
+// and nothing is left in the journal.
+func TestABackgroundRenderLandsInTheGallery(t *testing.T) {
+	lane, lib, runner, _ := setup(t, demoservice.Config{BatchPace: 20 * time.Millisecond})
+	ctx := context.Background()
+	req := jobs.Request{Profile: "p-demo", Generate: &api.GenerateRequest{Prompt: "a harbour at night", ImageOptions: api.ImageOptions{Model: "gpt-image-1", Size: "1024x1024", Quality: "high"}}}
+	rec, err := lane.Render(ctx, req, "a harbour at night", "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pending, _ := lib.Journal().Batches().Pending(ctx); len(pending) != 1 || pending[0].Endpoint != api.RenderEndpoint {
+		t.Fatalf("pending %+v", pending)
+	}
+	rec, err = lane.Follow(ctx, rec.ID, batchlane.Through(runner, nil), nil)
+	if err != nil || rec.Status != api.BatchCompleted || rec.Ended.IsZero() {
+		t.Fatalf("followed to %+v, %v", rec, err)
+	}
+	if n, _ := lib.Count(ctx, library.Query{}); n != 1 {
+		t.Errorf("%d pictures", n)
+	}
+	rows, _ := lib.Ledger().Entries(ctx, time.Time{})
+	if len(rows) != 1 || strings.Contains(rows[0].Note, "Batch API") {
+		t.Errorf("rows %+v", rows)
+	}
+	if cut, _ := lib.Journal().CutOff(ctx); len(cut) != 0 {
+		t.Errorf("%d left in the journal", len(cut))
+	}
+}

@@ -63,6 +63,36 @@ func (m memory) sendBatch(ctx context.Context, env Env, c *api.Client, p config.
 	return m.follow(ctx, env, lane, p, rec)
 }
 
+// render sends req in the Responses API's background mode and follows it
+// until it is done, its picture into the gallery and out.
+func (m memory) render(ctx context.Context, env Env, c *api.Client, p config.Profile, req jobs.Request, out string) error {
+	if m.lib == nil {
+		return errors.New(catalogue.T("a background render needs the gallery's library, to keep it until it is done: it could not be opened"))
+	}
+	if req.Generate != nil && req.Generate.N > 1 {
+		return errors.New(catalogue.T("a background render makes one picture: leave out --n, or send them live"))
+	}
+	req.Profile, req.Group = p.ID, p.UsingGroup()
+	lane := batchlane.New(c, m.lib, batchlane.Options{Poll: pollEvery(env)})
+	rec, err := lane.Render(ctx, req, promptOfRequest(req), library.OwnerCLI, out)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(env.Stderr, "easel: "+catalogue.F("rendering in the background as %s; `easel jobs --wait %s` brings it in if this run ends first", rec.ID, rec.ID))
+	return m.follow(ctx, env, lane, p, rec)
+}
+
+// promptOfRequest is req's prompt.
+func promptOfRequest(req jobs.Request) string {
+	if req.Generate != nil {
+		return req.Generate.Prompt
+	}
+	if req.Edit != nil {
+		return req.Edit.Prompt
+	}
+	return ""
+}
+
 // follow follows rec until it ends and says what it brought.
 func (m memory) follow(ctx context.Context, env Env, lane *batchlane.Lane, p config.Profile, rec library.BatchRecord) error {
 	files := newFolder(env, rec.Out, numbered("batch-"+rec.ID))
@@ -109,6 +139,10 @@ func (m memory) batchEnd(ctx context.Context, env Env, rec library.BatchRecord) 
 	}
 	if left > 0 {
 		return errors.New(catalogue.N("%d requests of the batch were not made; `easel jobs` lists them with the command that sends them again", left, left))
+	}
+	if rec.Endpoint == api.RenderEndpoint {
+		fmt.Fprintln(env.Stderr, "easel: "+catalogue.F("render %s is done: the picture is in the gallery", rec.ID))
+		return nil
 	}
 	fmt.Fprintln(env.Stderr, "easel: "+catalogue.F("batch %s is done: every picture is in the gallery", rec.ID))
 	return nil

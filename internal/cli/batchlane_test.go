@@ -257,3 +257,30 @@ func TestABatchOfEditsUploadsEachReferenceOnce(t *testing.T) {
 		t.Errorf("%d live requests, want the three edits of the live lane", total)
 	}
 }
+
+// `easel gen --in-background` renders in the Responses API's background
+// mode: the picture lands in --out and the gallery, at the live price.
+func TestGenInTheBackground(t *testing.T) {
+	ts := httptest.NewServer(demoservice.New(demoservice.Config{Key: "sk-cli-test-key-123456", BatchPace: 30 * time.Millisecond}))
+	defer ts.Close()
+	env, stdout, errOut := testEnv(t, ts.URL+"/v1")
+	env.Library = filepath.Join(t.TempDir(), "library")
+	out := t.TempDir()
+	if code := Run([]string{"gen", "--in-background", "--prompt", "a harbour at night", "--quality", "high", "--size", "1024x1024", "--out", out}, env); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if files, _ := filepath.Glob(filepath.Join(out, "*.png")); len(files) != 1 || !strings.Contains(stdout.String(), files[0]) {
+		t.Errorf("files %v; said %q", files, stdout)
+	}
+	if !strings.Contains(errOut.String(), "is done: the picture is in the gallery") {
+		t.Errorf("said %s", errOut)
+	}
+	lib, err := library.Open(env.Library)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lib.Close()
+	if n, _ := lib.Count(context.Background(), library.Query{}); n != 1 {
+		t.Errorf("%d in the gallery", n)
+	}
+}

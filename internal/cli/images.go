@@ -119,6 +119,7 @@ func runGen(ctx context.Context, args []string, env Env) (err error) {
 	var f imageFlags
 	fs := newFlags("gen", env)
 	f.register(fs)
+	background := fs.Bool("in-background", false, catalogue.T("render in the Responses API's background mode, for a long render: the service keeps it without a connection; `easel jobs --wait ID` brings it in if this run ends first"))
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -145,6 +146,9 @@ func runGen(ctx context.Context, args []string, env Env) (err error) {
 	}
 	if err := mem.canKeep(f.out, max(req.N, 1), req.Size); err != nil {
 		return err
+	}
+	if *background {
+		return mem.render(ctx, env, c, p, jobs.Request{Generate: &req}, f.out)
 	}
 	if _, err := mem.send(ctx, env, c, p, jobs.Request{Generate: &req}, f.folder(env, numbered(stem()))); err != nil {
 		return mem.refusal(ctx, env, p, req.Model, err)

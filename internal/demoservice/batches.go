@@ -47,6 +47,16 @@ type BatchWork struct {
 	seq     int
 	files   map[string]demoFile
 	batches map[string]*demoBatch
+	// renders are the Responses API's background responses: each is
+	// answered when made and shown queued, in progress, then done, a
+	// step of pace apart.
+	renders map[string]*demoRender
+}
+
+type demoRender struct {
+	created   time.Time
+	answer    map[string]any // the response as it ends
+	cancelled bool
 }
 
 type demoFile struct {
@@ -78,7 +88,12 @@ type batchRequest struct {
 // newBatchWork serves the Files and Batch APIs on mux, answering each
 // batch's requests through it; none for a gateway without them.
 func newBatchWork(cfg Config, mux *http.ServeMux) *BatchWork {
-	bw := &BatchWork{serve: mux, pace: cfg.BatchPace, expireAfter: cfg.BatchExpireAfter, files: map[string]demoFile{}, batches: map[string]*demoBatch{}}
+	bw := &BatchWork{serve: mux, pace: cfg.BatchPace, expireAfter: cfg.BatchExpireAfter, files: map[string]demoFile{}, batches: map[string]*demoBatch{},
+		renders: map[string]*demoRender{}}
+	if cfg.Responses != ResponsesNone {
+		mux.HandleFunc("GET /v1/responses/{id}", bw.handleRender)
+		mux.HandleFunc("POST /v1/responses/{id}/cancel", bw.handleCancelRender)
+	}
 	if cfg.Batches == BatchesNone {
 		return bw
 	}
@@ -425,6 +440,92 @@ func (bw *BatchWork) batchObject(b *demoBatch) map[string]any {
 		obj["errors"] = map[string]any{"object": "list", "data": []any{map[string]any{"code": "invalid_request", "message": "The request file is not a list of requests to the batch's endpoint, each with its own custom_id."}}}
 	}
 	return obj
+}
+
+// render takes a background response (raw, its body): it is answered
+// now, through the routes as a request in the foreground, and shown
+// queued until its steps have passed.
+func (bw *BatchWork) render(w http.ResponseWriter, r *http.Request, raw []byte) {
+	var body map[string]any
+	_ = json.Unmarshal(raw, &body)
+	delete(body, "background")
+	body["stream"] = false
+	fore, _ := json.Marshal(body)
+	req := httptest.NewRequest(http.MethodPost, "/v1/responses", bytes.NewReader(fore))
+	req.Header = r.Header.Clone()
+	rec := httptest.NewRecorder()
+	bw.serve.ServeHTTP(rec, req)
+	var answer map[string]any
+	if rec.Code != http.StatusOK || json.Unmarshal(rec.Body.Bytes(), &answer) != nil {
+		for k, v := range rec.Header() {
+			w.Header()[k] = v
+		}
+		w.WriteHeader(rec.Code)
+		_, _ = w.Write(rec.Body.Bytes())
+		return
+	}
+	id, _ := answer["id"].(string)
+	answer["background"] = true
+	bw.mu.Lock()
+	bw.renders[id] = &demoRender{created: time.Now(), answer: answer}
+	obj := bw.renderObject(bw.renders[id])
+	bw.mu.Unlock()
+	writeJSON(w, obj)
+}
+
+// renderObject is a background response as it stands now. Called with
+// the lock held.
+func (bw *BatchWork) renderObject(d *demoRender) map[string]any {
+	steps := 1 << 30
+	if bw.pace > 0 {
+		steps = int(time.Since(d.created) / bw.pace)
+	}
+	obj := map[string]any{}
+	for k, v := range d.answer {
+		obj[k] = v
+	}
+	switch {
+	case d.cancelled:
+		obj["status"], obj["output"] = "cancelled", []any{}
+	case steps < 1:
+		obj["status"], obj["output"] = "queued", []any{}
+	case steps < 2:
+		obj["status"], obj["output"] = "in_progress", []any{}
+	}
+	return obj
+}
+
+func (bw *BatchWork) handleRender(w http.ResponseWriter, r *http.Request) {
+	bw.mu.Lock()
+	d, ok := bw.renders[r.PathValue("id")]
+	var obj map[string]any
+	if ok {
+		obj = bw.renderObject(d)
+	}
+	bw.mu.Unlock()
+	if !ok {
+		writeError(w, http.StatusNotFound, fmt.Sprintf("Response with id '%s' not found.", r.PathValue("id")), "invalid_request_error", "", "")
+		return
+	}
+	writeJSON(w, obj)
+}
+
+func (bw *BatchWork) handleCancelRender(w http.ResponseWriter, r *http.Request) {
+	bw.mu.Lock()
+	d, ok := bw.renders[r.PathValue("id")]
+	var obj map[string]any
+	if ok {
+		if st := bw.renderObject(d)["status"]; st == "queued" || st == "in_progress" {
+			d.cancelled = true
+		}
+		obj = bw.renderObject(d)
+	}
+	bw.mu.Unlock()
+	if !ok {
+		writeError(w, http.StatusNotFound, fmt.Sprintf("Response with id '%s' not found.", r.PathValue("id")), "invalid_request_error", "", "")
+		return
+	}
+	writeJSON(w, obj)
 }
 
 // Batches is how many batches the service was given: a test's count of

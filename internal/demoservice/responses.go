@@ -48,10 +48,11 @@ type turns struct {
 
 // turnBody is the part of a Responses API request a turn uses.
 type turnBody struct {
-	Model    string `json:"model"`
-	Previous string `json:"previous_response_id"`
-	Stream   bool   `json:"stream"`
-	Input    []struct {
+	Model      string `json:"model"`
+	Previous   string `json:"previous_response_id"`
+	Stream     bool   `json:"stream"`
+	Background bool   `json:"background"`
+	Input      []struct {
 		Content []struct {
 			Type     string `json:"type"`
 			Text     string `json:"text"`
@@ -81,9 +82,14 @@ func (s *Server) handleResponses(w http.ResponseWriter, r *http.Request) {
 		invalidURL(w, r)
 		return
 	}
+	raw, _ := io.ReadAll(io.LimitReader(r.Body, 256<<20))
 	var body turnBody
-	if err := json.NewDecoder(io.LimitReader(r.Body, 256<<20)).Decode(&body); err != nil {
+	if err := json.Unmarshal(raw, &body); err != nil {
 		writeError(w, http.StatusBadRequest, "We could not parse the JSON body of your request.", "invalid_request_error", "", "")
+		return
+	}
+	if body.Background {
+		s.Batch.render(w, r, raw)
 		return
 	}
 	if s.cfg.Responses == ResponsesDrops {

@@ -94,6 +94,21 @@ func (p *Panel) Send(c *api.Client, prof config.Profile, reqs []jobs.Request, la
 	})
 }
 
+// Render sends one request in the Responses API's background mode on c's
+// service (prof's) and follows it as a batch of one; then hears how the
+// sending went, on the UI goroutine.
+func (p *Panel) Render(c *api.Client, prof config.Profile, req jobs.Request, label string, then func(error)) {
+	req.Profile, req.Group = prof.ID, prof.UsingGroup()
+	work.Load(p.host.Work(), func(ctx context.Context) (library.BatchRecord, error) {
+		return p.lane(c).Render(ctx, req, label, "", "")
+	}, func(rec library.BatchRecord, err error) {
+		if err == nil {
+			p.follow(c, prof, rec, false)
+		}
+		then(err)
+	})
+}
+
 // Resume follows again the window's batches that had not ended when it
 // last closed, each on the profile and key it was made with.
 func (p *Panel) Resume() {
@@ -152,7 +167,7 @@ func (p *Panel) follow(client *api.Client, prof config.Profile, rec library.Batc
 			return
 		}
 		c.show(end, time.Time{})
-		if left := end.Total - end.Completed; left > 0 {
+		if left := end.Total - end.Completed; left > 0 && !c.render {
 			c.offerResend(left, func() { p.resend(client, prof, end, c) })
 		}
 		p.host.Notify(catalogue.T("Batch done"), c.endWords(end), resumed)
@@ -210,18 +225,28 @@ type card struct {
 	note           *widget.Label
 	bar            *widget.ProgressBar
 	cancel, remove *widget.Button
+	// render marks a background render: a batch of one.
+	render bool
 	// resend sends what the batch did not make as a new batch.
 	resend *widget.Button
 	counts library.BatchRecord
 }
 
 func newCard(rec library.BatchRecord, remove func(id string)) *card {
-	c := &card{title: kit.Heading(catalogue.F("Batch: %s", kit.Shorten(rec.Label, 80))), status: widget.NewLabel(""), note: kit.HintLabel(""),
+	title := catalogue.F("Batch: %s", kit.Shorten(rec.Label, 80))
+	if rec.Endpoint == api.RenderEndpoint {
+		title = catalogue.F("In the background: %s", kit.Shorten(rec.Label, 80))
+	}
+	c := &card{title: kit.Heading(title), status: widget.NewLabel(""), note: kit.HintLabel(""),
 		bar: widget.NewProgressBar()}
 	c.status.Wrapping = fyne.TextWrapWord
 	c.cancel = &widget.Button{Text: catalogue.T("Cancel batch"), Icon: theme.CancelIcon(), Importance: widget.LowImportance}
 	c.remove = &widget.Button{Text: catalogue.T("Clear"), Icon: theme.ContentClearIcon(), Importance: widget.LowImportance, OnTapped: func() { remove(rec.ID) }}
 	c.remove.Hide()
+	c.render = rec.Endpoint == api.RenderEndpoint
+	if c.render {
+		c.cancel.SetText(catalogue.T("Cancel render"))
+	}
 	c.resend = &widget.Button{Icon: theme.ViewRefreshIcon(), Importance: widget.MediumImportance}
 	c.resend.Hide()
 	c.root = container.NewVBox(c.title, c.status, c.bar, c.note, container.NewHBox(c.cancel, c.resend, c.remove), widget.NewSeparator())
@@ -264,6 +289,9 @@ func (c *card) show(rec library.BatchRecord, next time.Time) {
 	c.status.SetText(line)
 	if rec.Ended.IsZero() {
 		c.note.SetText(catalogue.F("Sent through the Batch API, to be done within 24 hours at its lower price (%s). It goes on if you close Easel: the pictures land in the gallery when they come.", rec.ID))
+		if rec.Endpoint == api.RenderEndpoint {
+			c.note.SetText(catalogue.F("Rendering in the Responses API's background mode (%s), at the live price. It goes on if you close Easel: the picture lands in the gallery when it is done.", rec.ID))
+		}
 		return
 	}
 	c.note.SetText(c.endWords(rec))
@@ -273,6 +301,9 @@ func (c *card) show(rec library.BatchRecord, next time.Time) {
 
 // endWords says what an ended batch brought and what it left.
 func (c *card) endWords(rec library.BatchRecord) string {
+	if c.render && rec.Completed == 0 {
+		return catalogue.F("The render ended %s, without a picture.", batchlane.StatusWords(rec.Status))
+	}
 	if rec.Failed == 0 && rec.Completed == rec.Total {
 		return catalogue.N("All %d pictures are in the gallery.", rec.Completed, rec.Completed)
 	}

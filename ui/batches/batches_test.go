@@ -75,3 +75,25 @@ func TestWhatABatchDidNotMakeIsSentAgain(t *testing.T) {
 		t.Errorf("%d requests still listed as cut off", len(cut))
 	}
 }
+
+// A picture sent in the background has a card of its own, says it
+// survives the window, and lands in the gallery when it is done.
+func TestARenderInTheBackground(t *testing.T) {
+	h := roomtest.New(t)
+	h.Until("connected", func() bool { return h.Session().Client() != nil })
+	var sent error = fmt.Errorf("not yet")
+	h.UI(func() {
+		req := jobs.Request{Generate: &api.GenerateRequest{Prompt: "a harbour at night", ImageOptions: api.ImageOptions{Model: "gpt-image-1", Quality: "high"}}}
+		h.Batches().Render(h.Session().Client(), h.Session().Current(), req, "a harbour at night", func(err error) { sent = err })
+	})
+	h.Until("sent", func() bool { return sent == nil })
+	h.Until("in the gallery", func() bool {
+		n, _ := h.Library().Count(context.Background(), library.Query{})
+		return n == 1
+	})
+	pending, _ := h.Library().Journal().Batches().Recent(context.Background(), 1)
+	h.Until("its card ended", func() bool {
+		status, _, ok := h.Batches().Card(pending[0].ID)
+		return ok && strings.HasPrefix(status, "Done · 1 of 1 done")
+	})
+}

@@ -40,8 +40,10 @@ type Room struct {
 	// them (each ignores the other's).
 	board, batch *board.Board
 	// batches are the window's batches of the Batch API, shown above the
-	// tab's jobs; nil without a gallery.
-	batches *batches.Panel
+	// tab's jobs; nil without a gallery. background sends the next
+	// picture in the Responses API's background mode, as a batch of one.
+	batches    *batches.Panel
+	background *widget.Check
 }
 
 // New makes the tab; its widgets are made by Build.
@@ -55,7 +57,14 @@ func (t *Room) Build() fyne.CanvasObject {
 	t.SetPrompt(&t.prompt.Entry)
 	compare := &widget.Button{Text: catalogue.T("Compare…"), Icon: theme.ViewRestoreIcon(), Importance: widget.LowImportance, OnTapped: t.OpenBoard}
 	batch := &widget.Button{Text: catalogue.T("Batch…"), Icon: theme.GridIcon(), Importance: widget.LowImportance, OnTapped: t.OpenBatch}
-	form := container.NewVBox(kit.Heading(catalogue.T("Prompt")), t.prompt, container.NewHBox(compare, batch), t.Options().Form)
+	// A long render (4K, extra high quality) can go in the Responses
+	// API's background mode: the service keeps it without a connection.
+	t.background = widget.NewCheck(catalogue.T("In the background (survives closing Easel)"), nil)
+	row := container.NewHBox(compare, batch)
+	if t.batches != nil {
+		row.Add(t.background)
+	}
+	form := container.NewVBox(kit.Heading(catalogue.T("Prompt")), t.prompt, row, t.Options().Form)
 	// The form scrolls; Generate stays in sight below it at any window
 	// size.
 	left := container.NewBorder(nil, t.ActionRow(), nil, nil, container.NewVScroll(container.NewPadded(form)))
@@ -79,7 +88,38 @@ func (t *Room) FocusTarget() fyne.Focusable { return t.prompt }
 // stays as it is, so the next variation is one edit away.
 func (t *Room) PrimaryAction() {
 	req := api.GenerateRequest{Prompt: t.prompt.Text, ImageOptions: t.Options().Options()}
+	if t.background != nil && t.background.Checked && t.batches != nil {
+		t.sendInBackground(req)
+		return
+	}
 	t.Send(req.Check, &req.ImageOptions, jobs.Request{Generate: &req})
+}
+
+// sendInBackground sends req in the Responses API's background mode: its
+// card joins the batches above the jobs, and it survives the window.
+func (t *Room) sendInBackground(req api.GenerateRequest) {
+	h := t.host
+	if !room.Ready(h) {
+		t.SetStatus(room.ServiceText(h))
+		return
+	}
+	client, p := h.Session().Client(), h.Session().Current()
+	req.N = 1 // the image tool makes one picture a response
+	if err := req.Check(client.Limits()); err != nil {
+		t.SetStatus(kit.ErrorText(err))
+		return
+	}
+	job := jobs.Request{Profile: p.ID, Group: p.UsingGroup(), Prices: p.Prices, Generate: &req}
+	room.GuardBudget(h, p, []jobs.Request{job}, func() {
+		t.SetStatus(catalogue.T("Sending it to render in the background…"))
+		t.batches.Render(client, p, job, req.Prompt, func(err error) {
+			if err != nil {
+				t.SetStatus(kit.ErrorText(err))
+				return
+			}
+			t.SetStatus(catalogue.T("Rendering in the background: its card is above the jobs, and it goes on if you close Easel."))
+		})
+	})
 }
 
 // Reuse fills the form with a prompt and settings (the Gallery's Reuse
