@@ -122,3 +122,29 @@ func TestAGatewayThatDropsTheEarlierAnswerIsLearnt(t *testing.T) {
 		t.Errorf("turn 4 said %q", said)
 	}
 }
+
+// #55: a thread begun from a picture made through the Responses API (a
+// background render) goes on in that conversation from turn 2: the
+// first edit names the render's answer (previous_response_id).
+func TestATurnAfterARenderNamesItsAnswer(t *testing.T) {
+	srv := demoservice.New(demoservice.Config{Key: "sk-cli-test-key-123456"})
+	ts := httptest.NewServer(srv)
+	t.Cleanup(ts.Close)
+	env, out, errOut := testEnv(t, ts.URL+"/v1")
+	env.Library = filepath.Join(t.TempDir(), "library")
+	dir := t.TempDir()
+	if code := Run([]string{"gen", "--in-background", "--prompt", "a lighthouse at dusk", "--size", "1024x1024", "--out", dir}, env); code != 0 {
+		t.Fatalf("gen: %s", errOut)
+	}
+	first := strings.TrimSpace(out.String())
+	out.Reset()
+	if code := Run([]string{"edit", "--continue", first, "--prompt", "warmer light", "--out", dir}, env); code != 0 {
+		t.Fatalf("turn 2: %s", errOut)
+	}
+	if a := srv.LastAsked(); !a.Turn || !strings.HasPrefix(a.Previous, "resp_demo_") {
+		t.Fatalf("turn 2 went as %+v, want the render's answer named", a)
+	}
+	if !strings.Contains(errOut.String(), "turn 2 of the thread (after turn 1)") {
+		t.Errorf("turn 2 said %q", errOut)
+	}
+}

@@ -139,6 +139,20 @@ func (l *Lineage) AddTurn(ctx context.Context, t Turn) error {
 	})
 }
 
+// StartThread records item, made through the Responses API as answer
+// response, as the start of a thread the service keeps: the first turn
+// after it names response (previous_response_id) rather than starting a
+// conversation from its picture. A picture already in a thread is left
+// as it is.
+func (l *Lineage) StartThread(ctx context.Context, item int64, response string) error {
+	if l.roErr != nil {
+		return l.roErr
+	}
+	_, err := l.db.ExecContext(ctx, `INSERT INTO turns (item, thread, way, response, created_ms)
+		SELECT id, id, ?, ?, created_ms FROM items WHERE id = ? ON CONFLICT (item) DO NOTHING`, WayResponses, response, item)
+	return err
+}
+
 // Thread is every turn of the thread item belongs to, numbered in the
 // order they were made (the start first); nil when item is in none. A
 // turn whose picture is in the trash is left out (a turn after it names

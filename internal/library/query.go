@@ -85,7 +85,9 @@ func (q Query) filter() ([]string, []any) {
 		}
 	}
 	if q.Threaded {
-		conds = append(conds, `id IN (SELECT item FROM turns)`)
+		// A thread of more than its start: a picture made through the
+		// Responses API starts one the moment it is saved.
+		conds = append(conds, `id IN (SELECT item FROM turns WHERE thread IN (SELECT thread FROM turns WHERE parent IS NOT NULL))`)
 	}
 	if q.Credentials != "" {
 		conds, args = append(conds, `credentials = ?`), append(args, q.Credentials)

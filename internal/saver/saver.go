@@ -105,6 +105,14 @@ func (s Library) Save(ctx context.Context, job jobs.Info, res *api.ImageResult, 
 // costs the thread a step, never the picture, which is saved already.
 func (s Library) turn(ctx context.Context, job jobs.Info, item int64, response string, raw api.Image, pics *imageio.EditPictures, i int) {
 	from := job.Request.Continues
+	if from == 0 && item != 0 && response != "" {
+		// Made through the Responses API (a background render): the
+		// start of a thread the service keeps.
+		if err := s.Lib.Lineage().StartThread(ctx, item, response); err != nil {
+			slog.Warn("thread: a picture's answer could not be kept for the next turn", "job", job.ID, "item", item, "err", err)
+		}
+		return
+	}
 	if from == 0 || item == 0 || job.Request.Edit == nil {
 		return
 	}
