@@ -16,6 +16,7 @@ import (
 	"easel/internal/demoservice"
 	"easel/internal/jobs"
 	"easel/internal/library"
+	"easel/ui/batches"
 	"easel/ui/generate"
 	"easel/ui/jobview"
 	"easel/ui/room"
@@ -361,4 +362,64 @@ func gripKey(ea *App, i int, key fyne.KeyName) {
 		}
 	})
 	grips[i].TypedKey(&fyne.KeyEvent{Name: key})
+}
+
+// More like this can go the cheaper lane where the service takes
+// batches: the n pictures are one batch, and land as the original's
+// children at the batch's price.
+func TestMoreLikeThisTheCheaperWay(t *testing.T) {
+	ea := newServedApp(t)
+	test.Type(ea.generate.Prompt(), "a kite")
+	ea.generate.PrimaryAction()
+	waitImages(t, ea, "kite", 1)
+	ctx := context.Background()
+	items, _ := ea.lib.List(ctx, library.Query{Search: "kite"})
+	orig := items[0]
+	var lane *choice.Choice
+	onUI(ea, func() {
+		ea.actions.MoreLikeThis(orig)
+		roomtest.Walk(ea.win.Canvas().Overlays().Top(), func(o fyne.CanvasObject) {
+			if x, ok := o.(*choice.Choice); ok && len(x.Options) == 2 {
+				lane = x
+			}
+			if x, ok := o.(*widget.Select); ok {
+				x.SetSelected("2")
+			}
+		})
+	})
+	deadline := time.Now().Add(20 * time.Second)
+	for visible := false; !visible; {
+		onUI(ea, func() { visible = lane.Visible() })
+		if time.Now().After(deadline) {
+			t.Fatal("the cheaper lane was not offered")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	onUI(ea, func() {
+		lane.SetSelected(batches.Lanes()[1])
+		if !strings.Contains(topText(ea.win), "within 24 h through the Batch API") {
+			t.Errorf("the estimate does not show both lanes: %q", topText(ea.win))
+		}
+		findButton(ea.win, "Make them").OnTapped()
+	})
+	for {
+		kids, _ := ea.lib.Lineage().Children(ctx, orig.ID)
+		if len(kids) == 2 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d children", len(kids))
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	rows, _ := ea.lib.Ledger().Entries(ctx, time.Time{})
+	batch := 0
+	for _, r := range rows {
+		if strings.Contains(r.Note, "Batch API's price") {
+			batch++
+		}
+	}
+	if batch != 2 {
+		t.Errorf("%d rows at the batch's price, want 2", batch)
+	}
 }

@@ -15,9 +15,12 @@ import (
 	"easel/internal/catalogue"
 	"easel/internal/jobs"
 	"easel/internal/library"
+	"easel/internal/pricing"
 	"easel/internal/spend"
+	"easel/ui/batches"
 	"easel/ui/dialogs"
 	"easel/ui/kit"
+	"easel/ui/room"
 	"easel/ui/widgets/choice"
 )
 
@@ -52,6 +55,14 @@ func (g *galleryActions) MoreLikeThis(it library.Item) {
 	how := choice.New(labels, nil)
 	how.Required = true
 	estimate := kit.HintLabel("")
+	// The cheaper lane is offered once the service is known to take
+	// batches; laneNote says why not where it does not.
+	lane := choice.New(batches.Lanes(), nil)
+	lane.Horizontal, lane.Required = true, true
+	lane.SetSelected(batches.Lanes()[0])
+	lane.Hide()
+	laneNote := kit.HintLabel("")
+	cheaper := func() bool { return lane.Visible() && batches.Cheaper(lane.Selected) }
 	chosen := func() (variation, int) {
 		n, _ := strconv.Atoi(count.Selected)
 		for i, l := range labels {
@@ -64,31 +75,47 @@ func (g *galleryActions) MoreLikeThis(it library.Item) {
 	update := func() {
 		v, n := chosen()
 		prices := g.s.session.Current().Prices
+		var est pricing.Estimate
 		if v == samePrompt {
 			o := it.Params.ImageOptions
 			o.N = n
-			estimate.SetText(spend.Options(prices, o, it.Prompt, 0, "").String())
-			return
+			est = spend.Options(prices, o, it.Prompt, 0, "")
+		} else {
+			est = spend.Options(prices, g.editOptions(it, n), variationPrompt(it.Prompt), 1, fidelityOf(v))
 		}
-		o := g.editOptions(it, n)
-		estimate.SetText(spend.Options(prices, o, variationPrompt(it.Prompt), 1, fidelityOf(v)).String())
+		estimate.SetText(est.String())
+		if cheap, note := spend.InLane(est, spend.LaneBatch, est.Model); lane.Visible() && note != "" {
+			estimate.SetText(catalogue.F("%s now, %s within 24 h through the Batch API", est, cheap))
+		}
 	}
 	count.OnChanged = func(string) { update() }
 	how.OnChanged = func(string) { update() }
+	lane.OnChanged = func(string) { update() }
+	if client := g.s.session.Client(); g.s.batches != nil && client != nil {
+		g.s.batches.Offered(client, func(ok bool, why string) {
+			if !ok {
+				laneNote.SetText(catalogue.F("Only now: %s.", why))
+				return
+			}
+			lane.Show()
+			update()
+		})
+	}
 	count.SetSelected("4")
 	how.SetSelected(labels[0])
 	if it.Prompt == "" { // nothing to repeat: only the picture itself
 		how.SetSelected(labels[1])
 		how.Disable()
 	}
-	form := widget.NewForm(widget.NewFormItem(catalogue.T("How many"), count), widget.NewFormItem(catalogue.T("How"), how))
+	form := widget.NewForm(widget.NewFormItem(catalogue.T("How many"), count), widget.NewFormItem(catalogue.T("How"), how),
+		widget.NewFormItem(catalogue.T("When"), container.NewVBox(lane, laneNote)))
 	d := dialog.NewCustomWithoutButtons(catalogue.T("More like this"), container.NewVBox(form, estimate), g.s.win)
 	d.SetButtons([]fyne.CanvasObject{
 		&widget.Button{Text: catalogue.T("Cancel"), OnTapped: d.Hide},
 		&widget.Button{Text: catalogue.T("Make them"), Importance: widget.HighImportance, OnTapped: func() {
 			d.Hide()
 			v, n := chosen()
-			g.sendVariations(it, v, n)
+			g.sendVariations(it, v, n, cheaper())
 		}},
 	})
 	d.Show()
@@ -128,9 +155,17 @@ func (g *galleryActions) editOptions(it library.Item, n int) api.ImageOptions {
 	return api.ImageOptions{Model: o.Model, Size: api.MatchSize(o.Model, it.Width, it.Height), Quality: it.Params.Quality, N: n}
 }
 
-// sendVariations sends the variations from the tab that makes them.
-func (g *galleryActions) sendVariations(it library.Item, v variation, n int) {
+// sendVariations sends the variations from the tab that makes them, or,
+// the cheaper way, as one batch of n requests of one picture each.
+func (g *galleryActions) sendVariations(it library.Item, v variation, n int, cheaper bool) {
 	parents := []int64{it.ID}
+	if v == samePrompt && cheaper {
+		o := it.Params.ImageOptions
+		o.N, o.Stream, o.PartialImages = 1, false, 0
+		req := api.GenerateRequest{Prompt: it.Prompt, ImageOptions: o}
+		g.sendBatch(it, n, jobs.Request{Generate: &req, Parents: parents})
+		return
+	}
 	if v == samePrompt {
 		o := it.Params.ImageOptions
 		o.N = n
@@ -155,8 +190,34 @@ func (g *galleryActions) sendVariations(it library.Item, v variation, n int) {
 				dialog.ShowError(fmt.Errorf(catalogue.T("cannot read image %d: %w"), it.ID, err), g.s.win)
 				return
 			}
+			if cheaper {
+				one := req
+				one.N = 1
+				g.sendBatch(it, n, jobs.Request{Edit: &one, Parents: parents, Converted: converted})
+				return
+			}
 			g.show(TabEdit)
 			g.edit.Send(req.Check, &req.ImageOptions, jobs.Request{Edit: &req, Parents: parents, Converted: converted})
+		})
+	})
+}
+
+// sendBatch sends n copies of req as one batch of the Batch API; its
+// card is above Text to image's jobs.
+func (g *galleryActions) sendBatch(it library.Item, n int, req jobs.Request) {
+	client, p := g.s.session.Client(), g.s.session.Current()
+	reqs := make([]jobs.Request, n)
+	for i := range reqs {
+		reqs[i] = req
+		reqs[i].Lane, reqs[i].Prices = spend.LaneBatch, p.Prices
+	}
+	label := catalogue.F("More like picture %d", it.ID)
+	room.GuardBudget(g.host, p, reqs, func() {
+		g.show(TabGenerate)
+		g.s.batches.Send(client, p, reqs, label, func(err error) {
+			if err != nil {
+				dialog.ShowError(err, g.s.win)
+			}
 		})
 	})
 }

@@ -25,6 +25,15 @@ import (
 	"easel/ui/room"
 )
 
+// Lanes are the two ways a set of requests can go, as a choice offers
+// them: now, or cheaper as one batch of the Batch API.
+func Lanes() []string {
+	return []string{catalogue.T("Now"), catalogue.T("Cheaper, within 24 h")}
+}
+
+// Cheaper reports whether lane (one of Lanes) is the Batch API's.
+func Cheaper(lane string) bool { return lane == Lanes()[1] }
+
 // Host is what the panel needs of the window.
 type Host interface {
 	room.ServiceHost

@@ -51,12 +51,8 @@ func modeLabels() []string {
 	return []string{catalogue.T("Cross the values"), catalogue.T("One request per row")}
 }
 
-func laneLabels() []string {
-	return []string{catalogue.T("Now"), catalogue.T("Cheaper, within 24 h")}
-}
-
 // cheaper reports whether the batch goes through the Batch API.
-func (v *batchView) cheaper() bool { return v.lane.Visible() && v.lane.Selected == laneLabels()[1] }
+func (v *batchView) cheaper() bool { return v.lane.Visible() && batches.Cheaper(v.lane.Selected) }
 
 // OpenBatch shows a board that fills a prompt's {variables} from values
 // crossed (a line "name = a, b, c" each) or from rows (CSV, or a
@@ -80,7 +76,7 @@ func OpenBatch(h Host, panel *batches.Panel, prompt string, base api.ImageOption
 	v.values.OnChanged = func(string) { b.updateBatch(v) }
 	v.mode = choice.New(modeLabels(), func(string) { b.updateBatch(v) })
 	v.mode.Horizontal, v.mode.Required = true, true
-	v.lane = choice.New(laneLabels(), func(string) { b.updateBatch(v) })
+	v.lane = choice.New(batches.Lanes(), func(string) { b.updateBatch(v) })
 	v.lane.Horizontal, v.lane.Required = true, true
 	v.lane.Hide()
 	v.laneNote = kit.HintLabel(catalogue.T("Asking the service whether it takes batches…"))
@@ -119,7 +115,7 @@ func OpenBatch(h Host, panel *batches.Panel, prompt string, base api.ImageOption
 	b.finish = &widget.Button{}
 	b.d.SetButtons([]fyne.CanvasObject{v.sheet, v.files, &widget.Button{Text: catalogue.T("Close"), OnTapped: b.d.Hide}})
 	v.mode.SetSelected(modeLabels()[0])
-	v.lane.SetSelected(laneLabels()[0])
+	v.lane.SetSelected(batches.Lanes()[0])
 	b.offerLanes(v)
 	size := h.Window().Canvas().Size()
 	b.d.Resize(fyne.NewSize(size.Width*0.94, size.Height*0.92))

@@ -15,6 +15,7 @@ import (
 	"easel/internal/config"
 	"easel/internal/jobs"
 	"easel/internal/library"
+	"easel/ui/batches"
 	"easel/ui/room/roomtest"
 )
 
@@ -336,7 +337,7 @@ func TestABatchGoesTheCheaperLane(t *testing.T) {
 		if !strings.Contains(b.estimate.Text, "3 requests: ") || !strings.Contains(b.estimate.Text, "now, ") || !strings.Contains(b.estimate.Text, "within 24 h through the Batch API") {
 			t.Errorf("the estimate reads %q", b.estimate.Text)
 		}
-		v.lane.SetSelected(laneLabels()[1])
+		v.lane.SetSelected(batches.Lanes()[1])
 		b.run.OnTapped()
 	})
 	h.Until("the batch made", func() bool { return strings.Contains(b.status.Text, "Sent as one batch of 3 requests") })
