@@ -91,8 +91,8 @@ func newBatchWork(cfg Config, mux *http.ServeMux) *BatchWork {
 	bw := &BatchWork{serve: mux, pace: cfg.BatchPace, expireAfter: cfg.BatchExpireAfter, files: map[string]demoFile{}, batches: map[string]*demoBatch{},
 		renders: map[string]*demoRender{}}
 	if cfg.Responses != ResponsesNone {
-		mux.HandleFunc("GET /v1/responses/{id}", bw.handleRender)
-		mux.HandleFunc("POST /v1/responses/{id}/cancel", bw.handleCancelRender)
+		mux.HandleFunc("GET /v1/responses/{id}", bw.handleRender(false))
+		mux.HandleFunc("POST /v1/responses/{id}/cancel", bw.handleRender(true))
 	}
 	if cfg.Batches == BatchesNone {
 		return bw
@@ -495,37 +495,26 @@ func (bw *BatchWork) renderObject(d *demoRender) map[string]any {
 	return obj
 }
 
-func (bw *BatchWork) handleRender(w http.ResponseWriter, r *http.Request) {
-	bw.mu.Lock()
-	d, ok := bw.renders[r.PathValue("id")]
-	var obj map[string]any
-	if ok {
-		obj = bw.renderObject(d)
-	}
-	bw.mu.Unlock()
-	if !ok {
-		writeError(w, http.StatusNotFound, fmt.Sprintf("Response with id '%s' not found.", r.PathValue("id")), "invalid_request_error", "", "")
-		return
-	}
-	writeJSON(w, obj)
-}
-
-func (bw *BatchWork) handleCancelRender(w http.ResponseWriter, r *http.Request) {
-	bw.mu.Lock()
-	d, ok := bw.renders[r.PathValue("id")]
-	var obj map[string]any
-	if ok {
-		if st := bw.renderObject(d)["status"]; st == "queued" || st == "in_progress" {
-			d.cancelled = true
+// handleRender answers a background response's status, cancelling it
+// first when cancel is set and it has not ended.
+func (bw *BatchWork) handleRender(cancel bool) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		bw.mu.Lock()
+		d, ok := bw.renders[r.PathValue("id")]
+		var obj map[string]any
+		if ok {
+			if st := bw.renderObject(d)["status"]; cancel && (st == "queued" || st == "in_progress") {
+				d.cancelled = true
+			}
+			obj = bw.renderObject(d)
 		}
-		obj = bw.renderObject(d)
+		bw.mu.Unlock()
+		if !ok {
+			writeError(w, http.StatusNotFound, fmt.Sprintf("Response with id '%s' not found.", r.PathValue("id")), "invalid_request_error", "", "")
+			return
+		}
+		writeJSON(w, obj)
 	}
-	bw.mu.Unlock()
-	if !ok {
-		writeError(w, http.StatusNotFound, fmt.Sprintf("Response with id '%s' not found.", r.PathValue("id")), "invalid_request_error", "", "")
-		return
-	}
-	writeJSON(w, obj)
 }
 
 // Batches is how many batches the service was given: a test's count of

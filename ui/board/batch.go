@@ -7,7 +7,6 @@ import (
 	"image/png"
 	"strconv"
 	"strings"
-	"unicode"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -184,7 +183,7 @@ func (b *Board) updateBatch(v *batchView) {
 	}
 	cells, err := b.cellsOf(v)
 	if err != nil {
-		b.estimate.SetText(sentence(kit.ErrorText(err)))
+		b.estimate.SetText(kit.Sentences([]string{strings.TrimSpace(kit.ErrorText(err))})[0])
 		b.run.Disable()
 		return
 	}
@@ -380,18 +379,4 @@ func (b *Board) exportFiles() {
 		}
 		return items, nil
 	}, func(items []library.Item, _ error) { dialogs.ExportMany(b.host, items, lib.Path, nil) })
-}
-
-// sentence starts s with a capital and ends it with a stop, as the
-// line under a form reads.
-func sentence(s string) string {
-	r := []rune(strings.TrimSpace(s))
-	if len(r) == 0 {
-		return ""
-	}
-	r[0] = unicode.ToUpper(r[0])
-	if !strings.ContainsRune(".。!?！？", r[len(r)-1]) {
-		r = append(r, '.')
-	}
-	return string(r)
 }

@@ -10,7 +10,6 @@ import (
 	"slices"
 	"strings"
 	"time"
-	"unicode"
 
 	"easel/ui/widgets/iconbutton"
 
@@ -530,23 +529,10 @@ func (c *Card) showInterrupted(e jobs.Event) {
 	}
 	if e.Job.Left != "" {
 		c.Status.SetText(catalogue.T("Not made by its batch"))
-		c.hint.SetText(sentenceOf(e.Job.Left))
+		c.hint.SetText(kit.Sentences([]string{e.Job.Left})[0])
 	}
 	c.hint.Show()
 	c.retry.Show()
-}
-
-// sentenceOf is s with a capital and a stop, as a hint reads.
-func sentenceOf(s string) string {
-	r := []rune(strings.TrimSpace(s))
-	if len(r) == 0 {
-		return ""
-	}
-	r[0] = unicode.ToUpper(r[0])
-	if !strings.ContainsRune(".。!?！？", r[len(r)-1]) {
-		r = append(r, '.')
-	}
-	return string(r)
 }
 
 // showSending shows how far the request has gone out: the notes of how
