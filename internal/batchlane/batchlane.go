@@ -118,9 +118,14 @@ func (l *Lane) Send(ctx context.Context, b Batch) (library.BatchRecord, error) {
 		}
 	}
 	rec, err := l.make(ctx, b, endpoint, kept)
-	if err != nil {
+	if err != nil && rec.ID == "" {
 		l.forget(kept) // nothing was made: nothing to list or resend
 		return library.BatchRecord{}, err
+	}
+	if err != nil {
+		// Made at the service, not kept here: its requests stay in the
+		// journal, and the batch's id is said.
+		return rec, errors.New(catalogue.F("the service made batch %s, but Easel could not keep it: %v", rec.ID, err))
 	}
 	return rec, nil
 }
@@ -319,7 +324,16 @@ func (l *Lane) Follow(ctx context.Context, id string, land Lander, progress func
 			_ = l.book.Checked(ctx, id, b.Status, b.Total, b.Completed, b.Failed)
 			rec.Status, rec.Total, rec.Completed, rec.Failed = b.Status, b.Total, b.Completed, b.Failed
 			if b.Final() {
-				if err := l.collect(ctx, b, res, land); err != nil {
+				err := l.collect(ctx, b, res, land)
+				if errors.Is(err, errHeld) {
+					// Another process brings it in: wait for it to end.
+					err = l.wait(ctx, wait)
+					if err != nil {
+						return rec, err
+					}
+					continue
+				}
+				if err != nil {
 					return rec, err
 				}
 				rec, err = l.book.Get(ctx, id)
@@ -338,22 +352,40 @@ func (l *Lane) Follow(ctx context.Context, id string, land Lander, progress func
 		if progress != nil {
 			progress(Progress{Record: rec, Next: time.Now().Add(wait)})
 		}
-		t := time.NewTimer(wait)
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			return rec, ctx.Err()
-		case <-t.C:
+		if err := l.wait(ctx, wait); err != nil {
+			return rec, err
 		}
 		wait = min(wait*2, l.maxPoll)
 	}
 }
+
+// wait waits d, or until ctx ends.
+func (l *Lane) wait(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+// errHeld is a batch whose answers another process is bringing in.
+var errHeld = errors.New("batchlane: another Easel is bringing this batch in")
 
 // collect brings an ended batch's answers in: its output file kept on
 // disk before it is read, each answer landed, each failure settled with
 // the service's words, then the batch ended. A request already landed (a
 // collect a kill cut short) is not landed twice.
 func (l *Lane) collect(ctx context.Context, b api.Batch, rendered *api.ImageResult, land Lander) error {
+	// One process lands a batch's answers: the window and `easel jobs
+	// --wait` may follow the same one.
+	release, err := l.journal.HoldJob("batch-" + b.ID)
+	if err != nil {
+		return errHeld
+	}
+	defer release()
 	reqs, err := l.book.Requests(ctx, b.ID)
 	if err != nil {
 		return err

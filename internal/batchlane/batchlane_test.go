@@ -180,3 +180,39 @@ func TestABackgroundRenderLandsInTheGallery(t *testing.T) {
 		t.Errorf("%d left in the journal", len(cut))
 	}
 }
+
+// Two processes following one batch (the window and `easel jobs --wait`)
+// land its answers once: the second waits while the first brings it in.
+func TestABatchIsLandedOnceWhenTwoFollowIt(t *testing.T) {
+	lane, lib, runner, _ := setup(t, demoservice.Config{})
+	ctx := context.Background()
+	rec, err := lane.Send(ctx, batchlane.Batch{Requests: twelve()[:3], Label: "three"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	release, err := lib.Journal().HoldJob("batch-" + rec.ID) // the other process, landing
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan library.BatchRecord)
+	go func() {
+		r, _ := lane.Follow(ctx, rec.ID, batchlane.Through(runner, nil), nil)
+		done <- r
+	}()
+	time.Sleep(50 * time.Millisecond)
+	if n, _ := lib.Count(ctx, library.Query{}); n != 0 {
+		t.Fatalf("%d landed while another process held the batch", n)
+	}
+	release()
+	select {
+	case r := <-done:
+		if r.Ended.IsZero() {
+			t.Errorf("followed to %+v", r)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the second follower never ended")
+	}
+	if n, _ := lib.Count(ctx, library.Query{}); n != 3 {
+		t.Errorf("%d pictures, want 3", n)
+	}
+}
