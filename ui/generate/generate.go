@@ -60,13 +60,13 @@ func (t *Room) Build() fyne.CanvasObject {
 	// A long render (4K, extra high quality) can go in the Responses
 	// API's background mode: the service keeps it without a connection.
 	t.background = widget.NewCheck(catalogue.T("In the background (survives closing Easel)"), nil)
-	// On a line of its own: beside Compare and Batch it widened the
-	// form past a 1024-pixel window's half.
-	form := container.NewVBox(kit.Heading(catalogue.T("Prompt")), t.prompt, container.NewHBox(compare, batch))
+	// Below the options: beside Compare and Batch it widened the form
+	// past a 1024-pixel window's half, and above them it moved every
+	// option down.
+	form := container.NewVBox(kit.Heading(catalogue.T("Prompt")), t.prompt, container.NewHBox(compare, batch), t.Options().Form)
 	if t.batches != nil {
 		form.Add(t.background)
 	}
-	form.Add(t.Options().Form)
 	// The form scrolls; Generate stays in sight below it at any window
 	// size.
 	left := container.NewBorder(nil, t.ActionRow(), nil, nil, container.NewVScroll(container.NewPadded(form)))
