@@ -49,8 +49,8 @@ func (a *jobFeed) showJobEvent(e jobs.Event) {
 	if e.State.Final() {
 		a.jobsEnded()
 	}
-	if (e.State == jobs.Done || e.State == jobs.Failed) && !a.foreground() && e.Job.Request.Lane == "" {
-		a.notify(e) // a batch's pictures are told of once, by its panel
+	if (e.State == jobs.Done || e.State == jobs.Failed) && !a.foreground() && e.Job.Request.Journalled == "" {
+		a.notify(e) // a batch's or a render's pictures are told of once, by its card
 	}
 }
 
