@@ -81,7 +81,7 @@ func TestWhatABatchDidNotMakeIsSentAgain(t *testing.T) {
 func TestARenderInTheBackground(t *testing.T) {
 	h := roomtest.New(t)
 	h.Until("connected", func() bool { return h.Session().Client() != nil })
-	var sent error = fmt.Errorf("not yet")
+	sent := fmt.Errorf("not yet")
 	h.UI(func() {
 		req := jobs.Request{Generate: &api.GenerateRequest{Prompt: "a harbour at night", ImageOptions: api.ImageOptions{Model: "gpt-image-1", Quality: "high"}}}
 		h.Batches().Render(h.Session().Client(), h.Session().Current(), req, "a harbour at night", func(err error) { sent = err })
