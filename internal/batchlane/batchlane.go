@@ -400,7 +400,9 @@ func (l *Lane) collect(ctx context.Context, b api.Batch, rendered *api.ImageResu
 	}
 	if rendered != nil && len(reqs) == 1 && reqs[0].State == library.BatchWaiting {
 		// A background render: its one answer came with its status.
-		l.settle(ctx, rec, byID, api.BatchAnswer{CustomID: reqs[0].CustomID, Result: rendered}, land)
+		if err := l.settle(ctx, rec, byID, api.BatchAnswer{CustomID: reqs[0].CustomID, Result: rendered}, land); err != nil {
+			return err
+		}
 	}
 	for _, f := range []struct{ id, kind string }{{b.OutputFile, "output"}, {b.ErrorFile, "error"}} {
 		if f.id == "" {
