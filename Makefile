@@ -371,7 +371,7 @@ lint: deps-go deps-windows
 # manifests) and the multipart body Easel sends. What a run finds is kept under testdata/fuzz
 # and fails `make unit` until fixed.
 FUZZTIME ?= 60s
-FUZZ_API := FuzzSSEReader FuzzWireStream FuzzWireStreamRoundTrip FuzzEditRequest FuzzClassifyHTTP FuzzUsage FuzzConsole
+FUZZ_API := FuzzSSEReader FuzzWireStream FuzzWireStreamRoundTrip FuzzEditRequest FuzzClassifyHTTP FuzzUsage FuzzConsole FuzzBatchAnswers
 
 fuzz: deps-go
 	@for t in $(FUZZ_API); do echo "== $$t"; go test -run '^$$' -fuzz "^$$t\$$" -fuzztime $(FUZZTIME) ./internal/api/ || exit 1; done

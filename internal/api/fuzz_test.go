@@ -340,3 +340,42 @@ func FuzzConsole(f *testing.F) {
 		}
 	})
 }
+
+// FuzzBatchAnswers feeds what the Batch API and a background response
+// send — a batch object, a response object, an answers file — to the
+// readers that take them: counts stay within a batch's bound, ids carry
+// no path, a line over the limit is skipped, no key comes back.
+func FuzzBatchAnswers(f *testing.F) {
+	for _, seed := range []string{
+		`{"id":"batch_1","object":"batch","status":"completed","request_counts":{"total":99999999999,"completed":-5,"failed":3}}`,
+		`{"id":"../x","object":"batch","status":"in_progress"}`,
+		`{"id":"resp_1","object":"response","status":"completed","output":[{"type":"image_generation_call","result":"!!"}]}`,
+		`{"id":"resp_1","object":"response","status":"failed","error":{"message":"sk-fuzz-0123456789abcdef leaked"}}`,
+		"{\"custom_id\":\"easel-1\",\"response\":{\"status_code\":200,\"body\":{\"data\":[{\"b64_json\":\"iVBORw0KGgo=\"}]}}}\n{\"custom_id\":\"easel-2\",\"response\":{\"status_code\":400,\"body\":{\"error\":{\"message\":\"no\"}}}}\n",
+		"{\"custom_id\":\"easel-3\",\"response\":null,\"error\":{\"code\":\"batch_expired\",\"message\":\"x\"}}\n" + strings.Repeat("x", 5000) + "\n",
+	} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, body string) {
+		bs := NewBatches(New(Config{BaseURL: "http://127.0.0.1:1/v1", APIKey: fuzzKey, MaxResponse: 4096}))
+		if b, err := bs.batchOf([]byte(body)); err == nil {
+			if b.Total < 0 || b.Total > MaxBatchRequests || b.Completed < 0 || b.Failed > MaxBatchRequests || strings.ContainsAny(b.ID, "/?#") {
+				t.Fatalf("batch %+v", b)
+			}
+		}
+		if b, res, err := bs.renderOf([]byte(body)); err == nil {
+			if strings.Contains(strings.Join(b.Errors, " "), fuzzKey) || res != nil && len(res.Images) > 1 {
+				t.Fatalf("render %+v %+v", b, res)
+			}
+		}
+		_ = bs.ReadAnswers(t.Context(), strings.NewReader(body), "gpt-image-1", 1, func(a BatchAnswer) error {
+			if a.CustomID == "" || len(a.CustomID) > 64 || a.Result != nil && len(a.Result.Images) > 1 {
+				t.Fatalf("answer %+v", a)
+			}
+			if a.Err != nil && strings.Contains(a.Err.Error(), fuzzKey) {
+				t.Fatalf("the key came back: %v", a.Err)
+			}
+			return nil
+		})
+	})
+}
