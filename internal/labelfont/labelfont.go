@@ -16,6 +16,7 @@ import (
 	"github.com/go-text/typesetting/fontscan"
 	"golang.org/x/image/font"
 	"golang.org/x/image/font/basicfont"
+	"golang.org/x/image/font/gofont/goregular"
 	"golang.org/x/image/font/opentype"
 )
 
@@ -26,16 +27,24 @@ var (
 	// font files read so far.
 	mu     sync.Mutex
 	parsed = map[fontscan.Location]*opentype.Font{}
+	// goFont parses Go Regular once, into goParsed.
+	goFont   sync.Once
+	goParsed *opentype.Font
 )
 
-// Face is a face of about size points that has text's glyphs: Go's own
-// bitmap face for ASCII, else the system font that covers the first rune
-// outside ASCII. It says false when the system has none; the caller
-// draws in the bitmap face, as before.
+// Face is a face of about size points that has text's glyphs: for
+// ASCII, Go's own bitmap face at its 13 pixels, Go Regular above them (a
+// mark's note on a 1024-pixel picture is 40 pixels tall: the bitmap face
+// left it 13, in a crude fixed width); else the system font that covers
+// the first rune outside ASCII. It says false when the system has none;
+// the caller draws in the bitmap face, as before.
 func Face(text string, size float64) (font.Face, bool) {
 	r, ok := firstWide(text)
-	if !ok {
+	if !ok && size <= 13 {
 		return basicfont.Face7x13, true
+	}
+	if !ok {
+		return goRegular(size)
 	}
 	scan.Do(func() {
 		fm := fontscan.NewFontMap(log.New(io.Discard, "", 0))
@@ -66,6 +75,17 @@ func Face(text string, size float64) (font.Face, bool) {
 	}
 	out, err := opentype.NewFace(f, &opentype.FaceOptions{Size: size, DPI: 72, Hinting: font.HintingFull})
 	return out, err == nil
+}
+
+// goRegular is Go Regular at size, for ASCII: bundled, so a label reads
+// alike on every system.
+func goRegular(size float64) (font.Face, bool) {
+	goFont.Do(func() { goParsed, _ = opentype.Parse(goregular.TTF) })
+	if goParsed == nil {
+		return nil, false
+	}
+	f, err := opentype.NewFace(goParsed, &opentype.FaceOptions{Size: size, DPI: 72, Hinting: font.HintingFull})
+	return f, err == nil
 }
 
 // load parses the font at loc (nil if it cannot be read).

@@ -59,9 +59,11 @@ type Marks struct {
 	Items  []Mark      `json:"items"`
 }
 
-// Bright is the marks' colour unless the user picks another: a red no
-// photograph is full of.
-var Bright = color.NRGBA{R: 0xff, G: 0x1f, B: 0x5a, A: 0xff}
+// Bright is the marks' colour unless the user picks another: a blue few
+// photographs are full of, and far from the pink the painter tints the
+// mask in (a red beside it made "what may change" and "what I point at"
+// look alike).
+var Bright = color.NRGBA{R: 0x0a, G: 0x84, B: 0xff, A: 0xff}
 
 // MaxMarks and MaxNote bound what a request carries: marks are a few
 // gestures, notes a few words.
@@ -128,14 +130,55 @@ func (m Marks) Render(w, h int) *image.NRGBA {
 	return img
 }
 
-// note writes text at p in c, about eight stroke widths tall.
+// note writes text at p in c, about eight stroke widths tall, over a
+// halo in black or white (whichever c stands out from), so the words
+// read on any part of a picture.
 func note(img *image.NRGBA, p [2]float64, text string, c color.NRGBA, width float64) {
 	face, ok := labelfont.Face(text, width*8)
 	if !ok {
 		return
 	}
+	halo := math.Max(1, math.Round(width/3))
+	for _, d := range [][2]float64{{-1, -1}, {0, -1}, {1, -1}, {-1, 0}, {1, 0}, {-1, 1}, {0, 1}, {1, 1}} {
+		dr := font.Drawer{Dst: img, Src: image.NewUniform(Contrast(c)), Face: face,
+			Dot: fixed.P(int(p[0]+d[0]*halo), int(p[1]+d[1]*halo))}
+		dr.DrawString(text)
+	}
 	dr := font.Drawer{Dst: img, Src: image.NewUniform(c), Face: face, Dot: fixed.P(int(p[0]), int(p[1]))}
 	dr.DrawString(text)
+}
+
+// Contrast is black or white, whichever stands out more from c: a
+// note's halo in the picture, its words on a chip in the painter.
+func Contrast(c color.NRGBA) color.NRGBA {
+	if 299*int(c.R)+587*int(c.G)+114*int(c.B) > 150_000 {
+		return color.NRGBA{A: 0xff}
+	}
+	return color.NRGBA{R: 0xff, G: 0xff, B: 0xff, A: 0xff}
+}
+
+// Notes are the marks' notes, and Shapes the rest: the painter draws the
+// shapes at the picture's scale and the notes in the window's own type,
+// legible at any zoom.
+func (m Marks) Notes() []Mark {
+	var notes []Mark
+	for _, mk := range m.Items {
+		if mk.Kind == Note {
+			notes = append(notes, mk)
+		}
+	}
+	return notes
+}
+
+// Shapes are the marks without their notes (see Notes).
+func (m Marks) Shapes() Marks {
+	out := Marks{Colour: m.Colour}
+	for _, mk := range m.Items {
+		if mk.Kind != Note {
+			out.Items = append(out.Items, mk)
+		}
+	}
+	return out
 }
 
 // Alpha is where the marks cover, as a greyscale image: markup_alpha.

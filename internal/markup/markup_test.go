@@ -79,8 +79,8 @@ func TestAnotherModelGetsTheMarksDrawnOnTheFirstImage(t *testing.T) {
 		t.Errorf("prompt %q", req.Prompt)
 	}
 	sent := decode(t, req.Images[0].Data)
-	if r, _, _, _ := sent.At(250, 200).RGBA(); r>>8 < 200 {
-		t.Error("the arrow is not drawn on the image sent")
+	if r, g, b, _ := sent.At(250, 200).RGBA(); r>>8 != uint32(Bright.R) || g>>8 != uint32(Bright.G) || b>>8 != uint32(Bright.B) {
+		t.Errorf("the arrow is not drawn on the image sent: %d,%d,%d", r>>8, g>>8, b>>8)
 	}
 	if r, g, b, _ := sent.At(380, 280).RGBA(); r>>8 != 40 || g>>8 != 120 || b>>8 != 200 {
 		t.Error("the image sent changed where there is no mark")

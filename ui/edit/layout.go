@@ -3,7 +3,6 @@ package edit
 import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -30,7 +29,7 @@ const (
 // defaultPanelOffset is the canvas's share of the tab's width: at
 // 1280x800 the canvas takes over half of the window's area, and the
 // panel's ~320 units hold the form.
-const defaultPanelOffset = 0.75
+const defaultPanelOffset = 0.8
 
 // tileWidth is the width of one input's tile in the strip.
 const tileWidth = 320
@@ -42,11 +41,10 @@ func (t *Room) layOut() fyne.CanvasObject {
 	strip := container.NewBorder(nil, nil, container.NewVBox(add, expand), t.strip.count, t.strip.view)
 
 	t.fold = &widget.Button{Importance: widget.LowImportance, OnTapped: func() { t.setFolded(!t.folded) }}
-	// The tools, then the zoom and the panel's fold: on one row where
-	// they fit, the zoom on a row of its own where they do not (at 1024
-	// wide beside the panel they were drawn over Eraser and undo).
-	toolbar := container.New(layout.NewRowWrapLayout(), t.mask.toolbar, container.NewHBox(t.mask.zoomRow, t.fold))
-	canvasColumn := container.NewBorder(container.NewVBox(strip, toolbar), nil, nil, nil, t.mask.canvas)
+	// The painter's bar stands beside the canvas, on the panel's side
+	// (the canvas keeps its left edge when the panel folds): the tools,
+	// the tool's options, and at its foot the zoom and the panel's fold.
+	canvasColumn := container.NewBorder(strip, nil, nil, t.mask.options.view(t.fold), t.mask.canvas)
 
 	// The panel's form scrolls above, the edits below it, each in its
 	// own part of the column, and Send edit stays in sight under both at
@@ -55,7 +53,10 @@ func (t *Room) layOut() fyne.CanvasObject {
 	// form below.
 	compare := &widget.Button{Text: catalogue.T("Compare…"), Icon: theme.ViewRestoreIcon(), Importance: widget.LowImportance, OnTapped: sending{t}.compare}
 	heading := container.NewBorder(nil, nil, kit.Heading(catalogue.T("Prompt")), compare)
-	form := container.NewVScroll(container.NewPadded(container.NewVBox(heading, t.prompt, t.Options().Form, t.mask.panel)))
+	// Labels above their fields: the panel is a narrow column beside the
+	// painter's bar, and the canvas keeps half the window at 1280x800.
+	t.Options().Form.Orientation = widget.Vertical
+	form := container.NewVScroll(container.NewPadded(container.NewVBox(heading, t.prompt, t.Options().Form)))
 	// The edits and the first image's thread share the column's lower
 	// part: the thread shows when the first image has one, the edits
 	// when an edit is sent.

@@ -36,11 +36,10 @@ import (
 // brush's controls, and what share of the image may change.
 type maskTools struct {
 	host dialogs.Host
-	// toolbar sits above canvas, the painter's area; panel holds the
-	// brush's sliders and the mask's actions, for the side panel.
-	toolbar  *fyne.Container
+	// canvas is the painter's area; options is the bar beside it, with
+	// the tools and what the one chosen takes (tooloptions.go).
 	canvas   *fyne.Container
-	panel    *fyne.Container
+	options  *toolOptions
 	painter  *maskpaint.Painter
 	empty    *fyne.Container
 	tool     *widget.Select
@@ -115,32 +114,30 @@ func newMaskTools(h dialogs.Host) *maskTools {
 	m := &maskTools{host: h, painter: maskpaint.New(fyne.NewSize(200, 100)), masks: map[inputKey]*mask.Mask{}}
 	m.painter.Hide()
 	names := toolNames()
-	// A drop-down, not a row of radio buttons: the toolbar above the
-	// canvas must fit beside the side panel at 1024 wide.
+	// A drop-down, not a column of seven radio buttons: the bar beside
+	// the canvas is narrow and holds the tool's options under it.
 	m.tool = widget.NewSelect(names, func(s string) {
 		for i, n := range names {
 			if n == s {
 				m.painter.Tool = maskpaint.Tool(i)
 			}
 		}
+		if m.options != nil {
+			m.options.follow(m.painter.Tool)
+		}
 	})
 	m.tool.SetSelected(names[0])
 	m.eraser = widget.NewCheck(catalogue.T("Eraser (E)"), func(on bool) { m.painter.Erase = on })
 	m.size = widget.NewSlider(1, 300)
 	m.size.SetValue(m.painter.Radius)
-	m.size.OnChanged = func(v float64) { m.painter.Radius = v }
+	m.size.OnChanged = func(v float64) { m.painter.Radius = v; m.options.sync(v, m.painter.Hardness) }
 	m.hardness = widget.NewSlider(0, 1)
 	m.hardness.Step = 0.05
 	m.hardness.SetValue(m.painter.Hardness)
-	m.hardness.OnChanged = func(v float64) { m.painter.Hardness = v }
+	m.hardness.OnChanged = func(v float64) { m.painter.Hardness = v; m.options.sync(m.painter.Radius, v) }
 	do := func(f func(*mask.Mask)) func() { return func() { m.painter.Do(f) } }
 	m.undo = iconbutton.New(catalogue.T("Undo the last stroke"), theme.ContentUndoIcon(), do((*mask.Mask).Undo))
 	m.redo = iconbutton.New(catalogue.T("Redo the stroke"), theme.ContentRedoIcon(), do((*mask.Mask).Redo))
-	invert := &widget.Button{Text: catalogue.T("Invert"), OnTapped: do((*mask.Mask).Invert)}
-	clear := &widget.Button{Text: catalogue.T("Clear"), OnTapped: do((*mask.Mask).Clear)}
-	fill := &widget.Button{Text: catalogue.T("Fill"), OnTapped: do((*mask.Mask).Fill)}
-	importMask := &widget.Button{Text: catalogue.T("Import…"), Icon: theme.FolderOpenIcon(), OnTapped: m.importMask}
-	exportMask := &widget.Button{Text: catalogue.T("Export…"), Icon: theme.DocumentSaveIcon(), OnTapped: m.exportMask}
 	m.undoMark = &widget.Button{Text: catalogue.T("Undo mark"), Icon: theme.ContentUndoIcon(), OnTapped: m.painter.Marks.Undo}
 	m.clearMarks = &widget.Button{Text: catalogue.T("Clear marks"), OnTapped: m.painter.Marks.Clear}
 	m.marksNote = kit.HintLabel("")
@@ -159,30 +156,14 @@ func newMaskTools(h dialogs.Host) *maskTools {
 	actual := &widget.Button{Text: "100 %", OnTapped: m.painter.Zoom().Actual}
 	m.painter.OnChanged = m.sync
 
-	// Above the canvas, one row: the tools, the eraser, the tint's
-	// switch, undo and redo, and the zoom; the brush's size, hardness and
-	// tint, the mask's actions and its coverage go in the side panel
-	// (panel), so the rest of the area is the painter's.
-	m.zoomRow = container.NewHBox(zoomOut, m.zoom, zoomIn, fit, actual)
-	m.toolbar = container.NewHBox(m.tool, m.eraser, m.undo, m.redo)
+	// The zoom, in two rows at the foot of the bar beside the canvas.
+	m.zoomRow = container.NewVBox(container.NewHBox(zoomOut, m.zoom, zoomIn), container.NewHBox(fit, actual))
 	bg := swatch.New(theme.ColorNameInputBackground)
 	// A wrapping label must not sit in a Center container: it would
 	// shrink to one character per line.
 	m.empty = container.NewPadded(kit.HintLabel(catalogue.T("Add an image: the mask is painted on the first one, over what may change. Without a mask, the whole image may change.")))
 	m.canvas = container.NewStack(bg, m.empty, m.painter)
-	m.panel = container.NewVBox(
-		kit.Heading(catalogue.T("Mask")),
-		m.coverage,
-		widget.NewForm(
-			widget.NewFormItem(catalogue.T("Size ([ ])"), m.size),
-			widget.NewFormItem(catalogue.T("Hardness"), m.hardness),
-			widget.NewFormItem(catalogue.T("Tint"), container.NewBorder(nil, nil, nil, m.tintShow, m.opacity))),
-		container.NewGridWithColumns(3, invert, clear, fill),
-		container.NewGridWithColumns(2, importMask, exportMask),
-		kit.Heading(catalogue.T("Marks")),
-		m.marksNote,
-		container.NewGridWithColumns(2, m.undoMark, m.clearMarks),
-	)
+	m.options = newToolOptions(m)
 	m.sync()
 	return m
 }
@@ -236,6 +217,9 @@ func (m *maskTools) sync() {
 	if m.size.Value != m.painter.Radius {
 		m.size.Value = m.painter.Radius
 		m.size.Refresh()
+	}
+	if m.options != nil { // nil while the bar is built
+		m.options.sync(m.painter.Radius, m.painter.Hardness)
 	}
 	if m.tintShow.Checked == m.painter.TintHidden() {
 		m.tintShow.Checked = !m.painter.TintHidden()

@@ -47,3 +47,58 @@ func TestTheToolbarFitsAt1024By700(t *testing.T) {
 		})
 	}
 }
+
+// The painter's own controls stand beside the canvas (#57: they were at
+// the foot of the side panel, 25 wheel notches away): the tool-options
+// bar is right of the canvas, left of the panel, on screen at 1280x800
+// and 1024x700, and shows what the tool chosen takes.
+func TestTheToolOptionsStandBesideTheCanvas(t *testing.T) {
+	h := roomtest.New(t)
+	r := New(h)
+	h.Show(r.Build)
+	var buf bytes.Buffer
+	_ = png.Encode(&buf, image.NewGray(image.Rect(0, 0, 400, 300)))
+	p := filepath.Join(t.TempDir(), "room.png")
+	_ = os.WriteFile(p, buf.Bytes(), 0o600)
+	h.UI(func() { r.AddFiles([]string{p}) })
+	h.Until("the painter", func() bool { return r.mask.painter.Image() != nil })
+	for _, size := range []fyne.Size{{Width: 1280, Height: 800}, {Width: 1024, Height: 700}} {
+		h.UI(func() {
+			h.Window().Resize(size)
+			d := fyne.CurrentApp().Driver()
+			canvasAt := d.AbsolutePositionForObject(r.mask.canvas)
+			sizeAt := d.AbsolutePositionForObject(r.mask.size)
+			hardAt := d.AbsolutePositionForObject(r.mask.hardness)
+			panelAt := d.AbsolutePositionForObject(r.panel)
+			if !r.mask.size.Visible() || !r.mask.hardness.Visible() {
+				t.Fatalf("at %v the brush's size or hardness is hidden", size)
+			}
+			if sizeAt.X < canvasAt.X+r.mask.canvas.Size().Width || sizeAt.X+r.mask.size.Size().Width > panelAt.X {
+				t.Errorf("at %v the size slider (x %v–%v) is not between the canvas (ends %v) and the panel (starts %v)",
+					size, sizeAt.X, sizeAt.X+r.mask.size.Size().Width, canvasAt.X+r.mask.canvas.Size().Width, panelAt.X)
+			}
+			if bottom := hardAt.Y + r.mask.hardness.Size().Height; bottom > size.Height || hardAt.Y < canvasAt.Y {
+				t.Errorf("at %v the hardness slider is at y %v–%v, off the canvas's height", size, hardAt.Y, bottom)
+			}
+			if r.mask.size.Size().Width < 120 {
+				t.Errorf("at %v the size slider is %v wide", size, r.mask.size.Size().Width)
+			}
+		})
+	}
+	// The bar follows the tool: a mark tool shows the marks' colour and
+	// actions, not the brush's.
+	h.UI(func() { r.mask.tool.SetSelected(toolNames()[4]) })
+	h.UI(func() {
+		o := r.mask.options
+		if o.brush.Visible() || o.maskPart.Visible() || !o.marksPart.Visible() {
+			t.Errorf("with the arrow the bar shows the brush %v, the mask %v, the marks %v",
+				o.brush.Visible(), o.maskPart.Visible(), o.marksPart.Visible())
+		}
+	})
+	h.UI(func() { r.mask.tool.SetSelected(toolNames()[1]) })
+	h.UI(func() {
+		if o := r.mask.options; o.brush.Visible() || !o.maskPart.Visible() || o.marksPart.Visible() {
+			t.Error("with the rectangle the bar shows the brush's size, or not the mask's part")
+		}
+	})
+}

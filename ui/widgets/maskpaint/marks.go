@@ -1,6 +1,7 @@
 package maskpaint
 
 import (
+	"image/color"
 	"math"
 
 	"easel/internal/markup"
@@ -22,6 +23,16 @@ func (l *Layer) All() markup.Marks { return l.marks }
 // Set replaces the marks (a draft restored, a test).
 func (l *Layer) Set(m markup.Marks) {
 	l.marks = m
+	l.show()
+	l.p.changed()
+}
+
+// SetColour draws the marks, those made and those to come, in c.
+func (l *Layer) SetColour(c color.NRGBA) {
+	if l.marks.Colour == c {
+		return
+	}
+	l.marks.Colour = c
 	l.show()
 	l.p.changed()
 }
@@ -50,14 +61,32 @@ func (l *Layer) add(mk markup.Mark) {
 	l.p.changed()
 }
 
-// show draws the marks over the image, at its size.
+// show draws the marks over the image: the shapes at its size, the
+// notes in the window's type at the window's text size, so a note reads
+// at any zoom (drawn into the picture, a note on a 1024-pixel image was
+// 7 pixels tall at 87 %).
 func (l *Layer) show() {
-	if l.p.img == nil || l.marks.Empty() {
+	if l.p.img == nil {
 		l.p.surface.setMarks(nil)
+		l.p.surface.setNotes(nil, l.colour())
 		return
 	}
-	b := l.p.img.Bounds()
-	l.p.surface.setMarks(l.marks.Render(b.Dx(), b.Dy()))
+	shapes := l.marks.Shapes()
+	if shapes.Empty() {
+		l.p.surface.setMarks(nil)
+	} else {
+		b := l.p.img.Bounds()
+		l.p.surface.setMarks(shapes.Render(b.Dx(), b.Dy()))
+	}
+	l.p.surface.setNotes(l.marks.Notes(), l.colour())
+}
+
+// colour is the marks' colour: the one chosen, or markup's own.
+func (l *Layer) colour() color.NRGBA {
+	if l.marks.Colour.A == 0 {
+		return markup.Bright
+	}
+	return l.marks.Colour
 }
 
 // drag follows a mark being drawn with a guide: the pen's path, the

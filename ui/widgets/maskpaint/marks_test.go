@@ -1,9 +1,12 @@
 package maskpaint
 
 import (
+	"image/color"
+	"math"
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/theme"
 
 	"easel/internal/markup"
 )
@@ -52,5 +55,36 @@ func TestMarksAreDrawnApartFromTheMask(t *testing.T) {
 	p.Marks.Clear()
 	if !p.Marks.All().Empty() || p.surface.marks.Visible() {
 		t.Error("clearing left marks")
+	}
+}
+
+// A note reads at any zoom (#57: drawn into the picture, it was 7 pixels
+// tall at 87 %): it is a chip of words in the window's text size at its
+// place in the picture, apart from the shapes' picture, in a colour far
+// from the mask's tint.
+func TestANoteReadsAtAnyZoom(t *testing.T) {
+	p := painter(t)
+	p.Marks.AddNote([2]float64{20, 40}, "make this a window")
+	if len(p.surface.notes) != 1 || p.surface.marks.Visible() {
+		t.Fatalf("a note alone is %d chips, the shapes' picture shown: %v", len(p.surface.notes), p.surface.marks.Visible())
+	}
+	for _, zoom := range []float64{0.25, 0.5, 2} {
+		p.area.Apply(zoom, 0, 0)
+		p.surface.Refresh()
+		n := p.surface.notes[0]
+		if n.text.TextSize != theme.TextSize() || n.text.Text != "make this a window" {
+			t.Errorf("at %v×, the note is %q at %v points", zoom, n.text.Text, n.text.TextSize)
+		}
+		x, y := p.area.View.ToContent(20, 40)
+		if bottom := n.text.Position().Y + n.text.Size().Height; math.Abs(float64(n.text.Position().X)-x) > 0.5 || math.Abs(float64(bottom)-y) > 0.5 {
+			t.Errorf("at %v×, the note's words start at %v, its place is (%.0f, %.0f)", zoom, n.text.Position(), x, y)
+		}
+	}
+	if c := p.surface.notes[0].bg.FillColor.(color.NRGBA); c != markup.Bright || c == tint {
+		t.Errorf("the note's chip is %v", c)
+	}
+	p.Marks.SetColour(color.NRGBA{R: 0xff, G: 0xd6, B: 0x0a, A: 0xff})
+	if c := p.surface.notes[0].bg.FillColor.(color.NRGBA); c.G != 0xd6 || p.surface.notes[0].text.Color != markup.Contrast(c) {
+		t.Errorf("after a new colour the chip is %v, its words %v", c, p.surface.notes[0].text.Color)
 	}
 }

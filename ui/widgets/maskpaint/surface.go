@@ -7,8 +7,10 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"easel/internal/markup"
 	"easel/internal/mask"
 )
 
@@ -35,8 +37,10 @@ type surface struct {
 	p     *Painter
 	base  *canvas.Image
 	tiles []*tile
-	// marks shows the marks over the tint, at the image's size.
+	// marks shows the marks' shapes over the tint, at the image's size;
+	// notes their notes, each a chip of words at its place.
 	marks  *canvas.Image
+	notes  []noteChip
 	rect   *canvas.Rectangle
 	lasso  []fyne.CanvasObject
 	cursor *canvas.Circle
@@ -94,6 +98,31 @@ func (s *surface) setMarks(img *image.NRGBA) {
 		s.marks.Show()
 	}
 	s.marks.Refresh()
+	s.Refresh()
+}
+
+// noteChip is a note on the painter: its words on a chip of the marks'
+// colour, whose lower left is the note's place in the picture (where
+// the words sit in the picture the service gets).
+type noteChip struct {
+	at   [2]float64
+	bg   *canvas.Rectangle
+	text *canvas.Text
+}
+
+// setNotes shows notes as chips in c.
+func (s *surface) setNotes(notes []markup.Mark, c color.NRGBA) {
+	s.notes = s.notes[:0]
+	for _, n := range notes {
+		if len(n.Points) == 0 {
+			continue
+		}
+		text := canvas.NewText(n.Text, markup.Contrast(c))
+		text.TextSize = theme.TextSize()
+		bg := canvas.NewRectangle(c)
+		bg.CornerRadius = 3
+		s.notes = append(s.notes, noteChip{at: n.Points[0], bg: bg, text: text})
+	}
 	s.Refresh()
 }
 
@@ -276,6 +305,16 @@ func (r *surfaceRenderer) Layout(size fyne.Size) {
 	s.base.Resize(fyne.NewSize(float32(float64(v.Size.X)*v.Zoom), float32(float64(v.Size.Y)*v.Zoom)))
 	s.marks.Move(s.base.Position())
 	s.marks.Resize(s.base.Size())
+	pad := theme.Padding() / 2
+	for _, n := range s.notes {
+		x, y := v.ToContent(n.at[0], n.at[1])
+		size := n.text.MinSize()
+		top := fyne.NewPos(float32(x), float32(y)-size.Height)
+		n.bg.Move(top.SubtractXY(pad, pad))
+		n.bg.Resize(size.AddWidthHeight(2*pad, 2*pad))
+		n.text.Move(top)
+		n.text.Resize(size)
+	}
 	for _, t := range s.tiles {
 		x0, y0 := v.ToContent(float64(t.r.Min.X), float64(t.r.Min.Y))
 		x1, y1 := v.ToContent(float64(t.r.Max.X), float64(t.r.Max.Y))
@@ -294,12 +333,15 @@ func (r *surfaceRenderer) Refresh() {
 
 func (r *surfaceRenderer) Objects() []fyne.CanvasObject {
 	s := r.s
-	objs := make([]fyne.CanvasObject, 0, 4+len(s.tiles)+len(s.lasso))
+	objs := make([]fyne.CanvasObject, 0, 4+len(s.tiles)+len(s.lasso)+2*len(s.notes))
 	objs = append(objs, s.base)
 	for _, t := range s.tiles {
 		objs = append(objs, t.img)
 	}
 	objs = append(objs, s.marks)
+	for _, n := range s.notes {
+		objs = append(objs, n.bg, n.text)
+	}
 	objs = append(objs, s.lasso...)
 	return append(objs, s.rect, s.cursor)
 }
