@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -23,6 +24,7 @@ import (
 	"easel/internal/jobs"
 	"easel/internal/library"
 	"easel/internal/markup"
+	"easel/internal/roles"
 	"easel/internal/spend"
 )
 
@@ -167,7 +169,7 @@ func (r *repeated) Set(v string) error { *r = append(*r, v); return nil }
 
 // editFlags are edit's own flags, beside the image options.
 type editFlags struct {
-	images                      repeated
+	images, roles               repeated
 	mask, fidelity, marks, cont string
 	keepArea                    bool
 	feather, branch             int
@@ -182,6 +184,25 @@ func (e *editFlags) register(fs *flag.FlagSet) {
 	fs.Var(&e.images, "image", catalogue.T("an input image; repeat in order (the first is the one the mask applies to)"))
 	fs.StringVar(&e.mask, "mask", "", catalogue.T("PNG whose transparent pixels mark what to change in the first image"))
 	fs.StringVar(&e.fidelity, "fidelity", "", catalogue.T("input fidelity: low or high"))
+	fs.Var(&e.roles, "role", catalogue.T("N=ROLE: what input N (from 1) is for, said in the prompt as the window's reference board does: subject, style, product, background, person or logo; repeat for each"))
+}
+
+// roleList is --role's roles by input, n inputs long.
+func (e *editFlags) roleList(env Env, n int) ([]roles.Role, error) {
+	out := make([]roles.Role, n)
+	for _, arg := range e.roles {
+		num, name, ok := strings.Cut(arg, "=")
+		i, err := strconv.Atoi(strings.TrimSpace(num))
+		if !ok || err != nil || i < 1 || i > n {
+			return nil, usageErr(env, catalogue.F("--role %s: give N=ROLE with N an input's place, 1 to %d", arg, n))
+		}
+		r, err := roles.Parse(name)
+		if err != nil {
+			return nil, usageErr(env, err.Error())
+		}
+		out[i-1] = r
+	}
+	return out, nil
 }
 
 // inputs are the edit's images in order: the picture --continue names
@@ -279,7 +300,11 @@ func (e *editFlags) ready(env Env, req *api.EditRequest, images repeated, matchi
 			return nil, err
 		}
 	}
-	return keep, readyEdit(env, req, keep, e.marks, matching, first)
+	said, err := e.roleList(env, len(req.Images))
+	if err != nil {
+		return nil, err
+	}
+	return keep, readyEdit(env, req, keep, e.marks, said, matching, first)
 }
 
 // continuedFile is the gallery picture --continue (and --branch) name,
@@ -300,8 +325,8 @@ func continuedFile(ctx context.Context, env Env, ref string, branch int) (librar
 
 // readyEdit readies an edit as the window does, in its order: colours
 // to sRGB (jobs.InSRGB), then the padding a kept edit needs (planKeep),
-// then the marks.
-func readyEdit(env Env, req *api.EditRequest, keep *jobs.Keep, marks string, matching bool, first image.Point) error {
+// then the references' roles, then the marks.
+func readyEdit(env Env, req *api.EditRequest, keep *jobs.Keep, marks string, said []roles.Role, matching bool, first image.Point) error {
 	converted, err := jobs.InSRGB(req, keep)
 	if err != nil {
 		return err
@@ -314,6 +339,7 @@ func readyEdit(env Env, req *api.EditRequest, keep *jobs.Keep, marks string, mat
 			return err
 		}
 	}
+	roles.Apply(req, said)
 	if marks == "" {
 		return nil
 	}

@@ -183,3 +183,32 @@ func TestEditMarksGoAsMarkupOrDrawnOnTheFirstImage(t *testing.T) {
 		t.Errorf("stderr %q", errOut)
 	}
 }
+
+// --role says what each reference is for in the prompt, as the window's
+// reference board does, before the marks' note; a role past the inputs
+// is refused before anything is sent.
+func TestRolesAreSaidInTheEditsPrompt(t *testing.T) {
+	srv, env, _, errOut := newest(t)
+	dir := t.TempDir()
+	var files []string
+	for _, name := range []string{"bottle.png", "poster.png"} {
+		var buf bytes.Buffer
+		_ = png.Encode(&buf, image.NewGray(image.Rect(0, 0, 64, 64)))
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, buf.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, p)
+	}
+	if code := Run([]string{"edit", "--model", "gpt-image-1", "--image", files[0], "--image", files[1], "--role", "1=product", "--role", "2=style",
+		"--prompt", "the bottle on a shelf", "--out", dir}, env); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	want := "the bottle on a shelf\n\nReference images: image 1 is the product; image 2 is the style to follow (its look, not its content)."
+	if a := srv.LastAsked(); a.Prompt != want {
+		t.Errorf("prompt %q, want %q", a.Prompt, want)
+	}
+	if code := Run([]string{"edit", "--image", files[0], "--role", "3=style", "--prompt", "p", "--out", dir}, env); code != 2 {
+		t.Errorf("a role for a third input of one: exit %d", code)
+	}
+}

@@ -82,7 +82,7 @@ func runOutpaint(ctx context.Context, args []string, env Env) (err error) {
 	req := api.EditRequest{Prompt: f.prompt, ImageOptions: opts,
 		Images: []api.InputImage{{Name: "canvas.png", ContentType: "image/png", Data: withSpace(canvas, space)}},
 		Mask:   &api.InputImage{Name: "mask.png", ContentType: "image/png", Data: mask}}
-	if err := readyEdit(env, &req, nil, "", false, image.Point{}); err != nil {
+	if err := readyEdit(env, &req, nil, "", nil, false, image.Point{}); err != nil {
 		return err
 	}
 	files := f.folder(env, numbered(stem()))

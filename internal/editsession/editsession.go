@@ -28,6 +28,7 @@ import (
 	"easel/internal/catalogue"
 	"easel/internal/imageio"
 	"easel/internal/markup"
+	"easel/internal/roles"
 )
 
 // MaxInputs bounds the inputs a session holds: Edit takes at most 16.
@@ -53,6 +54,8 @@ type Input struct {
 	// Mask is the mask painted on it, as PNG (transparent: may change);
 	// nil when none was painted.
 	Mask []byte
+	// Role is what it is for (roles.Role), "" when none was said.
+	Role string
 }
 
 // Session is Edit's work: its inputs in order and the marks drawn on the
@@ -75,6 +78,7 @@ type docInput struct {
 	Path        string `json:"path,omitempty"`
 	File        string `json:"file,omitempty"`
 	Mask        string `json:"mask,omitempty"`
+	Role        string `json:"role,omitempty"`
 }
 
 // Save writes s into dir (made when missing), replacing the session there.
@@ -85,7 +89,7 @@ func Save(dir string, s Session) error {
 	doc := document{Marks: s.Marks}
 	keep := map[string]bool{docName: true}
 	for _, in := range s.Inputs[:min(len(s.Inputs), MaxInputs)] {
-		d := docInput{Name: in.Name, ContentType: in.ContentType, Item: in.Item, Path: in.Path}
+		d := docInput{Name: in.Name, ContentType: in.ContentType, Item: in.Item, Path: in.Path, Role: in.Role}
 		var err error
 		if in.Item == 0 && in.Path == "" {
 			if d.File, err = put(dir, "input-", in.Data); err != nil {
@@ -156,6 +160,9 @@ func Load(dir string) (Session, error) {
 	var lost []string
 	for _, d := range doc.Inputs[:min(len(doc.Inputs), MaxInputs)] {
 		in := Input{Name: d.Name, ContentType: d.ContentType, Item: d.Item, Path: d.Path}
+		if r, err := roles.Parse(d.Role); err == nil {
+			in.Role = string(r) // a role from elsewhere is none
+		}
 		if d.File != "" {
 			if in.Data, err = readOwn(dir, d.File); err != nil {
 				lost = append(lost, d.Name)

@@ -18,7 +18,7 @@ func TestASessionIsReadBackAsSaved(t *testing.T) {
 	marks := &markup.Marks{Colour: color.NRGBA{R: 255, A: 255}, Items: []markup.Mark{{Kind: markup.Arrow, Points: [][2]float64{{1, 2}, {30, 40}}}}}
 	s := Session{Inputs: []Input{
 		{Name: "room.png", ContentType: "image/png", Item: 12, Mask: []byte("mask one")},
-		{Name: "sofa.jpg", ContentType: "image/jpeg", Path: "/home/me/sofa.jpg"},
+		{Name: "sofa.jpg", ContentType: "image/jpeg", Path: "/home/me/sofa.jpg", Role: "style"},
 		{Name: "pasted.png", ContentType: "image/png", Data: []byte("pasted bytes"), Mask: []byte("mask three")},
 	}, Marks: marks}
 	if err := Save(dir, s); err != nil {
@@ -30,7 +30,7 @@ func TestASessionIsReadBackAsSaved(t *testing.T) {
 	}
 	for i, in := range got.Inputs {
 		w := s.Inputs[i]
-		if in.Name != w.Name || in.Item != w.Item || in.Path != w.Path || !bytes.Equal(in.Data, w.Data) || !bytes.Equal(in.Mask, w.Mask) || in.ContentType != w.ContentType {
+		if in.Name != w.Name || in.Item != w.Item || in.Path != w.Path || !bytes.Equal(in.Data, w.Data) || !bytes.Equal(in.Mask, w.Mask) || in.ContentType != w.ContentType || in.Role != w.Role {
 			t.Errorf("input %d: %+v, want %+v", i, in, w)
 		}
 	}

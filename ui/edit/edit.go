@@ -26,6 +26,7 @@ import (
 	"easel/internal/imageio"
 	"easel/internal/jobs"
 	"easel/internal/library"
+	"easel/internal/roles"
 	"easel/internal/wording"
 	"easel/internal/work"
 	"easel/ui/board"
@@ -46,6 +47,8 @@ type Input struct {
 	Thumb         image.Image
 	Width, Height int
 	Format        string
+	// Role is what it is for, said in the prompt (the reference board).
+	Role roles.Role
 }
 
 // stripThumb is the side of an input's thumbnail in the strip.

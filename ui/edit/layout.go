@@ -38,7 +38,8 @@ const tileWidth = 320
 func (t *Room) layOut() fyne.CanvasObject {
 	add := &widget.Button{Text: catalogue.T("Add images…"), Icon: theme.FolderOpenIcon(), OnTapped: t.addFromFile}
 	expand := &widget.Button{Text: catalogue.T("Expand canvas…"), Icon: theme.ViewFullScreenIcon(), OnTapped: t.ExpandCanvas}
-	strip := container.NewBorder(nil, nil, container.NewVBox(add, expand), t.strip.count, t.strip.view)
+	t.strip.board = &refBoard{strip: t.strip, win: t.host.Window()}
+	strip := container.NewBorder(nil, nil, container.NewVBox(add, expand), container.NewVBox(t.strip.count, t.strip.board.button()), t.strip.view)
 
 	t.fold = &widget.Button{Importance: widget.LowImportance, OnTapped: func() { t.setFolded(!t.folded) }}
 	// The painter's bar stands beside the canvas, on the panel's side

@@ -14,6 +14,7 @@ import (
 	"easel/internal/imageio"
 	"easel/internal/markup"
 	"easel/internal/mask"
+	"easel/internal/roles"
 	"easel/internal/work"
 	"easel/ui/dialogs"
 )
@@ -96,7 +97,7 @@ func (k *sessionKeeper) snapshot() snapshot {
 	var s snapshot
 	for i := range k.strip.inputs {
 		in := &k.strip.inputs[i]
-		e := editsession.Input{Name: in.Image.Name, ContentType: in.Image.ContentType, Item: in.Item, Path: in.Image.Path}
+		e := editsession.Input{Name: in.Image.Name, ContentType: in.Image.ContentType, Item: in.Item, Path: in.Image.Path, Role: string(in.Role)}
 		if e.Item == 0 && e.Path == "" {
 			e.Data = in.Image.Data
 		}
@@ -148,6 +149,7 @@ func (k *sessionKeeper) restore() {
 			if !ok {
 				continue
 			}
+			in.Role = roles.Role(e.Role)
 			var m *mask.Mask
 			if img, derr := imageio.DecodeBounded(bytes.NewReader(e.Mask), imageio.MaxPixels); e.Mask != nil && derr == nil {
 				m = mask.FromImage(img)

@@ -8,6 +8,7 @@ import (
 	"easel/internal/catalogue"
 	"easel/internal/jobs"
 	"easel/internal/markup"
+	"easel/internal/roles"
 	"easel/internal/work"
 	"easel/ui/board"
 )
@@ -27,6 +28,7 @@ type sending struct{ *Room }
 func (t sending) request(use func(jobs.Request)) {
 	req := api.EditRequest{Prompt: t.prompt.Text, ImageOptions: t.Options().Options(), InputFidelity: t.fidelityValue()}
 	var parents []int64
+	var said []roles.Role
 	// A first image from the gallery is the picture the edit continues:
 	// the result is the next turn of its thread (a branch when it was
 	// continued before).
@@ -36,6 +38,7 @@ func (t sending) request(use func(jobs.Request)) {
 	}
 	for _, r := range t.strip.inputs {
 		req.Images = append(req.Images, r.Image)
+		said = append(said, r.Role)
 		if r.Item != 0 {
 			parents = append(parents, r.Item)
 		}
@@ -61,6 +64,7 @@ func (t sending) request(use func(jobs.Request)) {
 				return jobs.Request{}, errors.New(catalogue.F("The first image could not be padded to the model's shape: %v", err))
 			}
 		}
+		roles.Apply(&req, said) // before the marks' note, as easel edit does
 		mode, original, err := markup.Apply(&req, marks)
 		if err != nil {
 			return jobs.Request{}, errors.New(catalogue.F("The marks could not be put in, so nothing was sent: %v", err))

@@ -41,6 +41,8 @@ type refStrip struct {
 	tiles []*refTile
 	// refocus is the place whose grip takes the keys after a redraw.
 	refocus int
+	// board is the strip's large form, shown while open.
+	board *refBoard
 	// changed and say are the Room's: the inputs changed; a sentence
 	// for its status line.
 	changed func()
@@ -81,6 +83,9 @@ func newRefStrip(changed func(), say func(string)) *refStrip {
 // update shows the inputs and tells the Room they changed.
 func (s *refStrip) update() {
 	s.show(s.inputs)
+	if s.board != nil {
+		s.board.sync()
+	}
 	s.changed()
 }
 
@@ -263,6 +268,9 @@ func tileTitle(i int, in Input) string {
 // tileInfo is the line under the i-th tile's title.
 func tileInfo(i int, in Input) string {
 	about := describe(in)
+	if r := roleIndex(in.Role); r > 0 {
+		about = catalogue.F("%s · %s", roleNames()[r], about)
+	}
 	if i == 0 {
 		about = catalogue.F("%s · %s", catalogue.T("mask canvas"), about)
 	}
