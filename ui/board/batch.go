@@ -90,7 +90,8 @@ func OpenBatch(h Host, panel *batches.Panel, prompt string, base api.ImageOption
 	v.files = &widget.Button{Text: catalogue.T("Export the files…"), Icon: theme.DownloadIcon(), OnTapped: b.exportFiles}
 	v.sheet.Disable()
 	v.files.Disable()
-	b.grid = container.NewGridWithColumns(4)
+	b.layout = &fitGrid{width: cellSmall}
+	b.grid = container.New(b.layout)
 	vars := prompt
 	if len(batch.Vars(vars)) > 0 {
 		var lines []string

@@ -122,6 +122,7 @@ type Board struct {
 	status   *widget.Label
 	undo     *widget.Button
 	grid     *fyne.Container
+	layout   *fitGrid
 	cells    []*cell
 	d        *dialog.CustomDialog
 	// Discarded are the items the last finish sent to the trash.
@@ -179,7 +180,8 @@ func open(h Host, prompt string, base api.ImageOptions, listed []string, edit *j
 	b.run = &widget.Button{Text: catalogue.T("Send all"), Icon: theme.MediaPlayIcon(), Importance: widget.HighImportance, OnTapped: b.send}
 	b.finish = &widget.Button{Text: catalogue.T("Keep the ticked, discard the rest"), Icon: theme.ConfirmIcon(), OnTapped: b.keepWinners}
 	b.finish.Disable()
-	b.grid = container.NewGridWithColumns(3)
+	b.layout = &fitGrid{width: cellSmall}
+	b.grid = container.New(b.layout)
 	form := widget.NewForm(
 		widget.NewFormItem(catalogue.T("Prompt"), b.prompt),
 		widget.NewFormItem(catalogue.T("Compare"), container.NewBorder(nil, nil, b.axis, nil, b.values)),
@@ -187,12 +189,14 @@ func open(h Host, prompt string, base api.ImageOptions, listed []string, edit *j
 	top := container.NewVBox(form, container.NewBorder(nil, nil, nil, b.run, b.estimate))
 	b.undo = &widget.Button{Text: catalogue.T("Undo"), Icon: theme.ContentUndoIcon(), OnTapped: b.undoDiscard}
 	b.undo.Hide()
-	body := container.NewBorder(top, container.NewBorder(nil, nil, nil, b.undo, b.status), nil, nil, container.NewVScroll(b.grid))
+	body := container.NewBorder(top, container.NewBorder(nil, nil, nil, container.NewHBox(b.undo, b.sizes()), b.status), nil, nil, container.NewVScroll(b.grid))
 	b.d = dialog.NewCustomWithoutButtons(catalogue.T("Comparison board"), body, h.Window())
 	b.d.SetButtons([]fyne.CanvasObject{b.finish, &widget.Button{Text: catalogue.T("Close"), OnTapped: b.d.Hide}})
 	b.axis.SetSelected(axisLabels()[0])
 	size := h.Window().Canvas().Size()
 	b.d.Resize(fyne.NewSize(size.Width*0.94, size.Height*0.92))
+	// A row's pictures fit under the form, with their lines, at fit size.
+	b.layout.tall = size.Height*0.92 - 420
 	b.d.Show()
 	return b
 }
@@ -406,7 +410,7 @@ func (b *Board) submit(values []string, reqs []jobs.Request) {
 }
 
 func newCell(b *Board, value string) *cell {
-	c := &cell{value: value, pic: picture.New(fyne.NewSize(220, 220)), state: widget.NewLabel(catalogue.T("Queued")), said: kit.HintLabel("")}
+	c := &cell{value: value, pic: picture.New(fyne.NewSize(pictureMin, pictureMin)), state: widget.NewLabel(catalogue.T("Queued")), said: kit.HintLabel("")}
 	// A refusal is a sentence or two: wrapped in the cell, not cut at
 	// its edge (#57).
 	c.state.Wrapping = fyne.TextWrapWord
@@ -419,8 +423,28 @@ func newCell(b *Board, value string) *cell {
 		}
 	}}
 	c.open.Hide()
-	c.box = container.NewVBox(kit.Heading(value), c.pic, c.state, c.said, container.NewHBox(c.keep, c.open))
+	// Titled by its value (wrapped: a profile's or model's name may be
+	// long); the picture takes the cell's width (grid.go).
+	title := kit.Heading(value)
+	title.Wrapping = fyne.TextWrapWord
+	c.box = container.NewBorder(title, container.NewVBox(c.state, c.said, container.NewHBox(c.keep, c.open)), nil, nil, c.pic)
 	return c
+}
+
+// sizes is the choice of the cells' size: larger on demand.
+func (b *Board) sizes() *widget.Select {
+	names := []string{catalogue.T("Fit the board"), catalogue.T("Large"), catalogue.T("Larger")}
+	widths := []float32{cellSmall, cellMedium, cellLarge}
+	s := widget.NewSelect(names, func(name string) {
+		for i, n := range names {
+			if n == name && b.layout.width != widths[i] {
+				b.layout.width = widths[i]
+				b.grid.Refresh()
+			}
+		}
+	})
+	s.SetSelected(names[0])
+	return s
 }
 
 // listener hears the board's jobs' events and shows them on its cells.

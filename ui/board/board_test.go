@@ -372,3 +372,53 @@ func TestNoCheaperLaneThroughAGatewayWithoutBatches(t *testing.T) {
 		}
 	})
 }
+
+// Three models on a board at 1280x800 and 1024x700: every cell on the
+// dialog, side by side, titled, its picture as wide as its column, and
+// a refusal wrapped within its cell (#57: each cell was ~870 wide and
+// the third off-screen). Large cells wrap to more rows, not off it.
+func TestABoardFitsEveryCellOnScreen(t *testing.T) {
+	h := roomtest.New(t)
+	var b *Board
+	for _, size := range []fyne.Size{{Width: 1280, Height: 800}, {Width: 1024, Height: 700}} {
+		h.UI(func() {
+			h.Window().Resize(size)
+			b = Open(h, "a red kite over the sea", api.ImageOptions{Model: "gpt-image-1", Size: "1024x1024"}, []string{"gpt-image-1", "dall-e-3"})
+			b.axis.SetSelected(axisLabels()[Model])
+			b.values.SetText("gpt-image-1, dall-e-3, fault-invalid-size")
+			b.run.OnTapped()
+		})
+		h.Until("three cells ended", func() bool {
+			return len(b.cells) == 3 && b.cells[0].ended && b.cells[1].ended && b.cells[2].ended
+		})
+		h.UI(func() {
+			d := fyne.CurrentApp().Driver()
+			scroll := b.grid
+			right := d.AbsolutePositionForObject(scroll).X + scroll.Size().Width
+			var y float32 = -1
+			for i, c := range b.cells {
+				at := d.AbsolutePositionForObject(c.box)
+				if at.X < 0 || at.X+c.box.Size().Width > right+0.5 || at.X+c.box.Size().Width > size.Width {
+					t.Errorf("at %v cell %d runs %v–%v, past the board's edge %v", size, i, at.X, at.X+c.box.Size().Width, right)
+				}
+				if y >= 0 && at.Y != y {
+					t.Errorf("at %v cell %d is on another row (y %v, not %v)", size, i, at.Y, y)
+				}
+				y = at.Y
+				if c.pic.Size().Width < c.box.Size().Width-1 {
+					t.Errorf("at %v cell %d's picture is %v wide in a cell of %v", size, i, c.pic.Size().Width, c.box.Size().Width)
+				}
+			}
+			refused := b.cells[2].state
+			if !strings.Contains(refused.Text, "size") || refused.Wrapping != fyne.TextWrapWord || refused.Size().Width > b.cells[2].box.Size().Width {
+				t.Errorf("at %v the refusal %q is %v wide in a cell of %v", size, refused.Text, refused.Size().Width, b.cells[2].box.Size().Width)
+			}
+			b.layout.width = cellLarge
+			b.grid.Refresh()
+			if n := b.layout.columns(3, b.grid.Size().Width); n >= 3 {
+				t.Errorf("at %v large cells still fit three to a row (%v wide)", size, b.grid.Size().Width)
+			}
+			b.d.Hide()
+		})
+	}
+}
