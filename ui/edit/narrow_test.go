@@ -80,6 +80,9 @@ func TestTheToolOptionsStandBesideTheCanvas(t *testing.T) {
 			if bottom := hardAt.Y + r.mask.hardness.Size().Height; bottom > size.Height || hardAt.Y < canvasAt.Y {
 				t.Errorf("at %v the hardness slider is at y %v–%v, off the canvas's height", size, hardAt.Y, bottom)
 			}
+			if b := r.Button(); b.Size().Height > b.MinSize().Height+1 {
+				t.Errorf("at %v Send edit is stretched to %v tall", size, b.Size().Height)
+			}
 			if r.mask.size.Size().Width < 120 {
 				t.Errorf("at %v the size slider is %v wide", size, r.mask.size.Size().Width)
 			}

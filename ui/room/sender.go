@@ -101,9 +101,9 @@ func NewSender(h SendHost, text string, icon fyne.Resource, send func(), extra .
 	}
 	s.estimate = widget.NewLabel("")
 	s.estimate.Importance = widget.LowImportance
-	// It gives up width, not the row's height: cut with an ellipsis
-	// rather than wrapped beside the button.
-	s.estimate.Truncation = fyne.TextTruncateEllipsis
+	// Under the button, the row's width: wrapped, not cut (it was always
+	// cut in Edit's panel, #57).
+	s.estimate.Wrapping = fyne.TextWrapWord
 	s.estimate.Alignment = fyne.TextAlignTrailing
 	s.estimate.Hide()
 	cur := h.Session().Current()
@@ -210,7 +210,7 @@ func (s *Sender) Estimate() string { return s.estimate.Text }
 // under the button what the request will cost, for a tab to keep in
 // sight below its scrolling form.
 func (s *Sender) ActionRow() fyne.CanvasObject {
-	return container.NewPadded(container.NewVBox(container.NewBorder(nil, nil, nil, container.NewHBox(s.undo, s.button), s.status), s.estimate))
+	return container.NewPadded(container.NewVBox(container.New(&actionLayout{}, s.status, container.NewHBox(s.undo, s.button)), s.estimate))
 }
 
 // Options is the options form.
