@@ -423,9 +423,9 @@ func (a *App) attach() {
 	a.menus = &menus{services: &a.services, w: windowVerbs{
 		selectTab: a.SelectTab, primary: a.primaryAction, settings: a.showSettings, spend: a.status.showSpend,
 		promptLibrary: func() { a.showPromptLibrary(a.host, a.SelectTab) }, keepPrompt: func() { a.keepPrompt(a.host, a.SelectTab) },
-		expandCanvas: a.edit.ExpandCanvas, newChat: a.chat.NewChat, search: func() { a.gallery.Find().Focus() },
+		newChat: a.chat.NewChat, search: func() { a.gallery.Find().Focus() },
 		importFiles: a.gallery.Import, dialogHost: a.host, confirmClose: a.feed.confirmClose, saveState: a.saveState,
-	}}
+	}, edit: a.edit}
 	a.win.SetMainMenu(a.menus.mainMenu())
 	a.root.Add(a.content)
 	canvas.Refresh(a.root)

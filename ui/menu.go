@@ -22,6 +22,7 @@ import (
 	"easel/internal/library"
 	"easel/internal/wording"
 	"easel/ui/dialogs"
+	"easel/ui/edit"
 )
 
 // Shortcuts of the main window. Each is both a menu item's shortcut (so
@@ -47,9 +48,18 @@ var (
 type menus struct {
 	*services
 	w windowVerbs
+	// edit is the Edit tab, for its canvas and its setups.
+	edit editDocument
 	// shortcuts are the window's shortcuts by name (addShortcuts), so
 	// tests fire one as the canvas would.
 	shortcuts map[string]func()
+}
+
+// editDocument is what the menus ask of Edit: to expand its canvas, and
+// to save or open its work as a setup file.
+type editDocument interface {
+	ExpandCanvas()
+	Setups() *edit.Setups
 }
 
 // windowVerbs are what the menus ask of the window and its tabs.
@@ -60,10 +70,9 @@ type windowVerbs struct {
 	// promptLibrary opens the prompt library; keepPrompt offers the
 	// tab's prompt to it.
 	promptLibrary, keepPrompt func()
-	// expandCanvas, newChat, search and importFiles act on a tab once
-	// it is shown.
-	expandCanvas, newChat, search func()
-	importFiles                   func(paths []string)
+	// newChat, search and importFiles act on a tab once it is shown.
+	newChat, search func()
+	importFiles     func(paths []string)
 	// dialogHost is the window as a dialog sees it.
 	dialogHost dialogs.Host
 	// confirmClose asks before quitting while jobs run; saveState keeps
@@ -83,7 +92,16 @@ func (a *menus) mainMenu() *fyne.MainMenu {
 	newChat := fyne.NewMenuItem(catalogue.T("New chat"), a.newChat)
 	newChat.Shortcut = shortcutNewChat
 	importItem := fyne.NewMenuItem(catalogue.T("Import images…"), a.importImages)
-	file := fyne.NewMenu(catalogue.T("File"), newChat, importItem, primary, fyne.NewMenuItemSeparator(), settings, demo, fyne.NewMenuItemSeparator(), quit)
+	inEdit := func(f func()) func() {
+		return func() {
+			a.w.selectTab(TabEdit)
+			f()
+		}
+	}
+	saveSetup := fyne.NewMenuItem(catalogue.T("Save Edit setup…"), inEdit(func() { a.edit.Setups().Save() }))
+	openSetup := fyne.NewMenuItem(catalogue.T("Open Edit setup…"), inEdit(func() { a.edit.Setups().Open() }))
+	file := fyne.NewMenu(catalogue.T("File"), newChat, importItem, primary, fyne.NewMenuItemSeparator(), openSetup, saveSetup,
+		fyne.NewMenuItemSeparator(), settings, demo, fyne.NewMenuItemSeparator(), quit)
 
 	edit := fyne.NewMenu(catalogue.T("Edit"),
 		a.forwardItem(catalogue.T("Undo"), &fyne.ShortcutUndo{}),
@@ -96,7 +114,7 @@ func (a *menus) mainMenu() *fyne.MainMenu {
 		fyne.NewMenuItemSeparator(),
 		fyne.NewMenuItem(catalogue.T("Expand canvas…"), func() {
 			a.w.selectTab(TabEdit)
-			a.w.expandCanvas()
+			a.edit.ExpandCanvas()
 		}),
 		fyne.NewMenuItemSeparator(),
 		fyne.NewMenuItem(catalogue.T("Prompt library…"), a.w.promptLibrary),

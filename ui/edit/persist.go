@@ -143,20 +143,7 @@ func (k *sessionKeeper) restore() {
 	}
 	work.Load(k.host.Work(), func(ctx context.Context) (kept, error) {
 		s, err := editsession.Load(dir)
-		r := kept{inputs: make([]Input, 0, len(s.Inputs)), masks: make([]*mask.Mask, 0, len(s.Inputs)), marks: s.Marks}
-		for _, e := range s.Inputs {
-			in, ok := k.input(ctx, e)
-			if !ok {
-				continue
-			}
-			in.Role = roles.Role(e.Role)
-			var m *mask.Mask
-			if img, derr := imageio.DecodeBounded(bytes.NewReader(e.Mask), imageio.MaxPixels); e.Mask != nil && derr == nil {
-				m = mask.FromImage(img)
-			}
-			r.inputs, r.masks = append(r.inputs, in), append(r.masks, m)
-		}
-		return r, err
+		return k.read(ctx, s), err
 	}, func(r kept, err error) {
 		k.restored.Store(true)
 		if err != nil {
@@ -165,14 +152,40 @@ func (k *sessionKeeper) restore() {
 		if k.superseded.Load() || len(k.strip.inputs) > 0 || len(r.inputs) == 0 {
 			return // the designer began another meanwhile
 		}
-		for i := range r.inputs {
-			if r.masks[i] != nil {
-				k.mask.masks[key(&r.inputs[i])] = r.masks[i]
-			}
-		}
-		k.mask.pendingMarks = r.marks
-		k.strip.add(r.inputs...)
+		k.put(r)
 	})
+}
+
+// read makes a session's inputs and masks again, off the UI goroutine;
+// an input that is gone is left out.
+func (k *sessionKeeper) read(ctx context.Context, s editsession.Session) kept {
+	r := kept{inputs: make([]Input, 0, len(s.Inputs)), masks: make([]*mask.Mask, 0, len(s.Inputs)), marks: s.Marks}
+	for _, e := range s.Inputs {
+		in, ok := k.input(ctx, e)
+		if !ok {
+			r.lost = append(r.lost, e.Name)
+			continue
+		}
+		in.Role = roles.Role(e.Role)
+		var m *mask.Mask
+		if img, derr := imageio.DecodeBounded(bytes.NewReader(e.Mask), imageio.MaxPixels); e.Mask != nil && derr == nil {
+			m = mask.FromImage(img)
+		}
+		r.inputs, r.masks = append(r.inputs, in), append(r.masks, m)
+	}
+	return r
+}
+
+// put shows a session read back after the inputs there: each mask with
+// its image, the marks on the first once the painter shows it.
+func (k *sessionKeeper) put(r kept) {
+	for i := range r.inputs {
+		if r.masks[i] != nil {
+			k.mask.masks[key(&r.inputs[i])] = r.masks[i]
+		}
+	}
+	k.mask.pendingMarks = r.marks
+	k.strip.add(r.inputs...)
 }
 
 // kept is a session read back: its inputs made again, each one's mask
@@ -181,6 +194,8 @@ type kept struct {
 	inputs []Input
 	masks  []*mask.Mask
 	marks  *markup.Marks
+	// lost names the inputs that could not be read.
+	lost []string
 }
 
 // input is a session's input made again: a gallery picture read from
