@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 	"unicode/utf8"
@@ -444,4 +445,20 @@ func TestTabKeysWaitForAnOpenDialog(t *testing.T) {
 func asGenerate(ea *App, r jobs.Request) jobs.Request {
 	r.Listener = jobview.Listen(ea.work, ea.lib, ea.generate.ShowJob)
 	return r
+}
+
+// The prompt being generated is the draft kept, without waiting for the
+// window to close (#57: after a kill -9 Text to image came back with an
+// older draft than the one it was generating).
+func TestThePromptSentIsTheDraftKept(t *testing.T) {
+	ea := newServedApp(t)
+	onUI(ea, func() { ea.SelectTab(TabGenerate) })
+	waitFor(t, ea, "the model list", func() bool { return len(ea.generate.Options().Model.Listed()) > 0 })
+	onUI(ea, func() {
+		ea.generate.Prompt().SetText("a red kite over a grey sea")
+		ea.generate.PrimaryAction()
+	})
+	waitFor(t, ea, "the draft kept", func() bool {
+		return strings.Contains(ea.fyneApp.Preferences().String(draftKey(TabGenerate)), "a red kite over a grey sea")
+	})
 }

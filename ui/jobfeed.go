@@ -40,6 +40,13 @@ func (a *jobFeed) onJobEvent(e jobs.Event) {
 // showJobEvent does what is window-wide with a job's event: the card is
 // the asker's (Request.Listener).
 func (a *jobFeed) showJobEvent(e jobs.Event) {
+	if e.State == jobs.Queued {
+		// The prompt being sent is the draft a kill must not lose: it
+		// was kept only as the window closed, and after a kill -9 Text
+		// to image came back with an older prompt than the one it was
+		// generating (#57).
+		a.saveState()
+	}
 	if e.State == jobs.Done || len(e.ItemIDs) > 0 {
 		a.galleryChanged()
 	}
