@@ -241,7 +241,7 @@ func (s *Session) ReadyText() string {
 	if s.current.ID == config.DemoID {
 		return DemoReadyText()
 	}
-	return catalogue.F("Connected to %q.", s.current.Name)
+	return catalogue.F("Connected to “%s”.", s.current.Name)
 }
 
 // File is the profiles file as last read or written.

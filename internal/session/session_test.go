@@ -109,7 +109,7 @@ func TestAStoredProfileConnectsWithItsKeyAndFetchesModels(t *testing.T) {
 	}
 	obs.mu.Unlock()
 	until(t, obs, "the model list", func() bool { ms, _ := s.Models(); return len(ms) > 0 })
-	if s.Current().ID != p.ID || s.ReadyText() != `Connected to "Studio".` {
+	if s.Current().ID != p.ID || s.ReadyText() != "Connected to “Studio”." {
 		t.Errorf("current %+v, ready text %q", s.Current(), s.ReadyText())
 	}
 }
