@@ -13,7 +13,6 @@ import (
 	"strings"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -134,13 +133,10 @@ type Room struct {
 	thread *threadPanel
 	// kept keeps the tab's work between runs (persist.go).
 	kept *sessionKeeper
-	// panel is the side panel (prompt, options, brush, edits, Send) and
-	// split holds it beside the canvas; folded hides it (layout.go).
-	panel  fyne.CanvasObject
-	split  *container.Split
-	body   *fyne.Container
-	fold   *widget.Button
-	folded bool
+	// panel is the side panel (prompt, options, edits, Send); sides
+	// shares the tab between it and the canvas (layout.go).
+	panel fyne.CanvasObject
+	sides *sides
 	// expandNext opens Expand canvas once the first input is shown
 	// (the gallery's "Expand canvas…").
 	expandNext bool

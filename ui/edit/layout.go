@@ -8,6 +8,7 @@ import (
 
 	"easel/internal/catalogue"
 	"easel/ui/kit"
+	"easel/ui/widgets/swatch"
 )
 
 // strip is the row of numbered input tiles above the canvas: it draws
@@ -41,11 +42,12 @@ func (t *Room) layOut() fyne.CanvasObject {
 	t.strip.board = &refBoard{strip: t.strip, win: t.host.Window()}
 	strip := container.NewBorder(nil, nil, container.NewVBox(add, expand), container.NewVBox(t.strip.count, t.strip.board.button()), t.strip.view)
 
-	t.fold = &widget.Button{Importance: widget.LowImportance, OnTapped: func() { t.setFolded(!t.folded) }}
+	t.sides = &sides{}
+	t.sides.fold = &widget.Button{Text: catalogue.T("Panel"), Importance: widget.LowImportance, OnTapped: t.sides.toggle}
 	// The painter's bar stands beside the canvas, on the panel's side
 	// (the canvas keeps its left edge when the panel folds): the tools,
 	// the tool's options, and at its foot the zoom and the panel's fold.
-	canvasColumn := container.NewBorder(strip, nil, nil, t.mask.options.view(t.fold), t.mask.canvas)
+	canvasColumn := container.NewBorder(strip, nil, nil, t.mask.options.view(t.sides.fold), t.mask.canvas)
 
 	// The panel's form scrolls above, the edits below it, each in its
 	// own part of the column, and Send edit stays in sight under both at
@@ -65,47 +67,143 @@ func (t *Room) layOut() fyne.CanvasObject {
 	column := container.NewVSplit(form, below)
 	column.Offset = 0.66
 	t.panel = container.NewBorder(nil, t.ActionRow(), nil, nil, column)
-
-	prefs := fyne.CurrentApp().Preferences()
-	t.split = container.NewHSplit(canvasColumn, t.panel)
-	t.split.Offset = prefs.FloatWithFallback(prefPanelOffset, defaultPanelOffset)
-	if t.split.Offset < 0.3 || t.split.Offset > 0.95 {
-		t.split.Offset = defaultPanelOffset
-	}
-	t.body = container.NewStack(t.split)
-	t.setFolded(prefs.Bool(prefPanelFolded))
-	return t.body
-}
-
-// setFolded hides the side panel (the canvas takes the whole tab) or
-// shows it again, and remembers which.
-func (t *Room) setFolded(folded bool) {
-	t.folded = folded
-	canvasColumn := t.split.Leading
-	if folded {
-		t.body.Objects = []fyne.CanvasObject{canvasColumn}
-		t.fold.SetText(catalogue.T("Panel"))
-		t.fold.SetIcon(theme.NavigateBackIcon())
-	} else {
-		t.split.Leading = canvasColumn
-		t.body.Objects = []fyne.CanvasObject{t.split}
-		t.fold.SetText(catalogue.T("Panel"))
-		t.fold.SetIcon(theme.NavigateNextIcon())
-	}
-	t.body.Refresh()
-	fyne.CurrentApp().Preferences().SetBool(prefPanelFolded, folded)
+	return t.sides.build(canvasColumn, t.panel)
 }
 
 // Folded reports whether the side panel is folded away.
-func (t *Room) Folded() bool { return t.folded }
+func (t *Room) Folded() bool { return t.sides.folded }
 
 // SaveLayout remembers where the panel's divider is, for the next run;
 // the window calls it as it closes (a Split says nothing as it moves).
 func (t *Room) SaveLayout(p fyne.Preferences) {
-	if t.split != nil {
-		p.SetFloat(prefPanelOffset, t.split.Offset)
+	if t.sides != nil && t.sides.split != nil {
+		p.SetFloat(prefPanelOffset, t.sides.split.Offset)
 	}
 }
+
+// compactWindow is the window below which Edit is laid out for a small
+// screen: the side panel becomes a drawer over the canvas. At 2x on a
+// 1080p screen (944x500 units) the panel's options were a 30-unit
+// scroll slot and the canvas a sliver (#57).
+var compactWindow = fyne.NewSize(1024, 700)
+
+// sides is how the tab shares its width between the canvas's column and
+// the side panel: side by side with a divider the designer moves; the
+// panel folded away; or, in a window smaller than compactWindow, the
+// canvas alone with the panel a drawer over its right side, opened and
+// closed by the fold. It owns the fold, the split and which of these
+// holds.
+type sides struct {
+	canvas, panel fyne.CanvasObject
+	split         *container.Split
+	body          *fyne.Container
+	fold          *widget.Button
+	// drawer holds the panel over the canvas, on a background.
+	drawer *fyne.Container
+	// folded is the designer's fold (remembered); compact is the
+	// window's size; open is whether the drawer is out.
+	folded, compact, open bool
+}
+
+// build lays canvas and panel out and returns the tab's body.
+func (s *sides) build(canvas, panel fyne.CanvasObject) fyne.CanvasObject {
+	s.canvas, s.panel = canvas, panel
+	prefs := fyne.CurrentApp().Preferences()
+	s.split = container.NewHSplit(canvas, panel)
+	s.split.Offset = prefs.FloatWithFallback(prefPanelOffset, defaultPanelOffset)
+	if s.split.Offset < 0.3 || s.split.Offset > 0.95 {
+		s.split.Offset = defaultPanelOffset
+	}
+	s.drawer = container.New(drawerLayout{}, swatch.New(theme.ColorNameBackground), panel)
+	s.body = container.New(s, s.split)
+	s.folded = prefs.Bool(prefPanelFolded)
+	s.arrange()
+	return s.body
+}
+
+// toggle is the fold's tap: the drawer in a small window, else the fold.
+func (s *sides) toggle() {
+	if s.compact {
+		s.open = !s.open
+	} else {
+		s.folded = !s.folded
+		fyne.CurrentApp().Preferences().SetBool(prefPanelFolded, s.folded)
+	}
+	s.arrange()
+	s.body.Refresh()
+}
+
+// arrange puts what the state calls for in the body.
+func (s *sides) arrange() {
+	shown := !s.folded
+	switch {
+	case s.compact:
+		s.body.Objects = []fyne.CanvasObject{s.canvas}
+		if s.open {
+			s.body.Objects = append(s.body.Objects, s.drawer)
+		}
+		shown = s.open
+	case s.folded:
+		s.body.Objects = []fyne.CanvasObject{s.canvas}
+	default:
+		s.split.Leading, s.split.Trailing = s.canvas, s.panel
+		s.body.Objects = []fyne.CanvasObject{s.split}
+	}
+	if s.compact {
+		s.drawer.Objects[1] = s.panel
+	}
+	if shown {
+		s.fold.SetIcon(theme.NavigateNextIcon())
+	} else {
+		s.fold.SetIcon(theme.NavigateBackIcon())
+	}
+}
+
+// Layout implements fyne.Layout for the body: it follows the window's
+// size into and out of the compact arrangement, then gives its objects
+// the whole body (the drawer lays itself out on the right).
+func (s *sides) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	if c := fyne.CurrentApp().Driver().CanvasForObject(s.body); c != nil {
+		win := c.Size()
+		if compact := win.Width < compactWindow.Width || win.Height < compactWindow.Height; compact != s.compact {
+			s.compact, s.open = compact, false
+			s.arrange()
+			objs = s.body.Objects
+		}
+	}
+	for _, o := range objs {
+		o.Move(fyne.Position{})
+		o.Resize(size)
+	}
+}
+
+// MinSize implements fyne.Layout: the canvas's column's, which the
+// panel's width is added to side by side.
+func (s *sides) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	var m fyne.Size
+	for _, o := range objs {
+		m = m.Max(o.MinSize())
+	}
+	return m
+}
+
+// drawerLayout puts its objects (a background, the panel) at the right
+// of its area, as wide as the panel asks and at least 320 units, at
+// most 85 % of the area, and as tall as the area.
+type drawerLayout struct{}
+
+func (drawerLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	w := size.Width * 0.85
+	for _, o := range objs {
+		w = min(w, max(320, o.MinSize().Width))
+	}
+	for _, o := range objs {
+		o.Move(fyne.NewPos(size.Width-w, 0))
+		o.Resize(fyne.NewSize(w, size.Height))
+	}
+}
+
+func (drawerLayout) MinSize([]fyne.CanvasObject) fyne.Size { return fyne.Size{} }
 
 // inputTile is one input in the strip: its thumbnail, its number and
 // name, its size, and buttons to move it along or remove it; mark is the

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
 
 	"easel/ui/room/roomtest"
 )
@@ -102,6 +103,61 @@ func TestTheToolOptionsStandBesideTheCanvas(t *testing.T) {
 	h.UI(func() {
 		if o := r.mask.options; o.brush.Visible() || !o.maskPart.Visible() || o.marksPart.Visible() {
 			t.Error("with the rectangle the bar shows the brush's size, or not the mask's part")
+		}
+	})
+}
+
+// Below 1024x700 (2x on a 1080p screen is 944x500) the side panel is a
+// drawer over the canvas, not a crushed column beside it: the canvas
+// takes the tab, the fold opens the panel over its right side at a
+// readable width with Send edit in it, and a larger window brings the
+// two side by side again (#57).
+func TestASmallWindowHasThePanelAsADrawer(t *testing.T) {
+	h := roomtest.New(t)
+	r := New(h)
+	h.Show(r.Build)
+	inTree := func(o fyne.CanvasObject) bool {
+		for _, x := range r.sides.body.Objects {
+			if x == o {
+				return true
+			}
+		}
+		return false
+	}
+	h.UI(func() { h.Window().Resize(fyne.NewSize(944, 500)) })
+	h.UI(func() {
+		if !r.sides.compact || inTree(r.sides.split) || inTree(r.sides.drawer) {
+			t.Fatalf("at 944x500: compact %v, the split shown %v, the drawer shown %v", r.sides.compact, inTree(r.sides.split), inTree(r.sides.drawer))
+		}
+		if w := r.mask.canvas.Size().Width; w < 600 {
+			t.Errorf("at 944x500 the canvas is %v wide", w)
+		}
+		test.Tap(r.sides.fold)
+	})
+	h.UI(func() {
+		if !inTree(r.sides.drawer) {
+			t.Fatal("the fold did not open the drawer")
+		}
+		d := fyne.CurrentApp().Driver()
+		at := d.AbsolutePositionForObject(r.panel)
+		if w := r.panel.Size().Width; w < 320 || at.X+w > 945 || at.X < 100 {
+			t.Errorf("the drawer's panel is %v wide at x %v", w, at.X)
+		}
+		b := r.Button()
+		if bAt := d.AbsolutePositionForObject(b); !b.Visible() || bAt.Y+b.Size().Height > 500 || bAt.X < at.X {
+			t.Errorf("Send edit is at %v in the drawer", bAt)
+		}
+		test.Tap(r.sides.fold)
+	})
+	h.UI(func() {
+		if inTree(r.sides.drawer) {
+			t.Error("the fold did not close the drawer")
+		}
+		h.Window().Resize(fyne.NewSize(1280, 800))
+	})
+	h.UI(func() {
+		if r.sides.compact || !inTree(r.sides.split) || r.sides.split.Trailing != r.panel {
+			t.Errorf("at 1280x800: compact %v, the split shown %v", r.sides.compact, inTree(r.sides.split))
 		}
 	})
 }

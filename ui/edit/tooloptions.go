@@ -83,7 +83,7 @@ func newToolOptions(m *maskTools) *toolOptions {
 		widget.NewSeparator(),
 		kit.Heading(catalogue.T("Mask")),
 		m.coverage,
-		labelled(catalogue.T("Tint"), layout.NewSpacer(), container.NewBorder(nil, nil, nil, m.tintShow, m.opacity)),
+		labelled(catalogue.T("Tint"), m.tintShow, m.opacity),
 		container.NewGridWithColumns(2, invert, clear), fill,
 		importMask, exportMask)
 
