@@ -189,6 +189,9 @@ func (c Check) sentence(restored bool) string {
 func (c Check) maskSentence(restored bool) string {
 	pct := int(c.Changed*100 + 0.5)
 	switch {
+	case c.Honoured && pct == 0:
+		// "changed 0 %" read as a figure nobody measured.
+		return catalogue.T("the service kept the area your mask protects: under one per cent of it changed")
 	case c.Honoured:
 		return catalogue.F("the service changed %d %% of the area your mask protects", pct)
 	case restored:

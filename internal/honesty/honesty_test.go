@@ -132,7 +132,7 @@ func TestMaskHonestyFigure(t *testing.T) {
 			}
 			r.Restored = true
 			s := strings.Join(r.Sentences(), "; ")
-			if !strings.Contains(s, "of the area your mask protects") {
+			if !strings.Contains(s, "the area your mask protects") || strings.Contains(s, "changed 0 %") {
 				t.Errorf("sentence %q", s)
 			}
 			if !tc.honoured && !strings.Contains(s, "Easel restored it") {
