@@ -40,7 +40,7 @@ func (t *Room) layOut() fyne.CanvasObject {
 	add := &widget.Button{Text: catalogue.T("Add images…"), Icon: theme.FolderOpenIcon(), OnTapped: t.addFromFile}
 	expand := &widget.Button{Text: catalogue.T("Expand canvas…"), Icon: theme.ViewFullScreenIcon(), OnTapped: t.ExpandCanvas}
 	t.strip.board = &refBoard{strip: t.strip, win: t.host.Window()}
-	strip := container.NewBorder(nil, nil, container.NewVBox(add, expand), container.NewVBox(t.strip.count, t.strip.board.button()), t.strip.view)
+	strip := container.NewBorder(nil, nil, container.NewVBox(add, expand), container.NewHBox(t.strip.count, container.NewVBox(t.strip.board.button())), t.strip.view)
 
 	t.sides = &sides{}
 	t.sides.fold = &widget.Button{Text: catalogue.T("Panel"), Importance: widget.LowImportance, OnTapped: t.sides.toggle}

@@ -4,11 +4,12 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/widget"
+	"fyne.io/fyne/v2/theme"
 
 	"easel/internal/catalogue"
 	"easel/internal/roles"
 	"easel/ui/kit"
+	"easel/ui/widgets/iconbutton"
 	"easel/ui/widgets/refboard"
 )
 
@@ -83,7 +84,8 @@ func (b *refBoard) sync() {
 	b.board.SetCards(cards)
 }
 
-// button opens the board; it says how many inputs it holds.
-func (b *refBoard) button() *widget.Button {
-	return &widget.Button{Text: catalogue.T("Board…"), Importance: widget.LowImportance, OnTapped: b.open}
+// button opens the board: an icon beside the strip's count, so the strip
+// keeps its height (and the canvas its place).
+func (b *refBoard) button() *iconbutton.Button {
+	return iconbutton.New(catalogue.T("Show every input on the reference board"), theme.GridIcon(), b.open)
 }
