@@ -25,12 +25,13 @@ type dropdown struct {
 var (
 	generateDropdowns = []dropdown{{"model", 472, 291}, {"size", 200, 330}, {"quality", 200, 369}, {"background", 200, 408},
 		{"format", 200, 447}, {"moderation", 200, 486}, {"images", 200, 525}, {"previews", 200, 603}}
-	// Edit's brush tool above the canvas, and its side panel's form.
-	editDropdowns = []dropdown{{"mask tool", 65, 173}, {"input fidelity", 1170, 251}, {"feather", 1200, 329}, {"model", 1135, 465},
-		{"size", 1170, 505}}
-	// Edit's form scrolled to its end.
-	editDropdownsScrolled = []dropdown{{"background", 1170, 97}, {"format", 1170, 136}, {"moderation", 1170, 175}, {"images", 1170, 214},
-		{"previews", 1170, 293}}
+	// Edit's tool in the painter's bar beside the canvas, and its side
+	// panel's form (labels above fields), its divider dragged down.
+	editDropdowns = []dropdown{{"mask tool", 940, 176}, {"input fidelity", 1150, 291}, {"feather", 1160, 408}}
+	// The form ten wheel notches down, and at its end.
+	editDropdownsMid      = []dropdown{{"model", 1212, 264}, {"size", 1100, 342}, {"quality", 1100, 420}}
+	editDropdownsScrolled = []dropdown{{"background", 1100, 87}, {"format", 1100, 165}, {"moderation", 1100, 243}, {"images", 1100, 321},
+		{"previews", 1100, 478}}
 	chatDropdowns   = []dropdown{{"model", 1216, 93}}
 	statusDropdowns = []dropdown{{"profile", 185, 777}}
 )
@@ -63,22 +64,22 @@ func TestDropdownsOpenAfterTheWindowIdles(t *testing.T) {
 	time.Sleep(500 * time.Millisecond)
 	// Edit's form shares its column with the edits below it: drag the
 	// divider down so the whole form is in view.
-	p.drag(1108, 466, 1108, 700)
+	p.drag(1150, 405, 1150, 700)
 	for _, d := range editDropdowns {
 		p.openAndClose(d)
 	}
-	// The rest of the form is below: scroll it to its end and back to
-	// its last options, with the pointer over the labels (an entry under
-	// it would take the wheel).
-	xdo(t, "mousemove", "--window", fmt.Sprint(uint32(p.window)), "--sync", "1000", "400")
-	for range 40 {
+	// The rest of the form is below: ten notches (20 px each) down, with
+	// the pointer at the column's right edge, over no field (an entry
+	// under it would take the wheel); then its scroll bar to the end.
+	xdo(t, "mousemove", "--window", fmt.Sprint(uint32(p.window)), "--sync", "1262", "330")
+	for range 10 {
 		xdo(t, "click", "5")
 	}
-	// Back up eight notches (20 px each): the mask panel's Marks, under
-	// the form, take the end of the column.
-	for range 8 {
-		xdo(t, "click", "4")
+	time.Sleep(300 * time.Millisecond)
+	for _, d := range editDropdownsMid {
+		p.openAndClose(d)
 	}
+	p.drag(1274, 150, 1274, 520)
 	time.Sleep(300 * time.Millisecond)
 	for _, d := range editDropdownsScrolled {
 		p.openAndClose(d)

@@ -153,33 +153,34 @@ func markedEdit(ctx context.Context, t *testing.T, bin, home, path, model string
 			save(t, filepath.Join(dir, name), p.screenshot())
 		}
 	}
-	// The painter shows the 1024-pixel square at 55 % from (187, 195),
-	// in a 1280x800 window without a banner (make e2e has a keyring).
+	// The painter shows the 1024-pixel square at 58.7 % from (133, 155),
+	// in a 1280x800 window without a banner (make e2e has a keyring);
+	// the tools are in the bar beside it.
 	tool := func(y int) {
-		p.click(65, 174)
+		p.click(940, 176)
 		time.Sleep(400 * time.Millisecond)
-		p.click(50, y)
+		p.click(910, y)
 		time.Sleep(300 * time.Millisecond)
 	}
-	tool(207) // Brush: a stroke of mask along the top
-	p.drag(239, 230, 461, 230)
-	tool(364) // Mark: arrow, from image (174,810) to (678,404)
-	p.drag(282, 639, 559, 416)
-	tool(403) // Mark: circle
-	p.drag(415, 340, 481, 340)
+	tool(210) // Brush: a stroke of mask along the top
+	p.drag(189, 192, 426, 192)
+	tool(366) // Mark: arrow, from image (174,810) to (678,404)
+	p.drag(236, 630, 531, 392)
+	tool(406) // Mark: circle
+	p.drag(377, 310, 447, 310)
 	shot("markup-marks.png")
 	p.click(1100, 170) // the prompt
 	p.typeText("a window where the arrow points")
-	// The side panel from its top, five notches down: the model field
-	// is then at y 384.
-	p.click(1100, 390)
-	for _, b := range []string{"4", "4", "4", "4", "4", "4", "4", "4", "5", "5", "5", "5", "5"} {
+	// The side panel from its top, ten notches down, the pointer at its
+	// right edge over no field: the model field is then at y 364.
+	xdo(t, "mousemove", "--window", fmt.Sprint(uint32(p.window)), "--sync", "1262", "330")
+	for _, b := range []string{"4", "4", "4", "4", "4", "4", "4", "4", "5", "5", "5", "5", "5", "5", "5", "5", "5", "5"} {
 		xdo(t, "click", b)
 		time.Sleep(60 * time.Millisecond)
 	}
 	time.Sleep(300 * time.Millisecond)
 	shot("markup-model.png")
-	p.click(1130, 384) // the model field
+	p.click(1130, 364) // the model field
 	p.key("ctrl+a")
 	p.typeText(model)
 	time.Sleep(300 * time.Millisecond)

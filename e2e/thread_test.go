@@ -48,7 +48,9 @@ func TestAThreadInRealWindow(t *testing.T) {
 		}
 	}
 	shot("thread-0.png")
-	p.stroke(500, 700, 500) // paint where the edit may change
+	// The painter shows the 1024-pixel picture at 58.7 % from (133, 155):
+	// a band across image rows 555, x 569–933.
+	p.stroke(467, 681, 480) // paint where the edit may change
 	p.key("ctrl+3")
 	p.typeText("warmer light")
 	p.key("ctrl+Return")
@@ -57,21 +59,21 @@ func TestAThreadInRealWindow(t *testing.T) {
 	shot("thread-1.png")
 	// Give the thread the side panel's height: its divider dragged up.
 	w := fmt.Sprint(uint32(p.window))
-	xdo(t, "mousemove", "--window", w, "--sync", "1105", "466")
+	xdo(t, "mousemove", "--window", w, "--sync", "1150", "405")
 	xdo(t, "mousedown", "1")
-	for y := 446; y >= 230; y -= 24 {
-		xdo(t, "mousemove", "--window", w, "--sync", "1105", fmt.Sprint(y))
+	for y := 385; y >= 230; y -= 24 {
+		xdo(t, "mousemove", "--window", w, "--sync", "1150", fmt.Sprint(y))
 		time.Sleep(20 * time.Millisecond)
 	}
 	xdo(t, "mouseup", "1")
 	// The thread's tab, its title in blue, now sits near the top: the
 	// clicks below count on the rows' places.
-	p.waitScreen(ctx, "the thread's tab moved up", func(s *image.RGBA) bool { return bluePixels(s, image.Rect(998, 240, 1068, 262)) > 40 })
+	p.waitScreen(ctx, "the thread's tab moved up", func(s *image.RGBA) bool { return bluePixels(s, image.Rect(1025, 240, 1095, 262)) > 40 })
 	time.Sleep(800 * time.Millisecond)
 	shot("thread-2.png")
 	send := func(prompt, search string) {
 		t.Helper()
-		p.stroke(500, 700, 500) // paint where the edit may change
+		p.stroke(467, 681, 480) // paint where the edit may change
 		p.key("ctrl+3")
 		p.typeText(prompt)
 		p.key("ctrl+Return")
@@ -101,7 +103,7 @@ func TestAThreadInRealWindow(t *testing.T) {
 	p.key("Escape")
 	time.Sleep(800 * time.Millisecond)
 	// Paint over what turn 2 changed and take it back from turn 1.
-	p.stroke(500, 715, 500)
+	p.stroke(467, 697, 480)
 	p.click(1150, 396)
 	time.Sleep(3000 * time.Millisecond)
 	shot("thread-restored.png")
@@ -142,7 +144,7 @@ func checkThread(t *testing.T, home string) {
 	if turns[4].Way != library.WayRestored || turns[1].Drift == nil {
 		t.Errorf("turns: %+v", turns)
 	}
-	// The middle of the band painted over turn 2 (canvas 600,500 at 55 %).
+	// The middle of the band painted over turn 2 (canvas 576,482 at 58.7 %).
 	at := func(n int) color.NRGBA {
 		it, err := lib.Get(ctx, item(n))
 		if err != nil {

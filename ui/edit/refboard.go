@@ -79,7 +79,7 @@ func (b *refBoard) sync() {
 		cards[i] = refboard.Card{Thumb: in.Thumb, Title: catalogue.F("%d · %s", i+1, in.Image.Name), Info: describe(in), Role: roleIndex(in.Role)}
 	}
 	if len(cards) > 0 {
-		cards[0].Note = catalogue.T("First: the mask is painted on it")
+		cards[0].Note = catalogue.T("mask canvas") // as its tile in the strip says
 	}
 	b.board.SetCards(cards)
 }
