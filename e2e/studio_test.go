@@ -236,3 +236,38 @@ func TestSixReferencesTheMaskAndTheMarksSurviveAKill(t *testing.T) {
 		t.Errorf("exit: %v\n%s", err, again.out)
 	}
 }
+
+// A comparison of three models, one of which refuses: the three cells
+// side by side on the board at 1280x800, the two pictures in the first
+// two columns, the refusal's words wrapped in the third
+// (docs/board-three-models.png).
+func TestAThreeModelBoardFitsTheWindow(t *testing.T) {
+	bin := binary(t, "EASEL_BIN")
+	home := t.TempDir()
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	p := start(t, bin, home, "--demo")
+	p.waitSettled(ctx)
+	p.key("ctrl+2")
+	time.Sleep(time.Second)
+	p.click(200, 170) // the prompt
+	p.typeText("a red kite over a grey sea")
+	p.click(66, 251) // Compare…
+	time.Sleep(1500 * time.Millisecond)
+	p.click(700, 159) // the values
+	p.key("ctrl+a")
+	p.typeText("gpt-image-1, dall-e-3, fault-invalid-size")
+	time.Sleep(500 * time.Millisecond)
+	p.click(1178, 198) // Send all
+	p.waitInLibrary(ctx, home, "kite")
+	shot := p.waitScreen(ctx, "two pictures and a refusal side by side", func(s *image.RGBA) bool {
+		colourful := func(r image.Rectangle) int {
+			return countPixels(s, r, func(r, g, b int) bool { return max(r, g, b)-min(r, g, b) > 40 })
+		}
+		light := countPixels(s, image.Rect(850, 230, 1225, 690), func(r, g, b int) bool { return r > 200 && g > 200 && b > 200 })
+		return colourful(image.Rect(60, 240, 440, 560)) > 20000 && colourful(image.Rect(450, 240, 830, 560)) > 20000 && light > 300
+	})
+	shotTo(t, "board-three-models.png", shot)
+	p.key("ctrl+q")
+	_ = p.waitExit(10 * time.Second)
+}
