@@ -172,7 +172,7 @@ func markedEdit(ctx context.Context, t *testing.T, bin, home, path, model string
 	p.click(1100, 170) // the prompt
 	p.typeText("a window where the arrow points")
 	// The side panel from its top, ten notches down, the pointer at its
-	// right edge over no field: the model field is then at y 364.
+	// right edge over no field: the model field is then at y 333.
 	xdo(t, "mousemove", "--window", fmt.Sprint(uint32(p.window)), "--sync", "1262", "330")
 	for _, b := range []string{"4", "4", "4", "4", "4", "4", "4", "4", "5", "5", "5", "5", "5", "5", "5", "5", "5", "5"} {
 		xdo(t, "click", b)
@@ -180,7 +180,7 @@ func markedEdit(ctx context.Context, t *testing.T, bin, home, path, model string
 	}
 	time.Sleep(300 * time.Millisecond)
 	shot("markup-model.png")
-	p.click(1130, 364) // the model field
+	p.click(1130, 333) // the model field
 	p.key("ctrl+a")
 	p.typeText(model)
 	time.Sleep(300 * time.Millisecond)

@@ -267,7 +267,9 @@ func TestAThreeModelBoardFitsTheWindow(t *testing.T) {
 		light := countPixels(s, image.Rect(850, 230, 1225, 690), func(r, g, b int) bool { return r > 200 && g > 200 && b > 200 })
 		return colourful(image.Rect(60, 240, 440, 560)) > 20000 && colourful(image.Rect(450, 240, 830, 560)) > 20000 && light > 300
 	})
-	shotTo(t, "board-three-models.png", shot)
+	_ = shot
+	time.Sleep(3 * time.Second) // the cells' notes fill in
+	shotTo(t, "board-three-models.png", p.screenshot())
 	p.key("ctrl+q")
 	_ = p.waitExit(10 * time.Second)
 }

@@ -59,10 +59,10 @@ func TestAThreadInRealWindow(t *testing.T) {
 	shot("thread-1.png")
 	// Give the thread the side panel's height: its divider dragged up.
 	w := fmt.Sprint(uint32(p.window))
-	xdo(t, "mousemove", "--window", w, "--sync", "1150", "405")
+	xdo(t, "mousemove", "--window", w, "--sync", "1135", "456")
 	xdo(t, "mousedown", "1")
-	for y := 385; y >= 230; y -= 24 {
-		xdo(t, "mousemove", "--window", w, "--sync", "1150", fmt.Sprint(y))
+	for y := 436; y >= 230; y -= 24 {
+		xdo(t, "mousemove", "--window", w, "--sync", "1135", fmt.Sprint(y))
 		time.Sleep(20 * time.Millisecond)
 	}
 	xdo(t, "mouseup", "1")
