@@ -221,7 +221,10 @@ func exportFolderPicker(h Host) fyne.CanvasObject {
 		if f := prefs.String(exportDefaultPref); f != "" {
 			shown.SetText(f)
 		} else {
-			shown.SetText(catalogue.T("The last folder exported to (Pictures at first)"))
+			// The folder the first export goes to, as it is on this
+			// machine: "Pictures" was said where there was none, and
+			// the first export went to the home folder (#57).
+			shown.SetText(catalogue.F("The last folder exported to; now %s", defaultFolder()))
 		}
 	}
 	show()
