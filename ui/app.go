@@ -420,12 +420,8 @@ func (a *App) attach() {
 	// root rather than through SetContent, which lays the whole tree out
 	// twice more (at its minimum size, then at the window's), and Add
 	// lays it out only if the size differs.
-	a.menus = &menus{services: &a.services, w: windowVerbs{
-		selectTab: a.SelectTab, primary: a.primaryAction, settings: a.showSettings, spend: a.status.showSpend,
-		promptLibrary: func() { a.showPromptLibrary(a.host, a.SelectTab) }, keepPrompt: func() { a.keepPrompt(a.host, a.SelectTab) },
-		newChat: a.chat.NewChat, search: func() { a.gallery.Find().Focus() },
-		importFiles: a.gallery.Import, dialogHost: a.host, confirmClose: a.feed.confirmClose, saveState: a.saveState,
-	}, edit: a.edit}
+	a.menus = &menus{services: &a.services, window: a, edit: a.edit, chat: a.chat, gallery: a.gallery,
+		spend: a.status, feed: a.feed, dialogHost: a.host}
 	a.win.SetMainMenu(a.menus.mainMenu())
 	a.root.Add(a.content)
 	canvas.Refresh(a.root)
@@ -502,6 +498,7 @@ func (a *App) buildUI() {
 	a.tabs = container.NewAppTabs(items...)
 	a.banner = chrome.NewBanner()
 	a.status = newStatusLine(&a.services, a.host, a.showSettings)
+	a.host.items, a.host.spend = a.actions, a.status // made after the host, which they are handed
 }
 
 // SelectTab shows tab i (one of the tab constants) and focuses its main

@@ -23,7 +23,6 @@ import (
 	"easel/ui/generate"
 	"easel/ui/kit"
 	"easel/ui/room"
-	"easel/ui/widgets/promptentry"
 )
 
 // host is the window as its rooms and dialogs see it: the services they
@@ -33,24 +32,32 @@ import (
 // them at once.
 type host struct {
 	*services
-	verbs hostVerbs
+	// tabs are the window's rooms: the gallery once built, a tab's
+	// prompt.
+	tabs *tabset
+	// window is what the host asks of the window itself.
+	window hostWindow
+	// items are the gallery's verbs on an item (Edit this, More like
+	// this), and spend the status line's spend; both are made after the
+	// host (App.buildUI), as they are handed it.
+	items itemVerbs
+	spend interface{ refreshSpend(askService bool) }
 }
 
-// hostVerbs are what a room's host does to the window and the other
-// tabs.
-type hostVerbs struct {
-	selectTab func(tab int)
-	// gallery is the Gallery tab once built, nil before.
-	gallery func() *gallery.Room
-	// editThis and moreLike are the Gallery's verbs on an item.
-	editThis, moreLike func(it library.Item)
-	// prompt is tab's prompt and the way its status line offers an undo.
-	prompt       func(tab int) (*promptentry.Entry, func(text string, undo func()))
-	focusCurrent func()
-	settings     func()
-	spendChanged func()
-	// leave ends the app without asking, drafts and layout saved.
-	leave func()
+// hostWindow is what the host asks of the window: to show a tab, to put
+// the keys in the tab shown, to open Settings, to end without asking
+// (drafts and layout saved).
+type hostWindow interface {
+	SelectTab(tab int)
+	focusCurrent()
+	showSettings()
+	leave()
+}
+
+// itemVerbs are the Gallery's verbs on an item, as a job card uses them.
+type itemVerbs interface {
+	EditThis(it library.Item)
+	MoreLikeThis(it library.Item)
 }
 
 var (
@@ -63,29 +70,9 @@ var (
 	_ room.BudgetHost = (*host)(nil)
 )
 
-// newHost is a's host: its services, and its verbs as a gives them.
+// newHost is a's host: its services, its tabs and the window.
 func newHost(a *App) *host {
-	return &host{services: &a.services, verbs: hostVerbs{
-		selectTab: a.SelectTab,
-		gallery: func() *gallery.Room {
-			if len(a.built) > TabGallery && a.built[TabGallery] {
-				return a.gallery
-			}
-			return nil
-		},
-		editThis: func(it library.Item) { a.actions.EditThis(it) },
-		moreLike: func(it library.Item) { a.actions.MoreLikeThis(it) },
-		prompt: func(tab int) (*promptentry.Entry, func(string, func())) {
-			if tab == TabEdit {
-				return a.edit.Prompt(), a.edit.SetStatusUndo
-			}
-			return a.generate.Prompt(), a.generate.SetStatusUndo
-		},
-		focusCurrent: a.focusCurrent,
-		settings:     a.showSettings,
-		spendChanged: func() { a.status.refreshSpend(true) },
-		leave:        a.leave,
-	}}
+	return &host{services: &a.services, tabs: &a.tabset, window: a}
 }
 
 // SaveImageAs offers to write an image the gallery could not take to a
@@ -96,12 +83,12 @@ func (a *host) SaveImageAs(img api.Image, prompt string, n int) {
 
 // OpenItem shows a gallery item large: the Gallery, with its details.
 func (a *host) OpenItem(id int64) {
-	a.verbs.selectTab(TabGallery)
-	a.verbs.gallery().OpenID(id)
+	a.window.SelectTab(TabGallery)
+	a.tabs.builtGallery().OpenID(id)
 }
 
 // ShowSettings opens Settings (Ctrl+,).
-func (a *host) ShowSettings() { a.verbs.settings() }
+func (a *host) ShowSettings() { a.window.showSettings() }
 
 // openLibrary opens the gallery in its folder.
 func openLibrary() (*library.Library, error) {
@@ -259,7 +246,7 @@ func (g *galleryActions) toEdit(it library.Item, put func(edit.Input)) {
 
 // EditItem makes the gallery item id Edit's first image (a job card's
 // "Edit this result"), read off the UI goroutine.
-func (a *host) EditItem(id int64) { a.withItem(id, a.verbs.editThis) }
+func (a *host) EditItem(id int64) { a.withItem(id, a.items.EditThis) }
 
 // withItem reads gallery item id off the UI goroutine and hands it to
 // then on it, or says why it could not be read: what a job card's
@@ -323,14 +310,14 @@ func (a *host) UsePrompt(target, text string) {
 	if target == room.TargetEdit {
 		tab = TabEdit
 	}
-	a.verbs.selectTab(tab) // built by now
-	prompt, status := a.verbs.prompt(tab)
+	a.window.SelectTab(tab) // built by now
+	prompt, status := a.tabs.prompt(tab)
 	old := prompt.Text
 	prompt.SetText(text)
 	if strings.TrimSpace(old) != "" && old != text {
 		status(catalogue.F("The prompt now holds the reply, in place of “%s”.", kit.Short(old, 60)), func() { prompt.SetText(old) })
 	}
-	a.verbs.focusCurrent()
+	a.window.focusCurrent()
 }
 
 // openFiles puts image files into Edit's inputs, in order, and shows

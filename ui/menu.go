@@ -23,6 +23,7 @@ import (
 	"easel/internal/wording"
 	"easel/ui/dialogs"
 	"easel/ui/edit"
+	"easel/ui/gallery"
 )
 
 // Shortcuts of the main window. Each is both a menu item's shortcut (so
@@ -44,12 +45,24 @@ var (
 
 // menus are the window's menus and shortcuts, and what their items do
 // that belongs to no room (import, check the gallery, quit, about);
-// what they ask of the window and its tabs comes in as windowVerbs.
+// what they ask of the window, its tabs and the rooms goes through the
+// narrow interfaces below.
 type menus struct {
 	*services
-	w windowVerbs
-	// edit is the Edit tab, for its canvas and its setups.
-	edit editDocument
+	// window is the window and its tabs; edit, chat and gallery the
+	// rooms the menus act on; spend the status line's spend; feed asks
+	// before quitting while jobs run.
+	window  menuWindow
+	edit    editDocument
+	chat    interface{ NewChat() }
+	gallery interface {
+		Import(paths []string)
+		Find() gallery.Finder
+	}
+	spend interface{ showSpend() }
+	feed  interface{ confirmClose() }
+	// dialogHost is the window as a dialog sees it.
+	dialogHost dialogs.Host
 	// shortcuts are the window's shortcuts by name (addShortcuts), so
 	// tests fire one as the canvas would.
 	shortcuts map[string]func()
@@ -62,39 +75,34 @@ type editDocument interface {
 	Setups() *edit.Setups
 }
 
-// windowVerbs are what the menus ask of the window and its tabs.
-type windowVerbs struct {
-	selectTab func(tab int)
-	// primary sends or generates on the tab shown (Ctrl+Enter).
-	primary, settings, spend func()
-	// promptLibrary opens the prompt library; keepPrompt offers the
-	// tab's prompt to it.
-	promptLibrary, keepPrompt func()
-	// newChat, search and importFiles act on a tab once it is shown.
-	newChat, search func()
-	importFiles     func(paths []string)
-	// dialogHost is the window as a dialog sees it.
-	dialogHost dialogs.Host
-	// confirmClose asks before quitting while jobs run; saveState keeps
-	// the drafts and layout.
-	confirmClose, saveState func()
+// menuWindow is what the menus ask of the window and its tabs: to show a
+// tab, to send or generate on the one shown (Ctrl+Enter), Settings, the
+// prompt library and keeping the tab's prompt in it, and to keep the
+// drafts and layout.
+type menuWindow interface {
+	SelectTab(tab int)
+	primaryAction()
+	showSettings()
+	showPromptLibrary(h dialogs.Host, show func(tab int))
+	keepPrompt(h dialogs.Host, show func(tab int))
+	saveState()
 }
 
 func (a *menus) mainMenu() *fyne.MainMenu {
-	primary := fyne.NewMenuItem(catalogue.T("Send or generate"), a.w.primary)
+	primary := fyne.NewMenuItem(catalogue.T("Send or generate"), a.window.primaryAction)
 	primary.Shortcut = shortcutPrimary
 	quit := fyne.NewMenuItem(catalogue.T("Quit"), a.quit)
 	quit.Shortcut = shortcutQuit
 	quit.IsQuit = true
 	demo := fyne.NewMenuItem(catalogue.T("Use the demo service"), func() { a.session.UseDemo() })
-	settings := fyne.NewMenuItem(catalogue.T("Settings…"), a.w.settings)
+	settings := fyne.NewMenuItem(catalogue.T("Settings…"), a.window.showSettings)
 	settings.Shortcut = shortcutSettings
 	newChat := fyne.NewMenuItem(catalogue.T("New chat"), a.newChat)
 	newChat.Shortcut = shortcutNewChat
 	importItem := fyne.NewMenuItem(catalogue.T("Import images…"), a.importImages)
 	inEdit := func(f func()) func() {
 		return func() {
-			a.w.selectTab(TabEdit)
+			a.window.SelectTab(TabEdit)
 			f()
 		}
 	}
@@ -113,12 +121,12 @@ func (a *menus) mainMenu() *fyne.MainMenu {
 		a.forwardItem(catalogue.T("Select all"), &fyne.ShortcutSelectAll{}),
 		fyne.NewMenuItemSeparator(),
 		fyne.NewMenuItem(catalogue.T("Expand canvas…"), func() {
-			a.w.selectTab(TabEdit)
+			a.window.SelectTab(TabEdit)
 			a.edit.ExpandCanvas()
 		}),
 		fyne.NewMenuItemSeparator(),
-		fyne.NewMenuItem(catalogue.T("Prompt library…"), a.w.promptLibrary),
-		fyne.NewMenuItem(catalogue.T("Keep prompt in library…"), a.w.keepPrompt),
+		fyne.NewMenuItem(catalogue.T("Prompt library…"), func() { a.window.showPromptLibrary(a.dialogHost, a.window.SelectTab) }),
+		fyne.NewMenuItem(catalogue.T("Keep prompt in library…"), func() { a.window.keepPrompt(a.dialogHost, a.window.SelectTab) }),
 	)
 
 	tabItems := make([]*fyne.MenuItem, len(tabTitles()))
@@ -127,12 +135,12 @@ func (a *menus) mainMenu() *fyne.MainMenu {
 			if claimedByView(a.win, shortcutTab[i]) || underDialog(a.win) {
 				return // a zoomed view has the keys (Ctrl+1 is its 100 %); a dialog is answered first
 			}
-			a.w.selectTab(i)
+			a.window.SelectTab(i)
 		})
 		item.Shortcut = shortcutTab[i]
 		tabItems[i] = item
 	}
-	spendItem := fyne.NewMenuItem(catalogue.T("Spend…"), a.w.spend)
+	spendItem := fyne.NewMenuItem(catalogue.T("Spend…"), a.spend.showSpend)
 	search := fyne.NewMenuItem(catalogue.T("Search the gallery"), a.searchGallery)
 	search.Shortcut = shortcutSearch
 	view := fyne.NewMenu(catalogue.T("View"), append(tabItems, fyne.NewMenuItemSeparator(), search, spendItem)...)
@@ -170,13 +178,13 @@ func (a *menus) addShortcuts() {
 	for i, sc := range shortcutTab {
 		add(sc, func() {
 			if !claimedByView(a.win, sc) && !underDialog(a.win) {
-				a.w.selectTab(i)
+				a.window.SelectTab(i)
 			}
 		})
 	}
-	add(shortcutPrimary, a.w.primary)
+	add(shortcutPrimary, a.window.primaryAction)
 	add(shortcutQuit, a.quit)
-	add(shortcutSettings, a.w.settings)
+	add(shortcutSettings, a.window.showSettings)
 	add(shortcutNewChat, a.newChat)
 	add(shortcutSearch, a.searchGallery)
 }
@@ -187,15 +195,15 @@ func (a *menus) searchGallery() {
 	if underDialog(a.win) {
 		return
 	}
-	a.w.selectTab(TabGallery)
-	a.w.search()
+	a.window.SelectTab(TabGallery)
+	a.gallery.Find().Focus()
 }
 
 // importImages asks for image files and adds them to the gallery.
 func (a *menus) importImages() {
-	dialogs.PickImages(a.w.dialogHost, catalogue.T("Import images"), catalogue.T("Import"), func(paths []string) {
-		a.w.selectTab(TabGallery)
-		a.w.importFiles(paths)
+	dialogs.PickImages(a.dialogHost, catalogue.T("Import images"), catalogue.T("Import"), func(paths []string) {
+		a.window.SelectTab(TabGallery)
+		a.gallery.Import(paths)
 	})
 }
 
@@ -253,23 +261,23 @@ func (a *host) Restart() {
 		return
 	}
 	restartWanted.Store(true)
-	a.verbs.leave()
+	a.window.leave()
 }
 
 // newChat shows Chat with a new conversation (Ctrl+N).
 func (a *menus) newChat() {
-	a.w.selectTab(TabChat)
-	a.w.newChat()
+	a.window.SelectTab(TabChat)
+	a.chat.NewChat()
 }
 
 // quit leaves the app, asking first while jobs run.
 func (a *menus) quit() {
 	if a.runner != nil && a.runner.Running() > 0 {
-		a.w.confirmClose()
+		a.feed.confirmClose()
 		return
 	}
 	a.armQuit()
-	a.w.saveState()
+	a.window.saveState()
 	a.fyneApp.Quit()
 }
 

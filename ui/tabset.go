@@ -12,6 +12,7 @@ import (
 	"easel/ui/generate"
 	"easel/ui/promptlib"
 	"easel/ui/room"
+	"easel/ui/widgets/promptentry"
 )
 
 // tabset is the window's four rooms in their tabs. A room's widgets are
@@ -56,6 +57,23 @@ type drafted interface {
 // that a change of the tabs' order keeps each draft with its tab.
 func draftKey(i int) string {
 	return map[int]string{TabGenerate: "draft.generate", TabEdit: "draft.edit"}[i]
+}
+
+// builtGallery is the Gallery tab once built, nil before.
+func (t *tabset) builtGallery() *gallery.Room {
+	if len(t.built) > TabGallery && t.built[TabGallery] {
+		return t.gallery
+	}
+	return nil
+}
+
+// prompt is tab's prompt (Edit's or Text to image's) and the way its
+// status line offers an undo.
+func (t *tabset) prompt(tab int) (*promptentry.Entry, func(text string, undo func())) {
+	if tab == TabEdit {
+		return t.edit.Prompt(), t.edit.SetStatusUndo
+	}
+	return t.generate.Prompt(), t.generate.SetStatusUndo
 }
 
 // CurrentTab is the index of the shown tab.

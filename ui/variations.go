@@ -123,14 +123,14 @@ func (g *galleryActions) MoreLikeThis(it library.Item) {
 
 // GalleryChanged implements generate.Host and board.Host: the gallery reads its items again.
 func (a *host) GalleryChanged() {
-	if g := a.verbs.gallery(); g != nil {
+	if g := a.tabs.builtGallery(); g != nil {
 		g.Reload()
 	}
 }
 
 // MoreLikeItem is a job card's "More like this…": the item is read off
 // the UI goroutine, then asked about as the gallery's button does.
-func (a *host) MoreLikeItem(id int64) { a.withItem(id, a.verbs.moreLike) }
+func (a *host) MoreLikeItem(id int64) { a.withItem(id, a.items.MoreLikeThis) }
 
 // variationPrompt asks for a variation of a picture, with what it was
 // made from when that is known.
