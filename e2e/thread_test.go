@@ -59,9 +59,11 @@ func TestAThreadInRealWindow(t *testing.T) {
 	shot("thread-1.png")
 	// Give the thread the side panel's height: its divider dragged up.
 	w := fmt.Sprint(uint32(p.window))
-	xdo(t, "mousemove", "--window", w, "--sync", "1135", "456")
+	// (Sending the edit gave the edits 60 % of the column: the divider
+	// is at y 305.)
+	xdo(t, "mousemove", "--window", w, "--sync", "1135", "305")
 	xdo(t, "mousedown", "1")
-	for y := 436; y >= 230; y -= 24 {
+	for y := 290; y >= 230; y -= 15 {
 		xdo(t, "mousemove", "--window", w, "--sync", "1135", fmt.Sprint(y))
 		time.Sleep(20 * time.Millisecond)
 	}

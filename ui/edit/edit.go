@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -133,10 +134,12 @@ type Room struct {
 	thread *threadPanel
 	// kept keeps the tab's work between runs (persist.go).
 	kept *sessionKeeper
-	// panel is the side panel (prompt, options, edits, Send); sides
-	// shares the tab between it and the canvas (layout.go).
-	panel fyne.CanvasObject
-	sides *sides
+	// panel is the side panel (prompt, options, edits, Send); column
+	// splits it between the form and the edits; sides shares the tab
+	// between it and the canvas (layout.go).
+	panel  fyne.CanvasObject
+	column *container.Split
+	sides  *sides
 	// expandNext opens Expand canvas once the first input is shown
 	// (the gallery's "Expand canvas…").
 	expandNext bool
@@ -435,6 +438,11 @@ func (t *Room) ShowJob(e jobs.Event, img image.Image, results []jobview.Result) 
 	switch {
 	case e.State == jobs.Queued:
 		t.thread.showEdits()
+		if t.column != nil && t.column.Offset == formShare {
+			// The card is read where it lands; a divider the designer
+			// has moved is left where they put it.
+			t.column.SetOffset(1 - editsShare)
+		}
 	case e.State == jobs.Done && e.Job.Request.Continues != 0:
 		t.thread.follow(true) // a turn was added
 	}

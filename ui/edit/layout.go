@@ -64,11 +64,19 @@ func (t *Room) layOut() fyne.CanvasObject {
 	// part: the thread shows when the first image has one, the edits
 	// when an edit is sent.
 	below := t.thread.tabs(container.NewVScroll(t.jobs.Box))
-	column := container.NewVSplit(form, below)
-	column.Offset = 0.66
-	t.panel = container.NewBorder(nil, t.ActionRow(), nil, nil, column)
+	t.column = container.NewVSplit(form, below)
+	t.column.Offset = formShare
+	t.panel = container.NewBorder(nil, t.ActionRow(), nil, nil, t.column)
 	return t.sides.build(canvasColumn, t.panel)
 }
+
+// editsShare is the least share of the panel's column the edits get once
+// one is sent: a finished kept edit's card, with its notes and actions,
+// was cut to 140 units under the form at 1280x800 (#57).
+const editsShare = 0.6
+
+// formShare is the form's share of the column before an edit is sent.
+const formShare = 0.66
 
 // Folded reports whether the side panel is folded away.
 func (t *Room) Folded() bool { return t.sides.folded }

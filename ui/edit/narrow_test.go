@@ -161,3 +161,32 @@ func TestASmallWindowHasThePanelAsADrawer(t *testing.T) {
 		}
 	})
 }
+
+// Once an edit is sent the edits below the form get most of the panel's
+// column, so its card is read where it lands (#57: a finished kept
+// edit's card was cut to 140 units under the form at 1280x800); a
+// divider the designer moved stays where they put it.
+func TestTheEditsGetRoomOnceOneIsSent(t *testing.T) {
+	h := roomtest.New(t)
+	r := New(h)
+	h.Show(r.Build)
+	var buf bytes.Buffer
+	_ = png.Encode(&buf, image.NewGray(image.Rect(0, 0, 96, 64)))
+	p := filepath.Join(t.TempDir(), "room.png")
+	_ = os.WriteFile(p, buf.Bytes(), 0o600)
+	h.UI(func() { r.AddFiles([]string{p}) })
+	h.Until("the painter", func() bool { return r.mask.painter.Mask() != nil })
+	h.UI(func() {
+		r.Prompt().SetText("warmer")
+		r.PrimaryAction()
+	})
+	h.Until("the edits given the room", func() bool { return r.column.Offset < 1-editsShare+0.01 })
+	h.UI(func() { r.column.SetOffset(0.7) })
+	h.UI(func() { r.PrimaryAction() })
+	h.Until("the second edit's card", func() bool { return len(r.Jobs().Box.Objects) >= 2 })
+	h.UI(func() {
+		if r.column.Offset != 0.7 {
+			t.Errorf("a divider the designer moved went to %v", r.column.Offset)
+		}
+	})
+}
