@@ -123,6 +123,7 @@ type Board struct {
 	undo     *widget.Button
 	grid     *fyne.Container
 	layout   *fitGrid
+	scroll   *container.Scroll
 	cells    []*cell
 	d        *dialog.CustomDialog
 	// Discarded are the items the last finish sent to the trash.
@@ -189,14 +190,15 @@ func open(h Host, prompt string, base api.ImageOptions, listed []string, edit *j
 	top := container.NewVBox(form, container.NewBorder(nil, nil, nil, b.run, b.estimate))
 	b.undo = &widget.Button{Text: catalogue.T("Undo"), Icon: theme.ContentUndoIcon(), OnTapped: b.undoDiscard}
 	b.undo.Hide()
-	body := container.NewBorder(top, container.NewBorder(nil, nil, nil, container.NewHBox(b.undo, b.sizes()), b.status), nil, nil, container.NewVScroll(b.grid))
+	b.scroll = container.NewVScroll(b.grid)
+	body := container.NewBorder(top, container.NewBorder(nil, nil, nil, container.NewHBox(b.undo, b.sizes()), b.status), nil, nil, b.scroll)
 	b.d = dialog.NewCustomWithoutButtons(catalogue.T("Comparison board"), body, h.Window())
 	b.d.SetButtons([]fyne.CanvasObject{b.finish, &widget.Button{Text: catalogue.T("Close"), OnTapped: b.d.Hide}})
 	b.axis.SetSelected(axisLabels()[0])
 	size := h.Window().Canvas().Size()
 	b.d.Resize(fyne.NewSize(size.Width*0.94, size.Height*0.92))
 	// A row's pictures fit under the form, with their lines, at fit size.
-	b.layout.tall = size.Height*0.92 - 420
+	b.layout.tall = size.Height*0.92 - 480
 	b.d.Show()
 	return b
 }
@@ -427,7 +429,12 @@ func newCell(b *Board, value string) *cell {
 	// long); the picture takes the cell's width (grid.go).
 	title := kit.Heading(value)
 	title.Wrapping = fyne.TextWrapWord
-	c.box = container.NewBorder(title, container.NewVBox(c.state, c.said, container.NewHBox(c.keep, c.open)), nil, nil, c.pic)
+	// What the cell says (its state, a refusal, the values changed)
+	// scrolls in a few lines' height under the picture: wrapped whole, a
+	// long note made every cell of its row taller than the board.
+	notes := container.NewVScroll(container.NewVBox(c.state, c.said))
+	notes.SetMinSize(fyne.NewSize(0, notesHeight))
+	c.box = container.NewBorder(title, container.NewVBox(notes, container.NewHBox(c.keep, c.open)), nil, nil, c.pic)
 	return c
 }
 

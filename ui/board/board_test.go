@@ -405,6 +405,9 @@ func TestABoardFitsEveryCellOnScreen(t *testing.T) {
 					t.Errorf("at %v cell %d is on another row (y %v, not %v)", size, i, at.Y, y)
 				}
 				y = at.Y
+				if bottom, seen := at.Y+c.box.Size().Height, d.AbsolutePositionForObject(b.scroll).Y+b.scroll.Size().Height; size.Width == 1280 && bottom > seen+1 {
+					t.Errorf("at %v cell %d ends at y %v, under the board's view (%v)", size, i, bottom, seen)
+				}
 				if c.pic.Size().Width < c.box.Size().Width-1 {
 					t.Errorf("at %v cell %d's picture is %v wide in a cell of %v", size, i, c.pic.Size().Width, c.box.Size().Width)
 				}

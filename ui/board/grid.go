@@ -21,8 +21,11 @@ const (
 )
 
 // pictureMin is the height a cell's picture asks for; the rest of its
-// height is its title, state and actions.
-const pictureMin = 200
+// height is its title, its notes (notesHeight, scrolled) and actions.
+const (
+	pictureMin  = 200
+	notesHeight = 96
+)
 
 // fitGrid is the layout; width is the smallest a column may be, tall
 // the tallest a picture is made (a row of pictures as wide as their
