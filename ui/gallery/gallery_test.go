@@ -632,3 +632,14 @@ func TestEnterInTheSearchGoesToTheResults(t *testing.T) {
 		}
 	})
 }
+
+// A prompt of several lines is the large view's title on one line: a
+// title label shows its first line only, and cut the prompt at its break.
+func TestATitleIsOnOneLine(t *testing.T) {
+	if got := shortTitle(library.Item{ID: 3, Prompt: "a lighthouse\nat dusk,   long exposure"}); got != "a lighthouse at dusk, long exposure" {
+		t.Errorf("title %q", got)
+	}
+	if got := shortTitle(library.Item{ID: 3}); got != "Image 3" {
+		t.Errorf("title of no prompt %q", got)
+	}
+}

@@ -6,6 +6,8 @@ import (
 	"net/url"
 	"path/filepath"
 
+	"easel/ui/kit"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
@@ -123,12 +125,10 @@ func showInFolder(path string) {
 
 // shortTitle is an item's prompt, cut for a title.
 func shortTitle(it library.Item) string {
-	r := []rune(it.Prompt)
-	if len(r) > 60 {
-		return string(r[:59]) + "…"
+	// On one line: a title label shows its first line only, and the
+	// large view's title cut a prompt at its line break (#57).
+	if t := kit.Shorten(it.Prompt, 60); t != "" {
+		return t
 	}
-	if len(r) == 0 {
-		return catalogue.F("Image %d", it.ID)
-	}
-	return it.Prompt
+	return catalogue.F("Image %d", it.ID)
 }
