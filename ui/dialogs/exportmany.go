@@ -26,7 +26,7 @@ func exportFormats() []string { return []string{catalogue.T("As they are"), "PNG
 
 // exportMeta are the ways the prompt and settings go along.
 func exportMeta() []string {
-	return []string{catalogue.T("Nothing"), catalogue.T("In PNG text (JSON for other formats)"), catalogue.T("A JSON file beside each image")}
+	return []string{catalogue.T("Nothing"), catalogue.T("In PNG text (JSON beside other formats and signed originals)"), catalogue.T("A JSON file beside each image")}
 }
 
 // ExportMany asks for a folder, a format, a size and where the settings
