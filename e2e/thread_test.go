@@ -68,6 +68,8 @@ func TestAThreadInRealWindow(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 	}
 	xdo(t, "mouseup", "1")
+	time.Sleep(500 * time.Millisecond)
+	shot("thread-1b.png")
 	// The thread's tab, its title in blue, now sits near the top: the
 	// clicks below count on the rows' places.
 	p.waitScreen(ctx, "the thread's tab moved up", func(s *image.RGBA) bool { return bluePixels(s, image.Rect(1025, 240, 1095, 262)) > 40 })

@@ -160,13 +160,14 @@ func (t *Room) Build() fyne.CanvasObject {
 	t.prompt = promptentry.New(catalogue.T("What should change? — Ctrl+Enter sends"))
 	t.fidelity = widget.NewSelect([]string{catalogue.T("Low"), catalogue.T("High")}, nil)
 	t.fidelity.SetSelected(catalogue.T("Low"))
-	t.keep = newKeepOption(t.firstSize, t.painted, func() string { return t.Options().Options().Size }, func() bool { return t.Options().Matching() })
+	t.keep = newKeepOption(t.strip, t.mask)
 	t.Sender = room.NewSender(t.host, catalogue.T("Send edit"), theme.MediaPlayIcon(), t.PrimaryAction,
 		widget.NewFormItem(catalogue.T("Input fidelity"), t.fidelity), widget.NewFormItem(catalogue.T("Unmasked area"), t.keep.box))
+	t.keep.form = t.Options() // the form the box goes in
 	t.OnJob(t.ShowJob)
-	t.SetEditing(t.painted, func() (int, bool) { return len(t.strip.inputs), t.fidelity.Selected == catalogue.T("High") })
+	t.SetEditing(t.mask.painted, func() (int, bool) { return len(t.strip.inputs), t.fidelity.Selected == catalogue.T("High") })
 	t.SetPrompt(&t.prompt.Entry)
-	t.Options().OfferMatch(t.firstSize)
+	t.Options().OfferMatch(t.strip.firstSize)
 	t.Options().OnSizeChanged = t.optionsChanged
 	t.mask.onChanged = t.optionsChanged
 	t.mask.model = t.Options().Model.Text
@@ -229,17 +230,6 @@ func (t *Room) optionsChanged() {
 	t.mask.syncMarks() // the model decides how marks go
 	t.Advise()         // the estimate and what the service is known not to do
 }
-
-// firstSize is the first input's size in pixels, false without one.
-func (t *Room) firstSize() (image.Point, bool) {
-	if len(t.strip.inputs) == 0 || t.strip.inputs[0].Width == 0 {
-		return image.Point{}, false
-	}
-	return image.Pt(t.strip.inputs[0].Width, t.strip.inputs[0].Height), true
-}
-
-// painted reports whether a mask is painted on the first input.
-func (t *Room) painted() bool { return t.mask.painted() }
 
 // showFirst puts the first input in the mask painter when it changed,
 // decoding it off the UI goroutine; a new first image starts a new mask.

@@ -13,6 +13,7 @@ import (
 	"easel/internal/catalogue"
 	"easel/internal/imageio"
 	"easel/internal/jobs"
+	"easel/ui/imageform"
 	"easel/ui/kit"
 )
 
@@ -28,18 +29,19 @@ type keepOption struct {
 	check   *widget.Check
 	feather *widget.Select
 	note    *widget.Label
-	// first, painted and size read the tab: the first image's size,
-	// whether a mask is painted, the size that would be sent.
-	first   func() (image.Point, bool)
-	painted func() bool
-	size    func() string
-	// matching reads whether "Match the first image" is chosen: then a
-	// first image of a shape the model cannot make is padded to one.
-	matching func() bool
+	// strip, mask and form are what it reads: the first image's size,
+	// whether a mask is painted, the size that would be sent and whether
+	// "Match the first image" is chosen (then a first image of a shape
+	// the model cannot make is padded to one).
+	strip *refStrip
+	mask  *maskTools
+	form  *imageform.Form
 }
 
-func newKeepOption(first func() (image.Point, bool), painted func() bool, size func() string, matching func() bool) *keepOption {
-	k := &keepOption{first: first, painted: painted, size: size, matching: matching, note: kit.HintLabel("")}
+// newKeepOption makes the option; its form is set once the form it goes
+// in is made.
+func newKeepOption(strip *refStrip, mask *maskTools) *keepOption {
+	k := &keepOption{strip: strip, mask: mask, note: kit.HintLabel("")}
 	k.check = widget.NewCheck(catalogue.T("Keep the unmasked area"), func(bool) { k.sync() })
 	k.check.Checked = true
 	k.feather = widget.NewSelect(feathers, func(string) { k.sync() })
@@ -58,11 +60,11 @@ func (k *keepOption) featherPx() int {
 // size sent: the model makes none of its own shape, and "Match the first
 // image" asked for the nearest it makes.
 func (k *keepOption) pads(masked bool) (image.Point, bool) {
-	first, ok := k.first()
+	first, ok := k.strip.firstSize()
 	if !ok {
 		return image.Point{}, false
 	}
-	return jobs.PadsTo(k.request(masked), k.matching(), k.size(), first)
+	return jobs.PadsTo(k.request(masked), k.form.Matching(), k.form.Options().Size, first)
 }
 
 // request is the job's Keep: nil when off or without a mask.
@@ -76,17 +78,17 @@ func (k *keepOption) request(masked bool) *jobs.Keep {
 // sync says what will happen to the result, and why not when it cannot.
 func (k *keepOption) sync() {
 	k.note.Importance = widget.MediumImportance
-	first, ok := k.first()
-	size := k.size()
+	first, ok := k.strip.firstSize()
+	size := k.form.Options().Size
 	w, h, sized := api.ParseSize(size)
 	switch {
 	case !k.check.Checked:
 		k.note.SetText(catalogue.T("Only the service's result is kept; it may change pixels outside the mask."))
-	case !k.painted() || !ok:
+	case !k.mask.painted() || !ok:
 		k.note.SetText(catalogue.T("Applies once a mask is painted: the pixels it protects are put back in a second copy of each result."))
 	case !sized:
 		k.note.SetText(catalogue.F("With size %q the service picks the shape; the area is put back when it matches the first image's. “Match the first image” makes sure.", size))
-	case !imageio.SameShape(image.Pt(w, h), first) && k.matching():
+	case !imageio.SameShape(image.Pt(w, h), first) && k.form.Matching():
 		k.note.SetText(catalogue.F("The model makes no %d×%d shape: the first image goes padded to %d×%d's (the padding protected), and each result is cropped back to %d×%d with the area the mask protects put back, blended over %d px.",
 			first.X, first.Y, w, h, first.X, first.Y, k.featherPx()))
 	case !imageio.SameShape(image.Pt(w, h), first):

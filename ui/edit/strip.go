@@ -1,6 +1,7 @@
 package edit
 
 import (
+	"image"
 	"strings"
 
 	"easel/ui/widgets/iconbutton"
@@ -78,6 +79,14 @@ func newRefStrip(changed func(), say func(string)) *refStrip {
 	// sight: what is sent is never a guess.
 	s.count = &widget.Label{Alignment: fyne.TextAlignCenter}
 	return s
+}
+
+// firstSize is the first input's size in pixels, false without one.
+func (s *refStrip) firstSize() (image.Point, bool) {
+	if len(s.inputs) == 0 || s.inputs[0].Width == 0 {
+		return image.Point{}, false
+	}
+	return image.Pt(s.inputs[0].Width, s.inputs[0].Height), true
 }
 
 // update shows the inputs and tells the Room they changed.
