@@ -219,12 +219,8 @@ func newState(a fyne.App, opts Options) *App {
 	cores.Reserve(1)
 	b := NewBridge()
 	app := &App{services: services{fyneApp: a, bridge: b, work: work.New(b.Do), stateCopy: stateCopy}, opts: opts}
-	app.feed = &jobFeed{s: &app.services, saveState: app.saveState,
-		galleryChanged: func() { app.host.GalleryChanged() },
-		spendChanged:   func(done bool) { app.status.refreshSpend(done) },
-		foreground:     func() bool { return app.focused },
-	}
 	app.host = newHost(app)
+	app.feed = &jobFeed{s: &app.services, gallery: app.host, state: app}
 	return app
 }
 
@@ -499,6 +495,7 @@ func (a *App) buildUI() {
 	a.banner = chrome.NewBanner()
 	a.status = newStatusLine(&a.services, a.host, a.showSettings)
 	a.host.items, a.host.spend = a.actions, a.status // made after the host, which they are handed
+	a.feed.spend = a.status
 }
 
 // SelectTab shows tab i (one of the tab constants) and focuses its main

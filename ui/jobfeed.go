@@ -20,14 +20,12 @@ import (
 // first (jobs.Request.Listener).
 type jobFeed struct {
 	s *services
-	// galleryChanged reloads the gallery once it is built;
-	// spendChanged reads the spend again (and, when done, the balance).
-	galleryChanged func()
-	spendChanged   func(done bool)
-	// foreground reports whether the window is in front: a job ending
-	// behind it is notified.
-	foreground func() bool
-	saveState  func()
+	// gallery reloads the gallery once it is built; spend reads the
+	// spend again (and, when done, the balance), once the status line is
+	// made (App.buildUI); state keeps the drafts and layout.
+	gallery interface{ GalleryChanged() }
+	spend   interface{ refreshSpend(askService bool) }
+	state   interface{ saveState() }
 	// question is the question asked before quitting while jobs run,
 	// while it is shown: it follows the jobs (jobsEnded).
 	question dialog.Dialog
@@ -45,18 +43,18 @@ func (a *jobFeed) showJobEvent(e jobs.Event) {
 		// was kept only as the window closed, and after a kill -9 Text
 		// to image came back with an older prompt than the one it was
 		// generating (#57).
-		a.saveState()
+		a.state.saveState()
 	}
 	if e.State == jobs.Done || len(e.ItemIDs) > 0 {
-		a.galleryChanged()
+		a.gallery.GalleryChanged()
 	}
-	if e.Charged != nil {
-		a.spendChanged(e.State == jobs.Done)
+	if e.Charged != nil && a.spend != nil {
+		a.spend.refreshSpend(e.State == jobs.Done)
 	}
 	if e.State.Final() {
 		a.jobsEnded()
 	}
-	if (e.State == jobs.Done || e.State == jobs.Failed) && !a.foreground() && e.Job.Request.Journalled == "" {
+	if (e.State == jobs.Done || e.State == jobs.Failed) && !a.s.focused && e.Job.Request.Journalled == "" {
 		a.notify(e) // a batch's or a render's pictures are told of once, by its card
 	}
 }
@@ -77,7 +75,7 @@ func (a *jobFeed) confirmClose() {
 	runner, win := a.s.runner, a.s.win
 	if runner == nil || runner.Running() == 0 {
 		a.s.armQuit()
-		a.saveState()
+		a.state.saveState()
 		win.Close()
 		return
 	}
@@ -93,7 +91,7 @@ func (a *jobFeed) confirmClose() {
 			a.question = nil
 			if quit {
 				a.s.armQuit()
-				a.saveState()
+				a.state.saveState()
 				win.Close()
 			}
 		}, win)
