@@ -184,9 +184,7 @@ func markedEdit(ctx context.Context, t *testing.T, bin, home, path, model string
 	p.key("ctrl+a")
 	p.typeText(model)
 	time.Sleep(300 * time.Millisecond)
-	p.key("Escape") // the model list the typing opened, over Send edit
-	time.Sleep(300 * time.Millisecond)
-	p.click(1218, 676) // Send edit
+	p.key("ctrl+Return") // Send edit
 	it := waitItem(ctx, t, home, "arrow points", model)
 	time.Sleep(800 * time.Millisecond) // the card fills in
 	shot("markup-sent.png")

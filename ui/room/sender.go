@@ -101,8 +101,7 @@ func NewSender(h SendHost, text string, icon fyne.Resource, send func(), extra .
 	}
 	s.estimate = widget.NewLabel("")
 	s.estimate.Importance = widget.LowImportance
-	// Under the button, the row's width: wrapped, not cut (it was always
-	// cut in Edit's panel, #57).
+	// Wrapped, not cut (it was always cut in Edit's panel, #57).
 	s.estimate.Wrapping = fyne.TextWrapWord
 	s.estimate.Alignment = fyne.TextAlignTrailing
 	s.estimate.Hide()
@@ -210,7 +209,10 @@ func (s *Sender) Estimate() string { return s.estimate.Text }
 // under the button what the request will cost, for a tab to keep in
 // sight below its scrolling form.
 func (s *Sender) ActionRow() fyne.CanvasObject {
-	return container.NewPadded(container.NewVBox(container.New(&actionLayout{}, s.status, container.NewHBox(s.undo, s.button)), s.estimate))
+	// The estimate above the row: wrapped, a model billed by usage says
+	// five lines of it in Edit's narrow panel, and under the button it
+	// moved the button up by as many.
+	return container.NewPadded(container.NewVBox(s.estimate, container.New(&actionLayout{}, s.status, container.NewHBox(s.undo, s.button))))
 }
 
 // Options is the options form.
