@@ -57,6 +57,11 @@ func TestAThreadInRealWindow(t *testing.T) {
 	p.waitInLibrary(ctx, home, "warmer")
 	time.Sleep(2500 * time.Millisecond)
 	shot("thread-1.png")
+	// Give the thread the width it had beside a horizontal form (the
+	// clicks below count on its rows' places): the panel's divider
+	// dragged to x 934, making the panel about 340 wide.
+	p.drag(991, 415, 934, 415)
+	time.Sleep(500 * time.Millisecond)
 	// Give the thread the side panel's height: its divider dragged up.
 	w := fmt.Sprint(uint32(p.window))
 	// (Sending the edit gave the edits 60 % of the column: the divider
@@ -72,7 +77,7 @@ func TestAThreadInRealWindow(t *testing.T) {
 	shot("thread-1b.png")
 	// The thread's tab, its title in blue, now sits near the top: the
 	// clicks below count on the rows' places.
-	p.waitScreen(ctx, "the thread's tab moved up", func(s *image.RGBA) bool { return bluePixels(s, image.Rect(1025, 240, 1095, 262)) > 40 })
+	p.waitScreen(ctx, "the thread's tab moved up", func(s *image.RGBA) bool { return bluePixels(s, image.Rect(998, 240, 1068, 262)) > 40 })
 	time.Sleep(800 * time.Millisecond)
 	shot("thread-2.png")
 	send := func(prompt, search string) {
