@@ -27,7 +27,7 @@ func newChat(t *testing.T, pace time.Duration) (*Room, *roomtest.Host) {
 	h := roomtest.NewWith(t, roomtest.Options{Pace: pace})
 	r := New(h)
 	h.Show(r.Build)
-	h.Until("the conversations", func() bool { return r.store != nil })
+	h.Until("the conversations", func() bool { return r.conv.store != nil })
 	return r, h
 }
 
@@ -84,7 +84,7 @@ func TestAMessageStreamsAndIsKept(t *testing.T) {
 	if c.Title != "A poster for a jazz night" || c.ID == 0 {
 		t.Errorf("conversation %+v", c)
 	}
-	path, err := r.store.Path(context.Background(), c.ID)
+	path, err := r.conv.store.Path(context.Background(), c.ID)
 	if err != nil || len(path) != 2 || path[1].State != conversations.Done || path[1].OutputTokens == 0 {
 		t.Fatalf("kept %+v (%v)", path, err)
 	}
@@ -121,7 +121,7 @@ func TestStopKeepsTheTextSoFar(t *testing.T) {
 	}
 	var id int64
 	h.UI(func() { id = r.Current().ID })
-	path, _ := r.store.Path(context.Background(), id)
+	path, _ := r.conv.store.Path(context.Background(), id)
 	if path[1].State != conversations.Stopped || path[1].Content != reply.Text || strings.Contains(path[1].Content, "demo service;") {
 		t.Errorf("kept %q (%s), shown %q", path[1].Content, path[1].State, reply.Text)
 	}
@@ -146,7 +146,7 @@ func TestRegenerateAndEditKeepVersions(t *testing.T) {
 	})
 	// Edit the question: a new branch, the old one a version.
 	var q conversations.Message
-	h.UI(func() { q = r.path[0] })
+	h.UI(func() { q = r.conv.path[0] })
 	h.UI(func() { r.replies.resend(q, "second question") })
 	h.Until("the edited branch", func() bool {
 		msgs := r.transcript.Messages()
@@ -226,7 +226,7 @@ func TestConversationsAreListedAndSearched(t *testing.T) {
 	h.Show(r2.Build)
 	h.Until("the other tab's list", func() bool { return len(r2.Conversations()) == 2 })
 	id := r2.Conversations()[1].ID
-	h.UI(func() { r2.open(id) })
+	h.UI(func() { r2.conv.open(id) })
 	h.Until("the conversation opened", func() bool {
 		msgs := r2.transcript.Messages()
 		return r2.Current().ID == id && len(msgs) == 2 && strings.Contains(msgs[1].Text, "bakery")
@@ -264,7 +264,7 @@ func TestAFaultMidStreamKeepsTheTextAndThinkingStaysApart(t *testing.T) {
 	}
 	var id int64
 	h.UI(func() { id = r.Current().ID })
-	path, _ := r.store.Path(context.Background(), id)
+	path, _ := r.conv.store.Path(context.Background(), id)
 	if path[1].State != conversations.Cut || path[1].Content != cut.Text || path[1].ErrorText == "" {
 		t.Errorf("kept %+v", path[1])
 	}
@@ -287,7 +287,7 @@ func TestAReplyAGatewayCutIsMarkedPossiblyCut(t *testing.T) {
 	h := roomtest.NewWith(t, roomtest.Options{Quirks: []demoservice.Quirk{demoservice.QuirkCutChat}})
 	r := New(h)
 	h.Show(r.Build)
-	h.Until("the conversations", func() bool { return r.store != nil })
+	h.Until("the conversations", func() bool { return r.conv.store != nil })
 	defer settle(h, r)
 	send(h, r, "three looks for a poster")
 	cut := waitReply(t, h, r)
@@ -307,18 +307,18 @@ func TestTheKeyNeverReachesTheTranscriptOrTheDatabase(t *testing.T) {
 	defer evil.Close()
 	client := api.New(api.Config{BaseURL: evil.URL + "/v1", APIKey: key})
 	ctx := context.Background()
-	conv := must(r.store.Create(ctx, conversations.Conversation{Title: "t", Model: hostile.KeyInPieces}))
-	q := must(r.store.AddUser(ctx, conv, 0, "what is my key?", nil))
+	conv := must(r.conv.store.Create(ctx, conversations.Conversation{Title: "t", Model: hostile.KeyInPieces}))
+	q := must(r.conv.store.AddUser(ctx, conv, 0, "what is my key?", nil))
 	s := &stream{t: r.replies, conv: conv, cancel: func() {}}
 	var shown []string
 	h.UI(func() {
-		r.load(conv, nil)
+		r.conv.load(conv, nil)
 		r.replies.streams[conv] = s
 	})
 	h.Until("the conversation", func() bool { return r.Current().ID == conv })
 	done := make(chan struct{})
 	go func() {
-		s.run(ctx, r.store, client, q, retryFull)
+		s.run(ctx, r.conv.store, client, q, retryFull)
 		close(done)
 	}()
 	for {
@@ -335,7 +335,7 @@ func TestTheKeyNeverReachesTheTranscriptOrTheDatabase(t *testing.T) {
 		break
 	}
 	h.Until("the end", func() bool { return !r.Streaming() })
-	path := must(r.store.Path(ctx, conv))
+	path := must(r.conv.store.Path(ctx, conv))
 	stored := path[len(path)-1]
 	for _, text := range append(shown, stored.Content, stored.Reasoning) {
 		if strings.Contains(text, key[:8]) || strings.Contains(text, key[len(key)-8:]) {
@@ -379,7 +379,7 @@ func TestDeleteGoesAtOnceAndUndoBringsItBack(t *testing.T) {
 	waitReply(t, h, r)
 	settle(h, r)
 	var c conversations.Conversation
-	h.UI(func() { c = r.current })
+	h.UI(func() { c = r.conv.conv })
 	h.UI(func() { r.list.deleteConversation(c) })
 	settle(h, r)
 	h.UI(func() {
@@ -423,21 +423,21 @@ func TestARowsCopyLeavesTheOpenConversation(t *testing.T) {
 	waitReply(t, h, r)
 	settle(h, r)
 	var first conversations.Conversation
-	h.UI(func() { first = r.current; r.NewChat() })
+	h.UI(func() { first = r.conv.conv; r.NewChat() })
 	send(h, r, "the second conversation")
 	waitReply(t, h, r)
 	settle(h, r)
 	var second conversations.Conversation
 	h.UI(func() {
-		second = r.current
+		second = r.conv.conv
 		r.list.fetch(first.ID, func(c conversations.Conversation, path []conversations.Message) {
 			copyMarkdown(r.host, r.status.SetText, c, path)
 		})
 	})
 	settle(h, r)
 	h.UI(func() {
-		if r.current.ID != second.ID {
-			t.Errorf("copying the first from its row opened it (%d shown, want %d)", r.current.ID, second.ID)
+		if r.conv.conv.ID != second.ID {
+			t.Errorf("copying the first from its row opened it (%d shown, want %d)", r.conv.conv.ID, second.ID)
 		}
 		if got := h.Clipboard().Content(); !strings.Contains(got, "the first conversation") {
 			t.Errorf("the clipboard holds %q", got)

@@ -23,10 +23,12 @@ import (
 // convList is the list of conversations beside the transcript: it is
 // searched, and each row's menu renames, pins, deletes (with Undo),
 // exports and copies its conversation. It owns the list and its search;
-// what it asks of the open conversation comes in as convAccess.
+// it reads and changes the open conversation through its part, and asks
+// the room for a new chat.
 type convList struct {
 	host Host
-	room convAccess
+	conv *openChat
+	room interface{ NewChat() }
 
 	convs    []conversations.Conversation
 	list     *widget.List
@@ -37,32 +39,12 @@ type convList struct {
 	deleted  int64
 }
 
-// convAccess is what the list asks of the conversation open beside it.
-type convAccess struct {
-	// store is the conversations' store, nil until open.
-	store func() *conversations.Store
-	// current is the open conversation's id (0 while new).
-	current func() int64
-	// open shows a conversation; restored shows one brought back.
-	open, restored func(id int64)
-	// deleted is told a conversation was deleted, to stop its reply
-	// and leave it if it is open.
-	deleted func(id int64)
-	// write runs a change to the store, then reads the list and the
-	// open conversation again.
-	write func(f func(context.Context) error)
-	// newChat starts a new conversation (New chat, Ctrl+N).
-	newChat func()
-	// say puts text on the line beside Send.
-	say func(string)
-}
-
 // newConvList makes the left side: New chat, the search, the list of
 // conversations (pinned first, then newest), and the bar that undoes a
 // delete.
-func newConvList(h Host, a convAccess) (*convList, fyne.CanvasObject) {
-	t := &convList{host: h, room: a}
-	newChat := &widget.Button{Text: catalogue.T("New chat (Ctrl+N)"), Icon: theme.ContentAddIcon(), OnTapped: a.newChat}
+func newConvList(h Host, conv *openChat, room interface{ NewChat() }) (*convList, fyne.CanvasObject) {
+	t := &convList{host: h, conv: conv, room: room}
+	newChat := &widget.Button{Text: catalogue.T("New chat (Ctrl+N)"), Icon: theme.ContentAddIcon(), OnTapped: room.NewChat}
 	t.search = widget.NewEntry()
 	t.search.SetPlaceHolder(catalogue.T("Search conversations"))
 	t.search.OnChanged = func(string) { t.reloadList() }
@@ -88,8 +70,8 @@ func newConvList(h Host, a convAccess) (*convList, fyne.CanvasObject) {
 		},
 	)
 	t.list.OnSelected = func(i widget.ListItemID) {
-		if i < len(t.convs) && t.convs[i].ID != a.current() {
-			a.open(t.convs[i].ID)
+		if i < len(t.convs) && t.convs[i].ID != conv.conv.ID {
+			conv.open(t.convs[i].ID)
 		}
 	}
 	t.undoText = widget.NewLabel("")
@@ -105,7 +87,7 @@ func newConvList(h Host, a convAccess) (*convList, fyne.CanvasObject) {
 // reloadList reads the conversations (those matching the search) off the
 // UI goroutine.
 func (t *convList) reloadList() {
-	store, q := t.room.store(), t.search.Text
+	store, q := t.conv.Store(), t.search.Text
 	if store == nil {
 		return
 	}
@@ -114,7 +96,7 @@ func (t *convList) reloadList() {
 			return // typed on since
 		}
 		if err != nil {
-			t.room.say(err.Error())
+			t.conv.say(err.Error())
 			return
 		}
 		t.convs = convs
@@ -123,7 +105,7 @@ func (t *convList) reloadList() {
 		t.list.Refresh()
 		t.list.UnselectAll()
 		for i, c := range convs {
-			if c.ID == t.room.current() {
+			if c.ID == t.conv.conv.ID {
 				t.list.Select(i)
 			}
 		}
@@ -141,15 +123,15 @@ func (t *convList) conversationMenu(c conversations.Conversation, at fyne.Canvas
 	menu := fyne.NewMenu("",
 		fyne.NewMenuItem(catalogue.T("Rename…"), func() { t.rename(c) }),
 		fyne.NewMenuItem(pin, func() {
-			store := t.room.store()
-			t.room.write(func(ctx context.Context) error { return store.SetPinned(ctx, c.ID, !c.Pinned) })
+			store := t.conv.Store()
+			t.conv.write(func(ctx context.Context) error { return store.SetPinned(ctx, c.ID, !c.Pinned) })
 		}),
 		fyne.NewMenuItem(catalogue.T("Export as Markdown…"), func() {
 			t.fetch(c.ID, func(c conversations.Conversation, path []conversations.Message) { exportMarkdown(t.host, c, path) })
 		}),
 		fyne.NewMenuItem(catalogue.T("Copy conversation"), func() {
 			t.fetch(c.ID, func(c conversations.Conversation, path []conversations.Message) {
-				copyMarkdown(t.host, t.room.say, c, path)
+				copyMarkdown(t.host, t.conv.say, c, path)
 			})
 		}),
 		fyne.NewMenuItemSeparator(), del)
@@ -161,8 +143,8 @@ func (t *convList) rename(c conversations.Conversation) {
 	e := kit.NewDialogEntry()
 	e.SetText(c.Title)
 	d := dialog.NewForm(catalogue.T("Rename conversation"), catalogue.T("Rename"), catalogue.T("Cancel"), []*widget.FormItem{widget.NewFormItem(catalogue.T("Title"), e)}, func(ok bool) {
-		if store, title := t.room.store(), e.Text; ok && title != "" {
-			t.room.write(func(ctx context.Context) error { return store.Rename(ctx, c.ID, title) })
+		if store, title := t.conv.Store(), e.Text; ok && title != "" {
+			t.conv.write(func(ctx context.Context) error { return store.Rename(ctx, c.ID, title) })
 		}
 	}, t.host.Window())
 	kit.AnswerKeys(d, e)
@@ -176,9 +158,9 @@ func (t *convList) rename(c conversations.Conversation) {
 func (t *convList) deleteConversation(c conversations.Conversation) {
 	// No question first: Undo below the list brings it back until Easel
 	// closes, and one safeguard is enough.
-	store := t.room.store()
-	t.room.deleted(c.ID)
-	t.room.write(func(ctx context.Context) error { return store.Delete(ctx, c.ID) })
+	store := t.conv.Store()
+	t.conv.deleted(c.ID)
+	t.conv.write(func(ctx context.Context) error { return store.Delete(ctx, c.ID) })
 	t.deleted = c.ID
 	t.undoText.SetText(catalogue.F("Deleted “%s”.", c.Title))
 	t.undoBar.Show()
@@ -192,9 +174,9 @@ func (t *convList) undoDelete() {
 	}
 	t.deleted = 0
 	t.undoBar.Hide()
-	store := t.room.store()
-	t.room.write(func(ctx context.Context) error { return store.Restore(ctx, id) })
-	t.room.restored(id)
+	store := t.conv.Store()
+	t.conv.write(func(ctx context.Context) error { return store.Restore(ctx, id) })
+	t.conv.restored(id)
 }
 
 // exportMarkdown asks where to save conversation c, whose shown branch
@@ -207,7 +189,7 @@ func exportMarkdown(h Host, c conversations.Conversation, path []conversations.M
 // for then, without opening it: a list row's Export or Copy leaves the
 // conversation on screen (and the list's highlight) where they were.
 func (t *convList) fetch(id int64, then func(conversations.Conversation, []conversations.Message)) {
-	store := t.room.store()
+	store := t.conv.Store()
 	work.Load(t.host.Work(), func(ctx context.Context) (branch, error) { return readConversation(ctx, store, id) }, func(b branch, err error) {
 		if err != nil {
 			dialog.ShowError(fmt.Errorf(catalogue.T("cannot open the conversation: %w"), err), t.host.Window())

@@ -31,9 +31,9 @@ import (
 // conversation is the Room's.
 type settingsForm struct {
 	host Host
-	// store is the conversations' store (where presets are), nil until
-	// open.
-	store func() *conversations.Store
+	// stores has the conversations' store (where presets are), nil
+	// until open.
+	stores interface{ Store() *conversations.Store }
 
 	model      *modelpick.Picker
 	system     *widget.Entry
@@ -49,8 +49,8 @@ func noPreset() string { return catalogue.T("No preset") }
 // newSettingsForm makes the model picker and the folded settings: the
 // system prompt and its presets, temperature and max tokens, each sent
 // only when set.
-func newSettingsForm(h Host, store func() *conversations.Store) (*settingsForm, fyne.CanvasObject) {
-	t := &settingsForm{host: h, store: store}
+func newSettingsForm(h Host, stores interface{ Store() *conversations.Store }) (*settingsForm, fyne.CanvasObject) {
+	t := &settingsForm{host: h, stores: stores}
 	t.model = t.host.Models().New(api.EndpointChat, catalogue.T("Chat model, e.g. gpt-4o-mini"), t.host.Session().Current().ChatModel)
 	t.system = widget.NewMultiLineEntry()
 	t.system.SetPlaceHolder(catalogue.T("System prompt: how the assistant should answer (optional)"))
@@ -150,7 +150,7 @@ func sameSettings(a, b conversations.Conversation) bool {
 
 // loadPresets lists the presets off the UI goroutine.
 func (t *settingsForm) loadPresets() {
-	store := t.store()
+	store := t.stores.Store()
 	if store == nil {
 		t.showPresets([]conversations.Preset{conversations.PromptWriter})
 		return
@@ -198,7 +198,7 @@ func (t *settingsForm) savePreset() {
 		dialog.ShowInformation(catalogue.T("No system prompt"), catalogue.T("Write a system prompt first: a preset keeps it to use again."), t.host.Window())
 		return
 	}
-	if t.store() == nil {
+	if t.stores.Store() == nil {
 		return
 	}
 	name := kit.NewDialogEntry()
@@ -206,7 +206,7 @@ func (t *settingsForm) savePreset() {
 		if !ok {
 			return
 		}
-		system, store := t.system.Text, t.store()
+		system, store := t.system.Text, t.stores.Store()
 		work.Run(t.host.Work(), func(ctx context.Context) error { return store.SavePreset(ctx, name.Text, system) }, func(err error) {
 			if err != nil {
 				dialog.ShowError(err, t.host.Window())

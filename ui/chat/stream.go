@@ -3,7 +3,6 @@ package chat
 import (
 	"context"
 	"fmt"
-	"image"
 	"strings"
 	"sync/atomic"
 
@@ -30,39 +29,12 @@ import (
 // comes in as openAccess.
 type replies struct {
 	host     Host
-	open     openAccess
+	open     *openChat
 	form     *settingsForm
 	composer *composer.Entry
 	attached *attachments
 	// streams are the replies streaming now, by conversation.
 	streams map[int64]*stream
-}
-
-// openAccess is what the replies ask of the conversation on screen.
-type openAccess struct {
-	// current is the open conversation (ID 0 while new) and the branch
-	// it shows; setCurrent replaces the conversation (its settings, or
-	// the new one once saved).
-	current    func() (conversations.Conversation, []conversations.Message)
-	setCurrent func(conversations.Conversation)
-	// showSent draws the branch as sent and the reply beginning after
-	// it; showReply draws the reply so far.
-	showSent  func(leaf int64, history []conversations.Message, reply conversations.Message)
-	showReply func(reply conversations.Message)
-	// keepThumb remembers an attached image's thumbnail by its hash.
-	keepThumb func(hash string, img image.Image)
-	store     func() *conversations.Store
-	// reload reads the open conversation and the list again; relist
-	// only the list; write runs a change to the store, then reloads.
-	reload, relist func()
-	write          func(func(context.Context) error)
-	// saveSettings keeps the form's values with the open conversation.
-	saveSettings func()
-	// streaming is told when the open conversation's reply starts or
-	// ends (Send becomes Stop and back).
-	streaming func()
-	// say puts text on the line beside Send.
-	say func(string)
 }
 
 // stream is one reply arriving, in a goroutine of its own.
@@ -108,7 +80,7 @@ func (t *replies) sendMessage(text string) {
 	atts := t.attached.take()
 	t.composer.SetText("")
 	t.open.setCurrent(c)
-	store := t.open.store()
+	store := t.open.Store()
 	var images []conversations.NewImage
 	for _, a := range atts {
 		images = append(images, conversations.NewImage{Name: a.name, Data: a.data})
@@ -168,7 +140,7 @@ func (t *replies) startReply(conv, parent int64, kind retryKind) {
 	s := &stream{t: t, conv: conv, cancel: cancel, profile: cur.ID, group: cur.UsingGroup(), prices: cur.Prices}
 	t.streams[conv] = s
 	t.open.streaming()
-	store := t.open.store()
+	store := t.open.Store()
 	// Closing the window cuts the reply (ctx is the window's), which is
 	// then kept as cut and billed as chatreply.Run says.
 	t.host.Work().Go(func(context.Context) {
@@ -326,7 +298,7 @@ func (t *replies) editMessage(id int64) {
 // m's images, and streams its reply.
 func (t *replies) resend(m conversations.Message, text string) {
 	open, _ := t.open.current()
-	store, lib, conv := t.open.store(), t.host.Library(), open.ID
+	store, lib, conv := t.open.Store(), t.host.Library(), open.ID
 	work.Load(t.host.Work(), func(ctx context.Context) (int64, error) {
 		var images []conversations.NewImage
 		for _, img := range m.Images {
@@ -356,7 +328,7 @@ func (t *replies) showVersion(id int64, delta int) {
 		if k < 0 || k >= len(m.Siblings) || t.streams[open.ID] != nil {
 			return
 		}
-		target, store := m.Siblings[k], t.open.store()
+		target, store := m.Siblings[k], t.open.Store()
 		t.open.write(func(ctx context.Context) error { return store.ShowVersion(ctx, open.ID, target) })
 		return
 	}
@@ -369,7 +341,7 @@ func (t *replies) deleteMessage(id int64) {
 		t.open.say(catalogue.T("A reply is being written: Stop it before deleting messages."))
 		return
 	}
-	conv, store := open.ID, t.open.store()
+	conv, store := open.ID, t.open.Store()
 	d := dialog.NewConfirm(catalogue.T("Delete this message?"), catalogue.T("The message and everything after it in this branch are deleted."), func(ok bool) {
 		if ok {
 			t.open.write(func(ctx context.Context) error { return store.DeleteMessage(ctx, conv, id) })
