@@ -2,10 +2,7 @@ package architecture
 
 import (
 	"go/ast"
-	"go/parser"
 	"go/token"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -20,44 +17,30 @@ const maxFuncFieldsInUI = 69
 
 func TestUIPartsAreNotClosureBundles(t *testing.T) {
 	var where []string
-	err := filepath.WalkDir("../../ui", func(path string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
-			return err
-		}
-		fset := token.NewFileSet()
-		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
-		if err != nil {
-			return err
-		}
-		ast.Inspect(f, func(n ast.Node) bool {
-			ts, ok := n.(*ast.TypeSpec)
-			if !ok {
-				return true
-			}
-			st, ok := ts.Type.(*ast.StructType)
-			if !ok {
-				return true
-			}
-			for _, field := range st.Fields.List {
-				if _, ok := field.Type.(*ast.FuncType); !ok {
-					continue
-				}
-				if len(field.Names) == 0 {
-					where = append(where, fset.Position(field.Pos()).String()+" "+ts.Name.Name)
-				}
-				for _, name := range field.Names {
-					if !strings.HasPrefix(name.Name, "On") {
-						where = append(where, fset.Position(name.Pos()).String()+" "+ts.Name.Name+"."+name.Name)
-					}
-				}
-			}
+	inspectUI(t, func(fset *token.FileSet, n ast.Node) bool {
+		ts, ok := n.(*ast.TypeSpec)
+		if !ok {
 			return true
-		})
-		return nil
+		}
+		st, ok := ts.Type.(*ast.StructType)
+		if !ok {
+			return true
+		}
+		for _, field := range st.Fields.List {
+			if _, ok := field.Type.(*ast.FuncType); !ok {
+				continue
+			}
+			if len(field.Names) == 0 {
+				where = append(where, fset.Position(field.Pos()).String()+" "+ts.Name.Name)
+			}
+			for _, name := range field.Names {
+				if !strings.HasPrefix(name.Name, "On") {
+					where = append(where, fset.Position(name.Pos()).String()+" "+ts.Name.Name+"."+name.Name)
+				}
+			}
+		}
+		return true
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	if len(where) > maxFuncFieldsInUI {
 		t.Errorf("%d func-typed fields in ui/'s structs (at most %d): give a part the interface it uses, not closures over a hub\n%s",
 			len(where), maxFuncFieldsInUI, strings.Join(where, "\n"))

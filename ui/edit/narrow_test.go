@@ -18,15 +18,7 @@ import (
 // tools, the eraser and undo/redo (issue 40, item 10): the toolbar
 // wraps rather than overlap.
 func TestTheToolbarFitsAt1024By700(t *testing.T) {
-	h := roomtest.New(t)
-	r := New(h)
-	h.Show(r.Build)
-	var buf bytes.Buffer
-	_ = png.Encode(&buf, image.NewGray(image.Rect(0, 0, 400, 300)))
-	p := filepath.Join(t.TempDir(), "room.png")
-	_ = os.WriteFile(p, buf.Bytes(), 0o600)
-	h.UI(func() { r.AddFiles([]string{p}) })
-	h.Until("the painter", func() bool { return r.mask.painter.Image() != nil })
+	h, r := editWithPicture(t, 400, 300)
 	for _, size := range []fyne.Size{{Width: 1024, Height: 700}, {Width: 900, Height: 700}, {Width: 1280, Height: 800}} {
 		h.UI(func() {
 			h.Window().Resize(size)
@@ -54,15 +46,7 @@ func TestTheToolbarFitsAt1024By700(t *testing.T) {
 // bar is right of the canvas, left of the panel, on screen at 1280x800
 // and 1024x700, and shows what the tool chosen takes.
 func TestTheToolOptionsStandBesideTheCanvas(t *testing.T) {
-	h := roomtest.New(t)
-	r := New(h)
-	h.Show(r.Build)
-	var buf bytes.Buffer
-	_ = png.Encode(&buf, image.NewGray(image.Rect(0, 0, 400, 300)))
-	p := filepath.Join(t.TempDir(), "room.png")
-	_ = os.WriteFile(p, buf.Bytes(), 0o600)
-	h.UI(func() { r.AddFiles([]string{p}) })
-	h.Until("the painter", func() bool { return r.mask.painter.Image() != nil })
+	h, r := editWithPicture(t, 400, 300)
 	for _, size := range []fyne.Size{{Width: 1280, Height: 800}, {Width: 1024, Height: 700}} {
 		h.UI(func() {
 			h.Window().Resize(size)
@@ -167,15 +151,7 @@ func TestASmallWindowHasThePanelAsADrawer(t *testing.T) {
 // edit's card was cut to 140 units under the form at 1280x800); a
 // divider the designer moved stays where they put it.
 func TestTheEditsGetRoomOnceOneIsSent(t *testing.T) {
-	h := roomtest.New(t)
-	r := New(h)
-	h.Show(r.Build)
-	var buf bytes.Buffer
-	_ = png.Encode(&buf, image.NewGray(image.Rect(0, 0, 96, 64)))
-	p := filepath.Join(t.TempDir(), "room.png")
-	_ = os.WriteFile(p, buf.Bytes(), 0o600)
-	h.UI(func() { r.AddFiles([]string{p}) })
-	h.Until("the painter", func() bool { return r.mask.painter.Mask() != nil })
+	h, r := editWithPicture(t, 96, 64)
 	h.UI(func() {
 		r.Prompt().SetText("warmer")
 		r.PrimaryAction()
@@ -189,4 +165,20 @@ func TestTheEditsGetRoomOnceOneIsSent(t *testing.T) {
 			t.Errorf("a divider the designer moved went to %v", r.column.Offset)
 		}
 	})
+}
+
+// editWithPicture is Edit built in a test window with a grey picture of
+// w×h as its only input, shown in the painter.
+func editWithPicture(t *testing.T, w, h int) (*roomtest.Host, *Room) {
+	t.Helper()
+	host := roomtest.New(t)
+	r := New(host)
+	host.Show(r.Build)
+	var buf bytes.Buffer
+	_ = png.Encode(&buf, image.NewGray(image.Rect(0, 0, w, h)))
+	p := filepath.Join(t.TempDir(), "room.png")
+	_ = os.WriteFile(p, buf.Bytes(), 0o600)
+	host.UI(func() { r.AddFiles([]string{p}) })
+	host.Until("the painter", func() bool { return r.mask.painter.Mask() != nil })
+	return host, r
 }
