@@ -27,6 +27,7 @@ import (
 	"easel/ui/promptlib"
 	"easel/ui/widgets/dragsource"
 	"easel/ui/widgets/picture"
+	"easel/ui/widgets/thumbgrid"
 )
 
 // detailsPane is the pane beside the grid: the opened item large enough
@@ -65,21 +66,26 @@ type detailsPane struct {
 }
 
 // gridAccess is what the details pane and the selection bar ask of the
-// grid and the gallery's query.
+// grid and the query it shows: the item at a place (when its page is
+// loaded), the cursor and moving it (the large view's arrows, which the
+// details follow), opening an item by id (selecting it), reading the
+// query again, and the line above the grid (what went wrong).
 type gridAccess struct {
-	// itemAt is the grid's item at place i, when its page is loaded.
-	itemAt func(i int) (library.Item, bool)
-	// cursor is the grid's cursor; moveTo moves it (the large view's
-	// arrows), and the details follow.
-	cursor func() int
-	moveTo func(i int)
-	// openID opens an item by id, selecting it in the grid.
-	openID func(id int64)
-	// reload runs the gallery's query again.
-	reload func()
-	// say puts text on the line above the grid: what went wrong.
-	say func(text string)
+	grid  *thumbgrid.Grid
+	count *widget.Label
+	query interface {
+		item(i int) (library.Item, bool)
+		OpenID(id int64)
+		Reload()
+	}
 }
+
+func (g gridAccess) itemAt(i int) (library.Item, bool) { return g.query.item(i) }
+func (g gridAccess) cursor() int                       { return g.grid.Selection().Cursor() }
+func (g gridAccess) moveTo(i int)                      { g.grid.Select(i) }
+func (g gridAccess) openID(id int64)                   { g.query.OpenID(id) }
+func (g gridAccess) reload()                           { g.query.Reload() }
+func (g gridAccess) say(text string)                   { g.count.SetText(text) }
 
 // newDetailsPane makes the pane, empty; drag is the drag of the image
 // shown out of the window.

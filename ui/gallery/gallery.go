@@ -140,14 +140,7 @@ func (t *Room) Build() fyne.CanvasObject {
 	t.grid.OnChanged = t.selectionChanged
 	t.grid.OnOpen = t.openAt
 	t.grid.OnType = func(r rune) { t.Find().Begin(r) }
-	access := gridAccess{
-		itemAt: t.item,
-		cursor: func() int { return t.grid.Selection().Cursor() },
-		moveTo: t.grid.Select,
-		openID: t.OpenID,
-		reload: t.Reload,
-		say:    t.count.SetText,
-	}
+	access := gridAccess{grid: t.grid, count: t.count, query: t}
 	pager := func() *library.Pager { return t.pager }
 	t.drag = newDragOut(t.host, t.grid, pager)
 	t.grid.OnDrag = t.drag.gesture.Follow
