@@ -315,7 +315,7 @@ func (a *host) UsePrompt(target, text string) {
 	old := prompt.Text
 	prompt.SetText(text)
 	if strings.TrimSpace(old) != "" && old != text {
-		status(catalogue.F("The prompt now holds the reply, in place of “%s”.", kit.Short(old, 60)), func() { prompt.SetText(old) })
+		status(catalogue.F("The prompt now holds the reply, in place of “%s”.", kit.Shorten(old, 60)), func() { prompt.SetText(old) })
 	}
 	a.window.focusCurrent()
 }

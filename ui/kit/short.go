@@ -1,21 +1,11 @@
 package kit
 
 import (
-	"strings"
 	"unicode"
 	"unicode/utf8"
 
 	"easel/internal/wording"
 )
-
-// Short is s on one line, cut to n characters with an ellipsis.
-func Short(s string, n int) string {
-	r := []rune(strings.Join(strings.Fields(s), " "))
-	if len(r) <= n {
-		return string(r)
-	}
-	return string(r[:n-1]) + "…"
-}
 
 // Sentences are the service's departures (honesty.Report.Sentences,
 // worded to follow "Service: " in a list) each standing alone, as a job
