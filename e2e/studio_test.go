@@ -273,3 +273,28 @@ func TestAThreeModelBoardFitsTheWindow(t *testing.T) {
 	p.key("ctrl+q")
 	_ = p.waitExit(10 * time.Second)
 }
+
+// At 944x500 (2x on a 1080p screen) the canvas takes the tab and the
+// side panel is a drawer the Panel button opens over it, Send edit in
+// sight and the Panel button beside it to close it again
+// (docs/edit-drawer-944.png).
+func TestASmallScreenOpensThePanelAsADrawer(t *testing.T) {
+	bin := binary(t, "EASEL_BIN")
+	home := t.TempDir()
+	rememberWindowSize(t, home, 944, 500)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	p := start(t, bin, home, "--demo", wideFirst(t, home))
+	p.waitSettled(ctx)
+	p.waitPicture(ctx, "the wide picture across the tab", image.Rect(100, 200, 700, 400))
+	if n := bluePixels(p.screenshot(), image.Rect(600, 150, 944, 460)); n > 200 {
+		t.Errorf("before the drawer opens, %d pixels of Send edit's blue are on screen", n)
+	}
+	p.click(866, 433) // Panel, at the foot of the painter's bar
+	shot := p.waitScreen(ctx, "Send edit in the drawer", func(s *image.RGBA) bool { return bluePixels(s, image.Rect(600, 150, 944, 460)) > 1000 })
+	shotTo(t, "edit-drawer-944.png", shot)
+	p.click(866, 433) // Panel again, beside the drawer: it closes
+	p.waitScreen(ctx, "the drawer closed", func(s *image.RGBA) bool { return bluePixels(s, image.Rect(600, 150, 944, 460)) < 200 })
+	p.key("ctrl+q")
+	_ = p.waitExit(10 * time.Second)
+}

@@ -47,7 +47,8 @@ func (t *Room) layOut() fyne.CanvasObject {
 	// The painter's bar stands beside the canvas, on the panel's side
 	// (the canvas keeps its left edge when the panel folds): the tools,
 	// the tool's options, and at its foot the zoom and the panel's fold.
-	canvasColumn := container.NewBorder(strip, nil, nil, t.mask.options.view(t.sides.fold), t.mask.canvas)
+	bar := t.mask.options.view(t.sides.fold)
+	canvasColumn := container.NewBorder(strip, nil, nil, bar, t.mask.canvas)
 
 	// The panel's form scrolls above, the edits below it, each in its
 	// own part of the column, and Send edit stays in sight under both at
@@ -67,7 +68,7 @@ func (t *Room) layOut() fyne.CanvasObject {
 	t.column = container.NewVSplit(form, below)
 	t.column.Offset = formShare
 	t.panel = container.NewBorder(nil, t.ActionRow(), nil, nil, t.column)
-	return t.sides.build(canvasColumn, t.panel)
+	return t.sides.build(canvasColumn, t.panel, bar)
 }
 
 // editsShare is the least share of the panel's column the edits get once
@@ -113,8 +114,9 @@ type sides struct {
 	folded, compact, open bool
 }
 
-// build lays canvas and panel out and returns the tab's body.
-func (s *sides) build(canvas, panel fyne.CanvasObject) fyne.CanvasObject {
+// build lays canvas and panel out and returns the tab's body; the
+// drawer opens left of bar, whose fold closes it again.
+func (s *sides) build(canvas, panel, bar fyne.CanvasObject) fyne.CanvasObject {
 	s.canvas, s.panel = canvas, panel
 	prefs := fyne.CurrentApp().Preferences()
 	s.split = container.NewHSplit(canvas, panel)
@@ -122,7 +124,7 @@ func (s *sides) build(canvas, panel fyne.CanvasObject) fyne.CanvasObject {
 	if s.split.Offset < 0.3 || s.split.Offset > 0.95 {
 		s.split.Offset = defaultPanelOffset
 	}
-	s.drawer = container.New(drawerLayout{}, swatch.New(theme.ColorNameBackground), panel)
+	s.drawer = container.New(drawerLayout{bar: bar}, swatch.New(theme.ColorNameBackground), panel)
 	s.body = container.New(s, s.split)
 	s.folded = prefs.Bool(prefPanelFolded)
 	s.arrange()
@@ -196,17 +198,19 @@ func (s *sides) MinSize(objs []fyne.CanvasObject) fyne.Size {
 }
 
 // drawerLayout puts its objects (a background, the panel) at the right
-// of its area, as wide as the panel asks and at least 320 units, at
-// most 85 % of the area, and as tall as the area.
-type drawerLayout struct{}
+// of its area, left of the painter's bar (whose fold closes it), as wide
+// as the panel asks and at least 320 units, at most 85 % of what is
+// left, and as tall as the area.
+type drawerLayout struct{ bar fyne.CanvasObject }
 
-func (drawerLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
-	w := size.Width * 0.85
+func (d drawerLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	right := size.Width - d.bar.Size().Width - theme.Padding()
+	w := right * 0.85
 	for _, o := range objs {
 		w = min(w, max(320, o.MinSize().Width))
 	}
 	for _, o := range objs {
-		o.Move(fyne.NewPos(size.Width-w, 0))
+		o.Move(fyne.NewPos(right-w, 0))
 		o.Resize(fyne.NewSize(w, size.Height))
 	}
 }

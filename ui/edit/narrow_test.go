@@ -127,6 +127,9 @@ func TestASmallWindowHasThePanelAsADrawer(t *testing.T) {
 		if w := r.panel.Size().Width; w < 320 || at.X+w > 945 || at.X < 100 {
 			t.Errorf("the drawer's panel is %v wide at x %v", w, at.X)
 		}
+		if foldAt := d.AbsolutePositionForObject(r.sides.fold); foldAt.X < at.X+r.panel.Size().Width {
+			t.Errorf("the drawer (to x %v) covers the fold that closes it (at x %v)", at.X+r.panel.Size().Width, foldAt.X)
+		}
 		b := r.Button()
 		if bAt := d.AbsolutePositionForObject(b); !b.Visible() || bAt.Y+b.Size().Height > 500 || bAt.X < at.X {
 			t.Errorf("Send edit is at %v in the drawer", bAt)
