@@ -72,6 +72,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "easel: "+why)
 		os.Exit(1)
 	}
+	onX11Only()
 	files := absolute(flag.Args())
 
 	// One window per gallery: a second start hands its files over and
