@@ -24,6 +24,7 @@ import (
 	"easel/internal/catalogue"
 	"easel/internal/jobs"
 	"easel/internal/library"
+	"easel/internal/wording"
 	"easel/ui/kit"
 	"easel/ui/widgets/dragsource"
 	"easel/ui/widgets/picture"
@@ -619,7 +620,13 @@ func (c *Card) say(sentences []string) {
 	if len(sentences) == 0 {
 		return
 	}
-	c.Said.SetText(strings.Join(sentences, "\n"))
+	ended := make([]string, len(sentences))
+	for i, s := range sentences {
+		// Each a sentence of its own, ended in its language's stop: some
+		// notes came without one (#57).
+		ended[i] = wording.FullStop(strings.TrimSpace(s))
+	}
+	c.Said.SetText(strings.Join(ended, "\n"))
 	c.Said.Show()
 }
 

@@ -511,3 +511,14 @@ func TestRetryTakesTheFailedCardsPlace(t *testing.T) {
 		t.Errorf("the retry is at %v, want in the failed card's place (second)", l.order)
 	}
 }
+
+// Each note on a card is a sentence of its own, ended in its language's
+// stop (#57: some came without one).
+func TestACardsNotesEndAsSentences(t *testing.T) {
+	test.NewTempApp(t)
+	c := newCard(event("a", jobs.Done), Actions{}, func() {})
+	c.say([]string{"sent through the Images API ", "已完成", "Done?"})
+	if got := c.Said.Text; got != "sent through the Images API.\n已完成。\nDone?" {
+		t.Errorf("the card says %q", got)
+	}
+}
