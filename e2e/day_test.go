@@ -275,7 +275,7 @@ func TestTheEstimateFollowsQuality(t *testing.T) {
 	p.waitSettled(ctx)
 	p.key("ctrl+2")
 	time.Sleep(800 * time.Millisecond)
-	estimate := image.Rect(120, 720, 520, 748) // under Generate, 1280x800 without a banner
+	estimate := image.Rect(120, 664, 530, 690) // above Generate, 1280x800 without a banner
 	before := p.screenshot().SubImage(estimate)
 	p.click(190, 370) // Quality
 	time.Sleep(500 * time.Millisecond)
