@@ -60,12 +60,38 @@ type Result struct {
 	KeepErr error
 }
 
-// Run asks client for the reply and keeps it in store, the ledger in lib
-// (nil: no ledger). stopped says whether the user stopped it (the context
+// Store is what a reply reads and writes of its conversation: the
+// conversation and its branch, the request they make, and the reply's
+// row as it streams (conversations.Store is one).
+type Store interface {
+	Get(ctx context.Context, id int64) (conversations.Conversation, error)
+	Path(ctx context.Context, conv int64) ([]conversations.Message, error)
+	Request(c conversations.Conversation, path []conversations.Message, bare bool) (api.ChatRequest, error)
+	StartReply(ctx context.Context, conv, parent int64, model string) (int64, error)
+	Stream(ctx context.Context, id int64, content, reasoning string) error
+	Finish(ctx context.Context, id int64, e conversations.Ending) error
+}
+
+// Ledger is where a reply that may have been billed is written
+// (spend.Ledger is one).
+type Ledger interface {
+	ChatRequest(ctx context.Context, t pricing.Table, profile, group string, req api.ChatRequest, usage *api.Usage, outcome string) (spend.Charged, error)
+}
+
+// LedgerOf is lib's ledger, nil without a gallery (no ledger then).
+func LedgerOf(lib *library.Library) Ledger {
+	if lib == nil {
+		return nil
+	}
+	return spend.Ledger{Lib: lib}
+}
+
+// Run asks client for the reply and keeps it in store, what it may have
+// cost in ledger (nil: no ledger). stopped says whether the user stopped it (the context
 // is then cancelled too): a stopped reply keeps its text as Stopped, not
 // Failed. The error is a failure before anything was sent (the branch
 // could not be read, the row not started); then there is no Result.
-func Run(ctx context.Context, store *conversations.Store, client *api.Client, lib *library.Library, r Request, stopped func() bool, l Listener) (Result, error) {
+func Run(ctx context.Context, store Store, client *api.Client, ledger Ledger, r Request, stopped func() bool, l Listener) (Result, error) {
 	bg := context.Background()
 	c, err := store.Get(bg, r.Conv)
 	if err != nil {
@@ -156,7 +182,7 @@ func Run(ctx context.Context, store *conversations.Store, client *api.Client, li
 	}
 	end.State, end.ErrorText, end.ErrorKind = ending(err, stopped() || errors.Is(ctx.Err(), context.Canceled), end.Content != "")
 	logEnding(r.Profile, c.Model, end.State, err)
-	if charge(lib, r, req, end) && l.Charged != nil {
+	if charge(ledger, r, req, end) && l.Charged != nil {
 		l.Charged()
 	}
 	return Result{Reply: reply, End: end, KeepErr: store.Finish(bg, reply, end)}, nil
@@ -186,7 +212,7 @@ func ending(err error, stopped, someText bool) (state conversations.State, text,
 // charge writes the reply in the ledger when it may have been billed: it
 // came, whole or cut, or text had arrived before it was stopped. It
 // reports whether an entry was written.
-func charge(lib *library.Library, r Request, req api.ChatRequest, end conversations.Ending) bool {
+func charge(ledger Ledger, r Request, req api.ChatRequest, end conversations.Ending) bool {
 	outcome := library.Billed
 	switch {
 	case end.State == conversations.Stopped && end.Content != "":
@@ -196,11 +222,11 @@ func charge(lib *library.Library, r Request, req api.ChatRequest, end conversati
 	case end.State != conversations.Done:
 		return false
 	}
-	if lib == nil {
+	if ledger == nil {
 		return false
 	}
 	// A ledger that cannot be written costs the entry, not the reply.
-	_, err := spend.Ledger{Lib: lib}.ChatRequest(context.Background(), r.Prices, r.Profile, r.Group, req, end.Usage, outcome)
+	_, err := ledger.ChatRequest(context.Background(), r.Prices, r.Profile, r.Group, req, end.Usage, outcome)
 	return err == nil
 }
 
