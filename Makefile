@@ -379,6 +379,7 @@ fuzz: deps-go
 	@echo "== FuzzProfile"; go test -run '^$$' -fuzz '^FuzzProfile$$' -fuzztime $(FUZZTIME) ./internal/colour/
 	@for t in FuzzSVG FuzzGIF; do echo "== $$t"; go test -run '^$$' -fuzz "^$$t\$$" -fuzztime $(FUZZTIME) ./internal/imageio/ || exit 1; done
 	@echo "== FuzzRead"; go test -run '^$$' -fuzz '^FuzzRead$$' -fuzztime $(FUZZTIME) ./internal/c2pa/
+	@echo "== FuzzReadSetup"; go test -run '^$$' -fuzz '^FuzzReadSetup$$' -fuzztime $(FUZZTIME) ./internal/editsession/
 
 screenshot: build deps-test
 	EASEL_BIN=$(abspath $(BIN)) SCREENSHOT_DIR=$(abspath docs) $(XVFB) $(WITH_KEYRING) \

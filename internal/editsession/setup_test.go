@@ -52,3 +52,33 @@ func TestABadSetupIsRefusedWhole(t *testing.T) {
 		t.Errorf("%+v, %v", got, err)
 	}
 }
+
+// A setup file is the user's, but may come from anywhere: whatever its
+// bytes, reading it gives a setup or an error, never a panic, at most
+// MaxInputs inputs and MaxMarks marks, and a setup read back writes and
+// reads again alike.
+func FuzzReadSetup(f *testing.F) {
+	good, _ := EncodeSetup(Setup{Prompt: "p", Options: api.ImageOptions{Model: "gpt-image-1"},
+		Session: Session{Inputs: []Input{{Name: "a.png", Item: 3, Role: "style"}, {Name: "b.png", Data: []byte{1, 2}}}}})
+	f.Add(good)
+	f.Add([]byte(`{"easel_edit_setup":1,"inputs":[{"name":"x","path":"../../etc/passwd","role":"subject"}],"marks":{"items":[{"kind":"note","points":[[1e308,-1e308]],"text":"n"}]}}`))
+	f.Add([]byte(`{"easel_edit_setup":-1}`))
+	f.Add([]byte(`{"easel_edit_setup":1,"inputs":[{"name":"x","data":"!!!"}]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		s, err := ReadSetup(bytes.NewReader(data))
+		if err != nil {
+			return
+		}
+		if len(s.Inputs) > MaxInputs || (s.Marks != nil && len(s.Marks.Items) > markup.MaxMarks) {
+			t.Fatalf("%d inputs, marks %v", len(s.Inputs), s.Marks)
+		}
+		again, err := EncodeSetup(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, err := ReadSetup(bytes.NewReader(again))
+		if err != nil || len(back.Inputs) != len(s.Inputs) || back.Prompt != s.Prompt {
+			t.Fatalf("read back %d inputs %q (%v), wrote %d %q", len(back.Inputs), back.Prompt, err, len(s.Inputs), s.Prompt)
+		}
+	})
+}
