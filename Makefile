@@ -368,7 +368,7 @@ lint: deps-go deps-windows
 # every `make unit`): what a service sends (the SSE reader, the streaming
 # base64 decoder, the failure classifier, the gateways' JSON, the
 # markdown parser), what a file holds (ICC profiles, SVG, GIF, C2PA
-# manifests) and the multipart body Easel sends. What a run finds is kept under testdata/fuzz
+# manifests, Edit setups) and the multipart body Easel sends. What a run finds is kept under testdata/fuzz
 # and fails `make unit` until fixed.
 FUZZTIME ?= 60s
 FUZZ_API := FuzzSSEReader FuzzWireStream FuzzWireStreamRoundTrip FuzzEditRequest FuzzClassifyHTTP FuzzUsage FuzzConsole FuzzBatchAnswers
