@@ -156,11 +156,7 @@ func (s *sides) arrange() {
 	case s.folded:
 		s.body.Objects = []fyne.CanvasObject{s.canvas}
 	default:
-		s.split.Leading, s.split.Trailing = s.canvas, s.panel
 		s.body.Objects = []fyne.CanvasObject{s.split}
-	}
-	if s.compact {
-		s.drawer.Objects[1] = s.panel
 	}
 	if shown {
 		s.fold.SetIcon(theme.NavigateNextIcon())
@@ -187,8 +183,8 @@ func (s *sides) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	}
 }
 
-// MinSize implements fyne.Layout: the canvas's column's, which the
-// panel's width is added to side by side.
+// MinSize implements fyne.Layout: the largest of what the body shows
+// (the split, or the canvas's column with the drawer over it).
 func (s *sides) MinSize(objs []fyne.CanvasObject) fyne.Size {
 	var m fyne.Size
 	for _, o := range objs {

@@ -135,9 +135,8 @@ func newMaskTools(h dialogs.Host) *maskTools {
 	m.hardness.Step = 0.05
 	m.hardness.SetValue(m.painter.Hardness)
 	m.hardness.OnChanged = func(v float64) { m.painter.Hardness = v; m.options.sync(m.painter.Radius, v) }
-	do := func(f func(*mask.Mask)) func() { return func() { m.painter.Do(f) } }
-	m.undo = iconbutton.New(catalogue.T("Undo the last stroke"), theme.ContentUndoIcon(), do((*mask.Mask).Undo))
-	m.redo = iconbutton.New(catalogue.T("Redo the stroke"), theme.ContentRedoIcon(), do((*mask.Mask).Redo))
+	m.undo = iconbutton.New(catalogue.T("Undo the last stroke"), theme.ContentUndoIcon(), m.doing((*mask.Mask).Undo))
+	m.redo = iconbutton.New(catalogue.T("Redo the stroke"), theme.ContentRedoIcon(), m.doing((*mask.Mask).Redo))
 	m.undoMark = &widget.Button{Text: catalogue.T("Undo mark"), Icon: theme.ContentUndoIcon(), OnTapped: m.painter.Marks.Undo}
 	m.clearMarks = &widget.Button{Text: catalogue.T("Clear marks"), OnTapped: m.painter.Marks.Clear}
 	m.marksNote = kit.HintLabel("")
@@ -167,6 +166,9 @@ func newMaskTools(h dialogs.Host) *maskTools {
 	m.sync()
 	return m
 }
+
+// doing is a button's action that does f to the mask shown, with undo.
+func (m *maskTools) doing(f func(*mask.Mask)) func() { return func() { m.painter.Do(f) } }
 
 // differs reports whether in is not the input the painter shows.
 func (m *maskTools) differs(in *Input) bool {

@@ -66,10 +66,9 @@ type toolOptions struct {
 // newToolOptions builds the bar from m's controls.
 func newToolOptions(m *maskTools) *toolOptions {
 	o := &toolOptions{zoom: m.zoomRow, sizeValue: widget.NewLabel(""), hardnessValue: widget.NewLabel("")}
-	do := func(f func(*mask.Mask)) func() { return func() { m.painter.Do(f) } }
-	invert := &widget.Button{Text: catalogue.T("Invert"), OnTapped: do((*mask.Mask).Invert)}
-	clear := &widget.Button{Text: catalogue.T("Clear"), OnTapped: do((*mask.Mask).Clear)}
-	fill := &widget.Button{Text: catalogue.T("Fill"), OnTapped: do((*mask.Mask).Fill)}
+	invert := &widget.Button{Text: catalogue.T("Invert"), OnTapped: m.doing((*mask.Mask).Invert)}
+	clear := &widget.Button{Text: catalogue.T("Clear"), OnTapped: m.doing((*mask.Mask).Clear)}
+	fill := &widget.Button{Text: catalogue.T("Fill"), OnTapped: m.doing((*mask.Mask).Fill)}
 	importMask := &widget.Button{Text: catalogue.T("Import…"), Icon: theme.FolderOpenIcon(), OnTapped: m.importMask}
 	exportMask := &widget.Button{Text: catalogue.T("Export…"), Icon: theme.DocumentSaveIcon(), OnTapped: m.exportMask}
 
