@@ -140,26 +140,8 @@ func (bs *Batches) object(ctx context.Context, r request) ([]byte, error) {
 
 // objectOf sends r and reads a JSON answer of at most limit bytes.
 func (bs *Batches) objectOf(ctx context.Context, r request, limit int64) ([]byte, error) {
-	if r.overall == 0 {
-		r.overall = bs.c.cfg.FirstByteTimeout
-	}
-	resp, _, cancel, err := bs.c.call(ctx, r)
-	if err != nil {
-		return nil, err
-	}
-	defer cancel()
-	defer resp.Body.Close()
-	if isWebPage(resp) {
-		return nil, webPage(resp)
-	}
-	body, err := readBody(resp.Body, resp.ContentLength, limit)
-	if err != nil {
-		return nil, bs.c.readErr(ctx, err, "")
-	}
-	if !gjson.ValidBytes(body) {
-		return nil, badResponse(catalogue.T("the answer is not JSON"), nil, resp.Header)
-	}
-	return body, nil
+	body, _, err := bs.c.jsonAnswer(ctx, r, limit, catalogue.T("the answer is not JSON"))
+	return body, err
 }
 
 // Upload sends one file through the Files API for purpose ("batch"
@@ -405,18 +387,11 @@ func GenerateLine(id string, req GenerateRequest) ([]byte, error) {
 // editJSON is EditImageBodyJsonParam: an edit whose images are named by
 // the ids of files uploaded before, the only form a batch line can carry.
 type editJSON struct {
-	Prompt            string    `json:"prompt"`
-	Images            []fileRef `json:"images"`
-	Mask              *fileRef  `json:"mask,omitempty"`
-	Model             string    `json:"model,omitempty"`
-	N                 int       `json:"n,omitempty"`
-	Size              string    `json:"size,omitempty"`
-	Quality           string    `json:"quality,omitempty"`
-	Background        string    `json:"background,omitempty"`
-	OutputFormat      string    `json:"output_format,omitempty"`
-	OutputCompression *int      `json:"output_compression,omitempty"`
-	Moderation        string    `json:"moderation,omitempty"`
-	InputFidelity     string    `json:"input_fidelity,omitempty"`
+	Prompt string    `json:"prompt"`
+	Images []fileRef `json:"images"`
+	Mask   *fileRef  `json:"mask,omitempty"`
+	imageFields
+	InputFidelity string `json:"input_fidelity,omitempty"`
 }
 
 type fileRef struct {
@@ -431,8 +406,7 @@ func EditLine(id string, req EditRequest, files []string, mask string) ([]byte, 
 		return nil, errors.New(catalogue.F("%d images, %d uploaded files", len(req.Images), len(files)))
 	}
 	o := req.ImageOptions
-	body := editJSON{Prompt: req.Prompt, Model: o.Model, N: o.N, Size: o.Size, Quality: o.Quality, Background: o.Background,
-		OutputFormat: o.OutputFormat, OutputCompression: o.OutputCompression, Moderation: o.Moderation, InputFidelity: req.InputFidelity}
+	body := editJSON{Prompt: req.Prompt, imageFields: newImageFields(o), InputFidelity: req.InputFidelity}
 	for _, f := range files {
 		body.Images = append(body.Images, fileRef{FileID: f})
 	}

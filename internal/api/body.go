@@ -19,9 +19,9 @@ import (
 // sent only when it is set, so a gateway that does not know a parameter
 // never sees it and the server's default applies.
 
-// generateBody is CreateImageRequest.
-type generateBody struct {
-	Prompt            string `json:"prompt"`
+// imageFields are the options CreateImageRequest and a batch's
+// EditImageBodyJsonParam both carry, under the same names.
+type imageFields struct {
 	Model             string `json:"model,omitempty"`
 	N                 int    `json:"n,omitempty"`
 	Size              string `json:"size,omitempty"`
@@ -30,8 +30,19 @@ type generateBody struct {
 	OutputFormat      string `json:"output_format,omitempty"`
 	OutputCompression *int   `json:"output_compression,omitempty"`
 	Moderation        string `json:"moderation,omitempty"`
-	ResponseFormat    string `json:"response_format,omitempty"`
-	Stream            bool   `json:"stream,omitempty"`
+}
+
+func newImageFields(o ImageOptions) imageFields {
+	return imageFields{Model: o.Model, N: o.N, Size: o.Size, Quality: o.Quality, Background: o.Background,
+		OutputFormat: o.OutputFormat, OutputCompression: o.OutputCompression, Moderation: o.Moderation}
+}
+
+// generateBody is CreateImageRequest.
+type generateBody struct {
+	Prompt string `json:"prompt"`
+	imageFields
+	ResponseFormat string `json:"response_format,omitempty"`
+	Stream         bool   `json:"stream,omitempty"`
 	// PartialImages is sent with every stream, 0 included: 0 asks for
 	// the final image alone.
 	PartialImages *int   `json:"partial_images,omitempty"`
@@ -40,9 +51,8 @@ type generateBody struct {
 
 func newGenerateBody(req GenerateRequest) generateBody {
 	o := req.ImageOptions
-	b := generateBody{Prompt: req.Prompt, Model: o.Model, N: o.N, Size: o.Size, Quality: o.Quality,
-		Background: o.Background, OutputFormat: o.OutputFormat, OutputCompression: o.OutputCompression,
-		Moderation: o.Moderation, ResponseFormat: o.ResponseFormat, Stream: o.Stream, Complexity: o.Complexity}
+	b := generateBody{Prompt: req.Prompt, imageFields: newImageFields(o),
+		ResponseFormat: o.ResponseFormat, Stream: o.Stream, Complexity: o.Complexity}
 	if o.Stream {
 		b.PartialImages = &o.PartialImages
 	}

@@ -1,7 +1,6 @@
 package api
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"net/http"
@@ -133,14 +132,9 @@ func (c *Client) readChatStream(ctx context.Context, resp *http.Response, model 
 	defer func() { res.Content, res.Reasoning = text.String(), thinking.String() }()
 	done := false
 	for {
-		data, ok := events.next()
+		data, ok := events.event(ctx)
 		if !ok {
 			break
-		}
-		progressed(ctx)
-		data = bytes.TrimSpace(data)
-		if len(data) == 0 {
-			continue
 		}
 		if string(data) == "[DONE]" {
 			done = true

@@ -19,6 +19,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/tidwall/gjson"
+
 	"easel/internal/catalogue"
 )
 
@@ -340,6 +342,33 @@ func (c *Client) send(ctx context.Context, r request) (*http.Response, error) {
 		req.Header.Set("Authorization", "Bearer "+c.cfg.APIKey)
 	}
 	return c.http.Do(req)
+}
+
+// jsonAnswer sends r and reads its JSON answer, of at most limit bytes
+// (a model list, a batch, a file's record); notJSON says what the answer
+// should have been when it is not JSON. r's overall deadline is the
+// first byte's when it has none of its own: such an answer is small.
+func (c *Client) jsonAnswer(ctx context.Context, r request, limit int64, notJSON string) ([]byte, http.Header, error) {
+	if r.overall == 0 {
+		r.overall = c.cfg.FirstByteTimeout
+	}
+	resp, rctx, cancel, err := c.call(ctx, r)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer cancel()
+	defer resp.Body.Close()
+	if isWebPage(resp) {
+		return nil, nil, webPage(resp)
+	}
+	body, err := readBody(resp.Body, resp.ContentLength, limit)
+	if err != nil {
+		return nil, nil, c.readErr(rctx, err, "")
+	}
+	if !gjson.ValidBytes(body) {
+		return nil, nil, badResponse(notJSON, nil, resp.Header)
+	}
+	return body, resp.Header, nil
 }
 
 // notImplementedHint says which of Easel's requests the service does not

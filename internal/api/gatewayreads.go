@@ -84,7 +84,7 @@ type TokenUsage struct {
 
 // GatewayStatus asks /api/status.
 func (c *Client) GatewayStatus(ctx context.Context) (GatewayStatus, error) {
-	body, err := c.console(ctx, "/api/status")
+	body, err := c.getJSON(ctx, console(c.cfg.BaseURL, "/api/status"), MaxConsoleBody)
 	if err != nil {
 		return GatewayStatus{}, err
 	}
@@ -117,7 +117,7 @@ func (c *Client) GatewayStatus(ctx context.Context) (GatewayStatus, error) {
 
 // GatewayPricing asks /api/pricing.
 func (c *Client) GatewayPricing(ctx context.Context) (GatewayPricing, error) {
-	body, err := c.console(ctx, "/api/pricing")
+	body, err := c.getJSON(ctx, console(c.cfg.BaseURL, "/api/pricing"), MaxConsoleBody)
 	if err != nil {
 		return GatewayPricing{}, err
 	}
@@ -172,7 +172,7 @@ func (c *Client) GatewayPricing(ctx context.Context) (GatewayPricing, error) {
 
 // TokenUsage asks /api/usage/token/ what this key may still spend.
 func (c *Client) TokenUsage(ctx context.Context) (TokenUsage, error) {
-	body, err := c.console(ctx, "/api/usage/token/")
+	body, err := c.getJSON(ctx, console(c.cfg.BaseURL, "/api/usage/token/"), MaxConsoleBody)
 	if err != nil {
 		return TokenUsage{}, err
 	}
@@ -243,14 +243,14 @@ func within(v, lo, hi float64) bool {
 	return !math.IsNaN(v) && !math.IsInf(v, 0) && v >= lo && v <= hi
 }
 
-// console GETs path at the root of the base URL's origin and returns its
-// JSON body (getJSON).
-func (c *Client) console(ctx context.Context, path string) ([]byte, error) {
-	u, err := url.Parse(c.cfg.BaseURL)
-	if err != nil {
-		return nil, ErrNotOffered
+// console is a GET of path at the root of base's origin, where a
+// gateway's own pages read their figures.
+func console(base, path string) request {
+	r := request{method: http.MethodGet, path: path}
+	if u, err := url.Parse(base); err == nil {
+		r.root = u.Scheme + "://" + u.Host
 	}
-	return c.getJSON(ctx, request{method: http.MethodGet, path: path, root: u.Scheme + "://" + u.Host}, MaxConsoleBody)
+	return r
 }
 
 // getJSON sends r, a GET of a figure the service may not serve, and
@@ -259,24 +259,15 @@ func (c *Client) console(ctx context.Context, path string) ([]byte, error) {
 // be reached now, or refuses the key, is returned as it is: ask later.
 func (c *Client) getJSON(ctx context.Context, r request, limit int64) ([]byte, error) {
 	r.overall, r.firstByte = c.cfg.FirstByteTimeout, c.cfg.FirstByteTimeout
-	resp, _, cancel, err := c.call(ctx, r)
-	if err != nil {
-		var e *Error
-		if errors.As(err, &e) && (e.Kind == KindNetwork || e.Kind == KindTimeout || e.Kind == KindRateLimited || e.Kind == KindCancelled || e.Kind == KindAuth) {
-			return nil, err
-		}
-		return nil, ErrNotOffered
+	body, _, err := c.jsonAnswer(ctx, r, limit, "")
+	if err == nil {
+		return body, nil
 	}
-	defer cancel()
-	defer resp.Body.Close()
-	if isWebPage(resp) {
-		return nil, ErrNotOffered
+	var e *Error
+	if errors.As(err, &e) && (e.Kind == KindNetwork || e.Kind == KindTimeout || e.Kind == KindRateLimited || e.Kind == KindCancelled || e.Kind == KindAuth) {
+		return nil, err
 	}
-	body, err := readBody(resp.Body, resp.ContentLength, limit)
-	if err != nil || !gjson.ValidBytes(body) {
-		return nil, ErrNotOffered
-	}
-	return body, nil
+	return nil, ErrNotOffered
 }
 
 // MaxConsoleBody bounds a console answer: a pricing list of a few

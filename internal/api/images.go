@@ -242,12 +242,21 @@ func undecodedOnly(res *ImageResult, resp *http.Response) (*ImageResult, error) 
 	return nil, e
 }
 
-// previewFormat is a preview's format, read from its header; ok is false
-// for one that is no picture or claims more pixels than Easel decodes:
-// a preview is a courtesy, dropped rather than failed.
-func previewFormat(img []byte) (string, bool) {
+// preview decodes the next preview and reads its format from its
+// header; ok is false for one more than the asked number (shown counts
+// those already handed on), one that does not decode, is no picture or
+// claims more pixels than Easel decodes: a preview is a courtesy,
+// dropped rather than failed.
+func preview(shown, asked int, decode func() ([]byte, error)) (img []byte, format string, ok bool) {
+	if shown >= asked {
+		return nil, "", false
+	}
+	img, err := decode()
+	if err != nil {
+		return nil, "", false
+	}
 	format, w, h, err := imageio.SniffImage(img)
-	return format, err == nil && imageio.CheckPixels(w, h) == nil
+	return img, format, err == nil && imageio.CheckPixels(w, h) == nil
 }
 
 // checkedImage reads an image's format and size from its header and
@@ -328,13 +337,11 @@ func (c *Client) readImageStream(ctx context.Context, resp *http.Response, model
 	previews := 0
 	defer func() { res.Previews = previews }()
 	for {
-		data, ok := events.next()
+		data, ok := events.event(ctx)
 		if !ok {
 			break
 		}
-		progressed(ctx)
-		data = bytes.TrimSpace(data)
-		if len(data) == 0 || string(data) == "[DONE]" {
+		if string(data) == "[DONE]" {
 			continue
 		}
 		w, err := parseWire(data)
@@ -351,16 +358,7 @@ func (c *Client) readImageStream(ctx context.Context, resp *http.Response, model
 			// A preview is a courtesy: one that is broken, too large or
 			// more than were asked for is dropped, and the job goes on to
 			// its final image.
-			if previews >= want.previews {
-				res.DroppedPreviews++
-				continue
-			}
-			img, err := w.image(ev.Get("b64_json"))
-			if err != nil {
-				res.DroppedPreviews++
-				continue
-			}
-			format, ok := previewFormat(img)
+			img, format, ok := preview(previews, want.previews, func() ([]byte, error) { return w.image(ev.Get("b64_json")) })
 			if !ok {
 				res.DroppedPreviews++
 				continue

@@ -21,26 +21,14 @@ func (c *Client) Models(ctx context.Context) (out []Model, err error) {
 		fitTooLong(err, "models")
 		err = c.scrub.err(err)
 	}()
-	resp, rctx, cancel, err := c.call(ctx, request{method: http.MethodGet, path: "models",
-		overall: c.cfg.FirstByteTimeout, firstByte: c.cfg.FirstByteTimeout})
+	body, header, err := c.jsonAnswer(ctx, request{method: http.MethodGet, path: "models", firstByte: c.cfg.FirstByteTimeout},
+		c.limitFor("models"), catalogue.T("the model list is not complete JSON"))
 	if err != nil {
 		return nil, err
 	}
-	defer cancel()
-	defer resp.Body.Close()
-	if isWebPage(resp) {
-		return nil, webPage(resp)
-	}
-	body, err := readBody(resp.Body, resp.ContentLength, c.limitFor("models"))
-	if err != nil {
-		return nil, c.readErr(rctx, err, "")
-	}
-	if !gjson.ValidBytes(body) {
-		return nil, badResponse(catalogue.T("the model list is not complete JSON"), nil, resp.Header)
-	}
 	data := gjson.GetBytes(body, "data")
 	if !data.IsArray() {
-		return nil, badResponse(catalogue.T("the answer holds no model list"), nil, resp.Header)
+		return nil, badResponse(catalogue.T("the answer holds no model list"), nil, header)
 	}
 	for _, m := range data.Array() {
 		// A name is shown and sent back as it is: cleaned of anything a

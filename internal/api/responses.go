@@ -1,7 +1,6 @@
 package api
 
 import (
-	"bytes"
 	"context"
 	"encoding/base64"
 	"errors"
@@ -223,13 +222,11 @@ func (c *Client) readResponseStream(ctx context.Context, resp *http.Response, o 
 	events := newSSEReader(resp.Body, c.cfg.MaxResponse)
 	st := &turnStream{res: &ImageResult{Streamed: true}}
 	for {
-		data, ok := events.next()
+		data, ok := events.event(ctx)
 		if !ok {
 			break
 		}
-		progressed(ctx)
-		data = bytes.TrimSpace(data)
-		if len(data) == 0 || !gjson.ValidBytes(data) {
+		if !gjson.ValidBytes(data) {
 			continue // [DONE], keep-alives
 		}
 		if e := st.take(gjson.ParseBytes(data), o, onPartial); e.Exists() && e.Type != gjson.Null {
@@ -303,16 +300,7 @@ func (res *ImageResult) streamPreview(ev gjson.Result, o ImageOptions, onPartial
 	if !b64.Exists() {
 		b64 = ev.Get("b64_json")
 	}
-	if res.Previews >= o.PartialImages {
-		res.DroppedPreviews++
-		return
-	}
-	img, err := base64.StdEncoding.DecodeString(b64.String())
-	if err != nil {
-		res.DroppedPreviews++
-		return
-	}
-	format, ok := previewFormat(img)
+	img, format, ok := preview(res.Previews, o.PartialImages, func() ([]byte, error) { return base64.StdEncoding.DecodeString(b64.String()) })
 	if !ok {
 		res.DroppedPreviews++
 		return

@@ -3,6 +3,7 @@ package api
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"errors"
 	"io"
 )
@@ -63,6 +64,22 @@ func (l *lineEndings) Read(p []byte) (int, error) {
 // off by the end of the stream is dropped: it may be incomplete. An event
 // of one long data line (an image's megabytes of base64) is returned in
 // the buffer the line was read into, never copied again.
+// event is the next event's data with its white space trimmed, empty
+// ones skipped; every event, a keep-alive too, tells the idle watch that
+// the service is still there.
+func (s *sseReader) event(ctx context.Context) ([]byte, bool) {
+	for {
+		data, ok := s.next()
+		if !ok {
+			return nil, false
+		}
+		progressed(ctx)
+		if data = bytes.TrimSpace(data); len(data) > 0 {
+			return data, true
+		}
+	}
+}
+
 func (s *sseReader) next() ([]byte, bool) {
 	s.data = s.data[:0]
 	var single []byte // the event's only data line, when it owns its buffer

@@ -4,7 +4,9 @@
 package atomicfile
 
 import (
+	"errors"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 )
@@ -31,6 +33,24 @@ func WriteMode(path string, data []byte, mode os.FileMode) error {
 // processes choosing the same name therefore never overwrite each other.
 func WriteNew(path string, data []byte) error {
 	return place(path, data, 0o600, link, true)
+}
+
+// WriteFree writes data as WriteNew does under the first free one of
+// tries names in dir (name(0), name(1), …): a name taken by an earlier
+// run, another process at the same moment or a planted link is passed
+// over, never replaced. It returns the path written, or the first name's
+// with an error for which errors.Is(err, fs.ErrExist) holds when every
+// one was taken.
+func WriteFree(dir string, tries int, name func(i int) string, data []byte) (string, error) {
+	for i := range tries {
+		path := filepath.Join(dir, name(i))
+		err := WriteNew(path, data)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		return path, err
+	}
+	return filepath.Join(dir, name(0)), fs.ErrExist
 }
 
 // WriteNewUnsynced is WriteNew with the file's mode and without syncing,

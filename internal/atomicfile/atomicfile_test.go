@@ -87,3 +87,28 @@ func TestWriteNewNeverWritesThroughALink(t *testing.T) {
 		t.Errorf("files left: %v", entries)
 	}
 }
+
+func TestWriteFreePassesOverTakenNamesAndLinks(t *testing.T) {
+	dir := t.TempDir()
+	name := func(i int) string { return []string{"a.png", "a-2.png", "a-3.png"}[i] }
+	if err := os.WriteFile(filepath.Join(dir, "a.png"), []byte("earlier"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(dir, "target"), filepath.Join(dir, "a-2.png")); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	path, err := WriteFree(dir, 3, name, []byte("new"))
+	if err != nil || path != filepath.Join(dir, "a-3.png") {
+		t.Fatalf("WriteFree = %q, %v; want a-3.png", path, err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "a.png")); string(b) != "earlier" {
+		t.Errorf("the taken name was replaced: %q", b)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "target")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the link was written through: %v", err)
+	}
+	path, err = WriteFree(dir, 3, name, []byte("more"))
+	if !errors.Is(err, fs.ErrExist) || path != filepath.Join(dir, "a.png") {
+		t.Errorf("every name taken: WriteFree = %q, %v; want a.png and ErrExist", path, err)
+	}
+}

@@ -2,11 +2,9 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"image"
-	"io/fs"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -462,19 +460,14 @@ func keepFile(dir, name, ext string, data []byte) (string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", fmt.Errorf(catalogue.T("cannot create %s: %w"), dir, err)
 	}
-	for n := 1; n < 10000; n++ {
-		path := filepath.Join(dir, name+ext)
-		if n > 1 {
-			path = filepath.Join(dir, fmt.Sprintf("%s-%d%s", name, n, ext))
+	path, err := atomicfile.WriteFree(dir, 9999, func(i int) string {
+		if i == 0 {
+			return name + ext
 		}
-		err := atomicfile.WriteNew(path, data)
-		if errors.Is(err, fs.ErrExist) {
-			continue
-		}
-		if err != nil {
-			return "", fmt.Errorf(catalogue.T("cannot write %s: %w"), path, err)
-		}
-		return path, nil
+		return fmt.Sprintf("%s-%d%s", name, i+1, ext)
+	}, data)
+	if err != nil {
+		return "", fmt.Errorf(catalogue.T("cannot write %s: %w"), path, err)
 	}
-	return "", fmt.Errorf(catalogue.T("cannot write %s: %w"), filepath.Join(dir, name+ext), fs.ErrExist)
+	return path, nil
 }

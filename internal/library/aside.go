@@ -43,19 +43,13 @@ func (l *Aside) Keep(data []byte, job string, n int) (string, error) {
 		return "", fmt.Errorf(catalogue.T("cannot create %s: %w"), dir, err)
 	}
 	stamp := time.Now().Format("20060102-150405")
-	for i := 0; i < 1000; i++ {
-		name := fmt.Sprintf("%s-%s-%d.bin", stamp, safeName(job), n+i)
-		path := filepath.Join(dir, name)
-		err := atomicfile.WriteNew(path, data)
-		if errors.Is(err, fs.ErrExist) {
-			continue
-		}
-		if err != nil {
-			return "", fmt.Errorf(catalogue.T("cannot write %s: %w"), path, err)
-		}
-		return path, nil
+	path, err := atomicfile.WriteFree(dir, 1000, func(i int) string {
+		return fmt.Sprintf("%s-%s-%d.bin", stamp, safeName(job), n+i)
+	}, data)
+	if err != nil {
+		return "", fmt.Errorf(catalogue.T("cannot write %s: %w"), path, err)
 	}
-	return "", fmt.Errorf(catalogue.T("cannot write %s: %w"), dir, fs.ErrExist)
+	return path, nil
 }
 
 // safeName keeps letters, digits and dashes of s.
