@@ -71,8 +71,8 @@ func (l *statusLine) refreshSpend(askService bool) {
 		ctx, cancel := context.WithTimeout(window, 30*time.Second)
 		defer cancel()
 		now := time.Now()
-		b, _ := spend.Balance(ctx, lib, p, asker, now)
-		s, err := spend.Summarise(ctx, lib, p, b, now)
+		b, _ := spend.Balance(ctx, lib.Ledger(), p, asker, now)
+		s, err := spend.Summarise(ctx, lib.Ledger(), p, b, now)
 		l.s.bridge.Do(func() {
 			if err != nil || session.Current().ID != p.ID {
 				return

@@ -83,7 +83,7 @@ func LedgerOf(lib *library.Library) Ledger {
 	if lib == nil {
 		return nil
 	}
-	return spend.Ledger{Lib: lib}
+	return spend.Ledger{Books: lib.Ledger()}
 }
 
 // Run asks client for the reply and keeps it in store, what it may have

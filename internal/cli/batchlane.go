@@ -98,7 +98,7 @@ func (m memory) follow(ctx context.Context, env Env, lane *batchlane.Lane, p con
 	files := newFolder(env, rec.Out, numbered("batch-"+rec.ID))
 	files.gallery = saver.Library{Lib: m.lib}
 	journal := &cliJournal{files: files, leave: map[string]bool{}, holds: map[string]func(){}, lib: saver.Journal{Lib: m.lib, Owner: library.OwnerCLI}}
-	runner := jobs.New(nil, files, nil, jobs.Options{Journal: journal, Memory: m.lib.Memory(), Ledger: spend.Ledger{Lib: m.lib}})
+	runner := jobs.New(nil, files, nil, jobs.Options{Journal: journal, Memory: m.lib.Memory(), Ledger: spend.Ledger{Books: m.lib.Ledger()}})
 	land := batchlane.Through(runner, func(req *jobs.Request) { req.Prices = p.Prices })
 	last := ""
 	rec, err := lane.Follow(ctx, rec.ID, land, func(pr batchlane.Progress) {

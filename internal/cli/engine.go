@@ -61,7 +61,7 @@ func (m memory) send(ctx context.Context, env Env, c *api.Client, p config.Profi
 	opts := jobs.Options{Journal: journal}
 	if m.lib != nil {
 		journal.lib = saver.Journal{Lib: m.lib, Owner: library.OwnerCLI}
-		opts.Memory, opts.Ledger, opts.Threads = m.lib.Memory(), spend.Ledger{Lib: m.lib}, m.lib.Lineage()
+		opts.Memory, opts.Ledger, opts.Threads = m.lib.Memory(), spend.Ledger{Books: m.lib.Ledger()}, m.lib.Lineage()
 	}
 	if req.Continues != 0 && m.lib != nil {
 		// A turn of a thread is a gallery picture: the thread is the
@@ -71,7 +71,7 @@ func (m memory) send(ctx context.Context, env Env, c *api.Client, p config.Profi
 	runner := jobs.New(nil, files, nil, opts)
 	if m.lib != nil {
 		actx, cancel := context.WithTimeout(ctx, 10*time.Second)
-		spend.Anchor(actx, m.lib, p, c, time.Now())
+		spend.Anchor(actx, m.lib.Ledger(), p, c, time.Now())
 		cancel()
 	}
 	all := &api.ImageResult{}

@@ -136,7 +136,7 @@ func runGen(ctx context.Context, args []string, env Env) (err error) {
 	mem.retryRefused = f.retryRefused
 	defer mem.close()
 	req := api.GenerateRequest{Prompt: f.prompt, ImageOptions: f.options()}
-	est := spend.WithHistory(ctx, mem.lib, spend.Image(mem.keyTable(ctx, p, c), &req, nil))
+	est := spend.WithHistory(ctx, mem.lib.Ledger(), spend.Image(mem.keyTable(ctx, p, c), &req, nil))
 	if f.estimate {
 		fmt.Fprintln(env.Stdout, est)
 		return nil

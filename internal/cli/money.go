@@ -34,13 +34,13 @@ func runBalance(ctx context.Context, args []string, env Env) error {
 	}
 	defer lib.Close()
 	now := time.Now()
-	spend.FreshUsage(ctx, lib, p, c, now)
-	st, berr := spend.Balance(ctx, lib, p, c, now)
-	sum, err := spend.Summarise(ctx, lib, p, st, now)
+	spend.FreshUsage(ctx, lib.Ledger(), p, c, now)
+	st, berr := spend.Balance(ctx, lib.Ledger(), p, c, now)
+	sum, err := spend.Summarise(ctx, lib.Ledger(), p, st, now)
 	if err != nil {
 		return err
 	}
-	f, _ := spend.Facts(ctx, lib, p, nil, now)
+	f, _ := spend.Facts(ctx, lib.Ledger(), p, nil, now)
 	rate, from := spend.KeyRate(p, p.UsingGroup(), f)
 	rateLine := catalogue.F("%s: group rate ×%s (%s).", spend.KeyLabel(p.UsingGroup()), spend.FormatRate(rate), spend.RateSourceText(from))
 	if *asJSON {
@@ -223,7 +223,7 @@ func reconcile(ctx context.Context, env Env, lib *library.Library, t *target) er
 	if err != nil {
 		return err
 	}
-	r, err := spend.Reconcile(ctx, lib, p, c, time.Now())
+	r, err := spend.Reconcile(ctx, lib.Ledger(), p, c, time.Now())
 	if err != nil {
 		return err
 	}

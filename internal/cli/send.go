@@ -43,7 +43,7 @@ func (m memory) keyTable(ctx context.Context, p config.Profile, c *api.Client) p
 	if c != nil {
 		reader = c
 	}
-	f, _ := spend.Facts(ctx, m.lib, p, reader, time.Now())
+	f, _ := spend.Facts(ctx, m.lib.Ledger(), p, reader, time.Now())
 	return spend.KeyTable(p, f)
 }
 
@@ -54,7 +54,7 @@ func (m memory) keyTable(ctx context.Context, p config.Profile, c *api.Client) p
 func (m memory) settle(ctx context.Context, env Env, p config.Profile, c *api.Client, entry int64) {
 	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()
-	spend.Settle(rctx, m.lib, p, c, time.Now())
+	spend.Settle(rctx, m.lib.Ledger(), p, c, time.Now())
 	if entry == 0 {
 		return
 	}
@@ -98,7 +98,7 @@ func noticeCutOff(ctx context.Context, env Env) {
 	profiles, _ := loadProfiles(env)
 	for _, j := range cut {
 		p, _ := profiles.Find(j.Profile)
-		c, _, lerr := spend.Ledger{Lib: lib}.CutOff(ctx, p.Prices, j)
+		c, _, lerr := spend.Ledger{Books: lib.Ledger()}.CutOff(ctx, p.Prices, j)
 		if lerr != nil {
 			slog.Error("ledger: a cut-off job could not be written", "job", j.Job, "err", lerr)
 		}
@@ -133,7 +133,7 @@ func promptOf(j library.Journalled) string {
 func (m memory) refusal(ctx context.Context, env Env, p config.Profile, model string, err error) error {
 	var e *api.Error
 	if errors.As(err, &e) {
-		spend.Ledger{Lib: m.lib}.Reword(ctx, p.ID, p.UsingGroup(), e)
+		spend.Ledger{Books: m.lib.Ledger()}.Reword(ctx, p.ID, p.UsingGroup(), e)
 	}
 	return groupHint(ctx, env, p, model, err)
 }

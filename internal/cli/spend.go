@@ -38,7 +38,7 @@ func (m memory) withinBudget(ctx context.Context, p config.Profile, est pricing.
 	if m.lib == nil || anyway {
 		return nil
 	}
-	v, err := spend.Ledger{Lib: m.lib}.Check(ctx, p, est, time.Now())
+	v, err := spend.Ledger{Books: m.lib.Ledger()}.Check(ctx, p, est, time.Now())
 	if err != nil || !v.Over {
 		return nil
 	}
@@ -55,14 +55,14 @@ func (m memory) chargeChat(ctx context.Context, env Env, p config.Profile, req a
 	if err != nil && ctx.Err() == nil {
 		chatreply.LogFailure(p.ID, req.Model, err)
 	}
-	if err != nil && (spend.Ledger{Lib: m.lib}).Judge(ctx, p.ID, p.UsingGroup(), x) == gateway.NotBilled {
+	if err != nil && (spend.Ledger{Books: m.lib.Ledger()}).Judge(ctx, p.ID, p.UsingGroup(), x) == gateway.NotBilled {
 		return
 	}
 	var usage *api.Usage
 	if res != nil {
 		usage = res.Usage
 	}
-	_, lerr := spend.Ledger{Lib: m.lib}.ChatRequest(context.WithoutCancel(ctx), p.Prices, p.ID, p.UsingGroup(), req, usage, spend.Outcome(err, ctx.Err() != nil))
+	_, lerr := spend.Ledger{Books: m.lib.Ledger()}.ChatRequest(context.WithoutCancel(ctx), p.Prices, p.ID, p.UsingGroup(), req, usage, spend.Outcome(err, ctx.Err() != nil))
 	if lerr != nil {
 		fmt.Fprintln(env.Stderr, "easel: "+catalogue.F("the cost could not be written down: %v", lerr))
 	}
@@ -103,7 +103,7 @@ func runSpend(ctx context.Context, args []string, env Env) error {
 		if *amount == "" {
 			return usageErr(env, catalogue.T("--correct needs --amount: what the entry really cost"))
 		}
-		if err := spend.Correct(ctx, lib, *correct, *amount, *why, time.Now()); err != nil {
+		if err := spend.Correct(ctx, lib.Ledger(), *correct, *amount, *why, time.Now()); err != nil {
 			return err
 		}
 		fmt.Fprintln(env.Stdout, catalogue.F("Entry %d corrected; what Easel wrote is kept beside it.", *correct))
@@ -208,12 +208,12 @@ func settleBeforeTotals(ctx context.Context, env Env, lib *library.Library, t *t
 	if err != nil {
 		return
 	}
-	if f, known := spend.Facts(ctx, lib, p, nil, time.Now()); !known || !spend.Settles(f) {
+	if f, known := spend.Facts(ctx, lib.Ledger(), p, nil, time.Now()); !known || !spend.Settles(f) {
 		return
 	}
 	sctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	spend.Settle(sctx, lib, p, c, time.Now())
+	spend.Settle(sctx, lib.Ledger(), p, c, time.Now())
 }
 
 // profileNames are the profiles' names by id, for totals by profile.

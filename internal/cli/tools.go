@@ -182,7 +182,7 @@ func sendEdit(ctx context.Context, env Env, f *imageFlags, c *api.Client, p conf
 	mem := openMemory(env)
 	mem.retryRefused = f.retryRefused
 	defer mem.close()
-	est := spend.WithHistory(ctx, mem.lib, spend.Image(mem.keyTable(ctx, p, c), nil, req))
+	est := spend.WithHistory(ctx, mem.lib.Ledger(), spend.Image(mem.keyTable(ctx, p, c), nil, req))
 	if f.estimate {
 		fmt.Fprintln(env.Stdout, est)
 		return nil, nil

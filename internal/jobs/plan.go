@@ -25,6 +25,15 @@ type Plan struct {
 	Verdict  spend.Verdict
 }
 
+// Books are what a plan reads: the ledger (the estimate's history, the
+// budget, the gateway's figures) and the memory of what the service
+// honours. *library.Library has both; a nil one, or nil stores, is no
+// gallery.
+type Books interface {
+	Ledger() *library.Ledger
+	Memory() *library.Memory
+}
+
 // ReadPlan reads the plan of reqs, sent together (a batch is judged
 // whole), on profile p's key in use: the memory is read for the first
 // request's model and endpoint. Without a gallery only the estimate is
@@ -32,14 +41,19 @@ type Plan struct {
 // ledger leaves that part of the plan empty (nothing refused, within the
 // budget) and is returned beside it: a plan never stops a request the
 // user asked for by itself failing.
-func ReadPlan(ctx context.Context, lib *library.Library, p config.Profile, reqs ...Request) (Plan, error) {
+func ReadPlan(ctx context.Context, books Books, p config.Profile, reqs ...Request) (Plan, error) {
 	var plan Plan
 	if len(reqs) == 0 {
 		return plan, nil
 	}
+	var ledger *library.Ledger
+	var memory *library.Memory
+	if books != nil {
+		ledger, memory = books.Ledger(), books.Memory()
+	}
 	table := p.Prices
-	if lib != nil {
-		f, _, _ := lib.Ledger().GatewayFacts(ctx, p.ID, p.UsingGroup())
+	if ledger != nil {
+		f, _, _ := ledger.GatewayFacts(ctx, p.ID, p.UsingGroup())
 		table = spend.KeyTable(p, f)
 	}
 	for i, r := range reqs {
@@ -50,17 +64,17 @@ func ReadPlan(ctx context.Context, lib *library.Library, p config.Profile, reqs 
 			plan.Estimate = plan.Estimate.Plus(est)
 		}
 	}
-	if lib == nil {
+	if ledger == nil || memory == nil {
 		return plan, nil
 	}
-	plan.Estimate = spend.WithHistory(ctx, lib, plan.Estimate)
+	plan.Estimate = spend.WithHistory(ctx, ledger, plan.Estimate)
 	first := reqs[0]
 	o, edit := first.Options(), first.Edit != nil
-	known, err := lib.Memory().Known(ctx, library.KeyFor(p.ID, p.UsingGroup(), o.Model, edit))
+	known, err := memory.Known(ctx, library.KeyFor(p.ID, p.UsingGroup(), o.Model, edit))
 	if err == nil {
 		plan.Advice = honesty.Advise(known, o, edit, edit && first.Edit.Mask != nil)
 	}
-	verdict, verr := spend.Ledger{Lib: lib}.Check(ctx, p, plan.Estimate, time.Now())
+	verdict, verr := spend.Ledger{Books: ledger}.Check(ctx, p, plan.Estimate, time.Now())
 	if verr == nil {
 		plan.Verdict = verdict
 	}

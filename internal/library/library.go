@@ -321,13 +321,23 @@ func (l *Library) SaveErr() error { return l.saveErr }
 func (l *Library) Root() string { return l.root }
 
 // Ledger is the gallery's record of spend (see Ledger).
-func (l *Library) Ledger() *Ledger { return l.ledger }
+func (l *Library) Ledger() *Ledger {
+	if l == nil {
+		return nil // no gallery: the callers price and keep no books
+	}
+	return l.ledger
+}
 
 // Journal is the record of image jobs under way (see Journal).
 func (l *Library) Journal() *Journal { return l.journal }
 
 // Memory is what Easel has learnt of each service (see Memory).
-func (l *Library) Memory() *Memory { return l.memory }
+func (l *Library) Memory() *Memory {
+	if l == nil {
+		return nil // no gallery: nothing is remembered
+	}
+	return l.memory
+}
 
 // Notices are what the user should know about the library as it opened:
 // whole sentences for the window's banner and the command line.

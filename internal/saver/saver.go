@@ -26,7 +26,7 @@ import (
 // job's events. The command line runs the same runner with its own
 // saver (a folder) and journal owner (internal/cli).
 func Runner(lib *library.Library, listen func(jobs.Event)) *jobs.Runner {
-	return jobs.New(nil, Library{Lib: lib}, listen, jobs.Options{Memory: lib.Memory(), Journal: Journal{Lib: lib}, Ledger: spend.Ledger{Lib: lib}, Threads: lib.Lineage()})
+	return jobs.New(nil, Library{Lib: lib}, listen, jobs.Options{Memory: lib.Memory(), Journal: Journal{Lib: lib}, Ledger: spend.Ledger{Books: lib.Ledger()}, Threads: lib.Lineage()})
 }
 
 // Library stores a job's images in a library.
@@ -220,7 +220,7 @@ func (j Journal) Interrupted(ctx context.Context, prices func(profile string) pr
 			out = append(out, j.leftByBatch(ctx, f))
 			continue
 		}
-		if _, _, lerr := (spend.Ledger{Lib: j.Lib}).CutOff(ctx, prices(f.Profile), f); lerr != nil {
+		if _, _, lerr := (spend.Ledger{Books: j.Lib.Ledger()}).CutOff(ctx, prices(f.Profile), f); lerr != nil {
 			slog.Warn("ledger: a job a kill cut off could not be written down", "job", f.Job, "err", lerr)
 		}
 		req := jobs.Request{Profile: f.Profile, Group: f.Group, Generate: f.Generate, Edit: f.Edit, Parents: f.Parents, Continues: f.Continues,

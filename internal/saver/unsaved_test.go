@@ -66,7 +66,7 @@ func TestADiskThatFillsWhileSavingLosesNothing(t *testing.T) {
 		mu.Lock()
 		last = e
 		mu.Unlock()
-	}, jobs.Options{Journal: Journal{Lib: lib}, Ledger: spend.Ledger{Lib: lib}})
+	}, jobs.Options{Journal: Journal{Lib: lib}, Ledger: spend.Ledger{Books: lib.Ledger()}})
 	id, err := r.Submit(jobs.Request{Profile: "demo", Prices: pricing.Table{},
 		Generate: &api.GenerateRequest{Prompt: "two paid foxes", ImageOptions: api.ImageOptions{Model: "gpt-image-1", N: 2, Quality: "low", Size: "1024x1024"}}})
 	if err != nil {

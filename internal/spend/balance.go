@@ -108,12 +108,12 @@ func (s Standing) Explain() string {
 // Facts are what the gateway in front of p's key in use said of money,
 // from the library, asked again of asker (when not nil) once they are
 // stale. A gateway that cannot be reached leaves what was known.
-func Facts(ctx context.Context, lib *library.Library, p config.Profile, asker gateway.Reader, now time.Time) (gateway.Facts, bool) {
-	if lib == nil {
+func Facts(ctx context.Context, books *library.Ledger, p config.Profile, asker gateway.Reader, now time.Time) (gateway.Facts, bool) {
+	if books == nil {
 		return gateway.Facts{}, false
 	}
 	group := p.UsingGroup()
-	f, known, err := lib.Ledger().GatewayFacts(ctx, p.ID, group)
+	f, known, err := books.GatewayFacts(ctx, p.ID, group)
 	f = f.Audit() // kept before the audit was, or before its bounds moved
 	if err != nil || asker == nil {
 		return f, known
@@ -122,7 +122,7 @@ func Facts(ctx context.Context, lib *library.Library, p config.Profile, asker ga
 	// the profile pointed at another gateway, is read afresh.
 	baseURL, keyID := strings.TrimRight(p.BaseURL, "/"), keyOf(asker)
 	f, mine := f.Of(baseURL, keyID)
-	f, known, mine = ofKey(ctx, lib, baseURL, keyID, f, known, mine)
+	f, known, mine = ofKey(ctx, books, baseURL, keyID, f, known, mine)
 	f.BaseURL, f.KeyID = baseURL, keyID
 	switch {
 	case !known || !mine || now.Sub(f.Checked) > gateway.PricesFresh:
@@ -145,8 +145,8 @@ func Facts(ctx context.Context, lib *library.Library, p config.Profile, asker ga
 	default:
 		return f, known
 	}
-	f = settleToUsage(ctx, lib, p, f, now)
-	_ = lib.Ledger().SetGatewayFacts(ctx, p.ID, group, f)
+	f = settleToUsage(ctx, books, p, f, now)
+	_ = books.SetGatewayFacts(ctx, p.ID, group, f)
 	return f, known
 }
 
@@ -154,11 +154,11 @@ func Facts(ctx context.Context, lib *library.Library, p config.Profile, asker ga
 // profile on the same gateway and key read, when there are any: one
 // cache and one count of console reads per key, whichever profile asks.
 // Else f as it was.
-func ofKey(ctx context.Context, lib *library.Library, baseURL, keyID string, f gateway.Facts, known, mine bool) (gateway.Facts, bool, bool) {
+func ofKey(ctx context.Context, books *library.Ledger, baseURL, keyID string, f gateway.Facts, known, mine bool) (gateway.Facts, bool, bool) {
 	if known && mine {
 		return f, known, mine
 	}
-	shared, ok, err := lib.Ledger().FactsOfKey(ctx, baseURL, keyID)
+	shared, ok, err := books.FactsOfKey(ctx, baseURL, keyID)
 	if err != nil || !ok {
 		return f, known, mine
 	}
@@ -176,23 +176,23 @@ func keyOf(asker gateway.Reader) string {
 
 // settleToUsage settles the key's ledger to its figure when f holds one
 // read at now.
-func settleToUsage(ctx context.Context, lib *library.Library, p config.Profile, f gateway.Facts, now time.Time) gateway.Facts {
+func settleToUsage(ctx context.Context, books *library.Ledger, p config.Profile, f gateway.Facts, now time.Time) gateway.Facts {
 	if f.Usage == nil || !f.UsageChecked.Equal(now) || f.Doubted(gateway.DoubtUnit, "") {
 		return f
 	}
-	return settle(ctx, lib, p, f, gateway.Reading{Used: f.Usage.Used, Unit: gateway.UnitQuota, At: now})
+	return settle(ctx, books, p, f, gateway.Reading{Used: f.Usage.Used, Unit: gateway.UnitQuota, At: now})
 }
 
 // FreshUsage reads again what p's key in use has used and has left, for
 // a person who asked (easel balance, --reconcile), whatever its age.
-func FreshUsage(ctx context.Context, lib *library.Library, p config.Profile, asker gateway.Reader, now time.Time) gateway.Facts {
-	f, known := Facts(ctx, lib, p, asker, now)
+func FreshUsage(ctx context.Context, books *library.Ledger, p config.Profile, asker gateway.Reader, now time.Time) gateway.Facts {
+	f, known := Facts(ctx, books, p, asker, now)
 	if !known || f.Kind != gateway.NewAPI || asker == nil || !f.UsageChecked.Before(now) {
 		return f
 	}
-	if f.ReadUsage(ctx, asker, now) == nil && lib != nil {
-		f = settleToUsage(ctx, lib, p, f, now)
-		_ = lib.Ledger().SetGatewayFacts(ctx, p.ID, p.UsingGroup(), f)
+	if f.ReadUsage(ctx, asker, now) == nil && books != nil {
+		f = settleToUsage(ctx, books, p, f, now)
+		_ = books.SetGatewayFacts(ctx, p.ID, p.UsingGroup(), f)
 	}
 	return f
 }
@@ -202,20 +202,20 @@ func FreshUsage(ctx context.Context, lib *library.Library, p config.Profile, ask
 // unless the service is remembered not to report one. When the service
 // cannot be reached the last figures it reported are used, with the
 // error.
-func Balance(ctx context.Context, lib *library.Library, p config.Profile, asker Asker, now time.Time) (Standing, error) {
-	if lib == nil {
+func Balance(ctx context.Context, books *library.Ledger, p config.Profile, asker Asker, now time.Time) (Standing, error) {
+	if books == nil {
 		return Standing{}, nil
 	}
 	var reader gateway.Reader
 	if asker != nil {
 		reader = asker
 	}
-	f, _ := Facts(ctx, lib, p, reader, now)
+	f, _ := Facts(ctx, books, p, reader, now)
 	if f.Usage != nil {
 		return keyStanding(f, p), nil
 	}
 	group := p.UsingGroup()
-	last, known, err := lib.Ledger().BalanceOf(ctx, p.ID, group)
+	last, known, err := books.BalanceOf(ctx, p.ID, group)
 	if err != nil {
 		return Standing{}, err
 	}
@@ -228,17 +228,17 @@ func Balance(ctx context.Context, lib *library.Library, p config.Profile, asker 
 		return Standing{State: Impossible, Source: SourceBilling, Checked: now}, nil
 	case errors.Is(err, api.ErrNoBalance):
 		b := library.Balance{Reported: false, Checked: now}
-		return Standing{}, lib.Ledger().SetBalance(ctx, p.ID, group, b)
+		return Standing{}, books.SetBalance(ctx, p.ID, group, b)
 	case err != nil:
 		return billingStanding(last, known, f, p), err
 	}
 	b := library.Balance{Reported: true, Credit: got.Credit, Used: got.Used, Checked: now}
 	if f.Kind == gateway.OneAPI && !bad(got.Used) {
 		// one-api's billing pair is the key's own figure, in dollars.
-		f = settle(ctx, lib, p, f, gateway.Reading{Used: got.Used, Unit: gateway.UnitDollars, At: now})
-		_ = lib.Ledger().SetGatewayFacts(ctx, p.ID, group, f)
+		f = settle(ctx, books, p, f, gateway.Reading{Used: got.Used, Unit: gateway.UnitDollars, At: now})
+		_ = books.SetGatewayFacts(ctx, p.ID, group, f)
 	}
-	return billingStanding(b, true, f, p), lib.Ledger().SetBalance(ctx, p.ID, group, b)
+	return billingStanding(b, true, f, p), books.SetBalance(ctx, p.ID, group, b)
 }
 
 // keyStanding reads a gateway's figures for one key.
@@ -342,9 +342,9 @@ type Summary struct {
 }
 
 // Summarise is p's summary now: today's spend, its cap and the balance.
-func Summarise(ctx context.Context, lib *library.Library, p config.Profile, balance Standing, now time.Time) (Summary, error) {
+func Summarise(ctx context.Context, books *library.Ledger, p config.Profile, balance Standing, now time.Time) (Summary, error) {
 	cur := p.Prices.Money(0).Currency
-	today, _, err := Ledger{Lib: lib}.Spent(ctx, p.ID, cur, now)
+	today, _, err := Ledger{Books: books}.Spent(ctx, p.ID, cur, now)
 	s := Summary{Today: pricing.Money{Amount: today, Currency: cur}, DailyCap: p.Budget.Daily, Currency: cur, Balance: balance}
 	return s, err
 }
@@ -477,10 +477,10 @@ type Reconciliation struct {
 
 // Reconcile reads Easel's figure for p's key in use and the gateway's
 // own (asked afresh of reader when it serves one).
-func Reconcile(ctx context.Context, lib *library.Library, p config.Profile, asker Asker, now time.Time) (Reconciliation, error) {
-	f := Settle(ctx, lib, p, asker, now)
+func Reconcile(ctx context.Context, books *library.Ledger, p config.Profile, asker Asker, now time.Time) (Reconciliation, error) {
+	f := Settle(ctx, books, p, asker, now)
 	cur := p.Prices.Money(0).Currency
-	billed, unsure, err := lib.Ledger().SpentByKey(ctx, p.ID, p.UsingGroup(), cur)
+	billed, unsure, err := books.SpentByKey(ctx, p.ID, p.UsingGroup(), cur)
 	if err != nil {
 		return Reconciliation{}, err
 	}
@@ -498,13 +498,13 @@ func Reconcile(ctx context.Context, lib *library.Library, p config.Profile, aske
 		r.Endpoint = "/v1/usage"
 	case f.Kind == gateway.OneAPI:
 		// one-api's billing pair counts the key's own use
-		if b, known, _ := lib.Ledger().BalanceOf(ctx, p.ID, p.UsingGroup()); known && b.Reported && !bad(b.Used) {
+		if b, known, _ := books.BalanceOf(ctx, p.ID, p.UsingGroup()); known && b.Reported && !bad(b.Used) {
 			r.Gateway, r.HasGateway, r.Checked = money(readingIn(f, gateway.UnitDollars, b.Used, cur, p)), true, b.Checked
 			r.Endpoint = "/dashboard/billing/usage"
 		}
 	}
 	if r.HasGateway {
-		waiting, _ := lib.Ledger().Unsettled(ctx, p.ID, p.UsingGroup(), cur, time.Time{}, now)
+		waiting, _ := books.Unsettled(ctx, p.ID, p.UsingGroup(), cur, time.Time{}, now)
 		r.Waiting = len(waiting)
 	}
 	return r, nil

@@ -20,7 +20,7 @@ func TestAChatIsPricedAtItsKeysRate(t *testing.T) {
 	ctx := context.Background()
 	req := api.ChatRequest{Model: "gpt-4.1", Messages: []api.Message{{Role: "user", Content: "hello"}}}
 	usage := &api.Usage{InputTokens: 10_000, OutputTokens: 2_000, TotalTokens: 12_000}
-	list, err := Ledger{Lib: lib}.ChatRequest(ctx, pricing.Table{}, "p-list", "", req, usage, "billed")
+	list, err := Ledger{Books: lib.Ledger()}.ChatRequest(ctx, pricing.Table{}, "p-list", "", req, usage, "billed")
 	if err != nil || !list.Priced || list.Amount.Amount <= 0 {
 		t.Fatalf("at list price: %+v, %v", list, err)
 	}
@@ -28,7 +28,7 @@ func TestAChatIsPricedAtItsKeysRate(t *testing.T) {
 	if err := lib.Ledger().SetGatewayFacts(ctx, "p-relay", "relay", f); err != nil {
 		t.Fatal(err)
 	}
-	relay, err := Ledger{Lib: lib}.ChatRequest(ctx, pricing.Table{}, "p-relay", "relay", req, usage, "billed")
+	relay, err := Ledger{Books: lib.Ledger()}.ChatRequest(ctx, pricing.Table{}, "p-relay", "relay", req, usage, "billed")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -53,12 +53,12 @@ func CheckLine(e library.Entry) string {
 // Correct reads an amount a person typed ("0", "0.17", "$0.17") and sets
 // entry id to it with why, through library.Correct's bounds; the window
 // and the command line both correct through it.
-func Correct(ctx context.Context, lib *library.Library, id int64, amount, why string, now time.Time) error {
+func Correct(ctx context.Context, books *library.Ledger, id int64, amount, why string, now time.Time) error {
 	v, err := ParseAmount(amount)
 	if err != nil {
 		return err
 	}
-	return lib.Ledger().Correct(ctx, id, v, strings.TrimSpace(why), now)
+	return books.Correct(ctx, id, v, strings.TrimSpace(why), now)
 }
 
 // ParseAmount reads an amount as a person types it: a number, with a

@@ -35,10 +35,10 @@ import (
 // settle moves f's anchor to reading r and settles the entries of p's
 // key in use written since the anchor before. It returns f with the new
 // anchor and any rate learnt; a failure leaves the anchor where it was.
-func settle(ctx context.Context, lib *library.Library, p config.Profile, f gateway.Facts, r gateway.Reading) gateway.Facts {
+func settle(ctx context.Context, books *library.Ledger, p config.Profile, f gateway.Facts, r gateway.Reading) gateway.Facts {
 	prev := f.Anchor
 	f.Anchor = &r
-	if lib == nil || prev == nil || prev.Unit != r.Unit || !r.At.After(prev.At) {
+	if books == nil || prev == nil || prev.Unit != r.Unit || !r.At.After(prev.At) {
 		return f
 	}
 	if r.Used < prev.Used {
@@ -46,7 +46,7 @@ func settle(ctx context.Context, lib *library.Library, p config.Profile, f gatew
 	}
 	cur := p.Prices.Money(0).Currency
 	delta := readingIn(f, r.Unit, r.Used-prev.Used, cur, p)
-	rows, err := lib.Ledger().Unsettled(ctx, p.ID, p.UsingGroup(), cur, prev.At, r.At)
+	rows, err := books.Unsettled(ctx, p.ID, p.UsingGroup(), cur, prev.At, r.At)
 	if err != nil {
 		f.Anchor = prev
 		return f
@@ -66,7 +66,7 @@ func settle(ctx context.Context, lib *library.Library, p config.Profile, f gatew
 		}
 		amounts[e.ID] = delta * share
 	}
-	if err := lib.Ledger().Settle(ctx, amounts, len(rows), r.At); err != nil {
+	if err := books.Settle(ctx, amounts, len(rows), r.At); err != nil {
 		f.Anchor = prev
 		return f
 	}
@@ -113,24 +113,24 @@ func Settles(f gateway.Facts) bool {
 // what the command line does after each request and before printing
 // what was spent, and the window's status bar as it refreshes. It
 // returns the facts as they stand after.
-func Settle(ctx context.Context, lib *library.Library, p config.Profile, asker Asker, now time.Time) gateway.Facts {
-	if lib == nil || asker == nil {
+func Settle(ctx context.Context, books *library.Ledger, p config.Profile, asker Asker, now time.Time) gateway.Facts {
+	if books == nil || asker == nil {
 		return gateway.Facts{}
 	}
-	f, known := Facts(ctx, lib, p, asker, now)
+	f, known := Facts(ctx, books, p, asker, now)
 	switch {
 	case !known:
 	case f.Kind == gateway.NewAPI:
-		f = FreshUsage(ctx, lib, p, asker, now)
+		f = FreshUsage(ctx, books, p, asker, now)
 	case f.Kind == gateway.OneAPI:
-		_, _ = Balance(ctx, lib, p, asker, now)
-		f, _ = Facts(ctx, lib, p, nil, now)
+		_, _ = Balance(ctx, books, p, asker, now)
+		f, _ = Facts(ctx, books, p, nil, now)
 	case f.Spent != nil && (f.Spent.At.Before(now) || f.Anchor == nil):
 		// sub2api: the key's charges in dollars, from /v1/usage.
 		if f.ReadSpent(ctx, asker, now) == nil && f.Spent != nil {
-			f = settle(ctx, lib, p, f, *f.Spent)
+			f = settle(ctx, books, p, f, *f.Spent)
 		}
-		_ = lib.Ledger().SetGatewayFacts(ctx, p.ID, p.UsingGroup(), f)
+		_ = books.SetGatewayFacts(ctx, p.ID, p.UsingGroup(), f)
 	}
 	return f
 }
@@ -148,11 +148,11 @@ func SettledLine(e library.Entry) string {
 // Anchor takes a first reading of the key's running figure where its
 // gateway keeps one and none was taken yet, so the first request after
 // it is settled exactly: what the command line does before it sends.
-func Anchor(ctx context.Context, lib *library.Library, p config.Profile, asker Asker, now time.Time) {
-	if lib == nil || asker == nil {
+func Anchor(ctx context.Context, books *library.Ledger, p config.Profile, asker Asker, now time.Time) {
+	if books == nil || asker == nil {
 		return
 	}
-	if f, known := Facts(ctx, lib, p, nil, now); known && Settles(f) && f.Anchor == nil {
-		Settle(ctx, lib, p, asker, now)
+	if f, known := Facts(ctx, books, p, nil, now); known && Settles(f) && f.Anchor == nil {
+		Settle(ctx, books, p, asker, now)
 	}
 }

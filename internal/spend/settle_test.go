@@ -47,7 +47,7 @@ func TestAnAliasIsEstimatedAtTheGatewaysPrice(t *testing.T) {
 		if model == "image-fast" {
 			gen.N = 1
 		}
-		c, err := Ledger{Lib: lib}.Image(ctx, Charge{Profile: "p", Group: "default", Generate: gen, Outcome: library.Cancelled, Verdict: gateway.MayBeBilled})
+		c, err := Ledger{Books: lib.Ledger()}.Image(ctx, Charge{Profile: "p", Group: "default", Generate: gen, Outcome: library.Cancelled, Verdict: gateway.MayBeBilled})
 		if err != nil {
 			t.Fatal(err)
 		}

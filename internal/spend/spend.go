@@ -48,11 +48,11 @@ func Options(t pricing.Table, o api.ImageOptions, prompt string, inputs int, fid
 // WithHistory is e with, for a request without a price whose model is
 // billed by usage, what its pictures cost in the requests the ledger
 // holds as billed: the range a designer can expect.
-func WithHistory(ctx context.Context, lib *library.Library, e pricing.Estimate) pricing.Estimate {
-	if e.Priced || e.ByUsage == nil || lib == nil {
+func WithHistory(ctx context.Context, books *library.Ledger, e pricing.Estimate) pricing.Estimate {
+	if e.Priced || e.ByUsage == nil || books == nil {
 		return e
 	}
-	low, high, n, err := lib.Ledger().PerPicture(ctx, e.Model, e.Currency)
+	low, high, n, err := books.PerPicture(ctx, e.Model, e.Currency)
 	if err == nil && n > 0 {
 		e.Before = &pricing.Seen{Low: low, High: high, N: n}
 	}
@@ -89,20 +89,20 @@ func (l Ledger) Judge(ctx context.Context, profile, group string, x gateway.Endi
 // quota may be used up, or it expired or was switched off (new-api
 // answers "Invalid token" for all of these).
 func (l Ledger) Reword(ctx context.Context, profile, group string, e *api.Error) {
-	if l.Lib == nil || e == nil || e.Kind != api.KindAuth {
+	if l.Books == nil || e == nil || e.Kind != api.KindAuth {
 		return
 	}
-	if worked, _ := l.Lib.Ledger().HasBilled(ctx, profile, group, time.Now().Add(-24*time.Hour)); worked {
+	if worked, _ := l.Books.HasBilled(ctx, profile, group, time.Now().Add(-24*time.Hour)); worked {
 		e.Hint = catalogue.T("The gateway now refuses this key, which worked earlier today: its quota may be used up, or it expired or was switched off. Check the key on the gateway's console.")
 	}
 }
 
 // kind is what the library knows the gateway in front of a key to be.
 func (l Ledger) kind(ctx context.Context, profile, group string) gateway.Kind {
-	if l.Lib == nil {
+	if l.Books == nil {
 		return gateway.Unknown
 	}
-	f, _, _ := l.Lib.Ledger().GatewayFacts(ctx, profile, group)
+	f, _, _ := l.Books.GatewayFacts(ctx, profile, group)
 	return f.Kind
 }
 
@@ -120,10 +120,10 @@ func Outcome(err error, cancelled bool) string {
 }
 
 // Ledger writes what requests cost into the library, each at the
-// prices its profile had when it was sent; a nil Lib writes nothing and
-// still prices.
+// prices its profile had when it was sent; with nil Books it writes
+// nothing and still prices.
 type Ledger struct {
-	Lib *library.Library
+	Books *library.Ledger
 }
 
 // Charged is what one request was written down as: its ledger entry and
@@ -208,8 +208,8 @@ func InLane(est pricing.Estimate, lane, model string) (pricing.Estimate, string)
 // profile's prices.
 func (l Ledger) Image(ctx context.Context, c Charge) (Charged, error) {
 	var facts gateway.Facts
-	if l.Lib != nil {
-		facts, _, _ = l.Lib.Ledger().GatewayFacts(ctx, c.Profile, c.Group)
+	if l.Books != nil {
+		facts, _, _ = l.Books.GatewayFacts(ctx, c.Profile, c.Group)
 	}
 	// The key pays its own group's rate, whatever table the job carried.
 	t, gen, edit, res := c.Prices.ForKey(keyRate(c.Prices, c.Group, facts)), c.Generate, c.Edit, c.Result
@@ -344,8 +344,8 @@ func answerCost(t pricing.Table, o api.ImageOptions, res *api.ImageResult) (floa
 // ("" the profile's own): priced at the rate that key pays, as an
 // image request is, and settled with the key's other rows.
 func (l Ledger) ChatRequest(ctx context.Context, t pricing.Table, profile, group string, req api.ChatRequest, usage *api.Usage, outcome string) (Charged, error) {
-	if l.Lib != nil {
-		facts, _, _ := l.Lib.Ledger().GatewayFacts(ctx, profile, group)
+	if l.Books != nil {
+		facts, _, _ := l.Books.GatewayFacts(ctx, profile, group)
 		t = t.ForKey(keyRate(t, group, facts))
 	}
 	est, model := Chat(t, req), req.Model
@@ -364,33 +364,33 @@ func (l Ledger) record(ctx context.Context, e library.Entry) (Charged, error) {
 	c := Charged{Amount: pricing.Money{Currency: e.Currency}, Source: e.Source}
 	c.Amount.Amount, c.Estimated = e.Spent()
 	c.Priced = e.Cost != nil || e.EstimateHigh != nil
-	if l.Lib == nil {
+	if l.Books == nil {
 		return c, nil
 	}
-	id, err := l.Lib.Ledger().Record(ctx, e)
+	id, err := l.Books.Record(ctx, e)
 	c.Entry = id
 	return c, err
 }
 
 // Attach records the library items a request made.
 func (l Ledger) Attach(ctx context.Context, entry int64, items []int64) error {
-	if l.Lib == nil || entry == 0 {
+	if l.Books == nil || entry == 0 {
 		return nil
 	}
-	return l.Lib.Ledger().AttachItems(ctx, entry, items)
+	return l.Books.AttachItems(ctx, entry, items)
 }
 
 // Spent is what profile has spent today and this month (local time) in
 // currency.
 func (l Ledger) Spent(ctx context.Context, profile, currency string, now time.Time) (today, month float64, err error) {
-	if l.Lib == nil {
+	if l.Books == nil {
 		return 0, 0, nil
 	}
 	y, m, d := now.Date()
-	if today, err = l.Lib.Ledger().SpentSince(ctx, profile, currency, time.Date(y, m, d, 0, 0, 0, 0, now.Location())); err != nil {
+	if today, err = l.Books.SpentSince(ctx, profile, currency, time.Date(y, m, d, 0, 0, 0, 0, now.Location())); err != nil {
 		return 0, 0, err
 	}
-	month, err = l.Lib.Ledger().SpentSince(ctx, profile, currency, time.Date(y, m, 1, 0, 0, 0, 0, now.Location()))
+	month, err = l.Books.SpentSince(ctx, profile, currency, time.Date(y, m, 1, 0, 0, 0, 0, now.Location()))
 	return today, month, err
 }
 
@@ -477,10 +477,10 @@ func (l Ledger) Check(ctx context.Context, p config.Profile, est pricing.Estimat
 // already holds it (the process wrote its end before it stopped). It
 // reports whether it wrote a row, with what it counts for.
 func (l Ledger) CutOff(ctx context.Context, prices pricing.Table, j library.Journalled) (Charged, bool, error) {
-	if l.Lib == nil {
+	if l.Books == nil {
 		return Charged{}, false, nil
 	}
-	if _, ok, err := l.Lib.Ledger().EntryOfJob(ctx, j.Job); ok || err != nil {
+	if _, ok, err := l.Books.EntryOfJob(ctx, j.Job); ok || err != nil {
 		return Charged{}, false, err
 	}
 	c, err := l.Image(ctx, Charge{Prices: prices, Profile: j.Profile, Group: j.Group, Job: j.Job,
@@ -491,10 +491,10 @@ func (l Ledger) CutOff(ctx context.Context, prices pricing.Table, j library.Jour
 // keyLimit is the verdict of p's key's own limit on est, when the
 // gateway reported one (an unlimited key has none).
 func (l Ledger) keyLimit(ctx context.Context, p config.Profile, est pricing.Estimate) (Verdict, bool) {
-	if l.Lib == nil {
+	if l.Books == nil {
 		return Verdict{}, false
 	}
-	f, ok, err := l.Lib.Ledger().GatewayFacts(ctx, p.ID, p.UsingGroup())
+	f, ok, err := l.Books.GatewayFacts(ctx, p.ID, p.UsingGroup())
 	if err != nil || !ok || f.Usage == nil {
 		return Verdict{}, false
 	}

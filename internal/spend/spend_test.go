@@ -33,7 +33,7 @@ func TestTheBudgetCountsTodayAndTheMonth(t *testing.T) {
 	lib := openLib(t)
 	ctx := context.Background()
 	now := time.Date(2026, 11, 24, 15, 0, 0, 0, time.Local)
-	led := Ledger{Lib: lib}
+	led := Ledger{Books: lib.Ledger()}
 	for _, at := range []time.Time{now.Add(-time.Hour), now.AddDate(0, 0, -3), now.AddDate(0, -1, 0)} {
 		c := 1.0
 		if _, err := lib.Ledger().Record(ctx, library.Entry{At: at, Profile: "p", Model: "m", Kind: library.SpendChat, Outcome: library.Billed, Cost: &c, Currency: pricing.CNY}); err != nil {
@@ -74,7 +74,7 @@ func TestTheBudgetCountsTodayAndTheMonth(t *testing.T) {
 func TestImageRequestsAreWrittenAtTheProfilesPrices(t *testing.T) {
 	lib := openLib(t)
 	ctx := context.Background()
-	led := Ledger{Lib: lib}
+	led := Ledger{Books: lib.Ledger()}
 	gen := &api.GenerateRequest{Prompt: "abcd", ImageOptions: api.ImageOptions{Model: "gpt-image-1", Size: "1024x1024", Quality: "low", N: 2}}
 	res := &api.ImageResult{Images: make([]api.Image, 2), Usage: &api.Usage{InputTokens: 2, TextTokens: 2, OutputTokens: 544}}
 	c, err := led.Image(ctx, Charge{Prices: pricing.Table{Currency: pricing.Quota}, Profile: "p", Job: "job-1", Generate: gen, Result: res, Outcome: library.Billed, Verdict: gateway.Billed})
@@ -112,21 +112,21 @@ func TestABalanceIsAskedOnlyOfServicesThatReportIt(t *testing.T) {
 	defer ts.Close()
 	client := api.New(api.Config{BaseURL: ts.URL + "/v1", APIKey: "k"})
 	p := config.Profile{ID: "p"}
-	b, err := Balance(ctx, lib, p, client, time.Now())
+	b, err := Balance(ctx, lib.Ledger(), p, client, time.Now())
 	if err != nil || b.State != Amount || b.Left.Amount != 5 || b.Source != SourceBilling {
 		t.Fatalf("balance %+v %v", b, err)
 	}
 	if _, err := client.Generate(ctx, api.GenerateRequest{Prompt: "x", ImageOptions: api.ImageOptions{Model: "gpt-image-1", Size: "1024x1024", Quality: "high"}}, nil); err != nil {
 		t.Fatal(err)
 	}
-	b, _ = Balance(ctx, lib, p, client, time.Now())
+	b, _ = Balance(ctx, lib.Ledger(), p, client, time.Now())
 	if b.Left.Amount >= 5-0.16 {
 		t.Errorf("the balance did not fall: %+v", b)
 	}
 	none := &noBalance{Reader: client}
 	q := config.Profile{ID: "q"}
 	for range 3 {
-		if b, err := Balance(ctx, lib, q, none, time.Now()); b.State != NoBalance || err != nil {
+		if b, err := Balance(ctx, lib.Ledger(), q, none, time.Now()); b.State != NoBalance || err != nil {
 			t.Errorf("no balance: %+v %v", b, err)
 		}
 	}
@@ -136,7 +136,7 @@ func TestABalanceIsAskedOnlyOfServicesThatReportIt(t *testing.T) {
 	if err := lib.Ledger().ForgetBalance(ctx, "q"); err != nil {
 		t.Fatal(err)
 	}
-	_, _ = Balance(ctx, lib, q, none, time.Now())
+	_, _ = Balance(ctx, lib.Ledger(), q, none, time.Now())
 	if none.asked != 2 {
 		t.Error("after Forget it is asked again")
 	}
@@ -233,13 +233,13 @@ func TestAUsageRefusalKeepsThePricesJustRead(t *testing.T) {
 	p := config.Profile{ID: "relay", Group: "relay"}
 	c := &console{}
 	now := time.Now()
-	first, known := Facts(context.Background(), lib, p, c, now)
+	first, known := Facts(context.Background(), lib.Ledger(), p, c, now)
 	if !known || first.Usage == nil {
 		t.Fatalf("first read: %+v", first)
 	}
 	c.usageErr = &api.Error{Kind: api.KindRateLimited, Status: 429}
 	later := now.Add(gateway.PricesFresh + time.Minute)
-	f, known := Facts(context.Background(), lib, p, c, later)
+	f, known := Facts(context.Background(), lib.Ledger(), p, c, later)
 	if r, ok := f.GroupRatio("relay"); !known || f.Pricing == nil || !ok || r != 0.5 || !f.Checked.Equal(later) {
 		t.Errorf("after a refused usage read: %+v (ratio %v %v)", f, r, ok)
 	}

@@ -36,14 +36,14 @@ func TestAnEstimateByUsageSaysTheRateAndWhatWasBilledBefore(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	e = WithHistory(ctx, lib, e)
+	e = WithHistory(ctx, lib.Ledger(), e)
 	if e.Before == nil || e.Before.N != 2 || e.Before.Low != 0.20 || e.Before.High != 0.31 {
 		t.Fatalf("what was billed before: %+v", e.Before)
 	}
 	if s := e.String(); !strings.HasSuffix(s, "; $0.20–$0.31 a picture in the 2 requests billed before") {
 		t.Errorf("with the history: %q", s)
 	}
-	if priced := WithHistory(ctx, lib, Options(pricing.Table{}, api.ImageOptions{Model: "gpt-image-1", Size: "1024x1024", Quality: "high"}, "a fox", 0, "")); priced.Before != nil {
+	if priced := WithHistory(ctx, lib.Ledger(), Options(pricing.Table{}, api.ImageOptions{Model: "gpt-image-1", Size: "1024x1024", Quality: "high"}, "a fox", 0, "")); priced.Before != nil {
 		t.Errorf("a priced model's estimate took the history: %+v", priced)
 	}
 }

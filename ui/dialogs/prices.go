@@ -394,12 +394,12 @@ func (e *pricesEditor) showBalance() {
 		for i, k := range e.keys {
 			key := p
 			key.ActiveGroup = k.group
-			f, _ := spend.Facts(ctx, lib, key, nil, time.Now())
+			f, _ := spend.Facts(ctx, lib.Ledger(), key, nil, time.Now())
 			rate, from := spend.KeyRate(p, k.group, f)
 			if r, ok := f.GroupRatio(k.group); ok {
 				gatewayRates[i] = catalogue.F("×%s, the gateway's ratio for its group", spend.FormatRate(r))
 			}
-			st, _ := spend.Balance(ctx, lib, key, nil, time.Now())
+			st, _ := spend.Balance(ctx, lib.Ledger(), key, nil, time.Now())
 			if b, known, _ := lib.Ledger().BalanceOf(ctx, p.ID, k.group); known && !b.Reported && f.Usage == nil {
 				unreported = true
 			}

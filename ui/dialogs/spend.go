@@ -197,7 +197,7 @@ func (v *SpendView) Load() {
 		r := read{recErr: errNoKey}
 		if client != nil && p.ID != "" {
 			ctx, cancel := context.WithTimeout(window, 20*time.Second)
-			r.rec, r.recErr = spend.Reconcile(ctx, lib, p, client, time.Now())
+			r.rec, r.recErr = spend.Reconcile(ctx, lib.Ledger(), p, client, time.Now())
 			cancel()
 		}
 		var err error
@@ -289,7 +289,7 @@ func (v *SpendView) ShowCorrect(e library.Entry) {
 		}
 		text, reason := amount.Text, why.Text
 		v.write(func() error {
-			return spend.Correct(context.WithoutCancel(v.h.Work().Context()), lib, e.ID, text, reason, time.Now())
+			return spend.Correct(context.WithoutCancel(v.h.Work().Context()), lib.Ledger(), e.ID, text, reason, time.Now())
 		})
 	}, v.h.Window())
 	amount.Validator = func(s string) error {

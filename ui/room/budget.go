@@ -61,7 +61,7 @@ func GuardEstimate(h BudgetHost, p config.Profile, est pricing.Estimate, request
 		return
 	}
 	h.Work().Go(func(ctx context.Context) {
-		v, err := spend.Ledger{Lib: lib}.Check(ctx, p, est, time.Now())
+		v, err := spend.Ledger{Books: lib.Ledger()}.Check(ctx, p, est, time.Now())
 		if err == nil && v.Over && ask(ctx, h, budgetQuestion(h, v, est, requests)) != answerYes {
 			return
 		}

@@ -132,7 +132,7 @@ func NewWith(t testing.TB, o Options) *Host {
 				h.OnJob(e)
 			}
 		})
-	}, jobs.Options{Memory: lib.Memory(), Ledger: spend.Ledger{Lib: lib}})
+	}, jobs.Options{Memory: lib.Memory(), Ledger: spend.Ledger{Books: lib.Ledger()}})
 	fake := demoservice.New(demoservice.Config{Pace: o.Pace, Quirks: o.Quirks, UploadRate: o.UploadRate, Drift: o.Drift, Batches: o.Batches, BatchExpireAfter: o.BatchExpireAfter})
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if strings.HasSuffix(r.URL.Path, "/chat/completions") || strings.HasSuffix(r.URL.Path, "/images/edits") && o.RecordEdits {
