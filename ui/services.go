@@ -11,6 +11,7 @@ import (
 	"easel/internal/work"
 	"easel/ui/batches"
 	"easel/ui/modelpick"
+	"easel/ui/room"
 )
 
 // services are what the window shares with its tabs and dialogs: the
@@ -65,8 +66,12 @@ func (s *services) Do(f func()) { s.bridge.Do(f) }
 // Work is the window's scope of work, as the tabs may use it.
 func (s *services) Work() work.Starter { return s.work }
 
-// Session is the connected service.
+// Session is the connected service, whole, for the dialogs that change
+// its profiles and keys.
 func (s *services) Session() *session.Session { return s.session }
+
+// Service is the connected service as the tabs use it.
+func (s *services) Service() room.Service { return s.session }
 
 // Runner runs the window's jobs; nil without a gallery.
 func (s *services) Runner() *jobs.Runner { return s.runner }

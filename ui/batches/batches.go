@@ -132,12 +132,12 @@ func (p *Panel) Resume() {
 			if rec.Owner != "" {
 				continue // the command line's: `easel jobs --wait` follows it
 			}
-			prof, ok := p.host.Session().Find(rec.Profile)
+			prof, ok := p.host.Service().Find(rec.Profile)
 			if !ok {
 				p.cardOf(rec).sayFailed(catalogue.F("its profile (%s) is gone: the batch goes on at the service, but Easel cannot read it without its key", rec.Profile))
 				continue
 			}
-			p.host.Session().ClientFor(prof, func(c *api.Client, err error) {
+			p.host.Service().ClientFor(prof, func(c *api.Client, err error) {
 				if err != nil {
 					p.cardOf(rec).sayFailed(kit.ErrorText(err))
 					return

@@ -132,7 +132,7 @@ func OpenBatch(h Host, panel *batches.Panel, prompt string, base api.ImageOption
 // offerLanes shows the lane choice when the service takes batches, and
 // says why not when it does not.
 func (b *Board) offerLanes(v *batchView) {
-	panel, client := v.batches, b.host.Session().Client()
+	panel, client := v.batches, b.host.Service().Client()
 	if panel == nil || client == nil {
 		v.laneNote.SetText(catalogue.T("Only now: there is no gallery or no service to keep a batch with."))
 		return
@@ -188,7 +188,7 @@ func (b *Board) updateBatch(v *batchView) {
 		b.run.Disable()
 		return
 	}
-	p := b.host.Session().Current()
+	p := b.host.Service().Current()
 	total := spend.Options(p.Prices, cells[0].Options, cells[0].Prompt, 0, "")
 	for _, c := range cells[1:] {
 		total = total.Plus(spend.Options(p.Prices, c.Options, c.Prompt, 0, ""))
@@ -214,7 +214,7 @@ func (b *Board) sendBatch(v *batchView) {
 		b.status.SetText(kit.ErrorText(err))
 		return
 	}
-	p, client := h.Session().Current(), h.Session().Client()
+	p, client := h.Service().Current(), h.Service().Client()
 	var reqs []jobs.Request
 	for _, c := range cells {
 		r := api.GenerateRequest{Prompt: c.Prompt, ImageOptions: c.Options}
@@ -258,7 +258,7 @@ func (b *Board) sendAsBatch(v *batchView, reqs []jobs.Request) {
 	b.run.Disable()
 	b.status.SetText(catalogue.T("Making the batch: uploading its requests…"))
 	h := b.host
-	v.batches.Send(h.Session().Client(), h.Session().Current(), reqs, b.prompt.Text, func(err error) {
+	v.batches.Send(h.Service().Client(), h.Service().Current(), reqs, b.prompt.Text, func(err error) {
 		b.run.Enable()
 		if err != nil {
 			b.status.SetText(kit.ErrorText(err))

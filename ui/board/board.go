@@ -212,8 +212,8 @@ func (b *Board) defaults() []string {
 		return api.StandardSizes
 	case Profile:
 		var out []string
-		cur := b.host.Session().Current()
-		for _, p := range b.host.Session().Profiles() {
+		cur := b.host.Service().Current()
+		for _, p := range b.host.Service().Profiles() {
 			// The demo is offered only when it is the one connected:
 			// otherwise it may not have been started.
 			if len(out) < 3 && (p.ID != config.DemoID || p.ID == cur.ID) {
@@ -291,9 +291,9 @@ func check(r jobs.Request, l api.Limits) error {
 // profiles; otherwise the connected one (ok false).
 func (b *Board) profileOf(v string) (config.Profile, bool) {
 	if b.chosenAxis() != Profile {
-		return b.host.Session().Current(), false
+		return b.host.Service().Current(), false
 	}
-	return b.host.Session().Find(v)
+	return b.host.Service().Find(v)
 }
 
 // update says what sending would cost, or why it cannot be sent.
@@ -323,7 +323,7 @@ func (b *Board) update() {
 		b.run.Enable()
 		return
 	}
-	p := b.host.Session().Current()
+	p := b.host.Service().Current()
 	total := spend.Image(p.Prices, reqs[0].Generate, reqs[0].Edit)
 	for _, r := range reqs[1:] {
 		total = total.Plus(spend.Image(p.Prices, r.Generate, r.Edit))
@@ -346,7 +346,7 @@ func (b *Board) send() {
 	failed := false
 	for i := range reqs {
 		p, _ := b.profileOf(values[i])
-		h.Session().ClientFor(p, func(client *api.Client, err error) {
+		h.Service().ClientFor(p, func(client *api.Client, err error) {
 			if failed {
 				return
 			}
@@ -382,9 +382,9 @@ func (b *Board) guard(reqs []jobs.Request, submit func()) {
 			submit()
 			return
 		}
-		p, ok := b.host.Session().Find(order[i])
+		p, ok := b.host.Service().Find(order[i])
 		if !ok {
-			p = b.host.Session().Current()
+			p = b.host.Service().Current()
 		}
 		room.GuardBudget(b.host, p, byProfile[order[i]], func() { next(i + 1) })
 	}

@@ -208,7 +208,7 @@ func (t *Room) ServiceChanged() {
 // Connected implements room.Room: a new chat takes the profile's model.
 func (t *Room) Connected() {
 	if t.conv.conv.ID == 0 && t.form != nil {
-		if m := t.host.Session().Current().ChatModel; m != "" {
+		if m := t.host.Service().Current().ChatModel; m != "" {
 			t.form.model.SetText(m)
 		}
 	}
@@ -255,7 +255,7 @@ func (t *Room) showEstimate() {
 	if t.estimate == nil || t.form == nil {
 		return
 	}
-	t.estimate.SetText(t.form.estimate(t.host.Session().Current(), t.conv.path, t.composer.Text, len(t.attached.items)).String())
+	t.estimate.SetText(t.form.estimate(t.host.Service().Current(), t.conv.path, t.composer.Text, len(t.attached.items)).String())
 }
 
 // Estimate is the line under Send, for tests.
@@ -329,12 +329,12 @@ func (t *Room) PrimaryAction() {
 		}
 		return
 	}
-	if t.host.Session().Client() == nil {
+	if t.host.Service().Client() == nil {
 		t.status.SetText(room.ServiceText(t.host))
 		return
 	}
 	modelpick.Confirm(t.host.Window(), t.form.model, func() {
-		p := t.host.Session().Current()
+		p := t.host.Service().Current()
 		room.GuardEstimate(t.host, p, t.form.estimate(p, t.conv.path, t.composer.Text, len(t.attached.items)), 1, func() { t.replies.sendMessage(t.composer.Text) })
 	})
 }

@@ -77,19 +77,19 @@ func (o *openChat) streaming() { o.send.syncSend() }
 func (o *openChat) showSent(leaf int64, history []conversations.Message, reply conversations.Message) {
 	o.conv.Leaf, o.path = leaf, history
 	o.showPath()
-	o.transcript.Append(view(reply, o.host.Session().Current().Prices, o.thumbs))
+	o.transcript.Append(view(reply, o.host.Service().Current().Prices, o.thumbs))
 }
 
 // showReply draws the reply so far.
 func (o *openChat) showReply(m conversations.Message) {
-	o.transcript.UpdateLast(view(m, o.host.Session().Current().Prices, o.thumbs))
+	o.transcript.UpdateLast(view(m, o.host.Service().Current().Prices, o.thumbs))
 }
 
 // showPath draws the open conversation's branch.
 func (o *openChat) showPath() {
 	o.send.showEstimate()
 	msgs := make([]transcript.Message, len(o.path))
-	prices := o.host.Session().Current().Prices
+	prices := o.host.Service().Current().Prices
 	for i, m := range o.path {
 		msgs[i] = view(m, prices, o.thumbs)
 	}
@@ -99,7 +99,7 @@ func (o *openChat) showPath() {
 // fresh makes the open conversation a new one, on the profile's chat
 // model: saved once its first message is sent.
 func (o *openChat) fresh() {
-	o.conv = conversations.Conversation{Title: catalogue.T("New chat"), Model: o.host.Session().Current().ChatModel}
+	o.conv = conversations.Conversation{Title: catalogue.T("New chat"), Model: o.host.Service().Current().ChatModel}
 	if o.conv.Model == "" {
 		o.conv.Model = "gpt-4o-mini"
 	}

@@ -51,7 +51,7 @@ func noPreset() string { return catalogue.T("No preset") }
 // only when set.
 func newSettingsForm(h Host, stores interface{ Store() *conversations.Store }) (*settingsForm, fyne.CanvasObject) {
 	t := &settingsForm{host: h, stores: stores}
-	t.model = t.host.Models().New(api.EndpointChat, catalogue.T("Chat model, e.g. gpt-4o-mini"), t.host.Session().Current().ChatModel)
+	t.model = t.host.Models().New(api.EndpointChat, catalogue.T("Chat model, e.g. gpt-4o-mini"), t.host.Service().Current().ChatModel)
 	t.system = widget.NewMultiLineEntry()
 	t.system.SetPlaceHolder(catalogue.T("System prompt: how the assistant should answer (optional)"))
 	t.system.Wrapping = fyne.TextWrapWord

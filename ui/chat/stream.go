@@ -126,7 +126,7 @@ func (t *replies) restoreDraft(text string, atts []attachment, err error) {
 // the branch up to parent is sent (kind says how much of it), a new
 // reply follows parent (a new version if it had one).
 func (t *replies) startReply(conv, parent int64, kind retryKind) {
-	client := t.host.Session().Client()
+	client := t.host.Service().Client()
 	if client == nil {
 		t.open.say(room.ServiceText(t.host))
 		t.open.reload()
@@ -136,7 +136,7 @@ func (t *replies) startReply(conv, parent int64, kind retryKind) {
 		return
 	}
 	ctx, cancel := context.WithCancel(t.host.Work().Context())
-	cur := t.host.Session().Current()
+	cur := t.host.Service().Current()
 	s := &stream{t: t, conv: conv, cancel: cancel, profile: cur.ID, group: cur.UsingGroup(), prices: cur.Prices}
 	t.streams[conv] = s
 	t.open.streaming()

@@ -22,14 +22,31 @@ import (
 	"easel/ui/kit"
 )
 
-// Host is what the dialogs need of the window.
-type Host interface {
+// FileHost is what the file dialogs (choose a picture, a folder or a
+// file; save; export one picture) need of the window, and no more: a tab
+// that offers them need not hand out its session or its gallery.
+type FileHost interface {
 	// Window is the main window the dialogs open over.
 	Window() fyne.Window
 	// Work starts tasks off the UI goroutine on the window's context,
 	// which ends when the window closes, and hops back to it (Do, which
 	// never blocks the caller).
 	Work() work.Starter
+}
+
+// LibraryHost is what the dialogs that read the gallery (exporting many
+// pictures with their sources, the prompt library) need of the window:
+// the gallery is nil when it could not be opened.
+type LibraryHost interface {
+	FileHost
+	Library() *library.Library
+}
+
+// Host is what the dialogs about the service and its money (settings,
+// profiles, the session key, spend, exporting many with their sources)
+// need of the window.
+type Host interface {
+	FileHost
 	// Session is the connected service and its profiles.
 	Session() *session.Session
 	// Library is the gallery, which also remembers what each service

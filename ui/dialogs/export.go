@@ -30,7 +30,7 @@ var formatLabels = map[string]string{"png": "PNG", "jpeg": "JPEG", "webp": "WebP
 // Export asks for a format, a quality, a folder and a name, then writes
 // the image (original at path) there; done, if given, gets where it was
 // written or why not.
-func Export(h Host, it library.Item, path string, done func(to string, err error)) {
+func Export(h FileHost, it library.Item, path string, done func(to string, err error)) {
 	format := widget.NewSelect([]string{"PNG", "JPEG", "WebP"}, nil)
 	quality := widget.NewSlider(1, 100)
 	quality.Step = 1
@@ -62,13 +62,13 @@ func Export(h Host, it library.Item, path string, done func(to string, err error
 // SaveAs asks for a folder and a name and writes img there as it is: an
 // image that arrived but could not be saved in the gallery, so the money
 // it cost is not lost.
-func SaveAs(h Host, img api.Image, name string, done func(to string, err error)) {
+func SaveAs(h FileHost, img api.Image, name string, done func(to string, err error)) {
 	SaveAsSaying(h, img, name, catalogue.T("The image is written as the service sent it."), done)
 }
 
 // SaveAsSaying is SaveAs with what the dialog says of the bytes written
 // (a GIF's frame is not what the service sent).
-func SaveAsSaying(h Host, img api.Image, name, said string, done func(to string, err error)) {
+func SaveAsSaying(h FileHost, img api.Image, name, said string, done func(to string, err error)) {
 	dest := newDestination(h, name)
 	body := container.NewVBox(dest.form(), kit.HintLabel(said))
 	d := dialog.NewCustomConfirm(catalogue.T("Save image as"), catalogue.T("Save"), catalogue.T("Cancel"), body, func(ok bool) {
@@ -82,7 +82,7 @@ func SaveAsSaying(h Host, img api.Image, name, said string, done func(to string,
 
 // destination is the folder and file name rows of the export dialogs.
 type destination struct {
-	h      Host
+	h      FileHost
 	folder string
 	shown  *widget.Label
 	name   *widget.Entry
@@ -96,7 +96,7 @@ const (
 	exportDefaultPref = "export.defaultFolder"
 )
 
-func newDestination(h Host, name string) *destination {
+func newDestination(h FileHost, name string) *destination {
 	d := &destination{h: h, folder: defaultFolder(), name: widget.NewEntry()}
 	d.shown = widget.NewLabel(d.folder)
 	d.shown.Truncation = fyne.TextTruncateEllipsis
@@ -161,7 +161,7 @@ func (d *destination) target() string {
 
 // ExportTo encodes the original at path (of format from) as to, then
 // writes it to target as WriteChecked does.
-func ExportTo(h Host, target, path, from, to string, quality int, done func(to string, err error)) {
+func ExportTo(h FileHost, target, path, from, to string, quality int, done func(to string, err error)) {
 	WriteChecked(h, target, func() ([]byte, error) {
 		orig, err := os.ReadFile(path)
 		if err != nil {
@@ -177,20 +177,20 @@ func ExportTo(h Host, target, path, from, to string, quality int, done func(to s
 // them into place: a failure leaves what was there untouched, and a link
 // is replaced itself, never written through. It says where it wrote or
 // why not; done, if given, gets the same.
-func WriteChecked(h Host, target string, encode func() ([]byte, error), done func(to string, err error)) {
+func WriteChecked(h FileHost, target string, encode func() ([]byte, error), done func(to string, err error)) {
 	writeChecked(h, target, "image", encode, done)
 }
 
 // SaveFile asks for a folder and a name (name is the default) and writes
 // data there as WriteChecked does; what names it in messages ("the
 // conversation").
-func SaveFile(h Host, title, name, what string, data []byte) {
+func SaveFile(h FileHost, title, name, what string, data []byte) {
 	SaveEncoded(h, title, name, what, func() ([]byte, error) { return data, nil })
 }
 
 // SaveEncoded is SaveFile for data made once the place is chosen, off
 // the UI goroutine (the spend's lines, read from the ledger).
-func SaveEncoded(h Host, title, name, what string, encode func() ([]byte, error)) {
+func SaveEncoded(h FileHost, title, name, what string, encode func() ([]byte, error)) {
 	dest := newDestination(h, name)
 	d := dialog.NewCustomConfirm(title, catalogue.T("Save"), catalogue.T("Cancel"), dest.form(), func(ok bool) {
 		if ok {
@@ -201,7 +201,7 @@ func SaveEncoded(h Host, title, name, what string, encode func() ([]byte, error)
 	d.Show()
 }
 
-func writeChecked(h Host, target, what string, encode func() ([]byte, error), done func(to string, err error)) {
+func writeChecked(h FileHost, target, what string, encode func() ([]byte, error), done func(to string, err error)) {
 	write := func() {
 		work.Run(h.Work(), func(context.Context) error {
 			data, err := encode()

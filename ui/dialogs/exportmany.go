@@ -32,7 +32,7 @@ func exportMeta() []string {
 // ExportMany asks for a folder, a format, a size and where the settings
 // go, then exports items on every core with a progress bar and Cancel;
 // pathOf is each item's file. done, if given, gets the results.
-func ExportMany(h Host, items []library.Item, pathOf func(library.Item) string, done func([]export.Result)) {
+func ExportMany(h LibraryHost, items []library.Item, pathOf func(library.Item) string, done func([]export.Result)) {
 	if len(items) == 0 {
 		return
 	}
@@ -123,7 +123,7 @@ func rememberFolder(dir string) {
 
 // runExport exports off the UI goroutine with a progress bar and Cancel,
 // then says what was written, and what failed and why.
-func runExport(h Host, items []library.Item, pathOf func(library.Item) string, opt export.Options, done func([]export.Result)) {
+func runExport(h FileHost, items []library.Item, pathOf func(library.Item) string, opt export.Options, done func([]export.Result)) {
 	ctx, cancel := context.WithCancel(h.Work().Context())
 	bar := widget.NewProgressBar()
 	bar.Max = float64(len(items))
@@ -171,7 +171,7 @@ func runExport(h Host, items []library.Item, pathOf func(library.Item) string, o
 
 // showFolderDialog says msg, with a Show folder button that opens dir in
 // the file manager.
-func showFolderDialog(h Host, title, msg, dir string) {
+func showFolderDialog(h FileHost, title, msg, dir string) {
 	label := widget.NewLabel(msg)
 	label.Wrapping = fyne.TextWrapWord
 	d := dialog.NewCustomWithoutButtons(title, label, h.Window())

@@ -33,7 +33,7 @@ const pickerThumb = 112
 // adds or removes one, Shift a run. Folders open from the list beside
 // the grid or the places above it.
 type ImagePicker struct {
-	h       Host
+	h       FileHost
 	dlg     dialog.Dialog
 	listing imagefolder.Listing
 	grid    *thumbgrid.Grid
@@ -64,13 +64,13 @@ type ImagePicker struct {
 // PickImages opens the picker over the window; done gets the chosen
 // files in the order clicked, and is not called on Cancel. title and
 // action word the dialog ("Add images", "Add") for where it was opened.
-func PickImages(h Host, title, action string, done func(paths []string)) *ImagePicker {
+func PickImages(h FileHost, title, action string, done func(paths []string)) *ImagePicker {
 	return newPicker(h, title, action, done, nil, nil)
 }
 
 // PickImage opens the picker to choose one image (a missing item's
 // file, a mask); done gets it, and is not called on Cancel.
-func PickImage(h Host, title, action string, done func(path string)) *ImagePicker {
+func PickImage(h FileHost, title, action string, done func(path string)) *ImagePicker {
 	p := newPicker(h, title, action, func(paths []string) { done(paths[0]) }, nil, nil)
 	p.single = true
 	p.selectionChanged()
@@ -80,7 +80,7 @@ func PickImage(h Host, title, action string, done func(path string)) *ImagePicke
 // PickFolder opens the picker to choose a folder (where exports go): the
 // folder shown when the action is pressed is done's. It opens on start
 // when that folder exists.
-func PickFolder(h Host, title, action, start string, done func(dir string)) *ImagePicker {
+func PickFolder(h FileHost, title, action, start string, done func(dir string)) *ImagePicker {
 	p := newPicker(h, title, action, nil, done, nil)
 	if st, err := os.Stat(start); err == nil && st.IsDir() {
 		p.open(start)
@@ -92,7 +92,7 @@ func PickFolder(h Host, title, action, start string, done func(dir string)) *Ima
 // prompt library's ".json"), kind naming such files ("prompt library
 // files"); they are listed by name, without previews. done gets the
 // file, and is not called on Cancel.
-func PickFile(h Host, title, action, ext, kind string, done func(path string)) *ImagePicker {
+func PickFile(h FileHost, title, action, ext, kind string, done func(path string)) *ImagePicker {
 	match := func(name string) bool { return strings.EqualFold(filepath.Ext(name), ext) }
 	p := newPicker(h, title, action, func(paths []string) { done(paths[0]) }, nil, match)
 	p.single, p.kind = true, kind
@@ -100,7 +100,7 @@ func PickFile(h Host, title, action, ext, kind string, done func(path string)) *
 	return p
 }
 
-func newPicker(h Host, title, action string, done func(paths []string), folder func(dir string), match func(string) bool) *ImagePicker {
+func newPicker(h FileHost, title, action string, done func(paths []string), folder func(dir string), match func(string) bool) *ImagePicker {
 	p := &ImagePicker{h: h, done: done, folder: folder, thumbs: map[string]image.Image{}, match: match, previews: match == nil}
 	if match == nil {
 		p.match = imagefolder.IsImage

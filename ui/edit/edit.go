@@ -382,7 +382,7 @@ func (t *Room) AddFiles(paths []string) {
 
 // maxInputs is how many images an edit takes: the service's limit.
 func (t *Room) maxInputs() int {
-	if c := t.host.Session().Client(); c != nil && c.Limits().MaxImages > 0 {
+	if c := t.host.Service().Client(); c != nil && c.Limits().MaxImages > 0 {
 		return c.Limits().MaxImages
 	}
 	return api.DefaultLimits.MaxImages

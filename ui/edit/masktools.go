@@ -35,7 +35,7 @@ import (
 // maskTools is Edit's mask area: the painter over the first input, the
 // brush's controls, and what share of the image may change.
 type maskTools struct {
-	host dialogs.Host
+	host dialogs.FileHost
 	// canvas is the painter's area; options is the bar beside it, with
 	// the tools and what the one chosen takes (tooloptions.go).
 	canvas   *fyne.Container
@@ -110,7 +110,7 @@ func toolNames() []string {
 		catalogue.T("Mark: pen"), catalogue.T("Mark: arrow"), catalogue.T("Mark: circle"), catalogue.T("Mark: note")}
 }
 
-func newMaskTools(h dialogs.Host) *maskTools {
+func newMaskTools(h dialogs.FileHost) *maskTools {
 	m := &maskTools{host: h, painter: maskpaint.New(fyne.NewSize(200, 100)), masks: map[inputKey]*mask.Mask{}}
 	m.painter.Hide()
 	names := toolNames()

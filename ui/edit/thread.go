@@ -183,7 +183,7 @@ func (p *threadPanel) row(t threadTurn, after int) fyne.CanvasObject {
 		title += " · " + figures
 	}
 	head := &widget.Label{Text: title, Wrapping: fyne.TextWrapWord, TextStyle: fyne.TextStyle{Bold: t.Item == p.item}}
-	if prefs := p.host.Session().File(); prefs.Strayed(t.Drift) {
+	if prefs := p.host.Service().File(); prefs.Strayed(t.Drift) {
 		// Flagged: it strayed further than the designer allows (Settings).
 		head.Text += " · " + catalogue.F("over your %d %% limit", int(prefs.TurnLimit()*100+0.5))
 		head.Importance = widget.WarningImportance

@@ -25,7 +25,6 @@ import (
 	"easel/internal/imageio"
 	"easel/internal/library"
 	"easel/internal/pricing"
-	"easel/internal/session"
 	"easel/internal/thumbs"
 	"easel/internal/work"
 	"easel/ui/kit"
@@ -108,7 +107,6 @@ type Host interface {
 	// Work starts tasks off the UI goroutine on the window's context,
 	// which ends when the window closes.
 	Work() work.Starter
-	Session() *session.Session
 	Library() *library.Library
 	LibraryErr() error
 	Thumbs() *thumbs.Service

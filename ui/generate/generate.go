@@ -105,7 +105,7 @@ func (t *Room) sendInBackground(req api.GenerateRequest) {
 		t.SetStatus(room.ServiceText(h))
 		return
 	}
-	client, p := h.Session().Client(), h.Session().Current()
+	client, p := h.Service().Client(), h.Service().Current()
 	req.N = 1 // the image tool makes one picture a response
 	if err := req.Check(client.Limits()); err != nil {
 		t.SetStatus(kit.ErrorText(err))

@@ -1,7 +1,7 @@
 // Package promptlib is the prompt library's window: search, favourites,
 // kinds, an entry's text edited in place, and buttons that use it in
 // each tab that takes a prompt (a style is added to that tab's prompt,
-// a prompt replaces it). It works through dialogs.Host and a list of
+// a prompt replaces it). It works through dialogs.LibraryHost and a list of
 // targets, so it knows no tab; the store is internal/prompts.
 package promptlib
 
@@ -49,7 +49,7 @@ func placementLabels() []string {
 
 // view is the open library.
 type view struct {
-	h       dialogs.Host
+	h       dialogs.LibraryHost
 	store   *prompts.Store
 	targets []Target
 	search  *widget.Entry
@@ -67,7 +67,7 @@ type view struct {
 var shown *view
 
 // Show opens the library over h's window.
-func Show(h dialogs.Host, targets []Target) {
+func Show(h dialogs.LibraryHost, targets []Target) {
 	lib := h.Library()
 	if lib == nil {
 		dialog.ShowInformation(catalogue.T("Prompt library"), catalogue.T("The prompt library is kept with the gallery, which could not be opened."), h.Window())
@@ -283,7 +283,7 @@ func (v *view) importPath(path string) (added, skipped int, err error) {
 
 // Keep asks for a name and a kind and keeps text in the library; source
 // says where it came from. done, if given, runs once it is kept.
-func Keep(h dialogs.Host, text, source string, done func()) {
+func Keep(h dialogs.LibraryHost, text, source string, done func()) {
 	lib := h.Library()
 	if lib == nil {
 		dialog.ShowInformation(catalogue.T("Prompt library"), catalogue.T("The prompt library is kept with the gallery, which could not be opened."), h.Window())

@@ -15,6 +15,7 @@ import (
 
 	"easel/internal/api"
 	"easel/internal/catalogue"
+	"easel/internal/config"
 	"easel/internal/honesty"
 	"easel/internal/jobs"
 	"easel/internal/session"
@@ -60,11 +61,28 @@ const (
 	TargetEdit     = "Edit"
 )
 
+// Service is the connected service as a tab sees it: what it sends with
+// (the client, nil while nothing can be sent) and for (the profile in
+// use, the preferences), what to say of it, and the other profiles and
+// keys a board or a refusal may send to. The window's *session.Session is
+// one; only the dialogs that change profiles and keys hold it whole.
+type Service interface {
+	Client() *api.Client
+	Current() config.Profile
+	Text() string
+	ReadyText() string
+	File() config.File
+	Profiles() []config.Profile
+	Find(ref string) (config.Profile, bool)
+	ClientFor(p config.Profile, done func(*api.Client, error))
+	Keys() *session.Keyring
+}
+
 // ServiceHost is what saying whether a tab can send needs of the window:
 // the connected service, the runner, and why the gallery could not be
 // opened.
 type ServiceHost interface {
-	Session() *session.Session
+	Service() Service
 	Runner() *jobs.Runner
 	LibraryErr() error
 }
@@ -88,7 +106,7 @@ type Room interface {
 
 // Ready reports whether a request can be sent now: a connected service
 // and a gallery to save its images in.
-func Ready(h ServiceHost) bool { return h.Session().Client() != nil && h.Runner() != nil }
+func Ready(h ServiceHost) bool { return h.Service().Client() != nil && h.Runner() != nil }
 
 // ServiceText is what a tab shows beside its send button: why nothing can
 // be sent, or that the service is ready.
@@ -96,7 +114,7 @@ func ServiceText(h ServiceHost) string {
 	if h.Runner() == nil && h.LibraryErr() != nil {
 		return catalogue.F("The gallery folder could not be opened, so images could not be saved: %s", h.LibraryErr())
 	}
-	return h.Session().Text()
+	return h.Service().Text()
 }
 
 // ReadyText is ServiceText once a profile has just connected: what the
@@ -105,7 +123,7 @@ func ReadyText(h ServiceHost) string {
 	if h.Runner() == nil && h.LibraryErr() != nil {
 		return ServiceText(h)
 	}
-	return h.Session().ReadyText()
+	return h.Service().ReadyText()
 }
 
 // submitAsked sends a checked Generate or Edit request as a job on the
@@ -118,8 +136,8 @@ func ReadyText(h ServiceHost) string {
 func submitAsked(h SendHost, model *modelpick.Picker, opts *api.ImageOptions, req jobs.Request, status func(string), nearest func([]honesty.Refusal)) {
 	modelpick.Confirm(h.Window(), model, func() {
 		opts.Model = model.Text()
-		p := h.Session().Current()
-		req.Profile, req.Group, req.Service, req.Prices = p.ID, p.UsingGroup(), h.Session().Client(), p.Prices
+		p := h.Service().Current()
+		req.Profile, req.Group, req.Service, req.Prices = p.ID, p.UsingGroup(), h.Service().Client(), p.Prices
 		h.Work().Go(func(ctx context.Context) { sendPlanned(ctx, h, p, req, status, nearest) })
 	})
 }

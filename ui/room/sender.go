@@ -105,7 +105,7 @@ func NewSender(h SendHost, text string, icon fyne.Resource, send func(), extra .
 	s.estimate.Wrapping = fyne.TextWrapWord
 	s.estimate.Alignment = fyne.TextAlignTrailing
 	s.estimate.Hide()
-	cur := h.Session().Current()
+	cur := h.Service().Current()
 	s.options = imageform.New(h.Models().New(api.EndpointImages, catalogue.T("Image model, e.g. gpt-image-1"), "gpt-image-1"), extra...)
 	s.options.ApplyDefaults(cur.ImageModel, cur.Image)
 	s.button = &widget.Button{Text: text, Icon: icon, Importance: widget.HighImportance, OnTapped: send}
@@ -142,12 +142,12 @@ func (s *Sender) Advise() {
 	o := s.options.Options()
 	o.Model = s.options.Model.Text()
 	lib := s.host.Library()
-	if lib == nil || s.host.Session().Client() == nil {
+	if lib == nil || s.host.Service().Client() == nil {
 		s.options.SetServiceNotes(nil)
 		return
 	}
 	edit, masked := s.advice.editing()
-	p := s.host.Session().Current()
+	p := s.host.Service().Current()
 	known, err := lib.Memory().Known(s.host.Work().Context(), library.KeyFor(p.ID, p.UsingGroup(), o.Model, edit))
 	if err != nil {
 		known = nil
@@ -179,7 +179,7 @@ func (s *Sender) UpdateEstimate() {
 // of that key, the gateway's where it publishes one (a few rows read by
 // primary key, as Advise reads the memory).
 func (s *Sender) prices() pricing.Table {
-	p := s.host.Session().Current()
+	p := s.host.Service().Current()
 	var f gateway.Facts
 	if lib := s.host.Library(); lib != nil && p.ID != "" {
 		f, _, _ = lib.Ledger().GatewayFacts(s.host.Work().Context(), p.ID, p.UsingGroup())
@@ -279,7 +279,7 @@ func (s *Sender) SetEditing(masked func() bool, inputs func() (n int, high bool)
 // Connected implements Room: the profile's default model and options go
 // into the form.
 func (s *Sender) Connected() {
-	p := s.host.Session().Current()
+	p := s.host.Service().Current()
 	s.options.ApplyDefaults(p.ImageModel, p.Image)
 	if d := s.advice.draft; d != nil {
 		s.advice.draft = nil
@@ -342,7 +342,7 @@ const compareSide = 1600
 // connected profile whose key lists model (session.GroupListing); found
 // gets its name and a send that runs req again on that group's key.
 func (s *Sender) OtherGroup(model string, req jobs.Request, found func(group string, send func())) {
-	sess := s.host.Session()
+	sess := s.host.Service()
 	p := sess.Current()
 	if len(p.Groups) == 0 || req.Profile != p.ID {
 		return
@@ -385,8 +385,8 @@ func (s *Sender) Retry(req jobs.Request) {
 	if req.Service == nil {
 		// A job from before the last close (the journal's): it goes to
 		// the profile connected now.
-		cur := s.host.Session().Current()
-		req.Profile, req.Group, req.Service, req.Prices = cur.ID, cur.UsingGroup(), s.host.Session().Client(), cur.Prices
+		cur := s.host.Service().Current()
+		req.Profile, req.Group, req.Service, req.Prices = cur.ID, cur.UsingGroup(), s.host.Service().Client(), cur.Prices
 		if req.Service == nil {
 			s.status.SetText(ServiceText(s.host))
 			return
@@ -396,8 +396,8 @@ func (s *Sender) Retry(req jobs.Request) {
 	// Whether the gallery can keep the images is the runner's first
 	// step (jobs.SpaceChecker): a job that cannot is not sent, and says so
 	// on its card.
-	p := s.host.Session().Current()
-	if other, ok := s.host.Session().Find(req.Profile); ok {
+	p := s.host.Service().Current()
+	if other, ok := s.host.Service().Find(req.Profile); ok {
 		p = other // a retry goes to the profile it was sent on
 	}
 	GuardBudget(s.host, p, []jobs.Request{req}, func() {
@@ -414,7 +414,7 @@ func (s *Sender) Send(check func(api.Limits) error, opts *api.ImageOptions, req 
 		s.status.SetText(ServiceText(s.host))
 		return
 	}
-	if err := check(s.host.Session().Client().Limits()); err != nil {
+	if err := check(s.host.Service().Client().Limits()); err != nil {
 		s.status.SetText(kit.ErrorText(err))
 		s.advice.refused = true
 		return

@@ -37,6 +37,7 @@ import (
 	"easel/internal/work"
 	"easel/ui/batches"
 	"easel/ui/modelpick"
+	"easel/ui/room"
 )
 
 // Host is the window as every tab sees it, for tests.
@@ -277,6 +278,8 @@ func (h *Host) loop() {
 
 // Session implements the tabs' hosts.
 func (h *Host) Session() *session.Session { return h.sess }
+
+func (h *Host) Service() room.Service { return h.sess }
 
 // Runner implements the tabs' hosts.
 func (h *Host) Runner() *jobs.Runner { return h.run }
