@@ -289,24 +289,23 @@ func (m *Mask) CanRedo() bool { return len(m.redo) > 0 }
 
 // Undo goes back one step.
 func (m *Mask) Undo() {
-	if len(m.undo) == 0 {
-		return
-	}
-	s := m.undo[len(m.undo)-1]
-	m.undo = m.undo[:len(m.undo)-1]
-	m.paste(s.r, unsqueeze(s.before, s.r.Dx()*s.r.Dy()))
-	m.redo = append(m.redo, s)
+	m.undo, m.redo = m.replay(m.undo, m.redo, func(s step) []byte { return s.before })
 }
 
 // Redo does an undone step again.
 func (m *Mask) Redo() {
-	if len(m.redo) == 0 {
-		return
+	m.redo, m.undo = m.replay(m.redo, m.undo, func(s step) []byte { return s.after })
+}
+
+// replay takes the last step off from, puts its area back as it was
+// before the step (undo) or after it (redo), and moves the step to to.
+func (m *Mask) replay(from, to []step, area func(step) []byte) ([]step, []step) {
+	if len(from) == 0 {
+		return from, to
 	}
-	s := m.redo[len(m.redo)-1]
-	m.redo = m.redo[:len(m.redo)-1]
-	m.paste(s.r, unsqueeze(s.after, s.r.Dx()*s.r.Dy()))
-	m.undo = append(m.undo, s)
+	s := from[len(from)-1]
+	m.paste(s.r, unsqueeze(area(s), s.r.Dx()*s.r.Dy()))
+	return from[:len(from)-1], append(to, s)
 }
 
 // HistoryBytes is what the undo and redo history holds.

@@ -128,7 +128,11 @@ func (s *surface) setNotes(notes []markup.Mark, c color.NRGBA) {
 
 // showPath draws a mark's guide through image points, closed back to
 // its start when closed.
-func (s *surface) showPath(points [][2]float64, closed bool) {
+func (s *surface) showPath(points [][2]float64, closed bool) { s.drawPath(points, closed, 2) }
+
+// drawPath draws a guide of width units through image points; a long
+// one through every nth point (the fill or the mark uses them all).
+func (s *surface) drawPath(points [][2]float64, closed bool, width float32) {
 	s.lasso = s.lasso[:0]
 	at := func(q [2]float64) fyne.Position {
 		x, y := s.p.area.View.ToContent(q[0], q[1])
@@ -141,7 +145,7 @@ func (s *surface) showPath(points [][2]float64, closed bool) {
 			j = 0
 		}
 		l := canvas.NewLine(guideColour)
-		l.StrokeWidth = 2
+		l.StrokeWidth = width
 		l.Position1, l.Position2 = at(points[i]), at(points[j])
 		s.lasso = append(s.lasso, l)
 	}
@@ -201,26 +205,15 @@ func (s *surface) showRect(a, b [2]float64) {
 	s.rect.Refresh()
 }
 
-// showLasso draws the lasso's outline so far, closed back to its start.
+// showLasso draws the lasso's outline so far, closed back to its start,
+// through the middle of each pixel it went through, as a thinner line
+// than a mark's guide.
 func (s *surface) showLasso(points []image.Point) {
-	s.lasso = s.lasso[:0]
-	at := func(q image.Point) fyne.Position {
-		x, y := s.p.area.View.ToContent(float64(q.X)+0.5, float64(q.Y)+0.5)
-		return fyne.NewPos(float32(x), float32(y))
+	centres := make([][2]float64, len(points))
+	for i, q := range points {
+		centres[i] = [2]float64{float64(q.X) + 0.5, float64(q.Y) + 0.5}
 	}
-	// Long outlines are drawn through every nth point: the fill uses all.
-	step := max(1, len(points)/400)
-	for i := 0; i < len(points); i += step {
-		j := min(i+step, len(points)-1)
-		if i == len(points)-1 {
-			j = 0
-		}
-		l := canvas.NewLine(guideColour)
-		l.StrokeWidth = 1
-		l.Position1, l.Position2 = at(points[i]), at(points[j])
-		s.lasso = append(s.lasso, l)
-	}
-	s.Refresh()
+	s.drawPath(centres, true, 1)
 }
 
 // clearGuides hides the gesture's outline once it is done.
