@@ -372,7 +372,7 @@ bench: deps-build deps-test deps-go build
 # staticcheck reads staticcheck.conf (every check), and also the
 # packages without a window as built for
 # Windows, where other files are compiled in (and others left unused).
-# vet, staticcheck and gosec read the packages they do not analyse from
+# vet, staticcheck, gosec and deadcode read the packages they do not analyse from
 # compiled export data: they build with `make unit`'s flags (staticcheck
 # for Windows with `make windows`' flags) so they read what those
 # compiled rather than compiling every package (Fyne's C and SQLite among
@@ -387,7 +387,7 @@ lint: deps-go deps-windows
 	GOFLAGS="$(RACE)" bin/staticcheck ./...
 	$(WIN_ENV) GOFLAGS="-trimpath -tags=release" bin/staticcheck ./internal/... ./cmd/...
 	GOFLAGS="$(RACE)" bin/gosec -quiet -exclude=$(GOSEC_SKIP) $(GOSEC_DIRS) ./...
-	@out=$$(bin/deadcode . ./cmd/... | { grep -v -F -f internal/architecture/testdata/unreached.txt || true; }); if [ -n "$$out" ]; then echo "code no program reaches (delete it, or move what only tests use into a _test.go file or a test-only package):"; echo "$$out"; exit 1; fi
+	@out=$$(GOFLAGS="$(RACE)" bin/deadcode . ./cmd/... | { grep -v -F -f internal/architecture/testdata/unreached.txt || true; }); if [ -n "$$out" ]; then echo "code no program reaches (delete it, or move what only tests use into a _test.go file or a test-only package):"; echo "$$out"; exit 1; fi
 	go test -count=1 ./internal/architecture/
 
 # The fuzz targets, each for FUZZTIME (the seed corpora alone run with
