@@ -43,8 +43,7 @@ type LibraryHost interface {
 }
 
 // Host is what the dialogs about the service and its money (settings,
-// profiles, the session key, spend, exporting many with their sources)
-// need of the window.
+// profiles, the session key, prices, spend) need of the window.
 type Host interface {
 	FileHost
 	// Session is the connected service and its profiles.
