@@ -88,8 +88,9 @@ build: deps-build deps-go
 
 # The binaries the real windows run (the release package, the -race
 # window) are built beside the unit tests, a little below their priority:
-# the tests wait on services and timers now and then, and the build takes
-# those moments, so the windows can start as the unit tests end.
+# the unit tests end with a long package or two running alone, and the
+# builds have one-process cgo steps, so each fills a core the other
+# leaves, and the windows can start soon after the unit tests end.
 # The real-window tests spend most of their run waiting on windows and
 # services, with the CPU idle; the checks (lint, the darwin type-check,
 # the keyring) need CPU and no display. So they run beside the
@@ -372,11 +373,11 @@ bench: deps-build deps-test deps-go build
 # staticcheck reads staticcheck.conf (every check), and also the
 # packages without a window as built for
 # Windows, where other files are compiled in (and others left unused).
-# vet, staticcheck, gosec and deadcode read the packages they do not analyse from
-# compiled export data: they build with `make unit`'s flags (staticcheck
-# for Windows with `make windows`' flags) so they read what those
-# compiled rather than compiling every package (Fyne's C and SQLite among
-# them) once more. Under -race, internal/quarantine's race_on.go is the
+# vet, staticcheck, gosec and deadcode read the packages they do not
+# analyse from compiled export data: they build with `make unit`'s flags
+# (staticcheck for Windows with `make windows`' flags) so they read what
+# those compiled rather than compiling every package (Fyne's C and
+# SQLite among them) once more. Under -race, internal/quarantine's race_on.go is the
 # file read of its pair; the rest of the tree is the same.
 lint: deps-go deps-windows
 	GOBIN=$(abspath bin) go install $(GOIMPORTS) $(DEADCODE)

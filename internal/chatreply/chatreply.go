@@ -87,9 +87,9 @@ func LedgerOf(lib *library.Library) Ledger {
 }
 
 // Run asks client for the reply and keeps it in store, what it may have
-// cost in ledger (nil: no ledger). stopped says whether the user stopped it (the context
-// is then cancelled too): a stopped reply keeps its text as Stopped, not
-// Failed. The error is a failure before anything was sent (the branch
+// cost in ledger (nil: no ledger). stopped says whether the user stopped
+// it (the context is then cancelled too): a stopped reply keeps its text
+// as Stopped, not Failed. The error is a failure before anything was sent (the branch
 // could not be read, the row not started); then there is no Result.
 func Run(ctx context.Context, store Store, client *api.Client, ledger Ledger, r Request, stopped func() bool, l Listener) (Result, error) {
 	bg := context.Background()

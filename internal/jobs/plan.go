@@ -25,11 +25,11 @@ type Plan struct {
 	Verdict  spend.Verdict
 }
 
-// Books are what a plan reads: the ledger (the estimate's history, the
+// Stores are what a plan reads: the ledger (the estimate's history, the
 // budget, the gateway's figures) and the memory of what the service
 // honours. *library.Library has both; a nil one, or nil stores, is no
-// gallery.
-type Books interface {
+// gallery. (spend.Ledger's Books is the ledger alone.)
+type Stores interface {
 	Ledger() *library.Ledger
 	Memory() *library.Memory
 }
@@ -41,15 +41,15 @@ type Books interface {
 // ledger leaves that part of the plan empty (nothing refused, within the
 // budget) and is returned beside it: a plan never stops a request the
 // user asked for by itself failing.
-func ReadPlan(ctx context.Context, books Books, p config.Profile, reqs ...Request) (Plan, error) {
+func ReadPlan(ctx context.Context, stores Stores, p config.Profile, reqs ...Request) (Plan, error) {
 	var plan Plan
 	if len(reqs) == 0 {
 		return plan, nil
 	}
 	var ledger *library.Ledger
 	var memory *library.Memory
-	if books != nil {
-		ledger, memory = books.Ledger(), books.Memory()
+	if stores != nil {
+		ledger, memory = stores.Ledger(), stores.Memory()
 	}
 	table := p.Prices
 	if ledger != nil {
