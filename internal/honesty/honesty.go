@@ -411,15 +411,25 @@ type aligned struct {
 }
 
 func align(result, before, mask *imageio.Picture) (aligned, bool) {
+	// The result, the mask, then the picture before: a kept edit's
+	// composite asks for them the other way round beside this
+	// (imageio.Kept), so the two decode different pictures at once and
+	// the first to finish takes the mask.
 	res, err := result.Image()
 	if err != nil {
 		return aligned{}, false
+	}
+	var m image.Image
+	if mask != nil {
+		if m, err = mask.Image(); err != nil {
+			return aligned{}, false
+		}
 	}
 	orig, err := before.Image()
 	if err != nil {
 		return aligned{}, false
 	}
-	keep, ok := protected(mask, orig.Bounds().Size())
+	keep, ok := protected(m, orig.Bounds().Size())
 	if !ok {
 		return aligned{}, false
 	}
@@ -447,19 +457,18 @@ func (a aligned) each(f func(i int, kept, moved bool)) {
 	}
 }
 
-// protected is where mask protects a picture of size: everywhere when
-// there is no mask; ok is false when the mask cannot be read or is of
-// another size.
-func protected(mask *imageio.Picture, size image.Point) (*image.Alpha, bool) {
-	if mask == nil {
+// protected is where the mask's pixels m protect a picture of size:
+// everywhere when there is no mask; ok is false when m is of another
+// size.
+func protected(m image.Image, size image.Point) (*image.Alpha, bool) {
+	if m == nil {
 		keep := image.NewAlpha(image.Rectangle{Max: size})
 		for i := range keep.Pix {
 			keep.Pix[i] = 0xff
 		}
 		return keep, true
 	}
-	m, err := mask.Image()
-	if err != nil || m.Bounds().Size() != size {
+	if m.Bounds().Size() != size {
 		return nil, false
 	}
 	return imageio.KeepAlpha(m), true

@@ -8,6 +8,7 @@ import (
 	"image/png"
 	"io"
 	"testing"
+	"time"
 )
 
 // #53: a picture a service sent is decoded in this process only after
@@ -39,5 +40,28 @@ func TestAnAnswerIsVettedBeforeItIsDecodedHere(t *testing.T) {
 	SetVetter(func(r io.Reader) ([]byte, error) { vetted++; return nil, nil })
 	if got, err := AnswerOf(buf.Bytes()).Image(); err != nil || got.Bounds().Dx() != 8 || vetted != 2 {
 		t.Errorf("an answer the vetter drew: %v, %v", got, err)
+	}
+}
+
+// The honesty figure reads the original's header while the kept
+// composite decodes it: asking for a picture's bytes must not wait for
+// a decode of its pixels (it did, and the two decodes ran one after the
+// other).
+func TestBytesDoNotWaitForADecode(t *testing.T) {
+	p := PictureOf([]byte("bytes"))
+	p.mu.Lock() // a decode under way
+	defer p.mu.Unlock()
+	got := make(chan []byte, 1)
+	go func() {
+		data, _ := p.Bytes()
+		got <- data
+	}()
+	select {
+	case data := <-got:
+		if string(data) != "bytes" {
+			t.Fatalf("Bytes gave %q", data)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Bytes waited for the decode")
 	}
 }

@@ -29,17 +29,21 @@ func Decodes() int64 { return decodes.Load() }
 // is 33 MB of pixels and most of a second to decode, so a masked edit's
 // answer must not be decoded once for the mask's honesty, again for the
 // kept composite and again for each thumbnail. Safe for concurrent use:
-// a second asker waits for the first's decode.
+// a second asker of the pixels waits for the first's decode; an asker of
+// the bytes does not (the honesty figure reads the original's header
+// while the composite decodes it).
 type Picture struct {
 	load func() ([]byte, error)
 	// answer marks bytes a service sent: the vetter draws them before
 	// this process decodes them (AnswerOf).
 	answer bool
 
-	mu      sync.Mutex
+	loading sync.Mutex // guards loaded, data, loadErr
 	loaded  bool
 	data    []byte
 	loadErr error
+
+	mu      sync.Mutex // guards decoded, img, err; taken before loading
 	decoded bool
 	img     image.Image
 	err     error
@@ -67,12 +71,8 @@ func pictureOfPixels(data []byte, img image.Image) *Picture {
 
 // Bytes are the picture's bytes, read once.
 func (p *Picture) Bytes() ([]byte, error) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.bytes()
-}
-
-func (p *Picture) bytes() ([]byte, error) {
+	p.loading.Lock()
+	defer p.loading.Unlock()
 	if !p.loaded {
 		p.data, p.loadErr = p.load()
 		p.loaded = true
@@ -86,7 +86,7 @@ func (p *Picture) Image() (image.Image, error) {
 	defer p.mu.Unlock()
 	if !p.decoded {
 		var data []byte
-		if data, p.err = p.bytes(); p.err == nil && p.answer {
+		if data, p.err = p.Bytes(); p.err == nil && p.answer {
 			p.err = Vet(bytes.NewReader(data))
 		}
 		if p.err == nil {
@@ -188,13 +188,15 @@ func (e *EditPictures) Result(i int) *Picture {
 // kept them (KeepUnmaskedIn), from the shared pictures: the composite
 // as PNG, its picture already decoded (for its thumbnail).
 func Kept(result, original, mask *Picture, feather int, frame image.Rectangle) (*Picture, error) {
-	// The mask first and the result last: the honesty figure, asking
-	// beside it for the result first, decodes that one meanwhile.
-	m, err := mask.Image()
+	// The original, the mask, then the result: the honesty figure asks
+	// beside this for the result, the mask, then the original, so the
+	// two decode different pictures at once and whichever is first
+	// free takes the mask (the cores stay busy until all three are in).
+	orig, err := original.Image()
 	if err != nil {
 		return nil, err
 	}
-	orig, err := original.Image()
+	m, err := mask.Image()
 	if err != nil {
 		return nil, err
 	}

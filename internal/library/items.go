@@ -164,6 +164,10 @@ func (l *Library) Add(ctx context.Context, n NewItem) (int64, error) {
 	if _, err := l.db.ExecContext(ctx, `INSERT INTO pending (file, item, created_ms) VALUES (?, ?, ?)`, rel, string(meta), time.Now().UnixMilli()); err != nil {
 		return 0, fmt.Errorf(catalogue.T("library: cannot record the image: %w"), err)
 	}
+	var thumb <-chan []byte
+	if n.Picture != nil {
+		thumb = render(n.Picture, imageio.SpaceOf(n.Image.Data))
+	}
 	if err := atomicfile.Write(filepath.Join(l.root, filepath.FromSlash(rel)), n.Image.Data); err != nil {
 		_, _ = l.db.ExecContext(context.WithoutCancel(ctx), `DELETE FROM pending WHERE file = ?`, rel)
 		return 0, fmt.Errorf(catalogue.T("library: cannot save the image: %w"), err)
@@ -176,9 +180,8 @@ func (l *Library) Add(ctx context.Context, n NewItem) (int64, error) {
 	if err != nil {
 		return 0, fmt.Errorf(catalogue.T("library: cannot record the image: %w"), err)
 	}
-	if n.Picture != nil {
-		// Best effort: a thumbnail not written now is made when shown.
-		_ = l.thumbnails.put(Item{File: rel}, n.Picture, imageio.SpaceOf(n.Image.Data))
+	if thumb != nil {
+		l.thumbnails.put(Item{File: rel}, thumb)
 	}
 	return id, nil
 }
