@@ -40,46 +40,11 @@ func newServedApp(t testing.TB) *App {
 	return ea
 }
 
-func TestGenerateSavesToLibraryAndShowsACard(t *testing.T) {
-	ea := newServedApp(t)
-	g := ea.generate
-	test.Type(g.Prompt(), "a lighthouse")
-	typeShortcut(ea, shortcutPrimary)
-	waitImages(t, ea, "lighthouse", 1)
-	waitFor(t, ea, "a finished card", func() bool {
-		c := onlyCard(g)
-		return c != nil && strings.HasPrefix(c.Status.Text, "Done")
-	})
-	n, _ := ea.lib.Count(context.Background(), library.Query{Search: "lighthouse"})
-	if n != 1 {
-		t.Errorf("library holds %d matching images, want 1", n)
-	}
-	if onlyCard(g).CanCancel() {
-		t.Error("a finished job still offers Cancel")
-	}
-}
-
 func onlyCard(g *generate.Room) *jobview.Card {
 	if cards := g.Jobs().Cards(); len(cards) > 0 {
 		return cards[0]
 	}
 	return nil
-}
-
-func TestGenerateChecksBeforeSending(t *testing.T) {
-	ea := newServedApp(t)
-	g := ea.generate
-	o := g.Options().Options()
-	o.Size = "1000x1000"
-	g.Options().SetOptions(o)
-	test.Type(g.Prompt(), "x")
-	g.PrimaryAction()
-	if g.Jobs().Len() != 0 {
-		t.Error("a job started with an invalid size")
-	}
-	if !strings.Contains(g.StatusText(), "multiples of 16") || !strings.Contains(g.StatusText(), "1008x1008") {
-		t.Errorf("status %q", g.StatusText())
-	}
 }
 
 func TestNoServiceOffersTheDemo(t *testing.T) {
@@ -198,33 +163,6 @@ func TestAJobOfFourShowsEveryImageAndOpensOne(t *testing.T) {
 		t.Errorf("opened item %d, not one of the job's", ea.gallery.Opened())
 	}
 	waitFor(t, ea, "the grid to select the opened image", func() bool { return ea.gallery.Selected() == ea.gallery.Opened() })
-}
-
-// A size refused before sending is not said after the size changes.
-func TestARefusedSizeIsForgottenWhenTheSizeChanges(t *testing.T) {
-	ea := newServedApp(t)
-	g := ea.generate
-	onUI(ea, func() {
-		o := g.Options().Options()
-		o.Size = "1000x1000"
-		g.Options().SetOptions(o)
-	})
-	test.Type(g.Prompt(), "x")
-	onUI(ea, g.PrimaryAction)
-	var status string
-	onUI(ea, func() { status = g.StatusText() })
-	if !strings.Contains(status, "1008x1008") {
-		t.Fatalf("status %q", status)
-	}
-	onUI(ea, func() {
-		o := g.Options().Options()
-		o.Size = "1024x1024"
-		g.Options().SetOptions(o)
-		status = g.StatusText()
-	})
-	if strings.Contains(status, "1008x1008") {
-		t.Errorf("the old refusal stays: %q", status)
-	}
 }
 
 // Esc and Enter answer a dialog: on the question before quitting, both

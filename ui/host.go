@@ -291,15 +291,6 @@ func (g *galleryActions) ExportMany(items []library.Item) {
 	dialogs.ExportMany(g.host, items, g.s.lib.Path, nil)
 }
 
-// onJobEvent runs on a job's goroutine: it decodes a preview there, then
-// hops to the UI goroutine to show the event.
-// notify tells, over the desktop's notifications, that a job ended while
-// the window was in the background. Notifications fail quietly.
-// confirmClose asks before closing while jobs run: their images would be
-// lost though they are paid for. Keeping them is the default.
-// jobsEnded follows the question confirmClose asked: once no job runs,
-// nothing would be lost, so the window closes as the user asked it to;
-// while some still run, the question is asked again with their numbers.
 // UsePrompt implements chat.Host: Chat's "Use as prompt" fills Text to
 // image's or Edit's prompt with the reply as plain text (its markdown
 // taken out) and shows that tab, saying what it replaced; Ctrl+Z in the

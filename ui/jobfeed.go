@@ -31,6 +31,8 @@ type jobFeed struct {
 	question dialog.Dialog
 }
 
+// onJobEvent runs on a job's goroutine: the event is shown on the UI
+// goroutine.
 func (a *jobFeed) onJobEvent(e jobs.Event) {
 	a.s.bridge.Do(func() { a.showJobEvent(e) })
 }
@@ -59,6 +61,8 @@ func (a *jobFeed) showJobEvent(e jobs.Event) {
 	}
 }
 
+// notify tells, over the desktop's notifications, that a job ended while
+// the window was in the background. Notifications fail quietly.
 func (a *jobFeed) notify(e jobs.Event) {
 	title, body := catalogue.T("Image ready"), kit.Shorten(jobview.Prompt(e), 80)
 	if len(e.Unsaved) > 0 {
@@ -71,6 +75,8 @@ func (a *jobFeed) notify(e jobs.Event) {
 	a.s.fyneApp.SendNotification(fyne.NewNotification(title, body))
 }
 
+// confirmClose asks before closing while jobs run: their images would be
+// lost though they are paid for. Keeping them is the default.
 func (a *jobFeed) confirmClose() {
 	runner, win := a.s.runner, a.s.win
 	if runner == nil || runner.Running() == 0 {
@@ -102,6 +108,9 @@ func (a *jobFeed) confirmClose() {
 	d.Show()
 }
 
+// jobsEnded follows the question confirmClose asked: once no job runs,
+// nothing would be lost, so the window closes as the user asked it to;
+// while some still run, the question is asked again with their numbers.
 func (a *jobFeed) jobsEnded() {
 	d := a.question
 	if d == nil || a.s.runner == nil {
