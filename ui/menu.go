@@ -61,8 +61,9 @@ type menus struct {
 	}
 	spend interface{ showSpend() }
 	feed  interface{ confirmClose() }
-	// dialogHost is the window as a dialog sees it.
-	dialogHost dialogs.Host
+	// dialogHost is the window as the prompt library and the file
+	// dialogs see it.
+	dialogHost dialogs.LibraryHost
 	// shortcuts are the window's shortcuts by name (addShortcuts), so
 	// tests fire one as the canvas would.
 	shortcuts map[string]func()
@@ -83,8 +84,8 @@ type menuWindow interface {
 	SelectTab(tab int)
 	primaryAction()
 	showSettings()
-	showPromptLibrary(h dialogs.Host, show func(tab int))
-	keepPrompt(h dialogs.Host, show func(tab int))
+	showPromptLibrary(h dialogs.LibraryHost, show func(tab int))
+	keepPrompt(h dialogs.LibraryHost, show func(tab int))
 	saveState()
 }
 

@@ -79,6 +79,14 @@ func (s *services) Runner() *jobs.Runner { return s.runner }
 // Library is the gallery; nil when it could not be opened.
 func (s *services) Library() *library.Library { return s.lib }
 
+// Ledger implements dialogs.Host: the gallery's ledger, nil without a
+// gallery.
+func (s *services) Ledger() *library.Ledger { return s.lib.Ledger() }
+
+// Memory implements dialogs.Host: what the gallery remembers of each
+// service, nil without a gallery.
+func (s *services) Memory() *library.Memory { return s.lib.Memory() }
+
 // LibraryErr is why the gallery could not be opened.
 func (s *services) LibraryErr() error { return s.libErr }
 

@@ -112,13 +112,13 @@ func (t *tabset) promptTargets(show func(tab int)) []promptlib.Target {
 }
 
 // showPromptLibrary opens the prompt library (Edit ▸ Prompt library…).
-func (t *tabset) showPromptLibrary(h dialogs.Host, show func(tab int)) {
+func (t *tabset) showPromptLibrary(h dialogs.LibraryHost, show func(tab int)) {
 	promptlib.Show(h, t.promptTargets(show))
 }
 
 // keepPrompt offers the current tab's prompt to the prompt library (Edit
 // ▸ Keep prompt in library…); from a tab without one, an empty entry.
-func (t *tabset) keepPrompt(h dialogs.Host, show func(tab int)) {
+func (t *tabset) keepPrompt(h dialogs.LibraryHost, show func(tab int)) {
 	text, source := "", ""
 	for _, target := range t.promptTargets(show) {
 		if target.Name == tabTitles()[t.CurrentTab()] {

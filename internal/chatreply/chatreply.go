@@ -78,12 +78,13 @@ type Ledger interface {
 	ChatRequest(ctx context.Context, t pricing.Table, profile, group string, req api.ChatRequest, usage *api.Usage, outcome string) (spend.Charged, error)
 }
 
-// LedgerOf is lib's ledger, nil without a gallery (no ledger then).
-func LedgerOf(lib *library.Library) Ledger {
-	if lib == nil {
+// LedgerOf is the ledger that books keeps, nil without a gallery (no
+// ledger then).
+func LedgerOf(books *library.Ledger) Ledger {
+	if books == nil {
 		return nil
 	}
-	return spend.Ledger{Books: lib.Ledger()}
+	return spend.Ledger{Books: books}
 }
 
 // Run asks client for the reply and keeps it in store, what it may have

@@ -62,7 +62,7 @@ func (r *recorder) listener() Listener {
 func TestAReplyIsKeptAndCharged(t *testing.T) {
 	store, client, lib, r := setup(t, "gpt-4o-mini")
 	var rec recorder
-	res, err := Run(context.Background(), store, client, LedgerOf(lib), r, func() bool { return false }, rec.listener())
+	res, err := Run(context.Background(), store, client, LedgerOf(lib.Ledger()), r, func() bool { return false }, rec.listener())
 	if err != nil || res.KeepErr != nil {
 		t.Fatal(err, res.KeepErr)
 	}
@@ -85,7 +85,7 @@ func TestAReplyIsKeptAndCharged(t *testing.T) {
 func TestCutAndFailedRepliesAreKeptApart(t *testing.T) {
 	store, client, lib, r := setup(t, "fault-"+demoservice.FaultStreamError)
 	var rec recorder
-	res, err := Run(context.Background(), store, client, LedgerOf(lib), r, func() bool { return false }, rec.listener())
+	res, err := Run(context.Background(), store, client, LedgerOf(lib.Ledger()), r, func() bool { return false }, rec.listener())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +97,7 @@ func TestCutAndFailedRepliesAreKeptApart(t *testing.T) {
 	}
 	store2, client2, lib2, r2 := setup(t, "fault-"+demoservice.FaultNoBalance)
 	var rec2 recorder
-	res2, err := Run(context.Background(), store2, client2, LedgerOf(lib2), r2, func() bool { return false }, rec2.listener())
+	res2, err := Run(context.Background(), store2, client2, LedgerOf(lib2.Ledger()), r2, func() bool { return false }, rec2.listener())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,7 +120,7 @@ func TestAStoppedReplyKeepsItsText(t *testing.T) {
 			cancel()
 		}
 	}}
-	res, err := Run(ctx, store, client, LedgerOf(lib), r, func() bool { mu.Lock(); defer mu.Unlock(); return stopped }, l)
+	res, err := Run(ctx, store, client, LedgerOf(lib.Ledger()), r, func() bool { mu.Lock(); defer mu.Unlock(); return stopped }, l)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -155,7 +155,7 @@ func (s *stream) run(ctx context.Context, store *conversations.Store, client *ap
 	t := s.t
 	r := chatreply.Request{Conv: s.conv, Parent: parent, Bare: kind == retryBare, NoImages: kind == retryWithoutImages,
 		Profile: s.profile, Group: s.group, Prices: s.prices}
-	res, err := chatreply.Run(ctx, store, client, chatreply.LedgerOf(t.host.Library()), r, s.stopped.Load, chatreply.Listener{
+	res, err := chatreply.Run(ctx, store, client, chatreply.LedgerOf(t.host.Library().Ledger()), r, s.stopped.Load, chatreply.Listener{
 		Started: func(reply int64, model string, history []conversations.Message) {
 			t.host.Work().Do(func() {
 				s.reply, s.model = reply, model

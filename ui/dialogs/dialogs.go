@@ -48,9 +48,12 @@ type Host interface {
 	FileHost
 	// Session is the connected service and its profiles.
 	Session() *session.Session
-	// Library is the gallery, which also remembers what each service
-	// honours; nil when it could not be opened.
-	Library() *library.Library
+	// Ledger is the record of requests and what they cost, and Memory
+	// what each service was seen to honour: the gallery's stores the
+	// spend, prices and service dialogs read and correct, nil when the
+	// gallery could not be opened.
+	Ledger() *library.Ledger
+	Memory() *library.Memory
 }
 
 // AskPlainHTTP warns that p's key would cross the network in clear text;

@@ -375,8 +375,8 @@ func (e *pricesEditor) showPlaceholders() {
 // where that came from, and what its service last said of its balance,
 // read off the UI goroutine.
 func (e *pricesEditor) showBalance() {
-	lib := e.host.Library()
-	if lib == nil || e.profile.ID == "" {
+	ledger := e.host.Ledger()
+	if ledger == nil || e.profile.ID == "" {
 		for _, k := range e.keys {
 			k.info.SetText(catalogue.T("Asked of the service once the profile is saved and used."))
 		}
@@ -394,13 +394,13 @@ func (e *pricesEditor) showBalance() {
 		for i, k := range e.keys {
 			key := p
 			key.ActiveGroup = k.group
-			f, _ := spend.Facts(ctx, lib.Ledger(), key, nil, time.Now())
+			f, _ := spend.Facts(ctx, ledger, key, nil, time.Now())
 			rate, from := spend.KeyRate(p, k.group, f)
 			if r, ok := f.GroupRatio(k.group); ok {
 				gatewayRates[i] = catalogue.F("×%s, the gateway's ratio for its group", spend.FormatRate(r))
 			}
-			st, _ := spend.Balance(ctx, lib.Ledger(), key, nil, time.Now())
-			if b, known, _ := lib.Ledger().BalanceOf(ctx, p.ID, k.group); known && !b.Reported && f.Usage == nil {
+			st, _ := spend.Balance(ctx, ledger, key, nil, time.Now())
+			if b, known, _ := ledger.BalanceOf(ctx, p.ID, k.group); known && !b.Reported && f.Usage == nil {
 				unreported = true
 			}
 			lines[i] = catalogue.F("Pays ×%s (%s). %s", spend.FormatRate(rate), spend.RateSourceText(from), st.Explain())
@@ -421,8 +421,8 @@ func (e *pricesEditor) showBalance() {
 
 // forgetBalance lets the next connection ask the service again.
 func (e *pricesEditor) forgetBalance() {
-	lib := e.host.Library()
-	work.Run(e.host.Work(), func(ctx context.Context) error { return lib.Ledger().ForgetBalance(ctx, e.profile.ID) }, func(err error) {
+	ledger := e.host.Ledger()
+	work.Run(e.host.Work(), func(ctx context.Context) error { return ledger.ForgetBalance(ctx, e.profile.ID) }, func(err error) {
 		if err == nil {
 			e.askAgain.Hide()
 			for _, k := range e.keys {

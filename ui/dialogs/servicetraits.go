@@ -40,11 +40,11 @@ func newLearnt(h Host, p config.Profile) *Learnt {
 
 // reload reads what is remembered and shows it.
 func (l *Learnt) reload() {
-	lib := l.host.Library()
-	if lib == nil || l.profile.ID == "" {
+	memory := l.host.Memory()
+	if memory == nil || l.profile.ID == "" {
 		return
 	}
-	work.Load(l.host.Work(), func(ctx context.Context) ([]library.Trait, error) { return lib.Memory().Traits(ctx, l.profile.ID, "") }, l.show)
+	work.Load(l.host.Work(), func(ctx context.Context) ([]library.Trait, error) { return memory.Traits(ctx, l.profile.ID, "") }, l.show)
 }
 
 func (l *Learnt) show(traits []library.Trait, err error) {
@@ -87,8 +87,8 @@ func (l *Learnt) show(traits []library.Trait, err error) {
 
 // forget drops what was learnt of model and shows the rest.
 func (l *Learnt) forget(model string) {
-	lib := l.host.Library()
-	work.Run(l.host.Work(), func(ctx context.Context) error { return lib.Memory().Forget(ctx, l.profile.ID, model) }, func(err error) {
+	memory := l.host.Memory()
+	work.Run(l.host.Work(), func(ctx context.Context) error { return memory.Forget(ctx, l.profile.ID, model) }, func(err error) {
 		if err != nil {
 			l.Box.Add(kit.HintLabel(catalogue.F("Could not forget %s: %v", model, err)))
 			return

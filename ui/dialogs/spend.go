@@ -178,8 +178,8 @@ func (v *SpendView) query(now time.Time) library.SpendQuery {
 
 // Load sums the ledger for the choices off the UI goroutine and shows it.
 func (v *SpendView) Load() {
-	lib := v.h.Library()
-	if lib == nil || v.period == nil || v.group == nil {
+	ledger := v.h.Ledger()
+	if ledger == nil || v.period == nil || v.group == nil {
 		return
 	}
 	v.loads++
@@ -197,12 +197,12 @@ func (v *SpendView) Load() {
 		r := read{recErr: errNoKey}
 		if client != nil && p.ID != "" {
 			ctx, cancel := context.WithTimeout(window, 20*time.Second)
-			r.rec, r.recErr = spend.Reconcile(ctx, lib.Ledger(), p, client, time.Now())
+			r.rec, r.recErr = spend.Reconcile(ctx, ledger, p, client, time.Now())
 			cancel()
 		}
 		var err error
-		r.totals, err = lib.Ledger().Spend(window, q)
-		r.toCheck, _ = lib.Ledger().ToCheck(window, p.ID, q.Since, spend.MaxToCheck)
+		r.totals, err = ledger.Spend(window, q)
+		r.toCheck, _ = ledger.ToCheck(window, p.ID, q.Since, spend.MaxToCheck)
 		return r, err
 	}, func(r read, err error) {
 		v.showGateway(r.rec, r.recErr)
@@ -282,14 +282,14 @@ func (v *SpendView) ShowCorrect(e library.Entry) {
 		{Text: catalogue.F("Amount (%s)", e.Currency), Widget: amount, HintText: catalogue.F("Easel wrote %s; 0 if it was not billed.", pricing.Money{Amount: e.Written(), Currency: e.Currency})},
 		{Text: catalogue.T("Why"), Widget: why},
 	}
-	lib := v.h.Library()
+	ledger := v.h.Ledger()
 	d := dialog.NewForm(catalogue.T("Correct this entry"), catalogue.T("Correct"), catalogue.T("Cancel"), items, func(ok bool) {
-		if !ok || lib == nil {
+		if !ok || ledger == nil {
 			return
 		}
 		text, reason := amount.Text, why.Text
 		v.write(func() error {
-			return spend.Correct(context.WithoutCancel(v.h.Work().Context()), lib.Ledger(), e.ID, text, reason, time.Now())
+			return spend.Correct(context.WithoutCancel(v.h.Work().Context()), ledger, e.ID, text, reason, time.Now())
 		})
 	}, v.h.Window())
 	amount.Validator = func(s string) error {
@@ -319,8 +319,8 @@ func (v *SpendView) write(change func() error) {
 
 // uncorrect takes e's correction back.
 func (v *SpendView) uncorrect(e library.Entry) {
-	if lib := v.h.Library(); lib != nil {
-		v.write(func() error { return lib.Ledger().Uncorrect(context.WithoutCancel(v.h.Work().Context()), e.ID) })
+	if ledger := v.h.Ledger(); ledger != nil {
+		v.write(func() error { return ledger.Uncorrect(context.WithoutCancel(v.h.Work().Context()), e.ID) })
 	}
 }
 
@@ -505,8 +505,8 @@ func (v *SpendView) Chart() *barchart.Chart { return v.chart }
 
 // exportCSV writes every request in the view's range, one a line.
 func (v *SpendView) exportCSV() {
-	lib := v.h.Library()
-	if lib == nil {
+	ledger := v.h.Ledger()
+	if ledger == nil {
 		return
 	}
 	names := map[string]string{config.DemoID: catalogue.T("Demo service"), config.EnvironmentID: catalogue.T("Environment")}
@@ -517,7 +517,7 @@ func (v *SpendView) exportCSV() {
 	name := "easel-spend-" + time.Now().Format("2006-01-02") + ".csv"
 	SaveEncoded(v.h, catalogue.T("Export the spend"), name, catalogue.T("spend"), func() ([]byte, error) {
 		var buf bytes.Buffer
-		entries, err := lib.Ledger().Entries(v.h.Work().Context(), since)
+		entries, err := ledger.Entries(v.h.Work().Context(), since)
 		if err == nil {
 			err = spend.WriteCSV(&buf, entries, names)
 		}

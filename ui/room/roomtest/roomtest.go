@@ -60,8 +60,24 @@ type Host struct {
 	// OnJob receives the runner's events on the UI side, under the lock.
 	OnJob func(jobs.Event)
 	// batches are the host's batches of the Batch API, made when first
-	// asked for; Notified records Notify as "title: body".
-	batches  *batches.Panel
+	// asked for.
+	batches *batches.Panel
+	Calls
+	// chatBodies are the bodies of the chat requests the fake service
+	// received, in order.
+	chatBodies [][]byte
+	editBodies []recorded
+	bodiesMu   sync.Mutex
+	baseURL    string
+	work       *work.Scope
+}
+
+// Calls is the part of the fake window a test reads back: what a room
+// asked of the window beyond being served (open an item or Settings,
+// Edit this, More like this, Save as, Use as prompt, a notice), each
+// recorded. Its fields are read and written on the host's UI goroutine.
+type Calls struct {
+	// Notified records Notify as "title: body".
 	Notified []string
 	// Opened and Settings record OpenItem and ShowSettings.
 	Opened   []int64
@@ -73,14 +89,34 @@ type Host struct {
 	SavedAs []api.Image
 	Edited  []int64
 	Prompts []string
-	// chatBodies are the bodies of the chat requests the fake service
-	// received, in order.
-	chatBodies [][]byte
-	editBodies []recorded
-	bodiesMu   sync.Mutex
-	baseURL    string
-	work       *work.Scope
 }
+
+// UsePrompt implements the tabs' hosts.
+func (c *Calls) UsePrompt(target, text string) { c.Prompts = append(c.Prompts, target+": "+text) }
+
+// OpenItem implements the tabs' hosts: it records the item.
+func (c *Calls) OpenItem(id int64) { c.Opened = append(c.Opened, id) }
+
+// ShowSettings implements the tabs' hosts: it counts the calls.
+func (c *Calls) ShowSettings() { c.Settings++ }
+
+// EditItem implements the tabs' hosts: it records the item.
+func (c *Calls) EditItem(id int64) { c.Edited = append(c.Edited, id) }
+
+// MoreLikeItem implements the tabs' hosts: it records the item.
+func (c *Calls) MoreLikeItem(id int64) { c.MoreLike = append(c.MoreLike, id) }
+
+// SaveImageAs implements the tabs' hosts: it records the image offered.
+func (c *Calls) SaveImageAs(img api.Image, prompt string, n int) { c.SavedAs = append(c.SavedAs, img) }
+
+// Notify implements batches.Host.
+func (c *Calls) Notify(title, body string, _ bool) { c.Notified = append(c.Notified, title+": "+body) }
+
+// SpendChanged implements the tabs' hosts: the test host has no status bar.
+func (c *Calls) SpendChanged() {}
+
+// GalleryChanged implements the tabs' hosts: the test host has no gallery tab.
+func (c *Calls) GalleryChanged() {}
 
 // Options change the fake service a host talks to.
 type Options struct {
@@ -225,9 +261,6 @@ func (h *Host) Bodies() [][]byte {
 	return append([][]byte(nil), h.chatBodies...)
 }
 
-// UsePrompt implements the tabs' hosts.
-func (h *Host) UsePrompt(target, text string) { h.Prompts = append(h.Prompts, target+": "+text) }
-
 // Window implements the tabs' hosts.
 func (h *Host) Window() fyne.Window { return h.win }
 
@@ -299,21 +332,6 @@ func (h *Host) Models() *modelpick.Registry { return h.reg }
 // Clipboard implements the tabs' hosts.
 func (h *Host) Clipboard() fyne.Clipboard { return fyne.CurrentApp().Clipboard() }
 
-// OpenItem implements the tabs' hosts: it records the item.
-func (h *Host) OpenItem(id int64) { h.Opened = append(h.Opened, id) }
-
-// ShowSettings implements the tabs' hosts: it counts the calls.
-func (h *Host) ShowSettings() { h.Settings++ }
-
-// EditItem implements the tabs' hosts: it records the item.
-func (h *Host) EditItem(id int64) { h.Edited = append(h.Edited, id) }
-
-// MoreLikeItem implements the tabs' hosts: it records the item.
-func (h *Host) MoreLikeItem(id int64) { h.MoreLike = append(h.MoreLike, id) }
-
-// SaveImageAs implements the tabs' hosts: it records the image offered.
-func (h *Host) SaveImageAs(img api.Image, prompt string, n int) { h.SavedAs = append(h.SavedAs, img) }
-
 // Show builds a room's widgets on the UI goroutine and puts them in the
 // window.
 func (h *Host) Show(build func() fyne.CanvasObject) { h.UI(func() { h.win.SetContent(build()) }) }
@@ -370,15 +388,6 @@ func (h *Host) Batches() *batches.Panel {
 	}
 	return h.batches
 }
-
-// Notify implements batches.Host.
-func (h *Host) Notify(title, body string, _ bool) { h.Notified = append(h.Notified, title+": "+body) }
-
-// SpendChanged implements the tabs' hosts: the test host has no status bar.
-func (h *Host) SpendChanged() {}
-
-// GalleryChanged implements the tabs' hosts: the test host has no gallery tab.
-func (h *Host) GalleryChanged() {}
 
 // Overlay waits for the top overlay (a dialog) to hold a button labelled
 // label, and returns it with every label's text in the overlay.
