@@ -12,6 +12,7 @@ import (
 
 	"easel/internal/api"
 	"easel/internal/demoservice"
+	"easel/internal/testsupport/fixture"
 )
 
 const testKey = "sk-test-0123456789abcdefghij"
@@ -302,7 +303,7 @@ func TestPassingRateLimitIsRetriedAfterItsWait(t *testing.T) {
 
 func TestEditIsNeverRetried(t *testing.T) {
 	c, _, _ := newFake(t, demoservice.Config{})
-	png := solidPNG(t, 8, 8, color.NRGBA{A: 255})
+	png := fixture.SolidPNG(t, 8, 8, color.NRGBA{A: 255})
 	_, err := c.Edit(context.Background(), api.EditRequest{Prompt: "p", ImageOptions: api.ImageOptions{Model: "fault-" + demoservice.FaultRateLimitOnce},
 		Images: []api.InputImage{{Name: "a.png", Data: png}}}, nil)
 	if e := asAPIError(t, err); e.Kind != api.KindRateLimited || e.RetryAfter != time.Second {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"image/color"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -11,6 +12,7 @@ import (
 
 	"easel/internal/api"
 	"easel/internal/demoservice"
+	"easel/internal/testsupport/fixture"
 )
 
 // A batch goes the whole way through the demo's Files and Batch APIs:
@@ -50,7 +52,7 @@ func TestABatchOfGenerationsAndOneOfEditsComeBack(t *testing.T) {
 	}
 
 	bs := api.NewBatches(c)
-	ref, err := bs.Upload(ctx, api.InputImage{Name: "ref.png", Data: pngBytes(t), ContentType: "image/png"}, "batch")
+	ref, err := bs.Upload(ctx, api.InputImage{Name: "ref.png", Data: fixture.SolidPNG(t, 4, 4, color.Black), ContentType: "image/png"}, "batch")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +65,7 @@ func TestABatchOfGenerationsAndOneOfEditsComeBack(t *testing.T) {
 		}
 		lines.Write(append(line, '\n'))
 	}
-	if again, _ := bs.Upload(ctx, api.InputImage{Name: "same.png", Data: pngBytes(t), ContentType: "image/png"}, "batch"); again != ref {
+	if again, _ := bs.Upload(ctx, api.InputImage{Name: "same.png", Data: fixture.SolidPNG(t, 4, 4, color.Black), ContentType: "image/png"}, "batch"); again != ref {
 		t.Errorf("the same picture uploaded again as %s, not %s", again, ref)
 	}
 	edits := runBatch(t, bs, lines.Bytes(), api.BatchEdits)

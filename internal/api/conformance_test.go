@@ -21,6 +21,7 @@ import (
 	"easel/internal/api"
 	"easel/internal/demoservice"
 	"easel/internal/outpaint"
+	"easel/internal/testsupport/fixture"
 )
 
 // TestConformanceThroughPrism sends the client's requests through Prism,
@@ -104,13 +105,13 @@ func TestConformanceThroughPrism(t *testing.T) {
 	// What the Chat tab sends: images as content parts, a stream that
 	// asks for its usage.
 	_, err = c.Chat(ctx, api.ChatRequest{Model: "gpt-4o-mini", Stream: true, IncludeUsage: true, Messages: []api.Message{
-		{Role: api.RoleUser, Content: "what is this?", Images: []api.InputImage{{Name: "a.png", ContentType: "image/png", Data: solidPNG(t, 8, 8, color.NRGBA{1, 2, 3, 255})}}}}}, nil)
+		{Role: api.RoleUser, Content: "what is this?", Images: []api.InputImage{{Name: "a.png", ContentType: "image/png", Data: fixture.SolidPNG(t, 8, 8, color.NRGBA{1, 2, 3, 255})}}}}}, nil)
 	mustOK("chat with an image, usage asked", err)
 
 	// Prism's proxy re-encodes multipart bodies as text, which breaks the
 	// image bytes on the way upstream; its request validation still runs
 	// first, and that is what this checks: no 422 for the edit's fields.
-	png := solidPNG(t, 64, 64, color.NRGBA{1, 2, 3, 255})
+	png := fixture.SolidPNG(t, 64, 64, color.NRGBA{1, 2, 3, 255})
 	_, err = c.Edit(ctx, api.EditRequest{Prompt: "p", ImageOptions: api.ImageOptions{Model: "gpt-image-1", Size: "1024x1024", Quality: "high",
 		Background: "opaque", OutputFormat: "webp", OutputCompression: ptr(80), Moderation: "low", N: 1, Stream: true, PartialImages: 1},
 		Images: []api.InputImage{{Name: "a.png", Data: png}, {Name: "b.png", Data: png}}, Mask: &api.InputImage{Name: "m.png", Data: png}, InputFidelity: "high"}, nil)

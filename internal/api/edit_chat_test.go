@@ -18,6 +18,7 @@ import (
 
 	"easel/internal/api"
 	"easel/internal/demoservice"
+	"easel/internal/testsupport/fixture"
 )
 
 // recorder passes requests on to the demo service and keeps each body.
@@ -45,20 +46,6 @@ func newRecorded(t *testing.T) (*api.Client, *recorder) {
 	ts := httptest.NewServer(rec)
 	t.Cleanup(ts.Close)
 	return api.New(api.Config{BaseURL: ts.URL + "/v1"}), rec
-}
-
-func solidPNG(t *testing.T, w, h int, c color.Color) []byte {
-	img := image.NewNRGBA(image.Rect(0, 0, w, h))
-	for y := 0; y < h; y++ {
-		for x := 0; x < w; x++ {
-			img.Set(x, y, c)
-		}
-	}
-	var buf bytes.Buffer
-	if err := png.Encode(&buf, img); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
 }
 
 type part struct {
@@ -91,10 +78,10 @@ func parts(t *testing.T, ctype string, body []byte) []part {
 
 func TestEditMultipartPartByPart(t *testing.T) {
 	c, rec := newRecorded(t)
-	red := solidPNG(t, 64, 64, color.NRGBA{255, 0, 0, 255})
-	blue := solidPNG(t, 64, 64, color.NRGBA{0, 0, 255, 255})
-	green := solidPNG(t, 64, 64, color.NRGBA{0, 255, 0, 255})
-	mask := solidPNG(t, 64, 64, color.NRGBA{0, 0, 0, 0})
+	red := fixture.SolidPNG(t, 64, 64, color.NRGBA{255, 0, 0, 255})
+	blue := fixture.SolidPNG(t, 64, 64, color.NRGBA{0, 0, 255, 255})
+	green := fixture.SolidPNG(t, 64, 64, color.NRGBA{0, 255, 0, 255})
+	mask := fixture.SolidPNG(t, 64, 64, color.NRGBA{0, 0, 0, 0})
 	req := api.EditRequest{
 		Prompt: "put the first on the second",
 		ImageOptions: api.ImageOptions{Model: "gpt-image-1", Size: "1024x1536", Quality: "high", Background: "opaque",
@@ -146,7 +133,7 @@ func TestEditMultipartPartByPart(t *testing.T) {
 
 func TestEditUsesFirstImageAndRespectsMask(t *testing.T) {
 	c, _ := newRecorded(t)
-	red := solidPNG(t, 256, 256, color.NRGBA{255, 0, 0, 255})
+	red := fixture.SolidPNG(t, 256, 256, color.NRGBA{255, 0, 0, 255})
 	// Left half transparent (edit there), right half opaque (keep).
 	m := image.NewNRGBA(image.Rect(0, 0, 256, 256))
 	for y := 0; y < 256; y++ {

@@ -15,6 +15,7 @@ import (
 
 	"easel/internal/api"
 	"easel/internal/demoservice"
+	"easel/internal/testsupport/fixture"
 )
 
 // The gateways' error answers, as the demo gives them in each gateway's
@@ -121,7 +122,7 @@ func TestInvalidURLPointsAtTheBaseURL(t *testing.T) {
 func TestStreamedEditThroughGatewaySaysSendUnstreamed(t *testing.T) {
 	c, _, _ := newFake(t, demoservice.Config{Quirks: []demoservice.Quirk{demoservice.QuirkStreamedEditFails}})
 	req := api.EditRequest{Prompt: "add a red boat", ImageOptions: api.ImageOptions{Model: "gpt-image-1", Stream: true, PartialImages: 1},
-		Images: []api.InputImage{{Name: "a.png", ContentType: "image/png", Data: solidPNG(t, 64, 64, color.White)}}}
+		Images: []api.InputImage{{Name: "a.png", ContentType: "image/png", Data: fixture.SolidPNG(t, 64, 64, color.White)}}}
 	_, err := c.Edit(context.Background(), req, nil)
 	e := asAPIError(t, err)
 	if e.Kind != api.KindBadResponse || !strings.Contains(e.Hint, "without streaming") || !strings.Contains(e.Hint, "charged") || strings.Contains(e.Hint, "try again") {

@@ -5,8 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"image"
-	"image/png"
+	"image/color"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -16,6 +15,7 @@ import (
 
 	"easel/internal/api"
 	"easel/internal/gateway"
+	"easel/internal/testsupport/fixture"
 )
 
 // target is a server that records whether anything reached it and with
@@ -38,14 +38,6 @@ func newTarget(t *testing.T, h http.HandlerFunc) *target {
 	}))
 	t.Cleanup(tg.Close)
 	return tg
-}
-
-func pngBytes(t *testing.T) []byte {
-	var buf bytes.Buffer
-	if err := png.Encode(&buf, image.NewGray(image.Rect(0, 0, 4, 4))); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
 }
 
 // A 307 to the same host on another port would have carried the key
@@ -114,7 +106,7 @@ func urlAnswer(link string) http.HandlerFunc {
 
 // An image link may redirect (CDNs do), never with the key.
 func TestAnImageLinkFollowsRedirectsWithoutTheKey(t *testing.T) {
-	img := pngBytes(t)
+	img := fixture.SolidPNG(t, 4, 4, color.Black)
 	cdn := newTarget(t, func(w http.ResponseWriter, r *http.Request) { _, _ = w.Write(img) })
 	hop := newTarget(t, func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, cdn.URL+"/img.png", http.StatusFound)

@@ -1,20 +1,12 @@
 package api
 
 import (
-	"bytes"
 	"errors"
-	"image"
-	"image/png"
+	"image/color"
 	"testing"
-)
 
-func smallPNG(t *testing.T) []byte {
-	var buf bytes.Buffer
-	if err := png.Encode(&buf, image.NewGray(image.Rect(0, 0, 4, 4))); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
-}
+	"easel/internal/testsupport/fixture"
+)
 
 // dall-e-3 does not edit (the spec's images/edits takes the GPT image
 // models and dall-e-2): an edit to it is refused before it is sent,
@@ -25,7 +17,7 @@ func TestEditsRefusesDallE3(t *testing.T) {
 			t.Errorf("Edits(%q) = %v, want %v", model, got, want)
 		}
 	}
-	r := EditRequest{Prompt: "a blue sofa", Images: []InputImage{{Name: "a.png", Data: smallPNG(t)}}, ImageOptions: ImageOptions{Model: "dall-e-3"}}
+	r := EditRequest{Prompt: "a blue sofa", Images: []InputImage{{Name: "a.png", Data: fixture.SolidPNG(t, 4, 4, color.Black)}}, ImageOptions: ImageOptions{Model: "dall-e-3"}}
 	var e *Error
 	if err := r.Check(DefaultLimits); !errors.As(err, &e) || !e.Preflight || e.Param != "model" {
 		t.Fatalf("an edit to dall-e-3 checked %v, want a refusal of the model", err)

@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"context"
+	"image/color"
 	"net/http"
 	"net/url"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"easel/internal/api"
+	"easel/internal/testsupport/fixture"
 )
 
 // forwardProxy is a proxy on this machine, as a company's or a local
@@ -90,7 +92,7 @@ func TestAProxyIsNeverAskedForMetadata(t *testing.T) {
 // A proxy on this machine delivers the images a remote service links to:
 // the proxy is the user's, and only the link's target is checked.
 func TestAProxyOnThisMachineDeliversLinkedImages(t *testing.T) {
-	img := pngBytes(t)
+	img := fixture.SolidPNG(t, 4, 4, color.Black)
 	proxy := newForwardProxy(t, func(host string, w http.ResponseWriter, r *http.Request) {
 		switch host {
 		case "api.gateway.test":

@@ -12,11 +12,12 @@ import (
 
 	"easel/internal/api"
 	"easel/internal/demoservice"
+	"easel/internal/testsupport/fixture"
 )
 
 func turnEdit(t *testing.T, previous string, stream bool) api.EditRequest {
 	req := api.EditRequest{Prompt: "warmer light", ImageOptions: api.ImageOptions{Model: "gpt-image-1", Size: "1024x1024", Stream: stream},
-		Images: []api.InputImage{{Name: "first.png", ContentType: "image/png", Data: solidPNG(t, 64, 64, color.NRGBA{R: 200, A: 255})}},
+		Images: []api.InputImage{{Name: "first.png", ContentType: "image/png", Data: fixture.SolidPNG(t, 64, 64, color.NRGBA{R: 200, A: 255})}},
 		Turn:   &api.ResponsesTurn{Previous: previous}}
 	if stream {
 		req.PartialImages = 2
@@ -56,7 +57,7 @@ func TestATurnThroughTheResponsesAPI(t *testing.T) {
 // event name too; a stream that ends with the finished output item and
 // no completed response still gives its picture.
 func TestATurnStreamUnderEitherEventName(t *testing.T) {
-	png := solidPNG(t, 32, 32, color.NRGBA{B: 200, A: 255})
+	png := fixture.SolidPNG(t, 32, 32, color.NRGBA{B: 200, A: 255})
 	b64 := base64.StdEncoding.EncodeToString(png)
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/event-stream")

@@ -1,11 +1,9 @@
 package batchlane_test
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"image"
-	"image/png"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -17,6 +15,7 @@ import (
 	"easel/internal/jobs"
 	"easel/internal/library"
 	"easel/internal/saver"
+	"easel/internal/testsupport/fixture"
 )
 
 // square is a PNG of one grey.
@@ -26,11 +25,8 @@ func square(t *testing.T, grey uint8) []byte {
 	for i := range img.Pix {
 		img.Pix[i] = grey
 	}
-	var b bytes.Buffer
-	if err := png.Encode(&b, img); err != nil {
-		t.Fatal(err)
-	}
-	return b.Bytes()
+	b := fixture.PNG(t, img)
+	return b
 }
 
 func setup(t *testing.T, cfg demoservice.Config) (*batchlane.Lane, *library.Library, *jobs.Runner, *demoservice.Server) {

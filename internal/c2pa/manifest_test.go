@@ -9,6 +9,7 @@ import (
 	"crypto/x509/pkix"
 	"encoding/pem"
 	"image"
+	"image/color"
 	"image/jpeg"
 	"image/png"
 	"math/big"
@@ -17,17 +18,9 @@ import (
 	"time"
 
 	"easel/internal/imageio"
+	"easel/internal/testsupport/fixture"
 	"easel/internal/testsupport/signed"
 )
-
-// plainPNG is a small PNG without a credential.
-func plainPNG(t *testing.T) []byte {
-	var b bytes.Buffer
-	if err := png.Encode(&b, image.NewNRGBA(image.Rect(0, 0, 4, 4))); err != nil {
-		t.Fatal(err)
-	}
-	return b.Bytes()
-}
 
 // testSigner is a key and a self-signed certificate made for the test,
 // added to the roots Easel trusts as a user adds their own.
@@ -65,14 +58,14 @@ func TestASignedManifestIsReadAndChecked(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	data := signed.WithChunk(plainPNG(t), "caBX", store)
+	data := signed.WithChunk(fixture.SolidPNG(t, 4, 4, color.Transparent), "caBX", store)
 	c, ok := Read(data)
 	if !ok || c.Generator != "gpt-image-1 (demo)" || c.Signer != "Test Signer Org" || c.Issuer != "Test Signer Org" || c.Check != Valid {
 		t.Fatalf("Read = %+v, %v", c, ok)
 	}
 	// The claim's generator changed after signing, its length kept.
 	tampered := bytes.Replace(store, []byte("gpt-image-1 (demo)"), []byte("gpt-image-9 (demo)"), -1)
-	c, ok = Read(signed.WithChunk(plainPNG(t), "caBX", tampered))
+	c, ok = Read(signed.WithChunk(fixture.SolidPNG(t, 4, 4, color.Transparent), "caBX", tampered))
 	if !ok || c.Check != Invalid || c.Generator != "gpt-image-9 (demo)" {
 		t.Fatalf("a changed claim reads %+v, %v", c, ok)
 	}
@@ -84,10 +77,10 @@ func TestAnUnreadableStoreIsPresentButUnchecked(t *testing.T) {
 	if c, ok := Read(signed.PNG(t, 4, 4)); !ok || c.Check != Unchecked || c.Signer != "" {
 		t.Fatalf("the fake store reads %+v, %v", c, ok)
 	}
-	if _, ok := Read(plainPNG(t)); ok {
+	if _, ok := Read(fixture.SolidPNG(t, 4, 4, color.Transparent)); ok {
 		t.Fatal("a plain PNG has a credential")
 	}
-	if c, ok := Read(signed.WithChunk(plainPNG(t), "caBX", []byte{0, 0, 0, 200, 'j', 'u', 'm', 'b'})); !ok || c != (Credential{}) {
+	if c, ok := Read(signed.WithChunk(fixture.SolidPNG(t, 4, 4, color.Transparent), "caBX", []byte{0, 0, 0, 200, 'j', 'u', 'm', 'b'})); !ok || c != (Credential{}) {
 		t.Fatalf("a box longer than its chunk reads %+v, %v", c, ok)
 	}
 }
@@ -171,7 +164,7 @@ func TestASelfSignedOpenAIManifestIsOnlyAClaim(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	data := signed.WithChunk(plainPNG(t), "caBX", store)
+	data := signed.WithChunk(fixture.SolidPNG(t, 4, 4, color.Transparent), "caBX", store)
 	if c, ok := Read(data); !ok || c.Check != Claimed || c.Signer != "OpenAI" {
 		t.Fatalf("Read = %+v, %v", c, ok)
 	}
@@ -204,7 +197,7 @@ func TestALeafIssuedByATrustedRootIsSigned(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	data := signed.WithChunk(plainPNG(t), "caBX", store)
+	data := signed.WithChunk(fixture.SolidPNG(t, 4, 4, color.Transparent), "caBX", store)
 	if c, _ := Read(data); c.Check != Claimed {
 		t.Fatalf("before its root is trusted: %+v", c)
 	}

@@ -3,8 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
-	"image"
-	"image/png"
+	"image/color"
 	"math"
 	"net/http/httptest"
 	"os"
@@ -21,6 +20,7 @@ import (
 	"easel/internal/library"
 	"easel/internal/secrets/secretstest"
 	"easel/internal/testsupport/damaged"
+	"easel/internal/testsupport/fixture"
 )
 
 // TestMain lets a test run this package's command line as a process of
@@ -197,7 +197,7 @@ func TestOneAPIStreamsAreLearntAndEditsRefused(t *testing.T) {
 		t.Errorf("both are billed: %+v", entries)
 	}
 	img := filepath.Join(dir, "in.png")
-	if err := os.WriteFile(img, pngBytes(t), 0o600); err != nil {
+	if err := os.WriteFile(img, fixture.SolidPNG(t, 64, 64, color.Transparent), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	if code := run(t, env, "", "edit", "--prompt", "a hat", "--image", img, "--out", dir); code != 1 ||
@@ -299,16 +299,6 @@ func TestAKilledStreamKeepsTheImagesThatArrived(t *testing.T) {
 	if !strings.Contains(listed, "2 of 4 images arrived") || !strings.Contains(listed, "--prompt 'four lighthouses'") || !strings.Contains(listed, "--n 2") {
 		t.Errorf("easel jobs says %q", listed)
 	}
-}
-
-// pngBytes is a small picture to send as an edit's input.
-func pngBytes(t *testing.T) []byte {
-	t.Helper()
-	var buf bytes.Buffer
-	if err := png.Encode(&buf, image.NewNRGBA(image.Rect(0, 0, 64, 64))); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
 }
 
 // A batch estimated above what the key may still spend, by the gateway's

@@ -2,12 +2,14 @@ package cli
 
 import (
 	"encoding/json"
+	"image/color"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"easel/internal/demoservice"
+	"easel/internal/testsupport/fixture"
 )
 
 // decodeDoc parses one --json document into v and checks its head.
@@ -81,7 +83,7 @@ func TestInfoJSONDescribesEveryFile(t *testing.T) {
 	env, out, _ := testEnv(t, "http://127.0.0.1:1/v1")
 	dir := t.TempDir()
 	good, broken := filepath.Join(dir, "good.png"), filepath.Join(dir, "broken.png")
-	if err := os.WriteFile(good, pngBytes(t), 0o600); err != nil {
+	if err := os.WriteFile(good, fixture.SolidPNG(t, 64, 64, color.Transparent), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(broken, []byte("\\x89PNG not really"), 0o600); err != nil {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"image"
 	"image/color"
-	"image/png"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -14,18 +13,16 @@ import (
 
 	"easel/internal/demoservice"
 	"easel/internal/imageio"
+	"easel/internal/testsupport/fixture"
 	"easel/internal/testsupport/hostile"
 )
 
 // writePNG writes img as a PNG in dir and returns its path.
 func writePNG(t *testing.T, dir, name string, img image.Image) string {
 	t.Helper()
-	var buf bytes.Buffer
-	if err := png.Encode(&buf, img); err != nil {
-		t.Fatal(err)
-	}
+	buf := fixture.PNG(t, img)
 	p := filepath.Join(dir, name)
-	if err := os.WriteFile(p, buf.Bytes(), 0o644); err != nil {
+	if err := os.WriteFile(p, buf, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	return p

@@ -17,6 +17,7 @@ import (
 	"easel/internal/api"
 	"easel/internal/imageio"
 	"easel/internal/library"
+	"easel/internal/testsupport/fixture"
 	"easel/internal/testsupport/signed"
 )
 
@@ -221,12 +222,9 @@ func TestAProfiledPictureKeepsItsProfileWhenReEncoded(t *testing.T) {
 	for i := range img.Pix {
 		img.Pix[i] = byte(60 + i%100)
 	}
-	var buf bytes.Buffer
-	if err := png.Encode(&buf, img); err != nil {
-		t.Fatal(err)
-	}
+	buf := fixture.PNG(t, img)
 	icc := bytes.Repeat([]byte("adobe-rgb-1998 "), 200)
-	profiled, ok := imageio.WithProfile(buf.Bytes(), icc, "Adobe RGB (1998)")
+	profiled, ok := imageio.WithProfile(buf, icc, "Adobe RGB (1998)")
 	if !ok {
 		t.Fatal("no profile put in the PNG")
 	}

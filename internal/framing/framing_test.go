@@ -4,23 +4,18 @@ import (
 	"bytes"
 	"encoding/binary"
 	"image"
+	"image/color"
 	"image/jpeg"
 	"image/png"
 	"testing"
-)
 
-func plainPNG(t *testing.T) []byte {
-	var b bytes.Buffer
-	if err := png.Encode(&b, image.NewGray(image.Rect(0, 0, 4, 4))); err != nil {
-		t.Fatal(err)
-	}
-	return b.Bytes()
-}
+	"easel/internal/testsupport/fixture"
+)
 
 // A chunk put after the header is walked in its place, and the file
 // still decodes; a file cut anywhere ends the walk without a panic.
 func TestChunksAfterTheHeaderAreWalkedAndTheFileStillDecodes(t *testing.T) {
-	p, ok := AfterHeader(plainPNG(t), Chunk("tEXt", []byte("k\x00v")), Chunk("zzZz", nil))
+	p, ok := AfterHeader(fixture.SolidPNG(t, 4, 4, color.Black), Chunk("tEXt", []byte("k\x00v")), Chunk("zzZz", nil))
 	if !ok {
 		t.Fatal("AfterHeader refused a PNG")
 	}

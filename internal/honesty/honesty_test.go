@@ -15,6 +15,7 @@ import (
 	"easel/internal/demoservice"
 	"easel/internal/honesty"
 	"easel/internal/imageio"
+	"easel/internal/testsupport/fixture"
 )
 
 func client(t *testing.T, quirks ...demoservice.Quirk) *api.Client {
@@ -73,21 +74,6 @@ func TestDeparturesFromWhatWasAsked(t *testing.T) {
 	}
 }
 
-// magenta is a first image no drawn scene resembles, so any repaint of
-// the protected area shows.
-func magentaPNG(t *testing.T, w, h int) []byte {
-	t.Helper()
-	img := image.NewNRGBA(image.Rect(0, 0, w, h))
-	for i := 0; i < len(img.Pix); i += 4 {
-		copy(img.Pix[i:], []byte{255, 0, 255, 255})
-	}
-	var buf bytes.Buffer
-	if err := png.Encode(&buf, img); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
-}
-
 // maskPNG keeps the left half (opaque) and frees the right (transparent).
 func maskPNG(t *testing.T, w, h int) []byte {
 	t.Helper()
@@ -97,11 +83,7 @@ func maskPNG(t *testing.T, w, h int) []byte {
 			m.Set(x, y, color.NRGBA{0, 0, 0, 255})
 		}
 	}
-	var buf bytes.Buffer
-	if err := png.Encode(&buf, m); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
+	return fixture.PNG(t, m)
 }
 
 // The mask's honesty figure: ~0 % where the service honours the mask,
@@ -119,7 +101,7 @@ func TestMaskHonestyFigure(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			c := client(t, tc.quirks...)
 			req := api.EditRequest{Prompt: "a red boat on the right", ImageOptions: api.ImageOptions{Model: "gpt-image-1", Size: "1024x1024"},
-				Images: []api.InputImage{{Name: "a.png", ContentType: "image/png", Data: magentaPNG(t, 1024, 1024)}},
+				Images: []api.InputImage{{Name: "a.png", ContentType: "image/png", Data: fixture.SolidPNG(t, 1024, 1024, color.NRGBA{R: 255, B: 255, A: 255})}},
 				Mask:   &api.InputImage{Name: "mask.png", ContentType: "image/png", Data: maskPNG(t, 1024, 1024)}}
 			res, err := c.Edit(context.Background(), req, nil)
 			if err != nil {
@@ -146,7 +128,7 @@ func TestMaskHonestyFigure(t *testing.T) {
 func TestFailuresThatShowATrait(t *testing.T) {
 	c := client(t, demoservice.QuirkStreamedEditFails)
 	req := api.EditRequest{Prompt: "a boat", ImageOptions: api.ImageOptions{Model: "gpt-image-1", Stream: true},
-		Images: []api.InputImage{{Name: "a.png", ContentType: "image/png", Data: magentaPNG(t, 64, 64)}}}
+		Images: []api.InputImage{{Name: "a.png", ContentType: "image/png", Data: fixture.SolidPNG(t, 64, 64, color.NRGBA{R: 255, B: 255, A: 255})}}}
 	_, err := c.Edit(context.Background(), req, nil)
 	e, _ := err.(*api.Error)
 	if got := honesty.FromError(honesty.AskedOf(nil, &req), e); len(got) != 1 || got[0].Trait != honesty.StreamedEdit || got[0].Honoured {
@@ -170,7 +152,7 @@ func TestDroppedReferenceImagesShowInTheTokenCount(t *testing.T) {
 		c := client(t, tc.quirks...)
 		req := api.EditRequest{Prompt: "the first in the style of the second and the third", ImageOptions: api.ImageOptions{Model: "gpt-image-1", Size: "1024x1024"}}
 		for range 3 {
-			req.Images = append(req.Images, api.InputImage{Name: "a.png", ContentType: "image/png", Data: magentaPNG(t, 64, 64)})
+			req.Images = append(req.Images, api.InputImage{Name: "a.png", ContentType: "image/png", Data: fixture.SolidPNG(t, 64, 64, color.NRGBA{R: 255, B: 255, A: 255})})
 		}
 		res, err := c.Edit(context.Background(), req, nil)
 		if err != nil {
@@ -191,8 +173,8 @@ func TestDroppedReferenceImagesShowInTheTokenCount(t *testing.T) {
 // about the mask (issue 41, words).
 func TestAMaskedEditAtAnotherShapeSaysSo(t *testing.T) {
 	req := api.EditRequest{Prompt: "p", ImageOptions: api.ImageOptions{Model: "gpt-image-1"},
-		Images: []api.InputImage{{Data: magentaPNG(t, 1000, 300)}}, Mask: &api.InputImage{Data: maskPNG(t, 1000, 300)}}
-	res := &api.ImageResult{Images: []api.Image{{Data: magentaPNG(t, 1536, 1024), Format: "png", Width: 1536, Height: 1024}}}
+		Images: []api.InputImage{{Data: fixture.SolidPNG(t, 1000, 300, color.NRGBA{R: 255, B: 255, A: 255})}}, Mask: &api.InputImage{Data: maskPNG(t, 1000, 300)}}
+	res := &api.ImageResult{Images: []api.Image{{Data: fixture.SolidPNG(t, 1536, 1024, color.NRGBA{R: 255, B: 255, A: 255}), Format: "png", Width: 1536, Height: 1024}}}
 	r := honesty.Measure(honesty.AskedOf(nil, &req), res)
 	c, ok := r.Find(honesty.MaskShape)
 	if !ok || c.Honoured || c.Asked != "1000x300" || c.Got != "1536x1024" {

@@ -7,6 +7,8 @@ import (
 	"image/png"
 	"os"
 	"testing"
+
+	"easel/internal/testsupport/fixture"
 )
 
 func fill(w, h int, c color.NRGBA) *image.NRGBA {
@@ -19,14 +21,11 @@ func fill(w, h int, c color.NRGBA) *image.NRGBA {
 
 func profiledPNG(t *testing.T, img image.Image, profile []byte, name string) []byte {
 	t.Helper()
-	var b bytes.Buffer
-	if err := png.Encode(&b, img); err != nil {
-		t.Fatal(err)
-	}
+	b := fixture.PNG(t, img)
 	if profile == nil {
-		return b.Bytes()
+		return b
 	}
-	out, ok := WithProfile(b.Bytes(), profile, name)
+	out, ok := WithProfile(b, profile, name)
 	if !ok {
 		t.Fatal("no profile embedded")
 	}

@@ -5,18 +5,15 @@ import (
 	"fmt"
 	"image"
 	"image/color"
-	"image/png"
 	"testing"
+
+	"easel/internal/testsupport/fixture"
 )
 
 func transparentPNG(t *testing.T) []byte {
 	img := image.NewNRGBA(image.Rect(0, 0, 32, 16))
 	img.Set(1, 1, color.NRGBA{255, 0, 0, 255})
-	var buf bytes.Buffer
-	if err := png.Encode(&buf, img); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
+	return fixture.PNG(t, img)
 }
 
 func TestExportEveryFormat(t *testing.T) {

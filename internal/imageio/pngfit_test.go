@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"testing"
+
+	"easel/internal/testsupport/fixture"
 )
 
 // pngKinds are pictures of each kind a PNG stores that fitPNGFile reads
@@ -43,12 +45,9 @@ func pngKinds(w, h int) map[string]image.Image {
 }
 
 func writePNG(t testing.TB, img image.Image) string {
-	var buf bytes.Buffer
-	if err := png.Encode(&buf, img); err != nil {
-		t.Fatal(err)
-	}
+	buf := fixture.PNG(t, img)
 	path := filepath.Join(t.TempDir(), "p.png")
-	if err := os.WriteFile(path, buf.Bytes(), 0o600); err != nil {
+	if err := os.WriteFile(path, buf, 0o600); err != nil {
 		t.Fatal(err)
 	}
 	return path

@@ -5,8 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"image"
-	"image/png"
+	"image/color"
 	"log/slog"
 	"net/http/httptest"
 	"strings"
@@ -20,6 +19,7 @@ import (
 	"easel/internal/gateway"
 	"easel/internal/honesty"
 	"easel/internal/imageio"
+	"easel/internal/testsupport/fixture"
 )
 
 // fakeService blocks each call until released, counting how many run.
@@ -566,16 +566,10 @@ type finals struct{ fakeService }
 
 func (f *finals) Generate(ctx context.Context, req api.GenerateRequest, onPartial func(api.Partial)) (*api.ImageResult, error) {
 	for i := range 2 {
-		onPartial(api.Partial{Image: i, Data: tinyPNG(), Format: "png", Final: true})
+		onPartial(api.Partial{Image: i, Data: fixture.SolidPNG(nil, 4, 4, color.Transparent), Format: "png", Final: true})
 	}
 	<-ctx.Done()
 	return nil, &api.Error{Kind: api.KindCancelled}
-}
-
-func tinyPNG() []byte {
-	var buf bytes.Buffer
-	_ = png.Encode(&buf, image.NewNRGBA(image.Rect(0, 0, 4, 4)))
-	return buf.Bytes()
 }
 
 // An image that arrives while its job is out is kept before the card is
@@ -630,8 +624,8 @@ type twoArrive struct{ fakeService }
 func (f *twoArrive) Generate(_ context.Context, _ api.GenerateRequest, onPartial func(api.Partial)) (*api.ImageResult, error) {
 	var res api.ImageResult
 	for i := range 2 {
-		onPartial(api.Partial{Image: i, Data: tinyPNG(), Format: "png", Final: true})
-		res.Images = append(res.Images, api.Image{Data: tinyPNG(), Format: "png", Width: 4, Height: 4})
+		onPartial(api.Partial{Image: i, Data: fixture.SolidPNG(nil, 4, 4, color.Transparent), Format: "png", Final: true})
+		res.Images = append(res.Images, api.Image{Data: fixture.SolidPNG(nil, 4, 4, color.Transparent), Format: "png", Width: 4, Height: 4})
 	}
 	return &res, nil
 }

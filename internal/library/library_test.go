@@ -5,7 +5,6 @@ import (
 	"context"
 	"image"
 	"image/color"
-	"image/png"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,18 +13,11 @@ import (
 	"time"
 
 	"easel/internal/api"
+	"easel/internal/testsupport/fixture"
 )
 
 func pngOf(t testing.TB, w, h int, c color.NRGBA) api.Image {
-	img := image.NewNRGBA(image.Rect(0, 0, w, h))
-	for i := 0; i < len(img.Pix); i += 4 {
-		copy(img.Pix[i:], []byte{c.R, c.G, c.B, c.A})
-	}
-	var buf bytes.Buffer
-	if err := png.Encode(&buf, img); err != nil {
-		t.Fatal(err)
-	}
-	return api.Image{Data: buf.Bytes(), Format: "png", Width: w, Height: h}
+	return api.Image{Data: fixture.SolidPNG(t, w, h, c), Format: "png", Width: w, Height: h}
 }
 
 func open(t testing.TB) *Library {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"easel/internal/api"
+	"easel/internal/testsupport/fixture"
 )
 
 func first(t *testing.T) []byte {
@@ -16,11 +17,8 @@ func first(t *testing.T) []byte {
 	for i := 0; i < len(img.Pix); i += 4 {
 		img.Pix[i], img.Pix[i+1], img.Pix[i+2], img.Pix[i+3] = 40, 120, 200, 255
 	}
-	var buf bytes.Buffer
-	if err := png.Encode(&buf, img); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
+	buf := fixture.PNG(t, img)
+	return buf
 }
 
 var marks = Marks{Items: []Mark{

@@ -2,6 +2,7 @@ package saver
 
 import (
 	"context"
+	"image/color"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"easel/internal/jobs"
 	"easel/internal/library"
 	"easel/internal/pricing"
+	"easel/internal/testsupport/fixture"
 )
 
 // An image that arrived before a kill is in the gallery at the next
@@ -32,7 +34,7 @@ func TestImagesThatArrivedBeforeAKillReachTheGallery(t *testing.T) {
 	if err := j.Begin(ctx, job); err != nil {
 		t.Fatal(err)
 	}
-	img := api.Image{Data: pngBytes(t, 16), Format: "png", Width: 16, Height: 16}
+	img := api.Image{Data: fixture.SolidPNG(t, 16, 16, color.Black), Format: "png", Width: 16, Height: 16}
 	if err := j.KeepArrived(job.ID, 0, img); err != nil {
 		t.Fatal(err)
 	}

@@ -1,10 +1,8 @@
 package saver
 
 import (
-	"bytes"
 	"context"
 	"image"
-	"image/png"
 	"net/http/httptest"
 	"slices"
 	"strings"
@@ -17,6 +15,7 @@ import (
 	"easel/internal/honesty"
 	"easel/internal/jobs"
 	"easel/internal/library"
+	"easel/internal/testsupport/fixture"
 )
 
 // Through a gateway that ignores streams and makes one image per
@@ -130,11 +129,8 @@ func TestIgnoredMaskIsMeasuredAndKept(t *testing.T) {
 		}
 	}
 	enc := func(m image.Image) []byte {
-		var b bytes.Buffer
-		if err := png.Encode(&b, m); err != nil {
-			t.Fatal(err)
-		}
-		return b.Bytes()
+		b := fixture.PNG(t, m)
+		return b
 	}
 	edit := &api.EditRequest{Prompt: "a boat on the right", ImageOptions: api.ImageOptions{Model: "gpt-image-1", Size: "1024x1024"},
 		Images: []api.InputImage{{Name: "a.png", ContentType: "image/png", Data: enc(img)}},

@@ -16,6 +16,7 @@ import (
 	"easel/internal/jobs"
 	"easel/internal/library"
 	"easel/internal/testsupport/benchfloor"
+	"easel/internal/testsupport/fixture"
 )
 
 // answerAtOnce is a service whose edit answers at once with result, and
@@ -75,11 +76,7 @@ func BenchmarkKeptEdit4K(b *testing.B) {
 			m.SetNRGBA(x, y, color.NRGBA{A: a})
 		}
 	}
-	var mb bytes.Buffer
-	if err := png.Encode(&mb, m); err != nil {
-		b.Fatal(err)
-	}
-	mask := mb.Bytes()
+	mask := fixture.PNG(b, m)
 
 	lib, err := library.Open(b.TempDir())
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"image"
+	"image/color"
 	"image/png"
 	"os"
 	"os/exec"
@@ -15,15 +16,8 @@ import (
 	"easel/internal/honesty"
 	"easel/internal/jobs"
 	"easel/internal/library"
+	"easel/internal/testsupport/fixture"
 )
-
-func pngBytes(t testing.TB, side int) []byte {
-	var buf bytes.Buffer
-	if err := png.Encode(&buf, image.NewGray(image.Rect(0, 0, side, side))); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
-}
 
 // Each image is saved on its own: on a disk that cannot take the first
 // (a small tmpfs, where this machine allows mounting one), the second is
@@ -40,8 +34,8 @@ func TestOneFailedSaveCostsOnlyThatImage(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer lib.Close()
-	big := api.Image{Data: append(pngBytes(t, 8), make([]byte, 3<<20)...), Format: "png", Width: 8, Height: 8}
-	small := api.Image{Data: pngBytes(t, 8), Format: "png", Width: 8, Height: 8}
+	big := api.Image{Data: append(fixture.SolidPNG(t, 8, 8, color.Black), make([]byte, 3<<20)...), Format: "png", Width: 8, Height: 8}
+	small := api.Image{Data: fixture.SolidPNG(t, 8, 8, color.Black), Format: "png", Width: 8, Height: 8}
 	job := jobs.Info{ID: "j1", Started: time.Now(), Request: jobs.Request{Generate: &api.GenerateRequest{Prompt: "two foxes"}}}
 	out := Library{Lib: lib}.Save(context.Background(), job, &api.ImageResult{Images: []api.Image{big, small}}, honesty.Report{}, nil)
 	if len(out) != 2 {

@@ -3,6 +3,7 @@ package saver
 import (
 	"context"
 	"fmt"
+	"image/color"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -18,6 +19,7 @@ import (
 	"easel/internal/demoservice"
 	"easel/internal/jobs"
 	"easel/internal/library"
+	"easel/internal/testsupport/fixture"
 )
 
 // BenchmarkSoak1000Jobs runs 1,000 jobs through the real runner, saver
@@ -73,7 +75,7 @@ func soak(b *testing.B) {
 		}
 	}, jobs.Options{Limit: 4, Tick: 10 * time.Millisecond})
 
-	input := api.InputImage{Name: "ref.png", ContentType: "image/png", Data: pngBytes(b, 64)}
+	input := api.InputImage{Name: "ref.png", ContentType: "image/png", Data: fixture.SolidPNG(b, 64, 64, color.Black)}
 	var rss100 int64
 	var heap100 uint64
 	var mem100 memParts

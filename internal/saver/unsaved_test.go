@@ -3,6 +3,7 @@ package saver
 import (
 	"context"
 	"fmt"
+	"image/color"
 	"os"
 	"path/filepath"
 	"sync"
@@ -16,6 +17,7 @@ import (
 	"easel/internal/library"
 	"easel/internal/pricing"
 	"easel/internal/spend"
+	"easel/internal/testsupport/fixture"
 )
 
 // answering is a service that answers every generation with two images.
@@ -62,7 +64,7 @@ func TestADiskThatFillsWhileSavingLosesNothing(t *testing.T) {
 	ctx := context.Background()
 	var mu sync.Mutex
 	var last jobs.Event
-	r := jobs.New(answering{data: pngBytes(t, 16)}, fullDisk{Library{Lib: lib}}, func(e jobs.Event) {
+	r := jobs.New(answering{data: fixture.SolidPNG(t, 16, 16, color.Black)}, fullDisk{Library{Lib: lib}}, func(e jobs.Event) {
 		mu.Lock()
 		last = e
 		mu.Unlock()

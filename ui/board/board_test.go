@@ -1,10 +1,8 @@
 package board
 
 import (
-	"bytes"
 	"context"
 	"image"
-	"image/png"
 	"strings"
 	"testing"
 	"time"
@@ -15,6 +13,7 @@ import (
 	"easel/internal/config"
 	"easel/internal/jobs"
 	"easel/internal/library"
+	"easel/internal/testsupport/fixture"
 	"easel/ui/batches"
 	"easel/ui/room/roomtest"
 )
@@ -217,11 +216,8 @@ func TestABoardComparesAnEdit(t *testing.T) {
 		for i := range img.Pix {
 			img.Pix[i] = fill
 		}
-		var buf bytes.Buffer
-		if err := png.Encode(&buf, img); err != nil {
-			t.Fatal(err)
-		}
-		return buf.Bytes()
+		buf := fixture.PNG(t, img)
+		return buf
 	}
 	input := api.InputImage{Name: "room.png", ContentType: "image/png", Data: pngOf(64, 64, 200)}
 	mask := api.InputImage{Name: "mask.png", ContentType: "image/png", Data: pngOf(64, 64, 0)}

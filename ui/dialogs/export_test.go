@@ -15,6 +15,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"easel/internal/library"
+	"easel/internal/testsupport/fixture"
 	"easel/ui/room/roomtest"
 )
 
@@ -39,12 +40,9 @@ func TestExportNamesComeFromThePrompt(t *testing.T) {
 // the format asked for.
 func TestAFinishedExportSaysWhereItWrote(t *testing.T) {
 	h := roomtest.New(t)
-	var buf bytes.Buffer
-	if err := png.Encode(&buf, image.NewGray(image.Rect(0, 0, 8, 8))); err != nil {
-		t.Fatal(err)
-	}
+	buf := fixture.PNG(t, image.NewGray(image.Rect(0, 0, 8, 8)))
 	src := filepath.Join(t.TempDir(), "orig.png")
-	if err := os.WriteFile(src, buf.Bytes(), 0o600); err != nil {
+	if err := os.WriteFile(src, buf, 0o600); err != nil {
 		t.Fatal(err)
 	}
 	out := filepath.Join(t.TempDir(), "a-lighthouse-7.jpg")

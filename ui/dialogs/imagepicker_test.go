@@ -1,9 +1,7 @@
 package dialogs
 
 import (
-	"bytes"
 	"image"
-	"image/png"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +9,7 @@ import (
 
 	"fyne.io/fyne/v2"
 
+	"easel/internal/testsupport/fixture"
 	"easel/ui/room/roomtest"
 )
 
@@ -20,12 +19,9 @@ import (
 func TestImagePickerChoosesSeveralInOrder(t *testing.T) {
 	h := roomtest.New(t)
 	dir := t.TempDir()
-	var buf bytes.Buffer
-	if err := png.Encode(&buf, image.NewGray(image.Rect(0, 0, 300, 200))); err != nil {
-		t.Fatal(err)
-	}
+	buf := fixture.PNG(t, image.NewGray(image.Rect(0, 0, 300, 200)))
 	for _, name := range []string{"a.png", "b.png", "c.png"} {
-		if err := os.WriteFile(filepath.Join(dir, name), buf.Bytes(), 0o600); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, name), buf, 0o600); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -107,12 +103,9 @@ func TestPickFolderTakesTheFolderShown(t *testing.T) {
 func TestPickImageTakesOne(t *testing.T) {
 	h := roomtest.New(t)
 	dir := t.TempDir()
-	var buf bytes.Buffer
-	if err := png.Encode(&buf, image.NewGray(image.Rect(0, 0, 30, 20))); err != nil {
-		t.Fatal(err)
-	}
+	buf := fixture.PNG(t, image.NewGray(image.Rect(0, 0, 30, 20)))
 	for _, name := range []string{"a.png", "b.png"} {
-		if err := os.WriteFile(filepath.Join(dir, name), buf.Bytes(), 0o600); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, name), buf, 0o600); err != nil {
 			t.Fatal(err)
 		}
 	}

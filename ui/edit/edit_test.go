@@ -15,6 +15,7 @@ import (
 	"easel/internal/api"
 	"easel/internal/jobs"
 	"easel/internal/mask"
+	"easel/internal/testsupport/fixture"
 	"easel/ui/room/roomtest"
 	"easel/ui/widgets/reorder"
 )
@@ -477,12 +478,9 @@ func roomAndSofa(t *testing.T) []string {
 		name string
 		w, h int
 	}{{"room.png", 120, 80}, {"sofa.png", 30, 60}} {
-		var buf bytes.Buffer
-		if err := png.Encode(&buf, image.NewGray(image.Rect(0, 0, c.w, c.h))); err != nil {
-			t.Fatal(err)
-		}
+		buf := fixture.PNG(t, image.NewGray(image.Rect(0, 0, c.w, c.h)))
 		p := filepath.Join(dir, c.name)
-		if err := os.WriteFile(p, buf.Bytes(), 0o600); err != nil {
+		if err := os.WriteFile(p, buf, 0o600); err != nil {
 			t.Fatal(err)
 		}
 		paths = append(paths, p)

@@ -22,6 +22,7 @@ import (
 	"easel/internal/imageio"
 	"easel/internal/library"
 	"easel/internal/mask"
+	"easel/internal/testsupport/fixture"
 	"easel/ui/room/roomtest"
 	"easel/ui/widgets/maskpaint"
 	"easel/ui/widgets/zoomview"
@@ -49,11 +50,8 @@ func addImage(t *testing.T, lib *library.Library, prompt string, side int) int64
 		img.Pix[i] = 0xff
 	}
 	img.SetNRGBA(0, 0, color.NRGBA{A: 0xff})
-	var buf bytes.Buffer
-	if err := png.Encode(&buf, img); err != nil {
-		t.Fatal(err)
-	}
-	id, err := lib.Add(context.Background(), library.NewItem{Image: api.Image{Data: buf.Bytes(), Format: "png", Width: side, Height: side},
+	buf := fixture.PNG(t, img)
+	id, err := lib.Add(context.Background(), library.NewItem{Image: api.Image{Data: buf, Format: "png", Width: side, Height: side},
 		Kind: "generate", Prompt: prompt, Created: time.Now()})
 	if err != nil {
 		t.Fatal(err)
