@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"image"
+	"image/color"
 	"image/png"
 	"os"
 	"path/filepath"
@@ -19,6 +20,7 @@ import (
 	"easel/internal/secrets"
 	"easel/internal/secrets/secretstest"
 	"easel/internal/testsupport/damaged"
+	"easel/internal/testsupport/fixture"
 	"easel/ui/chrome"
 )
 
@@ -285,4 +287,36 @@ func TestEditThisStartsFromThatPictureAlone(t *testing.T) {
 			t.Errorf("undo brought back %v", in)
 		}
 	})
+}
+
+// A picture imported from a file keeps the file's name: the Gallery's
+// details say where it came from, and in Edit it is called by it, not
+// "easel".
+func TestAnImportedPictureIsCalledByItsFile(t *testing.T) {
+	ea := appOn(t, filepath.Join(t.TempDir(), "data"))
+	path := filepath.Join(t.TempDir(), "Logo final.png")
+	if err := os.WriteFile(path, fixture.SolidPNG(t, 24, 16, color.NRGBA{B: 200, A: 255}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	onUI(ea, func() { ea.SelectTab(TabGallery); ea.gallery.Import([]string{path}) }) // as File ▸ Import… does
+	var it library.Item
+	waitFor(t, ea, "the import", func() bool {
+		items, _ := ea.lib.List(context.Background(), library.Query{Kinds: []string{"imported"}})
+		if len(items) == 1 {
+			it = items[0]
+		}
+		return len(items) == 1
+	})
+	if it.SourceName != "Logo final.png" {
+		t.Errorf("kept as %q", it.SourceName)
+	}
+	ea.actions.SendToEdit(it)
+	waitFor(t, ea, "the picture in Edit", func() bool { return len(ea.edit.Inputs()) == 1 })
+	onUI(ea, func() {
+		if name, want := ea.edit.Inputs()[0].Image.Name, fmt.Sprintf("logo-final-%d.png", it.ID); name != want {
+			t.Errorf("Edit calls it %q, want %q", name, want)
+		}
+	})
+	onUI(ea, func() { ea.gallery.Open(it) })
+	waitFor(t, ea, "the details", func() bool { return strings.Contains(ea.gallery.DetailsText(), "imported from “Logo final.png”") })
 }

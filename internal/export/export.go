@@ -77,7 +77,17 @@ type Result struct {
 // Name is an export's file name: the prompt's first words, the date made
 // and the item's id, so a folder of exports reads as what they show.
 func Name(it library.Item, format string) string {
-	return fmt.Sprintf("%s-%s-%d%s", PromptWords(it.Prompt), it.Created.Format("20060102"), it.ID, imageio.Extension(format))
+	return fmt.Sprintf("%s-%s-%d%s", NameWords(it), it.Created.Format("20060102"), it.ID, imageio.Extension(format))
+}
+
+// NameWords are the words a file made of it is named by: its prompt's,
+// or for a picture without one that was imported, its file's name's
+// (a designer's "Logo final.png" goes on as logo-final, not as easel).
+func NameWords(it library.Item) string {
+	if strings.TrimSpace(it.Prompt) == "" && it.SourceName != "" {
+		return PromptWords(strings.TrimSuffix(it.SourceName, filepath.Ext(it.SourceName)))
+	}
+	return PromptWords(it.Prompt)
 }
 
 // PromptWords is a prompt's first five words in lower case, joined by

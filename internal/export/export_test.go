@@ -248,3 +248,21 @@ func TestAProfiledPictureKeepsItsProfileWhenReEncoded(t *testing.T) {
 		t.Errorf("the recipe does not say the profile was carried: %s", side)
 	}
 }
+
+// A picture without a prompt that was imported is named by its file's
+// name; one with a prompt by the prompt.
+func TestAnImportIsNamedByItsFile(t *testing.T) {
+	for _, c := range []struct {
+		it   library.Item
+		want string
+	}{
+		{library.Item{Kind: "imported", SourceName: "Logo final.png"}, "logo-final"},
+		{library.Item{Kind: "imported", SourceName: "海报.v2.webp"}, "海报-v2"},
+		{library.Item{Kind: "imported"}, "easel"},
+		{library.Item{Kind: "generate", Prompt: "A red kite", SourceName: "ignored.png"}, "a-red-kite"},
+	} {
+		if got := NameWords(c.it); got != c.want {
+			t.Errorf("NameWords(%+v) = %q, want %q", c.it, got, c.want)
+		}
+	}
+}

@@ -14,7 +14,10 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"easel/internal/api"
 	"easel/internal/atomicfile"
@@ -51,6 +54,10 @@ type Item struct {
 	// Honesty is what the answer did of what was asked (schema 6 on):
 	// the card's sentences, kept with the image.
 	Honesty honesty.Report
+	// SourceName is the name of the file an imported picture came from
+	// (schema 18 on), "" for one Easel made and for older imports: a
+	// picture without a prompt is called by it.
+	SourceName string
 	// Missing is set when the image's file is not where the row says
 	// (moved, deleted by hand, a drive not mounted): the row is kept, with
 	// its prompt, until the user locates the file or removes the item.
@@ -86,6 +93,8 @@ type NewItem struct {
 	Mask   *Input
 	// Honesty is the answer measured against the request.
 	Honesty honesty.Report
+	// SourceName is the name of the file an import came from.
+	SourceName string
 	// Picture, when the saver has the image's pixels decoded already
 	// (a masked edit's result, its kept composite), makes the thumbnail
 	// now rather than by decoding the file again when it is first shown.
@@ -93,6 +102,28 @@ type NewItem struct {
 }
 
 const tmpSuffix = atomicfile.TempSuffix
+
+// maxSourceName bounds a kept file name, in bytes: a file system's own
+// limit, which no real name passes.
+const maxSourceName = 255
+
+// sourceName is what is kept of the name of the file at path: its last
+// element alone (the folders may name the user), valid UTF-8 with no
+// control characters, at most maxSourceName bytes, cut at a character.
+func sourceName(path string) string {
+	name := path[strings.LastIndexAny(path, `/\`)+1:]
+	name = strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return -1
+		}
+		return r
+	}, strings.ToValidUTF8(name, ""))
+	for len(name) > maxSourceName {
+		_, size := utf8.DecodeLastRuneInString(name)
+		name = name[:len(name)-size]
+	}
+	return strings.TrimSpace(name)
+}
 
 // pendingItem is everything a row records but the file's size: written
 // as JSON to the pending table before the file, so recovery after a kill
@@ -116,6 +147,9 @@ type pendingItem struct {
 	// Credentials is what the file carries of Content Credentials
 	// (schema 12 on; "" is read later).
 	Credentials string `json:",omitempty"`
+	// SourceName is the name of the file an import came from (schema
+	// 18 on).
+	SourceName string `json:",omitempty"`
 }
 
 // Plausible times: a service's created time outside them (a year 10000,
@@ -147,7 +181,7 @@ func (l *Library) Add(ctx context.Context, n NewItem) (int64, error) {
 	p := pendingItem{Format: n.Image.Format, Width: n.Image.Width, Height: n.Image.Height, Kind: n.Kind, Prompt: n.Prompt,
 		RevisedPrompt: n.Image.RevisedPrompt, Model: n.Model, Profile: n.Profile, Params: n.Params,
 		CreatedMs: created.UnixMilli(), DurationMs: n.Duration.Milliseconds(), JobID: n.JobID, RequestID: n.RequestID, Parents: n.Parents,
-		Credentials: credentialsOf(n.Image.Data)}
+		Credentials: credentialsOf(n.Image.Data), SourceName: sourceName(n.SourceName)}
 	if u := n.Usage; u != nil {
 		p.InputTokens, p.OutputTokens, p.TotalTokens = u.InputTokens, u.OutputTokens, u.TotalTokens
 	}
@@ -225,11 +259,12 @@ func insertItem(ctx context.Context, tx *sql.Tx, rel string, size int64, p pendi
 		report = string(b)
 	}
 	res, err := tx.ExecContext(ctx, `INSERT INTO items (file, format, width, height, size_bytes, kind, prompt, revised_prompt,
-		model, profile, params, input_tokens, output_tokens, total_tokens, created_ms, duration_ms, job_id, request_id, sha256, honesty, credentials)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		model, profile, params, input_tokens, output_tokens, total_tokens, created_ms, duration_ms, job_id, request_id, sha256, honesty, credentials,
+		source_name)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		rel, p.Format, p.Width, p.Height, size, p.Kind, p.Prompt, p.RevisedPrompt,
 		p.Model, p.Profile, string(params), p.InputTokens, p.OutputTokens, p.TotalTokens, p.CreatedMs, p.DurationMs, p.JobID, p.RequestID, sha, report,
-		p.Credentials)
+		p.Credentials, p.SourceName)
 	if err != nil {
 		return 0, err
 	}
@@ -265,14 +300,15 @@ func (l *Library) newName(format string, created time.Time) string {
 }
 
 const itemColumns = `id, file, format, width, height, size_bytes, kind, prompt, revised_prompt, model, profile, params,
-	input_tokens, output_tokens, total_tokens, created_ms, duration_ms, job_id, request_id, favorite, honesty`
+	input_tokens, output_tokens, total_tokens, created_ms, duration_ms, job_id, request_id, favorite, honesty, source_name`
 
 func scanItem(sc interface{ Scan(...any) error }) (Item, error) {
 	var it Item
 	var params, report string
 	var created, dur int64
 	err := sc.Scan(&it.ID, &it.File, &it.Format, &it.Width, &it.Height, &it.SizeBytes, &it.Kind, &it.Prompt, &it.RevisedPrompt,
-		&it.Model, &it.Profile, &params, &it.InputTokens, &it.OutputTokens, &it.TotalTokens, &created, &dur, &it.JobID, &it.RequestID, &it.Favorite, &report)
+		&it.Model, &it.Profile, &params, &it.InputTokens, &it.OutputTokens, &it.TotalTokens, &created, &dur, &it.JobID, &it.RequestID, &it.Favorite, &report,
+		&it.SourceName)
 	if err != nil {
 		return it, err
 	}

@@ -48,7 +48,7 @@ func TestUpgradeKeepsEverything(t *testing.T) {
 	for _, fixture := range []struct {
 		name    string
 		pending int // saves cut short that the upgrade records
-	}{{"v0", 0}, {"v2", 1}, {"v3", 1}, {"v4", 1}, {"v5", 1}, {"v6", 1}, {"v7", 1}, {"v8", 1}, {"v9", 1}, {"v10", 1}, {"v11", 1}, {"v12", 1}, {"v13", 1}, {"v14", 1}, {"v15", 1}, {"v16", 1}} {
+	}{{"v0", 0}, {"v2", 1}, {"v3", 1}, {"v4", 1}, {"v5", 1}, {"v6", 1}, {"v7", 1}, {"v8", 1}, {"v9", 1}, {"v10", 1}, {"v11", 1}, {"v12", 1}, {"v13", 1}, {"v14", 1}, {"v15", 1}, {"v16", 1}, {"v17", 1}} {
 		t.Run(fixture.name, func(t *testing.T) { upgradeKeepsEverything(t, fixture.name, fixture.pending) })
 	}
 }

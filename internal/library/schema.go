@@ -444,6 +444,10 @@ CREATE TABLE batch_requests (
 );
 CREATE INDEX batch_requests_job ON batch_requests (job);
 `},
+	{18, "an imported picture keeps the name of the file it came from, which Edit and exports call it by", `
+-- The file's own name (no folder), '' for a picture Easel made.
+ALTER TABLE items ADD COLUMN source_name TEXT NOT NULL DEFAULT '';
+`},
 }
 
 // SchemaVersion is the newest schema this Easel knows.

@@ -120,6 +120,7 @@ func (l *Library) Import(ctx context.Context, path string, data []byte) (Importe
 	}
 	// An import joins the gallery now: it goes where new pictures go
 	// (first, newest first), not back among the file's old date.
-	id, err = l.Add(ctx, NewItem{Image: api.Image{Data: data, Format: format, Width: w, Height: h}, Kind: "imported", Created: time.Now()})
+	id, err = l.Add(ctx, NewItem{Image: api.Image{Data: data, Format: format, Width: w, Height: h}, Kind: "imported", Created: time.Now(),
+		SourceName: path})
 	return Imported{ID: id}, err
 }

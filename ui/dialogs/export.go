@@ -244,10 +244,11 @@ func writeChecked(h FileHost, target, what string, encode func() ([]byte, error)
 	confirm.Show()
 }
 
-// ExportName is an export's default file name: the prompt's first words,
-// then the item's id, so a folder of exports reads as what they show.
+// ExportName is an export's default file name: the prompt's first words
+// (an import's file name's), then the item's id, so a folder of exports
+// reads as what they show.
 func ExportName(it library.Item, format string) string {
-	return fmt.Sprintf("%s-%d%s", export.PromptWords(it.Prompt), it.ID, imageio.Extension(format))
+	return fmt.Sprintf("%s-%d%s", export.NameWords(it), it.ID, imageio.Extension(format))
 }
 
 // UnsavedName is the default file name of the n-th image of a job that

@@ -265,6 +265,9 @@ func promptText(it library.Item) string {
 	}
 	switch it.Kind {
 	case "imported":
+		if it.SourceName != "" {
+			return catalogue.F("(imported from “%s”: no prompt)", it.SourceName)
+		}
 		return catalogue.T("(imported: no prompt)")
 	case "cutout":
 		return catalogue.T("(a cut-out made in Easel from the image it came from: no prompt of its own)")

@@ -127,7 +127,7 @@ func (p *player) saveFrame() {
 		return
 	}
 	b := p.anim.Frames[p.at].Bounds()
-	name := fmt.Sprintf("%s-%d-frame%d.png", export.PromptWords(p.item.Prompt), p.item.ID, p.at+1)
+	name := fmt.Sprintf("%s-%d-frame%d.png", export.NameWords(p.item), p.item.ID, p.at+1)
 	dialogs.SaveAsSaying(p.host, api.Image{Data: buf.Bytes(), Format: "png", Width: b.Dx(), Height: b.Dy()}, name,
 		catalogue.F("Frame %d of the GIF is written as a PNG.", p.at+1), nil)
 }
