@@ -28,6 +28,15 @@ func onlyCard(r *Room) *jobview.Card {
 	return nil
 }
 
+// sendAtSize sends a prompt at size, on the UI goroutine.
+func sendAtSize(r *Room, size string) {
+	o := r.Options().Options()
+	o.Size = size
+	r.Options().SetOptions(o)
+	r.Prompt().SetText("x")
+	r.PrimaryAction()
+}
+
 // Ctrl+Enter's action sends the prompt; the picture is in the gallery
 // and its card says Done without a Cancel.
 func TestGenerateSavesToLibraryAndShowsACard(t *testing.T) {
@@ -57,11 +66,7 @@ func TestGenerateSavesToLibraryAndShowsACard(t *testing.T) {
 func TestGenerateChecksBeforeSending(t *testing.T) {
 	r, h := newGenerate(t)
 	h.UI(func() {
-		o := r.Options().Options()
-		o.Size = "1000x1000"
-		r.Options().SetOptions(o)
-		r.Prompt().SetText("x")
-		r.PrimaryAction()
+		sendAtSize(r, "1000x1000")
 		if r.Jobs().Len() != 0 {
 			t.Error("a job started with an invalid size")
 		}
@@ -75,14 +80,11 @@ func TestGenerateChecksBeforeSending(t *testing.T) {
 func TestARefusedSizeIsForgottenWhenTheSizeChanges(t *testing.T) {
 	r, h := newGenerate(t)
 	h.UI(func() {
-		o := r.Options().Options()
-		o.Size = "1000x1000"
-		r.Options().SetOptions(o)
-		r.Prompt().SetText("x")
-		r.PrimaryAction()
+		sendAtSize(r, "1000x1000")
 		if s := r.StatusText(); !strings.Contains(s, "1008x1008") {
 			t.Fatalf("status %q", s)
 		}
+		o := r.Options().Options()
 		o.Size = "1024x1024"
 		r.Options().SetOptions(o)
 		if s := r.StatusText(); strings.Contains(s, "1008x1008") {
