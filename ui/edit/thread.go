@@ -197,7 +197,9 @@ func (p *threadPanel) row(t threadTurn, after int) fyne.CanvasObject {
 		if t.Drift != nil {
 			words = catalogue.F("%d %% changed outside the marks", t.DriftPercent())
 		}
-		lines.Add(&widget.Hyperlink{Text: words, OnTapped: func() { p.showChanges(turn) }})
+		// Wrapped: at the panel's narrowest the figure's words are wider
+		// than it, and would widen the column past the panel's edge.
+		lines.Add(&widget.Hyperlink{Text: words, Wrapping: fyne.TextWrapWord, OnTapped: func() { p.showChanges(turn) }})
 	}
 	lines.Add(prompt)
 	if t.Item != p.item {

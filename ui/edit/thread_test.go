@@ -66,6 +66,14 @@ func TestTheThreadShowsBesideTheCanvasAndTakesAnAreaBack(t *testing.T) {
 			t.Errorf("the thread does not say %q:\n%s", want, text)
 		}
 	}
+	// The thread asks no more width than the panel's form: its words
+	// wrap (a turn's figure, a link on one line, widened the panel to
+	// 290 units and was cut at its edge below that).
+	h.UI(func() {
+		if w := r.thread.box.MinSize().Width; w > 240 {
+			t.Errorf("the thread needs %.0f units of width, more than the panel's 240", w)
+		}
+	})
 	if second.Drift == nil || *second.Drift < 0.2 || *second.Drift > 0.3 {
 		t.Errorf("turn 2's drift: %v, want the demo's quarter of the protected rows", second.Drift)
 	}
