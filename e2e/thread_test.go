@@ -60,7 +60,7 @@ func TestAThreadInRealWindow(t *testing.T) {
 	// Give the thread the width it had beside a horizontal form (the
 	// clicks below count on its rows' places): the panel's divider
 	// dragged to x 934, making the panel about 340 wide.
-	p.drag(991, 415, 934, 415)
+	p.drag(995, 415, 934, 415)
 	time.Sleep(500 * time.Millisecond)
 	// Give the thread the side panel's height: its divider dragged up.
 	w := fmt.Sprint(uint32(p.window))
