@@ -23,7 +23,8 @@ const (
 // Query selects items for the gallery. Every filter is part of the SQL:
 // the gallery never reads items to throw them away.
 type Query struct {
-	// Search matches words of the prompt (prefixes too).
+	// Search matches words of the prompt (prefixes too), or of the name
+	// of the file an imported picture came from.
 	Search string
 	// Favorites keeps only favourites.
 	Favorites bool
@@ -66,8 +67,11 @@ func (q Query) filter() ([]string, []any) {
 	conds := []string{`deleted_ms IS NULL`} // in the trash until Easel closes
 	var args []any
 	for _, t := range SearchTerms(q.Search) {
+		// The prompt, or an imported picture's file name (read through
+		// the index of imported pictures alone, a few in a gallery).
 		c, a := termCondition(t, "items_fts", "prompt")
-		conds, args = append(conds, c), append(args, a)
+		conds = append(conds, `(`+c+` OR id IN (SELECT id FROM items WHERE source_name != '' AND source_name LIKE ? ESCAPE '\'))`)
+		args = append(args, a, t.Like())
 	}
 	if q.Favorites {
 		conds = append(conds, `favorite = 1`)

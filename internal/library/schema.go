@@ -447,6 +447,8 @@ CREATE INDEX batch_requests_job ON batch_requests (job);
 	{18, "an imported picture keeps the name of the file it came from, which Edit and exports call it by", `
 -- The file's own name (no folder), '' for a picture Easel made.
 ALTER TABLE items ADD COLUMN source_name TEXT NOT NULL DEFAULT '';
+-- The search reads the names of imported pictures alone.
+CREATE INDEX items_imported ON items (source_name) WHERE source_name != '';
 `},
 }
 

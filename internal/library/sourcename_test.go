@@ -31,6 +31,32 @@ func TestAnUpgradedLibraryNamesNewImportsOnly(t *testing.T) {
 	if err != nil || it.SourceName != "Logo final.png" {
 		t.Errorf("a new import: %+v, %v; want it named Logo final.png", it, err)
 	}
+	for _, search := range []string{"logo", "Final", "go", "logo lighthouse"} {
+		want := 1
+		if search == "logo lighthouse" {
+			want = 0 // every word is found in the prompt or the name
+		}
+		if n, err := l.Count(ctx, Query{Search: search}); err != nil || n != want {
+			t.Errorf("searching %q finds %d (%v), want %d", search, n, err, want)
+		}
+	}
+	var plan []string
+	rows, err := l.db.QueryContext(ctx, `EXPLAIN QUERY PLAN SELECT id FROM items WHERE source_name != '' AND source_name LIKE '%x%'`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var id, parent, unused int
+		var detail string
+		if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+			t.Fatal(err)
+		}
+		plan = append(plan, detail)
+	}
+	rows.Close()
+	if p := strings.Join(plan, "; "); !strings.Contains(p, "items_imported") {
+		t.Errorf("a name is searched by %q, not through the index of imported pictures", p)
+	}
 	items, err := l.List(ctx, Query{Kinds: []string{"imported"}})
 	if err != nil || len(items) != 2 || items[0].SourceName != "Logo final.png" {
 		t.Errorf("the imports listed: %+v, %v", items, err)
