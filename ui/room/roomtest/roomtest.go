@@ -320,6 +320,12 @@ func (h *Host) Runner() *jobs.Runner { return h.run }
 // Library implements the tabs' hosts.
 func (h *Host) Library() *library.Library { return h.lib }
 
+// Ledger implements dialogs.Host.
+func (h *Host) Ledger() *library.Ledger { return h.lib.Ledger() }
+
+// Memory implements dialogs.Host.
+func (h *Host) Memory() *library.Memory { return h.lib.Memory() }
+
 // LibraryErr implements the tabs' hosts.
 func (h *Host) LibraryErr() error { return nil }
 
