@@ -39,6 +39,40 @@ func (p *proc) stroke(x0, x1, y int) {
 	xdo(p.t, "mouseup", "1")
 }
 
+// dragFiles drags files from another application (a real XDND drag,
+// from a GTK window at (0,0), 200x200) to the point 800,400 of the
+// screen, where the test has put the window; the source is killed when
+// the test ends, or by the caller once the drop is seen.
+func dragFiles(t *testing.T, files []string) *exec.Cmd {
+	t.Helper()
+	src := exec.Command("/usr/bin/python3", append([]string{"testdata/dragsrc.py"}, files...)...)
+	var out bytes.Buffer
+	src.Stdout, src.Stderr = &out, &out
+	if err := src.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = src.Process.Kill(); _ = src.Wait() })
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		if o, _ := exec.Command("xdotool", "search", "--name", "^dragsrc$").Output(); len(bytes.TrimSpace(o)) > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the drag source did not open: %s", out.String())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	time.Sleep(500 * time.Millisecond)
+	xdo(t, "mousemove", "--sync", "100", "100")
+	xdo(t, "mousedown", "1")
+	for _, x := range []int{150, 250, 400, 600, 800} { // XDND needs several moves
+		xdo(t, "mousemove", "--sync", fmt.Sprint(x), "400")
+		time.Sleep(150 * time.Millisecond)
+	}
+	xdo(t, "mouseup", "1")
+	return src
+}
+
 // Files dragged from another application (a real XDND drag, from a GTK
 // window) and dropped on Text to image join Edit's inputs in order: the
 // window switches to Edit. A stroke paints the mask on the first, Ctrl+Z
@@ -75,31 +109,7 @@ func TestDropPaintAndSendAnEdit(t *testing.T) {
 		t.Fatalf("Edit is already shown (%d blue pixels on its tab)", n)
 	}
 
-	src := exec.Command("/usr/bin/python3", append([]string{"testdata/dragsrc.py"}, files...)...)
-	var out bytes.Buffer
-	src.Stdout, src.Stderr = &out, &out
-	if err := src.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = src.Process.Kill(); _ = src.Wait() })
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		if o, _ := exec.Command("xdotool", "search", "--name", "^dragsrc$").Output(); len(bytes.TrimSpace(o)) > 0 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the drag source did not open: %s", out.String())
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	time.Sleep(500 * time.Millisecond)
-	xdo(t, "mousemove", "--sync", "100", "100")
-	xdo(t, "mousedown", "1")
-	for _, x := range []int{150, 250, 400, 600, 800} { // XDND needs several moves
-		xdo(t, "mousemove", "--sync", fmt.Sprint(x), "400")
-		time.Sleep(150 * time.Millisecond)
-	}
-	xdo(t, "mouseup", "1")
+	src := dragFiles(t, files)
 	p.waitScreen(ctx, "Edit after the drop", func(shot *image.RGBA) bool { return bluePixels(shot, editTabHeader) > 20 })
 	if dir := os.Getenv("SCREENSHOT_DIR"); dir != "" {
 		save(t, filepath.Join(dir, "edit-dropped.png"), p.screenshot())
