@@ -120,7 +120,7 @@ func New(h Host, actions Actions) *Room {
 
 // Build implements room.Room.
 func (t *Room) Build() fyne.CanvasObject {
-	t.search = searchentry.New(catalogue.T("Search prompts"), func(string) { t.Reload() })
+	t.search = searchentry.New(catalogue.T("Search prompts and file names"), func(string) { t.Reload() })
 	t.search.ActionItem = widget.NewIcon(theme.SearchIcon())
 	// Down and Enter go to the results: the arrows and Enter browse them
 	// at once.
