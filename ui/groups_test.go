@@ -14,7 +14,6 @@ import (
 	"easel/internal/api"
 	"easel/internal/config"
 	"easel/internal/demoservice"
-	"easel/internal/honesty"
 	"easel/internal/library"
 	"easel/internal/secrets"
 	"easel/internal/secrets/secretstest"
@@ -134,85 +133,10 @@ func TestSettingsAddAGroupWithItsKey(t *testing.T) {
 	}
 }
 
-// The form says before sending what the service is known not to do with
-// its options, and stops saying it when the options no longer ask it.
-func TestTheFormSaysWhatTheServiceWillNotDo(t *testing.T) {
-	ea := newServedAppWith(t, Options{})
-	var id string
-	onUI(ea, func() { id = ea.session.Current().ID })
-	if err := ea.lib.Memory().Learn(context.Background(), library.KeyFor(id, "", "gpt-image-1", false), []honesty.Check{
-		{Trait: honesty.Stream, Asked: "stream", Got: "json"}, {Trait: honesty.Count, Asked: "4", Got: "1"}}, time.Now()); err != nil {
-		t.Fatal(err)
-	}
-	form := ea.generate.Options()
-	onUI(ea, func() { form.Model.Entry.SetText("gpt-image-1-mini"); form.Model.Entry.SetText("gpt-image-1") })
-	waitFor(t, ea, "the note", func() bool { return strings.Contains(form.ServiceNotes(), "No previews") })
-	if strings.Contains(form.ServiceNotes(), "one image per request") {
-		t.Errorf("one image asked, yet the form says %q", form.ServiceNotes())
-	}
-	onUI(ea, func() {
-		o := form.Options()
-		o.N, o.Stream = 3, true
-		form.SetOptions(o)
-	})
-	waitFor(t, ea, "the note on n", func() bool { return strings.Contains(form.ServiceNotes(), "one image per request") })
-	onUI(ea, func() {
-		o := form.Options()
-		o.N, o.Stream = 1, false
-		form.SetOptions(o)
-	})
-	waitFor(t, ea, "no note", func() bool { return form.ServiceNotes() == "" })
-}
-
-// Beside Generate, what the request will cost at list prices, updated as
-// the options change; a model without a price says so.
-func TestGenerateSaysWhatItWillCost(t *testing.T) {
-	ea := newProfileApp(t)
-	form := ea.generate.Options()
-	onUI(ea, func() {
-		form.Model.Entry.SetText("gpt-image-1")
-		o := form.Options()
-		o.N, o.Quality, o.Size = 4, "high", "1024x1024"
-		form.SetOptions(o)
-	})
-	if got := estimate(ea); got != "≈ $0.67 for 4 images" {
-		t.Errorf("four high squares: %q", got)
-	}
-	onUI(ea, func() {
-		o := form.Options()
-		o.Quality = "auto"
-		form.SetOptions(o)
-	})
-	if got := estimate(ea); !strings.HasPrefix(got, "$0.04–$0.67 for 4 images") {
-		t.Errorf("auto quality: %q", got)
-	}
-	// Token rates without the tokens a picture takes (#57): the rate.
-	onUI(ea, func() { form.Model.Entry.SetText("gpt-image-2") })
-	if got := estimate(ea); !strings.HasPrefix(got, "billed by usage at $") || !strings.Contains(got, "per million output tokens") {
-		t.Errorf("a model billed by usage: %q", got)
-	}
-	onUI(ea, func() { form.Model.Entry.SetText("gpt-image-9") })
-	if got := estimate(ea); got != "no price set for gpt-image-9" {
-		t.Errorf("an unpriced model: %q", got)
-	}
-}
-
-// estimate reads the line beside Generate on the UI goroutine.
-func estimate(ea *App) (s string) {
-	onUI(ea, func() { s = ea.generate.Estimate() })
-	return s
-}
-
-// newProfileApp opens a window on a stored profile (not the demo, which
-// charges nothing) of a fresh fake service, on Text to image with its
-// model list known.
-func newProfileApp(t *testing.T) *App {
-	ea, _ := newProfileAppWith(t, config.Profile{})
-	return ea
-}
-
-// newProfileAppWith is newProfileApp on profile p (its id, name and base
-// URL filled in), and returns the profiles file's path.
+// newProfileAppWith opens a window on stored profile p (not the demo,
+// which charges nothing; its id, name and base URL filled in) of a fresh
+// fake service, on Text to image with its model list known, and returns
+// the profiles file's path.
 func newProfileAppWith(t *testing.T, p config.Profile) (*App, string) {
 	t.Helper()
 	ts := httptest.NewServer(demoservice.New(demoservice.Config{}))
@@ -227,20 +151,4 @@ func newProfileAppWith(t *testing.T, p config.Profile) (*App, string) {
 	onUI(ea, func() { ea.SelectTab(TabGenerate) })
 	waitFor(t, ea, "the model list", func() bool { return len(ea.generate.Options().Model.Listed()) > 0 })
 	return ea, path
-}
-
-// The demo service stands for a real one: its estimate is at the list
-// prices, as its usage is.
-func TestTheDemoEstimatesAtListPrices(t *testing.T) {
-	ea := newServedAppWith(t, Options{})
-	onUI(ea, func() {
-		form := ea.generate.Options()
-		form.Model.Entry.SetText("gpt-image-1")
-		o := form.Options()
-		o.N, o.Quality, o.Size = 1, "low", "1024x1024"
-		form.SetOptions(o)
-	})
-	if got := estimate(ea); got != "≈ $0.01 for 1 image" {
-		t.Errorf("the demo's estimate: %q", got)
-	}
 }

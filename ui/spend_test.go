@@ -267,3 +267,9 @@ func TestAMarkedLedgerRowIsCorrectedFromSpend(t *testing.T) {
 		t.Errorf("taken back, yet corrected: %+v", e)
 	}
 }
+
+// estimate reads the line beside Generate on the UI goroutine.
+func estimate(ea *App) (s string) {
+	onUI(ea, func() { s = ea.generate.Estimate() })
+	return s
+}
