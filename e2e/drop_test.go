@@ -39,12 +39,16 @@ func (p *proc) stroke(x0, x1, y int) {
 	xdo(p.t, "mouseup", "1")
 }
 
-// dragFiles drags files from another application (a real XDND drag,
-// from a GTK window at (0,0), 200x200) to the point 800,400 of the
-// screen, where the test has put the window; the source is killed when
-// the test ends, or by the caller once the drop is seen.
-func dragFiles(t *testing.T, files []string) *exec.Cmd {
+// dropFiles drops files on the window from another application (a real
+// XDND drag, from a GTK window at (0,0), 200x200): the window is moved
+// aside, the files dragged to the point 800,400 of the screen, landed
+// waits for what the drop does, and then the source is closed and the
+// window put back at (0,0).
+func (p *proc) dropFiles(files []string, landed func()) {
+	t := p.t
 	t.Helper()
+	xdo(t, "windowmove", "--sync", fmt.Sprint(uint32(p.window)), "300", "0")
+	time.Sleep(300 * time.Millisecond)
 	src := exec.Command("/usr/bin/python3", append([]string{"testdata/dragsrc.py"}, files...)...)
 	var out bytes.Buffer
 	src.Stdout, src.Stderr = &out, &out
@@ -70,7 +74,9 @@ func dragFiles(t *testing.T, files []string) *exec.Cmd {
 		time.Sleep(150 * time.Millisecond)
 	}
 	xdo(t, "mouseup", "1")
-	return src
+	landed()
+	_ = src.Process.Kill()
+	xdo(t, "windowmove", "--sync", fmt.Sprint(uint32(p.window)), "0", "0")
 }
 
 // Files dragged from another application (a real XDND drag, from a GTK
@@ -102,21 +108,16 @@ func TestDropPaintAndSendAnEdit(t *testing.T) {
 	defer cancel()
 	p.waitDrawn(ctx)
 	p.key("ctrl+2")
-	// The drag source's window sits at (0,0), 200x200: move Easel aside.
-	xdo(t, "windowmove", "--sync", fmt.Sprint(uint32(p.window)), "300", "0")
 	time.Sleep(300 * time.Millisecond)
 	if n := bluePixels(p.screenshot(), editTabHeader); n > 20 {
 		t.Fatalf("Edit is already shown (%d blue pixels on its tab)", n)
 	}
-
-	src := dragFiles(t, files)
-	p.waitScreen(ctx, "Edit after the drop", func(shot *image.RGBA) bool { return bluePixels(shot, editTabHeader) > 20 })
-	if dir := os.Getenv("SCREENSHOT_DIR"); dir != "" {
-		save(t, filepath.Join(dir, "edit-dropped.png"), p.screenshot())
-	}
-
-	_ = src.Process.Kill()
-	xdo(t, "windowmove", "--sync", fmt.Sprint(uint32(p.window)), "0", "0")
+	p.dropFiles(files, func() {
+		p.waitScreen(ctx, "Edit after the drop", func(shot *image.RGBA) bool { return bluePixels(shot, editTabHeader) > 20 })
+		if dir := os.Getenv("SCREENSHOT_DIR"); dir != "" {
+			save(t, filepath.Join(dir, "edit-dropped.png"), p.screenshot())
+		}
+	})
 	p.waitPicture(ctx, "the first input in the painter", painterImage)
 	if n := tinted(p.screenshot(), painterImage); n > 50 {
 		t.Fatalf("%d tinted pixels before any stroke", n)

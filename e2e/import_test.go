@@ -4,7 +4,6 @@ package e2e
 
 import (
 	"context"
-	"fmt"
 	"image/color"
 	"os"
 	"os/exec"
@@ -35,12 +34,7 @@ func TestAFileDroppedOnTheGalleryKeepsItsName(t *testing.T) {
 	defer cancel()
 	p.waitSettled(ctx)
 	p.key("ctrl+4")
-	xdo(t, "windowmove", "--sync", fmt.Sprint(uint32(p.window)), "300", "0")
-	time.Sleep(300 * time.Millisecond)
-	src := dragFiles(t, []string{file})
-	p.waitInLibrary(ctx, home, "logo final")
-	_ = src.Process.Kill()
-	xdo(t, "windowmove", "--sync", fmt.Sprint(uint32(p.window)), "0", "0")
+	p.dropFiles([]string{file}, func() { p.waitInLibrary(ctx, home, "logo final") })
 
 	lib, err := library.Open(filepath.Join(home, "easel"))
 	if err != nil {
